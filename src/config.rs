@@ -1,0 +1,163 @@
+//! Server configuration: command-line flags, environment variables and an optional TOML file.
+//!
+//! Precedence, highest first: flag, environment variable (`THREADGRES_*`), config file
+//! (`--config path`), built-in default. Flag names follow PostgreSQL's setting names where one
+//! exists (`--port`, `--max-connections`, `--listen` for listen_addresses).
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+use serde::Deserialize;
+
+#[derive(Parser, Debug, Clone)]
+#[command(
+    name = "threadgres",
+    version,
+    about = "A PostgreSQL-compatible server built on threads"
+)]
+pub struct Args {
+    /// TCP port to listen on.
+    #[arg(long, short = 'p', env = "THREADGRES_PORT")]
+    pub port: Option<u16>,
+    /// Comma-separated addresses to listen on (listen_addresses).
+    #[arg(long, env = "THREADGRES_LISTEN")]
+    pub listen: Option<String>,
+    /// Maximum number of concurrent client sessions.
+    #[arg(long, env = "THREADGRES_MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
+    /// Require this password (SCRAM-SHA-256) from every user. Without it, trust authentication.
+    #[arg(long, env = "THREADGRES_PASSWORD")]
+    pub password: Option<String>,
+    /// Read the password from the first line of this file.
+    #[arg(long, env = "THREADGRES_PASSWORD_FILE")]
+    pub password_file: Option<PathBuf>,
+    /// Log level: error, warn, info, debug, trace.
+    #[arg(long, env = "THREADGRES_LOG_LEVEL")]
+    pub log_level: Option<String>,
+    /// Worker threads of the session runtime (default: number of cores).
+    #[arg(long, env = "THREADGRES_WORKER_THREADS")]
+    pub worker_threads: Option<usize>,
+    /// Upper bound on bytes held by pending notifications (max_notify_queue_size).
+    #[arg(long, env = "THREADGRES_MAX_NOTIFY_QUEUE_SIZE")]
+    pub max_notify_queue_size: Option<u64>,
+    /// Upper bound on one frontend message, in bytes.
+    #[arg(long, env = "THREADGRES_MAX_MESSAGE_SIZE")]
+    pub max_message_size: Option<usize>,
+    /// Optional TOML configuration file with the same settings (snake_case keys).
+    #[arg(long, env = "THREADGRES_CONFIG")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    port: Option<u16>,
+    listen: Option<String>,
+    max_connections: Option<usize>,
+    password: Option<String>,
+    password_file: Option<PathBuf>,
+    log_level: Option<String>,
+    worker_threads: Option<usize>,
+    max_notify_queue_size: Option<u64>,
+    max_message_size: Option<usize>,
+}
+
+/// The effective configuration of one server instance.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub port: u16,
+    pub listen: Vec<IpAddr>,
+    pub max_connections: usize,
+    pub password: Option<String>,
+    pub log_level: String,
+    pub worker_threads: usize,
+    pub max_notify_queue_size: u64,
+    pub max_message_size: usize,
+    /// Bound on the per-instance cache of parsed statement texts (entries).
+    pub parse_cache_entries: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            port: 5433,
+            listen: vec![IpAddr::from([127, 0, 0, 1])],
+            max_connections: 10_000,
+            password: None,
+            log_level: "info".into(),
+            worker_threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            // PostgreSQL's default queue: 1,048,576 pages of 8 KiB = 8 GiB.
+            max_notify_queue_size: 8 << 30,
+            max_message_size: crate::wire::MAX_MESSAGE_BYTES,
+            parse_cache_entries: 4096,
+        }
+    }
+}
+
+impl Config {
+    pub fn from_args(args: Args) -> Result<Config, String> {
+        let file: FileConfig = match &args.config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
+                toml::from_str(&text)
+                    .map_err(|e| format!("invalid config file {}: {e}", path.display()))?
+            }
+            None => FileConfig::default(),
+        };
+        let mut c = Config::default();
+        if let Some(p) = args.port.or(file.port) {
+            c.port = p;
+        }
+        if let Some(l) = args.listen.or(file.listen) {
+            c.listen = parse_listen(&l)?;
+        }
+        if let Some(m) = args.max_connections.or(file.max_connections) {
+            if m == 0 {
+                return Err("max_connections must be at least 1".into());
+            }
+            c.max_connections = m;
+        }
+        c.password = args.password.or(file.password);
+        if let Some(path) = args.password_file.or(file.password_file) {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read password file {}: {e}", path.display()))?;
+            c.password = Some(text.lines().next().unwrap_or("").to_string());
+        }
+        if let Some(l) = args.log_level.or(file.log_level) {
+            c.log_level = l;
+        }
+        if let Some(w) = args.worker_threads.or(file.worker_threads) {
+            c.worker_threads = w.max(1);
+        }
+        if let Some(q) = args.max_notify_queue_size.or(file.max_notify_queue_size) {
+            // PostgreSQL's minimum is 64 pages of 8 KiB.
+            c.max_notify_queue_size = q.max(64 * 8192);
+        }
+        if let Some(m) = args.max_message_size.or(file.max_message_size) {
+            c.max_message_size = m.max(crate::wire::MAX_SMALL_MESSAGE_BYTES);
+        }
+        Ok(c)
+    }
+}
+
+fn parse_listen(s: &str) -> Result<Vec<IpAddr>, String> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let addr = match part {
+            "*" => IpAddr::from([0, 0, 0, 0]),
+            "localhost" => IpAddr::from([127, 0, 0, 1]),
+            other => other
+                .parse()
+                .map_err(|_| format!("invalid listen address \"{other}\""))?,
+        };
+        out.push(addr);
+    }
+    if out.is_empty() {
+        return Err("no listen address given".into());
+    }
+    Ok(out)
+}

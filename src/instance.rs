@@ -1,0 +1,276 @@
+//! The instance: everything shared between sessions, in one `Sync` object.
+//!
+//! threadgres runs all sessions in one process, so "shared memory" is simply this struct behind
+//! an `Arc`. Anything not reachable from here is private to one session's task and needs no
+//! synchronization at all. Each field says how it is shared:
+//!
+//! * `config`, `started_at`: immutable after start.
+//! * `parse_cache`: concurrent bounded cache (see `sql::parser`).
+//! * `databases`: a small read-mostly map behind a read-biased lock; CREATE/DROP DATABASE write.
+//! * `sessions`: concurrent map pid → [`SessionShared`], the cross-session face of a session
+//!   (cancel key, interrupt flags, activity for pg_stat_activity, its wake-up).
+//! * `notify`: the LISTEN/NOTIFY hub (see `notify`).
+//! * `connections`: the admission counter enforcing `max_connections`.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use parking_lot::{Mutex, RwLock};
+use tokio::sync::Notify;
+
+use crate::config::Config;
+use crate::error::{code, PgError, PgResult};
+use crate::notify::Hub;
+use crate::sql::parser::ParseCache;
+
+/// What pg_stat_activity shows for one session.
+#[derive(Clone, Debug, Default)]
+pub struct Activity {
+    pub datname: String,
+    pub usename: String,
+    pub application_name: String,
+    pub client_addr: Option<SocketAddr>,
+    pub backend_start: i64,
+    pub xact_start: Option<i64>,
+    pub query_start: Option<i64>,
+    pub state_change: Option<i64>,
+    pub state: &'static str,
+    pub wait_event_type: Option<&'static str>,
+    pub wait_event: Option<&'static str>,
+    pub query: Arc<str>,
+}
+
+/// The part of a session other sessions may see or poke.
+pub struct SessionShared {
+    pub pid: i32,
+    pub secret: i32,
+    /// Set by CancelRequest / pg_cancel_backend; cleared when the next statement starts.
+    pub cancel: AtomicBool,
+    /// Set by pg_terminate_backend and server shutdown.
+    pub terminate: AtomicBool,
+    /// Woken for notifications, cancel and terminate requests.
+    pub wake: Notify,
+    pub activity: Mutex<Activity>,
+    /// Signalled (with `sleep_lock`) to interrupt a blocking sleep such as pg_sleep().
+    pub sleep_cv: parking_lot::Condvar,
+    pub sleep_lock: Mutex<()>,
+}
+
+impl SessionShared {
+    pub fn interrupt(&self) {
+        let _g = self.sleep_lock.lock();
+        self.sleep_cv.notify_all();
+        drop(_g);
+        self.wake.notify_one();
+    }
+}
+
+impl crate::notify::Wake for SessionShared {
+    fn wake(&self) {
+        self.wake.notify_one();
+    }
+}
+
+pub struct Instance {
+    pub config: Config,
+    pub started_at: SystemTime,
+    pub parse_cache: ParseCache,
+    databases: RwLock<HashMap<String, u32>>,
+    next_db_oid: AtomicI32,
+    pub sessions: scc::HashMap<i32, Arc<SessionShared>>,
+    next_pid: AtomicI32,
+    connections: AtomicUsize,
+    pub notify: Hub,
+    pub shutting_down: AtomicBool,
+    pub shutdown: Notify,
+    /// The SCRAM secret when a password is configured; trust authentication otherwise.
+    pub scram: Option<crate::session::auth::ScramSecret>,
+}
+
+/// Admission ticket: holding one counts against max_connections.
+pub struct ConnectionSlot {
+    instance: Arc<Instance>,
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.instance.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl Instance {
+    pub fn new(config: Config) -> Arc<Instance> {
+        let mut dbs = HashMap::new();
+        dbs.insert("postgres".to_string(), 5);
+        dbs.insert("template1".to_string(), 1);
+        dbs.insert("template0".to_string(), 4);
+        Arc::new(Instance {
+            scram: config
+                .password
+                .as_deref()
+                .map(crate::session::auth::ScramSecret::new),
+            parse_cache: ParseCache::new(config.parse_cache_entries),
+            notify: Hub::new(config.max_connections + 16, config.max_notify_queue_size),
+            config,
+            started_at: SystemTime::now(),
+            databases: RwLock::new(dbs),
+            next_db_oid: AtomicI32::new(16384),
+            sessions: scc::HashMap::new(),
+            // Session ids look like PostgreSQL pids and never repeat within a server's life.
+            next_pid: AtomicI32::new(1000 + (std::process::id() as i32 % 1000) * 100),
+            connections: AtomicUsize::new(0),
+            shutting_down: AtomicBool::new(false),
+            shutdown: Notify::new(),
+        })
+    }
+
+    /// Takes a connection slot, or fails with PostgreSQL's error when max_connections are in use.
+    pub fn admit(self: &Arc<Self>) -> PgResult<ConnectionSlot> {
+        let n = self.connections.fetch_add(1, Ordering::AcqRel);
+        let slot = ConnectionSlot {
+            instance: self.clone(),
+        };
+        if n >= self.config.max_connections {
+            return Err(PgError::fatal(
+                code::TOO_MANY_CONNECTIONS,
+                "sorry, too many clients already",
+            ));
+        }
+        Ok(slot)
+    }
+
+    pub fn connection_count(&self) -> usize {
+        self.connections.load(Ordering::Relaxed)
+    }
+
+    pub fn register_session(&self, activity: Activity) -> Arc<SessionShared> {
+        let pid = self.next_pid.fetch_add(1, Ordering::Relaxed);
+        let shared = Arc::new(SessionShared {
+            pid,
+            secret: rand::random::<i32>(),
+            cancel: AtomicBool::new(false),
+            terminate: AtomicBool::new(false),
+            wake: Notify::new(),
+            activity: Mutex::new(activity),
+            sleep_cv: parking_lot::Condvar::new(),
+            sleep_lock: Mutex::new(()),
+        });
+        let _ = self.sessions.insert_sync(pid, shared.clone());
+        shared
+    }
+
+    pub fn unregister_session(&self, pid: i32) {
+        self.sessions.remove_sync(&pid);
+    }
+
+    pub fn session(&self, pid: i32) -> Option<Arc<SessionShared>> {
+        self.sessions.read_sync(&pid, |_, s| s.clone())
+    }
+
+    /// Handles a CancelRequest: cancels the running statement of the session with that key.
+    pub fn cancel(&self, pid: i32, secret: i32) {
+        if let Some(s) = self.session(pid) {
+            if s.secret == secret {
+                s.cancel.store(true, Ordering::SeqCst);
+                s.interrupt();
+            }
+        }
+    }
+
+    pub fn database_oid(&self, name: &str) -> Option<u32> {
+        self.databases.read().get(name).copied()
+    }
+
+    pub fn database_names(&self) -> Vec<(String, u32)> {
+        let mut v: Vec<_> = self
+            .databases
+            .read()
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        v.sort_by_key(|(_, o)| *o);
+        v
+    }
+
+    pub fn create_database(&self, name: &str) -> PgResult<()> {
+        let mut dbs = self.databases.write();
+        if dbs.contains_key(name) {
+            return Err(PgError::new(
+                code::DUPLICATE_DATABASE,
+                format!("database \"{name}\" already exists"),
+            ));
+        }
+        let oid = self.next_db_oid.fetch_add(1, Ordering::Relaxed) as u32;
+        dbs.insert(name.to_string(), oid);
+        Ok(())
+    }
+
+    pub fn drop_database(&self, name: &str, if_exists: bool, current: &str) -> PgResult<bool> {
+        if name == current {
+            return Err(PgError::new(
+                code::OBJECT_IN_USE,
+                "cannot drop the currently open database",
+            ));
+        }
+        if name == "template1" || name == "template0" {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("cannot drop a template database"),
+            ));
+        }
+        let mut in_use = 0;
+        self.sessions.iter_sync(|_, s| {
+            if s.activity.lock().datname == name {
+                in_use += 1;
+            }
+            true
+        });
+        if in_use > 0 {
+            return Err(PgError::new(
+                code::OBJECT_IN_USE,
+                format!("database \"{name}\" is being accessed by other users"),
+            )
+            .with_detail(if in_use == 1 {
+                "There is 1 other session using the database.".to_string()
+            } else {
+                format!("There are {in_use} other sessions using the database.")
+            }));
+        }
+        let mut dbs = self.databases.write();
+        if dbs.remove(name).is_none() {
+            if if_exists {
+                return Ok(false);
+            }
+            return Err(PgError::new(
+                code::INVALID_CATALOG_NAME,
+                format!("database \"{name}\" does not exist"),
+            ));
+        }
+        Ok(true)
+    }
+
+    /// Snapshot of all sessions' activity rows, ordered by pid.
+    pub fn activity_snapshot(&self) -> Vec<(i32, Activity)> {
+        let mut rows = Vec::new();
+        self.sessions.iter_sync(|pid, s| {
+            rows.push((*pid, s.activity.lock().clone()));
+            true
+        });
+        rows.sort_by_key(|(p, _)| *p);
+        rows
+    }
+
+    /// Starts shutdown: every session is told to terminate.
+    pub fn begin_shutdown(&self) {
+        self.shutting_down.store(true, Ordering::SeqCst);
+        self.sessions.iter_sync(|_, s| {
+            s.terminate.store(true, Ordering::SeqCst);
+            s.interrupt();
+            true
+        });
+        self.shutdown.notify_waiters();
+    }
+}

@@ -1,0 +1,25 @@
+//! threadgres: a PostgreSQL-compatible server that runs every session as a lightweight task.
+//!
+//! The modules follow the data path of a query (see `docs/architecture.md`):
+//!
+//! ```text
+//!   server (accept) → session (one task per connection) → wire (protocol bytes)
+//!                        │
+//!                        ├→ sql (parser → analyze/plan → exec, types)
+//!                        └→ notify (LISTEN/NOTIFY hub)        instance: everything shared
+//! ```
+
+pub mod config;
+pub mod error;
+pub mod instance;
+pub mod notify;
+pub mod server;
+pub mod session;
+pub mod sql;
+pub mod sync;
+pub mod wire;
+
+/// The PostgreSQL version threadgres presents to clients (server_version).
+pub const SERVER_VERSION: &str = "15.18";
+/// server_version_num for [`SERVER_VERSION`].
+pub const SERVER_VERSION_NUM: &str = "150018";

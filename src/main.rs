@@ -1,0 +1,52 @@
+use clap::Parser;
+use threadgres::config::{Args, Config};
+use threadgres::server::Server;
+
+fn main() {
+    let args = Args::parse();
+    let config = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("threadgres: {e}");
+            std::process::exit(2);
+        }
+    };
+    let filter = tracing_subscriber::EnvFilter::try_new(format!("threadgres={}", config.log_level))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("threadgres=info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.worker_threads)
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    runtime.block_on(async move {
+        let server = match Server::bind(config.clone()).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("threadgres: could not listen on port {}: {e}", config.port);
+                std::process::exit(1);
+            }
+        };
+        for addr in server.local_addrs() {
+            println!(
+                "threadgres {} listening on {addr}; connect with: psql -h {} -p {} -U postgres",
+                env!("CARGO_PKG_VERSION"),
+                addr.ip(),
+                addr.port()
+            );
+        }
+        server.run(shutdown_signal()).await;
+    });
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).expect("SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}

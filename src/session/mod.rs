@@ -1,0 +1,2189 @@
+//! A session: one client connection, run as one task.
+//!
+//! # Shape
+//!
+//! [`serve`] owns the socket for the whole life of the connection. It answers the start-up
+//! packets (SSL/GSSENC refused with `N`, CancelRequest forwarded to the instance), authenticates,
+//! and then runs one loop, in the style of mini-redis's connection handler:
+//!
+//! ```text
+//!   loop {
+//!       select! {
+//!           socket readable      → read, then handle every whole message in the buffer
+//!           session woken        → terminate? notifications to push while idle?
+//!           idle-in-transaction timeout
+//!       }
+//!       flush the output buffer once
+//!   }
+//! ```
+//!
+//! Message handling is synchronous: a message is decoded, run, and its responses appended to the
+//! output buffer; the buffer is written once per batch of input (so once per Sync, Flush or
+//! simple Query as the protocol wants). Keeping handling synchronous is what lets a panic be
+//! caught per message (the session ends with FATAL XX000, the server goes on) and keeps the task's
+//! future small. The one blocking call, `pg_sleep`, runs under `block_in_place`.
+//!
+//! # Private and shared
+//!
+//! Everything in [`Session`] is private to this task: settings, the transaction, prepared
+//! statements, portals, the set of channels it listens on. What other sessions may touch is in
+//! [`SessionShared`] (cancel/terminate flags, pg_stat_activity row, the wake-up) and, for
+//! LISTEN/NOTIFY, in its `notify::Listener` (the inbox). An idle session owns no buffers: input and
+//! output buffers are dropped when empty, and the listener exists only while it listens.
+
+pub mod auth;
+pub mod settings;
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::BytesMut;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
+
+use crate::error::{code, PgError, PgResult, Severity};
+use crate::instance::{Activity, Instance, SessionShared};
+use crate::notify::{self, Listener, Pending};
+use crate::sql::exec::{self, Row};
+use crate::sql::expr::{EvalCx, SessionCtx};
+use crate::sql::plan::Column;
+use crate::sql::types::{datetime, io, FormatCtx, Type, Value};
+use crate::sql::{self, SetValue, Statement, TxOptions};
+use crate::wire::backend::{self as be, FieldDescription, TxStatus};
+use crate::wire::frontend::{self as fe, Message, Startup};
+use crate::wire::Format;
+use settings::{Fixed, Settings};
+
+/// Upper bound on prepared statements per session; beyond it Parse fails with 54000.
+pub const MAX_PREPARED: usize = 10_000;
+/// Upper bound on open portals per session.
+pub const MAX_PORTALS: usize = 10_000;
+/// Output is flushed early when it grows past this, so a large result streams.
+const FLUSH_THRESHOLD: usize = 256 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TxState {
+    /// No transaction.
+    Idle,
+    /// An implicit transaction: the statements of one simple Query, or of the extended messages
+    /// up to Sync.
+    Implicit,
+    /// Inside BEGIN ... COMMIT.
+    Block,
+    /// Inside a block after an error: everything but ROLLBACK/COMMIT fails.
+    Failed,
+}
+
+#[derive(Clone, Debug)]
+enum ListenAction {
+    Listen(String),
+    Unlisten(String),
+    UnlistenAll,
+}
+
+struct SavepointState {
+    name: String,
+    notifies: usize,
+    listens: usize,
+    settings: Settings,
+}
+
+/// Transaction-private state; created at BEGIN (or at the first statement of an implicit
+/// transaction) and consumed at its end.
+struct Txn {
+    start: i64,
+    notifies: Vec<Pending>,
+    notify_set: HashSet<Pending>,
+    listens: Vec<ListenAction>,
+    savepoints: Vec<SavepointState>,
+    settings_at_start: Settings,
+    /// Settings changed by SET LOCAL, with the session-level value to restore at commit.
+    local_restore: Vec<(String, String)>,
+    read_only: bool,
+    isolation: sql::Isolation,
+}
+
+/// A prepared statement (named or unnamed).
+struct Prepared {
+    text: Arc<str>,
+    stmt: Arc<Statement>,
+    param_types: Vec<Type>,
+}
+
+enum PortalRows {
+    NotRun,
+    Rows { rows: Vec<Row>, pos: usize },
+    Done,
+}
+
+struct Portal {
+    prepared: Arc<Prepared>,
+    params: Vec<Value>,
+    formats: Vec<Format>,
+    rows: PortalRows,
+    /// Cursors declared WITH HOLD survive the end of their transaction.
+    hold: bool,
+}
+
+enum Flow {
+    Continue,
+    Close,
+}
+
+/// The state expressions may use (implements [`SessionCtx`]), split from the protocol state so
+/// that a plan borrowed from a prepared statement can run against it.
+struct Core {
+    instance: Arc<Instance>,
+    shared: Arc<SessionShared>,
+    user: String,
+    database: String,
+    db_oid: u32,
+    settings: Settings,
+    startup_settings: Settings,
+    session_tx: TxOptions,
+    tx: TxState,
+    txn: Option<Box<Txn>>,
+    listening: HashMap<String, u64>,
+    listener: Option<Arc<Listener>>,
+    notices: Vec<PgError>,
+    statement_start: i64,
+    deadline: Option<Instant>,
+    settings_dirty: bool,
+}
+
+struct Session {
+    core: Core,
+    unnamed: Option<Arc<Prepared>>,
+    prepared: HashMap<String, Arc<Prepared>>,
+    portals: HashMap<String, Portal>,
+    skip_until_sync: bool,
+    reported: [u64; 16],
+    out: BytesMut,
+    closing: bool,
+}
+
+fn hash_str(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    s.hash(&mut h);
+    h.finish()
+}
+
+fn now_ts() -> i64 {
+    datetime::now_timestamptz()
+}
+
+/// Serves one connection from accept to close.
+pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketAddr) {
+    let _ = stream.set_nodelay(true);
+    let mut rbuf = BytesMut::new();
+    let params = match read_startup(&instance, &mut stream, &mut rbuf).await {
+        Some(p) => p,
+        None => return,
+    };
+    let slot = match instance.admit() {
+        Ok(s) => s,
+        Err(e) => {
+            let mut out = BytesMut::new();
+            be::error_or_notice(&mut out, &e);
+            let _ = stream.write_all(&out).await;
+            return;
+        }
+    };
+    let mut session = match Session::start(&instance, &mut stream, &mut rbuf, params, addr).await {
+        Some(s) => s,
+        None => return,
+    };
+    session.run(&mut stream, rbuf).await;
+    session.core.end_session();
+    drop(slot);
+}
+
+/// Reads start-up packets until a StartupMessage; answers SSL/GSSENC with `N`.
+async fn read_startup(
+    instance: &Instance,
+    stream: &mut TcpStream,
+    rbuf: &mut BytesMut,
+) -> Option<Vec<(String, String)>> {
+    loop {
+        let n = loop {
+            match fe::startup_frame(rbuf, instance.config.max_message_size) {
+                Ok(Some(n)) => break n,
+                Ok(None) => {}
+                Err(e) => {
+                    let mut out = BytesMut::new();
+                    be::error_or_notice(&mut out, &e);
+                    let _ = stream.write_all(&out).await;
+                    return None;
+                }
+            }
+            rbuf.reserve(1024);
+            match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+        };
+        let packet = rbuf.split_to(n).freeze();
+        match fe::decode_startup(packet) {
+            Ok(Startup::Ssl) | Ok(Startup::GssEnc) => {
+                if stream.write_all(b"N").await.is_err() {
+                    return None;
+                }
+            }
+            Ok(Startup::Cancel { pid, key }) => {
+                instance.cancel(pid, key);
+                return None;
+            }
+            Ok(Startup::Startup { params }) => return Some(params),
+            Err(e) => {
+                let mut out = BytesMut::new();
+                be::error_or_notice(&mut out, &e);
+                let _ = stream.write_all(&out).await;
+                return None;
+            }
+        }
+    }
+}
+
+/// Reads one typed message during authentication.
+async fn read_message(
+    instance: &Instance,
+    stream: &mut TcpStream,
+    rbuf: &mut BytesMut,
+) -> PgResult<Option<Message>> {
+    loop {
+        if let Some(n) = fe::frame(rbuf, instance.config.max_message_size)? {
+            return fe::decode(rbuf, n).map(Some);
+        }
+        rbuf.reserve(1024);
+        match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
+            Ok(0) | Err(_) => return Ok(None),
+            Ok(_) => {}
+        }
+    }
+}
+
+async fn fail_startup(stream: &mut TcpStream, e: PgError) -> Option<Session> {
+    let mut out = BytesMut::new();
+    be::error_or_notice(&mut out, &e);
+    let _ = stream.write_all(&out).await;
+    None
+}
+
+impl Session {
+    async fn start(
+        instance: &Arc<Instance>,
+        stream: &mut TcpStream,
+        rbuf: &mut BytesMut,
+        params: Vec<(String, String)>,
+        addr: SocketAddr,
+    ) -> Option<Session> {
+        let mut user = None;
+        let mut database = None;
+        let mut settings = Settings::new();
+        let mut application_name = String::new();
+        for (name, value) in &params {
+            let lname = name.to_ascii_lowercase();
+            let r = match lname.as_str() {
+                "user" => {
+                    user = Some(value.clone());
+                    Ok(())
+                }
+                "database" => {
+                    database = Some(value.clone());
+                    Ok(())
+                }
+                "replication" => Err(PgError::fatal(
+                    code::FEATURE_NOT_SUPPORTED,
+                    "replication connections are not supported",
+                )),
+                "options" => apply_options(&mut settings, value),
+                "application_name" => {
+                    application_name = value.clone();
+                    settings.set_startup(name, value)
+                }
+                _ => settings.set_startup(name, value),
+            };
+            if let Err(mut e) = r {
+                e.severity = Severity::Fatal;
+                return fail_startup(stream, e).await;
+            }
+        }
+        let Some(user) = user.filter(|u| !u.is_empty()) else {
+            return fail_startup(
+                stream,
+                PgError::fatal(
+                    code::INVALID_AUTHORIZATION_SPECIFICATION,
+                    "no PostgreSQL user name specified in startup packet",
+                ),
+            )
+            .await;
+        };
+        let database = database
+            .filter(|d| !d.is_empty())
+            .unwrap_or_else(|| user.clone());
+
+        // Authentication.
+        let mut out = BytesMut::new();
+        if let Some(secret) = &instance.scram {
+            be::auth_sasl(&mut out, &["SCRAM-SHA-256"]);
+            if stream.write_all(&out).await.is_err() {
+                return None;
+            }
+            out.clear();
+            let first = match read_message(instance, stream, rbuf).await {
+                Ok(Some(Message::Password(b))) => b,
+                Ok(None) => return None,
+                Ok(Some(_)) => {
+                    return fail_startup(
+                        stream,
+                        PgError::protocol_violation("expected SASL response"),
+                    )
+                    .await
+                }
+                Err(e) => return fail_startup(stream, e).await,
+            };
+            let (ex, server_first) = match auth::server_first(secret, &first) {
+                Ok(x) => x,
+                Err(e) => return fail_startup(stream, e).await,
+            };
+            be::auth_sasl_continue(&mut out, server_first.as_bytes());
+            if stream.write_all(&out).await.is_err() {
+                return None;
+            }
+            out.clear();
+            let fin = match read_message(instance, stream, rbuf).await {
+                Ok(Some(Message::Password(b))) => b,
+                Ok(None) => return None,
+                Ok(Some(_)) => {
+                    return fail_startup(
+                        stream,
+                        PgError::protocol_violation("expected SASL response"),
+                    )
+                    .await
+                }
+                Err(e) => return fail_startup(stream, e).await,
+            };
+            match auth::server_final(secret, &ex, &fin, &user) {
+                Ok(server_final) => be::auth_sasl_final(&mut out, server_final.as_bytes()),
+                Err(e) => return fail_startup(stream, e).await,
+            }
+        }
+        let Some(db_oid) = instance.database_oid(&database) else {
+            return fail_startup(
+                stream,
+                PgError::fatal(
+                    code::INVALID_CATALOG_NAME,
+                    format!("database \"{database}\" does not exist"),
+                ),
+            )
+            .await;
+        };
+        let shared = instance.register_session(Activity {
+            datname: database.clone(),
+            usename: user.clone(),
+            application_name,
+            client_addr: Some(addr),
+            backend_start: now_ts(),
+            state: "idle",
+            wait_event_type: Some("Client"),
+            wait_event: Some("ClientRead"),
+            query: Arc::from(""),
+            ..Default::default()
+        });
+        let core = Core {
+            instance: instance.clone(),
+            shared,
+            user,
+            database,
+            db_oid,
+            startup_settings: settings.clone(),
+            settings,
+            session_tx: TxOptions::default(),
+            tx: TxState::Idle,
+            txn: None,
+            listening: HashMap::new(),
+            listener: None,
+            notices: Vec::new(),
+            statement_start: 0,
+            deadline: None,
+            settings_dirty: false,
+        };
+        let mut s = Session {
+            core,
+            unnamed: None,
+            prepared: HashMap::new(),
+            portals: HashMap::new(),
+            skip_until_sync: false,
+            reported: [0; 16],
+            out,
+            closing: false,
+        };
+        be::auth_ok(&mut s.out);
+        let fixed = s.core.fixed();
+        for (i, (name, value)) in s.core.settings.reported(&fixed).into_iter().enumerate() {
+            be::parameter_status(&mut s.out, name, &value);
+            s.reported[i] = hash_str(&value);
+        }
+        be::backend_key_data(&mut s.out, s.core.shared.pid, s.core.shared.secret);
+        be::ready_for_query(&mut s.out, TxStatus::Idle);
+        if stream.write_all(&s.out).await.is_err() {
+            s.core.end_session();
+            return None;
+        }
+        s.out = BytesMut::new();
+        Some(s)
+    }
+
+    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut) {
+        // Messages that arrived with the start-up packet.
+        if !rbuf.is_empty() && matches!(self.process_input(&mut rbuf), Flow::Close) {
+            let _ = stream.write_all(&self.out).await;
+            return;
+        }
+        loop {
+            if !self.out.is_empty() {
+                self.set_wait(Some(("Client", "ClientWrite")));
+                if stream.write_all(&self.out).await.is_err() {
+                    return;
+                }
+                // Idle sessions keep no output buffer.
+                self.out = BytesMut::new();
+            }
+            if self.closing {
+                return;
+            }
+            if rbuf.is_empty() {
+                rbuf = BytesMut::new();
+            }
+            self.set_wait(Some(("Client", "ClientRead")));
+            let idle_timeout = match self.core.tx {
+                TxState::Block | TxState::Failed
+                    if self.core.settings.idle_in_transaction_timeout_ms > 0 =>
+                {
+                    Some(Duration::from_millis(
+                        self.core.settings.idle_in_transaction_timeout_ms,
+                    ))
+                }
+                _ => None,
+            };
+            let shared = self.core.shared.clone();
+            tokio::select! {
+                _ = shared.wake.notified() => {
+                    if self.core.shared.terminate.load(Ordering::SeqCst) {
+                        self.fatal(PgError::admin_shutdown());
+                        continue;
+                    }
+                    if self.core.tx == TxState::Idle {
+                        self.deliver_notifications();
+                    }
+                }
+                r = stream.readable() => {
+                    if r.is_err() {
+                        return;
+                    }
+                    rbuf.reserve(8192);
+                    match stream.try_read_buf(&mut rbuf) {
+                        Ok(0) => return,
+                        Ok(_) => {
+                            if let Flow::Close = self.process_input(&mut rbuf) {
+                                self.closing = true;
+                            }
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                        Err(_) => return,
+                    }
+                }
+                _ = async {
+                    match idle_timeout {
+                        Some(d) => tokio::time::sleep(d).await,
+                        None => std::future::pending::<()>().await,
+                    }
+                } => {
+                    self.fatal(PgError::fatal(
+                        code::IDLE_IN_TRANSACTION_SESSION_TIMEOUT,
+                        "terminating connection due to idle-in-transaction timeout",
+                    ));
+                }
+            }
+        }
+    }
+
+    fn set_wait(&self, wait: Option<(&'static str, &'static str)>) {
+        let mut a = self.core.shared.activity.lock();
+        a.wait_event_type = wait.map(|w| w.0);
+        a.wait_event = wait.map(|w| w.1);
+    }
+
+    fn fatal(&mut self, e: PgError) {
+        be::error_or_notice(&mut self.out, &e);
+        self.closing = true;
+    }
+
+    /// Handles every whole message in `rbuf`.
+    fn process_input(&mut self, rbuf: &mut BytesMut) -> Flow {
+        loop {
+            let n = match fe::frame(rbuf, self.core.instance.config.max_message_size) {
+                Ok(Some(n)) => n,
+                Ok(None) => return Flow::Continue,
+                Err(e) => {
+                    self.fatal(e);
+                    return Flow::Close;
+                }
+            };
+            let msg = match fe::decode(rbuf, n) {
+                Ok(m) => m,
+                Err(e) => {
+                    self.fatal(e);
+                    return Flow::Close;
+                }
+            };
+            let flow = std::panic::catch_unwind(AssertUnwindSafe(|| self.handle(msg)));
+            match flow {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Close) => return Flow::Close,
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown".into());
+                    tracing::error!(pid = self.core.shared.pid, "session panicked: {what}");
+                    self.fatal(PgError::fatal(
+                        code::INTERNAL_ERROR,
+                        format!("internal error in session: {what}"),
+                    ));
+                    return Flow::Close;
+                }
+            }
+            if self.closing {
+                return Flow::Close;
+            }
+        }
+    }
+
+    fn handle(&mut self, msg: Message) -> Flow {
+        if self.skip_until_sync && !matches!(msg, Message::Sync | Message::Terminate) {
+            return Flow::Continue;
+        }
+        match msg {
+            Message::Query(text) => self.simple_query(&text),
+            Message::Parse {
+                name,
+                query,
+                param_types,
+            } => {
+                let r = self.parse(name, &query, param_types);
+                self.ext_result(r, be::parse_complete);
+            }
+            Message::Bind {
+                portal,
+                statement,
+                param_formats,
+                params,
+                result_formats,
+            } => {
+                let r = self.bind(portal, &statement, &param_formats, params, &result_formats);
+                self.ext_result(r, be::bind_complete);
+            }
+            Message::Describe { kind, name } => {
+                let r = self.describe(kind, &name);
+                self.ext_result(r, |_| {});
+            }
+            Message::Execute { portal, max_rows } => {
+                let r = self.execute_portal(&portal, max_rows);
+                self.ext_result(r, |_| {});
+            }
+            Message::Close { kind, name } => {
+                match kind {
+                    b'S' => {
+                        if name.is_empty() {
+                            self.unnamed = None;
+                        } else {
+                            self.prepared.remove(&name);
+                        }
+                    }
+                    _ => {
+                        self.portals.remove(&name);
+                    }
+                }
+                be::close_complete(&mut self.out);
+            }
+            Message::Sync => self.sync(),
+            Message::Flush => {}
+            Message::Terminate => return Flow::Close,
+            Message::CopyData(_) | Message::CopyDone | Message::CopyFail(_) => {
+                // Not in COPY FROM: PostgreSQL ignores these.
+            }
+            Message::Password(_) => {
+                self.fatal(PgError::protocol_violation("unexpected password message"));
+                return Flow::Close;
+            }
+            Message::FunctionCall => {
+                let e = PgError::feature_not_supported("fastpath function calls are not supported");
+                self.ext_result::<()>(Err(e), |_| {});
+            }
+        }
+        if self.closing {
+            Flow::Close
+        } else {
+            Flow::Continue
+        }
+    }
+
+    /// Finishes an extended-protocol message: on success writes its completion message, on
+    /// error reports it and skips to Sync.
+    fn ext_result<T>(&mut self, r: PgResult<T>, ok: impl FnOnce(&mut BytesMut)) {
+        self.flush_notices();
+        match r {
+            Ok(_) => ok(&mut self.out),
+            Err(e) => {
+                self.report_error(e);
+                self.skip_until_sync = true;
+            }
+        }
+    }
+
+    fn flush_notices(&mut self) {
+        for n in self.core.notices.drain(..) {
+            be::error_or_notice(&mut self.out, &n);
+        }
+    }
+
+    /// Sends an error and moves the transaction to the failed state (or aborts an implicit one).
+    fn report_error(&mut self, e: PgError) {
+        if e.is_fatal() {
+            self.fatal(e);
+            return;
+        }
+        be::error_or_notice(&mut self.out, &e);
+        match self.core.tx {
+            TxState::Block => self.core.tx = TxState::Failed,
+            TxState::Implicit => self.core.abort(),
+            _ => {}
+        }
+        self.report_settings();
+    }
+
+    fn tx_status(&self) -> TxStatus {
+        match self.core.tx {
+            TxState::Idle | TxState::Implicit => TxStatus::Idle,
+            TxState::Block => TxStatus::InBlock,
+            TxState::Failed => TxStatus::Failed,
+        }
+    }
+
+    /// ReadyForQuery, preceded by pending notifications when the session is idle.
+    fn ready(&mut self) {
+        if self.core.tx == TxState::Idle {
+            self.deliver_notifications();
+        }
+        self.report_settings();
+        let status = self.tx_status();
+        be::ready_for_query(&mut self.out, status);
+        let state = match self.core.tx {
+            TxState::Idle | TxState::Implicit => "idle",
+            TxState::Block => "idle in transaction",
+            TxState::Failed => "idle in transaction (aborted)",
+        };
+        let mut a = self.core.shared.activity.lock();
+        a.state = state;
+        a.state_change = Some(now_ts());
+        if self.core.tx == TxState::Idle {
+            a.xact_start = None;
+        }
+    }
+
+    /// Sends ParameterStatus for reported settings whose value changed.
+    fn report_settings(&mut self) {
+        if !self.core.settings_dirty {
+            return;
+        }
+        self.core.settings_dirty = false;
+        let fixed = self.core.fixed();
+        for (i, (name, value)) in self.core.settings.reported(&fixed).into_iter().enumerate() {
+            let h = hash_str(&value);
+            if self.reported[i] != h {
+                self.reported[i] = h;
+                be::parameter_status(&mut self.out, name, &value);
+                if name == "application_name" {
+                    self.core.shared.activity.lock().application_name = value;
+                }
+            }
+        }
+    }
+
+    fn deliver_notifications(&mut self) {
+        let Some(listener) = self.core.listener.clone() else {
+            return;
+        };
+        let mut batch = Vec::new();
+        self.core.instance.notify.drain(&listener, &mut batch);
+        let mut sent = 0;
+        for d in batch {
+            // Channel check at read time: UNLISTENed channels and entries from before the
+            // LISTEN's commit are skipped.
+            match self.core.listening.get(&*d.event.channel) {
+                Some(&from) if d.seq >= from => {
+                    be::notification(
+                        &mut self.out,
+                        d.event.sender_pid,
+                        &d.event.channel,
+                        &d.event.payload,
+                    );
+                    sent += 1;
+                }
+                _ => {}
+            }
+        }
+        if sent > 0 {
+            self.core.instance.notify.count_delivered(sent);
+        }
+    }
+
+    // ------------------------------------------------------------ simple query
+
+    fn simple_query(&mut self, text: &str) {
+        let parsed = match self.core.instance.parse_cache.parse(text) {
+            Ok(p) => p,
+            Err(e) => {
+                self.core.begin_statement(text);
+                self.report_error(e);
+                self.ready();
+                return;
+            }
+        };
+        for n in &parsed.notices {
+            be::error_or_notice(&mut self.out, n);
+        }
+        if parsed.stmts.is_empty() {
+            be::empty_query(&mut self.out);
+            self.ready();
+            return;
+        }
+        let count = parsed.stmts.len();
+        for (i, raw) in parsed.stmts.iter().enumerate() {
+            let stmt_text = text
+                .get(raw.location..raw.location + raw.len)
+                .unwrap_or(text);
+            self.core.begin_statement(stmt_text);
+            let r = self.run_simple(&raw.node, count > 1);
+            self.flush_notices();
+            if let Err(e) = r {
+                self.report_error(e);
+                break;
+            }
+            if self.closing {
+                return;
+            }
+            // A single statement outside a block commits by itself; several statements in one
+            // Query form one implicit transaction that commits after the last.
+            if self.core.tx == TxState::Implicit && (count == 1 || i == count - 1) {
+                if let Err(e) = self.core.commit() {
+                    self.flush_notices();
+                    self.report_error(e);
+                    break;
+                }
+                self.flush_notices();
+            }
+        }
+        if self.core.tx == TxState::Implicit {
+            if let Err(e) = self.core.commit() {
+                self.report_error(e);
+            }
+            self.flush_notices();
+        }
+        self.ready();
+    }
+
+    fn run_simple(&mut self, node: &pg_query::protobuf::node::Node, multi: bool) -> PgResult<()> {
+        let mut params = Vec::new();
+        let stmt = sql::analyze(node, &mut params, &self.core.settings.fmt)
+            .map_err(|e| self.core.abort_if_needed(e));
+        let stmt = match stmt {
+            Ok(s) => s,
+            Err(e) => {
+                // Errors in a failed block are still 25P02 for non-transaction statements.
+                if self.core.tx == TxState::Failed {
+                    return Err(PgError::in_failed_transaction());
+                }
+                return Err(e);
+            }
+        };
+        if !params.is_empty() {
+            return Err(PgError::new(
+                code::UNDEFINED_PARAMETER,
+                "there is no parameter $1",
+            ));
+        }
+        let _ = multi;
+        let prepared = Arc::new(Prepared {
+            text: Arc::from(""),
+            stmt: Arc::new(stmt),
+            param_types: Vec::new(),
+        });
+        self.run_statement(&prepared, &[], &[], None, false)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    /// Runs one statement; writes its rows (with a RowDescription when `describe`) and its
+    /// CommandComplete. `max_rows` and `portal` are for extended-protocol Execute.
+    fn run_statement(
+        &mut self,
+        prepared: &Arc<Prepared>,
+        params: &[Value],
+        formats: &[Format],
+        _portal: Option<&str>,
+        from_execute: bool,
+    ) -> PgResult<()> {
+        let stmt = prepared.stmt.clone();
+        self.core.check_failed(&stmt)?;
+        self.core.ensure_transaction(&stmt);
+        match &*stmt {
+            Statement::Query(plan) => {
+                let rows = self.core.run_query(plan, params)?;
+                if !from_execute {
+                    write_row_description(&mut self.out, &plan.columns, formats);
+                }
+                let n = rows.len();
+                self.write_rows(&plan.columns, formats, &rows)?;
+                be::command_complete(&mut self.out, &format!("SELECT {n}"));
+                Ok(())
+            }
+            Statement::Execute {
+                name,
+                params: exprs,
+            } => {
+                let target = self.prepared.get(name).cloned().ok_or_else(|| {
+                    PgError::new(
+                        code::INVALID_SQL_STATEMENT_NAME,
+                        format!("prepared statement \"{name}\" does not exist"),
+                    )
+                })?;
+                if exprs.len() != target.param_types.len() {
+                    return Err(PgError::new(
+                        code::SYNTAX_ERROR,
+                        format!("wrong number of parameters for prepared statement \"{name}\""),
+                    )
+                    .with_detail(format!(
+                        "Expected {} parameters but got {}.",
+                        target.param_types.len(),
+                        exprs.len()
+                    )));
+                }
+                let mut values = Vec::new();
+                for ((e, t), want) in exprs.iter().zip(&target.param_types) {
+                    let mut cx = EvalCx {
+                        params,
+                        outer: Vec::new(),
+                        session: &mut self.core,
+                    };
+                    let v = e.eval(&[], &mut cx)?;
+                    let v = if *t == *want || v.is_null() {
+                        v
+                    } else {
+                        crate::sql::types::cast::cast(v, *t, *want, -1, &self.core.settings.fmt)?
+                    };
+                    values.push(v);
+                }
+                self.run_statement(&target, &values, formats, None, false)
+            }
+            other => {
+                let tag = self.run_utility(other)?;
+                if let Some(tag) = tag {
+                    be::command_complete(&mut self.out, &tag);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn write_rows(&mut self, columns: &[Column], formats: &[Format], rows: &[Row]) -> PgResult<()> {
+        let fmt = &self.core.settings.fmt;
+        let mut text = String::new();
+        for row in rows {
+            let at = be::data_row_begin(&mut self.out, row.len());
+            for (i, v) in row.iter().enumerate() {
+                if v.is_null() {
+                    be::data_row_null(&mut self.out);
+                    continue;
+                }
+                let ty = columns[i].ty;
+                let vat = be::data_row_value_begin(&mut self.out);
+                match format_of(formats, i) {
+                    Format::Text => {
+                        text.clear();
+                        io::write_text(v, ty, fmt, &mut text);
+                        self.out.extend_from_slice(text.as_bytes());
+                    }
+                    Format::Binary => io::write_binary(v, ty, &mut self.out)?,
+                }
+                be::data_row_value_end(&mut self.out, vat);
+            }
+            be::data_row_end(&mut self.out, at);
+        }
+        Ok(())
+    }
+
+    /// Runs a utility statement; returns its command tag (None when it wrote its own).
+    fn run_utility(&mut self, stmt: &Statement) -> PgResult<Option<String>> {
+        let tag = sql::tag_of(stmt).to_string();
+        match stmt {
+            Statement::Query(_) | Statement::Execute { .. } => unreachable!("handled by caller"),
+            Statement::Begin(opts) => match self.core.tx {
+                TxState::Block | TxState::Failed => {
+                    self.core.notices.push(PgError::warning(
+                        code::ACTIVE_SQL_TRANSACTION,
+                        "there is already a transaction in progress",
+                    ));
+                }
+                _ => {
+                    self.core.tx = TxState::Block;
+                    self.core.apply_tx_options(opts)?;
+                }
+            },
+            Statement::Commit { chain } | Statement::Rollback { chain } => {
+                let is_commit = matches!(stmt, Statement::Commit { .. });
+                match self.core.tx {
+                    TxState::Block => {
+                        if is_commit {
+                            self.core.commit()?;
+                        } else {
+                            self.core.abort();
+                        }
+                    }
+                    TxState::Failed => {
+                        self.core.abort();
+                        if is_commit {
+                            self.close_transaction_portals();
+                            return Ok(Some("ROLLBACK".into()));
+                        }
+                    }
+                    _ => {
+                        if *chain {
+                            return Err(PgError::new(
+                                code::NO_ACTIVE_SQL_TRANSACTION,
+                                format!(
+                                    "{} AND CHAIN can only be used in transaction blocks",
+                                    if is_commit { "COMMIT" } else { "ROLLBACK" }
+                                ),
+                            ));
+                        }
+                        self.core.notices.push(PgError::warning(
+                            code::NO_ACTIVE_SQL_TRANSACTION,
+                            "there is no transaction in progress",
+                        ));
+                        // End the implicit transaction this statement runs in.
+                        if is_commit {
+                            self.core.commit()?;
+                        } else {
+                            self.core.abort();
+                        }
+                    }
+                }
+                self.close_transaction_portals();
+                if *chain {
+                    self.core.ensure_transaction(&Statement::NoOp(""));
+                    self.core.tx = TxState::Block;
+                }
+            }
+            Statement::Savepoint(name) => {
+                self.core.require_block("SAVEPOINT")?;
+                let txn = self.core.txn.as_mut().expect("transaction");
+                txn.savepoints.push(SavepointState {
+                    name: name.clone(),
+                    notifies: txn.notifies.len(),
+                    listens: txn.listens.len(),
+                    settings: self.core.settings.clone(),
+                });
+            }
+            Statement::Release(name) => {
+                self.core.require_block("RELEASE SAVEPOINT")?;
+                let txn = self.core.txn.as_mut().expect("transaction");
+                let i = txn
+                    .savepoints
+                    .iter()
+                    .rposition(|s| &s.name == name)
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::INVALID_SAVEPOINT_SPECIFICATION,
+                            format!("savepoint \"{name}\" does not exist"),
+                        )
+                    })?;
+                txn.savepoints.truncate(i);
+            }
+            Statement::RollbackTo(name) => {
+                if !matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                    return Err(PgError::new(
+                        code::NO_ACTIVE_SQL_TRANSACTION,
+                        "ROLLBACK TO SAVEPOINT can only be used in transaction blocks",
+                    ));
+                }
+                let txn = self.core.txn.as_mut().expect("transaction");
+                let i = txn
+                    .savepoints
+                    .iter()
+                    .rposition(|s| &s.name == name)
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::INVALID_SAVEPOINT_SPECIFICATION,
+                            format!("savepoint \"{name}\" does not exist"),
+                        )
+                    })?;
+                txn.savepoints.truncate(i + 1);
+                let sp = txn.savepoints.last().expect("savepoint");
+                txn.notifies.truncate(sp.notifies);
+                txn.notify_set = txn.notifies.iter().cloned().collect();
+                txn.listens.truncate(sp.listens);
+                self.core.settings = sp.settings.clone();
+                self.core.settings_dirty = true;
+                self.core.tx = TxState::Block;
+            }
+            Statement::PrepareTransaction => {
+                return Err(PgError::new(
+                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "prepared transactions are disabled",
+                )
+                .with_hint("Set max_prepared_transactions to a nonzero value."));
+            }
+            Statement::Set { name, value, local } => {
+                let text = match value {
+                    SetValue::Default => None,
+                    SetValue::Values(v) => Some(v.join(", ")),
+                };
+                self.core.set(name, text.as_deref(), *local)?;
+            }
+            Statement::SetTransaction(opts) => {
+                if !matches!(self.core.tx, TxState::Block) {
+                    self.core.notices.push(PgError::warning(
+                        code::NO_ACTIVE_SQL_TRANSACTION,
+                        "SET TRANSACTION can only be used in transaction blocks",
+                    ));
+                } else {
+                    self.core.apply_tx_options(opts)?;
+                }
+            }
+            Statement::SetSessionCharacteristics(opts) => {
+                if let Some(i) = opts.isolation {
+                    self.core
+                        .set("default_transaction_isolation", Some(i.as_str()), false)?;
+                }
+                if let Some(r) = opts.read_only {
+                    self.core.set(
+                        "default_transaction_read_only",
+                        Some(if r { "on" } else { "off" }),
+                        false,
+                    )?;
+                }
+                self.core.session_tx = opts.clone();
+            }
+            Statement::Reset(name) => {
+                if name == "transaction_isolation" || name == "transaction isolation level" {
+                    return Ok(Some(tag));
+                }
+                let (_, report) = self.core.settings.reset(name)?;
+                self.core.settings_dirty |= report;
+            }
+            Statement::ResetAll => {
+                let startup = self.core.startup_settings.clone();
+                self.core.settings.reset_all(&startup);
+                self.core.settings_dirty = true;
+            }
+            Statement::Show(name) => {
+                let (col, value) = if name == "all" {
+                    let fixed = self.core.fixed();
+                    let rows: Vec<Row> = settings::all_names()
+                        .into_iter()
+                        .filter_map(|(n, d)| {
+                            self.core.settings.show(n, &fixed).ok().map(|v| {
+                                vec![
+                                    Value::Text(Settings::display_name(n).to_string()),
+                                    Value::Text(v),
+                                    Value::Text(d.to_string()),
+                                ]
+                            })
+                        })
+                        .collect();
+                    let cols = vec![
+                        text_col("name"),
+                        text_col("setting"),
+                        text_col("description"),
+                    ];
+                    write_row_description(&mut self.out, &cols, &[]);
+                    self.write_rows(&cols, &[], &rows)?;
+                    be::command_complete(&mut self.out, "SHOW");
+                    return Ok(None);
+                } else {
+                    let v = self.core.show(name)?;
+                    let col = match name.as_str() {
+                        "transaction isolation level" | "transaction_isolation" => {
+                            "transaction_isolation".to_string()
+                        }
+                        other => Settings::display_name(other).to_string(),
+                    };
+                    (col, v)
+                };
+                let cols = vec![text_col(&col)];
+                write_row_description(&mut self.out, &cols, &[]);
+                self.write_rows(&cols, &[], &[vec![Value::Text(value)]])?;
+            }
+            Statement::Listen(ch) => {
+                self.core
+                    .txn_mut()
+                    .listens
+                    .push(ListenAction::Listen(ch.clone()));
+            }
+            Statement::Unlisten(ch) => {
+                // PostgreSQL does not even record UNLISTEN in a session that never listened.
+                if !self.core.listening.is_empty() || self.core.txn_has_listens() {
+                    let a = match ch {
+                        Some(c) => ListenAction::Unlisten(c.clone()),
+                        None => ListenAction::UnlistenAll,
+                    };
+                    self.core.txn_mut().listens.push(a);
+                }
+            }
+            Statement::Notify { channel, payload } => {
+                self.core.notify(channel, payload)?;
+            }
+            Statement::Prepare { name, query, types } => {
+                if self.prepared.contains_key(name) {
+                    return Err(PgError::new(
+                        code::DUPLICATE_PREPARED_STATEMENT,
+                        format!("prepared statement \"{name}\" already exists"),
+                    ));
+                }
+                let mut params: Vec<Type> = types.clone();
+                let stmt = sql::analyze(query, &mut params, &self.core.settings.fmt)?;
+                self.add_prepared(
+                    name.clone(),
+                    Prepared {
+                        text: Arc::from(""),
+                        stmt: Arc::new(stmt),
+                        param_types: params,
+                    },
+                )?;
+            }
+            Statement::Deallocate(name) => match name {
+                Some(n) => {
+                    if self.prepared.remove(n).is_none() {
+                        return Err(PgError::new(
+                            code::INVALID_SQL_STATEMENT_NAME,
+                            format!("prepared statement \"{n}\" does not exist"),
+                        ));
+                    }
+                }
+                None => self.prepared.clear(),
+            },
+            Statement::DiscardAll => {
+                if matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                    return Err(PgError::new(
+                        code::ACTIVE_SQL_TRANSACTION,
+                        "DISCARD ALL cannot run inside a transaction block",
+                    ));
+                }
+                self.portals.clear();
+                self.prepared.clear();
+                self.unnamed = None;
+                let startup = self.core.startup_settings.clone();
+                self.core.settings.reset_all(&startup);
+                self.core.settings_dirty = true;
+                self.core.txn_mut().listens.push(ListenAction::UnlistenAll);
+            }
+            Statement::Discard(_) => {}
+            Statement::Declare { name, plan, hold } => {
+                if !*hold && !matches!(self.core.tx, TxState::Block) {
+                    return Err(PgError::new(
+                        code::NO_ACTIVE_SQL_TRANSACTION,
+                        "DECLARE CURSOR can only be used in transaction blocks",
+                    ));
+                }
+                if self.portals.contains_key(name) {
+                    return Err(PgError::new(
+                        code::DUPLICATE_CURSOR,
+                        format!("cursor \"{name}\" already exists"),
+                    ));
+                }
+                let rows = self.core.run_query(plan, &[])?;
+                let prepared = Arc::new(Prepared {
+                    text: Arc::from(""),
+                    stmt: Arc::new(Statement::Query(plan.clone())),
+                    param_types: Vec::new(),
+                });
+                self.portals.insert(
+                    name.clone(),
+                    Portal {
+                        prepared,
+                        params: Vec::new(),
+                        formats: Vec::new(),
+                        rows: PortalRows::Rows { rows, pos: 0 },
+                        hold: *hold,
+                    },
+                );
+            }
+            Statement::Fetch {
+                name,
+                count,
+                is_move,
+            } => {
+                let portal = self.portals.get_mut(name).ok_or_else(|| {
+                    PgError::new(
+                        code::INVALID_CURSOR_NAME,
+                        format!("cursor \"{name}\" does not exist"),
+                    )
+                })?;
+                let columns = match &*portal.prepared.stmt {
+                    Statement::Query(p) => p.columns.clone(),
+                    _ => Vec::new(),
+                };
+                let batch: Vec<Row> = match &mut portal.rows {
+                    PortalRows::Rows { rows, pos } => {
+                        let n = count.map(|c| c.max(0) as usize).unwrap_or(usize::MAX);
+                        let end = pos.saturating_add(n).min(rows.len());
+                        let b = rows[*pos..end].to_vec();
+                        *pos = end;
+                        b
+                    }
+                    _ => Vec::new(),
+                };
+                let n = batch.len();
+                if !*is_move {
+                    write_row_description(&mut self.out, &columns, &[]);
+                    self.write_rows(&columns, &[], &batch)?;
+                }
+                return Ok(Some(format!(
+                    "{} {n}",
+                    if *is_move { "MOVE" } else { "FETCH" }
+                )));
+            }
+            Statement::ClosePortal(name) => match name {
+                Some(n) => {
+                    if self.portals.remove(n).is_none() {
+                        return Err(PgError::new(
+                            code::INVALID_CURSOR_NAME,
+                            format!("cursor \"{n}\" does not exist"),
+                        ));
+                    }
+                }
+                None => self.portals.clear(),
+            },
+            Statement::CreateDatabase(name) => {
+                if matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                    return Err(PgError::new(
+                        code::ACTIVE_SQL_TRANSACTION,
+                        "CREATE DATABASE cannot run inside a transaction block",
+                    ));
+                }
+                self.core.instance.create_database(name)?;
+            }
+            Statement::DropDatabase { name, if_exists } => {
+                if matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                    return Err(PgError::new(
+                        code::ACTIVE_SQL_TRANSACTION,
+                        "DROP DATABASE cannot run inside a transaction block",
+                    ));
+                }
+                let me = self.core.database.clone();
+                if !self.core.instance.drop_database(name, *if_exists, &me)? {
+                    self.core.notices.push(PgError::notice(
+                        code::SUCCESSFUL_COMPLETION,
+                        format!("database \"{name}\" does not exist, skipping"),
+                    ));
+                }
+            }
+            Statement::CopyTo {
+                plan,
+                csv,
+                header,
+                delimiter,
+                null,
+            } => {
+                let rows = self.core.run_query(plan, &[])?;
+                let delim =
+                    delimiter
+                        .clone()
+                        .unwrap_or_else(|| if *csv { ",".into() } else { "\t".into() });
+                let null_str =
+                    null.clone()
+                        .unwrap_or_else(|| if *csv { String::new() } else { "\\N".into() });
+                be::copy_out_response(&mut self.out, false, plan.columns.len());
+                if *header && *csv {
+                    let names: Vec<String> = plan
+                        .columns
+                        .iter()
+                        .map(|c| csv_quote(&c.name, &delim))
+                        .collect();
+                    be::copy_data(
+                        &mut self.out,
+                        format!("{}\n", names.join(&delim)).as_bytes(),
+                    );
+                }
+                let fmt = self.core.settings.fmt.clone();
+                for row in &rows {
+                    let mut line = String::new();
+                    for (i, v) in row.iter().enumerate() {
+                        if i > 0 {
+                            line.push_str(&delim);
+                        }
+                        if v.is_null() {
+                            line.push_str(&null_str);
+                        } else {
+                            let t = io::to_text(v, plan.columns[i].ty, &fmt);
+                            if *csv {
+                                line.push_str(&csv_quote(&t, &delim));
+                            } else {
+                                line.push_str(&copy_text_escape(&t));
+                            }
+                        }
+                    }
+                    line.push('\n');
+                    be::copy_data(&mut self.out, line.as_bytes());
+                }
+                be::copy_done(&mut self.out);
+                return Ok(Some(format!("COPY {}", rows.len())));
+            }
+            Statement::NoOp(_) => {}
+        }
+        Ok(Some(tag))
+    }
+
+    fn add_prepared(&mut self, name: String, p: Prepared) -> PgResult<()> {
+        if self.prepared.len() >= MAX_PREPARED && !self.prepared.contains_key(&name) {
+            return Err(PgError::new(
+                code::PROGRAM_LIMIT_EXCEEDED,
+                format!("too many prepared statements (at most {MAX_PREPARED} per session)"),
+            ));
+        }
+        self.prepared.insert(name, Arc::new(p));
+        Ok(())
+    }
+
+    /// Portals that are not WITH HOLD end with their transaction.
+    fn close_transaction_portals(&mut self) {
+        self.portals.retain(|_, p| p.hold);
+    }
+
+    // ------------------------------------------------------------ extended protocol
+
+    fn parse(&mut self, name: String, query: &str, param_types: Vec<u32>) -> PgResult<()> {
+        if !name.is_empty() && self.prepared.contains_key(&name) {
+            return Err(PgError::new(
+                code::DUPLICATE_PREPARED_STATEMENT,
+                format!("prepared statement \"{name}\" already exists"),
+            ));
+        }
+        self.core.begin_statement(query);
+        let parsed = self.core.instance.parse_cache.parse(query)?;
+        for n in &parsed.notices {
+            self.core.notices.push(n.clone());
+        }
+        if parsed.stmts.len() > 1 {
+            return Err(PgError::syntax(
+                "cannot insert multiple commands into a prepared statement",
+            ));
+        }
+        let mut types: Vec<Type> = param_types
+            .iter()
+            .map(|&o| if o == 0 { Type::UNKNOWN } else { Type(o) })
+            .collect();
+        let stmt = match parsed.stmts.first() {
+            None => Statement::NoOp(""),
+            Some(raw) => {
+                if self.core.tx == TxState::Failed && !is_tx_control(&raw.node) {
+                    return Err(PgError::in_failed_transaction());
+                }
+                sql::analyze(&raw.node, &mut types, &self.core.settings.fmt)?
+            }
+        };
+        let p = Prepared {
+            text: Arc::from(query),
+            stmt: Arc::new(stmt),
+            param_types: types
+                .into_iter()
+                .map(|t| if t == Type::UNKNOWN { Type::TEXT } else { t })
+                .collect(),
+        };
+        if name.is_empty() {
+            self.unnamed = Some(Arc::new(p));
+        } else {
+            self.add_prepared(name, p)?;
+        }
+        Ok(())
+    }
+
+    fn find_prepared(&self, name: &str) -> PgResult<Arc<Prepared>> {
+        let p = if name.is_empty() {
+            self.unnamed.clone()
+        } else {
+            self.prepared.get(name).cloned()
+        };
+        p.ok_or_else(|| {
+            PgError::new(
+                code::INVALID_SQL_STATEMENT_NAME,
+                if name.is_empty() {
+                    "unnamed prepared statement does not exist".to_string()
+                } else {
+                    format!("prepared statement \"{name}\" does not exist")
+                },
+            )
+        })
+    }
+
+    fn bind(
+        &mut self,
+        portal: String,
+        statement: &str,
+        param_formats: &[i16],
+        params: Vec<Option<bytes::Bytes>>,
+        result_formats: &[i16],
+    ) -> PgResult<()> {
+        let prepared = self.find_prepared(statement)?;
+        if self.core.tx == TxState::Failed
+            && !matches!(
+                *prepared.stmt,
+                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+            )
+        {
+            return Err(PgError::in_failed_transaction());
+        }
+        if params.len() != prepared.param_types.len() {
+            return Err(PgError::new(
+                code::PROTOCOL_VIOLATION,
+                format!(
+                    "bind message supplies {} parameters, but prepared statement \"{}\" requires {}",
+                    params.len(),
+                    statement,
+                    prepared.param_types.len()
+                ),
+            ));
+        }
+        if param_formats.len() > 1 && param_formats.len() != params.len() {
+            return Err(PgError::new(
+                code::PROTOCOL_VIOLATION,
+                format!(
+                    "bind message has {} parameter formats but {} parameters",
+                    param_formats.len(),
+                    params.len()
+                ),
+            ));
+        }
+        let mut values = Vec::with_capacity(params.len());
+        for (i, p) in params.into_iter().enumerate() {
+            let ty = prepared.param_types[i];
+            let fmt_code = match param_formats.len() {
+                0 => 0,
+                1 => param_formats[0],
+                _ => param_formats[i],
+            };
+            let v = match p {
+                None => Value::Null,
+                Some(bytes) => match fmt_code {
+                    0 => {
+                        let s = std::str::from_utf8(&bytes).map_err(|_| {
+                            PgError::new(
+                                code::CHARACTER_NOT_IN_REPERTOIRE,
+                                "invalid byte sequence for encoding \"UTF8\"",
+                            )
+                        })?;
+                        io::from_text(s, ty, -1, &self.core.settings.fmt)?
+                    }
+                    1 => io::from_binary(&bytes, ty).map_err(|mut e| {
+                        if e.code == code::INVALID_BINARY_REPRESENTATION {
+                            e.message =
+                                format!("incorrect binary data format in bind parameter {}", i + 1);
+                        }
+                        e
+                    })?,
+                    other => {
+                        return Err(PgError::new(
+                            code::PROTOCOL_VIOLATION,
+                            format!("unsupported format code: {other}"),
+                        ))
+                    }
+                },
+            };
+            values.push(v);
+        }
+        let mut formats = Vec::with_capacity(result_formats.len());
+        for &f in result_formats {
+            formats.push(match f {
+                0 => Format::Text,
+                1 => Format::Binary,
+                other => {
+                    return Err(PgError::new(
+                        code::PROTOCOL_VIOLATION,
+                        format!("unsupported format code: {other}"),
+                    ))
+                }
+            });
+        }
+        if !portal.is_empty() && self.portals.contains_key(&portal) {
+            return Err(PgError::new(
+                code::DUPLICATE_CURSOR,
+                format!("portal \"{portal}\" already exists"),
+            ));
+        }
+        if self.portals.len() >= MAX_PORTALS && !self.portals.contains_key(&portal) {
+            return Err(PgError::new(
+                code::PROGRAM_LIMIT_EXCEEDED,
+                format!("too many open portals (at most {MAX_PORTALS} per session)"),
+            ));
+        }
+        // A Bind starts the implicit transaction the portal lives in.
+        self.core.ensure_transaction(&prepared.stmt);
+        self.portals.insert(
+            portal,
+            Portal {
+                prepared,
+                params: values,
+                formats,
+                rows: PortalRows::NotRun,
+                hold: false,
+            },
+        );
+        Ok(())
+    }
+
+    fn describe(&mut self, kind: u8, name: &str) -> PgResult<()> {
+        match kind {
+            b'S' => {
+                let p = self.find_prepared(name)?;
+                let oids: Vec<u32> = p.param_types.iter().map(|t| t.0).collect();
+                be::parameter_description(&mut self.out, &oids);
+                match &*p.stmt {
+                    Statement::Query(plan) => {
+                        write_row_description(&mut self.out, &plan.columns, &[])
+                    }
+                    Statement::Show(n) => write_row_description(&mut self.out, &[text_col(n)], &[]),
+                    _ => be::no_data(&mut self.out),
+                }
+            }
+            b'P' => {
+                let portal = self.portals.get(name).ok_or_else(|| {
+                    PgError::new(
+                        code::INVALID_CURSOR_NAME,
+                        format!("portal \"{name}\" does not exist"),
+                    )
+                })?;
+                match &*portal.prepared.stmt {
+                    Statement::Query(plan) => {
+                        let formats = portal.formats.clone();
+                        let cols = plan.columns.clone();
+                        write_row_description(&mut self.out, &cols, &formats)
+                    }
+                    Statement::Show(n) => {
+                        let n = n.clone();
+                        write_row_description(&mut self.out, &[text_col(&n)], &[])
+                    }
+                    _ => be::no_data(&mut self.out),
+                }
+            }
+            _ => {
+                return Err(PgError::protocol_violation(format!(
+                    "invalid DESCRIBE message subtype {kind}"
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    fn execute_portal(&mut self, name: &str, max_rows: i32) -> PgResult<()> {
+        let Some(mut portal) = self.portals.remove(name) else {
+            return Err(PgError::new(
+                code::INVALID_CURSOR_NAME,
+                format!("portal \"{name}\" does not exist"),
+            ));
+        };
+        if !portal.prepared.text.is_empty() {
+            self.core.begin_statement(&portal.prepared.text.clone());
+        }
+        let result = self.execute_portal_inner(&mut portal, max_rows);
+        // The portal survives unless its transaction ended (COMMIT/ROLLBACK inside it).
+        if self.core.tx != TxState::Idle || portal.hold {
+            if !matches!(
+                *portal.prepared.stmt,
+                Statement::Commit { .. } | Statement::Rollback { .. }
+            ) {
+                self.portals.insert(name.to_string(), portal);
+            }
+        }
+        result
+    }
+
+    fn execute_portal_inner(&mut self, portal: &mut Portal, max_rows: i32) -> PgResult<()> {
+        let stmt = portal.prepared.stmt.clone();
+        match &*stmt {
+            Statement::Query(plan) => {
+                if let PortalRows::NotRun = portal.rows {
+                    self.core.check_failed(&stmt)?;
+                    self.core.ensure_transaction(&stmt);
+                    let rows = self.core.run_query(plan, &portal.params)?;
+                    portal.rows = PortalRows::Rows { rows, pos: 0 };
+                }
+                match &mut portal.rows {
+                    PortalRows::Rows { rows, pos } => {
+                        let limit = if max_rows <= 0 {
+                            usize::MAX
+                        } else {
+                            max_rows as usize
+                        };
+                        let end = pos.saturating_add(limit).min(rows.len());
+                        let batch = &rows[*pos..end];
+                        let n = batch.len();
+                        let formats = portal.formats.clone();
+                        let batch = batch.to_vec();
+                        *pos = end;
+                        let done = end >= rows.len();
+                        self.write_rows(&plan.columns, &formats, &batch)?;
+                        if done {
+                            be::command_complete(&mut self.out, &format!("SELECT {n}"));
+                            portal.rows = PortalRows::Done;
+                        } else {
+                            be::portal_suspended(&mut self.out);
+                        }
+                    }
+                    PortalRows::Done => {
+                        be::command_complete(&mut self.out, "SELECT 0");
+                    }
+                    PortalRows::NotRun => unreachable!(),
+                }
+                Ok(())
+            }
+            Statement::NoOp("") => {
+                be::empty_query(&mut self.out);
+                Ok(())
+            }
+            _ => {
+                if let PortalRows::Done = portal.rows {
+                    // Re-executing a utility portal does nothing, as in PostgreSQL.
+                    return Ok(());
+                }
+                portal.rows = PortalRows::Done;
+                let prepared = portal.prepared.clone();
+                let params = portal.params.clone();
+                let formats = portal.formats.clone();
+                self.run_statement(&prepared, &params, &formats, None, true)
+            }
+        }
+    }
+
+    fn sync(&mut self) {
+        self.skip_until_sync = false;
+        if self.core.tx == TxState::Implicit {
+            if let Err(e) = self.core.commit() {
+                self.flush_notices();
+                self.report_error(e);
+            }
+        }
+        self.flush_notices();
+        if self.core.tx == TxState::Idle {
+            self.portals.retain(|_, p| p.hold);
+        }
+        self.ready();
+    }
+}
+
+fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
+    use pg_query::protobuf::{node::Node as N, TransactionStmtKind as T};
+    match node {
+        N::TransactionStmt(t) => {
+            t.kind == T::TransStmtCommit as i32
+                || t.kind == T::TransStmtRollback as i32
+                || t.kind == T::TransStmtRollbackTo as i32
+        }
+        _ => false,
+    }
+}
+
+fn format_of(formats: &[Format], i: usize) -> Format {
+    match formats.len() {
+        0 => Format::Text,
+        1 => formats[0],
+        _ => formats.get(i).copied().unwrap_or(Format::Text),
+    }
+}
+
+fn text_col(name: &str) -> Column {
+    Column {
+        name: name.to_string(),
+        ty: Type::TEXT,
+        typmod: -1,
+    }
+}
+
+fn write_row_description(out: &mut BytesMut, columns: &[Column], formats: &[Format]) {
+    let fields: Vec<FieldDescription> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| FieldDescription {
+            name: c.name.clone(),
+            table_oid: 0,
+            column: 0,
+            type_oid: c.ty.0,
+            type_size: c.ty.typlen(),
+            type_modifier: c.typmod,
+            format: format_of(formats, i).code(),
+        })
+        .collect();
+    be::row_description(out, &fields);
+}
+
+fn csv_quote(s: &str, delim: &str) -> String {
+    if s.is_empty() || s.contains(delim) || s.contains(['"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn copy_text_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `options=-c a=b -c c=d` (also `--a=b`) from the start-up packet.
+fn apply_options(settings: &mut Settings, options: &str) -> PgResult<()> {
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        let assignment = if w == "-c" {
+            words.next().unwrap_or("").to_string()
+        } else if let Some(rest) = w.strip_prefix("-c") {
+            rest.to_string()
+        } else if let Some(rest) = w.strip_prefix("--") {
+            rest.to_string()
+        } else {
+            return Err(PgError::fatal(
+                code::SYNTAX_ERROR,
+                format!("invalid command-line argument for server process: {w}"),
+            )
+            .with_hint("Try \"postgres --help\" for more information."));
+        };
+        let Some((name, value)) = assignment.split_once('=') else {
+            return Err(PgError::fatal(
+                code::SYNTAX_ERROR,
+                format!("-c {assignment} requires a value"),
+            ));
+        };
+        settings.set_startup(&name.replace('-', "_"), value)?;
+    }
+    Ok(())
+}
+
+impl Core {
+    fn fixed(&self) -> Fixed {
+        Fixed {
+            max_connections: self.instance.config.max_connections,
+            max_notify_queue_size: self.instance.config.max_notify_queue_size,
+            user: self.user.clone(),
+        }
+    }
+
+    fn begin_statement(&mut self, text: &str) {
+        self.shared.cancel.store(false, Ordering::SeqCst);
+        let now = now_ts();
+        self.statement_start = now;
+        self.deadline = match self.settings.statement_timeout_ms {
+            0 => None,
+            ms => Some(Instant::now() + Duration::from_millis(ms)),
+        };
+        let mut a = self.shared.activity.lock();
+        a.state = "active";
+        a.query_start = Some(now);
+        a.state_change = Some(now);
+        if &*a.query != text {
+            a.query = Arc::from(text);
+        }
+        a.wait_event_type = None;
+        a.wait_event = None;
+        if a.xact_start.is_none() {
+            a.xact_start = Some(now);
+        }
+    }
+
+    fn require_block(&self, what: &str) -> PgResult<()> {
+        match self.tx {
+            TxState::Block => Ok(()),
+            TxState::Failed => Err(PgError::in_failed_transaction()),
+            _ => Err(PgError::new(
+                code::NO_ACTIVE_SQL_TRANSACTION,
+                format!("{what} can only be used in transaction blocks"),
+            )),
+        }
+    }
+
+    fn check_failed(&self, stmt: &Statement) -> PgResult<()> {
+        if self.tx == TxState::Failed
+            && !matches!(
+                stmt,
+                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+            )
+        {
+            return Err(PgError::in_failed_transaction());
+        }
+        Ok(())
+    }
+
+    fn abort_if_needed(&mut self, e: PgError) -> PgError {
+        e
+    }
+
+    /// Starts an implicit transaction if none is open.
+    fn ensure_transaction(&mut self, _stmt: &Statement) {
+        if self.tx == TxState::Idle {
+            self.tx = TxState::Implicit;
+        }
+        if self.txn.is_none() {
+            let isolation = self
+                .session_tx
+                .isolation
+                .or_else(|| {
+                    self.settings
+                        .show("default_transaction_isolation", &self.fixed())
+                        .ok()
+                        .and_then(|v| sql::Isolation::parse(&v))
+                })
+                .unwrap_or(sql::Isolation::ReadCommitted);
+            self.txn = Some(Box::new(Txn {
+                start: self.statement_start,
+                notifies: Vec::new(),
+                notify_set: HashSet::new(),
+                listens: Vec::new(),
+                savepoints: Vec::new(),
+                settings_at_start: self.settings.clone(),
+                local_restore: Vec::new(),
+                read_only: self.session_tx.read_only.unwrap_or(false),
+                isolation,
+            }));
+        }
+    }
+
+    fn txn_mut(&mut self) -> &mut Txn {
+        self.ensure_transaction(&Statement::NoOp(""));
+        self.txn.as_mut().expect("transaction")
+    }
+
+    fn txn_has_listens(&self) -> bool {
+        self.txn.as_ref().is_some_and(|t| !t.listens.is_empty())
+    }
+
+    fn apply_tx_options(&mut self, opts: &TxOptions) -> PgResult<()> {
+        let txn = self.txn_mut();
+        if let Some(i) = opts.isolation {
+            txn.isolation = i;
+        }
+        if let Some(r) = opts.read_only {
+            txn.read_only = r;
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, name: &str, value: Option<&str>, local: bool) -> PgResult<String> {
+        let lname = name.to_ascii_lowercase();
+        // Transaction-scoped settings.
+        if lname == "transaction_isolation" || lname == "transaction_read_only" {
+            if let Some(v) = value {
+                if lname == "transaction_isolation" {
+                    let iso = sql::Isolation::parse(v).ok_or_else(|| {
+                        PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            format!(
+                                "invalid value for parameter \"transaction_isolation\": \"{v}\""
+                            ),
+                        )
+                    })?;
+                    self.txn_mut().isolation = iso;
+                } else {
+                    let ro = matches!(v.to_ascii_lowercase().as_str(), "on" | "true" | "1" | "yes");
+                    self.txn_mut().read_only = ro;
+                }
+            }
+            return Ok(value.unwrap_or("").to_string());
+        }
+        if local && !matches!(self.tx, TxState::Block | TxState::Failed) {
+            self.notices.push(PgError::warning(
+                code::NO_ACTIVE_SQL_TRANSACTION,
+                "SET LOCAL can only be used in transaction blocks",
+            ));
+            return self.show(name);
+        }
+        let before = self.settings.show(name, &self.fixed()).ok();
+        let (canonical, report) = match value {
+            Some(v) => self.settings.set(name, v)?,
+            None => self.settings.reset(name)?,
+        };
+        self.settings_dirty |= report;
+        let now = self.show(&canonical)?;
+        if let Some(txn) = self.txn.as_mut() {
+            match txn.local_restore.iter_mut().find(|(n, _)| *n == canonical) {
+                // A session-level SET after SET LOCAL becomes the value kept at commit.
+                Some(entry) if !local => entry.1 = now.clone(),
+                Some(_) => {}
+                None if local => {
+                    txn.local_restore
+                        .push((canonical.clone(), before.unwrap_or_default()));
+                }
+                None => {}
+            }
+        }
+        Ok(now)
+    }
+
+    fn show(&self, name: &str) -> PgResult<String> {
+        let lname = name.to_ascii_lowercase();
+        match lname.as_str() {
+            "transaction isolation level" | "transaction_isolation" => Ok(self
+                .txn
+                .as_ref()
+                .map(|t| t.isolation.as_str().to_string())
+                .unwrap_or_else(|| {
+                    self.settings
+                        .show("default_transaction_isolation", &self.fixed())
+                        .unwrap_or_else(|_| "read committed".into())
+                })),
+            "transaction_read_only" => Ok(if self.txn.as_ref().is_some_and(|t| t.read_only) {
+                "on".into()
+            } else {
+                "off".into()
+            }),
+            _ => self.settings.show(name, &self.fixed()),
+        }
+    }
+
+    fn run_query(&mut self, plan: &sql::plan::Plan, params: &[Value]) -> PgResult<Vec<Row>> {
+        let mut cx = EvalCx {
+            params,
+            outer: Vec::new(),
+            session: self,
+        };
+        exec::run_plan(plan, &mut cx)
+    }
+
+    /// Commits the current transaction: LISTEN/UNLISTEN take effect, then notifications are
+    /// published in commit order, then SET LOCAL values revert.
+    fn commit(&mut self) -> PgResult<()> {
+        let Some(txn) = self.txn.take() else {
+            self.tx = TxState::Idle;
+            return Ok(());
+        };
+        if self.tx == TxState::Failed {
+            self.txn = Some(txn);
+            self.abort();
+            return Ok(());
+        }
+        let instance = self.instance.clone();
+        let hub = &instance.notify;
+        if !txn.notifies.is_empty() {
+            match hub.check_capacity(&txn.notifies) {
+                Ok(Some(warning)) => self.notices.push(warning),
+                Ok(None) => {}
+                Err(e) => {
+                    self.txn = Some(txn);
+                    self.abort();
+                    return Err(e);
+                }
+            }
+        }
+        self.apply_listens(&txn.listens);
+        if !txn.notifies.is_empty() {
+            hub.publish(self.db_oid, self.shared.pid, &txn.notifies);
+        }
+        // SET LOCAL lasts until the end of the transaction.
+        for (name, value) in &txn.local_restore {
+            let _ = self.settings.set(name, value);
+            self.settings_dirty = true;
+        }
+        self.tx = TxState::Idle;
+        Ok(())
+    }
+
+    fn abort(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.settings = txn.settings_at_start;
+            self.settings_dirty = true;
+        }
+        self.tx = TxState::Idle;
+    }
+
+    fn apply_listens(&mut self, actions: &[ListenAction]) {
+        if actions.is_empty() {
+            return;
+        }
+        // The last action per channel wins; UNLISTEN * clears everything before it.
+        let mut final_state: Vec<(String, bool)> = Vec::new();
+        let mut unlisten_all = false;
+        for a in actions {
+            match a {
+                ListenAction::Listen(c) => {
+                    final_state.retain(|(n, _)| n != c);
+                    final_state.push((c.clone(), true));
+                }
+                ListenAction::Unlisten(c) => {
+                    final_state.retain(|(n, _)| n != c);
+                    final_state.push((c.clone(), false));
+                }
+                ListenAction::UnlistenAll => {
+                    final_state.clear();
+                    unlisten_all = true;
+                }
+            }
+        }
+        let instance = self.instance.clone();
+        let hub = &instance.notify;
+        if unlisten_all {
+            if let Some(l) = &self.listener {
+                for ch in self.listening.keys() {
+                    hub.unlisten(self.db_oid, ch, l);
+                }
+            }
+            self.listening.clear();
+        }
+        for (ch, listen) in final_state {
+            if listen {
+                if self.listening.contains_key(&ch) {
+                    continue;
+                }
+                let listener = self
+                    .listener
+                    .get_or_insert_with(|| {
+                        let waker: Arc<dyn notify::Wake> = self.shared.clone();
+                        Listener::new(self.shared.pid, waker)
+                    })
+                    .clone();
+                let from = hub.listen(self.db_oid, &ch, &listener);
+                self.listening.insert(ch, from);
+            } else if self.listening.remove(&ch).is_some() {
+                if let Some(l) = &self.listener {
+                    hub.unlisten(self.db_oid, &ch, l);
+                }
+            }
+        }
+        if self.listening.is_empty() {
+            // Nothing listened to: drop the inbox (and whatever it still held).
+            self.listener = None;
+        }
+    }
+
+    /// Session end: UNLISTEN * and leave the instance.
+    fn end_session(&mut self) {
+        self.txn = None;
+        self.tx = TxState::Idle;
+        self.apply_listens(&[ListenAction::UnlistenAll]);
+        self.instance.unregister_session(self.shared.pid);
+    }
+}
+
+impl SessionCtx for Core {
+    fn pid(&self) -> i32 {
+        self.shared.pid
+    }
+    fn user(&self) -> &str {
+        &self.user
+    }
+    fn database(&self) -> &str {
+        &self.database
+    }
+    fn fmt(&self) -> &FormatCtx {
+        &self.settings.fmt
+    }
+    fn instance(&self) -> &Instance {
+        &self.instance
+    }
+    fn notify(&mut self, channel: &str, payload: &str) -> PgResult<()> {
+        notify::check_notify_args(channel, payload)?;
+        let p = Pending {
+            channel: channel.to_string(),
+            payload: payload.to_string(),
+        };
+        let txn = self.txn_mut();
+        if txn.notify_set.insert(p.clone()) {
+            txn.notifies.push(p);
+        }
+        Ok(())
+    }
+    fn listening_channels(&self) -> Vec<String> {
+        self.listening.keys().cloned().collect()
+    }
+    fn get_setting(&self, name: &str, missing_ok: bool) -> PgResult<Option<String>> {
+        match self.show(name) {
+            Ok(v) => Ok(Some(v)),
+            Err(_) if missing_ok => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+    fn set_setting(&mut self, name: &str, value: &str, is_local: bool) -> PgResult<String> {
+        self.set(name, Some(value), is_local)
+    }
+    fn check_interrupts(&self) -> PgResult<()> {
+        if self.shared.terminate.load(Ordering::SeqCst) {
+            return Err(PgError::admin_shutdown());
+        }
+        if self.shared.cancel.swap(false, Ordering::SeqCst) {
+            return Err(PgError::query_canceled());
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() >= d {
+                return Err(PgError::statement_timeout());
+            }
+        }
+        Ok(())
+    }
+    fn sleep(&self, seconds: f64) -> PgResult<()> {
+        if !(seconds > 0.0) {
+            return self.check_interrupts();
+        }
+        let end = Instant::now() + Duration::from_secs_f64(seconds.min(1e9));
+        {
+            let mut a = self.shared.activity.lock();
+            a.wait_event_type = Some("Timeout");
+            a.wait_event = Some("PgSleep");
+        }
+        let result = tokio::task::block_in_place(|| {
+            let mut guard = self.shared.sleep_lock.lock();
+            loop {
+                self.check_interrupts()?;
+                let now = Instant::now();
+                let mut until = end;
+                if let Some(d) = self.deadline {
+                    until = until.min(d);
+                }
+                if now >= end {
+                    return Ok(());
+                }
+                if now >= until {
+                    continue;
+                }
+                self.shared.sleep_cv.wait_for(&mut guard, until - now);
+            }
+        });
+        let mut a = self.shared.activity.lock();
+        a.wait_event_type = None;
+        a.wait_event = None;
+        result
+    }
+    fn transaction_timestamp(&self) -> i64 {
+        self.txn
+            .as_ref()
+            .map(|t| t.start)
+            .unwrap_or(self.statement_start)
+    }
+    fn statement_timestamp(&self) -> i64 {
+        self.statement_start
+    }
+    fn notice(&mut self, notice: PgError) {
+        self.notices.push(notice);
+    }
+}

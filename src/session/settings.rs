@@ -1,0 +1,553 @@
+//! Session settings (GUCs): SET / SHOW / RESET, startup parameters, ParameterStatus.
+//!
+//! Every setting threadgres knows is a row of [`GUCS`]: name, default, kind and whether changing
+//! it is reported to the client with ParameterStatus. A session stores only the values that differ
+//! from the default (an idle session with default settings holds an empty map), plus the typed
+//! values on the hot path (the formatting context and statement_timeout) kept in sync.
+//!
+//! Transactional behaviour follows PostgreSQL: values set inside a transaction are undone if it
+//! aborts; SET LOCAL lasts until the end of the transaction. The session implements that by
+//! snapshotting [`Settings`] (cheap: a small map) at transaction and savepoint starts.
+
+use std::collections::BTreeMap;
+
+use crate::error::{code, PgError, PgResult};
+use crate::sql::types::{datetime, DateOrder, DateOutput, DateStyle, FormatCtx, IntervalStyle};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Bool,
+    /// Integer, optionally with a time unit in which plain numbers are given ("ms", "s").
+    Int(Option<&'static str>),
+    Real,
+    Enum(&'static [&'static str]),
+    Str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Context {
+    /// Anyone may change it.
+    User,
+    /// Shown but fixed (server_version, max_connections, ...).
+    Internal,
+}
+
+struct Guc {
+    name: &'static str,
+    default: &'static str,
+    kind: Kind,
+    context: Context,
+    /// Sent as ParameterStatus at startup and whenever it changes.
+    report: bool,
+    desc: &'static str,
+}
+
+const fn g(
+    name: &'static str,
+    default: &'static str,
+    kind: Kind,
+    context: Context,
+    report: bool,
+    desc: &'static str,
+) -> Guc {
+    Guc {
+        name,
+        default,
+        kind,
+        context,
+        report,
+        desc,
+    }
+}
+
+use Context::*;
+use Kind::*;
+
+const ISOLATIONS: &[&str] = &[
+    "serializable",
+    "repeatable read",
+    "read committed",
+    "read uncommitted",
+];
+
+/// The settings threadgres knows, in PostgreSQL's names. Order is SHOW ALL's order.
+const GUCS: &[Guc] = &[
+    g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
+    g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
+    g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
+    g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
+    g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
+    g("default_transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the transaction isolation level of each new transaction."),
+    g("default_transaction_read_only", "off", Bool, User, true, "Sets the default read-only status of new transactions."),
+    g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
+    g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
+    g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),
+    g("in_hot_standby", "off", Bool, Internal, true, "Shows whether hot standby is currently active."),
+    g("integer_datetimes", "on", Bool, Internal, true, "Shows whether datetimes are integer based."),
+    g("intervalstyle", "postgres", Enum(&["postgres", "postgres_verbose", "sql_standard", "iso_8601"]), User, true, "Sets the display format for interval values."),
+    g("is_superuser", "on", Bool, Internal, true, "Shows whether the current user is a superuser."),
+    g("jit", "off", Bool, User, false, "Allow JIT compilation."),
+    g("lc_messages", "C", Str, User, false, "Sets the language in which messages are displayed."),
+    g("lc_monetary", "C", Str, User, false, "Sets the locale for formatting monetary amounts."),
+    g("lc_numeric", "C", Str, User, false, "Sets the locale for formatting numbers."),
+    g("lc_time", "C", Str, User, false, "Sets the locale for formatting date and time values."),
+    g("lock_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any wait for a lock."),
+    g("max_connections", "", Int(None), Internal, false, "Sets the maximum number of concurrent connections."),
+    g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
+    g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
+    g("search_path", "\"$user\", public", Str, User, false, "Sets the schema search order for names that are not schema-qualified."),
+    g("server_encoding", "UTF8", Str, Internal, true, "Shows the server (database) character set encoding."),
+    g("server_version", crate::SERVER_VERSION, Str, Internal, true, "Shows the server version."),
+    g("server_version_num", crate::SERVER_VERSION_NUM, Int(None), Internal, false, "Shows the server version as an integer."),
+    g("session_authorization", "", Str, Internal, true, "Sets the session user name."),
+    g("standard_conforming_strings", "on", Bool, User, true, "Causes '...' strings to treat backslashes literally."),
+    g("statement_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any statement."),
+    g("synchronous_commit", "on", Enum(&["local", "remote_write", "remote_apply", "on", "off"]), User, false, "Sets the current transaction's synchronization level."),
+    g("timezone", "Etc/UTC", Str, User, true, "Sets the time zone for displaying and interpreting time stamps."),
+    g("trace_notify", "off", Bool, User, false, "Generates debugging output for LISTEN and NOTIFY."),
+    g("transaction_deferrable", "off", Bool, User, false, "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."),
+    g("transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the current transaction's isolation level."),
+    g("transaction_read_only", "off", Bool, User, false, "Sets the current transaction's read-only status."),
+    g("work_mem", "4MB", Str, User, false, "Sets the maximum memory to be used for query workspaces."),
+];
+
+/// The names PostgreSQL shows in mixed case (SHOW ALL, ParameterStatus).
+fn display_name(name: &str) -> &str {
+    match name {
+        "datestyle" => "DateStyle",
+        "intervalstyle" => "IntervalStyle",
+        "timezone" => "TimeZone",
+        other => other,
+    }
+}
+
+fn find(name: &str) -> Option<&'static Guc> {
+    let lower = name.to_ascii_lowercase();
+    let lower = match lower.as_str() {
+        "transaction isolation level" => "transaction_isolation".to_string(),
+        "time zone" => "timezone".to_string(),
+        "session authorization" => "session_authorization".to_string(),
+        _ => lower,
+    };
+    GUCS.iter().find(|g| g.name == lower)
+}
+
+/// Names and descriptions for pg_settings / SHOW ALL.
+pub fn all_names() -> Vec<(&'static str, &'static str)> {
+    GUCS.iter().map(|g| (g.name, g.desc)).collect()
+}
+
+/// A session's settings.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Values differing from the defaults, by canonical (lower-case) name; custom `a.b`
+    /// placeholders live here too.
+    values: BTreeMap<String, String>,
+    pub fmt: FormatCtx,
+    pub statement_timeout_ms: u64,
+    pub idle_in_transaction_timeout_ms: u64,
+}
+
+/// Instance-level values shown by read-only settings.
+pub struct Fixed {
+    pub max_connections: usize,
+    pub max_notify_queue_size: u64,
+    pub user: String,
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    let v = v.trim().to_ascii_lowercase();
+    match v.as_str() {
+        "on" | "true" | "yes" | "1" | "t" | "y" => Some(true),
+        "off" | "false" | "no" | "0" | "f" | "n" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_ms(v: &str, unit: &str) -> Option<i64> {
+    let v = v.trim();
+    let split = v
+        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
+        .unwrap_or(v.len());
+    let (num, suffix) = v.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let factor = match suffix.trim() {
+        "" => {
+            if unit == "s" {
+                1000.0
+            } else {
+                1.0
+            }
+        }
+        "us" => 0.001,
+        "ms" => 1.0,
+        "s" => 1000.0,
+        "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        "d" => 86_400_000.0,
+        _ => return None,
+    };
+    Some((n * factor).round() as i64)
+}
+
+fn format_ms(ms: i64) -> String {
+    if ms == 0 {
+        return "0".into();
+    }
+    for (unit, f) in [
+        ("d", 86_400_000),
+        ("h", 3_600_000),
+        ("min", 60_000),
+        ("s", 1000),
+    ] {
+        if ms % f == 0 {
+            return format!("{}{}", ms / f, unit);
+        }
+    }
+    format!("{ms}ms")
+}
+
+fn invalid_value(name: &str, value: &str) -> PgError {
+    PgError::new(
+        code::INVALID_PARAMETER_VALUE,
+        format!("invalid value for parameter \"{name}\": \"{value}\""),
+    )
+}
+
+fn parse_datestyle(v: &str, current: DateStyle) -> Option<DateStyle> {
+    let mut ds = current;
+    for part in v.split(',') {
+        match part.trim().to_ascii_lowercase().as_str() {
+            "iso" => ds.output = DateOutput::Iso,
+            "postgres" => ds.output = DateOutput::Postgres,
+            "sql" => ds.output = DateOutput::Sql,
+            "german" => ds.output = DateOutput::German,
+            "mdy" | "us" | "noneuropean" => ds.order = DateOrder::Mdy,
+            "dmy" | "euro" | "european" => ds.order = DateOrder::Dmy,
+            "ymd" => ds.order = DateOrder::Ymd,
+            "" => {}
+            _ => return None,
+        }
+    }
+    Some(ds)
+}
+
+fn datestyle_text(ds: DateStyle) -> String {
+    let out = match ds.output {
+        DateOutput::Iso => "ISO",
+        DateOutput::Postgres => "Postgres",
+        DateOutput::Sql => "SQL",
+        DateOutput::German => "German",
+    };
+    let order = match ds.order {
+        DateOrder::Mdy => "MDY",
+        DateOrder::Dmy => "DMY",
+        DateOrder::Ymd => "YMD",
+    };
+    format!("{out}, {order}")
+}
+
+impl Settings {
+    pub fn new() -> Settings {
+        Settings::default()
+    }
+
+    /// Normalizes and validates `value` for `name`; returns (canonical name, stored value).
+    fn canonicalize(&self, name: &str, value: &str) -> PgResult<(String, String)> {
+        let Some(g) = find(name) else {
+            if name.contains('.') {
+                return Ok((name.to_ascii_lowercase(), value.to_string()));
+            }
+            return Err(PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("unrecognized configuration parameter \"{name}\""),
+            ));
+        };
+        if g.context == Internal {
+            return Err(PgError::new(
+                code::CANT_CHANGE_RUNTIME_PARAM,
+                format!("parameter \"{}\" cannot be changed", g.name),
+            ));
+        }
+        let v = match g.kind {
+            Bool => match parse_bool(value) {
+                Some(true) => "on".to_string(),
+                Some(false) => "off".to_string(),
+                None => {
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("parameter \"{}\" requires a Boolean value", g.name),
+                    ))
+                }
+            },
+            Int(Some(unit)) => {
+                let ms = parse_ms(value, unit).ok_or_else(|| {
+                    PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("invalid value for parameter \"{}\": \"{}\"", g.name, value),
+                    )
+                })?;
+                if ms < 0 {
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("{ms} ms is outside the valid range for parameter \"{}\" (0 .. 2147483647)", g.name),
+                    ));
+                }
+                ms.to_string()
+            }
+            Int(None) => {
+                let n: i64 = value.trim().parse().map_err(|_| {
+                    PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("invalid value for parameter \"{}\": \"{}\"", g.name, value),
+                    )
+                    .with_hint("")
+                    .without_hint()
+                })?;
+                if g.name == "extra_float_digits" && !(-15..=3).contains(&n) {
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("{n} is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)"),
+                    ));
+                }
+                n.to_string()
+            }
+            Real => value.trim().to_string(),
+            Enum(allowed) => {
+                let lower = value.trim().to_ascii_lowercase();
+                if !allowed.contains(&lower.as_str()) {
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("invalid value for parameter \"{}\": \"{}\"", g.name, value),
+                    )
+                    .with_hint(format!("Available values: {}.", allowed.join(", "))));
+                }
+                lower
+            }
+            Str => match g.name {
+                "client_encoding" => {
+                    let norm = value
+                        .trim()
+                        .trim_matches('\'')
+                        .to_ascii_uppercase()
+                        .replace(['-', '_'], "");
+                    if norm != "UTF8" && norm != "UNICODE" {
+                        return Err(PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            format!("invalid value for parameter \"client_encoding\": \"{value}\""),
+                        ));
+                    }
+                    "UTF8".to_string()
+                }
+                "datestyle" => {
+                    let ds = parse_datestyle(value, self.fmt.date_style)
+                        .ok_or_else(|| invalid_value("DateStyle", value))?;
+                    datestyle_text(ds)
+                }
+                "timezone" => {
+                    let tz = datetime::parse_timezone(value.trim())
+                        .ok_or_else(|| invalid_value("TimeZone", value))?;
+                    let _ = tz;
+                    value.trim().to_string()
+                }
+                _ => value.to_string(),
+            },
+        };
+        Ok((g.name.to_string(), v))
+    }
+
+    /// Sets a value (already validated by `canonicalize`) and updates the typed copies.
+    fn store(&mut self, name: String, value: String) {
+        match name.as_str() {
+            "datestyle" => {
+                if let Some(ds) = parse_datestyle(&value, self.fmt.date_style) {
+                    self.fmt.date_style = ds;
+                }
+            }
+            "timezone" => {
+                if let Some(tz) = datetime::parse_timezone(&value) {
+                    self.fmt.time_zone = tz;
+                }
+            }
+            "extra_float_digits" => self.fmt.extra_float_digits = value.parse().unwrap_or(1),
+            "intervalstyle" => {
+                self.fmt.interval_style = match value.as_str() {
+                    "postgres_verbose" => IntervalStyle::PostgresVerbose,
+                    "sql_standard" => IntervalStyle::SqlStandard,
+                    "iso_8601" => IntervalStyle::Iso8601,
+                    _ => IntervalStyle::Postgres,
+                }
+            }
+            "statement_timeout" => self.statement_timeout_ms = value.parse().unwrap_or(0),
+            "idle_in_transaction_session_timeout" => {
+                self.idle_in_transaction_timeout_ms = value.parse().unwrap_or(0)
+            }
+            _ => {}
+        }
+        let default = find(&name).map(|g| g.default);
+        if default == Some(value.as_str()) {
+            self.values.remove(&name);
+        } else {
+            self.values.insert(name, value);
+        }
+    }
+
+    /// SET name = value. Returns the canonical name and whether it is reported to the client.
+    pub fn set(&mut self, name: &str, value: &str) -> PgResult<(String, bool)> {
+        let (n, v) = self.canonicalize(name, value)?;
+        let report = find(&n).is_some_and(|g| g.report);
+        self.store(n.clone(), v);
+        Ok((n, report))
+    }
+
+    /// Applies a startup parameter (or `-c name=value` from `options`).
+    pub fn set_startup(&mut self, name: &str, value: &str) -> PgResult<()> {
+        self.set(name, value).map(|_| ())
+    }
+
+    /// RESET name.
+    pub fn reset(&mut self, name: &str) -> PgResult<(String, bool)> {
+        match find(name) {
+            Some(g) if g.context == Internal => Err(PgError::new(
+                code::CANT_CHANGE_RUNTIME_PARAM,
+                format!("parameter \"{}\" cannot be changed", g.name),
+            )),
+            Some(g) => {
+                let value = g.default.to_string();
+                self.store(g.name.to_string(), value);
+                if g.name == "datestyle" {
+                    self.fmt.date_style = DateStyle::default();
+                }
+                Ok((g.name.to_string(), g.report))
+            }
+            None if name.contains('.') => {
+                self.values.remove(&name.to_ascii_lowercase());
+                Ok((name.to_string(), false))
+            }
+            None => Err(PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("unrecognized configuration parameter \"{name}\""),
+            )),
+        }
+    }
+
+    /// RESET ALL: back to defaults, keeping values PostgreSQL keeps (none for user settings
+    /// here besides those set at startup, which `startup` restores).
+    pub fn reset_all(&mut self, startup: &Settings) -> Vec<String> {
+        let before = self.clone();
+        *self = startup.clone();
+        GUCS.iter()
+            .filter(|g| g.report && before.get_raw(g.name) != self.get_raw(g.name))
+            .map(|g| g.name.to_string())
+            .collect()
+    }
+
+    fn get_raw(&self, name: &str) -> Option<String> {
+        self.values
+            .get(name)
+            .cloned()
+            .or_else(|| find(name).map(|g| g.default.to_string()))
+    }
+
+    /// SHOW / current_setting(): the displayed value.
+    pub fn show(&self, name: &str, fixed: &Fixed) -> PgResult<String> {
+        let Some(g) = find(name) else {
+            let lower = name.to_ascii_lowercase();
+            if let Some(v) = self.values.get(&lower) {
+                return Ok(v.clone());
+            }
+            return Err(PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("unrecognized configuration parameter \"{name}\""),
+            ));
+        };
+        let raw = self.get_raw(g.name).unwrap_or_default();
+        Ok(match g.name {
+            "max_connections" => fixed.max_connections.to_string(),
+            "max_notify_queue_size" => fixed.max_notify_queue_size.to_string(),
+            "session_authorization" => fixed.user.clone(),
+            _ => match g.kind {
+                Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
+                _ => raw,
+            },
+        })
+    }
+
+    /// Display name for ParameterStatus / SHOW ALL.
+    pub fn display_name(name: &str) -> &str {
+        display_name(name)
+    }
+
+    /// The (name, value) pairs sent as ParameterStatus after authentication, in PostgreSQL's
+    /// set of 13.
+    pub fn reported(&self, fixed: &Fixed) -> Vec<(&'static str, String)> {
+        GUCS.iter()
+            .filter(|g| g.report)
+            .map(|g| {
+                (
+                    display_name(g.name),
+                    self.show(g.name, fixed).unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+}
+
+trait HintExt {
+    fn without_hint(self) -> Self;
+}
+
+impl HintExt for PgError {
+    fn without_hint(mut self) -> Self {
+        self.hint = None;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed() -> Fixed {
+        Fixed {
+            max_connections: 100,
+            max_notify_queue_size: 1,
+            user: "u".into(),
+        }
+    }
+
+    #[test]
+    fn reports_thirteen_parameters() {
+        let s = Settings::new();
+        let r = s.reported(&fixed());
+        assert_eq!(r.len(), 13, "{r:?}");
+        assert!(r
+            .iter()
+            .any(|(n, v)| *n == "server_version" && v.starts_with("15.")));
+        assert!(r.iter().any(|(n, v)| *n == "DateStyle" && v == "ISO, MDY"));
+    }
+
+    #[test]
+    fn units_and_booleans() {
+        let mut s = Settings::new();
+        s.set("statement_timeout", "5000").unwrap();
+        assert_eq!(s.show("statement_timeout", &fixed()).unwrap(), "5s");
+        assert_eq!(s.statement_timeout_ms, 5000);
+        s.set("statement_timeout", "1min").unwrap();
+        assert_eq!(s.show("statement_timeout", &fixed()).unwrap(), "1min");
+        assert!(s.set("standard_conforming_strings", "maybe").is_err());
+        assert_eq!(s.set("server_version", "1").unwrap_err().code, "55P02");
+        assert_eq!(s.set("nope", "1").unwrap_err().code, "42704");
+        s.set("my.custom", "x").unwrap();
+        assert_eq!(s.show("my.custom", &fixed()).unwrap(), "x");
+    }
+
+    #[test]
+    fn client_encoding_variants() {
+        let mut s = Settings::new();
+        for v in ["'utf-8'", "UTF8", "utf8", "unicode"] {
+            s.set("client_encoding", v).unwrap();
+        }
+        assert!(s.set("client_encoding", "LATIN1").is_err());
+    }
+}

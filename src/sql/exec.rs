@@ -1,0 +1,935 @@
+//! The executor: runs a [`Plan`] to completion and returns its rows.
+//!
+//! Execution is materializing: every node produces all of its rows before its parent runs.
+//! Results of the statements threadgres serves today are small (or generated on purpose, like
+//! `generate_series`), and a portal that is fetched in pieces (Execute with a row limit) keeps its
+//! materialized rows and hands them out in slices. Interrupts (cancel, statement_timeout) are
+//! checked once per [`CHECK_EVERY`] rows produced, so a long series or sort stops promptly.
+//!
+//! Bound: a single node may hold at most [`MAX_ROWS`] rows; beyond that the statement fails with
+//! 54000 rather than exhausting memory.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+use crate::error::{code, PgError, PgResult};
+use crate::sql::expr::EvalCx;
+use crate::sql::plan::{
+    AggCall, AggFunc, JoinKind, Node, Plan, SetOpKind, SortKey, Srf, VirtualTable,
+};
+use crate::sql::types::{self, cast, io, Array, Interval, Numeric, Type, Value};
+
+pub type Row = Vec<Value>;
+
+/// How often (in rows) long-running loops look for cancel and timeout requests.
+pub const CHECK_EVERY: usize = 1024;
+
+/// Largest number of rows one plan node materializes.
+pub const MAX_ROWS: usize = 50_000_000;
+
+fn too_many_rows() -> PgError {
+    PgError::new(
+        code::PROGRAM_LIMIT_EXCEEDED,
+        format!("query result exceeds {MAX_ROWS} rows"),
+    )
+}
+
+/// A hashable, totally ordered form of a row for DISTINCT, GROUP BY and set operations.
+#[derive(Clone)]
+struct Key(Vec<Value>);
+
+impl PartialEq for Key {
+    fn eq(&self, o: &Self) -> bool {
+        cmp_rows(&self.0, &o.0) == Ordering::Equal
+    }
+}
+impl Eq for Key {}
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        // Values that compare equal across representations (1::int4 vs 1::int8, 1.0 vs 1.00)
+        // must hash equally: hash a normalized text form of numbers.
+        for v in &self.0 {
+            match v {
+                Value::Null => 0u8.hash(h),
+                Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
+                Value::Float4(_) | Value::Float8(_) | Value::Numeric(_) => 1u8.hash(h),
+                Value::Text(s) => s.hash(h),
+                Value::Bool(b) => b.hash(h),
+                other => format!("{other:?}").hash(h),
+            }
+        }
+    }
+}
+
+fn cmp_nullable(a: &Value, b: &Value) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => types::compare(a, b),
+    }
+}
+
+fn cmp_rows(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = cmp_nullable(x, y);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
+    match &plan.node {
+        Node::Result => Ok(vec![Vec::new()]),
+        Node::Values(rows) => {
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                let mut row = Vec::with_capacity(r.len());
+                for e in r {
+                    row.push(e.eval(&[], cx)?);
+                }
+                out.push(row);
+            }
+            Ok(out)
+        }
+        Node::Function {
+            srf,
+            args,
+            arg_types,
+            scalar,
+            ordinality,
+        } => {
+            let mut rows = run_srf(*srf, args, arg_types, scalar.as_ref(), cx)?;
+            if *ordinality {
+                for (i, r) in rows.iter_mut().enumerate() {
+                    r.push(Value::Int8(i as i64 + 1));
+                }
+            }
+            Ok(rows)
+        }
+        Node::Virtual(vt) => Ok(virtual_rows(*vt, cx)),
+        Node::Cte(_, p) => run_plan(p, cx),
+        Node::Project { input, exprs } => {
+            let rows = run_plan(input, cx)?;
+            let mut out = Vec::with_capacity(rows.len());
+            for (i, r) in rows.iter().enumerate() {
+                if i % CHECK_EVERY == CHECK_EVERY - 1 {
+                    cx.session.check_interrupts()?;
+                }
+                let mut row = Vec::with_capacity(exprs.len());
+                for e in exprs {
+                    row.push(e.eval(r, cx)?);
+                }
+                out.push(row);
+            }
+            Ok(out)
+        }
+        Node::Filter { input, pred } => {
+            let rows = run_plan(input, cx)?;
+            let mut out = Vec::new();
+            for (i, r) in rows.into_iter().enumerate() {
+                if i % CHECK_EVERY == CHECK_EVERY - 1 {
+                    cx.session.check_interrupts()?;
+                }
+                if pred.eval(&r, cx)? == Value::Bool(true) {
+                    out.push(r);
+                }
+            }
+            Ok(out)
+        }
+        Node::Join {
+            left,
+            right,
+            kind,
+            on,
+        } => {
+            let l = run_plan(left, cx)?;
+            let r = run_plan(right, cx)?;
+            let lw = left.columns.len();
+            let rw = right.columns.len();
+            let mut out = Vec::new();
+            let mut right_matched = vec![false; r.len()];
+            for lrow in &l {
+                let mut matched = false;
+                for (ri, rrow) in r.iter().enumerate() {
+                    let mut row = Vec::with_capacity(lw + rw);
+                    row.extend_from_slice(lrow);
+                    row.extend_from_slice(rrow);
+                    let ok = match on {
+                        None => true,
+                        Some(p) => p.eval(&row, cx)? == Value::Bool(true),
+                    };
+                    if ok {
+                        matched = true;
+                        right_matched[ri] = true;
+                        out.push(row);
+                        if out.len() > MAX_ROWS {
+                            return Err(too_many_rows());
+                        }
+                    }
+                }
+                if !matched && matches!(kind, JoinKind::Left | JoinKind::Full) {
+                    let mut row = lrow.clone();
+                    row.extend(std::iter::repeat_n(Value::Null, rw));
+                    out.push(row);
+                }
+                cx.session.check_interrupts()?;
+            }
+            if matches!(kind, JoinKind::Right | JoinKind::Full) {
+                for (ri, rrow) in r.into_iter().enumerate() {
+                    if !right_matched[ri] {
+                        let mut row: Row = std::iter::repeat_n(Value::Null, lw).collect();
+                        row.extend(rrow);
+                        out.push(row);
+                    }
+                }
+            }
+            Ok(out)
+        }
+        Node::Aggregate { input, group, aggs } => {
+            let rows = run_plan(input, cx)?;
+            aggregate(rows, group, aggs, cx)
+        }
+        Node::Sort { input, keys } => {
+            let rows = run_plan(input, cx)?;
+            sort_rows(rows, keys, cx)
+        }
+        Node::Distinct { input, on, width } => {
+            let rows = run_plan(input, cx)?;
+            let mut seen = HashSet::new();
+            let mut out = Vec::new();
+            for r in rows {
+                let key = match on {
+                    Some(keys) => {
+                        let mut k = Vec::with_capacity(keys.len());
+                        for e in keys {
+                            k.push(e.eval(&r, cx)?);
+                        }
+                        Key(k)
+                    }
+                    None => Key(r[..*width].to_vec()),
+                };
+                if seen.insert(key) {
+                    out.push(r);
+                }
+            }
+            Ok(out)
+        }
+        Node::Limit {
+            input,
+            offset,
+            count,
+        } => {
+            let rows = run_plan(input, cx)?;
+            let off = match offset {
+                Some(e) => match e.eval(&[], cx)? {
+                    Value::Null => 0,
+                    v => {
+                        let n = v.as_i64().unwrap_or(0);
+                        if n < 0 {
+                            return Err(PgError::new(
+                                code::INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE,
+                                "OFFSET must not be negative",
+                            ));
+                        }
+                        n as usize
+                    }
+                },
+                None => 0,
+            };
+            let cnt = match count {
+                Some(e) => match e.eval(&[], cx)? {
+                    Value::Null => usize::MAX,
+                    v => {
+                        let n = v.as_i64().unwrap_or(0);
+                        if n < 0 {
+                            return Err(PgError::new(
+                                code::INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+                                "LIMIT must not be negative",
+                            ));
+                        }
+                        n as usize
+                    }
+                },
+                None => usize::MAX,
+            };
+            Ok(rows.into_iter().skip(off).take(cnt).collect())
+        }
+        Node::SetOp {
+            op,
+            all,
+            left,
+            right,
+        } => {
+            let l = run_plan(left, cx)?;
+            let r = run_plan(right, cx)?;
+            Ok(set_op(*op, *all, l, r))
+        }
+    }
+}
+
+fn set_op(op: SetOpKind, all: bool, l: Vec<Row>, r: Vec<Row>) -> Vec<Row> {
+    use std::collections::HashMap;
+    match op {
+        SetOpKind::Union => {
+            if all {
+                let mut out = l;
+                out.extend(r);
+                out
+            } else {
+                let mut seen = HashSet::new();
+                l.into_iter()
+                    .chain(r)
+                    .filter(|row| seen.insert(Key(row.clone())))
+                    .collect()
+            }
+        }
+        SetOpKind::Intersect | SetOpKind::Except => {
+            let mut counts: HashMap<Key, usize> = HashMap::new();
+            for row in r {
+                *counts.entry(Key(row)).or_default() += 1;
+            }
+            let mut emitted: HashSet<Key> = HashSet::new();
+            let mut out = Vec::new();
+            for row in l {
+                let key = Key(row.clone());
+                let c = counts.get(&key).copied().unwrap_or(0);
+                let keep = match (op, all) {
+                    (SetOpKind::Intersect, true) => {
+                        if c > 0 {
+                            counts.insert(key.clone(), c - 1);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    (SetOpKind::Intersect, false) => c > 0 && emitted.insert(key),
+                    (_, true) => {
+                        if c > 0 {
+                            counts.insert(key, c - 1);
+                            false
+                        } else {
+                            true
+                        }
+                    }
+                    (_, false) => c == 0 && emitted.insert(key),
+                };
+                if keep {
+                    out.push(row);
+                }
+            }
+            out
+        }
+    }
+}
+
+fn sort_rows(rows: Vec<Row>, keys: &[SortKey], cx: &mut EvalCx) -> PgResult<Vec<Row>> {
+    let mut keyed = Vec::with_capacity(rows.len());
+    for r in rows {
+        let mut k = Vec::with_capacity(keys.len());
+        for key in keys {
+            k.push(key.expr.eval(&r, cx)?);
+        }
+        keyed.push((k, r));
+    }
+    cx.session.check_interrupts()?;
+    keyed.sort_by(|(a, _), (b, _)| {
+        for (i, key) in keys.iter().enumerate() {
+            let (x, y) = (&a[i], &b[i]);
+            let o = match (x.is_null(), y.is_null()) {
+                (true, true) => Ordering::Equal,
+                (true, false) => {
+                    if key.nulls_first {
+                        Ordering::Less
+                    } else {
+                        Ordering::Greater
+                    }
+                }
+                (false, true) => {
+                    if key.nulls_first {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    }
+                }
+                _ => {
+                    let o = types::compare(x, y);
+                    if key.desc {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                }
+            };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        Ordering::Equal
+    });
+    Ok(keyed.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Running state of one aggregate in one group.
+#[derive(Clone)]
+enum Acc {
+    Count(i64),
+    Sum(Option<Value>, i64),
+    MinMax(Option<Value>),
+    Bool(Option<bool>),
+    Collect(Vec<(Vec<Value>, Value, Option<String>)>),
+}
+
+fn initial(a: &AggCall) -> Acc {
+    match a.func {
+        AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
+        AggFunc::Sum | AggFunc::Avg => Acc::Sum(None, 0),
+        AggFunc::Min | AggFunc::Max => Acc::MinMax(None),
+        AggFunc::BoolAnd | AggFunc::BoolOr => Acc::Bool(None),
+        AggFunc::ArrayAgg | AggFunc::StringAgg => Acc::Collect(Vec::new()),
+    }
+}
+
+fn add_values(a: &Value, b: &Value, fmt: &types::FormatCtx) -> PgResult<Value> {
+    Ok(match (a, b) {
+        (Value::Int8(x), Value::Int8(y)) => Value::Int8(
+            x.checked_add(*y)
+                .ok_or_else(|| PgError::out_of_range("bigint"))?,
+        ),
+        (Value::Numeric(x), Value::Numeric(y)) => Value::Numeric(Box::new(x.add(y)?)),
+        (Value::Float8(x), Value::Float8(y)) => Value::Float8(x + y),
+        (Value::Float4(x), Value::Float4(y)) => Value::Float4(x + y),
+        (Value::Interval(x), Value::Interval(y)) => Value::Interval(Interval {
+            months: x.months + y.months,
+            days: x.days + y.days,
+            micros: x.micros + y.micros,
+        }),
+        _ => {
+            let _ = fmt;
+            return Err(PgError::internal("unexpected aggregate input"));
+        }
+    })
+}
+
+fn update(
+    acc: &mut Acc,
+    a: &AggCall,
+    args: Vec<Value>,
+    order: Vec<Value>,
+    fmt: &types::FormatCtx,
+) -> PgResult<()> {
+    let v = args.first().cloned().unwrap_or(Value::Null);
+    match acc {
+        Acc::Count(n) => {
+            if a.func == AggFunc::CountStar || !v.is_null() {
+                *n += 1;
+            }
+        }
+        Acc::Sum(sum, n) => {
+            if v.is_null() {
+                return Ok(());
+            }
+            // Widen inputs as PostgreSQL does: int2/int4 sum into int8, int8 into numeric.
+            let v = match (a.func, a.arg_type) {
+                (AggFunc::Sum, Type::INT2 | Type::INT4) => Value::Int8(v.as_i64().unwrap_or(0)),
+                (_, Type::INT2 | Type::INT4 | Type::INT8) => {
+                    Value::Numeric(Box::new(Numeric::from_i64(v.as_i64().unwrap_or(0))))
+                }
+                (AggFunc::Avg, Type::FLOAT4) => match v {
+                    Value::Float4(f) => Value::Float8(f as f64),
+                    other => other,
+                },
+                _ => v,
+            };
+            *sum = Some(match sum.take() {
+                None => v,
+                Some(s) => add_values(&s, &v, fmt)?,
+            });
+            *n += 1;
+        }
+        Acc::MinMax(best) => {
+            if v.is_null() {
+                return Ok(());
+            }
+            let replace = match best {
+                None => true,
+                Some(b) => {
+                    let o = types::compare(&v, b);
+                    if a.func == AggFunc::Min {
+                        o == Ordering::Less
+                    } else {
+                        o == Ordering::Greater
+                    }
+                }
+            };
+            if replace {
+                *best = Some(v);
+            }
+        }
+        Acc::Bool(state) => {
+            if let Value::Bool(b) = v {
+                *state = Some(match (*state, a.func) {
+                    (None, _) => b,
+                    (Some(s), AggFunc::BoolAnd) => s && b,
+                    (Some(s), _) => s || b,
+                });
+            }
+        }
+        Acc::Collect(items) => {
+            if a.func == AggFunc::StringAgg {
+                if v.is_null() {
+                    return Ok(());
+                }
+                let sep = args.get(1).and_then(|s| s.as_str().map(str::to_string));
+                items.push((order, v, sep));
+            } else {
+                items.push((order, v, None));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn finish(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<Value> {
+    Ok(match acc {
+        Acc::Count(n) => Value::Int8(n),
+        Acc::Sum(None, _) => Value::Null,
+        Acc::Sum(Some(s), n) => {
+            if a.func == AggFunc::Sum {
+                s
+            } else {
+                match s {
+                    Value::Numeric(sum) => Value::Numeric(Box::new(Numeric::avg_div(&sum, n))),
+                    Value::Float8(f) => Value::Float8(f / n as f64),
+                    Value::Interval(iv) => {
+                        let total = iv.sort_key() / n as i128;
+                        let _ = fmt;
+                        Value::Interval(Interval {
+                            months: 0,
+                            days: (total / 86_400_000_000) as i32,
+                            micros: (total % 86_400_000_000) as i64,
+                        })
+                    }
+                    other => other,
+                }
+            }
+        }
+        Acc::MinMax(v) => v.unwrap_or(Value::Null),
+        Acc::Bool(b) => b.map(Value::Bool).unwrap_or(Value::Null),
+        Acc::Collect(mut items) => {
+            if !a.order.is_empty() {
+                items.sort_by(|x, y| {
+                    for (i, k) in a.order.iter().enumerate() {
+                        let o = cmp_nullable(&x.0[i], &y.0[i]);
+                        let o = if k.desc { o.reverse() } else { o };
+                        if o != Ordering::Equal {
+                            return o;
+                        }
+                    }
+                    Ordering::Equal
+                });
+            }
+            if items.is_empty() {
+                return Ok(Value::Null);
+            }
+            if a.func == AggFunc::StringAgg {
+                let mut out = String::new();
+                for (i, (_, v, sep)) in items.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(sep.as_deref().unwrap_or(""));
+                    }
+                    out.push_str(v.as_str().unwrap_or(""));
+                }
+                Value::Text(out)
+            } else {
+                Value::Array(Box::new(Array::one_dim(
+                    a.arg_type,
+                    items.into_iter().map(|(_, v, _)| v).collect(),
+                )))
+            }
+        }
+    })
+}
+
+fn aggregate(
+    rows: Vec<Row>,
+    group: &[crate::sql::expr::Expr],
+    aggs: &[AggCall],
+    cx: &mut EvalCx,
+) -> PgResult<Vec<Row>> {
+    use std::collections::HashMap;
+    let mut index: HashMap<Key, usize> = HashMap::new();
+    let mut groups: Vec<(Vec<Value>, Vec<Acc>, Vec<HashSet<Key>>)> = Vec::new();
+    if group.is_empty() {
+        groups.push((
+            Vec::new(),
+            aggs.iter().map(initial).collect(),
+            vec![HashSet::new(); aggs.len()],
+        ));
+    }
+    for (i, r) in rows.iter().enumerate() {
+        if i % CHECK_EVERY == CHECK_EVERY - 1 {
+            cx.session.check_interrupts()?;
+        }
+        let gi = if group.is_empty() {
+            0
+        } else {
+            let mut k = Vec::with_capacity(group.len());
+            for g in group {
+                k.push(g.eval(r, cx)?);
+            }
+            let key = Key(k.clone());
+            match index.get(&key) {
+                Some(&gi) => gi,
+                None => {
+                    groups.push((
+                        k,
+                        aggs.iter().map(initial).collect(),
+                        vec![HashSet::new(); aggs.len()],
+                    ));
+                    index.insert(key, groups.len() - 1);
+                    groups.len() - 1
+                }
+            }
+        };
+        for (ai, a) in aggs.iter().enumerate() {
+            if let Some(f) = &a.filter {
+                if f.eval(r, cx)? != Value::Bool(true) {
+                    continue;
+                }
+            }
+            let mut args = Vec::with_capacity(a.args.len());
+            for e in &a.args {
+                args.push(e.eval(r, cx)?);
+            }
+            if a.distinct {
+                if args.first().is_some_and(Value::is_null) {
+                    continue;
+                }
+                if !groups[gi].2[ai].insert(Key(args.clone())) {
+                    continue;
+                }
+            }
+            let mut order = Vec::with_capacity(a.order.len());
+            for k in &a.order {
+                order.push(k.expr.eval(r, cx)?);
+            }
+            let fmt = cx.session.fmt().clone();
+            update(&mut groups[gi].1[ai], a, args, order, &fmt)?;
+        }
+    }
+    let fmt = cx.session.fmt().clone();
+    let mut out = Vec::with_capacity(groups.len());
+    for (keys, accs, _) in groups {
+        let mut row = keys;
+        for (acc, a) in accs.into_iter().zip(aggs) {
+            row.push(finish(acc, a, &fmt)?);
+        }
+        out.push(row);
+    }
+    Ok(out)
+}
+
+fn run_srf(
+    srf: Srf,
+    args: &[crate::sql::expr::Expr],
+    arg_types: &[Type],
+    scalar: Option<&crate::sql::expr::Expr>,
+    cx: &mut EvalCx,
+) -> PgResult<Vec<Row>> {
+    let mut vals = Vec::with_capacity(args.len());
+    for a in args {
+        vals.push(a.eval(&[], cx)?);
+    }
+    if srf != Srf::Scalar && srf != Srf::ListeningChannels && vals.iter().any(Value::is_null) {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    match srf {
+        Srf::Scalar => {
+            let v = scalar.expect("scalar function").eval(&[], cx)?;
+            out.push(vec![v]);
+        }
+        Srf::GenerateSeriesInt => {
+            let start = vals[0].as_i64().unwrap_or(0);
+            let stop = vals[1].as_i64().unwrap_or(0);
+            let step = vals.get(2).and_then(Value::as_i64).unwrap_or(1);
+            if step == 0 {
+                return Err(PgError::new(
+                    code::INVALID_PARAMETER_VALUE,
+                    "step size cannot equal zero",
+                ));
+            }
+            let is8 = arg_types.first() == Some(&Type::INT8);
+            let mut i = start;
+            while (step > 0 && i <= stop) || (step < 0 && i >= stop) {
+                out.push(vec![if is8 {
+                    Value::Int8(i)
+                } else {
+                    Value::Int4(i as i32)
+                }]);
+                if out.len() % CHECK_EVERY == 0 {
+                    cx.session.check_interrupts()?;
+                    if out.len() > MAX_ROWS {
+                        return Err(too_many_rows());
+                    }
+                }
+                match i.checked_add(step) {
+                    Some(n) => i = n,
+                    None => break,
+                }
+            }
+        }
+        Srf::GenerateSeriesNumeric => {
+            let fmt = cx.session.fmt().clone();
+            let start = cast::cast(vals[0].clone(), Type::NUMERIC, Type::NUMERIC, -1, &fmt)?;
+            let (Value::Numeric(mut i), Value::Numeric(stop)) = (start, vals[1].clone()) else {
+                return Ok(out);
+            };
+            let step = match vals.get(2) {
+                Some(Value::Numeric(s)) => (**s).clone(),
+                _ => Numeric::from_i64(1),
+            };
+            let zero = Numeric::from_i64(0);
+            let dir = step.cmp(&zero);
+            if dir == Ordering::Equal {
+                return Err(PgError::new(
+                    code::INVALID_PARAMETER_VALUE,
+                    "step size cannot equal zero",
+                ));
+            }
+            while (dir == Ordering::Greater && i.cmp(&stop) != Ordering::Greater)
+                || (dir == Ordering::Less && i.cmp(&stop) != Ordering::Less)
+            {
+                out.push(vec![Value::Numeric(i.clone())]);
+                if out.len() % CHECK_EVERY == 0 {
+                    cx.session.check_interrupts()?;
+                    if out.len() > MAX_ROWS {
+                        return Err(too_many_rows());
+                    }
+                }
+                i = Box::new(i.add(&step)?);
+            }
+        }
+        Srf::GenerateSeriesTimestamp => {
+            let fmt = cx.session.fmt().clone();
+            let ts_t = arg_types[0];
+            let add = crate::sql::types::ops::binary_operators("+")
+                .iter()
+                .find(|o| o.left == ts_t && o.right == Type::INTERVAL)
+                .ok_or_else(|| PgError::internal("timestamp + interval missing"))?;
+            let Some(step) = vals.get(2).cloned() else {
+                return Err(PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    "function generate_series(timestamp with time zone, timestamp with time zone) does not exist",
+                ));
+            };
+            if let Value::Interval(iv) = &step {
+                if iv.sort_key() == 0 {
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        "step size cannot equal zero",
+                    ));
+                }
+            }
+            let forward = matches!(&step, Value::Interval(iv) if iv.sort_key() > 0);
+            let mut cur = vals[0].clone();
+            loop {
+                let o = types::compare(&cur, &vals[1]);
+                if (forward && o == Ordering::Greater) || (!forward && o == Ordering::Less) {
+                    break;
+                }
+                out.push(vec![cur.clone()]);
+                if out.len() % CHECK_EVERY == 0 {
+                    cx.session.check_interrupts()?;
+                    if out.len() > MAX_ROWS {
+                        return Err(too_many_rows());
+                    }
+                }
+                cur = (add.f)(&cur, &step, &fmt)?;
+            }
+        }
+        Srf::Unnest => {
+            if let Value::Array(a) = &vals[0] {
+                for v in a.items.iter() {
+                    out.push(vec![v.clone()]);
+                }
+            }
+        }
+        Srf::GenerateSubscripts => {
+            if let (Value::Array(a), Some(dim)) = (&vals[0], vals[1].as_i64()) {
+                if let Some((len, lower)) = a.dims.get(dim as usize - 1) {
+                    for i in *lower..*lower + *len {
+                        out.push(vec![Value::Int4(i)]);
+                    }
+                }
+            }
+        }
+        Srf::ListeningChannels => {
+            for c in cx.session.listening_channels() {
+                out.push(vec![Value::Text(c)]);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn ts_value(v: Option<i64>) -> Value {
+    v.map(Value::TimestampTz).unwrap_or(Value::Null)
+}
+
+fn text_or_null(s: Option<&str>) -> Value {
+    s.map(|s| Value::Text(s.to_string())).unwrap_or(Value::Null)
+}
+
+fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
+    let inst = cx.session.instance();
+    match vt {
+        VirtualTable::StatActivity => {
+            let dbs = inst.database_names();
+            inst.activity_snapshot()
+                .into_iter()
+                .map(|(pid, a)| {
+                    let datid = dbs
+                        .iter()
+                        .find(|(n, _)| *n == a.datname)
+                        .map(|(_, o)| Value::Oid(*o))
+                        .unwrap_or(Value::Null);
+                    vec![
+                        datid,
+                        Value::Text(a.datname.clone()),
+                        Value::Int4(pid),
+                        Value::Null,
+                        Value::Oid(10),
+                        Value::Text(a.usename.clone()),
+                        Value::Text(a.application_name.clone()),
+                        a.client_addr
+                            .map(|c| Value::Text(c.ip().to_string()))
+                            .unwrap_or(Value::Null),
+                        Value::Null,
+                        a.client_addr
+                            .map(|c| Value::Int4(c.port() as i32))
+                            .unwrap_or(Value::Int4(-1)),
+                        Value::TimestampTz(a.backend_start),
+                        ts_value(a.xact_start),
+                        ts_value(a.query_start),
+                        ts_value(a.state_change),
+                        text_or_null(a.wait_event_type),
+                        text_or_null(a.wait_event),
+                        Value::Text(a.state.to_string()),
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Text(a.query.to_string()),
+                        Value::Text("client backend".into()),
+                    ]
+                })
+                .collect()
+        }
+        VirtualTable::StatNotify => {
+            let s = inst.notify.stats();
+            vec![vec![
+                Value::Int8(s.sent as i64),
+                Value::Int8(s.delivered as i64),
+                Value::Int8(s.commits as i64),
+                Value::Int8(s.queue_bytes as i64),
+                Value::Int8(s.max_bytes as i64),
+                Value::Float8(inst.notify.usage()),
+                Value::Int8(s.channels as i64),
+            ]]
+        }
+        VirtualTable::Database => inst
+            .database_names()
+            .into_iter()
+            .map(|(name, oid)| {
+                vec![
+                    Value::Oid(oid),
+                    Value::Text(name.clone()),
+                    Value::Oid(10),
+                    Value::Int4(6),
+                    Value::Bool(name.starts_with("template")),
+                    Value::Bool(name != "template0"),
+                    Value::Int4(-1),
+                ]
+            })
+            .collect(),
+        VirtualTable::Settings => {
+            let names = crate::session::settings::all_names();
+            let mut rows = Vec::new();
+            for (name, desc) in names {
+                if let Ok(Some(v)) = cx.session.get_setting(name, true) {
+                    rows.push(vec![
+                        Value::Text(name.to_string()),
+                        Value::Text(v),
+                        Value::Null,
+                        Value::Text("Client Connection Defaults".into()),
+                        Value::Text(desc.to_string()),
+                        Value::Text("user".into()),
+                        Value::Text("string".into()),
+                        Value::Text("default".into()),
+                    ]);
+                }
+            }
+            rows
+        }
+        VirtualTable::Type => {
+            let mut rows = Vec::new();
+            for oid in 16u32..4000 {
+                let t = Type(oid);
+                let name = t.typname();
+                if name.starts_with("type ")
+                    || t.elem().is_some()
+                        && t.elem()
+                            .map(|e| e.typname().starts_with("type "))
+                            .unwrap_or(false)
+                {
+                    continue;
+                }
+                if Type::from_name(&name).is_none() && t.elem().is_none() {
+                    continue;
+                }
+                rows.push(vec![
+                    Value::Oid(oid),
+                    Value::Text(name),
+                    Value::Oid(11),
+                    Value::Int2(t.typlen()),
+                    Value::Text(if t.category() == 'P' { "p" } else { "b" }.into()),
+                    Value::Text(t.category().to_string()),
+                    Value::Oid(t.elem().map(|e| e.0).unwrap_or(0)),
+                    Value::Oid(t.array().map(|a| a.0).unwrap_or(0)),
+                    Value::Oid(0),
+                ]);
+            }
+            rows
+        }
+        VirtualTable::Namespace => vec![
+            vec![
+                Value::Oid(11),
+                Value::Text("pg_catalog".into()),
+                Value::Oid(10),
+            ],
+            vec![
+                Value::Oid(2200),
+                Value::Text("public".into()),
+                Value::Oid(10),
+            ],
+            vec![
+                Value::Oid(13000),
+                Value::Text("information_schema".into()),
+                Value::Oid(10),
+            ],
+        ],
+        VirtualTable::Empty => Vec::new(),
+    }
+}
+
+/// Text of a value for COPY and the like.
+pub fn text_value(v: &Value, ty: Type, cx: &EvalCx) -> Option<String> {
+    if v.is_null() {
+        None
+    } else {
+        Some(io::to_text(v, ty, cx.session.fmt()))
+    }
+}

@@ -1,0 +1,551 @@
+//! Bound expressions and their evaluation.
+//!
+//! The planner turns parse-tree expressions into [`Expr`]: names are resolved to column indexes,
+//! operators and functions to function pointers, implicit casts are explicit nodes, and unknown
+//! literals are already converted. Evaluation is a plain recursive walk over a row; anything that
+//! needs the session (now(), pg_notify(), settings) goes through the [`SessionCtx`] trait, which
+//! the session implements, so this module knows nothing about connections or transactions.
+
+use std::cmp::Ordering;
+
+use crate::error::{code, PgError, PgResult};
+use crate::sql::func::ScalarFn;
+use crate::sql::plan::Plan;
+use crate::sql::types::ops::{BinFn, UnFn};
+use crate::sql::types::{self, cast, io, Array, FormatCtx, Type, Value};
+
+/// What expression evaluation may ask of the session that runs it.
+pub trait SessionCtx {
+    fn pid(&self) -> i32;
+    fn user(&self) -> &str;
+    fn database(&self) -> &str;
+    fn fmt(&self) -> &FormatCtx;
+    fn instance(&self) -> &crate::instance::Instance;
+    /// Queues a notification in the current transaction (pg_notify / NOTIFY).
+    fn notify(&mut self, channel: &str, payload: &str) -> PgResult<()>;
+    fn listening_channels(&self) -> Vec<String>;
+    fn get_setting(&self, name: &str, missing_ok: bool) -> PgResult<Option<String>>;
+    fn set_setting(&mut self, name: &str, value: &str, is_local: bool) -> PgResult<String>;
+    /// Fails with 57014 if the statement was cancelled or timed out.
+    fn check_interrupts(&self) -> PgResult<()>;
+    /// Sleeps, interruptibly (pg_sleep).
+    fn sleep(&self, seconds: f64) -> PgResult<()>;
+    /// Start of the current transaction, µs since 2000-01-01 UTC (now()).
+    fn transaction_timestamp(&self) -> i64;
+    /// Start of the current statement (statement_timestamp()).
+    fn statement_timestamp(&self) -> i64;
+    /// Sends a NOTICE or WARNING to the client (after the current message).
+    fn notice(&mut self, notice: PgError);
+}
+
+/// Functions that read or change session state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SessionFn {
+    Now,
+    StatementTimestamp,
+    ClockTimestamp,
+    CurrentDate,
+    LocalTimestamp,
+    CurrentUser,
+    SessionUser,
+    CurrentDatabase,
+    CurrentSchema,
+    CurrentSchemas,
+    Version,
+    BackendPid,
+    PgNotify,
+    ListeningChannels,
+    NotificationQueueUsage,
+    Sleep,
+    CurrentSetting,
+    SetConfig,
+    CancelBackend,
+    TerminateBackend,
+    AdvisoryUnlockAll,
+    PostmasterStartTime,
+    /// concat(any...): needs the argument types to print them.
+    Concat,
+    ConcatWs,
+    /// format(text, any...)
+    Format,
+    TableIsVisible,
+    TypeIsVisible,
+    FormatType,
+    HasPrivilege,
+    GetUserById,
+    ObjDescription,
+}
+
+/// How a subquery is used inside an expression.
+#[derive(Debug, Clone)]
+pub enum SubqueryKind {
+    Scalar,
+    Exists,
+    /// `x op ANY (subquery)` / `x op ALL (subquery)`.
+    Quantified {
+        test: Box<Expr>,
+        op: BinFn,
+        all: bool,
+    },
+    Array,
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Const(Value),
+    Param(usize),
+    Column(usize),
+    /// A column of an enclosing query's row: (levels up, index).
+    Outer(usize, usize),
+    Bin(BinFn, Box<Expr>, Box<Expr>),
+    Un(UnFn, Box<Expr>),
+    Func {
+        f: ScalarFn,
+        args: Vec<Expr>,
+        strict: bool,
+    },
+    Session {
+        f: SessionFn,
+        args: Vec<Expr>,
+        arg_types: Vec<Type>,
+    },
+    Cast {
+        expr: Box<Expr>,
+        from: Type,
+        to: Type,
+        typmod: i32,
+    },
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Not(Box<Expr>),
+    IsNull(Box<Expr>, bool),
+    /// IS [NOT] TRUE / FALSE / UNKNOWN: (expr, expected value or None for unknown, negated).
+    BoolTest(Box<Expr>, Option<bool>, bool),
+    /// IS [NOT] DISTINCT FROM, with the equality operator.
+    Distinct(BinFn, Box<Expr>, Box<Expr>, bool),
+    Case {
+        whens: Vec<(Expr, Expr)>,
+        default: Option<Box<Expr>>,
+    },
+    Coalesce(Vec<Expr>),
+    NullIf(BinFn, Box<Expr>, Box<Expr>),
+    /// GREATEST (true) / LEAST (false).
+    MinMax(Vec<Expr>, bool),
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        eq: BinFn,
+        negated: bool,
+    },
+    /// `x op ANY/ALL (array)`.
+    ArrayCmp {
+        left: Box<Expr>,
+        right: Box<Expr>,
+        op: BinFn,
+        all: bool,
+    },
+    Array(Vec<Expr>, Type),
+    Row(Vec<Expr>),
+    Subquery(Box<Plan>, SubqueryKind),
+    /// array[idx] (1-based, NULL when out of range).
+    Subscript(Box<Expr>, Box<Expr>),
+}
+
+/// Evaluation state: parameters, enclosing rows for correlated subqueries, and the session.
+pub struct EvalCx<'a> {
+    pub params: &'a [Value],
+    pub outer: Vec<Vec<Value>>,
+    pub session: &'a mut dyn SessionCtx,
+}
+
+fn truthy(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
+
+impl Expr {
+    pub fn is_const(&self) -> bool {
+        matches!(self, Expr::Const(_))
+    }
+
+    pub fn eval(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
+        Ok(match self {
+            Expr::Const(v) => v.clone(),
+            Expr::Param(i) => cx.params.get(*i).cloned().unwrap_or(Value::Null),
+            Expr::Column(i) => row[*i].clone(),
+            Expr::Outer(level, i) => {
+                let n = cx.outer.len();
+                cx.outer[n - level][*i].clone()
+            }
+            Expr::Bin(f, a, b) => {
+                let a = a.eval(row, cx)?;
+                if a.is_null() {
+                    return Ok(Value::Null);
+                }
+                let b = b.eval(row, cx)?;
+                if b.is_null() {
+                    return Ok(Value::Null);
+                }
+                f(&a, &b, cx.session.fmt())?
+            }
+            Expr::Un(f, a) => {
+                let a = a.eval(row, cx)?;
+                if a.is_null() {
+                    return Ok(Value::Null);
+                }
+                f(&a, cx.session.fmt())?
+            }
+            Expr::Func { f, args, strict } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    let v = a.eval(row, cx)?;
+                    if *strict && v.is_null() {
+                        return Ok(Value::Null);
+                    }
+                    vals.push(v);
+                }
+                f(&vals, cx.session.fmt())?
+            }
+            Expr::Session { f, args, arg_types } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(a.eval(row, cx)?);
+                }
+                crate::sql::session_fn::call(*f, &vals, arg_types, cx.session)?
+            }
+            Expr::Cast {
+                expr,
+                from,
+                to,
+                typmod,
+            } => {
+                let v = expr.eval(row, cx)?;
+                if v.is_null() {
+                    return Ok(Value::Null);
+                }
+                cast::cast(v, *from, *to, *typmod, cx.session.fmt())?
+            }
+            Expr::And(items) => {
+                let mut saw_null = false;
+                for e in items {
+                    match truthy(&e.eval(row, cx)?) {
+                        Some(false) => return Ok(Value::Bool(false)),
+                        None => saw_null = true,
+                        Some(true) => {}
+                    }
+                }
+                if saw_null {
+                    Value::Null
+                } else {
+                    Value::Bool(true)
+                }
+            }
+            Expr::Or(items) => {
+                let mut saw_null = false;
+                for e in items {
+                    match truthy(&e.eval(row, cx)?) {
+                        Some(true) => return Ok(Value::Bool(true)),
+                        None => saw_null = true,
+                        Some(false) => {}
+                    }
+                }
+                if saw_null {
+                    Value::Null
+                } else {
+                    Value::Bool(false)
+                }
+            }
+            Expr::Not(e) => match truthy(&e.eval(row, cx)?) {
+                Some(b) => Value::Bool(!b),
+                None => Value::Null,
+            },
+            Expr::IsNull(e, negated) => {
+                let v = e.eval(row, cx)?;
+                let null = match &v {
+                    Value::Null => true,
+                    // A row IS NULL when all fields are null; IS NOT NULL when none are.
+                    Value::Record(fields) => {
+                        if *negated {
+                            return Ok(Value::Bool(fields.iter().all(|f| !f.is_null())));
+                        }
+                        fields.iter().all(|f| f.is_null())
+                    }
+                    _ => false,
+                };
+                Value::Bool(null != *negated)
+            }
+            Expr::BoolTest(e, want, negated) => {
+                let v = truthy(&e.eval(row, cx)?);
+                Value::Bool((v == *want) != *negated)
+            }
+            Expr::Distinct(eq, a, b, negated) => {
+                let a = a.eval(row, cx)?;
+                let b = b.eval(row, cx)?;
+                let same = match (a.is_null(), b.is_null()) {
+                    (true, true) => true,
+                    (true, false) | (false, true) => false,
+                    _ => eq(&a, &b, cx.session.fmt())? == Value::Bool(true),
+                };
+                // IS DISTINCT FROM is "not same"; negated form is IS NOT DISTINCT FROM.
+                Value::Bool(same == *negated)
+            }
+            Expr::Case { whens, default } => {
+                for (cond, result) in whens {
+                    if truthy(&cond.eval(row, cx)?) == Some(true) {
+                        return result.eval(row, cx);
+                    }
+                }
+                match default {
+                    Some(d) => d.eval(row, cx)?,
+                    None => Value::Null,
+                }
+            }
+            Expr::Coalesce(items) => {
+                for e in items {
+                    let v = e.eval(row, cx)?;
+                    if !v.is_null() {
+                        return Ok(v);
+                    }
+                }
+                Value::Null
+            }
+            Expr::NullIf(eq, a, b) => {
+                let a = a.eval(row, cx)?;
+                let b = b.eval(row, cx)?;
+                if !a.is_null()
+                    && !b.is_null()
+                    && eq(&a, &b, cx.session.fmt())? == Value::Bool(true)
+                {
+                    Value::Null
+                } else {
+                    a
+                }
+            }
+            Expr::MinMax(items, greatest) => {
+                let mut best = Value::Null;
+                for e in items {
+                    let v = e.eval(row, cx)?;
+                    if v.is_null() {
+                        continue;
+                    }
+                    if best.is_null() {
+                        best = v;
+                        continue;
+                    }
+                    let ord = types::compare(&v, &best);
+                    if (*greatest && ord == Ordering::Greater)
+                        || (!*greatest && ord == Ordering::Less)
+                    {
+                        best = v;
+                    }
+                }
+                best
+            }
+            Expr::InList {
+                expr,
+                list,
+                eq,
+                negated,
+            } => {
+                let v = expr.eval(row, cx)?;
+                if v.is_null() {
+                    return Ok(Value::Null);
+                }
+                let mut saw_null = false;
+                for e in list {
+                    let item = e.eval(row, cx)?;
+                    if item.is_null() {
+                        saw_null = true;
+                        continue;
+                    }
+                    match eq(&v, &item, cx.session.fmt())? {
+                        Value::Bool(true) => return Ok(Value::Bool(!*negated)),
+                        Value::Null => saw_null = true,
+                        _ => {}
+                    }
+                }
+                if saw_null {
+                    Value::Null
+                } else {
+                    Value::Bool(*negated)
+                }
+            }
+            Expr::ArrayCmp {
+                left,
+                right,
+                op,
+                all,
+            } => {
+                let l = left.eval(row, cx)?;
+                let r = right.eval(row, cx)?;
+                let Value::Array(arr) = r else {
+                    return Ok(Value::Null);
+                };
+                let items: Vec<Value> = arr.items;
+                quantified(&l, items.into_iter(), *op, *all, cx.session.fmt())?
+            }
+            Expr::Array(items, elem) => {
+                let mut vals = Vec::with_capacity(items.len());
+                let mut nested: Option<Vec<(i32, i32)>> = None;
+                for e in items {
+                    let v = e.eval(row, cx)?;
+                    if let Value::Array(inner) = &v {
+                        // ARRAY[ARRAY[..], ARRAY[..]] builds a multi-dimensional array.
+                        nested = Some(inner.dims.clone());
+                    }
+                    vals.push(v);
+                }
+                if let Some(inner_dims) = nested {
+                    let mut flat = Vec::new();
+                    for v in vals {
+                        match v {
+                            Value::Array(a) => {
+                                if a.dims != inner_dims {
+                                    return Err(PgError::new(
+                                        code::ARRAY_SUBSCRIPT_ERROR,
+                                        "multidimensional arrays must have array expressions with matching dimensions",
+                                    ));
+                                }
+                                flat.extend(a.items);
+                            }
+                            _ => {
+                                return Err(PgError::new(
+                                    code::ARRAY_SUBSCRIPT_ERROR,
+                                    "multidimensional arrays must have array expressions with matching dimensions",
+                                ))
+                            }
+                        }
+                    }
+                    let mut dims = vec![(items.len() as i32, 1)];
+                    dims.extend(inner_dims);
+                    Value::Array(Box::new(Array {
+                        elem: *elem,
+                        dims,
+                        items: flat,
+                    }))
+                } else {
+                    Value::Array(Box::new(Array::one_dim(*elem, vals)))
+                }
+            }
+            Expr::Row(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for e in items {
+                    vals.push(e.eval(row, cx)?);
+                }
+                Value::Record(vals)
+            }
+            Expr::Subquery(plan, kind) => {
+                cx.outer.push(row.to_vec());
+                let result = eval_subquery(plan, kind, row, cx);
+                cx.outer.pop();
+                result?
+            }
+            Expr::Subscript(arr, idx) => {
+                let a = arr.eval(row, cx)?;
+                let i = idx.eval(row, cx)?;
+                match (a, i.as_i64()) {
+                    (Value::Array(a), Some(i)) => {
+                        let lower = a.dims.first().map(|d| d.1 as i64).unwrap_or(1);
+                        let pos = i - lower;
+                        if a.dims.len() == 1 && pos >= 0 && (pos as usize) < a.items.len() {
+                            a.items[pos as usize].clone()
+                        } else {
+                            Value::Null
+                        }
+                    }
+                    _ => Value::Null,
+                }
+            }
+        })
+    }
+}
+
+fn quantified(
+    left: &Value,
+    items: impl Iterator<Item = Value>,
+    op: BinFn,
+    all: bool,
+    fmt: &FormatCtx,
+) -> PgResult<Value> {
+    if left.is_null() {
+        // NULL op ANY(empty) is false; NULL op ALL(empty) is true.
+        let mut items = items.peekable();
+        if items.peek().is_none() {
+            return Ok(Value::Bool(all));
+        }
+        return Ok(Value::Null);
+    }
+    let mut saw_null = false;
+    for item in items {
+        if item.is_null() {
+            saw_null = true;
+            continue;
+        }
+        match op(left, &item, fmt)? {
+            Value::Bool(true) if !all => return Ok(Value::Bool(true)),
+            Value::Bool(false) if all => return Ok(Value::Bool(false)),
+            Value::Null => saw_null = true,
+            _ => {}
+        }
+    }
+    if saw_null {
+        Ok(Value::Null)
+    } else {
+        Ok(Value::Bool(all))
+    }
+}
+
+fn eval_subquery(
+    plan: &Plan,
+    kind: &SubqueryKind,
+    row: &[Value],
+    cx: &mut EvalCx,
+) -> PgResult<Value> {
+    let rows = crate::sql::exec::run_plan(plan, cx)?;
+    Ok(match kind {
+        SubqueryKind::Scalar => {
+            if rows.len() > 1 {
+                return Err(PgError::new(
+                    code::CARDINALITY_VIOLATION,
+                    "more than one row returned by a subquery used as an expression",
+                ));
+            }
+            rows.into_iter()
+                .next()
+                .and_then(|r| r.into_iter().next())
+                .unwrap_or(Value::Null)
+        }
+        SubqueryKind::Exists => Value::Bool(!rows.is_empty()),
+        SubqueryKind::Quantified { test, op, all } => {
+            cx.outer.pop();
+            let left = test.eval(row, cx);
+            cx.outer.push(row.to_vec());
+            let left = left?;
+            quantified(
+                &left,
+                rows.into_iter()
+                    .map(|r| r.into_iter().next().unwrap_or(Value::Null)),
+                *op,
+                *all,
+                cx.session.fmt(),
+            )?
+        }
+        SubqueryKind::Array => {
+            let elem = plan.columns.first().map(|c| c.ty).unwrap_or(Type::TEXT);
+            Value::Array(Box::new(Array::one_dim(
+                elem,
+                rows.into_iter()
+                    .map(|r| r.into_iter().next().unwrap_or(Value::Null))
+                    .collect(),
+            )))
+        }
+    })
+}
+
+/// Text form of a value for functions that print arbitrary arguments (concat, format).
+pub fn text_of(v: &Value, ty: Type, fmt: &FormatCtx) -> String {
+    io::to_text(v, ty, fmt)
+}

@@ -1,0 +1,507 @@
+//! SQL: from statement text to something the session can run.
+//!
+//! ```text
+//!   text ──parser──▶ PostgreSQL parse tree ──analyze──▶ Statement
+//!                                                     ├─ Query(Plan)   → exec (rows)
+//!                                                     └─ utility       → session (transactions,
+//!                                                                          settings, LISTEN, ...)
+//! ```
+//!
+//! [`analyze`] decides what a statement is; queries are planned by [`plan`] and run by [`exec`].
+//! Utility statements only carry their arguments here: they change session state, which the
+//! session owns, so the session executes them.
+
+pub mod exec;
+pub mod expr;
+pub mod func;
+pub mod parser;
+pub mod plan;
+pub mod session_fn;
+pub mod types;
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use crate::error::{code, PgError, PgResult};
+use plan::{Plan, Planner};
+use types::{FormatCtx, Type, Value};
+
+/// Most parameters one statement may have (PostgreSQL's limit is 65535 in Bind).
+pub const MAX_PARAMS: usize = 65_535;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isolation {
+    ReadUncommitted,
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
+
+impl Isolation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Isolation::ReadUncommitted => "read uncommitted",
+            Isolation::ReadCommitted => "read committed",
+            Isolation::RepeatableRead => "repeatable read",
+            Isolation::Serializable => "serializable",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Isolation> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "read uncommitted" => Isolation::ReadUncommitted,
+            "read committed" => Isolation::ReadCommitted,
+            "repeatable read" => Isolation::RepeatableRead,
+            "serializable" => Isolation::Serializable,
+            _ => return None,
+        })
+    }
+}
+
+/// Transaction characteristics from BEGIN / SET TRANSACTION / SET SESSION CHARACTERISTICS.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TxOptions {
+    pub isolation: Option<Isolation>,
+    pub read_only: Option<bool>,
+    pub deferrable: Option<bool>,
+}
+
+#[derive(Debug, Clone)]
+pub enum SetValue {
+    Values(Vec<String>),
+    Default,
+}
+
+#[derive(Debug, Clone)]
+pub enum Statement {
+    Query(Box<Plan>),
+    Begin(TxOptions),
+    Commit {
+        chain: bool,
+    },
+    Rollback {
+        chain: bool,
+    },
+    Savepoint(String),
+    Release(String),
+    RollbackTo(String),
+    PrepareTransaction,
+    Set {
+        name: String,
+        value: SetValue,
+        local: bool,
+    },
+    SetTransaction(TxOptions),
+    SetSessionCharacteristics(TxOptions),
+    Reset(String),
+    ResetAll,
+    Show(String),
+    Listen(String),
+    Unlisten(Option<String>),
+    Notify {
+        channel: String,
+        payload: String,
+    },
+    Prepare {
+        name: String,
+        query: Box<N>,
+        types: Vec<Type>,
+    },
+    Execute {
+        name: String,
+        params: Vec<(expr::Expr, Type)>,
+    },
+    Deallocate(Option<String>),
+    DiscardAll,
+    Discard(&'static str),
+    Declare {
+        name: String,
+        plan: Box<Plan>,
+        hold: bool,
+    },
+    Fetch {
+        name: String,
+        count: Option<i64>,
+        is_move: bool,
+    },
+    ClosePortal(Option<String>),
+    CreateDatabase(String),
+    DropDatabase {
+        name: String,
+        if_exists: bool,
+    },
+    CopyTo {
+        plan: Box<Plan>,
+        csv: bool,
+        header: bool,
+        delimiter: Option<String>,
+        null: Option<String>,
+    },
+    /// Accepted and ignored, with its command tag (e.g. ANALYZE with nothing to analyze).
+    NoOp(&'static str),
+}
+
+/// The command tag of a statement that returns no rows (used for CommandComplete).
+pub fn tag_of(s: &Statement) -> &'static str {
+    match s {
+        Statement::Query(_) => "SELECT",
+        Statement::Begin(_) => "BEGIN",
+        Statement::Commit { .. } => "COMMIT",
+        Statement::Rollback { .. } | Statement::RollbackTo(_) => "ROLLBACK",
+        Statement::Savepoint(_) => "SAVEPOINT",
+        Statement::Release(_) => "RELEASE",
+        Statement::PrepareTransaction => "PREPARE TRANSACTION",
+        Statement::Set { .. }
+        | Statement::SetTransaction(_)
+        | Statement::SetSessionCharacteristics(_) => "SET",
+        Statement::Reset(_) | Statement::ResetAll => "RESET",
+        Statement::Show(_) => "SHOW",
+        Statement::Listen(_) => "LISTEN",
+        Statement::Unlisten(_) => "UNLISTEN",
+        Statement::Notify { .. } => "NOTIFY",
+        Statement::Prepare { .. } => "PREPARE",
+        Statement::Execute { .. } => "EXECUTE",
+        Statement::Deallocate(Some(_)) => "DEALLOCATE",
+        Statement::Deallocate(None) => "DEALLOCATE ALL",
+        Statement::DiscardAll => "DISCARD ALL",
+        Statement::Discard(t) => t,
+        Statement::Declare { .. } => "DECLARE CURSOR",
+        Statement::Fetch { is_move: false, .. } => "FETCH",
+        Statement::Fetch { is_move: true, .. } => "MOVE",
+        Statement::ClosePortal(Some(_)) => "CLOSE CURSOR",
+        Statement::ClosePortal(None) => "CLOSE CURSOR ALL",
+        Statement::CreateDatabase(_) => "CREATE DATABASE",
+        Statement::DropDatabase { .. } => "DROP DATABASE",
+        Statement::CopyTo { .. } => "COPY",
+        Statement::NoOp(t) => t,
+    }
+}
+
+fn sval(n: &protobuf::Node) -> Option<String> {
+    match n.node.as_ref()? {
+        N::String(s) => Some(s.sval.clone()),
+        N::AConst(c) => match &c.val {
+            Some(protobuf::a_const::Val::Sval(s)) => Some(s.sval.clone()),
+            Some(protobuf::a_const::Val::Ival(i)) => Some(i.ival.to_string()),
+            Some(protobuf::a_const::Val::Fval(f)) => Some(f.fval.clone()),
+            Some(protobuf::a_const::Val::Boolval(b)) => {
+                Some(if b.boolval { "on" } else { "off" }.to_string())
+            }
+            _ => None,
+        },
+        N::TypeCast(tc) => tc.arg.as_ref().and_then(|a| sval(a)),
+        _ => None,
+    }
+}
+
+fn def_elem_value(d: &protobuf::DefElem) -> Option<String> {
+    d.arg.as_ref().and_then(|a| sval(a))
+}
+
+fn tx_options(options: &[protobuf::Node]) -> TxOptions {
+    let mut o = TxOptions::default();
+    for opt in options {
+        let Some(N::DefElem(d)) = &opt.node else {
+            continue;
+        };
+        let v = def_elem_value(d).unwrap_or_default();
+        match d.defname.as_str() {
+            "transaction_isolation" => o.isolation = Isolation::parse(&v),
+            "transaction_read_only" => o.read_only = Some(v == "1" || v == "on" || v == "true"),
+            "transaction_deferrable" => o.deferrable = Some(v == "1" || v == "on" || v == "true"),
+            _ => {}
+        }
+    }
+    o
+}
+
+/// Decides what a parsed statement is and plans it if it is a query. `params` holds the
+/// parameter types the client declared (UNKNOWN for OID 0); the planner fills in the rest.
+pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<Statement> {
+    use protobuf::TransactionStmtKind as T;
+    Ok(match node {
+        N::SelectStmt(_) => {
+            let mut planner = Planner::new(params, fmt);
+            let plan = planner.plan_query(node)?;
+            planner.finish_params();
+            Statement::Query(Box::new(plan))
+        }
+        N::TransactionStmt(t) => match t.kind {
+            x if x == T::TransStmtBegin as i32 || x == T::TransStmtStart as i32 => {
+                Statement::Begin(tx_options(&t.options))
+            }
+            x if x == T::TransStmtCommit as i32 => Statement::Commit { chain: t.chain },
+            x if x == T::TransStmtRollback as i32 => Statement::Rollback { chain: t.chain },
+            x if x == T::TransStmtSavepoint as i32 => {
+                Statement::Savepoint(t.savepoint_name.clone())
+            }
+            x if x == T::TransStmtRelease as i32 => Statement::Release(t.savepoint_name.clone()),
+            x if x == T::TransStmtRollbackTo as i32 => {
+                Statement::RollbackTo(t.savepoint_name.clone())
+            }
+            x if x == T::TransStmtPrepare as i32 => Statement::PrepareTransaction,
+            _ => {
+                return Err(PgError::new(
+                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    "prepared transactions are disabled",
+                )
+                .with_hint("Set max_prepared_transactions to a nonzero value."))
+            }
+        },
+        N::VariableSetStmt(v) => {
+            use protobuf::VariableSetKind as K;
+            let name = v.name.to_ascii_lowercase();
+            match v.kind {
+                x if x == K::VarSetValue as i32 => {
+                    let values: Vec<String> = v.args.iter().filter_map(sval).collect();
+                    Statement::Set {
+                        name,
+                        value: SetValue::Values(values),
+                        local: v.is_local,
+                    }
+                }
+                x if x == K::VarSetDefault as i32 => Statement::Set {
+                    name,
+                    value: SetValue::Default,
+                    local: v.is_local,
+                },
+                x if x == K::VarSetMulti as i32 => {
+                    let opts = tx_options(&v.args);
+                    match name.as_str() {
+                        "transaction" => Statement::SetTransaction(opts),
+                        "session characteristics" => Statement::SetSessionCharacteristics(opts),
+                        _ => {
+                            return Err(PgError::feature_not_supported(format!(
+                                "SET {name} is not supported"
+                            )))
+                        }
+                    }
+                }
+                x if x == K::VarReset as i32 => Statement::Reset(name),
+                x if x == K::VarResetAll as i32 => Statement::ResetAll,
+                _ => {
+                    return Err(PgError::feature_not_supported(
+                        "SET FROM CURRENT is not supported",
+                    ))
+                }
+            }
+        }
+        N::VariableShowStmt(s) => Statement::Show(s.name.to_ascii_lowercase()),
+        N::ListenStmt(l) => Statement::Listen(l.conditionname.clone()),
+        N::UnlistenStmt(u) => Statement::Unlisten(if u.conditionname.is_empty() {
+            None
+        } else {
+            Some(u.conditionname.clone())
+        }),
+        N::NotifyStmt(n) => Statement::Notify {
+            channel: n.conditionname.clone(),
+            payload: n.payload.clone(),
+        },
+        N::PrepareStmt(p) => {
+            let mut types = Vec::new();
+            for a in &p.argtypes {
+                if let Some(N::TypeName(tn)) = &a.node {
+                    let names: Vec<String> = tn
+                        .names
+                        .iter()
+                        .filter_map(|n| match &n.node {
+                            Some(N::String(s)) if s.sval != "pg_catalog" => Some(s.sval.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    let name = names.join(".");
+                    let mut t = Type::from_name(&name).ok_or_else(|| {
+                        PgError::new(
+                            code::UNDEFINED_OBJECT,
+                            format!("type \"{name}\" does not exist"),
+                        )
+                    })?;
+                    if !tn.array_bounds.is_empty() {
+                        t = t.array().unwrap_or(t);
+                    }
+                    types.push(t);
+                }
+            }
+            let query = p
+                .query
+                .as_ref()
+                .and_then(|q| q.node.clone())
+                .ok_or_else(|| PgError::syntax("PREPARE without a statement"))?;
+            Statement::Prepare {
+                name: p.name.clone(),
+                query: Box::new(query),
+                types,
+            }
+        }
+        N::ExecuteStmt(e) => {
+            let mut exprs = Vec::new();
+            let mut no_params = Vec::new();
+            for p in &e.params {
+                let Some(n) = p.node.as_ref() else { continue };
+                let mut planner = Planner::new(&mut no_params, fmt);
+                let select = protobuf::SelectStmt {
+                    target_list: vec![protobuf::Node {
+                        node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
+                            val: Some(Box::new(protobuf::Node {
+                                node: Some(n.clone()),
+                            })),
+                            ..Default::default()
+                        }))),
+                    }],
+                    limit_option: protobuf::LimitOption::Default as i32,
+                    op: protobuf::SetOperation::SetopNone as i32,
+                    ..Default::default()
+                };
+                let plan = planner.plan_select(&select)?;
+                let ty = plan.columns[0].ty;
+                let expr = match plan.node {
+                    plan::Node::Project { exprs, .. } => exprs.into_iter().next(),
+                    _ => None,
+                }
+                .unwrap_or(expr::Expr::Const(Value::Null));
+                exprs.push((expr, ty));
+            }
+            Statement::Execute {
+                name: e.name.clone(),
+                params: exprs,
+            }
+        }
+        N::DeallocateStmt(d) => Statement::Deallocate(if d.isall || d.name.is_empty() {
+            None
+        } else {
+            Some(d.name.clone())
+        }),
+        N::DiscardStmt(d) => {
+            use protobuf::DiscardMode as D;
+            match d.target {
+                x if x == D::DiscardAll as i32 => Statement::DiscardAll,
+                x if x == D::DiscardPlans as i32 => Statement::Discard("DISCARD PLANS"),
+                x if x == D::DiscardSequences as i32 => Statement::Discard("DISCARD SEQUENCES"),
+                _ => Statement::Discard("DISCARD TEMP"),
+            }
+        }
+        N::DeclareCursorStmt(d) => {
+            let q = d
+                .query
+                .as_ref()
+                .and_then(|q| q.node.as_ref())
+                .ok_or_else(|| PgError::syntax("DECLARE without a query"))?;
+            let mut planner = Planner::new(params, fmt);
+            let plan = planner.plan_query(q)?;
+            planner.finish_params();
+            // CURSOR_OPT_HOLD = 0x20
+            Statement::Declare {
+                name: d.portalname.clone(),
+                plan: Box::new(plan),
+                hold: d.options & 0x20 != 0,
+            }
+        }
+        N::FetchStmt(f) => {
+            use protobuf::FetchDirection as F;
+            let count = if f.how_many == i64::MAX {
+                None
+            } else {
+                Some(f.how_many)
+            };
+            if f.direction != F::FetchForward as i32 {
+                return Err(PgError::feature_not_supported(
+                    "only FETCH FORWARD is supported",
+                ));
+            }
+            Statement::Fetch {
+                name: f.portalname.clone(),
+                count,
+                is_move: f.ismove,
+            }
+        }
+        N::ClosePortalStmt(c) => Statement::ClosePortal(if c.portalname.is_empty() {
+            None
+        } else {
+            Some(c.portalname.clone())
+        }),
+        N::CreatedbStmt(c) => Statement::CreateDatabase(c.dbname.clone()),
+        N::DropdbStmt(d) => Statement::DropDatabase {
+            name: d.dbname.clone(),
+            if_exists: d.missing_ok,
+        },
+        N::CopyStmt(c) => analyze_copy(c, params, fmt)?,
+        N::VacuumStmt(v) if v.rels.is_empty() => {
+            Statement::NoOp(if v.is_vacuumcmd { "VACUUM" } else { "ANALYZE" })
+        }
+        N::CheckPointStmt(_) => Statement::NoOp("CHECKPOINT"),
+        other => {
+            return Err(PgError::feature_not_supported(format!(
+                "{} is not supported yet",
+                plan::node_name(other)
+            )))
+        }
+    })
+}
+
+fn analyze_copy(
+    c: &protobuf::CopyStmt,
+    params: &mut Vec<Type>,
+    fmt: &FormatCtx,
+) -> PgResult<Statement> {
+    if c.is_from || c.relation.is_some() {
+        return Err(PgError::feature_not_supported(
+            "COPY with tables is not supported yet; only COPY (query) TO STDOUT",
+        ));
+    }
+    if !c.filename.is_empty() || c.is_program {
+        return Err(PgError::new(
+            code::INSUFFICIENT_PRIVILEGE,
+            "COPY to a file or program is not supported; use COPY TO STDOUT",
+        ));
+    }
+    let q = c
+        .query
+        .as_ref()
+        .and_then(|q| q.node.as_ref())
+        .ok_or_else(|| PgError::syntax("COPY without a query"))?;
+    let mut planner = Planner::new(params, fmt);
+    let plan = planner.plan_query(q)?;
+    planner.finish_params();
+    let mut csv = false;
+    let mut header = false;
+    let mut delimiter = None;
+    let mut null = None;
+    for o in &c.options {
+        let Some(N::DefElem(d)) = &o.node else {
+            continue;
+        };
+        let v = def_elem_value(d);
+        match d.defname.as_str() {
+            "format" => match v.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                Some("csv") => csv = true,
+                Some("text") => csv = false,
+                Some("binary") => {
+                    return Err(PgError::feature_not_supported(
+                        "COPY TO in binary format is not supported yet",
+                    ))
+                }
+                Some(other) => {
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("COPY format \"{other}\" not recognized"),
+                    ))
+                }
+                None => {}
+            },
+            "header" => {
+                header = v
+                    .as_deref()
+                    .is_none_or(|v| !matches!(v, "off" | "false" | "0"))
+            }
+            "delimiter" => delimiter = v,
+            "null" => null = v,
+            _ => {}
+        }
+    }
+    Ok(Statement::CopyTo {
+        plan: Box::new(plan),
+        csv,
+        header,
+        delimiter,
+        null,
+    })
+}

@@ -1,0 +1,271 @@
+//! SQL text → PostgreSQL's own parse tree, with a bounded cache of parsed texts.
+//!
+//! threadgres parses with PostgreSQL's real grammar through libpg_query (the `pg_query` crate), so
+//! every statement a client sends is accepted or rejected exactly as PostgreSQL would, and syntax
+//! errors carry PostgreSQL's message and cursor position. The crate's safe `parse` drops the cursor
+//! position, so this module calls the same exported C entry point directly (the symbols are linked
+//! in by the `pg_query` crate) and decodes the protobuf tree with the crate's generated types.
+//!
+//! Parsing costs tens of microseconds per statement (C parse, protobuf encode, Rust decode), which
+//! is more than executing `NOTIFY ch` or `SELECT 1`. Clients repeat the same texts (pgbench sends one
+//! text per script line per client; drivers re-send their statements), so parsed results are kept
+//! in a cache keyed by the exact text, shared by all sessions. Bound: `parse_cache_entries` texts
+//! of at most [`MAX_CACHED_TEXT`] bytes; when full, the cache evicts its least recently used entry
+//! (scc's `HashCache`). Texts that fail to parse are not cached.
+
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int};
+use std::sync::Arc;
+
+use pg_query::protobuf::{self, node::Node as N};
+use prost::Message;
+
+use crate::error::{code, PgError, PgResult};
+
+/// Longest text kept in the cache: long texts are rarely repeated verbatim (multi-row INSERTs).
+pub const MAX_CACHED_TEXT: usize = 4096;
+
+/// Identifiers longer than this many bytes are truncated (NAMEDATALEN - 1).
+pub const MAX_IDENTIFIER_BYTES: usize = 63;
+
+#[repr(C)]
+struct PgQueryError {
+    message: *mut c_char,
+    funcname: *mut c_char,
+    filename: *mut c_char,
+    lineno: c_int,
+    cursorpos: c_int,
+    context: *mut c_char,
+}
+
+#[repr(C)]
+struct PgQueryProtobuf {
+    len: usize,
+    data: *mut c_char,
+}
+
+#[repr(C)]
+struct PgQueryProtobufParseResult {
+    parse_tree: PgQueryProtobuf,
+    stderr_buffer: *mut c_char,
+    error: *mut PgQueryError,
+}
+
+unsafe extern "C" {
+    fn pg_query_parse_protobuf_opts(
+        input: *const c_char,
+        opts: c_int,
+    ) -> PgQueryProtobufParseResult;
+    fn pg_query_free_protobuf_parse_result(result: PgQueryProtobufParseResult);
+}
+
+/// One statement of a query text.
+#[derive(Debug)]
+pub struct RawStatement {
+    pub node: N,
+    /// Byte range of this statement in the text.
+    pub location: usize,
+    pub len: usize,
+}
+
+/// The parsed form of one query text: its statements and the notices the lexer raised.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub stmts: Vec<RawStatement>,
+    pub notices: Vec<PgError>,
+}
+
+/// Parses `text` with PostgreSQL's grammar.
+pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
+    let input = CString::new(text).map_err(|_| {
+        PgError::new(
+            code::CHARACTER_NOT_IN_REPERTOIRE,
+            "invalid byte sequence for encoding \"UTF8\": 0x00",
+        )
+    })?;
+    // SAFETY: the input is a valid NUL-terminated string; the result is freed below, after its
+    // buffers were copied out.
+    let result = unsafe { pg_query_parse_protobuf_opts(input.as_ptr(), 0) };
+    let parsed = unsafe {
+        if !result.error.is_null() {
+            let e = &*result.error;
+            let message = CStr::from_ptr(e.message).to_string_lossy().into_owned();
+            let code = if message.starts_with("unterminated") || message.contains("syntax error") {
+                code::SYNTAX_ERROR
+            } else if message.starts_with("zero-length delimited identifier") {
+                code::SYNTAX_ERROR
+            } else if message.contains("invalid Unicode") || message.contains("Unicode escape") {
+                code::SYNTAX_ERROR
+            } else if message.contains("out of range") {
+                code::NUMERIC_VALUE_OUT_OF_RANGE
+            } else {
+                code::SYNTAX_ERROR
+            };
+            let mut err = PgError::new(code, message);
+            if e.cursorpos > 0 {
+                err.position = Some(e.cursorpos as u32);
+            }
+            Err(err)
+        } else {
+            let data = std::slice::from_raw_parts(
+                result.parse_tree.data as *const u8,
+                result.parse_tree.len,
+            );
+            protobuf::ParseResult::decode(data)
+                .map_err(|e| PgError::internal(format!("parse tree decode failed: {e}")))
+        }
+    };
+    unsafe { pg_query_free_protobuf_parse_result(result) };
+    let tree = parsed?;
+    let mut stmts = Vec::with_capacity(tree.stmts.len());
+    for raw in tree.stmts {
+        let Some(node) = raw.stmt.and_then(|n| n.node) else {
+            continue;
+        };
+        stmts.push(RawStatement {
+            node,
+            location: raw.stmt_location as usize,
+            len: if raw.stmt_len == 0 {
+                text.len() - raw.stmt_location as usize
+            } else {
+                raw.stmt_len as usize
+            },
+        });
+    }
+    Ok(Parsed {
+        stmts,
+        notices: truncation_notices(text),
+    })
+}
+
+/// PostgreSQL's lexer truncates identifiers longer than 63 bytes and says so with a NOTICE; the
+/// tree already holds the truncated names, the notices are produced here. A cheap pre-check keeps
+/// the lexer scan off the path of ordinary statements.
+fn truncation_notices(text: &str) -> Vec<PgError> {
+    let mut run = 0usize;
+    let mut long = false;
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80 || b == b'"' {
+            run += 1;
+            if run > MAX_IDENTIFIER_BYTES {
+                long = true;
+                break;
+            }
+        } else if b != b' ' || run == 0 {
+            run = 0;
+        }
+    }
+    if !long {
+        return Vec::new();
+    }
+    let Ok(scan) = pg_query::scan(text) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for t in scan.tokens {
+        // IDENT tokens only (keywords are short).
+        if t.token != protobuf::Token::Ident as i32 {
+            continue;
+        }
+        let raw = &text[t.start as usize..t.end as usize];
+        let ident = if let Some(inner) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            inner.replace("\"\"", "\"")
+        } else {
+            raw.to_lowercase()
+        };
+        if ident.len() > MAX_IDENTIFIER_BYTES {
+            let mut cut = MAX_IDENTIFIER_BYTES;
+            while !ident.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.push(PgError::notice(
+                code::NAME_TOO_LONG,
+                format!(
+                    "identifier \"{}\" will be truncated to \"{}\"",
+                    ident,
+                    &ident[..cut]
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// The instance-wide parse cache.
+pub struct ParseCache {
+    cache: scc::HashCache<Box<str>, Arc<Parsed>>,
+}
+
+impl ParseCache {
+    pub fn new(entries: usize) -> ParseCache {
+        let max = entries.max(64);
+        ParseCache {
+            cache: scc::HashCache::with_capacity(max / 2, max),
+        }
+    }
+
+    /// Parses `text`, answering from the cache when the same text was parsed before.
+    pub fn parse(&self, text: &str) -> PgResult<Arc<Parsed>> {
+        if text.len() <= MAX_CACHED_TEXT {
+            if let Some(hit) = self.cache.read_sync(text, |_, v| v.clone()) {
+                return Ok(hit);
+            }
+        }
+        let parsed = Arc::new(parse_uncached(text)?);
+        if text.len() <= MAX_CACHED_TEXT {
+            let _ = self.cache.put_sync(text.into(), parsed.clone());
+        }
+        Ok(parsed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let e = parse_uncached("selec 1").unwrap_err();
+        assert_eq!(e.code, "42601");
+        assert_eq!(e.message, "syntax error at or near \"selec\"");
+        assert_eq!(e.position, Some(1));
+        let e = parse_uncached("select 1 from").unwrap_err();
+        assert_eq!(e.message, "syntax error at end of input");
+        assert_eq!(e.position, Some(14));
+    }
+
+    #[test]
+    fn empty_texts_have_no_statements() {
+        for t in ["", ";", "-- ping", "  ;  ; "] {
+            assert!(parse_uncached(t).unwrap().stmts.is_empty(), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn splits_statements() {
+        let p =
+            parse_uncached("SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL;")
+                .unwrap();
+        assert_eq!(p.stmts.len(), 4);
+    }
+
+    #[test]
+    fn long_identifiers_raise_notice() {
+        let long = "a".repeat(70);
+        let p = parse_uncached(&format!("listen {long}")).unwrap();
+        assert_eq!(p.notices.len(), 1);
+        assert_eq!(p.notices[0].code, "42622");
+        match &p.stmts[0].node {
+            N::ListenStmt(l) => assert_eq!(l.conditionname.len(), 63),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn cache_returns_same_tree() {
+        let c = ParseCache::new(100);
+        let a = c.parse("select 1").unwrap();
+        let b = c.parse("select 1").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+    }
+}

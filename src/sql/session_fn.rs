@@ -1,0 +1,347 @@
+//! Functions whose result depends on the session or the instance: now(), current_user,
+//! pg_backend_pid(), pg_notify(), set_config(), pg_sleep(), ... They are evaluated through
+//! [`SessionCtx`], so the executor stays independent of the session's implementation.
+
+use crate::error::{code, PgError, PgResult};
+use crate::sql::expr::{SessionCtx, SessionFn};
+use crate::sql::types::{datetime, io, Array, Type, Value};
+
+/// Result type of each session function (given its argument types).
+pub fn result_type(f: SessionFn) -> Type {
+    use SessionFn::*;
+    match f {
+        Now | StatementTimestamp | ClockTimestamp | PostmasterStartTime => Type::TIMESTAMPTZ,
+        LocalTimestamp => Type::TIMESTAMP,
+        CurrentDate => Type::DATE,
+        CurrentUser | SessionUser | CurrentDatabase | CurrentSchema => Type::NAME,
+        CurrentSchemas => Type::NAME_ARRAY,
+        Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
+        | GetUserById | ObjDescription => Type::TEXT,
+        ListeningChannels => Type::TEXT,
+        BackendPid => Type::INT4,
+        PgNotify | Sleep | AdvisoryUnlockAll => Type::VOID,
+        NotificationQueueUsage => Type::FLOAT8,
+        CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible | HasPrivilege => {
+            Type::BOOL
+        }
+    }
+}
+
+/// Session functions by SQL name: (function, argument types; `None` = any arguments).
+pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [Type]>)> {
+    use SessionFn::*;
+    const T: Type = Type::TEXT;
+    Some(match (name, nargs) {
+        ("now", 0) | ("transaction_timestamp", 0) => (Now, Some(&[])),
+        ("statement_timestamp", 0) => (StatementTimestamp, Some(&[])),
+        ("clock_timestamp", 0) => (ClockTimestamp, Some(&[])),
+        ("current_database", 0) | ("current_catalog", 0) => (CurrentDatabase, Some(&[])),
+        ("current_schema", 0) => (CurrentSchema, Some(&[])),
+        ("current_schemas", 1) => (CurrentSchemas, Some(&[Type::BOOL])),
+        ("current_user", 0) | ("user", 0) => (CurrentUser, Some(&[])),
+        ("session_user", 0) => (SessionUser, Some(&[])),
+        ("version", 0) => (Version, Some(&[])),
+        ("pg_backend_pid", 0) => (BackendPid, Some(&[])),
+        ("pg_notify", 2) => (PgNotify, Some(&[T, T])),
+        ("pg_listening_channels", 0) => (ListeningChannels, Some(&[])),
+        ("pg_notification_queue_usage", 0) => (NotificationQueueUsage, Some(&[])),
+        ("pg_sleep", 1) => (Sleep, Some(&[Type::FLOAT8])),
+        ("current_setting", 1) => (CurrentSetting, Some(&[T])),
+        ("current_setting", 2) => (CurrentSetting, Some(&[T, Type::BOOL])),
+        ("set_config", 3) => (SetConfig, Some(&[T, T, Type::BOOL])),
+        ("pg_cancel_backend", 1) => (CancelBackend, Some(&[Type::INT4])),
+        ("pg_terminate_backend", 1) => (TerminateBackend, Some(&[Type::INT4])),
+        ("pg_terminate_backend", 2) => (TerminateBackend, Some(&[Type::INT4, Type::INT8])),
+        ("pg_advisory_unlock_all", 0) => (AdvisoryUnlockAll, Some(&[])),
+        ("pg_postmaster_start_time", 0) => (PostmasterStartTime, Some(&[])),
+        ("concat", _) => (Concat, None),
+        ("concat_ws", n) if n >= 1 => (ConcatWs, None),
+        ("format", n) if n >= 1 => (Format, None),
+        ("pg_table_is_visible", 1) => (TableIsVisible, Some(&[Type::OID])),
+        ("pg_type_is_visible", 1) => (TypeIsVisible, Some(&[Type::OID])),
+        ("format_type", 2) => (FormatType, Some(&[Type::OID, Type::INT4])),
+        ("pg_get_userbyid", 1) => (GetUserById, Some(&[Type::OID])),
+        ("obj_description", 1) => (ObjDescription, Some(&[Type::OID])),
+        ("obj_description", 2) => (ObjDescription, Some(&[Type::OID, Type::NAME])),
+        ("has_table_privilege", 2)
+        | ("has_schema_privilege", 2)
+        | ("has_database_privilege", 2) => (HasPrivilege, None),
+        _ => return None,
+    })
+}
+
+/// Whether the function may be evaluated once per statement at plan time. None of these are:
+/// they read session state that may change between Parse and Execute.
+pub fn is_volatile(_f: SessionFn) -> bool {
+    true
+}
+
+pub fn version_string() -> String {
+    format!(
+        "PostgreSQL {} (threadgres {}) on x86_64-pc-linux-gnu, compiled by rustc, 64-bit",
+        crate::SERVER_VERSION,
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn text_arg(v: &Value) -> Option<&str> {
+    v.as_str()
+}
+
+pub fn call(
+    f: SessionFn,
+    args: &[Value],
+    arg_types: &[Type],
+    s: &mut dyn SessionCtx,
+) -> PgResult<Value> {
+    use SessionFn::*;
+    Ok(match f {
+        Now => Value::TimestampTz(s.transaction_timestamp()),
+        StatementTimestamp => Value::TimestampTz(s.statement_timestamp()),
+        ClockTimestamp => Value::TimestampTz(datetime::now_timestamptz()),
+        PostmasterStartTime => {
+            let since = s
+                .instance()
+                .started_at
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_micros() as i64)
+                .unwrap_or(0);
+            Value::TimestampTz(since - 946_684_800_000_000)
+        }
+        LocalTimestamp | CurrentDate => {
+            let ts = Value::TimestampTz(s.transaction_timestamp());
+            let to = if f == CurrentDate {
+                Type::DATE
+            } else {
+                Type::TIMESTAMP
+            };
+            crate::sql::types::cast::cast(ts, Type::TIMESTAMPTZ, to, -1, s.fmt())?
+        }
+        CurrentUser | SessionUser => Value::Text(s.user().to_string()),
+        CurrentDatabase => Value::Text(s.database().to_string()),
+        CurrentSchema => Value::Text("public".into()),
+        CurrentSchemas => {
+            let with_implicit = args.first().and_then(Value::as_bool).unwrap_or(false);
+            let mut items = Vec::new();
+            if with_implicit {
+                items.push(Value::Text("pg_catalog".into()));
+            }
+            items.push(Value::Text("public".into()));
+            Value::Array(Box::new(Array::one_dim(Type::NAME, items)))
+        }
+        Version => Value::Text(version_string()),
+        BackendPid => Value::Int4(s.pid()),
+        PgNotify => {
+            let channel = text_arg(&args[0]).unwrap_or("");
+            let payload = text_arg(&args[1]).unwrap_or("");
+            s.notify(channel, payload)?;
+            Value::Void
+        }
+        ListeningChannels => unreachable!("set-returning; planned as a function scan"),
+        NotificationQueueUsage => Value::Float8(s.instance().notify.usage()),
+        Sleep => {
+            if let Some(secs) = args.first().and_then(|v| match v {
+                Value::Float8(f) => Some(*f),
+                _ => None,
+            }) {
+                s.sleep(secs)?;
+            }
+            Value::Void
+        }
+        CurrentSetting => {
+            let Some(name) = args.first().and_then(text_arg) else {
+                return Ok(Value::Null);
+            };
+            let missing_ok = args.get(1).and_then(Value::as_bool).unwrap_or(false);
+            match s.get_setting(name, missing_ok)? {
+                Some(v) => Value::Text(v),
+                None => Value::Null,
+            }
+        }
+        SetConfig => {
+            let Some(name) = args.first().and_then(text_arg) else {
+                return Err(PgError::new(
+                    code::NULL_VALUE_NOT_ALLOWED,
+                    "SET requires parameter name",
+                ));
+            };
+            let value = args.get(1).and_then(text_arg).unwrap_or("");
+            let local = args.get(2).and_then(Value::as_bool).unwrap_or(false);
+            Value::Text(s.set_setting(name, value, local)?)
+        }
+        CancelBackend | TerminateBackend => {
+            let Some(pid) = args.first().and_then(Value::as_i64) else {
+                return Ok(Value::Null);
+            };
+            let inst = s.instance();
+            match inst.session(pid as i32) {
+                Some(target) => {
+                    if f == CancelBackend {
+                        target
+                            .cancel
+                            .store(true, std::sync::atomic::Ordering::SeqCst);
+                    } else {
+                        target
+                            .terminate
+                            .store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                    target.interrupt();
+                    Value::Bool(true)
+                }
+                None => {
+                    s.notice(PgError::warning(
+                        code::WARNING,
+                        format!("PID {pid} is not a PostgreSQL backend process"),
+                    ));
+                    Value::Bool(false)
+                }
+            }
+        }
+        AdvisoryUnlockAll => Value::Void,
+        Concat | ConcatWs | Format => {
+            let fmt = s.fmt().clone();
+            let text = |i: usize| -> Option<String> {
+                let v = &args[i];
+                if v.is_null() {
+                    None
+                } else {
+                    Some(io::to_text(v, arg_types[i], &fmt))
+                }
+            };
+            match f {
+                Concat => Value::Text((0..args.len()).filter_map(text).collect()),
+                ConcatWs => {
+                    let Some(sep) = text(0) else {
+                        return Ok(Value::Null);
+                    };
+                    let parts: Vec<String> = (1..args.len()).filter_map(text).collect();
+                    Value::Text(parts.join(&sep))
+                }
+                _ => {
+                    let Some(pattern) = text(0) else {
+                        return Ok(Value::Null);
+                    };
+                    format_fn(&pattern, args, arg_types, &fmt)?
+                }
+            }
+        }
+        TableIsVisible | TypeIsVisible => Value::Bool(true),
+        HasPrivilege => Value::Bool(true),
+        FormatType => match args.first() {
+            Some(Value::Oid(o)) => Value::Text(Type(*o).name()),
+            Some(v) => match v.as_i64() {
+                Some(o) => Value::Text(Type(o as u32).name()),
+                None => Value::Null,
+            },
+            None => Value::Null,
+        },
+        GetUserById => Value::Text(s.user().to_string()),
+        ObjDescription => Value::Null,
+    })
+}
+
+/// format(): %s, %I, %L and %% with optional argument positions `%2$s`.
+fn format_fn(
+    pattern: &str,
+    args: &[Value],
+    types: &[Type],
+    fmt: &crate::sql::types::FormatCtx,
+) -> PgResult<Value> {
+    let mut out = String::new();
+    let mut chars = pattern.chars().peekable();
+    let mut next_arg = 1usize;
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = String::new();
+        while let Some(&d) = chars.peek() {
+            if d.is_ascii_digit() || d == '$' || d == '-' {
+                spec.push(d);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let Some(kind) = chars.next() else {
+            return Err(PgError::new(
+                code::INVALID_PARAMETER_VALUE,
+                "unterminated format() type specifier",
+            )
+            .with_hint("For a single \"%\" use \"%%\"."));
+        };
+        if kind == '%' {
+            out.push('%');
+            continue;
+        }
+        let idx = if let Some(pos) = spec.strip_suffix('$') {
+            pos.parse::<usize>().unwrap_or(0)
+        } else {
+            let i = next_arg;
+            next_arg += 1;
+            i
+        };
+        if idx == 0 || idx >= args.len() {
+            return Err(PgError::new(
+                code::INVALID_PARAMETER_VALUE,
+                "too few arguments for format()",
+            ));
+        }
+        if spec.ends_with('$') {
+            next_arg = idx + 1;
+        }
+        let v = &args[idx];
+        let text = if v.is_null() {
+            None
+        } else {
+            Some(io::to_text(v, types[idx], fmt))
+        };
+        match kind {
+            's' => out.push_str(text.as_deref().unwrap_or("")),
+            'I' => {
+                let Some(t) = text else {
+                    return Err(PgError::new(
+                        code::NULL_VALUE_NOT_ALLOWED,
+                        "null values cannot be formatted as an SQL identifier",
+                    ));
+                };
+                out.push_str(&quote_ident(&t));
+            }
+            'L' => match text {
+                None => out.push_str("NULL"),
+                Some(t) => out.push_str(&quote_literal(&t)),
+            },
+            other => {
+                return Err(PgError::new(
+                    code::INVALID_PARAMETER_VALUE,
+                    format!("unrecognized format() type specifier \"{other}\""),
+                )
+                .with_hint("For a single \"%\" use \"%%\"."))
+            }
+        }
+    }
+    Ok(Value::Text(out))
+}
+
+pub fn quote_ident(s: &str) -> String {
+    let safe = !s.is_empty()
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if safe {
+        s.to_string()
+    } else {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    }
+}
+
+pub fn quote_literal(s: &str) -> String {
+    if s.contains('\\') {
+        format!("E'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
+    } else {
+        format!("'{}'", s.replace('\'', "''"))
+    }
+}

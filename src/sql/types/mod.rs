@@ -1,0 +1,481 @@
+//! SQL types and values.
+//!
+//! A [`Type`] is a PostgreSQL type OID: threadgres has no catalog tables yet, so the built-in
+//! types are constants here and everything a client sees (RowDescription, ParameterDescription)
+//! is PostgreSQL's OID for the same type. A [`Value`] is one datum in its in-memory form. Values do
+//! not carry their type: the planner types every expression statically, as PostgreSQL does, and
+//! passes the type to the I/O and cast functions.
+//!
+//! Text family types (text, varchar, bpchar, name, unknown literals) share `Value::Text`;
+//! timestamps are microseconds since 2000-01-01 (PostgreSQL's epoch), dates days since then.
+//!
+//! Submodules: `io` (text and binary input/output for every type, session-dependent formatting
+//! through [`FormatCtx`]), `cast` (coercions), `ops` (operators), `datetime` and `numeric`.
+
+pub mod cast;
+pub mod datetime;
+pub mod io;
+pub mod numeric;
+pub mod ops;
+
+use std::cmp::Ordering;
+use std::fmt;
+
+pub use numeric::Numeric;
+
+/// A type, identified by its PostgreSQL OID.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Type(pub u32);
+
+impl Type {
+    pub const BOOL: Type = Type(16);
+    pub const BYTEA: Type = Type(17);
+    pub const CHAR: Type = Type(18);
+    pub const NAME: Type = Type(19);
+    pub const INT8: Type = Type(20);
+    pub const INT2: Type = Type(21);
+    pub const INT4: Type = Type(23);
+    pub const REGPROC: Type = Type(24);
+    pub const TEXT: Type = Type(25);
+    pub const OID: Type = Type(26);
+    pub const JSON: Type = Type(114);
+    pub const FLOAT4: Type = Type(700);
+    pub const FLOAT8: Type = Type(701);
+    pub const UNKNOWN: Type = Type(705);
+    pub const BPCHAR: Type = Type(1042);
+    pub const VARCHAR: Type = Type(1043);
+    pub const DATE: Type = Type(1082);
+    pub const TIME: Type = Type(1083);
+    pub const TIMESTAMP: Type = Type(1114);
+    pub const TIMESTAMPTZ: Type = Type(1184);
+    pub const INTERVAL: Type = Type(1186);
+    pub const NUMERIC: Type = Type(1700);
+    pub const REGCLASS: Type = Type(2205);
+    pub const REGTYPE: Type = Type(2206);
+    pub const VOID: Type = Type(2278);
+    pub const RECORD: Type = Type(2249);
+    pub const UUID: Type = Type(2950);
+    pub const JSONB: Type = Type(3802);
+    pub const ANY: Type = Type(2276);
+    pub const ANYELEMENT: Type = Type(2283);
+    pub const ANYARRAY: Type = Type(2277);
+
+    pub const BOOL_ARRAY: Type = Type(1000);
+    pub const BYTEA_ARRAY: Type = Type(1001);
+    pub const CHAR_ARRAY: Type = Type(1002);
+    pub const NAME_ARRAY: Type = Type(1003);
+    pub const INT2_ARRAY: Type = Type(1005);
+    pub const INT4_ARRAY: Type = Type(1007);
+    pub const TEXT_ARRAY: Type = Type(1009);
+    pub const BPCHAR_ARRAY: Type = Type(1014);
+    pub const VARCHAR_ARRAY: Type = Type(1015);
+    pub const INT8_ARRAY: Type = Type(1016);
+    pub const FLOAT4_ARRAY: Type = Type(1021);
+    pub const FLOAT8_ARRAY: Type = Type(1022);
+    pub const OID_ARRAY: Type = Type(1028);
+    pub const TIMESTAMP_ARRAY: Type = Type(1115);
+    pub const DATE_ARRAY: Type = Type(1182);
+    pub const TIME_ARRAY: Type = Type(1183);
+    pub const TIMESTAMPTZ_ARRAY: Type = Type(1185);
+    pub const INTERVAL_ARRAY: Type = Type(1187);
+    pub const NUMERIC_ARRAY: Type = Type(1231);
+    pub const REGTYPE_ARRAY: Type = Type(2211);
+    pub const UUID_ARRAY: Type = Type(2951);
+    pub const JSON_ARRAY: Type = Type(199);
+    pub const JSONB_ARRAY: Type = Type(3807);
+
+    /// (element, array) pairs of every built-in type that has an array type here.
+    const ARRAYS: &'static [(Type, Type)] = &[
+        (Type::BOOL, Type::BOOL_ARRAY),
+        (Type::BYTEA, Type::BYTEA_ARRAY),
+        (Type::CHAR, Type::CHAR_ARRAY),
+        (Type::NAME, Type::NAME_ARRAY),
+        (Type::INT2, Type::INT2_ARRAY),
+        (Type::INT4, Type::INT4_ARRAY),
+        (Type::TEXT, Type::TEXT_ARRAY),
+        (Type::BPCHAR, Type::BPCHAR_ARRAY),
+        (Type::VARCHAR, Type::VARCHAR_ARRAY),
+        (Type::INT8, Type::INT8_ARRAY),
+        (Type::FLOAT4, Type::FLOAT4_ARRAY),
+        (Type::FLOAT8, Type::FLOAT8_ARRAY),
+        (Type::OID, Type::OID_ARRAY),
+        (Type::TIMESTAMP, Type::TIMESTAMP_ARRAY),
+        (Type::DATE, Type::DATE_ARRAY),
+        (Type::TIME, Type::TIME_ARRAY),
+        (Type::TIMESTAMPTZ, Type::TIMESTAMPTZ_ARRAY),
+        (Type::INTERVAL, Type::INTERVAL_ARRAY),
+        (Type::NUMERIC, Type::NUMERIC_ARRAY),
+        (Type::REGTYPE, Type::REGTYPE_ARRAY),
+        (Type::UUID, Type::UUID_ARRAY),
+        (Type::JSON, Type::JSON_ARRAY),
+        (Type::JSONB, Type::JSONB_ARRAY),
+    ];
+
+    /// The element type if this is an array type.
+    pub fn elem(self) -> Option<Type> {
+        Type::ARRAYS
+            .iter()
+            .find(|(_, a)| *a == self)
+            .map(|(e, _)| *e)
+    }
+
+    /// The array type whose elements are of this type.
+    pub fn array(self) -> Option<Type> {
+        Type::ARRAYS
+            .iter()
+            .find(|(e, _)| *e == self)
+            .map(|(_, a)| *a)
+    }
+
+    pub fn is_array(self) -> bool {
+        self.elem().is_some()
+    }
+
+    /// PostgreSQL's type name as `format_type` prints it (used in error messages and regtype).
+    pub fn name(self) -> String {
+        if let Some(e) = self.elem() {
+            return format!("{}[]", e.name());
+        }
+        match self {
+            Type::BOOL => "boolean",
+            Type::BYTEA => "bytea",
+            Type::CHAR => "\"char\"",
+            Type::NAME => "name",
+            Type::INT8 => "bigint",
+            Type::INT2 => "smallint",
+            Type::INT4 => "integer",
+            Type::REGPROC => "regproc",
+            Type::TEXT => "text",
+            Type::OID => "oid",
+            Type::JSON => "json",
+            Type::FLOAT4 => "real",
+            Type::FLOAT8 => "double precision",
+            Type::UNKNOWN => "unknown",
+            Type::BPCHAR => "character",
+            Type::VARCHAR => "character varying",
+            Type::DATE => "date",
+            Type::TIME => "time without time zone",
+            Type::TIMESTAMP => "timestamp without time zone",
+            Type::TIMESTAMPTZ => "timestamp with time zone",
+            Type::INTERVAL => "interval",
+            Type::NUMERIC => "numeric",
+            Type::REGCLASS => "regclass",
+            Type::REGTYPE => "regtype",
+            Type::VOID => "void",
+            Type::RECORD => "record",
+            Type::UUID => "uuid",
+            Type::JSONB => "jsonb",
+            Type::ANY => "\"any\"",
+            Type::ANYELEMENT => "anyelement",
+            Type::ANYARRAY => "anyarray",
+            _ => return format!("type {}", self.0),
+        }
+        .to_string()
+    }
+
+    /// The short internal name (pg_type.typname), as in `int4`, `_int4`.
+    pub fn typname(self) -> String {
+        if let Some(e) = self.elem() {
+            return format!("_{}", e.typname());
+        }
+        match self {
+            Type::BOOL => "bool",
+            Type::BYTEA => "bytea",
+            Type::CHAR => "char",
+            Type::NAME => "name",
+            Type::INT8 => "int8",
+            Type::INT2 => "int2",
+            Type::INT4 => "int4",
+            Type::TEXT => "text",
+            Type::OID => "oid",
+            Type::FLOAT4 => "float4",
+            Type::FLOAT8 => "float8",
+            Type::BPCHAR => "bpchar",
+            Type::VARCHAR => "varchar",
+            Type::TIMESTAMPTZ => "timestamptz",
+            Type::TIMESTAMP => "timestamp",
+            Type::INTERVAL => "interval",
+            _ => return self.name(),
+        }
+        .to_string()
+    }
+
+    /// Looks a type up by any name SQL accepts for it (`int`, `integer`, `int4`, `pg_catalog.int4`,
+    /// `character varying`, `_int4`, `timestamptz`, ...). Names are already lower-cased by the parser.
+    pub fn from_name(name: &str) -> Option<Type> {
+        let name = name.strip_prefix("pg_catalog.").unwrap_or(name);
+        if let Some(elem) = name.strip_prefix('_') {
+            return Type::from_name(elem).and_then(Type::array);
+        }
+        if let Some(elem) = name.strip_suffix("[]") {
+            return Type::from_name(elem).and_then(Type::array);
+        }
+        Some(match name {
+            "bool" | "boolean" => Type::BOOL,
+            "bytea" => Type::BYTEA,
+            "char" | "\"char\"" => Type::CHAR,
+            "name" => Type::NAME,
+            "int8" | "bigint" => Type::INT8,
+            "int2" | "smallint" => Type::INT2,
+            "int4" | "int" | "integer" => Type::INT4,
+            "text" => Type::TEXT,
+            "oid" => Type::OID,
+            "json" => Type::JSON,
+            "jsonb" => Type::JSONB,
+            "float4" | "real" => Type::FLOAT4,
+            "float8" | "double precision" | "float" => Type::FLOAT8,
+            "unknown" => Type::UNKNOWN,
+            "bpchar" | "character" => Type::BPCHAR,
+            "varchar" | "character varying" => Type::VARCHAR,
+            "date" => Type::DATE,
+            "time" | "time without time zone" => Type::TIME,
+            "timestamp" | "timestamp without time zone" => Type::TIMESTAMP,
+            "timestamptz" | "timestamp with time zone" => Type::TIMESTAMPTZ,
+            "interval" => Type::INTERVAL,
+            "numeric" | "decimal" => Type::NUMERIC,
+            "regclass" => Type::REGCLASS,
+            "regtype" => Type::REGTYPE,
+            "regproc" => Type::REGPROC,
+            "void" => Type::VOID,
+            "record" => Type::RECORD,
+            "uuid" => Type::UUID,
+            _ => return None,
+        })
+    }
+
+    /// pg_type.typlen: the fixed size in bytes, or -1 for variable length, -2 for C strings.
+    pub fn typlen(self) -> i16 {
+        match self {
+            Type::BOOL | Type::CHAR => 1,
+            Type::INT2 => 2,
+            Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
+            Type::REGTYPE | Type::REGPROC | Type::VOID => 4,
+            Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
+            Type::INTERVAL | Type::UUID => 16,
+            Type::NAME => 64,
+            Type::UNKNOWN => -2,
+            _ => -1,
+        }
+    }
+
+    /// PostgreSQL's type category (pg_type.typcategory), used by operator and function
+    /// resolution to prefer candidates within a category.
+    pub fn category(self) -> char {
+        if self.is_array() {
+            return 'A';
+        }
+        match self {
+            Type::BOOL => 'B',
+            Type::INT2 | Type::INT4 | Type::INT8 | Type::FLOAT4 | Type::FLOAT8 | Type::NUMERIC => {
+                'N'
+            }
+            Type::OID | Type::REGCLASS | Type::REGTYPE | Type::REGPROC => 'N',
+            Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
+            Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 'D',
+            Type::INTERVAL => 'T',
+            Type::UNKNOWN => 'X',
+            Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',
+            Type::VOID | Type::RECORD | Type::ANY | Type::ANYELEMENT | Type::ANYARRAY => 'P',
+            _ => 'U',
+        }
+    }
+
+    /// Whether this is the preferred type of its category (text, float8, timestamptz, ...).
+    pub fn is_preferred(self) -> bool {
+        matches!(
+            self,
+            Type::TEXT | Type::FLOAT8 | Type::TIMESTAMPTZ | Type::INTERVAL | Type::BOOL | Type::OID
+        )
+    }
+
+    pub fn is_text_like(self) -> bool {
+        matches!(
+            self,
+            Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN | Type::CHAR
+        )
+    }
+
+    pub fn is_numeric_like(self) -> bool {
+        matches!(
+            self,
+            Type::INT2 | Type::INT4 | Type::INT8 | Type::FLOAT4 | Type::FLOAT8 | Type::NUMERIC
+        )
+    }
+}
+
+impl fmt::Debug for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.typname())
+    }
+}
+
+/// PostgreSQL interval: months, days and microseconds are kept apart, as in PostgreSQL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Interval {
+    pub months: i32,
+    pub days: i32,
+    pub micros: i64,
+}
+
+impl Interval {
+    /// The ordering key PostgreSQL compares intervals by (30-day months, 24-hour days).
+    pub fn sort_key(&self) -> i128 {
+        (self.months as i128 * 30 + self.days as i128) * 86_400_000_000 + self.micros as i128
+    }
+}
+
+/// An array value: PostgreSQL arrays may be multi-dimensional; `dims` holds (length, lower bound)
+/// per dimension and `items` the elements in row-major order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    pub elem: Type,
+    pub dims: Vec<(i32, i32)>,
+    pub items: Vec<Value>,
+}
+
+impl Array {
+    pub fn one_dim(elem: Type, items: Vec<Value>) -> Array {
+        let dims = if items.is_empty() {
+            Vec::new()
+        } else {
+            vec![(items.len() as i32, 1)]
+        };
+        Array { elem, dims, items }
+    }
+}
+
+/// One datum.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int2(i16),
+    Int4(i32),
+    Int8(i64),
+    Float4(f32),
+    Float8(f64),
+    Numeric(Box<Numeric>),
+    /// text, varchar, bpchar, name, "char", unknown, json, regtype/regclass text forms.
+    Text(String),
+    Bytea(Vec<u8>),
+    /// Days since 2000-01-01 (i32::MIN / i32::MAX are -infinity / infinity).
+    Date(i32),
+    /// Microseconds since midnight.
+    Time(i64),
+    /// Microseconds since 2000-01-01 00:00:00 (i64::MIN / i64::MAX are -infinity / infinity).
+    Timestamp(i64),
+    /// Microseconds since 2000-01-01 00:00:00 UTC.
+    TimestampTz(i64),
+    Interval(Interval),
+    Oid(u32),
+    Uuid([u8; 16]),
+    Array(Box<Array>),
+    /// A row value `(a, b, ...)`, used for row comparisons and record output.
+    Record(Vec<Value>),
+    Void,
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// Integer value of any integer-typed datum.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Int2(v) => Some(*v as i64),
+            Value::Int4(v) => Some(*v as i64),
+            Value::Int8(v) => Some(*v),
+            Value::Oid(v) => Some(*v as i64),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Text(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Session settings that change how values are read and written as text.
+#[derive(Clone, Debug)]
+pub struct FormatCtx {
+    /// DateStyle output: ISO (the only one clients rely on) and the order for ambiguous input.
+    pub date_style: DateStyle,
+    /// Session time zone for timestamptz I/O.
+    pub time_zone: TimeZone,
+    pub extra_float_digits: i32,
+    pub interval_style: IntervalStyle,
+}
+
+impl Default for FormatCtx {
+    fn default() -> Self {
+        FormatCtx {
+            date_style: DateStyle::default(),
+            time_zone: TimeZone::Utc,
+            extra_float_digits: 1,
+            interval_style: IntervalStyle::Postgres,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DateOutput {
+    Iso,
+    Postgres,
+    Sql,
+    German,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DateOrder {
+    Mdy,
+    Dmy,
+    Ymd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DateStyle {
+    pub output: DateOutput,
+    pub order: DateOrder,
+}
+
+impl Default for DateStyle {
+    fn default() -> Self {
+        DateStyle {
+            output: DateOutput::Iso,
+            order: DateOrder::Mdy,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntervalStyle {
+    Postgres,
+    PostgresVerbose,
+    SqlStandard,
+    Iso8601,
+}
+
+/// A session time zone: UTC, a fixed offset (seconds east of Greenwich), or an IANA zone.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeZone {
+    Utc,
+    Fixed(i32),
+    Named(chrono_tz::Tz),
+}
+
+/// Total order used by ORDER BY, DISTINCT, GROUP BY, min/max and comparisons. NULLs are handled
+/// by the caller; NaN sorts above every number, as in PostgreSQL.
+pub fn compare(a: &Value, b: &Value) -> Ordering {
+    ops::compare_values(a, b)
+}

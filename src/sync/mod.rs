@@ -1,0 +1,55 @@
+//! The synchronization facade.
+//!
+//! Concurrent code that other sessions can observe in the middle of an operation (the
+//! notification hub's sequence, ring and inboxes) takes its atomics, mutexes and `Arc` from here
+//! instead of `std`. In a normal build these are `std`'s (with `parking_lot`-style non-poisoning
+//! mutexes); built with `--features shuttle`, they are shuttle's model-checked versions, so the
+//! tests in `notify::model` explore thread interleavings of the real code, not of a copy.
+
+#[cfg(not(feature = "shuttle"))]
+mod imp {
+    pub use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+    pub use std::sync::Arc;
+
+    /// A mutex that does not poison: a panicking session must not wedge the others.
+    #[derive(Default, Debug)]
+    pub struct Mutex<T>(parking_lot::Mutex<T>);
+
+    impl<T> Mutex<T> {
+        pub fn new(v: T) -> Self {
+            Mutex(parking_lot::Mutex::new(v))
+        }
+        pub fn lock(&self) -> parking_lot::MutexGuard<'_, T> {
+            self.0.lock()
+        }
+    }
+
+    pub fn yield_now() {
+        std::thread::yield_now()
+    }
+}
+
+#[cfg(feature = "shuttle")]
+mod imp {
+    pub use shuttle::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+    pub use shuttle::sync::Arc;
+
+    #[derive(Default, Debug)]
+    pub struct Mutex<T>(shuttle::sync::Mutex<T>);
+
+    impl<T> Mutex<T> {
+        pub fn new(v: T) -> Self {
+            Mutex(shuttle::sync::Mutex::new(v))
+        }
+        pub fn lock(&self) -> shuttle::sync::MutexGuard<'_, T> {
+            // A panic under the model checker is a test failure anyway.
+            self.0.lock().unwrap_or_else(|e| e.into_inner())
+        }
+    }
+
+    pub fn yield_now() {
+        shuttle::thread::yield_now()
+    }
+}
+
+pub use imp::*;

@@ -1,0 +1,382 @@
+//! Decoding of frontend (client → server) messages.
+
+use bytes::{Buf, Bytes, BytesMut};
+
+use super::{MAX_SMALL_MESSAGE_BYTES, PROTOCOL_V3};
+use crate::error::{PgError, PgResult};
+
+/// The first packet of a connection: it has no type byte.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Startup {
+    Ssl,
+    GssEnc,
+    Cancel { pid: i32, key: i32 },
+    Startup { params: Vec<(String, String)> },
+}
+
+/// Decoded regular messages.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Message {
+    Query(String),
+    Parse {
+        name: String,
+        query: String,
+        param_types: Vec<u32>,
+    },
+    Bind {
+        portal: String,
+        statement: String,
+        param_formats: Vec<i16>,
+        params: Vec<Option<Bytes>>,
+        result_formats: Vec<i16>,
+    },
+    Describe {
+        kind: u8,
+        name: String,
+    },
+    Execute {
+        portal: String,
+        max_rows: i32,
+    },
+    Close {
+        kind: u8,
+        name: String,
+    },
+    Sync,
+    Flush,
+    Terminate,
+    CopyData(Bytes),
+    CopyDone,
+    CopyFail(String),
+    /// 'p': password, SASLInitialResponse or SASLResponse; the auth exchange decodes it.
+    Password(Bytes),
+    FunctionCall,
+}
+
+fn invalid_length() -> PgError {
+    PgError::protocol_violation("invalid message length")
+}
+
+/// Checks whether `buf` starts with a whole startup packet (length-prefixed, no type byte);
+/// returns its total length.
+pub fn startup_frame(buf: &[u8], max: usize) -> PgResult<Option<usize>> {
+    if buf.len() < 4 {
+        return Ok(None);
+    }
+    let len = i32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]);
+    if len < 8 || len as usize > max.min(10_000) {
+        return Err(invalid_length());
+    }
+    let len = len as usize;
+    Ok((buf.len() >= len).then_some(len))
+}
+
+pub fn decode_startup(mut packet: Bytes) -> PgResult<Startup> {
+    packet.advance(4);
+    let code = packet.get_i32();
+    match code {
+        super::SSL_REQUEST_CODE => Ok(Startup::Ssl),
+        super::GSSENC_REQUEST_CODE => Ok(Startup::GssEnc),
+        super::CANCEL_REQUEST_CODE => {
+            if packet.remaining() < 8 {
+                return Err(invalid_length());
+            }
+            Ok(Startup::Cancel {
+                pid: packet.get_i32(),
+                key: packet.get_i32(),
+            })
+        }
+        PROTOCOL_V3 => {
+            let mut params = Vec::new();
+            loop {
+                let name = get_cstr(&mut packet)?;
+                if name.is_empty() {
+                    break;
+                }
+                let value = get_cstr(&mut packet)?;
+                params.push((name, value));
+            }
+            Ok(Startup::Startup { params })
+        }
+        other => {
+            let (major, minor) = (other >> 16, other & 0xffff);
+            Err(PgError::fatal(
+                crate::error::code::FEATURE_NOT_SUPPORTED,
+                format!(
+                    "unsupported frontend protocol {major}.{minor}: server supports 3.0 to 3.0"
+                ),
+            ))
+        }
+    }
+}
+
+/// Checks whether `buf` holds one whole typed message; returns its total length (type byte
+/// included). Fails on a declared length that is impossible or above the limits.
+pub fn frame(buf: &[u8], max: usize) -> PgResult<Option<usize>> {
+    if buf.len() < 5 {
+        return Ok(None);
+    }
+    let ty = buf[0];
+    let len = i32::from_be_bytes([buf[1], buf[2], buf[3], buf[4]]);
+    if len < 4 {
+        return Err(invalid_length());
+    }
+    let len = len as usize;
+    let limit = match ty {
+        b'S' | b'H' | b'X' | b'c' | b'C' | b'D' | b'E' => MAX_SMALL_MESSAGE_BYTES,
+        _ => max,
+    };
+    if len > limit {
+        return Err(invalid_length());
+    }
+    Ok((buf.len() > len).then_some(len + 1))
+}
+
+/// Splits one framed message off `buf` and decodes it.
+pub fn decode(buf: &mut BytesMut, total: usize) -> PgResult<Message> {
+    let mut msg = buf.split_to(total).freeze();
+    let ty = msg.get_u8();
+    msg.advance(4);
+    let m = match ty {
+        b'Q' => Message::Query(get_cstr(&mut msg)?),
+        b'P' => {
+            let name = get_cstr(&mut msg)?;
+            let query = get_cstr(&mut msg)?;
+            let n = get_i16(&mut msg)?;
+            if n < 0 {
+                return Err(invalid_length());
+            }
+            let mut param_types = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                param_types.push(get_i32(&mut msg)? as u32);
+            }
+            Message::Parse {
+                name,
+                query,
+                param_types,
+            }
+        }
+        b'B' => {
+            let portal = get_cstr(&mut msg)?;
+            let statement = get_cstr(&mut msg)?;
+            let nf = get_count(&mut msg)?;
+            let mut param_formats = Vec::with_capacity(nf);
+            for _ in 0..nf {
+                param_formats.push(get_i16(&mut msg)?);
+            }
+            let np = get_count(&mut msg)?;
+            let mut params = Vec::with_capacity(np);
+            for _ in 0..np {
+                let len = get_i32(&mut msg)?;
+                if len == -1 {
+                    params.push(None);
+                } else if len < 0 || len as usize > msg.remaining() {
+                    return Err(PgError::protocol_violation(
+                        "insufficient data left in message",
+                    ));
+                } else {
+                    params.push(Some(msg.split_to(len as usize)));
+                }
+            }
+            let nr = get_count(&mut msg)?;
+            let mut result_formats = Vec::with_capacity(nr);
+            for _ in 0..nr {
+                result_formats.push(get_i16(&mut msg)?);
+            }
+            Message::Bind {
+                portal,
+                statement,
+                param_formats,
+                params,
+                result_formats,
+            }
+        }
+        b'D' => {
+            let kind = get_u8(&mut msg)?;
+            let name = get_cstr(&mut msg)?;
+            Message::Describe { kind, name }
+        }
+        b'E' => {
+            let portal = get_cstr(&mut msg)?;
+            let max_rows = get_i32(&mut msg)?;
+            Message::Execute { portal, max_rows }
+        }
+        b'C' => {
+            let kind = get_u8(&mut msg)?;
+            let name = get_cstr(&mut msg)?;
+            Message::Close { kind, name }
+        }
+        b'S' => Message::Sync,
+        b'H' => Message::Flush,
+        b'X' => Message::Terminate,
+        b'd' => return Ok(Message::CopyData(msg)),
+        b'c' => Message::CopyDone,
+        b'f' => Message::CopyFail(get_cstr(&mut msg)?),
+        b'p' => return Ok(Message::Password(msg)),
+        b'F' => return Ok(Message::FunctionCall),
+        other => {
+            return Err(PgError::protocol_violation(format!(
+                "invalid frontend message type {other}"
+            )))
+        }
+    };
+    if msg.has_remaining() {
+        return Err(PgError::protocol_violation(format!(
+            "invalid message format (message type '{}')",
+            ty as char
+        )));
+    }
+    Ok(m)
+}
+
+pub fn get_cstr(buf: &mut Bytes) -> PgResult<String> {
+    let Some(end) = memchr::memchr(0, buf) else {
+        return Err(PgError::protocol_violation("invalid string in message"));
+    };
+    let s = buf.split_to(end);
+    buf.advance(1);
+    String::from_utf8(s.to_vec()).map_err(|e| {
+        let bad = s[e.utf8_error().valid_up_to()];
+        PgError::fatal(
+            crate::error::code::CHARACTER_NOT_IN_REPERTOIRE,
+            format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
+        )
+    })
+}
+
+fn get_u8(buf: &mut Bytes) -> PgResult<u8> {
+    if buf.remaining() < 1 {
+        return Err(PgError::protocol_violation(
+            "insufficient data left in message",
+        ));
+    }
+    Ok(buf.get_u8())
+}
+
+fn get_i16(buf: &mut Bytes) -> PgResult<i16> {
+    if buf.remaining() < 2 {
+        return Err(PgError::protocol_violation(
+            "insufficient data left in message",
+        ));
+    }
+    Ok(buf.get_i16())
+}
+
+pub fn get_i32(buf: &mut Bytes) -> PgResult<i32> {
+    if buf.remaining() < 4 {
+        return Err(PgError::protocol_violation(
+            "insufficient data left in message",
+        ));
+    }
+    Ok(buf.get_i32())
+}
+
+fn get_count(buf: &mut Bytes) -> PgResult<usize> {
+    let n = get_i16(buf)?;
+    if n < 0 {
+        return Err(PgError::protocol_violation(
+            "invalid message format (negative count)",
+        ));
+    }
+    Ok(n as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(ty: u8, body: &[u8]) -> BytesMut {
+        let mut b = BytesMut::new();
+        b.extend_from_slice(&[ty]);
+        b.extend_from_slice(&((body.len() + 4) as i32).to_be_bytes());
+        b.extend_from_slice(body);
+        b
+    }
+
+    #[test]
+    fn frames_only_whole_messages() {
+        let m = msg(b'Q', b"select 1\0");
+        for cut in 0..m.len() {
+            assert_eq!(frame(&m[..cut], 1 << 20).unwrap(), None, "cut at {cut}");
+        }
+        assert_eq!(frame(&m, 1 << 20).unwrap(), Some(m.len()));
+    }
+
+    #[test]
+    fn decodes_query() {
+        let mut m = msg(b'Q', b"select 1\0");
+        let n = frame(&m, 1 << 20).unwrap().unwrap();
+        assert_eq!(
+            decode(&mut m, n).unwrap(),
+            Message::Query("select 1".into())
+        );
+        assert!(m.is_empty());
+    }
+
+    #[test]
+    fn rejects_bad_lengths() {
+        let mut m = BytesMut::from(&b"Q\0\0\0\x02"[..]);
+        assert!(frame(&m, 1 << 20).is_err());
+        m = msg(b'S', &[0u8; 20_000]);
+        assert!(frame(&m, 1 << 20).is_err());
+        m = msg(b'Q', &[b'a'; 2000]);
+        assert!(frame(&m, 1000).is_err());
+    }
+
+    #[test]
+    fn rejects_unterminated_string_and_trailing_bytes() {
+        let mut m = msg(b'Q', b"select 1");
+        let n = frame(&m, 1 << 20).unwrap().unwrap();
+        assert_eq!(decode(&mut m, n).unwrap_err().code, "08P01");
+        let mut m = msg(b'E', b"\0\0\0\0\0extra");
+        let n = frame(&m, 1 << 20).unwrap().unwrap();
+        assert_eq!(decode(&mut m, n).unwrap_err().code, "08P01");
+    }
+
+    #[test]
+    fn decodes_bind_with_null_and_truncation() {
+        let mut body = Vec::new();
+        body.extend_from_slice(b"p\0s\0");
+        body.extend_from_slice(&1i16.to_be_bytes());
+        body.extend_from_slice(&1i16.to_be_bytes());
+        body.extend_from_slice(&2i16.to_be_bytes());
+        body.extend_from_slice(&(-1i32).to_be_bytes());
+        body.extend_from_slice(&4i32.to_be_bytes());
+        body.extend_from_slice(&7i32.to_be_bytes());
+        body.extend_from_slice(&0i16.to_be_bytes());
+        let mut m = msg(b'B', &body);
+        let n = frame(&m, 1 << 20).unwrap().unwrap();
+        match decode(&mut m, n).unwrap() {
+            Message::Bind { params, .. } => {
+                assert_eq!(params[0], None);
+                assert_eq!(params[1].as_deref(), Some(&7i32.to_be_bytes()[..]));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Parameter length pointing past the end of the message.
+        let mut bad = body.clone();
+        bad.truncate(body.len() - 6);
+        let mut m = msg(b'B', &bad);
+        let n = frame(&m, 1 << 20).unwrap().unwrap();
+        assert!(decode(&mut m, n).is_err());
+    }
+
+    #[test]
+    fn decodes_startup_variants() {
+        let mut p = Vec::new();
+        p.extend_from_slice(&0i32.to_be_bytes());
+        p.extend_from_slice(&PROTOCOL_V3.to_be_bytes());
+        p.extend_from_slice(b"user\0bob\0database\0db\0\0");
+        let len = p.len() as i32;
+        p[..4].copy_from_slice(&len.to_be_bytes());
+        assert_eq!(startup_frame(&p, 1 << 20).unwrap(), Some(p.len()));
+        match decode_startup(Bytes::from(p)).unwrap() {
+            Startup::Startup { params } => assert_eq!(params.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        let mut ssl = Vec::new();
+        ssl.extend_from_slice(&8i32.to_be_bytes());
+        ssl.extend_from_slice(&super::super::SSL_REQUEST_CODE.to_be_bytes());
+        assert_eq!(decode_startup(Bytes::from(ssl)).unwrap(), Startup::Ssl);
+    }
+}
