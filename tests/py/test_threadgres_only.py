@@ -1,0 +1,120 @@
+"""Requirements of issue 2 that have no PostgreSQL 15 counterpart to compare with
+(PG behaves differently by configuration or by design). All ids contain
+"threadgres"; `-k pg15` skips them."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import signal
+import struct
+import time
+
+import pytest
+
+import pgwire
+import servers
+
+TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
+
+
+@pytest.fixture
+def tg_extra(tmp_root, request):
+    """Start a dedicated threadgres with extra arguments: tg_extra(*args) -> ThreadgresProcess."""
+    procs = []
+
+    def start(*args, name="threadgres-extra"):
+        p = servers.ThreadgresProcess(servers.threadgres_binary(), tmp_root / f"{name}-{len(procs)}",
+                                      extra_args=args, name=name)
+        procs.append(p)
+        p.start()
+        return p
+    yield start
+    for p in procs:
+        p.stop()
+
+
+@TG
+def test_gssenc_request_answered_n(server):
+    """PostgreSQL built with GSSAPI answers 'G'; threadgres has no GSS and must answer 'N'."""
+    c = pgwire.Conn.raw(server.host, server.port)
+    c.send(struct.pack("!ii", 8, pgwire.GSSENC_REQUEST_CODE))
+    assert c.recv_byte() == b"N"
+    msgs = c.startup()
+    assert msgs[-1].type == "Z"
+    assert c.simple("SELECT 1") == [("1",)]
+    c.close()
+
+
+@TG
+def test_max_connections(server, tg_extra):
+    p = tg_extra("--max-connections", "3")
+    conns = [p.info.connect_raw() for _ in range(2)]  # plus none: the readiness probe has closed
+    conns.append(p.info.connect_raw())
+    extra = pgwire.Conn.raw(p.info.host, p.info.port)
+    msgs = extra.startup()
+    err = [m for m in msgs if m.type == "E"]
+    assert err, msgs
+    assert (err[0].fields.get("S"), err[0].fields.get("C"), err[0].fields.get("M")) == \
+        ("FATAL", "53300", "sorry, too many clients already")
+    extra.close()
+    conns.pop().close()
+    deadline = time.monotonic() + 10
+    while True:  # the freed slot becomes usable once the server has seen the close
+        try:
+            c = p.info.connect_raw()
+            break
+        except pgwire.ServerError as e:
+            assert e.fields.get("C") == "53300"
+            assert time.monotonic() < deadline, "slot not freed within 10s"
+            time.sleep(0.05)
+    assert c.simple("SELECT 'slot reused'") == [("slot reused",)]
+    for x in conns + [c]:
+        x.close()
+
+
+@TG
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_shutdown_signal_terminates_sessions(server, tg_extra, sig):
+    p = tg_extra()
+    idle = p.info.connect_raw()
+    in_tx = p.info.connect_raw()
+    in_tx.simple("BEGIN")
+    os.kill(p.proc.pid, sig)
+    for c in (idle, in_tx):
+        msgs = c.read_until_closed(timeout=15)
+        fatal = [m.fields for m in msgs if m.type == "E"]
+        assert fatal and (fatal[-1].get("S"), fatal[-1].get("C"), fatal[-1].get("M")) == \
+            ("FATAL", "57P01", "terminating connection due to administrator command"), msgs
+    p.proc.wait(15)
+    assert p.proc.returncode == 0
+
+
+@TG
+def test_many_idle_connections(server):
+    """A few hundred concurrent sessions (PG15 here is limited to max_connections=100)."""
+    n = 300
+
+    def open_one(_):
+        return server.connect_raw(timeout=30)
+    with concurrent.futures.ThreadPoolExecutor(16) as ex:
+        conns = list(ex.map(open_one, range(n)))
+    try:
+        pids = {c.pid for c in conns}
+        assert len(pids) == n, "BackendKeyData pids must be unique"
+        for c in conns[:: n // 10]:
+            assert c.simple("SELECT pg_backend_pid()") == [(str(c.pid),)]
+        with server.connect_raw() as mon:
+            count = int(mon.simple("SELECT count(*) FROM pg_stat_activity")[0][0])
+        assert count >= n
+    finally:
+        for c in conns:
+            c.close()
+
+
+@TG
+def test_server_version_is_15(server):
+    with server.connect_raw() as c:
+        assert c.parameters["server_version"].startswith("15.")
+        assert c.simple("SELECT version() LIKE 'PostgreSQL 15.%'") == [("t",)]
+        assert int(c.simple("SHOW server_version_num")[0][0]) // 10000 == 15
