@@ -1,0 +1,258 @@
+//! Connection helpers shared by every subcommand.
+//!
+//! Every session is a plain tokio-postgres connection over a TCP socket that we open ourselves
+//! (so that a source address can be chosen when many connections are needed). The connection
+//! half is driven by its own task, which is also where asynchronous notifications arrive:
+//! `Connection::poll_message` yields them as `AsyncMessage::Notification`. Each notification is
+//! stamped with the instant it was read off the socket before it is handed to the benchmark.
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use futures_util::stream::{self, StreamExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_postgres::tls::NoTlsStream;
+use tokio_postgres::{AsyncMessage, Client, Config, Connection, NoTls, Notification};
+
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+pub type Res<T> = Result<T, BoxError>;
+
+/// Where and as whom to connect.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ConnOpts {
+    /// Server address (an IP address; everything runs on 127.0.0.1).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Server port.
+    #[arg(long, default_value_t = 5432)]
+    pub port: u16,
+    #[arg(long, default_value = "postgres")]
+    pub user: String,
+    #[arg(long, default_value = "postgres")]
+    pub dbname: String,
+    /// Upper bound on one connection attempt (TCP connect + startup + authentication).
+    #[arg(long, default_value_t = 30.0)]
+    pub connect_timeout_s: f64,
+}
+
+impl ConnOpts {
+    pub fn addr(&self) -> Res<SocketAddr> {
+        let ip: IpAddr = self
+            .host
+            .parse()
+            .map_err(|e| format!("--host must be an IP address ({}): {e}", self.host))?;
+        Ok(SocketAddr::new(ip, self.port))
+    }
+
+    pub fn config(&self) -> Config {
+        let mut cfg = Config::new();
+        cfg.user(&self.user)
+            .dbname(&self.dbname)
+            .application_name("tgbench");
+        cfg
+    }
+
+    pub fn connect_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.connect_timeout_s.max(0.001))
+    }
+}
+
+/// A notification together with the instant its message was decoded by the connection task.
+pub struct Received {
+    pub at: Instant,
+    pub note: Notification,
+}
+
+/// One client session: the query half, the notifications (if asked for), and the task that
+/// drives the connection. The task returns the connection error, if the connection failed.
+pub struct Session {
+    pub client: Client,
+    pub notes: Option<mpsc::UnboundedReceiver<Received>>,
+    pub driver: JoinHandle<Option<String>>,
+}
+
+impl Session {
+    /// Opens a session; with `notifications` the received notifications are delivered on
+    /// `notes`, otherwise they are discarded.
+    pub async fn open(opts: &ConnOpts, notifications: bool) -> Res<Session> {
+        Session::open_from(opts, &opts.config(), opts.addr()?, None, notifications).await
+    }
+
+    pub async fn open_from(
+        opts: &ConnOpts,
+        cfg: &Config,
+        addr: SocketAddr,
+        source: Option<IpAddr>,
+        notifications: bool,
+    ) -> Res<Session> {
+        let (client, conn) = connect_raw(cfg, addr, source, opts.connect_timeout()).await?;
+        let (tx, rx) = if notifications {
+            let (tx, rx) = mpsc::unbounded_channel();
+            (Some(tx), Some(rx))
+        } else {
+            (None, None)
+        };
+        let driver = spawn_driver(conn, tx);
+        Ok(Session {
+            client,
+            notes: rx,
+            driver,
+        })
+    }
+
+    pub fn take_notes(&mut self) -> mpsc::UnboundedReceiver<Received> {
+        self.notes
+            .take()
+            .expect("session was opened without notifications")
+    }
+}
+
+/// TCP connect (optionally from a given source address) plus the PostgreSQL startup, bounded
+/// by `limit`.
+pub async fn connect_raw(
+    cfg: &Config,
+    addr: SocketAddr,
+    source: Option<IpAddr>,
+    limit: Duration,
+) -> Res<(Client, Connection<TcpStream, NoTlsStream>)> {
+    let attempt = async {
+        let sock = if addr.is_ipv4() {
+            TcpSocket::new_v4()?
+        } else {
+            TcpSocket::new_v6()?
+        };
+        if let Some(ip) = source {
+            sock.bind(SocketAddr::new(ip, 0))?;
+        }
+        let stream = sock.connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let pair = cfg.connect_raw(stream, NoTls).await?;
+        Ok::<_, BoxError>(pair)
+    };
+    match tokio::time::timeout(limit, attempt).await {
+        Ok(r) => r,
+        Err(_) => Err(format!("connection attempt took longer than {limit:?}").into()),
+    }
+}
+
+/// Drives a connection until it ends, forwarding notifications to `tx` (if any).
+pub fn spawn_driver(
+    mut conn: Connection<TcpStream, NoTlsStream>,
+    tx: Option<mpsc::UnboundedSender<Received>>,
+) -> JoinHandle<Option<String>> {
+    tokio::spawn(async move {
+        let mut messages = stream::poll_fn(move |cx| conn.poll_message(cx));
+        while let Some(msg) = messages.next().await {
+            match msg {
+                Ok(AsyncMessage::Notification(note)) => {
+                    if let Some(tx) = &tx {
+                        let _ = tx.send(Received {
+                            at: Instant::now(),
+                            note,
+                        });
+                    }
+                }
+                Ok(_) => {} // notices and future message kinds
+                Err(e) => return Some(e.to_string()),
+            }
+        }
+        None
+    })
+}
+
+/// Opens `n` sessions with at most `concurrency` connection attempts in flight; `setup(i)`
+/// may name one statement (sent with the simple protocol) that session `i` runs once opened.
+/// Returns the sessions in index order, or the first error.
+pub async fn open_many<F>(
+    opts: &ConnOpts,
+    n: usize,
+    concurrency: usize,
+    notifications: bool,
+    setup: F,
+) -> Res<Vec<Session>>
+where
+    F: Fn(usize) -> Option<String>,
+{
+    let cfg = opts.config();
+    let addr = opts.addr()?;
+    let jobs = (0..n).map(|i| {
+        let stmt = setup(i);
+        let cfg = &cfg;
+        async move {
+            let s = Session::open_from(opts, cfg, addr, None, notifications).await?;
+            if let Some(stmt) = stmt {
+                s.client.simple_query(&stmt).await?;
+            }
+            Ok::<_, BoxError>((i, s))
+        }
+    });
+    let mut results: Vec<(usize, Session)> = Vec::with_capacity(n);
+    let mut pending = stream::iter(jobs).buffer_unordered(concurrency.max(1));
+    while let Some(r) = pending.next().await {
+        results.push(r?);
+    }
+    results.sort_by_key(|(i, _)| *i);
+    Ok(results.into_iter().map(|(_, s)| s).collect())
+}
+
+/// Whether the server accepts several statements in one simple Query message.
+pub async fn supports_multi_statement(client: &Client) -> bool {
+    match client.simple_query("SELECT 1; SELECT 2").await {
+        Ok(msgs) => {
+            msgs.iter()
+                .filter(|m| matches!(m, tokio_postgres::SimpleQueryMessage::Row(_)))
+                .count()
+                == 2
+        }
+        Err(_) => false,
+    }
+}
+
+/// Runs statements (each ending in ';') with the simple protocol, `batch` per Query message.
+pub async fn run_statements(client: &Client, stmts: &[String], batch: usize) -> Res<()> {
+    for chunk in stmts.chunks(batch.max(1)) {
+        client.simple_query(&chunk.concat()).await?;
+    }
+    Ok(())
+}
+
+/// Receives the next notification, waiting at most `limit`.
+pub async fn recv_within(
+    rx: &mut mpsc::UnboundedReceiver<Received>,
+    limit: Duration,
+) -> Res<Received> {
+    match tokio::time::timeout(limit, rx.recv()).await {
+        Ok(Some(r)) => Ok(r),
+        Ok(None) => Err("connection closed while waiting for a notification".into()),
+        Err(_) => Err(format!("no notification arrived within {limit:?}").into()),
+    }
+}
+
+/// Closes sessions: drops the clients (which makes the server side see a Terminate) and waits,
+/// bounded, for the connection tasks to end.
+pub async fn close_all(sessions: Vec<Session>) {
+    let mut drivers = Vec::with_capacity(sessions.len());
+    for s in sessions {
+        drop(s.client);
+        drivers.push(s.driver);
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for d in drivers {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            d.abort();
+            continue;
+        }
+        let _ = tokio::time::timeout(left, d).await;
+    }
+}
+
+pub fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}

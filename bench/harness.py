@@ -1,0 +1,1674 @@
+#!/usr/bin/env python3
+"""Benchmark harness of threadgres (started by bench/run.sh; see bench/README.md).
+
+Runs the benchmarks of /work/shared/spec/benchmarks.md against threadgres and PostgreSQL 15,
+alternating the two servers for every repetition of every point, and writes raw.csv,
+raw.jsonl, report.md and PNG plots into the run directory.
+
+Nothing here asserts on timings: a point that fails is recorded with its error and the run
+goes on.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import select
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(BENCH_DIR)
+CLIENT = os.path.join(BENCH_DIR, "client", "target", "release", "tgbench")
+SCRIPTS = os.path.join(BENCH_DIR, "pgbench")
+PG_BIN = "/usr/lib/postgresql/15/bin"
+PG_USER = "tgbench"
+
+TG = "threadgres"
+PG = "postgresql"
+SERVERS = (TG, PG)
+LABEL = {TG: "threadgres", PG: "PostgreSQL 15"}
+
+CORES = os.cpu_count() or 1
+
+# --------------------------------------------------------------------------------------------
+# Modes: durations, repetitions and the points of every benchmark.
+# --------------------------------------------------------------------------------------------
+
+PGB_SCRIPTS = [
+    "listen_unique",
+    "listen_common",
+    "listen_unlisten_unique",
+    "listen_unlisten_common",
+    "listen_notify_unique",
+    "listen_notify_common",
+]
+
+MODES = {
+    "full": dict(
+        reps=3,
+        pgb_T=5, pgb_t=None, pgb_clients=[1, 2, 4, 8, 16, 32, 1000],
+        dur=10.0, warm=2.0,
+        pingpong_extra=[0, 10, 100, 1000],
+        multicast=[(32, 2), (16, 4), (8, 8), (4, 16)],
+        wide_N=[1, 10, 100] + list(range(1000, 10001, 1000)), wide_iters=10,
+        wide_L=[1, 10, 50, 100, 200], wide_I=[0, 50, 100, 200, 300, 400, 500],
+        lat_dur=20.0, lat_warm=2.0,
+        writers_C=[1, 2, 4, 8, 16, 32, 64],
+        idle_K=[1000, 10000, 100000], connect_T=10, connect_t=None,
+    ),
+    "quick": dict(
+        reps=1,
+        pgb_T=1, pgb_t=None, pgb_clients=[1, 8, 1000],
+        dur=2.0, warm=0.5,
+        pingpong_extra=[0, 10, 100, 1000],
+        multicast=[(32, 2), (16, 4), (8, 8), (4, 16)],
+        wide_N=[1, 100, 1000, 5000, 10000], wide_iters=3,
+        wide_L=[1, 10, 50, 200], wide_I=[0, 100, 500],
+        lat_dur=3.0, lat_warm=0.5,
+        writers_C=[1, 4, 16, 64],
+        idle_K=[1000], connect_T=2, connect_t=None,
+    ),
+    "smoke": dict(
+        reps=1,
+        pgb_T=None, pgb_t=50, pgb_clients=[1, 4],
+        dur=0.3, warm=0.1,
+        pingpong_extra=[0, 10],
+        multicast=[(32, 2), (4, 16)],
+        wide_N=[1, 100, 1000], wide_iters=2,
+        wide_L=[1, 10], wide_I=[0, 50],
+        lat_dur=0.5, lat_warm=0.1,
+        writers_C=[1, 8],
+        idle_K=[100], connect_T=None, connect_t=50,
+    ),
+}
+
+BENCHES = [
+    # (number, name, title, implemented)
+    (1, "pgbench", "pgbench LISTEN/NOTIFY scripts (seed 000)", True),
+    (2, "pingpong", "Ping-pong with idle listeners (seed 000)", True),
+    (3, "multicast", "Multicast ping-pong (seed 000)", True),
+    (4, "wide-notify", "Commit time of a wide NOTIFY (seed 001)", True),
+    (5, "latency", "Notification latency distribution (seed 003)", True),
+    (6, "writers", "Notifying writers with durable commits", True),
+    (7, "idle", "Idle connections (seed 002)", True),
+    (8, "select-only", "Select-only at many connections (seed 002)", False),
+    (9, "tpcb", "pgbench tpcb-like, scale 10 (seed 004)", False),
+    (10, "tpcc", "TPC-C new-order transactions per minute", False),
+    (11, "manycore", "Many-core micro-benchmarks", False),
+]
+PLACEHOLDER_REASON = {
+    "select-only": "placeholder: needs tables (pgbench -i) in threadgres",
+    "tpcb": "placeholder: needs tables and durable commits in threadgres",
+    "tpcc": "placeholder: needs the SQL surface of a TPC-C client",
+    "manycore": "placeholder: micro-benchmarks of the WAL reservation, commit-number "
+                "publication and read-biased lock live with the server code",
+}
+
+# Metrics shown per benchmark: key -> (label, unit, higher_is_better)
+METRICS = {
+    "pgbench": {"tps": ("TPS", "tx/s", True), "latency_ms": ("latency avg", "ms", False)},
+    "pingpong": {"rt_per_s": ("round trips/s", "1/s", True),
+                 "rtt_ms_p50": ("RTT p50", "ms", False)},
+    "multicast": {"rt_per_s": ("round trips/s", "1/s", True),
+                  "rtt_ms_p50": ("RTT p50", "ms", False)},
+    "wide-notify": {"commit_ms": ("COMMIT time", "ms", False),
+                    "deliver_ms": ("time until all received", "ms", False)},
+    "latency": {"sent_per_s": ("sent/s", "1/s", True),
+                "received_per_s": ("received/s", "1/s", True),
+                "lost": ("lost", "", False),
+                "latency_ms_p50": ("latency p50", "ms", False),
+                "latency_ms_p99": ("latency p99", "ms", False)},
+    "writers": {"tps": ("TPS", "tx/s", True), "tx_ms_p50": ("tx latency p50", "ms", False)},
+    "idle": {"pss_per_conn_kib": ("memory/conn (PSS delta / K)", "KiB", False),
+             "rss_per_conn_kib": ("memory/conn (RSS delta / K)", "KiB", False),
+             "open_s": ("time to open K", "s", False),
+             "connect_select1_ms": ("connect+SELECT 1+disconnect", "ms", False)},
+}
+TABLE_METRICS = {"pgbench": ["tps"]}
+LAT_BUCKETS = ["0-0.01", "0.01-0.1", "0.1-1", "1-10", "10-100", ">100"]
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+
+CURRENT_CHILD = None  # the load generator running now, terminated on SIGTERM
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def read_file(path, default=""):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def mem_available_kib():
+    m = re.search(r"^MemAvailable:\s+(\d+)", read_file("/proc/meminfo"), re.M)
+    return int(m.group(1)) if m else 0
+
+
+def proc_mem_kib(pid):
+    """(RSS, PSS) of one process in KiB, (0, 0) if it is gone."""
+    rss = re.search(r"^VmRSS:\s+(\d+)", read_file(f"/proc/{pid}/status"), re.M)
+    pss = re.search(r"^Pss:\s+(\d+)", read_file(f"/proc/{pid}/smaps_rollup"), re.M)
+    return (int(rss.group(1)) if rss else 0, int(pss.group(1)) if pss else 0)
+
+
+def children_of(pid):
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        stat = read_file(f"/proc/{d}/stat")
+        # pid (comm) state ppid ...
+        r = stat.rfind(")")
+        if r < 0:
+            continue
+        fields = stat[r + 2:].split()
+        if len(fields) > 1 and fields[1] == str(pid):
+            out.append(int(d))
+    return out
+
+
+def nofile_limit():
+    try:
+        import resource
+        return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except Exception:
+        return 1024
+
+
+def run_cmd(cmd, timeout=60, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def as_pg_user(cmd):
+    if os.geteuid() == 0:
+        return ["runuser", "-u", PG_USER, "--"] + cmd
+    return cmd
+
+
+def fmt_num(v):
+    if v is None:
+        return "n/a"
+    a = abs(v)
+    if a == 0:
+        return "0"
+    if a >= 1000:
+        return f"{v:,.0f}"
+    if a >= 100:
+        return f"{v:.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    if a >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3g}"
+
+
+# --------------------------------------------------------------------------------------------
+# Servers
+# --------------------------------------------------------------------------------------------
+
+class PidFile:
+    """Lines `threadgres <pid>` / `postgresql <datadir>` so that run.sh can clean up."""
+
+    def __init__(self, path):
+        self.path = path
+        self.entries = {}
+
+    def set(self, key, value):
+        if value is None:
+            self.entries.pop(key, None)
+        else:
+            self.entries[key] = value
+        if not self.entries:
+            if os.path.exists(self.path):
+                os.remove(self.path)
+            return
+        with open(self.path, "w") as f:
+            for k, v in self.entries.items():
+                f.write(f"{k} {v}\n")
+
+
+class PgServer:
+    name = PG
+
+    def __init__(self, run_dir, pidfile, max_connections):
+        self.run_dir = run_dir
+        self.pidfile = pidfile
+        self.max_connections = max_connections
+        self.tmp = None
+        self.port = None
+        self.available = False
+        self.error = None
+        self.restarts = 0
+        self.start_failures = 0
+        self.binary_ok = True
+        self.base_procs = 8
+        self.version = ""
+        self.settings = []
+
+    @property
+    def data(self):
+        return os.path.join(self.tmp, "data")
+
+    def start(self):
+        try:
+            self._start()
+            self.available = True
+        except Exception as e:  # noqa: BLE001 - any failure makes the server unavailable
+            self.error = str(e)
+            self.available = False
+            log(f"!! PostgreSQL did not start: {e}")
+        return self.available
+
+    def _start(self):
+        if self.tmp is None:
+            self.tmp = tempfile.mkdtemp(prefix="tgbench-pg-")
+            if os.geteuid() == 0:
+                shutil.chown(self.tmp, PG_USER, PG_USER)
+            os.chmod(self.tmp, 0o700)
+            r = run_cmd(as_pg_user([f"{PG_BIN}/initdb", "-D", self.data, "-U", "postgres",
+                                    "-A", "trust", "-E", "UTF8", "--no-sync"]), timeout=300)
+            if r.returncode != 0:
+                raise RuntimeError(f"initdb failed: {r.stderr.strip()[-500:]}")
+            with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
+                f.write("\n# --- set by bench/harness.py ---\n")
+                f.write("listen_addresses = '127.0.0.1'\n")
+                f.write(f"unix_socket_directories = '{self.tmp}'\n")
+                f.write(f"max_connections = {self.max_connections}\n")
+                f.write("synchronous_commit = off\n")
+        self.port = free_port()
+        r = run_cmd(as_pg_user([f"{PG_BIN}/pg_ctl", "-D", self.data, "-l",
+                                os.path.join(self.tmp, "postgresql.log"), "-w", "-t", "120",
+                                "-o", f"-p {self.port}", "start"]),
+                    timeout=180, start_new_session=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {r.stdout.strip()[-300:]} "
+                               f"{r.stderr.strip()[-300:]} "
+                               f"{read_file(os.path.join(self.tmp, 'postgresql.log'))[-500:]}")
+        self.pidfile.set(PG, self.data)
+        time.sleep(0.5)
+        self.base_procs = len(self.pids())  # postmaster and background processes
+        self.version = self.psql("select version()").strip()
+        rows = self.psql("select name, setting, coalesce(unit, ''), source from pg_settings "
+                         "where source not in ('default', 'override', 'client', 'session') "
+                         "order by name")
+        self.settings = [line.split("|") for line in rows.splitlines() if line]
+
+    def psql(self, sql):
+        r = run_cmd([f"{PG_BIN}/psql", "-h", "127.0.0.1", "-p", str(self.port), "-U",
+                     "postgres", "-d", "postgres", "-AtX", "-c", sql], timeout=60)
+        if r.returncode != 0:
+            raise RuntimeError(f"psql failed: {r.stderr.strip()}")
+        return r.stdout
+
+    def postmaster_pid(self):
+        txt = read_file(os.path.join(self.data, "postmaster.pid")) if self.tmp else ""
+        try:
+            return int(txt.split("\n", 1)[0])
+        except ValueError:
+            return None
+
+    def alive(self):
+        pid = self.postmaster_pid()
+        return pid is not None and os.path.exists(f"/proc/{pid}")
+
+    def pids(self):
+        pid = self.postmaster_pid()
+        if pid is None:
+            return []
+        return [pid] + children_of(pid)
+
+    def memory(self):
+        """(RSS sum, PSS sum, process count) over the postmaster and all its children."""
+        rss = pss = 0
+        pids = self.pids()
+        for p in pids:
+            r, s = proc_mem_kib(p)
+            rss += r
+            pss += s
+        return rss, pss, len(pids)
+
+    def stop(self):
+        if self.tmp is None:
+            return
+        if self.alive():
+            try:
+                run_cmd(as_pg_user([f"{PG_BIN}/pg_ctl", "-D", self.data, "-m", "fast", "-w",
+                                    "-t", "60", "stop"]), timeout=90)
+            except subprocess.TimeoutExpired:
+                pass
+            if self.alive():
+                try:
+                    os.kill(self.postmaster_pid(), signal.SIGQUIT)
+                except OSError:
+                    pass
+        self.pidfile.set(PG, None)
+
+    def cleanup(self):
+        if self.tmp and os.path.isdir(self.tmp):
+            logf = os.path.join(self.tmp, "postgresql.log")
+            if os.path.exists(logf):
+                shutil.copy(logf, os.path.join(self.run_dir, "postgresql.log"))
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        self.tmp = None
+
+
+class TgServer:
+    name = TG
+
+    def __init__(self, run_dir, pidfile, binary, max_connections=20000):
+        self.run_dir = run_dir
+        self.pidfile = pidfile
+        self.binary = binary
+        self.default_max = max_connections
+        self.max_connections = max_connections
+        self.proc = None
+        self.port = None
+        self.available = False
+        self.error = None
+        self.restarts = 0
+        self.start_failures = 0
+        self.binary_ok = bool(binary) and os.path.exists(binary)
+        self.logf = None
+
+    def command(self):
+        return [self.binary, "--port", str(self.port), "--listen", "127.0.0.1",
+                "--max-connections", str(self.max_connections), "--log-level", "warn"]
+
+    def start(self, max_connections=None):
+        self.max_connections = max_connections or self.default_max
+        if not self.binary or not os.path.exists(self.binary):
+            self.error = f"binary {self.binary} not built"
+            self.available = False
+            return False
+        self.port = free_port()
+        self.logf = open(os.path.join(self.run_dir, "threadgres.log"), "a")
+        self.logf.write(f"--- {datetime.datetime.now().isoformat()} {' '.join(self.command())}\n")
+        self.logf.flush()
+        self.proc = subprocess.Popen(self.command(), stdout=self.logf, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        self.pidfile.set(TG, self.proc.pid)
+        deadline = time.time() + 30
+        last = ""
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                last = f"exited with status {self.proc.returncode} (see threadgres.log)"
+                break
+            try:
+                r = run_cmd([CLIENT, "check", "--port", str(self.port),
+                             "--connect-timeout-s", "2"], timeout=10)
+                if r.returncode == 0:
+                    self.available = True
+                    self.error = None
+                    return True
+                last = (r.stdout.strip() or r.stderr.strip())[-300:]
+            except subprocess.TimeoutExpired:
+                last = "check timed out"
+            time.sleep(0.3)
+        self.error = f"did not become ready: {last}"
+        self.stop()
+        self.available = False
+        log(f"!! threadgres did not start: {self.error}")
+        return False
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def pids(self):
+        return [self.proc.pid] if self.alive() else []
+
+    def memory(self):
+        if not self.alive():
+            return 0, 0, 0
+        r, s = proc_mem_kib(self.proc.pid)
+        return r, s, 1
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        self.proc = None
+        self.pidfile.set(TG, None)
+        if self.logf:
+            self.logf.close()
+            self.logf = None
+
+    def cleanup(self):
+        pass
+
+
+# --------------------------------------------------------------------------------------------
+# Running one measurement
+# --------------------------------------------------------------------------------------------
+
+class Outcome:
+    def __init__(self, status, metrics=None, error=None, detail=None):
+        self.status = status          # ok | error | expected-error | timeout | skipped
+        self.metrics = metrics or {}
+        self.error = error
+        self.detail = detail or {}
+
+
+def run_client(args, port, timeout):
+    """Runs the Rust client; returns an Outcome with its JSON result as detail."""
+    global CURRENT_CHILD
+    cmd = [CLIENT] + args[:1] + ["--port", str(port)] + args[1:]
+    try:
+        CURRENT_CHILD = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         stdin=subprocess.DEVNULL, text=True)
+        out, err = CURRENT_CHILD.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        CURRENT_CHILD.kill()
+        CURRENT_CHILD.communicate()
+        return Outcome("timeout", error=f"client ran longer than {timeout:.0f}s",
+                       detail={"cmd": " ".join(cmd)})
+    finally:
+        CURRENT_CHILD = None
+    res = None
+    for line in reversed(out.splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                res = json.loads(line)
+                break
+            except ValueError:
+                continue
+    if res is None:
+        return Outcome("error", error=f"no result line: {err.strip()[-300:]}",
+                       detail={"cmd": " ".join(cmd)})
+    res["cmd_line"] = " ".join(cmd)
+    if not res.get("ok"):
+        return Outcome("error", error=res.get("error", "unknown error"), detail=res)
+    return Outcome("ok", metrics={k: v for k, v in res.items()
+                                  if isinstance(v, (int, float)) and not isinstance(v, bool)},
+                   detail=res)
+
+
+PGB_RE = {
+    "tps": re.compile(r"^tps = ([\d.]+)", re.M),
+    "latency_ms": re.compile(r"^latency average = ([\d.]+) ms", re.M),
+    "failed": re.compile(r"^number of failed transactions: (\d+)", re.M),
+    "processed": re.compile(r"^number of transactions actually processed: (\d+)", re.M),
+    "initial_connection_ms": re.compile(r"^initial connection time = ([\d.]+) ms", re.M),
+    "avg_connection_ms": re.compile(r"^average connection time = ([\d.]+) ms", re.M),
+}
+
+
+def run_pgbench(port, script, mode, clients, jobs, T=None, t=None, connect_each=False,
+                timeout=None):
+    global CURRENT_CHILD
+    cmd = [f"{PG_BIN}/pgbench", "-n", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+           "-M", mode, "-c", str(clients), "-j", str(jobs), "-f", script]
+    if connect_each:
+        cmd.append("-C")
+    cmd += ["-T", str(T)] if T else ["-t", str(t)]
+    cmd.append("postgres")
+    if timeout is None:
+        timeout = (T or 0) + 120 + clients * 0.1
+    env = dict(os.environ, PGCONNECT_TIMEOUT="30")
+    try:
+        CURRENT_CHILD = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         stdin=subprocess.DEVNULL, text=True, env=env)
+        out, err = CURRENT_CHILD.communicate(timeout=timeout)
+        rc = CURRENT_CHILD.returncode
+    except subprocess.TimeoutExpired:
+        CURRENT_CHILD.kill()
+        CURRENT_CHILD.communicate()
+        return Outcome("timeout", error=f"pgbench ran longer than {timeout:.0f}s",
+                       detail={"cmd_line": " ".join(cmd)})
+    finally:
+        CURRENT_CHILD = None
+    metrics = {}
+    for k, rx in PGB_RE.items():
+        m = rx.search(out)
+        if m:
+            metrics[k] = float(m.group(1))
+    detail = {"cmd_line": " ".join(cmd), "rc": rc, "stdout": out[-2000:],
+              "stderr": err[-2000:]}
+    aborted = "aborted" in err or rc != 0
+    if aborted:
+        msg = None
+        for pattern in (r"((?:ERROR|FATAL):.*)$", r"error:\s*(.*)$"):
+            for line in err.splitlines():
+                m = re.search(pattern, line)
+                if m:
+                    msg = re.sub(r"\s+", " ", m.group(1)).strip()
+                    break
+            if msg:
+                break
+        return Outcome("error", metrics={}, error=msg or f"pgbench exit {rc}", detail=detail)
+    if metrics.get("processed") == 0:
+        return Outcome("error", error="no transaction completed (did opening the connections "
+                                      "take the whole -T duration?)", detail=detail)
+    if "tps" not in metrics:
+        return Outcome("error", error="no tps in pgbench output", detail=detail)
+    return Outcome("ok", metrics=metrics, detail=detail)
+
+
+# --------------------------------------------------------------------------------------------
+# Points of each benchmark
+# --------------------------------------------------------------------------------------------
+
+class Point:
+    """One configuration of a benchmark; `run(server)` measures it once."""
+
+    def __init__(self, bench, pid, params, run, x=None, series=None, expect_error=None,
+                 skip=None):
+        self.bench = bench
+        self.id = pid
+        self.params = params
+        self.run = run
+        self.x = x
+        self.series = series or ""
+        self.expect_error = expect_error  # substring of the expected error, if any
+        self.skip = skip  # callable(server) -> reason or None
+
+
+class Suite:
+    def __init__(self, opts, cfg, servers, run_dir):
+        self.opts = opts
+        self.cfg = cfg
+        self.servers = servers
+        self.run_dir = run_dir
+        self.rows = []   # one per metric, as in raw.csv
+        self.runs = []   # one per measurement
+        self.notes = []
+        self.interrupted = False
+        self.raw_csv = open(os.path.join(run_dir, "raw.csv"), "w", newline="")
+        self.csv = csv.writer(self.raw_csv)
+        self.csv.writerow(["time", "bench", "point", "series", "x", "server", "rep", "status",
+                           "metric", "value", "error", "params"])
+        self.raw_jsonl = open(os.path.join(run_dir, "raw.jsonl"), "w")
+        self.idle_per_conn = {}  # server -> measured PSS KiB per connection
+
+    # -- recording -----------------------------------------------------------------------
+    def record(self, p, server, rep, out):
+        now = datetime.datetime.now().isoformat(timespec="seconds")
+        params = json.dumps(p.params, sort_keys=True)
+        base = dict(time=now, bench=p.bench, point=p.id, series=p.series, x=p.x,
+                    server=server, rep=rep, status=out.status, error=out.error or "")
+        self.runs.append(dict(base, metrics=dict(out.metrics)))
+        metrics = out.metrics if out.metrics else {"": None}
+        for k, v in metrics.items():
+            row = dict(base, metric=k, value=v)
+            self.rows.append(row)
+            self.csv.writerow([now, p.bench, p.id, p.series, p.x, server, rep, out.status, k,
+                               "" if v is None else v, out.error or "", params])
+        self.raw_csv.flush()
+        self.raw_jsonl.write(json.dumps(dict(base, params=p.params, metrics=out.metrics,
+                                             detail=out.detail)) + "\n")
+        self.raw_jsonl.flush()
+
+    def close(self):
+        self.raw_csv.close()
+        self.raw_jsonl.close()
+
+    # -- running -------------------------------------------------------------------------
+    def ensure(self, srv):
+        """Makes sure the server runs; restarts it if it died. A server that failed to start
+        twice in a row is given up for the rest of the run."""
+        if srv.available and srv.alive():
+            return True
+        if not srv.binary_ok or srv.start_failures >= 2:
+            return False
+        if srv.available:  # it was up and is gone now
+            srv.restarts += 1
+            self.notes.append(f"{LABEL[srv.name]} had exited before a point and was restarted "
+                              f"({srv.restarts} restart(s) in this run; see its log).")
+            log(f"!! {LABEL[srv.name]} is not running; restarting it")
+            srv.stop()
+        if srv.start():
+            srv.start_failures = 0
+            return True
+        srv.start_failures += 1
+        return False
+
+    def run_points(self, points, progress):
+        reps = self.cfg["reps"]
+        for p in points:
+            for rep in range(reps):
+                order = SERVERS if rep % 2 == 0 else tuple(reversed(SERVERS))
+                for name in order:
+                    if name not in self.servers:
+                        continue
+                    srv = self.servers[name]
+                    progress["n"] += 1
+                    head = (f"[{progress['n']:>4}/{progress['total']} "
+                            f"{fmt_elapsed(time.time() - progress['t0'])}] "
+                            f"{p.bench} {p.id} | {LABEL[name]} | rep {rep + 1}/{reps}")
+                    reason = p.skip(srv) if p.skip else None
+                    if reason:
+                        out = Outcome("skipped", error=reason)
+                    elif not self.ensure(srv):
+                        out = Outcome("skipped", error=f"server unavailable: {srv.error}")
+                    else:
+                        log(f"{head} ...")
+                        t = time.time()
+                        try:
+                            out = p.run(srv)
+                        except subprocess.TimeoutExpired as e:
+                            out = Outcome("timeout", error=str(e))
+                        except KeyboardInterrupt:
+                            raise
+                        except Exception as e:  # noqa: BLE001 - record and go on
+                            out = Outcome("error", error=f"harness: {type(e).__name__}: {e}")
+                        if out.status == "ok" and srv.name == TG and not srv.alive():
+                            out = Outcome("error", error="server exited during the point",
+                                          metrics=out.metrics, detail=out.detail)
+                        out.metrics["wall_s"] = round(time.time() - t, 3)
+                    if p.expect_error:
+                        if out.status == "error" and p.expect_error in (out.error or ""):
+                            out.status = "expected-error"
+                        elif out.status == "ok":
+                            out.status = "unexpected-success"
+                    self.record(p, name, rep + 1, out)
+                    log(f"{head} -> {summarize(p, out)}")
+
+    # -- benchmark definitions -----------------------------------------------------------
+    def points_pgbench(self):
+        c = self.cfg
+        pts = []
+        for script in PGB_SCRIPTS:
+            for mode in ("simple", "prepared"):
+                for clients in c["pgb_clients"]:
+                    jobs = clients if clients <= 32 else CORES
+                    path = os.path.join(SCRIPTS, script + ".sql")
+                    t = None
+                    if c["pgb_t"]:
+                        t = max(2, c["pgb_t"] // max(1, clients // 10))
+
+                    T = c["pgb_T"]
+                    if T and clients >= 100:
+                        # pgbench's -T clock includes opening the connections (about 1-2 s
+                        # for 1000 PostgreSQL backends here)
+                        T += 4
+
+                    def run(srv, path=path, mode=mode, clients=clients, jobs=jobs, t=t, T=T):
+                        return run_pgbench(srv.port, path, mode, clients, jobs, T=T, t=t)
+
+                    expect = None
+                    if mode == "prepared" and script.endswith("_unique"):
+                        expect = "bind message supplies 1 parameters"
+                    pts.append(Point("pgbench", f"{script} -M {mode} c={clients} j={jobs}",
+                                     dict(script=script, mode=mode, clients=clients, jobs=jobs,
+                                          T=T, t=t),
+                                     run, x=clients, series=f"{script} -M {mode}",
+                                     expect_error=expect))
+        return pts
+
+    def points_pingpong(self):
+        c = self.cfg
+        pts = []
+        for k in c["pingpong_extra"]:
+            def run(srv, k=k):
+                return run_client(["pingpong", "--extra", str(k), "--duration-s", str(c["dur"]),
+                                   "--warmup-s", str(c["warm"])], srv.port,
+                                  timeout=c["dur"] + c["warm"] + 120 + k * 0.05)
+            pts.append(Point("pingpong", f"extra={k}", dict(extra=k, duration_s=c["dur"]), run,
+                             x=k, series="ping-pong"))
+        return pts
+
+    def points_multicast(self):
+        c = self.cfg
+        pts = []
+        for g, p in c["multicast"]:
+            def run(srv, g=g, p=p):
+                return run_client(["multicast", "--groups", str(g), "--pongs", str(p),
+                                   "--duration-s", str(c["dur"]), "--warmup-s", str(c["warm"])],
+                                  srv.port, timeout=c["dur"] + c["warm"] + 120)
+            pts.append(Point("multicast", f"G={g} P={p}", dict(groups=g, pongs=p,
+                                                               duration_s=c["dur"]),
+                             run, x=f"{g}x{p}", series="multicast"))
+        return pts
+
+    def points_wide(self):
+        c = self.cfg
+        pts = []
+
+        def mk(series, n, listeners, idle):
+            def run(srv):
+                args = ["wide-notify", "--channels", str(n), "--listeners", str(listeners),
+                        "--idle", str(idle), "--iterations", str(c["wide_iters"])]
+                return wide_metrics(run_client(args, srv.port,
+                                               timeout=180 + n * listeners * 0.002
+                                               + c["wide_iters"] * n * 0.002))
+            x = {"channels": n, "listeners": listeners, "idle": idle}[series]
+            label = {"channels": f"channels N={n}",
+                     "listeners": f"listeners L={listeners} (N={n})",
+                     "idle": f"idle I={idle} (N={n})"}[series]
+            return Point("wide-notify", label,
+                         dict(channels=n, listeners=listeners, idle=idle,
+                              iterations=c["wide_iters"]), run, x=x, series=series)
+
+        for n in c["wide_N"]:
+            pts.append(mk("channels", n, 1, 0))
+        for L in c["wide_L"]:
+            pts.append(mk("listeners", 1000, L, 0))
+        for i in c["wide_I"]:
+            pts.append(mk("idle", 1000, 1, i))
+        return pts
+
+    def points_latency(self):
+        c = self.cfg
+        runs = [("paced", 1, 1, 1000, True), ("unpaced", 1, 1, 1000, False),
+                ("unpaced", 10, 10, 1000, False)]
+        pts = []
+        for label, L, N, C, paced in runs:
+            def run(srv, L=L, N=N, C=C, paced=paced):
+                args = ["latency", "--listeners", str(L), "--notifiers", str(N), "--channels",
+                        str(C), "--duration-s", str(c["lat_dur"]), "--warmup-s",
+                        str(c["lat_warm"])]
+                if paced:
+                    args.append("--paced")
+                return run_client(args, srv.port, timeout=c["lat_dur"] + c["lat_warm"] + 120)
+            pts.append(Point("latency", f"{label} L={L} N={N} C={C}",
+                             dict(listeners=L, notifiers=N, channels=C, paced=paced,
+                                  duration_s=c["lat_dur"]), run, x=f"{label} {L}/{N}/{C}",
+                             series="latency"))
+        return pts
+
+    def points_writers(self):
+        c = self.cfg
+        pts = []
+        for n in c["writers_C"]:
+            def run(srv, n=n):
+                out = run_client(["writers", "--clients", str(n), "--duration-s", str(c["dur"]),
+                                  "--warmup-s", str(c["warm"]), "--synchronous-commit", "on"],
+                                 srv.port, timeout=c["dur"] + c["warm"] + 120)
+                err = out.detail.get("synchronous_commit_error")
+                if err:
+                    self.notes.append(f"Benchmark 6: {LABEL[srv.name]} rejected "
+                                      f"`SET synchronous_commit = on` ({err}); its sessions ran "
+                                      "with the server's default.")
+                return out
+            pts.append(Point("writers", f"C={n}", dict(clients=n, duration_s=c["dur"],
+                                                       synchronous_commit="on"),
+                             run, x=n, series="writers"))
+        return pts
+
+    def points_idle(self):
+        c = self.cfg
+        pts = []
+        limit = nofile_limit()
+        for k in c["idle_K"]:
+            def skip(srv, k=k):
+                need = k + 200
+                if srv.name == PG and k > srv.max_connections - 10:
+                    return (f"PostgreSQL runs one process per connection; K={k} is above "
+                            f"its max_connections={srv.max_connections} on this machine")
+                if need > limit:
+                    return (f"K={k} needs more than the {limit} file descriptors this "
+                            "process may open (hard limit; raising it needs CAP_SYS_RESOURCE)")
+                per = self.idle_per_conn.get(srv.name, 1500.0 if srv.name == PG else 100.0)
+                est = (per * 1.25 + 30) * k  # server plus about 30 KiB client side per conn
+                avail = mem_available_kib()
+                if est > 0.7 * avail:
+                    return (f"estimated memory {est / 1048576:.1f} GiB exceeds 70% of the "
+                            f"available {avail / 1048576:.1f} GiB")
+                return None
+
+            def run(srv, k=k):
+                return self.measure_idle(srv, k)
+
+            pts.append(Point("idle", f"K={k}", dict(connections=k), run, x=k, series="idle",
+                             skip=skip))
+
+        def run_connect(srv):
+            return run_pgbench(srv.port, os.path.join(SCRIPTS, "select1.sql"), "simple", 1, 1,
+                               T=c["connect_T"], t=c["connect_t"], connect_each=True)
+
+        pts.append(Point("idle", "pgbench -C (connect+SELECT 1+disconnect)",
+                         dict(T=c["connect_T"], t=c["connect_t"], clients=1),
+                         lambda srv: connect_metrics(run_connect(srv)), x="connect",
+                         series="connect"))
+        return pts
+
+    def measure_idle(self, srv, k):
+        global CURRENT_CHILD
+        # Let connections of the previous point go away first.
+        if srv.name == PG:
+            deadline = time.time() + 60
+            while time.time() < deadline and len(srv.pids()) > srv.base_procs:
+                time.sleep(0.2)
+        time.sleep(0.5)
+        before = srv.memory()
+        restart = None
+        if srv.name == TG and k + 100 > srv.max_connections:
+            restart = k + 1000
+        if restart:
+            srv.stop()
+            if not srv.start(max_connections=restart):
+                return Outcome("error", error=f"threadgres did not start with "
+                                              f"--max-connections {restart}")
+            time.sleep(0.5)
+            before = srv.memory()
+        cmd = [CLIENT, "idle", "--port", str(srv.port), "--connections", str(k),
+               "--hold-max-s", "300"]
+        t0 = time.time()
+        timeout = 120 + k * 0.02
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        CURRENT_CHILD = proc
+        try:
+            ready = None
+            lines = []
+            while time.time() - t0 < timeout:
+                r, _, _ = select.select([proc.stdout], [], [], 1.0)
+                if not r:
+                    if proc.poll() is not None:
+                        break
+                    continue
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                lines.append(line)
+                if '"event":"ready"' in line.replace(" ", ""):
+                    ready = json.loads(line)
+                    break
+            if ready is None:
+                proc.kill()
+                out, err = proc.communicate()
+                text = "".join(lines) + out
+                res = last_json(text)
+                return Outcome("error" if proc.returncode is not None else "timeout",
+                               error=(res or {}).get("error") or err.strip()[-300:]
+                               or "client never became ready", detail={"cmd_line": " ".join(cmd)})
+            time.sleep(1.0 + k / 10000.0)  # let the last backends settle
+            after = srv.memory()
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+            out, err = proc.communicate(timeout=120 + k * 0.01)
+        finally:
+            CURRENT_CHILD = None
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
+        res = last_json(out) or {}
+        opened = ready.get("opened", 0)
+        metrics = {"opened": opened, "failed": ready.get("failed", 0),
+                   "open_s": ready.get("open_s"),
+                   "rss_before_kib": before[0], "rss_after_kib": after[0],
+                   "pss_before_kib": before[1], "pss_after_kib": after[1],
+                   "server_processes_before": before[2], "server_processes_after": after[2]}
+        if opened:
+            metrics["rss_per_conn_kib"] = (after[0] - before[0]) / opened
+            metrics["pss_per_conn_kib"] = (after[1] - before[1]) / opened
+            metrics["open_per_s"] = opened / max(ready.get("open_s", 0) or 1e-9, 1e-9)
+            self.idle_per_conn[srv.name] = max(self.idle_per_conn.get(srv.name, 0.0),
+                                               metrics["pss_per_conn_kib"])
+        if restart:
+            srv.stop()
+            srv.start()
+        detail = dict(res, cmd_line=" ".join(cmd), ready=ready)
+        if not res.get("ok") or ready.get("failed"):
+            return Outcome("error", metrics=metrics,
+                           error=res.get("error") or res.get("first_error")
+                           or f"{ready.get('failed')} of {k} connections failed", detail=detail)
+        return Outcome("ok", metrics=metrics, detail=detail)
+
+
+def wide_metrics(out):
+    """COMMIT and delivery time of a run: the medians of its iterations."""
+    if out.status == "ok":
+        for key, samples in (("commit_ms", "commit_ms_samples"),
+                             ("deliver_ms", "deliver_ms_samples")):
+            v = out.detail.get(samples)
+            if v:
+                out.metrics[key] = statistics.median(v)
+    return out
+
+
+def connect_metrics(out):
+    if out.status == "ok" and out.metrics.get("tps"):
+        out.metrics["connect_select1_ms"] = 1000.0 / out.metrics["tps"]
+    return out
+
+
+def last_json(text):
+    for line in reversed((text or "").splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                pass
+    return None
+
+
+def fmt_elapsed(s):
+    s = int(s)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def summarize(p, out):
+    if out.status not in ("ok",):
+        return f"{out.status}: {(out.error or '')[:160]}"
+    keys = list(METRICS.get(p.bench, {}))
+    parts = []
+    for k in keys:
+        if k in out.metrics:
+            label, unit, _ = METRICS[p.bench][k]
+            parts.append(f"{label} {fmt_num(out.metrics[k])}{(' ' + unit) if unit else ''}")
+    return ", ".join(parts) or "ok"
+
+
+# --------------------------------------------------------------------------------------------
+# Aggregation and report
+# --------------------------------------------------------------------------------------------
+
+def aggregate(runs):
+    """({(bench, point): {server: {metric: [values of ok runs]}}},
+        {(bench, point): {server: {"statuses": [...], "errors": [...]}}})"""
+    agg = {}
+    status = {}
+    for r in runs:
+        key = (r["bench"], r["point"])
+        st = status.setdefault(key, {}).setdefault(r["server"], {"statuses": [], "errors": []})
+        st["statuses"].append(r["status"])
+        if r["error"]:
+            st["errors"].append(r["error"])
+        if r["status"] != "ok":
+            continue
+        for m, v in r["metrics"].items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                agg.setdefault(key, {}).setdefault(r["server"], {}).setdefault(m, []).append(
+                    float(v))
+    return agg, status
+
+
+def best_median(values, higher):
+    if not values:
+        return None, None
+    return (max(values) if higher else min(values)), statistics.median(values)
+
+
+def cell(values, higher, reps):
+    best, med = best_median(values, higher)
+    if med is None:
+        return "n/a"
+    if reps > 1 and len(values) > 1:
+        return f"{fmt_num(med)} (best {fmt_num(best)})"
+    return fmt_num(med)
+
+
+def status_cell(st):
+    if not st:
+        return "n/a"
+    errs = st["errors"]
+    s = [x for x in st["statuses"] if x != "ok"]
+    if not s:
+        return "n/a"
+    kind = s[0]
+    msg = errs[0] if errs else ""
+    if kind == "expected-error":
+        kind = "fails as expected"
+    msg = msg.replace("|", "\\|").replace("\n", " ")
+    if len(msg) > 90:
+        msg = msg[:87] + "..."
+    return f"{kind}: {msg}" if msg else kind
+
+
+def ratio(tg, pg):
+    if tg is None or pg is None or pg == 0:
+        return "n/a"
+    return f"{tg / pg:.2f}"
+
+
+def machine_info():
+    cpu = re.search(r"^model name\s*:\s*(.+)$", read_file("/proc/cpuinfo"), re.M)
+    mem = re.search(r"^MemTotal:\s+(\d+)", read_file("/proc/meminfo"), re.M)
+    osr = re.search(r'^PRETTY_NAME="?([^"\n]+)', read_file("/etc/os-release"), re.M)
+    return {
+        "cpu": cpu.group(1).strip() if cpu else platform.processor(),
+        "cores": CORES,
+        "memory_gib": round(int(mem.group(1)) / 1048576, 1) if mem else None,
+        "kernel": platform.release(),
+        "os": osr.group(1) if osr else platform.platform(),
+        "nofile": nofile_limit(),
+    }
+
+
+def git_describe():
+    try:
+        r = run_cmd(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], timeout=10)
+        head = r.stdout.strip() if r.returncode == 0 else "(no commit)"
+        d = run_cmd(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+                    timeout=10)
+        return head + (" (with uncommitted changes)" if d.stdout.strip() else "")
+    except Exception:  # noqa: BLE001
+        return "unknown"
+
+
+def collect_meta(suite, opts, servers, started, finished):
+    """Everything the report needs besides the measurements (saved as meta.json)."""
+    pg = servers.get(PG)
+    tg = servers.get(TG)
+    return {
+        "mode_name": opts.mode_name,
+        "command_line": opts.command_line,
+        "reps": suite.cfg["reps"],
+        "only": opts.only,
+        "started": started.strftime("%Y-%m-%d %H:%M:%S"),
+        "finished": finished.strftime("%H:%M:%S"),
+        "machine": machine_info(),
+        "load_start": " ".join(opts.load_start),
+        "load_end": " ".join(read_file("/proc/loadavg").split(" ")[:3]),
+        "git": git_describe(),
+        "tg_command": " ".join(tg.command()) if tg and tg.port else None,
+        "tg_error": tg.error if tg and tg.error and not tg.available else None,
+        "tg_restarts": tg.restarts if tg else 0,
+        "pg_version": pg.version if pg else None,
+        "pg_max_connections": pg.max_connections if pg else None,
+        "pg_settings": pg.settings if pg else [],
+        "interrupted": suite.interrupted,
+        "notes": list(dict.fromkeys(suite.notes)),
+    }
+
+
+def write_report(runs, meta, run_dir, plots):
+    agg, status = aggregate(runs)
+    info = meta["machine"]
+    reps = meta["reps"]
+    L = []
+    L.append(f"# threadgres benchmark report ({meta['mode_name']})")
+    L.append("")
+    L.append(f"- Date: {meta['started']} – {meta['finished']} (local time)")
+    L.append(f"- Command: `{meta['command_line']}`")
+    L.append(f"- Machine: {info['cpu']}, {info['cores']} cores, {info['memory_gib']} GiB, "
+             f"{info['os']}, Linux {info['kernel']}, open-file limit {info['nofile']}")
+    L.append(f"- Load average (1/5/15 min) at the start: {meta['load_start']}; at the end: "
+             f"{meta['load_end']}. Other work on the machine distorts the figures; compare "
+             "only figures of the same run.")
+    L.append("- **The load generators (pgbench 15 and bench/client `tgbench`) run on the same "
+             "machine as the servers** and compete with them for the same cores.")
+    L.append(f"- threadgres: commit {meta['git']}; "
+             + (f"`{meta['tg_command']}`" if meta["tg_command"] else "not run")
+             + (f" — **unavailable: {meta['tg_error']}**" if meta["tg_error"] else ""))
+    if meta["pg_version"] is not None:
+        L.append(f"- PostgreSQL: {meta['pg_version'] or 'not started'}")
+        L.append("- **PostgreSQL runs with `synchronous_commit = off`** (threadgres has no WAL "
+                 "yet), except benchmark 6 whose sessions `SET synchronous_commit = on`. "
+                 f"`max_connections = {meta['pg_max_connections']}`; everything else is the "
+                 "initdb default.")
+    L.append(f"- Repetitions per point: {reps}, servers alternating; cells show the "
+             "median" + (" and the best" if reps > 1 else "")
+             + " of the repetitions. Ratio = threadgres ÷ PostgreSQL of the medians; "
+             "↑ marks metrics where higher is better, ↓ where lower is better.")
+    if meta["interrupted"]:
+        L.append("- **The run was interrupted; the tables hold what was measured until then.**")
+    L.append("")
+
+    for num, name, title, implemented in BENCHES:
+        if meta["only"] and name not in meta["only"]:
+            continue
+        L.append(f"## {num}. {title}")
+        L.append("")
+        if not implemented:
+            L.append(f"_{PLACEHOLDER_REASON[name]}._")
+            L.append("")
+            continue
+        L.append(BENCH_NOTES.get(name, ""))
+        L.append("")
+        points = [k for k in agg.keys() | status.keys() if k[0] == name]
+        order = {}
+        for r in runs:
+            order.setdefault((r["bench"], r["point"]), len(order))
+        points.sort(key=lambda k: order.get(k, 0))
+        if not points:
+            L.append("_not run._")
+            L.append("")
+            continue
+        metrics = TABLE_METRICS.get(name, list(METRICS[name]))
+        L.append(f"| point | metric | {LABEL[TG]} | {LABEL[PG]} | ratio |")
+        L.append("|---|---|---:|---:|---:|")
+        for key in points:
+            vals = agg.get(key, {})
+            st = status.get(key, {})
+            shown = [m for m in metrics
+                     if vals.get(TG, {}).get(m) or vals.get(PG, {}).get(m)] or metrics[:1]
+            for m in shown:
+                label, unit, higher = METRICS[name][m]
+                arrow = "↑" if higher else "↓"
+                tv = vals.get(TG, {}).get(m)
+                pv = vals.get(PG, {}).get(m)
+                tcell = cell(tv, higher, reps) if tv else status_cell(st.get(TG))
+                pcell = cell(pv, higher, reps) if pv else status_cell(st.get(PG))
+                tmed = statistics.median(tv) if tv else None
+                pmed = statistics.median(pv) if pv else None
+                unit_s = f" ({unit})" if unit else ""
+                L.append(f"| {key[1]} | {label}{unit_s} {arrow} | {tcell} | {pcell} | "
+                         f"{ratio(tmed, pmed)} |")
+        if name == "latency":
+            L.append("")
+            L.append("Latency histogram (share of deliveries per bucket, median over "
+                     "repetitions):")
+            L.append("")
+            L.append("| run | server | " + " | ".join(f"{b} ms" for b in LAT_BUCKETS) + " |")
+            L.append("|---|---|" + "---:|" * len(LAT_BUCKETS))
+            for key in points:
+                for srv in SERVERS:
+                    vals = agg.get(key, {}).get(srv, {})
+                    if not vals:
+                        continue
+                    cells = []
+                    for b in LAT_BUCKETS:
+                        v = vals.get(f"hist_{b}_pct")
+                        cells.append(f"{statistics.median(v):.1f}%" if v else "n/a")
+                    L.append(f"| {key[1]} | {LABEL[srv]} | " + " | ".join(cells) + " |")
+        L.append("")
+        for n in BENCH_FOOTNOTES.get(name, []):
+            L.append(f"- {n}")
+        if name in plots:
+            L.append("")
+            L.append(f"![{name}]({plots[name]})")
+        L.append("")
+
+    if meta["notes"]:
+        L.append("## Notes from this run")
+        L.append("")
+        for n in meta["notes"]:
+            L.append(f"- {n}")
+        L.append("")
+    if meta["pg_settings"]:
+        L.append("## PostgreSQL configuration (non-default settings)")
+        L.append("")
+        L.append("| name | setting | unit | source |")
+        L.append("|---|---|---|---|")
+        for row in meta["pg_settings"]:
+            row = (row + ["", "", "", ""])[:4]
+            L.append("| " + " | ".join(x.replace("|", "\\|") for x in row) + " |")
+        L.append("")
+    L.append("Raw results: `raw.csv` (one row per metric and repetition) and `raw.jsonl` "
+             "(full client output, commands included).")
+    L.append("")
+    text = "\n".join(L)
+    with open(os.path.join(run_dir, "report.md"), "w") as f:
+        f.write(text)
+    return text
+
+
+BENCH_NOTES = {
+    "pgbench": "`pgbench -n -f <script> -M simple|prepared -c C -j J` (J = C up to 32; "
+               f"{CORES} jobs, as many as cores, at 1000 clients). Each script line is one "
+               "autocommitted statement. With `-M prepared` PostgreSQL rejects the `*_unique` "
+               "scripts; \"fails as expected\" marks that failure (status `expected-error` "
+               "in raw.csv), `unexpected-success` a server that accepted them.",
+    "pingpong": "`tgbench pingpong --extra K`: A `SELECT pg_notify('thread_2', NULL)`, B "
+                "answers with `SELECT pg_notify('thread_1', NULL)`; K extra sessions each "
+                "LISTEN on their own channel and stay idle.",
+    "multicast": "`tgbench multicast --groups G --pongs P`: one ping and P pong sessions per "
+                 "group; a round trip ends when all P answers arrived; total over all groups.",
+    "wide-notify": "`tgbench wide-notify --channels N --listeners L --idle I`: one transaction "
+                   "NOTIFYs N distinct channels; COMMIT time at the sender, and time from "
+                   "sending COMMIT until every listener holds all N (median of the "
+                   "iterations within a run, then median/best over repetitions).",
+    "latency": "`tgbench latency --listeners L --notifiers N --channels C [--paced]`: "
+               "notifiers run `SELECT pg_notify($1, $2)` (prepared, extended protocol) on a "
+               "random channel with the send time as payload; paced notifiers sleep 10 µs "
+               "(`std::thread::sleep`, rounded up by the OS) between sends. Every listener "
+               "listens on all C channels, so each notification is expected L times; rates "
+               "count deliveries.",
+    "writers": "`tgbench writers --clients C --synchronous-commit on`: each session runs "
+               "`BEGIN` / `NOTIFY writers, '<i>'` / `COMMIT` (three simple-protocol "
+               "statements) in a loop; one extra session listens. threadgres has no WAL yet, "
+               "so its commits are not durable and the comparison is not like for like.",
+    "idle": "`tgbench idle --connections K`: opens K sessions (64 attempts in flight), "
+            "which authenticate and stay idle. Memory = increase of the server's PSS "
+            "(PostgreSQL: summed over the postmaster and all its processes; threadgres: its "
+            "one process) divided by K; RSS likewise (for PostgreSQL, RSS counts shared "
+            "memory once per process). The last row is `pgbench -n -C -c 1 -f select1.sql` "
+            "(1000 / tps).",
+}
+BENCH_FOOTNOTES = {
+    "wide-notify": ["Published figures (seed 001, PostgreSQL master before/after commit "
+                    "282b1cde9, i7-4770): COMMIT of 1000 channels 2.03 / 0.49 ms, of 10000 "
+                    "channels 140 / 3.6 ms — quoted, not measured here."],
+    "pingpong": ["Published figures (seed 000, PostgreSQL master, 0/10/100/1000 extra): "
+                 "9119 / 6237 / 2028 / 239 round trips/s; with the v4 patch about 8800–9400 "
+                 "— quoted, not measured here."],
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Plots
+# --------------------------------------------------------------------------------------------
+
+def make_plots(runs, run_dir, notes):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except Exception as e:  # noqa: BLE001
+        notes.append(f"No plots: matplotlib is not importable ({e}).")
+        return {}
+    agg, _ = aggregate(runs)
+    meta = {}
+    for r in runs:
+        meta.setdefault((r["bench"], r["point"]), (r["series"], r["x"]))
+    colors = {TG: "tab:blue", PG: "tab:orange"}
+    plots = {}
+
+    def series_points(bench, series, metric, server):
+        pts = []
+        for (b, pid), (s, x) in meta.items():
+            if b != bench or s != series:
+                continue
+            v = agg.get((b, pid), {}).get(server, {}).get(metric)
+            if v:
+                pts.append((x, statistics.median(v)))
+        return pts
+
+    def save(fig, name):
+        path = os.path.join(run_dir, f"{name}.png")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return os.path.basename(path)
+
+    def numeric_x(pts):
+        return sorted((float(x), y) for x, y in pts)
+
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    def compact(v):
+        for div, suffix in ((1e6, "M"), (1e3, "k")):
+            if abs(v) >= div:
+                return f"{v / div:g}{suffix}"
+        return f"{v:g}"
+
+    def minor_label(v, _pos):
+        if v <= 0:
+            return ""
+        lead = v / 10 ** math.floor(math.log10(v) + 1e-9)
+        return compact(v) if round(lead) in (2, 5) else ""
+
+    def log_y(ax):
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: compact(v)))
+        ax.yaxis.set_minor_formatter(FuncFormatter(minor_label))
+        ax.tick_params(axis="y", which="both", labelsize=7)
+
+    def log_ticks(ax, xs):
+        """Plain labels at the measured x values of a log-scaled x axis."""
+        ax.set_xticks(xs)
+        ax.set_xticklabels([f"{x:g}" for x in xs], fontsize=8)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        log_y(ax)
+
+    try:
+        # 1: throughput vs clients, one panel per script and mode
+        series = [f"{s} -M {m}" for s in PGB_SCRIPTS for m in ("simple", "prepared")]
+        series = [s for s in series if any(meta_s == s for (b, _), (meta_s, _) in meta.items()
+                                           if b == "pgbench")]
+        if series:
+            cols = 4
+            rows_n = (len(series) + cols - 1) // cols
+            fig, axes = plt.subplots(rows_n, cols, figsize=(4 * cols, 3.2 * rows_n),
+                                     squeeze=False)
+            xs_all = sorted({float(x) for (b, _), (_, x) in meta.items() if b == "pgbench"})
+            for i, s in enumerate(series):
+                ax = axes[i // cols][i % cols]
+                for srv in SERVERS:
+                    pts = numeric_x(series_points("pgbench", s, "tps", srv))
+                    if pts:
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-",
+                                color=colors[srv], label=LABEL[srv])
+                ax.set_title(s, fontsize=9)
+                ax.set_xlabel("clients")
+                ax.set_ylabel("TPS")
+                if ax.has_data():
+                    ax.set_xscale("log")
+                    ax.set_yscale("log")
+                    log_ticks(ax, xs_all)
+                    ax.grid(True, which="both", alpha=0.3)
+                    ax.legend(fontsize=7)
+                else:
+                    ax.set_xticks([])
+                    ax.set_yticks([])
+                    ax.text(0.5, 0.5, "no result\n(fails as expected where\nthe server rejects it)",
+                            ha="center", va="center", transform=ax.transAxes, fontsize=9)
+            for j in range(len(series), rows_n * cols):
+                axes[j // cols][j % cols].axis("off")
+            fig.suptitle("pgbench LISTEN/NOTIFY scripts: throughput vs clients")
+            plots["pgbench"] = save(fig, "bench1_pgbench_tps")
+
+        # 2: round trips vs idle listeners
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for srv in SERVERS:
+            pts = numeric_x(series_points("pingpong", "ping-pong", "rt_per_s", srv))
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=colors[srv],
+                        label=LABEL[srv])
+        if ax.has_data():
+            ax.set_xscale("symlog", linthresh=10)
+            ax.set_xlabel("extra idle listening connections")
+            ax.set_ylabel("round trips / s")
+            ax.set_title("Ping-pong vs idle listeners")
+            ax.grid(True, alpha=0.3)
+            ax.legend()
+            plots["pingpong"] = save(fig, "bench2_pingpong")
+        else:
+            plt.close(fig)
+
+        # 3: multicast bars
+        labels = [x for (b, _), (_, x) in meta.items() if b == "multicast"]
+        labels = list(dict.fromkeys(labels))
+        if labels:
+            fig, ax = plt.subplots(figsize=(6, 4))
+            w = 0.38
+            for k, srv in enumerate(SERVERS):
+                d = dict(series_points("multicast", "multicast", "rt_per_s", srv))
+                bars = ax.bar([i + (k - 0.5) * w for i in range(len(labels))],
+                              [d.get(lab, 0) for lab in labels], w, color=colors[srv],
+                              label=LABEL[srv])
+                ax.bar_label(bars, labels=[fmt_num(d[lab]) if lab in d else "n/a"
+                                           for lab in labels], fontsize=7)
+            ax.set_xticks(range(len(labels)))
+            ax.set_xticklabels([f"G×P={lab}" for lab in labels])
+            ax.set_ylabel("round trips / s")
+            ax.set_title("Multicast ping-pong")
+            ax.legend()
+            plots["multicast"] = save(fig, "bench3_multicast")
+
+        # 4: commit time vs N (log), listeners, idle
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        any_data = False
+        for ax, (series_name, xlabel) in zip(axes, [("channels", "channels N"),
+                                                    ("listeners", "listening sessions (N=1000)"),
+                                                    ("idle", "idle sessions (N=1000)")]):
+            for srv in SERVERS:
+                for metric, style in (("commit_ms", "o-"), ("deliver_ms", "s--")):
+                    pts = numeric_x(series_points("wide-notify", series_name, metric, srv))
+                    if pts:
+                        any_data = True
+                        what = "COMMIT" if metric == "commit_ms" else "all received"
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
+                                color=colors[srv], label=f"{LABEL[srv]} {what}")
+            if not ax.has_data():
+                continue
+            ax.set_yscale("log")
+            log_y(ax)
+            if series_name == "channels":
+                ax.set_xscale("log")
+                log_ticks(ax, sorted({float(x) for (b, _), (s, x) in meta.items()
+                                      if b == "wide-notify" and s == "channels"}))
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("ms")
+            ax.grid(True, which="both", alpha=0.3)
+            if ax.has_data():
+                ax.legend(fontsize=7)
+        fig.suptitle("Wide NOTIFY: sender COMMIT time and delivery time")
+        if any_data:
+            plots["wide-notify"] = save(fig, "bench4_wide_notify")
+        else:
+            plt.close(fig)
+
+        # 5: latency histograms
+        runs = list(dict.fromkeys(pid for (b, pid) in meta if b == "latency"))
+        if runs:
+            fig, axes = plt.subplots(1, len(runs), figsize=(5 * len(runs), 4), squeeze=False)
+            w = 0.38
+            for ax, pid in zip(axes[0], runs):
+                for k, srv in enumerate(SERVERS):
+                    vals = agg.get(("latency", pid), {}).get(srv, {})
+                    ys = [statistics.median(vals[f"hist_{b}_pct"])
+                          if vals.get(f"hist_{b}_pct") else 0 for b in LAT_BUCKETS]
+                    ax.bar([i + (k - 0.5) * w for i in range(len(LAT_BUCKETS))], ys, w,
+                           color=colors[srv], label=LABEL[srv])
+                ax.set_xticks(range(len(LAT_BUCKETS)))
+                ax.set_xticklabels(LAT_BUCKETS, fontsize=8)
+                ax.set_xlabel("latency bucket (ms)")
+                ax.set_ylabel("% of deliveries")
+                ax.set_title(pid, fontsize=9)
+                ax.legend(fontsize=7)
+            fig.suptitle("Notification latency distribution")
+            plots["latency"] = save(fig, "bench5_latency_histogram")
+
+        # 6: writers TPS vs clients
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for srv in SERVERS:
+            pts = numeric_x(series_points("writers", "writers", "tps", srv))
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=colors[srv],
+                        label=LABEL[srv])
+        if ax.has_data():
+            ax.set_xscale("log", base=2)
+            log_ticks(ax, sorted({float(x) for (b, _), (s, x) in meta.items()
+                                  if b == "writers"}))
+            ax.set_xlabel("clients")
+            ax.set_ylabel("TPS")
+            ax.set_title("Notifying writers (synchronous_commit = on)")
+            ax.grid(True, alpha=0.3)
+            ax.legend()
+            plots["writers"] = save(fig, "bench6_writers_tps")
+        else:
+            plt.close(fig)
+
+        # 7: memory per idle connection
+        ks = [x for (b, _), (s, x) in meta.items() if b == "idle" and s == "idle"]
+        ks = list(dict.fromkeys(ks))
+        if ks:
+            fig, ax = plt.subplots(figsize=(6, 4))
+            w = 0.38
+            for k, srv in enumerate(SERVERS):
+                d = dict(series_points("idle", "idle", "pss_per_conn_kib", srv))
+                bars = ax.bar([i + (k - 0.5) * w for i in range(len(ks))],
+                              [max(d.get(x, 0), 0) for x in ks], w, color=colors[srv],
+                              label=LABEL[srv])
+                ax.bar_label(bars, labels=[fmt_num(d[x]) if x in d else "n/a" for x in ks],
+                             fontsize=8)
+            ax.set_xticks(range(len(ks)))
+            ax.set_xticklabels([f"K={x}" for x in ks])
+            ax.set_ylabel("KiB per connection (PSS delta / K)")
+            ax.set_title("Server memory per idle connection")
+            ax.legend()
+            plots["idle"] = save(fig, "bench7_idle_memory")
+    except Exception as e:  # noqa: BLE001 - plots are a convenience
+        notes.append(f"Plotting failed: {type(e).__name__}: {e}")
+    return plots
+
+
+# --------------------------------------------------------------------------------------------
+# main
+# --------------------------------------------------------------------------------------------
+
+def flatten_latency(out):
+    """Adds the histogram shares as hist_<bucket>_pct metrics."""
+    if out.status == "ok":
+        for b in out.detail.get("histogram", []):
+            out.metrics[f"hist_{b['bucket_ms']}_pct"] = b["pct"]
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--mode", choices=["quick", "full"], default="quick")
+    ap.add_argument("--smoke", action="store_true", help="seconds-long points (CI)")
+    ap.add_argument("--only", default="", help="comma-separated benchmark names or numbers")
+    ap.add_argument("--servers", default="threadgres,postgresql")
+    ap.add_argument("--reps", type=int, default=None)
+    ap.add_argument("--run-dir", required=True)
+    ap.add_argument("--tg-bin", default=os.path.join(REPO, "target", "release", "threadgres"))
+    ap.add_argument("--tg-build-error", default="")
+    ap.add_argument("--pg-max-connections", type=int, default=None)
+    ap.add_argument("--command-line", default="bench/run.sh")
+    opts = ap.parse_args()
+
+    cfg = dict(MODES["smoke" if opts.smoke else opts.mode])
+    if opts.reps:
+        cfg["reps"] = opts.reps
+    opts.mode_name = f"{opts.mode} mode" + (", smoke durations" if opts.smoke else "")
+    names = {str(n): name for n, name, _, _ in BENCHES}
+    names.update({name: name for _, name, _, _ in BENCHES})
+    only = []
+    for x in filter(None, (s.strip() for s in opts.only.split(","))):
+        if x not in names:
+            ap.error(f"unknown benchmark {x!r}; known: "
+                     + ", ".join(f"{n}={name}" for n, name, _, _ in BENCHES))
+        only.append(names[x])
+    opts.only = only
+    wanted = [s.strip() for s in opts.servers.split(",") if s.strip()]
+    for s in wanted:
+        if s not in SERVERS:
+            ap.error(f"unknown server {s!r}")
+
+    run_dir = opts.run_dir
+    os.makedirs(run_dir, exist_ok=True)
+    pidfile = PidFile(os.path.join(run_dir, "servers.pid"))
+    servers = {}
+    if TG in wanted:
+        tg = TgServer(run_dir, pidfile, opts.tg_bin)
+        if not tg.binary_ok:
+            tg.error = opts.tg_build_error or f"{opts.tg_bin} does not exist"
+        servers[TG] = tg
+    if PG in wanted:
+        need = max(cfg["idle_K"]) if (not only or "idle" in only) else 0
+        pg_max = opts.pg_max_connections or max(1100, min(need, 10000) + 1000)
+        pg = PgServer(run_dir, pidfile, pg_max)
+        servers[PG] = pg
+
+    opts.load_start = read_file("/proc/loadavg").split(" ")[:3]
+    suite = Suite(opts, cfg, servers, run_dir)
+    started = datetime.datetime.now()
+
+    stopping = {"flag": False}
+
+    def on_signal(signum, frame):
+        # The first Ctrl-C / SIGTERM ends the run (servers stopped, partial report written);
+        # later ones are ignored so that the clean-up is not interrupted.
+        if stopping["flag"]:
+            return
+        stopping["flag"] = True
+        if CURRENT_CHILD is not None and CURRENT_CHILD.poll() is None:
+            CURRENT_CHILD.terminate()
+        raise KeyboardInterrupt()
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+
+    try:
+        log(f"== threadgres benchmark suite: {opts.mode_name}, {cfg['reps']} repetition(s), "
+            f"results in {run_dir}")
+        log(f"== load average now: {' '.join(opts.load_start)} ({CORES} cores)")
+        if PG in servers:
+            pg = servers[PG]
+            if not pg.start():
+                pg.start_failures += 1
+            else:
+                log(f"== PostgreSQL on port {pg.port}: {pg.version}")
+                log("== NOTE: PostgreSQL runs with synchronous_commit = off (threadgres has no "
+                    "WAL yet); benchmark 6 sets synchronous_commit = on per session. "
+                    f"max_connections = {pg.max_connections}.")
+                log("== PostgreSQL non-default settings: " + ", ".join(
+                    f"{r[0]}={r[1]}{r[2] if len(r) > 2 else ''}" for r in pg.settings))
+        if TG in servers:
+            tg = servers[TG]
+            if tg.binary_ok and tg.start():
+                tg.start_failures = 0
+                log(f"== threadgres on port {tg.port}: {' '.join(tg.command())}")
+            else:
+                tg.start_failures += 1
+                log(f"== threadgres unavailable ({tg.error}); its points are marked skipped "
+                    "unless it starts on a later attempt")
+        builders = {
+            "pgbench": suite.points_pgbench,
+            "pingpong": suite.points_pingpong,
+            "multicast": suite.points_multicast,
+            "wide-notify": suite.points_wide,
+            "latency": suite.points_latency,
+            "writers": suite.points_writers,
+            "idle": suite.points_idle,
+        }
+        plan = []
+        for _, name, _, implemented in BENCHES:
+            if only and name not in only:
+                continue
+            if not implemented:
+                log(f"== benchmark {name}: {PLACEHOLDER_REASON[name]}")
+                continue
+            pts = builders[name]()
+            if name == "latency":
+                for p in pts:
+                    p.run = (lambda f: (lambda srv: flatten_latency(f(srv))))(p.run)
+            plan.append((name, pts))
+        progress = {"n": 0, "t0": time.time(),
+                    "total": sum(len(p) for _, p in plan) * cfg["reps"] * len(servers)}
+        for name, pts in plan:
+            log(f"== benchmark {name}: {len(pts)} point(s)")
+            suite.run_points(pts, progress)
+    except KeyboardInterrupt:
+        stopping["flag"] = True
+        suite.interrupted = True
+        log("!! interrupted; stopping servers and writing what was measured")
+    finally:
+        stopping["flag"] = True
+        for s in servers.values():
+            try:
+                s.stop()
+            except Exception as e:  # noqa: BLE001
+                log(f"!! stopping {s.name}: {e}")
+        for s in servers.values():
+            s.cleanup()
+    stopping["flag"] = True
+    for s in servers.values():
+        if s.error and not s.available:
+            suite.notes.append(f"{LABEL[s.name]}: {s.error or 'restarted'}")
+    suite.close()
+    finished = datetime.datetime.now()
+    meta = collect_meta(suite, opts, servers, started, finished)
+    with open(os.path.join(run_dir, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    plots = make_plots(suite.runs, run_dir, meta["notes"])
+    text = write_report(suite.runs, meta, run_dir, plots)
+    log("")
+    log(text)
+    return 130 if suite.interrupted else 0
+
+
+def replot(run_dir):
+    """Rebuilds report.md and the plots of an earlier run from raw.jsonl and meta.json."""
+    with open(os.path.join(run_dir, "meta.json")) as f:
+        meta = json.load(f)
+    runs = []
+    with open(os.path.join(run_dir, "raw.jsonl")) as f:
+        for line in f:
+            r = json.loads(line)
+            runs.append({k: r[k] for k in ("time", "bench", "point", "series", "x", "server",
+                                           "rep", "status", "error")}
+                        | {"metrics": r.get("metrics") or {}})
+    plots = make_plots(runs, run_dir, meta["notes"])
+    print(write_report(runs, meta, run_dir, plots))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--replot":
+        sys.exit(replot(sys.argv[2]))
+    sys.exit(main())

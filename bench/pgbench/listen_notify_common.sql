@@ -1,0 +1,2 @@
+LISTEN channel_common;
+NOTIFY channel_common;

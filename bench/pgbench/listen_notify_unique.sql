@@ -1,0 +1,2 @@
+LISTEN channel_:client_id;
+NOTIFY channel_:client_id;

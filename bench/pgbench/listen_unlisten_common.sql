@@ -1,0 +1,2 @@
+LISTEN channel_common;
+UNLISTEN channel_common;

@@ -1,0 +1,2 @@
+LISTEN channel_:client_id;
+UNLISTEN channel_:client_id;
