@@ -33,8 +33,10 @@ fn config() -> Config {
 }
 
 fn run(f: impl Fn() + Send + Sync + 'static) {
-    Runner::new(RandomScheduler::new(300), config()).run(&f);
-    Runner::new(PctScheduler::new(3, 300), config()).run(f);
+    let f = std::sync::Arc::new(f);
+    let g = f.clone();
+    Runner::new(RandomScheduler::new(300), config()).run(move || g());
+    Runner::new(PctScheduler::new(3, 300), config()).run(move || f());
 }
 
 /// Receives `expected` entries, sleeping (yielding) until woken each time.

@@ -101,7 +101,7 @@ pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
             scalar,
             ordinality,
         } => {
-            let mut rows = run_srf(*srf, args, arg_types, scalar.as_ref(), cx)?;
+            let mut rows = run_srf(*srf, args, arg_types, scalar.as_ref(), &[], cx)?;
             if *ordinality {
                 for (i, r) in rows.iter_mut().enumerate() {
                     r.push(Value::Int8(i as i64 + 1));
@@ -110,6 +110,32 @@ pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
             Ok(rows)
         }
         Node::Virtual(vt) => Ok(virtual_rows(*vt, cx)),
+        Node::ProjectSet { input, srfs } => {
+            let rows = run_plan(input, cx)?;
+            let mut out = Vec::new();
+            for r in rows {
+                let mut results = Vec::with_capacity(srfs.len());
+                for c in srfs {
+                    results.push(run_srf(c.srf, &c.args, &c.arg_types, None, &r, cx)?);
+                }
+                let n = results.iter().map(Vec::len).max().unwrap_or(0);
+                for i in 0..n {
+                    let mut row = r.clone();
+                    for res in &results {
+                        row.push(
+                            res.get(i)
+                                .and_then(|x| x.first().cloned())
+                                .unwrap_or(Value::Null),
+                        );
+                    }
+                    out.push(row);
+                }
+                if out.len() > MAX_ROWS {
+                    return Err(too_many_rows());
+                }
+            }
+            Ok(out)
+        }
         Node::Cte(_, p) => run_plan(p, cx),
         Node::Project { input, exprs } => {
             let rows = run_plan(input, cx)?;
@@ -637,11 +663,12 @@ fn run_srf(
     args: &[crate::sql::expr::Expr],
     arg_types: &[Type],
     scalar: Option<&crate::sql::expr::Expr>,
+    row: &[Value],
     cx: &mut EvalCx,
 ) -> PgResult<Vec<Row>> {
     let mut vals = Vec::with_capacity(args.len());
     for a in args {
-        vals.push(a.eval(&[], cx)?);
+        vals.push(a.eval(row, cx)?);
     }
     if srf != Srf::Scalar && srf != Srf::ListeningChannels && vals.iter().any(Value::is_null) {
         return Ok(Vec::new());

@@ -54,6 +54,15 @@ pub enum Srf {
     Scalar,
 }
 
+/// A bound call of a set-returning function.
+#[derive(Debug, Clone)]
+pub struct SrfCall {
+    pub srf: Srf,
+    pub out: Type,
+    pub args: Vec<Expr>,
+    pub arg_types: Vec<Type>,
+}
+
 /// Relations computed from the instance's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VirtualTable {
@@ -127,6 +136,12 @@ pub enum Node {
         ordinality: bool,
     },
     Virtual(VirtualTable),
+    /// Set-returning functions in the select list: each input row yields as many rows as the
+    /// longest function result, the input columns repeated, shorter results padded with NULL.
+    ProjectSet {
+        input: Box<Plan>,
+        srfs: Vec<SrfCall>,
+    },
     /// A materialized CTE, referenced by index into the statement's CTE list.
     Cte(usize, std::sync::Arc<Plan>),
     Project {
@@ -749,6 +764,47 @@ impl<'a> Planner<'a> {
             .filter_map(|(t, c)| c.map(|c| (t, c)))
             .collect();
 
+        // Set-returning functions in the select list become a ProjectSet below the projection.
+        let mut srf_targets: HashMap<usize, (usize, Type)> = HashMap::new();
+        let mut scope = scope;
+        {
+            let mut srfs = Vec::new();
+            for (i, (_, node, _)) in targets.iter().enumerate() {
+                if star_map.contains_key(&i) {
+                    continue;
+                }
+                if let Some(N::FuncCall(fc)) = &node.node {
+                    if let Some(call) = self.bind_srf(fc, &scope)? {
+                        srf_targets.insert(i, (scope.cols.len() + srfs.len(), call.out));
+                        srfs.push(call);
+                    }
+                }
+            }
+            if !srfs.is_empty() {
+                let mut columns = plan.columns.clone();
+                for (k, c) in srfs.iter().enumerate() {
+                    columns.push(Column {
+                        name: format!("?srf{k}?"),
+                        ty: c.out,
+                        typmod: -1,
+                    });
+                    scope.cols.push(ScopeCol {
+                        rel: "?srf?".into(),
+                        name: format!("?srf{k}?"),
+                        ty: c.out,
+                        typmod: -1,
+                    });
+                }
+                plan = Plan {
+                    node: Node::ProjectSet {
+                        input: Box::new(plan),
+                        srfs,
+                    },
+                    columns,
+                };
+            }
+        }
+
         // Aggregation?
         let has_aggs = !s.group_clause.is_empty()
             || s.having_clause.is_some()
@@ -808,7 +864,14 @@ impl<'a> Planner<'a> {
         let mut exprs = Vec::new();
         let mut columns = Vec::new();
         for (i, (name, node, _)) in targets.iter().enumerate() {
-            let (e, t, typmod) = if let Some(ci) = star_map.get(&i) {
+            let (e, t, typmod) = if let Some((ci, ty)) = srf_targets.get(&i) {
+                if agg_ctx.is_some() {
+                    return Err(PgError::feature_not_supported(
+                        "set-returning functions together with aggregates are not supported yet",
+                    ));
+                }
+                (Expr::Column(*ci), *ty, -1)
+            } else if let Some(ci) = star_map.get(&i) {
                 let c = &scope.cols[*ci];
                 let e = match agg_ctx.as_mut() {
                     Some(ctx) => {
@@ -1251,166 +1314,167 @@ impl<'a> Planner<'a> {
                 "only function calls are supported in FROM",
             ));
         };
-        let fname = names_of(&fc.funcname);
-        let name = fname.last().cloned().unwrap_or_default();
-        let empty = Scope::default();
-        let mut args = Vec::new();
-        let mut types = Vec::new();
-        for a in &fc.args {
-            let (e, t) = self.bind(a.node.as_ref().expect("arg"), &empty, None)?;
-            args.push(e);
-            types.push(t);
-        }
+        let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
         let alias_name = rf
             .alias
             .as_ref()
             .map(|a| a.aliasname.clone())
             .unwrap_or_else(|| name.clone());
-        let (srf, columns, args, arg_types) = match name.as_str() {
-            "generate_series" if args.len() == 2 || args.len() == 3 => {
-                let all_int = types
-                    .iter()
-                    .all(|t| matches!(*t, Type::INT2 | Type::INT4 | Type::INT8 | Type::UNKNOWN));
-                let any_ts = types
-                    .iter()
-                    .any(|t| matches!(*t, Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::DATE));
-                if any_ts {
-                    let ts = if types.contains(&Type::TIMESTAMP) {
-                        Type::TIMESTAMP
-                    } else {
-                        Type::TIMESTAMPTZ
-                    };
-                    let mut out = Vec::new();
-                    for (i, (e, t)) in args.into_iter().zip(types).enumerate() {
-                        let target = if i == 2 { Type::INTERVAL } else { ts };
-                        out.push(self.coerce(
-                            e,
-                            t,
-                            target,
-                            -1,
-                            CoercionContext::Implicit,
-                            fc.location,
-                        )?);
-                    }
-                    (
-                        Srf::GenerateSeriesTimestamp,
-                        vec![ts],
-                        out,
-                        vec![ts, ts, Type::INTERVAL],
-                    )
-                } else if all_int {
-                    let ty = if types.contains(&Type::INT8) {
-                        Type::INT8
-                    } else {
-                        Type::INT4
-                    };
-                    let mut out = Vec::new();
-                    for (e, t) in args.into_iter().zip(types) {
-                        out.push(self.coerce(
-                            e,
-                            t,
-                            ty,
-                            -1,
-                            CoercionContext::Implicit,
-                            fc.location,
-                        )?);
-                    }
-                    (Srf::GenerateSeriesInt, vec![ty], out, vec![ty; 3])
-                } else if types
-                    .iter()
-                    .all(|t| t.is_numeric_like() || *t == Type::UNKNOWN)
-                {
-                    let mut out = Vec::new();
-                    for (e, t) in args.into_iter().zip(types) {
-                        out.push(self.coerce(
-                            e,
-                            t,
-                            Type::NUMERIC,
-                            -1,
-                            CoercionContext::Implicit,
-                            fc.location,
-                        )?);
-                    }
-                    (
-                        Srf::GenerateSeriesNumeric,
-                        vec![Type::NUMERIC],
-                        out,
-                        vec![Type::NUMERIC; 3],
-                    )
-                } else {
-                    return Err(undefined_function(&name, &types, fc.location));
-                }
-            }
-            "unnest" if args.len() == 1 => {
-                let t = types[0];
-                let elem = t
-                    .elem()
-                    .ok_or_else(|| undefined_function(&name, &types, fc.location))?;
-                (Srf::Unnest, vec![elem], args, types)
-            }
-            "generate_subscripts" if args.len() == 2 => {
-                (Srf::GenerateSubscripts, vec![Type::INT4], args, types)
-            }
-            "pg_listening_channels" if args.is_empty() => {
-                (Srf::ListeningChannels, vec![Type::TEXT], args, types)
-            }
-            _ => {
+        let empty = Scope::default();
+        let (node, ty) = match self.bind_srf(fc, &empty)? {
+            Some(call) => (
+                Node::Function {
+                    srf: call.srf,
+                    args: call.args,
+                    arg_types: call.arg_types,
+                    scalar: None,
+                    ordinality: rf.ordinality,
+                },
+                call.out,
+            ),
+            None => {
                 // A scalar function in FROM yields one row.
-                let node = N::FuncCall(fc.clone());
-                let (e, t) = self.bind(&node, &empty, None)?;
-                let plan = Plan {
-                    node: Node::Function {
+                let (e, t) = self.bind(&N::FuncCall(fc.clone()), &empty, None)?;
+                (
+                    Node::Function {
                         srf: Srf::Scalar,
                         args: Vec::new(),
                         arg_types: Vec::new(),
                         scalar: Some(e),
                         ordinality: rf.ordinality,
                     },
-                    columns: {
-                        let mut c = vec![Column {
-                            name: alias_name.clone(),
-                            ty: if t == Type::UNKNOWN { Type::TEXT } else { t },
-                            typmod: -1,
-                        }];
-                        if rf.ordinality {
-                            c.push(Column {
-                                name: "ordinality".into(),
-                                ty: Type::INT8,
-                                typmod: -1,
-                            });
-                        }
-                        c
-                    },
-                };
-                return Ok(self.scope_for(plan, &alias_name, rf.alias.as_ref()));
+                    if t == Type::UNKNOWN { Type::TEXT } else { t },
+                )
             }
         };
-        let mut cols: Vec<Column> = columns
-            .into_iter()
-            .map(|ty| Column {
-                name: alias_name.clone(),
-                ty,
-                typmod: -1,
-            })
-            .collect();
+        let mut columns = vec![Column {
+            name: alias_name.clone(),
+            ty,
+            typmod: -1,
+        }];
         if rf.ordinality {
-            cols.push(Column {
+            columns.push(Column {
                 name: "ordinality".into(),
                 ty: Type::INT8,
                 typmod: -1,
             });
         }
-        let plan = Plan {
-            node: Node::Function {
-                srf,
+        Ok(self.scope_for(Plan { node, columns }, &alias_name, rf.alias.as_ref()))
+    }
+
+    /// Binds a call of a set-returning function; None if `fc` is not one.
+    fn bind_srf(&mut self, fc: &protobuf::FuncCall, scope: &Scope) -> PgResult<Option<SrfCall>> {
+        let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
+        let n = fc.args.len();
+        let known = matches!(
+            (name.as_str(), n),
+            ("generate_series", 2 | 3)
+                | ("unnest", 1)
+                | ("generate_subscripts", 2)
+                | ("pg_listening_channels", 0)
+        );
+        if !known {
+            return Ok(None);
+        }
+        let mut args = Vec::new();
+        let mut types = Vec::new();
+        for a in &fc.args {
+            let (e, t) = self.bind(a.node.as_ref().expect("arg"), scope, None)?;
+            args.push(e);
+            types.push(t);
+        }
+        let coerce_all =
+            |p: &mut Self, args: Vec<Expr>, types: &[Type], to: &[Type]| -> PgResult<Vec<Expr>> {
+                let mut out = Vec::new();
+                for (i, e) in args.into_iter().enumerate() {
+                    out.push(p.coerce(
+                        e,
+                        types[i],
+                        to[i],
+                        -1,
+                        CoercionContext::Implicit,
+                        fc.location,
+                    )?);
+                }
+                Ok(out)
+            };
+        let call = match name.as_str() {
+            "generate_series" => {
+                let all_int = types
+                    .iter()
+                    .all(|t| matches!(*t, Type::INT2 | Type::INT4 | Type::INT8 | Type::UNKNOWN));
+                let any_ts = types
+                    .iter()
+                    .any(|t| matches!(*t, Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::DATE));
+                if any_ts && n == 3 {
+                    let ts = if types.contains(&Type::TIMESTAMP) {
+                        Type::TIMESTAMP
+                    } else {
+                        Type::TIMESTAMPTZ
+                    };
+                    let want = [ts, ts, Type::INTERVAL];
+                    SrfCall {
+                        srf: Srf::GenerateSeriesTimestamp,
+                        out: ts,
+                        args: coerce_all(self, args, &types, &want)?,
+                        arg_types: want.to_vec(),
+                    }
+                } else if all_int {
+                    let ty = if types.contains(&Type::INT8) {
+                        Type::INT8
+                    } else {
+                        Type::INT4
+                    };
+                    let want = [ty; 3];
+                    SrfCall {
+                        srf: Srf::GenerateSeriesInt,
+                        out: ty,
+                        args: coerce_all(self, args, &types, &want)?,
+                        arg_types: want[..n].to_vec(),
+                    }
+                } else if types
+                    .iter()
+                    .all(|t| t.is_numeric_like() || *t == Type::UNKNOWN)
+                {
+                    let want = [Type::NUMERIC; 3];
+                    SrfCall {
+                        srf: Srf::GenerateSeriesNumeric,
+                        out: Type::NUMERIC,
+                        args: coerce_all(self, args, &types, &want)?,
+                        arg_types: want[..n].to_vec(),
+                    }
+                } else {
+                    return Err(undefined_function(&name, &types, fc.location));
+                }
+            }
+            "unnest" => {
+                let elem = types[0]
+                    .elem()
+                    .ok_or_else(|| undefined_function(&name, &types, fc.location))?;
+                SrfCall {
+                    srf: Srf::Unnest,
+                    out: elem,
+                    args,
+                    arg_types: types,
+                }
+            }
+            "generate_subscripts" => {
+                let want = [types[0], Type::INT4];
+                SrfCall {
+                    srf: Srf::GenerateSubscripts,
+                    out: Type::INT4,
+                    args: coerce_all(self, args, &types, &want)?,
+                    arg_types: want.to_vec(),
+                }
+            }
+            _ => SrfCall {
+                srf: Srf::ListeningChannels,
+                out: Type::TEXT,
                 args,
-                arg_types,
-                scalar: None,
-                ordinality: rf.ordinality,
+                arg_types: types,
             },
-            columns: cols,
         };
-        Ok(self.scope_for(plan, &alias_name, rf.alias.as_ref()))
+        Ok(Some(call))
     }
 
     // ---------------------------------------------------------------- expressions

@@ -407,13 +407,15 @@ impl Numeric {
         }
         match &self.0 {
             Repr::NaN => return Ok(self.clone()),
-            Repr::PosInf | Repr::NegInf => return Err(PgError::new(
-                code::NUMERIC_VALUE_OUT_OF_RANGE,
-                "numeric field overflow",
-            )
-            .with_detail(format!(
+            Repr::PosInf | Repr::NegInf => {
+                return Err(PgError::new(
+                    code::NUMERIC_VALUE_OUT_OF_RANGE,
+                    "numeric field overflow",
+                )
+                .with_detail(format!(
                 "A field with precision {precision}, scale {scale} cannot hold an infinite value."
-            ))),
+            )))
+            }
             _ => {}
         }
         let r = self.round(scale as i64);
