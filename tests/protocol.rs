@@ -1,0 +1,407 @@
+//! Message-layer tests on raw bytes against a real server on a loopback port, plus the
+//! tokio-postgres client. Each test starts its own in-process server on a free port.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use threadgres::config::Config;
+use threadgres::server::Server;
+
+struct TestServer {
+    port: u16,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn start(config: impl FnOnce(&mut Config)) -> TestServer {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut c = Config {
+        port: 0,
+        ..Config::default()
+    };
+    config(&mut c);
+    let server = rt.block_on(Server::bind(c)).unwrap();
+    let port = server.local_addrs()[0].port();
+    rt.spawn(server.run(std::future::pending()));
+    TestServer { port, _rt: rt }
+}
+
+fn connect(port: u16) -> TcpStream {
+    let s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s
+}
+
+fn startup_packet(params: &[(&str, &str)]) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&196608i32.to_be_bytes());
+    for (k, v) in params {
+        body.extend_from_slice(k.as_bytes());
+        body.push(0);
+        body.extend_from_slice(v.as_bytes());
+        body.push(0);
+    }
+    body.push(0);
+    let mut p = ((body.len() + 4) as i32).to_be_bytes().to_vec();
+    p.extend(body);
+    p
+}
+
+fn message(ty: u8, body: &[u8]) -> Vec<u8> {
+    let mut m = vec![ty];
+    m.extend_from_slice(&((body.len() + 4) as i32).to_be_bytes());
+    m.extend_from_slice(body);
+    m
+}
+
+/// Reads one backend message: (type, body). None at EOF.
+fn read_msg(s: &mut TcpStream) -> Option<(u8, Vec<u8>)> {
+    let mut head = [0u8; 5];
+    s.read_exact(&mut head).ok()?;
+    let len = i32::from_be_bytes([head[1], head[2], head[3], head[4]]) as usize;
+    let mut body = vec![0u8; len - 4];
+    s.read_exact(&mut body).ok()?;
+    Some((head[0], body))
+}
+
+/// Reads messages until ReadyForQuery (inclusive) or EOF.
+fn until_ready(s: &mut TcpStream) -> Vec<(u8, Vec<u8>)> {
+    let mut out = Vec::new();
+    while let Some(m) = read_msg(s) {
+        let done = m.0 == b'Z';
+        out.push(m);
+        if done {
+            break;
+        }
+    }
+    out
+}
+
+fn field(body: &[u8], code: u8) -> Option<String> {
+    let mut i = 0;
+    while i < body.len() && body[i] != 0 {
+        let c = body[i];
+        let end = i + 1 + body[i + 1..].iter().position(|b| *b == 0)?;
+        if c == code {
+            return Some(String::from_utf8_lossy(&body[i + 1..end]).into_owned());
+        }
+        i = end + 1;
+    }
+    None
+}
+
+fn login(port: u16) -> (TcpStream, Vec<(u8, Vec<u8>)>) {
+    let mut s = connect(port);
+    s.write_all(&startup_packet(&[
+        ("user", "postgres"),
+        ("database", "postgres"),
+    ]))
+    .unwrap();
+    let msgs = until_ready(&mut s);
+    (s, msgs)
+}
+
+#[test]
+fn startup_sequence_matches_postgres() {
+    let srv = start(|_| {});
+    let mut s = connect(srv.port);
+    // SSLRequest is refused with a single 'N'.
+    let mut ssl = 8i32.to_be_bytes().to_vec();
+    ssl.extend_from_slice(&80877103i32.to_be_bytes());
+    s.write_all(&ssl).unwrap();
+    let mut n = [0u8; 1];
+    s.read_exact(&mut n).unwrap();
+    assert_eq!(&n, b"N");
+    s.write_all(&startup_packet(&[
+        ("user", "postgres"),
+        ("database", "postgres"),
+        ("client_encoding", "'utf-8'"),
+        ("application_name", "rawtest"),
+    ]))
+    .unwrap();
+    let msgs = until_ready(&mut s);
+    assert_eq!(msgs[0].0, b'R');
+    assert_eq!(msgs[0].1, 0i32.to_be_bytes());
+    let statuses: Vec<_> = msgs.iter().filter(|m| m.0 == b'S').collect();
+    assert_eq!(statuses.len(), 13);
+    assert!(msgs.iter().any(|m| m.0 == b'K' && m.1.len() == 8));
+    assert_eq!(msgs.last().unwrap(), &(b'Z', b"I".to_vec()));
+}
+
+#[test]
+fn unknown_startup_parameter_is_fatal() {
+    let srv = start(|_| {});
+    let mut s = connect(srv.port);
+    s.write_all(&startup_packet(&[
+        ("user", "postgres"),
+        ("nonsense_param", "1"),
+    ]))
+    .unwrap();
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'S').as_deref(), Some("FATAL"));
+    assert_eq!(field(&body, b'C').as_deref(), Some("42704"));
+    assert_eq!(
+        field(&body, b'M').as_deref(),
+        Some("unrecognized configuration parameter \"nonsense_param\"")
+    );
+    assert!(read_msg(&mut s).is_none(), "connection closes");
+}
+
+#[test]
+fn missing_database_is_fatal_3d000() {
+    let srv = start(|_| {});
+    let mut s = connect(srv.port);
+    s.write_all(&startup_packet(&[
+        ("user", "postgres"),
+        ("database", "nope"),
+    ]))
+    .unwrap();
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'C').as_deref(), Some("3D000"));
+    assert_eq!(
+        field(&body, b'M').as_deref(),
+        Some("database \"nope\" does not exist")
+    );
+}
+
+#[test]
+fn malformed_messages_close_only_that_session() {
+    let srv = start(|_| {});
+    // Declared length below the header size.
+    let (mut s, _) = login(srv.port);
+    s.write_all(b"Q\0\0\0\x02").unwrap();
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'C').as_deref(), Some("08P01"));
+    assert_eq!(field(&body, b'S').as_deref(), Some("FATAL"));
+    assert!(read_msg(&mut s).is_none());
+
+    // Oversized declared length: rejected before any of it is buffered.
+    let (mut s, _) = login(srv.port);
+    let mut big = vec![b'Q'];
+    big.extend_from_slice(&(i32::MAX).to_be_bytes());
+    s.write_all(&big).unwrap();
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'C').as_deref(), Some("08P01"));
+
+    // A Bind whose parameter length points past the message end.
+    let (mut s, _) = login(srv.port);
+    let mut bind = Vec::new();
+    bind.extend_from_slice(b"\0\0");
+    bind.extend_from_slice(&0i16.to_be_bytes());
+    bind.extend_from_slice(&1i16.to_be_bytes());
+    bind.extend_from_slice(&100i32.to_be_bytes());
+    bind.extend_from_slice(b"ab");
+    s.write_all(&message(b'B', &bind)).unwrap();
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'C').as_deref(), Some("08P01"));
+
+    // An unknown message type.
+    let (mut s, _) = login(srv.port);
+    s.write_all(&message(b'!', b"")).unwrap();
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'C').as_deref(), Some("08P01"));
+
+    // The server still serves new sessions.
+    let (mut s, msgs) = login(srv.port);
+    assert_eq!(msgs.last().unwrap().0, b'Z');
+    s.write_all(&message(b'Q', b"select 1\0")).unwrap();
+    let msgs = until_ready(&mut s);
+    let types: Vec<u8> = msgs.iter().map(|m| m.0).collect();
+    assert_eq!(types, b"TDCZ");
+}
+
+#[test]
+fn truncated_message_waits_for_the_rest() {
+    let srv = start(|_| {});
+    let (mut s, _) = login(srv.port);
+    let m = message(b'Q', b"select 42\0");
+    s.write_all(&m[..3]).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    s.write_all(&m[3..]).unwrap();
+    let msgs = until_ready(&mut s);
+    let row = msgs.iter().find(|m| m.0 == b'D').unwrap();
+    assert!(row.1.ends_with(b"42"));
+}
+
+#[test]
+fn empty_queries() {
+    let srv = start(|_| {});
+    let (mut s, _) = login(srv.port);
+    for q in ["", ";", "-- ping"] {
+        let mut body = q.as_bytes().to_vec();
+        body.push(0);
+        s.write_all(&message(b'Q', &body)).unwrap();
+        let types: Vec<u8> = until_ready(&mut s).iter().map(|m| m.0).collect();
+        assert_eq!(types, b"IZ", "query {q:?}");
+    }
+}
+
+#[test]
+fn too_many_connections() {
+    let srv = start(|c| c.max_connections = 2);
+    let (_a, _) = login(srv.port);
+    let (_b, _) = login(srv.port);
+    let mut c = connect(srv.port);
+    c.write_all(&startup_packet(&[("user", "postgres")]))
+        .unwrap();
+    let (ty, body) = read_msg(&mut c).unwrap();
+    assert_eq!(ty, b'E');
+    assert_eq!(field(&body, b'C').as_deref(), Some("53300"));
+    assert_eq!(
+        field(&body, b'M').as_deref(),
+        Some("sorry, too many clients already")
+    );
+}
+
+#[test]
+fn cancel_request_cancels_running_statement() {
+    let srv = start(|_| {});
+    let (mut s, msgs) = login(srv.port);
+    let key = msgs.iter().find(|m| m.0 == b'K').unwrap().1.clone();
+    s.write_all(&message(b'Q', b"select pg_sleep(30)\0"))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut c = connect(srv.port);
+    let mut cancel = 16i32.to_be_bytes().to_vec();
+    cancel.extend_from_slice(&80877102i32.to_be_bytes());
+    cancel.extend_from_slice(&key);
+    c.write_all(&cancel).unwrap();
+    let msgs = until_ready(&mut s);
+    let err = msgs.iter().find(|m| m.0 == b'E').expect("error");
+    assert_eq!(field(&err.1, b'C').as_deref(), Some("57014"));
+    assert_eq!(
+        field(&err.1, b'M').as_deref(),
+        Some("canceling statement due to user request")
+    );
+    // The session is still usable.
+    s.write_all(&message(b'Q', b"select 1\0")).unwrap();
+    assert_eq!(until_ready(&mut s).last().unwrap().1, b"I");
+}
+
+#[test]
+fn statement_timeout() {
+    let srv = start(|_| {});
+    let (mut s, _) = login(srv.port);
+    s.write_all(&message(
+        b'Q',
+        b"set statement_timeout = 100; select pg_sleep(10)\0",
+    ))
+    .unwrap();
+    let msgs = until_ready(&mut s);
+    let err = msgs.iter().find(|m| m.0 == b'E').expect("error");
+    assert_eq!(field(&err.1, b'C').as_deref(), Some("57014"));
+    assert_eq!(
+        field(&err.1, b'M').as_deref(),
+        Some("canceling statement due to statement timeout")
+    );
+}
+
+#[test]
+fn extended_protocol_pipeline_and_error_skip() {
+    let srv = start(|_| {});
+    let (mut s, _) = login(srv.port);
+    let mut out = Vec::new();
+    // Parse "s1" with an untyped parameter, Describe it, bind/execute with a row limit.
+    let mut parse = b"s1\0select generate_series(1, $1)\0".to_vec();
+    parse.extend_from_slice(&1i16.to_be_bytes());
+    parse.extend_from_slice(&0i32.to_be_bytes());
+    out.extend(message(b'P', &parse));
+    out.extend(message(b'D', b"Ss1\0"));
+    let mut bind = b"\0s1\0".to_vec();
+    bind.extend_from_slice(&0i16.to_be_bytes());
+    bind.extend_from_slice(&1i16.to_be_bytes());
+    bind.extend_from_slice(&1i32.to_be_bytes());
+    bind.extend_from_slice(b"5");
+    bind.extend_from_slice(&0i16.to_be_bytes());
+    out.extend(message(b'B', &bind));
+    let mut exec = b"\0".to_vec();
+    exec.extend_from_slice(&2i32.to_be_bytes());
+    out.extend(message(b'E', &exec));
+    out.extend(message(b'E', &exec));
+    out.extend(message(b'S', b""));
+    s.write_all(&out).unwrap();
+    let types: Vec<u8> = until_ready(&mut s).iter().map(|m| m.0).collect();
+    // ParseComplete, ParameterDescription, RowDescription, BindComplete, 2 rows, suspended,
+    // 2 rows, suspended, ReadyForQuery.
+    assert_eq!(types, b"1tT2DDsDDsZ");
+
+    // An error skips everything up to Sync.
+    let mut out = Vec::new();
+    out.extend(message(b'P', b"\0select 1/0\0\0\0"));
+    out.extend(message(b'B', b"\0\0\0\0\0\0\0\0"));
+    out.extend(message(b'E', b"\0\0\0\0\0"));
+    out.extend(message(b'P', b"\0select 1\0\0\0"));
+    out.extend(message(b'S', b""));
+    s.write_all(&out).unwrap();
+    let msgs = until_ready(&mut s);
+    let types: Vec<u8> = msgs.iter().map(|m| m.0).collect();
+    assert_eq!(types, b"12EZ");
+    let err = &msgs[2].1;
+    assert_eq!(field(err, b'C').as_deref(), Some("22012"));
+}
+
+#[test]
+fn tokio_postgres_client_and_notifications() {
+    let srv = start(|_| {});
+    let port = srv.port;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        use futures_util::StreamExt;
+        let dsn = format!("host=127.0.0.1 port={port} user=postgres dbname=postgres");
+        let (client, mut conn) = tokio_postgres::connect(&dsn, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let stream = futures_util::stream::poll_fn(move |cx| conn.poll_message(cx));
+        tokio::spawn(async move {
+            let mut stream = Box::pin(stream);
+            while let Some(Ok(m)) = stream.next().await {
+                if let tokio_postgres::AsyncMessage::Notification(n) = m {
+                    let _ = tx.send(n);
+                }
+            }
+        });
+        let row = client
+            .query_one("select $1::int4 + 1, $2::text || 'x'", &[&41i32, &"a"])
+            .await
+            .unwrap();
+        assert_eq!(row.get::<_, i32>(0), 42);
+        assert_eq!(row.get::<_, String>(1), "ax");
+        let stmt = client.prepare("select $1::int8 * 2").await.unwrap();
+        for i in 0..3i64 {
+            let r = client.query_one(&stmt, &[&i]).await.unwrap();
+            assert_eq!(r.get::<_, i64>(0), i * 2);
+        }
+        client.batch_execute("LISTEN chan").await.unwrap();
+        let (other, oconn) = tokio_postgres::connect(&dsn, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        tokio::spawn(oconn);
+        other.batch_execute("NOTIFY chan, 'hello'").await.unwrap();
+        let n = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+            .await
+            .expect("notification arrives while idle")
+            .unwrap();
+        assert_eq!(n.channel(), "chan");
+        assert_eq!(n.payload(), "hello");
+        let other_pid: i32 = other
+            .query_one("select pg_backend_pid()", &[])
+            .await
+            .unwrap()
+            .get(0);
+        assert_eq!(n.process_id(), other_pid);
+    });
+}
