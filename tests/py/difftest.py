@@ -61,6 +61,24 @@ TYPE_NAMES = {
 
 NORMALIZED_PARAMS = {"server_version"}
 
+# Value masks for DataRow text (see Session._mask_fn and the @mask directive).
+# Timestamps keep their shape (digits become N, fractional seconds are dropped),
+# so the output format is still compared.
+_TS_RE = re.compile(r"-?\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?(?:[+-]\d{2}(?::\d{2})?)?"
+                    r"|\b\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}(?::\d{2})?)?")
+_VERSION_RE = re.compile(r"PostgreSQL \d+\.\d+[^']*")
+
+
+def _mask_timestamps(s: str) -> str:
+    return _TS_RE.sub(lambda m: re.sub(r"\d", "N", re.sub(r"\.\d+", "", m.group(0))), s)
+
+
+def _mask_version(s: str) -> str:
+    return _VERSION_RE.sub("PostgreSQL <version>", s)
+
+
+MASKS = {"timestamps": _mask_timestamps, "version": _mask_version}
+
 
 def type_name(oid: int) -> str:
     return f"{TYPE_NAMES.get(oid, '?')}({oid})"
@@ -210,13 +228,22 @@ class Session:
             return False
 
     def _mask_fn(self, mask):
+        """mask: None, True (= pids), a str->str function, or a collection of names from MASKS
+        ('pids', 'timestamps', 'version') applied to each printed DataRow value."""
         if mask is None:
             return None
-        pid_map = {repr(str(pid)): f"<pid:{lab}>" for pid, lab in self.ctx.pid_labels.items()}
+        pid_map = {repr(str(pid)): f"pid{lab}" for pid, lab in self.ctx.pid_labels.items()}
+        names = {"pids"} if mask is True else ({mask} if isinstance(mask, str) else
+                                               set() if callable(mask) else set(mask))
+        unknown = names - set(MASKS) - {"pids"}
+        if unknown:
+            raise ValueError(f"unknown masks {unknown}")
 
         def f(s: str) -> str:
-            if mask is True or mask == "pids":
+            if "pids" in names:
                 s = pid_map.get(s, s)
+            for n in sorted(names - {"pids"}):
+                s = MASKS[n](s)
             if callable(mask):
                 s = mask(s)
             return s
@@ -447,6 +474,23 @@ class Scenario:
             s.conn.close()
 
 
+def wait_database_unused(server, database: str, timeout: float = 10.0) -> None:
+    """Poll pg_stat_activity (unrecorded connection) until no session uses `database`.
+
+    Closing a connection is asynchronous on the server side; scenarios call this
+    before DROP DATABASE so that the outcome does not depend on how fast the
+    server notices the close.
+    """
+    import time
+    deadline = time.monotonic() + timeout
+    with server.connect_raw() as mon:
+        while time.monotonic() < deadline:
+            r = mon.simple(f"SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'")
+            if r and r[0][0] == "0":
+                return
+            time.sleep(0.02)
+
+
 def render(transcripts: dict[str, list[str]]) -> list[str]:
     out = []
     for label, lines in transcripts.items():
@@ -525,6 +569,7 @@ class SqlCase:
     messages: list = field(default_factory=list)   # list of str (one Query each)
     expect_errors: bool = False
     modes: tuple = MODES
+    mask: tuple = ()
 
     @property
     def id(self) -> str:
@@ -546,6 +591,8 @@ def parse_sql_file(path: Path) -> list[SqlCase]:
         -- @errors                  the case is expected to produce ErrorResponse(s)
         -- @modes simple,extended   protocol modes to run (default: simple,extended,binary)
         -- @raw "..."               send this Python string literal as one message, verbatim
+        -- @mask timestamps,pids,version   mask such values in DataRows (text modes only:
+                                    a case with @mask runs in simple,extended unless @modes says otherwise)
         SELECT 1;                   one message = lines up to a line ending with ';'
         SELECT 1; SELECT 2;         several statements in one Query message
     Other lines starting with '--' outside a statement are comments.
@@ -581,6 +628,13 @@ def parse_sql_file(path: Path) -> list[SqlCase]:
                 cur.modes = modes
             elif key == "raw":
                 cur.messages.append(ast.literal_eval(arg))
+            elif key == "mask":
+                cur.mask = tuple(x.strip() for x in arg.split(",") if x.strip())
+                bad = set(cur.mask) - set(MASKS) - {"pids"}
+                if bad:
+                    raise ValueError(f"{path}:{lineno}: unknown masks {bad}")
+                if cur.modes == MODES:
+                    cur.modes = ("simple", "extended")
             else:
                 raise ValueError(f"{path}:{lineno}: unknown directive @{key}")
             continue
@@ -603,11 +657,12 @@ def parse_sql_file(path: Path) -> list[SqlCase]:
 def sql_case_scenario(case: SqlCase, mode: str) -> Callable[[Scenario], None]:
     def fn(sc: Scenario) -> None:
         s = sc.session("s1")
+        mask = case.mask or None
         for msg in case.messages:
             if mode == "simple":
-                s.q(msg)
+                s.q(msg, mask=mask)
             elif mode == "extended":
-                s.x(msg)
+                s.x(msg, mask=mask)
             else:
-                s.x(msg, result_formats=[1])
+                s.x(msg, result_formats=[1], mask=mask)
     return fn

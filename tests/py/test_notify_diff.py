@@ -391,6 +391,7 @@ def notifications_stay_in_their_database(sc):
     barrier(s1, "postgres db got nothing")
     o1.terminate()
     o2.terminate()
+    difftest.wait_database_unused(sc.server, "tg_notify_other")
     admin.q("DROP DATABASE tg_notify_other")
 
 

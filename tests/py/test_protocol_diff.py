@@ -652,6 +652,7 @@ def database_create_drop(sc):
     d = sc.session("d", database="tg_proto_db")
     d.q("SELECT current_database()")
     d.terminate()
+    difftest.wait_database_unused(sc.server, "tg_proto_db")
     s.q("DROP DATABASE tg_proto_db")
     s.q("DROP DATABASE tg_proto_db")
     r = sc.raw_session("gone")

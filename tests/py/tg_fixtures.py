@@ -103,7 +103,12 @@ def _watch(request, proc: servers.ServerProcess):
     died = not proc.alive()
     rep = getattr(request.node, "rep_call", None)
     log = proc.log_since(offset)
-    if log and ((rep is not None and rep.failed) or died):
+    callspec = getattr(request.node, "callspec", None)
+    side = None
+    if callspec is not None:
+        side = callspec.params.get("server") or callspec.params.get("server_scram")
+    relevant = side is None or proc.name.startswith(side)  # PG's log is noise when threadgres is tested
+    if log and (died or (relevant and rep is not None and rep.failed)):
         request.node.add_report_section("teardown", f"{proc.name} log", log)
     if died:
         rc = proc.returncode()

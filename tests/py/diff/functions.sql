@@ -43,6 +43,15 @@ SELECT localtimestamp <= now()::timestamp, current_time IS NOT NULL, clock_times
 SELECT extract(year from now()) >= 2024, NOW() - CURRENT_TIMESTAMP, date_trunc('day', now()) <= now(), transaction_timestamp() = now();
 SELECT now() - interval '1 day' < now(), age(now(), now()), timeofday() IS NOT NULL, CURRENT_TIMESTAMP(0) <= now() + interval '1 second';
 
+-- name: fn_datetime_now_masked
+-- @mask timestamps
+SELECT now(), current_timestamp, localtimestamp, current_date, now()::date, now()::timestamp(0), current_time;
+SELECT date_trunc('day', now()), now() + interval '1 day', to_char(now(), 'YYYY-MM-DD');
+
+-- name: fn_version_masked
+-- @mask version,pids
+SELECT version(), pg_backend_pid();
+
 -- name: fn_system
 SELECT version() LIKE 'PostgreSQL 15.%', pg_catalog.version() ~ '^PostgreSQL 15\.', current_schema(), current_schema, current_schemas(true), current_schemas(false);
 SELECT current_database(), current_catalog, current_user, session_user, user, current_role, pg_backend_pid() > 0;
