@@ -94,12 +94,14 @@ if [ "${SKIP_INSTALL:-0}" != "1" ]; then
 fi
 setup_python
 
+cargo_test_rc=0
 if [ "${SKIP_CARGO:-0}" != "1" ]; then
     command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install Rust (https://rustup.rs)" >&2; exit 1; }
     log "cargo build --release"
     cargo build --release
     log "cargo test"
-    cargo test
+    # a failing Rust test does not stop the integration tests; the exit status reports both
+    cargo test || cargo_test_rc=$?
 fi
 
 export THREADGRES_BIN="${THREADGRES_BIN:-$ROOT/target/release/threadgres}"
@@ -112,6 +114,11 @@ rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then
     echo "pytest collected no tests: treating as a failure" >&2
-    exit 1
+    rc=1
 fi
+if [ "$cargo_test_rc" -ne 0 ]; then
+    echo "cargo test failed (exit $cargo_test_rc)" >&2
+    [ "$rc" -eq 0 ] && rc=1
+fi
+[ "$rc" -eq 0 ] && log "all tests passed" || log "FAILED (pytest exit $rc, cargo test exit $cargo_test_rc)"
 exit "$rc"
