@@ -411,7 +411,11 @@ def _wait_active(server, pid, timeout=10.0):
     deadline = time.monotonic() + timeout
     with server.connect_raw() as mon:
         while time.monotonic() < deadline:
-            r = mon.simple(f"SELECT state FROM pg_stat_activity WHERE pid = {pid}")
+            try:
+                r = mon.simple(f"SELECT state FROM pg_stat_activity WHERE pid = {pid}")
+            except pgwire.ServerError:  # no usable pg_stat_activity: give the query a moment instead
+                time.sleep(0.3)
+                return
             if r and r[0][0] == "active":
                 return
             time.sleep(0.02)

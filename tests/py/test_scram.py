@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncpg
 import psycopg
-import pytest
 
 import difftest
 import pgwire

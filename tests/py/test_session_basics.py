@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pgwire  # noqa: F401
 from clientutil import differential
 
 
