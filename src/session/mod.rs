@@ -164,6 +164,8 @@ struct Session {
     reported: [u64; 16],
     out: BytesMut,
     closing: bool,
+    /// Set while a utility statement runs from Execute: its RowDescription was sent by Describe.
+    described: bool,
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -422,6 +424,7 @@ impl Session {
             reported: [0; 16],
             out,
             closing: false,
+            described: false,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -846,10 +849,14 @@ impl Session {
         self.core.ensure_transaction(&stmt);
         match &*stmt {
             Statement::Query(plan) => {
-                let rows = self.core.run_query(plan, params)?;
+                // PostgreSQL describes the result before running the query, so a query that
+                // fails while running still sends its RowDescription first.
                 if !from_execute {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
+                let rows = self.core.run_query(plan, params);
+                self.flush_notices();
+                let rows = rows?;
                 let n = rows.len();
                 self.write_rows(&plan.columns, formats, &rows)?;
                 be::command_complete(&mut self.out, &format!("SELECT {n}"));
@@ -894,8 +901,11 @@ impl Session {
                 self.run_statement(&target, &values, formats, None, false)
             }
             other => {
-                let tag = self.run_utility(other)?;
-                if let Some(tag) = tag {
+                self.described = from_execute;
+                let tag = self.run_utility(other);
+                self.described = false;
+                self.flush_notices();
+                if let Some(tag) = tag? {
                     be::command_complete(&mut self.out, &tag);
                 }
                 Ok(())
@@ -1120,16 +1130,12 @@ impl Session {
                     return Ok(None);
                 } else {
                     let v = self.core.show(name)?;
-                    let col = match name.as_str() {
-                        "transaction isolation level" | "transaction_isolation" => {
-                            "transaction_isolation".to_string()
-                        }
-                        other => Settings::display_name(other).to_string(),
-                    };
-                    (col, v)
+                    (show_column(name), v)
                 };
                 let cols = vec![text_col(&col)];
-                write_row_description(&mut self.out, &cols, &[]);
+                if !self.described {
+                    write_row_description(&mut self.out, &cols, &[]);
+                }
                 self.write_rows(&cols, &[], &[vec![Value::Text(value)]])?;
             }
             Statement::Listen(ch) => {
@@ -1253,7 +1259,9 @@ impl Session {
                 };
                 let n = batch.len();
                 if !*is_move {
-                    write_row_description(&mut self.out, &columns, &[]);
+                    if !self.described {
+                        write_row_description(&mut self.out, &columns, &[]);
+                    }
                     self.write_rows(&columns, &[], &batch)?;
                 }
                 return Ok(Some(format!(
@@ -1559,7 +1567,9 @@ impl Session {
                     Statement::Query(plan) => {
                         write_row_description(&mut self.out, &plan.columns, &[])
                     }
-                    Statement::Show(n) => write_row_description(&mut self.out, &[text_col(n)], &[]),
+                    Statement::Show(n) => {
+                        write_row_description(&mut self.out, &[text_col(&show_column(n))], &[])
+                    }
                     _ => be::no_data(&mut self.out),
                 }
             }
@@ -1577,8 +1587,8 @@ impl Session {
                         write_row_description(&mut self.out, &cols, &formats)
                     }
                     Statement::Show(n) => {
-                        let n = n.clone();
-                        write_row_description(&mut self.out, &[text_col(&n)], &[])
+                        let col = show_column(n);
+                        write_row_description(&mut self.out, &[text_col(&col)], &[])
                     }
                     _ => be::no_data(&mut self.out),
                 }
@@ -1705,6 +1715,16 @@ fn format_of(formats: &[Format], i: usize) -> Format {
         0 => Format::Text,
         1 => formats[0],
         _ => formats.get(i).copied().unwrap_or(Format::Text),
+    }
+}
+
+/// The column name SHOW reports (PostgreSQL's spelling of the setting).
+fn show_column(name: &str) -> String {
+    match name {
+        "transaction isolation level" | "transaction_isolation" => "transaction_isolation".into(),
+        "time zone" => "TimeZone".into(),
+        "session authorization" => "session_authorization".into(),
+        other => Settings::display_name(other).to_string(),
     }
 }
 

@@ -1716,6 +1716,36 @@ impl<'a> Planner<'a> {
         if let Some((op, _)) = best {
             return Ok((op, op.left, op.right));
         }
+        // Polymorphic candidates with unknown or implicitly cast arguments on their concrete
+        // side, e.g. 'a' || 1 resolves to text || anynonarray.
+        for op in cands {
+            if !(is_poly(op.left) || is_poly(op.right)) {
+                continue;
+            }
+            let side = |sig: Type, actual: Type, other_sig: Type| -> Option<Type> {
+                if is_poly(sig) {
+                    match sig {
+                        Type::ANYARRAY => actual.is_array().then_some(actual),
+                        _ if actual == Type::UNKNOWN => (!is_poly(other_sig)).then_some(Type::TEXT),
+                        _ if actual.is_array() && other_sig != Type::ANYARRAY => None,
+                        _ => Some(actual),
+                    }
+                } else if sig == actual
+                    || actual == Type::UNKNOWN
+                    || cast::can_coerce(actual, sig, CoercionContext::Implicit)
+                {
+                    Some(sig)
+                } else {
+                    None
+                }
+            };
+            if let (Some(lt), Some(rt)) = (
+                side(op.left, left, op.right),
+                side(op.right, right, op.left),
+            ) {
+                return Ok((op, lt, rt));
+            }
+        }
         Err(PgError::new(
             code::UNDEFINED_FUNCTION,
             format!(

@@ -101,8 +101,10 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
         (Type::JSONB, Type::FLOAT4 | Type::FLOAT8) => Explicit,
         // I/O conversion casts: anything to a string type by assignment, from a string
         // type explicitly.
-        (_, t) if is_string(t) && from != Type::VOID => Assignment,
-        (f, _) if is_string(f) && to != Type::VOID && to != Type::RECORD => Explicit,
+        (_, t) if is_string(t) && t != Type::CHAR && from != Type::VOID => Assignment,
+        (f, _) if is_string(f) && f != Type::CHAR && to != Type::VOID && to != Type::RECORD => {
+            Explicit
+        }
         _ => return None,
     };
     Some(c)

@@ -529,9 +529,9 @@ pub fn write_offset(out: &mut String, off: i32) {
     let sign = if off < 0 { '-' } else { '+' };
     let a = off.unsigned_abs();
     let _ = write!(out, "{sign}{:02}", a / 3600);
-    if a % 3600 != 0 {
+    if !a.is_multiple_of(3600) {
         let _ = write!(out, ":{:02}", a / 60 % 60);
-        if a % 60 != 0 {
+        if !a.is_multiple_of(60) {
             let _ = write!(out, ":{:02}", a % 60);
         }
     }
@@ -704,7 +704,7 @@ pub fn format_interval(iv: &Interval, style: IntervalStyle, out: &mut String) {
                 let a = s.unsigned_abs();
                 let _ = write!(out, " {}{}", if neg { "-" } else { "" }, a / 1_000_000);
                 write_fraction(out, (a % 1_000_000) as u32);
-                let plural = !(a == 1_000_000 && !neg);
+                let plural = a != 1_000_000 || neg;
                 out.push_str(if plural { " secs" } else { " sec" });
                 is_zero = false;
             }
@@ -720,7 +720,7 @@ pub fn format_interval(iv: &Interval, style: IntervalStyle, out: &mut String) {
             let has_pos = iv.months > 0 || days > 0 || time > 0;
             let has_ym = iv.months != 0;
             let has_dt = days != 0 || time != 0;
-            let standard = !(has_neg && has_pos) && !(has_ym && has_dt);
+            let standard = !(has_neg && has_pos || has_ym && has_dt);
             if !has_ym && !has_dt {
                 out.push('0');
             } else if !standard {
@@ -1011,7 +1011,7 @@ fn is_day_word(w: &str) -> bool {
 
 /// Time zone abbreviations accepted in input (PostgreSQL's Default set, the common ones):
 /// offset in seconds east and whether it is a daylight-saving abbreviation.
-fn tz_abbrev_offset(w: &str) -> Option<i32> {
+pub fn tz_abbrev_offset(w: &str) -> Option<i32> {
     let h = |x: f64| (x * 3600.0) as i32;
     Some(match w {
         "utc" | "gmt" | "z" | "zulu" | "ut" | "wet" => 0,
@@ -1110,7 +1110,7 @@ fn parse_time_field(t: &str) -> Result<i64, bool> {
     } else {
         parse_seconds(sec_str).ok_or(false)?
     };
-    if !(0..60).contains(&m) || !(0..=60).contains(&s) || h < 0 || h > 24 {
+    if !(0..60).contains(&m) || !(0..=60).contains(&s) || !(0..=24).contains(&h) {
         return Err(true);
     }
     let total = h * USECS_PER_HOUR + m * USECS_PER_MINUTE + s * USECS_PER_SEC + us;

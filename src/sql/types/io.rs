@@ -73,6 +73,26 @@ pub fn regtype_name(oid: u32) -> String {
     }
 }
 
+/// OIDs of the catalog relations clients commonly name in `'x'::regclass`.
+pub fn regclass_oid(name: &str) -> Option<u32> {
+    let n = name.trim().trim_start_matches("pg_catalog.");
+    Some(match n {
+        "pg_type" => 1247,
+        "pg_attribute" => 1249,
+        "pg_proc" => 1255,
+        "pg_class" => 1259,
+        "pg_authid" => 1260,
+        "pg_database" => 1262,
+        "pg_namespace" => 2615,
+        "pg_index" => 2610,
+        "pg_description" => 2609,
+        "pg_constraint" => 2606,
+        "pg_settings" => 12_204,
+        "pg_roles" => 12_001,
+        _ => return None,
+    })
+}
+
 /// The type a value has when nothing else says (record fields, polymorphic output).
 pub fn value_type(v: &Value) -> Type {
     match v {
@@ -142,7 +162,7 @@ pub fn write_float8(f: f64, extra: i32, out: &mut String) {
         15,
         out,
         |p| format!("{:.*e}", p, f),
-        || format!("{f:e}"),
+        || shortest_f64(f),
     )
 }
 
@@ -154,8 +174,124 @@ pub fn write_float4(f: f32, extra: i32, out: &mut String) {
         6,
         out,
         |p| format!("{:.*e}", p, f),
-        || format!("{f:e}"),
+        || shortest_f32(f),
     )
+}
+
+/// `m * 2^e` of a finite non-negative float given its bit layout.
+fn float_parts(bits: u64, mant_bits: u32, exp_bits: u32, exp_bias: i32) -> (u64, i32) {
+    let mant = bits & ((1u64 << mant_bits) - 1);
+    let exp = ((bits >> mant_bits) & ((1u64 << exp_bits) - 1)) as i32;
+    if exp == 0 {
+        (mant, 1 - exp_bias - mant_bits as i32)
+    } else {
+        (
+            mant | (1u64 << mant_bits),
+            exp - exp_bias - mant_bits as i32,
+        )
+    }
+}
+
+/// Whether the decimal `sci` (as produced by `{:e}`) equals (a + b) / 2 exactly, where a and b
+/// are `m * 2^e` values.
+fn decimal_is_midpoint(sci: &str, a: (u64, i32), b: (u64, i32)) -> bool {
+    use bigdecimal::num_bigint::BigInt;
+    let (mant, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    let mant = mant.trim_start_matches('-');
+    let (ip, fp) = mant.split_once('.').unwrap_or((mant, ""));
+    let digits: String = format!("{ip}{fp}");
+    let Ok(d) = digits.parse::<BigInt>() else {
+        return false;
+    };
+    let k = exp.parse::<i32>().unwrap_or(0) - fp.len() as i32;
+    let e = a.1.min(b.1);
+    let s = BigInt::from(a.0) * (BigInt::from(1) << (a.1 - e) as usize)
+        + BigInt::from(b.0) * (BigInt::from(1) << (b.1 - e) as usize);
+    let ten = BigInt::from(10);
+    // 2 * d * 10^k == s * 2^e
+    let mut lhs = d * 2;
+    let mut rhs = s;
+    if k >= 0 {
+        lhs *= ten.pow(k as u32);
+    } else {
+        rhs *= ten.pow((-k) as u32);
+    }
+    if e >= 0 {
+        rhs <<= e as usize;
+    } else {
+        lhs <<= (-e) as usize;
+    }
+    lhs == rhs
+}
+
+/// Shortest decimal that reads back as `f` under any tie-breaking (bounds excluded) and, among
+/// those, the closest, ties to even: PostgreSQL's (Ryu) output.
+fn shortest_f64(f: f64) -> String {
+    let first = format!("{f:e}");
+    let start = first
+        .split('e')
+        .next()
+        .map(|m| m.chars().filter(|c| c.is_ascii_digit()).count())
+        .unwrap_or(1)
+        .max(1);
+    let a = f.abs();
+    let me = float_parts(a.to_bits(), 52, 11, 1023);
+    let up = float_parts(a.next_up().to_bits(), 52, 11, 1023);
+    let down = if a > 0.0 {
+        Some(float_parts(a.next_down().to_bits(), 52, 11, 1023))
+    } else {
+        None
+    };
+    let ok = |c: &str| {
+        c.parse::<f64>().ok() == Some(f)
+            && !(a.next_up().is_finite() && decimal_is_midpoint(c, me, up))
+            && !down.is_some_and(|d| decimal_is_midpoint(c, me, d))
+    };
+    for n in start..=17 {
+        // The correctly rounded n-digit value (ties to even) is the closest candidate.
+        let c = format!("{:.*e}", n - 1, f);
+        if ok(&c) {
+            return c;
+        }
+        if n == start && ok(&first) {
+            return first;
+        }
+    }
+    format!("{:.16e}", f)
+}
+
+fn shortest_f32(f: f32) -> String {
+    let first = format!("{f:e}");
+    let start = first
+        .split('e')
+        .next()
+        .map(|m| m.chars().filter(|c| c.is_ascii_digit()).count())
+        .unwrap_or(1)
+        .max(1);
+    let a = f.abs();
+    let me = float_parts(a.to_bits() as u64, 23, 8, 127);
+    let up = float_parts(a.next_up().to_bits() as u64, 23, 8, 127);
+    let down = if a > 0.0 {
+        Some(float_parts(a.next_down().to_bits() as u64, 23, 8, 127))
+    } else {
+        None
+    };
+    let ok = |c: &str| {
+        c.parse::<f32>().ok() == Some(f)
+            && !(a.next_up().is_finite() && decimal_is_midpoint(c, me, up))
+            && !down.is_some_and(|d| decimal_is_midpoint(c, me, d))
+    };
+    for n in start..=9 {
+        // The correctly rounded n-digit value (ties to even) is the closest candidate.
+        let c = format!("{:.*e}", n - 1, f);
+        if ok(&c) {
+            return c;
+        }
+        if n == start && ok(&first) {
+            return first;
+        }
+    }
+    format!("{:.8e}", f)
 }
 
 fn write_float(
@@ -469,7 +605,7 @@ pub fn parse_bytea(s: &str) -> PgResult<Vec<u8>> {
         } else if i + 1 < b.len() && b[i + 1] == b'\\' {
             out.push(b'\\');
             i += 2;
-        } else if i + 3 < b.len() + 0
+        } else if i + 3 < b.len()
             && (b'0'..=b'3').contains(&b[i + 1])
             && (b'0'..=b'7').contains(&b[i + 2])
             && (b'0'..=b'7').contains(&b[i + 3])
@@ -830,7 +966,7 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
                         if quoted_any && last_significant == buf.len() && !buf.is_empty() {
                             // "a"b or similar handled below
                         }
-                        if !buf.is_empty() && !quoted_any && buf.trim().len() != 0 {
+                        if !buf.is_empty() && !quoted_any && !buf.trim().is_empty() {
                             return Err(malformed_array(self.s, "Unexpected array element."));
                         }
                         if quoted_any {
@@ -973,6 +1109,8 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Float8(f), _) => out.put_f64(*f),
         (Value::Numeric(n), _) => write_numeric_binary(n, out),
         (Value::Text(s), Type::CHAR) => out.put_u8(s.as_bytes().first().copied().unwrap_or(0)),
+        (Value::Text(s), Type::REGTYPE) => out.put_u32(parse_regtype(s)?.0),
+        (Value::Text(s), Type::REGCLASS) => out.put_u32(regclass_oid(s).unwrap_or(0)),
         (Value::Text(s), Type::JSONB) => {
             out.put_u8(1);
             out.put_slice(s.as_bytes());
@@ -1450,6 +1588,11 @@ mod tests {
         assert_eq!(f8(1.5e-300), "1.5e-300");
         assert_eq!(f8(-0.0), "-0");
         assert_eq!(f8(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(f8(1e15 + 0.3), "1.0000000000000002e+15");
+        assert_eq!(f8(1.23e22), "1.2300000000000001e+22");
+        assert_eq!(f8(5e-324), "5e-324");
+        assert_eq!(f8(f64::MAX), "1.7976931348623157e+308");
+        assert_eq!(f8(4.35 * 100.0), "434.99999999999994");
         assert_eq!(f8(f64::INFINITY), "Infinity");
         assert_eq!(f8(f64::NAN), "NaN");
         assert_eq!(f8(1500.0), "1500");
@@ -1467,8 +1610,12 @@ mod tests {
         };
         assert_eq!(f4(0.1), "0.1");
         assert_eq!(f4(1e6), "1e+06");
-        assert_eq!(f4(3.14159265), "3.1415927");
+        assert_eq!(f4(2.7182817), "2.7182817");
         assert_eq!(f4(100000.0), "100000");
+        assert_eq!(f4(16777217.0), "1.6777216e+07");
+        assert_eq!(f4(1e30), "1e+30");
+        assert_eq!(f4(f32::MAX), "3.4028235e+38");
+        assert_eq!(f4(1e-45), "1e-45");
     }
 
     #[test]

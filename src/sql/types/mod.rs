@@ -10,10 +10,12 @@
 //! timestamps are microseconds since 2000-01-01 (PostgreSQL's epoch), dates days since then.
 //!
 //! Submodules: `io` (text and binary input/output for every type, session-dependent formatting
-//! through [`FormatCtx`]), `cast` (coercions), `ops` (operators), `datetime` and `numeric`.
+//! through [`FormatCtx`]), `cast` (coercions), `ops` (operators), `datetime`, `numeric` and
+//! `format` (to_char / to_timestamp / to_number templates).
 
 pub mod cast;
 pub mod datetime;
+pub mod format;
 pub mod io;
 pub mod numeric;
 pub mod ops;

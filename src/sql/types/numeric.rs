@@ -624,7 +624,7 @@ impl Numeric {
     }
 
     /// Total order: -Infinity < finite values < Infinity < NaN; NaN equals NaN.
-    pub fn cmp(&self, o: &Numeric) -> Ordering {
+    fn num_cmp(&self, o: &Numeric) -> Ordering {
         use Repr::*;
         fn rank(r: &Repr) -> i32 {
             match r {
@@ -1222,7 +1222,7 @@ fn log_neg_error() -> PgError {
 
 impl PartialEq for Numeric {
     fn eq(&self, other: &Numeric) -> bool {
-        Numeric::cmp(self, other) == Ordering::Equal
+        self.num_cmp(other) == Ordering::Equal
     }
 }
 
@@ -1230,13 +1230,13 @@ impl Eq for Numeric {}
 
 impl PartialOrd for Numeric {
     fn partial_cmp(&self, other: &Numeric) -> Option<Ordering> {
-        Some(Numeric::cmp(self, other))
+        Some(self.cmp(other))
     }
 }
 
 impl Ord for Numeric {
     fn cmp(&self, other: &Numeric) -> Ordering {
-        Numeric::cmp(self, other)
+        self.num_cmp(other)
     }
 }
 

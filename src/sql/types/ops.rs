@@ -27,6 +27,100 @@ pub struct UnOp {
     pub f: UnFn,
 }
 
+/// The C library's math functions, which PostgreSQL uses, so float results match it to the
+/// last bit (Rust's own implementations of some of them, e.g. cbrt, round differently). They are
+/// looked up in the system libm at run time; Rust's versions are the fallback.
+pub mod cmath {
+    use std::ffi::{c_char, c_int, c_void, CStr};
+    use std::sync::OnceLock;
+
+    unsafe extern "C" {
+        fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
+        fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    }
+
+    type F1 = unsafe extern "C" fn(f64) -> f64;
+    type F2 = unsafe extern "C" fn(f64, f64) -> f64;
+
+    fn libm() -> Option<usize> {
+        static H: OnceLock<Option<usize>> = OnceLock::new();
+        *H.get_or_init(|| {
+            const RTLD_NOW: c_int = 2;
+            for name in [c"libm.so.6", c"libm.so"] {
+                // SAFETY: dlopen with a valid NUL-terminated name.
+                let h = unsafe { dlopen(name.as_ptr(), RTLD_NOW) };
+                if !h.is_null() {
+                    return Some(h as usize);
+                }
+            }
+            None
+        })
+    }
+
+    fn sym(name: &CStr) -> Option<*mut c_void> {
+        let h = libm()?;
+        // SAFETY: valid handle from dlopen and a NUL-terminated symbol name.
+        let p = unsafe { dlsym(h as *mut c_void, name.as_ptr()) };
+        (!p.is_null()).then_some(p)
+    }
+
+    macro_rules! f1 {
+        ($($name:ident, $sym:expr, $fallback:expr;)*) => {
+            $(pub fn $name(x: f64) -> f64 {
+                static F: OnceLock<Option<usize>> = OnceLock::new();
+                match *F.get_or_init(|| sym($sym).map(|p| p as usize)) {
+                    // SAFETY: the symbol is libm's double -> double function of that name.
+                    Some(p) => unsafe { std::mem::transmute::<usize, F1>(p)(x) },
+                    None => $fallback(x),
+                }
+            })*
+        };
+    }
+
+    f1! {
+        cbrt, c"cbrt", f64::cbrt;
+        exp, c"exp", f64::exp;
+        ln, c"log", f64::ln;
+        log10, c"log10", f64::log10;
+        sin, c"sin", f64::sin;
+        cos, c"cos", f64::cos;
+        tan, c"tan", f64::tan;
+        asin, c"asin", f64::asin;
+        acos, c"acos", f64::acos;
+        atan, c"atan", f64::atan;
+        sinh, c"sinh", f64::sinh;
+        cosh, c"cosh", f64::cosh;
+        tanh, c"tanh", f64::tanh;
+        asinh, c"asinh", f64::asinh;
+        acosh, c"acosh", f64::acosh;
+        atanh, c"atanh", f64::atanh;
+    }
+
+    fn f2(
+        name: &CStr,
+        cache: &OnceLock<Option<usize>>,
+        x: f64,
+        y: f64,
+        fb: fn(f64, f64) -> f64,
+    ) -> f64 {
+        match *cache.get_or_init(|| sym(name).map(|p| p as usize)) {
+            // SAFETY: the symbol is libm's (double, double) -> double function of that name.
+            Some(p) => unsafe { std::mem::transmute::<usize, F2>(p)(x, y) },
+            None => fb(x, y),
+        }
+    }
+
+    pub fn pow(x: f64, y: f64) -> f64 {
+        static F: OnceLock<Option<usize>> = OnceLock::new();
+        f2(c"pow", &F, x, y, f64::powf)
+    }
+
+    pub fn atan2(y: f64, x: f64) -> f64 {
+        static F: OnceLock<Option<usize>> = OnceLock::new();
+        f2(c"atan2", &F, y, x, f64::atan2)
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Ordering
 // ---------------------------------------------------------------------------------------------
@@ -261,7 +355,7 @@ fn int_arith<const OP: u8, const W: u8>(a: &Value, b: &Value, _: &FormatCtx) -> 
         XOR => x ^ y,
         SHL | SHR => {
             let s = y as i64;
-            let v = match W {
+            match W {
                 // int2 shifts happen in 32-bit arithmetic, then truncate.
                 2 | 4 => {
                     let s = (s & 31) as u32;
@@ -278,8 +372,7 @@ fn int_arith<const OP: u8, const W: u8>(a: &Value, b: &Value, _: &FormatCtx) -> 
                     let v = x as i64;
                     (if OP == SHL { v.wrapping_shl(s) } else { v >> s }) as i128
                 }
-            };
-            v
+            }
         }
         _ => unreachable!(),
     };
@@ -452,7 +545,7 @@ pub fn f8_sqrt(a: &Value, _: &FormatCtx) -> PgResult<Value> {
 
 /// float8 cube root (`||/`).
 pub fn f8_cbrt(a: &Value, _: &FormatCtx) -> PgResult<Value> {
-    Ok(Value::Float8(f64_of(a)?.cbrt()))
+    Ok(Value::Float8(cmath::cbrt(f64_of(a)?)))
 }
 
 // ----- power -----
@@ -477,7 +570,7 @@ pub fn f8_pow(x: f64, y: f64) -> PgResult<f64> {
             "a negative number raised to a non-integer power yields a complex result",
         ));
     }
-    let r = x.powf(y);
+    let r = cmath::pow(x, y);
     if r.is_infinite() && x.is_finite() && y.is_finite() {
         return Err(float_overflow());
     }
@@ -685,7 +778,7 @@ fn translate_regex(p: &str) -> String {
                 in_bracket = false;
             } else if c == '[' && chars.peek() == Some(&':') {
                 // POSIX class inside brackets: copy through to ":]"
-                while let Some(d) = chars.next() {
+                for d in chars.by_ref() {
                     out.push(d);
                     if d == ']' {
                         break;
