@@ -73,10 +73,24 @@ fn xorshift(state: &mut u64) -> u64 {
     x
 }
 
+/// The common schedule of a run, in ns since BASE: sending starts at `start_ns`, sends from
+/// `warm_end_ns` on are measured, sending stops at `end_ns`.
+#[derive(Default)]
+struct Schedule {
+    start_ns: AtomicU64,
+    warm_end_ns: AtomicU64,
+    end_ns: AtomicU64,
+}
+
+fn ns_now() -> u64 {
+    base().elapsed().as_nanos() as u64
+}
+
 fn notifier_thread(
     idx: usize,
     a: Arc<Args>,
     barrier: Arc<Barrier>,
+    schedule: Arc<Schedule>,
 ) -> std::thread::JoinHandle<Res<NotifierResult>> {
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread()
@@ -102,9 +116,11 @@ fn notifier_thread(
             .await;
             barrier.wait().await;
             let (s, stmt, kind) = setup?;
-            let start = Instant::now();
-            let warm_end = start + Duration::from_secs_f64(a.warmup_s);
-            let end = warm_end + Duration::from_secs_f64(a.duration_s);
+            let start_ns = schedule.start_ns.load(Ordering::Acquire);
+            let warm_end_ns = schedule.warm_end_ns.load(Ordering::Acquire);
+            let end_ns = schedule.end_ns.load(Ordering::Acquire);
+            let wait = start_ns.saturating_sub(ns_now());
+            tokio::time::sleep(Duration::from_nanos(wait)).await;
             let names: Vec<String> = (0..a.channels).map(|c| format!("lat_{c}")).collect();
             let mut rng = 0x9E37_79B9_7F4A_7C15u64 ^ ((idx as u64 + 1) * 0x2545_F491_4F6C_DD1D);
             let pause = Duration::from_secs_f64(a.sleep_us.max(0.0) / 1e6);
@@ -114,15 +130,15 @@ fn notifier_thread(
                 param_types: kind,
             };
             while r.sent_all < a.max_sends {
-                let now = Instant::now();
-                if now >= end {
+                let now_ns = ns_now();
+                if now_ns >= end_ns {
                     break;
                 }
                 let ch = &names[(xorshift(&mut rng) % names.len() as u64) as usize];
-                let payload = (now - base()).as_nanos().to_string();
+                let payload = now_ns.to_string();
                 s.client.execute(&stmt, &[ch, &payload]).await?;
                 r.sent_all += 1;
-                if now >= warm_end {
+                if now_ns >= warm_end_ns {
                     r.sent_window += 1;
                 }
                 if a.paced {
@@ -186,12 +202,19 @@ pub async fn run(a: Args) -> Res<Value> {
     }
 
     let barrier = Arc::new(Barrier::new(a.notifiers + 1));
+    let schedule = Arc::new(Schedule::default());
     let threads: Vec<_> = (0..a.notifiers)
-        .map(|i| notifier_thread(i, a.clone(), barrier.clone()))
+        .map(|i| notifier_thread(i, a.clone(), barrier.clone(), schedule.clone()))
         .collect();
+    // Everybody starts at the same instant, shortly after the barrier, and classifies sends
+    // (by their payload) with the same bounds.
+    let start_ns = ns_now() + 20_000_000;
+    let warm_end_ns = start_ns + (a.warmup_s * 1e9) as u64;
+    let end_ns = warm_end_ns + (a.duration_s * 1e9) as u64;
+    schedule.start_ns.store(start_ns, Ordering::Release);
+    schedule.warm_end_ns.store(warm_end_ns, Ordering::Release);
+    schedule.end_ns.store(end_ns, Ordering::Release);
     barrier.wait().await;
-    let start = Instant::now();
-    let warm_end_ns = (start - base()).as_nanos() as u64 + (a.warmup_s * 1e9) as u64;
 
     // Wait for the notifier threads without blocking the runtime.
     let mut results = Vec::new();
