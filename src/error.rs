@@ -260,6 +260,7 @@ pub mod code {
     pub const INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION: &str = "2201G";
     pub const INVALID_REGULAR_EXPRESSION: &str = "2201B";
     pub const INVALID_ESCAPE_CHARACTER: &str = "22019";
+    pub const INVALID_USE_OF_ESCAPE_CHARACTER: &str = "2200C";
     pub const INVALID_TIME_ZONE_DISPLACEMENT_VALUE: &str = "22009";
     pub const DATETIME_VALUE_OUT_OF_RANGE: &str = "22008";
     pub const ARRAY_ELEMENT_ERROR: &str = "2202E";
@@ -267,6 +268,7 @@ pub mod code {
     pub const INVALID_BINARY_DATA_FORMAT: &str = "22P03";
     pub const FLOATING_POINT_EXCEPTION: &str = "22P01";
     pub const CHARACTER_NOT_IN_REPERTOIRE_UNTRANSLATABLE: &str = "22P05";
+    pub const UNTRANSLATABLE_CHARACTER: &str = "22P05";
     pub const STRING_DATA_LENGTH_MISMATCH: &str = "22026";
     pub const INVALID_CHARACTER_VALUE_FOR_CAST: &str = "22018";
 }

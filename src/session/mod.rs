@@ -105,6 +105,8 @@ struct Txn {
     local_restore: Vec<(String, String)>,
     read_only: bool,
     isolation: sql::Isolation,
+    /// A query ran in this transaction: its isolation level can no longer change.
+    snapshot_taken: bool,
 }
 
 /// A prepared statement (named or unnamed).
@@ -945,7 +947,7 @@ impl Session {
         let tag = sql::tag_of(stmt).to_string();
         match stmt {
             Statement::Query(_) | Statement::Execute { .. } => unreachable!("handled by caller"),
-            Statement::Begin(opts) => match self.core.tx {
+            Statement::Begin(opts, _) => match self.core.tx {
                 TxState::Block | TxState::Failed => {
                     self.core.notices.push(PgError::warning(
                         code::ACTIVE_SQL_TRANSACTION,
@@ -959,6 +961,12 @@ impl Session {
             },
             Statement::Commit { chain } | Statement::Rollback { chain } => {
                 let is_commit = matches!(stmt, Statement::Commit { .. });
+                // AND CHAIN starts the next transaction with the same characteristics.
+                let chained = self.core.txn.as_ref().map(|t| TxOptions {
+                    isolation: Some(t.isolation),
+                    read_only: Some(t.read_only),
+                    deferrable: None,
+                });
                 match self.core.tx {
                     TxState::Block => {
                         if is_commit {
@@ -1000,6 +1008,9 @@ impl Session {
                 if *chain {
                     self.core.ensure_transaction(&Statement::NoOp(""));
                     self.core.tx = TxState::Block;
+                    if let Some(opts) = chained {
+                        self.core.apply_tx_options(&opts)?;
+                    }
                 }
             }
             Statement::Savepoint(name) => {
@@ -1887,6 +1898,7 @@ impl Core {
                 local_restore: Vec::new(),
                 read_only: self.session_tx.read_only.unwrap_or(false),
                 isolation,
+                snapshot_taken: false,
             }));
         }
     }
@@ -1903,6 +1915,12 @@ impl Core {
     fn apply_tx_options(&mut self, opts: &TxOptions) -> PgResult<()> {
         let txn = self.txn_mut();
         if let Some(i) = opts.isolation {
+            if txn.snapshot_taken && i != txn.isolation {
+                return Err(PgError::new(
+                    code::ACTIVE_SQL_TRANSACTION,
+                    "SET TRANSACTION ISOLATION LEVEL must be called before any query",
+                ));
+            }
             txn.isolation = i;
         }
         if let Some(r) = opts.read_only {
@@ -1924,8 +1942,14 @@ impl Core {
                                 "invalid value for parameter \"transaction_isolation\": \"{v}\""
                             ),
                         )
+                        .with_hint(
+                            "Available values: serializable, repeatable read, read committed, read uncommitted.",
+                        )
                     })?;
-                    self.txn_mut().isolation = iso;
+                    self.apply_tx_options(&TxOptions {
+                        isolation: Some(iso),
+                        ..Default::default()
+                    })?;
                 } else {
                     let ro = matches!(v.to_ascii_lowercase().as_str(), "on" | "true" | "1" | "yes");
                     self.txn_mut().read_only = ro;
@@ -1984,6 +2008,9 @@ impl Core {
     }
 
     fn run_query(&mut self, plan: &sql::plan::Plan, params: &[Value]) -> PgResult<Vec<Row>> {
+        if let Some(t) = self.txn.as_mut() {
+            t.snapshot_taken = true;
+        }
         let mut cx = EvalCx {
             params,
             outer: Vec::new(),

@@ -340,8 +340,15 @@ impl Settings {
                     "UTF8".to_string()
                 }
                 "datestyle" => {
-                    let ds = parse_datestyle(value, self.fmt.date_style)
-                        .ok_or_else(|| invalid_value("DateStyle", value))?;
+                    let ds = parse_datestyle(value, self.fmt.date_style).ok_or_else(|| {
+                        let bad = value
+                            .split(',')
+                            .map(str::trim)
+                            .find(|p| parse_datestyle(p, DateStyle::default()).is_none())
+                            .unwrap_or(value);
+                        invalid_value("DateStyle", value)
+                            .with_detail(format!("Unrecognized key word: \"{bad}\"."))
+                    })?;
                     datestyle_text(ds)
                 }
                 "timezone" => {
@@ -350,6 +357,23 @@ impl Settings {
                     let _ = tz;
                     value.trim().to_string()
                 }
+                "search_path" => value
+                    .split(',')
+                    .map(|p| {
+                        let p = p.trim();
+                        let plain = p.trim_matches('"');
+                        if plain
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                            && !plain.is_empty()
+                        {
+                            plain.to_string()
+                        } else {
+                            format!("\"{}\"", plain.replace('"', "\"\""))
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 _ => value.to_string(),
             },
         };

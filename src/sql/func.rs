@@ -14,6 +14,7 @@
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::datetime as dt;
 use crate::sql::types::format as fmt;
+use crate::sql::types::json;
 use crate::sql::types::ops::cmath;
 use crate::sql::types::{
     cast, io, ops, Array, FormatCtx, Interval, Numeric, TimeZone, Type, Value,
@@ -319,28 +320,73 @@ fn f_substring_similar(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     }
 }
 
-/// Translates a SQL SIMILAR TO pattern into a regular expression anchored at both ends.
+/// similar_to_escape(pattern [, escape]): the regular expression `x SIMILAR TO pattern` tests
+/// with `~`.
+fn f_similar_to_escape(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let esc = if a.len() > 1 {
+        let e = txt(&a[1])?;
+        let mut it = e.chars();
+        match (it.next(), it.next()) {
+            (None, _) => None,
+            (Some(c), None) => Some(c),
+            _ => {
+                return Err(
+                    PgError::new(code::INVALID_ESCAPE_SEQUENCE, "invalid escape string")
+                        .with_hint("Escape string must be empty or one character."),
+                )
+            }
+        }
+    } else {
+        Some('\\')
+    };
+    Ok(text(similar_to_regex(txt(&a[0])?, esc)?))
+}
+
+/// similar_escape(pattern, escape): the pre-13 name; NULL escape means the default.
+fn f_similar_escape(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+    if a[0].is_null() {
+        return Ok(Value::Null);
+    }
+    if a[1].is_null() {
+        return f_similar_to_escape(&a[..1], ctx);
+    }
+    f_similar_to_escape(a, ctx)
+}
+
+/// Translates a SQL SIMILAR TO pattern into a regular expression anchored at both ends, in
+/// the same form as PostgreSQL's similar_to_escape().
 pub fn similar_to_regex(pat: &str, esc: Option<char>) -> PgResult<String> {
     let mut out = String::from("^(?:");
     let mut chars = pat.chars().peekable();
     let mut in_bracket = false;
     let mut nquotes = 0;
     while let Some(c) = chars.next() {
-        if Some(c) == esc {
+        if Some(c) == esc && !in_bracket {
             match chars.next() {
                 Some('"') => {
-                    // Escaped double quote separates the substring() parts.
-                    out.push_str(if nquotes == 0 { ")(" } else { ")(?:" });
+                    // Escaped double quotes delimit the part substring() returns.
+                    match nquotes {
+                        0 => out.push_str("){1,1}?("),
+                        1 => out.push_str("){1,1}(?:"),
+                        _ => {
+                            return Err(PgError::new(
+                                code::INVALID_USE_OF_ESCAPE_CHARACTER,
+                                "SQL regular expression may not contain more than two escape-double-quote separators",
+                            ))
+                        }
+                    }
                     nquotes += 1;
                 }
                 Some(d) => {
-                    out.push_str(&regex::escape(&d.to_string()));
+                    out.push('\\');
+                    out.push(d);
                 }
                 None => {
                     return Err(PgError::new(
                         code::INVALID_ESCAPE_SEQUENCE,
                         "invalid escape string",
-                    ))
+                    )
+                    .with_hint("Escape string must be empty or one character."))
                 }
             }
             continue;
@@ -362,10 +408,12 @@ pub fn similar_to_regex(pat: &str, esc: Option<char>) -> PgResult<String> {
                 in_bracket = true;
                 out.push('[');
             }
-            '.' | '^' | '$' | '\\' => {
+            '(' => out.push_str("(?:"),
+            '.' | '^' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
+            '\\' => out.push_str("\\\\"),
             _ => out.push(c),
         }
     }
@@ -1614,7 +1662,9 @@ fn f_atan2d(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     if y.is_nan() || x.is_nan() {
         return Ok(Value::Float8(f64::NAN));
     }
-    Ok(Value::Float8((cmath::atan2(y, x) / cmath::atan(1.0)) * 45.0))
+    Ok(Value::Float8(
+        (cmath::atan2(y, x) / cmath::atan(1.0)) * 45.0,
+    ))
 }
 
 thread_local! {
@@ -2806,6 +2856,151 @@ fn f_format_type(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------------
+
+/// to_json / to_jsonb. T is the declared argument type (JSON, JSONB, TEXT or ANYELEMENT).
+fn f_to_json<const JB: bool, const T: u32>(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+    let ty = if Type(T) == Type::ANYELEMENT {
+        io::value_type(&a[0])
+    } else {
+        Type(T)
+    };
+    let mut s = String::new();
+    json::value_to_json(&a[0], ty, ctx, JB, &mut s);
+    if JB {
+        s = json::jsonb_in(&s)?;
+    }
+    Ok(text(s))
+}
+
+fn f_json_build_object<const JB: bool>(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+    if !a.len().is_multiple_of(2) {
+        return Err(
+            invalid_param("argument list must have even number of elements").with_hint(if JB {
+                "The arguments of jsonb_build_object() must consist of alternating keys and values."
+            } else {
+                "The arguments of json_build_object() must consist of alternating keys and values."
+            }),
+        );
+    }
+    let mut s = String::from("{");
+    for (i, pair) in a.chunks(2).enumerate() {
+        if pair[0].is_null() {
+            return Err(PgError::new(
+                code::NULL_VALUE_NOT_ALLOWED,
+                format!("argument {} cannot be null", i * 2 + 1),
+            )
+            .with_hint("Object keys should be text."));
+        }
+        if i > 0 {
+            s.push_str(", ");
+        }
+        json::write_string(&any_to_text(&pair[0], ctx), &mut s);
+        s.push_str(" : ");
+        json::value_to_json(&pair[1], io::value_type(&pair[1]), ctx, JB, &mut s);
+    }
+    s.push('}');
+    if JB {
+        s = json::jsonb_in(&s)?;
+    }
+    Ok(text(s))
+}
+
+fn f_json_build_array<const JB: bool>(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+    let mut s = String::from("[");
+    for (i, v) in a.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        json::value_to_json(v, io::value_type(v), ctx, JB, &mut s);
+    }
+    s.push(']');
+    if JB {
+        s = json::jsonb_in(&s)?;
+    }
+    Ok(text(s))
+}
+
+fn f_json_typeof<const JB: bool>(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let n = json::parse(txt(&a[0])?, JB)?;
+    Ok(text(json::type_name(&n.v)))
+}
+
+fn f_json_array_length<const JB: bool>(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let n = json::parse(txt(&a[0])?, JB)?;
+    match &n.v {
+        json::Json::Array(items) => i4(items.len() as i64),
+        json::Json::Object(_) => Err(invalid_param("cannot get array length of a non-array")),
+        _ => Err(invalid_param("cannot get array length of a scalar")),
+    }
+}
+
+fn f_jsonb_pretty(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let n = json::parse(txt(&a[0])?, true)?;
+    let mut s = String::new();
+    json::write_pretty(&n.v, 0, &mut s);
+    Ok(text(s))
+}
+
+fn f_json_extract_path<const JB: bool, const AS_TEXT: bool>(
+    a: &[Value],
+    _: &FormatCtx,
+) -> PgResult<Value> {
+    if a[0].is_null() || a[1..].iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    let src = txt(&a[0])?;
+    let n = json::parse(src, JB)?;
+    Ok(match json::get_path(&n, &a[1..]) {
+        None => Value::Null,
+        Some(m) => {
+            if AS_TEXT {
+                json::node_as_text(src, m, JB)
+            } else {
+                text(json::node_text(src, m, JB))
+            }
+        }
+    })
+}
+
+fn strip_nulls(v: json::Json) -> json::Json {
+    match v {
+        json::Json::Object(f) => json::Json::Object(
+            f.into_iter()
+                .filter(|(_, n)| n.v != json::Json::Null)
+                .map(|(k, n)| {
+                    (
+                        k,
+                        json::Node {
+                            v: strip_nulls(n.v),
+                            span: n.span,
+                        },
+                    )
+                })
+                .collect(),
+        ),
+        json::Json::Array(items) => json::Json::Array(
+            items
+                .into_iter()
+                .map(|n| json::Node {
+                    v: strip_nulls(n.v),
+                    span: n.span,
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+fn f_jsonb_strip_nulls(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let n = json::parse(txt(&a[0])?, true)?;
+    let mut s = String::new();
+    json::write_jsonb(&strip_nulls(n.v), &mut s);
+    Ok(text(s))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Registry
 // ---------------------------------------------------------------------------------------------
 
@@ -2834,6 +3029,10 @@ const TSTZ: u32 = Type::TIMESTAMPTZ.0;
 const DATE: u32 = Type::DATE.0;
 const TIME: u32 = Type::TIME.0;
 const IVL: u32 = Type::INTERVAL.0;
+const JSON_T: u32 = Type::JSON.0;
+const JSONB_T: u32 = Type::JSONB.0;
+const TEXT_T: u32 = Type::TEXT.0;
+const ANYEL_T: u32 = Type::ANYELEMENT.0;
 
 static FUNCS: &[FuncSig] = &[
     // ----- strings -----
@@ -2865,6 +3064,9 @@ static FUNCS: &[FuncSig] = &[
     sig!("substring", [BYTEA, INT4, INT4], BYTEA, f_substr),
     sig!("substring", [TEXT, TEXT], TEXT, f_substring_regex),
     sig!("substring", [TEXT, TEXT, TEXT], TEXT, f_substring_similar),
+    sig!("similar_to_escape", [TEXT], TEXT, f_similar_to_escape),
+    sig!("similar_to_escape", [TEXT, TEXT], TEXT, f_similar_to_escape),
+    sig_ns!("similar_escape", [TEXT, TEXT], TEXT, f_similar_escape),
     sig!("strpos", [TEXT, TEXT], INT4, f_position),
     sig!("position", [TEXT, TEXT], INT4, f_position),
     sig!("position", [BYTEA, BYTEA], INT4, f_position),
@@ -3256,6 +3458,85 @@ static FUNCS: &[FuncSig] = &[
         f_array_replace
     ),
     sig!("trim_array", [ANYARRAY, INT4], ANYARRAY, f_trim_array),
+    // ----- json -----
+    sig!("to_json", [JSON], JSON, f_to_json::<false, JSON_T>),
+    sig!("to_json", [JSONB], JSON, f_to_json::<false, JSONB_T>),
+    sig!("to_json", [TEXT], JSON, f_to_json::<false, TEXT_T>),
+    sig!("to_json", [ANYELEMENT], JSON, f_to_json::<false, ANYEL_T>),
+    sig!("to_jsonb", [JSON], JSONB, f_to_json::<true, JSON_T>),
+    sig!("to_jsonb", [JSONB], JSONB, f_to_json::<true, JSONB_T>),
+    sig!("to_jsonb", [TEXT], JSONB, f_to_json::<true, TEXT_T>),
+    sig!("to_jsonb", [ANYELEMENT], JSONB, f_to_json::<true, ANYEL_T>),
+    sig!("row_to_json", [RECORD], JSON, f_to_json::<false, ANYEL_T>),
+    sig!(
+        "array_to_json",
+        [ANYARRAY],
+        JSON,
+        f_to_json::<false, ANYEL_T>
+    ),
+    sig_var!(
+        "json_build_object",
+        [ANY],
+        JSON,
+        f_json_build_object::<false>
+    ),
+    sig_var!(
+        "jsonb_build_object",
+        [ANY],
+        JSONB,
+        f_json_build_object::<true>
+    ),
+    sig!("json_build_object", [], JSON, f_json_build_object::<false>),
+    sig!("jsonb_build_object", [], JSONB, f_json_build_object::<true>),
+    sig_var!("json_build_array", [ANY], JSON, f_json_build_array::<false>),
+    sig_var!(
+        "jsonb_build_array",
+        [ANY],
+        JSONB,
+        f_json_build_array::<true>
+    ),
+    sig!("json_build_array", [], JSON, f_json_build_array::<false>),
+    sig!("jsonb_build_array", [], JSONB, f_json_build_array::<true>),
+    sig!("json_typeof", [JSON], TEXT, f_json_typeof::<false>),
+    sig!("jsonb_typeof", [JSONB], TEXT, f_json_typeof::<true>),
+    sig!(
+        "json_array_length",
+        [JSON],
+        INT4,
+        f_json_array_length::<false>
+    ),
+    sig!(
+        "jsonb_array_length",
+        [JSONB],
+        INT4,
+        f_json_array_length::<true>
+    ),
+    sig!("jsonb_pretty", [JSONB], TEXT, f_jsonb_pretty),
+    sig!("jsonb_strip_nulls", [JSONB], JSONB, f_jsonb_strip_nulls),
+    sig_var!(
+        "json_extract_path",
+        [JSON, TEXT],
+        JSON,
+        f_json_extract_path::<false, false>
+    ),
+    sig_var!(
+        "json_extract_path_text",
+        [JSON, TEXT],
+        TEXT,
+        f_json_extract_path::<false, true>
+    ),
+    sig_var!(
+        "jsonb_extract_path",
+        [JSONB, TEXT],
+        JSONB,
+        f_json_extract_path::<true, false>
+    ),
+    sig_var!(
+        "jsonb_extract_path_text",
+        [JSONB, TEXT],
+        TEXT,
+        f_json_extract_path::<true, true>
+    ),
     // ----- misc -----
     sig!("to_regtype", [TEXT], REGTYPE, f_to_regtype),
     sig_var!("num_nulls", [ANY], INT4, f_num_nulls),

@@ -74,7 +74,8 @@ pub enum SetValue {
 #[derive(Debug, Clone)]
 pub enum Statement {
     Query(Box<Plan>),
-    Begin(TxOptions),
+    /// BEGIN or START TRANSACTION (the flag: which one, for the command tag).
+    Begin(TxOptions, bool),
     Commit {
         chain: bool,
     },
@@ -144,7 +145,8 @@ pub enum Statement {
 pub fn tag_of(s: &Statement) -> &'static str {
     match s {
         Statement::Query(_) => "SELECT",
-        Statement::Begin(_) => "BEGIN",
+        Statement::Begin(_, false) => "BEGIN",
+        Statement::Begin(_, true) => "START TRANSACTION",
         Statement::Commit { .. } => "COMMIT",
         Statement::Rollback { .. } | Statement::RollbackTo(_) => "ROLLBACK",
         Statement::Savepoint(_) => "SAVEPOINT",
@@ -227,7 +229,7 @@ pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<St
         }
         N::TransactionStmt(t) => match t.kind {
             x if x == T::TransStmtBegin as i32 || x == T::TransStmtStart as i32 => {
-                Statement::Begin(tx_options(&t.options))
+                Statement::Begin(tx_options(&t.options), x == T::TransStmtStart as i32)
             }
             x if x == T::TransStmtCommit as i32 => Statement::Commit { chain: t.chain },
             x if x == T::TransStmtRollback as i32 => Statement::Rollback { chain: t.chain },

@@ -119,15 +119,31 @@ pub fn call(
         }
         CurrentUser | SessionUser => Value::Text(s.user().to_string()),
         CurrentDatabase => Value::Text(s.database().to_string()),
-        CurrentSchema => Value::Text("public".into()),
-        CurrentSchemas => {
-            let with_implicit = args.first().and_then(Value::as_bool).unwrap_or(false);
-            let mut items = Vec::new();
-            if with_implicit {
-                items.push(Value::Text("pg_catalog".into()));
+        CurrentSchema | CurrentSchemas => {
+            // The schemas of search_path that exist (pg_catalog, public, information_schema);
+            // "$user" names a schema only if one is called like the user, which none is.
+            let path = s
+                .get_setting("search_path", true)?
+                .unwrap_or_else(|| "public".into());
+            let existing: Vec<String> = path
+                .split(',')
+                .map(|p| p.trim().trim_matches('"').to_string())
+                .filter(|p| matches!(p.as_str(), "pg_catalog" | "public" | "information_schema"))
+                .collect();
+            if f == CurrentSchema {
+                match existing.first() {
+                    Some(first) => Value::Text(first.clone()),
+                    None => Value::Null,
+                }
+            } else {
+                let with_implicit = args.first().and_then(Value::as_bool).unwrap_or(false);
+                let mut items = Vec::new();
+                if with_implicit && !existing.iter().any(|e| e == "pg_catalog") {
+                    items.push(Value::Text("pg_catalog".into()));
+                }
+                items.extend(existing.into_iter().map(Value::Text));
+                Value::Array(Box::new(Array::one_dim(Type::NAME, items)))
             }
-            items.push(Value::Text("public".into()));
-            Value::Array(Box::new(Array::one_dim(Type::NAME, items)))
         }
         Version => Value::Text(version_string()),
         BackendPid => Value::Int4(s.pid()),

@@ -236,6 +236,11 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
     if from == to || to == Type::ANY || to == Type::ANYELEMENT || to == Type::ANYARRAY {
         return Ok(v);
     }
+    // regtype values may be held by name (pg_typeof); resolve to the OID first.
+    let v = match (from, v) {
+        (Type::REGTYPE, Value::Text(s)) if !is_string(to) => Value::Oid(io::parse_regtype(&s)?.0),
+        (_, v) => v,
+    };
     // Arrays: element by element.
     if let Some(te) = to.elem() {
         if let Value::Array(a) = v {
@@ -382,7 +387,7 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
         }),
         (Value::Interval(iv), Type::TIME) => Value::Time(iv.micros.rem_euclid(dt::USECS_PER_DAY)),
         // JSON.
-        (Value::Text(_), Type::JSON | Type::JSONB) => v,
+        (Value::Text(s), Type::JSON | Type::JSONB) => io::from_text(s, to, -1, ctx)?,
         (Value::Text(s), _) if from == Type::JSONB => {
             let t = s.trim();
             match to {

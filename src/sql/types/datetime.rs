@@ -1268,8 +1268,7 @@ fn parse_fields(s: &str, kind: DtKind, ctx: &FormatCtx) -> PgResult<Parsed> {
                     if p.month == Some(0) || p.month.unwrap() > 12 {
                         return Err(dt_md_overflow(s));
                     }
-                } else if p.day.is_some()
-                    && p.year.is_some()
+                } else if (p.day.is_some() && p.year.is_some() || kind == DtKind::Time)
                     && p.time.is_none()
                     && (n.len() == 6 || n.len() == 4)
                 {

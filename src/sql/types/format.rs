@@ -856,6 +856,8 @@ fn parse_num_template(pat: &str) -> NumFmt {
             i += 1;
             while i < b.len() && (b[i] == b'9' || b[i] == b'0') {
                 f.v_digits += 1;
+                f.int_pos.push(b[i] as char);
+                f.items.push(NItem::Digit(b[i] as char));
                 i += 1;
             }
         } else {
@@ -1243,6 +1245,7 @@ mod tests {
         assert_eq!(n("-0.001", "FM990.999"), "-0.001");
         assert_eq!(n("12.3", "FM0000.000"), "0012.300");
         assert_eq!(n("1234.5", "9.99EEEE"), " 1.23e+03");
+        assert_eq!(n("7", "9V99"), " 700");
     }
 
     #[test]

@@ -714,6 +714,8 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::NAME => Value::Text(truncate_bytes(s, 63).to_string()),
         Type::CHAR => Value::Text(s.chars().next().map(String::from).unwrap_or_default()),
         Type::VOID => Value::Void,
+        Type::JSON => Value::Text(super::json::json_in(s)?),
+        Type::JSONB => Value::Text(super::json::jsonb_in(s)?),
         Type::RECORD => {
             return Err(PgError::feature_not_supported(
                 "input of anonymous composite types is not implemented",
@@ -1193,7 +1195,9 @@ fn write_numeric_binary(n: &Numeric, out: &mut BytesMut) {
         out.put_i16(0);
         out.put_i16(0);
         out.put_u16(sign);
-        out.put_u16(0);
+        // PostgreSQL sends a display scale of 32 for the infinities (an artifact of its
+        // packed header), 0 for NaN.
+        out.put_u16(if n.is_nan() { 0 } else { 0x20 });
         return;
     };
     let neg = m.sign() == bigdecimal::num_bigint::Sign::Minus;
@@ -1373,7 +1377,7 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
                 ));
             }
             r.pos = b.len();
-            Value::Text(utf8(&b[1..])?)
+            Value::Text(super::json::jsonb_in(&utf8(&b[1..])?)?)
         }
         Type::DATE => {
             let d = r.i32()?;

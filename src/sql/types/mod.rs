@@ -11,12 +11,13 @@
 //!
 //! Submodules: `io` (text and binary input/output for every type, session-dependent formatting
 //! through [`FormatCtx`]), `cast` (coercions), `ops` (operators), `datetime`, `numeric` and
-//! `format` (to_char / to_timestamp / to_number templates).
+//! `format` (to_char / to_timestamp / to_number templates) and `json` (json/jsonb).
 
 pub mod cast;
 pub mod datetime;
 pub mod format;
 pub mod io;
+pub mod json;
 pub mod numeric;
 pub mod ops;
 

@@ -7,7 +7,7 @@
 //! (an `int2` where `int4` is declared is fine), so resolution without every cast still works.
 
 use super::datetime as dt;
-use super::{io, Array, FormatCtx, Interval, Numeric, Type, Value};
+use super::{io, json, Array, FormatCtx, Interval, Numeric, Type, Value};
 use crate::error::{code, PgError, PgResult};
 use std::cmp::Ordering;
 
@@ -472,6 +472,20 @@ fn bpchar_cmp<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Val
     Ok(cmp_result::<OP>(x.as_bytes().cmp(y.as_bytes())))
 }
 
+/// regtype comparison: values may be OIDs or type names.
+fn regtype_cmp<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let oid = |v: &Value| -> PgResult<u32> {
+        match v {
+            Value::Text(s) => Ok(io::parse_regtype(s)?.0),
+            other => other
+                .as_i64()
+                .map(|i| i as u32)
+                .ok_or_else(|| mismatch(other)),
+        }
+    };
+    Ok(cmp_result::<OP>(oid(a)?.cmp(&oid(b)?)))
+}
+
 /// Comparisons that mix timestamp without time zone (or date) with timestamptz: the local
 /// value is interpreted in the session time zone.
 fn tstz_cross_cmp<const OP: u8>(a: &Value, b: &Value, ctx: &FormatCtx) -> PgResult<Value> {
@@ -746,7 +760,7 @@ pub fn compile_regex(pat: &str, case_insensitive: bool) -> PgResult<regex::Regex
                         .rev()
                         .find(|l| l.starts_with("error:"))
                         .unwrap_or("");
-                    last.trim_start_matches("error: ").to_string()
+                    spencer_message(last.trim_start_matches("error: "))
                 }
                 regex::Error::CompiledTooBig(_) => "regular expression is too complex".into(),
                 _ => "invalid regular expression".into(),
@@ -764,6 +778,25 @@ pub fn compile_regex(pat: &str, case_insensitive: bool) -> PgResult<regex::Regex
         c.insert(key, r.clone());
     });
     Ok(r)
+}
+
+/// The regex crate's error in the wording of PostgreSQL's (Spencer) regex library.
+fn spencer_message(m: &str) -> String {
+    if m.contains("unclosed group") || m.contains("unopened group") {
+        "parentheses () not balanced".to_string()
+    } else if m.contains("unclosed character class") {
+        "brackets [] not balanced".to_string()
+    } else if m.contains("repetition operator missing expression") {
+        "quantifier operand invalid".to_string()
+    } else if m.contains("invalid character class range") {
+        "invalid character range".to_string()
+    } else if m.contains("escape sequence") || m.contains("unrecognized escape") {
+        "invalid escape \\ sequence".to_string()
+    } else if m.contains("repetition") || m.contains("decimal") {
+        "invalid repetition count(s)".to_string()
+    } else {
+        m.to_string()
+    }
 }
 
 /// Translates the PostgreSQL ARE features the regex crate spells differently.
@@ -1151,6 +1184,185 @@ fn array_overlap_op(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
     })))
 }
 
+// ----- json / jsonb -----
+
+fn json_text_value(s: String, jb: bool) -> Value {
+    let _ = jb;
+    Value::Text(s)
+}
+
+/// `->` (AS_TEXT = false) and `->>` for json (JB = false) and jsonb.
+fn json_get<const JB: bool, const AS_TEXT: bool>(
+    a: &Value,
+    b: &Value,
+    _: &FormatCtx,
+) -> PgResult<Value> {
+    let src = text_of(a)?;
+    let n = json::parse(src, JB)?;
+    // A jsonb scalar behaves as a one-element array for integer subscripts.
+    if JB
+        && !matches!(n.v, json::Json::Array(_) | json::Json::Object(_))
+        && matches!(b.as_i64(), Some(0) | Some(-1))
+    {
+        return Ok(if AS_TEXT {
+            json::node_as_text(src, &n, JB)
+        } else {
+            Value::Text(json::node_text(src, &n, JB))
+        });
+    }
+    Ok(match json::get(&n, b) {
+        None => Value::Null,
+        Some(m) => {
+            if AS_TEXT {
+                json::node_as_text(src, m, JB)
+            } else {
+                json_text_value(json::node_text(src, m, JB), JB)
+            }
+        }
+    })
+}
+
+/// `#>` and `#>>`.
+fn json_get_path<const JB: bool, const AS_TEXT: bool>(
+    a: &Value,
+    b: &Value,
+    _: &FormatCtx,
+) -> PgResult<Value> {
+    let src = text_of(a)?;
+    let n = json::parse(src, JB)?;
+    let path = arr_of(b)?;
+    Ok(match json::get_path(&n, &path.items) {
+        None => Value::Null,
+        Some(m) => {
+            if AS_TEXT {
+                json::node_as_text(src, m, JB)
+            } else {
+                Value::Text(json::node_text(src, m, JB))
+            }
+        }
+    })
+}
+
+fn jsonb_contains_op<const REV: bool>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let x = json::parse(text_of(a)?, true)?;
+    let y = json::parse(text_of(b)?, true)?;
+    Ok(Value::Bool(if REV {
+        json::contains(&y.v, &x.v)
+    } else {
+        json::contains(&x.v, &y.v)
+    }))
+}
+
+fn jsonb_has_key(n: &json::Node, k: &str) -> bool {
+    match &n.v {
+        json::Json::Object(f) => f.iter().any(|(fk, _)| fk == k),
+        json::Json::Array(items) => items
+            .iter()
+            .any(|i| matches!(&i.v, json::Json::String(s) if s == k)),
+        json::Json::String(s) => s == k,
+        _ => false,
+    }
+}
+
+/// `?` (K = 0), `?|` (K = 1), `?&` (K = 2).
+fn jsonb_exists<const K: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let n = json::parse(text_of(a)?, true)?;
+    Ok(Value::Bool(match K {
+        0 => jsonb_has_key(&n, text_of(b)?),
+        1 => arr_of(b)?
+            .items
+            .iter()
+            .any(|k| k.as_str().is_some_and(|k| jsonb_has_key(&n, k))),
+        _ => arr_of(b)?
+            .items
+            .iter()
+            .all(|k| k.as_str().is_some_and(|k| jsonb_has_key(&n, k))),
+    }))
+}
+
+fn jsonb_out(v: json::Json) -> PgResult<Value> {
+    let mut s = String::new();
+    json::write_jsonb(&json::normalize(v)?, &mut s);
+    Ok(Value::Text(s))
+}
+
+/// jsonb || jsonb: objects merge (right wins), arrays concatenate, scalars become arrays.
+fn jsonb_concat(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    use json::{Json, Node};
+    let x = json::parse(text_of(a)?, true)?;
+    let y = json::parse(text_of(b)?, true)?;
+    let as_items = |n: Node| -> Vec<Node> {
+        match n.v {
+            Json::Array(items) => items,
+            other => vec![Node {
+                v: other,
+                span: (0, 0),
+            }],
+        }
+    };
+    let r = match (x.v, y.v) {
+        (Json::Object(mut f1), Json::Object(f2)) => {
+            f1.extend(f2);
+            Json::Object(f1)
+        }
+        (xv, yv) => {
+            let mut items = as_items(Node {
+                v: xv,
+                span: (0, 0),
+            });
+            items.extend(as_items(Node {
+                v: yv,
+                span: (0, 0),
+            }));
+            Json::Array(items)
+        }
+    };
+    jsonb_out(r)
+}
+
+/// jsonb - text / jsonb - int / jsonb - text[].
+fn jsonb_delete(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    use json::Json;
+    let x = json::parse(text_of(a)?, true)?;
+    let r = match (x.v, b) {
+        (Json::Object(f), Value::Text(k)) => {
+            Json::Object(f.into_iter().filter(|(fk, _)| fk != k).collect())
+        }
+        (Json::Object(f), Value::Array(keys)) => Json::Object(
+            f.into_iter()
+                .filter(|(fk, _)| !keys.items.iter().any(|k| k.as_str() == Some(fk)))
+                .collect(),
+        ),
+        (Json::Array(items), Value::Text(k)) => Json::Array(
+            items
+                .into_iter()
+                .filter(|i| !matches!(&i.v, Json::String(s) if s == k))
+                .collect(),
+        ),
+        (Json::Array(mut items), k) if k.as_i64().is_some() => {
+            let i = k.as_i64().unwrap();
+            let idx = if i < 0 { items.len() as i64 + i } else { i };
+            if idx >= 0 && (idx as usize) < items.len() {
+                items.remove(idx as usize);
+            }
+            Json::Array(items)
+        }
+        (Json::Object(_), _) => {
+            return Err(PgError::new(
+                code::INVALID_PARAMETER_VALUE,
+                "cannot delete from object using integer index",
+            ))
+        }
+        _ => {
+            return Err(PgError::new(
+                code::INVALID_PARAMETER_VALUE,
+                "cannot delete from scalar",
+            ))
+        }
+    };
+    jsonb_out(r)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Operator tables
 // ---------------------------------------------------------------------------------------------
@@ -1268,6 +1480,9 @@ static MINUS: &[BinOp] = &[
     b!(TIME, INTERVAL, TIME, time_minus_interval),
     b!(TIME, TIME, INTERVAL, time_minus_time),
     b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<SUB>),
+    b!(JSONB, TEXT, JSONB, jsonb_delete),
+    b!(JSONB, INT4, JSONB, jsonb_delete),
+    b!(JSONB, TEXT_ARRAY, JSONB, jsonb_delete),
 ];
 
 static PERCENT: &[BinOp] = &[
@@ -1348,6 +1563,7 @@ macro_rules! cmp_table {
             b!(TIMESTAMPTZ, TIMESTAMP, BOOL, tstz_cross_cmp::<{ $op }>),
             b!(INTERVAL, INTERVAL, BOOL, cmp_op::<{ $op }>),
             b!(OID, OID, BOOL, cmp_op::<{ $op }>),
+            b!(REGTYPE, REGTYPE, BOOL, regtype_cmp::<{ $op }>),
             b!(UUID, UUID, BOOL, cmp_op::<{ $op }>),
             b!(JSONB, JSONB, BOOL, cmp_op::<{ $op }>),
             b!(ANYARRAY, ANYARRAY, BOOL, cmp_op::<{ $op }>),
@@ -1363,7 +1579,32 @@ cmp_table!(CMP_LE, LE);
 cmp_table!(CMP_GT, GT);
 cmp_table!(CMP_GE, GE);
 
+static JSON_GET: &[BinOp] = &[
+    b!(JSONB, TEXT, JSONB, json_get::<true, false>),
+    b!(JSONB, INT4, JSONB, json_get::<true, false>),
+    b!(JSON, TEXT, JSON, json_get::<false, false>),
+    b!(JSON, INT4, JSON, json_get::<false, false>),
+];
+static JSON_GET_TEXT: &[BinOp] = &[
+    b!(JSONB, TEXT, TEXT, json_get::<true, true>),
+    b!(JSONB, INT4, TEXT, json_get::<true, true>),
+    b!(JSON, TEXT, TEXT, json_get::<false, true>),
+    b!(JSON, INT4, TEXT, json_get::<false, true>),
+];
+static JSON_PATH: &[BinOp] = &[
+    b!(JSONB, TEXT_ARRAY, JSONB, json_get_path::<true, false>),
+    b!(JSON, TEXT_ARRAY, JSON, json_get_path::<false, false>),
+];
+static JSON_PATH_TEXT: &[BinOp] = &[
+    b!(JSONB, TEXT_ARRAY, TEXT, json_get_path::<true, true>),
+    b!(JSON, TEXT_ARRAY, TEXT, json_get_path::<false, true>),
+];
+static JSONB_EXISTS: &[BinOp] = &[b!(JSONB, TEXT, BOOL, jsonb_exists::<0>)];
+static JSONB_EXISTS_ANY: &[BinOp] = &[b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<1>)];
+static JSONB_EXISTS_ALL: &[BinOp] = &[b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<2>)];
+
 static CONCAT: &[BinOp] = &[
+    b!(JSONB, JSONB, JSONB, jsonb_concat),
     b!(TEXT, TEXT, TEXT, text_concat),
     b!(TEXT, ANYELEMENT, TEXT, text_concat),
     b!(ANYELEMENT, TEXT, TEXT, text_concat),
@@ -1412,8 +1653,14 @@ static RE_NOT_IMATCH: &[BinOp] = &[
     b!(NAME, TEXT, BOOL, regex_op::<true, true>),
 ];
 static STARTS_WITH: &[BinOp] = &[b!(TEXT, TEXT, BOOL, starts_with_op)];
-static CONTAINS: &[BinOp] = &[b!(ANYARRAY, ANYARRAY, BOOL, array_contains_op)];
-static CONTAINED: &[BinOp] = &[b!(ANYARRAY, ANYARRAY, BOOL, array_contained_op)];
+static CONTAINS: &[BinOp] = &[
+    b!(JSONB, JSONB, BOOL, jsonb_contains_op::<false>),
+    b!(ANYARRAY, ANYARRAY, BOOL, array_contains_op),
+];
+static CONTAINED: &[BinOp] = &[
+    b!(JSONB, JSONB, BOOL, jsonb_contains_op::<true>),
+    b!(ANYARRAY, ANYARRAY, BOOL, array_contained_op),
+];
 static OVERLAP: &[BinOp] = &[b!(ANYARRAY, ANYARRAY, BOOL, array_overlap_op)];
 
 /// Every candidate signature of binary operator `name`.
@@ -1449,6 +1696,13 @@ pub fn binary_operators(name: &str) -> &'static [BinOp] {
         "@>" => CONTAINS,
         "<@" => CONTAINED,
         "&&" => OVERLAP,
+        "->" => JSON_GET,
+        "->>" => JSON_GET_TEXT,
+        "#>" => JSON_PATH,
+        "#>>" => JSON_PATH_TEXT,
+        "?" => JSONB_EXISTS,
+        "?|" => JSONB_EXISTS_ANY,
+        "?&" => JSONB_EXISTS_ALL,
         _ => &[],
     }
 }
