@@ -98,13 +98,16 @@ def test_binary_types_roundtrip(pg, server):
                     out.append((name, repr(got), same))
                 except asyncpg.PostgresError as e:
                     out.append((name, "error", e.sqlstate, str(e)))
-            r = await conn.fetchrow(
-                "SELECT 1::int2 a, 2::int4 b, 3::int8 c, 1.5::numeric d, 0.25::float8 e, 't'::text f, 'v'::varchar g,"
-                " 'c'::char(3) h, true i, '2024-01-01'::date j, '2024-01-01 01:02:03'::timestamp k,"
-                " '2024-01-01 01:02:03+05'::timestamptz l, '1 mon 2 days 3 sec'::interval m, '\\x01'::bytea n,"
-                " 23::oid o, 'nm'::name p, ARRAY[1, 2] q, ARRAY['x', NULL] r, 'infinity'::date s,"
-                " '-infinity'::timestamp t, 'NaN'::float8 u, NULL::text v")
-            out.append(("row", repr(tuple(r.items()))))
+            try:
+                r = await conn.fetchrow(
+                    "SELECT 1::int2 a, 2::int4 b, 3::int8 c, 1.5::numeric d, 0.25::float8 e, 't'::text f, 'v'::varchar g,"
+                    " 'c'::char(3) h, true i, '2024-01-01'::date j, '2024-01-01 01:02:03'::timestamp k,"
+                    " '2024-01-01 01:02:03+05'::timestamptz l, '1 mon 2 days 3 sec'::interval m, '\\x01'::bytea n,"
+                    " 23::oid o, 'nm'::name p, ARRAY[1, 2] q, ARRAY['x', NULL] r, 'infinity'::date s,"
+                    " '-infinity'::timestamp t, 'NaN'::float8 u, NULL::text v")
+                out.append(("row", repr(tuple(r.items()))))
+            except asyncpg.PostgresError as e:
+                out.append(("row", "error", e.sqlstate, str(e)))
         finally:
             await conn.close()
         return out

@@ -92,7 +92,7 @@ COMMIT;
 -- @modes simple
 LISTEN a;
 NOTIFY a, '1'; NOTIFY a, '1'; NOTIFY a, '2';
-NOTIFY a, 'before error'; SELECT 1 / 0;
+NOTIFY a, 'before error'; SELECT 1 / x FROM generate_series(0, 0) x;
 NOTIFY a, 'ok';
 
 -- name: notify_savepoints
@@ -115,7 +115,7 @@ BEGIN;
 SAVEPOINT s1;
 NOTIFY a, 'inner';
 SAVEPOINT s2;
-SELECT 1 / 0;
+SELECT 1 / x FROM generate_series(0, 0) x;
 ROLLBACK TO s2;
 RELEASE s1;
 COMMIT;
@@ -165,7 +165,7 @@ COMMIT;
 LISTEN a;
 BEGIN;
 NOTIFY a, 'first';
-SELECT 1 / 0;
+SELECT 1 / x FROM generate_series(0, 0) x;
 NOTIFY a, 'second';
 COMMIT;
 SELECT 'nothing was sent';
