@@ -62,8 +62,6 @@ use settings::{Fixed, Settings};
 pub const MAX_PREPARED: usize = 10_000;
 /// Upper bound on open portals per session.
 pub const MAX_PORTALS: usize = 10_000;
-/// Output is flushed early when it grows past this, so a large result streams.
-const FLUSH_THRESHOLD: usize = 256 * 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum TxState {
@@ -1512,7 +1510,7 @@ impl Session {
                         io::from_text(s, ty, -1, &self.core.settings.fmt)?
                     }
                     1 => io::from_binary(&bytes, ty).map_err(|mut e| {
-                        if e.code == code::INVALID_BINARY_REPRESENTATION {
+                        if e.message == "incorrect binary data format" {
                             e.message =
                                 format!("incorrect binary data format in bind parameter {}", i + 1);
                         }

@@ -19,7 +19,6 @@ enum Kind {
     Bool,
     /// Integer, optionally with a time unit in which plain numbers are given ("ms", "s").
     Int(Option<&'static str>),
-    Real,
     Enum(&'static [&'static str]),
     Str,
 }
@@ -312,7 +311,6 @@ impl Settings {
                 }
                 n.to_string()
             }
-            Real => value.trim().to_string(),
             Enum(allowed) => {
                 let lower = value.trim().to_ascii_lowercase();
                 if !allowed.contains(&lower.as_str()) {
@@ -354,8 +352,8 @@ impl Settings {
                 "timezone" => {
                     let tz = datetime::parse_timezone(value.trim())
                         .ok_or_else(|| invalid_value("TimeZone", value))?;
-                    let _ = tz;
-                    value.trim().to_string()
+                    // Shown as PostgreSQL shows it: canonical zone names, POSIX offsets.
+                    datetime::timezone_name(&tz)
                 }
                 "search_path" => value
                     .split(',')

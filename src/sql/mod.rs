@@ -224,7 +224,7 @@ pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<St
         N::SelectStmt(_) => {
             let mut planner = Planner::new(params, fmt);
             let plan = planner.plan_query(node)?;
-            planner.finish_params();
+            planner.finish_params()?;
             Statement::Query(Box::new(plan))
         }
         N::TransactionStmt(t) => match t.kind {
@@ -389,7 +389,7 @@ pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<St
                 .ok_or_else(|| PgError::syntax("DECLARE without a query"))?;
             let mut planner = Planner::new(params, fmt);
             let plan = planner.plan_query(q)?;
-            planner.finish_params();
+            planner.finish_params()?;
             // CURSOR_OPT_HOLD = 0x20
             Statement::Declare {
                 name: d.portalname.clone(),
@@ -462,7 +462,7 @@ fn analyze_copy(
         .ok_or_else(|| PgError::syntax("COPY without a query"))?;
     let mut planner = Planner::new(params, fmt);
     let plan = planner.plan_query(q)?;
-    planner.finish_params();
+    planner.finish_params()?;
     let mut csv = false;
     let mut header = false;
     let mut delimiter = None;

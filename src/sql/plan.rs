@@ -24,7 +24,7 @@ use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
 use crate::sql::func::{self, FuncSig};
 use crate::sql::session_fn;
 use crate::sql::types::cast::{self, CoercionContext};
-use crate::sql::types::ops::{self, BinFn};
+use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 /// One output column of a plan.
@@ -214,6 +214,8 @@ pub struct Planner<'a> {
     /// Scopes of enclosing queries, innermost last (for correlated subqueries).
     outer: Vec<Scope>,
     ctes: Vec<(String, std::sync::Arc<Plan>)>,
+    /// Which parameters the statement refers to.
+    referenced: Vec<bool>,
 }
 
 fn loc(l: i32) -> Option<u32> {
@@ -347,16 +349,25 @@ impl<'a> Planner<'a> {
             fmt,
             outer: Vec::new(),
             ctes: Vec::new(),
+            referenced: Vec::new(),
         }
     }
 
-    /// Unknown-typed parameters left at the end become text, as PostgreSQL does for `SELECT $1`.
-    pub fn finish_params(&mut self) {
-        for t in self.params.iter_mut() {
+    /// Unknown-typed parameters left at the end become text, as PostgreSQL does for `SELECT $1`;
+    /// a parameter that is never referenced has no type at all, which PostgreSQL rejects.
+    pub fn finish_params(&mut self) -> PgResult<()> {
+        for (i, t) in self.params.iter_mut().enumerate() {
             if *t == Type::UNKNOWN {
+                if !self.referenced.get(i).copied().unwrap_or(false) {
+                    return Err(PgError::new(
+                        code::INDETERMINATE_DATATYPE,
+                        format!("could not determine data type of parameter ${}", i + 1),
+                    ));
+                }
                 *t = Type::TEXT;
             }
         }
+        Ok(())
     }
 
     // ---------------------------------------------------------------- statements
@@ -1528,6 +1539,7 @@ impl<'a> Planner<'a> {
                 }
                 other => {
                     return Ok(Expr::Cast {
+                        explicit: false,
                         expr: Box::new(other),
                         from: Type::TEXT,
                         to,
@@ -1536,8 +1548,9 @@ impl<'a> Planner<'a> {
                 }
             }
         }
-        if from == to && typmod >= 0 {
+        if from == to && typmod >= 0 && !e.is_const() {
             return Ok(Expr::Cast {
+                explicit: ctx == CoercionContext::Explicit,
                 expr: Box::new(e),
                 from,
                 to,
@@ -1560,11 +1573,11 @@ impl<'a> Planner<'a> {
             } else {
                 cast::cast(v.clone(), from, to, typmod, self.fmt)
             };
-            if let Ok(v) = v {
-                return Ok(Expr::Const(v));
-            }
+            // PostgreSQL folds constant casts while planning: errors come before any result.
+            return Ok(Expr::Const(v?));
         }
         Ok(Expr::Cast {
+            explicit: ctx == CoercionContext::Explicit,
             expr: Box::new(e),
             from,
             to,
@@ -1625,10 +1638,31 @@ impl<'a> Planner<'a> {
         r: (Expr, Type),
         location: i32,
     ) -> PgResult<(Expr, Type)> {
+        let (op, le, re) = self.binop_parts(name, l, r, location)?;
+        // Operators on constants are folded while planning, as PostgreSQL does for immutable
+        // operators, so `SELECT 1/0` fails before any RowDescription.
+        if let (Expr::Const(a), Expr::Const(b)) = (&le, &re) {
+            if a.is_null() || b.is_null() {
+                return Ok((Expr::Const(Value::Null), op.result));
+            }
+            return Ok((Expr::Const((op.f)(a, b, self.fmt)?), op.result));
+        }
+        Ok((Expr::Bin(op.f, Box::new(le), Box::new(re)), op.result))
+    }
+
+    /// Resolves a binary operator and coerces both operands to its argument types, without
+    /// folding (IS DISTINCT FROM and NULLIF need the operator itself).
+    fn binop_parts(
+        &mut self,
+        name: &str,
+        l: (Expr, Type),
+        r: (Expr, Type),
+        location: i32,
+    ) -> PgResult<(&'static ops::BinOp, Expr, Expr)> {
         let (op, lt, rt) = self.resolve_binop(name, l.1, r.1, location)?;
         let le = self.coerce(l.0, l.1, lt, -1, CoercionContext::Implicit, location)?;
         let re = self.coerce(r.0, r.1, rt, -1, CoercionContext::Implicit, location)?;
-        Ok((Expr::Bin(op.f, Box::new(le), Box::new(re)), op.result))
+        Ok((op, le, re))
     }
 
     fn resolve_binop(
@@ -1952,6 +1986,7 @@ impl<'a> Planner<'a> {
                     fmt: self.fmt,
                     outer: self.outer.clone(),
                     ctes: self.ctes.clone(),
+                    referenced: Vec::new(),
                 };
                 if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                     if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {
@@ -2018,6 +2053,10 @@ impl<'a> Planner<'a> {
                 if self.params.len() < i {
                     self.params.resize(i, Type::UNKNOWN);
                 }
+                if self.referenced.len() < i {
+                    self.referenced.resize(i, false);
+                }
+                self.referenced[i - 1] = true;
                 Ok((Expr::Param(i - 1), self.params[i - 1]))
             }
             N::TypeCast(tc) => {
@@ -2375,12 +2414,14 @@ impl<'a> Planner<'a> {
         if kind == K::AexprDistinct as i32 || kind == K::AexprNotDistinct as i32 {
             let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
             let r = self.bind(rnode.expect("right"), scope, agg.as_deref_mut())?;
-            let (e, _) = self.make_binop("=", l, r, a.location)?;
-            let Expr::Bin(f, le, re) = e else {
-                unreachable!()
-            };
+            let (op, le, re) = self.binop_parts("=", l, r, a.location)?;
             return Ok((
-                Expr::Distinct(f, le, re, kind == K::AexprNotDistinct as i32),
+                Expr::Distinct(
+                    op.f,
+                    Box::new(le),
+                    Box::new(re),
+                    kind == K::AexprNotDistinct as i32,
+                ),
                 Type::BOOL,
             ));
         }
@@ -2388,12 +2429,9 @@ impl<'a> Planner<'a> {
             let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
             let lt = l.1;
             let r = self.bind(rnode.expect("right"), scope, agg.as_deref_mut())?;
-            let (e, _) = self.make_binop("=", l, r, a.location)?;
-            let Expr::Bin(f, le, re) = e else {
-                unreachable!()
-            };
+            let (op, le, re) = self.binop_parts("=", l, r, a.location)?;
             let ty = if lt == Type::UNKNOWN { Type::TEXT } else { lt };
-            return Ok((Expr::NullIf(f, le, re), ty));
+            return Ok((Expr::NullIf(op.f, Box::new(le), Box::new(re)), ty));
         }
         if kind == K::AexprIn as i32 {
             let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
@@ -2750,6 +2788,19 @@ impl<'a> Planner<'a> {
         let mut out = Vec::new();
         for ((e, t), w) in args.into_iter().zip(want) {
             out.push(self.coerce(e, t, w, -1, CoercionContext::Implicit, fc.location)?);
+        }
+        if !func::is_volatile(&name) && out.iter().all(Expr::is_const) {
+            let vals: Vec<Value> = out
+                .iter()
+                .map(|e| match e {
+                    Expr::Const(v) => v.clone(),
+                    _ => unreachable!(),
+                })
+                .collect();
+            if sig.strict && vals.iter().any(Value::is_null) {
+                return Ok((Expr::Const(Value::Null), ret));
+            }
+            return Ok((Expr::Const((sig.f)(&vals, self.fmt)?), ret));
         }
         Ok((
             Expr::Func {
