@@ -256,8 +256,9 @@ def _ensure_os_user(name: str) -> pwd.struct_passwd:
     try:
         return pwd.getpwnam(name)
     except KeyError:
+        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
         subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+            [useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
             check=True, capture_output=True,
         )
         return pwd.getpwnam(name)
