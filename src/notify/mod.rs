@@ -547,7 +547,7 @@ mod tests {
         let w = Arc::new(CountWake(AtomicUsize::new(0)));
         let a = Listener::new(1, w);
         hub.listen(0, "c", &a);
-        let big = "p".repeat(400);
+        let big = "p".repeat(480);
         assert!(hub.check_capacity(&[pending("c", &big)]).unwrap().is_none());
         hub.publish(0, 1, &[pending("c", &big)]);
         // Over half full: a warning, once.

@@ -110,6 +110,8 @@ pub enum Expr {
         arg_types: Vec<Type>,
     },
     Cast {
+        /// Explicit casts truncate to a length typmod instead of failing.
+        explicit: bool,
         expr: Box<Expr>,
         from: Type,
         to: Type,
@@ -171,6 +173,40 @@ impl Expr {
         matches!(self, Expr::Const(_))
     }
 
+    /// Whether `f` holds for this expression or any expression inside it (subquery plans are
+    /// not entered: `f` sees the Subquery node itself).
+    pub fn any(&self, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        if f(self) {
+            return true;
+        }
+        let mut list = |v: &[Expr], f: &mut dyn FnMut(&Expr) -> bool| v.iter().any(|e| e.any(f));
+        match self {
+            Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => false,
+            Expr::Bin(_, a, b)
+            | Expr::Distinct(_, a, b, _)
+            | Expr::NullIf(_, a, b)
+            | Expr::Subscript(a, b) => a.any(f) || b.any(f),
+            Expr::ArrayCmp { left, right, .. } => left.any(f) || right.any(f),
+            Expr::Un(_, a)
+            | Expr::Not(a)
+            | Expr::IsNull(a, _)
+            | Expr::BoolTest(a, ..)
+            | Expr::Cast { expr: a, .. } => a.any(f),
+            Expr::Func { args, .. } | Expr::Session { args, .. } => list(args, f),
+            Expr::And(v) | Expr::Or(v) | Expr::Coalesce(v) | Expr::MinMax(v, _) => list(v, f),
+            Expr::Array(v, _) | Expr::Row(v) => list(v, f),
+            Expr::InList { expr, list: l, .. } => expr.any(f) || list(l, f),
+            Expr::Case { whens, default } => {
+                whens.iter().any(|(c, r)| c.any(f) || r.any(f))
+                    || default.as_ref().is_some_and(|d| d.any(f))
+            }
+            Expr::Subquery(_, kind) => match kind {
+                SubqueryKind::Quantified { test, .. } => test.any(f),
+                _ => false,
+            },
+        }
+    }
+
     pub fn eval(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
         Ok(match self {
             Expr::Const(v) => v.clone(),
@@ -217,6 +253,7 @@ impl Expr {
                 crate::sql::session_fn::call(*f, &vals, arg_types, cx.session)?
             }
             Expr::Cast {
+                explicit,
                 expr,
                 from,
                 to,
@@ -226,7 +263,11 @@ impl Expr {
                 if v.is_null() {
                     return Ok(Value::Null);
                 }
-                cast::cast(v, *from, *to, *typmod, cx.session.fmt())?
+                if *explicit {
+                    cast::cast_explicit(v, *from, *to, *typmod, cx.session.fmt())?
+                } else {
+                    cast::cast(v, *from, *to, *typmod, cx.session.fmt())?
+                }
             }
             Expr::And(items) => {
                 let mut saw_null = false;

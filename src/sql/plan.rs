@@ -152,11 +152,14 @@ pub enum Node {
         input: Box<Plan>,
         pred: Expr,
     },
+    /// A nested-loop join. A lateral join runs `right` once per left row, with the left row as
+    /// the innermost outer row (`Expr::Outer(1, _)` inside `right`).
     Join {
         left: Box<Plan>,
         right: Box<Plan>,
         kind: JoinKind,
         on: Option<Expr>,
+        lateral: bool,
     },
     Aggregate {
         input: Box<Plan>,
@@ -216,6 +219,29 @@ pub struct Planner<'a> {
     ctes: Vec<(String, std::sync::Arc<Plan>)>,
     /// Which parameters the statement refers to.
     referenced: Vec<bool>,
+    /// Whether `$n` may appear (not in a simple Query).
+    pub allow_params: bool,
+    /// PostgreSQL folds constant expressions when it plans, which for the extended protocol is
+    /// at Bind, not Parse. With this set, a folding error is kept in `deferred` (and the
+    /// expression left unfolded) so that the session can raise it at Bind/EXECUTE.
+    pub defer_fold_errors: bool,
+    pub deferred: Option<PgError>,
+    /// State of the set operation being planned (see `SetOpLeaf`).
+    leaf: SetOpLeaf,
+}
+
+/// A set operation's leaf SELECT keeps unknown-typed outputs (`SELECT NULL UNION SELECT 1`)
+/// for the set operation to resolve, and reports where its targets are, for error positions.
+#[derive(Default, Clone)]
+struct SetOpLeaf {
+    keep_unknown: bool,
+    target_locs: Vec<i32>,
+    /// Where each unknown-typed string literal stands in the query, keyed by the address of
+    /// its (non-empty) text, which stays put while the bound expression moves around: an
+    /// error converting a literal points at the literal, wherever the conversion happens.
+    lit_locs: HashMap<usize, i32>,
+    /// Set by a FROM item that refers to the items before it (LATERAL).
+    lateral: bool,
 }
 
 fn loc(l: i32) -> Option<u32> {
@@ -249,6 +275,19 @@ fn undefined_function(name: &str, types: &[Type], location: i32) -> PgError {
     )
     .with_hint(
         "No function matches the given name and argument types. You might need to add explicit type casts.",
+    )
+    .at(loc(location))
+}
+
+/// PostgreSQL's error when several candidates fit equally well.
+fn not_unique(name: &str, types: &[Type], location: i32) -> PgError {
+    let args: Vec<String> = types.iter().map(|t| t.name()).collect();
+    PgError::new(
+        code::AMBIGUOUS_FUNCTION,
+        format!("function {}({}) is not unique", name, args.join(", ")),
+    )
+    .with_hint(
+        "Could not choose a best candidate function. You might need to add explicit type casts.",
     )
     .at(loc(location))
 }
@@ -350,15 +389,21 @@ impl<'a> Planner<'a> {
             outer: Vec::new(),
             ctes: Vec::new(),
             referenced: Vec::new(),
+            allow_params: true,
+            defer_fold_errors: false,
+            deferred: None,
+            leaf: SetOpLeaf::default(),
         }
     }
 
-    /// Unknown-typed parameters left at the end become text, as PostgreSQL does for `SELECT $1`;
-    /// a parameter that is never referenced has no type at all, which PostgreSQL rejects.
+    /// A parameter whose type nothing determined (never referenced, or only in a context such
+    /// as `$1 IS NULL`) is an error, as in PostgreSQL. (`SELECT $1` resolves to text in the
+    /// target list.)
     pub fn finish_params(&mut self) -> PgResult<()> {
         for (i, t) in self.params.iter_mut().enumerate() {
             if *t == Type::UNKNOWN {
-                if !self.referenced.get(i).copied().unwrap_or(false) {
+                let _ = self.referenced.get(i);
+                {
                     return Err(PgError::new(
                         code::INDETERMINATE_DATATYPE,
                         format!("could not determine data type of parameter ${}", i + 1),
@@ -431,14 +476,20 @@ impl<'a> Planner<'a> {
                 .rarg
                 .as_ref()
                 .ok_or_else(|| PgError::internal("set operation without right side"))?;
-            let left = self.plan_select(l)?;
-            let right = self.plan_select(r)?;
+            self.leaf.keep_unknown = true;
+            let left = self.plan_select(l);
+            let left_locs = std::mem::take(&mut self.leaf.target_locs);
+            let left = left?;
+            self.leaf.keep_unknown = true;
+            let right = self.plan_select(r);
+            let right_locs = std::mem::take(&mut self.leaf.target_locs);
+            let right = right?;
             let kind = match op {
                 x if x == protobuf::SetOperation::SetopUnion as i32 => SetOpKind::Union,
                 x if x == protobuf::SetOperation::SetopIntersect as i32 => SetOpKind::Intersect,
                 _ => SetOpKind::Except,
             };
-            self.plan_setop(kind, s.all, left, right)?
+            self.plan_setop(kind, s.all, (left, left_locs), (right, right_locs))?
         } else if !s.values_lists.is_empty() {
             self.plan_values(&s.values_lists)?
         } else {
@@ -580,7 +631,13 @@ impl<'a> Planner<'a> {
         })
     }
 
-    fn plan_setop(&mut self, op: SetOpKind, all: bool, left: Plan, right: Plan) -> PgResult<Plan> {
+    fn plan_setop(
+        &mut self,
+        op: SetOpKind,
+        all: bool,
+        (left, left_locs): (Plan, Vec<i32>),
+        (right, right_locs): (Plan, Vec<i32>),
+    ) -> PgResult<Plan> {
         let word = match op {
             SetOpKind::Union => "UNION",
             SetOpKind::Intersect => "INTERSECT",
@@ -589,7 +646,8 @@ impl<'a> Planner<'a> {
         if left.columns.len() != right.columns.len() {
             return Err(PgError::syntax(format!(
                 "each {word} query must have the same number of columns"
-            )));
+            ))
+            .at(loc(right_locs.first().copied().unwrap_or(-1))));
         }
         let mut columns = Vec::new();
         let mut lexprs = Vec::new();
@@ -597,7 +655,17 @@ impl<'a> Planner<'a> {
         let mut lcast = false;
         let mut rcast = false;
         for (i, (l, r)) in left.columns.iter().zip(&right.columns).enumerate() {
-            let ty = common_type(&[l.ty, r.ty], word, -1)?;
+            let at = |locs: &Vec<i32>| locs.get(i).copied().unwrap_or(-1);
+            let ty = common_type(&[l.ty, r.ty], word, at(&right_locs))?;
+            // Unknown literals of a leaf are converted where they stand, so that bad input is
+            // an error at plan time pointing at the literal.
+            for (side, c, locs) in [(&left, l, &left_locs), (&right, r, &right_locs)] {
+                if c.ty == Type::UNKNOWN {
+                    if let Some(Expr::Const(Value::Text(s))) = output_expr(side, i) {
+                        io::from_text(s, ty, -1, self.fmt).map_err(|e| e.at(loc(at(locs))))?;
+                    }
+                }
+            }
             columns.push(Column {
                 name: l.name.clone(),
                 ty,
@@ -653,6 +721,7 @@ impl<'a> Planner<'a> {
     }
 
     fn plan_simple_select(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
+        let keep_unknown = std::mem::take(&mut self.leaf.keep_unknown);
         if !s.locking_clause.is_empty() {
             // FOR UPDATE has nothing to lock before tables exist; accept it as PostgreSQL would
             // for a query without tables only when there is no FROM.
@@ -683,7 +752,10 @@ impl<'a> Planner<'a> {
                     .node
                     .as_ref()
                     .ok_or_else(|| PgError::syntax("empty FROM item"))?;
-                let (p, sc) = self.plan_from_item(n)?;
+                let left_scope = acc.as_ref().map(|(_, s)| s.clone());
+                self.leaf.lateral = false;
+                let (p, sc) = self.plan_from_item(n, left_scope.as_ref())?;
+                let lateral = std::mem::take(&mut self.leaf.lateral);
                 acc = Some(match acc {
                     None => (p, sc),
                     Some((lp, mut ls)) => {
@@ -696,6 +768,7 @@ impl<'a> Planner<'a> {
                                     right: Box::new(p),
                                     kind: JoinKind::Inner,
                                     on: None,
+                                    lateral,
                                 },
                                 columns,
                             },
@@ -906,7 +979,17 @@ impl<'a> Planner<'a> {
                 let typmod = self.typmod_of_node(n);
                 (e, t, typmod)
             };
-            let t = if t == Type::UNKNOWN { Type::TEXT } else { t };
+            // Unknown-typed targets resolve to text (a parameter in the target list too).
+            if let Expr::Param(p) = &e {
+                if self.params[*p] == Type::UNKNOWN {
+                    self.params[*p] = Type::TEXT;
+                }
+            }
+            let t = if t == Type::UNKNOWN && !keep_unknown {
+                Type::TEXT
+            } else {
+                t
+            };
             exprs.push(e);
             columns.push(Column {
                 name: name.clone(),
@@ -915,6 +998,15 @@ impl<'a> Planner<'a> {
             });
         }
         let visible = exprs.len();
+        if keep_unknown {
+            self.leaf.target_locs = targets
+                .iter()
+                .map(|(_, n, l)| match n.node.as_ref().map(node_location) {
+                    Some(x) if x >= 0 => x,
+                    _ => *l,
+                })
+                .collect();
+        }
 
         // HAVING
         let mut having = None;
@@ -1137,7 +1229,9 @@ impl<'a> Planner<'a> {
 
     // ---------------------------------------------------------------- FROM items
 
-    fn plan_from_item(&mut self, n: &N) -> PgResult<(Plan, Scope)> {
+    /// Plans one FROM item. `left` is the scope of the items before it, which a LATERAL
+    /// subquery or a function may refer to; doing so sets `self.leaf.lateral`.
+    fn plan_from_item(&mut self, n: &N, left: Option<&Scope>) -> PgResult<(Plan, Scope)> {
         match n {
             N::RangeVar(rv) => {
                 let alias = rv.alias.as_ref();
@@ -1157,7 +1251,7 @@ impl<'a> Planner<'a> {
                             columns: p.columns.clone(),
                             node: Node::Cte(i, p.clone()),
                         };
-                        return Ok(self.scope_for(plan, &relname, alias));
+                        return self.scope_for(plan, &relname, alias);
                     }
                 }
                 let vt = virtual_table(&rv.schemaname, &rv.relname).ok_or_else(|| {
@@ -1176,28 +1270,32 @@ impl<'a> Planner<'a> {
                     columns: virtual_columns(vt),
                     node: Node::Virtual(vt),
                 };
-                Ok(self.scope_for(plan, &relname, alias))
+                self.scope_for(plan, &relname, alias)
             }
             N::RangeSubselect(rs) => {
-                if rs.lateral {
-                    return Err(PgError::feature_not_supported(
-                        "LATERAL subqueries are not supported yet",
-                    ));
-                }
                 let q = rs
                     .subquery
                     .as_ref()
                     .and_then(|n| n.node.as_ref())
                     .ok_or_else(|| PgError::syntax("empty subquery"))?;
-                let plan = self.plan_query(q)?;
+                let plan = match left {
+                    Some(ls) if rs.lateral => {
+                        self.outer.push(ls.clone());
+                        let plan = self.plan_query(q);
+                        self.outer.pop();
+                        self.leaf.lateral = true;
+                        plan?
+                    }
+                    _ => self.plan_query(q)?,
+                };
                 let name = rs
                     .alias
                     .as_ref()
                     .map(|a| a.aliasname.clone())
                     .unwrap_or_default();
-                Ok(self.scope_for(plan, &name, rs.alias.as_ref()))
+                self.scope_for(plan, &name, rs.alias.as_ref())
             }
-            N::RangeFunction(rf) => self.plan_range_function(rf),
+            N::RangeFunction(rf) => self.plan_range_function(rf, left),
             N::JoinExpr(j) => {
                 let l = j
                     .larg
@@ -1209,17 +1307,21 @@ impl<'a> Planner<'a> {
                     .as_ref()
                     .and_then(|n| n.node.as_ref())
                     .ok_or_else(|| PgError::syntax("bad join"))?;
-                let (lp, ls) = self.plan_from_item(l)?;
-                let (rp, rs) = self.plan_from_item(r)?;
+                let (lp, ls) = self.plan_from_item(l, left)?;
+                // The right side may refer to the left one (LATERAL), not to items before it.
+                self.leaf.lateral = false;
+                let (rp, rs) = self.plan_from_item(r, Some(&ls))?;
+                let lateral = std::mem::take(&mut self.leaf.lateral);
+                if lateral && matches!(kind_of(j.jointype), JoinKind::Right | JoinKind::Full) {
+                    return Err(PgError::new(
+                        code::INVALID_COLUMN_REFERENCE,
+                        "invalid reference to FROM-clause entry for table",
+                    ));
+                }
                 let left_width = ls.cols.len();
                 let mut scope = ls.clone();
                 scope.cols.extend(rs.cols.clone());
-                let kind = match j.jointype {
-                    x if x == protobuf::JoinType::JoinLeft as i32 => JoinKind::Left,
-                    x if x == protobuf::JoinType::JoinRight as i32 => JoinKind::Right,
-                    x if x == protobuf::JoinType::JoinFull as i32 => JoinKind::Full,
-                    _ => JoinKind::Inner,
-                };
+                let kind = kind_of(j.jointype);
                 let mut conds = Vec::new();
                 let mut using: Vec<String> = names_of(&j.using_clause);
                 if j.is_natural {
@@ -1267,11 +1369,12 @@ impl<'a> Planner<'a> {
                         right: Box::new(rp),
                         kind,
                         on,
+                        lateral,
                     },
                     columns,
                 };
                 if let Some(a) = &j.alias {
-                    return Ok(self.scope_for(plan, &a.aliasname, Some(a)));
+                    return self.scope_for(plan, &a.aliasname, Some(a));
                 }
                 Ok((plan, scope))
             }
@@ -1287,9 +1390,21 @@ impl<'a> Planner<'a> {
         mut plan: Plan,
         rel: &str,
         alias: Option<&protobuf::Alias>,
-    ) -> (Plan, Scope) {
+    ) -> PgResult<(Plan, Scope)> {
         if let Some(a) = alias {
-            for (i, name) in names_of(&a.colnames).into_iter().enumerate() {
+            let names = names_of(&a.colnames);
+            if names.len() > plan.columns.len() {
+                return Err(PgError::new(
+                    code::INVALID_COLUMN_REFERENCE,
+                    format!(
+                        "table \"{}\" has {} columns available but {} columns specified",
+                        a.aliasname,
+                        plan.columns.len(),
+                        names.len()
+                    ),
+                ));
+            }
+            for (i, name) in names.into_iter().enumerate() {
                 if let Some(c) = plan.columns.get_mut(i) {
                     c.name = name;
                 }
@@ -1307,11 +1422,29 @@ impl<'a> Planner<'a> {
                 })
                 .collect(),
         };
-        (plan, scope)
+        Ok((plan, scope))
     }
 
-    fn plan_range_function(&mut self, rf: &protobuf::RangeFunction) -> PgResult<(Plan, Scope)> {
-        if rf.lateral || rf.is_rowsfrom || rf.functions.len() != 1 {
+    fn plan_range_function(
+        &mut self,
+        rf: &protobuf::RangeFunction,
+        left: Option<&Scope>,
+    ) -> PgResult<(Plan, Scope)> {
+        // A function in FROM may always refer to the items before it (LATERAL is implied).
+        if let Some(ls) = left {
+            self.outer.push(ls.clone());
+            let r = self.plan_range_function(rf, None);
+            self.outer.pop();
+            let (plan, scope) = r?;
+            let outer_ref = |e: &Expr| matches!(e, Expr::Outer(..) | Expr::Subquery(..));
+            if let Node::Function { args, scalar, .. } = &plan.node {
+                if args.iter().chain(scalar).any(|e| e.any(&mut |x| outer_ref(x))) {
+                    self.leaf.lateral = true;
+                }
+            }
+            return Ok((plan, scope));
+        }
+        if rf.is_rowsfrom || rf.functions.len() != 1 {
             return Err(PgError::feature_not_supported(
                 "ROWS FROM and LATERAL functions are not supported yet",
             ));
@@ -1370,7 +1503,7 @@ impl<'a> Planner<'a> {
                 typmod: -1,
             });
         }
-        Ok(self.scope_for(Plan { node, columns }, &alias_name, rf.alias.as_ref()))
+        self.scope_for(Plan { node, columns }, &alias_name, rf.alias.as_ref())
     }
 
     /// Binds a call of a set-returning function; None if `fc` is not one.
@@ -1431,6 +1564,11 @@ impl<'a> Planner<'a> {
                         arg_types: want.to_vec(),
                     }
                 } else if all_int {
+                    // Only smallint or unknown arguments fit the int4, int8 and numeric
+                    // variants equally well.
+                    if !types.iter().any(|t| matches!(*t, Type::INT4 | Type::INT8)) {
+                        return Err(not_unique(&name, &types, fc.location));
+                    }
                     let ty = if types.contains(&Type::INT8) {
                         Type::INT8
                     } else {
@@ -1507,6 +1645,21 @@ impl<'a> Planner<'a> {
         .at(loc(node_location(n))))
     }
 
+    /// The result of folding a constant expression: the value, or None when folding failed and
+    /// the error is deferred (see `defer_fold_errors`).
+    fn fold(&mut self, r: PgResult<Value>) -> PgResult<Option<Value>> {
+        match r {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if self.defer_fold_errors => {
+                if self.deferred.is_none() {
+                    self.deferred = Some(e);
+                }
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Converts `e` of type `from` to `to`. Unknown literals are parsed now (so their errors
     /// point at them); unknown parameters take the target type.
     pub fn coerce(
@@ -1524,14 +1677,36 @@ impl<'a> Planner<'a> {
         if from == Type::UNKNOWN {
             match e {
                 Expr::Const(Value::Text(s)) => {
-                    let v = io::from_text(&s, to, typmod, self.fmt)
-                        .map_err(|err| err.at(loc(location)))?;
-                    return Ok(Expr::Const(v));
+                    // An explicit cast of a literal applies the length typmod by truncating
+                    // (`'abcdef'::varchar(3)`); input in other contexts rejects over-long values.
+                    let v = if ctx == CoercionContext::Explicit && typmod >= 0 {
+                        io::from_text(&s, to, -1, self.fmt)
+                            .and_then(|v| cast::cast_explicit(v, to, to, typmod, self.fmt))
+                    } else {
+                        io::from_text(&s, to, typmod, self.fmt)
+                    };
+                    let at = self
+                        .leaf
+                        .lit_locs
+                        .get(&(s.as_ptr() as usize))
+                        .copied()
+                        .filter(|_| !s.is_empty())
+                        .unwrap_or(location);
+                    return Ok(Expr::Const(v.map_err(|err| err.at(loc(at)))?));
                 }
                 Expr::Const(Value::Null) => return Ok(Expr::Const(Value::Null)),
                 Expr::Param(i) => {
                     if self.params[i] == Type::UNKNOWN {
                         self.params[i] = to;
+                        if typmod >= 0 {
+                            return Ok(Expr::Cast {
+                                explicit: ctx == CoercionContext::Explicit,
+                                expr: Box::new(Expr::Param(i)),
+                                from: to,
+                                to,
+                                typmod,
+                            });
+                        }
                         return Ok(Expr::Param(i));
                     }
                     let pt = self.params[i];
@@ -1574,7 +1749,9 @@ impl<'a> Planner<'a> {
                 cast::cast(v.clone(), from, to, typmod, self.fmt)
             };
             // PostgreSQL folds constant casts while planning: errors come before any result.
-            return Ok(Expr::Const(v?));
+            if let Some(v) = self.fold(v)? {
+                return Ok(Expr::Const(v));
+            }
         }
         Ok(Expr::Cast {
             explicit: ctx == CoercionContext::Explicit,
@@ -1638,16 +1815,20 @@ impl<'a> Planner<'a> {
         r: (Expr, Type),
         location: i32,
     ) -> PgResult<(Expr, Type)> {
+        let (lt0, rt0) = (l.1, r.1);
         let (op, le, re) = self.binop_parts(name, l, r, location)?;
+        let result = poly_result(op, lt0, rt0);
         // Operators on constants are folded while planning, as PostgreSQL does for immutable
         // operators, so `SELECT 1/0` fails before any RowDescription.
         if let (Expr::Const(a), Expr::Const(b)) = (&le, &re) {
             if a.is_null() || b.is_null() {
-                return Ok((Expr::Const(Value::Null), op.result));
+                return Ok((Expr::Const(Value::Null), result));
             }
-            return Ok((Expr::Const((op.f)(a, b, self.fmt)?), op.result));
+            if let Some(v) = self.fold((op.f)(a, b, self.fmt))? {
+                return Ok((Expr::Const(v), result));
+            }
         }
-        Ok((Expr::Bin(op.f, Box::new(le), Box::new(re)), op.result))
+        Ok((Expr::Bin(op.f, Box::new(le), Box::new(re)), result))
     }
 
     /// Resolves a binary operator and coerces both operands to its argument types, without
@@ -1987,6 +2168,10 @@ impl<'a> Planner<'a> {
                     outer: self.outer.clone(),
                     ctes: self.ctes.clone(),
                     referenced: Vec::new(),
+                    allow_params: self.allow_params,
+                    defer_fold_errors: true,
+                    deferred: None,
+                    leaf: SetOpLeaf::default(),
                 };
                 if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                     if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {
@@ -2036,7 +2221,7 @@ impl<'a> Planner<'a> {
             }
             N::ParamRef(p) => {
                 let i = p.number as usize;
-                if i == 0 {
+                if i == 0 || !self.allow_params {
                     return Err(PgError::new(
                         code::UNDEFINED_PARAMETER,
                         format!("there is no parameter ${i}"),
@@ -2072,7 +2257,12 @@ impl<'a> Planner<'a> {
                 let (to, typmod) = self.resolve_type_name(tn)?;
                 // '...'::interval etc: a literal is read directly as the target type.
                 let (e, from) = self.bind(arg, scope, agg)?;
-                let e = self.coerce(e, from, to, typmod, CoercionContext::Explicit, tc.location)?;
+                // Errors reading a literal point at the literal, others at the cast.
+                let at = match arg {
+                    N::AConst(c) => c.location,
+                    _ => tc.location,
+                };
+                let e = self.coerce(e, from, to, typmod, CoercionContext::Explicit, at)?;
                 Ok((e, to))
             }
             N::AExpr(a) => self.bind_aexpr(a, scope, agg),
@@ -2292,6 +2482,14 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// An unknown-typed string literal, its location remembered (see `SetOpLeaf::lit_locs`).
+    fn literal(&mut self, s: String, location: i32) -> Expr {
+        if !s.is_empty() {
+            self.leaf.lit_locs.insert(s.as_ptr() as usize, location);
+        }
+        Expr::Const(Value::Text(s))
+    }
+
     fn bind_const(&mut self, c: &protobuf::AConst) -> (Expr, Type) {
         use protobuf::a_const::Val;
         if c.isnull {
@@ -2301,8 +2499,13 @@ impl<'a> Planner<'a> {
             Some(Val::Ival(i)) => (Expr::Const(Value::Int4(i.ival)), Type::INT4),
             Some(Val::Fval(f)) => {
                 let s = &f.fval;
+                // An integer too large for the lexer's int4 (or negated into range, as
+                // -2147483648) is int4 if it fits, else int8, as PostgreSQL's make_const does.
                 if !s.contains(['.', 'e', 'E']) {
                     if let Ok(v) = s.parse::<i64>() {
+                        if let Ok(v) = i32::try_from(v) {
+                            return (Expr::Const(Value::Int4(v)), Type::INT4);
+                        }
                         return (Expr::Const(Value::Int8(v)), Type::INT8);
                     }
                 }
@@ -2312,8 +2515,8 @@ impl<'a> Planner<'a> {
                 }
             }
             Some(Val::Boolval(b)) => (Expr::Const(Value::Bool(b.boolval)), Type::BOOL),
-            Some(Val::Sval(s)) => (Expr::Const(Value::Text(s.sval.clone())), Type::UNKNOWN),
-            Some(Val::Bsval(b)) => (Expr::Const(Value::Text(b.bsval.clone())), Type::UNKNOWN),
+            Some(Val::Sval(s)) => (self.literal(s.sval.clone(), c.location), Type::UNKNOWN),
+            Some(Val::Bsval(b)) => (self.literal(b.bsval.clone(), c.location), Type::UNKNOWN),
             None => (Expr::Const(Value::Null), Type::UNKNOWN),
         }
     }
@@ -2434,6 +2637,47 @@ impl<'a> Planner<'a> {
             return Ok((Expr::NullIf(op.f, Box::new(le), Box::new(re)), ty));
         }
         if kind == K::AexprIn as i32 {
+            // Row-value IN, `(a, b) IN ((1, 2), ($1, $2))`: member-wise equality, so that each
+            // member is typed (and parameters inferred) from its counterpart.
+            if let (Some(N::RowExpr(lrow)), Some(N::List(list))) = (lnode, rnode) {
+                let rows: Option<Vec<&protobuf::RowExpr>> = list
+                    .items
+                    .iter()
+                    .map(|i| match &i.node {
+                        Some(N::RowExpr(r)) => Some(&**r),
+                        _ => None,
+                    })
+                    .collect();
+                if let Some(rows) = rows {
+                    let mut ors = Vec::new();
+                    for r in rows {
+                        if r.args.len() != lrow.args.len() {
+                            return Err(PgError::syntax(
+                                "unequal number of entries in row expressions",
+                            )
+                            .at(loc(a.location)));
+                        }
+                        let mut ands = Vec::new();
+                        for (ln, rn) in lrow.args.iter().zip(&r.args) {
+                            let le = self.bind(
+                                ln.node.as_ref().expect("member"),
+                                scope,
+                                agg.as_deref_mut(),
+                            )?;
+                            let re = self.bind(
+                                rn.node.as_ref().expect("member"),
+                                scope,
+                                agg.as_deref_mut(),
+                            )?;
+                            ands.push(self.make_binop("=", le, re, a.location)?.0);
+                        }
+                        ors.push(Expr::And(ands));
+                    }
+                    let e = Expr::Or(ors);
+                    let negated = name == "<>";
+                    return Ok((if negated { Expr::Not(Box::new(e)) } else { e }, Type::BOOL));
+                }
+            }
             let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
             let Some(N::List(list)) = rnode else {
                 return Err(PgError::syntax("IN requires a list"));
@@ -2800,7 +3044,9 @@ impl<'a> Planner<'a> {
             if sig.strict && vals.iter().any(Value::is_null) {
                 return Ok((Expr::Const(Value::Null), ret));
             }
-            return Ok((Expr::Const((sig.f)(&vals, self.fmt)?), ret));
+            if let Some(v) = self.fold((sig.f)(&vals, self.fmt))? {
+                return Ok((Expr::Const(v), ret));
+            }
         }
         Ok((
             Expr::Func {
@@ -2848,14 +3094,14 @@ impl<'a> Planner<'a> {
                 Type::FLOAT4 => (Type::FLOAT4, None),
                 Type::FLOAT8 => (Type::FLOAT8, None),
                 Type::INTERVAL => (Type::INTERVAL, None),
-                Type::UNKNOWN => (Type::FLOAT8, Some(Type::FLOAT8)),
+                Type::UNKNOWN => return Err(not_unique(name, &[arg_type], fc.location)),
                 t => return Err(undefined_function(name, &[t], fc.location)),
             },
             AggFunc::Avg => match arg_type {
                 Type::INT2 | Type::INT4 | Type::INT8 | Type::NUMERIC => (Type::NUMERIC, None),
                 Type::FLOAT4 | Type::FLOAT8 => (Type::FLOAT8, None),
                 Type::INTERVAL => (Type::INTERVAL, None),
-                Type::UNKNOWN => (Type::FLOAT8, Some(Type::FLOAT8)),
+                Type::UNKNOWN => return Err(not_unique(name, &[arg_type], fc.location)),
                 t => return Err(undefined_function(name, &[t], fc.location)),
             },
             AggFunc::Min | AggFunc::Max => {
@@ -2935,6 +3181,51 @@ fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value> {
     Ok(Value::Bool(
         crate::sql::types::compare(a, b) == std::cmp::Ordering::Equal,
     ))
+}
+
+/// The result type of an operator, with a polymorphic result bound to the argument types
+/// (`int4[] || int4` is `int4[]`).
+fn poly_result(op: &ops::BinOp, left: Type, right: Type) -> Type {
+    let concrete = |sig: Type, actual: Type| -> Option<Type> {
+        match sig {
+            Type::ANYARRAY if actual.is_array() => Some(actual),
+            Type::ANYELEMENT if actual != Type::UNKNOWN => Some(actual),
+            _ => None,
+        }
+    };
+    let elem = concrete(op.left, left)
+        .or_else(|| concrete(op.right, right))
+        .map(|t| t.elem().unwrap_or(t));
+    match (op.result, elem) {
+        (Type::ANYARRAY, Some(e)) => e.array().unwrap_or(Type::ANYARRAY),
+        (Type::ANYELEMENT, Some(e)) => e,
+        (other, _) => other,
+    }
+}
+
+/// The expression that computes output column `i` of a plan, looking through the nodes that
+/// pass columns on unchanged.
+fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
+    match &p.node {
+        Node::Project { input, exprs } => match exprs.get(i)? {
+            Expr::Column(j) => output_expr(input, *j),
+            e => Some(e),
+        },
+        Node::Sort { input, .. } | Node::Limit { input, .. } | Node::Distinct { input, .. } => {
+            output_expr(input, i)
+        }
+        Node::Filter { input, .. } => output_expr(input, i),
+        _ => None,
+    }
+}
+
+fn kind_of(jointype: i32) -> JoinKind {
+    match jointype {
+        x if x == protobuf::JoinType::JoinLeft as i32 => JoinKind::Left,
+        x if x == protobuf::JoinType::JoinRight as i32 => JoinKind::Right,
+        x if x == protobuf::JoinType::JoinFull as i32 => JoinKind::Full,
+        _ => JoinKind::Inner,
+    }
 }
 
 fn is_poly(t: Type) -> bool {
@@ -3025,99 +3316,118 @@ fn contains_aggregate_node(n: &N) -> bool {
 
 /// The output column name PostgreSQL gives an unnamed target (FigureColname).
 pub fn column_name_of(n: &protobuf::Node) -> String {
-    match n.node.as_ref() {
-        Some(N::ColumnRef(cr)) => cr
-            .fields
-            .iter()
-            .rev()
-            .find_map(str_of)
-            .unwrap_or("?column?")
-            .to_string(),
-        Some(N::FuncCall(fc)) => names_of(&fc.funcname)
-            .last()
-            .cloned()
-            .unwrap_or_else(|| "?column?".into()),
-        Some(N::TypeCast(tc)) => match tc.arg.as_ref() {
-            Some(a) => {
-                let inner = column_name_of(a);
-                if inner == "?column?" {
-                    tc.type_name
-                        .as_ref()
-                        .and_then(|t| names_of(&t.names).last().cloned())
-                        .map(|n| match n.as_str() {
-                            "int4" => "int4".to_string(),
-                            other => other.to_string(),
-                        })
-                        .unwrap_or(inner)
-                } else {
-                    inner
+    figure_colname(n)
+        .0
+        .unwrap_or_else(|| "?column?".to_string())
+}
+
+/// PostgreSQL's FigureColnameInternal: a name and its strength. 2 is a real name (column,
+/// function), 1 a fallback a cast's type name or "case"/"array"/"row" give, which an enclosing
+/// cast may replace; 0 means no name.
+fn figure_colname(n: &protobuf::Node) -> (Option<String>, u8) {
+    let Some(node) = n.node.as_ref() else {
+        return (None, 0);
+    };
+    let strong = |s: &str| (Some(s.to_string()), 2);
+    match node {
+        N::ColumnRef(cr) => match cr.fields.iter().rev().find_map(str_of) {
+            Some(f) => strong(f),
+            None => (None, 0),
+        },
+        N::AIndirection(i) => match i.indirection.iter().rev().find_map(str_of) {
+            Some(f) => strong(f),
+            None => i.arg.as_ref().map_or((None, 0), |a| figure_colname(a)),
+        },
+        N::FuncCall(fc) => match names_of(&fc.funcname).last() {
+            Some(f) => strong(f),
+            None => (None, 0),
+        },
+        N::AExpr(a) if a.kind == protobuf::AExprKind::AexprNullif as i32 => strong("nullif"),
+        N::TypeCast(tc) => {
+            let inner = tc.arg.as_ref().map_or((None, 0), |a| figure_colname(a));
+            if inner.1 <= 1 {
+                if let Some(last) = tc.type_name.as_ref().and_then(|t| names_of(&t.names).pop()) {
+                    return (Some(last), 1);
                 }
             }
-            None => "?column?".into(),
-        },
-        Some(N::CaseExpr(_)) => "case".into(),
-        Some(N::CoalesceExpr(_)) => "coalesce".into(),
-        Some(N::MinMaxExpr(m)) => {
-            if m.op == protobuf::MinMaxOp::IsGreatest as i32 {
-                "greatest".into()
-            } else {
-                "least".into()
+            inner
+        }
+        N::CollateClause(c) => c.arg.as_ref().map_or((None, 0), |a| figure_colname(a)),
+        N::GroupingFunc(_) => strong("grouping"),
+        N::SubLink(sl) => {
+            use protobuf::SubLinkType as S;
+            match sl.sub_link_type {
+                x if x == S::ExistsSublink as i32 => strong("exists"),
+                x if x == S::ArraySublink as i32 => strong("array"),
+                x if x == S::ExprSublink as i32 => {
+                    // The subquery's single output column name.
+                    match sl.subselect.as_ref().and_then(|s| s.node.as_ref()) {
+                        Some(N::SelectStmt(s)) => {
+                            let first = s.target_list.first().and_then(|t| match &t.node {
+                                Some(N::ResTarget(rt)) if !rt.name.is_empty() => {
+                                    Some(rt.name.clone())
+                                }
+                                Some(N::ResTarget(rt)) => {
+                                    rt.val.as_ref().map(|v| column_name_of(v))
+                                }
+                                _ => None,
+                            });
+                            (Some(first.unwrap_or_else(|| "?column?".into())), 2)
+                        }
+                        _ => (None, 0),
+                    }
+                }
+                _ => (None, 0),
             }
         }
-        Some(N::AExpr(a)) if a.kind == protobuf::AExprKind::AexprNullif as i32 => "nullif".into(),
-        Some(N::SqlvalueFunction(f)) => {
+        N::CaseExpr(c) => {
+            let d = c
+                .defresult
+                .as_ref()
+                .map_or((None, 0), |a| figure_colname(a));
+            if d.1 <= 1 {
+                (Some("case".into()), 1)
+            } else {
+                d
+            }
+        }
+        N::AArrayExpr(_) => (Some("array".into()), 1),
+        N::RowExpr(_) => (Some("row".into()), 1),
+        N::CoalesceExpr(_) => strong("coalesce"),
+        N::MinMaxExpr(m) => {
+            if m.op == protobuf::MinMaxOp::IsGreatest as i32 {
+                strong("greatest")
+            } else {
+                strong("least")
+            }
+        }
+        N::SqlvalueFunction(f) => {
             use protobuf::SqlValueFunctionOp as O;
-            match f.op {
+            let name = match f.op {
                 x if x == O::SvfopCurrentDate as i32 => "current_date",
+                x if x == O::SvfopCurrentTime as i32 || x == O::SvfopCurrentTimeN as i32 => {
+                    "current_time"
+                }
                 x if x == O::SvfopCurrentTimestamp as i32
                     || x == O::SvfopCurrentTimestampN as i32 =>
                 {
                     "current_timestamp"
                 }
+                x if x == O::SvfopLocaltime as i32 || x == O::SvfopLocaltimeN as i32 => "localtime",
                 x if x == O::SvfopLocaltimestamp as i32 || x == O::SvfopLocaltimestampN as i32 => {
                     "localtimestamp"
                 }
                 x if x == O::SvfopCurrentRole as i32 => "current_role",
                 x if x == O::SvfopCurrentUser as i32 => "current_user",
-                x if x == O::SvfopUser as i32 => "current_user",
+                x if x == O::SvfopUser as i32 => "user",
                 x if x == O::SvfopSessionUser as i32 => "session_user",
                 x if x == O::SvfopCurrentCatalog as i32 => "current_catalog",
                 x if x == O::SvfopCurrentSchema as i32 => "current_schema",
-                _ => "?column?",
-            }
-            .into()
+                _ => return (None, 0),
+            };
+            strong(name)
         }
-        Some(N::SubLink(sl)) => {
-            if sl.sub_link_type == protobuf::SubLinkType::ExistsSublink as i32 {
-                "exists".into()
-            } else if sl.sub_link_type == protobuf::SubLinkType::ArraySublink as i32 {
-                "array".into()
-            } else if sl.sub_link_type == protobuf::SubLinkType::ExprSublink as i32 {
-                // The subquery's single output column name.
-                match sl.subselect.as_ref().and_then(|s| s.node.as_ref()) {
-                    Some(N::SelectStmt(s)) => s
-                        .target_list
-                        .first()
-                        .and_then(|t| match &t.node {
-                            Some(N::ResTarget(rt)) if !rt.name.is_empty() => Some(rt.name.clone()),
-                            Some(N::ResTarget(rt)) => rt.val.as_ref().map(|v| column_name_of(v)),
-                            _ => None,
-                        })
-                        .unwrap_or_else(|| "?column?".into()),
-                    _ => "?column?".into(),
-                }
-            } else {
-                "?column?".into()
-            }
-        }
-        Some(N::AArrayExpr(_)) => "array".into(),
-        Some(N::RowExpr(_)) => "row".into(),
-        Some(N::AIndirection(i)) => i
-            .arg
-            .as_ref()
-            .map(|a| column_name_of(a))
-            .unwrap_or_else(|| "?column?".into()),
-        _ => "?column?".into(),
+        _ => (None, 0),
     }
 }
 
