@@ -170,14 +170,26 @@ pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
             right,
             kind,
             on,
+            lateral,
         } => {
             let l = run_plan(left, cx)?;
-            let r = run_plan(right, cx)?;
+            let mut r = if *lateral {
+                Vec::new()
+            } else {
+                run_plan(right, cx)?
+            };
             let lw = left.columns.len();
             let rw = right.columns.len();
             let mut out = Vec::new();
             let mut right_matched = vec![false; r.len()];
             for lrow in &l {
+                if *lateral {
+                    // The right side sees this left row as its innermost outer row.
+                    cx.outer.push(lrow.clone());
+                    let res = run_plan(right, cx);
+                    cx.outer.pop();
+                    r = res?;
+                }
                 let mut matched = false;
                 for (ri, rrow) in r.iter().enumerate() {
                     let mut row = Vec::with_capacity(lw + rw);
@@ -189,7 +201,9 @@ pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
                     };
                     if ok {
                         matched = true;
-                        right_matched[ri] = true;
+                        if let Some(m) = right_matched.get_mut(ri) {
+                            *m = true;
+                        }
                         out.push(row);
                         if out.len() > MAX_ROWS {
                             return Err(too_many_rows());

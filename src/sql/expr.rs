@@ -179,7 +179,7 @@ impl Expr {
         if f(self) {
             return true;
         }
-        let mut list = |v: &[Expr], f: &mut dyn FnMut(&Expr) -> bool| v.iter().any(|e| e.any(f));
+        let list = |v: &[Expr], f: &mut dyn FnMut(&Expr) -> bool| v.iter().any(|e| e.any(f));
         match self {
             Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => false,
             Expr::Bin(_, a, b)

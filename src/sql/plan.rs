@@ -1308,10 +1308,10 @@ impl<'a> Planner<'a> {
                     .and_then(|n| n.node.as_ref())
                     .ok_or_else(|| PgError::syntax("bad join"))?;
                 let (lp, ls) = self.plan_from_item(l, left)?;
-                // The right side may refer to the left one (LATERAL), not to items before it.
-                self.leaf.lateral = false;
+                let left_lateral = std::mem::take(&mut self.leaf.lateral);
+                // The right side may refer to the left one (LATERAL).
                 let (rp, rs) = self.plan_from_item(r, Some(&ls))?;
-                let lateral = std::mem::take(&mut self.leaf.lateral);
+                let lateral = std::mem::replace(&mut self.leaf.lateral, left_lateral);
                 if lateral && matches!(kind_of(j.jointype), JoinKind::Right | JoinKind::Full) {
                     return Err(PgError::new(
                         code::INVALID_COLUMN_REFERENCE,
@@ -1438,7 +1438,11 @@ impl<'a> Planner<'a> {
             let (plan, scope) = r?;
             let outer_ref = |e: &Expr| matches!(e, Expr::Outer(..) | Expr::Subquery(..));
             if let Node::Function { args, scalar, .. } = &plan.node {
-                if args.iter().chain(scalar).any(|e| e.any(&mut |x| outer_ref(x))) {
+                if args
+                    .iter()
+                    .chain(scalar)
+                    .any(|e| e.any(&mut |x| outer_ref(x)))
+                {
                     self.leaf.lateral = true;
                 }
             }
