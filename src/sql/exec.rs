@@ -137,6 +137,35 @@ pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
             Ok(out)
         }
         Node::Cte(_, p) => run_plan(p, cx),
+        Node::RecursiveUnion {
+            init,
+            step,
+            all,
+            work,
+        } => {
+            let mut seen: HashSet<Key> = HashSet::new();
+            let mut fresh = run_plan(init, cx)?;
+            if !all {
+                fresh.retain(|r| seen.insert(Key(r.clone())));
+            }
+            let mut out = Vec::new();
+            while !fresh.is_empty() {
+                out.extend(fresh.iter().cloned());
+                if out.len() > MAX_ROWS {
+                    return Err(too_many_rows());
+                }
+                *work.lock() = fresh;
+                let next = run_plan(step, cx);
+                work.lock().clear();
+                fresh = next?;
+                if !all {
+                    fresh.retain(|r| seen.insert(Key(r.clone())));
+                }
+                cx.session.check_interrupts()?;
+            }
+            Ok(out)
+        }
+        Node::WorkTable(work) => Ok(work.lock().clone()),
         Node::Project { input, exprs } => {
             let rows = run_plan(input, cx)?;
             let mut out = Vec::with_capacity(rows.len());

@@ -63,6 +63,9 @@ pub struct SrfCall {
     pub arg_types: Vec<Type>,
 }
 
+/// The rows a recursive CTE's step reads, shared by its RecursiveUnion and WorkTable nodes.
+pub type WorkTable = std::sync::Arc<parking_lot::Mutex<Vec<Vec<Value>>>>;
+
 /// Relations computed from the instance's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VirtualTable {
@@ -144,6 +147,17 @@ pub enum Node {
     },
     /// A materialized CTE, referenced by index into the statement's CTE list.
     Cte(usize, std::sync::Arc<Plan>),
+    /// WITH RECURSIVE: the rows of `init`, then those of `step` run again and again over the
+    /// rows its previous run produced (`work`, which `step` reads through a WorkTable node)
+    /// until it produces none. Without `all`, rows already produced are dropped.
+    RecursiveUnion {
+        init: Box<Plan>,
+        step: Box<Plan>,
+        all: bool,
+        work: WorkTable,
+    },
+    /// The recursive term's view of its CTE: the rows of the previous iteration.
+    WorkTable(WorkTable),
     Project {
         input: Box<Plan>,
         exprs: Vec<Expr>,
@@ -242,6 +256,8 @@ struct SetOpLeaf {
     lit_locs: HashMap<usize, i32>,
     /// Set by a FROM item that refers to the items before it (LATERAL).
     lateral: bool,
+    /// How many times a recursive CTE's work table was referenced.
+    worktable_refs: usize,
 }
 
 fn loc(l: i32) -> Option<u32> {
@@ -430,11 +446,6 @@ impl<'a> Planner<'a> {
     pub fn plan_select(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let saved_ctes = self.ctes.len();
         if let Some(with) = &s.with_clause {
-            if with.recursive {
-                return Err(PgError::feature_not_supported(
-                    "WITH RECURSIVE is not supported yet",
-                ));
-            }
             for cte in &with.ctes {
                 let Some(N::CommonTableExpr(c)) = &cte.node else {
                     continue;
@@ -444,6 +455,13 @@ impl<'a> Planner<'a> {
                     .as_ref()
                     .and_then(|n| n.node.as_ref())
                     .ok_or_else(|| PgError::syntax("empty WITH query"))?;
+                if with.recursive {
+                    if let Some(plan) = self.plan_recursive_cte(c, q)? {
+                        self.ctes
+                            .push((c.ctename.clone(), std::sync::Arc::new(plan)));
+                        continue;
+                    }
+                }
                 let mut plan = self.plan_query(q)?;
                 let aliases = names_of(&c.aliascolnames);
                 for (i, a) in aliases.into_iter().enumerate() {
@@ -458,6 +476,119 @@ impl<'a> Planner<'a> {
         let result = self.plan_select_body(s);
         self.ctes.truncate(saved_ctes);
         result
+    }
+
+    /// A CTE of WITH RECURSIVE that refers to itself: `init UNION [ALL] step`, where `step`
+    /// reads the previous iteration's rows under the CTE's name. None if the query does not
+    /// refer to itself (it is then an ordinary CTE).
+    fn plan_recursive_cte(
+        &mut self,
+        c: &protobuf::CommonTableExpr,
+        q: &N,
+    ) -> PgResult<Option<Plan>> {
+        let N::SelectStmt(s) = q else {
+            return Ok(None);
+        };
+        let (Some(l), Some(r)) = (s.larg.as_ref(), s.rarg.as_ref()) else {
+            return Ok(None);
+        };
+        if s.op != protobuf::SetOperation::SetopUnion as i32 {
+            return Ok(None);
+        }
+        self.leaf.keep_unknown = true;
+        let init = self.plan_select(l);
+        let init_locs = std::mem::take(&mut self.leaf.target_locs);
+        let mut init = init?;
+        for col in &mut init.columns {
+            if col.ty == Type::UNKNOWN {
+                col.ty = Type::TEXT;
+            }
+        }
+        let aliases = names_of(&c.aliascolnames);
+        if !aliases.is_empty() && aliases.len() != init.columns.len() {
+            return Err(PgError::new(
+                code::INVALID_COLUMN_REFERENCE,
+                format!(
+                    "WITH query \"{}\" has {} columns available but {} columns specified",
+                    c.ctename,
+                    init.columns.len(),
+                    aliases.len()
+                ),
+            )
+            .at(loc(c.location)));
+        }
+        for (col, a) in init.columns.iter_mut().zip(aliases) {
+            col.name = a;
+        }
+        let work: WorkTable = Default::default();
+        self.ctes.push((
+            c.ctename.clone(),
+            std::sync::Arc::new(Plan {
+                node: Node::WorkTable(work.clone()),
+                columns: init.columns.clone(),
+            }),
+        ));
+        let refs_before = self.leaf.worktable_refs;
+        let step = self.plan_select(r);
+        self.ctes.pop();
+        let step = step?;
+        if self.leaf.worktable_refs == refs_before {
+            return Ok(None);
+        }
+        if step.columns.len() != init.columns.len() {
+            return Err(PgError::syntax(
+                "each UNION query must have the same number of columns",
+            ));
+        }
+        // The step's rows must have the non-recursive term's types.
+        let mut exprs = Vec::new();
+        let mut cast = false;
+        for (i, (ic, sc)) in init.columns.iter().zip(&step.columns).enumerate() {
+            let ty = common_type(&[ic.ty, sc.ty], "UNION", -1)?;
+            if ty != ic.ty {
+                return Err(PgError::new(
+                    code::DATATYPE_MISMATCH,
+                    format!(
+                        "recursive query \"{}\" column {} has type {} in non-recursive term but type {} overall",
+                        c.ctename,
+                        i + 1,
+                        ic.ty.name(),
+                        ty.name()
+                    ),
+                )
+                .with_hint("Cast the output of the non-recursive term to the correct type.")
+                .at(loc(init_locs.get(i).copied().unwrap_or(-1))));
+            }
+            cast |= sc.ty != ic.ty;
+            exprs.push(self.coerce(
+                Expr::Column(i),
+                sc.ty,
+                ic.ty,
+                -1,
+                CoercionContext::Implicit,
+                -1,
+            )?);
+        }
+        let step = if cast {
+            Plan {
+                node: Node::Project {
+                    input: Box::new(step),
+                    exprs,
+                },
+                columns: init.columns.clone(),
+            }
+        } else {
+            step
+        };
+        Ok(Some(Plan {
+            columns: init.columns.clone(),
+            node: Node::RecursiveUnion {
+                init: Box::new(init),
+                step: Box::new(step),
+                all: s.all,
+                work,
+            },
+        }))
     }
 
     fn plan_select_body(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
@@ -1247,6 +1378,9 @@ impl<'a> Planner<'a> {
                         .rev()
                         .find(|(_, (name, _))| *name == rv.relname)
                     {
+                        if matches!(p.node, Node::WorkTable(_)) {
+                            self.leaf.worktable_refs += 1;
+                        }
                         let plan = Plan {
                             columns: p.columns.clone(),
                             node: Node::Cte(i, p.clone()),
