@@ -191,8 +191,10 @@ fn malformed_messages_close_only_that_session() {
     assert_eq!(ty, b'E');
     assert_eq!(field(&body, b'C').as_deref(), Some("08P01"));
 
-    // A Bind whose parameter length points past the message end.
+    // A Bind whose parameter length points past the message end: the frame is intact, so as
+    // in PostgreSQL this is an ERROR and the session goes on after Sync.
     let (mut s, _) = login(srv.port);
+    s.write_all(&message(b'P', b"\0select 1\0\0\0")).unwrap();
     let mut bind = Vec::new();
     bind.extend_from_slice(b"\0\0");
     bind.extend_from_slice(&0i16.to_be_bytes());
@@ -200,9 +202,12 @@ fn malformed_messages_close_only_that_session() {
     bind.extend_from_slice(&100i32.to_be_bytes());
     bind.extend_from_slice(b"ab");
     s.write_all(&message(b'B', &bind)).unwrap();
-    let (ty, body) = read_msg(&mut s).unwrap();
-    assert_eq!(ty, b'E');
-    assert_eq!(field(&body, b'C').as_deref(), Some("08P01"));
+    s.write_all(&message(b'S', b"")).unwrap();
+    let msgs = until_ready(&mut s);
+    let types: Vec<u8> = msgs.iter().map(|m| m.0).collect();
+    assert_eq!(types, b"1EZ");
+    assert_eq!(field(&msgs[1].1, b'C').as_deref(), Some("08P01"));
+    assert_eq!(field(&msgs[1].1, b'S').as_deref(), Some("ERROR"));
 
     // An unknown message type.
     let (mut s, _) = login(srv.port);
@@ -335,7 +340,8 @@ fn extended_protocol_pipeline_and_error_skip() {
     // 2 rows, suspended, ReadyForQuery.
     assert_eq!(types, b"1tT2DDsDDsZ");
 
-    // An error skips everything up to Sync.
+    // An error skips everything up to Sync. A constant expression that fails is planned (and
+    // fails) at Bind, as in PostgreSQL.
     let mut out = Vec::new();
     out.extend(message(b'P', b"\0select 1/0\0\0\0"));
     out.extend(message(b'B', b"\0\0\0\0\0\0\0\0"));
@@ -345,8 +351,8 @@ fn extended_protocol_pipeline_and_error_skip() {
     s.write_all(&out).unwrap();
     let msgs = until_ready(&mut s);
     let types: Vec<u8> = msgs.iter().map(|m| m.0).collect();
-    assert_eq!(types, b"12EZ");
-    let err = &msgs[2].1;
+    assert_eq!(types, b"1EZ");
+    let err = &msgs[1].1;
     assert_eq!(field(err, b'C').as_deref(), Some("22012"));
 }
 

@@ -112,6 +112,8 @@ struct Prepared {
     text: Arc<str>,
     stmt: Arc<Statement>,
     param_types: Vec<Type>,
+    /// The error planning raises (constant folding); reported at Bind / EXECUTE.
+    deferred: Option<PgError>,
 }
 
 enum PortalRows {
@@ -166,6 +168,8 @@ struct Session {
     closing: bool,
     /// Set while a utility statement runs from Execute: its RowDescription was sent by Describe.
     described: bool,
+    /// Result formats of the utility statement being executed (SHOW, FETCH).
+    utility_formats: Vec<Format>,
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -210,7 +214,7 @@ async fn read_startup(
     instance: &Instance,
     stream: &mut TcpStream,
     rbuf: &mut BytesMut,
-) -> Option<Vec<(String, String)>> {
+) -> Option<(Vec<(String, String)>, u16)> {
     loop {
         let n = loop {
             match fe::startup_frame(rbuf, instance.config.max_message_size) {
@@ -240,7 +244,7 @@ async fn read_startup(
                 instance.cancel(pid, key);
                 return None;
             }
-            Ok(Startup::Startup { params }) => return Some(params),
+            Ok(Startup::Startup { params, minor }) => return Some((params, minor)),
             Err(e) => {
                 let mut out = BytesMut::new();
                 be::error_or_notice(&mut out, &e);
@@ -281,14 +285,23 @@ impl Session {
         instance: &Arc<Instance>,
         stream: &mut TcpStream,
         rbuf: &mut BytesMut,
-        params: Vec<(String, String)>,
+        (params, minor): (Vec<(String, String)>, u16),
         addr: SocketAddr,
     ) -> Option<Session> {
         let mut user = None;
         let mut database = None;
         let mut settings = Settings::new();
         let mut application_name = String::new();
-        for (name, value) in &params {
+        let mut out = BytesMut::new();
+        let unrecognized: Vec<String> = params
+            .iter()
+            .filter(|(n, _)| n.starts_with("_pq_."))
+            .map(|(n, _)| n.clone())
+            .collect();
+        if minor > 0 || !unrecognized.is_empty() {
+            be::negotiate_protocol_version(&mut out, crate::wire::PROTOCOL_V3, &unrecognized);
+        }
+        for (name, value) in params.iter().filter(|(n, _)| !n.starts_with("_pq_.")) {
             let lname = name.to_ascii_lowercase();
             let r = match lname.as_str() {
                 "user" => {
@@ -330,7 +343,6 @@ impl Session {
             .unwrap_or_else(|| user.clone());
 
         // Authentication.
-        let mut out = BytesMut::new();
         if let Some(secret) = &instance.scram {
             be::auth_sasl(&mut out, &["SCRAM-SHA-256"]);
             if stream.write_all(&out).await.is_err() {
@@ -425,6 +437,7 @@ impl Session {
             out,
             closing: false,
             described: false,
+            utility_formats: Vec::new(),
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -600,6 +613,29 @@ impl Session {
             Message::Execute { portal, max_rows } => {
                 let r = self.execute_portal(&portal, max_rows);
                 self.ext_result(r, |_| {});
+            }
+            Message::Malformed {
+                ty,
+                statement,
+                error,
+            } => {
+                let error = match statement {
+                    Some(st) if ty == b'B' => self.find_prepared(&st).err().unwrap_or(error),
+                    _ => error,
+                };
+                if ty == b'Q' {
+                    self.report_error(error);
+                    self.ready();
+                } else {
+                    self.ext_result::<()>(Err(error), |_| {});
+                }
+            }
+            Message::Close { kind, .. } if kind != b'S' && kind != b'P' => {
+                let e = PgError::new(
+                    code::PROTOCOL_VIOLATION,
+                    format!("invalid CLOSE message subtype {kind}"),
+                );
+                self.ext_result::<()>(Err(e), |_| {});
             }
             Message::Close { kind, name } => {
                 match kind {
@@ -805,10 +841,14 @@ impl Session {
 
     fn run_simple(&mut self, node: &pg_query::protobuf::node::Node, multi: bool) -> PgResult<()> {
         let mut params = Vec::new();
-        let stmt = sql::analyze(node, &mut params, &self.core.settings.fmt)
-            .map_err(|e| self.core.abort_if_needed(e));
+        let stmt = sql::analyze(
+            node,
+            &mut params,
+            &self.core.settings.fmt,
+            sql::Mode::Simple,
+        );
         let stmt = match stmt {
-            Ok(s) => s,
+            Ok(a) => a.stmt,
             Err(e) => {
                 // Errors in a failed block are still 25P02 for non-transaction statements.
                 if self.core.tx == TxState::Failed {
@@ -817,17 +857,12 @@ impl Session {
                 return Err(e);
             }
         };
-        if !params.is_empty() {
-            return Err(PgError::new(
-                code::UNDEFINED_PARAMETER,
-                "there is no parameter $1",
-            ));
-        }
         let _ = multi;
         let prepared = Arc::new(Prepared {
             text: Arc::from(""),
             stmt: Arc::new(stmt),
             param_types: Vec::new(),
+            deferred: None,
         });
         self.run_statement(&prepared, &[], &[], None, false)
     }
@@ -872,6 +907,9 @@ impl Session {
                         format!("prepared statement \"{name}\" does not exist"),
                     )
                 })?;
+                if let Some(e) = &target.deferred {
+                    return Err(e.clone());
+                }
                 if exprs.len() != target.param_types.len() {
                     return Err(PgError::new(
                         code::SYNTAX_ERROR,
@@ -902,6 +940,7 @@ impl Session {
             }
             other => {
                 self.described = from_execute;
+                self.utility_formats = formats.to_vec();
                 let tag = self.run_utility(other);
                 self.described = false;
                 self.flush_notices();
@@ -1142,10 +1181,11 @@ impl Session {
                     (show_column(name), v)
                 };
                 let cols = vec![text_col(&col)];
+                let formats = std::mem::take(&mut self.utility_formats);
                 if !self.described {
-                    write_row_description(&mut self.out, &cols, &[]);
+                    write_row_description(&mut self.out, &cols, &formats);
                 }
-                self.write_rows(&cols, &[], &[vec![Value::Text(value)]])?;
+                self.write_rows(&cols, &formats, &[vec![Value::Text(value)]])?;
             }
             Statement::Listen(ch) => {
                 self.core
@@ -1174,13 +1214,19 @@ impl Session {
                     ));
                 }
                 let mut params: Vec<Type> = types.clone();
-                let stmt = sql::analyze(query, &mut params, &self.core.settings.fmt)?;
+                let a = sql::analyze(
+                    query,
+                    &mut params,
+                    &self.core.settings.fmt,
+                    sql::Mode::Extended,
+                )?;
                 self.add_prepared(
                     name.clone(),
                     Prepared {
                         text: Arc::from(""),
-                        stmt: Arc::new(stmt),
+                        stmt: Arc::new(a.stmt),
                         param_types: params,
+                        deferred: a.deferred,
                     },
                 )?;
             }
@@ -1229,6 +1275,7 @@ impl Session {
                     text: Arc::from(""),
                     stmt: Arc::new(Statement::Query(plan.clone())),
                     param_types: Vec::new(),
+                    deferred: None,
                 });
                 self.portals.insert(
                     name.clone(),
@@ -1268,10 +1315,11 @@ impl Session {
                 };
                 let n = batch.len();
                 if !*is_move {
+                    let formats = std::mem::take(&mut self.utility_formats);
                     if !self.described {
-                        write_row_description(&mut self.out, &columns, &[]);
+                        write_row_description(&mut self.out, &columns, &formats);
                     }
-                    self.write_rows(&columns, &[], &batch)?;
+                    self.write_rows(&columns, &formats, &batch)?;
                 }
                 return Ok(Some(format!(
                     "{} {n}",
@@ -1408,16 +1456,23 @@ impl Session {
             .iter()
             .map(|&o| if o == 0 { Type::UNKNOWN } else { Type(o) })
             .collect();
-        let stmt = match parsed.stmts.first() {
-            None => Statement::NoOp(""),
+        let (stmt, deferred) = match parsed.stmts.first() {
+            None => (Statement::NoOp(""), None),
             Some(raw) => {
                 if self.core.tx == TxState::Failed && !is_tx_control(&raw.node) {
                     return Err(PgError::in_failed_transaction());
                 }
-                sql::analyze(&raw.node, &mut types, &self.core.settings.fmt)?
+                let a = sql::analyze(
+                    &raw.node,
+                    &mut types,
+                    &self.core.settings.fmt,
+                    sql::Mode::Extended,
+                )?;
+                (a.stmt, a.deferred)
             }
         };
         let p = Prepared {
+            deferred,
             text: Arc::from(query),
             stmt: Arc::new(stmt),
             param_types: types
@@ -1460,6 +1515,11 @@ impl Session {
         result_formats: &[i16],
     ) -> PgResult<()> {
         let prepared = self.find_prepared(statement)?;
+        if let Some(e) = &prepared.deferred {
+            if self.core.tx != TxState::Failed {
+                return Err(e.clone());
+            }
+        }
         if self.core.tx == TxState::Failed
             && !matches!(
                 *prepared.stmt,
@@ -1518,7 +1578,7 @@ impl Session {
                     })?,
                     other => {
                         return Err(PgError::new(
-                            code::PROTOCOL_VIOLATION,
+                            code::INVALID_PARAMETER_VALUE,
                             format!("unsupported format code: {other}"),
                         ))
                     }
@@ -1533,16 +1593,31 @@ impl Session {
                 1 => Format::Binary,
                 other => {
                     return Err(PgError::new(
-                        code::PROTOCOL_VIOLATION,
+                        code::INVALID_PARAMETER_VALUE,
                         format!("unsupported format code: {other}"),
                     ))
                 }
             });
         }
+        let columns = match &*prepared.stmt {
+            Statement::Query(plan) => plan.columns.len(),
+            Statement::Show(_) => 1,
+            _ => 0,
+        };
+        if formats.len() > 1 && formats.len() != columns {
+            return Err(PgError::new(
+                code::PROTOCOL_VIOLATION,
+                format!(
+                    "bind message has {} result formats but query has {} columns",
+                    formats.len(),
+                    columns
+                ),
+            ));
+        }
         if !portal.is_empty() && self.portals.contains_key(&portal) {
             return Err(PgError::new(
                 code::DUPLICATE_CURSOR,
-                format!("portal \"{portal}\" already exists"),
+                format!("cursor \"{portal}\" already exists"),
             ));
         }
         if self.portals.len() >= MAX_PORTALS && !self.portals.contains_key(&portal) {
@@ -1566,21 +1641,46 @@ impl Session {
         Ok(())
     }
 
+    /// The columns a statement returns, for Describe; None for statements without rows.
+    fn result_columns(&self, stmt: &Statement) -> PgResult<Option<Vec<Column>>> {
+        Ok(match stmt {
+            Statement::Query(plan) => Some(plan.columns.clone()),
+            Statement::Show(n) => {
+                if n != "all" {
+                    // PostgreSQL checks the name when it describes the result.
+                    self.core.show(n)?;
+                    Some(vec![text_col(&show_column(n))])
+                } else {
+                    Some(vec![
+                        text_col("name"),
+                        text_col("setting"),
+                        text_col("description"),
+                    ])
+                }
+            }
+            Statement::Execute { name, .. } => match self.prepared.get(name) {
+                Some(p) => self.result_columns(&p.stmt)?,
+                None => None,
+            },
+            Statement::Fetch {
+                name,
+                is_move: false,
+                ..
+            } => match self.portals.get(name).map(|p| p.prepared.stmt.clone()) {
+                Some(stmt) => self.result_columns(&stmt)?,
+                None => None,
+            },
+            _ => None,
+        })
+    }
+
     fn describe(&mut self, kind: u8, name: &str) -> PgResult<()> {
-        match kind {
+        let (stmt, formats) = match kind {
             b'S' => {
                 let p = self.find_prepared(name)?;
                 let oids: Vec<u32> = p.param_types.iter().map(|t| t.0).collect();
                 be::parameter_description(&mut self.out, &oids);
-                match &*p.stmt {
-                    Statement::Query(plan) => {
-                        write_row_description(&mut self.out, &plan.columns, &[])
-                    }
-                    Statement::Show(n) => {
-                        write_row_description(&mut self.out, &[text_col(&show_column(n))], &[])
-                    }
-                    _ => be::no_data(&mut self.out),
-                }
+                (p.stmt.clone(), Vec::new())
             }
             b'P' => {
                 let portal = self.portals.get(name).ok_or_else(|| {
@@ -1589,24 +1689,18 @@ impl Session {
                         format!("portal \"{name}\" does not exist"),
                     )
                 })?;
-                match &*portal.prepared.stmt {
-                    Statement::Query(plan) => {
-                        let formats = portal.formats.clone();
-                        let cols = plan.columns.clone();
-                        write_row_description(&mut self.out, &cols, &formats)
-                    }
-                    Statement::Show(n) => {
-                        let col = show_column(n);
-                        write_row_description(&mut self.out, &[text_col(&col)], &[])
-                    }
-                    _ => be::no_data(&mut self.out),
-                }
+                (portal.prepared.stmt.clone(), portal.formats.clone())
             }
             _ => {
-                return Err(PgError::protocol_violation(format!(
-                    "invalid DESCRIBE message subtype {kind}"
-                )))
+                return Err(PgError::new(
+                    code::PROTOCOL_VIOLATION,
+                    format!("invalid DESCRIBE message subtype {kind}"),
+                ))
             }
+        };
+        match self.result_columns(&stmt)? {
+            Some(cols) => write_row_description(&mut self.out, &cols, &formats),
+            None => be::no_data(&mut self.out),
         }
         Ok(())
     }
@@ -1657,7 +1751,9 @@ impl Session {
                         let formats = portal.formats.clone();
                         let batch = batch.to_vec();
                         *pos = end;
-                        let done = end >= rows.len();
+                        // Like PostgreSQL, a portal that filled the row limit is suspended even
+                        // if no rows remain; the next Execute completes it.
+                        let done = end >= rows.len() && (max_rows <= 0 || n < limit);
                         self.write_rows(&plan.columns, &formats, &batch)?;
                         if done {
                             be::command_complete(&mut self.out, &format!("SELECT {n}"));
@@ -1864,10 +1960,6 @@ impl Core {
             return Err(PgError::in_failed_transaction());
         }
         Ok(())
-    }
-
-    fn abort_if_needed(&mut self, e: PgError) -> PgError {
-        e
     }
 
     /// Starts an implicit transaction if none is open.

@@ -173,6 +173,57 @@ impl Expr {
         matches!(self, Expr::Const(_))
     }
 
+    /// Applies `f` to every expression inside this one, then to this one (subquery plans are
+    /// not entered).
+    pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => {}
+            Expr::Bin(_, a, b)
+            | Expr::Distinct(_, a, b, _)
+            | Expr::NullIf(_, a, b)
+            | Expr::Subscript(a, b) => {
+                a.walk_mut(f);
+                b.walk_mut(f);
+            }
+            Expr::ArrayCmp { left, right, .. } => {
+                left.walk_mut(f);
+                right.walk_mut(f);
+            }
+            Expr::Un(_, a)
+            | Expr::Not(a)
+            | Expr::IsNull(a, _)
+            | Expr::BoolTest(a, ..)
+            | Expr::Cast { expr: a, .. } => a.walk_mut(f),
+            Expr::Func { args: v, .. }
+            | Expr::Session { args: v, .. }
+            | Expr::And(v)
+            | Expr::Or(v)
+            | Expr::Coalesce(v)
+            | Expr::MinMax(v, _)
+            | Expr::Array(v, _)
+            | Expr::Row(v) => v.iter_mut().for_each(|e| e.walk_mut(f)),
+            Expr::InList { expr, list, .. } => {
+                expr.walk_mut(f);
+                list.iter_mut().for_each(|e| e.walk_mut(f));
+            }
+            Expr::Case { whens, default } => {
+                for (c, r) in whens {
+                    c.walk_mut(f);
+                    r.walk_mut(f);
+                }
+                if let Some(d) = default {
+                    d.walk_mut(f);
+                }
+            }
+            Expr::Subquery(_, kind) => {
+                if let SubqueryKind::Quantified { test, .. } = kind {
+                    test.walk_mut(f);
+                }
+            }
+        }
+        f(self);
+    }
+
     /// Whether `f` holds for this expression or any expression inside it (subquery plans are
     /// not entered: `f` sees the Subquery node itself).
     pub fn any(&self, f: &mut dyn FnMut(&Expr) -> bool) -> bool {

@@ -216,15 +216,58 @@ fn tx_options(options: &[protobuf::Node]) -> TxOptions {
     o
 }
 
+/// Which protocol path a statement arrives by; it decides when planning errors surface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Simple Query: no parameters; a constant expression that fails fails now, before any
+    /// RowDescription (PostgreSQL plans right after parsing).
+    Simple,
+    /// Parse or SQL PREPARE: parameters allowed; PostgreSQL plans at Bind/EXECUTE, so
+    /// constant-folding errors are returned separately, to be raised there.
+    Extended,
+}
+
+/// An analyzed statement and, for [`Mode::Extended`], the error its planning will raise.
+#[derive(Debug)]
+pub struct Analyzed {
+    pub stmt: Statement,
+    pub deferred: Option<PgError>,
+}
+
+fn planner<'a>(params: &'a mut Vec<Type>, fmt: &'a FormatCtx, mode: Mode) -> Planner<'a> {
+    let mut p = Planner::new(params, fmt);
+    p.allow_params = mode == Mode::Extended;
+    p.defer_fold_errors = mode == Mode::Extended;
+    p
+}
+
 /// Decides what a parsed statement is and plans it if it is a query. `params` holds the
 /// parameter types the client declared (UNKNOWN for OID 0); the planner fills in the rest.
-pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<Statement> {
+pub fn analyze(
+    node: &N,
+    params: &mut Vec<Type>,
+    fmt: &FormatCtx,
+    mode: Mode,
+) -> PgResult<Analyzed> {
+    let mut deferred = None;
+    let stmt = analyze_inner(node, params, fmt, mode, &mut deferred)?;
+    Ok(Analyzed { stmt, deferred })
+}
+
+fn analyze_inner(
+    node: &N,
+    params: &mut Vec<Type>,
+    fmt: &FormatCtx,
+    mode: Mode,
+    deferred: &mut Option<PgError>,
+) -> PgResult<Statement> {
     use protobuf::TransactionStmtKind as T;
     Ok(match node {
         N::SelectStmt(_) => {
-            let mut planner = Planner::new(params, fmt);
+            let mut planner = planner(params, fmt, mode);
             let plan = planner.plan_query(node)?;
             planner.finish_params()?;
+            *deferred = planner.deferred.take();
             Statement::Query(Box::new(plan))
         }
         N::TransactionStmt(t) => match t.kind {
@@ -339,7 +382,7 @@ pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<St
             let mut no_params = Vec::new();
             for p in &e.params {
                 let Some(n) = p.node.as_ref() else { continue };
-                let mut planner = Planner::new(&mut no_params, fmt);
+                let mut planner = planner(&mut no_params, fmt, Mode::Simple);
                 let select = protobuf::SelectStmt {
                     target_list: vec![protobuf::Node {
                         node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
@@ -387,9 +430,10 @@ pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<St
                 .as_ref()
                 .and_then(|q| q.node.as_ref())
                 .ok_or_else(|| PgError::syntax("DECLARE without a query"))?;
-            let mut planner = Planner::new(params, fmt);
+            let mut planner = planner(params, fmt, mode);
             let plan = planner.plan_query(q)?;
             planner.finish_params()?;
+            *deferred = planner.deferred.take();
             // CURSOR_OPT_HOLD = 0x20
             Statement::Declare {
                 name: d.portalname.clone(),
@@ -425,7 +469,7 @@ pub fn analyze(node: &N, params: &mut Vec<Type>, fmt: &FormatCtx) -> PgResult<St
             name: d.dbname.clone(),
             if_exists: d.missing_ok,
         },
-        N::CopyStmt(c) => analyze_copy(c, params, fmt)?,
+        N::CopyStmt(c) => analyze_copy(c, params, fmt, mode)?,
         N::VacuumStmt(v) if v.rels.is_empty() => {
             Statement::NoOp(if v.is_vacuumcmd { "VACUUM" } else { "ANALYZE" })
         }
@@ -443,6 +487,7 @@ fn analyze_copy(
     c: &protobuf::CopyStmt,
     params: &mut Vec<Type>,
     fmt: &FormatCtx,
+    mode: Mode,
 ) -> PgResult<Statement> {
     if c.is_from || c.relation.is_some() {
         return Err(PgError::feature_not_supported(
@@ -460,7 +505,7 @@ fn analyze_copy(
         .as_ref()
         .and_then(|q| q.node.as_ref())
         .ok_or_else(|| PgError::syntax("COPY without a query"))?;
-    let mut planner = Planner::new(params, fmt);
+    let mut planner = planner(params, fmt, mode);
     let plan = planner.plan_query(q)?;
     planner.finish_params()?;
     let mut csv = false;

@@ -104,6 +104,51 @@ pub struct AggCall {
     pub order: Vec<SortKey>,
 }
 
+/// Functions that only exist as window functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    Ntile,
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    NthValue,
+}
+
+/// One end of a window frame.
+#[derive(Debug, Clone)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    /// `n PRECEDING` (ROWS mode; the offset is evaluated once per partition).
+    Preceding(Expr),
+    CurrentRow,
+    Following(Expr),
+    UnboundedFollowing,
+}
+
+/// A window frame: ROWS (physical rows) or RANGE (the current row and its peers).
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub rows: bool,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+/// A window function call: a window function or an aggregate over a window.
+#[derive(Debug, Clone)]
+pub struct WindowCall {
+    pub func: Result<WinFunc, AggCall>,
+    pub args: Vec<Expr>,
+    pub partition: Vec<Expr>,
+    pub order: Vec<SortKey>,
+    pub frame: Frame,
+}
+
 #[derive(Debug, Clone)]
 pub struct SortKey {
     pub expr: Expr,
@@ -180,6 +225,12 @@ pub enum Node {
         group: Vec<Expr>,
         aggs: Vec<AggCall>,
     },
+    /// Window functions: each input row with one value per call appended. Rows come out in
+    /// the order of the last call's partition and order keys.
+    Window {
+        input: Box<Plan>,
+        calls: Vec<WindowCall>,
+    },
     Sort {
         input: Box<Plan>,
         keys: Vec<SortKey>,
@@ -240,14 +291,16 @@ pub struct Planner<'a> {
     /// expression left unfolded) so that the session can raise it at Bind/EXECUTE.
     pub defer_fold_errors: bool,
     pub deferred: Option<PgError>,
-    /// State of the set operation being planned (see `SetOpLeaf`).
-    leaf: SetOpLeaf,
+    /// What the query being planned has seen so far (see `PlanState`).
+    state: PlanState,
 }
 
-/// A set operation's leaf SELECT keeps unknown-typed outputs (`SELECT NULL UNION SELECT 1`)
-/// for the set operation to resolve, and reports where its targets are, for error positions.
-#[derive(Default, Clone)]
-struct SetOpLeaf {
+/// Planning state beyond scopes.
+#[derive(Default)]
+struct PlanState {
+    /// A set operation's leaf SELECT keeps unknown-typed outputs (`SELECT NULL UNION SELECT 1`)
+    /// for the set operation to resolve, and reports where its targets are, for error
+    /// positions (`target_locs`).
     keep_unknown: bool,
     target_locs: Vec<i32>,
     /// Where each unknown-typed string literal stands in the query, keyed by the address of
@@ -258,6 +311,25 @@ struct SetOpLeaf {
     lateral: bool,
     /// How many times a recursive CTE's work table was referenced.
     worktable_refs: usize,
+    /// The clause being bound, for "... are not allowed in WHERE" errors.
+    clause: Option<&'static str>,
+    /// Window function calls of the SELECT being planned; None where they are not allowed.
+    win: Option<WinCtx>,
+    /// Binding the parts of a window call (where another one is an error).
+    in_window: bool,
+}
+
+/// Window calls are bound while the target list is, before the width of the rows they extend
+/// is known: they are referenced as `Column(WIN_BASE + k)` and renumbered afterwards.
+const WIN_BASE: usize = usize::MAX / 2;
+
+#[derive(Default)]
+struct WinCtx {
+    calls: Vec<WindowCall>,
+    /// Result types of `calls`.
+    types: Vec<Type>,
+    /// The WINDOW clause: named window definitions.
+    named: Vec<protobuf::WindowDef>,
 }
 
 fn loc(l: i32) -> Option<u32> {
@@ -408,7 +480,7 @@ impl<'a> Planner<'a> {
             allow_params: true,
             defer_fold_errors: false,
             deferred: None,
-            leaf: SetOpLeaf::default(),
+            state: PlanState::default(),
         }
     }
 
@@ -416,17 +488,11 @@ impl<'a> Planner<'a> {
     /// as `$1 IS NULL`) is an error, as in PostgreSQL. (`SELECT $1` resolves to text in the
     /// target list.)
     pub fn finish_params(&mut self) -> PgResult<()> {
-        for (i, t) in self.params.iter_mut().enumerate() {
-            if *t == Type::UNKNOWN {
-                let _ = self.referenced.get(i);
-                {
-                    return Err(PgError::new(
-                        code::INDETERMINATE_DATATYPE,
-                        format!("could not determine data type of parameter ${}", i + 1),
-                    ));
-                }
-                *t = Type::TEXT;
-            }
+        if let Some(i) = self.params.iter().position(|t| *t == Type::UNKNOWN) {
+            return Err(PgError::new(
+                code::INDETERMINATE_DATATYPE,
+                format!("could not determine data type of parameter ${}", i + 1),
+            ));
         }
         Ok(())
     }
@@ -495,9 +561,9 @@ impl<'a> Planner<'a> {
         if s.op != protobuf::SetOperation::SetopUnion as i32 {
             return Ok(None);
         }
-        self.leaf.keep_unknown = true;
+        self.state.keep_unknown = true;
         let init = self.plan_select(l);
-        let init_locs = std::mem::take(&mut self.leaf.target_locs);
+        let init_locs = std::mem::take(&mut self.state.target_locs);
         let mut init = init?;
         for col in &mut init.columns {
             if col.ty == Type::UNKNOWN {
@@ -528,11 +594,11 @@ impl<'a> Planner<'a> {
                 columns: init.columns.clone(),
             }),
         ));
-        let refs_before = self.leaf.worktable_refs;
+        let refs_before = self.state.worktable_refs;
         let step = self.plan_select(r);
         self.ctes.pop();
         let step = step?;
-        if self.leaf.worktable_refs == refs_before {
+        if self.state.worktable_refs == refs_before {
             return Ok(None);
         }
         if step.columns.len() != init.columns.len() {
@@ -607,13 +673,13 @@ impl<'a> Planner<'a> {
                 .rarg
                 .as_ref()
                 .ok_or_else(|| PgError::internal("set operation without right side"))?;
-            self.leaf.keep_unknown = true;
+            self.state.keep_unknown = true;
             let left = self.plan_select(l);
-            let left_locs = std::mem::take(&mut self.leaf.target_locs);
+            let left_locs = std::mem::take(&mut self.state.target_locs);
             let left = left?;
-            self.leaf.keep_unknown = true;
+            self.state.keep_unknown = true;
             let right = self.plan_select(r);
-            let right_locs = std::mem::take(&mut self.leaf.target_locs);
+            let right_locs = std::mem::take(&mut self.state.target_locs);
             let right = right?;
             let kind = match op {
                 x if x == protobuf::SetOperation::SetopUnion as i32 => SetOpKind::Union,
@@ -852,7 +918,19 @@ impl<'a> Planner<'a> {
     }
 
     fn plan_simple_select(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
-        let keep_unknown = std::mem::take(&mut self.leaf.keep_unknown);
+        // A subquery has its own clauses and window calls.
+        let win = self.state.win.take();
+        let clause = self.state.clause.take();
+        let in_window = std::mem::take(&mut self.state.in_window);
+        let r = self.plan_simple_select_inner(s);
+        self.state.win = win;
+        self.state.clause = clause;
+        self.state.in_window = in_window;
+        r
+    }
+
+    fn plan_simple_select_inner(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
+        let keep_unknown = std::mem::take(&mut self.state.keep_unknown);
         if !s.locking_clause.is_empty() {
             // FOR UPDATE has nothing to lock before tables exist; accept it as PostgreSQL would
             // for a query without tables only when there is no FROM.
@@ -861,11 +939,6 @@ impl<'a> Planner<'a> {
                     "SELECT FOR UPDATE/SHARE is not supported yet",
                 ));
             }
-        }
-        if !s.window_clause.is_empty() {
-            return Err(PgError::feature_not_supported(
-                "window functions are not supported yet",
-            ));
         }
         // FROM
         let (mut plan, scope) = if s.from_clause.is_empty() {
@@ -884,9 +957,9 @@ impl<'a> Planner<'a> {
                     .as_ref()
                     .ok_or_else(|| PgError::syntax("empty FROM item"))?;
                 let left_scope = acc.as_ref().map(|(_, s)| s.clone());
-                self.leaf.lateral = false;
+                self.state.lateral = false;
                 let (p, sc) = self.plan_from_item(n, left_scope.as_ref())?;
-                let lateral = std::mem::take(&mut self.leaf.lateral);
+                let lateral = std::mem::take(&mut self.state.lateral);
                 acc = Some(match acc {
                     None => (p, sc),
                     Some((lp, mut ls)) => {
@@ -912,7 +985,9 @@ impl<'a> Planner<'a> {
         };
         // WHERE
         if let Some(w) = s.where_clause.as_ref().and_then(|n| n.node.as_ref()) {
+            self.state.clause = Some("WHERE");
             let (e, t) = self.bind(w, &scope, None)?;
+            self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
             plan = Plan {
                 columns: plan.columns.clone(),
@@ -1061,7 +1136,9 @@ impl<'a> Planner<'a> {
                     _ => g,
                 };
                 let rn = resolved.node.as_ref().expect("node");
+                self.state.clause = Some("GROUP BY");
                 let (e, t) = self.bind(rn, &scope, None)?;
+                self.state.clause = None;
                 group.push(e);
                 group_types.push((t, -1));
             }
@@ -1074,6 +1151,20 @@ impl<'a> Planner<'a> {
         } else {
             None
         };
+
+        // Window calls may appear in the target list and ORDER BY.
+        let named_windows = s
+            .window_clause
+            .iter()
+            .filter_map(|w| match &w.node {
+                Some(N::WindowDef(d)) => Some((**d).clone()),
+                _ => None,
+            })
+            .collect();
+        self.state.win = Some(WinCtx {
+            named: named_windows,
+            ..Default::default()
+        });
 
         // Bind targets (against the input scope or the aggregation context).
         let mut exprs = Vec::new();
@@ -1130,7 +1221,7 @@ impl<'a> Planner<'a> {
         }
         let visible = exprs.len();
         if keep_unknown {
-            self.leaf.target_locs = targets
+            self.state.target_locs = targets
                 .iter()
                 .map(|(_, n, l)| match n.node.as_ref().map(node_location) {
                     Some(x) if x >= 0 => x,
@@ -1142,7 +1233,12 @@ impl<'a> Planner<'a> {
         // HAVING
         let mut having = None;
         if let Some(h) = s.having_clause.as_ref().and_then(|n| n.node.as_ref()) {
-            let (e, t) = self.bind(h, &scope, agg_ctx.as_mut())?;
+            let win = self.state.win.take();
+            self.state.clause = Some("HAVING");
+            let r = self.bind(h, &scope, agg_ctx.as_mut());
+            self.state.clause = None;
+            self.state.win = win;
+            let (e, t) = r?;
             having = Some(self.coerce_bool(e, t, "HAVING", h)?);
         }
 
@@ -1295,6 +1391,37 @@ impl<'a> Planner<'a> {
             }
         }
 
+        // Window functions run over the (grouped) rows, before DISTINCT, ORDER BY and LIMIT.
+        let win = self.state.win.take().unwrap_or_default();
+        if !win.calls.is_empty() {
+            let base = plan.columns.len();
+            let renumber = &mut |e: &mut Expr| {
+                if let Expr::Column(i) = e {
+                    if *i >= WIN_BASE {
+                        *i = *i - WIN_BASE + base;
+                    }
+                }
+            };
+            for e in &mut exprs {
+                e.walk_mut(renumber);
+            }
+            let mut wcols = plan.columns.clone();
+            for (k, t) in win.types.iter().enumerate() {
+                wcols.push(Column {
+                    name: format!("?window{k}?"),
+                    ty: *t,
+                    typmod: -1,
+                });
+            }
+            plan = Plan {
+                node: Node::Window {
+                    input: Box::new(plan),
+                    calls: win.calls,
+                },
+                columns: wcols,
+            };
+        }
+
         let total = exprs.len();
         plan = Plan {
             node: Node::Project {
@@ -1361,7 +1488,7 @@ impl<'a> Planner<'a> {
     // ---------------------------------------------------------------- FROM items
 
     /// Plans one FROM item. `left` is the scope of the items before it, which a LATERAL
-    /// subquery or a function may refer to; doing so sets `self.leaf.lateral`.
+    /// subquery or a function may refer to; doing so sets `self.state.lateral`.
     fn plan_from_item(&mut self, n: &N, left: Option<&Scope>) -> PgResult<(Plan, Scope)> {
         match n {
             N::RangeVar(rv) => {
@@ -1379,7 +1506,7 @@ impl<'a> Planner<'a> {
                         .find(|(_, (name, _))| *name == rv.relname)
                     {
                         if matches!(p.node, Node::WorkTable(_)) {
-                            self.leaf.worktable_refs += 1;
+                            self.state.worktable_refs += 1;
                         }
                         let plan = Plan {
                             columns: p.columns.clone(),
@@ -1417,7 +1544,7 @@ impl<'a> Planner<'a> {
                         self.outer.push(ls.clone());
                         let plan = self.plan_query(q);
                         self.outer.pop();
-                        self.leaf.lateral = true;
+                        self.state.lateral = true;
                         plan?
                     }
                     _ => self.plan_query(q)?,
@@ -1442,10 +1569,10 @@ impl<'a> Planner<'a> {
                     .and_then(|n| n.node.as_ref())
                     .ok_or_else(|| PgError::syntax("bad join"))?;
                 let (lp, ls) = self.plan_from_item(l, left)?;
-                let left_lateral = std::mem::take(&mut self.leaf.lateral);
+                let left_lateral = std::mem::take(&mut self.state.lateral);
                 // The right side may refer to the left one (LATERAL).
                 let (rp, rs) = self.plan_from_item(r, Some(&ls))?;
-                let lateral = std::mem::replace(&mut self.leaf.lateral, left_lateral);
+                let lateral = std::mem::replace(&mut self.state.lateral, left_lateral);
                 if lateral && matches!(kind_of(j.jointype), JoinKind::Right | JoinKind::Full) {
                     return Err(PgError::new(
                         code::INVALID_COLUMN_REFERENCE,
@@ -1577,7 +1704,7 @@ impl<'a> Planner<'a> {
                     .chain(scalar)
                     .any(|e| e.any(&mut |x| outer_ref(x)))
                 {
-                    self.leaf.lateral = true;
+                    self.state.lateral = true;
                 }
             }
             return Ok((plan, scope));
@@ -1824,7 +1951,7 @@ impl<'a> Planner<'a> {
                         io::from_text(&s, to, typmod, self.fmt)
                     };
                     let at = self
-                        .leaf
+                        .state
                         .lit_locs
                         .get(&(s.as_ptr() as usize))
                         .copied()
@@ -2309,7 +2436,7 @@ impl<'a> Planner<'a> {
                     allow_params: self.allow_params,
                     defer_fold_errors: true,
                     deferred: None,
-                    leaf: SetOpLeaf::default(),
+                    state: PlanState::default(),
                 };
                 if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                     if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {
@@ -2620,10 +2747,10 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// An unknown-typed string literal, its location remembered (see `SetOpLeaf::lit_locs`).
+    /// An unknown-typed string literal, its location remembered (see `PlanState::lit_locs`).
     fn literal(&mut self, s: String, location: i32) -> Expr {
         if !s.is_empty() {
-            self.leaf.lit_locs.insert(s.as_ptr() as usize, location);
+            self.state.lit_locs.insert(s.as_ptr() as usize, location);
         }
         Expr::Const(Value::Text(s))
     }
@@ -3102,10 +3229,8 @@ impl<'a> Planner<'a> {
         if names.len() > 1 && names[0] != "pg_catalog" && names[0] != "information_schema" {
             return Err(undefined_function(&names.join("."), &[], fc.location));
         }
-        if fc.over.is_some() {
-            return Err(PgError::feature_not_supported(
-                "window functions are not supported yet",
-            ));
+        if let Some(over) = &fc.over {
+            return self.bind_window(fc, over, &name, scope, agg);
         }
         if let Some(af) = aggregate_func(&name, fc.agg_star) {
             return self.bind_aggregate(af, fc, &name, agg);
@@ -3196,6 +3321,296 @@ impl<'a> Planner<'a> {
         ))
     }
 
+    /// Coerces an aggregate's arguments: the first to `first` (if given), the others (the
+    /// string_agg delimiter) to text.
+    fn coerce_agg_args(
+        &mut self,
+        args: Vec<(Expr, Type)>,
+        first: Option<Type>,
+        location: i32,
+    ) -> PgResult<Vec<Expr>> {
+        let mut bound = Vec::new();
+        for (i, (e, t)) in args.into_iter().enumerate() {
+            let target = if i == 0 {
+                first.unwrap_or(t)
+            } else {
+                Type::TEXT
+            };
+            let target = if target == Type::UNKNOWN {
+                Type::TEXT
+            } else {
+                target
+            };
+            bound.push(self.coerce(e, t, target, -1, CoercionContext::Implicit, location)?);
+        }
+        Ok(bound)
+    }
+
+    /// Binds `f(...) OVER (...)`. Arguments, PARTITION BY and ORDER BY are expressions over the
+    /// rows the Window node reads (the grouped rows in a grouped query).
+    fn bind_window(
+        &mut self,
+        fc: &protobuf::FuncCall,
+        over: &protobuf::WindowDef,
+        name: &str,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let Some(mut win) = self.state.win.take() else {
+            let msg = if self.state.in_window {
+                "window function calls cannot be nested".to_string()
+            } else {
+                let clause = self.state.clause.unwrap_or("this context");
+                format!("window functions are not allowed in {clause}")
+            };
+            return Err(PgError::new(WINDOWING_ERROR, msg).at(loc(fc.location)));
+        };
+        // Nested window calls are an error: none are allowed while this one's parts bind.
+        self.state.in_window = true;
+        let r = self.bind_window_parts(fc, over, name, scope, agg.as_deref_mut(), &win);
+        self.state.in_window = false;
+        let (call, ty) = match r {
+            Ok(x) => x,
+            Err(e) => {
+                self.state.win = Some(win);
+                return Err(e);
+            }
+        };
+        win.calls.push(call);
+        win.types.push(ty);
+        let idx = WIN_BASE + win.calls.len() - 1;
+        self.state.win = Some(win);
+        Ok((Expr::Column(idx), ty))
+    }
+
+    fn bind_window_parts(
+        &mut self,
+        fc: &protobuf::FuncCall,
+        over: &protobuf::WindowDef,
+        name: &str,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+        win: &WinCtx,
+    ) -> PgResult<(WindowCall, Type)> {
+        // The window: OVER name, or OVER (name ...) adding to a named window.
+        let find = |n: &str| -> PgResult<&protobuf::WindowDef> {
+            win.named.iter().find(|w| w.name == n).ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("window \"{n}\" does not exist"),
+                )
+                .at(loc(over.location))
+            })
+        };
+        let (base, own) = if !over.name.is_empty() {
+            (Some(find(&over.name)?), None)
+        } else if !over.refname.is_empty() {
+            (Some(find(&over.refname)?), Some(over))
+        } else {
+            (None, Some(over))
+        };
+        let partition_nodes = match (base, own) {
+            (Some(b), _) => &b.partition_clause,
+            (None, Some(o)) => &o.partition_clause,
+            _ => unreachable!("a window has a definition"),
+        };
+        let order_nodes = match (own, base) {
+            (Some(o), _) if !o.order_clause.is_empty() => &o.order_clause,
+            (_, Some(b)) => &b.order_clause,
+            (Some(o), None) => &o.order_clause,
+            (None, None) => unreachable!("a window has a definition"),
+        };
+        let frame_def = match (own, base) {
+            (Some(o), _) if o.frame_options & FRAMEOPTION_NONDEFAULT != 0 => o,
+            (_, Some(b)) => b,
+            (Some(o), None) => o,
+            (None, None) => unreachable!("a window has a definition"),
+        };
+        if fc.agg_distinct {
+            return Err(PgError::feature_not_supported(
+                "DISTINCT is not implemented for window functions",
+            )
+            .at(loc(fc.location)));
+        }
+        if !fc.agg_order.is_empty() {
+            return Err(PgError::feature_not_supported(
+                "aggregate ORDER BY is not implemented for window functions",
+            )
+            .at(loc(fc.location)));
+        }
+        let mut args = Vec::new();
+        for a in &fc.args {
+            let an = a.node.as_ref().expect("arg");
+            args.push(self.bind(an, scope, agg.as_deref_mut())?);
+        }
+        let mut partition = Vec::new();
+        for p in partition_nodes {
+            let pn = p.node.as_ref().expect("partition");
+            partition.push(self.bind(pn, scope, agg.as_deref_mut())?.0);
+        }
+        let mut order = Vec::new();
+        for o in order_nodes {
+            let Some(N::SortBy(sb)) = &o.node else {
+                continue;
+            };
+            let on = sb
+                .node
+                .as_ref()
+                .and_then(|n| n.node.as_ref())
+                .expect("order");
+            let (e, _) = self.bind(on, scope, agg.as_deref_mut())?;
+            order.push(sort_key(e, sb));
+        }
+        let frame = self.bind_frame(frame_def)?;
+        let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
+        let wf = match (name, args.len()) {
+            ("row_number", 0) => Some((WinFunc::RowNumber, Type::INT8)),
+            ("rank", 0) => Some((WinFunc::Rank, Type::INT8)),
+            ("dense_rank", 0) => Some((WinFunc::DenseRank, Type::INT8)),
+            ("percent_rank", 0) => Some((WinFunc::PercentRank, Type::FLOAT8)),
+            ("cume_dist", 0) => Some((WinFunc::CumeDist, Type::FLOAT8)),
+            ("ntile", 1) => Some((WinFunc::Ntile, Type::INT4)),
+            ("lag", 1..=3) => Some((WinFunc::Lag, types[0])),
+            ("lead", 1..=3) => Some((WinFunc::Lead, types[0])),
+            ("first_value", 1) => Some((WinFunc::FirstValue, types[0])),
+            ("last_value", 1) => Some((WinFunc::LastValue, types[0])),
+            ("nth_value", 2) => Some((WinFunc::NthValue, types[0])),
+            _ => None,
+        };
+        if let Some((f, ty)) = wf {
+            let ty = if ty == Type::UNKNOWN { Type::TEXT } else { ty };
+            // Offsets and counts are integers; lag/lead's default has the value's type.
+            let mut bound = Vec::new();
+            for (i, (e, t)) in args.into_iter().enumerate() {
+                let target = match (f, i) {
+                    (WinFunc::Ntile, _) | (WinFunc::NthValue, 1) => Type::INT4,
+                    (WinFunc::Lag | WinFunc::Lead, 1) => Type::INT4,
+                    _ => ty,
+                };
+                bound.push(self.coerce(
+                    e,
+                    t,
+                    target,
+                    -1,
+                    CoercionContext::Implicit,
+                    fc.location,
+                )?);
+            }
+            let call = WindowCall {
+                func: Ok(f),
+                args: bound,
+                partition,
+                order,
+                frame,
+            };
+            return Ok((call, ty));
+        }
+        let Some(af) = aggregate_func(name, fc.agg_star) else {
+            if func::lookup(name).is_empty() && session_fn::lookup(name, types.len()).is_none() {
+                return Err(undefined_function(name, &types, fc.location));
+            }
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!(
+                    "OVER specified, but {name} is not a window function nor an aggregate function"
+                ),
+            )
+            .at(loc(fc.location)));
+        };
+        let arg_type = types.first().copied().unwrap_or(Type::INT8);
+        let (result, arg_target) = agg_signature(af, arg_type, name, fc.location)?;
+        let bound = self.coerce_agg_args(args, arg_target, fc.location)?;
+        let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
+            Some(f) => {
+                let (e, t) = self.bind(f, scope, agg.as_deref_mut())?;
+                Some(self.coerce_bool(e, t, "FILTER", f)?)
+            }
+            None => None,
+        };
+        let call = WindowCall {
+            func: Err(AggCall {
+                func: af,
+                args: bound,
+                arg_type: arg_target.unwrap_or(arg_type),
+                result,
+                distinct: false,
+                filter,
+                order: Vec::new(),
+            }),
+            args: Vec::new(),
+            partition,
+            order,
+            frame,
+        };
+        Ok((call, result))
+    }
+
+    /// The frame of a window definition (PostgreSQL's frameOptions bits).
+    fn bind_frame(&mut self, w: &protobuf::WindowDef) -> PgResult<Frame> {
+        let o = w.frame_options;
+        if o & FRAMEOPTION_GROUPS != 0 {
+            return Err(PgError::feature_not_supported(
+                "GROUPS window frames are not supported yet",
+            ));
+        }
+        if o & (FRAMEOPTION_EXCLUDE_CURRENT_ROW
+            | FRAMEOPTION_EXCLUDE_GROUP
+            | FRAMEOPTION_EXCLUDE_TIES)
+            != 0
+        {
+            return Err(PgError::feature_not_supported(
+                "frame exclusion is not supported yet",
+            ));
+        }
+        let rows = o & FRAMEOPTION_ROWS != 0;
+        let offsets = FRAMEOPTION_START_OFFSET_PRECEDING
+            | FRAMEOPTION_END_OFFSET_PRECEDING
+            | FRAMEOPTION_START_OFFSET_FOLLOWING
+            | FRAMEOPTION_END_OFFSET_FOLLOWING;
+        if !rows && o & offsets != 0 {
+            return Err(PgError::feature_not_supported(
+                "RANGE frames with offsets are not supported yet",
+            ));
+        }
+        let offset = |p: &mut Self, n: &Option<Box<protobuf::Node>>| -> PgResult<Expr> {
+            let node = n
+                .as_ref()
+                .and_then(|n| n.node.as_ref())
+                .ok_or_else(|| PgError::syntax("frame offset missing"))?;
+            let saved = p.state.clause.replace("window frame");
+            let r = p.bind(node, &Scope::default(), None);
+            p.state.clause = saved;
+            let (e, t) = r?;
+            p.coerce(
+                e,
+                t,
+                Type::INT8,
+                -1,
+                CoercionContext::Implicit,
+                node_location(node),
+            )
+        };
+        let start = if o & FRAMEOPTION_START_CURRENT_ROW != 0 {
+            FrameBound::CurrentRow
+        } else if o & FRAMEOPTION_START_OFFSET_PRECEDING != 0 {
+            FrameBound::Preceding(offset(self, &w.start_offset)?)
+        } else if o & FRAMEOPTION_START_OFFSET_FOLLOWING != 0 {
+            FrameBound::Following(offset(self, &w.start_offset)?)
+        } else {
+            FrameBound::UnboundedPreceding
+        };
+        let end = if o & FRAMEOPTION_END_UNBOUNDED_FOLLOWING != 0 {
+            FrameBound::UnboundedFollowing
+        } else if o & FRAMEOPTION_END_OFFSET_PRECEDING != 0 {
+            FrameBound::Preceding(offset(self, &w.end_offset)?)
+        } else if o & FRAMEOPTION_END_OFFSET_FOLLOWING != 0 {
+            FrameBound::Following(offset(self, &w.end_offset)?)
+        } else {
+            FrameBound::CurrentRow
+        };
+        Ok(Frame { rows, start, end })
+    }
+
     fn bind_aggregate(
         &mut self,
         af: AggFunc,
@@ -3204,9 +3619,10 @@ impl<'a> Planner<'a> {
         agg: Option<&mut AggCtx>,
     ) -> PgResult<(Expr, Type)> {
         let Some(ctx) = agg else {
+            let clause = self.state.clause.unwrap_or("this context");
             return Err(PgError::new(
                 code::GROUPING_ERROR,
-                "aggregate functions are not allowed in this context",
+                format!("aggregate functions are not allowed in {clause}"),
             )
             .at(loc(fc.location)));
         };
@@ -3224,60 +3640,8 @@ impl<'a> Planner<'a> {
             args.push(self.bind(an, &input, None)?);
         }
         let arg_type = args.first().map(|(_, t)| *t).unwrap_or(Type::INT8);
-        let (result, arg_target) = match af {
-            AggFunc::CountStar | AggFunc::Count => (Type::INT8, None),
-            AggFunc::Sum => match arg_type {
-                Type::INT2 | Type::INT4 => (Type::INT8, None),
-                Type::INT8 | Type::NUMERIC => (Type::NUMERIC, None),
-                Type::FLOAT4 => (Type::FLOAT4, None),
-                Type::FLOAT8 => (Type::FLOAT8, None),
-                Type::INTERVAL => (Type::INTERVAL, None),
-                Type::UNKNOWN => return Err(not_unique(name, &[arg_type], fc.location)),
-                t => return Err(undefined_function(name, &[t], fc.location)),
-            },
-            AggFunc::Avg => match arg_type {
-                Type::INT2 | Type::INT4 | Type::INT8 | Type::NUMERIC => (Type::NUMERIC, None),
-                Type::FLOAT4 | Type::FLOAT8 => (Type::FLOAT8, None),
-                Type::INTERVAL => (Type::INTERVAL, None),
-                Type::UNKNOWN => return Err(not_unique(name, &[arg_type], fc.location)),
-                t => return Err(undefined_function(name, &[t], fc.location)),
-            },
-            AggFunc::Min | AggFunc::Max => {
-                let t = if arg_type == Type::UNKNOWN {
-                    Type::TEXT
-                } else {
-                    arg_type
-                };
-                if t == Type::BOOL || t == Type::RECORD {
-                    return Err(undefined_function(name, &[t], fc.location));
-                }
-                (t, Some(t))
-            }
-            AggFunc::BoolAnd | AggFunc::BoolOr => (Type::BOOL, Some(Type::BOOL)),
-            AggFunc::ArrayAgg => {
-                let t = if arg_type == Type::UNKNOWN {
-                    Type::TEXT
-                } else {
-                    arg_type
-                };
-                (t.array().unwrap_or(Type::TEXT_ARRAY), Some(t))
-            }
-            AggFunc::StringAgg => (Type::TEXT, Some(Type::TEXT)),
-        };
-        let mut bound = Vec::new();
-        for (i, (e, t)) in args.into_iter().enumerate() {
-            let target = if i == 0 {
-                arg_target.unwrap_or(t)
-            } else {
-                Type::TEXT
-            };
-            let target = if target == Type::UNKNOWN {
-                Type::TEXT
-            } else {
-                target
-            };
-            bound.push(self.coerce(e, t, target, -1, CoercionContext::Implicit, fc.location)?);
-        }
+        let (result, arg_target) = agg_signature(af, arg_type, name, fc.location)?;
+        let bound = self.coerce_agg_args(args, arg_target, fc.location)?;
         let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
             Some(f) => {
                 let (e, t) = self.bind(f, &input, None)?;
@@ -3311,6 +3675,60 @@ impl<'a> Planner<'a> {
         ctx.aggs.push(call);
         Ok((Expr::Column(idx), result))
     }
+}
+
+/// An aggregate's result type and the type its (first) argument is coerced to (None: kept),
+/// for an argument of type `arg_type`.
+fn agg_signature(
+    af: AggFunc,
+    arg_type: Type,
+    name: &str,
+    location: i32,
+) -> PgResult<(Type, Option<Type>)> {
+    let fc_location = location;
+    let (result, arg_target) = match af {
+        AggFunc::CountStar | AggFunc::Count => (Type::INT8, None),
+        AggFunc::Sum => match arg_type {
+            Type::INT2 | Type::INT4 => (Type::INT8, None),
+            Type::INT8 | Type::NUMERIC => (Type::NUMERIC, None),
+            Type::FLOAT4 => (Type::FLOAT4, None),
+            Type::FLOAT8 => (Type::FLOAT8, None),
+            Type::INTERVAL => (Type::INTERVAL, None),
+            Type::UNKNOWN => return Err(not_unique(name, &[arg_type], fc_location)),
+            t => return Err(undefined_function(name, &[t], fc_location)),
+        },
+        AggFunc::Avg => match arg_type {
+            Type::INT2 | Type::INT4 | Type::INT8 | Type::NUMERIC => (Type::NUMERIC, None),
+            Type::FLOAT4 | Type::FLOAT8 => (Type::FLOAT8, None),
+            Type::INTERVAL => (Type::INTERVAL, None),
+            Type::UNKNOWN => return Err(not_unique(name, &[arg_type], fc_location)),
+            t => return Err(undefined_function(name, &[t], fc_location)),
+        },
+        AggFunc::Min | AggFunc::Max => {
+            let t = if arg_type == Type::UNKNOWN {
+                Type::TEXT
+            } else {
+                arg_type
+            };
+            if t == Type::BOOL || t == Type::RECORD {
+                return Err(undefined_function(name, &[t], fc_location));
+            }
+            // There is no max(varchar): the text version applies.
+            let t = if t == Type::VARCHAR { Type::TEXT } else { t };
+            (t, Some(t))
+        }
+        AggFunc::BoolAnd | AggFunc::BoolOr => (Type::BOOL, Some(Type::BOOL)),
+        AggFunc::ArrayAgg => {
+            let t = if arg_type == Type::UNKNOWN {
+                Type::TEXT
+            } else {
+                arg_type
+            };
+            (t.array().unwrap_or(Type::TEXT_ARRAY), Some(t))
+        }
+        AggFunc::StringAgg => (Type::TEXT, Some(Type::TEXT)),
+    };
+    Ok((result, arg_target))
 }
 
 /// Equality over values of any (same) type, for row comparisons whose member types are not
@@ -3356,6 +3774,23 @@ fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
         _ => None,
     }
 }
+
+/// SQLSTATE 42P20 (not among the shared error codes).
+const WINDOWING_ERROR: &str = "42P20";
+
+// PostgreSQL's frameOptions bits (nodes/parsenodes.h).
+const FRAMEOPTION_NONDEFAULT: i32 = 0x1;
+const FRAMEOPTION_ROWS: i32 = 0x4;
+const FRAMEOPTION_GROUPS: i32 = 0x8;
+const FRAMEOPTION_END_UNBOUNDED_FOLLOWING: i32 = 0x100;
+const FRAMEOPTION_START_CURRENT_ROW: i32 = 0x200;
+const FRAMEOPTION_START_OFFSET_PRECEDING: i32 = 0x800;
+const FRAMEOPTION_END_OFFSET_PRECEDING: i32 = 0x1000;
+const FRAMEOPTION_START_OFFSET_FOLLOWING: i32 = 0x2000;
+const FRAMEOPTION_END_OFFSET_FOLLOWING: i32 = 0x4000;
+const FRAMEOPTION_EXCLUDE_CURRENT_ROW: i32 = 0x8000;
+const FRAMEOPTION_EXCLUDE_GROUP: i32 = 0x10000;
+const FRAMEOPTION_EXCLUDE_TIES: i32 = 0x20000;
 
 fn kind_of(jointype: i32) -> JoinKind {
     match jointype {

@@ -61,6 +61,18 @@ pub fn auth_sasl_final(out: &mut BytesMut, data: &[u8]) {
     finish(out, at);
 }
 
+/// NegotiateProtocolVersion: the newest version the server speaks and the protocol options
+/// (`_pq_.*`) it did not recognize.
+pub fn negotiate_protocol_version(out: &mut BytesMut, newest: i32, unrecognized: &[String]) {
+    let at = begin(out, b'v');
+    out.put_i32(newest);
+    out.put_i32(unrecognized.len() as i32);
+    for o in unrecognized {
+        put_cstr(out, o);
+    }
+    finish(out, at);
+}
+
 pub fn parameter_status(out: &mut BytesMut, name: &str, value: &str) {
     let at = begin(out, b'S');
     put_cstr(out, name);

@@ -10,8 +10,16 @@ use crate::error::{PgError, PgResult};
 pub enum Startup {
     Ssl,
     GssEnc,
-    Cancel { pid: i32, key: i32 },
-    Startup { params: Vec<(String, String)> },
+    Cancel {
+        pid: i32,
+        key: i32,
+    },
+    /// A StartupMessage of protocol 3.x; `minor` above 0 asks for a newer minor version,
+    /// which the server answers with NegotiateProtocolVersion (it speaks 3.0).
+    Startup {
+        params: Vec<(String, String)>,
+        minor: u16,
+    },
 }
 
 /// Decoded regular messages.
@@ -51,6 +59,19 @@ pub enum Message {
     /// 'p': password, SASLInitialResponse or SASLResponse; the auth exchange decodes it.
     Password(Bytes),
     FunctionCall,
+    /// A message with a valid frame but malformed contents. PostgreSQL reports these as an
+    /// ERROR and the session continues. For Bind, the statement name if it could be read
+    /// (PostgreSQL looks the statement up before reading the rest).
+    Malformed {
+        ty: u8,
+        statement: Option<String>,
+        error: PgError,
+    },
+}
+
+/// A recoverable protocol error (ERROR 08P01): the frame was fine, its contents were not.
+fn malformed(message: &str) -> PgError {
+    PgError::new(crate::error::code::PROTOCOL_VIOLATION, message)
 }
 
 fn invalid_length() -> PgError {
@@ -86,7 +107,8 @@ pub fn decode_startup(mut packet: Bytes) -> PgResult<Startup> {
                 key: packet.get_i32(),
             })
         }
-        PROTOCOL_V3 => {
+        v if v >> 16 == PROTOCOL_V3 >> 16 => {
+            let minor = (v & 0xffff) as u16;
             let mut params = Vec::new();
             loop {
                 let name = get_cstr(&mut packet)?;
@@ -96,7 +118,7 @@ pub fn decode_startup(mut packet: Bytes) -> PgResult<Startup> {
                 let value = get_cstr(&mut packet)?;
                 params.push((name, value));
             }
-            Ok(Startup::Startup { params })
+            Ok(Startup::Startup { params, minor })
         }
         other => {
             let (major, minor) = (other >> 16, other & 0xffff);
@@ -132,11 +154,35 @@ pub fn frame(buf: &[u8], max: usize) -> PgResult<Option<usize>> {
     Ok((buf.len() > len).then_some(len + 1))
 }
 
-/// Splits one framed message off `buf` and decodes it.
+/// Splits one framed message off `buf` and decodes it. Only an unknown message type is an
+/// error here (fatal); malformed contents become [`Message::Malformed`].
 pub fn decode(buf: &mut BytesMut, total: usize) -> PgResult<Message> {
     let mut msg = buf.split_to(total).freeze();
+    let ty = msg[0];
+    let body = msg.slice(5..);
+    match decode_body(&mut msg) {
+        Ok(m) => Ok(m),
+        Err(e) if e.is_fatal() => Err(e),
+        Err(error) => {
+            let statement = if ty == b'B' {
+                let mut b = body;
+                get_cstr(&mut b).and_then(|_| get_cstr(&mut b)).ok()
+            } else {
+                None
+            };
+            Ok(Message::Malformed {
+                ty,
+                statement,
+                error,
+            })
+        }
+    }
+}
+
+fn decode_body(msg: &mut Bytes) -> PgResult<Message> {
     let ty = msg.get_u8();
     msg.advance(4);
+    let mut msg = msg.clone();
     let m = match ty {
         b'Q' => Message::Query(get_cstr(&mut msg)?),
         b'P' => {
@@ -171,9 +217,7 @@ pub fn decode(buf: &mut BytesMut, total: usize) -> PgResult<Message> {
                 if len == -1 {
                     params.push(None);
                 } else if len < 0 || len as usize > msg.remaining() {
-                    return Err(PgError::protocol_violation(
-                        "insufficient data left in message",
-                    ));
+                    return Err(malformed("insufficient data left in message"));
                 } else {
                     params.push(Some(msg.split_to(len as usize)));
                 }
@@ -221,23 +265,20 @@ pub fn decode(buf: &mut BytesMut, total: usize) -> PgResult<Message> {
         }
     };
     if msg.has_remaining() {
-        return Err(PgError::protocol_violation(format!(
-            "invalid message format (message type '{}')",
-            ty as char
-        )));
+        return Err(malformed("invalid message format"));
     }
     Ok(m)
 }
 
 pub fn get_cstr(buf: &mut Bytes) -> PgResult<String> {
     let Some(end) = memchr::memchr(0, buf) else {
-        return Err(PgError::protocol_violation("invalid string in message"));
+        return Err(malformed("invalid string in message"));
     };
     let s = buf.split_to(end);
     buf.advance(1);
     String::from_utf8(s.to_vec()).map_err(|e| {
         let bad = s[e.utf8_error().valid_up_to()];
-        PgError::fatal(
+        PgError::new(
             crate::error::code::CHARACTER_NOT_IN_REPERTOIRE,
             format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
         )
@@ -246,27 +287,21 @@ pub fn get_cstr(buf: &mut Bytes) -> PgResult<String> {
 
 fn get_u8(buf: &mut Bytes) -> PgResult<u8> {
     if buf.remaining() < 1 {
-        return Err(PgError::protocol_violation(
-            "insufficient data left in message",
-        ));
+        return Err(malformed("insufficient data left in message"));
     }
     Ok(buf.get_u8())
 }
 
 fn get_i16(buf: &mut Bytes) -> PgResult<i16> {
     if buf.remaining() < 2 {
-        return Err(PgError::protocol_violation(
-            "insufficient data left in message",
-        ));
+        return Err(malformed("insufficient data left in message"));
     }
     Ok(buf.get_i16())
 }
 
 pub fn get_i32(buf: &mut Bytes) -> PgResult<i32> {
     if buf.remaining() < 4 {
-        return Err(PgError::protocol_violation(
-            "insufficient data left in message",
-        ));
+        return Err(malformed("insufficient data left in message"));
     }
     Ok(buf.get_i32())
 }
@@ -274,9 +309,7 @@ pub fn get_i32(buf: &mut Bytes) -> PgResult<i32> {
 fn get_count(buf: &mut Bytes) -> PgResult<usize> {
     let n = get_i16(buf)?;
     if n < 0 {
-        return Err(PgError::protocol_violation(
-            "invalid message format (negative count)",
-        ));
+        return Err(malformed("invalid message format"));
     }
     Ok(n as usize)
 }
@@ -323,14 +356,25 @@ mod tests {
         assert!(frame(&m, 1000).is_err());
     }
 
+    fn malformed_code(m: Message) -> (&'static str, bool) {
+        match m {
+            Message::Malformed { error, .. } => (error.code, error.is_fatal()),
+            other => panic!("expected Malformed, got {other:?}"),
+        }
+    }
+
     #[test]
     fn rejects_unterminated_string_and_trailing_bytes() {
         let mut m = msg(b'Q', b"select 1");
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert_eq!(decode(&mut m, n).unwrap_err().code, "08P01");
+        assert_eq!(malformed_code(decode(&mut m, n).unwrap()), ("08P01", false));
         let mut m = msg(b'E', b"\0\0\0\0\0extra");
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert_eq!(decode(&mut m, n).unwrap_err().code, "08P01");
+        assert_eq!(malformed_code(decode(&mut m, n).unwrap()), ("08P01", false));
+        // An unknown message type is fatal.
+        let mut m = msg(b'!', b"");
+        let n = frame(&m, 1 << 20).unwrap().unwrap();
+        assert!(decode(&mut m, n).unwrap_err().is_fatal());
     }
 
     #[test]
@@ -358,7 +402,17 @@ mod tests {
         bad.truncate(body.len() - 6);
         let mut m = msg(b'B', &bad);
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert!(decode(&mut m, n).is_err());
+        match decode(&mut m, n).unwrap() {
+            Message::Malformed {
+                ty: b'B',
+                statement,
+                error,
+            } => {
+                assert_eq!(statement.as_deref(), Some("s"));
+                assert_eq!(error.code, "08P01");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -371,7 +425,10 @@ mod tests {
         p[..4].copy_from_slice(&len.to_be_bytes());
         assert_eq!(startup_frame(&p, 1 << 20).unwrap(), Some(p.len()));
         match decode_startup(Bytes::from(p)).unwrap() {
-            Startup::Startup { params } => assert_eq!(params.len(), 2),
+            Startup::Startup { params, minor } => {
+                assert_eq!(params.len(), 2);
+                assert_eq!(minor, 0);
+            }
             other => panic!("{other:?}"),
         }
         let mut ssl = Vec::new();
