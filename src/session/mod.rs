@@ -806,10 +806,9 @@ impl Session {
         }
         let count = parsed.stmts.len();
         for (i, raw) in parsed.stmts.iter().enumerate() {
-            let stmt_text = text
-                .get(raw.location..raw.location + raw.len)
-                .unwrap_or(text);
-            self.core.begin_statement(stmt_text);
+            // pg_stat_activity shows the whole query string, as PostgreSQL does.
+            let _ = raw;
+            self.core.begin_statement(text);
             let r = self.run_simple(&raw.node, count > 1);
             self.flush_notices();
             if let Err(e) = r {
@@ -922,21 +921,23 @@ impl Session {
                     )));
                 }
                 let mut values = Vec::new();
-                for ((e, t), want) in exprs.iter().zip(&target.param_types) {
+                for ((e, t, at), want) in exprs.iter().zip(&target.param_types) {
+                    let at = (*at >= 0).then_some(*at as u32 + 1);
                     let mut cx = EvalCx {
                         params,
                         outer: Vec::new(),
                         session: &mut self.core,
                     };
-                    let v = e.eval(&[], &mut cx)?;
+                    let v = e.eval(&[], &mut cx).map_err(|e| e.at(at))?;
                     let v = if *t == *want || v.is_null() {
                         v
                     } else {
-                        crate::sql::types::cast::cast(v, *t, *want, -1, &self.core.settings.fmt)?
+                        crate::sql::types::cast::cast(v, *t, *want, -1, &self.core.settings.fmt)
+                            .map_err(|e| e.at(at))?
                     };
                     values.push(v);
                 }
-                self.run_statement(&target, &values, formats, None, false)
+                self.run_statement(&target, &values, formats, None, from_execute)
             }
             other => {
                 self.described = from_execute;
@@ -1213,7 +1214,7 @@ impl Session {
                         format!("prepared statement \"{name}\" already exists"),
                     ));
                 }
-                let mut params: Vec<Type> = types.clone();
+                let mut params: Vec<Type> = sql::resolve_type_names(types)?;
                 let a = sql::analyze(
                     query,
                     &mut params,
@@ -1468,6 +1469,12 @@ impl Session {
                     &self.core.settings.fmt,
                     sql::Mode::Extended,
                 )?;
+                if let Statement::Show(n) = &a.stmt {
+                    // PostgreSQL resolves the setting when it analyzes SHOW.
+                    if n != "all" {
+                        self.core.show(n)?;
+                    }
+                }
                 (a.stmt, a.deferred)
             }
         };

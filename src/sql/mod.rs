@@ -102,14 +102,16 @@ pub enum Statement {
         channel: String,
         payload: String,
     },
+    /// PREPARE: the types and the statement are analyzed when PREPARE runs, as in PostgreSQL.
     Prepare {
         name: String,
         query: Box<N>,
-        types: Vec<Type>,
+        types: Vec<protobuf::TypeName>,
     },
+    /// EXECUTE: each argument with its type and its location in the text.
     Execute {
         name: String,
-        params: Vec<(expr::Expr, Type)>,
+        params: Vec<(expr::Expr, Type, i32)>,
     },
     Deallocate(Option<String>),
     DiscardAll,
@@ -342,30 +344,14 @@ fn analyze_inner(
             payload: n.payload.clone(),
         },
         N::PrepareStmt(p) => {
-            let mut types = Vec::new();
-            for a in &p.argtypes {
-                if let Some(N::TypeName(tn)) = &a.node {
-                    let names: Vec<String> = tn
-                        .names
-                        .iter()
-                        .filter_map(|n| match &n.node {
-                            Some(N::String(s)) if s.sval != "pg_catalog" => Some(s.sval.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    let name = names.join(".");
-                    let mut t = Type::from_name(&name).ok_or_else(|| {
-                        PgError::new(
-                            code::UNDEFINED_OBJECT,
-                            format!("type \"{name}\" does not exist"),
-                        )
-                    })?;
-                    if !tn.array_bounds.is_empty() {
-                        t = t.array().unwrap_or(t);
-                    }
-                    types.push(t);
-                }
-            }
+            let types = p
+                .argtypes
+                .iter()
+                .filter_map(|a| match &a.node {
+                    Some(N::TypeName(tn)) => Some(tn.clone()),
+                    _ => None,
+                })
+                .collect();
             let query = p
                 .query
                 .as_ref()
@@ -403,7 +389,7 @@ fn analyze_inner(
                     _ => None,
                 }
                 .unwrap_or(expr::Expr::Const(Value::Null));
-                exprs.push((expr, ty));
+                exprs.push((expr, ty, plan::node_location(n)));
             }
             Statement::Execute {
                 name: e.name.clone(),
@@ -481,6 +467,34 @@ fn analyze_inner(
             )))
         }
     })
+}
+
+/// Resolves PREPARE's parameter type names.
+pub fn resolve_type_names(names: &[protobuf::TypeName]) -> PgResult<Vec<Type>> {
+    let mut types = Vec::with_capacity(names.len());
+    for tn in names {
+        let parts: Vec<String> = tn
+            .names
+            .iter()
+            .filter_map(|n| match &n.node {
+                Some(N::String(s)) if s.sval != "pg_catalog" => Some(s.sval.clone()),
+                _ => None,
+            })
+            .collect();
+        let name = parts.join(".");
+        let mut t = Type::from_name(&name).ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("type \"{name}\" does not exist"),
+            )
+            .at((tn.location >= 0).then_some(tn.location as u32 + 1))
+        })?;
+        if !tn.array_bounds.is_empty() {
+            t = t.array().unwrap_or(t);
+        }
+        types.push(t);
+    }
+    Ok(types)
 }
 
 fn analyze_copy(

@@ -92,7 +92,15 @@ pub fn startup_frame(buf: &[u8], max: usize) -> PgResult<Option<usize>> {
     Ok((buf.len() >= len).then_some(len))
 }
 
-pub fn decode_startup(mut packet: Bytes) -> PgResult<Startup> {
+pub fn decode_startup(packet: Bytes) -> PgResult<Startup> {
+    // Anything wrong in the start-up packet ends the connection.
+    decode_startup_inner(packet).map_err(|mut e| {
+        e.severity = crate::error::Severity::Fatal;
+        e
+    })
+}
+
+fn decode_startup_inner(mut packet: Bytes) -> PgResult<Startup> {
     packet.advance(4);
     let code = packet.get_i32();
     match code {
