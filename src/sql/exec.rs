@@ -635,7 +635,9 @@ fn aggregate(
 ) -> PgResult<Vec<Row>> {
     use std::collections::HashMap;
     let mut index: HashMap<Key, usize> = HashMap::new();
-    let mut groups: Vec<(Vec<Value>, Vec<Acc>, Vec<HashSet<Key>>)> = Vec::new();
+    // Per group: key values, accumulators, and the values seen by each DISTINCT aggregate.
+    type Group = (Vec<Value>, Vec<Acc>, Vec<HashSet<Key>>);
+    let mut groups: Vec<Group> = Vec::new();
     if group.is_empty() {
         groups.push((
             Vec::new(),
@@ -1085,7 +1087,7 @@ fn run_srf(
                         return Err(too_many_rows());
                     }
                 }
-                i = Box::new(i.add(&step)?);
+                *i = i.add(&step)?;
             }
         }
         Srf::GenerateSeriesTimestamp => {

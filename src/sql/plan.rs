@@ -451,14 +451,13 @@ pub fn common_type(types: &[Type], context: &str, location: i32) -> PgResult<Typ
             )
             .at(loc(location)));
         }
-        if cast::can_coerce(best, t, CoercionContext::Implicit)
-            && !cast::can_coerce(t, best, CoercionContext::Implicit)
-        {
-            best = t;
-        } else if !best.is_preferred()
+        // Move to `t` if only it can take the other's values, or if it is the preferred type.
+        let only_t_wider = cast::can_coerce(best, t, CoercionContext::Implicit)
+            && !cast::can_coerce(t, best, CoercionContext::Implicit);
+        let t_preferred = !best.is_preferred()
             && t.is_preferred()
-            && cast::can_coerce(best, t, CoercionContext::Implicit)
-        {
+            && cast::can_coerce(best, t, CoercionContext::Implicit);
+        if only_t_wider || t_preferred {
             best = t;
         }
     }
@@ -1099,7 +1098,7 @@ impl<'a> Planner<'a> {
         let has_aggs = !s.group_clause.is_empty()
             || s.having_clause.is_some()
             || targets.iter().any(|(_, n, _)| contains_aggregate(n))
-            || s.sort_clause.iter().any(|n| contains_aggregate(n));
+            || s.sort_clause.iter().any(contains_aggregate);
         let mut agg_ctx = if has_aggs {
             let mut group = Vec::new();
             let mut group_types = Vec::new();
@@ -2851,7 +2850,7 @@ impl<'a> Planner<'a> {
                 other => {
                     return Err(PgError::new(
                         code::WRONG_OBJECT_TYPE,
-                        format!("op ANY/ALL (array) requires array on right side"),
+                        "op ANY/ALL (array) requires array on right side",
                     )
                     .with_detail(other.name())
                     .at(loc(a.location)))
@@ -3002,11 +3001,7 @@ impl<'a> Planner<'a> {
                 scope,
                 agg.as_deref_mut(),
             )?;
-            let hi = self.bind(
-                bounds.items[1].node.as_ref().expect("hi"),
-                scope,
-                agg.as_deref_mut(),
-            )?;
+            let hi = self.bind(bounds.items[1].node.as_ref().expect("hi"), scope, agg)?;
             let (ge, _) = self.make_binop(">=", x.clone(), lo.clone(), a.location)?;
             let (le, _) = self.make_binop("<=", x.clone(), hi.clone(), a.location)?;
             let mut e = Expr::And(vec![ge, le]);
@@ -3098,7 +3093,7 @@ impl<'a> Planner<'a> {
             results.push(self.bind(rn, scope, agg.as_deref_mut())?);
         }
         let default = match c.defresult.as_ref().and_then(|n| n.node.as_ref()) {
-            Some(n) => Some(self.bind(n, scope, agg.as_deref_mut())?),
+            Some(n) => Some(self.bind(n, scope, agg)?),
             None => None,
         };
         let mut types: Vec<Type> = results.iter().map(|(_, t)| *t).collect();
@@ -3354,7 +3349,7 @@ impl<'a> Planner<'a> {
         over: &protobuf::WindowDef,
         name: &str,
         scope: &Scope,
-        mut agg: Option<&mut AggCtx>,
+        agg: Option<&mut AggCtx>,
     ) -> PgResult<(Expr, Type)> {
         let Some(mut win) = self.state.win.take() else {
             let msg = if self.state.in_window {
@@ -3367,7 +3362,7 @@ impl<'a> Planner<'a> {
         };
         // Nested window calls are an error: none are allowed while this one's parts bind.
         self.state.in_window = true;
-        let r = self.bind_window_parts(fc, over, name, scope, agg.as_deref_mut(), &win);
+        let r = self.bind_window_parts(fc, over, name, scope, agg, &win);
         self.state.in_window = false;
         let (call, ty) = match r {
             Ok(x) => x,
@@ -3522,7 +3517,7 @@ impl<'a> Planner<'a> {
         let bound = self.coerce_agg_args(args, arg_target, fc.location)?;
         let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
             Some(f) => {
-                let (e, t) = self.bind(f, scope, agg.as_deref_mut())?;
+                let (e, t) = self.bind(f, scope, agg)?;
                 Some(self.coerce_bool(e, t, "FILTER", f)?)
             }
             None => None,
