@@ -1474,14 +1474,29 @@ impl<'a> Planner<'a> {
     }
 
     fn typmod_of_node(&self, n: &N) -> i32 {
-        if let N::TypeCast(tc) = n {
-            if let Some(tn) = &tc.type_name {
-                if let Ok((_, m)) = self.resolve_type_name(tn) {
-                    return m;
+        match n {
+            N::TypeCast(tc) => {
+                if let Some(tn) = &tc.type_name {
+                    if let Ok((_, m)) = self.resolve_type_name(tn) {
+                        return m;
+                    }
+                }
+                -1
+            }
+            // An array of elements that share a typmod has it too.
+            N::AArrayExpr(a) => {
+                let mods: Vec<i32> = a
+                    .elements
+                    .iter()
+                    .map(|e| e.node.as_ref().map_or(-1, |n| self.typmod_of_node(n)))
+                    .collect();
+                match mods.first() {
+                    Some(&m) if mods.iter().all(|x| *x == m) => m,
+                    _ => -1,
                 }
             }
+            _ => -1,
         }
-        -1
     }
 
     // ---------------------------------------------------------------- FROM items
@@ -2028,19 +2043,30 @@ impl<'a> Planner<'a> {
 
     fn resolve_type_name(&self, tn: &protobuf::TypeName) -> PgResult<(Type, i32)> {
         let names = names_of(&tn.names);
-        let name = names
-            .iter()
-            .filter(|n| *n != "pg_catalog")
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(".");
-        let mut ty = Type::from_name(&name).ok_or_else(|| {
-            PgError::new(
-                code::UNDEFINED_OBJECT,
-                format!("type \"{name}\" does not exist"),
-            )
-            .at(loc(tn.location))
-        })?;
+        // Types live in pg_catalog; another schema either does not exist or has none.
+        if let [schema, _] = names.as_slice() {
+            if schema != "pg_catalog" && schema != "public" && schema != "information_schema" {
+                return Err(PgError::new(
+                    INVALID_SCHEMA_NAME,
+                    format!("schema \"{schema}\" does not exist"),
+                )
+                .at(loc(tn.location)));
+            }
+        }
+        let name = names.last().cloned().unwrap_or_default();
+        let mut ty = Type::from_name(&name)
+            .filter(|_| names.len() == 1 || names[0] == "pg_catalog")
+            .ok_or_else(|| {
+                let mut shown = names.join(".");
+                if !tn.array_bounds.is_empty() {
+                    shown.push_str("[]");
+                }
+                PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("type \"{shown}\" does not exist"),
+                )
+                .at(loc(tn.location))
+            })?;
         let mut mods = Vec::new();
         for m in &tn.typmods {
             if let Some(N::AConst(c)) = &m.node {
@@ -2400,6 +2426,16 @@ impl<'a> Planner<'a> {
             }
         }
         match fields {
+            [_, _, _, _] => Err(PgError::feature_not_supported(format!(
+                "cross-database references are not implemented: {}",
+                fields.join(".")
+            ))
+            .at(loc(location))),
+            [_, _, _, _, _, ..] => Err(PgError::syntax(format!(
+                "improper qualified name (too many dotted names): {}",
+                fields.join(".")
+            ))
+            .at(loc(location))),
             [rel, name] if !scope.cols.iter().any(|c| &c.rel == rel) => Err(PgError::new(
                 code::UNDEFINED_TABLE,
                 format!("missing FROM-clause entry for table \"{rel}\""),
@@ -2519,6 +2555,13 @@ impl<'a> Planner<'a> {
                     .as_ref()
                     .ok_or_else(|| PgError::syntax("bad cast"))?;
                 let (to, typmod) = self.resolve_type_name(tn)?;
+                // ARRAY[]::t[] takes its type from the cast.
+                if let (N::AArrayExpr(a), Some(elem)) = (arg, to.elem()) {
+                    if a.elements.is_empty() {
+                        let empty = crate::sql::types::Array::one_dim(elem, Vec::new());
+                        return Ok((Expr::Const(Value::Array(Box::new(empty))), to));
+                    }
+                }
                 // '...'::interval etc: a literal is read directly as the target type.
                 let (e, from) = self.bind(arg, scope, agg)?;
                 // Errors reading a literal point at the literal, others at the cast.
@@ -3237,8 +3280,9 @@ impl<'a> Planner<'a> {
             )
             .at(loc(fc.location)));
         }
+        let positional = positional_args(&name, &fc.args, fc.location)?;
         let mut args = Vec::new();
-        for a in &fc.args {
+        for a in positional.as_ref().unwrap_or(&fc.args) {
             args.push(self.bind(a.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?);
         }
         let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
@@ -3286,7 +3330,16 @@ impl<'a> Planner<'a> {
                 ret,
             ));
         }
-        let (sig, want, ret) = self.resolve_function(&name, &types, fc.location)?;
+        let (sig, want, ret) = self
+            .resolve_function(&name, &types, fc.location)
+            .map_err(|e| {
+                // The message names the function as written, schema included.
+                if names.len() > 1 && e.code == code::UNDEFINED_FUNCTION {
+                    undefined_function(&names.join("."), &types, fc.location)
+                } else {
+                    e
+                }
+            })?;
         let mut out = Vec::new();
         for ((e, t), w) in args.into_iter().zip(want) {
             out.push(self.coerce(e, t, w, -1, CoercionContext::Implicit, fc.location)?);
@@ -3770,8 +3823,9 @@ fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
     }
 }
 
-/// SQLSTATE 42P20 (not among the shared error codes).
+/// SQLSTATEs not among the shared error codes.
 const WINDOWING_ERROR: &str = "42P20";
+const INVALID_SCHEMA_NAME: &str = "3F000";
 
 // PostgreSQL's frameOptions bits (nodes/parsenodes.h).
 const FRAMEOPTION_NONDEFAULT: i32 = 0x1;
@@ -3786,6 +3840,58 @@ const FRAMEOPTION_END_OFFSET_FOLLOWING: i32 = 0x4000;
 const FRAMEOPTION_EXCLUDE_CURRENT_ROW: i32 = 0x8000;
 const FRAMEOPTION_EXCLUDE_GROUP: i32 = 0x10000;
 const FRAMEOPTION_EXCLUDE_TIES: i32 = 0x20000;
+
+/// Arguments in positional order for a call with named arguments (`make_interval(days =>
+/// 10)`), omitted ones taking their defaults; None when all are positional.
+fn positional_args(
+    name: &str,
+    args: &[protobuf::Node],
+    location: i32,
+) -> PgResult<Option<Vec<protobuf::Node>>> {
+    if !args
+        .iter()
+        .any(|a| matches!(a.node, Some(N::NamedArgExpr(_))))
+    {
+        return Ok(None);
+    }
+    // Parameter names; every default is 0.
+    let params: &[&str] = match name {
+        "make_interval" => &["years", "months", "weeks", "days", "hours", "mins", "secs"],
+        _ => &[],
+    };
+    let zero = || protobuf::Node {
+        node: Some(N::AConst(protobuf::AConst {
+            isnull: false,
+            val: Some(protobuf::a_const::Val::Ival(protobuf::Integer { ival: 0 })),
+            location: -1,
+        })),
+    };
+    let mut out: Vec<Option<protobuf::Node>> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let (pos, node) = match &a.node {
+            Some(N::NamedArgExpr(na)) => {
+                let pos = params.iter().position(|p| *p == na.name).ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_FUNCTION,
+                        format!("function {name} does not exist"),
+                    )
+                    .with_hint("No function matches the given name and argument types. You might need to add explicit type casts.")
+                    .at(loc(location))
+                })?;
+                let arg = na.arg.as_ref().map(|b| (**b).clone()).unwrap_or_else(zero);
+                (pos, arg)
+            }
+            _ => (i, a.clone()),
+        };
+        if out.len() <= pos {
+            out.resize(pos + 1, None);
+        }
+        out[pos] = Some(node);
+    }
+    Ok(Some(
+        out.into_iter().map(|n| n.unwrap_or_else(zero)).collect(),
+    ))
+}
 
 fn kind_of(jointype: i32) -> JoinKind {
     match jointype {
@@ -3959,8 +4065,9 @@ fn figure_colname(n: &protobuf::Node) -> (Option<String>, u8) {
                 d
             }
         }
-        N::AArrayExpr(_) => (Some("array".into()), 1),
-        N::RowExpr(_) => (Some("row".into()), 1),
+        // ARRAY[] and ROW() name their column like functions do.
+        N::AArrayExpr(_) => strong("array"),
+        N::RowExpr(_) => strong("row"),
         N::CoalesceExpr(_) => strong("coalesce"),
         N::MinMaxExpr(m) => {
             if m.op == protobuf::MinMaxOp::IsGreatest as i32 {

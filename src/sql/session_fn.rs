@@ -291,12 +291,23 @@ fn format_fn(
             out.push('%');
             continue;
         }
-        let idx = if let Some(pos) = spec.strip_suffix('$') {
-            pos.parse::<usize>().unwrap_or(0)
-        } else {
-            let i = next_arg;
-            next_arg += 1;
-            i
+        // %[position$][-][width]type
+        let (position, rest) = match spec.find('$') {
+            Some(i) => (
+                Some(spec[..i].parse::<usize>().unwrap_or(0)),
+                &spec[i + 1..],
+            ),
+            None => (None, spec.as_str()),
+        };
+        let left_align = rest.starts_with('-');
+        let width: usize = rest.trim_start_matches('-').parse().unwrap_or(0);
+        let idx = match position {
+            Some(p) => p,
+            None => {
+                let i = next_arg;
+                next_arg += 1;
+                i
+            }
         };
         if idx == 0 || idx >= args.len() {
             return Err(PgError::new(
@@ -304,9 +315,10 @@ fn format_fn(
                 "too few arguments for format()",
             ));
         }
-        if spec.ends_with('$') {
+        if position.is_some() {
             next_arg = idx + 1;
         }
+        let start = out.len();
         let v = &args[idx];
         let text = if v.is_null() {
             None
@@ -334,6 +346,16 @@ fn format_fn(
                     format!("unrecognized format() type specifier \"{other}\""),
                 )
                 .with_hint("For a single \"%\" use \"%%\"."))
+            }
+        }
+        // Pad to the width, in characters.
+        let len = out[start..].chars().count();
+        if len < width {
+            let pad = " ".repeat(width - len);
+            if left_align {
+                out.push_str(&pad);
+            } else {
+                out.insert_str(start, &pad);
             }
         }
     }
