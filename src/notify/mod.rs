@@ -64,7 +64,7 @@
 #[cfg(all(test, feature = "shuttle"))]
 mod model;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sync::{Arc, AtomicBool, AtomicU64, Mutex, Ordering};
@@ -89,8 +89,8 @@ pub trait Wake: Send + Sync {
 #[derive(Debug)]
 pub struct Event {
     pub db: u32,
-    pub channel: Box<str>,
-    pub payload: Box<str>,
+    pub channel: String,
+    pub payload: String,
     pub sender_pid: i32,
     size: u64,
     account: Arc<AtomicU64>,
@@ -153,13 +153,13 @@ impl Listener {
     }
 }
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-struct ChannelKey {
-    db: u32,
-    channel: Box<str>,
-}
-
 type ListenerSet = Arc<[Arc<Listener>]>;
+
+/// One registry partition: channel name → the listener set of each database using that name
+/// (almost always one). Keyed by the name alone so that lookups borrow the `&str` without
+/// allocating; FxHash because SipHash's cost shows on the commit path and a partition holds
+/// few names (a client choosing colliding names only slows its own LISTENs).
+type Partition = FxHashMap<Box<str>, Vec<(u32, ListenerSet)>>;
 
 struct Slot {
     /// `seq + 1` once the owner of `seq` finished publishing.
@@ -180,7 +180,7 @@ pub struct Stats {
 
 /// The notification hub: one per server instance.
 pub struct Hub {
-    partitions: Box<[Mutex<HashMap<ChannelKey, ListenerSet>>]>,
+    partitions: Box<[Mutex<Partition>]>,
     next_seq: AtomicU64,
     watermark: AtomicU64,
     ring: Box<[Slot]>,
@@ -206,7 +206,7 @@ impl Hub {
         let slots = (max_in_flight + 1).next_power_of_two().max(64) * 2;
         Hub {
             partitions: (0..PARTITIONS)
-                .map(|_| Mutex::new(HashMap::new()))
+                .map(|_| Mutex::new(Partition::default()))
                 .collect(),
             next_seq: AtomicU64::new(0),
             watermark: AtomicU64::new(0),
@@ -226,27 +226,37 @@ impl Hub {
         }
     }
 
-    fn partition(&self, key: &ChannelKey) -> &Mutex<HashMap<ChannelKey, ListenerSet>> {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        key.hash(&mut h);
+    fn partition(&self, channel: &str) -> &Mutex<Partition> {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = rustc_hash::FxBuildHasher.build_hasher();
+        h.write(channel.as_bytes());
         &self.partitions[(h.finish() as usize) % PARTITIONS]
+    }
+
+    /// The listeners of a channel (a clone of the `Arc`; no lock is held afterwards).
+    fn lookup(&self, db: u32, channel: &str) -> Option<ListenerSet> {
+        let part = self.partition(channel).lock();
+        part.get(channel)?
+            .iter()
+            .find(|(d, _)| *d == db)
+            .map(|(_, set)| set.clone())
     }
 
     /// Registers `listener` on a channel; returns the sequence number from which on it receives
     /// that channel's notifications (invariant 4).
     pub fn listen(&self, db: u32, channel: &str, listener: &Arc<Listener>) -> u64 {
-        let key = ChannelKey {
-            db,
-            channel: channel.into(),
-        };
         {
-            let mut part = self.partition(&key).lock();
-            let set = part.entry(key).or_insert_with(|| Arc::from(Vec::new()));
-            if !set.iter().any(|l| Arc::ptr_eq(l, listener)) {
-                let mut v: Vec<Arc<Listener>> = set.iter().cloned().collect();
-                v.push(listener.clone());
-                *set = Arc::from(v);
+            let mut part = self.partition(channel).lock();
+            let dbs = part.entry(channel.into()).or_default();
+            match dbs.iter_mut().find(|(d, _)| *d == db) {
+                Some((_, set)) => {
+                    if !set.iter().any(|l| Arc::ptr_eq(l, listener)) {
+                        let mut v: Vec<Arc<Listener>> = set.iter().cloned().collect();
+                        v.push(listener.clone());
+                        *set = Arc::from(v);
+                    }
+                }
+                None => dbs.push((db, Arc::from(vec![listener.clone()]))),
             }
         }
         self.next_seq.load(Ordering::SeqCst)
@@ -254,12 +264,12 @@ impl Hub {
 
     /// Removes `listener` from a channel.
     pub fn unlisten(&self, db: u32, channel: &str, listener: &Arc<Listener>) {
-        let key = ChannelKey {
-            db,
-            channel: channel.into(),
+        let mut part = self.partition(channel).lock();
+        let Some(dbs) = part.get_mut(channel) else {
+            return;
         };
-        let mut part = self.partition(&key).lock();
-        if let Some(set) = part.get_mut(&key) {
+        if let Some(i) = dbs.iter().position(|(d, _)| *d == db) {
+            let set = &dbs[i].1;
             if set.iter().any(|l| Arc::ptr_eq(l, listener)) {
                 let v: Vec<Arc<Listener>> = set
                     .iter()
@@ -267,25 +277,20 @@ impl Hub {
                     .cloned()
                     .collect();
                 if v.is_empty() {
-                    part.remove(&key);
+                    dbs.swap_remove(i);
                 } else {
-                    *set = Arc::from(v);
+                    dbs[i].1 = Arc::from(v);
                 }
             }
+        }
+        if dbs.is_empty() {
+            part.remove(channel);
         }
     }
 
     /// Number of listeners on a channel.
     pub fn listeners(&self, db: u32, channel: &str) -> usize {
-        let key = ChannelKey {
-            db,
-            channel: channel.into(),
-        };
-        self.partition(&key)
-            .lock()
-            .get(&key)
-            .map(|s| s.len())
-            .unwrap_or(0)
+        self.lookup(db, channel).map(|s| s.len()).unwrap_or(0)
     }
 
     /// Checks that `pending` fits into the queue; returns a warning to send when the queue is at
@@ -333,7 +338,11 @@ impl Hub {
     fn oldest_holder(&self) -> Option<i32> {
         let mut best: Option<(u64, i32)> = None;
         for part in self.partitions.iter() {
-            let sets: Vec<ListenerSet> = part.lock().values().cloned().collect();
+            let sets: Vec<ListenerSet> = part
+                .lock()
+                .values()
+                .flat_map(|dbs| dbs.iter().map(|(_, s)| s.clone()))
+                .collect();
             for set in sets {
                 for l in set.iter() {
                     if let Some(s) = l.oldest() {
@@ -350,53 +359,57 @@ impl Hub {
     /// Publishes a committed transaction's notifications, in order. This is the commit point of
     /// the notifications: the sequence number taken here orders them against every other
     /// transaction's.
-    pub fn publish(&self, db: u32, sender_pid: i32, pending: &[Pending]) {
+    pub fn publish(&self, db: u32, sender_pid: i32, pending: Vec<Pending>) {
         if pending.is_empty() {
             return;
         }
+        let count = pending.len() as u64;
         let seq = self.next_seq.fetch_add(1, Ordering::SeqCst);
         // The ring has a slot for every possible in-flight commit; this wait is a safety net.
         while seq - self.watermark.load(Ordering::SeqCst) >= self.ring.len() as u64 {
             crate::sync::yield_now();
         }
-        let mut wakes: Vec<Arc<Listener>> = Vec::new();
-        let mut delivered = 0u64;
+        // Deliveries are grouped per listener so that each inbox is locked once per commit,
+        // however many of its channels the transaction notified.
+        let mut groups: Vec<(Arc<Listener>, Vec<Delivery>)> = Vec::new();
+        let mut index: FxHashMap<usize, usize> = FxHashMap::default();
         for p in pending {
-            let key = ChannelKey {
-                db,
-                channel: p.channel.as_str().into(),
-            };
-            let set = self.partition(&key).lock().get(&key).cloned();
+            let set = self.lookup(db, &p.channel);
             let size = EVENT_OVERHEAD + (p.channel.len() + p.payload.len()) as u64;
-            self.queued_bytes.fetch_add(size, Ordering::Relaxed);
+            let fanout = set.as_ref().map_or(0, |s| s.len()) as u64;
+            // Counted before any inbox holds it, so that consumers never release more than
+            // was added.
+            self.queued_bytes
+                .fetch_add(size + fanout * DELIVERY_OVERHEAD, Ordering::Relaxed);
             let event = Arc::new(Event {
                 db,
-                channel: key.channel,
-                payload: p.payload.as_str().into(),
+                // The transaction's strings move into the event: no copy on the commit path.
+                channel: p.channel,
+                payload: p.payload,
                 sender_pid,
                 size,
                 account: self.queued_bytes.clone(),
             });
             let Some(set) = set else { continue };
             for l in set.iter() {
-                self.queued_bytes
-                    .fetch_add(DELIVERY_OVERHEAD, Ordering::Relaxed);
-                let mut inbox = l.inbox.lock();
-                let first_for_this_listener = inbox.last().is_none_or(|d| d.seq != seq);
-                inbox.push(Delivery {
+                let key = Arc::as_ptr(l) as *const u8 as usize;
+                let g = *index.entry(key).or_insert_with(|| {
+                    groups.push((l.clone(), Vec::new()));
+                    groups.len() - 1
+                });
+                groups[g].1.push(Delivery {
                     seq,
                     event: event.clone(),
                 });
-                drop(inbox);
-                if first_for_this_listener {
-                    wakes.push(l.clone());
-                }
-                delivered += 1;
             }
         }
-        self.sent.fetch_add(pending.len() as u64, Ordering::Relaxed);
+        let mut wakes = Vec::with_capacity(groups.len());
+        for (l, deliveries) in groups {
+            l.inbox.lock().extend(deliveries);
+            wakes.push(l);
+        }
+        self.sent.fetch_add(count, Ordering::Relaxed);
         self.commits.fetch_add(1, Ordering::Relaxed);
-        let _ = delivered;
         self.finish(seq, wakes);
     }
 
@@ -464,7 +477,11 @@ impl Hub {
             commits: self.commits.load(Ordering::Relaxed),
             queue_bytes: self.queued_bytes.load(Ordering::Relaxed),
             max_bytes: self.max_bytes,
-            channels: self.partitions.iter().map(|p| p.lock().len() as u64).sum(),
+            channels: self
+                .partitions
+                .iter()
+                .map(|p| p.lock().values().map(|dbs| dbs.len() as u64).sum::<u64>())
+                .sum(),
         }
     }
 }
@@ -520,7 +537,7 @@ mod tests {
         let b = Listener::new(2, wb.clone());
         hub.listen(0, "x", &a);
         hub.listen(0, "y", &b);
-        hub.publish(0, 9, &[pending("x", "1"), pending("x", "2")]);
+        hub.publish(0, 9, vec![pending("x", "1"), pending("x", "2")]);
         assert_eq!(wa.0.load(Ordering::SeqCst), 1, "one wake for two entries");
         assert_eq!(wb.0.load(Ordering::SeqCst), 0);
         let mut out = Vec::new();
@@ -537,7 +554,7 @@ mod tests {
         let w = Arc::new(CountWake(AtomicUsize::new(0)));
         let a = Listener::new(1, w.clone());
         hub.listen(1, "x", &a);
-        hub.publish(2, 9, &[pending("x", "")]);
+        hub.publish(2, 9, vec![pending("x", "")]);
         assert_eq!(a.pending(), 0);
     }
 
@@ -549,11 +566,11 @@ mod tests {
         hub.listen(0, "c", &a);
         let big = "p".repeat(480);
         assert!(hub.check_capacity(&[pending("c", &big)]).unwrap().is_none());
-        hub.publish(0, 1, &[pending("c", &big)]);
+        hub.publish(0, 1, vec![pending("c", &big)]);
         // Over half full: a warning, once.
         let warn = hub.check_capacity(&[pending("c", "x")]).unwrap();
         assert!(warn.unwrap().message.contains("% full"));
-        hub.publish(0, 1, &[pending("c", &big)]);
+        hub.publish(0, 1, vec![pending("c", &big)]);
         let err = hub.check_capacity(&[pending("c", &big)]).unwrap_err();
         assert_eq!(err.code, "54000");
         let mut out = Vec::new();

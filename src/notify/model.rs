@@ -64,11 +64,11 @@ fn commit_order_across_channels_without_lost_wakeups() {
         hub.listen(0, "b", &l);
         let h1 = {
             let hub = hub.clone();
-            thread::spawn(move || hub.publish(0, 10, &[pending("a", "a1"), pending("a", "a2")]))
+            thread::spawn(move || hub.publish(0, 10, vec![pending("a", "a1"), pending("a", "a2")]))
         };
         let h2 = {
             let hub = hub.clone();
-            thread::spawn(move || hub.publish(0, 11, &[pending("b", "b1")]))
+            thread::spawn(move || hub.publish(0, 11, vec![pending("b", "b1")]))
         };
         let got = receive(&hub, &l, &w, 3);
         h1.join().unwrap();
@@ -100,7 +100,7 @@ fn two_listeners_agree_on_order() {
             .into_iter()
             .map(|(c, p)| {
                 let hub = hub.clone();
-                thread::spawn(move || hub.publish(0, 9, &[pending(c, p)]))
+                thread::spawn(move || hub.publish(0, 9, vec![pending(c, p)]))
             })
             .collect();
         let r1 = {
@@ -130,8 +130,8 @@ fn listen_during_publish_sees_a_suffix() {
         let publisher = {
             let hub = hub.clone();
             thread::spawn(move || {
-                hub.publish(0, 9, &[pending("c", "1")]);
-                hub.publish(0, 9, &[pending("c", "2")]);
+                hub.publish(0, 9, vec![pending("c", "1")]);
+                hub.publish(0, 9, vec![pending("c", "2")]);
             })
         };
         let from = hub.listen(0, "c", &l);

@@ -34,7 +34,7 @@
 pub mod auth;
 pub mod settings;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
@@ -95,7 +95,9 @@ struct SavepointState {
 struct Txn {
     start: i64,
     notifies: Vec<Pending>,
-    notify_set: HashSet<Pending>,
+    /// De-duplication index: hash of (channel, payload) → position in `notifies` of its first
+    /// occurrence. Holds no copies of the strings.
+    notify_index: rustc_hash::FxHashMap<u64, u32>,
     listens: Vec<ListenAction>,
     savepoints: Vec<SavepointState>,
     settings_at_start: Settings,
@@ -105,6 +107,38 @@ struct Txn {
     isolation: sql::Isolation,
     /// A query ran in this transaction: its isolation level can no longer change.
     snapshot_taken: bool,
+}
+
+fn notify_hash(p: &Pending) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    p.hash(&mut h);
+    h.finish()
+}
+
+impl Txn {
+    /// Queues a notification unless an identical (channel, payload) is already queued in this
+    /// transaction (PostgreSQL's de-duplication; the first occurrence keeps its place).
+    fn add_notify(&mut self, p: Pending) {
+        let h = notify_hash(&p);
+        match self.notify_index.get(&h) {
+            Some(&i) if self.notifies[i as usize] == p => return,
+            // A hash collision between different notifications: fall back to a scan.
+            Some(_) if self.notifies.contains(&p) => return,
+            Some(_) => {}
+            None => {
+                self.notify_index.insert(h, self.notifies.len() as u32);
+            }
+        }
+        self.notifies.push(p);
+    }
+
+    fn rebuild_notify_index(&mut self) {
+        self.notify_index.clear();
+        for (i, p) in self.notifies.iter().enumerate() {
+            self.notify_index.entry(notify_hash(p)).or_insert(i as u32);
+        }
+    }
 }
 
 /// A prepared statement (named or unnamed).
@@ -149,7 +183,7 @@ struct Core {
     session_tx: TxOptions,
     tx: TxState,
     txn: Option<Box<Txn>>,
-    listening: HashMap<String, u64>,
+    listening: rustc_hash::FxHashMap<String, u64>,
     listener: Option<Arc<Listener>>,
     notices: Vec<PgError>,
     statement_start: i64,
@@ -420,7 +454,7 @@ impl Session {
             session_tx: TxOptions::default(),
             tx: TxState::Idle,
             txn: None,
-            listening: HashMap::new(),
+            listening: Default::default(),
             listener: None,
             notices: Vec::new(),
             statement_start: 0,
@@ -1096,10 +1130,11 @@ impl Session {
                     })?;
                 txn.savepoints.truncate(i + 1);
                 let sp = txn.savepoints.last().expect("savepoint");
-                txn.notifies.truncate(sp.notifies);
-                txn.notify_set = txn.notifies.iter().cloned().collect();
-                txn.listens.truncate(sp.listens);
-                self.core.settings = sp.settings.clone();
+                let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
+                txn.notifies.truncate(notifies);
+                txn.rebuild_notify_index();
+                txn.listens.truncate(listens);
+                self.core.settings = settings;
                 self.core.settings_dirty = true;
                 self.core.tx = TxState::Block;
             }
@@ -1988,7 +2023,7 @@ impl Core {
             self.txn = Some(Box::new(Txn {
                 start: self.statement_start,
                 notifies: Vec::new(),
-                notify_set: HashSet::new(),
+                notify_index: Default::default(),
                 listens: Vec::new(),
                 savepoints: Vec::new(),
                 settings_at_start: self.settings.clone(),
@@ -2119,7 +2154,7 @@ impl Core {
     /// Commits the current transaction: LISTEN/UNLISTEN take effect, then notifications are
     /// published in commit order, then SET LOCAL values revert.
     fn commit(&mut self) -> PgResult<()> {
-        let Some(txn) = self.txn.take() else {
+        let Some(mut txn) = self.txn.take() else {
             self.tx = TxState::Idle;
             return Ok(());
         };
@@ -2143,7 +2178,11 @@ impl Core {
         }
         self.apply_listens(&txn.listens);
         if !txn.notifies.is_empty() {
-            hub.publish(self.db_oid, self.shared.pid, &txn.notifies);
+            hub.publish(
+                self.db_oid,
+                self.shared.pid,
+                std::mem::take(&mut txn.notifies),
+            );
         }
         // SET LOCAL lasts until the end of the transaction.
         for (name, value) in &txn.local_restore {
@@ -2253,9 +2292,7 @@ impl SessionCtx for Core {
             payload: payload.to_string(),
         };
         let txn = self.txn_mut();
-        if txn.notify_set.insert(p.clone()) {
-            txn.notifies.push(p);
-        }
+        txn.add_notify(p);
         Ok(())
     }
     fn listening_channels(&self) -> Vec<String> {
