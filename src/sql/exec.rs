@@ -81,6 +81,120 @@ fn cmp_rows(a: &[Value], b: &[Value]) -> Ordering {
     a.len().cmp(&b.len())
 }
 
+/// Runs a plan as PostgreSQL's pipelined executor would be seen by a client: the rows it would
+/// have sent before an error, and the error. Projections, filters, VALUES and LIMIT over them
+/// yield rows one at a time in PostgreSQL, so an error at the third row comes after two
+/// DataRows (and a LIMIT reached first means no error at all); other nodes produce all their
+/// rows before their parent sees any, as here.
+pub fn run_plan_streaming(plan: &Plan, cx: &mut EvalCx) -> (Vec<Row>, Option<PgError>) {
+    match &plan.node {
+        Node::Values(rows) => {
+            let mut out = Vec::with_capacity(rows.len());
+            for r in rows {
+                let mut row = Vec::with_capacity(r.len());
+                for e in r {
+                    match e.eval(&[], cx) {
+                        Ok(v) => row.push(v),
+                        Err(err) => return (out, Some(err)),
+                    }
+                }
+                out.push(row);
+            }
+            (out, None)
+        }
+        Node::Project { input, exprs } => {
+            let (rows, input_err) = run_plan_streaming(input, cx);
+            let mut out = Vec::with_capacity(rows.len());
+            for (i, r) in rows.iter().enumerate() {
+                if i % CHECK_EVERY == CHECK_EVERY - 1 {
+                    if let Err(e) = cx.session.check_interrupts() {
+                        return (out, Some(e));
+                    }
+                }
+                let mut row = Vec::with_capacity(exprs.len());
+                for e in exprs {
+                    match e.eval(r, cx) {
+                        Ok(v) => row.push(v),
+                        Err(err) => return (out, Some(err)),
+                    }
+                }
+                out.push(row);
+            }
+            (out, input_err)
+        }
+        Node::Filter { input, pred } => {
+            let (rows, input_err) = run_plan_streaming(input, cx);
+            let mut out = Vec::new();
+            for r in rows {
+                match pred.eval(&r, cx) {
+                    Ok(Value::Bool(true)) => out.push(r),
+                    Ok(_) => {}
+                    Err(err) => return (out, Some(err)),
+                }
+            }
+            (out, input_err)
+        }
+        Node::Limit {
+            input,
+            offset,
+            count,
+        } => {
+            // The bounds are evaluated (and checked) before any row is fetched.
+            let bounds = Plan {
+                columns: plan.columns.clone(),
+                node: Node::Limit {
+                    input: Box::new(Plan {
+                        columns: input.columns.clone(),
+                        node: Node::Values(Vec::new()),
+                    }),
+                    offset: offset.clone(),
+                    count: count.clone(),
+                },
+            };
+            if let Err(e) = run_plan(&bounds, cx) {
+                return (Vec::new(), Some(e));
+            }
+            let (rows, input_err) = run_plan_streaming(input, cx);
+            let n = rows.len();
+            // Apply the same bounds to the rows that were produced.
+            let (off, cnt) = match limit_bounds(&bounds, cx) {
+                Ok(b) => b,
+                Err(e) => return (Vec::new(), Some(e)),
+            };
+            let out: Vec<Row> = rows.into_iter().skip(off).take(cnt).collect();
+            // A limit reached before the failing row stops the scan: no error.
+            let reached = cnt != usize::MAX && n >= off.saturating_add(cnt);
+            (out, if reached { None } else { input_err })
+        }
+        _ => match run_plan(plan, cx) {
+            Ok(rows) => (rows, None),
+            Err(e) => (Vec::new(), Some(e)),
+        },
+    }
+}
+
+/// OFFSET and LIMIT of a Limit node (usize::MAX: no limit).
+fn limit_bounds(plan: &Plan, cx: &mut EvalCx) -> PgResult<(usize, usize)> {
+    let Node::Limit { offset, count, .. } = &plan.node else {
+        return Ok((0, usize::MAX));
+    };
+    let off = match offset {
+        Some(e) => match e.eval(&[], cx)? {
+            Value::Null => 0,
+            v => v.as_i64().unwrap_or(0).max(0) as usize,
+        },
+        None => 0,
+    };
+    let cnt = match count {
+        Some(e) => match e.eval(&[], cx)? {
+            Value::Null => usize::MAX,
+            v => v.as_i64().unwrap_or(0).max(0) as usize,
+        },
+        None => usize::MAX,
+    };
+    Ok((off, cnt))
+}
+
 pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
     match &plan.node {
         Node::Result => Ok(vec![Vec::new()]),
