@@ -218,7 +218,7 @@ impl Instance {
         if name == "template1" || name == "template0" {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
-                format!("cannot drop a template database"),
+                "cannot drop a template database",
             ));
         }
         let mut in_use = 0;

@@ -110,10 +110,8 @@ struct Txn {
 }
 
 fn notify_hash(p: &Pending) -> u64 {
-    use std::hash::{BuildHasher, Hash, Hasher};
-    let mut h = rustc_hash::FxBuildHasher.build_hasher();
-    p.hash(&mut h);
-    h.finish()
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(p)
 }
 
 impl Txn {
@@ -1759,13 +1757,12 @@ impl Session {
         }
         let result = self.execute_portal_inner(&mut portal, max_rows);
         // The portal survives unless its transaction ended (COMMIT/ROLLBACK inside it).
-        if self.core.tx != TxState::Idle || portal.hold {
-            if !matches!(
-                *portal.prepared.stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. }
-            ) {
-                self.portals.insert(name.to_string(), portal);
-            }
+        let ended_transaction = matches!(
+            *portal.prepared.stmt,
+            Statement::Commit { .. } | Statement::Rollback { .. }
+        );
+        if (self.core.tx != TxState::Idle || portal.hold) && !ended_transaction {
+            self.portals.insert(name.to_string(), portal);
         }
         result
     }
@@ -2323,7 +2320,8 @@ impl SessionCtx for Core {
         Ok(())
     }
     fn sleep(&self, seconds: f64) -> PgResult<()> {
-        if !(seconds > 0.0) {
+        // Also catches NaN: pg_sleep(NaN) returns at once.
+        if seconds.is_nan() || seconds <= 0.0 {
             return self.check_interrupts();
         }
         let end = Instant::now() + Duration::from_secs_f64(seconds.min(1e9));

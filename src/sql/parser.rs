@@ -90,13 +90,9 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
         if !result.error.is_null() {
             let e = &*result.error;
             let message = CStr::from_ptr(e.message).to_string_lossy().into_owned();
-            let code = if message.starts_with("unterminated") || message.contains("syntax error") {
-                code::SYNTAX_ERROR
-            } else if message.starts_with("zero-length delimited identifier") {
-                code::SYNTAX_ERROR
-            } else if message.contains("invalid Unicode") || message.contains("Unicode escape") {
-                code::SYNTAX_ERROR
-            } else if message.contains("out of range") {
+            // The lexer's and grammar's errors are all syntax errors, except numeric literals
+            // out of range.
+            let code = if message.contains("out of range") && !message.contains("syntax error") {
                 code::NUMERIC_VALUE_OUT_OF_RANGE
             } else {
                 code::SYNTAX_ERROR
