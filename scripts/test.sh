@@ -99,9 +99,16 @@ if [ "${SKIP_CARGO:-0}" != "1" ]; then
     command -v cargo >/dev/null 2>&1 || { echo "cargo not found: install Rust (https://rustup.rs)" >&2; exit 1; }
     log "cargo build --release"
     cargo build --release
-    log "cargo test"
+    log "cargo fmt --check, cargo clippy -D warnings"
+    cargo fmt --all -- --check || cargo_test_rc=$?
+    if cargo clippy --version >/dev/null 2>&1; then
+        cargo clippy --release --all-targets -- -D warnings || cargo_test_rc=$?
+    fi
+    log "cargo test (release profile: reuses the build above)"
     # a failing Rust test does not stop the integration tests; the exit status reports both
-    cargo test || cargo_test_rc=$?
+    cargo test --release || cargo_test_rc=$?
+    log "model checks of the notification hub (shuttle)"
+    cargo test --release --features shuttle --lib notify::model || cargo_test_rc=$?
 fi
 
 export THREADGRES_BIN="${THREADGRES_BIN:-$ROOT/target/release/threadgres}"
