@@ -2680,20 +2680,33 @@ impl<'a> Planner<'a> {
                     x if x == O::SvfopCurrentSchema as i32 => {
                         (SessionFn::CurrentSchema, Type::NAME)
                     }
+                    // LOCALTIME is the time of day of LOCALTIMESTAMP.
+                    x if x == O::SvfopLocaltime as i32 || x == O::SvfopLocaltimeN as i32 => {
+                        (SessionFn::LocalTimestamp, Type::TIME)
+                    }
                     _ => {
                         return Err(PgError::feature_not_supported(
-                            "CURRENT_TIME and LOCALTIME are not supported yet",
+                            "CURRENT_TIME is not supported yet",
                         ))
                     }
                 };
-                Ok((
-                    Expr::Session {
-                        f: sf,
-                        args: Vec::new(),
-                        arg_types: Vec::new(),
-                    },
-                    ty,
-                ))
+                let from = if ty == Type::TIME {
+                    Type::TIMESTAMP
+                } else {
+                    ty
+                };
+                let e = Expr::Session {
+                    f: sf,
+                    args: Vec::new(),
+                    arg_types: Vec::new(),
+                };
+                // CURRENT_TIMESTAMP(p) and the like round to a precision.
+                let typmod = if f.typmod >= 0 { f.typmod } else { -1 };
+                if from != ty || typmod >= 0 {
+                    let e = self.coerce(e, from, ty, typmod, CoercionContext::Explicit, -1)?;
+                    return Ok((e, ty));
+                }
+                Ok((e, ty))
             }
             N::FuncCall(fc) => self.bind_func(fc, scope, agg),
             N::SubLink(sl) => self.bind_sublink(sl, scope, agg),
