@@ -920,11 +920,14 @@ impl Session {
                 if !from_execute {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
-                let rows = self.core.run_query(plan, params);
+                // Rows made before an error are sent before it, as PostgreSQL streams them.
+                let (rows, error) = self.core.run_query_partial(plan, params);
                 self.flush_notices();
-                let rows = rows?;
                 let n = rows.len();
                 self.write_rows(&plan.columns, formats, &rows)?;
+                if let Some(e) = error {
+                    return Err(e);
+                }
                 be::command_complete(&mut self.out, &format!("SELECT {n}"));
                 Ok(())
             }
@@ -1395,53 +1398,72 @@ impl Session {
                     ));
                 }
             }
-            Statement::CopyTo {
-                plan,
-                csv,
-                header,
-                delimiter,
-                null,
-            } => {
-                let rows = self.core.run_query(plan, &[])?;
-                let delim =
-                    delimiter
-                        .clone()
-                        .unwrap_or_else(|| if *csv { ",".into() } else { "\t".into() });
-                let null_str =
-                    null.clone()
-                        .unwrap_or_else(|| if *csv { String::new() } else { "\\N".into() });
-                be::copy_out_response(&mut self.out, false, plan.columns.len());
-                if *header && *csv {
+            Statement::CopyTo { plan, options } => {
+                let (rows, error) = self.core.run_query_partial(plan, &[]);
+                let fmt = self.core.settings.fmt.clone();
+                let binary = options.format == sql::CopyFormat::Binary;
+                be::copy_out_response(&mut self.out, binary, plan.columns.len());
+                if binary {
+                    // PGCOPY signature, flags, header extension length.
+                    let mut head = b"PGCOPY\n\xff\r\n\0".to_vec();
+                    head.extend_from_slice(&0i32.to_be_bytes());
+                    head.extend_from_slice(&0i32.to_be_bytes());
+                    be::copy_data(&mut self.out, &head);
+                } else if options.header && options.format == sql::CopyFormat::Csv {
                     let names: Vec<String> = plan
                         .columns
                         .iter()
-                        .map(|c| csv_quote(&c.name, &delim))
+                        .map(|c| csv_field(&c.name, options, false))
                         .collect();
                     be::copy_data(
                         &mut self.out,
-                        format!("{}\n", names.join(&delim)).as_bytes(),
+                        format!("{}\n", names.join(&options.delimiter)).as_bytes(),
                     );
                 }
-                let fmt = self.core.settings.fmt.clone();
                 for row in &rows {
+                    if binary {
+                        let mut buf = BytesMut::new();
+                        buf.extend_from_slice(&(row.len() as i16).to_be_bytes());
+                        for (i, v) in row.iter().enumerate() {
+                            if v.is_null() {
+                                buf.extend_from_slice(&(-1i32).to_be_bytes());
+                                continue;
+                            }
+                            let at = buf.len();
+                            buf.extend_from_slice(&0i32.to_be_bytes());
+                            io::write_binary(v, plan.columns[i].ty, &mut buf)?;
+                            let len = (buf.len() - at - 4) as i32;
+                            buf[at..at + 4].copy_from_slice(&len.to_be_bytes());
+                        }
+                        be::copy_data(&mut self.out, &buf);
+                        continue;
+                    }
                     let mut line = String::new();
                     for (i, v) in row.iter().enumerate() {
                         if i > 0 {
-                            line.push_str(&delim);
+                            line.push_str(&options.delimiter);
                         }
                         if v.is_null() {
-                            line.push_str(&null_str);
+                            line.push_str(&options.null);
+                            continue;
+                        }
+                        let t = io::to_text(v, plan.columns[i].ty, &fmt);
+                        if options.format == sql::CopyFormat::Csv {
+                            let forced = options.force_quote_all
+                                || options.force_quote.contains(&plan.columns[i].name);
+                            line.push_str(&csv_field(&t, options, forced));
                         } else {
-                            let t = io::to_text(v, plan.columns[i].ty, &fmt);
-                            if *csv {
-                                line.push_str(&csv_quote(&t, &delim));
-                            } else {
-                                line.push_str(&copy_text_escape(&t));
-                            }
+                            line.push_str(&copy_text_escape(&t));
                         }
                     }
                     line.push('\n');
                     be::copy_data(&mut self.out, line.as_bytes());
+                }
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                if binary {
+                    be::copy_data(&mut self.out, &(-1i16).to_be_bytes());
                 }
                 be::copy_done(&mut self.out);
                 return Ok(Some(format!("COPY {}", rows.len())));
@@ -1774,7 +1796,12 @@ impl Session {
                 if let PortalRows::NotRun = portal.rows {
                     self.core.check_failed(&stmt)?;
                     self.core.ensure_transaction(&stmt);
-                    let rows = self.core.run_query(plan, &portal.params)?;
+                    let (rows, error) = self.core.run_query_partial(plan, &portal.params);
+                    if let Some(e) = error {
+                        let formats = portal.formats.clone();
+                        self.write_rows(&plan.columns, &formats, &rows)?;
+                        return Err(e);
+                    }
                     portal.rows = PortalRows::Rows { rows, pos: 0 };
                 }
                 match &mut portal.rows {
@@ -1897,12 +1924,28 @@ fn write_row_description(out: &mut BytesMut, columns: &[Column], formats: &[Form
     be::row_description(out, &fields);
 }
 
-fn csv_quote(s: &str, delim: &str) -> String {
-    if s.is_empty() || s.contains(delim) || s.contains(['"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
+/// One CSV field: quoted when forced, empty (to tell it from NULL), or containing the
+/// delimiter, the quote, or a line break; quotes and escapes inside are escaped.
+fn csv_field(s: &str, o: &sql::CopyOptions, forced: bool) -> String {
+    let needs = forced
+        || s.is_empty()
+        || s.contains(o.delimiter.as_str())
+        || s.contains(o.quote)
+        || s.contains(['\n', '\r'])
+        || s == "\\.";
+    if !needs {
+        return s.to_string();
     }
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(o.quote);
+    for c in s.chars() {
+        if c == o.quote || c == o.escape {
+            out.push(o.escape);
+        }
+        out.push(c);
+    }
+    out.push(o.quote);
+    out
 }
 
 fn copy_text_escape(s: &str) -> String {
@@ -2134,6 +2177,22 @@ impl Core {
             }),
             _ => self.settings.show(name, &self.fixed()),
         }
+    }
+
+    fn run_query_partial(
+        &mut self,
+        plan: &sql::plan::Plan,
+        params: &[Value],
+    ) -> (Vec<Row>, Option<PgError>) {
+        if let Some(t) = self.txn.as_mut() {
+            t.snapshot_taken = true;
+        }
+        let mut cx = EvalCx {
+            params,
+            outer: Vec::new(),
+            session: self,
+        };
+        exec::run_plan_streaming(plan, &mut cx)
     }
 
     fn run_query(&mut self, plan: &sql::plan::Plan, params: &[Value]) -> PgResult<Vec<Row>> {

@@ -65,6 +65,29 @@ pub struct TxOptions {
     pub deferrable: Option<bool>,
 }
 
+/// Output format of COPY TO.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CopyFormat {
+    #[default]
+    Text,
+    Csv,
+    Binary,
+}
+
+/// The options of COPY ... TO STDOUT, with PostgreSQL's defaults filled in.
+#[derive(Debug, Clone, Default)]
+pub struct CopyOptions {
+    pub format: CopyFormat,
+    pub header: bool,
+    pub delimiter: String,
+    pub null: String,
+    pub quote: char,
+    pub escape: char,
+    /// FORCE_QUOTE: every column (`*`) or the named ones.
+    pub force_quote_all: bool,
+    pub force_quote: Vec<String>,
+}
+
 #[derive(Debug, Clone)]
 pub enum SetValue {
     Values(Vec<String>),
@@ -134,10 +157,7 @@ pub enum Statement {
     },
     CopyTo {
         plan: Box<Plan>,
-        csv: bool,
-        header: bool,
-        delimiter: Option<String>,
-        null: Option<String>,
+        options: CopyOptions,
     },
     /// Accepted and ignored, with its command tag (e.g. ANALYZE with nothing to analyze).
     NoOp(&'static str),
@@ -503,9 +523,21 @@ fn analyze_copy(
     fmt: &FormatCtx,
     mode: Mode,
 ) -> PgResult<Statement> {
-    if c.is_from || c.relation.is_some() {
+    if let Some(rel) = &c.relation {
+        // No tables exist yet, so every named relation is missing, as PostgreSQL would say.
+        let name = if rel.schemaname.is_empty() {
+            rel.relname.clone()
+        } else {
+            format!("{}.{}", rel.schemaname, rel.relname)
+        };
+        return Err(PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{name}\" does not exist"),
+        ));
+    }
+    if c.is_from {
         return Err(PgError::feature_not_supported(
-            "COPY with tables is not supported yet; only COPY (query) TO STDOUT",
+            "COPY FROM is not supported yet: there are no tables",
         ));
     }
     if !c.filename.is_empty() || c.is_program {
@@ -522,47 +554,58 @@ fn analyze_copy(
     let mut planner = planner(params, fmt, mode);
     let plan = planner.plan_query(q)?;
     planner.finish_params()?;
-    let mut csv = false;
-    let mut header = false;
+    let mut o = CopyOptions::default();
     let mut delimiter = None;
     let mut null = None;
-    for o in &c.options {
-        let Some(N::DefElem(d)) = &o.node else {
+    let mut quote = None;
+    let mut escape = None;
+    let at = |d: &protobuf::DefElem| (d.location >= 0).then_some(d.location as u32 + 1);
+    for opt in &c.options {
+        let Some(N::DefElem(d)) = &opt.node else {
             continue;
         };
         let v = def_elem_value(d);
         match d.defname.as_str() {
             "format" => match v.as_deref().map(str::to_ascii_lowercase).as_deref() {
-                Some("csv") => csv = true,
-                Some("text") => csv = false,
-                Some("binary") => {
-                    return Err(PgError::feature_not_supported(
-                        "COPY TO in binary format is not supported yet",
-                    ))
-                }
+                Some("csv") => o.format = CopyFormat::Csv,
+                Some("text") => o.format = CopyFormat::Text,
+                Some("binary") => o.format = CopyFormat::Binary,
                 Some(other) => {
                     return Err(PgError::new(
                         code::INVALID_PARAMETER_VALUE,
                         format!("COPY format \"{other}\" not recognized"),
-                    ))
+                    )
+                    .at(at(d)))
                 }
                 None => {}
             },
             "header" => {
-                header = v
+                o.header = v
                     .as_deref()
                     .is_none_or(|v| !matches!(v, "off" | "false" | "0"))
             }
             "delimiter" => delimiter = v,
             "null" => null = v,
-            _ => {}
+            "quote" => quote = v,
+            "escape" => escape = v,
+            "force_quote" => match d.arg.as_ref().and_then(|a| a.node.as_ref()) {
+                Some(N::AStar(_)) => o.force_quote_all = true,
+                Some(N::List(l)) => o.force_quote = l.items.iter().filter_map(sval).collect(),
+                _ => {}
+            },
+            "freeze" | "encoding" | "force_not_null" | "force_null" | "default" => {}
+            other => {
+                return Err(PgError::syntax(format!("option \"{other}\" not recognized")).at(at(d)))
+            }
         }
     }
+    let csv = o.format == CopyFormat::Csv;
+    o.delimiter = delimiter.unwrap_or_else(|| if csv { ",".into() } else { "\t".into() });
+    o.null = null.unwrap_or_else(|| if csv { String::new() } else { "\\N".into() });
+    o.quote = quote.and_then(|q| q.chars().next()).unwrap_or('"');
+    o.escape = escape.and_then(|e| e.chars().next()).unwrap_or(o.quote);
     Ok(Statement::CopyTo {
         plan: Box::new(plan),
-        csv,
-        header,
-        delimiter,
-        null,
+        options: o,
     })
 }
