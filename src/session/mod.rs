@@ -1403,12 +1403,14 @@ impl Session {
                 let fmt = self.core.settings.fmt.clone();
                 let binary = options.format == sql::CopyFormat::Binary;
                 be::copy_out_response(&mut self.out, binary, plan.columns.len());
+                // Binary COPY: the header travels with the first row (or the trailer), as
+                // PostgreSQL sends it.
+                let mut pending = BytesMut::new();
                 if binary {
                     // PGCOPY signature, flags, header extension length.
-                    let mut head = b"PGCOPY\n\xff\r\n\0".to_vec();
-                    head.extend_from_slice(&0i32.to_be_bytes());
-                    head.extend_from_slice(&0i32.to_be_bytes());
-                    be::copy_data(&mut self.out, &head);
+                    pending.extend_from_slice(b"PGCOPY\n\xff\r\n\0");
+                    pending.extend_from_slice(&0i32.to_be_bytes());
+                    pending.extend_from_slice(&0i32.to_be_bytes());
                 } else if options.header && options.format == sql::CopyFormat::Csv {
                     let names: Vec<String> = plan
                         .columns
@@ -1422,7 +1424,7 @@ impl Session {
                 }
                 for row in &rows {
                     if binary {
-                        let mut buf = BytesMut::new();
+                        let mut buf = std::mem::take(&mut pending);
                         buf.extend_from_slice(&(row.len() as i16).to_be_bytes());
                         for (i, v) in row.iter().enumerate() {
                             if v.is_null() {
@@ -1463,12 +1465,23 @@ impl Session {
                     return Err(e);
                 }
                 if binary {
-                    be::copy_data(&mut self.out, &(-1i16).to_be_bytes());
+                    pending.extend_from_slice(&(-1i16).to_be_bytes());
+                    be::copy_data(&mut self.out, &pending);
                 }
                 be::copy_done(&mut self.out);
                 return Ok(Some(format!("COPY {}", rows.len())));
             }
             Statement::NoOp(_) => {}
+            Statement::Deferred(node) => {
+                let mut params = Vec::new();
+                let a = sql::analyze(
+                    node,
+                    &mut params,
+                    &self.core.settings.fmt,
+                    sql::Mode::Simple,
+                )?;
+                return self.run_utility(&a.stmt);
+            }
         }
         Ok(Some(tag))
     }

@@ -161,6 +161,9 @@ pub enum Statement {
     },
     /// Accepted and ignored, with its command tag (e.g. ANALYZE with nothing to analyze).
     NoOp(&'static str),
+    /// A utility statement that PostgreSQL analyzes only when it runs (COPY through the
+    /// extended protocol): errors in it belong to Execute, not Parse or Bind.
+    Deferred(Box<N>),
 }
 
 /// The command tag of a statement that returns no rows (used for CommandComplete).
@@ -197,6 +200,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::DropDatabase { .. } => "DROP DATABASE",
         Statement::CopyTo { .. } => "COPY",
         Statement::NoOp(t) => t,
+        Statement::Deferred(_) => "",
     }
 }
 
@@ -475,6 +479,7 @@ fn analyze_inner(
             name: d.dbname.clone(),
             if_exists: d.missing_ok,
         },
+        N::CopyStmt(_) if mode == Mode::Extended => Statement::Deferred(Box::new(node.clone())),
         N::CopyStmt(c) => analyze_copy(c, params, fmt, mode)?,
         N::VacuumStmt(v) if v.rels.is_empty() => {
             Statement::NoOp(if v.is_vacuumcmd { "VACUUM" } else { "ANALYZE" })

@@ -113,6 +113,7 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
     };
     unsafe { pg_query_free_protobuf_parse_result(result) };
     let tree = parsed?;
+    check_parameter_junk(text)?;
     let mut stmts = Vec::with_capacity(tree.stmts.len());
     for raw in tree.stmts {
         let Some(node) = raw.stmt.and_then(|n| n.node) else {
@@ -132,6 +133,36 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
         stmts,
         notices: truncation_notices(text),
     })
+}
+
+/// PostgreSQL 15's lexer rejects a parameter run together with a name (`$1x`) where the
+/// grammar this parser uses would read `$1 AS x`. Only texts with a `$` followed by a digit
+/// are scanned.
+fn check_parameter_junk(text: &str) -> PgResult<()> {
+    let b = text.as_bytes();
+    if !b.windows(2).any(|w| w[0] == b'$' && w[1].is_ascii_digit()) {
+        return Ok(());
+    }
+    let Ok(scan) = pg_query::scan(text) else {
+        return Ok(());
+    };
+    for pair in scan.tokens.windows(2) {
+        let (a, n) = (&pair[0], &pair[1]);
+        if a.token == protobuf::Token::Param as i32
+            && n.start == a.end
+            && text[n.start as usize..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
+            let junk_end = text[a.start as usize..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .map_or(text.len(), |e| a.start as usize + e);
+            return Err(PgError::syntax(format!(
+                "trailing junk after parameter at or near \"{}\"",
+                &text[a.start as usize..junk_end]
+            ))
+            .with_position(text[..a.start as usize].chars().count() as u32 + 1));
+        }
+    }
+    Ok(())
 }
 
 /// PostgreSQL's lexer truncates identifiers longer than 63 bytes and says so with a NOTICE; the
