@@ -17,3 +17,29 @@ check of the test case), the "threadgres" id compares PostgreSQL 15 with threadg
 """
 
 from tg_fixtures import *  # noqa: F401,F403
+
+
+def _known_failures():
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "known_failures.txt")
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            prefix, _, reason = line.partition("|")
+            out.append((prefix.strip(), reason.strip()))
+    return out
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks the documented threadgres gaps of known_failures.txt as expected failures."""
+    import pytest
+
+    known = _known_failures()
+    for item in items:
+        for prefix, reason in known:
+            if item.nodeid.startswith(prefix):
+                item.add_marker(pytest.mark.xfail(reason=reason, strict=False))
