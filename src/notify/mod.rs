@@ -61,6 +61,13 @@
 //! naming a session that holds back the oldest pending event. The ring has one slot per possible
 //! in-flight commit (a power of two above `max_connections`), so it cannot wrap.
 
+//! # Observability
+//!
+//! `pg_stat_notify` shows notifications sent and delivered, notifying commits, queue bytes and
+//! usage, and the number of channels. A listener whose entries are held back behind an earlier,
+//! still-publishing commit shows wait event `IPC` / `NotifyCommitOrder` in pg_stat_activity;
+//! nothing else in the notification path waits.
+
 #[cfg(all(test, feature = "shuttle"))]
 mod model;
 

@@ -202,6 +202,9 @@ struct Session {
     described: bool,
     /// Result formats of the utility statement being executed (SHOW, FETCH).
     utility_formats: Vec<Format>,
+    /// Notifications for this session are held back until an earlier commit finishes
+    /// publishing (shown in pg_stat_activity as wait event IPC / NotifyCommitOrder).
+    notify_held: bool,
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -470,6 +473,7 @@ impl Session {
             closing: false,
             described: false,
             utility_formats: Vec::new(),
+            notify_held: false,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -508,7 +512,11 @@ impl Session {
             if rbuf.is_empty() {
                 rbuf = BytesMut::new();
             }
-            self.set_wait(Some(("Client", "ClientRead")));
+            self.set_wait(Some(if self.notify_held {
+                ("IPC", "NotifyCommitOrder")
+            } else {
+                ("Client", "ClientRead")
+            }));
             let idle_timeout = match self.core.tx {
                 TxState::Block | TxState::Failed
                     if self.core.settings.idle_in_transaction_timeout_ms > 0 =>
@@ -794,6 +802,7 @@ impl Session {
         };
         let mut batch = Vec::new();
         self.core.instance.notify.drain(&listener, &mut batch);
+        self.notify_held = listener.pending() > 0;
         let mut sent = 0;
         for d in batch {
             // Channel check at read time: UNLISTENed channels and entries from before the
