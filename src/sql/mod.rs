@@ -494,32 +494,15 @@ fn analyze_inner(
     })
 }
 
-/// Resolves PREPARE's parameter type names.
+/// Resolves PREPARE's parameter type names (with the planner's type-name rules).
 pub fn resolve_type_names(names: &[protobuf::TypeName]) -> PgResult<Vec<Type>> {
-    let mut types = Vec::with_capacity(names.len());
-    for tn in names {
-        let parts: Vec<String> = tn
-            .names
-            .iter()
-            .filter_map(|n| match &n.node {
-                Some(N::String(s)) if s.sval != "pg_catalog" => Some(s.sval.clone()),
-                _ => None,
-            })
-            .collect();
-        let name = parts.join(".");
-        let mut t = Type::from_name(&name).ok_or_else(|| {
-            PgError::new(
-                code::UNDEFINED_OBJECT,
-                format!("type \"{name}\" does not exist"),
-            )
-            .at((tn.location >= 0).then_some(tn.location as u32 + 1))
-        })?;
-        if !tn.array_bounds.is_empty() {
-            t = t.array().unwrap_or(t);
-        }
-        types.push(t);
-    }
-    Ok(types)
+    let mut no_params = Vec::new();
+    let fmt = FormatCtx::default();
+    let planner = Planner::new(&mut no_params, &fmt);
+    names
+        .iter()
+        .map(|tn| planner.resolve_type_name(tn).map(|(t, _)| t))
+        .collect()
 }
 
 fn analyze_copy(

@@ -2041,7 +2041,7 @@ impl<'a> Planner<'a> {
         })
     }
 
-    fn resolve_type_name(&self, tn: &protobuf::TypeName) -> PgResult<(Type, i32)> {
+    pub fn resolve_type_name(&self, tn: &protobuf::TypeName) -> PgResult<(Type, i32)> {
         let names = names_of(&tn.names);
         // Types live in pg_catalog; another schema either does not exist or has none.
         if let [schema, _] = names.as_slice() {
