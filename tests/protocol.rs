@@ -411,3 +411,71 @@ fn tokio_postgres_client_and_notifications() {
         assert_eq!(n.process_id(), other_pid);
     });
 }
+
+#[test]
+fn notify_queue_full_warns_then_fails_and_drains() {
+    // The smallest queue PostgreSQL allows (64 pages of 8 KiB).
+    let srv = start(|c| c.max_notify_queue_size = 64 * 8192);
+    let (mut listener, msgs) = login(srv.port);
+    let key = msgs.iter().find(|m| m.0 == b'K').unwrap().1.clone();
+    let listener_pid = i32::from_be_bytes([key[0], key[1], key[2], key[3]]);
+    // LISTEN commits first; then the listener sits in a transaction and reads nothing.
+    listener.write_all(&message(b'Q', b"LISTEN c\0")).unwrap();
+    until_ready(&mut listener);
+    listener.write_all(&message(b'Q', b"BEGIN\0")).unwrap();
+    assert_eq!(until_ready(&mut listener).last().unwrap().1, b"T");
+
+    let (mut notifier, _) = login(srv.port);
+    let payload = "x".repeat(7000);
+    let (mut accepted, mut warned, mut failed) = (0, false, false);
+    for i in 0..200 {
+        let q = format!("NOTIFY c, '{i}{payload}'\0");
+        notifier.write_all(&message(b'Q', q.as_bytes())).unwrap();
+        let msgs = until_ready(&mut notifier);
+        if let Some(n) = msgs.iter().find(|m| m.0 == b'N') {
+            assert_eq!(field(&n.1, b'C').as_deref(), Some("01000"));
+            assert!(field(&n.1, b'M').unwrap().starts_with("NOTIFY queue is "));
+            // The listener stuck in its transaction is named as the one holding the queue.
+            assert!(field(&n.1, b'D')
+                .unwrap()
+                .contains(&format!("PID {listener_pid}")));
+            warned = true;
+        }
+        if let Some(e) = msgs.iter().find(|m| m.0 == b'E') {
+            assert_eq!(field(&e.1, b'C').as_deref(), Some("54000"));
+            assert_eq!(
+                field(&e.1, b'M').as_deref(),
+                Some("too many notifications in the NOTIFY queue")
+            );
+            failed = true;
+            break;
+        }
+        accepted += 1;
+    }
+    assert!(warned, "a warning at 50% full");
+    assert!(failed, "an error when full");
+    assert!(
+        accepted > 30 && accepted < 80,
+        "accepted {accepted} (warned {warned})"
+    );
+
+    // Ending the listener's transaction delivers everything that was accepted, in order.
+    listener.write_all(&message(b'Q', b"COMMIT\0")).unwrap();
+    let msgs = until_ready(&mut listener);
+    let notes: Vec<&Vec<u8>> = msgs.iter().filter(|m| m.0 == b'A').map(|m| &m.1).collect();
+    assert_eq!(notes.len(), accepted);
+    for (i, body) in notes.iter().enumerate() {
+        let text = String::from_utf8_lossy(&body[4..]);
+        assert!(
+            text.starts_with(&format!("c\0{i}x")),
+            "notification {i} in order"
+        );
+    }
+    // And the queue is empty again.
+    notifier
+        .write_all(&message(b'Q', b"SELECT pg_notification_queue_usage()\0"))
+        .unwrap();
+    let msgs = until_ready(&mut notifier);
+    let row = msgs.iter().find(|m| m.0 == b'D').unwrap();
+    assert!(row.1.ends_with(b"0"), "usage back to 0");
+}
