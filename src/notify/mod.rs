@@ -110,17 +110,24 @@ impl Drop for Event {
 }
 
 /// An inbox entry: the event and its position in the commit order.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Delivery {
     pub seq: u64,
     pub event: Arc<Event>,
 }
 
-impl Drop for Delivery {
+// A delivery's inbox slot is accounted when it leaves the inbox (in bulk, by `drain` or when
+// the listener goes away), not per entry on drop: with 1000 listeners on a channel, a per-entry
+// atomic on the shared counter would be 1000 contended updates per notification.
+impl Drop for Listener {
     fn drop(&mut self) {
-        self.event
-            .account
-            .fetch_sub(DELIVERY_OVERHEAD, Ordering::Relaxed);
+        let inbox = self.inbox.lock();
+        if let Some(first) = inbox.first() {
+            first
+                .event
+                .account
+                .fetch_sub(inbox.len() as u64 * DELIVERY_OVERHEAD, Ordering::Relaxed);
+        }
     }
 }
 
@@ -464,6 +471,10 @@ impl Hub {
             inbox.sort_by_key(|d| d.seq);
         }
         let ready = inbox.partition_point(|d| d.seq < w);
+        if ready > 0 {
+            self.queued_bytes
+                .fetch_sub(ready as u64 * DELIVERY_OVERHEAD, Ordering::Relaxed);
+        }
         out.extend(inbox.drain(..ready));
     }
 
