@@ -2250,49 +2250,24 @@ fn f_date_trunc(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
                 canonical_unit(&lower).ok_or_else(|| unit_not_recognized(field, Type::INTERVAL))?;
             let mut r = *iv;
             let t = iv.micros;
+            // Units of a month or more keep only whole multiples of that many months.
+            let months_per = match u {
+                "millennium" => Some(12000),
+                "century" => Some(1200),
+                "decade" => Some(120),
+                "year" => Some(12),
+                "quarter" => Some(3),
+                "month" => Some(1),
+                _ => None,
+            };
+            if let Some(m) = months_per {
+                return Ok(Value::Interval(Interval {
+                    months: iv.months / m * m,
+                    days: 0,
+                    micros: 0,
+                }));
+            }
             match u {
-                "millennium" => {
-                    r = Interval {
-                        months: iv.months / 12000 * 12000,
-                        days: 0,
-                        micros: 0,
-                    };
-                }
-                "century" => {
-                    r = Interval {
-                        months: iv.months / 1200 * 1200,
-                        days: 0,
-                        micros: 0,
-                    }
-                }
-                "decade" => {
-                    r = Interval {
-                        months: iv.months / 120 * 120,
-                        days: 0,
-                        micros: 0,
-                    }
-                }
-                "year" => {
-                    r = Interval {
-                        months: iv.months / 12 * 12,
-                        days: 0,
-                        micros: 0,
-                    }
-                }
-                "quarter" => {
-                    r = Interval {
-                        months: iv.months / 3 * 3,
-                        days: 0,
-                        micros: 0,
-                    }
-                }
-                "month" => {
-                    r = Interval {
-                        months: iv.months,
-                        days: 0,
-                        micros: 0,
-                    }
-                }
                 "day" => r.micros = 0,
                 "hour" => r.micros = t / dt::USECS_PER_HOUR * dt::USECS_PER_HOUR,
                 "minute" => r.micros = t / dt::USECS_PER_MINUTE * dt::USECS_PER_MINUTE,
