@@ -355,11 +355,16 @@ fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
         .collect()
 }
 
-fn undefined_function(name: &str, types: &[Type], location: i32) -> PgError {
+/// `name(type, type)` as PostgreSQL prints a call's signature in errors.
+fn signature(name: &str, types: &[Type]) -> String {
     let args: Vec<String> = types.iter().map(|t| t.name()).collect();
+    format!("{}({})", name, args.join(", "))
+}
+
+fn undefined_function(name: &str, types: &[Type], location: i32) -> PgError {
     PgError::new(
         code::UNDEFINED_FUNCTION,
-        format!("function {}({}) does not exist", name, args.join(", ")),
+        format!("function {} does not exist", signature(name, types)),
     )
     .with_hint(
         "No function matches the given name and argument types. You might need to add explicit type casts.",
@@ -369,10 +374,9 @@ fn undefined_function(name: &str, types: &[Type], location: i32) -> PgError {
 
 /// PostgreSQL's error when several candidates fit equally well.
 fn not_unique(name: &str, types: &[Type], location: i32) -> PgError {
-    let args: Vec<String> = types.iter().map(|t| t.name()).collect();
     PgError::new(
         code::AMBIGUOUS_FUNCTION,
-        format!("function {}({}) is not unique", name, args.join(", ")),
+        format!("function {} is not unique", signature(name, types)),
     )
     .with_hint(
         "Could not choose a best candidate function. You might need to add explicit type casts.",
