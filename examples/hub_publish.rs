@@ -3,7 +3,7 @@
 //! hub_publish -- 10000`.
 use std::sync::Arc;
 use std::time::Instant;
-use threadgres::notify::{Hub, Listener, Pending, Wake};
+use threadgres::notify::{Hub, Listener, Wake};
 
 struct NoWake;
 impl Wake for NoWake {
@@ -17,27 +17,26 @@ fn main() {
         .unwrap_or(10_000);
     let hub = Hub::new(100, 8 << 30);
     let l = Listener::new(1, Arc::new(NoWake));
-    let pending: Vec<Pending> = (0..n)
-        .map(|i| Pending {
-            channel: format!("ch_{i}"),
-            payload: String::new(),
-        })
-        .collect();
-    for p in &pending {
-        hub.listen(5, &p.channel, &l);
+    let channels: Vec<String> = (0..n).map(|i| format!("ch_{i}")).collect();
+    for c in &channels {
+        hub.listen(5, c, &l);
     }
     for round in 0..5 {
         let t = Instant::now();
-        hub.check_capacity(&pending).unwrap();
-        hub.publish(5, 1, pending.clone());
+        let notes: Vec<(&str, &str)> = channels.iter().map(|c| (c.as_str(), "")).collect();
+        let out = hub.outbox(5, &notes);
+        let queue = t.elapsed();
+        let t = Instant::now();
+        hub.check_capacity(&out).unwrap();
+        hub.publish(out, 1);
         let publish = t.elapsed();
         let t = Instant::now();
         let mut out = Vec::new();
         hub.drain(&l, &mut out);
-        let got = out.len();
+        let got: usize = out.iter().map(|d| d.notes().count()).sum();
         drop(out);
         println!(
-            "round {round}: publish {publish:?}, drain+drop {:?} ({got} entries)",
+            "round {round}: queue {queue:?}, publish {publish:?}, drain+drop {:?} ({got} entries)",
             t.elapsed()
         );
     }

@@ -19,13 +19,6 @@ impl Wake for FlagWake {
     }
 }
 
-fn pending(ch: &str, p: &str) -> Pending {
-    Pending {
-        channel: ch.into(),
-        payload: p.into(),
-    }
-}
-
 fn config() -> Config {
     let mut c = Config::new();
     c.max_steps = MaxSteps::FailAfter(20_000);
@@ -46,7 +39,11 @@ fn receive(hub: &Hub, l: &Listener, w: &FlagWake, expected: usize) -> Vec<(u64, 
         if w.0.swap(false, Ordering::SeqCst) {
             let mut batch = Vec::new();
             hub.drain(l, &mut batch);
-            got.extend(batch.iter().map(|d| (d.seq, d.event.payload.to_string())));
+            got.extend(
+                batch
+                    .iter()
+                    .flat_map(|d| d.notes().map(move |n| (d.seq, n.payload.to_string()))),
+            );
         } else {
             thread::yield_now();
         }
@@ -64,11 +61,11 @@ fn commit_order_across_channels_without_lost_wakeups() {
         hub.listen(0, "b", &l);
         let h1 = {
             let hub = hub.clone();
-            thread::spawn(move || hub.publish(0, 10, vec![pending("a", "a1"), pending("a", "a2")]))
+            thread::spawn(move || hub.publish(hub.outbox(0, &[("a", "a1"), ("a", "a2")]), 10))
         };
         let h2 = {
             let hub = hub.clone();
-            thread::spawn(move || hub.publish(0, 11, vec![pending("b", "b1")]))
+            thread::spawn(move || hub.publish(hub.outbox(0, &[("b", "b1")]), 11))
         };
         let got = receive(&hub, &l, &w, 3);
         h1.join().unwrap();
@@ -100,7 +97,7 @@ fn two_listeners_agree_on_order() {
             .into_iter()
             .map(|(c, p)| {
                 let hub = hub.clone();
-                thread::spawn(move || hub.publish(0, 9, vec![pending(c, p)]))
+                thread::spawn(move || hub.publish(hub.outbox(0, &[(c, p)]), 9))
             })
             .collect();
         let r1 = {
@@ -130,8 +127,8 @@ fn listen_during_publish_sees_a_suffix() {
         let publisher = {
             let hub = hub.clone();
             thread::spawn(move || {
-                hub.publish(0, 9, vec![pending("c", "1")]);
-                hub.publish(0, 9, vec![pending("c", "2")]);
+                hub.publish(hub.outbox(0, &[("c", "1")]), 9);
+                hub.publish(hub.outbox(0, &[("c", "2")]), 9);
             })
         };
         let from = hub.listen(0, "c", &l);
@@ -141,7 +138,8 @@ fn listen_during_publish_sees_a_suffix() {
         let kept: Vec<String> = batch
             .iter()
             .filter(|d| d.seq >= from)
-            .map(|d| d.event.payload.to_string())
+            .flat_map(|d| d.notes())
+            .map(|n| n.payload.to_string())
             .collect();
         // Whatever the interleaving, the listener sees a suffix of the commit order, and
         // everything committed after its LISTEN.
@@ -151,5 +149,54 @@ fn listen_during_publish_sees_a_suffix() {
         if from == 0 {
             assert_eq!(kept.len(), 2);
         }
+    });
+}
+
+#[test]
+fn listen_between_queue_and_commit_is_not_missed() {
+    run(|| {
+        let hub = Arc::new(Hub::new(4, 1 << 20));
+        let w = Arc::new(FlagWake(AtomicBool::new(false)));
+        let l = Listener::new(1, w.clone());
+        // Resolved while nobody listens: the commit must notice the LISTEN that follows.
+        let out = hub.outbox(0, &[("c", "1")]);
+        let publisher = {
+            let hub = hub.clone();
+            thread::spawn(move || hub.publish(out, 9))
+        };
+        let from = hub.listen(0, "c", &l);
+        publisher.join().unwrap();
+        let mut batch = Vec::new();
+        hub.drain(&l, &mut batch);
+        let kept = batch
+            .iter()
+            .filter(|d| d.seq >= from)
+            .flat_map(|d| d.notes())
+            .count();
+        // The commit took sequence number 0: a LISTEN that read `from == 0` came first.
+        assert_eq!(kept, usize::from(from == 0));
+        drop(batch);
+        drop(l);
+        assert_eq!(hub.stats().queue_bytes, 0);
+    });
+}
+
+#[test]
+fn unlisten_between_queue_and_commit_releases_everything() {
+    run(|| {
+        let hub = Arc::new(Hub::new(4, 1 << 20));
+        let w = Arc::new(FlagWake(AtomicBool::new(false)));
+        let l = Listener::new(1, w.clone());
+        hub.listen(0, "c", &l);
+        let out = hub.outbox(0, &[("c", "1"), ("c", "2")]);
+        let publisher = {
+            let hub = hub.clone();
+            thread::spawn(move || hub.publish(out, 9))
+        };
+        hub.unlisten(0, "c", &l);
+        publisher.join().unwrap();
+        // Whether or not the entry reached the inbox, the listener going away releases it.
+        drop(l);
+        assert_eq!(hub.stats().queue_bytes, 0);
     });
 }

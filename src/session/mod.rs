@@ -47,7 +47,7 @@ use tokio::net::TcpStream;
 
 use crate::error::{code, PgError, PgResult, Severity};
 use crate::instance::{Activity, Instance, SessionShared};
-use crate::notify::{self, Listener, Pending};
+use crate::notify::{self, Listener, Outbox};
 use crate::sql::exec::{self, Row};
 use crate::sql::expr::{EvalCx, SessionCtx};
 use crate::sql::plan::Column;
@@ -94,10 +94,8 @@ struct SavepointState {
 /// transaction) and consumed at its end.
 struct Txn {
     start: i64,
-    notifies: Vec<Pending>,
-    /// De-duplication index: hash of (channel, payload) → position in `notifies` of its first
-    /// occurrence. Holds no copies of the strings.
-    notify_index: rustc_hash::FxHashMap<u64, u32>,
+    /// NOTIFYs queued so far, already resolved against the listener registry.
+    outbox: Outbox,
     listens: Vec<ListenAction>,
     savepoints: Vec<SavepointState>,
     settings_at_start: Settings,
@@ -107,36 +105,6 @@ struct Txn {
     isolation: sql::Isolation,
     /// A query ran in this transaction: its isolation level can no longer change.
     snapshot_taken: bool,
-}
-
-fn notify_hash(p: &Pending) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(p)
-}
-
-impl Txn {
-    /// Queues a notification unless an identical (channel, payload) is already queued in this
-    /// transaction (PostgreSQL's de-duplication; the first occurrence keeps its place).
-    fn add_notify(&mut self, p: Pending) {
-        let h = notify_hash(&p);
-        match self.notify_index.get(&h) {
-            Some(&i) if self.notifies[i as usize] == p => return,
-            // A hash collision between different notifications: fall back to a scan.
-            Some(_) if self.notifies.contains(&p) => return,
-            Some(_) => {}
-            None => {
-                self.notify_index.insert(h, self.notifies.len() as u32);
-            }
-        }
-        self.notifies.push(p);
-    }
-
-    fn rebuild_notify_index(&mut self) {
-        self.notify_index.clear();
-        for (i, p) in self.notifies.iter().enumerate() {
-            self.notify_index.entry(notify_hash(p)).or_insert(i as u32);
-        }
-    }
 }
 
 /// A prepared statement (named or unnamed).
@@ -183,6 +151,10 @@ struct Core {
     txn: Option<Box<Txn>>,
     listening: rustc_hash::FxHashMap<String, u64>,
     listener: Option<Arc<Listener>>,
+    /// The hub's sequence number read after this session last changed its registrations:
+    /// deliveries from that point on were resolved against the current `listening` set and
+    /// need no per-note check (`notify` invariant 6).
+    listen_changed_at: u64,
     notices: Vec<PgError>,
     statement_start: i64,
     deadline: Option<Instant>,
@@ -205,7 +177,17 @@ struct Session {
     /// Notifications for this session are held back until an earlier commit finishes
     /// publishing (shown in pg_stat_activity as wait event IPC / NotifyCommitOrder).
     notify_held: bool,
+    /// Deliveries taken from the inbox and not yet fully written out, and the position of the
+    /// next note to send (delivery, note). While idle, notifications go out in chunks of
+    /// [`NOTIFY_CHUNK`] bytes so that the client can read the first while the rest are encoded,
+    /// and the output buffer stays bounded.
+    backlog: Vec<notify::Delivery>,
+    backlog_at: (usize, usize),
+    notes_more: bool,
 }
+
+/// Output bytes of notifications encoded at a time while the session is idle.
+const NOTIFY_CHUNK: usize = 64 * 1024;
 
 fn hash_str(s: &str) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -456,6 +438,7 @@ impl Session {
             tx: TxState::Idle,
             txn: None,
             listening: Default::default(),
+            listen_changed_at: 0,
             listener: None,
             notices: Vec::new(),
             statement_start: 0,
@@ -474,6 +457,9 @@ impl Session {
             described: false,
             utility_formats: Vec::new(),
             notify_held: false,
+            backlog: Vec::new(),
+            backlog_at: (0, 0),
+            notes_more: false,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -509,6 +495,11 @@ impl Session {
             if self.closing {
                 return;
             }
+            if self.notes_more {
+                // The rest of a long run of notifications, before reading the next query.
+                self.notes_more = self.deliver_notifications(NOTIFY_CHUNK);
+                continue;
+            }
             if rbuf.is_empty() {
                 rbuf = BytesMut::new();
             }
@@ -535,7 +526,7 @@ impl Session {
                         continue;
                     }
                     if self.core.tx == TxState::Idle {
-                        self.deliver_notifications();
+                        self.notes_more = self.deliver_notifications(NOTIFY_CHUNK);
                     }
                 }
                 r = stream.readable() => {
@@ -759,7 +750,7 @@ impl Session {
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
     fn ready(&mut self) {
         if self.core.tx == TxState::Idle {
-            self.deliver_notifications();
+            self.deliver_notifications(usize::MAX);
         }
         self.report_settings();
         let status = self.tx_status();
@@ -796,33 +787,54 @@ impl Session {
         }
     }
 
-    fn deliver_notifications(&mut self) {
-        let Some(listener) = self.core.listener.clone() else {
-            return;
+    /// Encodes pending notifications into the output until it holds `limit` bytes; returns
+    /// whether some are left for another call.
+    fn deliver_notifications(&mut self, limit: usize) -> bool {
+        let Some(listener) = &self.core.listener else {
+            self.backlog.clear();
+            return false;
         };
-        let mut batch = Vec::new();
-        self.core.instance.notify.drain(&listener, &mut batch);
-        self.notify_held = listener.pending() > 0;
+        if self.backlog.is_empty() {
+            self.core.instance.notify.drain(listener, &mut self.backlog);
+            self.backlog_at = (0, 0);
+            self.notify_held = listener.pending() > 0;
+        }
         let mut sent = 0;
-        for d in batch {
-            // Channel check at read time: UNLISTENed channels and entries from before the
-            // LISTEN's commit are skipped.
-            match self.core.listening.get(&*d.event.channel) {
-                Some(&from) if d.seq >= from => {
-                    be::notification(
-                        &mut self.out,
-                        d.event.sender_pid,
-                        &d.event.channel,
-                        &d.event.payload,
-                    );
-                    sent += 1;
+        let (mut di, mut ni) = self.backlog_at;
+        let mut more = false;
+        'deliveries: while di < self.backlog.len() {
+            let d = &self.backlog[di];
+            let pid = d.sender_pid();
+            // Deliveries resolved before this session's last LISTEN/UNLISTEN may hold channels
+            // it no longer listens to, or entries from before a LISTEN's commit: check those.
+            let check = d.seq < self.core.listen_changed_at;
+            while ni < d.len() {
+                let note = d.note(ni);
+                ni += 1;
+                if check
+                    && !matches!(self.core.listening.get(note.channel), Some(&from) if d.seq >= from)
+                {
+                    continue;
                 }
-                _ => {}
+                be::notification(&mut self.out, pid, note.channel, note.payload);
+                sent += 1;
+                if self.out.len() >= limit && (ni < d.len() || di + 1 < self.backlog.len()) {
+                    more = true;
+                    break 'deliveries;
+                }
             }
+            di += 1;
+            ni = 0;
+        }
+        if more {
+            self.backlog_at = (di, ni);
+        } else {
+            self.backlog.clear();
         }
         if sent > 0 {
             self.core.instance.notify.count_delivered(sent);
         }
+        more
     }
 
     // ------------------------------------------------------------ simple query
@@ -1100,7 +1112,7 @@ impl Session {
                 let txn = self.core.txn.as_mut().expect("transaction");
                 txn.savepoints.push(SavepointState {
                     name: name.clone(),
-                    notifies: txn.notifies.len(),
+                    notifies: txn.outbox.len(),
                     listens: txn.listens.len(),
                     settings: self.core.settings.clone(),
                 });
@@ -1141,8 +1153,7 @@ impl Session {
                 txn.savepoints.truncate(i + 1);
                 let sp = txn.savepoints.last().expect("savepoint");
                 let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
-                txn.notifies.truncate(notifies);
-                txn.rebuild_notify_index();
+                txn.outbox.truncate(notifies);
                 txn.listens.truncate(listens);
                 self.core.settings = settings;
                 self.core.settings_dirty = true;
@@ -2084,8 +2095,7 @@ impl Core {
                 .unwrap_or(sql::Isolation::ReadCommitted);
             self.txn = Some(Box::new(Txn {
                 start: self.statement_start,
-                notifies: Vec::new(),
-                notify_index: Default::default(),
+                outbox: Outbox::new(self.db_oid),
                 listens: Vec::new(),
                 savepoints: Vec::new(),
                 settings_at_start: self.settings.clone(),
@@ -2243,8 +2253,8 @@ impl Core {
         }
         let instance = self.instance.clone();
         let hub = &instance.notify;
-        if !txn.notifies.is_empty() {
-            match hub.check_capacity(&txn.notifies) {
+        if !txn.outbox.is_empty() {
+            match hub.check_capacity(&txn.outbox) {
                 Ok(Some(warning)) => self.notices.push(warning),
                 Ok(None) => {}
                 Err(e) => {
@@ -2255,12 +2265,8 @@ impl Core {
             }
         }
         self.apply_listens(&txn.listens);
-        if !txn.notifies.is_empty() {
-            hub.publish(
-                self.db_oid,
-                self.shared.pid,
-                std::mem::take(&mut txn.notifies),
-            );
+        if !txn.outbox.is_empty() {
+            hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
         }
         // SET LOCAL lasts until the end of the transaction.
         for (name, value) in &txn.local_restore {
@@ -2332,6 +2338,7 @@ impl Core {
                 }
             }
         }
+        self.listen_changed_at = hub.current_seq();
         if self.listening.is_empty() {
             // Nothing listened to: drop the inbox (and whatever it still held).
             self.listener = None;
@@ -2365,12 +2372,11 @@ impl SessionCtx for Core {
     }
     fn notify(&mut self, channel: &str, payload: &str) -> PgResult<()> {
         notify::check_notify_args(channel, payload)?;
-        let p = Pending {
-            channel: channel.to_string(),
-            payload: payload.to_string(),
-        };
-        let txn = self.txn_mut();
-        txn.add_notify(p);
+        self.txn_mut();
+        let txn = self.txn.as_mut().expect("transaction");
+        self.instance
+            .notify
+            .queue(&mut txn.outbox, channel, payload)?;
         Ok(())
     }
     fn listening_channels(&self) -> Vec<String> {

@@ -223,6 +223,10 @@ pub async fn recv_within(
     rx: &mut mpsc::UnboundedReceiver<Received>,
     limit: Duration,
 ) -> Res<Received> {
+    // Already queued: no timer to arm (a burst of notifications is read at memory speed).
+    if let Ok(r) = rx.try_recv() {
+        return Ok(r);
+    }
     match tokio::time::timeout(limit, rx.recv()).await {
         Ok(Some(r)) => Ok(r),
         Ok(None) => Err("connection closed while waiting for a notification".into()),

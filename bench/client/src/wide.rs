@@ -65,6 +65,7 @@ pub async fn run(a: Args) -> Res<Value> {
     let mut commit_ms = Vec::new();
     let mut deliver_ms = Vec::new();
     let mut notify_phase_ms = Vec::new();
+    let mut first_ms = Vec::new();
     for it in 0..(a.warmup_iterations + a.iterations) {
         let notifies: Vec<String> = (0..a.channels)
             .map(|c| format!("NOTIFY wide_{c}, '{it}';"))
@@ -80,17 +81,27 @@ pub async fn run(a: Args) -> Res<Value> {
         let deadline = t0 + deliver_timeout;
         let tag = it.to_string();
         let mut slowest = Duration::ZERO;
+        let mut first = Duration::MAX;
         for rx in rxs.iter_mut() {
             let mut got = 0usize;
             while got < a.channels {
-                let left = deadline.saturating_duration_since(Instant::now());
-                let r = conn::recv_within(rx, left).await.map_err(|e| {
+                let r = match rx.try_recv() {
+                    Ok(r) => Ok(r),
+                    Err(_) => {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        conn::recv_within(rx, left).await
+                    }
+                };
+                let r = r.map_err(|e| {
                     format!(
                         "iteration {it}: listener has {got} of {} notifications: {e}",
                         a.channels
                     )
                 })?;
                 if r.note.payload() == tag {
+                    if got == 0 {
+                        first = first.min(r.at.saturating_duration_since(t0));
+                    }
                     got += 1;
                     if got == a.channels {
                         slowest = slowest.max(r.at.saturating_duration_since(t0));
@@ -103,6 +114,7 @@ pub async fn run(a: Args) -> Res<Value> {
             notify_phase_ms.push(conn::ms(t0 - t_begin));
             if a.listeners > 0 {
                 deliver_ms.push(conn::ms(slowest));
+                first_ms.push(conn::ms(first));
             }
         }
     }
@@ -124,6 +136,7 @@ pub async fn run(a: Args) -> Res<Value> {
     obj.extend(stats::summary("notify_phase_ms", &mut notify_phase_ms));
     if a.listeners > 0 {
         obj.extend(stats::summary("deliver_ms", &mut deliver_ms));
+        obj.extend(stats::summary("first_ms", &mut first_ms));
     }
     drop(rxs);
     let mut all = idle;
