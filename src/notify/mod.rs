@@ -697,10 +697,11 @@ impl Hub {
     /// Publishes a committed transaction's notifications. This is the commit point of the
     /// notifications: the sequence number taken here orders them against every other
     /// transaction's. Costs O(listeners reached) when the registry did not change since the
-    /// notes were queued, O(notes + deliveries) when it did.
-    pub fn publish(&self, mut out: Outbox, sender_pid: i32) {
+    /// notes were queued, O(notes + deliveries) when it did. Returns the number of other
+    /// sessions' listeners that received something.
+    pub fn publish(&self, mut out: Outbox, sender_pid: i32) -> usize {
         if out.notes.is_empty() {
-            return;
+            return 0;
         }
         let count = out.notes.len() as u64;
         let seq = self.next_seq.fetch_add(1, Ordering::SeqCst);
@@ -740,7 +741,9 @@ impl Hub {
             account: self.queued_bytes.clone(),
         });
         let mut wakes = Vec::with_capacity(out.groups.len());
+        let mut others = 0;
         for (l, items) in out.groups.drain(..) {
+            others += usize::from(l.pid != sender_pid);
             l.inbox.lock().push(Delivery {
                 seq,
                 batch: batch.clone(),
@@ -751,6 +754,7 @@ impl Hub {
         self.sent.fetch_add(count, Ordering::Relaxed);
         self.commits.fetch_add(1, Ordering::Relaxed);
         self.finish(seq, wakes);
+        others
     }
 
     /// Marks `seq` published and advances the watermark as far as finished slots allow.

@@ -155,6 +155,9 @@ struct Core {
     /// deliveries from that point on were resolved against the current `listening` set and
     /// need no per-note check (`notify` invariant 6).
     listen_changed_at: u64,
+    /// Other sessions' listeners reached by this session's commits since its output was last
+    /// written.
+    woke_others: usize,
     notices: Vec<PgError>,
     statement_start: i64,
     deadline: Option<Instant>,
@@ -185,6 +188,10 @@ struct Session {
     backlog_at: (usize, usize),
     notes_more: bool,
 }
+
+/// A commit that wakes at most this many other sessions lets them run before its reply is
+/// written; with more, the reply goes first (it would wait behind all of them otherwise).
+const YIELD_TO_WOKEN: usize = 4;
 
 /// Output bytes of notifications encoded at a time while the session is idle.
 const NOTIFY_CHUNK: usize = 64 * 1024;
@@ -439,6 +446,7 @@ impl Session {
             txn: None,
             listening: Default::default(),
             listen_changed_at: 0,
+            woke_others: 0,
             listener: None,
             notices: Vec::new(),
             statement_start: 0,
@@ -484,6 +492,14 @@ impl Session {
             return;
         }
         loop {
+            let woke = std::mem::take(&mut self.core.woke_others);
+            if woke > 0 && woke <= YIELD_TO_WOKEN {
+                // A commit just woke a few listening sessions. Their notification is usually
+                // what another client waits for (a reply to this client rarely is), so let them
+                // run first on this thread, where the wake put them, before this session's
+                // own write.
+                tokio::task::yield_now().await;
+            }
             if !self.out.is_empty() {
                 self.set_wait(Some(("Client", "ClientWrite")));
                 if stream.write_all(&self.out).await.is_err() {
@@ -533,16 +549,29 @@ impl Session {
                     if r.is_err() {
                         return;
                     }
+                    // The buffer is only allocated once there is something to read, so that an
+                    // idle session holds none.
                     rbuf.reserve(8192);
-                    match stream.try_read_buf(&mut rbuf) {
-                        Ok(0) => return,
-                        Ok(_) => {
+                    // A read through `AsyncRead` (not `try_read_buf`) tells tokio that a short
+                    // read drained the socket, which saves the extra read that would otherwise
+                    // end in WouldBlock after every message.
+                    let read = std::future::poll_fn(|cx| {
+                        match tokio_util::io::poll_read_buf(std::pin::Pin::new(&mut *stream), cx, &mut rbuf) {
+                            std::task::Poll::Pending => std::task::Poll::Ready(None),
+                            std::task::Poll::Ready(r) => std::task::Poll::Ready(Some(r)),
+                        }
+                    })
+                    .await;
+                    match read {
+                        Some(Ok(0)) => return,
+                        Some(Ok(_)) => {
                             if let Flow::Close = self.process_input(&mut rbuf) {
                                 self.closing = true;
                             }
                         }
-                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-                        Err(_) => return,
+                        // Readiness was stale: back to waiting.
+                        None => {}
+                        Some(Err(_)) => return,
                     }
                 }
                 _ = async {
@@ -2266,7 +2295,7 @@ impl Core {
         }
         self.apply_listens(&txn.listens);
         if !txn.outbox.is_empty() {
-            hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
+            self.woke_others += hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
         }
         // SET LOCAL lasts until the end of the transaction.
         for (name, value) in &txn.local_restore {

@@ -77,9 +77,15 @@ fn main() {
         Cmd::Writers(_) => "writers",
         Cmd::Idle(_) => "idle",
     };
-    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    // One thread: a current-thread runtime, so that the benchmark task and the connection
+    // tasks hand work to each other without waking another thread.
+    let mut builder = if cli.threads == 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
     builder.enable_all();
-    if cli.threads > 0 {
+    if cli.threads > 1 {
         builder.worker_threads(cli.threads);
     }
     let rt = match builder.build() {
