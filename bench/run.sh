@@ -5,7 +5,8 @@
 #                [--reps N] [--no-build] [--latest|--no-latest]
 #
 #   --quick      (default) one repetition, short points; a few minutes
-#   --full       three repetitions (median and best), the full point lists of benchmarks.md
+#   --full       three repetitions (median and best), the full point lists of benchmarks.md;
+#                about 50 minutes
 #   --smoke      seconds-long points and reduced point lists, to prove the suite works (CI)
 #   --only       benchmarks by name or number: 1 pgbench, 2 pingpong, 3 multicast,
 #                4 wide-notify, 5 latency, 6 writers, 7 idle (8-11 are placeholders)
