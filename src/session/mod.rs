@@ -192,6 +192,8 @@ struct Session {
 /// A commit that wakes at most this many other sessions lets them run before its reply is
 /// written; with more, the reply goes first (it would wait behind all of them otherwise).
 const YIELD_TO_WOKEN: usize = 4;
+/// ... and only when the commit had at most this many notifications.
+const YIELD_MAX_NOTES: usize = 16;
 
 /// Output bytes of notifications encoded at a time while the session is idle.
 const NOTIFY_CHUNK: usize = 64 * 1024;
@@ -2295,7 +2297,14 @@ impl Core {
         }
         self.apply_listens(&txn.listens);
         if !txn.outbox.is_empty() {
-            self.woke_others += hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
+            let notes = txn.outbox.len();
+            let others = hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
+            // Only short deliveries go before this session's reply (see YIELD_TO_WOKEN).
+            self.woke_others += if notes <= YIELD_MAX_NOTES {
+                others
+            } else {
+                others * (YIELD_TO_WOKEN + 1)
+            };
         }
         // SET LOCAL lasts until the end of the transaction.
         for (name, value) in &txn.local_restore {

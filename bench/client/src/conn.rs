@@ -260,3 +260,55 @@ pub fn secs(d: Duration) -> f64 {
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
+
+/// A current-thread runtime on an OS thread of its own. Connections opened inside it are read
+/// there, so that (say) a listener reading thousands of notifications does not delay, on a
+/// shared thread, the reply another session of the same benchmark is timing: in real use they
+/// are separate client processes.
+pub struct SideRuntime {
+    handle: tokio::runtime::Handle,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl SideRuntime {
+    pub fn new(name: &str) -> Res<SideRuntime> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let handle = rt.handle().clone();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name(name.to_string())
+            .spawn(move || {
+                rt.block_on(async {
+                    let _ = stopped.await;
+                });
+            })?;
+        Ok(SideRuntime {
+            handle,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    /// Runs `fut` on the side thread and waits for its result.
+    pub async fn run<F, T>(&self, fut: F) -> Res<T>
+    where
+        F: std::future::Future<Output = Res<T>> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.handle.spawn(fut).await?
+    }
+}
+
+impl Drop for SideRuntime {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}

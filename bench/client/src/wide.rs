@@ -53,8 +53,12 @@ pub async fn run(a: Args) -> Res<Value> {
     let listen: Vec<String> = (0..a.channels)
         .map(|c| format!("LISTEN wide_{c};"))
         .collect();
-    let mut listeners =
-        conn::open_many(&a.conn, a.listeners, a.connect_concurrency, true, |_| None).await?;
+    // Listeners are read on a thread of their own (see `conn::SideRuntime`).
+    let side = conn::SideRuntime::new("listeners")?;
+    let (opts, n, concurrency) = (a.conn.clone(), a.listeners, a.connect_concurrency);
+    let mut listeners = side
+        .run(async move { conn::open_many(&opts, n, concurrency, true, |_| None).await })
+        .await?;
     for l in &listeners {
         conn::run_statements(&l.client, &listen, batch).await?;
     }
@@ -121,6 +125,7 @@ pub async fn run(a: Args) -> Res<Value> {
 
     let commit_samples = commit_ms.clone();
     let deliver_samples = deliver_ms.clone();
+    let first_samples = first_ms.clone();
     let mut out = json!({
         "channels": a.channels,
         "listeners": a.listeners,
@@ -130,6 +135,7 @@ pub async fn run(a: Args) -> Res<Value> {
         "setup_s": setup_s,
         "commit_ms_samples": commit_samples,
         "deliver_ms_samples": deliver_samples,
+        "first_ms_samples": first_samples,
     });
     let obj = out.as_object_mut().expect("object");
     obj.extend(stats::summary("commit_ms", &mut commit_ms));
@@ -143,5 +149,6 @@ pub async fn run(a: Args) -> Res<Value> {
     all.extend(listeners);
     all.push(sender);
     conn::close_all(all).await;
+    drop(side);
     Ok(out)
 }
