@@ -82,6 +82,9 @@ pub struct Instance {
     next_db_oid: AtomicI32,
     pub sessions: scc::HashMap<i32, Arc<SessionShared>>,
     next_pid: AtomicI32,
+    /// Transaction ids handed out by txid_current() (the first normal id is 3, as in
+    /// PostgreSQL); nothing stores them yet, they only have to be unique and increasing.
+    next_xid: std::sync::atomic::AtomicU64,
     connections: AtomicUsize,
     pub notify: Hub,
     pub shutting_down: AtomicBool,
@@ -102,6 +105,12 @@ impl Drop for ConnectionSlot {
 }
 
 impl Instance {
+    /// A new transaction id.
+    pub fn assign_xid(&self) -> u64 {
+        self.next_xid
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
     pub fn new(config: Config) -> Arc<Instance> {
         let mut dbs = HashMap::new();
         dbs.insert("postgres".to_string(), 5);
@@ -121,6 +130,7 @@ impl Instance {
             sessions: scc::HashMap::new(),
             // Session ids look like PostgreSQL pids and never repeat within a server's life.
             next_pid: AtomicI32::new(1000 + (std::process::id() as i32 % 1000) * 100),
+            next_xid: std::sync::atomic::AtomicU64::new(3),
             connections: AtomicUsize::new(0),
             shutting_down: AtomicBool::new(false),
             shutdown: Notify::new(),

@@ -105,6 +105,8 @@ struct Txn {
     isolation: sql::Isolation,
     /// A query ran in this transaction: its isolation level can no longer change.
     snapshot_taken: bool,
+    /// Assigned by the first txid_current() of the transaction.
+    xid: Option<u64>,
 }
 
 /// A prepared statement (named or unnamed).
@@ -162,6 +164,9 @@ struct Core {
     statement_start: i64,
     deadline: Option<Instant>,
     settings_dirty: bool,
+    /// Both ends of the TCP connection (inet_client_addr(), inet_server_addr()).
+    peer: SocketAddr,
+    local: Option<SocketAddr>,
 }
 
 struct Session {
@@ -454,6 +459,8 @@ impl Session {
             statement_start: 0,
             deadline: None,
             settings_dirty: false,
+            peer: addr,
+            local: stream.local_addr().ok(),
         };
         let mut s = Session {
             core,
@@ -2134,6 +2141,7 @@ impl Core {
                 read_only: self.session_tx.read_only.unwrap_or(false),
                 isolation,
                 snapshot_taken: false,
+                xid: None,
             }));
         }
     }
@@ -2393,6 +2401,28 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn current_xid(&mut self, func: &str) -> PgResult<u64> {
+        let instance = self.instance.clone();
+        let txn = self.txn_mut();
+        if let Some(x) = txn.xid {
+            return Ok(x);
+        }
+        if txn.read_only {
+            return Err(PgError::new(
+                code::READ_ONLY_SQL_TRANSACTION,
+                format!("cannot execute {func}() in a read-only transaction"),
+            ));
+        }
+        let x = instance.assign_xid();
+        txn.xid = Some(x);
+        Ok(x)
+    }
+    fn client_addr(&self) -> Option<SocketAddr> {
+        Some(self.peer)
+    }
+    fn server_addr(&self) -> Option<SocketAddr> {
+        self.local
+    }
     fn pid(&self) -> i32 {
         self.shared.pid
     }

@@ -1297,7 +1297,7 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                         Value::Text(a.usename.clone()),
                         Value::Text(a.application_name.clone()),
                         a.client_addr
-                            .map(|c| Value::Text(c.ip().to_string()))
+                            .map(|c| Value::Inet(crate::sql::types::network::Inet::from_ip(c.ip())))
                             .unwrap_or(Value::Null),
                         Value::Null,
                         a.client_addr

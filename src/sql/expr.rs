@@ -36,6 +36,12 @@ pub trait SessionCtx {
     fn statement_timestamp(&self) -> i64;
     /// Sends a NOTICE or WARNING to the client (after the current message).
     fn notice(&mut self, notice: PgError);
+    /// The client's address and port (inet_client_addr()); None where there is no TCP peer.
+    fn client_addr(&self) -> Option<std::net::SocketAddr>;
+    /// The server's end of the connection (inet_server_addr()).
+    fn server_addr(&self) -> Option<std::net::SocketAddr>;
+    /// The current transaction's id, assigned on first use (txid_current()).
+    fn current_xid(&mut self, func: &str) -> PgResult<u64>;
 }
 
 /// Functions that read or change session state.
@@ -74,6 +80,12 @@ pub enum SessionFn {
     HasPrivilege,
     GetUserById,
     ObjDescription,
+    InetClientAddr,
+    InetClientPort,
+    InetServerAddr,
+    InetServerPort,
+    TxidCurrent,
+    CurrentXactId,
 }
 
 /// How a subquery is used inside an expression.

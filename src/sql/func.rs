@@ -15,6 +15,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::types::datetime as dt;
 use crate::sql::types::format as fmt;
 use crate::sql::types::json;
+use crate::sql::types::network;
 use crate::sql::types::ops::cmath;
 use crate::sql::types::{
     cast, io, ops, Array, FormatCtx, Interval, Numeric, TimeZone, Type, Value,
@@ -2071,6 +2072,20 @@ pub fn extract_field(field: &str, v: &Value, ty: Type, ctx: &FormatCtx) -> PgRes
                 _ => Err(unit_not_supported(field, Type::TIME)),
             }
         }
+        Value::TimeTz(t, zone) => {
+            let tm = dt::ts_to_tm(*t);
+            let east = -(*zone as i64);
+            match u {
+                "microseconds" | "milliseconds" | "second" | "minute" | "hour" => {
+                    Ok(numeric(tm_field(u, &tm, None).unwrap()))
+                }
+                "timezone" => Ok(numeric(Numeric::from_i64(east))),
+                "timezone_hour" => Ok(numeric(Numeric::from_i64(east / 3600))),
+                "timezone_minute" => Ok(numeric(Numeric::from_i64(east / 60 % 60))),
+                "epoch" => Ok(numeric(num_frac(*t + *zone as i64 * dt::USECS_PER_SEC, 6))),
+                _ => Err(unit_not_supported(field, Type::TIMETZ)),
+            }
+        }
         Value::Interval(iv) => {
             let time = iv.micros;
             let r = match u {
@@ -2567,6 +2582,23 @@ fn f_timezone_tstz(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     Ok(Value::Timestamp(dt::tstz_to_local(t, &tz)))
 }
 
+/// timezone(zone, timetz) → timetz: the same instant shown in another zone; a zone with
+/// daylight-saving rules uses its offset now.
+fn f_timezone_timetz(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let Value::TimeTz(t, zone) = a[1] else {
+        return Err(bad_arg(&a[1]));
+    };
+    let west = match &a[0] {
+        Value::Interval(iv) => {
+            zone_arg(&a[0])?;
+            -(iv.micros / dt::USECS_PER_SEC) as i32
+        }
+        v => -dt::utc_offset_at(&zone_arg(v)?, dt::now_timestamptz()),
+    };
+    let t = (t + (zone as i64 - west as i64) * dt::USECS_PER_SEC).rem_euclid(dt::USECS_PER_DAY);
+    Ok(Value::TimeTz(t, west))
+}
+
 /// timezone(zone, timestamp) → timestamptz (AT TIME ZONE on a timestamp).
 fn f_timezone_ts(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     let tz = zone_arg(&a[0])?;
@@ -2809,6 +2841,75 @@ fn f_gen_random_uuid(_: &[Value], _: &FormatCtx) -> PgResult<Value> {
     Ok(Value::Uuid(b))
 }
 
+fn f_false(_: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Bool(false))
+}
+
+fn inet_arg(v: &Value) -> PgResult<&crate::sql::types::network::Inet> {
+    match v {
+        Value::Inet(i) => Ok(i),
+        _ => Err(bad_arg(v)),
+    }
+}
+
+fn f_inet_text(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(text(network::show(inet_arg(&a[0])?)))
+}
+
+fn f_inet_host(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(text(network::host(inet_arg(&a[0])?)))
+}
+
+fn f_inet_masklen(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Int4(inet_arg(&a[0])?.bits as i32))
+}
+
+fn f_inet_family(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Int4(if inet_arg(&a[0])?.is_v6() { 6 } else { 4 }))
+}
+
+fn f_inet_abbrev(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let mut s = String::new();
+    network::format(inet_arg(&a[0])?, false, &mut s);
+    Ok(text(s))
+}
+
+fn f_cidr_abbrev(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(text(network::abbrev_cidr(inet_arg(&a[0])?)))
+}
+
+fn f_inet_network(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Inet(inet_arg(&a[0])?.network()))
+}
+
+fn f_inet_broadcast(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Inet(inet_arg(&a[0])?.broadcast()))
+}
+
+fn f_inet_netmask<const HOST: bool>(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Inet(inet_arg(&a[0])?.mask(HOST)))
+}
+
+/// set_masklen(inet|cidr, n); -1 means the full length. A cidr loses the bits past the mask.
+fn f_set_masklen<const CIDR: bool>(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let mut v = *inet_arg(&a[0])?;
+    let mut bits = int(&a[1])?;
+    if bits == -1 {
+        bits = v.max_bits() as i64;
+    }
+    if !(0..=v.max_bits() as i64).contains(&bits) {
+        return Err(invalid_param(format!("invalid mask length: {bits}")));
+    }
+    v.bits = bits as u8;
+    Ok(Value::Inet(if CIDR { v.network() } else { v }))
+}
+
+fn f_inet_same_family(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Bool(
+        inet_arg(&a[0])?.family == inet_arg(&a[1])?.family,
+    ))
+}
+
 fn f_bool_cast_text(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
     // text(x): the explicit cast to text for any type.
     Ok(text(any_to_text(&a[0], ctx)))
@@ -3003,6 +3104,7 @@ const TS: u32 = Type::TIMESTAMP.0;
 const TSTZ: u32 = Type::TIMESTAMPTZ.0;
 const DATE: u32 = Type::DATE.0;
 const TIME: u32 = Type::TIME.0;
+const TIMETZ_T: u32 = Type::TIMETZ.0;
 const IVL: u32 = Type::INTERVAL.0;
 const JSON_T: u32 = Type::JSON.0;
 const JSONB_T: u32 = Type::JSONB.0;
@@ -3118,7 +3220,22 @@ static FUNCS: &[FuncSig] = &[
     sig!("decode", [TEXT, TEXT], BYTEA, f_decode),
     sig!("convert_from", [BYTEA, NAME], TEXT, f_convert_from),
     sig!("convert_to", [TEXT, NAME], BYTEA, f_convert_to),
+    sig!("text", [INET], TEXT, f_inet_text),
     sig!("text", [ANYELEMENT], TEXT, f_bool_cast_text),
+    sig!("pg_is_in_recovery", [], BOOL, f_false),
+    // ----- network addresses -----
+    sig!("host", [INET], TEXT, f_inet_host),
+    sig!("masklen", [INET], INT4, f_inet_masklen),
+    sig!("family", [INET], INT4, f_inet_family),
+    sig!("abbrev", [INET], TEXT, f_inet_abbrev),
+    sig!("abbrev", [CIDR], TEXT, f_cidr_abbrev),
+    sig!("network", [INET], CIDR, f_inet_network),
+    sig!("broadcast", [INET], INET, f_inet_broadcast),
+    sig!("netmask", [INET], INET, f_inet_netmask::<false>),
+    sig!("hostmask", [INET], INET, f_inet_netmask::<true>),
+    sig!("set_masklen", [INET, INT4], INET, f_set_masklen::<false>),
+    sig!("set_masklen", [CIDR, INT4], CIDR, f_set_masklen::<true>),
+    sig!("inet_same_family", [INET, INET], BOOL, f_inet_same_family),
     sig_ns!(
         "string_to_array",
         [TEXT, TEXT],
@@ -3281,11 +3398,18 @@ static FUNCS: &[FuncSig] = &[
     ),
     sig!("date_part", [TEXT, DATE], FLOAT8, date_part_as::<DATE>),
     sig!("date_part", [TEXT, TIME], FLOAT8, date_part_as::<TIME>),
+    sig!(
+        "date_part",
+        [TEXT, TIMETZ],
+        FLOAT8,
+        date_part_as::<TIMETZ_T>
+    ),
     sig!("date_part", [TEXT, INTERVAL], FLOAT8, date_part_as::<IVL>),
     sig!("extract", [TEXT, TIMESTAMP], NUMERIC, extract_as::<TS>),
     sig!("extract", [TEXT, TIMESTAMPTZ], NUMERIC, extract_as::<TSTZ>),
     sig!("extract", [TEXT, DATE], NUMERIC, extract_as::<DATE>),
     sig!("extract", [TEXT, TIME], NUMERIC, extract_as::<TIME>),
+    sig!("extract", [TEXT, TIMETZ], NUMERIC, extract_as::<TIMETZ_T>),
     sig!("extract", [TEXT, INTERVAL], NUMERIC, extract_as::<IVL>),
     sig!("age", [TIMESTAMP, TIMESTAMP], INTERVAL, f_age),
     sig!("age", [TIMESTAMPTZ, TIMESTAMPTZ], INTERVAL, f_age),
@@ -3369,6 +3493,8 @@ static FUNCS: &[FuncSig] = &[
     sig!("justify_hours", [INTERVAL], INTERVAL, f_justify::<1>),
     sig!("justify_interval", [INTERVAL], INTERVAL, f_justify::<2>),
     sig!("timezone", [TEXT, TIMESTAMPTZ], TIMESTAMP, f_timezone_tstz),
+    sig!("timezone", [TEXT, TIMETZ], TIMETZ, f_timezone_timetz),
+    sig!("timezone", [INTERVAL, TIMETZ], TIMETZ, f_timezone_timetz),
     sig!("timezone", [TEXT, TIMESTAMP], TIMESTAMPTZ, f_timezone_ts),
     sig!(
         "timezone",

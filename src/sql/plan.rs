@@ -1499,6 +1499,8 @@ impl<'a> Planner<'a> {
                     _ => -1,
                 }
             }
+            // CURRENT_TIME(p), CURRENT_TIMESTAMP(p), LOCALTIME(p), LOCALTIMESTAMP(p).
+            N::SqlvalueFunction(f) if f.typmod >= 0 => f.typmod,
             _ => -1,
         }
     }
@@ -2688,16 +2690,20 @@ impl<'a> Planner<'a> {
                     x if x == O::SvfopLocaltime as i32 || x == O::SvfopLocaltimeN as i32 => {
                         (SessionFn::LocalTimestamp, Type::TIME)
                     }
+                    // CURRENT_TIME is the time of day of CURRENT_TIMESTAMP, with its zone.
+                    x if x == O::SvfopCurrentTime as i32 || x == O::SvfopCurrentTimeN as i32 => {
+                        (SessionFn::Now, Type::TIMETZ)
+                    }
                     _ => {
                         return Err(PgError::feature_not_supported(
-                            "CURRENT_TIME is not supported yet",
+                            "this SQL value function is not supported yet",
                         ))
                     }
                 };
-                let from = if ty == Type::TIME {
-                    Type::TIMESTAMP
-                } else {
-                    ty
+                let from = match ty {
+                    Type::TIME => Type::TIMESTAMP,
+                    Type::TIMETZ => Type::TIMESTAMPTZ,
+                    _ => ty,
                 };
                 let e = Expr::Session {
                     f: sf,
@@ -4211,7 +4217,7 @@ pub fn virtual_columns(vt: VirtualTable) -> Vec<Column> {
             col("usesysid", Type::OID),
             col("usename", Type::NAME),
             col("application_name", Type::TEXT),
-            col("client_addr", Type::TEXT),
+            col("client_addr", Type::INET),
             col("client_hostname", Type::TEXT),
             col("client_port", Type::INT4),
             col("backend_start", Type::TIMESTAMPTZ),

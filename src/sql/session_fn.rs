@@ -18,7 +18,10 @@ pub fn result_type(f: SessionFn) -> Type {
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
         | GetUserById | ObjDescription => Type::TEXT,
         ListeningChannels => Type::TEXT,
-        BackendPid => Type::INT4,
+        BackendPid | InetClientPort | InetServerPort => Type::INT4,
+        InetClientAddr | InetServerAddr => Type::INET,
+        TxidCurrent => Type::INT8,
+        CurrentXactId => Type::XID8,
         PgNotify | Sleep | AdvisoryUnlockAll => Type::VOID,
         NotificationQueueUsage => Type::FLOAT8,
         CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible | HasPrivilege => {
@@ -42,6 +45,12 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("session_user", 0) => (SessionUser, Some(&[])),
         ("version", 0) => (Version, Some(&[])),
         ("pg_backend_pid", 0) => (BackendPid, Some(&[])),
+        ("inet_client_addr", 0) => (InetClientAddr, Some(&[])),
+        ("txid_current", 0) => (TxidCurrent, Some(&[])),
+        ("pg_current_xact_id", 0) => (CurrentXactId, Some(&[])),
+        ("inet_client_port", 0) => (InetClientPort, Some(&[])),
+        ("inet_server_addr", 0) => (InetServerAddr, Some(&[])),
+        ("inet_server_port", 0) => (InetServerPort, Some(&[])),
         ("pg_notify", 2) => (PgNotify, Some(&[T, T])),
         ("pg_listening_channels", 0) => (ListeningChannels, Some(&[])),
         ("pg_notification_queue_usage", 0) => (NotificationQueueUsage, Some(&[])),
@@ -253,6 +262,22 @@ pub fn call(
         },
         GetUserById => Value::Text(s.user().to_string()),
         ObjDescription => Value::Null,
+        TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
+        CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
+        InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {
+            let a = if matches!(f, InetClientAddr | InetClientPort) {
+                s.client_addr()
+            } else {
+                s.server_addr()
+            };
+            match (a, f) {
+                (None, _) => Value::Null,
+                (Some(a), InetClientAddr | InetServerAddr) => {
+                    Value::Inet(crate::sql::types::network::Inet::from_ip(a.ip()))
+                }
+                (Some(a), _) => Value::Int4(a.port() as i32),
+            }
+        }
     })
 }
 

@@ -91,7 +91,11 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
         (Type::TIMESTAMP, Type::TIMESTAMPTZ) => Implicit,
         (Type::TIMESTAMPTZ, Type::TIMESTAMP) => Assignment,
         (Type::TIMESTAMP | Type::TIMESTAMPTZ, Type::DATE | Type::TIME) => Assignment,
-        (Type::TIME, Type::INTERVAL) => Implicit,
+        (Type::TIME, Type::INTERVAL | Type::TIMETZ) => Implicit,
+        (Type::TIMETZ, Type::TIME) | (Type::TIMESTAMPTZ, Type::TIMETZ) => Assignment,
+        // Networks: cidr is an inet; inet → cidr drops the host bits.
+        (Type::CIDR, Type::INET) => Implicit,
+        (Type::INET, Type::CIDR) => Assignment,
         (Type::INTERVAL, Type::TIME) => Assignment,
         // JSON.
         (Type::JSON, Type::JSONB) | (Type::JSONB, Type::JSON) => Assignment,
@@ -272,7 +276,13 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
         };
     }
     if is_string(to) {
-        let s = text_for_cast(&v, from, ctx);
+        // inet/cidr → text, varchar, bpchar go through text(inet), which always shows the mask.
+        let s = match &v {
+            Value::Inet(i) if matches!(to, Type::TEXT | Type::VARCHAR | Type::BPCHAR) => {
+                super::network::show(i)
+            }
+            _ => text_for_cast(&v, from, ctx),
+        };
         return Ok(Value::Text(match to {
             Type::NAME => io::truncate_bytes(&s, 63).to_string(),
             Type::CHAR => {
@@ -386,6 +396,25 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
             micros: *t,
         }),
         (Value::Interval(iv), Type::TIME) => Value::Time(iv.micros.rem_euclid(dt::USECS_PER_DAY)),
+        // time → timetz takes the session zone's offset today.
+        (Value::Time(t), Type::TIMETZ) => {
+            let today = dt::tstz_to_local(dt::now_timestamptz(), &ctx.time_zone)
+                .div_euclid(dt::USECS_PER_DAY);
+            let off = dt::local_offset(&ctx.time_zone, today * dt::USECS_PER_DAY + *t);
+            Value::TimeTz(*t, -off)
+        }
+        (Value::TimeTz(t, _), Type::TIME) => Value::Time(*t),
+        (Value::TimestampTz(t), Type::TIMETZ) => {
+            // PostgreSQL returns NULL for infinite timestamps here.
+            if !dt::is_finite_ts(*t) {
+                return Ok(Value::Null);
+            }
+            let off = dt::utc_offset_at(&ctx.time_zone, *t);
+            let local = *t + off as i64 * dt::USECS_PER_SEC;
+            Value::TimeTz(local.rem_euclid(dt::USECS_PER_DAY), -off)
+        }
+        (Value::Inet(i), Type::CIDR) => Value::Inet(i.network()),
+        (Value::Inet(i), Type::INET) => Value::Inet(*i),
         // JSON.
         (Value::Text(s), Type::JSON | Type::JSONB) => io::from_text(s, to, -1, ctx)?,
         (Value::Text(s), _) if from == Type::JSONB => {
@@ -514,6 +543,7 @@ pub fn apply_typmod(v: Value, ty: Type, typmod: i32, explicit: bool) -> PgResult
             Ok(Value::TimestampTz(round_usecs(t, typmod)?))
         }
         (Type::TIME, Value::Time(t)) => Ok(Value::Time(round_usecs(t, typmod)?)),
+        (Type::TIMETZ, Value::TimeTz(t, z)) => Ok(Value::TimeTz(round_usecs(t, typmod)?, z)),
         (Type::INTERVAL, Value::Interval(mut iv)) => {
             let prec = typmod & 0xffff;
             if prec != 0xffff {
@@ -587,13 +617,13 @@ pub fn typmod_of(ty: Type, args: &[i32]) -> PgResult<i32> {
             }
             Ok(((p << 16) | (s & 0x7ff)) + 4)
         }
-        Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => {
-            let name = if ty == Type::TIME {
+        Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => {
+            let name = if matches!(ty, Type::TIME | Type::TIMETZ) {
                 "TIME"
             } else {
                 "TIMESTAMP"
             };
-            let suffix = if ty == Type::TIMESTAMPTZ {
+            let suffix = if matches!(ty, Type::TIMESTAMPTZ | Type::TIMETZ) {
                 " WITH TIME ZONE"
             } else {
                 ""
@@ -652,6 +682,7 @@ pub fn format_type_with_typmod(ty: Type, typmod: i32) -> String {
         Type::TIMESTAMP => format!("timestamp({typmod}) without time zone"),
         Type::TIMESTAMPTZ => format!("timestamp({typmod}) with time zone"),
         Type::TIME => format!("time({typmod}) without time zone"),
+        Type::TIMETZ => format!("time({typmod}) with time zone"),
         Type::INTERVAL => {
             let p = typmod & 0xffff;
             if p == 0xffff {

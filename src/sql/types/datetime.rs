@@ -799,6 +799,7 @@ pub fn format_interval(iv: &Interval, style: IntervalStyle, out: &mut String) {
 pub enum DtKind {
     Date,
     Time,
+    TimeTz,
     Timestamp,
     TimestampTz,
 }
@@ -808,6 +809,7 @@ impl DtKind {
         match self {
             DtKind::Date => "date",
             DtKind::Time => "time",
+            DtKind::TimeTz => "time with time zone",
             DtKind::Timestamp => "timestamp",
             DtKind::TimestampTz => "timestamp with time zone",
         }
@@ -1268,7 +1270,8 @@ fn parse_fields(s: &str, kind: DtKind, ctx: &FormatCtx) -> PgResult<Parsed> {
                     if p.month == Some(0) || p.month.unwrap() > 12 {
                         return Err(dt_md_overflow(s));
                     }
-                } else if (p.day.is_some() && p.year.is_some() || kind == DtKind::Time)
+                } else if (p.day.is_some() && p.year.is_some()
+                    || matches!(kind, DtKind::Time | DtKind::TimeTz))
                     && p.time.is_none()
                     && (n.len() == 6 || n.len() == 4)
                 {
@@ -1329,6 +1332,12 @@ fn parse_fields(s: &str, kind: DtKind, ctx: &FormatCtx) -> PgResult<Parsed> {
                                 return Err(syntax());
                             }
                             p.zone = Some(Zone::Named(tz));
+                        } else if w.contains('/') {
+                            // A word with a slash can only be a zone name.
+                            return Err(PgError::new(
+                                code::INVALID_PARAMETER_VALUE,
+                                format!("time zone \"{w}\" not recognized"),
+                            ));
                         } else {
                             return Err(syntax());
                         }
@@ -1524,6 +1533,79 @@ pub fn parse_time(s: &str, ctx: &FormatCtx) -> PgResult<i64> {
         };
     }
     p.time.ok_or_else(|| dt_syntax(DtKind::Time, s))
+}
+
+/// Whether a named zone has had one UTC offset all along (PostgreSQL then needs no date to
+/// read a time with that zone). Sampled yearly since 1850, which finds every transition a real
+/// zone has had in practice.
+fn zone_is_fixed(tz: chrono_tz::Tz) -> bool {
+    let z = TimeZone::Named(tz);
+    let first = utc_offset_at(&z, 0);
+    (1850..2040).flat_map(|y| [(y, 1), (y, 7)]).all(|(y, m)| {
+        let d = date2j(y, m, 1) - POSTGRES_EPOCH_JDATE;
+        utc_offset_at(&z, d * USECS_PER_DAY) == first
+    })
+}
+
+/// Parses `time with time zone` input: (microseconds since midnight, zone in seconds west of
+/// Greenwich, PostgreSQL's sign). Without a zone the session's offset on the given date (or
+/// today) applies; a zone with daylight-saving rules needs a date.
+pub fn parse_timetz(s: &str, ctx: &FormatCtx) -> PgResult<(i64, i32)> {
+    let kind = DtKind::TimeTz;
+    let p = parse_fields(s, kind, ctx)?;
+    let time = match p.special {
+        Some(Special::Allballs) => 0,
+        Some(Special::Now) => {
+            let now = now_timestamptz();
+            let off = utc_offset_at(&ctx.time_zone, now);
+            return Ok((
+                (now + off as i64 * USECS_PER_SEC).rem_euclid(USECS_PER_DAY),
+                -off,
+            ));
+        }
+        Some(_) => return Err(dt_syntax(kind, s)),
+        None => p.time.ok_or_else(|| dt_syntax(kind, s))?,
+    };
+    let has_date = p.year.is_some() || p.month.is_some() || p.day.is_some();
+    let full_date = match (p.year, p.month, p.day) {
+        (Some(y), Some(m), Some(d)) => Some(date2j(y, m as i64, d as i64) - POSTGRES_EPOCH_JDATE),
+        _ => None,
+    };
+    // The local date the zone's offset is looked up for.
+    let day = || -> PgResult<i64> {
+        match full_date {
+            Some(d) => Ok(d),
+            None if has_date => Err(dt_syntax(kind, s)),
+            None => Ok(current_local_date(ctx)),
+        }
+    };
+    let east = match p.zone {
+        Some(Zone::Offset(off)) => off,
+        Some(Zone::Named(tz)) => {
+            if zone_is_fixed(tz) {
+                utc_offset_at(&TimeZone::Named(tz), 0)
+            } else {
+                let d = full_date.ok_or_else(|| dt_syntax(kind, s))?;
+                local_offset(&TimeZone::Named(tz), d * USECS_PER_DAY + time)
+            }
+        }
+        None => local_offset(&ctx.time_zone, day()? * USECS_PER_DAY + time),
+    };
+    Ok((time, -east))
+}
+
+/// `HH:MM:SS[.ffffff]` and the zone offset (`+05`, `-03:30`, `+05:45:30`); the same in every
+/// DateStyle.
+pub fn format_timetz(t: i64, zone: i32, out: &mut String) {
+    format_time(t, out);
+    write_offset(out, -zone);
+}
+
+/// PostgreSQL's timetz order: by the UTC instant, then by zone.
+pub fn timetz_cmp(a: (i64, i32), b: (i64, i32)) -> std::cmp::Ordering {
+    let ua = a.0 + a.1 as i64 * USECS_PER_SEC;
+    let ub = b.0 + b.1 as i64 * USECS_PER_SEC;
+    ua.cmp(&ub).then(a.1.cmp(&b.1))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::Bytea(b) => write_bytea_hex(b, out),
         Value::Date(d) => dt::format_date(*d, ctx.date_style, out),
         Value::Time(t) => dt::format_time(*t, out),
+        Value::TimeTz(t, z) => dt::format_timetz(*t, *z, out),
+        Value::Inet(v) => super::network::format(v, ty == Type::CIDR, out),
         Value::Timestamp(t) => dt::format_timestamp(*t, ctx.date_style, out),
         Value::TimestampTz(t) => dt::format_timestamptz(*t, ctx, out),
         Value::Interval(iv) => dt::format_interval(iv, ctx.interval_style, out),
@@ -108,6 +110,8 @@ pub fn value_type(v: &Value) -> Type {
         Value::Bytea(_) => Type::BYTEA,
         Value::Date(_) => Type::DATE,
         Value::Time(_) => Type::TIME,
+        Value::TimeTz(..) => Type::TIMETZ,
+        Value::Inet(_) => Type::INET,
         Value::Timestamp(_) => Type::TIMESTAMP,
         Value::TimestampTz(_) => Type::TIMESTAMPTZ,
         Value::Interval(_) => Type::INTERVAL,
@@ -706,6 +710,11 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::BYTEA => Value::Bytea(parse_bytea(s)?),
         Type::DATE => Value::Date(dt::parse_date(s, ctx)?),
         Type::TIME => Value::Time(dt::parse_time(s, ctx)?),
+        Type::TIMETZ => {
+            let (t, z) = dt::parse_timetz(s, ctx)?;
+            Value::TimeTz(t, z)
+        }
+        Type::INET | Type::CIDR => Value::Inet(super::network::parse(s, ty == Type::CIDR)?),
         Type::TIMESTAMP => Value::Timestamp(dt::parse_timestamp(s, false, ctx)?),
         Type::TIMESTAMPTZ => Value::TimestampTz(dt::parse_timestamp(s, true, ctx)?),
         Type::INTERVAL => Value::Interval(dt::parse_interval(s, ctx.interval_style)?),
@@ -763,7 +772,6 @@ pub fn parse_regtype(s: &str) -> PgResult<Type> {
             "double" => return None,
             "char" if !quoted => Type::BPCHAR,
             "character varying" => Type::VARCHAR,
-            "time with time zone" | "timetz" => return None,
             "int8" => Type::INT8,
             _ => return None,
         })
@@ -1121,6 +1129,11 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Bytea(b), _) => out.put_slice(b),
         (Value::Date(d), _) => out.put_i32(*d),
         (Value::Time(t), _) => out.put_i64(*t),
+        (Value::TimeTz(t, z), _) => {
+            out.put_i64(*t);
+            out.put_i32(*z);
+        }
+        (Value::Inet(v), _) => super::network::write_binary(v, ty == Type::CIDR, out),
         (Value::Timestamp(t), _) | (Value::TimestampTz(t), _) => out.put_i64(*t),
         (Value::Interval(iv), _) => {
             out.put_i64(iv.micros);
@@ -1395,6 +1408,28 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
                 ));
             }
             Value::Time(t)
+        }
+        Type::TIMETZ => {
+            let t = r.i64()?;
+            let z = r.i32()?;
+            if !(0..=dt::USECS_PER_DAY).contains(&t) {
+                return Err(PgError::new(
+                    code::DATETIME_FIELD_OVERFLOW,
+                    "time out of range",
+                ));
+            }
+            // PostgreSQL's TZDISP_LIMIT: 16 hours, exclusive.
+            if z.abs() >= 16 * 3600 {
+                return Err(PgError::new(
+                    code::INVALID_TIME_ZONE_DISPLACEMENT_VALUE,
+                    "time zone displacement out of range",
+                ));
+            }
+            Value::TimeTz(t, z)
+        }
+        Type::INET | Type::CIDR => {
+            r.pos = b.len();
+            Value::Inet(super::network::read_binary(b, ty == Type::CIDR)?)
         }
         Type::TIMESTAMP | Type::TIMESTAMPTZ => {
             let t = r.i64()?;

@@ -11,13 +11,15 @@
 //!
 //! Submodules: `io` (text and binary input/output for every type, session-dependent formatting
 //! through [`FormatCtx`]), `cast` (coercions), `ops` (operators), `datetime`, `numeric` and
-//! `format` (to_char / to_timestamp / to_number templates) and `json` (json/jsonb).
+//! `format` (to_char / to_timestamp / to_number templates), `json` (json/jsonb) and `network`
+//! (inet/cidr).
 
 pub mod cast;
 pub mod datetime;
 pub mod format;
 pub mod io;
 pub mod json;
+pub mod network;
 pub mod numeric;
 pub mod ops;
 
@@ -58,6 +60,11 @@ impl Type {
     pub const VOID: Type = Type(2278);
     pub const RECORD: Type = Type(2249);
     pub const UUID: Type = Type(2950);
+    /// 64-bit transaction id (pg_current_xact_id()); held as Value::Int8.
+    pub const XID8: Type = Type(5069);
+    pub const TIMETZ: Type = Type(1266);
+    pub const INET: Type = Type(869);
+    pub const CIDR: Type = Type(650);
     pub const JSONB: Type = Type(3802);
     pub const ANY: Type = Type(2276);
     pub const ANYELEMENT: Type = Type(2283);
@@ -86,6 +93,9 @@ impl Type {
     pub const UUID_ARRAY: Type = Type(2951);
     pub const JSON_ARRAY: Type = Type(199);
     pub const JSONB_ARRAY: Type = Type(3807);
+    pub const TIMETZ_ARRAY: Type = Type(1270);
+    pub const INET_ARRAY: Type = Type(1041);
+    pub const CIDR_ARRAY: Type = Type(651);
 
     /// (element, array) pairs of every built-in type that has an array type here.
     const ARRAYS: &'static [(Type, Type)] = &[
@@ -112,6 +122,9 @@ impl Type {
         (Type::UUID, Type::UUID_ARRAY),
         (Type::JSON, Type::JSON_ARRAY),
         (Type::JSONB, Type::JSONB_ARRAY),
+        (Type::TIMETZ, Type::TIMETZ_ARRAY),
+        (Type::INET, Type::INET_ARRAY),
+        (Type::CIDR, Type::CIDR_ARRAY),
     ];
 
     /// The element type if this is an array type.
@@ -158,6 +171,10 @@ impl Type {
             Type::VARCHAR => "character varying",
             Type::DATE => "date",
             Type::TIME => "time without time zone",
+            Type::TIMETZ => "time with time zone",
+            Type::INET => "inet",
+            Type::XID8 => "xid8",
+            Type::CIDR => "cidr",
             Type::TIMESTAMP => "timestamp without time zone",
             Type::TIMESTAMPTZ => "timestamp with time zone",
             Type::INTERVAL => "interval",
@@ -198,6 +215,8 @@ impl Type {
             Type::TIMESTAMPTZ => "timestamptz",
             Type::TIMESTAMP => "timestamp",
             Type::INTERVAL => "interval",
+            Type::TIME => "time",
+            Type::TIMETZ => "timetz",
             _ => return self.name(),
         }
         .to_string()
@@ -232,6 +251,10 @@ impl Type {
             "varchar" | "character varying" => Type::VARCHAR,
             "date" => Type::DATE,
             "time" | "time without time zone" => Type::TIME,
+            "timetz" | "time with time zone" => Type::TIMETZ,
+            "inet" => Type::INET,
+            "xid8" => Type::XID8,
+            "cidr" => Type::CIDR,
             "timestamp" | "timestamp without time zone" => Type::TIMESTAMP,
             "timestamptz" | "timestamp with time zone" => Type::TIMESTAMPTZ,
             "interval" => Type::INTERVAL,
@@ -254,7 +277,9 @@ impl Type {
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
             Type::REGTYPE | Type::REGPROC | Type::VOID => 4,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
+            Type::XID8 => 8,
             Type::INTERVAL | Type::UUID => 16,
+            Type::TIMETZ => 12,
             Type::NAME => 64,
             Type::UNKNOWN => -2,
             _ => -1,
@@ -274,7 +299,8 @@ impl Type {
             }
             Type::OID | Type::REGCLASS | Type::REGTYPE | Type::REGPROC => 'N',
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
-            Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 'D',
+            Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => 'D',
+            Type::INET | Type::CIDR => 'I',
             Type::INTERVAL => 'T',
             Type::UNKNOWN => 'X',
             Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',
@@ -287,7 +313,13 @@ impl Type {
     pub fn is_preferred(self) -> bool {
         matches!(
             self,
-            Type::TEXT | Type::FLOAT8 | Type::TIMESTAMPTZ | Type::INTERVAL | Type::BOOL | Type::OID
+            Type::TEXT
+                | Type::FLOAT8
+                | Type::TIMESTAMPTZ
+                | Type::INTERVAL
+                | Type::BOOL
+                | Type::OID
+                | Type::INET
         )
     }
 
@@ -365,6 +397,9 @@ pub enum Value {
     Date(i32),
     /// Microseconds since midnight.
     Time(i64),
+    /// time with time zone: microseconds since midnight (local) and the zone in seconds *west*
+    /// of Greenwich, PostgreSQL's sign and binary layout.
+    TimeTz(i64, i32),
     /// Microseconds since 2000-01-01 00:00:00 (i64::MIN / i64::MAX are -infinity / infinity).
     Timestamp(i64),
     /// Microseconds since 2000-01-01 00:00:00 UTC.
@@ -372,6 +407,8 @@ pub enum Value {
     Interval(Interval),
     Oid(u32),
     Uuid([u8; 16]),
+    /// inet or cidr (the type says which; cidr values have no host bits).
+    Inet(network::Inet),
     Array(Box<Array>),
     /// A row value `(a, b, ...)`, used for row comparisons and record output.
     Record(Vec<Value>),

@@ -134,7 +134,8 @@ fn variant_rank(v: &Value) -> u8 {
         Value::Text(_) => 3,
         Value::Bytea(_) => 4,
         Value::Date(_) | Value::Timestamp(_) | Value::TimestampTz(_) => 5,
-        Value::Time(_) => 6,
+        Value::Time(_) | Value::TimeTz(..) => 6,
+        Value::Inet(_) => 8,
         Value::Interval(_) => 7,
         Value::Uuid(_) => 8,
         Value::Array(_) => 9,
@@ -205,6 +206,8 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Bytea(x), Bytea(y)) => x.cmp(y),
         (Date(x), Date(y)) => x.cmp(y),
         (Time(x), Time(y)) => x.cmp(y),
+        (TimeTz(a, za), TimeTz(b, zb)) => dt::timetz_cmp((*a, *za), (*b, *zb)),
+        (Inet(x), Inet(y)) => super::network::compare(x, y),
         (Timestamp(x), Timestamp(y)) => x.cmp(y),
         (TimestampTz(x), TimestampTz(y)) => x.cmp(y),
         (Interval(x), Interval(y)) => x.sort_key().cmp(&y.sort_key()),
@@ -609,6 +612,8 @@ fn any_text(v: &Value, ctx: &FormatCtx) -> String {
     match v {
         Value::Text(s) => s.clone(),
         Value::Bool(b) => if *b { "true" } else { "false" }.to_string(),
+        // `anynonarray || text` casts to text, and inet's cast to text shows the mask.
+        Value::Inet(i) => super::network::show(i),
         _ => io::to_text(v, io::value_type(v), ctx),
     }
 }
@@ -1019,6 +1024,46 @@ fn time_minus_time(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
         days: 0,
         micros: time_of(a)? - time_of(b)?,
     }))
+}
+
+/// timetz ± interval: the time part wraps around midnight, the zone stays.
+fn timetz_interval<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let ((t, z), iv) = match (a, b) {
+        (Value::TimeTz(t, z), Value::Interval(i)) | (Value::Interval(i), Value::TimeTz(t, z)) => {
+            ((*t, *z), *i)
+        }
+        _ => return Err(mismatch(a)),
+    };
+    let d = if OP == SUB { -iv.micros } else { iv.micros };
+    Ok(Value::TimeTz(
+        (t as i128 + d as i128).rem_euclid(dt::USECS_PER_DAY as i128) as i64,
+        z,
+    ))
+}
+
+fn inet_of(v: &Value) -> PgResult<&super::network::Inet> {
+    match v {
+        Value::Inet(i) => Ok(i),
+        _ => Err(mismatch(v)),
+    }
+}
+
+/// `<<`, `<<=` (`SUPER` false) and `>>`, `>>=` (`SUPER` true) on networks.
+fn inet_subnet<const SUPER: bool, const STRICT: bool>(
+    a: &Value,
+    b: &Value,
+    _: &FormatCtx,
+) -> PgResult<Value> {
+    let (x, y) = (inet_of(a)?, inet_of(b)?);
+    let (inner, outer) = if SUPER { (y, x) } else { (x, y) };
+    Ok(Value::Bool(super::network::is_subnet(inner, outer, STRICT)))
+}
+
+fn inet_overlap(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Bool(super::network::overlaps(
+        inet_of(a)?,
+        inet_of(b)?,
+    )))
 }
 
 fn interval_arith<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
@@ -1452,6 +1497,8 @@ static PLUS: &[BinOp] = &[
     b!(INTERVAL, TIMESTAMPTZ, TIMESTAMPTZ, tstz_plus_interval),
     b!(TIME, INTERVAL, TIME, time_plus_interval),
     b!(INTERVAL, TIME, TIME, time_plus_interval),
+    b!(TIMETZ, INTERVAL, TIMETZ, timetz_interval::<ADD>),
+    b!(INTERVAL, TIMETZ, TIMETZ, timetz_interval::<ADD>),
     b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<ADD>),
 ];
 
@@ -1478,6 +1525,7 @@ static MINUS: &[BinOp] = &[
     b!(TIMESTAMPTZ, INTERVAL, TIMESTAMPTZ, tstz_minus_interval),
     b!(TIMESTAMPTZ, TIMESTAMPTZ, INTERVAL, ts_minus_ts),
     b!(TIME, INTERVAL, TIME, time_minus_interval),
+    b!(TIMETZ, INTERVAL, TIMETZ, timetz_interval::<SUB>),
     b!(TIME, TIME, INTERVAL, time_minus_time),
     b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<SUB>),
     b!(JSONB, TEXT, JSONB, jsonb_delete),
@@ -1512,12 +1560,14 @@ bit_table!(BIT_OR, OR);
 bit_table!(BIT_XOR, XOR);
 
 static SHIFT_L: &[BinOp] = &[
+    b!(INET, INET, BOOL, inet_subnet::<false, true>),
     b!(INT2, INT4, INT2, int_arith::<SHL, 2>),
     b!(INT4, INT4, INT4, int_arith::<SHL, 4>),
     b!(INT8, INT4, INT8, int_arith::<SHL, 8>),
 ];
 
 static SHIFT_R: &[BinOp] = &[
+    b!(INET, INET, BOOL, inet_subnet::<true, true>),
     b!(INT2, INT4, INT2, int_arith::<SHR, 2>),
     b!(INT4, INT4, INT4, int_arith::<SHR, 4>),
     b!(INT8, INT4, INT8, int_arith::<SHR, 8>),
@@ -1553,6 +1603,8 @@ macro_rules! cmp_table {
             b!(BYTEA, BYTEA, BOOL, cmp_op::<{ $op }>),
             b!(DATE, DATE, BOOL, cmp_op::<{ $op }>),
             b!(TIME, TIME, BOOL, cmp_op::<{ $op }>),
+            b!(TIMETZ, TIMETZ, BOOL, cmp_op::<{ $op }>),
+            b!(INET, INET, BOOL, cmp_op::<{ $op }>),
             b!(TIMESTAMP, TIMESTAMP, BOOL, cmp_op::<{ $op }>),
             b!(TIMESTAMPTZ, TIMESTAMPTZ, BOOL, cmp_op::<{ $op }>),
             b!(DATE, TIMESTAMP, BOOL, cmp_op::<{ $op }>),
@@ -1661,7 +1713,12 @@ static CONTAINED: &[BinOp] = &[
     b!(JSONB, JSONB, BOOL, jsonb_contains_op::<true>),
     b!(ANYARRAY, ANYARRAY, BOOL, array_contained_op),
 ];
-static OVERLAP: &[BinOp] = &[b!(ANYARRAY, ANYARRAY, BOOL, array_overlap_op)];
+static OVERLAP: &[BinOp] = &[
+    b!(ANYARRAY, ANYARRAY, BOOL, array_overlap_op),
+    b!(INET, INET, BOOL, inet_overlap),
+];
+static SUBNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<false, false>)];
+static SUPERNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<true, false>)];
 
 /// Every candidate signature of binary operator `name`.
 pub fn binary_operators(name: &str) -> &'static [BinOp] {
@@ -1696,6 +1753,8 @@ pub fn binary_operators(name: &str) -> &'static [BinOp] {
         "@>" => CONTAINS,
         "<@" => CONTAINED,
         "&&" => OVERLAP,
+        "<<=" => SUBNET_EQ,
+        ">>=" => SUPERNET_EQ,
         "->" => JSON_GET,
         "->>" => JSON_GET_TEXT,
         "#>" => JSON_PATH,
