@@ -2575,7 +2575,15 @@ impl<'a> Planner<'a> {
                     N::AConst(c) => c.location,
                     _ => tc.location,
                 };
-                let e = self.coerce(e, from, to, typmod, CoercionContext::Explicit, at)?;
+                let e = self
+                    .coerce(e, from, to, typmod, CoercionContext::Explicit, at)
+                    .map_err(|mut e| {
+                        // "cannot cast type" is about the cast itself, literal or not.
+                        if e.code == code::CANNOT_COERCE {
+                            e.position = loc(tc.location);
+                        }
+                        e
+                    })?;
                 Ok((e, to))
             }
             N::AExpr(a) => self.bind_aexpr(a, scope, agg),

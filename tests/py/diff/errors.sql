@@ -138,3 +138,13 @@ SELECT 1 / 0;
 SELECT 'still works' AS msg;
 SELEC;
 SELECT 2;
+
+-- name: err_cast_position
+-- @errors
+SELECT 1::inet;
+SELECT 1.5::date;
+SELECT CAST(1 AS inet);
+SELECT true::int8;
+SELECT '1'::int4::inet;
+SELECT 'x'::inet;
+SELECT (1 + 2)::bytea;
