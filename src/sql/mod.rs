@@ -221,6 +221,18 @@ fn sval(n: &protobuf::Node) -> Option<String> {
     }
 }
 
+/// The text of an `INTERVAL '...'` constant.
+fn interval_literal(n: &protobuf::Node) -> Option<String> {
+    let N::TypeCast(tc) = n.node.as_ref()? else {
+        return None;
+    };
+    let last = tc.type_name.as_ref()?.names.last()?;
+    match last.node.as_ref()? {
+        N::String(s) if s.sval == "interval" => tc.arg.as_ref().and_then(|a| sval(a)),
+        _ => None,
+    }
+}
+
 fn def_elem_value(d: &protobuf::DefElem) -> Option<String> {
     d.arg.as_ref().and_then(|a| sval(a))
 }
@@ -323,7 +335,15 @@ fn analyze_inner(
             let name = v.name.to_ascii_lowercase();
             match v.kind {
                 x if x == K::VarSetValue as i32 => {
-                    let values: Vec<String> = v.args.iter().filter_map(sval).collect();
+                    let values: Vec<String> = v
+                        .args
+                        .iter()
+                        .filter_map(|a| match interval_literal(a) {
+                            // The setting sees the type: SET TIME ZONE INTERVAL '+02:00'.
+                            Some(text) => Some(format!("INTERVAL '{text}'")),
+                            None => sval(a),
+                        })
+                        .collect();
                     Statement::Set {
                         name,
                         value: SetValue::Values(values),

@@ -169,3 +169,24 @@ SELECT current_setting('transaction_isolation'), current_setting('standard_confo
 SET application_name = 'first'; SELECT 1; SET application_name = 'second';
 SET application_name = 'x'; SET application_name = '';
 SET TimeZone = 'Asia/Tokyo'; RESET TimeZone;
+
+-- name: set_time_zone_forms
+-- @errors
+SET TimeZone = '+03:30';
+SHOW TimeZone;
+SELECT '2024-01-01 12:00:00+00'::timestamptz::text;
+SET TIME ZONE '-3:30';
+SHOW TimeZone;
+SET TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE;
+SHOW TimeZone;
+SELECT '2024-01-01 12:00:00+00'::timestamptz::text;
+SET TIME ZONE INTERVAL '1 day';
+SET TIME ZONE 5;
+SHOW TimeZone;
+SET TimeZone = 'UTC+3';
+SHOW TimeZone;
+SET TimeZone = 'europe/paris';
+SHOW TimeZone;
+SET TimeZone = 'no/such_zone';
+RESET TimeZone;
+SHOW TimeZone;
