@@ -523,6 +523,43 @@ impl HintExt for PgError {
     }
 }
 
+/// TimeZone as PostgreSQL shows it after SET.
+fn canonical_timezone(value: &str) -> PgResult<String> {
+    let v = value.trim();
+    // SET TIME ZONE INTERVAL '...': an offset east of Greenwich.
+    if let Some(text) = interval_zone_text(v) {
+        let i = datetime::parse_interval(text, IntervalStyle::Postgres)
+            .map_err(|_| invalid_value("TimeZone", value))?;
+        if i.months != 0 {
+            return Err(invalid_value("TimeZone", value)
+                .with_detail("Cannot specify months in time zone interval."));
+        }
+        if i.days != 0 {
+            return Err(invalid_value("TimeZone", value)
+                .with_detail("Cannot specify days in time zone interval."));
+        }
+        let east =
+            i32::try_from(i.micros / 1_000_000).map_err(|_| invalid_value("TimeZone", value))?;
+        return Ok(datetime::timezone_name(&TimeZone::Fixed(east)));
+    }
+    let tz = datetime::parse_timezone(v).ok_or_else(|| invalid_value("TimeZone", value))?;
+    Ok(match tz {
+        // A POSIX spec is shown as written, a bare number as <+05>-05, a zone name in its
+        // canonical spelling.
+        TimeZone::Fixed(_) if v.parse::<f64>().is_err() => v.to_string(),
+        _ => datetime::timezone_name(&tz),
+    })
+}
+
+/// The interval text of a `SET TIME ZONE INTERVAL '...'` value (passed on as `INTERVAL '...'`).
+fn interval_zone_text(v: &str) -> Option<&str> {
+    let head = v.get(..8)?;
+    if !head.eq_ignore_ascii_case("interval") {
+        return None;
+    }
+    v[8..].trim().strip_prefix('\'')?.strip_suffix('\'')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,41 +606,4 @@ mod tests {
         }
         assert!(s.set("client_encoding", "LATIN1").is_err());
     }
-}
-
-/// TimeZone as PostgreSQL shows it after SET.
-fn canonical_timezone(value: &str) -> PgResult<String> {
-    let v = value.trim();
-    // SET TIME ZONE INTERVAL '...': an offset east of Greenwich.
-    if let Some(text) = interval_zone_text(v) {
-        let i = datetime::parse_interval(text, IntervalStyle::Postgres)
-            .map_err(|_| invalid_value("TimeZone", value))?;
-        if i.months != 0 {
-            return Err(invalid_value("TimeZone", value)
-                .with_detail("Cannot specify months in time zone interval."));
-        }
-        if i.days != 0 {
-            return Err(invalid_value("TimeZone", value)
-                .with_detail("Cannot specify days in time zone interval."));
-        }
-        let east =
-            i32::try_from(i.micros / 1_000_000).map_err(|_| invalid_value("TimeZone", value))?;
-        return Ok(datetime::timezone_name(&TimeZone::Fixed(east)));
-    }
-    let tz = datetime::parse_timezone(v).ok_or_else(|| invalid_value("TimeZone", value))?;
-    Ok(match tz {
-        // A POSIX spec is shown as written, a bare number as <+05>-05, a zone name in its
-        // canonical spelling.
-        TimeZone::Fixed(_) if v.parse::<f64>().is_err() => v.to_string(),
-        _ => datetime::timezone_name(&tz),
-    })
-}
-
-/// The interval text of a `SET TIME ZONE INTERVAL '...'` value (passed on as `INTERVAL '...'`).
-fn interval_zone_text(v: &str) -> Option<&str> {
-    let head = v.get(..8)?;
-    if !head.eq_ignore_ascii_case("interval") {
-        return None;
-    }
-    v[8..].trim().strip_prefix('\'')?.strip_suffix('\'')
 }
