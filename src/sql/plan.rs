@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
+use crate::sql::catalog;
 use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
 use crate::sql::func::{self, FuncSig};
 use crate::sql::session_fn;
@@ -75,8 +76,9 @@ pub enum VirtualTable {
     Settings,
     Type,
     Namespace,
-    /// Catalogs that exist but are empty until tables do (pg_class, pg_attribute, ...).
-    Empty,
+    /// Catalogs that exist but are empty until tables do (pg_class, pg_attribute, ...), by
+    /// relation OID.
+    Empty(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -4179,17 +4181,7 @@ fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {
         "pg_settings" => VirtualTable::Settings,
         "pg_type" => VirtualTable::Type,
         "pg_namespace" => VirtualTable::Namespace,
-        "pg_class"
-        | "pg_attribute"
-        | "pg_index"
-        | "pg_inherits"
-        | "pg_partitioned_table"
-        | "pg_proc"
-        | "pg_description"
-        | "pg_constraint"
-        | "pg_enum"
-        | "pg_range" => VirtualTable::Empty,
-        _ => return None,
+        _ => VirtualTable::Empty(catalog::relation(name)?.oid),
     })
 }
 
@@ -4201,81 +4193,31 @@ fn col(name: &str, ty: Type) -> Column {
     }
 }
 
+/// The catalog relation a virtual table is (None for threadgres' own views).
+pub fn virtual_relation(vt: VirtualTable) -> Option<&'static catalog::Relation> {
+    let name = match vt {
+        VirtualTable::StatActivity => "pg_stat_activity",
+        VirtualTable::StatNotify => return None,
+        VirtualTable::Database => "pg_database",
+        VirtualTable::Settings => "pg_settings",
+        VirtualTable::Type => "pg_type",
+        VirtualTable::Namespace => "pg_namespace",
+        VirtualTable::Empty(oid) => return catalog::relation_by_oid(oid),
+    };
+    catalog::relation(name)
+}
+
 pub fn virtual_columns(vt: VirtualTable) -> Vec<Column> {
-    match vt {
-        VirtualTable::StatActivity => vec![
-            col("datid", Type::OID),
-            col("datname", Type::NAME),
-            col("pid", Type::INT4),
-            col("leader_pid", Type::INT4),
-            col("usesysid", Type::OID),
-            col("usename", Type::NAME),
-            col("application_name", Type::TEXT),
-            col("client_addr", Type::TEXT),
-            col("client_hostname", Type::TEXT),
-            col("client_port", Type::INT4),
-            col("backend_start", Type::TIMESTAMPTZ),
-            col("xact_start", Type::TIMESTAMPTZ),
-            col("query_start", Type::TIMESTAMPTZ),
-            col("state_change", Type::TIMESTAMPTZ),
-            col("wait_event_type", Type::TEXT),
-            col("wait_event", Type::TEXT),
-            col("state", Type::TEXT),
-            col("backend_xid", Type::INT8),
-            col("backend_xmin", Type::INT8),
-            col("query_id", Type::INT8),
-            col("query", Type::TEXT),
-            col("backend_type", Type::TEXT),
-        ],
-        VirtualTable::StatNotify => vec![
-            col("notifications_sent", Type::INT8),
-            col("notifications_delivered", Type::INT8),
-            col("notifying_commits", Type::INT8),
-            col("queue_bytes", Type::INT8),
-            col("queue_max_bytes", Type::INT8),
-            col("queue_usage", Type::FLOAT8),
-            col("channels", Type::INT8),
-        ],
-        VirtualTable::Database => vec![
-            col("oid", Type::OID),
-            col("datname", Type::NAME),
-            col("datdba", Type::OID),
-            col("encoding", Type::INT4),
-            col("datistemplate", Type::BOOL),
-            col("datallowconn", Type::BOOL),
-            col("datconnlimit", Type::INT4),
-        ],
-        VirtualTable::Settings => vec![
-            col("name", Type::TEXT),
-            col("setting", Type::TEXT),
-            col("unit", Type::TEXT),
-            col("category", Type::TEXT),
-            col("short_desc", Type::TEXT),
-            col("context", Type::TEXT),
-            col("vartype", Type::TEXT),
-            col("source", Type::TEXT),
-        ],
-        VirtualTable::Type => vec![
-            col("oid", Type::OID),
-            col("typname", Type::NAME),
-            col("typnamespace", Type::OID),
-            col("typlen", Type::INT2),
-            col("typtype", Type::CHAR),
-            col("typcategory", Type::CHAR),
-            col("typelem", Type::OID),
-            col("typarray", Type::OID),
-            col("typbasetype", Type::OID),
-        ],
-        VirtualTable::Namespace => vec![
-            col("oid", Type::OID),
-            col("nspname", Type::NAME),
-            col("nspowner", Type::OID),
-        ],
-        VirtualTable::Empty => vec![
-            col("oid", Type::OID),
-            col("relname", Type::NAME),
-            col("relnamespace", Type::OID),
-            col("relkind", Type::CHAR),
-        ],
+    if let Some(rel) = virtual_relation(vt) {
+        return rel.columns.iter().map(|(n, t)| col(n, Type(*t))).collect();
     }
+    vec![
+        col("notifications_sent", Type::INT8),
+        col("notifications_delivered", Type::INT8),
+        col("notifying_commits", Type::INT8),
+        col("queue_bytes", Type::INT8),
+        col("queue_max_bytes", Type::INT8),
+        col("queue_usage", Type::FLOAT8),
+        col("channels", Type::INT8),
+    ]
 }
