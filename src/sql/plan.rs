@@ -34,6 +34,9 @@ pub struct Column {
     pub name: String,
     pub ty: Type,
     pub typmod: i32,
+    /// The catalog relation and attribute number a plain column reference comes from, for
+    /// RowDescription (PostgreSQL reports them, through subqueries and CTEs too).
+    pub origin: Option<(u32, i16)>,
 }
 
 #[derive(Debug, Clone)]
@@ -262,6 +265,7 @@ struct ScopeCol {
     name: String,
     ty: Type,
     typmod: i32,
+    origin: Option<(u32, i16)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -708,6 +712,7 @@ impl<'a> Planner<'a> {
                         name: c.name.clone(),
                         ty: c.ty,
                         typmod: c.typmod,
+                        origin: None,
                     })
                     .collect(),
             };
@@ -817,6 +822,7 @@ impl<'a> Planner<'a> {
                 name: format!("column{}", c + 1),
                 ty,
                 typmod: -1,
+                origin: None,
             });
         }
         let mut out = Vec::new();
@@ -876,6 +882,7 @@ impl<'a> Planner<'a> {
                 } else {
                     -1
                 },
+                origin: None,
             });
             lcast |= l.ty != ty;
             rcast |= r.ty != ty;
@@ -1082,12 +1089,14 @@ impl<'a> Planner<'a> {
                         name: format!("?srf{k}?"),
                         ty: c.out,
                         typmod: -1,
+                        origin: None,
                     });
                     scope.cols.push(ScopeCol {
                         rel: "?srf?".into(),
                         name: format!("?srf{k}?"),
                         ty: c.out,
                         typmod: -1,
+                        origin: None,
                     });
                 }
                 plan = Plan {
@@ -1217,11 +1226,27 @@ impl<'a> Planner<'a> {
             } else {
                 t
             };
+            // A plain column reference reports where the column comes from (through grouping
+            // too, as PostgreSQL does).
+            let origin = match (&e, agg_ctx.as_ref()) {
+                (Expr::Column(ci), None) => scope.cols.get(*ci).and_then(|c| c.origin),
+                (Expr::Outer(depth, ci), _) => depth
+                    .checked_sub(1)
+                    .and_then(|d| self.outer.iter().rev().nth(d))
+                    .and_then(|sc| sc.cols.get(*ci))
+                    .and_then(|c| c.origin),
+                (Expr::Column(p), Some(ctx)) => match ctx.group.get(*p) {
+                    Some(Expr::Column(ci)) => ctx.input.cols.get(*ci).and_then(|c| c.origin),
+                    _ => None,
+                },
+                _ => None,
+            };
             exprs.push(e);
             columns.push(Column {
                 name: name.clone(),
                 ty: t,
                 typmod,
+                origin,
             });
         }
         let visible = exprs.len();
@@ -1313,6 +1338,7 @@ impl<'a> Planner<'a> {
                                 name: "?sort?".into(),
                                 ty: t,
                                 typmod: -1,
+                                origin: None,
                             });
                             exprs.len() - 1
                         }
@@ -1351,6 +1377,7 @@ impl<'a> Planner<'a> {
                                     name: "?distinct?".into(),
                                     ty: t,
                                     typmod: -1,
+                                    origin: None,
                                 });
                                 exprs.len() - 1
                             }
@@ -1370,12 +1397,14 @@ impl<'a> Planner<'a> {
                     name: "?group?".into(),
                     ty: *t,
                     typmod: *m,
+                    origin: None,
                 })
                 .collect();
             agg_columns.extend(ctx.aggs.iter().map(|a| Column {
                 name: "?agg?".into(),
                 ty: a.result,
                 typmod: -1,
+                origin: None,
             }));
             plan = Plan {
                 node: Node::Aggregate {
@@ -1416,6 +1445,7 @@ impl<'a> Planner<'a> {
                     name: format!("?window{k}?"),
                     ty: *t,
                     typmod: -1,
+                    origin: None,
                 });
             }
             plan = Plan {
@@ -1700,6 +1730,7 @@ impl<'a> Planner<'a> {
                     name: c.name.clone(),
                     ty: c.ty,
                     typmod: c.typmod,
+                    origin: c.origin,
                 })
                 .collect(),
         };
@@ -1780,12 +1811,14 @@ impl<'a> Planner<'a> {
             name: alias_name.clone(),
             ty,
             typmod: -1,
+            origin: None,
         }];
         if rf.ordinality {
             columns.push(Column {
                 name: "ordinality".into(),
                 ty: Type::INT8,
                 typmod: -1,
+                origin: None,
             });
         }
         self.scope_for(Plan { node, columns }, &alias_name, rf.alias.as_ref())
@@ -3251,6 +3284,7 @@ impl<'a> Planner<'a> {
                         name: plan.columns[0].name.clone(),
                         ty: rt,
                         typmod: -1,
+                        origin: None,
                     }],
                     node: Node::Project {
                         input: Box::new(plan),
@@ -4190,6 +4224,7 @@ fn col(name: &str, ty: Type) -> Column {
         name: name.to_string(),
         ty,
         typmod: -1,
+        origin: None,
     }
 }
 
@@ -4209,7 +4244,15 @@ pub fn virtual_relation(vt: VirtualTable) -> Option<&'static catalog::Relation> 
 
 pub fn virtual_columns(vt: VirtualTable) -> Vec<Column> {
     if let Some(rel) = virtual_relation(vt) {
-        return rel.columns.iter().map(|(n, t)| col(n, Type(*t))).collect();
+        return rel
+            .columns
+            .iter()
+            .zip(1i16..)
+            .map(|((n, t), attnum)| Column {
+                origin: Some((rel.oid, attnum)),
+                ..col(n, Type(*t))
+            })
+            .collect();
     }
     vec![
         col("notifications_sent", Type::INT8),
