@@ -735,11 +735,9 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
 }
 
 fn is_oid_literal(s: &str) -> bool {
-    let t = s.trim();
-    !t.is_empty()
-        && t.trim_start_matches(['-', '+'])
-            .bytes()
-            .all(|c| c.is_ascii_digit())
+    // a sign alone ("-" is the reg* types' name for no object) is not a number
+    let digits = s.trim().trim_start_matches(['-', '+']);
+    !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
 }
 
 /// A type name as `regtype` input accepts it (`integer`, `int4`, `varchar(10)`, `text[]`).
