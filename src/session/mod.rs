@@ -1975,6 +1975,7 @@ fn text_col(name: &str) -> Column {
         name: name.to_string(),
         ty: Type::TEXT,
         typmod: -1,
+        origin: None,
     }
 }
 
@@ -1984,8 +1985,8 @@ fn write_row_description(out: &mut BytesMut, columns: &[Column], formats: &[Form
         .enumerate()
         .map(|(i, c)| FieldDescription {
             name: c.name.clone(),
-            table_oid: 0,
-            column: 0,
+            table_oid: c.origin.map_or(0, |o| o.0),
+            column: c.origin.map_or(0, |o| o.1),
             type_oid: c.ty.0,
             type_size: c.ty.typlen(),
             type_modifier: c.typmod,

@@ -13,6 +13,7 @@ use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use crate::error::{code, PgError, PgResult};
+use crate::sql::catalog;
 use crate::sql::expr::EvalCx;
 use crate::sql::plan::{
     AggCall, AggFunc, FrameBound, JoinKind, Node, Plan, SetOpKind, SortKey, Srf, VirtualTable,
@@ -1340,9 +1341,19 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                     Value::Text(name.clone()),
                     Value::Oid(10),
                     Value::Int4(6),
+                    Value::Text("c".into()),
                     Value::Bool(name.starts_with("template")),
                     Value::Bool(name != "template0"),
                     Value::Int4(-1),
+                    // threadgres has no transaction IDs yet: the values of a fresh cluster
+                    Value::Oid(716),
+                    Value::Oid(1),
+                    Value::Oid(1663),
+                    Value::Text("C.UTF-8".into()),
+                    Value::Text("C.UTF-8".into()),
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
                 ]
             })
             .collect(),
@@ -1357,62 +1368,36 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                         Value::Null,
                         Value::Text("Client Connection Defaults".into()),
                         Value::Text(desc.to_string()),
+                        Value::Null,
                         Value::Text("user".into()),
                         Value::Text("string".into()),
                         Value::Text("default".into()),
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Bool(false),
                     ]);
                 }
             }
             rows
         }
-        VirtualTable::Type => {
-            let mut rows = Vec::new();
-            for oid in 16u32..4000 {
-                let t = Type(oid);
-                let name = t.typname();
-                if name.starts_with("type ")
-                    || t.elem().is_some()
-                        && t.elem()
-                            .map(|e| e.typname().starts_with("type "))
-                            .unwrap_or(false)
-                {
-                    continue;
-                }
-                if Type::from_name(&name).is_none() && t.elem().is_none() {
-                    continue;
-                }
-                rows.push(vec![
-                    Value::Oid(oid),
-                    Value::Text(name),
-                    Value::Oid(11),
-                    Value::Int2(t.typlen()),
-                    Value::Text(if t.category() == 'P' { "p" } else { "b" }.into()),
-                    Value::Text(t.category().to_string()),
-                    Value::Oid(t.elem().map(|e| e.0).unwrap_or(0)),
-                    Value::Oid(t.array().map(|a| a.0).unwrap_or(0)),
-                    Value::Oid(0),
-                ]);
-            }
-            rows
-        }
-        VirtualTable::Namespace => vec![
-            vec![
-                Value::Oid(11),
-                Value::Text("pg_catalog".into()),
-                Value::Oid(10),
-            ],
-            vec![
-                Value::Oid(2200),
-                Value::Text("public".into()),
-                Value::Oid(10),
-            ],
-            vec![
-                Value::Oid(13000),
-                Value::Text("information_schema".into()),
-                Value::Oid(10),
-            ],
-        ],
-        VirtualTable::Empty => Vec::new(),
+        VirtualTable::Type => catalog::type_rows(),
+        VirtualTable::Namespace => catalog::NAMESPACES
+            .iter()
+            .map(|(oid, name, owner)| {
+                vec![
+                    Value::Oid(*oid),
+                    Value::Text(name.to_string()),
+                    Value::Oid(*owner),
+                    Value::Null,
+                ]
+            })
+            .collect(),
+        VirtualTable::Empty(_) => Vec::new(),
     }
 }
 

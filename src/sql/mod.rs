@@ -11,6 +11,7 @@
 //! Utility statements only carry their arguments here: they change session state, which the
 //! session owns, so the session executes them.
 
+pub mod catalog;
 pub mod exec;
 pub mod expr;
 pub mod func;

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
+use crate::sql::catalog;
 use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
 use crate::sql::func::{self, FuncSig};
 use crate::sql::session_fn;
@@ -33,6 +34,9 @@ pub struct Column {
     pub name: String,
     pub ty: Type,
     pub typmod: i32,
+    /// The catalog relation and attribute number a plain column reference comes from, for
+    /// RowDescription (PostgreSQL reports them, through subqueries and CTEs too).
+    pub origin: Option<(u32, i16)>,
 }
 
 #[derive(Debug, Clone)]
@@ -75,8 +79,9 @@ pub enum VirtualTable {
     Settings,
     Type,
     Namespace,
-    /// Catalogs that exist but are empty until tables do (pg_class, pg_attribute, ...).
-    Empty,
+    /// Catalogs that exist but are empty until tables do (pg_class, pg_attribute, ...), by
+    /// relation OID.
+    Empty(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,6 +265,7 @@ struct ScopeCol {
     name: String,
     ty: Type,
     typmod: i32,
+    origin: Option<(u32, i16)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -706,6 +712,7 @@ impl<'a> Planner<'a> {
                         name: c.name.clone(),
                         ty: c.ty,
                         typmod: c.typmod,
+                        origin: None,
                     })
                     .collect(),
             };
@@ -815,6 +822,7 @@ impl<'a> Planner<'a> {
                 name: format!("column{}", c + 1),
                 ty,
                 typmod: -1,
+                origin: None,
             });
         }
         let mut out = Vec::new();
@@ -874,6 +882,7 @@ impl<'a> Planner<'a> {
                 } else {
                     -1
                 },
+                origin: None,
             });
             lcast |= l.ty != ty;
             rcast |= r.ty != ty;
@@ -1080,12 +1089,14 @@ impl<'a> Planner<'a> {
                         name: format!("?srf{k}?"),
                         ty: c.out,
                         typmod: -1,
+                        origin: None,
                     });
                     scope.cols.push(ScopeCol {
                         rel: "?srf?".into(),
                         name: format!("?srf{k}?"),
                         ty: c.out,
                         typmod: -1,
+                        origin: None,
                     });
                 }
                 plan = Plan {
@@ -1215,11 +1226,27 @@ impl<'a> Planner<'a> {
             } else {
                 t
             };
+            // A plain column reference reports where the column comes from (through grouping
+            // too, as PostgreSQL does).
+            let origin = match (&e, agg_ctx.as_ref()) {
+                (Expr::Column(ci), None) => scope.cols.get(*ci).and_then(|c| c.origin),
+                (Expr::Outer(depth, ci), _) => depth
+                    .checked_sub(1)
+                    .and_then(|d| self.outer.iter().rev().nth(d))
+                    .and_then(|sc| sc.cols.get(*ci))
+                    .and_then(|c| c.origin),
+                (Expr::Column(p), Some(ctx)) => match ctx.group.get(*p) {
+                    Some(Expr::Column(ci)) => ctx.input.cols.get(*ci).and_then(|c| c.origin),
+                    _ => None,
+                },
+                _ => None,
+            };
             exprs.push(e);
             columns.push(Column {
                 name: name.clone(),
                 ty: t,
                 typmod,
+                origin,
             });
         }
         let visible = exprs.len();
@@ -1311,6 +1338,7 @@ impl<'a> Planner<'a> {
                                 name: "?sort?".into(),
                                 ty: t,
                                 typmod: -1,
+                                origin: None,
                             });
                             exprs.len() - 1
                         }
@@ -1349,6 +1377,7 @@ impl<'a> Planner<'a> {
                                     name: "?distinct?".into(),
                                     ty: t,
                                     typmod: -1,
+                                    origin: None,
                                 });
                                 exprs.len() - 1
                             }
@@ -1368,12 +1397,14 @@ impl<'a> Planner<'a> {
                     name: "?group?".into(),
                     ty: *t,
                     typmod: *m,
+                    origin: None,
                 })
                 .collect();
             agg_columns.extend(ctx.aggs.iter().map(|a| Column {
                 name: "?agg?".into(),
                 ty: a.result,
                 typmod: -1,
+                origin: None,
             }));
             plan = Plan {
                 node: Node::Aggregate {
@@ -1414,6 +1445,7 @@ impl<'a> Planner<'a> {
                     name: format!("?window{k}?"),
                     ty: *t,
                     typmod: -1,
+                    origin: None,
                 });
             }
             plan = Plan {
@@ -1700,6 +1732,7 @@ impl<'a> Planner<'a> {
                     name: c.name.clone(),
                     ty: c.ty,
                     typmod: c.typmod,
+                    origin: c.origin,
                 })
                 .collect(),
         };
@@ -1780,12 +1813,14 @@ impl<'a> Planner<'a> {
             name: alias_name.clone(),
             ty,
             typmod: -1,
+            origin: None,
         }];
         if rf.ordinality {
             columns.push(Column {
                 name: "ordinality".into(),
                 ty: Type::INT8,
                 typmod: -1,
+                origin: None,
             });
         }
         self.scope_for(Plan { node, columns }, &alias_name, rf.alias.as_ref())
@@ -3263,6 +3298,7 @@ impl<'a> Planner<'a> {
                         name: plan.columns[0].name.clone(),
                         ty: rt,
                         typmod: -1,
+                        origin: None,
                     }],
                     node: Node::Project {
                         input: Box::new(plan),
@@ -4193,17 +4229,7 @@ fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {
         "pg_settings" => VirtualTable::Settings,
         "pg_type" => VirtualTable::Type,
         "pg_namespace" => VirtualTable::Namespace,
-        "pg_class"
-        | "pg_attribute"
-        | "pg_index"
-        | "pg_inherits"
-        | "pg_partitioned_table"
-        | "pg_proc"
-        | "pg_description"
-        | "pg_constraint"
-        | "pg_enum"
-        | "pg_range" => VirtualTable::Empty,
-        _ => return None,
+        _ => VirtualTable::Empty(catalog::relation(name)?.oid),
     })
 }
 
@@ -4212,84 +4238,43 @@ fn col(name: &str, ty: Type) -> Column {
         name: name.to_string(),
         ty,
         typmod: -1,
+        origin: None,
     }
 }
 
+/// The catalog relation a virtual table is (None for threadgres' own views).
+pub fn virtual_relation(vt: VirtualTable) -> Option<&'static catalog::Relation> {
+    let name = match vt {
+        VirtualTable::StatActivity => "pg_stat_activity",
+        VirtualTable::StatNotify => return None,
+        VirtualTable::Database => "pg_database",
+        VirtualTable::Settings => "pg_settings",
+        VirtualTable::Type => "pg_type",
+        VirtualTable::Namespace => "pg_namespace",
+        VirtualTable::Empty(oid) => return catalog::relation_by_oid(oid),
+    };
+    catalog::relation(name)
+}
+
 pub fn virtual_columns(vt: VirtualTable) -> Vec<Column> {
-    match vt {
-        VirtualTable::StatActivity => vec![
-            col("datid", Type::OID),
-            col("datname", Type::NAME),
-            col("pid", Type::INT4),
-            col("leader_pid", Type::INT4),
-            col("usesysid", Type::OID),
-            col("usename", Type::NAME),
-            col("application_name", Type::TEXT),
-            col("client_addr", Type::INET),
-            col("client_hostname", Type::TEXT),
-            col("client_port", Type::INT4),
-            col("backend_start", Type::TIMESTAMPTZ),
-            col("xact_start", Type::TIMESTAMPTZ),
-            col("query_start", Type::TIMESTAMPTZ),
-            col("state_change", Type::TIMESTAMPTZ),
-            col("wait_event_type", Type::TEXT),
-            col("wait_event", Type::TEXT),
-            col("state", Type::TEXT),
-            col("backend_xid", Type::INT8),
-            col("backend_xmin", Type::INT8),
-            col("query_id", Type::INT8),
-            col("query", Type::TEXT),
-            col("backend_type", Type::TEXT),
-        ],
-        VirtualTable::StatNotify => vec![
-            col("notifications_sent", Type::INT8),
-            col("notifications_delivered", Type::INT8),
-            col("notifying_commits", Type::INT8),
-            col("queue_bytes", Type::INT8),
-            col("queue_max_bytes", Type::INT8),
-            col("queue_usage", Type::FLOAT8),
-            col("channels", Type::INT8),
-        ],
-        VirtualTable::Database => vec![
-            col("oid", Type::OID),
-            col("datname", Type::NAME),
-            col("datdba", Type::OID),
-            col("encoding", Type::INT4),
-            col("datistemplate", Type::BOOL),
-            col("datallowconn", Type::BOOL),
-            col("datconnlimit", Type::INT4),
-        ],
-        VirtualTable::Settings => vec![
-            col("name", Type::TEXT),
-            col("setting", Type::TEXT),
-            col("unit", Type::TEXT),
-            col("category", Type::TEXT),
-            col("short_desc", Type::TEXT),
-            col("context", Type::TEXT),
-            col("vartype", Type::TEXT),
-            col("source", Type::TEXT),
-        ],
-        VirtualTable::Type => vec![
-            col("oid", Type::OID),
-            col("typname", Type::NAME),
-            col("typnamespace", Type::OID),
-            col("typlen", Type::INT2),
-            col("typtype", Type::CHAR),
-            col("typcategory", Type::CHAR),
-            col("typelem", Type::OID),
-            col("typarray", Type::OID),
-            col("typbasetype", Type::OID),
-        ],
-        VirtualTable::Namespace => vec![
-            col("oid", Type::OID),
-            col("nspname", Type::NAME),
-            col("nspowner", Type::OID),
-        ],
-        VirtualTable::Empty => vec![
-            col("oid", Type::OID),
-            col("relname", Type::NAME),
-            col("relnamespace", Type::OID),
-            col("relkind", Type::CHAR),
-        ],
+    if let Some(rel) = virtual_relation(vt) {
+        return rel
+            .columns
+            .iter()
+            .zip(1i16..)
+            .map(|((n, t), attnum)| Column {
+                origin: Some((rel.oid, attnum)),
+                ..col(n, Type(*t))
+            })
+            .collect();
     }
+    vec![
+        col("notifications_sent", Type::INT8),
+        col("notifications_delivered", Type::INT8),
+        col("notifying_commits", Type::INT8),
+        col("queue_bytes", Type::INT8),
+        col("queue_max_bytes", Type::INT8),
+        col("queue_usage", Type::FLOAT8),
+        col("channels", Type::INT8),
+    ]
 }

@@ -243,6 +243,16 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
     // regtype values may be held by name (pg_typeof); resolve to the OID first.
     let v = match (from, v) {
         (Type::REGTYPE, Value::Text(s)) if !is_string(to) => Value::Oid(io::parse_regtype(&s)?.0),
+        // regclass values are held by name too; only catalog relations have OIDs.
+        (Type::REGCLASS, Value::Text(s)) if !is_string(to) => match s.trim() {
+            "-" => Value::Oid(0),
+            n => Value::Oid(io::regclass_oid(n).ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_TABLE,
+                    format!("relation \"{n}\" does not exist"),
+                )
+            })?),
+        },
         (_, v) => v,
     };
     // Arrays: element by element.

@@ -46,7 +46,21 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::TimestampTz(t) => dt::format_timestamptz(*t, ctx, out),
         Value::Interval(iv) => dt::format_interval(iv, ctx.interval_style, out),
         Value::Oid(o) => match ty {
+            // The reg* types print "-" for no object, as PostgreSQL does.
+            Type::REGTYPE | Type::REGPROC | Type::REGCLASS if *o == 0 => out.push('-'),
             Type::REGTYPE => out.push_str(&regtype_name(*o)),
+            Type::REGCLASS => match crate::sql::catalog::regclass_name(*o) {
+                Some(n) => out.push_str(n),
+                None => {
+                    let _ = write!(out, "{o}");
+                }
+            },
+            Type::REGPROC => match crate::sql::catalog::proc_name(*o) {
+                Some(n) => out.push_str(n),
+                None => {
+                    let _ = write!(out, "{o}");
+                }
+            },
             _ => {
                 let _ = write!(out, "{o}");
             }
@@ -75,24 +89,9 @@ pub fn regtype_name(oid: u32) -> String {
     }
 }
 
-/// OIDs of the catalog relations clients commonly name in `'x'::regclass`.
+/// OIDs of the catalog relations clients name in `'x'::regclass`.
 pub fn regclass_oid(name: &str) -> Option<u32> {
-    let n = name.trim().trim_start_matches("pg_catalog.");
-    Some(match n {
-        "pg_type" => 1247,
-        "pg_attribute" => 1249,
-        "pg_proc" => 1255,
-        "pg_class" => 1259,
-        "pg_authid" => 1260,
-        "pg_database" => 1262,
-        "pg_namespace" => 2615,
-        "pg_index" => 2610,
-        "pg_description" => 2609,
-        "pg_constraint" => 2606,
-        "pg_settings" => 12_204,
-        "pg_roles" => 12_001,
-        _ => return None,
-    })
+    crate::sql::catalog::regclass_oid(name)
 }
 
 /// The type a value has when nothing else says (record fields, polymorphic output).
@@ -720,6 +719,16 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::INTERVAL => Value::Interval(dt::parse_interval(s, ctx.interval_style)?),
         Type::UUID => Value::Uuid(parse_uuid(s)?),
         Type::REGTYPE => Value::Oid(parse_regtype(s)?.0),
+        Type::REGPROC => match crate::sql::catalog::proc_oid(s.trim()) {
+            _ if s.trim() == "-" => Value::Oid(0),
+            Some(o) => Value::Oid(o),
+            None => {
+                return Err(PgError::new(
+                    "42883",
+                    format!("function \"{}\" does not exist", s.trim()),
+                ))
+            }
+        },
         Type::NAME => Value::Text(truncate_bytes(s, 63).to_string()),
         Type::CHAR => Value::Text(s.chars().next().map(String::from).unwrap_or_default()),
         Type::VOID => Value::Void,
@@ -735,11 +744,9 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
 }
 
 fn is_oid_literal(s: &str) -> bool {
-    let t = s.trim();
-    !t.is_empty()
-        && t.trim_start_matches(['-', '+'])
-            .bytes()
-            .all(|c| c.is_ascii_digit())
+    // a sign alone ("-" is the reg* types' name for no object) is not a number
+    let digits = s.trim().trim_start_matches(['-', '+']);
+    !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
 }
 
 /// A type name as `regtype` input accepts it (`integer`, `int4`, `varchar(10)`, `text[]`).

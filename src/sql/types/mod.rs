@@ -69,6 +69,12 @@ impl Type {
     pub const ANY: Type = Type(2276);
     pub const ANYELEMENT: Type = Type(2283);
     pub const ANYARRAY: Type = Type(2277);
+    // Types that only appear as catalog columns (their values are always NULL here).
+    pub const INT2VECTOR: Type = Type(22);
+    pub const XID: Type = Type(28);
+    pub const OIDVECTOR: Type = Type(30);
+    pub const PG_NODE_TREE: Type = Type(194);
+    pub const ACLITEM_ARRAY: Type = Type(1034);
 
     pub const BOOL_ARRAY: Type = Type(1000);
     pub const BYTEA_ARRAY: Type = Type(1001);
@@ -188,6 +194,11 @@ impl Type {
             Type::ANY => "\"any\"",
             Type::ANYELEMENT => "anyelement",
             Type::ANYARRAY => "anyarray",
+            Type::INT2VECTOR => "int2vector",
+            Type::XID => "xid",
+            Type::OIDVECTOR => "oidvector",
+            Type::PG_NODE_TREE => "pg_node_tree",
+            Type::ACLITEM_ARRAY => "aclitem[]",
             _ => return format!("type {}", self.0),
         }
         .to_string()
@@ -217,6 +228,7 @@ impl Type {
             Type::INTERVAL => "interval",
             Type::TIME => "time",
             Type::TIMETZ => "timetz",
+            Type::ACLITEM_ARRAY => "_aclitem",
             _ => return self.name(),
         }
         .to_string()
@@ -275,7 +287,7 @@ impl Type {
             Type::BOOL | Type::CHAR => 1,
             Type::INT2 => 2,
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
-            Type::REGTYPE | Type::REGPROC | Type::VOID => 4,
+            Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID => 4,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
             Type::XID8 => 8,
             Type::INTERVAL | Type::UUID => 16,

@@ -168,3 +168,26 @@ SELECT 1 -- trailing comment
 SELECT /*+ TIDB_INLJ(a) */ 3;
 -- a comment line before the statement
 SELECT 4 /* nested /* comment */ here */;
+
+-- name: catalog_pg_type_rows
+SELECT oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred, typisdefined, typdelim, typrelid, typsubscript, typelem, typarray FROM pg_type WHERE oid IN (16, 18, 19, 23, 25, 1007, 1043, 1700, 2249, 2950, 3802) ORDER BY oid;
+SELECT oid, typinput, typoutput, typreceive, typsend, typmodin, typmodout, typanalyze, typalign, typstorage, typnotnull, typbasetype, typtypmod, typndims, typcollation, typdefaultbin, typdefault, typacl FROM pg_type WHERE oid IN (16, 23, 1007, 1043, 1114, 1186) ORDER BY oid;
+SELECT t.typname, n.nspname, e.typname AS elem, e.typdelim FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace LEFT JOIN pg_type e ON e.oid = t.typelem AND t.typlen = -1 WHERE t.oid IN (1007, 1009, 1015, 19) ORDER BY t.oid;
+SELECT count(*) FROM pg_range r JOIN pg_type t ON t.oid = r.rngtypid WHERE t.oid IN (23, 1007);
+
+-- name: catalog_reg_types
+SELECT 'pg_type'::regclass, 'pg_settings'::regclass::oid, 'pg_stat_activity'::regclass::oid, 0::regclass, 0::regtype, 0::regproc;
+SELECT 42::regproc, 'int4in'::regproc::oid, 'array_in'::regproc, '-'::regproc::oid;
+
+-- name: catalog_rowdescription_origin
+SELECT * FROM pg_type WHERE false;
+SELECT * FROM pg_namespace WHERE false;
+SELECT x.typname, x.l, x.l + 1 FROM (SELECT typname, typlen AS l FROM pg_type WHERE oid = 23) x;
+WITH c AS (SELECT typname, typlen FROM pg_type WHERE oid = 25) SELECT typlen, typname, typname::text FROM c;
+SELECT typlen, count(*) FROM pg_type WHERE oid IN (23, 26) GROUP BY typlen;
+SELECT n.nspname, s.nspname FROM pg_namespace n, LATERAL (SELECT n.nspname) s WHERE n.oid = 11;
+SELECT name, setting, context FROM pg_settings WHERE name = 'standard_conforming_strings';
+SELECT datname, datallowconn, encoding FROM pg_database WHERE datname = 'postgres';
+SELECT relname, relkind FROM pg_class WHERE false;
+SELECT typname FROM pg_type WHERE oid = 23 UNION ALL SELECT nspname FROM pg_namespace WHERE oid = 11;
+SELECT pid, state FROM pg_stat_activity WHERE false;
