@@ -44,6 +44,10 @@ pub struct Args {
     /// Upper bound on one frontend message, in bytes.
     #[arg(long, env = "THREADGRES_MAX_MESSAGE_SIZE")]
     pub max_message_size: Option<usize>,
+    /// Microseconds a worker keeps polling after session activity before it may sleep
+    /// (0: never spin).
+    #[arg(long, env = "THREADGRES_IDLE_SPIN_US")]
+    pub idle_spin_us: Option<u64>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -61,6 +65,7 @@ struct FileConfig {
     worker_threads: Option<usize>,
     max_notify_queue_size: Option<u64>,
     max_message_size: Option<usize>,
+    idle_spin_us: Option<u64>,
 }
 
 /// The effective configuration of one server instance.
@@ -74,6 +79,8 @@ pub struct Config {
     pub worker_threads: usize,
     pub max_notify_queue_size: u64,
     pub max_message_size: usize,
+    /// See `idle_spin`: how long after activity one worker keeps polling instead of sleeping.
+    pub idle_spin_us: u64,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,
 }
@@ -92,6 +99,7 @@ impl Default for Config {
             // PostgreSQL's default queue: 1,048,576 pages of 8 KiB = 8 GiB.
             max_notify_queue_size: 8 << 30,
             max_message_size: crate::wire::MAX_MESSAGE_BYTES,
+            idle_spin_us: 100,
             parse_cache_entries: 4096,
         }
     }
@@ -139,6 +147,10 @@ impl Config {
         }
         if let Some(m) = args.max_message_size.or(file.max_message_size) {
             c.max_message_size = m.max(crate::wire::MAX_SMALL_MESSAGE_BYTES);
+        }
+        if let Some(us) = args.idle_spin_us.or(file.idle_spin_us) {
+            // A bound: spinning longer than a millisecond only burns CPU.
+            c.idle_spin_us = us.min(1000);
         }
         Ok(c)
     }

@@ -11,6 +11,7 @@
 
 pub mod config;
 pub mod error;
+pub mod idle_spin;
 pub mod instance;
 pub mod notify;
 pub mod server;

@@ -41,6 +41,10 @@ impl Server {
     /// and waits (bounded) for them to finish.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
         let instance = self.instance.clone();
+        let spinner = {
+            let instance = instance.clone();
+            tokio::spawn(async move { instance.spinner.run().await })
+        };
         let mut accept_tasks = Vec::new();
         for listener in self.listeners {
             let instance = instance.clone();
@@ -69,6 +73,7 @@ impl Server {
         shutdown.await;
         tracing::info!("shutting down");
         instance.begin_shutdown();
+        spinner.abort();
         for t in &accept_tasks {
             t.abort();
         }

@@ -514,6 +514,9 @@ impl Session {
                 if stream.write_all(&self.out).await.is_err() {
                     return;
                 }
+                // An answer went out: another message (from this client or one it talks to)
+                // is likely to follow shortly.
+                self.core.instance.spinner.touch();
                 // Idle sessions keep no output buffer.
                 self.out = BytesMut::new();
             }

@@ -1,0 +1,130 @@
+//! Idle spinning: keeping one worker thread polling for a moment after sessions were active.
+//!
+//! A round trip between two clients through the server (ping-pong over LISTEN/NOTIFY, or any
+//! request that another client answers) is bounded by how fast a sleeping thread wakes up, not
+//! by the work done: when a worker thread finds nothing to do it blocks in `epoll_wait`, and on
+//! a virtual machine waking it again costs tens of microseconds, several times per round trip.
+//! Go's scheduler and seastar-style servers answer this by spinning briefly before sleeping.
+//!
+//! Here a single task does it: for [`Config::idle_spin_us`](crate::config::Config) after the
+//! last session activity it keeps yielding. A yielding task keeps its worker awake, and tokio
+//! polls the I/O driver without blocking whenever a worker has only yielded tasks, so a client
+//! message arriving in that window is picked up at once. Unlike spinning in tokio's
+//! `on_thread_park` hook, the worker keeps polling I/O and running other tasks meanwhile, so
+//! nothing waits behind the spin.
+//!
+//! Cost and bound: at most one worker's worth of CPU, only within the window after activity;
+//! a server with no traffic sleeps. `--idle-spin-us 0` turns it off.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
+
+pub struct IdleSpinner {
+    window: Duration,
+    /// Set by sessions on activity, cleared by the spinner when it notices.
+    active: AtomicBool,
+    /// The spinner waits on `wake`; set while it does.
+    sleeping: AtomicBool,
+    wake: Notify,
+}
+
+impl IdleSpinner {
+    pub fn new(window: Duration) -> IdleSpinner {
+        IdleSpinner {
+            window,
+            active: AtomicBool::new(false),
+            sleeping: AtomicBool::new(false),
+            wake: Notify::new(),
+        }
+    }
+
+    pub fn enabled(&self) -> bool {
+        !self.window.is_zero()
+    }
+
+    /// A session did something: (re)open the spin window. Loads before stores, so that busy
+    /// sessions share the flags' cache line instead of bouncing it.
+    pub fn touch(&self) {
+        if !self.enabled() {
+            return;
+        }
+        if !self.active.load(Ordering::Relaxed) {
+            self.active.store(true, Ordering::SeqCst);
+        }
+        if self.sleeping.load(Ordering::SeqCst) && self.sleeping.swap(false, Ordering::SeqCst) {
+            self.wake.notify_one();
+        }
+    }
+
+    /// The spinner task: runs until the runtime shuts down.
+    pub async fn run(&self) {
+        if !self.enabled() {
+            return;
+        }
+        loop {
+            let notified = self.wake.notified();
+            self.sleeping.store(true, Ordering::SeqCst);
+            // Activity between the last check and `sleeping` being visible must not be missed.
+            if !self.active.load(Ordering::SeqCst) {
+                notified.await;
+            }
+            self.sleeping.store(false, Ordering::Release);
+            let mut last = Instant::now();
+            loop {
+                tokio::task::yield_now().await;
+                if self.active.load(Ordering::Relaxed) {
+                    self.active.store(false, Ordering::Relaxed);
+                    last = Instant::now();
+                } else if last.elapsed() >= self.window {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    async fn wait_for(what: &str, cond: impl Fn() -> bool) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !cond() {
+            assert!(Instant::now() < deadline, "timed out waiting until {what}");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn spins_after_activity_and_sleeps_without_it() {
+        let s = Arc::new(IdleSpinner::new(Duration::from_micros(500)));
+        let task = tokio::spawn({
+            let s = s.clone();
+            async move { s.run().await }
+        });
+        wait_for("the idle spinner sleeps", || {
+            s.sleeping.load(Ordering::SeqCst)
+        })
+        .await;
+        for _ in 0..3 {
+            s.touch();
+            // The touch woke it; without further activity it goes back to sleep.
+            assert!(!s.sleeping.load(Ordering::SeqCst));
+            wait_for("the spinner sleeps again", || {
+                s.sleeping.load(Ordering::SeqCst) && !s.active.load(Ordering::SeqCst)
+            })
+            .await;
+        }
+        task.abort();
+    }
+
+    #[test]
+    fn disabled_spinner_does_nothing() {
+        let s = IdleSpinner::new(Duration::ZERO);
+        s.touch();
+        assert!(!s.active.load(Ordering::SeqCst));
+    }
+}
