@@ -111,8 +111,12 @@ mod tests {
         .await;
         for _ in 0..3 {
             s.touch();
-            // The touch woke it; without further activity it goes back to sleep.
-            assert!(!s.sleeping.load(Ordering::SeqCst));
+            // The touch wakes it (it takes the activity), and without further activity it
+            // goes back to sleep.
+            wait_for("the spinner takes the activity", || {
+                !s.active.load(Ordering::SeqCst)
+            })
+            .await;
             wait_for("the spinner sleeps again", || {
                 s.sleeping.load(Ordering::SeqCst) && !s.active.load(Ordering::SeqCst)
             })
