@@ -74,6 +74,9 @@ impl IdleSpinner {
             let mut last = Instant::now();
             loop {
                 tokio::task::yield_now().await;
+                // Let the OS run whatever else waits for this core (a client on the same
+                // machine, say): the spin must only use time nobody else wants.
+                std::thread::yield_now();
                 if self.active.load(Ordering::Relaxed) {
                     self.active.store(false, Ordering::Relaxed);
                     last = Instant::now();
