@@ -6,8 +6,10 @@
 //! position, so this module calls the same exported C entry point directly (the symbols are linked
 //! in by the `pg_query` crate) and decodes the protobuf tree with the crate's generated types.
 //!
-//! Parsing costs tens of microseconds per statement (C parse, protobuf encode, Rust decode), which
-//! is more than executing `NOTIFY ch` or `SELECT 1`. Clients repeat the same texts (pgbench sends one
+//! Parsing costs 1–25 µs per statement (C parse, protobuf encode, Rust decode; measured by
+//! `cargo run --release --example parse_cost`: `NOTIFY ch` 1.2 µs, `SELECT 1` 2.7 µs, a
+//! three-line catalog join 23 µs), which is more than executing `NOTIFY ch` or `SELECT 1`. A
+//! cache hit costs 25–50 ns. Clients repeat the same texts (pgbench sends one
 //! text per script line per client; drivers re-send their statements), so parsed results are kept
 //! in a cache keyed by the exact text, shared by all sessions. Bound: `parse_cache_entries` texts
 //! of at most [`MAX_CACHED_TEXT`] bytes; when full, the cache evicts its least recently used entry
