@@ -524,40 +524,7 @@ fn sort_rows(rows: Vec<Row>, keys: &[SortKey], cx: &mut EvalCx) -> PgResult<Vec<
         keyed.push((k, r));
     }
     cx.session.check_interrupts()?;
-    keyed.sort_by(|(a, _), (b, _)| {
-        for (i, key) in keys.iter().enumerate() {
-            let (x, y) = (&a[i], &b[i]);
-            let o = match (x.is_null(), y.is_null()) {
-                (true, true) => Ordering::Equal,
-                (true, false) => {
-                    if key.nulls_first {
-                        Ordering::Less
-                    } else {
-                        Ordering::Greater
-                    }
-                }
-                (false, true) => {
-                    if key.nulls_first {
-                        Ordering::Greater
-                    } else {
-                        Ordering::Less
-                    }
-                }
-                _ => {
-                    let o = types::compare(x, y);
-                    if key.desc {
-                        o.reverse()
-                    } else {
-                        o
-                    }
-                }
-            };
-            if o != Ordering::Equal {
-                return o;
-            }
-        }
-        Ordering::Equal
-    });
+    keyed.sort_by(|(a, _), (b, _)| cmp_sort_keys(a, b, keys));
     Ok(keyed.into_iter().map(|(_, r)| r).collect())
 }
 
