@@ -592,32 +592,28 @@ impl Hub {
     pub fn queue(&self, out: &mut Outbox, channel: &str, payload: &str) -> PgResult<bool> {
         assert!(channel.len() <= MAX_CHANNEL_BYTES && payload.len() <= MAX_PAYLOAD_BYTES);
         let note = Note { channel, payload };
-        let size = EVENT_OVERHEAD + (channel.len() + payload.len()) as u64;
         let h = note_hash(note);
         match out.dedup.get(&h) {
             Some(&i) if out.notes[i as usize].get(&out.text) == note => return Ok(false),
             // A hash collision between different notes: fall back to a scan.
             Some(_) if out.notes.iter().any(|n| n.get(&out.text) == note) => return Ok(false),
-            Some(_) => {}
-            None if out.bytes + size > self.max_bytes => return Err(queue_full()),
-            None => {
-                out.dedup.insert(h, out.notes.len() as u32);
-            }
-        }
-        if out.bytes + size > self.max_bytes {
-            return Err(queue_full());
-        }
-        let i = out.notes.len() as u32;
-        let (p, version, set) = self.lookup(out.db, channel);
-        out.saw(p, version);
-        if let Some(set) = set {
-            out.file(i, &set);
+            _ => {}
         }
         let r = NoteRef {
             start: out.text.len(),
             channel_len: channel.len() as u16,
             payload_len: payload.len() as u16,
         };
+        if out.bytes + r.size() > self.max_bytes {
+            return Err(queue_full());
+        }
+        // The first note with this hash keeps the entry (a colliding one is found by the scan).
+        out.dedup.entry(h).or_insert(out.notes.len() as u32);
+        let (p, version, set) = self.lookup(out.db, channel);
+        out.saw(p, version);
+        if let Some(set) = set {
+            out.file(out.notes.len() as u32, &set);
+        }
         out.text.push_str(channel);
         out.text.push_str(payload);
         out.bytes += r.size();

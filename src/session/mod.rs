@@ -158,8 +158,9 @@ struct Core {
     /// need no per-note check (`notify` invariant 6).
     listen_changed_at: u64,
     /// Other sessions' listeners reached by this session's commits since its output was last
-    /// written.
+    /// written, and whether one of those commits had more than [`YIELD_MAX_NOTES`] notes.
     woke_others: usize,
+    woke_with_long_delivery: bool,
     notices: Vec<PgError>,
     statement_start: i64,
     deadline: Option<Instant>,
@@ -188,10 +189,9 @@ struct Session {
     /// Deliveries taken from the inbox and not yet fully written out, and the position of the
     /// next note to send (delivery, note). While idle, notifications go out in chunks of
     /// [`NOTIFY_CHUNK`] bytes so that the client can read the first while the rest are encoded,
-    /// and the output buffer stays bounded.
+    /// and the output buffer stays bounded. Empty once everything is encoded.
     backlog: Vec<notify::Delivery>,
     backlog_at: (usize, usize),
-    notes_more: bool,
 }
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is
@@ -454,6 +454,7 @@ impl Session {
             listening: Default::default(),
             listen_changed_at: 0,
             woke_others: 0,
+            woke_with_long_delivery: false,
             listener: None,
             notices: Vec::new(),
             statement_start: 0,
@@ -476,7 +477,6 @@ impl Session {
             notify_held: false,
             backlog: Vec::new(),
             backlog_at: (0, 0),
-            notes_more: false,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -502,7 +502,8 @@ impl Session {
         }
         loop {
             let woke = std::mem::take(&mut self.core.woke_others);
-            if woke > 0 && woke <= YIELD_TO_WOKEN {
+            let long = std::mem::take(&mut self.core.woke_with_long_delivery);
+            if woke > 0 && woke <= YIELD_TO_WOKEN && !long {
                 // A commit just woke a few listening sessions. Their notification is usually
                 // what another client waits for (a reply to this client rarely is), so let them
                 // run first on this thread, where the wake put them, before this session's
@@ -523,9 +524,9 @@ impl Session {
             if self.closing {
                 return;
             }
-            if self.notes_more {
+            if !self.backlog.is_empty() {
                 // The rest of a long run of notifications, before reading the next query.
-                self.notes_more = self.deliver_notifications(NOTIFY_CHUNK);
+                self.deliver_notifications(NOTIFY_CHUNK);
                 continue;
             }
             if rbuf.is_empty() {
@@ -554,7 +555,7 @@ impl Session {
                         continue;
                     }
                     if self.core.tx == TxState::Idle {
-                        self.notes_more = self.deliver_notifications(NOTIFY_CHUNK);
+                        self.deliver_notifications(NOTIFY_CHUNK);
                     }
                 }
                 r = stream.readable() => {
@@ -828,12 +829,12 @@ impl Session {
         }
     }
 
-    /// Encodes pending notifications into the output until it holds `limit` bytes; returns
-    /// whether some are left for another call.
-    fn deliver_notifications(&mut self, limit: usize) -> bool {
+    /// Encodes pending notifications into the output until it holds `limit` bytes; what is
+    /// left stays in `backlog` for another call.
+    fn deliver_notifications(&mut self, limit: usize) {
         let Some(listener) = &self.core.listener else {
             self.backlog.clear();
-            return false;
+            return;
         };
         if self.backlog.is_empty() {
             self.core.instance.notify.drain(listener, &mut self.backlog);
@@ -875,7 +876,6 @@ impl Session {
         if sent > 0 {
             self.core.instance.notify.count_delivered(sent);
         }
-        more
     }
 
     // ------------------------------------------------------------ simple query
@@ -2254,32 +2254,28 @@ impl Core {
         }
     }
 
+    /// The evaluation context of a query; running one fixes the transaction's isolation level.
+    fn query_cx<'a>(&'a mut self, params: &'a [Value]) -> EvalCx<'a> {
+        if let Some(t) = self.txn.as_mut() {
+            t.snapshot_taken = true;
+        }
+        EvalCx {
+            params,
+            outer: Vec::new(),
+            session: self,
+        }
+    }
+
     fn run_query_partial(
         &mut self,
         plan: &sql::plan::Plan,
         params: &[Value],
     ) -> (Vec<Row>, Option<PgError>) {
-        if let Some(t) = self.txn.as_mut() {
-            t.snapshot_taken = true;
-        }
-        let mut cx = EvalCx {
-            params,
-            outer: Vec::new(),
-            session: self,
-        };
-        exec::run_plan_streaming(plan, &mut cx)
+        exec::run_plan_streaming(plan, &mut self.query_cx(params))
     }
 
     fn run_query(&mut self, plan: &sql::plan::Plan, params: &[Value]) -> PgResult<Vec<Row>> {
-        if let Some(t) = self.txn.as_mut() {
-            t.snapshot_taken = true;
-        }
-        let mut cx = EvalCx {
-            params,
-            outer: Vec::new(),
-            session: self,
-        };
-        exec::run_plan(plan, &mut cx)
+        exec::run_plan(plan, &mut self.query_cx(params))
     }
 
     /// Commits the current transaction: LISTEN/UNLISTEN take effect, then notifications are
@@ -2311,12 +2307,8 @@ impl Core {
         if !txn.outbox.is_empty() {
             let notes = txn.outbox.len();
             let others = hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
-            // Only short deliveries go before this session's reply (see YIELD_TO_WOKEN).
-            self.woke_others += if notes <= YIELD_MAX_NOTES {
-                others
-            } else {
-                others * (YIELD_TO_WOKEN + 1)
-            };
+            self.woke_others += others;
+            self.woke_with_long_delivery |= others > 0 && notes > YIELD_MAX_NOTES;
         }
         // SET LOCAL lasts until the end of the transaction.
         for (name, value) in &txn.local_restore {

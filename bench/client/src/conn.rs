@@ -219,14 +219,33 @@ pub async fn run_statements(client: &Client, stmts: &[String], batch: usize) -> 
 }
 
 /// Receives the next notification, waiting at most `limit`.
+/// Like [`recv_within`], with an absolute deadline; the clock is read only when nothing is
+/// queued.
+pub async fn recv_before(
+    rx: &mut mpsc::UnboundedReceiver<Received>,
+    deadline: Instant,
+) -> Res<Received> {
+    match rx.try_recv() {
+        Ok(r) => Ok(r),
+        Err(_) => recv_waiting(rx, deadline.saturating_duration_since(Instant::now())).await,
+    }
+}
+
 pub async fn recv_within(
     rx: &mut mpsc::UnboundedReceiver<Received>,
     limit: Duration,
 ) -> Res<Received> {
     // Already queued: no timer to arm (a burst of notifications is read at memory speed).
-    if let Ok(r) = rx.try_recv() {
-        return Ok(r);
+    match rx.try_recv() {
+        Ok(r) => Ok(r),
+        Err(_) => recv_waiting(rx, limit).await,
     }
+}
+
+async fn recv_waiting(
+    rx: &mut mpsc::UnboundedReceiver<Received>,
+    limit: Duration,
+) -> Res<Received> {
     match tokio::time::timeout(limit, rx.recv()).await {
         Ok(Some(r)) => Ok(r),
         Ok(None) => Err("connection closed while waiting for a notification".into()),

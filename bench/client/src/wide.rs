@@ -89,14 +89,7 @@ pub async fn run(a: Args) -> Res<Value> {
         for rx in rxs.iter_mut() {
             let mut got = 0usize;
             while got < a.channels {
-                let r = match rx.try_recv() {
-                    Ok(r) => Ok(r),
-                    Err(_) => {
-                        let left = deadline.saturating_duration_since(Instant::now());
-                        conn::recv_within(rx, left).await
-                    }
-                };
-                let r = r.map_err(|e| {
+                let r = conn::recv_before(rx, deadline).await.map_err(|e| {
                     format!(
                         "iteration {it}: listener has {got} of {} notifications: {e}",
                         a.channels
