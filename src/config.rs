@@ -35,7 +35,7 @@ pub struct Args {
     /// Log level: error, warn, info, debug, trace.
     #[arg(long, env = "THREADGRES_LOG_LEVEL")]
     pub log_level: Option<String>,
-    /// Worker threads of the session runtime (default: number of cores).
+    /// Session shards, each a runtime with one worker thread (default: number of cores).
     #[arg(long, env = "THREADGRES_WORKER_THREADS")]
     pub worker_threads: Option<usize>,
     /// Upper bound on bytes held by pending notifications (max_notify_queue_size).
@@ -44,8 +44,8 @@ pub struct Args {
     /// Upper bound on one frontend message, in bytes.
     #[arg(long, env = "THREADGRES_MAX_MESSAGE_SIZE")]
     pub max_message_size: Option<usize>,
-    /// Microseconds a worker keeps polling after session activity before it may sleep
-    /// (0: never spin).
+    /// Microseconds a shard keeps polling after its sessions sent notifications, before it
+    /// may sleep (0: never spin).
     #[arg(long, env = "THREADGRES_IDLE_SPIN_US")]
     pub idle_spin_us: Option<u64>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
@@ -139,7 +139,8 @@ impl Config {
             c.log_level = l;
         }
         if let Some(w) = args.worker_threads.or(file.worker_threads) {
-            c.worker_threads = w.max(1);
+            // A shard is a thread: bounded like every other resource.
+            c.worker_threads = w.clamp(1, 256);
         }
         if let Some(q) = args.max_notify_queue_size.or(file.max_notify_queue_size) {
             // PostgreSQL's minimum is 64 pages of 8 KiB.

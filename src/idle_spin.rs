@@ -1,20 +1,29 @@
-//! Idle spinning: keeping one worker thread polling for a moment after sessions were active.
+//! Idle spinning: keeping a shard's worker polling for a moment after notification traffic.
 //!
 //! A round trip between two clients through the server (ping-pong over LISTEN/NOTIFY, or any
-//! request that another client answers) is bounded by how fast a sleeping thread wakes up, not
-//! by the work done: when a worker thread finds nothing to do it blocks in `epoll_wait`, and on
-//! a virtual machine waking it again costs tens of microseconds, several times per round trip.
-//! Go's scheduler and seastar-style servers answer this by spinning briefly before sleeping.
+//! exchange where one client answers what another's notification said) is bounded by how fast
+//! a sleeping thread wakes up, not by the work done: when a shard's worker finds nothing to do
+//! it blocks in `epoll_wait`, and on a virtual machine waking it again costs tens of
+//! microseconds, several times per round trip. Go's scheduler and seastar-style servers answer
+//! this by spinning briefly before sleeping.
 //!
-//! Here a single task does it: for [`Config::idle_spin_us`](crate::config::Config) after the
-//! last session activity it keeps yielding. A yielding task keeps its worker awake, and tokio
-//! polls the I/O driver without blocking whenever a worker has only yielded tasks, so a client
-//! message arriving in that window is picked up at once. Unlike spinning in tokio's
-//! `on_thread_park` hook, the worker keeps polling I/O and running other tasks meanwhile, so
-//! nothing waits behind the spin.
+//! Each shard (see `server`) has one spinner task. For [`Config::idle_spin_us`] after the last
+//! touch it keeps yielding. A yielding task keeps its worker awake, and tokio polls the I/O
+//! driver without blocking whenever a worker has only yielded tasks, so a client message
+//! arriving in that window is picked up at once. Unlike spinning in tokio's `on_thread_park`
+//! hook, the worker keeps polling I/O and running other tasks meanwhile, so nothing waits
+//! behind the spin.
 //!
-//! Cost and bound: at most one worker's worth of CPU, only within the window after activity;
-//! a server with no traffic sleeps. `--idle-spin-us 0` turns it off.
+//! Sessions touch the spinner only after writing notifications or committing a NOTIFY that
+//! woke listeners, not after every answer. A client that just sends statements and waits for
+//! their results (pgbench) is answered fastest by a worker that sleeps as soon as it is done:
+//! spinning there takes the core from the client process on the same machine, which cost up to
+//! half the throughput of one-statement transactions on two cores.
+//!
+//! Cost and bound: at most one worker's worth of CPU per shard, only within the window after
+//! notification traffic; a server without it sleeps. `--idle-spin-us 0` turns it off.
+//!
+//! [`Config::idle_spin_us`]: crate::config::Config
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

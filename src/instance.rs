@@ -87,8 +87,6 @@ pub struct Instance {
     next_xid: std::sync::atomic::AtomicU64,
     connections: AtomicUsize,
     pub notify: Hub,
-    /// Keeps a worker polling for a moment after activity (see `idle_spin`).
-    pub spinner: crate::idle_spin::IdleSpinner,
     pub shutting_down: AtomicBool,
     pub shutdown: Notify,
     /// The SCRAM secret when a password is configured; trust authentication otherwise.
@@ -125,9 +123,6 @@ impl Instance {
                 .map(crate::session::auth::ScramSecret::new),
             parse_cache: ParseCache::new(config.parse_cache_entries),
             notify: Hub::new(config.max_connections + 16, config.max_notify_queue_size),
-            spinner: crate::idle_spin::IdleSpinner::new(std::time::Duration::from_micros(
-                config.idle_spin_us,
-            )),
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),

@@ -39,6 +39,8 @@ use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+use crate::idle_spin::IdleSpinner;
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
@@ -192,6 +194,9 @@ struct Session {
     /// and the output buffer stays bounded. Empty once everything is encoded.
     backlog: Vec<notify::Delivery>,
     backlog_at: (usize, usize),
+    /// The output holds notifications or followed a commit that woke listeners: a reply from
+    /// another client is likely soon, so the shard spins after writing it (see `idle_spin`).
+    spin_after_write: bool,
 }
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is
@@ -215,7 +220,14 @@ fn now_ts() -> i64 {
 }
 
 /// Serves one connection from accept to close.
-pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketAddr) {
+///
+/// `spinner` is the idle spinner of the shard the session runs on (see `idle_spin`).
+pub async fn serve(
+    instance: Arc<Instance>,
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    spinner: Arc<IdleSpinner>,
+) {
     let _ = stream.set_nodelay(true);
     let mut rbuf = BytesMut::new();
     let params = match read_startup(&instance, &mut stream, &mut rbuf).await {
@@ -235,7 +247,7 @@ pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketA
         Some(s) => s,
         None => return,
     };
-    session.run(&mut stream, rbuf).await;
+    session.run(&mut stream, rbuf, &spinner).await;
     session.core.end_session();
     drop(slot);
 }
@@ -477,6 +489,7 @@ impl Session {
             notify_held: false,
             backlog: Vec::new(),
             backlog_at: (0, 0),
+            spin_after_write: false,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -494,7 +507,7 @@ impl Session {
         Some(s)
     }
 
-    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut) {
+    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, spinner: &IdleSpinner) {
         // Messages that arrived with the start-up packet.
         if !rbuf.is_empty() && matches!(self.process_input(&mut rbuf), Flow::Close) {
             let _ = stream.write_all(&self.out).await;
@@ -515,9 +528,11 @@ impl Session {
                 if stream.write_all(&self.out).await.is_err() {
                     return;
                 }
-                // An answer went out: another message (from this client or one it talks to)
-                // is likely to follow shortly.
-                self.core.instance.spinner.touch();
+                if std::mem::take(&mut self.spin_after_write) || woke > 0 {
+                    // Notifications went out: the clients that talk through them answer each
+                    // other, and their next message is likely to follow shortly.
+                    spinner.touch();
+                }
                 // Idle sessions keep no output buffer.
                 self.out = BytesMut::new();
             }
@@ -875,6 +890,7 @@ impl Session {
         }
         if sent > 0 {
             self.core.instance.notify.count_delivered(sent);
+            self.spin_after_write = true;
         }
     }
 
