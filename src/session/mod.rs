@@ -194,8 +194,9 @@ struct Session {
     /// and the output buffer stays bounded. Empty once everything is encoded.
     backlog: Vec<notify::Delivery>,
     backlog_at: (usize, usize),
-    /// The output holds notifications or followed a commit that woke listeners: a reply from
-    /// another client is likely soon, so the shard spins after writing it (see `idle_spin`).
+    /// The output holds another session's notifications: an answer from this client (to that
+    /// one) is likely soon, so the shard spins after writing it (see `idle_spin`). So does a
+    /// commit that woke other sessions; a session notifying itself does not spin.
     spin_after_write: bool,
 }
 
@@ -875,6 +876,8 @@ impl Session {
                 }
                 be::notification(&mut self.out, pid, note.channel, note.payload);
                 sent += 1;
+                // Another client's notification: this client may well answer it.
+                self.spin_after_write |= pid != self.core.shared.pid;
                 if self.out.len() >= limit && (ni < d.len() || di + 1 < self.backlog.len()) {
                     more = true;
                     break 'deliveries;
@@ -890,7 +893,6 @@ impl Session {
         }
         if sent > 0 {
             self.core.instance.notify.count_delivered(sent);
-            self.spin_after_write = true;
         }
     }
 

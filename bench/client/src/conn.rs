@@ -4,9 +4,12 @@
 //! (so that a source address can be chosen when many connections are needed). The connection
 //! half is driven by its own task, which is also where asynchronous notifications arrive:
 //! `Connection::poll_message` yields them as `AsyncMessage::Notification`. Each notification is
-//! stamped with the instant it was read off the socket before it is handed to the benchmark.
+//! either stamped with the instant it was read off the socket and queued for the benchmark, or
+//! counted on the spot by a [`Tally`] (for bursts, where a hand-off per message would cost more
+//! than the delivery being measured).
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::stream::{self, StreamExt};
@@ -87,17 +90,29 @@ impl Session {
         source: Option<IpAddr>,
         notifications: bool,
     ) -> Res<Session> {
-        let (client, conn) = connect_raw(cfg, addr, source, opts.connect_timeout()).await?;
-        let (tx, rx) = if notifications {
+        if notifications {
             let (tx, rx) = mpsc::unbounded_channel();
-            (Some(tx), Some(rx))
+            let mut s = Session::open_with(opts, cfg, addr, source, Sink::Queue(tx)).await?;
+            s.notes = Some(rx);
+            Ok(s)
         } else {
-            (None, None)
-        };
-        let driver = spawn_driver(conn, tx);
+            Session::open_with(opts, cfg, addr, source, Sink::Discard).await
+        }
+    }
+
+    /// Opens a session whose connection task hands notifications to `sink`.
+    pub async fn open_with(
+        opts: &ConnOpts,
+        cfg: &Config,
+        addr: SocketAddr,
+        source: Option<IpAddr>,
+        sink: Sink,
+    ) -> Res<Session> {
+        let (client, conn) = connect_raw(cfg, addr, source, opts.connect_timeout()).await?;
+        let driver = spawn_driver(conn, sink);
         Ok(Session {
             client,
-            notes: rx,
+            notes: None,
             driver,
         })
     }
@@ -137,29 +152,104 @@ pub async fn connect_raw(
     }
 }
 
-/// Drives a connection until it ends, forwarding notifications to `tx` (if any).
+/// Where a connection task puts the notifications it reads.
+pub enum Sink {
+    Discard,
+    /// Each notification, stamped, to a queue the benchmark reads.
+    Queue(mpsc::UnboundedSender<Received>),
+    /// Counted in the connection task itself (see [`Tally`]).
+    Tally(Arc<Tally>),
+}
+
+/// Drives a connection until it ends, handing notifications to `sink`.
 pub fn spawn_driver(
     mut conn: Connection<TcpStream, NoTlsStream>,
-    tx: Option<mpsc::UnboundedSender<Received>>,
+    sink: Sink,
 ) -> JoinHandle<Option<String>> {
     tokio::spawn(async move {
         let mut messages = stream::poll_fn(move |cx| conn.poll_message(cx));
         while let Some(msg) = messages.next().await {
             match msg {
-                Ok(AsyncMessage::Notification(note)) => {
-                    if let Some(tx) = &tx {
+                Ok(AsyncMessage::Notification(note)) => match &sink {
+                    Sink::Discard => {}
+                    Sink::Queue(tx) => {
                         let _ = tx.send(Received {
                             at: Instant::now(),
                             note,
                         });
                     }
-                }
+                    Sink::Tally(t) => t.record(note.payload()),
+                },
                 Ok(_) => {} // notices and future message kinds
                 Err(e) => return Some(e.to_string()),
             }
         }
         None
     })
+}
+
+/// Counts one expected burst of notifications (those carrying a given payload) inside the
+/// connection task, noting when the first and the last arrived. A burst of 10,000 costs no
+/// hand-off per notification: a queue to another task wakes that task for nearly every message
+/// when it keeps up, which on two cores costs more than the server's whole delivery.
+#[derive(Default)]
+pub struct Tally {
+    state: std::sync::Mutex<TallyState>,
+    done: tokio::sync::Notify,
+}
+
+#[derive(Default)]
+struct TallyState {
+    tag: String,
+    want: usize,
+    got: usize,
+    first: Option<Instant>,
+    last: Option<Instant>,
+}
+
+impl Tally {
+    /// Starts counting notifications whose payload is `tag`; `want` of them complete the burst.
+    pub fn expect(&self, tag: &str, want: usize) {
+        let mut s = self.state.lock().expect("tally lock");
+        *s = TallyState {
+            tag: tag.to_string(),
+            want,
+            ..TallyState::default()
+        };
+    }
+
+    fn record(&self, payload: &str) {
+        let mut s = self.state.lock().expect("tally lock");
+        if s.got >= s.want || payload != s.tag {
+            return;
+        }
+        s.got += 1;
+        if s.got == 1 {
+            s.first = Some(Instant::now());
+        }
+        if s.got == s.want {
+            s.last = Some(Instant::now());
+            self.done.notify_one();
+        }
+    }
+
+    /// Waits until the burst is complete; returns when its first and its last notification
+    /// were read, or how many had arrived when `deadline` passed.
+    pub async fn wait(&self, deadline: Instant) -> Result<(Instant, Instant), usize> {
+        loop {
+            let notified = self.done.notified();
+            {
+                let s = self.state.lock().expect("tally lock");
+                if let (Some(first), Some(last)) = (s.first, s.last) {
+                    return Ok((first, last));
+                }
+                if Instant::now() >= deadline {
+                    return Err(s.got);
+                }
+            }
+            let _ = tokio::time::timeout_at(deadline.into(), notified).await;
+        }
+    }
 }
 
 /// Opens `n` sessions with at most `concurrency` connection attempts in flight; `setup(i)`
@@ -219,18 +309,6 @@ pub async fn run_statements(client: &Client, stmts: &[String], batch: usize) -> 
 }
 
 /// Receives the next notification, waiting at most `limit`.
-/// Like [`recv_within`], with an absolute deadline; the clock is read only when nothing is
-/// queued.
-pub async fn recv_before(
-    rx: &mut mpsc::UnboundedReceiver<Received>,
-    deadline: Instant,
-) -> Res<Received> {
-    match rx.try_recv() {
-        Ok(r) => Ok(r),
-        Err(_) => recv_waiting(rx, deadline.saturating_duration_since(Instant::now())).await,
-    }
-}
-
 pub async fn recv_within(
     rx: &mut mpsc::UnboundedReceiver<Received>,
     limit: Duration,

@@ -5,11 +5,14 @@
 //! sender's COMMIT takes, and the time from sending COMMIT until every listener has received
 //! all N notifications of that transaction.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use futures_util::stream::{self, StreamExt};
 
 use serde_json::{json, Value};
 
-use crate::conn::{self, ConnOpts, Res, Session};
+use crate::conn::{self, ConnOpts, Res, Session, Tally};
 use crate::stats;
 
 #[derive(clap::Args, Debug)]
@@ -53,16 +56,30 @@ pub async fn run(a: Args) -> Res<Value> {
     let listen: Vec<String> = (0..a.channels)
         .map(|c| format!("LISTEN wide_{c};"))
         .collect();
-    // Listeners are read on a thread of their own (see `conn::SideRuntime`).
+    // Listeners are read on a thread of their own (see `conn::SideRuntime`), and count the
+    // notifications in their connection tasks (see `conn::Tally`).
     let side = conn::SideRuntime::new("listeners")?;
-    let (opts, n, concurrency) = (a.conn.clone(), a.listeners, a.connect_concurrency);
-    let mut listeners = side
-        .run(async move { conn::open_many(&opts, n, concurrency, true, |_| None).await })
+    let tallies: Vec<Arc<Tally>> = (0..a.listeners).map(|_| Arc::default()).collect();
+    let (opts, concurrency, sinks) = (a.conn.clone(), a.connect_concurrency, tallies.clone());
+    let listeners = side
+        .run(async move {
+            let (cfg, addr) = (opts.config(), opts.addr()?);
+            let mut opened = Vec::with_capacity(sinks.len());
+            let mut pending = stream::iter(
+                sinks
+                    .into_iter()
+                    .map(|t| Session::open_with(&opts, &cfg, addr, None, conn::Sink::Tally(t))),
+            )
+            .buffered(concurrency.max(1));
+            while let Some(s) = pending.next().await {
+                opened.push(s?);
+            }
+            Ok::<_, conn::BoxError>(opened)
+        })
         .await?;
     for l in &listeners {
         conn::run_statements(&l.client, &listen, batch).await?;
     }
-    let mut rxs: Vec<_> = listeners.iter_mut().map(|l| l.take_notes()).collect();
     let setup_s = conn::secs(setup_start.elapsed());
 
     let deliver_timeout = Duration::from_secs_f64(a.deliver_timeout_s);
@@ -77,34 +94,27 @@ pub async fn run(a: Args) -> Res<Value> {
         let t_begin = Instant::now();
         sender.client.simple_query("BEGIN").await?;
         conn::run_statements(&sender.client, &notifies, batch).await?;
+        // Every listener must see N notifications carrying this iteration's payload.
+        let tag = it.to_string();
+        for t in &tallies {
+            t.expect(&tag, a.channels);
+        }
         let t0 = Instant::now();
         sender.client.simple_query("COMMIT").await?;
         let commit = t0.elapsed();
 
-        // Every listener must see N notifications carrying this iteration's payload.
         let deadline = t0 + deliver_timeout;
-        let tag = it.to_string();
         let mut slowest = Duration::ZERO;
         let mut first = Duration::MAX;
-        for rx in rxs.iter_mut() {
-            let mut got = 0usize;
-            while got < a.channels {
-                let r = conn::recv_before(rx, deadline).await.map_err(|e| {
-                    format!(
-                        "iteration {it}: listener has {got} of {} notifications: {e}",
-                        a.channels
-                    )
-                })?;
-                if r.note.payload() == tag {
-                    if got == 0 {
-                        first = first.min(r.at.saturating_duration_since(t0));
-                    }
-                    got += 1;
-                    if got == a.channels {
-                        slowest = slowest.max(r.at.saturating_duration_since(t0));
-                    }
-                }
-            }
+        for t in &tallies {
+            let (f, l) = t.wait(deadline).await.map_err(|got| {
+                format!(
+                    "iteration {it}: listener has {got} of {} notifications after {:?}",
+                    a.channels, deliver_timeout
+                )
+            })?;
+            first = first.min(f.saturating_duration_since(t0));
+            slowest = slowest.max(l.saturating_duration_since(t0));
         }
         if it >= a.warmup_iterations {
             commit_ms.push(conn::ms(commit));
@@ -137,7 +147,6 @@ pub async fn run(a: Args) -> Res<Value> {
         obj.extend(stats::summary("deliver_ms", &mut deliver_ms));
         obj.extend(stats::summary("first_ms", &mut first_ms));
     }
-    drop(rxs);
     let mut all = idle;
     all.extend(listeners);
     all.push(sender);
