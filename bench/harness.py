@@ -1234,9 +1234,9 @@ BENCH_NOTES = {
                    "sending COMMIT until every listener holds all N, and until the first "
                    "arrives (median of the iterations within a run, then median/best over "
                    "repetitions). The listeners' connections are read on a client thread of their "
-                   "own, apart from the sender's; reading N NotificationResponses through "
-                   "tokio-postgres takes that thread about 0.3 µs each, which bounds the "
-                   "\"all received\" figure from below.",
+                   "own, apart from the sender's, and each connection task counts the "
+                   "notifications as it decodes them; tokio-postgres's decoding (about 0.25 µs "
+                   "a notification) bounds the \"all received\" figure from below.",
     "latency": "`tgbench latency --listeners L --notifiers N --channels C [--paced]`: "
                "notifiers run `SELECT pg_notify($1, $2)` (prepared, extended protocol) on a "
                "random channel with the send time as payload; paced notifiers sleep 10 µs "

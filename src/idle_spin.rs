@@ -14,18 +14,20 @@
 //! hook, the worker keeps polling I/O and running other tasks meanwhile, so nothing waits
 //! behind the spin.
 //!
-//! Sessions touch the spinner only after writing notifications or committing a NOTIFY that
-//! woke listeners, not after every answer. A client that just sends statements and waits for
-//! their results (pgbench) is answered fastest by a worker that sleeps as soon as it is done:
-//! spinning there takes the core from the client process on the same machine, which cost up to
-//! half the throughput of one-statement transactions on two cores.
+//! Sessions touch the spinner after writing another session's notifications or committing a
+//! NOTIFY that woke listeners. After a plain answer they touch it only while the machine has
+//! cores to spare: [`ActiveSessions`] counts the sessions that answered a client in the last
+//! millisecond, and each of them has a busy client too, so spinning pays only while twice that
+//! count fits in the cores. A single pgbench client gets 2-3 times the round trips with the
+//! spin; two or more on two cores lose up to half their throughput to it, because the spin
+//! takes the core that a client process on the same machine needs.
 //!
 //! Cost and bound: at most one worker's worth of CPU per shard, only within the window after
 //! notification traffic; a server without it sleeps. `--idle-spin-us 0` turns it off.
 //!
 //! [`Config::idle_spin_us`]: crate::config::Config
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
@@ -97,6 +99,82 @@ impl IdleSpinner {
     }
 }
 
+/// How many sessions answered a client recently: distinct sessions per millisecond epoch,
+/// counted by each session once per epoch in one packed atomic (epoch << 32 | count).
+pub struct ActiveSessions {
+    start: Instant,
+    current: AtomicU64,
+    /// The count of the epoch before `current`'s, when it was the one just before.
+    previous: AtomicU64,
+    cores: u64,
+}
+
+impl Default for ActiveSessions {
+    fn default() -> Self {
+        ActiveSessions::new(
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+        )
+    }
+}
+
+impl ActiveSessions {
+    pub fn new(cores: usize) -> ActiveSessions {
+        ActiveSessions {
+            start: Instant::now(),
+            current: AtomicU64::new(0),
+            previous: AtomicU64::new(0),
+            cores: cores as u64,
+        }
+    }
+
+    /// The current epoch (milliseconds since start; wraps after 49 days, harmlessly).
+    pub fn epoch(&self) -> u32 {
+        self.start.elapsed().as_millis() as u32
+    }
+
+    /// A session answered in `epoch`; `first` says it had not yet in this epoch.
+    /// Returns whether the machine has cores to spare for spinning.
+    pub fn answered(&self, epoch: u32, first: bool) -> bool {
+        let mut cur = self.current.load(Ordering::Relaxed);
+        if first {
+            loop {
+                let (e, n) = ((cur >> 32) as u32, cur & 0xffff_ffff);
+                let next = if e == epoch {
+                    (u64::from(epoch) << 32) | (n + 1)
+                } else {
+                    (u64::from(epoch) << 32) | 1
+                };
+                match self.current.compare_exchange_weak(
+                    cur,
+                    next,
+                    Ordering::Relaxed,
+                    Ordering::Relaxed,
+                ) {
+                    Ok(_) => {
+                        if e != epoch {
+                            // Opened a new epoch: the old one's count is the last full one.
+                            let prev = if e.wrapping_add(1) == epoch { n } else { 0 };
+                            self.previous.store(prev, Ordering::Relaxed);
+                        }
+                        cur = next;
+                        break;
+                    }
+                    Err(now) => cur = now,
+                }
+            }
+        }
+        let (e, n) = ((cur >> 32) as u32, cur & 0xffff_ffff);
+        let active = if e == epoch {
+            n.max(self.previous.load(Ordering::Relaxed))
+        } else {
+            n
+        };
+        active * 2 <= self.cores
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,6 +213,26 @@ mod tests {
             .await;
         }
         task.abort();
+    }
+
+    #[test]
+    fn counts_distinct_sessions_per_epoch() {
+        let a = ActiveSessions::new(2);
+        // One session answering over and over leaves a core for spinning.
+        assert!(a.answered(5, true));
+        assert!(a.answered(5, false));
+        assert!(a.answered(6, true));
+        // A second session in the same epoch: both cores are wanted.
+        assert!(!a.answered(6, true));
+        // The next epoch remembers the last one's two until it has seen as many itself.
+        assert!(!a.answered(7, true));
+        // After a gap, the old count no longer counts.
+        assert!(a.answered(9, true));
+        let wide = ActiveSessions::new(16);
+        for _ in 0..8 {
+            assert!(wide.answered(1, true));
+        }
+        assert!(!wide.answered(1, true));
     }
 
     #[test]

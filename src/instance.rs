@@ -87,6 +87,8 @@ pub struct Instance {
     next_xid: std::sync::atomic::AtomicU64,
     connections: AtomicUsize,
     pub notify: Hub,
+    /// Sessions that answered a client lately; decides idle spinning (see `idle_spin`).
+    pub active_sessions: crate::idle_spin::ActiveSessions,
     pub shutting_down: AtomicBool,
     pub shutdown: Notify,
     /// The SCRAM secret when a password is configured; trust authentication otherwise.
@@ -132,6 +134,7 @@ impl Instance {
             next_pid: AtomicI32::new(1000 + (std::process::id() as i32 % 1000) * 100),
             next_xid: std::sync::atomic::AtomicU64::new(3),
             connections: AtomicUsize::new(0),
+            active_sessions: Default::default(),
             shutting_down: AtomicBool::new(false),
             shutdown: Notify::new(),
         })

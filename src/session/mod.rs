@@ -198,6 +198,8 @@ struct Session {
     /// one) is likely soon, so the shard spins after writing it (see `idle_spin`). So does a
     /// commit that woke other sessions; a session notifying itself does not spin.
     spin_after_write: bool,
+    /// The `ActiveSessions` epoch of this session's last answer.
+    answered_epoch: u32,
 }
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is
@@ -491,6 +493,7 @@ impl Session {
             backlog: Vec::new(),
             backlog_at: (0, 0),
             spin_after_write: false,
+            answered_epoch: u32::MAX,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -529,9 +532,13 @@ impl Session {
                 if stream.write_all(&self.out).await.is_err() {
                     return;
                 }
-                if std::mem::take(&mut self.spin_after_write) || woke > 0 {
-                    // Notifications went out: the clients that talk through them answer each
-                    // other, and their next message is likely to follow shortly.
+                // The next message (from this client, or from one that answers the
+                // notifications that just went out) is likely to follow shortly: keep the
+                // shard awake for it, where that takes no core from anyone (see `idle_spin`).
+                let epoch = self.core.instance.active_sessions.epoch();
+                let first = std::mem::replace(&mut self.answered_epoch, epoch) != epoch;
+                let spare = self.core.instance.active_sessions.answered(epoch, first);
+                if std::mem::take(&mut self.spin_after_write) || woke > 0 || spare {
                     spinner.touch();
                 }
                 // Idle sessions keep no output buffer.
