@@ -58,9 +58,10 @@ impl Server {
         }
         let mut shards = Vec::with_capacity(config.worker_threads);
         for i in 0..config.worker_threads.max(1) {
+            // The name fits Linux's 15-character thread names, so `top -H` and perf show it.
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
-                .thread_name(format!("threadgres-shard-{i}"))
+                .thread_name(format!("tg-shard-{i}"))
                 .enable_all()
                 .build()?;
             shards.push(Shard {
@@ -167,7 +168,8 @@ fn place(
         .min_by_key(|&i| shards[i].sessions.load(Ordering::Relaxed))
         .expect("at least one shard");
     let shard = &shards[index];
-    shard.sessions.fetch_add(1, Ordering::Relaxed);
+    let placed = shard.sessions.fetch_add(1, Ordering::Relaxed) + 1;
+    tracing::debug!(%addr, shard = index, sessions = placed, "connection placed");
     let instance = instance.clone();
     let shards = shards.clone();
     shard.runtime.spawn(async move {
