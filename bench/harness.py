@@ -1326,7 +1326,11 @@ def make_plots(runs, run_dir, notes):
         ax.tick_params(axis="y", which="both", labelsize=7)
 
     def log_ticks(ax, xs):
-        """Plain labels at the measured x values of a log-scaled x axis."""
+        """Plain labels at the measured x values of a log-scaled x axis; where a decade
+        holds several (N = 1000 … 10000), only the powers of ten, so labels don't overlap."""
+        decades = [x for x in xs if x > 0 and abs(math.log10(x) - round(math.log10(x))) < 1e-9]
+        if len(xs) > 8 and len(decades) >= 2:
+            xs = decades
         ax.set_xticks(xs)
         ax.set_xticklabels([f"{x:g}" for x in xs], fontsize=8)
         ax.xaxis.set_minor_formatter(NullFormatter())

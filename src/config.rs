@@ -79,7 +79,7 @@ pub struct Config {
     pub worker_threads: usize,
     pub max_notify_queue_size: u64,
     pub max_message_size: usize,
-    /// See `idle_spin`: how long after activity one worker keeps polling instead of sleeping.
+    /// See `idle_spin`: how long after activity a shard keeps polling instead of sleeping.
     pub idle_spin_us: u64,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,

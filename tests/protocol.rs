@@ -293,6 +293,38 @@ fn cancel_request_cancels_running_statement() {
     assert_eq!(until_ready(&mut s).last().unwrap().1, b"I");
 }
 
+/// On a single shard, a session blocked in pg_sleep leaves the shard to its other sessions
+/// (block_in_place hands the shard's scheduler to another thread): they log in and query while
+/// it sleeps, and a cancel still reaches it.
+#[test]
+fn sleeping_session_does_not_stall_its_shard() {
+    let srv = start(|c| c.worker_threads = 1);
+    let (mut sleeper, msgs) = login(srv.port);
+    let key = msgs.iter().find(|m| m.0 == b'K').unwrap().1.clone();
+    sleeper
+        .write_all(&message(b'Q', b"select pg_sleep(30)\0"))
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    for _ in 0..4 {
+        let (mut s, msgs) = login(srv.port);
+        assert_eq!(msgs.last().map(|m| m.0), Some(b'Z'), "login completes");
+        s.write_all(&message(b'Q', b"select 1\0")).unwrap();
+        let reply = until_ready(&mut s);
+        assert!(
+            reply.iter().any(|m| m.0 == b'D'),
+            "query answered: {reply:?}"
+        );
+    }
+    let mut c = connect(srv.port);
+    let mut cancel = 16i32.to_be_bytes().to_vec();
+    cancel.extend_from_slice(&80877102i32.to_be_bytes());
+    cancel.extend_from_slice(&key);
+    c.write_all(&cancel).unwrap();
+    let msgs = until_ready(&mut sleeper);
+    let err = msgs.iter().find(|m| m.0 == b'E').expect("error");
+    assert_eq!(field(&err.1, b'C').as_deref(), Some("57014"));
+}
+
 #[test]
 fn statement_timeout() {
     let srv = start(|_| {});
