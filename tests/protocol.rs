@@ -94,6 +94,15 @@ fn field(body: &[u8], code: u8) -> Option<String> {
     None
 }
 
+/// Sends a CancelRequest for the session whose BackendKeyData body is `key`.
+fn send_cancel(port: u16, key: &[u8]) {
+    let mut c = connect(port);
+    let mut cancel = 16i32.to_be_bytes().to_vec();
+    cancel.extend_from_slice(&80877102i32.to_be_bytes());
+    cancel.extend_from_slice(key);
+    c.write_all(&cancel).unwrap();
+}
+
 fn login(port: u16) -> (TcpStream, Vec<(u8, Vec<u8>)>) {
     let mut s = connect(port);
     s.write_all(&startup_packet(&[
@@ -276,11 +285,7 @@ fn cancel_request_cancels_running_statement() {
     s.write_all(&message(b'Q', b"select pg_sleep(30)\0"))
         .unwrap();
     std::thread::sleep(Duration::from_millis(200));
-    let mut c = connect(srv.port);
-    let mut cancel = 16i32.to_be_bytes().to_vec();
-    cancel.extend_from_slice(&80877102i32.to_be_bytes());
-    cancel.extend_from_slice(&key);
-    c.write_all(&cancel).unwrap();
+    send_cancel(srv.port, &key);
     let msgs = until_ready(&mut s);
     let err = msgs.iter().find(|m| m.0 == b'E').expect("error");
     assert_eq!(field(&err.1, b'C').as_deref(), Some("57014"));
@@ -315,11 +320,7 @@ fn sleeping_session_does_not_stall_its_shard() {
             "query answered: {reply:?}"
         );
     }
-    let mut c = connect(srv.port);
-    let mut cancel = 16i32.to_be_bytes().to_vec();
-    cancel.extend_from_slice(&80877102i32.to_be_bytes());
-    cancel.extend_from_slice(&key);
-    c.write_all(&cancel).unwrap();
+    send_cancel(srv.port, &key);
     let msgs = until_ready(&mut sleeper);
     let err = msgs.iter().find(|m| m.0 == b'E').expect("error");
     assert_eq!(field(&err.1, b'C').as_deref(), Some("57014"));
