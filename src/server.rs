@@ -38,7 +38,9 @@ use crate::instance::Instance;
 pub struct Shard {
     runtime: tokio::runtime::Runtime,
     /// Sessions placed here and not yet ended; placement picks the smallest.
-    sessions: AtomicUsize,
+    /// Shared with the session tasks (not the whole shard list: a runtime must not be dropped
+    /// by a task running on it).
+    sessions: Arc<AtomicUsize>,
     /// Keeps this shard's worker polling for a moment after its sessions answered.
     pub spinner: Arc<IdleSpinner>,
 }
@@ -66,7 +68,7 @@ impl Server {
                 .build()?;
             shards.push(Shard {
                 runtime,
-                sessions: AtomicUsize::new(0),
+                sessions: Arc::new(AtomicUsize::new(0)),
                 spinner: Arc::new(IdleSpinner::new(std::time::Duration::from_micros(
                     config.idle_spin_us,
                 ))),
@@ -129,6 +131,10 @@ impl Server {
         for t in &accept_tasks {
             t.abort();
         }
+        // Once they are gone, this function holds the only reference to the shards.
+        for t in accept_tasks {
+            let _ = t.await;
+        }
         // Sessions send FATAL 57P01 and close; give them a moment.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
         while instance.connection_count() > 0 && std::time::Instant::now() < deadline {
@@ -149,7 +155,7 @@ static NEXT_SHARD: AtomicUsize = AtomicUsize::new(0);
 /// that shard's thread alone.
 fn place(
     instance: &Arc<Instance>,
-    shards: &Arc<Vec<Shard>>,
+    shards: &[Shard],
     stream: tokio::net::TcpStream,
     addr: std::net::SocketAddr,
 ) {
@@ -168,14 +174,12 @@ fn place(
         .min_by_key(|&i| shards[i].sessions.load(Ordering::Relaxed))
         .expect("at least one shard");
     let shard = &shards[index];
-    let placed = shard.sessions.fetch_add(1, Ordering::Relaxed) + 1;
-    tracing::debug!(%addr, shard = index, sessions = placed, "connection placed");
+    let count = shard.sessions.fetch_add(1, Ordering::Relaxed) + 1;
+    tracing::debug!(%addr, shard = index, sessions = count, "connection placed");
     let instance = instance.clone();
-    let shards = shards.clone();
+    let placed = Placed(shard.sessions.clone());
+    let spinner = shard.spinner.clone();
     shard.runtime.spawn(async move {
-        // Counts the session off its shard however the task ends, a panic included.
-        let placed = Placed { shards, index };
-        let spinner = placed.shards[index].spinner.clone();
         match tokio::net::TcpStream::from_std(std_stream) {
             Ok(stream) => crate::session::serve(instance, stream, addr, spinner).await,
             Err(e) => tracing::warn!("could not register a connection: {e}"),
@@ -184,15 +188,11 @@ fn place(
     });
 }
 
-struct Placed {
-    shards: Arc<Vec<Shard>>,
-    index: usize,
-}
+/// Counts a session off its shard however its task ends, a panic included.
+struct Placed(Arc<AtomicUsize>);
 
 impl Drop for Placed {
     fn drop(&mut self) {
-        self.shards[self.index]
-            .sessions
-            .fetch_sub(1, Ordering::Relaxed);
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
