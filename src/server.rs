@@ -36,10 +36,9 @@ use crate::instance::Instance;
 
 /// One session runtime: a single worker thread with its own socket driver.
 pub struct Shard {
-    runtime: tokio::runtime::Runtime,
+    /// Always `Some` until the shard is dropped.
+    runtime: Option<tokio::runtime::Runtime>,
     /// Sessions placed here and not yet ended; placement picks the smallest.
-    /// Shared with the session tasks (not the whole shard list: a runtime must not be dropped
-    /// by a task running on it).
     sessions: Arc<AtomicUsize>,
     /// Keeps this shard's worker polling for a moment after its sessions answered.
     pub spinner: Arc<IdleSpinner>,
@@ -67,7 +66,7 @@ impl Server {
                 .enable_all()
                 .build()?;
             shards.push(Shard {
-                runtime,
+                runtime: Some(runtime),
                 sessions: Arc::new(AtomicUsize::new(0)),
                 spinner: Arc::new(IdleSpinner::new(std::time::Duration::from_micros(
                     config.idle_spin_us,
@@ -97,7 +96,7 @@ impl Server {
             .iter()
             .map(|shard| {
                 let spinner = shard.spinner.clone();
-                shard.runtime.spawn(async move { spinner.run().await })
+                shard.handle().spawn(async move { spinner.run().await })
             })
             .collect();
         let mut accept_tasks = Vec::new();
@@ -131,19 +130,26 @@ impl Server {
         for t in &accept_tasks {
             t.abort();
         }
-        // Once they are gone, this function holds the only reference to the shards.
-        for t in accept_tasks {
-            let _ = t.await;
-        }
         // Sessions send FATAL 57P01 and close; give them a moment.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
         while instance.connection_count() > 0 && std::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        if let Ok(shards) = Arc::try_unwrap(self.shards) {
-            for shard in shards {
-                shard.runtime.shutdown_background();
-            }
+    }
+}
+
+impl Shard {
+    fn handle(&self) -> &tokio::runtime::Handle {
+        self.runtime.as_ref().expect("shard runtime").handle()
+    }
+}
+
+impl Drop for Shard {
+    /// Stops the shard without waiting for its tasks, which is allowed anywhere; a plain drop
+    /// of a runtime panics inside another runtime, where the server may well be dropped.
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
         }
     }
 }
@@ -179,7 +185,7 @@ fn place(
     let instance = instance.clone();
     let placed = Placed(shard.sessions.clone());
     let spinner = shard.spinner.clone();
-    shard.runtime.spawn(async move {
+    shard.handle().spawn(async move {
         match tokio::net::TcpStream::from_std(std_stream) {
             Ok(stream) => crate::session::serve(instance, stream, addr, spinner).await,
             Err(e) => tracing::warn!("could not register a connection: {e}"),
