@@ -129,14 +129,17 @@ impl ActiveSessions {
         }
     }
 
-    /// The current epoch (milliseconds since start; wraps after 49 days, harmlessly).
-    pub fn epoch(&self) -> u32 {
-        self.start.elapsed().as_millis() as u32
+    /// A session answered now; `last` is its own record of the epoch it last answered in
+    /// (`u32::MAX` at first). Returns whether the machine has cores to spare for spinning.
+    pub fn answered(&self, last: &mut u32) -> bool {
+        // Epochs are milliseconds since start; they wrap after 49 days, harmlessly.
+        let epoch = self.start.elapsed().as_millis() as u32;
+        let first = std::mem::replace(last, epoch) != epoch;
+        self.answered_in(epoch, first)
     }
 
     /// A session answered in `epoch`; `first` says it had not yet in this epoch.
-    /// Returns whether the machine has cores to spare for spinning.
-    pub fn answered(&self, epoch: u32, first: bool) -> bool {
+    fn answered_in(&self, epoch: u32, first: bool) -> bool {
         let mut cur = self.current.load(Ordering::Relaxed);
         if first {
             loop {
@@ -219,20 +222,20 @@ mod tests {
     fn counts_distinct_sessions_per_epoch() {
         let a = ActiveSessions::new(2);
         // One session answering over and over leaves a core for spinning.
-        assert!(a.answered(5, true));
-        assert!(a.answered(5, false));
-        assert!(a.answered(6, true));
+        assert!(a.answered_in(5, true));
+        assert!(a.answered_in(5, false));
+        assert!(a.answered_in(6, true));
         // A second session in the same epoch: both cores are wanted.
-        assert!(!a.answered(6, true));
+        assert!(!a.answered_in(6, true));
         // The next epoch remembers the last one's two until it has seen as many itself.
-        assert!(!a.answered(7, true));
+        assert!(!a.answered_in(7, true));
         // After a gap, the old count no longer counts.
-        assert!(a.answered(9, true));
+        assert!(a.answered_in(9, true));
         let wide = ActiveSessions::new(16);
         for _ in 0..8 {
-            assert!(wide.answered(1, true));
+            assert!(wide.answered_in(1, true));
         }
-        assert!(!wide.answered(1, true));
+        assert!(!wide.answered_in(1, true));
     }
 
     #[test]

@@ -35,13 +35,13 @@ use crate::idle_spin::IdleSpinner;
 use crate::instance::Instance;
 
 /// One session runtime: a single worker thread with its own socket driver.
-pub struct Shard {
+struct Shard {
     /// Always `Some` until the shard is dropped.
     runtime: Option<tokio::runtime::Runtime>,
     /// Sessions placed here and not yet ended; placement picks the smallest.
     sessions: Arc<AtomicUsize>,
     /// Keeps this shard's worker polling for a moment after its sessions answered.
-    pub spinner: Arc<IdleSpinner>,
+    spinner: Arc<IdleSpinner>,
 }
 
 /// A running server: its instance and the addresses it listens on.

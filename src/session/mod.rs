@@ -39,8 +39,6 @@ use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-
-use crate::idle_spin::IdleSpinner;
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
@@ -48,6 +46,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 use crate::error::{code, PgError, PgResult, Severity};
+use crate::idle_spin::IdleSpinner;
 use crate::instance::{Activity, Instance, SessionShared};
 use crate::notify::{self, Listener, Outbox};
 use crate::sql::exec::{self, Row};
@@ -198,7 +197,7 @@ struct Session {
     /// one) is likely soon, so the shard spins after writing it (see `idle_spin`). So does a
     /// commit that woke other sessions; a session notifying itself does not spin.
     spin_after_write: bool,
-    /// The `ActiveSessions` epoch of this session's last answer.
+    /// The `ActiveSessions` epoch of this session's last answer (kept by `answered`).
     answered_epoch: u32,
 }
 
@@ -535,11 +534,14 @@ impl Session {
                 // The next message (from this client, or from one that answers the
                 // notifications that just went out) is likely to follow shortly: keep the
                 // shard awake for it, where that takes no core from anyone (see `idle_spin`).
-                let epoch = self.core.instance.active_sessions.epoch();
-                let first = std::mem::replace(&mut self.answered_epoch, epoch) != epoch;
-                let spare = self.core.instance.active_sessions.answered(epoch, first);
-                if std::mem::take(&mut self.spin_after_write) || woke > 0 || spare {
-                    spinner.touch();
+                let notified = std::mem::take(&mut self.spin_after_write) || woke > 0;
+                if spinner.enabled() {
+                    // Every answer counts in the gauge, whether or not it decides this one.
+                    let active = &self.core.instance.active_sessions;
+                    let spare = active.answered(&mut self.answered_epoch);
+                    if notified || spare {
+                        spinner.touch();
+                    }
                 }
                 // Idle sessions keep no output buffer.
                 self.out = BytesMut::new();
