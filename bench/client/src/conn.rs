@@ -267,7 +267,7 @@ where
 {
     let cfg = opts.config();
     let addr = opts.addr()?;
-    let jobs = (0..n).map(|i| {
+    open_indexed(n, concurrency, |i| {
         let stmt = setup(i);
         let cfg = &cfg;
         async move {
@@ -275,8 +275,37 @@ where
             if let Some(stmt) = stmt {
                 s.client.simple_query(&stmt).await?;
             }
-            Ok::<_, BoxError>((i, s))
+            Ok(s)
         }
+    })
+    .await
+}
+
+/// Opens one session per tally, each counting its notifications into it (see [`Tally`]), with
+/// at most `concurrency` connection attempts in flight. Returns them in the tallies' order.
+pub async fn open_tallied(
+    opts: &ConnOpts,
+    tallies: &[Arc<Tally>],
+    concurrency: usize,
+) -> Res<Vec<Session>> {
+    let cfg = opts.config();
+    let addr = opts.addr()?;
+    open_indexed(tallies.len(), concurrency, |i| {
+        Session::open_with(opts, &cfg, addr, None, Sink::Tally(tallies[i].clone()))
+    })
+    .await
+}
+
+/// Runs `open(i)` for i in 0..n, at most `concurrency` at a time; the sessions in index order,
+/// or the first error.
+async fn open_indexed<F, Fut>(n: usize, concurrency: usize, open: F) -> Res<Vec<Session>>
+where
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Res<Session>>,
+{
+    let jobs = (0..n).map(|i| {
+        let job = open(i);
+        async move { job.await.map(|s| (i, s)) }
     });
     let mut results: Vec<(usize, Session)> = Vec::with_capacity(n);
     let mut pending = stream::iter(jobs).buffer_unordered(concurrency.max(1));

@@ -8,8 +8,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures_util::stream::{self, StreamExt};
-
 use serde_json::{json, Value};
 
 use crate::conn::{self, ConnOpts, Res, Session, Tally};
@@ -62,20 +60,7 @@ pub async fn run(a: Args) -> Res<Value> {
     let tallies: Vec<Arc<Tally>> = (0..a.listeners).map(|_| Arc::default()).collect();
     let (opts, concurrency, sinks) = (a.conn.clone(), a.connect_concurrency, tallies.clone());
     let listeners = side
-        .run(async move {
-            let (cfg, addr) = (opts.config(), opts.addr()?);
-            let mut opened = Vec::with_capacity(sinks.len());
-            let mut pending = stream::iter(
-                sinks
-                    .into_iter()
-                    .map(|t| Session::open_with(&opts, &cfg, addr, None, conn::Sink::Tally(t))),
-            )
-            .buffered(concurrency.max(1));
-            while let Some(s) = pending.next().await {
-                opened.push(s?);
-            }
-            Ok::<_, conn::BoxError>(opened)
-        })
+        .run(async move { conn::open_tallied(&opts, &sinks, concurrency).await })
         .await?;
     for l in &listeners {
         conn::run_statements(&l.client, &listen, batch).await?;
