@@ -48,6 +48,10 @@ pub struct Args {
     /// may sleep (0: never spin).
     #[arg(long, env = "THREADGRES_IDLE_SPIN_US")]
     pub idle_spin_us: Option<u64>,
+    /// Whether shards raise their threads' CPU weight with the sessions they run: on or off
+    /// (raising needs CAP_SYS_NICE or RLIMIT_NICE; without it shards keep the default).
+    #[arg(long, env = "THREADGRES_SHARD_WEIGHT")]
+    pub shard_weight: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -66,6 +70,7 @@ struct FileConfig {
     max_notify_queue_size: Option<u64>,
     max_message_size: Option<usize>,
     idle_spin_us: Option<u64>,
+    shard_weight: Option<String>,
 }
 
 /// The effective configuration of one server instance.
@@ -81,6 +86,8 @@ pub struct Config {
     pub max_message_size: usize,
     /// See `idle_spin`: how long after activity a shard keeps polling instead of sleeping.
     pub idle_spin_us: u64,
+    /// See `shard_weight`: shards ask for the CPU weight of the sessions they run.
+    pub shard_weight: bool,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,
 }
@@ -100,6 +107,7 @@ impl Default for Config {
             max_notify_queue_size: 8 << 30,
             max_message_size: crate::wire::MAX_MESSAGE_BYTES,
             idle_spin_us: 100,
+            shard_weight: true,
             parse_cache_entries: 4096,
         }
     }
@@ -153,7 +161,20 @@ impl Config {
             // A bound: spinning longer than a millisecond only burns CPU.
             c.idle_spin_us = us.min(1000);
         }
+        if let Some(w) = args.shard_weight.or(file.shard_weight) {
+            c.shard_weight = parse_switch(&w)
+                .ok_or_else(|| format!("invalid shard_weight \"{w}\": use on or off"))?;
+        }
         Ok(c)
+    }
+}
+
+/// PostgreSQL's spellings of a boolean setting.
+fn parse_switch(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "yes" | "1" => Some(true),
+        "off" | "false" | "no" | "0" => Some(false),
+        _ => None,
     }
 }
 

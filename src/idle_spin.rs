@@ -99,10 +99,12 @@ impl IdleSpinner {
     }
 }
 
-/// How many sessions answered a client recently: distinct sessions per millisecond epoch,
-/// counted by each session once per epoch in one packed atomic (epoch << 32 | count).
+/// How many sessions answered a client recently: distinct sessions per epoch (a millisecond
+/// unless made otherwise), counted by each session once per epoch in one packed atomic
+/// (epoch << 32 | count).
 pub struct ActiveSessions {
     start: Instant,
+    epoch_us: u64,
     current: AtomicU64,
     /// The count of the epoch before `current`'s, when it was the one just before.
     previous: AtomicU64,
@@ -121,8 +123,13 @@ impl Default for ActiveSessions {
 
 impl ActiveSessions {
     pub fn new(cores: usize) -> ActiveSessions {
+        ActiveSessions::with_epoch(cores, Duration::from_millis(1))
+    }
+
+    pub fn with_epoch(cores: usize, epoch: Duration) -> ActiveSessions {
         ActiveSessions {
             start: Instant::now(),
+            epoch_us: (epoch.as_micros() as u64).max(1),
             current: AtomicU64::new(0),
             previous: AtomicU64::new(0),
             cores: cores as u64,
@@ -132,14 +139,35 @@ impl ActiveSessions {
     /// A session answered now; `last` is its own record of the epoch it last answered in
     /// (`u32::MAX` at first). Returns whether the machine has cores to spare for spinning.
     pub fn answered(&self, last: &mut u32) -> bool {
-        // Epochs are milliseconds since start; they wrap after 49 days, harmlessly.
-        let epoch = self.start.elapsed().as_millis() as u32;
-        let first = std::mem::replace(last, epoch) != epoch;
-        self.answered_in(epoch, first)
+        self.record(last) * 2 <= self.cores
     }
 
-    /// A session answered in `epoch`; `first` says it had not yet in this epoch.
+    /// A session answered now (`last` as for `answered`). Returns how many sessions are
+    /// active: those that answered in this epoch, or in the one before if it saw more.
+    pub fn record(&self, last: &mut u32) -> u64 {
+        let epoch = self.epoch_now();
+        self.record_at(epoch, last)
+    }
+
+    /// As `record`, in an epoch the caller has just read with `epoch_now`.
+    pub fn record_at(&self, epoch: u32, last: &mut u32) -> u64 {
+        let first = std::mem::replace(last, epoch) != epoch;
+        self.record_in(epoch, first)
+    }
+
+    /// The epoch now.
+    pub fn epoch_now(&self) -> u32 {
+        // Epochs wrap after 2^32 of them (49 days of milliseconds), harmlessly.
+        (self.start.elapsed().as_micros() as u64 / self.epoch_us) as u32
+    }
+
+    /// As `answered`, in a given epoch; `first` says the session had not yet in this epoch.
+    #[cfg(test)]
     fn answered_in(&self, epoch: u32, first: bool) -> bool {
+        self.record_in(epoch, first) * 2 <= self.cores
+    }
+
+    fn record_in(&self, epoch: u32, first: bool) -> u64 {
         let mut cur = self.current.load(Ordering::Relaxed);
         if first {
             loop {
@@ -169,12 +197,11 @@ impl ActiveSessions {
             }
         }
         let (e, n) = ((cur >> 32) as u32, cur & 0xffff_ffff);
-        let active = if e == epoch {
+        if e == epoch {
             n.max(self.previous.load(Ordering::Relaxed))
         } else {
             n
-        };
-        active * 2 <= self.cores
+        }
     }
 }
 

@@ -16,6 +16,7 @@ pub mod instance;
 pub mod notify;
 pub mod server;
 pub mod session;
+pub mod shard_weight;
 pub mod sql;
 pub mod sync;
 pub mod wire;

@@ -33,6 +33,7 @@ use tokio::net::TcpListener;
 use crate::config::Config;
 use crate::idle_spin::IdleSpinner;
 use crate::instance::Instance;
+use crate::shard_weight::ShardWeight;
 
 /// One session runtime: a single worker thread with its own socket driver.
 struct Shard {
@@ -42,6 +43,8 @@ struct Shard {
     sessions: Arc<AtomicUsize>,
     /// Keeps this shard's worker polling for a moment after its sessions answered.
     spinner: Arc<IdleSpinner>,
+    /// Sets the worker thread's CPU weight from how many sessions here are active.
+    weight: Arc<ShardWeight>,
 }
 
 /// A running server: its instance and the addresses it listens on.
@@ -71,6 +74,7 @@ impl Server {
                 spinner: Arc::new(IdleSpinner::new(std::time::Duration::from_micros(
                     config.idle_spin_us,
                 ))),
+                weight: Arc::new(ShardWeight::new(config.shard_weight)),
             });
         }
         Ok(Server {
@@ -184,10 +188,13 @@ fn place(
     tracing::debug!(%addr, shard = index, sessions = count, "connection placed");
     let instance = instance.clone();
     let placed = Placed(shard.sessions.clone());
-    let spinner = shard.spinner.clone();
+    let sched = crate::session::ShardSched {
+        spinner: shard.spinner.clone(),
+        weight: shard.weight.clone(),
+    };
     shard.handle().spawn(async move {
         match tokio::net::TcpStream::from_std(std_stream) {
-            Ok(stream) => crate::session::serve(instance, stream, addr, spinner).await,
+            Ok(stream) => crate::session::serve(instance, stream, addr, sched).await,
             Err(e) => tracing::warn!("could not register a connection: {e}"),
         }
         drop(placed);

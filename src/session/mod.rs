@@ -49,6 +49,7 @@ use crate::error::{code, PgError, PgResult, Severity};
 use crate::idle_spin::IdleSpinner;
 use crate::instance::{Activity, Instance, SessionShared};
 use crate::notify::{self, Listener, Outbox};
+use crate::shard_weight::ShardWeight;
 use crate::sql::exec::{self, Row};
 use crate::sql::expr::{EvalCx, SessionCtx};
 use crate::sql::plan::Column;
@@ -199,6 +200,8 @@ struct Session {
     spin_after_write: bool,
     /// The `ActiveSessions` epoch of this session's last answer (kept by `answered`).
     answered_epoch: u32,
+    /// The shard weight's epoch of this session's last answer (kept by `ShardWeight`).
+    weight_epoch: u32,
 }
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is
@@ -221,14 +224,20 @@ fn now_ts() -> i64 {
     datetime::now_timestamptz()
 }
 
-/// Serves one connection from accept to close.
-///
-/// `spinner` is the idle spinner of the shard the session runs on (see `idle_spin`).
+/// What a session shares with the other sessions of its shard, for scheduling.
+pub struct ShardSched {
+    /// The shard's idle spinner (see `idle_spin`).
+    pub spinner: Arc<IdleSpinner>,
+    /// The shard's CPU weight (see `shard_weight`).
+    pub weight: Arc<ShardWeight>,
+}
+
+/// Serves one connection from accept to close, on the shard that `sched` belongs to.
 pub async fn serve(
     instance: Arc<Instance>,
     mut stream: TcpStream,
     addr: SocketAddr,
-    spinner: Arc<IdleSpinner>,
+    sched: ShardSched,
 ) {
     let _ = stream.set_nodelay(true);
     let mut rbuf = BytesMut::new();
@@ -249,7 +258,7 @@ pub async fn serve(
         Some(s) => s,
         None => return,
     };
-    session.run(&mut stream, rbuf, &spinner).await;
+    session.run(&mut stream, rbuf, &sched).await;
     session.core.end_session();
     drop(slot);
 }
@@ -493,6 +502,7 @@ impl Session {
             backlog_at: (0, 0),
             spin_after_write: false,
             answered_epoch: u32::MAX,
+            weight_epoch: u32::MAX,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -510,7 +520,7 @@ impl Session {
         Some(s)
     }
 
-    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, spinner: &IdleSpinner) {
+    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, sched: &ShardSched) {
         // Messages that arrived with the start-up packet.
         if !rbuf.is_empty() && matches!(self.process_input(&mut rbuf), Flow::Close) {
             let _ = stream.write_all(&self.out).await;
@@ -535,6 +545,7 @@ impl Session {
                 // notifications that just went out) is likely to follow shortly: keep the
                 // shard awake for it, where that takes no core from anyone (see `idle_spin`).
                 let notified = std::mem::take(&mut self.spin_after_write) || woke > 0;
+                let spinner = &sched.spinner;
                 if spinner.enabled() {
                     // Every answer counts in the gauge, whether or not it decides this one.
                     let active = &self.core.instance.active_sessions;
@@ -543,6 +554,7 @@ impl Session {
                         spinner.touch();
                     }
                 }
+                sched.weight.answered(&mut self.weight_epoch, notified);
                 // Idle sessions keep no output buffer.
                 self.out = BytesMut::new();
             }
