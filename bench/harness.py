@@ -1096,6 +1096,18 @@ def collect_meta(suite, opts, servers, started, finished):
     }
 
 
+def shard_weight_note(run_dir):
+    """Whether threadgres' shards could raise their CPU weight (see src/shard_weight.rs):
+    the server warns once in its log when the kernel refuses."""
+    text = read_file(os.path.join(run_dir, "threadgres.log"))
+    if "keep the default CPU weight" in text:
+        return ("threadgres shards kept the default CPU weight: the kernel refused a lower nice "
+                "value (no CAP_SYS_NICE or RLIMIT_NICE).")
+    return ("threadgres' log shows no refusal, so its shards could set their CPU weight (nice "
+            "value) from their active sessions (`--shard-weight`). Each server runs in a "
+            "session of its own here, where that weight counts only among its own threads.")
+
+
 def write_report(runs, meta, run_dir, plots):
     agg, status = aggregate(runs)
     info = meta["machine"]
@@ -1655,6 +1667,8 @@ def main():
     for s in servers.values():
         if s.error and not s.available:
             suite.notes.append(f"{LABEL[s.name]}: {s.error or 'restarted'}")
+    if TG in servers and servers[TG].binary_ok:
+        suite.notes.append(shard_weight_note(servers[TG].run_dir))
     suite.close()
     finished = datetime.datetime.now()
     meta = collect_meta(suite, opts, servers, started, finished)

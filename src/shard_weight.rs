@@ -11,8 +11,15 @@
 //! that just sent it a query; the client goes on to sleep in `poll`, and the answer must wake
 //! it. PostgreSQL's backend, within its share, preempts its client at once, answers before the
 //! client sleeps, and so pays one wake-up per statement where the shard paid two. Measured with
-//! pgbench's LISTEN-only scripts on 2 cores: 16 and 32 clients ran at 0.87-1.09 of
-//! PostgreSQL's rate at the default weight and at 1.03-1.27 with the shards weighted up.
+//! pgbench's LISTEN-only scripts on 2 cores, pgbench started from threadgres' own shell: 16 and
+//! 32 clients ran at 0.85-1.24 of PostgreSQL's rate at the default weight and at 0.98-1.18
+//! with the shards weighted up.
+//!
+//! A nice value only counts among the threads of one scheduling group (an autogroup, which is
+//! a session, or a cgroup). Where threadgres has a group of its own, the whole server is one
+//! share beside its clients' group, as a PostgreSQL started by `pg_ctl` is, and this changes
+//! nothing. Raising the group's own weight would take CPU from the clients rather than match
+//! what PostgreSQL gets, so threadgres leaves it alone.
 //!
 //! So each shard counts the distinct sessions that answered a client in the last few
 //! milliseconds ([`ActiveSessions`], one per shard, touched only by its own thread) and sets
@@ -20,9 +27,9 @@
 //! levels per doubling (each level is a factor of 1.25), down to [`MOST_NICE_LEVELS`]. One
 //! active session keeps the default weight, so a lone client keeps its core to itself.
 //!
-//! Lowering a nice value needs `CAP_SYS_NICE` or a `RLIMIT_NICE` allowance. Without either the
-//! first attempt fails, the shard logs that once and keeps the default weight from then on;
-//! nothing else changes. `--shard-weight off` never asks.
+//! Lowering a nice value needs `CAP_SYS_NICE` or a `RLIMIT_NICE` allowance. Without either,
+//! a shard's first attempt fails and it keeps the default weight from then on; the server warns
+//! once in its log, and nothing else changes. `--shard-weight off` never asks.
 //!
 //! The nice value belongs to a thread, and a shard's worker can move to another thread (tokio
 //! hands the worker on when a session blocks in `block_in_place`), so what was applied is kept
@@ -96,8 +103,11 @@ impl ShardWeight {
         match set_thread_nice(target) {
             Ok(()) => APPLIED.set(target),
             Err(e) => {
-                if self.asking.swap(false, Ordering::Relaxed) {
-                    tracing::info!(
+                self.asking.store(false, Ordering::Relaxed);
+                // Every shard meets the same refusal; one line says it for all.
+                static WARNED: AtomicBool = AtomicBool::new(false);
+                if !WARNED.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
                         "shards keep the default CPU weight: the kernel refused nice {target} \
                          ({e}); CAP_SYS_NICE or RLIMIT_NICE allows it"
                     );
