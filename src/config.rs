@@ -195,3 +195,35 @@ fn parse_listen(s: &str) -> Result<Vec<IpAddr>, String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(args: &[&str]) -> Result<Config, String> {
+        Config::from_args(Args::parse_from(
+            std::iter::once("threadgres").chain(args.iter().copied()),
+        ))
+    }
+
+    #[test]
+    fn shard_weight_takes_postgres_booleans_and_rejects_the_rest() {
+        assert!(config(&[]).unwrap().shard_weight, "on by default");
+        assert!(!config(&["--shard-weight", "off"]).unwrap().shard_weight);
+        assert!(!config(&["--shard-weight", "FALSE"]).unwrap().shard_weight);
+        assert!(config(&["--shard-weight", "on"]).unwrap().shard_weight);
+        let err = config(&["--shard-weight", "sometimes"]).unwrap_err();
+        assert_eq!(err, "invalid shard_weight \"sometimes\": use on or off");
+    }
+
+    #[test]
+    fn limits_are_clamped() {
+        let c = config(&["--worker-threads", "100000", "--idle-spin-us", "5000"]).unwrap();
+        assert_eq!(c.worker_threads, 256);
+        assert_eq!(c.idle_spin_us, 1000);
+        assert_eq!(
+            config(&["--worker-threads", "0"]).unwrap().worker_threads,
+            1
+        );
+    }
+}
