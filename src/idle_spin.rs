@@ -136,29 +136,23 @@ impl ActiveSessions {
         }
     }
 
-    /// A session answered now; `last` is its own record of the epoch it last answered in
+    /// A session answered at `now`; `last` is its own record of the epoch it last answered in
     /// (`u32::MAX` at first). Returns whether the machine has cores to spare for spinning.
-    pub fn answered(&self, last: &mut u32) -> bool {
-        self.record(last) * 2 <= self.cores
+    pub fn answered(&self, now: Instant, last: &mut u32) -> bool {
+        self.record(self.epoch_at(now), last) * 2 <= self.cores
     }
 
-    /// A session answered now (`last` as for `answered`). Returns how many sessions are
+    /// A session answered in `epoch` (`last` as for `answered`). Returns how many sessions are
     /// active: those that answered in this epoch, or in the one before if it saw more.
-    pub fn record(&self, last: &mut u32) -> u64 {
-        let epoch = self.epoch_now();
-        self.record_at(epoch, last)
-    }
-
-    /// As `record`, in an epoch the caller has just read with `epoch_now`.
-    pub fn record_at(&self, epoch: u32, last: &mut u32) -> u64 {
+    pub fn record(&self, epoch: u32, last: &mut u32) -> u64 {
         let first = std::mem::replace(last, epoch) != epoch;
         self.record_in(epoch, first)
     }
 
-    /// The epoch now.
-    pub fn epoch_now(&self) -> u32 {
+    /// The epoch that `now` falls in.
+    pub fn epoch_at(&self, now: Instant) -> u32 {
         // Epochs wrap after 2^32 of them (49 days of milliseconds), harmlessly.
-        (self.start.elapsed().as_micros() as u64 / self.epoch_us) as u32
+        (now.saturating_duration_since(self.start).as_micros() as u64 / self.epoch_us) as u32
     }
 
     /// As `answered`, in a given epoch; `first` says the session had not yet in this epoch.

@@ -37,7 +37,7 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::idle_spin::ActiveSessions;
 
@@ -78,14 +78,14 @@ impl ShardWeight {
         last != NEVER && (last == epoch || last.wrapping_add(1) == epoch)
     }
 
-    /// A session on this shard answered its client; `last` is the session's own epoch record
-    /// (`u32::MAX` at first), and `streamed` says the answer carried other sessions'
+    /// A session on this shard answered its client at `now`; `last` is the session's own epoch
+    /// record (`u32::MAX` at first), and `streamed` says the answer carried other sessions'
     /// notifications. Must run on the shard's thread.
-    pub fn answered(&self, last: &mut u32, streamed: bool) {
+    pub fn answered(&self, now: Instant, last: &mut u32, streamed: bool) {
         if !self.asking.load(Ordering::Relaxed) {
             return;
         }
-        self.answered_at(self.active.epoch_now(), last, streamed);
+        self.answered_at(self.active.epoch_at(now), last, streamed);
     }
 
     fn answered_at(&self, epoch: u32, last: &mut u32, streamed: bool) {
@@ -95,7 +95,7 @@ impl ShardWeight {
         let target = if self.streaming(epoch) {
             0
         } else {
-            nice_for(self.active.record_at(epoch, last))
+            nice_for(self.active.record(epoch, last))
         };
         if APPLIED.get() == target {
             return;
@@ -199,7 +199,7 @@ mod tests {
                 w.answered_at(13, last, false);
             }
             assert_eq!(own_nice(), -3);
-            w.answered(&mut a, true);
+            w.answered(Instant::now(), &mut a, true);
             assert_eq!(own_nice(), 0);
         })
         .join()
@@ -210,7 +210,7 @@ mod tests {
     fn off_never_asks() {
         let w = ShardWeight::new(false);
         let mut last = u32::MAX;
-        w.answered(&mut last, false);
+        w.answered(Instant::now(), &mut last, false);
         assert_eq!(APPLIED.get(), 0);
         assert_eq!(last, u32::MAX, "the gauge is not touched when off");
     }

@@ -545,16 +545,18 @@ impl Session {
                 // notifications that just went out) is likely to follow shortly: keep the
                 // shard awake for it, where that takes no core from anyone (see `idle_spin`).
                 let notified = std::mem::take(&mut self.spin_after_write) || woke > 0;
+                // One clock read for both gauges below.
+                let now = std::time::Instant::now();
                 let spinner = &sched.spinner;
                 if spinner.enabled() {
                     // Every answer counts in the gauge, whether or not it decides this one.
                     let active = &self.core.instance.active_sessions;
-                    let spare = active.answered(&mut self.answered_epoch);
+                    let spare = active.answered(now, &mut self.answered_epoch);
                     if notified || spare {
                         spinner.touch();
                     }
                 }
-                sched.weight.answered(&mut self.weight_epoch, notified);
+                sched.weight.answered(now, &mut self.weight_epoch, notified);
                 // Idle sessions keep no output buffer.
                 self.out = BytesMut::new();
             }
