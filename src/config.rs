@@ -162,19 +162,10 @@ impl Config {
             c.idle_spin_us = us.min(1000);
         }
         if let Some(w) = args.shard_weight.or(file.shard_weight) {
-            c.shard_weight = parse_switch(&w)
+            c.shard_weight = crate::session::settings::parse_bool(&w)
                 .ok_or_else(|| format!("invalid shard_weight \"{w}\": use on or off"))?;
         }
         Ok(c)
-    }
-}
-
-/// PostgreSQL's spellings of a boolean setting.
-fn parse_switch(s: &str) -> Option<bool> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "on" | "true" | "yes" | "1" => Some(true),
-        "off" | "false" | "no" | "0" => Some(false),
-        _ => None,
     }
 }
 

@@ -156,7 +156,8 @@ pub struct Fixed {
     pub user: String,
 }
 
-fn parse_bool(v: &str) -> Option<bool> {
+/// PostgreSQL's spellings of a boolean setting (also used for the server's own flags).
+pub(crate) fn parse_bool(v: &str) -> Option<bool> {
     let v = v.trim().to_ascii_lowercase();
     match v.as_str() {
         "on" | "true" | "yes" | "1" | "t" | "y" => Some(true),
