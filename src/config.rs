@@ -52,6 +52,9 @@ pub struct Args {
     /// (raising needs CAP_SYS_NICE or RLIMIT_NICE; without it shards keep the default).
     #[arg(long, env = "THREADGRES_SHARD_WEIGHT")]
     pub shard_weight: Option<String>,
+    /// Whether a session moves to the shard on its client's CPU: on or off.
+    #[arg(long, env = "THREADGRES_CLIENT_AFFINITY")]
+    pub client_affinity: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -71,6 +74,7 @@ struct FileConfig {
     max_message_size: Option<usize>,
     idle_spin_us: Option<u64>,
     shard_weight: Option<String>,
+    client_affinity: Option<String>,
 }
 
 /// The effective configuration of one server instance.
@@ -88,6 +92,8 @@ pub struct Config {
     pub idle_spin_us: u64,
     /// See `shard_weight`: shards ask for the CPU weight of the sessions they run.
     pub shard_weight: bool,
+    /// See `client_affinity`: sessions follow their clients' CPU to another shard.
+    pub client_affinity: bool,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,
 }
@@ -108,6 +114,7 @@ impl Default for Config {
             max_message_size: crate::wire::MAX_MESSAGE_BYTES,
             idle_spin_us: 100,
             shard_weight: true,
+            client_affinity: true,
             parse_cache_entries: 4096,
         }
     }
@@ -165,6 +172,10 @@ impl Config {
             c.shard_weight = crate::session::settings::parse_bool(&w)
                 .ok_or_else(|| format!("invalid shard_weight \"{w}\": use on or off"))?;
         }
+        if let Some(a) = args.client_affinity.or(file.client_affinity) {
+            c.client_affinity = crate::session::settings::parse_bool(&a)
+                .ok_or_else(|| format!("invalid client_affinity \"{a}\": use on or off"))?;
+        }
         Ok(c)
     }
 }
@@ -205,6 +216,24 @@ mod tests {
         assert!(config(&["--shard-weight", "on"]).unwrap().shard_weight);
         let err = config(&["--shard-weight", "sometimes"]).unwrap_err();
         assert_eq!(err, "invalid shard_weight \"sometimes\": use on or off");
+    }
+
+    #[test]
+    fn client_affinity_is_on_by_default_and_takes_postgres_booleans() {
+        assert!(config(&[]).unwrap().client_affinity);
+        assert!(
+            !config(&["--client-affinity", "off"])
+                .unwrap()
+                .client_affinity
+        );
+        assert!(!config(&["--client-affinity", "0"]).unwrap().client_affinity);
+        assert!(
+            config(&["--client-affinity", "yes"])
+                .unwrap()
+                .client_affinity
+        );
+        let err = config(&["--client-affinity", "maybe"]).unwrap_err();
+        assert_eq!(err, "invalid client_affinity \"maybe\": use on or off");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //!                        └→ notify (LISTEN/NOTIFY hub)        instance: everything shared
 //! ```
 
+pub mod client_affinity;
 pub mod config;
 pub mod error;
 pub mod idle_spin;

@@ -3,7 +3,8 @@
 //! Sessions are tasks, not threads, so an idle connection costs a task and a socket
 //! registration, not a stack. They run on *shards*: one single-worker tokio runtime per core
 //! (`--worker-threads`), each with its own thread and its own socket driver (epoll set). A
-//! session stays on the shard it was given for its whole life.
+//! session runs on the shard it was given, unless it follows its client to the shard on the
+//! client's CPU (see `client_affinity`).
 //!
 //! Why shards rather than one work-stealing runtime over all cores: a request/answer client
 //! (pgbench, one statement per round trip) costs two context switches per round trip when the
@@ -12,7 +13,8 @@
 //! share the work, and on a 2-core machine running its clients too, those extra futex
 //! wake-ups cost a third of the throughput of small statements. A shard has no sibling to wake.
 //! What it gives up is stealing: a busy shard cannot hand sessions to an idle one, so
-//! connections are placed on the shard with the fewest sessions when they arrive.
+//! connections are placed on the shard with the fewest sessions when they arrive, and a
+//! session that moves later moves only to a shard with no more sessions than its own.
 //!
 //! Cross-shard traffic is only wake-ups: a NOTIFY committed on one shard wakes listeners on
 //! others through their task wakers, which write the other driver's eventfd.
@@ -25,33 +27,47 @@
 //! control (max_connections) happens inside the session task, which answers a refused client
 //! with PostgreSQL's FATAL 53300.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
+use crate::client_affinity::{self, Follow, ShardView};
 use crate::config::Config;
 use crate::idle_spin::IdleSpinner;
 use crate::instance::Instance;
 use crate::shard_weight::ShardWeight;
 
-/// One session runtime: a single worker thread with its own socket driver.
-struct Shard {
-    /// Always `Some` until the shard is dropped.
-    runtime: Option<tokio::runtime::Runtime>,
-    /// Sessions placed here and not yet ended; placement picks the smallest.
-    sessions: Arc<AtomicUsize>,
+/// What sessions see of one shard: its runtime handle (to move a session there), and the
+/// counts and gauges that its sessions keep.
+pub struct Shard {
+    handle: tokio::runtime::Handle,
+    /// Sessions on this shard and not yet ended; placement picks the smallest.
+    sessions: AtomicUsize,
+    /// The CPU this shard's thread was last seen on by a session checking its client's CPU
+    /// (see `client_affinity`); -1 before that.
+    cpu: AtomicI32,
     /// Keeps this shard's worker polling for a moment after its sessions answered.
-    spinner: Arc<IdleSpinner>,
+    pub spinner: Arc<IdleSpinner>,
     /// Sets the worker thread's CPU weight from how many sessions here are active.
-    weight: Arc<ShardWeight>,
+    pub weight: Arc<ShardWeight>,
+}
+
+/// Every shard, shared by the accept loop and the sessions. It holds runtime handles, not the
+/// runtimes, so the sessions that hold it do not keep their own runtimes alive.
+pub struct Shards {
+    list: Vec<Shard>,
+    /// Whether sessions follow their clients' CPU (`--client-affinity`).
+    affinity: bool,
 }
 
 /// A running server: its instance and the addresses it listens on.
 pub struct Server {
     pub instance: Arc<Instance>,
     listeners: Vec<TcpListener>,
-    shards: Arc<Vec<Shard>>,
+    shards: Arc<Shards>,
+    /// The shards' runtimes, stopped when the server is dropped.
+    runtimes: Vec<Runtime>,
 }
 
 impl Server {
@@ -60,7 +76,8 @@ impl Server {
         for addr in &config.listen {
             listeners.push(TcpListener::bind((*addr, config.port)).await?);
         }
-        let mut shards = Vec::with_capacity(config.worker_threads);
+        let mut list = Vec::with_capacity(config.worker_threads);
+        let mut runtimes = Vec::with_capacity(config.worker_threads);
         for i in 0..config.worker_threads.max(1) {
             // The name fits Linux's 15-character thread names, so `top -H` and perf show it.
             let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -68,19 +85,26 @@ impl Server {
                 .thread_name(format!("tg-shard-{i}"))
                 .enable_all()
                 .build()?;
-            shards.push(Shard {
-                runtime: Some(runtime),
-                sessions: Arc::new(AtomicUsize::new(0)),
+            list.push(Shard {
+                handle: runtime.handle().clone(),
+                sessions: AtomicUsize::new(0),
+                cpu: AtomicI32::new(-1),
                 spinner: Arc::new(IdleSpinner::new(std::time::Duration::from_micros(
                     config.idle_spin_us,
                 ))),
                 weight: Arc::new(ShardWeight::new(config.shard_weight)),
             });
+            runtimes.push(Runtime(Some(runtime)));
         }
+        let shards = Arc::new(Shards {
+            list,
+            affinity: config.client_affinity,
+        });
         Ok(Server {
             instance: Instance::new(config),
             listeners,
-            shards: Arc::new(shards),
+            shards,
+            runtimes,
         })
     }
 
@@ -97,10 +121,11 @@ impl Server {
         let instance = self.instance.clone();
         let spinners: Vec<_> = self
             .shards
+            .list
             .iter()
             .map(|shard| {
                 let spinner = shard.spinner.clone();
-                shard.handle().spawn(async move { spinner.run().await })
+                shard.handle.spawn(async move { spinner.run().await })
             })
             .collect();
         let mut accept_tasks = Vec::new();
@@ -114,7 +139,7 @@ impl Server {
                             if instance.shutting_down.load(Ordering::SeqCst) {
                                 continue;
                             }
-                            place(&instance, &shards, stream, addr);
+                            place(&instance, shards.clone(), stream, addr);
                         }
                         Err(e) => {
                             // Out of file descriptors and similar: back off briefly, keep serving.
@@ -139,20 +164,36 @@ impl Server {
         while instance.connection_count() > 0 && std::time::Instant::now() < deadline {
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
+        // The shards stop here, with whatever sessions did not finish in time.
+        drop(self.runtimes);
     }
 }
 
-impl Shard {
-    fn handle(&self) -> &tokio::runtime::Handle {
-        self.runtime.as_ref().expect("shard runtime").handle()
+impl Server {
+    /// The shards, to watch how sessions spread over them (tests, diagnostics).
+    pub fn shards(&self) -> Arc<Shards> {
+        self.shards.clone()
     }
 }
 
-impl Drop for Shard {
+impl Shards {
+    /// How many sessions each shard runs now.
+    pub fn sessions(&self) -> Vec<usize> {
+        self.list
+            .iter()
+            .map(|s| s.sessions.load(Ordering::Relaxed))
+            .collect()
+    }
+}
+
+/// A shard's runtime; always `Some` until dropped.
+struct Runtime(Option<tokio::runtime::Runtime>);
+
+impl Drop for Runtime {
     /// Stops the shard without waiting for its tasks, which is allowed anywhere; a plain drop
     /// of a runtime panics inside another runtime, where the server may well be dropped.
     fn drop(&mut self) {
-        if let Some(rt) = self.runtime.take() {
+        if let Some(rt) = self.0.take() {
             rt.shutdown_background();
         }
     }
@@ -165,7 +206,7 @@ static NEXT_SHARD: AtomicUsize = AtomicUsize::new(0);
 /// that shard's thread alone.
 fn place(
     instance: &Arc<Instance>,
-    shards: &[Shard],
+    shards: Arc<Shards>,
     stream: tokio::net::TcpStream,
     addr: std::net::SocketAddr,
 ) {
@@ -178,34 +219,79 @@ fn place(
     };
     // The fewest sessions wins; ties go round-robin, so that connections opened together
     // spread even when sessions of an earlier client are still ending.
+    let n = shards.list.len();
     let start = NEXT_SHARD.fetch_add(1, Ordering::Relaxed);
-    let index = (0..shards.len())
-        .map(|i| (start + i) % shards.len())
-        .min_by_key(|&i| shards[i].sessions.load(Ordering::Relaxed))
+    let index = (0..n)
+        .map(|i| (start + i) % n)
+        .min_by_key(|&i| shards.list[i].sessions.load(Ordering::Relaxed))
         .expect("at least one shard");
-    let shard = &shards[index];
-    let count = shard.sessions.fetch_add(1, Ordering::Relaxed) + 1;
-    tracing::debug!(%addr, shard = index, sessions = count, "connection placed");
+    let on = OnShard::join(shards, index);
+    tracing::debug!(%addr, shard = index, sessions = on.shard().sessions.load(Ordering::Relaxed), "connection placed");
     let instance = instance.clone();
-    let placed = Placed(shard.sessions.clone());
-    let sched = crate::session::ShardSched {
-        spinner: shard.spinner.clone(),
-        weight: shard.weight.clone(),
-    };
-    shard.handle().spawn(async move {
+    on.shard().handle.clone().spawn(async move {
         match tokio::net::TcpStream::from_std(std_stream) {
-            Ok(stream) => crate::session::serve(instance, stream, addr, sched).await,
+            Ok(stream) => crate::session::serve(instance, stream, addr, on).await,
             Err(e) => tracing::warn!("could not register a connection: {e}"),
         }
-        drop(placed);
     });
 }
 
-/// Counts a session off its shard however its task ends, a panic included.
-struct Placed(Arc<AtomicUsize>);
+/// A session's place on a shard: counted in the shard's sessions for as long as it lives,
+/// however its task ends (a panic included), and the way to the shard's gauges and to the
+/// other shards when it follows its client (see `client_affinity`).
+pub struct OnShard {
+    shards: Arc<Shards>,
+    index: usize,
+}
 
-impl Drop for Placed {
+impl OnShard {
+    fn join(shards: Arc<Shards>, index: usize) -> OnShard {
+        shards.list[index].sessions.fetch_add(1, Ordering::Relaxed);
+        OnShard { shards, index }
+    }
+
+    /// The shard this session runs on.
+    pub fn shard(&self) -> &Shard {
+        &self.shards.list[self.index]
+    }
+
+    /// The shard to follow the client to, when a check is due at `now` and the checks so far
+    /// name one (see `client_affinity`). Runs on this shard's thread, after an answer.
+    pub fn follow(
+        &self,
+        follow: &mut Follow,
+        now: std::time::Instant,
+        socket: &impl std::os::fd::AsRawFd,
+    ) -> Option<usize> {
+        if !self.shards.affinity || self.shards.list.len() < 2 || !follow.due(now) {
+            return None;
+        }
+        let cpu = client_affinity::current_cpu();
+        self.shard().cpu.store(cpu, Ordering::Relaxed);
+        let client = client_affinity::incoming_cpu(socket);
+        let views: Vec<ShardView> = self
+            .shards
+            .list
+            .iter()
+            .map(|s| ShardView {
+                cpu: s.cpu.load(Ordering::Relaxed),
+                sessions: s.sessions.load(Ordering::Relaxed),
+            })
+            .collect();
+        follow.checked(now, client_affinity::choose(self.index, client, &views))
+    }
+
+    /// This session's place on shard `index` instead, and that shard's runtime, where its
+    /// task must continue.
+    pub fn move_to(self, index: usize) -> (OnShard, tokio::runtime::Handle) {
+        let to = OnShard::join(self.shards.clone(), index);
+        let handle = to.shard().handle.clone();
+        (to, handle)
+    }
+}
+
+impl Drop for OnShard {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+        self.shard().sessions.fetch_sub(1, Ordering::Relaxed);
     }
 }

@@ -45,11 +45,11 @@ use bytes::BytesMut;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
+use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult, Severity};
-use crate::idle_spin::IdleSpinner;
 use crate::instance::{Activity, Instance, SessionShared};
 use crate::notify::{self, Listener, Outbox};
-use crate::shard_weight::ShardWeight;
+use crate::server::OnShard;
 use crate::sql::exec::{self, Row};
 use crate::sql::expr::{EvalCx, SessionCtx};
 use crate::sql::plan::Column;
@@ -202,6 +202,8 @@ struct Session {
     answered_epoch: u32,
     /// The shard weight's epoch of this session's last answer (kept by `ShardWeight`).
     weight_epoch: u32,
+    /// Whether this session should follow its client to another shard (see `client_affinity`).
+    follow: Follow,
 }
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is
@@ -224,21 +226,8 @@ fn now_ts() -> i64 {
     datetime::now_timestamptz()
 }
 
-/// What a session shares with the other sessions of its shard, for scheduling.
-pub struct ShardSched {
-    /// The shard's idle spinner (see `idle_spin`).
-    pub spinner: Arc<IdleSpinner>,
-    /// The shard's CPU weight (see `shard_weight`).
-    pub weight: Arc<ShardWeight>,
-}
-
-/// Serves one connection from accept to close, on the shard that `sched` belongs to.
-pub async fn serve(
-    instance: Arc<Instance>,
-    mut stream: TcpStream,
-    addr: SocketAddr,
-    sched: ShardSched,
-) {
+/// Serves one connection from accept to close, starting on the shard `on` names.
+pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketAddr, on: OnShard) {
     let _ = stream.set_nodelay(true);
     let mut rbuf = BytesMut::new();
     let params = match read_startup(&instance, &mut stream, &mut rbuf).await {
@@ -254,13 +243,85 @@ pub async fn serve(
             return;
         }
     };
-    let mut session = match Session::start(&instance, &mut stream, &mut rbuf, params, addr).await {
-        Some(s) => s,
-        None => return,
+    let Some(session) = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await
+    else {
+        return;
     };
-    session.run(&mut stream, rbuf, &sched).await;
-    session.core.end_session();
-    drop(slot);
+    drive(Live {
+        session: Box::new(session),
+        stream,
+        rbuf,
+        on,
+        slot,
+    })
+    .await;
+}
+
+/// A started session with everything that goes with it when it moves to another shard.
+struct Live {
+    session: Box<Session>,
+    stream: TcpStream,
+    rbuf: BytesMut,
+    on: OnShard,
+    slot: crate::instance::ConnectionSlot,
+}
+
+/// Runs a started session on its shard until it ends, or until it follows its client to
+/// another shard (see `client_affinity`): then its socket leaves this shard's driver, and a new
+/// task on the other shard registers it there and goes on. Boxed because it spawns itself.
+fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    Box::pin(async move {
+        let Live {
+            mut session,
+            mut stream,
+            rbuf,
+            on,
+            slot,
+        } = live;
+        let (to, rbuf) = match session.run(&mut stream, rbuf, &on).await {
+            Exit::Ended => {
+                session.core.end_session();
+                return;
+            }
+            Exit::Move(to, rbuf) => (to, rbuf),
+        };
+        let std_stream = match stream.into_std() {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(pid = session.core.shared.pid, "session could not move: {e}");
+                session.core.end_session();
+                return;
+            }
+        };
+        let (on, handle) = on.move_to(to);
+        session.weight_epoch = u32::MAX;
+        handle.spawn(async move {
+            match TcpStream::from_std(std_stream) {
+                Ok(stream) => {
+                    drive(Live {
+                        session,
+                        stream,
+                        rbuf,
+                        on,
+                        slot,
+                    })
+                    .await
+                }
+                Err(e) => {
+                    tracing::warn!(pid = session.core.shared.pid, "session could not move: {e}");
+                    session.core.end_session();
+                }
+            }
+        });
+    })
+}
+
+/// How a session's run on one shard ended.
+enum Exit {
+    /// The connection closed or the session ended it.
+    Ended,
+    /// Go on on shard `.0`, with the input read so far.
+    Move(usize, BytesMut),
 }
 
 /// Reads start-up packets until a StartupMessage; answers SSL/GSSENC with `N`.
@@ -503,6 +564,7 @@ impl Session {
             spin_after_write: false,
             answered_epoch: u32::MAX,
             weight_epoch: u32::MAX,
+            follow: Follow::new(),
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -520,11 +582,11 @@ impl Session {
         Some(s)
     }
 
-    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, sched: &ShardSched) {
+    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, on: &OnShard) -> Exit {
         // Messages that arrived with the start-up packet.
         if !rbuf.is_empty() && matches!(self.process_input(&mut rbuf), Flow::Close) {
             let _ = stream.write_all(&self.out).await;
-            return;
+            return Exit::Ended;
         }
         loop {
             let woke = std::mem::take(&mut self.core.woke_others);
@@ -539,7 +601,7 @@ impl Session {
             if !self.out.is_empty() {
                 self.set_wait(Some(("Client", "ClientWrite")));
                 if stream.write_all(&self.out).await.is_err() {
-                    return;
+                    return Exit::Ended;
                 }
                 // The next message (from this client, or from one that answers the
                 // notifications that just went out) is likely to follow shortly: keep the
@@ -547,7 +609,7 @@ impl Session {
                 let notified = std::mem::take(&mut self.spin_after_write) || woke > 0;
                 // One clock read for both gauges below.
                 let now = std::time::Instant::now();
-                let spinner = &sched.spinner;
+                let spinner = &on.shard().spinner;
                 if spinner.enabled() {
                     // Every answer counts in the gauge, whether or not it decides this one.
                     let active = &self.core.instance.active_sessions;
@@ -556,12 +618,20 @@ impl Session {
                         spinner.touch();
                     }
                 }
-                sched.weight.answered(now, &mut self.weight_epoch, notified);
+                on.shard()
+                    .weight
+                    .answered(now, &mut self.weight_epoch, notified);
                 // Idle sessions keep no output buffer.
                 self.out = BytesMut::new();
+                if !self.closing && self.backlog.is_empty() && rbuf.is_empty() {
+                    if let Some(to) = on.follow(&mut self.follow, now, &*stream) {
+                        self.follow.moved(now);
+                        return Exit::Move(to, rbuf);
+                    }
+                }
             }
             if self.closing {
-                return;
+                return Exit::Ended;
             }
             if !self.backlog.is_empty() {
                 // The rest of a long run of notifications, before reading the next query.
@@ -599,7 +669,7 @@ impl Session {
                 }
                 r = stream.readable() => {
                     if r.is_err() {
-                        return;
+                        return Exit::Ended;
                     }
                     // The buffer is only allocated once there is something to read, so that an
                     // idle session holds none.
@@ -615,7 +685,7 @@ impl Session {
                     })
                     .await;
                     match read {
-                        Some(Ok(0)) => return,
+                        Some(Ok(0)) => return Exit::Ended,
                         Some(Ok(_)) => {
                             if let Flow::Close = self.process_input(&mut rbuf) {
                                 self.closing = true;
@@ -623,7 +693,7 @@ impl Session {
                         }
                         // Readiness was stale: back to waiting.
                         None => {}
-                        Some(Err(_)) => return,
+                        Some(Err(_)) => return Exit::Ended,
                     }
                 }
                 _ = async {
