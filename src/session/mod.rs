@@ -226,6 +226,45 @@ fn now_ts() -> i64 {
     datetime::now_timestamptz()
 }
 
+/// Input and output buffers of sessions between statements. A session that has written its
+/// answer and read all its input holds no buffer (idle connections must stay small), but
+/// handing an 8 KiB buffer back to the allocator after every statement and taking a new one
+/// for the next costs a malloc, a free and often a consolidation each time. So the buffers go
+/// to a small pool per shard thread, and the next statement on that thread takes one back.
+/// The pool holds at most [`buffers::POOLED`] buffers of at most [`buffers::LARGEST`] bytes;
+/// others go back to the allocator.
+mod buffers {
+    use std::cell::RefCell;
+
+    use bytes::BytesMut;
+
+    pub const POOLED: usize = 32;
+    pub const LARGEST: usize = 16 * 1024;
+
+    thread_local! {
+        static POOL: RefCell<Vec<BytesMut>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// An empty buffer, pooled when one is there.
+    pub fn take() -> BytesMut {
+        POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default()
+    }
+
+    /// Returns a buffer to this thread's pool, or to the allocator.
+    pub fn give(mut buf: BytesMut) {
+        if buf.capacity() == 0 || buf.capacity() > LARGEST {
+            return;
+        }
+        buf.clear();
+        POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < POOLED {
+                p.push(buf);
+            }
+        });
+    }
+}
+
 /// Serves one connection from accept to close, starting on the shard `on` names.
 pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketAddr, on: OnShard) {
     let _ = stream.set_nodelay(true);
@@ -293,6 +332,11 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
                 return;
             }
         };
+        tracing::debug!(
+            pid = session.core.shared.pid,
+            to,
+            "session follows its client"
+        );
         let (on, handle) = on.move_to(to);
         session.weight_epoch = u32::MAX;
         handle.spawn(async move {
@@ -622,7 +666,7 @@ impl Session {
                     .weight
                     .answered(now, &mut self.weight_epoch, notified);
                 // Idle sessions keep no output buffer.
-                self.out = BytesMut::new();
+                buffers::give(std::mem::take(&mut self.out));
                 if !self.closing && self.backlog.is_empty() && rbuf.is_empty() {
                     if let Some(to) = on.follow(&mut self.follow, now, &*stream) {
                         self.follow.moved(now);
@@ -639,7 +683,7 @@ impl Session {
                 continue;
             }
             if rbuf.is_empty() {
-                rbuf = BytesMut::new();
+                buffers::give(std::mem::take(&mut rbuf));
             }
             self.set_wait(Some(if self.notify_held {
                 ("IPC", "NotifyCommitOrder")
@@ -671,9 +715,15 @@ impl Session {
                     if r.is_err() {
                         return Exit::Ended;
                     }
-                    // The buffer is only allocated once there is something to read, so that an
+                    // The buffers are only taken once there is something to read, so that an
                     // idle session holds none.
+                    if rbuf.capacity() == 0 {
+                        rbuf = buffers::take();
+                    }
                     rbuf.reserve(8192);
+                    if self.out.capacity() == 0 {
+                        self.out = buffers::take();
+                    }
                     // A read through `AsyncRead` (not `try_read_buf`) tells tokio that a short
                     // read drained the socket, which saves the extra read that would otherwise
                     // end in WouldBlock after every message.
@@ -2241,9 +2291,8 @@ impl Core {
                 .isolation
                 .or_else(|| {
                     self.settings
-                        .show("default_transaction_isolation", &self.fixed())
-                        .ok()
-                        .and_then(|v| sql::Isolation::parse(&v))
+                        .get_str("default_transaction_isolation")
+                        .and_then(sql::Isolation::parse)
                 })
                 .unwrap_or(sql::Isolation::ReadCommitted);
             self.txn = Some(Box::new(Txn {

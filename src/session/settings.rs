@@ -7,9 +7,12 @@
 //!
 //! Transactional behaviour follows PostgreSQL: values set inside a transaction are undone if it
 //! aborts; SET LOCAL lasts until the end of the transaction. The session implements that by
-//! snapshotting [`Settings`] (cheap: a small map) at transaction and savepoint starts.
+//! snapshotting [`Settings`] at transaction and savepoint starts. Every statement outside a
+//! transaction block starts one, so the snapshot must not copy the map: the map is shared
+//! behind an `Arc` and copied only when a setting changes while a snapshot holds it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::{
@@ -123,14 +126,16 @@ fn display_name(name: &str) -> &str {
 }
 
 fn find(name: &str) -> Option<&'static Guc> {
-    let lower = name.to_ascii_lowercase();
-    let lower = match lower.as_str() {
-        "transaction isolation level" => "transaction_isolation".to_string(),
-        "time zone" => "timezone".to_string(),
-        "session authorization" => "session_authorization".to_string(),
-        _ => lower,
-    };
-    GUCS.iter().find(|g| g.name == lower)
+    // Without allocating: SHOW and current_setting() look names up on every call.
+    let name = [
+        ("transaction isolation level", "transaction_isolation"),
+        ("time zone", "timezone"),
+        ("session authorization", "session_authorization"),
+    ]
+    .iter()
+    .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+    .map_or(name, |(_, canonical)| canonical);
+    GUCS.iter().find(|g| g.name.eq_ignore_ascii_case(name))
 }
 
 /// Names and descriptions for pg_settings / SHOW ALL.
@@ -142,8 +147,8 @@ pub fn all_names() -> Vec<(&'static str, &'static str)> {
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Values differing from the defaults, by canonical (lower-case) name; custom `a.b`
-    /// placeholders live here too.
-    values: BTreeMap<String, String>,
+    /// placeholders live here too. Shared with snapshots; copied on write.
+    values: Arc<BTreeMap<String, String>>,
     pub fmt: FormatCtx,
     pub statement_timeout_ms: u64,
     pub idle_in_transaction_timeout_ms: u64,
@@ -406,9 +411,11 @@ impl Settings {
         }
         let default = find(&name).map(|g| g.default);
         if default == Some(value.as_str()) {
-            self.values.remove(&name);
-        } else {
-            self.values.insert(name, value);
+            if self.values.contains_key(&name) {
+                Arc::make_mut(&mut self.values).remove(&name);
+            }
+        } else if self.values.get(&name) != Some(&value) {
+            Arc::make_mut(&mut self.values).insert(name, value);
         }
     }
 
@@ -441,7 +448,10 @@ impl Settings {
                 Ok((g.name.to_string(), g.report))
             }
             None if name.contains('.') => {
-                self.values.remove(&name.to_ascii_lowercase());
+                let lower = name.to_ascii_lowercase();
+                if self.values.contains_key(&lower) {
+                    Arc::make_mut(&mut self.values).remove(&lower);
+                }
                 Ok((name.to_string(), false))
             }
             None => Err(PgError::new(
@@ -463,10 +473,16 @@ impl Settings {
     }
 
     fn get_raw(&self, name: &str) -> Option<String> {
+        self.get_str(name).map(str::to_string)
+    }
+
+    /// The stored value of a setting by canonical name, or its default; `show` without the
+    /// copy and without the display rules of the few settings that have them.
+    pub fn get_str(&self, name: &str) -> Option<&str> {
         self.values
             .get(name)
-            .cloned()
-            .or_else(|| find(name).map(|g| g.default.to_string()))
+            .map(String::as_str)
+            .or_else(|| find(name).map(|g| g.default))
     }
 
     /// SHOW / current_setting(): the displayed value.

@@ -48,13 +48,14 @@ impl Isolation {
     }
 
     pub fn parse(s: &str) -> Option<Isolation> {
-        Some(match s.to_ascii_lowercase().as_str() {
-            "read uncommitted" => Isolation::ReadUncommitted,
-            "read committed" => Isolation::ReadCommitted,
-            "repeatable read" => Isolation::RepeatableRead,
-            "serializable" => Isolation::Serializable,
-            _ => return None,
-        })
+        [
+            Isolation::ReadUncommitted,
+            Isolation::ReadCommitted,
+            Isolation::RepeatableRead,
+            Isolation::Serializable,
+        ]
+        .into_iter()
+        .find(|i| i.as_str().eq_ignore_ascii_case(s))
     }
 }
 
