@@ -286,19 +286,20 @@ pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketA
     else {
         return;
     };
-    drive(Live {
-        session: Box::new(session),
+    // A task of its own, so that the memory of the start-up states above goes when this task
+    // ends instead of staying in every session's task for its whole life.
+    tokio::spawn(drive(Live {
+        session,
         stream,
         rbuf,
         on,
         slot,
-    })
-    .await;
+    }));
 }
 
 /// A started session with everything that goes with it when it moves to another shard.
 struct Live {
-    session: Box<Session>,
+    session: Session,
     stream: TcpStream,
     rbuf: BytesMut,
     on: OnShard,
@@ -306,8 +307,8 @@ struct Live {
 }
 
 /// Runs a started session on its shard until it ends, or until it follows its client to
-/// another shard (see `client_affinity`): then its socket leaves this shard's driver, and a new
-/// task on the other shard registers it there and goes on. Boxed because it spawns itself.
+/// another shard (see `client_affinity`): then its socket moves from this shard's driver to the
+/// other's, and a new task there goes on. Boxed because it spawns itself.
 fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
     Box::pin(async move {
         let Live {
@@ -339,24 +340,27 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
         );
         let (on, handle) = on.move_to(to);
         session.weight_epoch = u32::MAX;
-        handle.spawn(async move {
-            match TcpStream::from_std(std_stream) {
-                Ok(stream) => {
-                    drive(Live {
-                        session,
-                        stream,
-                        rbuf,
-                        on,
-                        slot,
-                    })
-                    .await
-                }
-                Err(e) => {
-                    tracing::warn!(pid = session.core.shared.pid, "session could not move: {e}");
-                    session.core.end_session();
-                }
+        // Registered with the other shard's driver from here; the task spawned there holds
+        // only the session's own future.
+        let registered = {
+            let _context = handle.enter();
+            TcpStream::from_std(std_stream)
+        };
+        match registered {
+            Ok(stream) => {
+                handle.spawn(drive(Live {
+                    session,
+                    stream,
+                    rbuf,
+                    on,
+                    slot,
+                }));
             }
-        });
+            Err(e) => {
+                tracing::warn!(pid = session.core.shared.pid, "session could not move: {e}");
+                session.core.end_session();
+            }
+        }
     })
 }
 
