@@ -318,20 +318,12 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
             on,
             slot,
         } = live;
-        let (to, rbuf) = match session.run(&mut stream, rbuf, &on).await {
+        let to = match session.run(&mut stream, rbuf, &on).await {
             Exit::Ended => {
                 session.core.end_session();
                 return;
             }
-            Exit::Move(to, rbuf) => (to, rbuf),
-        };
-        let std_stream = match stream.into_std() {
-            Ok(s) => s,
-            Err(e) => {
-                tracing::warn!(pid = session.core.shared.pid, "session could not move: {e}");
-                session.core.end_session();
-                return;
-            }
+            Exit::Move(to) => to,
         };
         tracing::debug!(
             pid = session.core.shared.pid,
@@ -340,18 +332,18 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
         );
         let (on, handle) = on.move_to(to);
         session.weight_epoch = u32::MAX;
-        // Registered with the other shard's driver from here; the task spawned there holds
-        // only the session's own future.
-        let registered = {
+        // The socket leaves this shard's driver and is registered with the other's from here;
+        // the task spawned there holds only the session's own future.
+        let moved = stream.into_std().and_then(|std_stream| {
             let _context = handle.enter();
             TcpStream::from_std(std_stream)
-        };
-        match registered {
+        });
+        match moved {
             Ok(stream) => {
                 handle.spawn(drive(Live {
                     session,
                     stream,
-                    rbuf,
+                    rbuf: BytesMut::new(),
                     on,
                     slot,
                 }));
@@ -368,8 +360,8 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
 enum Exit {
     /// The connection closed or the session ended it.
     Ended,
-    /// Go on on shard `.0`, with the input read so far.
-    Move(usize, BytesMut),
+    /// Go on on shard `.0`; the session has no input or output pending.
+    Move(usize),
 }
 
 /// Reads start-up packets until a StartupMessage; answers SSL/GSSENC with `N`.
@@ -674,7 +666,8 @@ impl Session {
                 if !self.closing && self.backlog.is_empty() && rbuf.is_empty() {
                     if let Some(to) = on.follow(&mut self.follow, now, &*stream) {
                         self.follow.moved(now);
-                        return Exit::Move(to, rbuf);
+                        buffers::give(rbuf);
+                        return Exit::Move(to);
                     }
                 }
             }
