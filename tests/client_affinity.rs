@@ -6,11 +6,14 @@
 
 #![cfg(target_os = "linux")]
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{message, until_ready};
 use threadgres::config::Config;
 use threadgres::server::{Server, Shards};
 
@@ -55,48 +58,16 @@ fn threads_named(name: &str) -> Vec<i32> {
         .collect()
 }
 
-fn message(ty: u8, body: &[u8]) -> Vec<u8> {
-    let mut m = vec![ty];
-    m.extend_from_slice(&((body.len() + 4) as i32).to_be_bytes());
-    m.extend_from_slice(body);
-    m
-}
-
-fn read_msg(s: &mut TcpStream) -> (u8, Vec<u8>) {
-    let mut head = [0u8; 5];
-    s.read_exact(&mut head).unwrap();
-    let len = i32::from_be_bytes(head[1..5].try_into().unwrap()) as usize;
-    let mut body = vec![0u8; len - 4];
-    s.read_exact(&mut body).unwrap();
-    (head[0], body)
-}
-
 /// Sends a simple query and returns its messages up to ReadyForQuery.
 fn query(s: &mut TcpStream, sql: &str) -> Vec<(u8, Vec<u8>)> {
     let mut body = sql.as_bytes().to_vec();
     body.push(0);
     s.write_all(&message(b'Q', &body)).unwrap();
-    let mut out = Vec::new();
-    loop {
-        let m = read_msg(s);
-        let done = m.0 == b'Z';
-        out.push(m);
-        if done {
-            return out;
-        }
-    }
+    until_ready(s)
 }
 
 fn login(port: u16) -> TcpStream {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut body = 196608i32.to_be_bytes().to_vec();
-    body.extend_from_slice(b"user\0postgres\0\0");
-    let mut packet = ((body.len() + 4) as i32).to_be_bytes().to_vec();
-    packet.extend(body);
-    s.write_all(&packet).unwrap();
-    while read_msg(&mut s).0 != b'Z' {}
-    s
+    common::login(port).0
 }
 
 struct Running {
