@@ -55,6 +55,10 @@ pub struct Args {
     /// Whether a session moves to the shard on its client's CPU: on or off.
     #[arg(long, env = "THREADGRES_CLIENT_AFFINITY")]
     pub client_affinity: Option<String>,
+    /// Whether each shard's threads are bound to one CPU of those the process may use: on or
+    /// off.
+    #[arg(long, env = "THREADGRES_PIN_SHARDS")]
+    pub pin_shards: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -75,6 +79,7 @@ struct FileConfig {
     idle_spin_us: Option<u64>,
     shard_weight: Option<String>,
     client_affinity: Option<String>,
+    pin_shards: Option<String>,
 }
 
 /// The effective configuration of one server instance.
@@ -94,6 +99,8 @@ pub struct Config {
     pub shard_weight: bool,
     /// See `client_affinity`: sessions follow their clients' CPU to another shard.
     pub client_affinity: bool,
+    /// See `client_affinity`: each shard's threads are bound to one allowed CPU.
+    pub pin_shards: bool,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,
 }
@@ -115,6 +122,7 @@ impl Default for Config {
             idle_spin_us: 100,
             shard_weight: true,
             client_affinity: true,
+            pin_shards: true,
             parse_cache_entries: 4096,
         }
     }
@@ -168,15 +176,31 @@ impl Config {
             // A bound: spinning longer than a millisecond only burns CPU.
             c.idle_spin_us = us.min(1000);
         }
-        if let Some(w) = args.shard_weight.or(file.shard_weight) {
-            c.shard_weight = crate::session::settings::parse_bool(&w)
-                .ok_or_else(|| format!("invalid shard_weight \"{w}\": use on or off"))?;
-        }
-        if let Some(a) = args.client_affinity.or(file.client_affinity) {
-            c.client_affinity = crate::session::settings::parse_bool(&a)
-                .ok_or_else(|| format!("invalid client_affinity \"{a}\": use on or off"))?;
-        }
+        c.shard_weight = on_off(
+            "shard_weight",
+            args.shard_weight.or(file.shard_weight),
+            c.shard_weight,
+        )?;
+        c.client_affinity = on_off(
+            "client_affinity",
+            args.client_affinity.or(file.client_affinity),
+            c.client_affinity,
+        )?;
+        c.pin_shards = on_off(
+            "pin_shards",
+            args.pin_shards.or(file.pin_shards),
+            c.pin_shards,
+        )?;
         Ok(c)
+    }
+}
+
+/// An on/off switch, spelled as PostgreSQL spells booleans; `default` when not given.
+fn on_off(name: &str, value: Option<String>, default: bool) -> Result<bool, String> {
+    match value {
+        None => Ok(default),
+        Some(v) => crate::session::settings::parse_bool(&v)
+            .ok_or_else(|| format!("invalid {name} \"{v}\": use on or off")),
     }
 }
 
@@ -234,6 +258,15 @@ mod tests {
         );
         let err = config(&["--client-affinity", "maybe"]).unwrap_err();
         assert_eq!(err, "invalid client_affinity \"maybe\": use on or off");
+    }
+
+    #[test]
+    fn pin_shards_is_on_by_default_and_takes_postgres_booleans() {
+        assert!(config(&[]).unwrap().pin_shards);
+        assert!(!config(&["--pin-shards", "off"]).unwrap().pin_shards);
+        assert!(config(&["--pin-shards", "true"]).unwrap().pin_shards);
+        let err = config(&["--pin-shards", "2"]).unwrap_err();
+        assert_eq!(err, "invalid pin_shards \"2\": use on or off");
     }
 
     #[test]

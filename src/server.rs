@@ -4,7 +4,8 @@
 //! registration, not a stack. They run on *shards*: one single-worker tokio runtime per core
 //! (`--worker-threads`), each with its own thread and its own socket driver (epoll set). A
 //! session runs on the shard it was given, unless it follows its client to the shard on the
-//! client's CPU (see `client_affinity`).
+//! client's CPU (see `client_affinity`). Each shard's threads are bound to one CPU
+//! (`--pin-shards`, also in `client_affinity`), so that every core has a shard to follow to.
 //!
 //! Why shards rather than one work-stealing runtime over all cores: a request/answer client
 //! (pgbench, one statement per round trip) costs two context switches per round trip when the
@@ -37,6 +38,17 @@ use crate::config::Config;
 use crate::idle_spin::IdleSpinner;
 use crate::instance::Instance;
 use crate::shard_weight::ShardWeight;
+
+/// Binds a shard thread to its CPU (see `client_affinity`); where the kernel refuses, the
+/// thread runs unbound, and the server says so once.
+fn pin_shard_thread(cpu: usize) {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if let Err(e) = client_affinity::pin_current_thread(cpu) {
+        if !WARNED.swap(true, Ordering::Relaxed) {
+            tracing::warn!("cannot bind shard threads to CPUs ({e}); they run unbound");
+        }
+    }
+}
 
 /// What sessions see of one shard: its runtime handle (to move a session there), and the
 /// counts and gauges that its sessions keep.
@@ -78,13 +90,24 @@ impl Server {
         }
         let mut list = Vec::with_capacity(config.worker_threads);
         let mut runtimes = Vec::with_capacity(config.worker_threads);
+        let cpus = if config.pin_shards {
+            client_affinity::allowed_cpus()
+        } else {
+            Vec::new()
+        };
         for i in 0..config.worker_threads.max(1) {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
             // The name fits Linux's 15-character thread names, so `top -H` and perf show it.
-            let runtime = tokio::runtime::Builder::new_multi_thread()
+            builder
                 .worker_threads(1)
                 .thread_name(format!("tg-shard-{i}"))
-                .enable_all()
-                .build()?;
+                .enable_all();
+            if let Some(cpu) = client_affinity::shard_cpu(i, &cpus) {
+                // Every thread of the runtime: the worker, and the thread that takes the
+                // worker over while a session blocks (see the module doc).
+                builder.on_thread_start(move || pin_shard_thread(cpu));
+            }
+            let runtime = builder.build()?;
             list.push(Shard {
                 handle: runtime.handle().clone(),
                 sessions: AtomicUsize::new(0),
