@@ -32,6 +32,7 @@
 //! output buffers are dropped when empty, and the listener exists only while it listens.
 
 pub mod auth;
+mod read_ahead;
 pub mod settings;
 
 use std::collections::HashMap;
@@ -204,6 +205,8 @@ struct Session {
     weight_epoch: u32,
     /// Whether this session should follow its client to another shard (see `client_affinity`).
     follow: Follow,
+    /// When to try the socket right after an answer (see `read_ahead`).
+    read_ahead: read_ahead::ReadAhead,
 }
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is
@@ -605,6 +608,7 @@ impl Session {
             answered_epoch: u32::MAX,
             weight_epoch: u32::MAX,
             follow: Follow::new(),
+            read_ahead: read_ahead::ReadAhead::default(),
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
@@ -638,7 +642,8 @@ impl Session {
                 // own write.
                 tokio::task::yield_now().await;
             }
-            if !self.out.is_empty() {
+            let answered = !self.out.is_empty();
+            if answered {
                 self.set_wait(Some(("Client", "ClientWrite")));
                 if stream.write_all(&self.out).await.is_err() {
                     return Exit::Ended;
@@ -678,6 +683,30 @@ impl Session {
                 // The rest of a long run of notifications, before reading the next query.
                 self.deliver_notifications(NOTIFY_CHUNK);
                 continue;
+            }
+            if answered
+                && self.read_ahead.due()
+                && !self.core.shared.terminate.load(Ordering::SeqCst)
+            {
+                // The client's next statement is often there already (see `read_ahead`).
+                if rbuf.capacity() == 0 {
+                    rbuf = buffers::take();
+                }
+                rbuf.reserve(8192);
+                match read_ahead::read_now(&*stream, &mut rbuf) {
+                    read_ahead::Got::Data(_) => {
+                        self.read_ahead.hit();
+                        if self.out.capacity() == 0 {
+                            self.out = buffers::take();
+                        }
+                        if let Flow::Close = self.process_input(&mut rbuf) {
+                            self.closing = true;
+                        }
+                        continue;
+                    }
+                    read_ahead::Got::Nothing => self.read_ahead.miss(),
+                    read_ahead::Got::Closed => return Exit::Ended,
+                }
             }
             if rbuf.is_empty() {
                 buffers::give(std::mem::take(&mut rbuf));
