@@ -168,6 +168,9 @@ struct Core {
     statement_start: i64,
     deadline: Option<Instant>,
     settings_dirty: bool,
+    /// The wait event last written to `shared.activity` (saves taking its lock to write the
+    /// same one again).
+    wait_shown: Option<(&'static str, &'static str)>,
     /// Both ends of the TCP connection (inet_client_addr(), inet_server_addr()).
     peer: SocketAddr,
     local: Option<SocketAddr>,
@@ -299,6 +302,9 @@ pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketA
         slot,
     }));
 }
+
+/// The wait event of a session waiting for its client's next message.
+const CLIENT_READ: (&str, &str) = ("Client", "ClientRead");
 
 /// A started session with everything that goes with it when it moves to another shard.
 struct Live {
@@ -562,8 +568,8 @@ impl Session {
             client_addr: Some(addr),
             backend_start: now_ts(),
             state: "idle",
-            wait_event_type: Some("Client"),
-            wait_event: Some("ClientRead"),
+            wait_event_type: Some(CLIENT_READ.0),
+            wait_event: Some(CLIENT_READ.1),
             query: Arc::from(""),
             ..Default::default()
         });
@@ -587,6 +593,7 @@ impl Session {
             statement_start: 0,
             deadline: None,
             settings_dirty: false,
+            wait_shown: Some(CLIENT_READ),
             peer: addr,
             local: stream.local_addr().ok(),
         };
@@ -644,9 +651,18 @@ impl Session {
             }
             let answered = !self.out.is_empty();
             if answered {
-                self.set_wait(Some(("Client", "ClientWrite")));
-                if stream.write_all(&self.out).await.is_err() {
-                    return Exit::Ended;
+                // Almost every answer fits the socket's buffer at once; ClientWrite is shown
+                // (as in PostgreSQL) only while a write waits for room.
+                let written = match stream.try_write(&self.out) {
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+                    Err(_) => return Exit::Ended,
+                };
+                if written < self.out.len() {
+                    self.set_wait(Some(("Client", "ClientWrite")));
+                    if stream.write_all(&self.out[written..]).await.is_err() {
+                        return Exit::Ended;
+                    }
                 }
                 // The next message (from this client, or from one that answers the
                 // notifications that just went out) is likely to follow shortly: keep the
@@ -714,7 +730,7 @@ impl Session {
             self.set_wait(Some(if self.notify_held {
                 ("IPC", "NotifyCommitOrder")
             } else {
-                ("Client", "ClientRead")
+                CLIENT_READ
             }));
             let idle_timeout = match self.core.tx {
                 TxState::Block | TxState::Failed
@@ -787,7 +803,12 @@ impl Session {
         }
     }
 
-    fn set_wait(&self, wait: Option<(&'static str, &'static str)>) {
+    /// Shows the wait event in pg_stat_activity; takes the activity lock only when it changes.
+    fn set_wait(&mut self, wait: Option<(&'static str, &'static str)>) {
+        if self.core.wait_shown == wait {
+            return;
+        }
+        self.core.wait_shown = wait;
         let mut a = self.core.shared.activity.lock();
         a.wait_event_type = wait.map(|w| w.0);
         a.wait_event = wait.map(|w| w.1);
@@ -990,6 +1011,10 @@ impl Session {
         let mut a = self.core.shared.activity.lock();
         a.state = state;
         a.state_change = Some(now_ts());
+        // What an idle session waits for; set here, under the lock taken anyway.
+        a.wait_event_type = Some(CLIENT_READ.0);
+        a.wait_event = Some(CLIENT_READ.1);
+        self.core.wait_shown = Some(CLIENT_READ);
         if self.core.tx == TxState::Idle {
             a.xact_start = None;
         }
@@ -2278,6 +2303,7 @@ impl Core {
         }
         a.wait_event_type = None;
         a.wait_event = None;
+        self.wait_shown = None;
         if a.xact_start.is_none() {
             a.xact_start = Some(now);
         }
@@ -2315,12 +2341,7 @@ impl Core {
             let isolation = self
                 .session_tx
                 .isolation
-                .or_else(|| {
-                    self.settings
-                        .get_str("default_transaction_isolation")
-                        .and_then(sql::Isolation::parse)
-                })
-                .unwrap_or(sql::Isolation::ReadCommitted);
+                .unwrap_or(self.settings.default_isolation);
             self.txn = Some(Box::new(Txn {
                 start: self.statement_start,
                 outbox: Outbox::new(self.db_oid),

@@ -18,6 +18,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::types::{
     datetime, DateOrder, DateOutput, DateStyle, FormatCtx, IntervalStyle, TimeZone,
 };
+use crate::sql::Isolation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -152,6 +153,9 @@ pub struct Settings {
     pub fmt: FormatCtx,
     pub statement_timeout_ms: u64,
     pub idle_in_transaction_timeout_ms: u64,
+    /// default_transaction_isolation, parsed: every statement outside a transaction block
+    /// reads it, and a map lookup each time showed in profiles with many sessions.
+    pub default_isolation: Isolation,
 }
 
 /// Instance-level values shown by read-only settings.
@@ -404,6 +408,9 @@ impl Settings {
                 }
             }
             "statement_timeout" => self.statement_timeout_ms = value.parse().unwrap_or(0),
+            "default_transaction_isolation" => {
+                self.default_isolation = Isolation::parse(&value).unwrap_or_default()
+            }
             "idle_in_transaction_session_timeout" => {
                 self.idle_in_transaction_timeout_ms = value.parse().unwrap_or(0)
             }
@@ -587,6 +594,24 @@ mod tests {
             max_notify_queue_size: 1,
             user: "u".into(),
         }
+    }
+
+    #[test]
+    fn the_parsed_default_isolation_follows_set_and_reset() {
+        let mut s = Settings::new();
+        assert_eq!(s.default_isolation, Isolation::ReadCommitted);
+        s.set("default_transaction_isolation", "SERIALIZABLE")
+            .unwrap();
+        assert_eq!(s.default_isolation, Isolation::Serializable);
+        let snapshot = s.clone();
+        s.set("Default_Transaction_Isolation", "repeatable read")
+            .unwrap();
+        assert_eq!(s.default_isolation, Isolation::RepeatableRead);
+        s.reset("default_transaction_isolation").unwrap();
+        assert_eq!(s.default_isolation, Isolation::ReadCommitted);
+        assert_eq!(snapshot.default_isolation, Isolation::Serializable);
+        assert!(s.set("default_transaction_isolation", "sometimes").is_err());
+        assert_eq!(s.default_isolation, Isolation::ReadCommitted);
     }
 
     #[test]
