@@ -35,6 +35,7 @@ pub mod auth;
 mod read_ahead;
 pub mod settings;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
@@ -1163,13 +1164,7 @@ impl Session {
             }
         };
         let _ = multi;
-        let prepared = Arc::new(Prepared {
-            text: Arc::from(""),
-            stmt: Arc::new(stmt),
-            param_types: Vec::new(),
-            deferred: None,
-        });
-        self.run_statement(&prepared, &[], &[], None, false)
+        self.run_statement(Arc::new(stmt), &[], &[], None, false)
     }
 
     // ------------------------------------------------------------ statements
@@ -1178,13 +1173,12 @@ impl Session {
     /// CommandComplete. `max_rows` and `portal` are for extended-protocol Execute.
     fn run_statement(
         &mut self,
-        prepared: &Arc<Prepared>,
+        stmt: Arc<Statement>,
         params: &[Value],
         formats: &[Format],
         _portal: Option<&str>,
         from_execute: bool,
     ) -> PgResult<()> {
-        let stmt = prepared.stmt.clone();
         self.core.check_failed(&stmt)?;
         self.core.ensure_transaction(&stmt);
         match &*stmt {
@@ -1246,7 +1240,7 @@ impl Session {
                     };
                     values.push(v);
                 }
-                self.run_statement(&target, &values, formats, None, from_execute)
+                self.run_statement(target.stmt.clone(), &values, formats, None, from_execute)
             }
             other => {
                 self.described = from_execute;
@@ -1290,8 +1284,9 @@ impl Session {
     }
 
     /// Runs a utility statement; returns its command tag (None when it wrote its own).
-    fn run_utility(&mut self, stmt: &Statement) -> PgResult<Option<String>> {
-        let tag = sql::tag_of(stmt).to_string();
+    fn run_utility(&mut self, stmt: &Statement) -> PgResult<Option<Cow<'static, str>>> {
+        // A constant tag for most statements: no allocation.
+        let tag = Cow::Borrowed(sql::tag_of(stmt));
         match stmt {
             Statement::Query(_) | Statement::Execute { .. } => unreachable!("handled by caller"),
             Statement::Begin(opts, _) => match self.core.tx {
@@ -1631,10 +1626,10 @@ impl Session {
                     }
                     self.write_rows(&columns, &formats, &batch)?;
                 }
-                return Ok(Some(format!(
+                return Ok(Some(Cow::Owned(format!(
                     "{} {n}",
                     if *is_move { "MOVE" } else { "FETCH" }
-                )));
+                ))));
             }
             Statement::ClosePortal(name) => match name {
                 Some(n) => {
@@ -1742,7 +1737,7 @@ impl Session {
                     be::copy_data(&mut self.out, &pending);
                 }
                 be::copy_done(&mut self.out);
-                return Ok(Some(format!("COPY {}", rows.len())));
+                return Ok(Some(Cow::Owned(format!("COPY {}", rows.len()))));
             }
             Statement::NoOp(_) => {}
             Statement::Deferred(node) => {
@@ -2134,7 +2129,7 @@ impl Session {
                 let prepared = portal.prepared.clone();
                 let params = portal.params.clone();
                 let formats = portal.formats.clone();
-                self.run_statement(&prepared, &params, &formats, None, true)
+                self.run_statement(prepared.stmt.clone(), &params, &formats, None, true)
             }
         }
     }
@@ -2497,10 +2492,10 @@ impl Core {
             self.abort();
             return Ok(());
         }
-        let instance = self.instance.clone();
-        let hub = &instance.notify;
+        // The hub is reached through `self.instance` at each use rather than through a clone of
+        // the `Arc`: every session of every shard shares that count of references.
         if !txn.outbox.is_empty() {
-            match hub.check_capacity(&txn.outbox) {
+            match self.instance.notify.check_capacity(&txn.outbox) {
                 Ok(Some(warning)) => self.notices.push(warning),
                 Ok(None) => {}
                 Err(e) => {
@@ -2513,7 +2508,10 @@ impl Core {
         self.apply_listens(&txn.listens);
         if !txn.outbox.is_empty() {
             let notes = txn.outbox.len();
-            let others = hub.publish(std::mem::take(&mut txn.outbox), self.shared.pid);
+            let others = self
+                .instance
+                .notify
+                .publish(std::mem::take(&mut txn.outbox), self.shared.pid);
             self.woke_others += others;
             self.woke_with_long_delivery |= others > 0 && notes > YIELD_MAX_NOTES;
         }
@@ -2539,17 +2537,17 @@ impl Core {
             return;
         }
         // The last action per channel wins; UNLISTEN * clears everything before it.
-        let mut final_state: Vec<(String, bool)> = Vec::new();
+        let mut final_state: Vec<(&str, bool)> = Vec::with_capacity(actions.len());
         let mut unlisten_all = false;
         for a in actions {
             match a {
                 ListenAction::Listen(c) => {
                     final_state.retain(|(n, _)| n != c);
-                    final_state.push((c.clone(), true));
+                    final_state.push((c, true));
                 }
                 ListenAction::Unlisten(c) => {
                     final_state.retain(|(n, _)| n != c);
-                    final_state.push((c.clone(), false));
+                    final_state.push((c, false));
                 }
                 ListenAction::UnlistenAll => {
                     final_state.clear();
@@ -2557,8 +2555,9 @@ impl Core {
                 }
             }
         }
-        let instance = self.instance.clone();
-        let hub = &instance.notify;
+        // Borrowed, not cloned: every shard's sessions share the instance, and its count of
+        // references would move between cores at every statement.
+        let hub = &self.instance.notify;
         if unlisten_all {
             if let Some(l) = &self.listener {
                 for ch in self.listening.keys() {
@@ -2569,7 +2568,7 @@ impl Core {
         }
         for (ch, listen) in final_state {
             if listen {
-                if self.listening.contains_key(&ch) {
+                if self.listening.contains_key(ch) {
                     continue;
                 }
                 let listener = self
@@ -2579,11 +2578,11 @@ impl Core {
                         Listener::new(self.shared.pid, waker)
                     })
                     .clone();
-                let from = hub.listen(self.db_oid, &ch, &listener);
-                self.listening.insert(ch, from);
-            } else if self.listening.remove(&ch).is_some() {
+                let from = hub.listen(self.db_oid, ch, &listener);
+                self.listening.insert(ch.to_string(), from);
+            } else if self.listening.remove(ch).is_some() {
                 if let Some(l) = &self.listener {
-                    hub.unlisten(self.db_oid, &ch, l);
+                    hub.unlisten(self.db_oid, ch, l);
                 }
             }
         }
