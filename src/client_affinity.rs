@@ -89,16 +89,21 @@ pub struct ShardView {
 
 /// The shard a session on shard `here` would follow its client (on `client`) to, if any:
 /// another shard last seen on the client's CPU, with at most as many sessions as `here`.
-/// Where several qualify, the one with the fewest sessions.
-pub fn choose(here: usize, client: Cpu, shards: &[ShardView]) -> Option<usize> {
-    debug_assert!(here < shards.len());
-    if client < 0 || shards[here].cpu == client {
+/// Where several qualify, the one with the fewest sessions. The views come as an iterator
+/// (read twice), so that a check needs no copy of them.
+pub fn choose<I>(here: usize, client: Cpu, shards: I) -> Option<usize>
+where
+    I: Iterator<Item = ShardView> + Clone,
+{
+    let mine = shards.clone().nth(here);
+    debug_assert!(mine.is_some(), "shard {here} is not among the views");
+    let mine = mine?;
+    if client < 0 || mine.cpu == client {
         return None;
     }
     shards
-        .iter()
         .enumerate()
-        .filter(|&(i, s)| i != here && s.cpu == client && s.sessions <= shards[here].sessions)
+        .filter(|&(i, s)| i != here && s.cpu == client && s.sessions <= mine.sessions)
         .min_by_key(|&(_, s)| s.sessions)
         .map(|(i, _)| i)
 }
@@ -276,24 +281,28 @@ mod tests {
             .collect()
     }
 
+    fn pick(here: usize, client: Cpu, shards: &[ShardView]) -> Option<usize> {
+        choose(here, client, shards.iter().copied())
+    }
+
     #[test]
     fn follows_to_the_shard_on_the_clients_cpu() {
         let shards = view(&[(0, 2), (1, 2)]);
-        assert_eq!(choose(0, 1, &shards), Some(1));
-        assert_eq!(choose(1, 0, &shards), Some(0));
-        assert_eq!(choose(0, 0, &shards), None, "already there");
-        assert_eq!(choose(0, -1, &shards), None, "client CPU unknown");
-        assert_eq!(choose(0, 3, &shards), None, "no shard on the client's CPU");
+        assert_eq!(pick(0, 1, &shards), Some(1));
+        assert_eq!(pick(1, 0, &shards), Some(0));
+        assert_eq!(pick(0, 0, &shards), None, "already there");
+        assert_eq!(pick(0, -1, &shards), None, "client CPU unknown");
+        assert_eq!(pick(0, 3, &shards), None, "no shard on the client's CPU");
     }
 
     #[test]
     fn never_to_a_shard_with_more_sessions() {
         // Moving from 2 to 3 would make it 1 against 4.
-        assert_eq!(choose(0, 1, &view(&[(0, 2), (1, 3)])), None);
+        assert_eq!(pick(0, 1, &view(&[(0, 2), (1, 3)])), None);
         // Equal counts may move: they end at most two apart, and the reverse move evens them.
-        assert_eq!(choose(0, 1, &view(&[(0, 3), (1, 3)])), Some(1));
+        assert_eq!(pick(0, 1, &view(&[(0, 3), (1, 3)])), Some(1));
         // Among several on that CPU, the emptiest.
-        assert_eq!(choose(0, 1, &view(&[(0, 5), (1, 4), (1, 2)])), Some(2));
+        assert_eq!(pick(0, 1, &view(&[(0, 5), (1, 4), (1, 2)])), Some(2));
     }
 
     #[test]

@@ -43,6 +43,17 @@ pub struct Activity {
     pub query: Arc<str>,
 }
 
+/// A wait event as pg_stat_activity shows it: (wait_event_type, wait_event).
+pub type WaitEvent = (&'static str, &'static str);
+
+impl Activity {
+    /// Shows what the session waits for (`None`: nothing).
+    pub fn set_wait(&mut self, wait: Option<WaitEvent>) {
+        self.wait_event_type = wait.map(|w| w.0);
+        self.wait_event = wait.map(|w| w.1);
+    }
+}
+
 /// The part of a session other sessions may see or poke.
 pub struct SessionShared {
     pub pid: i32,

@@ -292,26 +292,11 @@ impl OnShard {
         let cpu = client_affinity::current_cpu();
         self.shard().cpu.store(cpu, Ordering::Relaxed);
         let client = client_affinity::incoming_cpu(socket);
-        let view = |s: &Shard| ShardView {
+        let views = self.shards.list.iter().map(|s| ShardView {
             cpu: s.cpu.load(Ordering::Relaxed),
             sessions: s.sessions.load(Ordering::Relaxed),
-        };
-        // On the stack for any machine this is likely to meet; a heap copy beyond.
-        const ON_STACK: usize = 64;
-        let list = &self.shards.list;
-        let choice = if list.len() <= ON_STACK {
-            let mut views = [ShardView {
-                cpu: -1,
-                sessions: 0,
-            }; ON_STACK];
-            for (v, s) in views.iter_mut().zip(list.iter()) {
-                *v = view(s);
-            }
-            client_affinity::choose(self.index, client, &views[..list.len()])
-        } else {
-            let views: Vec<ShardView> = list.iter().map(view).collect();
-            client_affinity::choose(self.index, client, &views)
-        };
+        });
+        let choice = client_affinity::choose(self.index, client, views);
         follow.checked(now, choice)
     }
 

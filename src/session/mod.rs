@@ -49,7 +49,7 @@ use tokio::net::TcpStream;
 
 use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult, Severity};
-use crate::instance::{Activity, Instance, SessionShared};
+use crate::instance::{Activity, Instance, SessionShared, WaitEvent};
 use crate::notify::{self, Listener, Outbox};
 use crate::server::OnShard;
 use crate::sql::exec::{self, Row};
@@ -171,7 +171,7 @@ struct Core {
     settings_dirty: bool,
     /// The wait event last written to `shared.activity` (saves taking its lock to write the
     /// same one again).
-    wait_shown: Option<(&'static str, &'static str)>,
+    wait_shown: Option<WaitEvent>,
     /// Both ends of the TCP connection (inet_client_addr(), inet_server_addr()).
     peer: SocketAddr,
     local: Option<SocketAddr>,
@@ -305,7 +305,7 @@ pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketA
 }
 
 /// The wait event of a session waiting for its client's next message.
-const CLIENT_READ: (&str, &str) = ("Client", "ClientRead");
+const CLIENT_READ: WaitEvent = ("Client", "ClientRead");
 
 /// A started session with everything that goes with it when it moves to another shard.
 struct Live {
@@ -364,6 +364,14 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
             }
         }
     })
+}
+
+/// Makes room in the read buffer, taking one from the pool when the session holds none.
+fn room_to_read(rbuf: &mut BytesMut) {
+    if rbuf.capacity() == 0 {
+        *rbuf = buffers::take();
+    }
+    rbuf.reserve(8192);
 }
 
 /// How a session's run on one shard ended.
@@ -706,19 +714,11 @@ impl Session {
                 && !self.core.shared.terminate.load(Ordering::SeqCst)
             {
                 // The client's next statement is often there already (see `read_ahead`).
-                if rbuf.capacity() == 0 {
-                    rbuf = buffers::take();
-                }
-                rbuf.reserve(8192);
+                room_to_read(&mut rbuf);
                 match read_ahead::read_now(&*stream, &mut rbuf) {
                     read_ahead::Got::Data(_) => {
                         self.read_ahead.hit();
-                        if self.out.capacity() == 0 {
-                            self.out = buffers::take();
-                        }
-                        if let Flow::Close = self.process_input(&mut rbuf) {
-                            self.closing = true;
-                        }
+                        self.take_input(&mut rbuf);
                         continue;
                     }
                     read_ahead::Got::Nothing => self.read_ahead.miss(),
@@ -760,13 +760,7 @@ impl Session {
                     }
                     // The buffers are only taken once there is something to read, so that an
                     // idle session holds none.
-                    if rbuf.capacity() == 0 {
-                        rbuf = buffers::take();
-                    }
-                    rbuf.reserve(8192);
-                    if self.out.capacity() == 0 {
-                        self.out = buffers::take();
-                    }
+                    room_to_read(&mut rbuf);
                     // A read through `AsyncRead` (not `try_read_buf`) tells tokio that a short
                     // read drained the socket, which saves the extra read that would otherwise
                     // end in WouldBlock after every message.
@@ -779,11 +773,7 @@ impl Session {
                     .await;
                     match read {
                         Some(Ok(0)) => return Exit::Ended,
-                        Some(Ok(_)) => {
-                            if let Flow::Close = self.process_input(&mut rbuf) {
-                                self.closing = true;
-                            }
-                        }
+                        Some(Ok(_)) => self.take_input(&mut rbuf),
                         // Readiness was stale: back to waiting.
                         None => {}
                         Some(Err(_)) => return Exit::Ended,
@@ -804,15 +794,24 @@ impl Session {
         }
     }
 
+    /// Handles what was just read; the output buffer is taken only now that there is input.
+    fn take_input(&mut self, rbuf: &mut BytesMut) {
+        if self.out.capacity() == 0 {
+            self.out = buffers::take();
+        }
+        if let Flow::Close = self.process_input(rbuf) {
+            self.closing = true;
+        }
+    }
+
     /// Shows the wait event in pg_stat_activity; takes the activity lock only when it changes.
-    fn set_wait(&mut self, wait: Option<(&'static str, &'static str)>) {
+    fn set_wait(&mut self, wait: Option<WaitEvent>) {
         if self.core.wait_shown == wait {
             return;
         }
         self.core.wait_shown = wait;
         let mut a = self.core.shared.activity.lock();
-        a.wait_event_type = wait.map(|w| w.0);
-        a.wait_event = wait.map(|w| w.1);
+        a.set_wait(wait);
     }
 
     fn fatal(&mut self, e: PgError) {
@@ -1013,8 +1012,7 @@ impl Session {
         a.state = state;
         a.state_change = Some(now_ts());
         // What an idle session waits for; set here, under the lock taken anyway.
-        a.wait_event_type = Some(CLIENT_READ.0);
-        a.wait_event = Some(CLIENT_READ.1);
+        a.set_wait(Some(CLIENT_READ));
         self.core.wait_shown = Some(CLIENT_READ);
         if self.core.tx == TxState::Idle {
             a.xact_start = None;
@@ -2296,8 +2294,7 @@ impl Core {
         if &*a.query != text {
             a.query = Arc::from(text);
         }
-        a.wait_event_type = None;
-        a.wait_event = None;
+        a.set_wait(None);
         self.wait_shown = None;
         if a.xact_start.is_none() {
             a.xact_start = Some(now);
@@ -2684,8 +2681,7 @@ impl SessionCtx for Core {
         let end = Instant::now() + Duration::from_secs_f64(seconds.min(1e9));
         {
             let mut a = self.shared.activity.lock();
-            a.wait_event_type = Some("Timeout");
-            a.wait_event = Some("PgSleep");
+            a.set_wait(Some(("Timeout", "PgSleep")));
         }
         let result = tokio::task::block_in_place(|| {
             let mut guard = self.shared.sleep_lock.lock();
@@ -2705,9 +2701,7 @@ impl SessionCtx for Core {
                 self.shared.sleep_cv.wait_for(&mut guard, until - now);
             }
         });
-        let mut a = self.shared.activity.lock();
-        a.wait_event_type = None;
-        a.wait_event = None;
+        self.shared.activity.lock().set_wait(None);
         result
     }
     fn transaction_timestamp(&self) -> i64 {
