@@ -13,7 +13,8 @@
 #   --servers    which servers to run (default both)
 #   --reps N     repetitions per point (overrides the mode)
 #   --no-build   use the existing target/release/threadgres and bench/client build
-#   --latest     also copy the results to bench/results/latest/ (default except --smoke)
+#   --latest     also copy the results to bench/results/latest/ (default for a run of every
+#                benchmark on both servers; not for --smoke, --only or one server)
 #
 # Results: bench/results/<timestamp>/{report.md,raw.csv,raw.jsonl,*.png,*.log}
 set -euo pipefail
@@ -54,7 +55,13 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ -z "$LATEST" ]; then
-    if [ "$SMOKE" = 1 ]; then LATEST=0; else LATEST=1; fi
+    # latest/ holds one complete side-by-side run (the README's tables come from it): a smoke
+    # run, or one limited to some benchmarks or to one server, leaves it alone unless asked.
+    if [ "$SMOKE" = 1 ] || [ -n "$ONLY" ] || [ "$SERVERS" != "threadgres,postgresql" ]; then
+        LATEST=0
+    else
+        LATEST=1
+    fi
 fi
 
 say() { printf '== %s\n' "$*"; }
