@@ -57,7 +57,10 @@ done
 if [ -z "$LATEST" ]; then
     # latest/ holds one complete side-by-side run (the README's tables come from it): a smoke
     # run, or one limited to some benchmarks or to one server, leaves it alone unless asked.
-    if [ "$SMOKE" = 1 ] || [ -n "$ONLY" ] || [ "$SERVERS" != "threadgres,postgresql" ]; then
+    # Both servers named, in either order.
+    BOTH=0
+    case ",$SERVERS," in *,threadgres,*) case ",$SERVERS," in *,postgresql,*) BOTH=1 ;; esac ;; esac
+    if [ "$SMOKE" = 1 ] || [ -n "$ONLY" ] || [ "$BOTH" = 0 ]; then
         LATEST=0
     else
         LATEST=1
