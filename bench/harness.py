@@ -59,6 +59,11 @@ MODES = {
     # 50 minutes on the 2-core machine (a throughput settles within a second there).
     "full": dict(
         reps=3,
+        # Points that take a few seconds each (pgbench up to 32 clients, ping-pong) are
+        # repeated more: their repetitions spread by 10-20 % on this machine (a repetition
+        # that starts badly placed stays slow), and the median of 5 is not moved by one or
+        # two such outliers, where the median of 3 is moved by one.
+        reps_short=5,
         pgb_T=2, pgb_t=None, pgb_clients=[1, 2, 4, 8, 16, 32, 1000],
         dur=4.0, warm=1.0,
         pingpong_extra=[0, 10, 100, 1000],
@@ -71,6 +76,7 @@ MODES = {
     ),
     "quick": dict(
         reps=1,
+        reps_short=1,
         pgb_T=1, pgb_t=None, pgb_clients=[1, 8, 1000],
         dur=2.0, warm=0.5,
         pingpong_extra=[0, 10, 100, 1000],
@@ -83,6 +89,7 @@ MODES = {
     ),
     "smoke": dict(
         reps=1,
+        reps_short=1,
         pgb_T=None, pgb_t=50, pgb_clients=[1, 4],
         dur=0.3, warm=0.1,
         pingpong_extra=[0, 10],
@@ -584,7 +591,7 @@ class Point:
     """One configuration of a benchmark; `run(server)` measures it once."""
 
     def __init__(self, bench, pid, params, run, x=None, series=None, expect_error=None,
-                 skip=None):
+                 skip=None, short=False):
         self.bench = bench
         self.id = pid
         self.params = params
@@ -593,6 +600,11 @@ class Point:
         self.series = series or ""
         self.expect_error = expect_error  # substring of the expected error, if any
         self.skip = skip  # callable(server) -> reason or None
+        self.short = short  # a measurement takes seconds: repeated `reps_short` times
+
+
+def point_reps(cfg, p):
+    return cfg["reps_short"] if p.short else cfg["reps"]
 
 
 class Suite:
@@ -655,8 +667,8 @@ class Suite:
         return False
 
     def run_points(self, points, progress):
-        reps = self.cfg["reps"]
         for p in points:
+            reps = point_reps(self.cfg, p)
             for rep in range(reps):
                 order = SERVERS if rep % 2 == 0 else tuple(reversed(SERVERS))
                 for name in order:
@@ -724,7 +736,7 @@ class Suite:
                                      dict(script=script, mode=mode, clients=clients, jobs=jobs,
                                           T=T, t=t),
                                      run, x=clients, series=f"{script} -M {mode}",
-                                     expect_error=expect))
+                                     expect_error=expect, short=clients < 100))
         return pts
 
     def points_pingpong(self):
@@ -732,11 +744,17 @@ class Suite:
         pts = []
         for k in c["pingpong_extra"]:
             def run(srv, k=k):
-                return run_client(["pingpong", "--extra", str(k), "--duration-s", str(c["dur"]),
-                                   "--warmup-s", str(c["warm"])], srv.port,
+                # One client thread (a current-thread runtime): a ping-pong has one message
+                # in flight at any time, and with the default two worker threads every hop
+                # was also a wake-up between the client's threads, placed at random by work
+                # stealing (5.9-9.3k round trips/s between repetitions against threadgres,
+                # 13.2-15.0k with one thread; PostgreSQL 3.0-3.4k against 4.0k).
+                return run_client(["pingpong", "--threads", "1", "--extra", str(k),
+                                   "--duration-s", str(c["dur"]), "--warmup-s", str(c["warm"])],
+                                  srv.port,
                                   timeout=c["dur"] + c["warm"] + 120 + k * 0.05)
             pts.append(Point("pingpong", f"extra={k}", dict(extra=k, duration_s=c["dur"]), run,
-                             x=k, series="ping-pong"))
+                             x=k, series="ping-pong", short=True))
         return pts
 
     def points_multicast(self):
@@ -1078,6 +1096,7 @@ def collect_meta(suite, opts, servers, started, finished):
         "mode_name": opts.mode_name,
         "command_line": opts.command_line,
         "reps": suite.cfg["reps"],
+        "reps_short": suite.cfg["reps_short"],
         "only": opts.only,
         "started": started.strftime("%Y-%m-%d %H:%M:%S"),
         "finished": finished.strftime("%H:%M:%S"),
@@ -1133,7 +1152,11 @@ def write_report(runs, meta, run_dir, plots):
                  "yet), except benchmark 6 whose sessions `SET synchronous_commit = on`. "
                  f"`max_connections = {meta['pg_max_connections']}`; everything else is the "
                  "initdb default.")
-    L.append(f"- Repetitions per point: {reps}, servers alternating; cells show the "
+    reps_short = meta.get("reps_short", reps)
+    L.append(f"- Repetitions per point: {reps}"
+             + (f" ({reps_short} for the points measured in seconds: pgbench up to 32 "
+                "clients, ping-pong)" if reps_short != reps else "")
+             + ", servers alternating; cells show the "
              "median" + (" and the best" if reps > 1 else "")
              + " of the repetitions. Ratio = threadgres ÷ PostgreSQL of the medians; "
              "↑ marks metrics where higher is better, ↓ where lower is better.")
@@ -1236,9 +1259,10 @@ BENCH_NOTES = {
                "autocommitted statement. With `-M prepared` PostgreSQL rejects the `*_unique` "
                "scripts; \"fails as expected\" marks that failure (status `expected-error` "
                "in raw.csv), `unexpected-success` a server that accepted them.",
-    "pingpong": "`tgbench pingpong --extra K`: A `SELECT pg_notify('thread_2', NULL)`, B "
-                "answers with `SELECT pg_notify('thread_1', NULL)`; K extra sessions each "
-                "LISTEN on their own channel and stay idle.",
+    "pingpong": "`tgbench pingpong --threads 1 --extra K`: A `SELECT pg_notify('thread_2', "
+                "NULL)`, B answers with `SELECT pg_notify('thread_1', NULL)`; K extra sessions "
+                "each LISTEN on their own channel and stay idle. The client runs on one thread "
+                "(one message is in flight at a time).",
     "multicast": "`tgbench multicast --groups G --pongs P`: one ping and P pong sessions per "
                  "group; a round trip ends when all P answers arrived; total over all groups.",
     "wide-notify": "`tgbench wide-notify --channels N --listeners L --idle I`: one transaction "
@@ -1549,7 +1573,7 @@ def main():
 
     cfg = dict(MODES["smoke" if opts.smoke else opts.mode])
     if opts.reps:
-        cfg["reps"] = opts.reps
+        cfg["reps"] = cfg["reps_short"] = opts.reps
     opts.mode_name = f"{opts.mode} mode" + (", smoke durations" if opts.smoke else "")
     names = {str(n): name for n, name, _, _ in BENCHES}
     names.update({name: name for _, name, _, _ in BENCHES})
@@ -1600,7 +1624,8 @@ def main():
         signal.signal(sig, on_signal)
 
     try:
-        log(f"== threadgres benchmark suite: {opts.mode_name}, {cfg['reps']} repetition(s), "
+        log(f"== threadgres benchmark suite: {opts.mode_name}, {cfg['reps']} repetition(s) "
+            f"({cfg['reps_short']} for short points), "
             f"results in {run_dir}")
         log(f"== load average now: {' '.join(opts.load_start)} ({CORES} cores)")
         if PG in servers:
@@ -1646,7 +1671,8 @@ def main():
                     p.run = (lambda f: (lambda srv: flatten_latency(f(srv))))(p.run)
             plan.append((name, pts))
         progress = {"n": 0, "t0": time.time(),
-                    "total": sum(len(p) for _, p in plan) * cfg["reps"] * len(servers)}
+                    "total": sum(point_reps(cfg, p) for _, pts in plan for p in pts)
+                    * len(servers)}
         for name, pts in plan:
             log(f"== benchmark {name}: {len(pts)} point(s)")
             suite.run_points(pts, progress)
