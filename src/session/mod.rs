@@ -36,7 +36,6 @@ mod read_ahead;
 pub mod settings;
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
@@ -44,6 +43,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
+use rustc_hash::FxHashMap;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
@@ -155,7 +155,7 @@ struct Core {
     session_tx: TxOptions,
     tx: TxState,
     txn: Option<Box<Txn>>,
-    listening: rustc_hash::FxHashMap<String, u64>,
+    listening: FxHashMap<String, u64>,
     listener: Option<Arc<Listener>>,
     /// The hub's sequence number read after this session last changed its registrations:
     /// deliveries from that point on were resolved against the current `listening` set and
@@ -180,8 +180,10 @@ struct Core {
 struct Session {
     core: Core,
     unnamed: Option<Arc<Prepared>>,
-    prepared: HashMap<String, Arc<Prepared>>,
-    portals: HashMap<String, Portal>,
+    // Fx: looked up by every Bind, Describe and Execute; the keys are this session's own names,
+    // so a hostile client can only slow itself down.
+    prepared: FxHashMap<String, Arc<Prepared>>,
+    portals: FxHashMap<String, Portal>,
     skip_until_sync: bool,
     reported: [u64; 16],
     out: BytesMut,
@@ -609,8 +611,8 @@ impl Session {
         let mut s = Session {
             core,
             unnamed: None,
-            prepared: HashMap::new(),
-            portals: HashMap::new(),
+            prepared: FxHashMap::default(),
+            portals: FxHashMap::default(),
             skip_until_sync: false,
             reported: [0; 16],
             out,
