@@ -32,6 +32,7 @@
 //! output buffers are dropped when empty, and the listener exists only while it listens.
 
 pub mod auth;
+mod portals;
 mod read_ahead;
 pub mod settings;
 
@@ -183,7 +184,7 @@ struct Session {
     // Fx: looked up by every Bind, Describe and Execute; the keys are this session's own names,
     // so a hostile client can only slow itself down.
     prepared: FxHashMap<String, Arc<Prepared>>,
-    portals: FxHashMap<String, Portal>,
+    portals: portals::Portals<Portal>,
     skip_until_sync: bool,
     reported: [u64; 16],
     out: BytesMut,
@@ -612,7 +613,7 @@ impl Session {
             core,
             unnamed: None,
             prepared: FxHashMap::default(),
-            portals: FxHashMap::default(),
+            portals: portals::Portals::default(),
             skip_until_sync: false,
             reported: [0; 16],
             out,
