@@ -1098,7 +1098,7 @@ impl Session {
         let parsed = match self.core.instance.parse_cache.parse(text) {
             Ok(p) => p,
             Err(e) => {
-                self.core.begin_statement(text);
+                self.core.begin_statement(&Arc::from(text));
                 self.report_error(e);
                 self.ready();
                 return;
@@ -1116,7 +1116,7 @@ impl Session {
         for (i, raw) in parsed.stmts.iter().enumerate() {
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             let _ = raw;
-            self.core.begin_statement(text);
+            self.core.begin_statement(&parsed.text);
             let r = self.run_simple(&raw.node, count > 1);
             self.flush_notices();
             if let Err(e) = r {
@@ -1780,8 +1780,14 @@ impl Session {
                 format!("prepared statement \"{name}\" already exists"),
             ));
         }
-        self.core.begin_statement(query);
-        let parsed = self.core.instance.parse_cache.parse(query)?;
+        let parsed = match self.core.instance.parse_cache.parse(query) {
+            Ok(p) => p,
+            Err(e) => {
+                self.core.begin_statement(&Arc::from(query));
+                return Err(e);
+            }
+        };
+        self.core.begin_statement(&parsed.text);
         for n in &parsed.notices {
             self.core.notices.push(n.clone());
         }
@@ -1817,7 +1823,7 @@ impl Session {
         };
         let p = Prepared {
             deferred,
-            text: Arc::from(query),
+            text: parsed.text.clone(),
             stmt: Arc::new(stmt),
             param_types: types
                 .into_iter()
@@ -2057,7 +2063,7 @@ impl Session {
             ));
         };
         if !portal.prepared.text.is_empty() {
-            self.core.begin_statement(&portal.prepared.text.clone());
+            self.core.begin_statement(&portal.prepared.text);
         }
         let result = self.execute_portal_inner(&mut portal, max_rows);
         // The portal survives unless its transaction ended (COMMIT/ROLLBACK inside it).
@@ -2282,7 +2288,7 @@ impl Core {
         }
     }
 
-    fn begin_statement(&mut self, text: &str) {
+    fn begin_statement(&mut self, text: &Arc<str>) {
         self.shared.cancel.store(false, Ordering::SeqCst);
         let now = now_ts();
         self.statement_start = now;
@@ -2294,8 +2300,10 @@ impl Core {
         a.state = "active";
         a.query_start = Some(now);
         a.state_change = Some(now);
-        if &*a.query != text {
-            a.query = Arc::from(text);
+        // The text comes shared from the parse cache or the prepared statement: a pointer
+        // compare, and at most a reference count, per statement.
+        if !Arc::ptr_eq(&a.query, text) {
+            a.query = text.clone();
         }
         a.set_wait(None);
         self.wait_shown = None;

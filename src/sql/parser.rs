@@ -73,6 +73,9 @@ pub struct RawStatement {
 /// The parsed form of one query text: its statements and the notices the lexer raised.
 #[derive(Debug, Default)]
 pub struct Parsed {
+    /// The text parsed, shared with whatever shows it (pg_stat_activity, prepared statements)
+    /// so that starting a statement neither copies nor compares it.
+    pub text: Arc<str>,
     pub stmts: Vec<RawStatement>,
     pub notices: Vec<PgError>,
 }
@@ -132,6 +135,7 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
         });
     }
     Ok(Parsed {
+        text: Arc::from(text),
         stmts,
         notices: truncation_notices(text),
     })
