@@ -226,7 +226,8 @@ fn truncation_notices(text: &str) -> Vec<PgError> {
 
 /// The instance-wide parse cache.
 pub struct ParseCache {
-    cache: scc::HashCache<Box<str>, Arc<Parsed>>,
+    // Keyed by the parsed text itself (`Parsed::text`), so an entry holds its text once.
+    cache: scc::HashCache<Arc<str>, Arc<Parsed>>,
 }
 
 impl ParseCache {
@@ -246,7 +247,7 @@ impl ParseCache {
         }
         let parsed = Arc::new(parse_uncached(text)?);
         if text.len() <= MAX_CACHED_TEXT {
-            let _ = self.cache.put_sync(text.into(), parsed.clone());
+            let _ = self.cache.put_sync(parsed.text.clone(), parsed.clone());
         }
         Ok(parsed)
     }
