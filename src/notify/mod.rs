@@ -520,19 +520,28 @@ impl Hub {
         {
             let part = &self.partitions[Self::partition_of(channel)];
             let mut map = part.map.lock();
-            let dbs = map.entry(channel.into()).or_default();
-            let changed = match dbs.iter_mut().find(|(d, _)| *d == db) {
-                Some((_, set)) => {
-                    let new = !set.iter().any(|l| Arc::ptr_eq(l, listener));
-                    if new {
-                        let mut v: Vec<Arc<Listener>> = set.iter().cloned().collect();
-                        v.push(listener.clone());
-                        *set = Arc::from(v);
+            // Looked up by `&str` first: the key is allocated only for a channel new to the map.
+            let changed = match map.get_mut(channel) {
+                Some(dbs) => match dbs.iter_mut().find(|(d, _)| *d == db) {
+                    Some((_, set)) => {
+                        let new = !set.iter().any(|l| Arc::ptr_eq(l, listener));
+                        if new {
+                            // An exact-size iterator: the new set is allocated once.
+                            *set = set
+                                .iter()
+                                .cloned()
+                                .chain(std::iter::once(listener.clone()))
+                                .collect();
+                        }
+                        new
                     }
-                    new
-                }
+                    None => {
+                        dbs.push((db, Arc::from([listener.clone()])));
+                        true
+                    }
+                },
                 None => {
-                    dbs.push((db, Arc::from(vec![listener.clone()])));
+                    map.insert(channel.into(), vec![(db, Arc::from([listener.clone()]))]);
                     true
                 }
             };
@@ -552,16 +561,11 @@ impl Hub {
         };
         if let Some(i) = dbs.iter().position(|(d, _)| *d == db) {
             let set = &dbs[i].1;
-            if set.iter().any(|l| Arc::ptr_eq(l, listener)) {
-                let v: Vec<Arc<Listener>> = set
-                    .iter()
-                    .filter(|l| !Arc::ptr_eq(l, listener))
-                    .cloned()
-                    .collect();
-                if v.is_empty() {
+            if let Some(at) = set.iter().position(|l| Arc::ptr_eq(l, listener)) {
+                if set.len() == 1 {
                     dbs.swap_remove(i);
                 } else {
-                    dbs[i].1 = Arc::from(v);
+                    dbs[i].1 = set[..at].iter().chain(&set[at + 1..]).cloned().collect();
                 }
                 part.version.fetch_add(1, Ordering::SeqCst);
             }

@@ -43,7 +43,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::BytesMut;
+use bytes::{Buf, BytesMut};
 use rustc_hash::FxHashMap;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -83,8 +83,8 @@ enum TxState {
 
 #[derive(Clone, Debug)]
 enum ListenAction {
-    Listen(String),
-    Unlisten(String),
+    Listen(Arc<str>),
+    Unlisten(Arc<str>),
     UnlistenAll,
 }
 
@@ -129,10 +129,34 @@ enum PortalRows {
     Done,
 }
 
+/// Result formats as Bind gives them: almost always none, or one for all columns, which are
+/// kept without an allocation (Describe, Execute and the statement each take a copy).
+type Formats = Cow<'static, [Format]>;
+
+fn formats_from(f: &[Format]) -> Formats {
+    match f {
+        [] => Cow::Borrowed(&[]),
+        [Format::Text] => Cow::Borrowed(&[Format::Text]),
+        [Format::Binary] => Cow::Borrowed(&[Format::Binary]),
+        more => Cow::Owned(more.to_vec()),
+    }
+}
+
+fn format_code(f: i16) -> PgResult<Format> {
+    match f {
+        0 => Ok(Format::Text),
+        1 => Ok(Format::Binary),
+        other => Err(PgError::new(
+            code::INVALID_PARAMETER_VALUE,
+            format!("unsupported format code: {other}"),
+        )),
+    }
+}
+
 struct Portal {
     prepared: Arc<Prepared>,
     params: Vec<Value>,
-    formats: Vec<Format>,
+    formats: Formats,
     rows: PortalRows,
     /// Cursors declared WITH HOLD survive the end of their transaction.
     hold: bool,
@@ -156,7 +180,9 @@ struct Core {
     session_tx: TxOptions,
     tx: TxState,
     txn: Option<Box<Txn>>,
-    listening: FxHashMap<String, u64>,
+    /// The last finished transaction's box, reused by the next (at most one is kept).
+    spare_txn: Option<Box<Txn>>,
+    listening: FxHashMap<Arc<str>, u64>,
     listener: Option<Arc<Listener>>,
     /// The hub's sequence number read after this session last changed its registrations:
     /// deliveries from that point on were resolved against the current `listening` set and
@@ -192,7 +218,7 @@ struct Session {
     /// Set while a utility statement runs from Execute: its RowDescription was sent by Describe.
     described: bool,
     /// Result formats of the utility statement being executed (SHOW, FETCH).
-    utility_formats: Vec<Format>,
+    utility_formats: Formats,
     /// Notifications for this session are held back until an earlier commit finishes
     /// publishing (shown in pg_stat_activity as wait event IPC / NotifyCommitOrder).
     notify_held: bool,
@@ -431,15 +457,21 @@ async fn read_startup(
     }
 }
 
-/// Reads one typed message during authentication.
-async fn read_message(
+/// Reads one typed message during authentication: `Some(Some(body))` for a password
+/// message (the SASL exchange's), `Some(None)` for any other, `None` when the client left.
+async fn read_password(
     instance: &Instance,
     stream: &mut TcpStream,
     rbuf: &mut BytesMut,
-) -> PgResult<Option<Message>> {
+) -> PgResult<Option<Option<Vec<u8>>>> {
     loop {
         if let Some(n) = fe::frame(rbuf, instance.config.max_message_size)? {
-            return fe::decode(rbuf, n).map(Some);
+            let body = match fe::decode(&rbuf[..n])? {
+                Message::Password(b) => Some(b.to_vec()),
+                _ => None,
+            };
+            rbuf.advance(n);
+            return Ok(Some(body));
         }
         rbuf.reserve(1024);
         match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
@@ -525,10 +557,10 @@ impl Session {
                 return None;
             }
             out.clear();
-            let first = match read_message(instance, stream, rbuf).await {
-                Ok(Some(Message::Password(b))) => b,
+            let first = match read_password(instance, stream, rbuf).await {
+                Ok(Some(Some(b))) => b,
                 Ok(None) => return None,
-                Ok(Some(_)) => {
+                Ok(Some(None)) => {
                     return fail_startup(
                         stream,
                         PgError::protocol_violation("expected SASL response"),
@@ -546,10 +578,10 @@ impl Session {
                 return None;
             }
             out.clear();
-            let fin = match read_message(instance, stream, rbuf).await {
-                Ok(Some(Message::Password(b))) => b,
+            let fin = match read_password(instance, stream, rbuf).await {
+                Ok(Some(Some(b))) => b,
                 Ok(None) => return None,
-                Ok(Some(_)) => {
+                Ok(Some(None)) => {
                     return fail_startup(
                         stream,
                         PgError::protocol_violation("expected SASL response"),
@@ -596,6 +628,7 @@ impl Session {
             session_tx: TxOptions::default(),
             tx: TxState::Idle,
             txn: None,
+            spare_txn: None,
             listening: Default::default(),
             listen_changed_at: 0,
             woke_others: 0,
@@ -619,7 +652,7 @@ impl Session {
             out,
             closing: false,
             described: false,
-            utility_formats: Vec::new(),
+            utility_formats: Cow::Borrowed(&[]),
             notify_held: false,
             backlog: Vec::new(),
             backlog_at: (0, 0),
@@ -833,7 +866,7 @@ impl Session {
                     return Flow::Close;
                 }
             };
-            let msg = match fe::decode(rbuf, n) {
+            let msg = match fe::decode(&rbuf[..n]) {
                 Ok(m) => m,
                 Err(e) => {
                     self.fatal(e);
@@ -841,6 +874,7 @@ impl Session {
                 }
             };
             let flow = std::panic::catch_unwind(AssertUnwindSafe(|| self.handle(msg)));
+            rbuf.advance(n);
             match flow {
                 Ok(Flow::Continue) => {}
                 Ok(Flow::Close) => return Flow::Close,
@@ -869,13 +903,13 @@ impl Session {
             return Flow::Continue;
         }
         match msg {
-            Message::Query(text) => self.simple_query(&text),
+            Message::Query(text) => self.simple_query(text),
             Message::Parse {
                 name,
                 query,
                 param_types,
             } => {
-                let r = self.parse(name, &query, param_types);
+                let r = self.parse(name.to_string(), query, param_types);
                 self.ext_result(r, be::parse_complete);
             }
             Message::Bind {
@@ -885,15 +919,15 @@ impl Session {
                 params,
                 result_formats,
             } => {
-                let r = self.bind(portal, &statement, &param_formats, params, &result_formats);
+                let r = self.bind(portal, statement, param_formats, params, result_formats);
                 self.ext_result(r, be::bind_complete);
             }
             Message::Describe { kind, name } => {
-                let r = self.describe(kind, &name);
+                let r = self.describe(kind, name);
                 self.ext_result(r, |_| {});
             }
             Message::Execute { portal, max_rows } => {
-                let r = self.execute_portal(&portal, max_rows);
+                let r = self.execute_portal(portal, max_rows);
                 self.ext_result(r, |_| {});
             }
             Message::Malformed {
@@ -925,11 +959,11 @@ impl Session {
                         if name.is_empty() {
                             self.unnamed = None;
                         } else {
-                            self.prepared.remove(&name);
+                            self.prepared.remove(name);
                         }
                     }
                     _ => {
-                        self.portals.remove(&name);
+                        self.portals.remove(name);
                     }
                 }
                 be::close_complete(&mut self.out);
@@ -1245,7 +1279,7 @@ impl Session {
             }
             other => {
                 self.described = from_execute;
-                self.utility_formats = formats.to_vec();
+                self.utility_formats = formats_from(formats);
                 let tag = self.run_utility(other);
                 self.described = false;
                 self.flush_notices();
@@ -1588,7 +1622,7 @@ impl Session {
                     Portal {
                         prepared,
                         params: Vec::new(),
-                        formats: Vec::new(),
+                        formats: Cow::Borrowed(&[]),
                         rows: PortalRows::Rows { rows, pos: 0 },
                         hold: *hold,
                     },
@@ -1858,11 +1892,11 @@ impl Session {
 
     fn bind(
         &mut self,
-        portal: String,
+        portal: &str,
         statement: &str,
-        param_formats: &[i16],
-        params: Vec<Option<bytes::Bytes>>,
-        result_formats: &[i16],
+        param_formats: fe::Codes<'_>,
+        params: Vec<Option<&[u8]>>,
+        result_formats: fe::Codes<'_>,
     ) -> PgResult<()> {
         let prepared = self.find_prepared(statement)?;
         if let Some(e) = &prepared.deferred {
@@ -1904,14 +1938,14 @@ impl Session {
             let ty = prepared.param_types[i];
             let fmt_code = match param_formats.len() {
                 0 => 0,
-                1 => param_formats[0],
-                _ => param_formats[i],
+                1 => param_formats.get(0),
+                _ => param_formats.get(i),
             };
             let v = match p {
                 None => Value::Null,
                 Some(bytes) => match fmt_code {
                     0 => {
-                        let s = std::str::from_utf8(&bytes).map_err(|_| {
+                        let s = std::str::from_utf8(bytes).map_err(|_| {
                             PgError::new(
                                 code::CHARACTER_NOT_IN_REPERTOIRE,
                                 "invalid byte sequence for encoding \"UTF8\"",
@@ -1919,7 +1953,7 @@ impl Session {
                         })?;
                         io::from_text(s, ty, -1, &self.core.settings.fmt)?
                     }
-                    1 => io::from_binary(&bytes, ty).map_err(|mut e| {
+                    1 => io::from_binary(bytes, ty).map_err(|mut e| {
                         if e.message == "incorrect binary data format" {
                             e.message =
                                 format!("incorrect binary data format in bind parameter {}", i + 1);
@@ -1936,19 +1970,16 @@ impl Session {
             };
             values.push(v);
         }
-        let mut formats = Vec::with_capacity(result_formats.len());
-        for &f in result_formats {
-            formats.push(match f {
-                0 => Format::Text,
-                1 => Format::Binary,
-                other => {
-                    return Err(PgError::new(
-                        code::INVALID_PARAMETER_VALUE,
-                        format!("unsupported format code: {other}"),
-                    ))
-                }
-            });
-        }
+        let formats = match result_formats.len() {
+            0 => Cow::Borrowed(&[][..]),
+            1 => formats_from(&[format_code(result_formats.get(0))?]),
+            _ => Cow::Owned(
+                result_formats
+                    .iter()
+                    .map(format_code)
+                    .collect::<PgResult<Vec<_>>>()?,
+            ),
+        };
         let columns = match &*prepared.stmt {
             Statement::Query(plan) => plan.columns.len(),
             Statement::Show(_) => 1,
@@ -1964,13 +1995,13 @@ impl Session {
                 ),
             ));
         }
-        if !portal.is_empty() && self.portals.contains_key(&portal) {
+        if !portal.is_empty() && self.portals.contains_key(portal) {
             return Err(PgError::new(
                 code::DUPLICATE_CURSOR,
                 format!("cursor \"{portal}\" already exists"),
             ));
         }
-        if self.portals.len() >= MAX_PORTALS && !self.portals.contains_key(&portal) {
+        if self.portals.len() >= MAX_PORTALS && !self.portals.contains_key(portal) {
             return Err(PgError::new(
                 code::PROGRAM_LIMIT_EXCEEDED,
                 format!("too many open portals (at most {MAX_PORTALS} per session)"),
@@ -1979,7 +2010,7 @@ impl Session {
         // A Bind starts the implicit transaction the portal lives in.
         self.core.ensure_transaction(&prepared.stmt);
         self.portals.insert(
-            portal,
+            portal.to_string(),
             Portal {
                 prepared,
                 params: values,
@@ -2030,7 +2061,7 @@ impl Session {
                 let p = self.find_prepared(name)?;
                 let oids: Vec<u32> = p.param_types.iter().map(|t| t.0).collect();
                 be::parameter_description(&mut self.out, &oids);
-                (p.stmt.clone(), Vec::new())
+                (p.stmt.clone(), Cow::Borrowed(&[][..]))
             }
             b'P' => {
                 let portal = self.portals.get(name).ok_or_else(|| {
@@ -2345,7 +2376,7 @@ impl Core {
                 .session_tx
                 .isolation
                 .unwrap_or(self.settings.default_isolation);
-            self.txn = Some(Box::new(Txn {
+            let txn = Txn {
                 start: self.statement_start,
                 outbox: Outbox::new(self.db_oid),
                 listens: Vec::new(),
@@ -2356,8 +2387,25 @@ impl Core {
                 isolation,
                 snapshot_taken: false,
                 xid: None,
-            }));
+            };
+            self.txn = Some(match self.spare_txn.take() {
+                Some(mut spare) => {
+                    // Keeps the box and the capacity of `listens`: an autocommitted statement
+                    // then allocates nothing for its transaction.
+                    let listens = std::mem::take(&mut spare.listens);
+                    *spare = Txn { listens, ..txn };
+                    debug_assert!(spare.listens.is_empty());
+                    spare
+                }
+                None => Box::new(txn),
+            });
         }
+    }
+
+    /// Keeps a finished transaction's allocation for the next one.
+    fn recycle_txn(&mut self, mut txn: Box<Txn>) {
+        txn.listens.clear();
+        self.spare_txn = Some(txn);
     }
 
     fn txn_mut(&mut self) -> &mut Txn {
@@ -2528,6 +2576,7 @@ impl Core {
             let _ = self.settings.set(name, value);
             self.settings_dirty = true;
         }
+        self.recycle_txn(txn);
         self.tx = TxState::Idle;
         Ok(())
     }
@@ -2544,25 +2593,40 @@ impl Core {
         if actions.is_empty() {
             return;
         }
-        // The last action per channel wins; UNLISTEN * clears everything before it.
-        let mut final_state: Vec<(&str, bool)> = Vec::with_capacity(actions.len());
+        // The last action per channel wins; UNLISTEN * clears everything before it. One action
+        // (an autocommitted LISTEN or UNLISTEN) needs no merging and no allocation.
         let mut unlisten_all = false;
-        for a in actions {
-            match a {
-                ListenAction::Listen(c) => {
-                    final_state.retain(|(n, _)| n != c);
-                    final_state.push((c, true));
-                }
-                ListenAction::Unlisten(c) => {
-                    final_state.retain(|(n, _)| n != c);
-                    final_state.push((c, false));
-                }
-                ListenAction::UnlistenAll => {
-                    final_state.clear();
-                    unlisten_all = true;
-                }
+        let mut merged: Vec<(&Arc<str>, bool)> = Vec::new();
+        let one: [(&Arc<str>, bool); 1];
+        let final_state: &[(&Arc<str>, bool)] = match actions {
+            [ListenAction::Listen(c)] => {
+                one = [(c, true)];
+                &one
             }
-        }
+            [ListenAction::Unlisten(c)] => {
+                one = [(c, false)];
+                &one
+            }
+            _ => {
+                for a in actions {
+                    match a {
+                        ListenAction::Listen(c) => {
+                            merged.retain(|(n, _)| n != &c);
+                            merged.push((c, true));
+                        }
+                        ListenAction::Unlisten(c) => {
+                            merged.retain(|(n, _)| n != &c);
+                            merged.push((c, false));
+                        }
+                        ListenAction::UnlistenAll => {
+                            merged.clear();
+                            unlisten_all = true;
+                        }
+                    }
+                }
+                &merged
+            }
+        };
         // Borrowed, not cloned: every shard's sessions share the instance, and its count of
         // references would move between cores at every statement.
         let hub = &self.instance.notify;
@@ -2574,7 +2638,7 @@ impl Core {
             }
             self.listening.clear();
         }
-        for (ch, listen) in final_state {
+        for &(ch, listen) in final_state {
             if listen {
                 if self.listening.contains_key(ch) {
                     continue;
@@ -2587,7 +2651,7 @@ impl Core {
                     })
                     .clone();
                 let from = hub.listen(self.db_oid, ch, &listener);
-                self.listening.insert(ch.to_string(), from);
+                self.listening.insert(ch.clone(), from);
             } else if self.listening.remove(ch).is_some() {
                 if let Some(l) = &self.listener {
                     hub.unlisten(self.db_oid, ch, l);
@@ -2658,7 +2722,7 @@ impl SessionCtx for Core {
         Ok(())
     }
     fn listening_channels(&self) -> Vec<String> {
-        self.listening.keys().cloned().collect()
+        self.listening.keys().map(|c| c.to_string()).collect()
     }
     fn get_setting(&self, name: &str, missing_ok: bool) -> PgResult<Option<String>> {
         match self.show(name) {

@@ -20,6 +20,8 @@ pub mod plan;
 pub mod session_fn;
 pub mod types;
 
+use std::sync::Arc;
+
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
@@ -122,8 +124,10 @@ pub enum Statement {
     Reset(String),
     ResetAll,
     Show(String),
-    Listen(String),
-    Unlisten(Option<String>),
+    /// The channel is shared with the transaction's pending LISTEN/UNLISTEN actions, which
+    /// would otherwise copy it at every execution.
+    Listen(Arc<str>),
+    Unlisten(Option<Arc<str>>),
     Notify {
         channel: String,
         payload: String,
@@ -380,11 +384,11 @@ fn analyze_inner(
             }
         }
         N::VariableShowStmt(s) => Statement::Show(s.name.to_ascii_lowercase()),
-        N::ListenStmt(l) => Statement::Listen(l.conditionname.clone()),
+        N::ListenStmt(l) => Statement::Listen(Arc::from(l.conditionname.as_str())),
         N::UnlistenStmt(u) => Statement::Unlisten(if u.conditionname.is_empty() {
             None
         } else {
-            Some(u.conditionname.clone())
+            Some(Arc::from(u.conditionname.as_str()))
         }),
         N::NotifyStmt(n) => Statement::Notify {
             channel: n.conditionname.clone(),

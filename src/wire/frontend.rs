@@ -1,6 +1,6 @@
 //! Decoding of frontend (client → server) messages.
 
-use bytes::{Buf, Bytes, BytesMut};
+use bytes::{Buf, Bytes};
 
 use super::{MAX_SMALL_MESSAGE_BYTES, PROTOCOL_V3};
 use crate::error::{PgError, PgResult};
@@ -22,42 +22,44 @@ pub enum Startup {
     },
 }
 
-/// Decoded regular messages.
+/// Decoded regular messages, borrowed from the read buffer: decoding allocates only for the
+/// parameter list of a Bind and the type list of a Parse, and the session advances past the
+/// message once it has handled it.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Message {
-    Query(String),
+pub enum Message<'a> {
+    Query(&'a str),
     Parse {
-        name: String,
-        query: String,
+        name: &'a str,
+        query: &'a str,
         param_types: Vec<u32>,
     },
     Bind {
-        portal: String,
-        statement: String,
-        param_formats: Vec<i16>,
-        params: Vec<Option<Bytes>>,
-        result_formats: Vec<i16>,
+        portal: &'a str,
+        statement: &'a str,
+        param_formats: Codes<'a>,
+        params: Vec<Option<&'a [u8]>>,
+        result_formats: Codes<'a>,
     },
     Describe {
         kind: u8,
-        name: String,
+        name: &'a str,
     },
     Execute {
-        portal: String,
+        portal: &'a str,
         max_rows: i32,
     },
     Close {
         kind: u8,
-        name: String,
+        name: &'a str,
     },
     Sync,
     Flush,
     Terminate,
-    CopyData(Bytes),
+    CopyData(&'a [u8]),
     CopyDone,
-    CopyFail(String),
+    CopyFail(&'a str),
     /// 'p': password, SASLInitialResponse or SASLResponse; the auth exchange decodes it.
-    Password(Bytes),
+    Password(&'a [u8]),
     FunctionCall,
     /// A message with a valid frame but malformed contents. PostgreSQL reports these as an
     /// ERROR and the session continues. For Bind, the statement name if it could be read
@@ -67,6 +69,31 @@ pub enum Message {
         statement: Option<String>,
         error: PgError,
     },
+}
+
+/// A list of 16-bit format codes as they lie in a Bind message (big-endian, validated length).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Codes<'a>(&'a [u8]);
+
+impl<'a> Codes<'a> {
+    pub fn len(&self) -> usize {
+        self.0.len() / 2
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The `i`-th code; panics when `i >= len()`, like a slice.
+    pub fn get(&self, i: usize) -> i16 {
+        i16::from_be_bytes([self.0[2 * i], self.0[2 * i + 1]])
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = i16> + 'a {
+        self.0
+            .chunks_exact(2)
+            .map(|c| i16::from_be_bytes([c[0], c[1]]))
+    }
 }
 
 /// A recoverable protocol error (ERROR 08P01): the frame was fine, its contents were not.
@@ -118,13 +145,14 @@ fn decode_startup_inner(mut packet: Bytes) -> PgResult<Startup> {
         v if v >> 16 == PROTOCOL_V3 >> 16 => {
             let minor = (v & 0xffff) as u16;
             let mut params = Vec::new();
+            let mut rest = &packet[..];
             loop {
-                let name = get_cstr(&mut packet)?;
+                let name = get_cstr(&mut rest)?;
                 if name.is_empty() {
                     break;
                 }
-                let value = get_cstr(&mut packet)?;
-                params.push((name, value));
+                let value = get_cstr(&mut rest)?;
+                params.push((name.to_string(), value.to_string()));
             }
             Ok(Startup::Startup { params, minor })
         }
@@ -162,19 +190,22 @@ pub fn frame(buf: &[u8], max: usize) -> PgResult<Option<usize>> {
     Ok((buf.len() > len).then_some(len + 1))
 }
 
-/// Splits one framed message off `buf` and decodes it. Only an unknown message type is an
-/// error here (fatal); malformed contents become [`Message::Malformed`].
-pub fn decode(buf: &mut BytesMut, total: usize) -> PgResult<Message> {
-    let mut msg = buf.split_to(total).freeze();
-    let ty = msg[0];
-    let body = msg.slice(5..);
-    match decode_body(&mut msg) {
+/// Decodes one framed message (`frame` is exactly the length [`frame`] returned, type byte
+/// included). Only an unknown message type is an error here (fatal); malformed contents become
+/// [`Message::Malformed`].
+pub fn decode(frame: &[u8]) -> PgResult<Message<'_>> {
+    let ty = frame[0];
+    let body = &frame[5..];
+    match decode_body(ty, body) {
         Ok(m) => Ok(m),
         Err(e) if e.is_fatal() => Err(e),
         Err(error) => {
             let statement = if ty == b'B' {
                 let mut b = body;
-                get_cstr(&mut b).and_then(|_| get_cstr(&mut b)).ok()
+                get_cstr(&mut b)
+                    .and_then(|_| get_cstr(&mut b))
+                    .ok()
+                    .map(str::to_string)
             } else {
                 None
             };
@@ -187,22 +218,20 @@ pub fn decode(buf: &mut BytesMut, total: usize) -> PgResult<Message> {
     }
 }
 
-fn decode_body(msg: &mut Bytes) -> PgResult<Message> {
-    let ty = msg.get_u8();
-    msg.advance(4);
-    let mut msg = msg.clone();
+fn decode_body(ty: u8, mut msg: &[u8]) -> PgResult<Message<'_>> {
+    let msg = &mut msg;
     let m = match ty {
-        b'Q' => Message::Query(get_cstr(&mut msg)?),
+        b'Q' => Message::Query(get_cstr(msg)?),
         b'P' => {
-            let name = get_cstr(&mut msg)?;
-            let query = get_cstr(&mut msg)?;
-            let n = get_i16(&mut msg)?;
+            let name = get_cstr(msg)?;
+            let query = get_cstr(msg)?;
+            let n = get_i16(msg)?;
             if n < 0 {
                 return Err(invalid_length());
             }
             let mut param_types = Vec::with_capacity(n as usize);
             for _ in 0..n {
-                param_types.push(get_i32(&mut msg)? as u32);
+                param_types.push(get_i32(msg)? as u32);
             }
             Message::Parse {
                 name,
@@ -211,30 +240,24 @@ fn decode_body(msg: &mut Bytes) -> PgResult<Message> {
             }
         }
         b'B' => {
-            let portal = get_cstr(&mut msg)?;
-            let statement = get_cstr(&mut msg)?;
-            let nf = get_count(&mut msg)?;
-            let mut param_formats = Vec::with_capacity(nf);
-            for _ in 0..nf {
-                param_formats.push(get_i16(&mut msg)?);
-            }
-            let np = get_count(&mut msg)?;
+            let portal = get_cstr(msg)?;
+            let statement = get_cstr(msg)?;
+            let param_formats = get_codes(msg)?;
+            let np = get_count(msg)?;
             let mut params = Vec::with_capacity(np);
             for _ in 0..np {
-                let len = get_i32(&mut msg)?;
+                let len = get_i32(msg)?;
                 if len == -1 {
                     params.push(None);
-                } else if len < 0 || len as usize > msg.remaining() {
+                } else if len < 0 || len as usize > msg.len() {
                     return Err(malformed("insufficient data left in message"));
                 } else {
-                    params.push(Some(msg.split_to(len as usize)));
+                    let (value, rest) = msg.split_at(len as usize);
+                    *msg = rest;
+                    params.push(Some(value));
                 }
             }
-            let nr = get_count(&mut msg)?;
-            let mut result_formats = Vec::with_capacity(nr);
-            for _ in 0..nr {
-                result_formats.push(get_i16(&mut msg)?);
-            }
+            let result_formats = get_codes(msg)?;
             Message::Bind {
                 portal,
                 statement,
@@ -244,18 +267,18 @@ fn decode_body(msg: &mut Bytes) -> PgResult<Message> {
             }
         }
         b'D' => {
-            let kind = get_u8(&mut msg)?;
-            let name = get_cstr(&mut msg)?;
+            let kind = get_u8(msg)?;
+            let name = get_cstr(msg)?;
             Message::Describe { kind, name }
         }
         b'E' => {
-            let portal = get_cstr(&mut msg)?;
-            let max_rows = get_i32(&mut msg)?;
+            let portal = get_cstr(msg)?;
+            let max_rows = get_i32(msg)?;
             Message::Execute { portal, max_rows }
         }
         b'C' => {
-            let kind = get_u8(&mut msg)?;
-            let name = get_cstr(&mut msg)?;
+            let kind = get_u8(msg)?;
+            let name = get_cstr(msg)?;
             Message::Close { kind, name }
         }
         b'S' => Message::Sync,
@@ -263,7 +286,7 @@ fn decode_body(msg: &mut Bytes) -> PgResult<Message> {
         b'X' => Message::Terminate,
         b'd' => return Ok(Message::CopyData(msg)),
         b'c' => Message::CopyDone,
-        b'f' => Message::CopyFail(get_cstr(&mut msg)?),
+        b'f' => Message::CopyFail(get_cstr(msg)?),
         b'p' => return Ok(Message::Password(msg)),
         b'F' => return Ok(Message::FunctionCall),
         other => {
@@ -272,20 +295,21 @@ fn decode_body(msg: &mut Bytes) -> PgResult<Message> {
             )))
         }
     };
-    if msg.has_remaining() {
+    if !msg.is_empty() {
         return Err(malformed("invalid message format"));
     }
     Ok(m)
 }
 
-pub fn get_cstr(buf: &mut Bytes) -> PgResult<String> {
+/// Reads a NUL-terminated UTF-8 string and moves past it.
+pub fn get_cstr<'a>(buf: &mut &'a [u8]) -> PgResult<&'a str> {
     let Some(end) = memchr::memchr(0, buf) else {
         return Err(malformed("invalid string in message"));
     };
-    let s = buf.split_to(end);
-    buf.advance(1);
-    String::from_utf8(s.to_vec()).map_err(|e| {
-        let bad = s[e.utf8_error().valid_up_to()];
+    let s = &buf[..end];
+    *buf = &buf[end + 1..];
+    std::str::from_utf8(s).map_err(|e| {
+        let bad = s[e.valid_up_to()];
         PgError::new(
             crate::error::code::CHARACTER_NOT_IN_REPERTOIRE,
             format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
@@ -293,28 +317,28 @@ pub fn get_cstr(buf: &mut Bytes) -> PgResult<String> {
     })
 }
 
-fn get_u8(buf: &mut Bytes) -> PgResult<u8> {
-    if buf.remaining() < 1 {
+fn take<const N: usize>(buf: &mut &[u8]) -> PgResult<[u8; N]> {
+    if buf.len() < N {
         return Err(malformed("insufficient data left in message"));
     }
-    Ok(buf.get_u8())
+    let (head, rest) = buf.split_at(N);
+    *buf = rest;
+    Ok(head.try_into().expect("N bytes"))
 }
 
-fn get_i16(buf: &mut Bytes) -> PgResult<i16> {
-    if buf.remaining() < 2 {
-        return Err(malformed("insufficient data left in message"));
-    }
-    Ok(buf.get_i16())
+fn get_u8(buf: &mut &[u8]) -> PgResult<u8> {
+    take::<1>(buf).map(|b| b[0])
 }
 
-pub fn get_i32(buf: &mut Bytes) -> PgResult<i32> {
-    if buf.remaining() < 4 {
-        return Err(malformed("insufficient data left in message"));
-    }
-    Ok(buf.get_i32())
+fn get_i16(buf: &mut &[u8]) -> PgResult<i16> {
+    take::<2>(buf).map(i16::from_be_bytes)
 }
 
-fn get_count(buf: &mut Bytes) -> PgResult<usize> {
+pub fn get_i32(buf: &mut &[u8]) -> PgResult<i32> {
+    take::<4>(buf).map(i32::from_be_bytes)
+}
+
+fn get_count(buf: &mut &[u8]) -> PgResult<usize> {
     let n = get_i16(buf)?;
     if n < 0 {
         return Err(malformed("invalid message format"));
@@ -322,9 +346,21 @@ fn get_count(buf: &mut Bytes) -> PgResult<usize> {
     Ok(n as usize)
 }
 
+/// A count followed by that many 16-bit format codes.
+fn get_codes<'a>(buf: &mut &'a [u8]) -> PgResult<Codes<'a>> {
+    let n = get_count(buf)?;
+    if buf.len() < 2 * n {
+        return Err(malformed("insufficient data left in message"));
+    }
+    let (codes, rest) = buf.split_at(2 * n);
+    *buf = rest;
+    Ok(Codes(codes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bytes::BytesMut;
 
     fn msg(ty: u8, body: &[u8]) -> BytesMut {
         let mut b = BytesMut::new();
@@ -345,13 +381,10 @@ mod tests {
 
     #[test]
     fn decodes_query() {
-        let mut m = msg(b'Q', b"select 1\0");
+        let m = msg(b'Q', b"select 1\0");
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert_eq!(
-            decode(&mut m, n).unwrap(),
-            Message::Query("select 1".into())
-        );
-        assert!(m.is_empty());
+        assert_eq!(n, m.len());
+        assert_eq!(decode(&m[..n]).unwrap(), Message::Query("select 1"));
     }
 
     #[test]
@@ -373,16 +406,16 @@ mod tests {
 
     #[test]
     fn rejects_unterminated_string_and_trailing_bytes() {
-        let mut m = msg(b'Q', b"select 1");
+        let m = msg(b'Q', b"select 1");
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert_eq!(malformed_code(decode(&mut m, n).unwrap()), ("08P01", false));
-        let mut m = msg(b'E', b"\0\0\0\0\0extra");
+        assert_eq!(malformed_code(decode(&m[..n]).unwrap()), ("08P01", false));
+        let m = msg(b'E', b"\0\0\0\0\0extra");
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert_eq!(malformed_code(decode(&mut m, n).unwrap()), ("08P01", false));
+        assert_eq!(malformed_code(decode(&m[..n]).unwrap()), ("08P01", false));
         // An unknown message type is fatal.
-        let mut m = msg(b'!', b"");
+        let m = msg(b'!', b"");
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        assert!(decode(&mut m, n).unwrap_err().is_fatal());
+        assert!(decode(&m[..n]).unwrap_err().is_fatal());
     }
 
     #[test]
@@ -396,21 +429,21 @@ mod tests {
         body.extend_from_slice(&4i32.to_be_bytes());
         body.extend_from_slice(&7i32.to_be_bytes());
         body.extend_from_slice(&0i16.to_be_bytes());
-        let mut m = msg(b'B', &body);
+        let m = msg(b'B', &body);
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        match decode(&mut m, n).unwrap() {
+        match decode(&m[..n]).unwrap() {
             Message::Bind { params, .. } => {
                 assert_eq!(params[0], None);
-                assert_eq!(params[1].as_deref(), Some(&7i32.to_be_bytes()[..]));
+                assert_eq!(params[1], Some(&7i32.to_be_bytes()[..]));
             }
             other => panic!("{other:?}"),
         }
         // Parameter length pointing past the end of the message.
         let mut bad = body.clone();
         bad.truncate(body.len() - 6);
-        let mut m = msg(b'B', &bad);
+        let m = msg(b'B', &bad);
         let n = frame(&m, 1 << 20).unwrap().unwrap();
-        match decode(&mut m, n).unwrap() {
+        match decode(&m[..n]).unwrap() {
             Message::Malformed {
                 ty: b'B',
                 statement,
