@@ -1151,7 +1151,10 @@ impl Session {
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             let _ = raw;
             self.core.begin_statement(&parsed.text);
-            let r = self.run_simple(&raw.node, count > 1);
+            let r = match &raw.constant {
+                Some(stmt) => self.run_statement(stmt, &[], &[], None, false),
+                None => self.run_simple(&raw.node, count > 1),
+            };
             self.flush_notices();
             if let Err(e) = r {
                 self.report_error(e);
@@ -1199,7 +1202,7 @@ impl Session {
             }
         };
         let _ = multi;
-        self.run_statement(Arc::new(stmt), &[], &[], None, false)
+        self.run_statement(&stmt, &[], &[], None, false)
     }
 
     // ------------------------------------------------------------ statements
@@ -1208,15 +1211,15 @@ impl Session {
     /// CommandComplete. `max_rows` and `portal` are for extended-protocol Execute.
     fn run_statement(
         &mut self,
-        stmt: Arc<Statement>,
+        stmt: &Statement,
         params: &[Value],
         formats: &[Format],
         _portal: Option<&str>,
         from_execute: bool,
     ) -> PgResult<()> {
-        self.core.check_failed(&stmt)?;
-        self.core.ensure_transaction(&stmt);
-        match &*stmt {
+        self.core.check_failed(stmt)?;
+        self.core.ensure_transaction(stmt);
+        match stmt {
             Statement::Query(plan) => {
                 // PostgreSQL describes the result before running the query, so a query that
                 // fails while running still sends its RowDescription first.
@@ -1275,7 +1278,7 @@ impl Session {
                     };
                     values.push(v);
                 }
-                self.run_statement(target.stmt.clone(), &values, formats, None, from_execute)
+                self.run_statement(&target.stmt, &values, formats, None, from_execute)
             }
             other => {
                 self.described = from_execute;
@@ -2164,10 +2167,14 @@ impl Session {
                     return Ok(());
                 }
                 portal.rows = PortalRows::Done;
-                let prepared = portal.prepared.clone();
-                let params = portal.params.clone();
-                let formats = portal.formats.clone();
-                self.run_statement(prepared.stmt.clone(), &params, &formats, None, true)
+                // The portal was taken out of the session: borrowing it borrows nothing of self.
+                self.run_statement(
+                    &portal.prepared.stmt,
+                    &portal.params,
+                    &portal.formats,
+                    None,
+                    true,
+                )
             }
         }
     }

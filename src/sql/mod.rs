@@ -288,6 +288,25 @@ fn planner<'a>(params: &'a mut Vec<Type>, fmt: &'a FormatCtx, mode: Mode) -> Pla
 
 /// Decides what a parsed statement is and plans it if it is a query. `params` holds the
 /// parameter types the client declared (UNKNOWN for OID 0); the planner fills in the rest.
+/// The analysis of a statement that depends on nothing but its text — not on settings,
+/// parameters or the catalog — so that it can be done once when the text is parsed and kept in
+/// the parse cache: LISTEN, UNLISTEN and NOTIFY (their analysis copies names and a literal).
+/// None for every other statement, and for these when the analysis fails (the error is raised
+/// again, at execution, by [`analyze`]).
+pub fn analyze_constant(node: &N) -> Option<Statement> {
+    match node {
+        N::ListenStmt(_) | N::UnlistenStmt(_) | N::NotifyStmt(_) => analyze_inner(
+            node,
+            &mut Vec::new(),
+            &FormatCtx::default(),
+            Mode::Simple,
+            &mut None,
+        )
+        .ok(),
+        _ => None,
+    }
+}
+
 pub fn analyze(
     node: &N,
     params: &mut Vec<Type>,

@@ -65,6 +65,10 @@ unsafe extern "C" {
 #[derive(Debug)]
 pub struct RawStatement {
     pub node: N,
+    /// The statement analysed once, here, when its analysis depends on its text alone (see
+    /// [`super::analyze_constant`]): a query text served from the parse cache then runs
+    /// without being analysed again.
+    pub constant: Option<super::Statement>,
     /// Byte range of this statement in the text.
     pub location: usize,
     pub len: usize,
@@ -125,6 +129,7 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
             continue;
         };
         stmts.push(RawStatement {
+            constant: super::analyze_constant(&node),
             node,
             location: raw.stmt_location as usize,
             len: if raw.stmt_len == 0 {
