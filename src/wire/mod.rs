@@ -5,8 +5,9 @@
 //! here rather than taken from a generic protocol crate for three reasons the server depends on:
 //!
 //! * **Check, then parse.** [`frontend::frame`] looks only at the 5-byte header to decide whether
-//!   a whole message is buffered; only then is it decoded, as slices of the one read buffer
-//!   (`Bytes` shares it, nothing is copied for parameters or COPY data).
+//!   a whole message is buffered; only then is it decoded, as slices borrowed from the one read
+//!   buffer (nothing is copied or reference-counted, not even parameters or COPY data); the
+//!   session moves past the message once it has handled it.
 //! * **Writes are batched by the session.** Encoders in [`backend`] append to a `BytesMut` that
 //!   the session flushes once per Sync, Flush or simple Query, never once per message.
 //! * **Small when idle.** Neither side keeps a buffer while a connection waits for input: the
