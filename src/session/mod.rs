@@ -1946,8 +1946,8 @@ impl Session {
             };
             let v = match p {
                 None => Value::Null,
-                Some(bytes) => match fmt_code {
-                    0 => {
+                Some(bytes) => match format_code(fmt_code)? {
+                    Format::Text => {
                         let s = std::str::from_utf8(bytes).map_err(|_| {
                             PgError::new(
                                 code::CHARACTER_NOT_IN_REPERTOIRE,
@@ -1956,19 +1956,13 @@ impl Session {
                         })?;
                         io::from_text(s, ty, -1, &self.core.settings.fmt)?
                     }
-                    1 => io::from_binary(bytes, ty).map_err(|mut e| {
+                    Format::Binary => io::from_binary(bytes, ty).map_err(|mut e| {
                         if e.message == "incorrect binary data format" {
                             e.message =
                                 format!("incorrect binary data format in bind parameter {}", i + 1);
                         }
                         e
                     })?,
-                    other => {
-                        return Err(PgError::new(
-                            code::INVALID_PARAMETER_VALUE,
-                            format!("unsupported format code: {other}"),
-                        ))
-                    }
                 },
             };
             values.push(v);
