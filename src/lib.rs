@@ -6,6 +6,7 @@
 //!   server (accept) → session (one task per connection) → wire (protocol bytes)
 //!                        │
 //!                        ├→ sql (parser → analyze/plan → exec, types)
+//!                        │     └→ txn (commit order, snapshots, waits) + storage (versions, indexes)
 //!                        └→ notify (LISTEN/NOTIFY hub)        instance: everything shared
 //! ```
 
@@ -19,7 +20,9 @@ pub mod server;
 pub mod session;
 pub mod shard_weight;
 pub mod sql;
+pub mod storage;
 pub mod sync;
+pub mod txn;
 pub mod wire;
 
 /// The PostgreSQL version threadgres presents to clients (server_version).

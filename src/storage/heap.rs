@@ -1,0 +1,473 @@
+//! The heap: a table's row versions, one per slot, with PostgreSQL's version chains.
+//!
+//! Slots live in an append-only concurrent vector (`boxcar`): a slot's index is its [`RowId`]
+//! and never moves, so indexes and version links can hold it. Each slot has its own small mutex;
+//! no operation holds two slot locks at once.
+//!
+//! An UPDATE writes the new version into another slot and links the old one to it (`next`, the
+//! `t_ctid` of PostgreSQL). When the update changed no indexed column, the link is a *HOT* link:
+//! the indexes keep pointing at the chain's first slot (its root) and a lookup walks the chain,
+//! so such an update touches no index. Vacuum turns a root whose versions are all dead but whose
+//! chain goes on into a redirect, and frees dead slots; a freed slot keeps its forward link, so
+//! a reader that was walking through it still reaches the live version, and it is reused only
+//! once every snapshot older than its release is gone (see `Heap::vacuum`).
+
+use super::RowId;
+use crate::sync::{Arc, AtomicU64, Mutex, Ordering};
+use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
+
+/// No next version.
+const NONE: RowId = RowId::MAX;
+
+const LOCK_ONLY: u8 = 1;
+const HOT_UPDATED: u8 = 2;
+const HEAP_ONLY: u8 = 4;
+
+/// One row version.
+struct Tuple<R> {
+    /// The writer; `None` once frozen (committed before every snapshot in use).
+    xmin: Option<Arc<TxnCell>>,
+    /// The transaction that deleted, updated or (with `LOCK_ONLY`) locked this version.
+    xmax: Option<Arc<TxnCell>>,
+    cmin: Cid,
+    cmax: Cid,
+    next: RowId,
+    flags: u8,
+    data: R,
+}
+
+enum Slot<R> {
+    Tuple(Tuple<R>),
+    /// A root whose leading versions were reclaimed: the chain goes on at this slot.
+    Redirect(RowId),
+    /// Reclaimed; the forward link stays for readers still walking (NONE: end).
+    Free(RowId),
+}
+
+/// What became of a request to change (delete, update or lock) a row version.
+#[derive(Debug)]
+pub enum Change {
+    /// Changed; for an update, the new version's slot.
+    Done(RowId),
+    /// The slot holds no version the caller may change (never visible, or reclaimed).
+    Invisible,
+    /// Another transaction still running changed or locked it: wait for its end, then retry.
+    Wait(Arc<TxnCell>),
+    /// A transaction that committed after the caller's snapshot updated (`Some(newer)`) or
+    /// deleted (`None`) it. READ COMMITTED goes on with the newer version, REPEATABLE READ fails.
+    Concurrent(Option<RowId>),
+    /// This very command already changed it (PostgreSQL skips such a row).
+    SelfChanged,
+}
+
+/// What a vacuum pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct VacuumStats {
+    pub removed: u64,
+    pub redirected: u64,
+    pub frozen: u64,
+}
+
+/// A table's row versions.
+pub struct Heap<R> {
+    slots: boxcar::Vec<Mutex<Slot<R>>>,
+    /// Freed slots with the watermark at their release; reusable once the horizon passes it.
+    free: Mutex<std::collections::VecDeque<(Csn, RowId)>>,
+    /// The last horizon a vacuum used: slots released below it may be reused.
+    reusable_below: AtomicU64,
+}
+
+impl<R> Default for Heap<R> {
+    fn default() -> Self {
+        Heap {
+            slots: boxcar::Vec::new(),
+            free: Mutex::new(std::collections::VecDeque::new()),
+            reusable_below: AtomicU64::new(0),
+        }
+    }
+}
+
+fn created_visible<R>(t: &Tuple<R>, snap: &Snapshot) -> bool {
+    snap.sees_write(t.xmin.as_deref(), t.cmin)
+}
+
+fn visible<R>(t: &Tuple<R>, snap: &Snapshot) -> bool {
+    if !created_visible(t, snap) {
+        return false;
+    }
+    match &t.xmax {
+        None => true,
+        Some(_) if t.flags & LOCK_ONLY != 0 => true,
+        Some(x) => !snap.sees_write(Some(x), t.cmax),
+    }
+}
+
+/// Dead for every snapshot at or above `horizon`: never committed, or deleted below it.
+fn dead<R>(t: &Tuple<R>, horizon: Csn) -> bool {
+    if let Some(x) = &t.xmin {
+        if x.status() == Status::Aborted {
+            return true;
+        }
+    }
+    match &t.xmax {
+        Some(x) if t.flags & LOCK_ONLY == 0 => {
+            matches!(x.status(), Status::Committed(c) if c < horizon)
+        }
+        _ => false,
+    }
+}
+
+impl<R> Heap<R> {
+    pub fn new() -> Heap<R> {
+        Heap::default()
+    }
+
+    /// Slots ever used (a scan's end).
+    pub fn len(&self) -> RowId {
+        self.slots.count() as RowId
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.count() == 0
+    }
+
+    fn slot(&self, id: RowId) -> Option<&Mutex<Slot<R>>> {
+        self.slots.get(usize::try_from(id).ok()?)
+    }
+
+    /// Writes a new version (INSERT, or the second half of an update).
+    pub fn insert(&self, data: R, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
+        self.put(data, cell, cid, 0)
+    }
+
+    fn put(&self, data: R, cell: &Arc<TxnCell>, cid: Cid, flags: u8) -> RowId {
+        let tuple = Tuple {
+            xmin: Some(cell.clone()),
+            xmax: None,
+            cmin: cid,
+            cmax: 0,
+            next: NONE,
+            flags,
+            data,
+        };
+        let reusable = self.reusable_below.load(Ordering::SeqCst);
+        let reuse = {
+            let mut free = self.free.lock();
+            match free.front() {
+                Some(&(stamp, id)) if stamp < reusable => {
+                    free.pop_front();
+                    Some(id)
+                }
+                _ => None,
+            }
+        };
+        if let Some(id) = reuse {
+            if let Some(slot) = self.slot(id) {
+                *slot.lock() = Slot::Tuple(tuple);
+                return id;
+            }
+        }
+        self.slots.push(Mutex::new(Slot::Tuple(tuple))) as RowId
+    }
+
+    /// Reads the version in slot `id` if `snap` sees it (no chain is followed).
+    pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&R) -> T) -> Option<T> {
+        let slot = self.slot(id)?.lock();
+        match &*slot {
+            Slot::Tuple(t) if visible(t, snap) => Some(f(&t.data)),
+            _ => None,
+        }
+    }
+
+    /// Reads the version of the chain rooted at `root` that `snap` sees, walking redirects and
+    /// HOT links (an index entry points at a root). Returns its slot and `f`'s result.
+    pub fn fetch<T>(
+        &self,
+        root: RowId,
+        snap: &Snapshot,
+        f: impl FnOnce(RowId, &R) -> T,
+    ) -> Option<(RowId, T)> {
+        let mut id = root;
+        // A chain is finite: each link points at a version written later; bound it anyway.
+        for _ in 0..1_000_000 {
+            let slot = self.slot(id)?.lock();
+            match &*slot {
+                Slot::Redirect(n) | Slot::Free(n) => {
+                    if *n == NONE {
+                        return None;
+                    }
+                    id = *n;
+                }
+                Slot::Tuple(t) => {
+                    if visible(t, snap) {
+                        return Some((id, f(id, &t.data)));
+                    }
+                    if t.flags & HOT_UPDATED == 0 || t.next == NONE {
+                        return None;
+                    }
+                    id = t.next;
+                }
+            }
+        }
+        None
+    }
+
+    /// Visits, in slot order from `from`, the versions `snap` sees among at most `max` slots;
+    /// `f` returns false to stop early. Returns where to go on, or None at the end.
+    pub fn scan(
+        &self,
+        from: RowId,
+        max: usize,
+        snap: &Snapshot,
+        mut f: impl FnMut(RowId, &R) -> bool,
+    ) -> Option<RowId> {
+        let end = self.len();
+        let mut id = from;
+        let stop = from.saturating_add(max as RowId).min(end);
+        while id < stop {
+            if let Some(slot) = self.slot(id) {
+                let slot = slot.lock();
+                if let Slot::Tuple(t) = &*slot {
+                    if visible(t, snap) && !f(id, &t.data) {
+                        return Some(id + 1);
+                    }
+                }
+            }
+            id += 1;
+        }
+        (id < end).then_some(id)
+    }
+
+    /// Reads the newest committed-or-own version at `id` for a READ COMMITTED re-check,
+    /// whatever the snapshot (PostgreSQL's EvalPlanQual reads it the same way).
+    pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&R) -> T) -> Option<T> {
+        let slot = self.slot(id)?.lock();
+        match &*slot {
+            Slot::Tuple(t) => match t.xmin.as_ref().map(|x| x.status()) {
+                Some(Status::Aborted) => None,
+                _ => Some(f(&t.data)),
+            },
+            _ => None,
+        }
+    }
+
+    /// Checks whether `cell` may change the version in slot `id`, and if so marks it changed
+    /// (`lock_only`: locked, as SELECT FOR UPDATE does). Called with the slot locked.
+    fn claim(
+        t: &mut Tuple<R>,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        lock_only: bool,
+    ) -> Result<(), Change> {
+        if !created_visible(t, snap) {
+            return Err(Change::Invisible);
+        }
+        if let Some(x) = &t.xmax {
+            let own = x.top() == cell.top();
+            match x.status() {
+                Status::Aborted => {}
+                Status::InProgress if own => {
+                    if t.flags & LOCK_ONLY == 0 {
+                        // Deleted or updated by this transaction: by this command (skipped),
+                        // or by an earlier one (then the snapshot would not have shown it).
+                        return Err(if t.cmax >= cid {
+                            Change::SelfChanged
+                        } else {
+                            Change::Invisible
+                        });
+                    }
+                    if lock_only {
+                        return Ok(()); // already locked by us
+                    }
+                }
+                Status::InProgress => return Err(Change::Wait(x.clone())),
+                Status::Committed(_) if t.flags & LOCK_ONLY != 0 => {}
+                Status::Committed(_) => {
+                    return Err(Change::Concurrent((t.next != NONE).then_some(t.next)));
+                }
+            }
+        }
+        t.xmax = Some(cell.clone());
+        t.cmax = cid;
+        t.flags = (t.flags & !LOCK_ONLY) | if lock_only { LOCK_ONLY } else { 0 };
+        Ok(())
+    }
+
+    /// DELETE (or, with `lock_only`, SELECT FOR UPDATE) of the version in slot `id`.
+    pub fn delete(
+        &self,
+        id: RowId,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        lock_only: bool,
+    ) -> Change {
+        let Some(slot) = self.slot(id) else {
+            return Change::Invisible;
+        };
+        let mut slot = slot.lock();
+        let Slot::Tuple(t) = &mut *slot else {
+            return Change::Invisible;
+        };
+        match Self::claim(t, snap, cell, cid, lock_only) {
+            Ok(()) => Change::Done(id),
+            Err(c) => c,
+        }
+    }
+
+    /// UPDATE of the version in slot `id` to `data`. `hot`: no indexed column changed, so the
+    /// new version is reached through the old one's chain and needs no index entries. On
+    /// anything but `Done`, `data` is given back.
+    pub fn update(
+        &self,
+        id: RowId,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        data: R,
+        hot: bool,
+    ) -> Result<RowId, (Change, R)> {
+        let Some(slot) = self.slot(id) else {
+            return Err((Change::Invisible, data));
+        };
+        let mut guard = slot.lock();
+        let Slot::Tuple(t) = &mut *guard else {
+            return Err((Change::Invisible, data));
+        };
+        if let Err(c) = Self::claim(t, snap, cell, cid, false) {
+            return Err((c, data));
+        }
+        // The new version is written while the old slot is locked, so nobody sees the old
+        // version updated without its link. The push takes no slot lock.
+        let new = self.put(data, cell, cid, if hot { HEAP_ONLY } else { 0 });
+        t.next = new;
+        if hot {
+            t.flags |= HOT_UPDATED;
+        }
+        Ok(new)
+    }
+
+    /// Reclaims versions dead for every snapshot at or above `horizon` (from
+    /// `TxnManager::horizon`) and freezes old committed ones. `index_gone(data, root)` is called
+    /// for each root whose chain died entirely, before its slot is freed, so that the caller
+    /// removes the index entries that point at it; `released_at` (the watermark now) stamps the
+    /// freed slots, which are reused once a later vacuum's horizon passes it.
+    pub fn vacuum(
+        &self,
+        horizon: Csn,
+        released_at: Csn,
+        mut index_gone: impl FnMut(&R, RowId),
+    ) -> VacuumStats {
+        let mut stats = VacuumStats::default();
+        // Slots released by earlier passes become reusable once the horizon passes their stamp.
+        self.reusable_below.fetch_max(horizon, Ordering::SeqCst);
+        let mut freed = Vec::new();
+        for root in 0..self.len() {
+            let Some(slot) = self.slot(root) else {
+                continue;
+            };
+            // Only roots start chains: a redirect, or a version that is not heap-only.
+            let start = {
+                let mut s = slot.lock();
+                match &mut *s {
+                    Slot::Tuple(t) if t.flags & HEAP_ONLY != 0 => continue,
+                    Slot::Tuple(t) => {
+                        if !dead(t, horizon) {
+                            stats.frozen += Self::freeze(t, horizon) as u64;
+                            continue;
+                        }
+                        if t.flags & HOT_UPDATED != 0 && t.next != NONE {
+                            t.next
+                        } else {
+                            // Deleted, or updated with new index entries: the chain ends here.
+                            index_gone(&t.data, root);
+                            *s = Slot::Free(t.next);
+                            freed.push(root);
+                            stats.removed += 1;
+                            continue;
+                        }
+                    }
+                    Slot::Redirect(n) => *n,
+                    Slot::Free(_) => continue,
+                }
+            };
+            // Walk the HOT chain from `start` to the first version still needed.
+            let mut members = Vec::new();
+            let mut id = start;
+            let mut live = None;
+            while id != NONE {
+                let Some(s) = self.slot(id) else { break };
+                let mut s = s.lock();
+                let Slot::Tuple(t) = &mut *s else { break };
+                if !dead(t, horizon) {
+                    live = Some(id);
+                    break;
+                }
+                members.push(id);
+                if t.flags & HOT_UPDATED == 0 {
+                    // The chain's last version died without a HOT successor: the root's index
+                    // entries go with it.
+                    index_gone(&t.data, root);
+                    break;
+                }
+                id = t.next;
+            }
+            {
+                let mut s = slot.lock();
+                let was_tuple = matches!(&*s, Slot::Tuple(_));
+                match live {
+                    Some(l) => {
+                        let changed = !matches!(&*s, Slot::Redirect(n) if *n == l);
+                        *s = Slot::Redirect(l);
+                        stats.redirected += changed as u64;
+                    }
+                    None => {
+                        *s = Slot::Free(NONE);
+                        freed.push(root);
+                    }
+                }
+                stats.removed += was_tuple as u64;
+            }
+            for m in members {
+                if let Some(s) = self.slot(m) {
+                    let mut s = s.lock();
+                    if let Slot::Tuple(t) = &*s {
+                        *s = Slot::Free(t.next);
+                        freed.push(m);
+                        stats.removed += 1;
+                    }
+                }
+            }
+        }
+        if !freed.is_empty() {
+            // Stamps only grow, so the queue stays ordered: `put` takes from the oldest end.
+            let mut free = self.free.lock();
+            free.extend(freed.into_iter().map(|id| (released_at, id)));
+        }
+        stats
+    }
+
+    /// Drops references to transactions every snapshot agrees on. Returns whether it froze.
+    fn freeze(t: &mut Tuple<R>, horizon: Csn) -> bool {
+        let mut did = false;
+        if let Some(x) = &t.xmin {
+            if matches!(x.status(), Status::Committed(c) if c < horizon) {
+                t.xmin = None;
+                did = true;
+            }
+        }
+        if let Some(x) = &t.xmax {
+            let clear = match x.status() {
+                Status::Aborted => true,
+                Status::Committed(_) => t.flags & LOCK_ONLY != 0,
+                Status::InProgress => false,
+            };
+            if clear {
+                t.xmax = None;
+                t.flags &= !LOCK_ONLY;
+            }
+        }
+        did
+    }
+}

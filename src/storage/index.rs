@@ -1,0 +1,143 @@
+//! Ordered indexes: (key, row) entries in a concurrent B+-tree.
+//!
+//! An entry points at the root of a row's version chain (see `heap`); several versions with
+//! different keys may point at the same root, and a key's entry stays until vacuum finds its
+//! chain dead, so a lookup re-checks the key against the version it reaches. The tree is scc's
+//! `TreeIndex` (lock-free reads, fine-grained writes), chosen over a hand-written tree: index
+//! lookups are the hot path of `pgbench -S` and must not contend.
+//!
+//! Uniqueness needs more than the tree: two sessions inserting the same key must not both find
+//! it absent. A unique index therefore has [`STRIPES`] key locks, picked by the key's hash; the
+//! check for existing live entries and the insertion of the new entry happen under one of them,
+//! and nobody waits for another transaction while holding it.
+
+use std::hash::{Hash, Hasher};
+use std::ops::Bound;
+
+use super::RowId;
+use crate::sync::Mutex;
+
+/// Key locks of a unique index.
+pub const STRIPES: usize = 64;
+
+/// One index entry.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Entry<K> {
+    pub key: K,
+    pub row: RowId,
+}
+
+/// An ordered index over keys of type `K`.
+pub struct Index<K: Ord + Clone + 'static> {
+    tree: scc::TreeIndex<Entry<K>, ()>,
+    stripes: Box<[Mutex<()>]>,
+}
+
+impl<K: Ord + Clone + Hash + Send + Sync + 'static> Default for Index<K> {
+    fn default() -> Self {
+        Index::new()
+    }
+}
+
+impl<K: Ord + Clone + Hash + Send + Sync + 'static> Index<K> {
+    pub fn new() -> Index<K> {
+        Index {
+            tree: scc::TreeIndex::new(),
+            stripes: (0..STRIPES).map(|_| Mutex::new(())).collect(),
+        }
+    }
+
+    /// Adds an entry (already present: nothing happens).
+    pub fn insert(&self, key: K, row: RowId) {
+        let _ = self.tree.insert_sync(Entry { key, row }, ());
+    }
+
+    pub fn remove(&self, key: &K, row: RowId) -> bool {
+        // The tree compares whole entries; build the probe once.
+        self.tree.remove_sync(&Entry {
+            key: key.clone(),
+            row,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.tree.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+
+    /// The key lock for `key` (unique checks hold it while looking and inserting).
+    pub fn lock_key(&self, key: &K) -> impl Drop + '_ {
+        let mut h = rustc_hash::FxHasher::default();
+        key.hash(&mut h);
+        self.stripes[(h.finish() as usize) % STRIPES].lock()
+    }
+
+    /// Visits the entries between `lo` and `hi` in key order, at most `max` of them; `f`
+    /// returns false to stop. Returns the last entry visited if the range may go on (to resume
+    /// after it), None when it is exhausted or `f` stopped.
+    pub fn scan(
+        &self,
+        lo: Bound<&K>,
+        hi: Bound<&K>,
+        after: Option<&Entry<K>>,
+        max: usize,
+        mut f: impl FnMut(&K, RowId) -> bool,
+    ) -> Option<Entry<K>> {
+        let lower = match after {
+            Some(e) => Bound::Excluded(e.clone()),
+            None => match lo {
+                Bound::Included(k) => Bound::Included(Entry {
+                    key: k.clone(),
+                    row: 0,
+                }),
+                Bound::Excluded(k) => Bound::Excluded(Entry {
+                    key: k.clone(),
+                    row: RowId::MAX,
+                }),
+                Bound::Unbounded => Bound::Unbounded,
+            },
+        };
+        let upper = match hi {
+            Bound::Included(k) => Bound::Included(Entry {
+                key: k.clone(),
+                row: RowId::MAX,
+            }),
+            Bound::Excluded(k) => Bound::Excluded(Entry {
+                key: k.clone(),
+                row: 0,
+            }),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let guard = scc::Guard::new();
+        let mut last: Option<&Entry<K>> = None;
+        for (n, (e, _)) in self.tree.range((lower, upper), &guard).enumerate() {
+            if n == max {
+                return last.cloned();
+            }
+            if !f(&e.key, e.row) {
+                return None;
+            }
+            last = Some(e);
+        }
+        None
+    }
+
+    /// The rows of the entries whose key equals `key`.
+    pub fn rows_of(&self, key: &K) -> Vec<RowId> {
+        let mut rows = Vec::new();
+        self.scan(
+            Bound::Included(key),
+            Bound::Included(key),
+            None,
+            usize::MAX,
+            |_, r| {
+                rows.push(r);
+                true
+            },
+        );
+        rows
+    }
+}

@@ -1,0 +1,417 @@
+//! Tests of the heap and indexes over the transaction manager. Each names the anomaly it rules
+//! out; the property test compares visibility with a reference model built on sets of
+//! transactions instead of commit sequence numbers.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::sync::Arc;
+use crate::txn::{Snapshot, Status, TxnCell, TxnManager};
+
+struct Db {
+    m: TxnManager,
+    slot: Arc<crate::txn::SnapshotSlot>,
+    heap: Heap<String>,
+}
+
+impl Db {
+    fn new() -> Db {
+        let m = TxnManager::new(8);
+        let slot = m.register();
+        Db {
+            m,
+            slot,
+            heap: Heap::new(),
+        }
+    }
+
+    fn snap(&self, t: Option<&Arc<TxnCell>>, cid: u32) -> Snapshot {
+        self.m.snapshot(&self.slot, t.map_or(0, |t| t.top()), cid)
+    }
+
+    fn rows(&self, s: &Snapshot) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut at = Some(0);
+        while let Some(from) = at {
+            at = self.heap.scan(from, 2, s, |_, r| {
+                out.push(r.clone());
+                true
+            });
+        }
+        out
+    }
+}
+
+#[test]
+fn no_dirty_read_and_no_read_skew() {
+    let db = Db::new();
+    let t1 = db.m.begin(1);
+    db.heap.insert("a".into(), &t1, 0);
+    assert!(db.rows(&db.snap(None, 0)).is_empty(), "dirty read");
+    assert_eq!(
+        db.rows(&db.snap(Some(&t1), 1)),
+        ["a"],
+        "own write, next command"
+    );
+    assert!(
+        db.rows(&db.snap(Some(&t1), 0)).is_empty(),
+        "the inserting command does not see its own row (Halloween)"
+    );
+    let before = db.snap(None, 0);
+    db.m.commit(&t1);
+    assert!(db.rows(&before).is_empty(), "a snapshot does not move");
+    assert_eq!(db.rows(&db.snap(None, 0)), ["a"]);
+}
+
+#[test]
+fn no_lost_update_a_second_writer_waits_then_sees_the_newer_version() {
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let id = db.heap.insert("v0".into(), &t0, 0);
+    db.m.commit(&t0);
+
+    let t1 = db.m.begin(1);
+    let t2 = db.m.begin(2);
+    let s1 = db.snap(Some(&t1), 0);
+    let s2 = db.snap(Some(&t2), 0);
+    let new1 = db.heap.update(id, &s1, &t1, 0, "v1".into(), true).unwrap();
+    let Err((Change::Wait(w), _)) = db.heap.update(id, &s2, &t2, 0, "v2".into(), true) else {
+        panic!("second writer must wait");
+    };
+    assert_eq!(w.xid(), t1.xid());
+    db.m.commit(&t1);
+    match db.heap.update(id, &s2, &t2, 0, "v2".into(), true) {
+        Err((Change::Concurrent(Some(n)), _)) => assert_eq!(n, new1),
+        other => panic!("expected the newer version, got {:?}", other.map(|_| ())),
+    }
+    // READ COMMITTED re-reads the newest version and updates that one.
+    assert_eq!(db.heap.read_latest(new1, |r| r.clone()).unwrap(), "v1");
+    let s2b = db.snap(Some(&t2), 0);
+    db.heap
+        .update(new1, &s2b, &t2, 0, "v2".into(), true)
+        .unwrap();
+    db.m.commit(&t2);
+    assert_eq!(db.rows(&db.snap(None, 0)), ["v2"]);
+}
+
+#[test]
+fn an_aborted_writer_releases_the_row() {
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let id = db.heap.insert("v0".into(), &t0, 0);
+    db.m.commit(&t0);
+    let t1 = db.m.begin(1);
+    let s1 = db.snap(Some(&t1), 0);
+    assert!(matches!(
+        db.heap.delete(id, &s1, &t1, 0, false),
+        Change::Done(_)
+    ));
+    let t2 = db.m.begin(2);
+    let s2 = db.snap(Some(&t2), 0);
+    assert!(matches!(
+        db.heap.delete(id, &s2, &t2, 0, false),
+        Change::Wait(_)
+    ));
+    db.m.abort(&t1, &[]);
+    assert!(matches!(
+        db.heap.delete(id, &s2, &t2, 0, false),
+        Change::Done(_)
+    ));
+    assert!(matches!(
+        db.heap.delete(id, &s2, &t2, 0, false),
+        Change::SelfChanged
+    ));
+}
+
+#[test]
+fn row_locks_block_writers_not_readers() {
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let id = db.heap.insert("v0".into(), &t0, 0);
+    db.m.commit(&t0);
+    let t1 = db.m.begin(1);
+    let s1 = db.snap(Some(&t1), 0);
+    assert!(matches!(
+        db.heap.delete(id, &s1, &t1, 0, true),
+        Change::Done(_)
+    ));
+    assert_eq!(
+        db.rows(&db.snap(None, 0)),
+        ["v0"],
+        "a locked row is still visible"
+    );
+    let t2 = db.m.begin(2);
+    let s2 = db.snap(Some(&t2), 0);
+    assert!(matches!(
+        db.heap.delete(id, &s2, &t2, 0, true),
+        Change::Wait(_)
+    ));
+    // The locker may go on to update its locked row.
+    db.heap.update(id, &s1, &t1, 1, "v1".into(), true).unwrap();
+    db.m.commit(&t1);
+    assert!(matches!(
+        db.heap.delete(id, &s2, &t2, 0, false),
+        Change::Concurrent(Some(_))
+    ));
+}
+
+#[test]
+fn rollback_to_savepoint_undoes_its_writes() {
+    let db = Db::new();
+    let t = db.m.begin(1);
+    db.heap.insert("kept".into(), &t, 0);
+    let sub = db.m.begin_sub(&t);
+    db.heap.insert("undone".into(), &sub, 1);
+    db.m.abort(&sub, &[]);
+    db.m.commit(&t);
+    assert_eq!(db.rows(&db.snap(None, 0)), ["kept"]);
+}
+
+#[test]
+fn hot_chains_are_reached_from_the_root_and_vacuumed_to_a_redirect() {
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let root = db.heap.insert("v0".into(), &t0, 0);
+    db.m.commit(&t0);
+    let mut at = root;
+    for i in 1..=3 {
+        let t = db.m.begin(1);
+        let s = db.snap(Some(&t), 0);
+        at = db
+            .heap
+            .update(at, &s, &t, 0, format!("v{i}"), true)
+            .unwrap();
+        db.m.commit(&t);
+    }
+    let s = db.snap(None, 0);
+    assert_eq!(db.heap.fetch(root, &s, |_, r| r.clone()).unwrap().1, "v3");
+    let stats = db.heap.vacuum(db.m.horizon(), db.m.visible(), |_, _| {
+        panic!("a live chain's index entries stay")
+    });
+    assert_eq!(stats.removed, 3);
+    assert_eq!(stats.redirected, 1);
+    let s = db.snap(None, 0);
+    assert_eq!(db.heap.fetch(root, &s, |_, r| r.clone()).unwrap().1, "v3");
+    assert_eq!(db.rows(&s), ["v3"]);
+}
+
+#[test]
+fn vacuum_waits_for_old_snapshots_and_reuses_slots_only_after_them() {
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let id = db.heap.insert("gone".into(), &t0, 0);
+    db.m.commit(&t0);
+    let reader_slot = db.m.register();
+    let old = db.m.snapshot(&reader_slot, 0, 0);
+    let t1 = db.m.begin(1);
+    let s1 = db.snap(Some(&t1), 0);
+    assert!(matches!(
+        db.heap.delete(id, &s1, &t1, 0, false),
+        Change::Done(_)
+    ));
+    db.m.commit(&t1);
+    let mut gone = Vec::new();
+    let stats = db.heap.vacuum(db.m.horizon(), db.m.visible(), |r, id| {
+        gone.push((r.clone(), id))
+    });
+    assert_eq!(stats.removed, 0, "an old snapshot still sees the row");
+    assert_eq!(db.rows(&old), ["gone"]);
+    reader_slot.clear();
+    db.slot.clear();
+    let stats = db.heap.vacuum(db.m.horizon(), db.m.visible(), |r, id| {
+        gone.push((r.clone(), id))
+    });
+    assert_eq!(stats.removed, 1);
+    assert_eq!(gone, [("gone".to_string(), id)]);
+    // Released at the current watermark: not reused until a later horizon passes it.
+    let t2 = db.m.begin(1);
+    let fresh = db.heap.insert("new".into(), &t2, 0);
+    assert_ne!(fresh, id);
+    db.m.commit(&t2);
+    db.heap.vacuum(db.m.horizon(), db.m.visible(), |_, _| {});
+    let t3 = db.m.begin(1);
+    assert_eq!(db.heap.insert("reused".into(), &t3, 0), id);
+    db.m.commit(&t3);
+    assert_eq!(db.rows(&db.snap(None, 0)), ["reused", "new"]);
+}
+
+#[test]
+fn index_ranges_resume_and_find_equal_keys() {
+    let ix: Index<i64> = Index::new();
+    for (k, r) in [(5, 0), (1, 1), (3, 2), (3, 3), (9, 4)] {
+        ix.insert(k, r);
+    }
+    assert_eq!(ix.rows_of(&3), [2, 3]);
+    let mut seen = Vec::new();
+    let mut after = None;
+    loop {
+        let mut batch = Vec::new();
+        after = ix.scan(
+            Bound::Excluded(&1),
+            Bound::Included(&9),
+            after.as_ref(),
+            2,
+            |k, r| {
+                batch.push((*k, r));
+                true
+            },
+        );
+        seen.extend(batch);
+        if after.is_none() {
+            break;
+        }
+    }
+    assert_eq!(seen, [(3, 2), (3, 3), (5, 0), (9, 4)]);
+    assert!(ix.remove(&3, 2));
+    assert_eq!(ix.rows_of(&3), [3]);
+    let _held = ix.lock_key(&3);
+}
+
+/// Operations of the reference-model test.
+#[derive(Debug, Clone)]
+enum Op {
+    Begin,
+    Insert(u8),
+    Update(u8, u8),
+    Delete(u8),
+    Commit,
+    Abort,
+    Read,
+}
+
+fn op() -> impl Strategy<Value = (usize, Op)> {
+    (
+        0..3usize,
+        prop_oneof![
+            Just(Op::Begin),
+            (0..50u8).prop_map(Op::Insert),
+            (0..8u8, 0..50u8).prop_map(|(a, b)| Op::Update(a, b)),
+            (0..8u8).prop_map(Op::Delete),
+            Just(Op::Commit),
+            Just(Op::Abort),
+            Just(Op::Read),
+        ],
+    )
+}
+
+/// A version in the reference model: who wrote it and who deleted it, by transaction number.
+struct RefVersion {
+    value: u8,
+    creator: usize,
+    deleter: Option<usize>,
+    id: RowId,
+}
+
+/// A session's open transaction: cell, snapshot, the model's snapshot set, its number.
+type Open = (Arc<TxnCell>, Snapshot, BTreeSet<usize>, usize);
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    /// Visibility matches a model where a snapshot is the set of transactions committed when it
+    /// was taken (PostgreSQL's definition), for interleavings of three sessions in REPEATABLE
+    /// READ (one snapshot per transaction). Writers that would conflict are skipped, as a
+    /// session that waited and then failed would be.
+    #[test]
+    fn visibility_matches_the_set_model(ops in proptest::collection::vec(op(), 1..60)) {
+        let db = Db::new();
+        let slots: Vec<_> = (0..3).map(|_| db.m.register()).collect();
+        let mut open: Vec<Option<Open>> = vec![None, None, None];
+        let mut committed: BTreeSet<usize> = BTreeSet::new();
+        let mut versions: Vec<RefVersion> = Vec::new();
+        let mut next_txn = 0usize;
+        let mut cid = [0u32; 3];
+        for (s, op) in ops {
+            if open[s].is_none() && !matches!(op, Op::Begin) {
+                continue;
+            }
+            let model_visible = |v: &RefVersion, set: &BTreeSet<usize>, me: usize| {
+                let created = v.creator == me || set.contains(&v.creator);
+                let deleted = v.deleter.is_some_and(|d| d == me || set.contains(&d));
+                created && !deleted
+            };
+            match op {
+                Op::Begin => {
+                    if open[s].is_some() { continue; }
+                    let cell = db.m.begin(s as i32);
+                    let snap = db.m.snapshot(&slots[s], cell.top(), 0);
+                    open[s] = Some((cell, snap, committed.clone(), next_txn));
+                    next_txn += 1;
+                    cid[s] = 0;
+                }
+                Op::Insert(v) => {
+                    let (cell, _, _, me) = open[s].as_ref().unwrap();
+                    cid[s] += 1;
+                    let id = db.heap.insert(v.to_string(), cell, cid[s]);
+                    versions.push(RefVersion { value: v, creator: *me, deleter: None, id });
+                }
+                Op::Update(i, _) | Op::Delete(i) => {
+                    let (cell, snap, set, me) = open[s].as_ref().unwrap();
+                    cid[s] += 1;
+                    let snap = Snapshot { cid: cid[s], ..*snap };
+                    let vis: Vec<usize> = (0..versions.len())
+                        .filter(|&k| model_visible(&versions[k], set, *me))
+                        .collect();
+                    let Some(&k) = vis.get(i as usize % vis.len().max(1)) else { continue };
+                    // A changer still running or committed since: the real heap must say so.
+                    if let Some(d) = versions[k].deleter {
+                        let res = db.heap.delete(versions[k].id, &snap, cell, cid[s], false);
+                        if committed.contains(&d) {
+                            prop_assert!(matches!(res, Change::Concurrent(_)), "{res:?}");
+                        } else {
+                            prop_assert!(matches!(res, Change::Wait(_)), "{res:?}");
+                        }
+                        continue;
+                    }
+                    let id = versions[k].id;
+                    match op {
+                        Op::Update(_, v) => {
+                            let new_id = db.heap.update(id, &snap, cell, cid[s], v.to_string(), false);
+                            prop_assert!(new_id.is_ok());
+                            versions[k].deleter = Some(*me);
+                            versions.push(RefVersion { value: v, creator: *me, deleter: None, id: new_id.unwrap() });
+                        }
+                        _ => {
+                            prop_assert!(matches!(db.heap.delete(id, &snap, cell, cid[s], false), Change::Done(_)));
+                            versions[k].deleter = Some(*me);
+                        }
+                    }
+                }
+                Op::Commit | Op::Abort => {
+                    let (cell, _, _, me) = open[s].take().unwrap();
+                    if matches!(op, Op::Commit) {
+                        db.m.commit(&cell);
+                        committed.insert(me);
+                    } else {
+                        db.m.abort(&cell, &[]);
+                        // The model forgets what an aborted transaction did.
+                        versions.retain(|v| v.creator != me);
+                        for v in versions.iter_mut() {
+                            if v.deleter == Some(me) { v.deleter = None; }
+                        }
+                    }
+                    slots[s].clear();
+                }
+                Op::Read => {
+                    let (_, snap, set, me) = open[s].as_ref().unwrap();
+                    cid[s] += 1;
+                    let snap = Snapshot { cid: cid[s], ..*snap };
+                    let mut got: BTreeMap<RowId, String> = BTreeMap::new();
+                    db.heap.scan(0, usize::MAX, &snap, |id, r| { got.insert(id, r.clone()); true });
+                    let want: BTreeMap<RowId, String> = versions
+                        .iter()
+                        .filter(|v| model_visible(v, set, *me))
+                        .map(|v| (v.id, v.value.to_string()))
+                        .collect();
+                    prop_assert_eq!(got, want);
+                }
+            }
+        }
+        for (cell, ..) in open.into_iter().flatten() {
+            prop_assert_eq!(cell.status(), Status::InProgress);
+        }
+    }
+}

@@ -1,0 +1,542 @@
+//! Transactions over storage: identities, commit order, snapshots, visibility and waits.
+//!
+//! # The design, and what is different from PostgreSQL
+//!
+//! PostgreSQL decides what a snapshot sees from the set of transactions that were running when it
+//! was taken: `GetSnapshotData` walks every backend's `PGPROC` under `ProcArrayLock`, so taking a
+//! snapshot costs O(sessions) and commits serialize on the same lock (seed 004). threadgres orders
+//! commits by a *commit sequence number* (CSN) instead, and a snapshot is one number:
+//!
+//! * **Cells.** Every transaction (and every subtransaction, one per savepoint level) has a
+//!   [`TxnCell`]: its id, its top-level transaction's id and one atomic `state` word: in
+//!   progress, sub-committed (look at the parent), aborted, or committed with its CSN. Row
+//!   versions point at the cell of the transaction that wrote them, so finding out whether a
+//!   writer committed, and when, is one atomic load, never a lookup in a shared table.
+//! * **Commit.** A commit takes its CSN with one `fetch_add` on `next_csn`, stores it in its cell,
+//!   marks its slot in a ring done and advances the *visible watermark* (the first CSN whose commit
+//!   has not finished) over finished slots by compare-and-swap, as the notification hub does for
+//!   its own sequence. No lock is held, and a WAL flush can sit before [`TxnManager::commit`]
+//!   without ordering anything else.
+//! * **Snapshots cost O(1).** A snapshot is the watermark read once: every CSN below it is
+//!   complete, so a version is visible when its writer's CSN is below the snapshot's. A writer
+//!   still in progress, or committed at or above the watermark, is invisible; there is no list of
+//!   running transactions to copy.
+//! * **Waits are futures.** A session that meets a row changed by a transaction still running
+//!   awaits [`TxnCell::wait_end`], a future woken when that transaction ends: the session's shard
+//!   goes on serving other sessions meanwhile. Before and while it waits, the waiter records whom
+//!   it waits for, and [`TxnManager::find_deadlock`] follows that chain (each transaction waits for
+//!   at most one other at a time) looking for itself.
+//! * **Horizon.** Dead row versions may be reclaimed once no snapshot can see them. Each session
+//!   publishes the snapshot it uses in a [`SnapshotSlot`]; [`TxnManager::horizon`] is the smallest
+//!   of them (and of the watermark). Taking a snapshot stays O(1): the session stores its number
+//!   in its own slot and checks it against the last horizon vacuum announced (invariant 5).
+//!
+//! # Invariants
+//!
+//! 1. `visible <= next_csn`; every CSN below `visible` is complete: its cell holds the CSN (stored
+//!    before its ring slot was marked, which is before the watermark passed it).
+//! 2. A cell's state leaves `IN_PROGRESS` exactly once (to a CSN, `ABORTED` or `SUBCOMMITTED`);
+//!    a sub-committed cell may still become aborted when an enclosing savepoint is rolled back,
+//!    and then resolves as aborted whatever its parent does.
+//! 3. A snapshot `s` sees the commit of a cell exactly when the cell resolves to a CSN below `s`:
+//!    a cell that reads as in progress through a snapshot taken from the watermark cannot commit
+//!    below it (by 1), so no reader can see half a commit.
+//! 4. [`TxnManager::commit`] returns only after the watermark passed the commit's CSN, so the next
+//!    snapshot of the committing session (and of anyone it told) sees the commit.
+//! 5. A version deleted by a commit with CSN `d` is reclaimed only if `d < h` for a horizon `h`
+//!    computed as: announce `h0 = visible` in `announced`, then `h = min(h0, every slot)`. A
+//!    session storing snapshot `w` in its slot re-reads `announced` afterwards and takes a new
+//!    snapshot if `announced > w`; with SeqCst accesses either vacuum's scan sees `w`, or the
+//!    session sees the announcement and moves past it.
+//! 6. A waiter registers its waker under the cell's waiter lock and re-checks the state there;
+//!    [`TxnCell::finish`] stores the state before taking that lock: no wake-up is lost.
+//!
+//! # Who touches what, and lock order
+//!
+//! `next_csn`, `visible` and the ring: committers. A cell's `state`: its own session writes it,
+//! anyone reads it. A cell's `waiters`: waiters push, the owner drains at its end. A top-level
+//! cell's `waiting_for`: its own session writes, deadlock checks read. The slot registry: sessions
+//! at connect and exit, vacuum when it computes the horizon. Locks are never nested: each
+//! `Mutex` here is taken alone for a few instructions.
+//!
+//! # Bounds
+//!
+//! The ring has one slot per possible in-flight commit (a power of two at least twice the
+//! connection limit); a commit holds its slot only between its `fetch_add` and the watermark
+//! passing it, so it cannot wrap. A deadlock check follows at most [`MAX_WAIT_CHAIN`] edges.
+//! Transaction ids and CSNs are 64-bit and never wrap in practice (10^9 per second for 500
+//! years).
+//!
+//! # Model checks
+//!
+//! `cargo test --features shuttle --lib txn::model` runs commit visibility, the horizon protocol
+//! and wake-ups under shuttle's schedulers, on the real code through the `sync` facade.
+
+#[cfg(all(test, feature = "shuttle"))]
+mod model;
+mod wait;
+
+pub use wait::WaitEnd;
+
+use crate::sync::{Arc, AtomicU64, Mutex, Ordering};
+
+/// A transaction id (top-level or sub-transaction). 0 is never used.
+pub type Xid = u64;
+/// A commit sequence number.
+pub type Csn = u64;
+/// A command id: the statements of one transaction, in order.
+pub type Cid = u32;
+
+const IN_PROGRESS: u64 = 0;
+const ABORTED: u64 = u64::MAX;
+const SUBCOMMITTED: u64 = u64::MAX - 1;
+
+/// The longest chain of waits a deadlock check follows.
+pub const MAX_WAIT_CHAIN: usize = 100_000;
+
+/// What a transaction has become, as seen now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    InProgress,
+    Committed(Csn),
+    Aborted,
+}
+
+/// The shared state of one transaction or sub-transaction.
+pub struct TxnCell {
+    xid: Xid,
+    top: Xid,
+    /// The session's process id (for deadlock reports and pg_locks).
+    pid: i32,
+    parent: Option<Arc<TxnCell>>,
+    state: AtomicU64,
+    waiters: Mutex<Vec<std::task::Waker>>,
+    /// The top-level cell this transaction waits for, if it waits (top-level cells only).
+    waiting_for: Mutex<Option<Arc<TxnCell>>>,
+}
+
+impl std::fmt::Debug for TxnCell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TxnCell({}/{}: {:?})", self.xid, self.top, self.status())
+    }
+}
+
+impl TxnCell {
+    pub fn xid(&self) -> Xid {
+        self.xid
+    }
+
+    /// The id of the top-level transaction this cell belongs to.
+    pub fn top(&self) -> Xid {
+        self.top
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.pid
+    }
+
+    /// The top-level cell (self for a top-level transaction).
+    pub fn top_cell(self: &Arc<Self>) -> Arc<TxnCell> {
+        let mut c = self.clone();
+        while let Some(p) = c.parent.clone() {
+            c = p;
+        }
+        c
+    }
+
+    /// Resolves sub-commits through the parents.
+    pub fn status(&self) -> Status {
+        let mut cell = self;
+        loop {
+            match cell.state.load(Ordering::SeqCst) {
+                IN_PROGRESS => return Status::InProgress,
+                ABORTED => return Status::Aborted,
+                SUBCOMMITTED => match &cell.parent {
+                    Some(p) => cell = p,
+                    None => return Status::InProgress,
+                },
+                csn => return Status::Committed(csn),
+            }
+        }
+    }
+
+    /// Whether this cell's own state has left "in progress" (a sub-committed cell has ended,
+    /// though its writes still wait for the parent).
+    fn own_state_ended(&self) -> bool {
+        self.state.load(Ordering::SeqCst) != IN_PROGRESS
+    }
+
+    /// Stores the final state and wakes every waiter (invariant 6: store, then take the lock).
+    fn finish(&self, state: u64) {
+        debug_assert!(state != IN_PROGRESS);
+        self.state.store(state, Ordering::SeqCst);
+        let waiters = std::mem::take(&mut *self.waiters.lock());
+        for w in waiters {
+            w.wake();
+        }
+    }
+
+    /// A future that completes when this transaction has committed or aborted (waiting through
+    /// sub-commits for the enclosing transaction).
+    pub fn wait_end(self: &Arc<Self>) -> WaitEnd {
+        WaitEnd::new(self.clone())
+    }
+}
+
+/// A snapshot: what one statement (READ COMMITTED) or transaction (REPEATABLE READ) sees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Commits with a CSN below this are visible.
+    pub csn: Csn,
+    /// The reading transaction's top-level id (0: none yet; it has written nothing).
+    pub top: Xid,
+    /// The reader's own changes made by commands before this one are visible.
+    pub cid: Cid,
+}
+
+impl Snapshot {
+    /// Whether a write by `cell` at command `cid` is visible to this snapshot.
+    pub fn sees_write(&self, cell: Option<&TxnCell>, cid: Cid) -> bool {
+        let Some(cell) = cell else {
+            return true; // frozen: committed before every snapshot still in use
+        };
+        if self.top != 0 && cell.top == self.top {
+            return cid < self.cid && cell.status() != Status::Aborted;
+        }
+        matches!(cell.status(), Status::Committed(c) if c < self.csn)
+    }
+}
+
+/// A session's published snapshot, for the vacuum horizon.
+#[derive(Debug)]
+pub struct SnapshotSlot {
+    csn: AtomicU64,
+}
+
+impl SnapshotSlot {
+    /// No snapshot in use.
+    const IDLE: u64 = u64::MAX;
+
+    /// Marks the session as holding no snapshot.
+    pub fn clear(&self) {
+        self.csn.store(Self::IDLE, Ordering::SeqCst);
+    }
+}
+
+/// The instance-wide transaction state: id and CSN counters, the watermark and the slots.
+pub struct TxnManager {
+    next_xid: AtomicU64,
+    next_csn: AtomicU64,
+    visible: AtomicU64,
+    /// Slot `csn & mask` holds `csn` once that commit finished (invariant 1).
+    ring: Box<[AtomicU64]>,
+    mask: u64,
+    /// The last horizon a vacuum announced (invariant 5).
+    announced: AtomicU64,
+    slots: Mutex<Vec<Arc<SnapshotSlot>>>,
+}
+
+impl TxnManager {
+    /// `max_commits`: the most commits that can be in flight at once (one per session).
+    pub fn new(max_commits: usize) -> TxnManager {
+        let len = (max_commits.max(1) * 2).next_power_of_two();
+        TxnManager {
+            next_xid: AtomicU64::new(1),
+            next_csn: AtomicU64::new(1),
+            visible: AtomicU64::new(1),
+            // Slot 0's `0` would read as "CSN 0 done"; CSNs start at 1, so every slot starts
+            // with a value no CSN that maps to it can have.
+            ring: (0..len).map(|_| AtomicU64::new(u64::MAX)).collect(),
+            mask: len as u64 - 1,
+            announced: AtomicU64::new(0),
+            slots: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Starts a top-level transaction (done lazily, at its first write).
+    pub fn begin(&self, pid: i32) -> Arc<TxnCell> {
+        let xid = self.next_xid.fetch_add(1, Ordering::SeqCst);
+        Arc::new(TxnCell {
+            xid,
+            top: xid,
+            pid,
+            parent: None,
+            state: AtomicU64::new(IN_PROGRESS),
+            waiters: Mutex::new(Vec::new()),
+            waiting_for: Mutex::new(None),
+        })
+    }
+
+    /// Starts a sub-transaction (a savepoint level) inside `parent`.
+    pub fn begin_sub(&self, parent: &Arc<TxnCell>) -> Arc<TxnCell> {
+        let xid = self.next_xid.fetch_add(1, Ordering::SeqCst);
+        Arc::new(TxnCell {
+            xid,
+            top: parent.top,
+            pid: parent.pid,
+            parent: Some(parent.clone()),
+            state: AtomicU64::new(IN_PROGRESS),
+            waiters: Mutex::new(Vec::new()),
+            waiting_for: Mutex::new(None),
+        })
+    }
+
+    /// The next transaction id to be assigned (txid_current's upper bound, pg_current_snapshot).
+    pub fn next_xid(&self) -> Xid {
+        self.next_xid.load(Ordering::SeqCst)
+    }
+
+    /// The watermark: commits with a CSN below it are complete.
+    pub fn visible(&self) -> Csn {
+        self.visible.load(Ordering::SeqCst)
+    }
+
+    /// RELEASE SAVEPOINT: the sub-transaction's writes now commit or abort with its parent.
+    pub fn subcommit(&self, cell: &TxnCell) {
+        debug_assert!(cell.parent.is_some());
+        cell.finish(SUBCOMMITTED);
+    }
+
+    /// ROLLBACK (TO SAVEPOINT): the cell's writes are gone for everyone. `subs` are the
+    /// sub-committed cells below it, which abort with it (invariant 2).
+    pub fn abort(&self, cell: &TxnCell, subs: &[Arc<TxnCell>]) {
+        for s in subs {
+            s.state.store(ABORTED, Ordering::SeqCst);
+        }
+        if let Some(w) = cell.waiting_for.lock().take() {
+            drop(w);
+        }
+        cell.finish(ABORTED);
+    }
+
+    /// Commits a top-level transaction: returns its CSN once every snapshot taken from now on
+    /// sees it (invariant 4).
+    pub fn commit(&self, cell: &TxnCell) -> Csn {
+        debug_assert!(cell.parent.is_none());
+        let csn = self.next_csn.fetch_add(1, Ordering::SeqCst);
+        cell.finish(csn);
+        self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
+        self.advance();
+        let mut spins = 0u32;
+        while self.visible.load(Ordering::SeqCst) <= csn {
+            // An earlier committer is between its fetch_add and its mark, a few instructions
+            // away unless the kernel preempted it; give it the core.
+            spins += 1;
+            if spins > 64 {
+                crate::sync::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+            self.advance();
+        }
+        csn
+    }
+
+    /// Moves the watermark over every finished slot (anyone may do it; invariant 1).
+    fn advance(&self) {
+        let mut w = self.visible.load(Ordering::SeqCst);
+        while self.ring[(w & self.mask) as usize].load(Ordering::SeqCst) == w {
+            match self
+                .visible
+                .compare_exchange(w, w + 1, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => w += 1,
+                Err(now) => w = now,
+            }
+        }
+    }
+
+    /// Registers a session's snapshot slot (at connect).
+    pub fn register(&self) -> Arc<SnapshotSlot> {
+        let slot = Arc::new(SnapshotSlot {
+            csn: AtomicU64::new(SnapshotSlot::IDLE),
+        });
+        self.slots.lock().push(slot.clone());
+        slot
+    }
+
+    /// Removes a session's slot (at exit).
+    pub fn unregister(&self, slot: &Arc<SnapshotSlot>) {
+        let mut slots = self.slots.lock();
+        if let Some(i) = slots.iter().position(|s| Arc::ptr_eq(s, slot)) {
+            slots.swap_remove(i);
+        }
+    }
+
+    /// Takes a snapshot for the owner of `slot` and publishes it there (invariant 5).
+    pub fn snapshot(&self, slot: &SnapshotSlot, top: Xid, cid: Cid) -> Snapshot {
+        loop {
+            let w = self.visible.load(Ordering::SeqCst);
+            slot.csn.store(w, Ordering::SeqCst);
+            if self.announced.load(Ordering::SeqCst) <= w {
+                return Snapshot { csn: w, top, cid };
+            }
+        }
+    }
+
+    /// The vacuum horizon: versions deleted by commits below it are invisible to every
+    /// snapshot in use now and to every snapshot taken later (invariant 5).
+    pub fn horizon(&self) -> Csn {
+        let h0 = self.visible.load(Ordering::SeqCst);
+        self.announced.fetch_max(h0, Ordering::SeqCst);
+        let slots = self.slots.lock();
+        slots
+            .iter()
+            .map(|s| s.csn.load(Ordering::SeqCst))
+            .fold(h0, u64::min)
+    }
+
+    /// Records that `me` (a top-level cell) is about to wait for `holder`'s transaction, and
+    /// looks for a cycle of waits through it. Returns the cycle (starting with `me`) if there is
+    /// one; the caller then reports a deadlock and must call [`TxnManager::stop_waiting`].
+    pub fn start_waiting(
+        &self,
+        me: &Arc<TxnCell>,
+        holder: &Arc<TxnCell>,
+    ) -> Option<Vec<Arc<TxnCell>>> {
+        *me.waiting_for.lock() = Some(holder.top_cell());
+        self.find_deadlock(me)
+    }
+
+    /// Clears what `me` waits for (the wait ended, or failed).
+    pub fn stop_waiting(&self, me: &TxnCell) {
+        me.waiting_for.lock().take();
+    }
+
+    /// Follows the chain of waits from `me`; a chain that comes back to `me` is a deadlock.
+    pub fn find_deadlock(&self, me: &Arc<TxnCell>) -> Option<Vec<Arc<TxnCell>>> {
+        let mut chain = vec![me.clone()];
+        let mut at = me.waiting_for.lock().clone()?;
+        for _ in 0..MAX_WAIT_CHAIN {
+            if Arc::ptr_eq(&at, me) {
+                return Some(chain);
+            }
+            if at.status() != Status::InProgress {
+                return None; // that one has ended: the wait is about to end too
+            }
+            chain.push(at.clone());
+            let next = at.waiting_for.lock().clone()?;
+            at = next;
+        }
+        None
+    }
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_commit_is_visible_to_snapshots_taken_after_it_only() {
+        let m = TxnManager::new(4);
+        let slot = m.register();
+        let t = m.begin(1);
+        let before = m.snapshot(&slot, 0, 0);
+        assert!(!before.sees_write(Some(&t), 0));
+        let csn = m.commit(&t);
+        assert!(
+            !before.sees_write(Some(&t), 0),
+            "no read skew: old snapshot"
+        );
+        let after = m.snapshot(&slot, 0, 0);
+        assert!(after.csn > csn);
+        assert!(after.sees_write(Some(&t), 0));
+    }
+
+    #[test]
+    fn own_writes_by_command_and_aborted_subtransactions() {
+        let m = TxnManager::new(4);
+        let slot = m.register();
+        let t = m.begin(1);
+        let s = m.begin_sub(&t);
+        let snap = m.snapshot(&slot, t.top(), 2);
+        assert!(snap.sees_write(Some(&t), 1));
+        assert!(
+            !snap.sees_write(Some(&t), 2),
+            "not the current command's own writes"
+        );
+        assert!(snap.sees_write(Some(&s), 0));
+        m.abort(&s, &[]);
+        assert!(!snap.sees_write(Some(&s), 0), "rolled back to savepoint");
+        let other = m.snapshot(&slot, 0, 0);
+        assert!(!other.sees_write(Some(&t), 0), "no dirty read");
+    }
+
+    #[test]
+    fn subcommitted_writes_follow_the_parent() {
+        let m = TxnManager::new(4);
+        let slot = m.register();
+        let t = m.begin(1);
+        let s = m.begin_sub(&t);
+        m.subcommit(&s);
+        assert_eq!(s.status(), Status::InProgress);
+        m.commit(&t);
+        let snap = m.snapshot(&slot, 0, 0);
+        assert!(snap.sees_write(Some(&s), 0));
+        let t2 = m.begin(1);
+        let s2 = m.begin_sub(&t2);
+        m.subcommit(&s2);
+        m.abort(&t2, std::slice::from_ref(&s2));
+        assert_eq!(s2.status(), Status::Aborted);
+    }
+
+    #[test]
+    fn horizon_is_held_back_by_the_oldest_snapshot() {
+        let m = TxnManager::new(4);
+        let a = m.register();
+        let b = m.register();
+        let old = m.snapshot(&a, 0, 0);
+        for _ in 0..3 {
+            let t = m.begin(1);
+            m.commit(&t);
+        }
+        assert_eq!(m.horizon(), old.csn);
+        a.clear();
+        assert_eq!(m.horizon(), m.visible());
+        let s = m.snapshot(&b, 0, 0);
+        assert!(s.csn >= m.horizon());
+        m.unregister(&b);
+        m.unregister(&a);
+        assert_eq!(m.horizon(), m.visible());
+    }
+
+    #[test]
+    fn a_cycle_of_waits_is_found_and_a_chain_is_not() {
+        let m = TxnManager::new(4);
+        let a = m.begin(10);
+        let b = m.begin(11);
+        let c = m.begin(12);
+        assert!(m.start_waiting(&a, &b).is_none());
+        assert!(m.start_waiting(&b, &c).is_none());
+        let cycle = m.start_waiting(&c, &a).expect("deadlock");
+        let pids: Vec<i32> = cycle.iter().map(|c| c.pid()).collect();
+        assert_eq!(pids, vec![12, 10, 11]);
+        m.stop_waiting(&c);
+        m.abort(&c, &[]);
+        assert!(m.find_deadlock(&a).is_none());
+    }
+
+    #[test]
+    fn concurrent_commits_advance_the_watermark_in_order() {
+        let m = std::sync::Arc::new(TxnManager::new(8));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let m = m.clone();
+                std::thread::spawn(move || {
+                    let slot = m.register();
+                    for _ in 0..1000 {
+                        let t = m.begin(1);
+                        let csn = m.commit(&t);
+                        let s = m.snapshot(&slot, 0, 0);
+                        assert!(s.csn > csn);
+                        assert!(s.sees_write(Some(&t), 0));
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(m.visible(), 4001);
+    }
+}

@@ -1,0 +1,100 @@
+//! Waiting for another transaction to end, as a future.
+//!
+//! A session that must wait for a row (a writer still running) awaits [`WaitEnd`]; its shard
+//! runs other sessions meanwhile. The future registers its waker in the cell it waits on and is
+//! woken by [`super::TxnCell::finish`]. A sub-transaction that sub-commits has not ended for a
+//! waiter: its writes now belong to the parent, so the future moves on to wait for the parent.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use super::{Status, TxnCell, IN_PROGRESS, SUBCOMMITTED};
+use crate::sync::{Arc, Ordering};
+
+/// Completes with the transaction's final status (committed or aborted).
+pub struct WaitEnd {
+    cell: Arc<TxnCell>,
+}
+
+impl WaitEnd {
+    pub(super) fn new(cell: Arc<TxnCell>) -> WaitEnd {
+        WaitEnd { cell }
+    }
+
+    /// The transaction waited for now (the parent, once a sub-transaction sub-committed).
+    pub fn cell(&self) -> &Arc<TxnCell> {
+        &self.cell
+    }
+}
+
+impl Future for WaitEnd {
+    type Output = Status;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Status> {
+        loop {
+            match self.cell.state.load(Ordering::SeqCst) {
+                IN_PROGRESS => {}
+                SUBCOMMITTED => {
+                    if let Some(p) = self.cell.parent.clone() {
+                        self.cell = p;
+                        continue;
+                    }
+                    return Poll::Ready(Status::InProgress);
+                }
+                _ => return Poll::Ready(self.cell.status()),
+            }
+            let mut waiters = self.cell.waiters.lock();
+            // Invariant 6: checked again under the lock that finish() takes after its store.
+            if self.cell.own_state_ended() {
+                continue;
+            }
+            if !waiters.iter().any(|w| w.will_wake(cx.waker())) {
+                waiters.push(cx.waker().clone());
+            }
+            return Poll::Pending;
+        }
+    }
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::super::TxnManager;
+    use super::*;
+
+    fn block_on<F: Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    #[test]
+    fn a_waiter_wakes_when_the_writer_commits_or_aborts() {
+        let m = std::sync::Arc::new(TxnManager::new(4));
+        let t = m.begin(1);
+        let w = t.wait_end();
+        let m2 = m.clone();
+        let t2 = t.clone();
+        let h = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            m2.commit(&t2)
+        });
+        let status = block_on(w);
+        let csn = h.join().unwrap();
+        assert_eq!(status, Status::Committed(csn));
+
+        let u = m.begin(1);
+        let s = m.begin_sub(&u);
+        let w = s.wait_end();
+        m.subcommit(&s);
+        let u2 = u.clone();
+        let m3 = m.clone();
+        let h = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            m3.abort(&u2, &[]);
+        });
+        assert_eq!(block_on(w), Status::Aborted, "waits through the sub-commit");
+        h.join().unwrap();
+    }
+}
