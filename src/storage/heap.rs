@@ -60,6 +60,17 @@ pub enum Change {
     SelfChanged,
 }
 
+/// What a unique check found in a chain.
+#[derive(Debug)]
+pub enum Probe {
+    /// No version with the key is live or about to be.
+    Dead,
+    /// A live version with the key (committed, or written by the prober itself).
+    Live(RowId),
+    /// A transaction in progress is inserting or deleting a version with the key: wait for it.
+    Wait(Arc<TxnCell>),
+}
+
 /// What a vacuum pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct VacuumStats {
@@ -236,6 +247,64 @@ impl<R> Heap<R> {
             id += 1;
         }
         (id < end).then_some(id)
+    }
+
+    /// For a unique check: whether the chain rooted at `root` holds a version that is live or
+    /// may become live, whoever's snapshot. `same_key` tells whether a version has the key being
+    /// inserted (a chain may have moved on to another key). PostgreSQL's "dirty" snapshot.
+    pub fn probe(&self, root: RowId, me: &TxnCell, same_key: impl Fn(&R) -> bool) -> Probe {
+        let mut id = root;
+        for _ in 0..1_000_000 {
+            let Some(slot) = self.slot(id) else {
+                return Probe::Dead;
+            };
+            let slot = slot.lock();
+            let t = match &*slot {
+                Slot::Redirect(n) | Slot::Free(n) if *n != NONE => {
+                    id = *n;
+                    continue;
+                }
+                Slot::Tuple(t) => t,
+                _ => return Probe::Dead,
+            };
+            let creator = t.xmin.as_ref().map(|x| (x.status(), x.top() == me.top()));
+            let alive_for_now = match creator {
+                Some((Status::Aborted, _)) => false,
+                Some((Status::InProgress, false)) => {
+                    if !same_key(&t.data) {
+                        false
+                    } else {
+                        return Probe::Wait(t.xmin.clone().expect("creator"));
+                    }
+                }
+                _ => true,
+            };
+            if alive_for_now {
+                let deleter = match &t.xmax {
+                    Some(x) if t.flags & LOCK_ONLY == 0 => Some((x.status(), x.top() == me.top())),
+                    _ => None,
+                };
+                match deleter {
+                    None | Some((Status::Aborted, _)) => {
+                        return if same_key(&t.data) {
+                            Probe::Live(id)
+                        } else {
+                            Probe::Dead
+                        };
+                    }
+                    Some((Status::InProgress, false)) if same_key(&t.data) => {
+                        return Probe::Wait(t.xmax.clone().expect("deleter"));
+                    }
+                    // Deleted by a commit or by ourselves: look further along a HOT chain.
+                    _ => {}
+                }
+            }
+            if t.flags & HOT_UPDATED == 0 || t.next == NONE {
+                return Probe::Dead;
+            }
+            id = t.next;
+        }
+        Probe::Dead
     }
 
     /// Reads the newest committed-or-own version at `id` for a READ COMMITTED re-check,

@@ -15,7 +15,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Bound;
 
 use super::RowId;
-use crate::sync::Mutex;
+use crate::sync::{Mutex, MutexGuard};
 
 /// Key locks of a unique index.
 pub const STRIPES: usize = 64;
@@ -69,7 +69,7 @@ impl<K: Ord + Clone + Hash + Send + Sync + 'static> Index<K> {
     }
 
     /// The key lock for `key` (unique checks hold it while looking and inserting).
-    pub fn lock_key(&self, key: &K) -> impl Drop + '_ {
+    pub fn lock_key(&self, key: &K) -> MutexGuard<'_, ()> {
         let mut h = rustc_hash::FxHasher::default();
         key.hash(&mut h);
         self.stripes[(h.finish() as usize) % STRIPES].lock()

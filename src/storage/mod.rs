@@ -47,7 +47,7 @@
 mod heap;
 mod index;
 
-pub use heap::{Change, Heap, VacuumStats};
+pub use heap::{Change, Heap, Probe, VacuumStats};
 pub use index::{Entry, Index, STRIPES};
 
 /// A slot in a heap: stable for the life of the version stored there.

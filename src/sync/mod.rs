@@ -11,6 +11,8 @@ mod imp {
     pub use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
     pub use std::sync::Arc;
 
+    pub type MutexGuard<'a, T> = parking_lot::MutexGuard<'a, T>;
+
     /// A mutex that does not poison: a panicking session must not wedge the others.
     #[derive(Default, Debug)]
     pub struct Mutex<T>(parking_lot::Mutex<T>);
@@ -19,7 +21,7 @@ mod imp {
         pub fn new(v: T) -> Self {
             Mutex(parking_lot::Mutex::new(v))
         }
-        pub fn lock(&self) -> parking_lot::MutexGuard<'_, T> {
+        pub fn lock(&self) -> MutexGuard<'_, T> {
             self.0.lock()
         }
     }
@@ -34,6 +36,8 @@ mod imp {
     pub use shuttle::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
     pub use shuttle::sync::Arc;
 
+    pub type MutexGuard<'a, T> = shuttle::sync::MutexGuard<'a, T>;
+
     #[derive(Default, Debug)]
     pub struct Mutex<T>(shuttle::sync::Mutex<T>);
 
@@ -41,7 +45,7 @@ mod imp {
         pub fn new(v: T) -> Self {
             Mutex(shuttle::sync::Mutex::new(v))
         }
-        pub fn lock(&self) -> shuttle::sync::MutexGuard<'_, T> {
+        pub fn lock(&self) -> MutexGuard<'_, T> {
             // A panic under the model checker is a test failure anyway.
             self.0.lock().unwrap_or_else(|e| e.into_inner())
         }

@@ -1,0 +1,454 @@
+//! The live schema: relations (tables, indexes), their columns and constraints, versioned like
+//! rows.
+//!
+//! # Design
+//!
+//! PostgreSQL's DDL is transactional: a CREATE TABLE is invisible to others until its transaction
+//! commits and disappears if it aborts; an ALTER TABLE is seen by its own transaction at once.
+//! threadgres gets the same behaviour by treating each relation *version* as a row version: a
+//! [`Relation`] is stamped with the transaction cell and command that created it, and, once
+//! replaced (ALTER, RENAME) or dropped, with the one that ended it. A lookup uses the statement's
+//! snapshot, exactly as a row read would, so no lock is needed to read the schema and a reader
+//! never sees a half-made change.
+//!
+//! What a relation's columns *are* (types, default expressions) is described here in the terms
+//! PostgreSQL's catalogs use: type OIDs, typmods, expression texts. The SQL layer turns them into
+//! its own types and bound expressions and caches them per version. The data of a table is a type
+//! parameter `D`, owned by the SQL layer's engine: the catalog keeps it and hands it out, and all
+//! versions of one relation share it.
+//!
+//! Every change bumps [`Catalog::epoch`], which prepared statements compare to know when to plan
+//! again (PostgreSQL's plan-cache invalidation, coarse-grained).
+//!
+//! # Invariants
+//!
+//! 1. For one name in one schema of one database, at most one version is visible to any
+//!    snapshot: a DDL statement that creates a name checks, under the name's map entry, that no
+//!    version of it is live or being created by a transaction in progress.
+//! 2. All versions of a relation share its OID and its data.
+//! 3. `epoch` only grows; it is bumped after a change is made and again when the changing
+//!    transaction ends, so a plan made before either sees a different epoch.
+//!
+//! # Bounds
+//!
+//! OIDs of user objects start at 16384 (PostgreSQL's FirstNormalObjectId) and are 32-bit; past
+//! 2^32 - 1 creation fails with 54000. A table has at most [`MAX_COLUMNS`] columns (PostgreSQL's
+//! limit).
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::txn::{Cid, Snapshot, TxnCell};
+
+pub type Oid = u32;
+
+/// PostgreSQL's MaxHeapAttributeNumber.
+pub const MAX_COLUMNS: usize = 1600;
+/// The first OID given to a user object.
+pub const FIRST_USER_OID: Oid = 16384;
+
+/// One column of a table (pg_attribute, with its default from pg_attrdef).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub type_oid: Oid,
+    pub typmod: i32,
+    pub not_null: bool,
+    /// The default expression as SQL text (pg_get_expr of adbin).
+    pub default: Option<String>,
+    /// GENERATED ALWAYS / BY DEFAULT AS IDENTITY: 'a' or 'd' (pg_attribute.attidentity).
+    pub identity: Option<char>,
+    /// Dropped columns keep their place (attisdropped), as PostgreSQL's do.
+    pub dropped: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelKind {
+    Table,
+    Index,
+    Sequence,
+    View,
+}
+
+impl RelKind {
+    /// pg_class.relkind.
+    pub fn code(self) -> char {
+        match self {
+            RelKind::Table => 'r',
+            RelKind::Index => 'i',
+            RelKind::Sequence => 'S',
+            RelKind::View => 'v',
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Persistence {
+    Permanent,
+    Unlogged,
+    Temporary,
+}
+
+impl Persistence {
+    /// pg_class.relpersistence.
+    pub fn code(self) -> char {
+        match self {
+            Persistence::Permanent => 'p',
+            Persistence::Unlogged => 'u',
+            Persistence::Temporary => 't',
+        }
+    }
+}
+
+/// An index of a table (pg_index).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexDef {
+    pub oid: Oid,
+    pub name: String,
+    /// Positions of the indexed columns in the table's column list.
+    pub columns: Vec<usize>,
+    pub unique: bool,
+    pub primary: bool,
+}
+
+/// What a constraint checks (pg_constraint.contype).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConstraintKind {
+    PrimaryKey {
+        index: Oid,
+    },
+    Unique {
+        index: Oid,
+    },
+    /// The expression as SQL text.
+    Check {
+        expr: String,
+    },
+    ForeignKey {
+        columns: Vec<usize>,
+        ref_table: Oid,
+        ref_columns: Vec<usize>,
+        /// pg_constraint.confupdtype / confdeltype: a (no action), r, c, n, d.
+        on_update: char,
+        on_delete: char,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConstraintDef {
+    pub oid: Oid,
+    pub name: String,
+    pub kind: ConstraintKind,
+}
+
+/// Where a relation lives by name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct QualName {
+    pub database: String,
+    pub schema: String,
+    pub name: String,
+}
+
+/// One version of a relation.
+pub struct Relation<D> {
+    pub oid: Oid,
+    pub name: QualName,
+    pub kind: RelKind,
+    pub persistence: Persistence,
+    pub columns: Vec<ColumnDef>,
+    pub indexes: Vec<IndexDef>,
+    pub constraints: Vec<ConstraintDef>,
+    /// The owning role's name.
+    pub owner: String,
+    pub data: Arc<D>,
+    created: Option<Arc<TxnCell>>,
+    created_cid: Cid,
+    ended: Mutex<Option<(Arc<TxnCell>, Cid)>>,
+}
+
+impl<D> std::fmt::Debug for Relation<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Relation({} {:?})", self.oid, self.name)
+    }
+}
+
+impl<D> Relation<D> {
+    /// Whether this version is the one `snap` sees.
+    pub fn visible(&self, snap: &Snapshot) -> bool {
+        if !snap.sees_write(self.created.as_deref(), self.created_cid) {
+            return false;
+        }
+        match &*self.ended.lock() {
+            None => true,
+            Some((cell, cid)) => !snap.sees_write(Some(cell), *cid),
+        }
+    }
+
+    /// The columns that are not dropped, with their positions.
+    pub fn live_columns(&self) -> impl Iterator<Item = (usize, &ColumnDef)> {
+        self.columns.iter().enumerate().filter(|(_, c)| !c.dropped)
+    }
+}
+
+/// What a new relation version is made of.
+pub struct NewRelation<D> {
+    pub name: QualName,
+    pub kind: RelKind,
+    pub persistence: Persistence,
+    pub columns: Vec<ColumnDef>,
+    pub indexes: Vec<IndexDef>,
+    pub constraints: Vec<ConstraintDef>,
+    pub owner: String,
+    pub data: Arc<D>,
+}
+
+/// Why a catalog change was refused.
+#[derive(Debug, Clone)]
+pub enum CatalogError {
+    /// The name is taken by a visible relation, or by one a transaction in progress is creating
+    /// (the caller may wait for that transaction, then try again).
+    Exists(Option<Arc<TxnCell>>),
+    /// Another transaction in progress changed or dropped this relation.
+    Busy(Arc<TxnCell>),
+    OidsExhausted,
+}
+
+/// The relations of every database.
+pub struct Catalog<D> {
+    next_oid: AtomicU32,
+    epoch: AtomicU64,
+    names: scc::HashMap<QualName, Vec<Arc<Relation<D>>>>,
+}
+
+impl<D> Default for Catalog<D> {
+    fn default() -> Self {
+        Catalog {
+            next_oid: AtomicU32::new(FIRST_USER_OID),
+            epoch: AtomicU64::new(1),
+            names: scc::HashMap::new(),
+        }
+    }
+}
+
+impl<D> Catalog<D> {
+    pub fn new() -> Catalog<D> {
+        Catalog::default()
+    }
+
+    /// Changes whenever the schema may have changed (invariant 3).
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::SeqCst)
+    }
+
+    /// Marks the schema changed (also called when a transaction that changed it ends).
+    pub fn bump(&self) {
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A new OID for a relation, index or constraint.
+    pub fn new_oid(&self) -> Result<Oid, CatalogError> {
+        let oid = self.next_oid.fetch_add(1, Ordering::SeqCst);
+        if oid == Oid::MAX {
+            return Err(CatalogError::OidsExhausted);
+        }
+        Ok(oid)
+    }
+
+    /// The version of `name` that `snap` sees.
+    pub fn lookup(&self, name: &QualName, snap: &Snapshot) -> Option<Arc<Relation<D>>> {
+        self.names.read_sync(name, |_, versions| {
+            versions.iter().rev().find(|r| r.visible(snap)).cloned()
+        })?
+    }
+
+    /// Every relation version `snap` sees (for pg_class and friends), in OID order.
+    pub fn visible(&self, snap: &Snapshot) -> Vec<Arc<Relation<D>>> {
+        let mut out = Vec::new();
+        self.names.iter_sync(|_, versions| {
+            out.extend(versions.iter().filter(|r| r.visible(snap)).cloned());
+            true
+        });
+        out.sort_by_key(|r| r.oid);
+        out
+    }
+
+    /// Creates a relation (a new OID when `oid` is None, else a new version of that relation)
+    /// as a write of `cell` at command `cid`, seen by `snap`'s owner (invariant 1).
+    pub fn create(
+        &self,
+        oid: Option<Oid>,
+        rel: NewRelation<D>,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<Arc<Relation<D>>, CatalogError> {
+        let oid = match oid {
+            Some(o) => o,
+            None => self.new_oid()?,
+        };
+        let entry = self.names.entry_sync(rel.name.clone());
+        let mut versions = entry.or_default();
+        for v in versions.get().iter() {
+            if v.visible(snap) {
+                return Err(CatalogError::Exists(None));
+            }
+            // Created by someone still running (and not ended): they may commit it.
+            if let Some(c) = &v.created {
+                if c.top() != cell.top()
+                    && c.status() == crate::txn::Status::InProgress
+                    && v.ended.lock().is_none()
+                {
+                    return Err(CatalogError::Exists(Some(c.clone())));
+                }
+            }
+        }
+        let r = Arc::new(Relation {
+            oid,
+            name: rel.name,
+            kind: rel.kind,
+            persistence: rel.persistence,
+            columns: rel.columns,
+            indexes: rel.indexes,
+            constraints: rel.constraints,
+            owner: rel.owner,
+            data: rel.data,
+            created: Some(cell.clone()),
+            created_cid: cid,
+            ended: Mutex::new(None),
+        });
+        versions.get_mut().push(r.clone());
+        drop(versions);
+        self.bump();
+        Ok(r)
+    }
+
+    /// Ends a version (DROP, or the old side of an ALTER). Fails if another transaction in
+    /// progress already ended it.
+    pub fn end(
+        &self,
+        rel: &Relation<D>,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<(), CatalogError> {
+        {
+            let mut ended = rel.ended.lock();
+            if let Some((other, _)) = &*ended {
+                match other.status() {
+                    crate::txn::Status::Aborted => {}
+                    _ if other.top() == cell.top() => {}
+                    crate::txn::Status::InProgress => {
+                        return Err(CatalogError::Busy(other.clone()))
+                    }
+                    crate::txn::Status::Committed(_) => return Err(CatalogError::Exists(None)),
+                }
+            }
+            *ended = Some((cell.clone(), cid));
+        }
+        self.bump();
+        Ok(())
+    }
+
+    /// Forgets versions nobody can see any more: created by aborted transactions, or ended by
+    /// commits below `horizon`. Returns the relations whose every version is gone (their data
+    /// can be dropped).
+    pub fn vacuum(&self, horizon: crate::txn::Csn) -> Vec<Oid> {
+        use crate::txn::Status;
+        let mut gone = Vec::new();
+        self.names.retain_sync(|_, versions| {
+            versions.retain(|v| {
+                let aborted = v
+                    .created
+                    .as_ref()
+                    .is_some_and(|c| c.status() == Status::Aborted);
+                let ended = matches!(
+                    v.ended.lock().as_ref().map(|(c, _)| c.status()),
+                    Some(Status::Committed(c)) if c < horizon
+                );
+                if aborted || ended {
+                    gone.push(v.oid);
+                }
+                !(aborted || ended)
+            });
+            !versions.is_empty()
+        });
+        // An OID still present under another name (renamed) is not gone.
+        let mut live = std::collections::HashSet::new();
+        self.names.iter_sync(|_, versions| {
+            live.extend(versions.iter().map(|v| v.oid));
+            true
+        });
+        gone.retain(|o| !live.contains(o));
+        gone.sort_unstable();
+        gone.dedup();
+        gone
+    }
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::*;
+    use crate::txn::TxnManager;
+
+    fn name(n: &str) -> QualName {
+        QualName {
+            database: "postgres".into(),
+            schema: "public".into(),
+            name: n.into(),
+        }
+    }
+
+    fn table(n: &str) -> NewRelation<()> {
+        NewRelation {
+            name: name(n),
+            kind: RelKind::Table,
+            persistence: Persistence::Permanent,
+            columns: vec![],
+            indexes: vec![],
+            constraints: vec![],
+            owner: "postgres".into(),
+            data: Arc::new(()),
+        }
+    }
+
+    #[test]
+    fn ddl_is_transactional() {
+        let m = TxnManager::new(4);
+        let slot = m.register();
+        let cat: Catalog<()> = Catalog::new();
+        let t = m.begin(1);
+        let own = m.snapshot(&slot, t.top(), 1);
+        let r = cat.create(None, table("t"), &own, &t, 0).unwrap();
+        assert!(r.oid >= FIRST_USER_OID);
+        assert!(
+            cat.lookup(&name("t"), &own).is_some(),
+            "own DDL, next command"
+        );
+        let other = m.snapshot(&slot, 0, 0);
+        assert!(cat.lookup(&name("t"), &other).is_none(), "uncommitted DDL");
+        let t2 = m.begin(2);
+        let snap2 = m.snapshot(&slot, t2.top(), 0);
+        assert!(matches!(
+            cat.create(None, table("t"), &snap2, &t2, 0),
+            Err(CatalogError::Exists(Some(_)))
+        ));
+        m.abort(&t, &[]);
+        assert!(cat.create(None, table("t"), &snap2, &t2, 0).is_ok());
+        m.commit(&t2);
+        let after = m.snapshot(&slot, 0, 0);
+        let r = cat.lookup(&name("t"), &after).unwrap();
+        assert_eq!(
+            cat.vacuum(m.horizon()).len(),
+            1,
+            "the aborted version is forgotten"
+        );
+        let t3 = m.begin(3);
+        cat.end(&r, &t3, 0).unwrap();
+        assert!(cat.lookup(&name("t"), &m.snapshot(&slot, 0, 0)).is_some());
+        m.commit(&t3);
+        assert!(cat.lookup(&name("t"), &m.snapshot(&slot, 0, 0)).is_none());
+        slot.clear();
+        assert_eq!(cat.vacuum(m.horizon()), vec![r.oid]);
+    }
+}

@@ -1,0 +1,492 @@
+//! The engine: the one door from SQL to the catalog, transactions and storage.
+//!
+//! The executor and DDL reach tables only through this module. It fixes what storage's type
+//! parameters are for SQL — a stored row is a boxed slice of [`Value`]s, an index key is a
+//! [`Key`] of values ordered as SQL orders them — and implements the writes that need more than
+//! one storage call: an insert checks every unique index and then adds every index entry; an
+//! update decides whether it can be HOT. Each write to a table passes through [`insert`],
+//! [`update`] or [`delete`] here, which is where the write-ahead log will record it.
+//!
+//! Nothing here waits: a write that meets another transaction's uncommitted change returns
+//! [`WriteError::Wait`] with that transaction's cell, and the caller (the executor, through its
+//! session) awaits its end and tries again.
+
+use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
+
+use parking_lot::RwLock;
+
+use crate::catalog::{self, Oid, Relation};
+use crate::storage::{Change, Heap, Index, Probe, RowId};
+use crate::sync::{Arc, MutexGuard};
+use crate::txn::{Cid, Snapshot, TxnCell};
+
+use super::types::{self, Value};
+
+/// A stored row: one value per column (dropped columns hold NULL).
+pub type Row = Box<[Value]>;
+
+/// A table as the catalog knows it.
+pub type Rel = Relation<TableData>;
+/// The instance's catalog of tables.
+pub type SqlCatalog = catalog::Catalog<TableData>;
+
+/// An index key: the indexed columns' values, ordered as SQL orders them (NULLs last, as in a
+/// default B-tree index).
+#[derive(Debug, Clone)]
+pub struct Key(pub Box<[Value]>);
+
+fn cmp_value(a: &Value, b: &Value) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => types::compare(a, b),
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, o: &Self) -> Ordering {
+        for (a, b) in self.0.iter().zip(o.0.iter()) {
+            let c = cmp_value(a, b);
+            if c != Ordering::Equal {
+                return c;
+            }
+        }
+        self.0.len().cmp(&o.0.len())
+    }
+}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Key {}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        // Equal keys must hash equally across representations that compare equal (1 and 1.0):
+        // integers by value, other numbers not at all (they only pick a key lock stripe).
+        for v in self.0.iter() {
+            match v {
+                Value::Null => 0u8.hash(h),
+                Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
+                Value::Float4(_) | Value::Float8(_) | Value::Numeric(_) => 1u8.hash(h),
+                Value::Text(s) => s.hash(h),
+                Value::Bool(b) => b.hash(h),
+                Value::Date(d) => d.hash(h),
+                Value::Timestamp(t) | Value::TimestampTz(t) => t.hash(h),
+                Value::Uuid(u) => u.hash(h),
+                Value::Bytea(b) => b.hash(h),
+                _ => 2u8.hash(h),
+            }
+        }
+    }
+}
+
+impl Key {
+    /// The key of `row` for an index over `columns`.
+    pub fn of(row: &[Value], columns: &[usize]) -> Key {
+        Key(columns.iter().map(|&c| row[c].clone()).collect())
+    }
+
+    pub fn has_null(&self) -> bool {
+        self.0.iter().any(Value::is_null)
+    }
+}
+
+/// The data of one table, shared by every version of its catalog entry.
+#[derive(Default)]
+pub struct TableData {
+    pub heap: Heap<Row>,
+    /// The index trees by index OID. Which of them a statement maintains is decided by the
+    /// relation version it planned with (its `indexes`).
+    trees: RwLock<Vec<(Oid, Arc<Index<Key>>)>>,
+}
+
+impl TableData {
+    pub fn new() -> TableData {
+        TableData::default()
+    }
+
+    /// The tree of index `oid`, created empty on first use.
+    pub fn tree(&self, oid: Oid) -> Arc<Index<Key>> {
+        if let Some((_, t)) = self.trees.read().iter().find(|(o, _)| *o == oid) {
+            return t.clone();
+        }
+        let mut trees = self.trees.write();
+        if let Some((_, t)) = trees.iter().find(|(o, _)| *o == oid) {
+            return t.clone();
+        }
+        let t = Arc::new(Index::new());
+        trees.push((oid, t.clone()));
+        t
+    }
+
+    /// Forgets an index's tree (DROP INDEX once no version refers to it).
+    pub fn drop_tree(&self, oid: Oid) {
+        self.trees.write().retain(|(o, _)| *o != oid);
+    }
+}
+
+/// Why a write did not happen.
+#[derive(Debug)]
+pub enum WriteError {
+    /// A unique index already holds the key (23505).
+    Unique { index: Oid, key: Key },
+    /// Another transaction in progress is writing the same row or key: wait for its end, then
+    /// try again.
+    Wait(Arc<TxnCell>),
+}
+
+/// Who writes: the transaction's cell (a sub-transaction's inside a savepoint) and command.
+pub struct Writer<'a> {
+    pub cell: &'a Arc<TxnCell>,
+    pub cid: Cid,
+    pub snap: &'a Snapshot,
+}
+
+/// Checks the unique indexes whose key changes, holding their key locks in index order (the
+/// same order for every writer of the table, so two writers never wait on each other's locks).
+/// Returns the keys' locks, to be held until the new entries are in.
+fn check_unique<'r>(
+    rel: &'r Rel,
+    trees: &'r [(usize, Arc<Index<Key>>)],
+    row: &[Value],
+    old: Option<&[Value]>,
+    w: &Writer<'_>,
+    guards: &mut Vec<MutexGuard<'r, ()>>,
+) -> Result<(), WriteError> {
+    for &(i, ref tree) in trees {
+        let def = &rel.indexes[i];
+        if !def.unique {
+            continue;
+        }
+        let key = Key::of(row, &def.columns);
+        if key.has_null() {
+            continue; // NULLs are distinct
+        }
+        if let Some(old) = old {
+            if Key::of(old, &def.columns) == key {
+                continue; // unchanged: the old version already holds it
+            }
+        }
+        guards.push(tree.lock_key(&key));
+        for root in tree.rows_of(&key) {
+            match rel
+                .data
+                .heap
+                .probe(root, w.cell, |r| Key::of(r, &def.columns) == key)
+            {
+                Probe::Dead => {}
+                Probe::Live(_) => {
+                    return Err(WriteError::Unique {
+                        index: def.oid,
+                        key,
+                    })
+                }
+                Probe::Wait(c) => return Err(WriteError::Wait(c)),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn trees_of(rel: &Rel) -> Vec<(usize, Arc<Index<Key>>)> {
+    rel.indexes
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (i, rel.data.tree(d.oid)))
+        .collect()
+}
+
+/// INSERT of one row (already checked against NOT NULL and CHECK constraints).
+pub fn insert(rel: &Rel, row: Row, w: &Writer<'_>) -> Result<RowId, WriteError> {
+    let trees = trees_of(rel);
+    let mut guards = Vec::new();
+    check_unique(rel, &trees, &row, None, w, &mut guards)?;
+    let keys: Vec<Key> = trees
+        .iter()
+        .map(|(i, _)| Key::of(&row, &rel.indexes[*i].columns))
+        .collect();
+    let id = rel.data.heap.insert(row, w.cell, w.cid);
+    for ((_, tree), key) in trees.iter().zip(keys) {
+        tree.insert(key, id);
+    }
+    drop(guards);
+    Ok(id)
+}
+
+/// What an UPDATE or DELETE of one version found.
+#[derive(Debug)]
+pub enum Changed {
+    /// Done: the new version's slot for an update, the old one for a delete.
+    Done(RowId),
+    /// Not changed: already changed by this command, or not visible.
+    Skipped,
+    /// Changed by a transaction that committed after the snapshot: READ COMMITTED re-checks
+    /// the newer version (Some), or skips a deleted row (None); REPEATABLE READ fails (40001).
+    Concurrent(Option<RowId>),
+}
+
+fn changed(c: Change) -> Result<Changed, WriteError> {
+    match c {
+        Change::Done(id) => Ok(Changed::Done(id)),
+        Change::Invisible | Change::SelfChanged => Ok(Changed::Skipped),
+        Change::Wait(cell) => Err(WriteError::Wait(cell)),
+        Change::Concurrent(next) => Ok(Changed::Concurrent(next)),
+    }
+}
+
+/// UPDATE of the version at `id` (whose values are `old`) to `new`.
+pub fn update(
+    rel: &Rel,
+    id: RowId,
+    old: &[Value],
+    new: Row,
+    w: &Writer<'_>,
+) -> Result<Changed, WriteError> {
+    let indexed_changed = rel.indexes.iter().any(|d| {
+        d.columns
+            .iter()
+            .any(|&c| cmp_value(&old[c], &new[c]) != Ordering::Equal)
+    });
+    if !indexed_changed {
+        return match rel.data.heap.update(id, w.snap, w.cell, w.cid, new, true) {
+            Ok(n) => Ok(Changed::Done(n)),
+            Err((c, _)) => changed(c),
+        };
+    }
+    let trees = trees_of(rel);
+    let mut guards = Vec::new();
+    check_unique(rel, &trees, &new, Some(old), w, &mut guards)?;
+    let keys: Vec<Key> = trees
+        .iter()
+        .map(|(i, _)| Key::of(&new, &rel.indexes[*i].columns))
+        .collect();
+    match rel.data.heap.update(id, w.snap, w.cell, w.cid, new, false) {
+        Ok(n) => {
+            for ((_, tree), key) in trees.iter().zip(keys) {
+                tree.insert(key, n);
+            }
+            Ok(Changed::Done(n))
+        }
+        Err((c, _)) => changed(c),
+    }
+}
+
+/// DELETE of the version at `id`, or with `lock_only` a row lock on it (SELECT FOR UPDATE).
+pub fn delete(
+    rel: &Rel,
+    id: RowId,
+    w: &Writer<'_>,
+    lock_only: bool,
+) -> Result<Changed, WriteError> {
+    changed(rel.data.heap.delete(id, w.snap, w.cell, w.cid, lock_only))
+}
+
+/// Reclaims dead versions of a table and their index entries (VACUUM, and the background
+/// reclaimer). `horizon` and `now` come from the transaction manager.
+pub fn vacuum(
+    rel: &Rel,
+    horizon: crate::txn::Csn,
+    now: crate::txn::Csn,
+) -> crate::storage::VacuumStats {
+    let trees = trees_of(rel);
+    rel.data.heap.vacuum(horizon, now, |row, root| {
+        for (i, tree) in &trees {
+            tree.remove(&Key::of(row, &rel.indexes[*i].columns), root);
+        }
+    })
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::*;
+    use crate::catalog::{ColumnDef, IndexDef, NewRelation, Persistence, QualName, RelKind};
+    use crate::txn::TxnManager;
+
+    fn col(name: &str) -> ColumnDef {
+        ColumnDef {
+            name: name.into(),
+            type_oid: 23,
+            typmod: -1,
+            not_null: false,
+            default: None,
+            identity: None,
+            dropped: false,
+        }
+    }
+
+    /// A table (id int PRIMARY KEY, v int) with an index on v.
+    fn setup(m: &TxnManager, cat: &SqlCatalog) -> Arc<Rel> {
+        let slot = m.register();
+        let t = m.begin(1);
+        let snap = m.snapshot(&slot, t.top(), 0);
+        let rel = cat
+            .create(
+                None,
+                NewRelation {
+                    name: QualName {
+                        database: "d".into(),
+                        schema: "public".into(),
+                        name: "t".into(),
+                    },
+                    kind: RelKind::Table,
+                    persistence: Persistence::Permanent,
+                    columns: vec![col("id"), col("v")],
+                    indexes: vec![
+                        IndexDef {
+                            oid: 1,
+                            name: "t_pkey".into(),
+                            columns: vec![0],
+                            unique: true,
+                            primary: true,
+                        },
+                        IndexDef {
+                            oid: 2,
+                            name: "t_v".into(),
+                            columns: vec![1],
+                            unique: false,
+                            primary: false,
+                        },
+                    ],
+                    constraints: vec![],
+                    owner: "postgres".into(),
+                    data: Arc::new(TableData::new()),
+                },
+                &snap,
+                &t,
+                0,
+            )
+            .unwrap();
+        m.commit(&t);
+        m.unregister(&slot);
+        rel
+    }
+
+    fn row(id: i32, v: i32) -> Row {
+        vec![Value::Int4(id), Value::Int4(v)].into_boxed_slice()
+    }
+
+    #[test]
+    fn unique_keys_wait_for_an_inserter_and_then_conflict() {
+        let m = TxnManager::new(4);
+        let cat = SqlCatalog::new();
+        let rel = setup(&m, &cat);
+        let slot = m.register();
+        let t1 = m.begin(1);
+        let s1 = m.snapshot(&slot, t1.top(), 0);
+        let w1 = Writer {
+            cell: &t1,
+            cid: 0,
+            snap: &s1,
+        };
+        insert(&rel, row(1, 10), &w1).unwrap();
+        let t2 = m.begin(2);
+        let s2 = m.snapshot(&slot, t2.top(), 0);
+        let w2 = Writer {
+            cell: &t2,
+            cid: 0,
+            snap: &s2,
+        };
+        assert!(matches!(
+            insert(&rel, row(1, 20), &w2),
+            Err(WriteError::Wait(_))
+        ));
+        m.commit(&t1);
+        assert!(matches!(
+            insert(&rel, row(1, 20), &w2),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        insert(&rel, row(2, 20), &w2).unwrap();
+        m.abort(&t2, &[]);
+        // The aborted row's key is free again.
+        let t3 = m.begin(3);
+        let s3 = m.snapshot(&slot, t3.top(), 0);
+        insert(
+            &rel,
+            row(2, 30),
+            &Writer {
+                cell: &t3,
+                cid: 0,
+                snap: &s3,
+            },
+        )
+        .unwrap();
+        m.commit(&t3);
+    }
+
+    #[test]
+    fn updates_of_unindexed_columns_touch_no_index_and_vacuum_cleans_entries() {
+        let m = TxnManager::new(4);
+        let cat = SqlCatalog::new();
+        let rel = setup(&m, &cat);
+        let slot = m.register();
+        let t = m.begin(1);
+        let s = m.snapshot(&slot, t.top(), 0);
+        let id = insert(
+            &rel,
+            row(1, 10),
+            &Writer {
+                cell: &t,
+                cid: 0,
+                snap: &s,
+            },
+        )
+        .unwrap();
+        m.commit(&t);
+        let pk = rel.data.tree(1);
+        let by_v = rel.data.tree(2);
+        assert_eq!((pk.len(), by_v.len()), (1, 1));
+        // A change of v moves the row to new index entries (not HOT)...
+        let t = m.begin(1);
+        let s = m.snapshot(&slot, t.top(), 0);
+        let w = Writer {
+            cell: &t,
+            cid: 0,
+            snap: &s,
+        };
+        let Changed::Done(id2) = update(&rel, id, &row(1, 10), row(1, 11), &w).unwrap() else {
+            panic!()
+        };
+        m.commit(&t);
+        assert_eq!((pk.len(), by_v.len()), (2, 2));
+        // ... and a change of nothing indexed (here: the same values) is HOT.
+        let t = m.begin(1);
+        let s = m.snapshot(&slot, t.top(), 0);
+        let w = Writer {
+            cell: &t,
+            cid: 0,
+            snap: &s,
+        };
+        update(&rel, id2, &row(1, 11), row(1, 11), &w).unwrap();
+        m.commit(&t);
+        assert_eq!((pk.len(), by_v.len()), (2, 2));
+        slot.clear();
+        let stats = vacuum(&rel, m.horizon(), m.visible());
+        assert_eq!(stats.removed, 2);
+        assert_eq!(
+            (pk.len(), by_v.len()),
+            (1, 1),
+            "the dead version's entries are gone"
+        );
+        let s = m.snapshot(&slot, 0, 0);
+        let found = pk.rows_of(&Key(vec![Value::Int4(1)].into_boxed_slice()));
+        assert_eq!(found.len(), 1);
+        let (_, v) = rel
+            .data
+            .heap
+            .fetch(found[0], &s, |_, r| r[1].clone())
+            .unwrap();
+        assert!(matches!(v, Value::Int4(11)));
+    }
+}
