@@ -98,6 +98,10 @@ pub struct Instance {
     next_xid: std::sync::atomic::AtomicU64,
     connections: AtomicUsize,
     pub notify: Hub,
+    /// Commit order, snapshots and waits of transactions over tables.
+    pub txns: crate::txn::TxnManager,
+    /// The live schema: tables and indexes of every database, with their data.
+    pub catalog: crate::sql::engine::SqlCatalog,
     /// Sessions that answered a client lately; decides idle spinning (see `idle_spin`).
     pub active_sessions: crate::idle_spin::ActiveSessions,
     pub shutting_down: AtomicBool,
@@ -136,6 +140,8 @@ impl Instance {
                 .map(crate::session::auth::ScramSecret::new),
             parse_cache: ParseCache::new(config.parse_cache_entries),
             notify: Hub::new(config.max_connections + 16, config.max_notify_queue_size),
+            txns: crate::txn::TxnManager::new(config.max_connections + 16),
+            catalog: crate::sql::engine::SqlCatalog::new(),
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),

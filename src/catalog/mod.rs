@@ -162,6 +162,8 @@ pub struct Relation<D> {
     pub constraints: Vec<ConstraintDef>,
     /// The owning role's name.
     pub owner: String,
+    /// For an index: the table it indexes (pg_index.indrelid).
+    pub table: Option<Oid>,
     pub data: Arc<D>,
     created: Option<Arc<TxnCell>>,
     created_cid: Cid,
@@ -201,6 +203,7 @@ pub struct NewRelation<D> {
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
     pub owner: String,
+    pub table: Option<Oid>,
     pub data: Arc<D>,
 }
 
@@ -313,6 +316,7 @@ impl<D> Catalog<D> {
             indexes: rel.indexes,
             constraints: rel.constraints,
             owner: rel.owner,
+            table: rel.table,
             data: rel.data,
             created: Some(cell.clone()),
             created_cid: cid,
@@ -408,6 +412,7 @@ mod tests {
             indexes: vec![],
             constraints: vec![],
             owner: "postgres".into(),
+            table: None,
             data: Arc::new(()),
         }
     }

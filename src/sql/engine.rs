@@ -361,6 +361,7 @@ mod tests {
                     ],
                     constraints: vec![],
                     owner: "postgres".into(),
+                    table: None,
                     data: Arc::new(TableData::new()),
                 },
                 &snap,

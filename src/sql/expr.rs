@@ -42,6 +42,36 @@ pub trait SessionCtx {
     fn server_addr(&self) -> Option<std::net::SocketAddr>;
     /// The current transaction's id, assigned on first use (txid_current()).
     fn current_xid(&mut self, func: &str) -> PgResult<u64>;
+    /// The snapshot to read the catalog with: the newest commits and this transaction's own
+    /// earlier commands (PostgreSQL's catalog snapshot).
+    fn catalog_snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        Err(PgError::feature_not_supported(
+            "tables are not available here",
+        ))
+    }
+    /// The snapshot of the running statement (READ COMMITTED) or transaction (REPEATABLE
+    /// READ), taken at its first use.
+    fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        Err(PgError::feature_not_supported(
+            "tables are not available here",
+        ))
+    }
+    /// The transaction's (or current savepoint's) cell and the current command id, for a
+    /// write; the first write of a transaction gives it its id. Fails in a read-only
+    /// transaction (25006, naming `what`).
+    fn writer(
+        &mut self,
+        what: &str,
+    ) -> PgResult<(std::sync::Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
+        Err(PgError::feature_not_supported(format!(
+            "{what} is not available here"
+        )))
+    }
+    /// The schemas of search_path that exist, in order (where unqualified names are looked up
+    /// and created).
+    fn search_path(&self) -> Vec<String> {
+        vec!["public".to_string()]
+    }
 }
 
 /// Functions that read or change session state.

@@ -12,6 +12,7 @@
 //! session owns, so the session executes them.
 
 pub mod catalog;
+pub mod ddl;
 pub mod engine;
 pub mod exec;
 pub mod expr;

@@ -2088,7 +2088,7 @@ impl<'a> Planner<'a> {
         if let [schema, _] = names.as_slice() {
             if schema != "pg_catalog" && schema != "public" && schema != "information_schema" {
                 return Err(PgError::new(
-                    INVALID_SCHEMA_NAME,
+                    code::INVALID_SCHEMA_NAME,
                     format!("schema \"{schema}\" does not exist"),
                 )
                 .at(loc(tn.location)));
@@ -3892,7 +3892,6 @@ fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
 
 /// SQLSTATEs not among the shared error codes.
 const WINDOWING_ERROR: &str = "42P20";
-const INVALID_SCHEMA_NAME: &str = "3F000";
 
 // PostgreSQL's frameOptions bits (nodes/parsenodes.h).
 const FRAMEOPTION_NONDEFAULT: i32 = 0x1;

@@ -307,6 +307,44 @@ impl<R> Heap<R> {
         Probe::Dead
     }
 
+    /// Visits every chain root with the newest version of its HOT chain that was not rolled
+    /// back (CREATE INDEX: an index entry points at the root and carries the key of the newest
+    /// version). `f` runs with that version's slot locked: it must not call back into the heap.
+    pub fn for_each_root(&self, mut f: impl FnMut(RowId, &R)) {
+        for root in 0..self.len() {
+            let Some(slot) = self.slot(root) else {
+                continue;
+            };
+            let mut id = match &*slot.lock() {
+                Slot::Tuple(t) if t.flags & HEAP_ONLY != 0 => continue,
+                Slot::Tuple(_) => root,
+                Slot::Redirect(n) => *n,
+                Slot::Free(_) => continue,
+            };
+            let mut newest = None;
+            for _ in 0..1_000_000 {
+                let Some(s) = self.slot(id) else { break };
+                let s = s.lock();
+                let Slot::Tuple(t) = &*s else { break };
+                if t.xmin
+                    .as_ref()
+                    .is_none_or(|x| x.status() != Status::Aborted)
+                {
+                    newest = Some(id);
+                }
+                if t.flags & HOT_UPDATED == 0 || t.next == NONE {
+                    break;
+                }
+                id = t.next;
+            }
+            if let Some(n) = newest.and_then(|n| self.slot(n)) {
+                if let Slot::Tuple(t) = &*n.lock() {
+                    f(root, &t.data);
+                }
+            }
+        }
+    }
+
     /// Reads the newest committed-or-own version at `id` for a READ COMMITTED re-check,
     /// whatever the snapshot (PostgreSQL's EvalPlanQual reads it the same way).
     pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&R) -> T) -> Option<T> {

@@ -1,0 +1,987 @@
+//! DDL over tables: CREATE TABLE, DROP TABLE, CREATE INDEX, DROP INDEX, TRUNCATE and the ALTER
+//! TABLE forms that add keys.
+//!
+//! Analysis ([`analyze`]) turns the parse tree into a [`Ddl`] value with types resolved and
+//! expressions kept as SQL text (what PostgreSQL's catalogs store, deparsed); execution
+//! ([`execute`]) writes new relation versions into the catalog as the session's transaction, so
+//! DDL commits and rolls back with it (see `catalog`). Every table change goes through the
+//! catalog's `create` / `end`, which is where the write-ahead log will record it.
+
+use std::sync::Arc;
+
+use pg_query::protobuf::{self, node::Node as N, ConstrType};
+
+use super::engine::{Key, Rel, TableData};
+use super::expr::SessionCtx;
+use super::plan::Planner;
+use super::types::{FormatCtx, Type};
+use crate::catalog::{
+    CatalogError, ColumnDef, ConstraintDef, ConstraintKind, IndexDef, NewRelation, Persistence,
+    QualName, RelKind, MAX_COLUMNS,
+};
+use crate::error::{code, PgError, PgResult};
+
+/// A column of CREATE TABLE, types resolved.
+#[derive(Debug, Clone)]
+pub struct NewColumn {
+    pub name: String,
+    pub ty: Type,
+    pub typmod: i32,
+    pub not_null: bool,
+    pub default: Option<String>,
+    pub identity: Option<char>,
+}
+
+/// A key constraint or index: its name if given, and its columns by name.
+#[derive(Debug, Clone)]
+pub struct KeySpec {
+    pub name: Option<String>,
+    pub columns: Vec<String>,
+    pub primary: bool,
+    pub unique: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct CreateTable {
+    pub schema: String,
+    pub name: String,
+    pub if_not_exists: bool,
+    pub persistence: Persistence,
+    pub columns: Vec<NewColumn>,
+    pub keys: Vec<KeySpec>,
+    pub checks: Vec<(Option<String>, String)>,
+}
+
+/// An analyzed DDL statement.
+#[derive(Debug, Clone)]
+pub enum Ddl {
+    CreateTable(CreateTable),
+    DropTables {
+        names: Vec<(String, String)>,
+        if_exists: bool,
+        cascade: bool,
+    },
+    CreateIndex {
+        table: (String, String),
+        key: KeySpec,
+        if_not_exists: bool,
+    },
+    DropIndexes {
+        names: Vec<(String, String)>,
+        if_exists: bool,
+    },
+    Truncate(Vec<(String, String)>),
+    AddKey {
+        table: (String, String),
+        key: KeySpec,
+    },
+}
+
+impl Ddl {
+    /// The command tag.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Ddl::CreateTable(_) => "CREATE TABLE",
+            Ddl::DropTables { .. } => "DROP TABLE",
+            Ddl::CreateIndex { .. } => "CREATE INDEX",
+            Ddl::DropIndexes { .. } => "DROP INDEX",
+            Ddl::Truncate(_) => "TRUNCATE TABLE",
+            Ddl::AddKey { .. } => "ALTER TABLE",
+        }
+    }
+}
+
+fn str_of(n: &protobuf::Node) -> Option<&str> {
+    match n.node.as_ref()? {
+        N::String(s) => Some(&s.sval),
+        _ => None,
+    }
+}
+
+fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
+    nodes
+        .iter()
+        .filter_map(str_of)
+        .map(str::to_string)
+        .collect()
+}
+
+/// SQL text of an expression, as PostgreSQL's deparser would print it.
+pub fn deparse_expr(n: &N) -> PgResult<String> {
+    let select = protobuf::SelectStmt {
+        target_list: vec![protobuf::Node {
+            node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
+                val: Some(Box::new(protobuf::Node {
+                    node: Some(n.clone()),
+                })),
+                ..Default::default()
+            }))),
+        }],
+        limit_option: protobuf::LimitOption::Default as i32,
+        op: protobuf::SetOperation::SetopNone as i32,
+        ..Default::default()
+    };
+    let text = N::SelectStmt(Box::new(select))
+        .deparse(Default::default())
+        .map_err(|e| PgError::new(code::SYNTAX_ERROR, format!("cannot deparse: {e}")))?;
+    Ok(text.strip_prefix("SELECT ").unwrap_or(&text).to_string())
+}
+
+fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
+    (rv.schemaname.clone(), rv.relname.clone())
+}
+
+fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec {
+    let columns = match column {
+        Some(col) => vec![col.to_string()],
+        None => names_of(&c.keys),
+    };
+    KeySpec {
+        name: (!c.conname.is_empty()).then(|| c.conname.clone()),
+        columns,
+        primary: c.contype == ConstrType::ConstrPrimary as i32,
+        unique: true,
+    }
+}
+
+/// Decides what a DDL parse tree is; None for statements this module does not handle.
+pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    Some(match node {
+        N::CreateStmt(c) => analyze_create(c),
+        N::DropStmt(d)
+            if d.remove_type == protobuf::ObjectType::ObjectTable as i32
+                || d.remove_type == protobuf::ObjectType::ObjectIndex as i32 =>
+        {
+            let names = d
+                .objects
+                .iter()
+                .filter_map(|o| match o.node.as_ref()? {
+                    N::List(l) => {
+                        let parts = names_of(&l.items);
+                        match parts.as_slice() {
+                            [t] => Some((String::new(), t.clone())),
+                            [s, t] => Some((s.clone(), t.clone())),
+                            [_, s, t] => Some((s.clone(), t.clone())),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                })
+                .collect();
+            if d.remove_type == protobuf::ObjectType::ObjectTable as i32 {
+                Ok(Ddl::DropTables {
+                    names,
+                    if_exists: d.missing_ok,
+                    cascade: d.behavior == protobuf::DropBehavior::DropCascade as i32,
+                })
+            } else {
+                Ok(Ddl::DropIndexes {
+                    names,
+                    if_exists: d.missing_ok,
+                })
+            }
+        }
+        N::IndexStmt(i) => (|| {
+            let table = i
+                .relation
+                .as_ref()
+                .map(rel_name)
+                .ok_or_else(|| PgError::syntax("CREATE INDEX without a table"))?;
+            let mut columns = Vec::new();
+            for p in &i.index_params {
+                match p.node.as_ref() {
+                    Some(N::IndexElem(e)) if !e.name.is_empty() && e.expr.is_none() => {
+                        columns.push(e.name.clone())
+                    }
+                    _ => {
+                        return Err(PgError::feature_not_supported(
+                            "indexes on expressions are not supported yet",
+                        ))
+                    }
+                }
+            }
+            if i.where_clause.is_some() {
+                return Err(PgError::feature_not_supported(
+                    "partial indexes are not supported yet",
+                ));
+            }
+            if !i.access_method.is_empty() && i.access_method != "btree" {
+                return Err(PgError::feature_not_supported(format!(
+                    "access method \"{}\" is not supported",
+                    i.access_method
+                )));
+            }
+            Ok(Ddl::CreateIndex {
+                table,
+                key: KeySpec {
+                    name: (!i.idxname.is_empty()).then(|| i.idxname.clone()),
+                    columns,
+                    primary: i.primary,
+                    unique: i.unique,
+                },
+                if_not_exists: i.if_not_exists,
+            })
+        })(),
+        N::TruncateStmt(t) => Ok(Ddl::Truncate(
+            t.relations
+                .iter()
+                .filter_map(|r| match r.node.as_ref()? {
+                    N::RangeVar(rv) => Some(rel_name(rv)),
+                    _ => None,
+                })
+                .collect(),
+        )),
+        N::AlterTableStmt(a) => {
+            let table = a.relation.as_ref().map(rel_name).unwrap_or_default();
+            let mut keys = Vec::new();
+            for cmd in &a.cmds {
+                let Some(N::AlterTableCmd(c)) = cmd.node.as_ref() else {
+                    continue;
+                };
+                let constraint = match c.def.as_ref().and_then(|d| d.node.as_ref()) {
+                    Some(N::Constraint(k))
+                        if c.subtype == protobuf::AlterTableType::AtAddConstraint as i32
+                            && (k.contype == ConstrType::ConstrPrimary as i32
+                                || k.contype == ConstrType::ConstrUnique as i32) =>
+                    {
+                        k
+                    }
+                    _ => return None,
+                };
+                keys.push(key_of_constraint(constraint, None));
+            }
+            match keys.as_slice() {
+                [k] => Ok(Ddl::AddKey {
+                    table,
+                    key: k.clone(),
+                }),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    })
+}
+
+fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
+    let rv = c
+        .relation
+        .as_ref()
+        .ok_or_else(|| PgError::syntax("CREATE TABLE without a name"))?;
+    if c.partspec.is_some() || c.partbound.is_some() {
+        return Err(PgError::feature_not_supported(
+            "partitioned tables are not supported yet",
+        ));
+    }
+    if !c.inh_relations.is_empty() {
+        return Err(PgError::feature_not_supported(
+            "table inheritance is not supported",
+        ));
+    }
+    if c.of_typename.is_some() {
+        return Err(PgError::feature_not_supported(
+            "typed tables are not supported",
+        ));
+    }
+    let persistence = match rv.relpersistence.as_str() {
+        "t" => Persistence::Temporary,
+        "u" => Persistence::Unlogged,
+        _ => Persistence::Permanent,
+    };
+    let mut params = Vec::new();
+    let fmt = FormatCtx::default();
+    let planner = Planner::new(&mut params, &fmt);
+    let mut columns = Vec::new();
+    let mut keys = Vec::new();
+    let mut checks = Vec::new();
+    for elt in &c.table_elts {
+        match elt.node.as_ref() {
+            Some(N::ColumnDef(cd)) => {
+                let tn = cd
+                    .type_name
+                    .as_ref()
+                    .ok_or_else(|| PgError::syntax("column without a type"))?;
+                let tname = names_of(&tn.names).last().cloned().unwrap_or_default();
+                if matches!(
+                    tname.as_str(),
+                    "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
+                ) {
+                    return Err(PgError::feature_not_supported(
+                        "serial columns are not supported yet (sequences come later)",
+                    ));
+                }
+                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let mut col = NewColumn {
+                    name: cd.colname.clone(),
+                    ty,
+                    typmod,
+                    not_null: cd.is_not_null,
+                    default: None,
+                    identity: None,
+                };
+                if let Some(d) = cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
+                    col.default = Some(deparse_expr(d)?);
+                }
+                for k in &cd.constraints {
+                    let Some(N::Constraint(k)) = k.node.as_ref() else {
+                        continue;
+                    };
+                    match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
+                        ConstrType::ConstrNotnull => col.not_null = true,
+                        ConstrType::ConstrNull => col.not_null = false,
+                        ConstrType::ConstrDefault => {
+                            if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
+                                col.default = Some(deparse_expr(e)?);
+                            }
+                        }
+                        ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
+                            keys.push(key_of_constraint(k, Some(&cd.colname)))
+                        }
+                        ConstrType::ConstrCheck => {
+                            if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
+                                checks.push((
+                                    (!k.conname.is_empty()).then(|| k.conname.clone()),
+                                    deparse_expr(e)?,
+                                ));
+                            }
+                        }
+                        ConstrType::ConstrIdentity => {
+                            return Err(PgError::feature_not_supported(
+                                "identity columns are not supported yet (sequences come later)",
+                            ))
+                        }
+                        ConstrType::ConstrForeign => {
+                            return Err(PgError::feature_not_supported(
+                                "foreign keys are not supported yet",
+                            ))
+                        }
+                        _ => {}
+                    }
+                }
+                columns.push(col);
+            }
+            Some(N::Constraint(k)) => {
+                match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
+                    ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
+                        keys.push(key_of_constraint(k, None))
+                    }
+                    ConstrType::ConstrCheck => {
+                        if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
+                            checks.push((
+                                (!k.conname.is_empty()).then(|| k.conname.clone()),
+                                deparse_expr(e)?,
+                            ));
+                        }
+                    }
+                    ConstrType::ConstrForeign => {
+                        return Err(PgError::feature_not_supported(
+                            "foreign keys are not supported yet",
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+            Some(N::TableLikeClause(_)) => {
+                return Err(PgError::feature_not_supported(
+                    "CREATE TABLE ... LIKE is not supported yet",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(Ddl::CreateTable(CreateTable {
+        schema: rv.schemaname.clone(),
+        name: rv.relname.clone(),
+        if_not_exists: c.if_not_exists,
+        persistence,
+        columns,
+        keys,
+        checks,
+    }))
+}
+
+fn already_exists(name: &str) -> PgError {
+    PgError::new(
+        code::DUPLICATE_TABLE,
+        format!("relation \"{name}\" already exists"),
+    )
+}
+
+fn notice(msg: String, sqlstate: &'static str) -> PgError {
+    PgError::notice(sqlstate, msg)
+}
+
+/// The schema a new object goes to: the named one, or the first of search_path that exists.
+fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
+    if schema.is_empty() {
+        return cx.search_path().into_iter().next().ok_or_else(|| {
+            PgError::new(
+                code::INVALID_SCHEMA_NAME,
+                "no schema has been selected to create in",
+            )
+        });
+    }
+    if schema == "public" || schema == "pg_temp" {
+        Ok("public".to_string())
+    } else {
+        Err(PgError::new(
+            code::INVALID_SCHEMA_NAME,
+            format!("schema \"{schema}\" does not exist"),
+        ))
+    }
+}
+
+fn qual(cx: &dyn SessionCtx, schema: &str, name: &str) -> QualName {
+    QualName {
+        database: cx.database().to_string(),
+        schema: schema.to_string(),
+        name: name.to_string(),
+    }
+}
+
+/// Finds a relation by possibly qualified name, through search_path.
+pub fn find(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Option<Arc<Rel>>> {
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    if !schema.is_empty() {
+        return Ok(catalog.lookup(&qual(cx, schema, name), &snap));
+    }
+    for s in cx.search_path() {
+        if let Some(r) = catalog.lookup(&qual(cx, &s, name), &snap) {
+            return Ok(Some(r));
+        }
+    }
+    Ok(None)
+}
+
+/// An index name that is free in `schema`: `base`, else base1, base2, ... (PostgreSQL's rule).
+fn free_name(cx: &mut dyn SessionCtx, schema: &str, base: &str) -> PgResult<String> {
+    let base: String = base.chars().take(63).collect();
+    if find(cx, schema, &base)?.is_none() {
+        return Ok(base);
+    }
+    for i in 1.. {
+        let n = format!("{base}{i}");
+        if find(cx, schema, &n)?.is_none() {
+            return Ok(n);
+        }
+    }
+    unreachable!()
+}
+
+fn catalog_error(e: CatalogError, name: &str) -> PgError {
+    match e {
+        CatalogError::Exists(_) => already_exists(name),
+        CatalogError::Busy(_) => PgError::new(
+            code::OBJECT_IN_USE,
+            format!("relation \"{name}\" is being changed by another transaction"),
+        ),
+        CatalogError::OidsExhausted => {
+            PgError::new(code::PROGRAM_LIMIT_EXCEEDED, "object identifiers exhausted")
+        }
+    }
+}
+
+/// Turns key specs into index definitions (names chosen, columns resolved).
+fn index_defs(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    table: &str,
+    columns: &[ColumnDef],
+    keys: &[KeySpec],
+    existing: &[IndexDef],
+) -> PgResult<Vec<IndexDef>> {
+    let mut out: Vec<IndexDef> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    for k in keys {
+        if k.primary && (existing.iter().chain(out.iter()).any(|i| i.primary)) {
+            return Err(PgError::new(
+                code::INVALID_TABLE_DEFINITION,
+                format!("multiple primary keys for table \"{table}\" are not allowed"),
+            ));
+        }
+        let mut cols = Vec::new();
+        for name in &k.columns {
+            let pos = columns
+                .iter()
+                .position(|c| !c.dropped && &c.name == name)
+                .ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_COLUMN,
+                        format!("column \"{name}\" named in key does not exist"),
+                    )
+                })?;
+            cols.push(pos);
+        }
+        let name = match &k.name {
+            Some(n) => n.clone(),
+            None => {
+                let base = if k.primary {
+                    format!("{table}_pkey")
+                } else if k.unique {
+                    format!("{table}_{}_key", k.columns.join("_"))
+                } else {
+                    format!("{table}_{}_idx", k.columns.join("_"))
+                };
+                let mut n = free_name(cx, schema, &base)?;
+                let mut i = 1;
+                while taken.contains(&n) {
+                    n = format!("{base}{i}");
+                    i += 1;
+                }
+                n
+            }
+        };
+        taken.push(name.clone());
+        out.push(IndexDef {
+            oid: cx
+                .instance()
+                .catalog
+                .new_oid()
+                .map_err(|e| catalog_error(e, &name))?,
+            name,
+            columns: cols,
+            unique: k.unique || k.primary,
+            primary: k.primary,
+        });
+    }
+    Ok(out)
+}
+
+/// Registers each index as a relation of its own (pg_class lists indexes; their names share
+/// the table namespace).
+fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef]) -> PgResult<()> {
+    let (cell, cid) = cx.writer("CREATE INDEX")?;
+    let snap = cx.catalog_snapshot()?;
+    for d in defs {
+        let rel = NewRelation {
+            name: QualName {
+                name: d.name.clone(),
+                ..table.name.clone()
+            },
+            kind: RelKind::Index,
+            persistence: table.persistence,
+            columns: d
+                .columns
+                .iter()
+                .map(|&c| table.columns[c].clone())
+                .collect(),
+            indexes: vec![d.clone()],
+            constraints: vec![],
+            owner: table.owner.clone(),
+            table: Some(table.oid),
+            data: table.data.clone(),
+        };
+        cx.instance()
+            .catalog
+            .create(Some(d.oid), rel, &snap, &cell, cid)
+            .map_err(|e| catalog_error(e, &d.name))?;
+    }
+    Ok(())
+}
+
+/// Builds a new index over the rows a table holds now; fails with 23505 if a unique index
+/// would hold a key twice among live rows.
+fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
+    let snap = cx.catalog_snapshot()?;
+    let tree = table.data.tree(def.oid);
+    let mut entries = Vec::new();
+    table.data.heap.for_each_root(|root, newest| {
+        entries.push((root, Key::of(newest, &def.columns)));
+    });
+    let mut seen: std::collections::HashSet<Key> = std::collections::HashSet::new();
+    let mut dup = None;
+    for (root, key) in entries {
+        tree.insert(key.clone(), root);
+        if def.unique && !key.has_null() && dup.is_none() {
+            let live = table.data.heap.fetch(root, &snap, |_, _| ()).is_some();
+            if live && !seen.insert(key.clone()) {
+                dup = Some(key);
+            }
+        }
+    }
+    if let Some(key) = dup {
+        table.data.drop_tree(def.oid);
+        let names: Vec<&str> = def
+            .columns
+            .iter()
+            .map(|&c| table.columns[c].name.as_str())
+            .collect();
+        let vals: Vec<String> = key
+            .0
+            .iter()
+            .zip(def.columns.iter())
+            .map(|(v, &c)| super::expr::text_of(v, Type(table.columns[c].type_oid), cx.fmt()))
+            .collect();
+        return Err(PgError::new(
+            code::UNIQUE_VIOLATION,
+            format!("could not create unique index \"{}\"", def.name),
+        )
+        .with_detail(format!(
+            "Key ({})=({}) is duplicated.",
+            names.join(", "),
+            vals.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// Runs a DDL statement as part of the session's transaction. Returns the command tag.
+pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
+    match ddl {
+        Ddl::CreateTable(ct) => create_table(ct, cx)?,
+        Ddl::DropTables {
+            names,
+            if_exists,
+            cascade: _,
+        } => {
+            let mut found = Vec::new();
+            for (schema, name) in names {
+                match find(cx, schema, name)? {
+                    Some(r) if r.kind == RelKind::Table => found.push(r),
+                    Some(_) => {
+                        return Err(PgError::new(
+                            code::WRONG_OBJECT_TYPE,
+                            format!("\"{name}\" is not a table"),
+                        )
+                        .with_hint("Use DROP INDEX to remove an index."))
+                    }
+                    None if *if_exists => cx.notice(notice(
+                        format!("table \"{name}\" does not exist, skipping"),
+                        code::SUCCESSFUL_COMPLETION,
+                    )),
+                    None => {
+                        return Err(PgError::new(
+                            code::UNDEFINED_TABLE,
+                            format!("table \"{name}\" does not exist"),
+                        ))
+                    }
+                }
+            }
+            let (cell, cid) = cx.writer("DROP TABLE")?;
+            for r in found {
+                let catalog = &cx.instance().catalog;
+                catalog
+                    .end(&r, &cell, cid)
+                    .map_err(|e| catalog_error(e, &r.name.name))?;
+                for i in &r.indexes {
+                    if let Some(ir) = find(cx, &r.name.schema, &i.name)? {
+                        cx.instance()
+                            .catalog
+                            .end(&ir, &cell, cid)
+                            .map_err(|e| catalog_error(e, &i.name))?;
+                    }
+                }
+            }
+        }
+        Ddl::DropIndexes { names, if_exists } => {
+            for (schema, name) in names {
+                let Some(ir) = find(cx, schema, name)?.filter(|r| r.kind == RelKind::Index) else {
+                    if *if_exists {
+                        cx.notice(notice(
+                            format!("index \"{name}\" does not exist, skipping"),
+                            code::SUCCESSFUL_COMPLETION,
+                        ));
+                        continue;
+                    }
+                    return Err(PgError::new(
+                        code::UNDEFINED_OBJECT,
+                        format!("index \"{name}\" does not exist"),
+                    ));
+                };
+                let def = &ir.indexes[0];
+                let snap = cx.catalog_snapshot()?;
+                let table = cx
+                    .instance()
+                    .catalog
+                    .visible(&snap)
+                    .into_iter()
+                    .find(|r| Some(r.oid) == ir.table);
+                let (cell, cid) = cx.writer("DROP INDEX")?;
+                if let Some(t) = table {
+                    if def.primary || t.constraints.iter().any(|c| matches!(c.kind, ConstraintKind::Unique { index } if index == def.oid)) {
+                        return Err(PgError::new(
+                            code::DEPENDENT_OBJECTS_STILL_EXIST,
+                            format!(
+                                "cannot drop index {name} because constraint {name} on table {} requires it",
+                                t.name.name
+                            ),
+                        )
+                        .with_hint(format!(
+                            "You can drop constraint {name} on table {} instead.",
+                            t.name.name
+                        )));
+                    }
+                    replace(cx, &t, |n| n.indexes.retain(|i| i.oid != def.oid))?;
+                }
+                cx.instance()
+                    .catalog
+                    .end(&ir, &cell, cid)
+                    .map_err(|e| catalog_error(e, name))?;
+            }
+        }
+        Ddl::Truncate(names) => {
+            let mut tables = Vec::new();
+            for (schema, name) in names {
+                match find(cx, schema, name)? {
+                    Some(r) if r.kind == RelKind::Table => tables.push(r),
+                    Some(_) => {
+                        return Err(PgError::new(
+                            code::WRONG_OBJECT_TYPE,
+                            format!("\"{name}\" is not a table"),
+                        ))
+                    }
+                    None => {
+                        return Err(PgError::new(
+                            code::UNDEFINED_TABLE,
+                            format!("relation \"{name}\" does not exist"),
+                        ))
+                    }
+                }
+            }
+            for t in tables {
+                // A new version with empty data: the old rows stay for snapshots that see the
+                // old version, and come back if this transaction aborts.
+                replace_with_data(cx, &t, Arc::new(TableData::new()), |_| {})?;
+            }
+        }
+        Ddl::CreateIndex {
+            table,
+            key,
+            if_not_exists,
+        } => {
+            let t = table_for_alter(cx, &table.0, &table.1)?;
+            if let Some(n) = &key.name {
+                if find(cx, &t.name.schema, n)?.is_some() {
+                    if *if_not_exists {
+                        cx.notice(notice(
+                            format!("relation \"{n}\" already exists, skipping"),
+                            code::DUPLICATE_TABLE,
+                        ));
+                        return Ok(ddl.tag());
+                    }
+                    return Err(already_exists(n));
+                }
+            }
+            add_indexes(cx, &t, std::slice::from_ref(key), false)?;
+        }
+        Ddl::AddKey { table, key } => {
+            let t = table_for_alter(cx, &table.0, &table.1)?;
+            add_indexes(cx, &t, std::slice::from_ref(key), true)?;
+        }
+    }
+    Ok(ddl.tag())
+}
+
+fn table_for_alter(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Arc<Rel>> {
+    match find(cx, schema, name)? {
+        Some(r) if r.kind == RelKind::Table => Ok(r),
+        Some(_) => Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!("\"{name}\" is not a table"),
+        )),
+        None => Err(PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{name}\" does not exist"),
+        )),
+    }
+}
+
+/// Adds indexes to a table as a new version, building them. `as_constraint`: ALTER TABLE ADD
+/// PRIMARY KEY / UNIQUE (a pg_constraint row each), not CREATE INDEX (a primary key always is).
+fn add_indexes(
+    cx: &mut dyn SessionCtx,
+    t: &Arc<Rel>,
+    keys: &[KeySpec],
+    as_constraint: bool,
+) -> PgResult<()> {
+    let defs = index_defs(
+        cx,
+        &t.name.schema,
+        &t.name.name,
+        &t.columns,
+        keys,
+        &t.indexes,
+    )?;
+    for d in &defs {
+        build_index(cx, t, d)?;
+    }
+    let mut constraints = Vec::new();
+    for d in &defs {
+        if d.primary || as_constraint {
+            constraints.push(ConstraintDef {
+                oid: cx
+                    .instance()
+                    .catalog
+                    .new_oid()
+                    .map_err(|e| catalog_error(e, &d.name))?,
+                name: d.name.clone(),
+                kind: if d.primary {
+                    ConstraintKind::PrimaryKey { index: d.oid }
+                } else {
+                    ConstraintKind::Unique { index: d.oid }
+                },
+            });
+        }
+    }
+    let defs2 = defs.clone();
+    let new = replace(cx, t, move |n| {
+        for d in &defs2 {
+            if d.primary {
+                for &c in &d.columns {
+                    n.columns[c].not_null = true;
+                }
+            }
+        }
+        n.indexes.extend(defs2.iter().cloned());
+        n.constraints.extend(constraints.iter().cloned());
+    })?;
+    create_index_relations(cx, &new, &defs)
+}
+
+/// Writes a new version of `t` changed by `f` (same data) and ends the old one.
+fn replace(
+    cx: &mut dyn SessionCtx,
+    t: &Arc<Rel>,
+    f: impl FnOnce(&mut NewRelation<TableData>),
+) -> PgResult<Arc<Rel>> {
+    replace_with_data(cx, t, t.data.clone(), f)
+}
+
+fn replace_with_data(
+    cx: &mut dyn SessionCtx,
+    t: &Arc<Rel>,
+    data: Arc<TableData>,
+    f: impl FnOnce(&mut NewRelation<TableData>),
+) -> PgResult<Arc<Rel>> {
+    let (cell, cid) = cx.writer("ALTER TABLE")?;
+    let mut n = NewRelation {
+        name: t.name.clone(),
+        kind: t.kind,
+        persistence: t.persistence,
+        columns: t.columns.clone(),
+        indexes: t.indexes.clone(),
+        constraints: t.constraints.clone(),
+        owner: t.owner.clone(),
+        table: t.table,
+        data,
+    };
+    f(&mut n);
+    let catalog = &cx.instance().catalog;
+    catalog
+        .end(t, &cell, cid)
+        .map_err(|e| catalog_error(e, &t.name.name))?;
+    let snap = cx.catalog_snapshot()?;
+    cx.instance()
+        .catalog
+        .create(Some(t.oid), n, &snap, &cell, cid)
+        .map_err(|e| catalog_error(e, &t.name.name))
+}
+
+fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    let schema = creation_schema(cx, &ct.schema)?;
+    if find(cx, &schema, &ct.name)?.is_some() {
+        if ct.if_not_exists {
+            cx.notice(notice(
+                format!("relation \"{}\" already exists, skipping", ct.name),
+                code::DUPLICATE_TABLE,
+            ));
+            return Ok(());
+        }
+        return Err(already_exists(&ct.name));
+    }
+    if ct.columns.len() > MAX_COLUMNS {
+        return Err(PgError::new(
+            code::TOO_MANY_COLUMNS,
+            format!("tables can have at most {MAX_COLUMNS} columns"),
+        ));
+    }
+    let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
+    for c in &ct.columns {
+        if columns.iter().any(|x| x.name == c.name) {
+            return Err(PgError::new(
+                code::DUPLICATE_COLUMN,
+                format!("column \"{}\" specified more than once", c.name),
+            ));
+        }
+        columns.push(ColumnDef {
+            name: c.name.clone(),
+            type_oid: c.ty.0,
+            typmod: c.typmod,
+            not_null: c.not_null,
+            default: c.default.clone(),
+            identity: c.identity,
+            dropped: false,
+        });
+    }
+    let indexes = index_defs(cx, &schema, &ct.name, &columns, &ct.keys, &[])?;
+    for d in &indexes {
+        if d.primary {
+            for &c in &d.columns {
+                columns[c].not_null = true;
+            }
+        }
+    }
+    let mut constraints = Vec::new();
+    for d in &indexes {
+        constraints.push(ConstraintDef {
+            oid: cx
+                .instance()
+                .catalog
+                .new_oid()
+                .map_err(|e| catalog_error(e, &d.name))?,
+            name: d.name.clone(),
+            kind: if d.primary {
+                ConstraintKind::PrimaryKey { index: d.oid }
+            } else {
+                ConstraintKind::Unique { index: d.oid }
+            },
+        });
+    }
+    for (name, expr) in &ct.checks {
+        let name = match name {
+            Some(n) => n.clone(),
+            None => {
+                // PostgreSQL names a check after its one column, else after the table.
+                let col = columns
+                    .iter()
+                    .find(|c| {
+                        expr.split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+                            .any(|w| w == c.name)
+                    })
+                    .map(|c| c.name.clone());
+                match col {
+                    Some(c) => format!("{}_{c}_check", ct.name),
+                    None => format!("{}_check", ct.name),
+                }
+            }
+        };
+        constraints.push(ConstraintDef {
+            oid: cx
+                .instance()
+                .catalog
+                .new_oid()
+                .map_err(|e| catalog_error(e, &name))?,
+            name,
+            kind: ConstraintKind::Check { expr: expr.clone() },
+        });
+    }
+    let (cell, cid) = cx.writer("CREATE TABLE")?;
+    let snap = cx.catalog_snapshot()?;
+    let rel = NewRelation {
+        name: qual(cx, &schema, &ct.name),
+        kind: RelKind::Table,
+        persistence: ct.persistence,
+        columns,
+        indexes: indexes.clone(),
+        constraints,
+        owner: cx.user().to_string(),
+        table: None,
+        data: Arc::new(TableData::new()),
+    };
+    let t = cx
+        .instance()
+        .catalog
+        .create(None, rel, &snap, &cell, cid)
+        .map_err(|e| catalog_error(e, &ct.name))?;
+    create_index_relations(cx, &t, &indexes)
+}
