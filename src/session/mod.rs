@@ -1680,6 +1680,9 @@ impl Session {
                 }
                 None => self.portals.clear(),
             },
+            Statement::Ddl(d) => {
+                sql::ddl::execute(d, &mut self.core)?;
+            }
             Statement::CreateDatabase(name) => {
                 if matches!(self.core.tx, TxState::Block | TxState::Failed) {
                     return Err(PgError::new(

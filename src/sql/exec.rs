@@ -199,6 +199,9 @@ fn limit_bounds(plan: &Plan, cx: &mut EvalCx) -> PgResult<(usize, usize)> {
 pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
     match &plan.node {
         Node::Result => Ok(vec![Vec::new()]),
+        Node::SeqScan { .. } | Node::IndexScan { .. } | Node::Modify(_) => Err(
+            PgError::feature_not_supported("tables are not supported by this executor"),
+        ),
         Node::Values(rows) => {
             let mut out = Vec::with_capacity(rows.len());
             for r in rows {

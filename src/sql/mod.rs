@@ -27,6 +27,7 @@ use std::sync::Arc;
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
+use plan::modify::TableCx;
 use plan::{Plan, Planner};
 use types::{FormatCtx, Type, Value};
 
@@ -168,6 +169,8 @@ pub enum Statement {
         plan: Box<Plan>,
         options: CopyOptions,
     },
+    /// DDL over tables, run by `ddl::execute` in the session's transaction.
+    Ddl(Box<ddl::Ddl>),
     /// Accepted and ignored, with its command tag (e.g. ANALYZE with nothing to analyze).
     NoOp(&'static str),
     /// A utility statement that PostgreSQL analyzes only when it runs (COPY through the
@@ -178,7 +181,11 @@ pub enum Statement {
 /// The command tag of a statement that returns no rows (used for CommandComplete).
 pub fn tag_of(s: &Statement) -> &'static str {
     match s {
-        Statement::Query(_) => "SELECT",
+        Statement::Query(p) => match &p.node {
+            plan::Node::Modify(m) => m.verb(),
+            _ => "SELECT",
+        },
+        Statement::Ddl(d) => d.tag(),
         Statement::Begin(_, false) => "BEGIN",
         Statement::Begin(_, true) => "START TRANSACTION",
         Statement::Commit { .. } => "COMMIT",
@@ -281,8 +288,14 @@ pub struct Analyzed {
     pub deferred: Option<PgError>,
 }
 
-fn planner<'a>(params: &'a mut Vec<Type>, fmt: &'a FormatCtx, mode: Mode) -> Planner<'a> {
+fn planner<'a>(
+    params: &'a mut Vec<Type>,
+    fmt: &'a FormatCtx,
+    mode: Mode,
+    tables: Option<&TableCx<'a>>,
+) -> Planner<'a> {
     let mut p = Planner::new(params, fmt);
+    p.tables = tables.cloned();
     p.allow_params = mode == Mode::Extended;
     p.defer_fold_errors = mode == Mode::Extended;
     p
@@ -303,6 +316,7 @@ pub fn analyze_constant(node: &N) -> Option<Statement> {
             &FormatCtx::default(),
             Mode::Simple,
             &mut None,
+            None,
         )
         .ok(),
         _ => None,
@@ -315,8 +329,19 @@ pub fn analyze(
     fmt: &FormatCtx,
     mode: Mode,
 ) -> PgResult<Analyzed> {
+    analyze_in(node, params, fmt, mode, None)
+}
+
+/// [`analyze`] with the catalog, so that table names resolve.
+pub fn analyze_in(
+    node: &N,
+    params: &mut Vec<Type>,
+    fmt: &FormatCtx,
+    mode: Mode,
+    tables: Option<&TableCx<'_>>,
+) -> PgResult<Analyzed> {
     let mut deferred = None;
-    let stmt = analyze_inner(node, params, fmt, mode, &mut deferred)?;
+    let stmt = analyze_inner(node, params, fmt, mode, &mut deferred, tables)?;
     Ok(Analyzed { stmt, deferred })
 }
 
@@ -326,11 +351,27 @@ fn analyze_inner(
     fmt: &FormatCtx,
     mode: Mode,
     deferred: &mut Option<PgError>,
+    tables: Option<&TableCx<'_>>,
 ) -> PgResult<Statement> {
     use protobuf::TransactionStmtKind as T;
+    if let Some(d) = ddl::analyze(node) {
+        return Ok(Statement::Ddl(Box::new(d?)));
+    }
     Ok(match node {
+        N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_) => {
+            let mut planner = planner(params, fmt, mode, tables);
+            let plan = match node {
+                N::InsertStmt(i) => planner.plan_insert(i)?,
+                N::UpdateStmt(u) => planner.plan_update(u)?,
+                N::DeleteStmt(d) => planner.plan_delete(d)?,
+                _ => unreachable!(),
+            };
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Query(Box::new(plan))
+        }
         N::SelectStmt(_) => {
-            let mut planner = planner(params, fmt, mode);
+            let mut planner = planner(params, fmt, mode, tables);
             let plan = planner.plan_query(node)?;
             planner.finish_params()?;
             *deferred = planner.deferred.take();
@@ -440,7 +481,7 @@ fn analyze_inner(
             let mut no_params = Vec::new();
             for p in &e.params {
                 let Some(n) = p.node.as_ref() else { continue };
-                let mut planner = planner(&mut no_params, fmt, Mode::Simple);
+                let mut planner = planner(&mut no_params, fmt, Mode::Simple, tables);
                 let select = protobuf::SelectStmt {
                     target_list: vec![protobuf::Node {
                         node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
@@ -488,7 +529,7 @@ fn analyze_inner(
                 .as_ref()
                 .and_then(|q| q.node.as_ref())
                 .ok_or_else(|| PgError::syntax("DECLARE without a query"))?;
-            let mut planner = planner(params, fmt, mode);
+            let mut planner = planner(params, fmt, mode, tables);
             let plan = planner.plan_query(q)?;
             planner.finish_params()?;
             *deferred = planner.deferred.take();
@@ -528,7 +569,7 @@ fn analyze_inner(
             if_exists: d.missing_ok,
         },
         N::CopyStmt(_) if mode == Mode::Extended => Statement::Deferred(Box::new(node.clone())),
-        N::CopyStmt(c) => analyze_copy(c, params, fmt, mode)?,
+        N::CopyStmt(c) => analyze_copy(c, params, fmt, mode, tables)?,
         N::VacuumStmt(v) if v.rels.is_empty() => {
             Statement::NoOp(if v.is_vacuumcmd { "VACUUM" } else { "ANALYZE" })
         }
@@ -558,6 +599,7 @@ fn analyze_copy(
     params: &mut Vec<Type>,
     fmt: &FormatCtx,
     mode: Mode,
+    tables: Option<&TableCx<'_>>,
 ) -> PgResult<Statement> {
     if let Some(rel) = &c.relation {
         // No tables exist yet, so every named relation is missing, as PostgreSQL would say.
@@ -587,7 +629,7 @@ fn analyze_copy(
         .as_ref()
         .and_then(|q| q.node.as_ref())
         .ok_or_else(|| PgError::syntax("COPY without a query"))?;
-    let mut planner = planner(params, fmt, mode);
+    let mut planner = planner(params, fmt, mode, tables);
     let plan = planner.plan_query(q)?;
     planner.finish_params()?;
     let mut o = CopyOptions::default();

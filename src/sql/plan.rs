@@ -15,6 +15,8 @@
 //!
 //! Tables plug in later as another kind of FROM item; nothing above it changes.
 
+pub mod modify;
+
 use std::collections::HashMap;
 
 use pg_query::protobuf::{self, node::Node as N};
@@ -180,6 +182,21 @@ pub enum SetOpKind {
 pub enum Node {
     /// One row with no columns (SELECT without FROM).
     Result,
+    /// A table's rows that the statement's snapshot sees, in slot order; with `rowid`, each
+    /// row's slot follows its columns (for UPDATE / DELETE / FOR UPDATE).
+    SeqScan {
+        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rowid: bool,
+    },
+    /// The rows whose leading key columns of index `index` (of `rel.indexes`) equal `eq`.
+    IndexScan {
+        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rowid: bool,
+        index: usize,
+        eq: Vec<Expr>,
+    },
+    /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
+    Modify(Box<modify::Modify>),
     Values(Vec<Vec<Expr>>),
     Function {
         srf: Srf,
@@ -299,6 +316,8 @@ pub struct Planner<'a> {
     pub deferred: Option<PgError>,
     /// What the query being planned has seen so far (see `PlanState`).
     state: PlanState,
+    /// The catalog, where table names are resolved (None: no tables, as in PREPARE's types).
+    pub tables: Option<modify::TableCx<'a>>,
 }
 
 /// Planning state beyond scopes.
@@ -490,6 +509,7 @@ impl<'a> Planner<'a> {
             defer_fold_errors: false,
             deferred: None,
             state: PlanState::default(),
+            tables: None,
         }
     }
 
@@ -1001,13 +1021,13 @@ impl<'a> Planner<'a> {
             let (e, t) = self.bind(w, &scope, None)?;
             self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
-            plan = Plan {
+            plan = modify::choose_index(Plan {
                 columns: plan.columns.clone(),
                 node: Node::Filter {
                     input: Box::new(plan),
                     pred,
                 },
-            };
+            });
         }
         // Targets (with * expansion)
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
@@ -1567,18 +1587,12 @@ impl<'a> Planner<'a> {
                         return self.scope_for(plan, &relname, alias);
                     }
                 }
-                let vt = virtual_table(&rv.schemaname, &rv.relname).ok_or_else(|| {
-                    let full = if rv.schemaname.is_empty() {
-                        rv.relname.clone()
-                    } else {
-                        format!("{}.{}", rv.schemaname, rv.relname)
-                    };
-                    PgError::new(
-                        code::UNDEFINED_TABLE,
-                        format!("relation \"{full}\" does not exist"),
-                    )
-                    .at(loc(rv.location))
-                })?;
+                let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
+                    if let Some(plan) = self.plan_table_ref(rv, false)? {
+                        return self.scope_for(plan, &relname, alias);
+                    }
+                    return Err(modify::undefined_table(rv));
+                };
                 let plan = Plan {
                     columns: virtual_columns(vt),
                     node: Node::Virtual(vt),
@@ -2513,6 +2527,7 @@ impl<'a> Planner<'a> {
                     defer_fold_errors: true,
                     deferred: None,
                     state: PlanState::default(),
+                    tables: self.tables.clone(),
                 };
                 if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                     if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {

@@ -1720,6 +1720,11 @@ static OVERLAP: &[BinOp] = &[
 static SUBNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<false, false>)];
 static SUPERNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<true, false>)];
 
+/// Whether `f` is one of the `=` operators (an index can serve it).
+pub fn is_equality(f: &BinFn) -> bool {
+    CMP_EQ.iter().any(|op| op.f as usize == *f as usize)
+}
+
 /// Every candidate signature of binary operator `name`.
 pub fn binary_operators(name: &str) -> &'static [BinOp] {
     match name {

@@ -1,0 +1,788 @@
+//! Planning over tables: table references in FROM, index choice, INSERT, UPDATE and DELETE.
+//!
+//! A table reference becomes a `SeqScan`; a WHERE clause over one table whose conjuncts fix
+//! the leading columns of an index with values that do not depend on the row (constants,
+//! parameters, outer references) becomes an `IndexScan` with the rest as a filter. A data-changing
+//! statement is a plan like a query's: its input produces the rows to change (with each target
+//! row's slot in a hidden last column of the target's scan), and a `Modify` node on top writes
+//! them and yields the RETURNING rows, so every result path runs it like a SELECT.
+
+use std::sync::Arc;
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
+use crate::catalog::{ConstraintKind, QualName, RelKind};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::{Rel, SqlCatalog};
+use crate::sql::types::{Type, Value};
+use crate::txn::Snapshot;
+
+/// What the planner needs to resolve table names: the catalog as the statement sees it.
+#[derive(Clone)]
+pub struct TableCx<'a> {
+    pub catalog: &'a SqlCatalog,
+    pub snap: Snapshot,
+    pub database: String,
+    pub search_path: Vec<String>,
+}
+
+impl TableCx<'_> {
+    fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
+        let q = |s: &str| QualName {
+            database: self.database.clone(),
+            schema: s.to_string(),
+            name: name.to_string(),
+        };
+        if !schema.is_empty() {
+            return self.catalog.lookup(&q(schema), &self.snap);
+        }
+        self.search_path
+            .iter()
+            .find_map(|s| self.catalog.lookup(&q(s), &self.snap))
+    }
+}
+
+/// The name of the hidden column that carries a target row's slot.
+pub const ROWID: &str = "\u{0}rowid";
+
+/// What a data-changing statement does with each input row.
+#[derive(Debug, Clone)]
+pub enum ModifyKind {
+    /// Input rows are the new rows, already in the table's column order (defaults filled in).
+    Insert,
+    /// `sets`: (column, expression over the input row); the target's columns are the input's
+    /// first ones and its slot follows them.
+    Update {
+        sets: Vec<(usize, Expr)>,
+    },
+    Delete,
+}
+
+/// A data-changing statement over one table.
+#[derive(Debug, Clone)]
+pub struct Modify {
+    pub rel: Arc<Rel>,
+    pub kind: ModifyKind,
+    pub input: Plan,
+    /// CHECK constraints: name and predicate over the new row (table columns).
+    pub checks: Vec<(String, Expr)>,
+    /// RETURNING, over the new row (old row for DELETE) followed by the rest of the input.
+    pub returning: Option<Vec<Expr>>,
+}
+
+impl Modify {
+    /// The command tag's verb.
+    pub fn verb(&self) -> &'static str {
+        match self.kind {
+            ModifyKind::Insert => "INSERT",
+            ModifyKind::Update { .. } => "UPDATE",
+            ModifyKind::Delete => "DELETE",
+        }
+    }
+}
+
+pub(super) fn undefined_table(rv: &protobuf::RangeVar) -> PgError {
+    let full = if rv.schemaname.is_empty() {
+        rv.relname.clone()
+    } else {
+        format!("{}.{}", rv.schemaname, rv.relname)
+    };
+    PgError::new(
+        code::UNDEFINED_TABLE,
+        format!("relation \"{full}\" does not exist"),
+    )
+    .at(loc(rv.location))
+}
+
+/// The columns of a table as a plan sees them (dropped columns keep their place, unnamed).
+fn table_columns(rel: &Rel) -> Vec<Column> {
+    rel.columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| Column {
+            name: if c.dropped {
+                format!("\u{0}dropped{i}")
+            } else {
+                c.name.clone()
+            },
+            ty: Type(c.type_oid),
+            typmod: c.typmod,
+            origin: Some((rel.oid, i as i16 + 1)),
+        })
+        .collect()
+}
+
+impl Planner<'_> {
+    /// A table named in FROM, or None if there is no such table.
+    pub(super) fn plan_table_ref(
+        &mut self,
+        rv: &protobuf::RangeVar,
+        rowid: bool,
+    ) -> PgResult<Option<Plan>> {
+        let Some(cx) = self.tables.as_ref() else {
+            return Ok(None);
+        };
+        let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
+            return Ok(None);
+        };
+        if rel.kind != RelKind::Table {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("\"{}\" is an index", rv.relname),
+            )
+            .at(loc(rv.location)));
+        }
+        let mut columns = table_columns(&rel);
+        if rowid {
+            columns.push(Column {
+                name: ROWID.to_string(),
+                ty: Type::INT8,
+                typmod: -1,
+                origin: None,
+            });
+        }
+        Ok(Some(Plan {
+            columns,
+            node: Node::SeqScan { rel, rowid },
+        }))
+    }
+
+    fn target_table(&mut self, rv: Option<&protobuf::RangeVar>) -> PgResult<(Arc<Rel>, Plan)> {
+        let rv = rv.ok_or_else(|| PgError::syntax("missing target table"))?;
+        match self.plan_table_ref(rv, true)? {
+            Some(p) => {
+                let Node::SeqScan { rel, .. } = &p.node else {
+                    unreachable!()
+                };
+                Ok((rel.clone(), p))
+            }
+            None => Err(undefined_table(rv)),
+        }
+    }
+
+    /// CHECK constraints bound over the table's columns.
+    fn bind_checks(&mut self, rel: &Rel, scope: &Scope) -> PgResult<Vec<(String, Expr)>> {
+        let mut out = Vec::new();
+        for c in &rel.constraints {
+            let ConstraintKind::Check { expr } = &c.kind else {
+                continue;
+            };
+            let n = parse_expr(expr)?;
+            let (e, t) = self.bind(&n, scope, None)?;
+            let e = self.coerce_bool(e, t, "CHECK", &n)?;
+            out.push((c.name.clone(), e));
+        }
+        Ok(out)
+    }
+
+    fn bind_returning(
+        &mut self,
+        r: Option<&protobuf::ReturningClause>,
+        scope: &Scope,
+    ) -> PgResult<(Option<Vec<Expr>>, Vec<Column>)> {
+        let Some(r) = r else {
+            return Ok((None, Vec::new()));
+        };
+        if r.exprs.is_empty() {
+            return Ok((None, Vec::new()));
+        }
+        // Plan `SELECT <returning list>` over a scope of the new row: the select-list machinery
+        // expands `*`, names columns and types them.
+        let mut exprs = Vec::new();
+        let mut columns = Vec::new();
+        for t in &r.exprs {
+            let Some(N::ResTarget(rt)) = &t.node else {
+                continue;
+            };
+            let Some(val) = rt.val.as_ref().and_then(|v| v.node.as_ref()) else {
+                continue;
+            };
+            if let N::ColumnRef(cr) = val {
+                if cr
+                    .fields
+                    .last()
+                    .is_some_and(|f| matches!(f.node, Some(N::AStar(_))))
+                {
+                    for (i, c) in scope.cols.iter().enumerate() {
+                        if c.name.starts_with('\u{0}') {
+                            continue;
+                        }
+                        exprs.push(Expr::Column(i));
+                        columns.push(Column {
+                            name: c.name.clone(),
+                            ty: c.ty,
+                            typmod: c.typmod,
+                            origin: c.origin,
+                        });
+                    }
+                    continue;
+                }
+            }
+            let (e, ty) = self.bind(val, scope, None)?;
+            let name = if rt.name.is_empty() {
+                super::column_name_of(rt.val.as_ref().expect("checked"))
+            } else {
+                rt.name.clone()
+            };
+            let origin = match &e {
+                Expr::Column(i) => scope.cols[*i].origin,
+                _ => None,
+            };
+            let typmod = match &e {
+                Expr::Column(i) => scope.cols[*i].typmod,
+                _ => -1,
+            };
+            exprs.push(e);
+            columns.push(Column {
+                name,
+                ty,
+                typmod,
+                origin,
+            });
+        }
+        Ok((Some(exprs), columns))
+    }
+
+    fn scope_of(&self, plan: &Plan, rel: &str) -> Scope {
+        Scope {
+            cols: plan
+                .columns
+                .iter()
+                .map(|c| ScopeCol {
+                    rel: rel.to_string(),
+                    name: c.name.clone(),
+                    ty: c.ty,
+                    typmod: c.typmod,
+                    origin: c.origin,
+                })
+                .collect(),
+        }
+    }
+
+    /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
+    pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
+        if s.on_conflict_clause.is_some() {
+            return Err(PgError::feature_not_supported(
+                "INSERT ... ON CONFLICT is not supported yet",
+            ));
+        }
+        if s.with_clause.is_some() {
+            return Err(PgError::feature_not_supported(
+                "WITH in INSERT is not supported yet",
+            ));
+        }
+        let (rel, _) = self.target_table(s.relation.as_ref())?;
+        let tcols = table_columns(&rel);
+        // Target columns: the named ones, or all in order.
+        let mut targets: Vec<usize> = Vec::new();
+        if s.cols.is_empty() {
+            targets.extend(rel.live_columns().map(|(i, _)| i));
+        } else {
+            for c in &s.cols {
+                let Some(N::ResTarget(rt)) = &c.node else {
+                    continue;
+                };
+                if !rt.indirection.is_empty() {
+                    return Err(PgError::feature_not_supported(
+                        "INSERT into subscripts or fields is not supported yet",
+                    ));
+                }
+                let pos = rel
+                    .live_columns()
+                    .find(|(_, cd)| cd.name == rt.name)
+                    .map(|(i, _)| i)
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::UNDEFINED_COLUMN,
+                            format!(
+                                "column \"{}\" of relation \"{}\" does not exist",
+                                rt.name, rel.name.name
+                            ),
+                        )
+                        .at(loc(rt.location))
+                    })?;
+                if targets.contains(&pos) {
+                    return Err(PgError::new(
+                        code::DUPLICATE_COLUMN,
+                        format!("column \"{}\" specified more than once", rt.name),
+                    )
+                    .at(loc(rt.location)));
+                }
+                targets.push(pos);
+            }
+        }
+        // Defaults of the columns not given.
+        let empty = Scope::default();
+        let mut defaults: Vec<Option<Expr>> = Vec::with_capacity(tcols.len());
+        for (i, c) in rel.columns.iter().enumerate() {
+            defaults.push(match (&c.default, c.dropped) {
+                (Some(text), false) => {
+                    let n = parse_expr(text)?;
+                    let (e, t) = self.bind(&n, &empty, None)?;
+                    Some(self.coerce(
+                        e,
+                        t,
+                        tcols[i].ty,
+                        tcols[i].typmod,
+                        CoercionContext::Assignment,
+                        -1,
+                    )?)
+                }
+                _ => None,
+            });
+        }
+        let null_of = |_: usize| Expr::Const(Value::Null);
+        // The source: VALUES rows are bound expression by expression against the target
+        // columns' types (so '1' goes straight into an int); a SELECT is planned and its
+        // columns converted.
+        let select = s.select_stmt.as_ref().and_then(|n| n.node.as_ref());
+        let input = match select {
+            None => {
+                // DEFAULT VALUES
+                let row: Vec<Expr> = (0..tcols.len())
+                    .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
+                    .collect();
+                Plan {
+                    columns: tcols.clone(),
+                    node: Node::Values(vec![row]),
+                }
+            }
+            Some(N::SelectStmt(sel))
+                if !sel.values_lists.is_empty()
+                    && sel.with_clause.is_none()
+                    && sel.sort_clause.is_empty()
+                    && sel.limit_count.is_none() =>
+            {
+                let mut rows = Vec::new();
+                for l in &sel.values_lists {
+                    let Some(N::List(items)) = &l.node else {
+                        continue;
+                    };
+                    if items.items.len() > targets.len() {
+                        return Err(PgError::syntax(
+                            "INSERT has more expressions than target columns",
+                        )
+                        .at(loc(super::node_location(
+                            items.items[targets.len()].node.as_ref().expect("item"),
+                        ))));
+                    }
+                    if items.items.len() < targets.len() && !s.cols.is_empty() {
+                        return Err(PgError::syntax(
+                            "INSERT has more target columns than expressions",
+                        ));
+                    }
+                    let mut row: Vec<Expr> = (0..tcols.len())
+                        .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
+                        .collect();
+                    for (k, item) in items.items.iter().enumerate() {
+                        let Some(n) = item.node.as_ref() else {
+                            continue;
+                        };
+                        let col = targets[k];
+                        if matches!(n, N::SetToDefault(_)) {
+                            continue;
+                        }
+                        let (e, t) = self.bind(n, &empty, None)?;
+                        row[col] = self
+                            .coerce(
+                                e,
+                                t,
+                                tcols[col].ty,
+                                tcols[col].typmod,
+                                CoercionContext::Assignment,
+                                super::node_location(n),
+                            )
+                            .map_err(|e| {
+                                assignment_error(e, &rel.columns[col].name, t, tcols[col].ty, n)
+                            })?;
+                    }
+                    rows.push(row);
+                }
+                Plan {
+                    columns: tcols.clone(),
+                    node: Node::Values(rows),
+                }
+            }
+            Some(q) => {
+                let src = self.plan_query(q)?;
+                if src.columns.len() > targets.len() {
+                    return Err(PgError::syntax(
+                        "INSERT has more expressions than target columns",
+                    ));
+                }
+                let mut exprs: Vec<Expr> = (0..tcols.len())
+                    .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
+                    .collect();
+                for (k, c) in src.columns.iter().enumerate() {
+                    let col = targets[k];
+                    exprs[col] = self.coerce(
+                        Expr::Column(k),
+                        c.ty,
+                        tcols[col].ty,
+                        tcols[col].typmod,
+                        CoercionContext::Assignment,
+                        -1,
+                    )?;
+                }
+                Plan {
+                    columns: tcols.clone(),
+                    node: Node::Project {
+                        input: Box::new(src),
+                        exprs,
+                    },
+                }
+            }
+        };
+        let scope = self.scope_of(
+            &Plan {
+                columns: tcols.clone(),
+                node: Node::Result,
+            },
+            &rel.name.name,
+        );
+        let checks = self.bind_checks(&rel, &scope)?;
+        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        Ok(Plan {
+            columns,
+            node: Node::Modify(Box::new(Modify {
+                rel,
+                kind: ModifyKind::Insert,
+                input,
+                checks,
+                returning,
+            })),
+        })
+    }
+
+    /// The input of UPDATE / DELETE: the target's scan (with its slot), joined with the other
+    /// FROM / USING items, filtered by WHERE.
+    fn plan_target_rows(
+        &mut self,
+        rv: Option<&protobuf::RangeVar>,
+        others: &[protobuf::Node],
+        where_clause: Option<&N>,
+    ) -> PgResult<(Arc<Rel>, Plan, Scope)> {
+        let (rel, scan) = self.target_table(rv)?;
+        let relname = rv
+            .and_then(|r| r.alias.as_ref())
+            .map(|a| a.aliasname.clone())
+            .unwrap_or_else(|| rel.name.name.clone());
+        let (mut plan, mut scope) = self.scope_for(scan, &relname, None)?;
+        for item in others {
+            let n = item
+                .node
+                .as_ref()
+                .ok_or_else(|| PgError::syntax("empty FROM item"))?;
+            let (p, sc) = self.plan_from_item(n, Some(&scope))?;
+            scope.cols.extend(sc.cols);
+            let columns = plan.columns.iter().chain(&p.columns).cloned().collect();
+            plan = Plan {
+                node: Node::Join {
+                    left: Box::new(plan),
+                    right: Box::new(p),
+                    kind: super::JoinKind::Inner,
+                    on: None,
+                    lateral: std::mem::take(&mut self.state.lateral),
+                },
+                columns,
+            };
+        }
+        if let Some(w) = where_clause {
+            self.state.clause = Some("WHERE");
+            let (e, t) = self.bind(w, &scope, None)?;
+            self.state.clause = None;
+            let pred = self.coerce_bool(e, t, "WHERE", w)?;
+            plan = choose_index(Plan {
+                columns: plan.columns.clone(),
+                node: Node::Filter {
+                    input: Box::new(plan),
+                    pred,
+                },
+            });
+        }
+        Ok((rel, plan, scope))
+    }
+
+    /// UPDATE t SET ... [FROM ...] [WHERE ...] [RETURNING ...].
+    pub fn plan_update(&mut self, s: &protobuf::UpdateStmt) -> PgResult<Plan> {
+        if s.with_clause.is_some() {
+            return Err(PgError::feature_not_supported(
+                "WITH in UPDATE is not supported yet",
+            ));
+        }
+        let (rel, input, scope) = self.plan_target_rows(
+            s.relation.as_ref(),
+            &s.from_clause,
+            s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
+        )?;
+        let tcols = table_columns(&rel);
+        let mut sets: Vec<(usize, Expr)> = Vec::new();
+        for t in &s.target_list {
+            let Some(N::ResTarget(rt)) = &t.node else {
+                continue;
+            };
+            if !rt.indirection.is_empty() {
+                return Err(PgError::feature_not_supported(
+                    "UPDATE of subscripts or fields is not supported yet",
+                ));
+            }
+            let val = rt
+                .val
+                .as_ref()
+                .and_then(|v| v.node.as_ref())
+                .ok_or_else(|| PgError::syntax("SET without a value"))?;
+            if matches!(val, N::MultiAssignRef(_)) {
+                return Err(PgError::feature_not_supported(
+                    "UPDATE SET (a, b) = (...) is not supported yet",
+                ));
+            }
+            let col = rel
+                .live_columns()
+                .find(|(_, c)| c.name == rt.name)
+                .map(|(i, _)| i)
+                .ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_COLUMN,
+                        format!(
+                            "column \"{}\" of relation \"{}\" does not exist",
+                            rt.name, rel.name.name
+                        ),
+                    )
+                    .at(loc(rt.location))
+                })?;
+            if sets.iter().any(|(c, _)| *c == col) {
+                return Err(PgError::new(
+                    code::DUPLICATE_COLUMN,
+                    format!("multiple assignments to same column \"{}\"", rt.name),
+                )
+                .at(loc(rt.location)));
+            }
+            let e = if matches!(val, N::SetToDefault(_)) {
+                match &rel.columns[col].default {
+                    Some(text) => {
+                        let n = parse_expr(text)?;
+                        let (e, t) = self.bind(&n, &Scope::default(), None)?;
+                        self.coerce(
+                            e,
+                            t,
+                            tcols[col].ty,
+                            tcols[col].typmod,
+                            CoercionContext::Assignment,
+                            -1,
+                        )?
+                    }
+                    None => Expr::Const(Value::Null),
+                }
+            } else {
+                let (e, t) = self.bind(val, &scope, None)?;
+                self.coerce(
+                    e,
+                    t,
+                    tcols[col].ty,
+                    tcols[col].typmod,
+                    CoercionContext::Assignment,
+                    super::node_location(val),
+                )
+                .map_err(|e| assignment_error(e, &rel.columns[col].name, t, tcols[col].ty, val))?
+            };
+            sets.push((col, e));
+        }
+        let checks = self.bind_checks(&rel, &scope)?;
+        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        Ok(Plan {
+            columns,
+            node: Node::Modify(Box::new(Modify {
+                rel,
+                kind: ModifyKind::Update { sets },
+                input,
+                checks,
+                returning,
+            })),
+        })
+    }
+
+    /// DELETE FROM t [USING ...] [WHERE ...] [RETURNING ...].
+    pub fn plan_delete(&mut self, s: &protobuf::DeleteStmt) -> PgResult<Plan> {
+        if s.with_clause.is_some() {
+            return Err(PgError::feature_not_supported(
+                "WITH in DELETE is not supported yet",
+            ));
+        }
+        let (rel, input, scope) = self.plan_target_rows(
+            s.relation.as_ref(),
+            &s.using_clause,
+            s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
+        )?;
+        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        Ok(Plan {
+            columns,
+            node: Node::Modify(Box::new(Modify {
+                rel,
+                kind: ModifyKind::Delete,
+                input,
+                checks: Vec::new(),
+                returning,
+            })),
+        })
+    }
+}
+
+/// PostgreSQL's message when an assigned value's type does not fit the column.
+fn assignment_error(e: PgError, column: &str, from: Type, to: Type, n: &N) -> PgError {
+    if e.code != code::DATATYPE_MISMATCH && e.code != code::CANNOT_COERCE {
+        return e;
+    }
+    PgError::new(
+        code::DATATYPE_MISMATCH,
+        format!(
+            "column \"{column}\" is of type {} but expression is of type {}",
+            to.name(),
+            from.name()
+        ),
+    )
+    .with_hint("You will need to rewrite or cast the expression.")
+    .at(loc(super::node_location(n)))
+}
+
+/// Parses a stored expression text (a default or a check) back into a node.
+pub fn parse_expr(text: &str) -> PgResult<N> {
+    let parsed = pg_query::parse(&format!("SELECT {text}"), 0)
+        .map_err(|e| PgError::internal(format!("stored expression does not parse: {e}")))?;
+    let stmt = parsed
+        .protobuf
+        .stmts
+        .into_iter()
+        .next()
+        .and_then(|s| s.stmt)
+        .and_then(|s| s.node);
+    let Some(N::SelectStmt(sel)) = stmt else {
+        return Err(PgError::internal("stored expression is not an expression"));
+    };
+    sel.target_list
+        .into_iter()
+        .next()
+        .and_then(|t| match t.node {
+            Some(N::ResTarget(rt)) => rt.val.and_then(|v| v.node),
+            _ => None,
+        })
+        .ok_or_else(|| PgError::internal("stored expression is empty"))
+}
+
+/// Whether an expression's value is the same for every row of the scan below it.
+fn row_independent(e: &Expr) -> bool {
+    !e.any(&mut |x| matches!(x, Expr::Column(_) | Expr::Subquery(..)))
+        && !e.any(&mut |x| {
+            matches!(x, Expr::Session { f, .. } if crate::sql::session_fn::is_volatile(*f))
+        })
+}
+
+fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(list) => {
+            for x in list {
+                conjuncts(x, out);
+            }
+        }
+        other => out.push(other),
+    }
+}
+
+/// `column = value` with the value independent of the row: (column, value).
+fn equality(e: &Expr) -> Option<(usize, &Expr)> {
+    let Expr::Bin(f, l, r) = e else { return None };
+    if !crate::sql::types::ops::is_equality(f) {
+        return None;
+    }
+    match (&**l, &**r) {
+        (Expr::Column(c), v) | (v, Expr::Column(c)) if row_independent(v) => Some((*c, v)),
+        _ => None,
+    }
+}
+
+/// Turns `Filter(SeqScan)` into an index scan when the filter fixes an index's leading
+/// columns by equality; the conjuncts the index does not cover stay as a filter.
+pub(super) fn choose_index(plan: Plan) -> Plan {
+    let Plan { node, columns } = plan;
+    let Node::Filter { input, pred } = node else {
+        return Plan { node, columns };
+    };
+    let Node::SeqScan { rel, rowid } = &input.node else {
+        return Plan {
+            node: Node::Filter { input, pred },
+            columns,
+        };
+    };
+    let mut parts = Vec::new();
+    conjuncts(pred.clone(), &mut parts);
+    let ncols = rel.columns.len();
+    let mut best: Option<(usize, Vec<usize>)> = None; // (index, conjunct per key column)
+    for (ix, def) in rel.indexes.iter().enumerate() {
+        let mut used = Vec::new();
+        for &col in &def.columns {
+            match parts
+                .iter()
+                .position(|p| equality(p).is_some_and(|(c, _)| c == col && c < ncols))
+            {
+                Some(k) => used.push(k),
+                None => break,
+            }
+        }
+        if used.is_empty() {
+            continue;
+        }
+        let better = match &best {
+            None => true,
+            Some((bi, bu)) => {
+                let full = used.len() == def.columns.len() && def.unique;
+                let bfull = bu.len() == rel.indexes[*bi].columns.len() && rel.indexes[*bi].unique;
+                (full && !bfull) || (full == bfull && used.len() > bu.len())
+            }
+        };
+        if better {
+            best = Some((ix, used));
+        }
+    }
+    let Some((index, used)) = best else {
+        return Plan {
+            node: Node::Filter { input, pred },
+            columns,
+        };
+    };
+    let eq: Vec<Expr> = used
+        .iter()
+        .map(|&k| equality(&parts[k]).expect("equality").1.clone())
+        .collect();
+    let rest: Vec<Expr> = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| !used.contains(k))
+        .map(|(_, p)| p)
+        .collect();
+    let scan = Plan {
+        columns: input.columns.clone(),
+        node: Node::IndexScan {
+            rel: rel.clone(),
+            rowid: *rowid,
+            index,
+            eq,
+        },
+    };
+    match rest.len() {
+        0 => scan,
+        1 => Plan {
+            columns,
+            node: Node::Filter {
+                input: Box::new(scan),
+                pred: rest.into_iter().next().expect("one"),
+            },
+        },
+        _ => Plan {
+            columns,
+            node: Node::Filter {
+                input: Box::new(scan),
+                pred: Expr::And(rest),
+            },
+        },
+    }
+}
