@@ -45,6 +45,11 @@ fn cmp_value(a: &Value, b: &Value) -> Ordering {
     }
 }
 
+/// Whether two values are equal as an index compares them (NULL equals NULL here).
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    cmp_value(a, b) == Ordering::Equal
+}
+
 impl Ord for Key {
     fn cmp(&self, o: &Self) -> Ordering {
         for (a, b) in self.0.iter().zip(o.0.iter()) {

@@ -67,6 +67,10 @@ pub trait SessionCtx {
             "{what} is not available here"
         )))
     }
+    /// The running transaction's isolation level.
+    fn isolation(&self) -> crate::sql::Isolation {
+        crate::sql::Isolation::ReadCommitted
+    }
     /// The schemas of search_path that exist, in order (where unqualified names are looked up
     /// and created).
     fn search_path(&self) -> Vec<String> {

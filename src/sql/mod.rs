@@ -34,7 +34,7 @@ use types::{FormatCtx, Type, Value};
 /// Most parameters one statement may have (PostgreSQL's limit is 65535 in Bind).
 pub const MAX_PARAMS: usize = 65_535;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum Isolation {
     ReadUncommitted,
     #[default]

@@ -69,6 +69,10 @@ pub struct Modify {
     pub checks: Vec<(String, Expr)>,
     /// RETURNING, over the new row (old row for DELETE) followed by the rest of the input.
     pub returning: Option<Vec<Expr>>,
+    /// UPDATE / DELETE over the target alone: its WHERE, re-checked against the newest version
+    /// of a row a concurrent transaction changed (READ COMMITTED). None when other FROM items
+    /// take part (their rows are not fetched again).
+    pub recheck: Option<Expr>,
 }
 
 impl Modify {
@@ -451,6 +455,7 @@ impl Planner<'_> {
                 input,
                 checks,
                 returning,
+                recheck: None,
             })),
         })
     }
@@ -462,7 +467,7 @@ impl Planner<'_> {
         rv: Option<&protobuf::RangeVar>,
         others: &[protobuf::Node],
         where_clause: Option<&N>,
-    ) -> PgResult<(Arc<Rel>, Plan, Scope)> {
+    ) -> PgResult<(Arc<Rel>, Plan, Scope, Option<Expr>)> {
         let (rel, scan) = self.target_table(rv)?;
         let relname = rv
             .and_then(|r| r.alias.as_ref())
@@ -488,11 +493,15 @@ impl Planner<'_> {
                 columns,
             };
         }
+        let mut recheck = None;
         if let Some(w) = where_clause {
             self.state.clause = Some("WHERE");
             let (e, t) = self.bind(w, &scope, None)?;
             self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
+            if others.is_empty() {
+                recheck = Some(pred.clone());
+            }
             plan = choose_index(Plan {
                 columns: plan.columns.clone(),
                 node: Node::Filter {
@@ -501,7 +510,7 @@ impl Planner<'_> {
                 },
             });
         }
-        Ok((rel, plan, scope))
+        Ok((rel, plan, scope, recheck))
     }
 
     /// UPDATE t SET ... [FROM ...] [WHERE ...] [RETURNING ...].
@@ -511,7 +520,7 @@ impl Planner<'_> {
                 "WITH in UPDATE is not supported yet",
             ));
         }
-        let (rel, input, scope) = self.plan_target_rows(
+        let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.from_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
@@ -598,6 +607,7 @@ impl Planner<'_> {
                 input,
                 checks,
                 returning,
+                recheck,
             })),
         })
     }
@@ -609,7 +619,7 @@ impl Planner<'_> {
                 "WITH in DELETE is not supported yet",
             ));
         }
-        let (rel, input, scope) = self.plan_target_rows(
+        let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.using_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
@@ -623,6 +633,7 @@ impl Planner<'_> {
                 input,
                 checks: Vec::new(),
                 returning,
+                recheck,
             })),
         })
     }
