@@ -18,31 +18,21 @@ cd "$ROOT"
 
 log() { printf '\n==> %s\n' "$*"; }
 
-APT_PACKAGES=(postgresql-15 postgresql-client-15 libclang-dev clang protobuf-compiler)
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
-    else echo "need root to run: $*" >&2; return 1
-    fi
-}
+APT_PACKAGES=(postgresql-15 postgresql-client-15 "${BUILD_PACKAGES[@]}")
 
 install_system_packages() {
     command -v dpkg-query >/dev/null 2>&1 || { echo "no dpkg: install ${APT_PACKAGES[*]} yourself" >&2; return 0; }
     local missing=()
-    for p in "${APT_PACKAGES[@]}"; do
-        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-            missing+=("$p")
-        fi
-    done
+    mapfile -t missing < <(missing_packages "${APT_PACKAGES[@]}")
     if [ "${#missing[@]}" -eq 0 ]; then
         log "system packages present"
         return 0
     fi
     log "installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    as_root apt-get update
-    as_root apt-get install -y --no-install-recommends "${missing[@]}"
+    apt_install "${missing[@]}"
 }
 
 PYTHON_BIN=""
