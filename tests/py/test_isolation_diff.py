@@ -1,0 +1,773 @@
+"""Multi-session isolation scenarios, differential (issue 19: MVCC rows, row locks).
+
+In the style of PostgreSQL's isolation tester and of hermitage
+(github.com/ept/hermitage): a scenario is a sequence of (session, SQL) steps on
+2-3 psycopg connections (autocommit on, explicit BEGIN). Each step runs in a
+thread of its own; a step that has not finished after BLOCK_TIMEOUT is recorded
+as blocked, and the scenario goes on with the next step (which is meant to
+release it). After every step that finished, the blocked steps get
+RELEASE_TIMEOUT to finish; the ones that did are recorded as unblocked at that
+point, with their result. The observable outcome (each step's command tag and
+rows or error SQLSTATE and message, which steps blocked and which step released
+them) must be the same on PostgreSQL 15 and on the server under test.
+
+As in the other *_diff tests, the "pg15" id runs each scenario twice on
+PostgreSQL (a determinism check of the scenario), the "threadgres" id compares
+PostgreSQL with threadgres.
+
+Steps whose outcome is timing-dependent by nature (which of two deadlocked
+transactions is chosen as the victim) are marked racy: they are recorded
+without blocking information and their outcomes are compared as a sorted list.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Callable, Optional
+
+import psycopg
+import pytest
+
+from clientutil import assert_same
+
+BLOCK_TIMEOUT = float(os.environ.get("ISOLATION_BLOCK_TIMEOUT", "0.5"))
+RELEASE_TIMEOUT = float(os.environ.get("ISOLATION_RELEASE_TIMEOUT", "0.5"))
+SETTLE_TIMEOUT = 10.0
+
+SCENARIOS: dict[str, Callable] = {}
+
+
+def scenario(fn):
+    SCENARIOS[fn.__name__] = fn
+    return fn
+
+
+def _connect(server):
+    return psycopg.connect(server.conninfo, autocommit=True, prepare_threshold=None, connect_timeout=10)
+
+
+def _run_sql(conn, sql: str) -> str:
+    try:
+        cur = conn.execute(sql)
+        out = str(cur.statusmessage)
+        if cur.description is not None:
+            out += " " + repr([tuple(r) for r in cur.fetchall()])
+        return out
+    except psycopg.Error as e:
+        diag = e.diag
+        return f"ERROR {e.sqlstate}: {diag.message_primary}"
+
+
+class _Step:
+    def __init__(self, n: int, session: str, sql: str, racy: bool):
+        self.n, self.session, self.sql, self.racy = n, session, sql, racy
+        self.result: Optional[str] = None
+        self.done = threading.Event()
+        self.thread: Optional[threading.Thread] = None
+
+
+class Runner:
+    """Sessions s1..sN on one server, and the recorded outcome of the steps."""
+
+    def __init__(self, server, table: str, sessions: int = 2):
+        self.server = server
+        self.t = table
+        self.log: list[str] = []
+        self.racy: list[str] = []
+        self.n = 0
+        self.pending: list[_Step] = []
+        self.admin = _connect(server)
+        self.admin.execute("SET statement_timeout = '20s'")
+        self.conns = {f"s{i}": _connect(server) for i in range(1, sessions + 1)}
+
+    # -- setup / teardown (not recorded) ----------------------------------------------------
+    def setup(self, *stmts: str) -> None:
+        self.admin.execute(f"DROP TABLE IF EXISTS {self.t}")
+        for s in stmts:
+            self.admin.execute(s.format(t=self.t))
+
+    def close(self) -> None:
+        for st in self.pending:
+            try:
+                self.conns[st.session].cancel()
+            except Exception:
+                pass
+        for st in self.pending:
+            if st.thread is not None:
+                st.thread.join(5)
+        for c in self.conns.values():
+            try:
+                c.close()
+            except Exception:
+                pass
+        try:
+            self.admin.execute(f"DROP TABLE IF EXISTS {self.t}")
+        finally:
+            self.admin.close()
+
+    # -- steps ----------------------------------------------------------------------------
+    def sql(self, session: str, sql: str, racy: bool = False) -> None:
+        """Run one step; record its result, or that it blocked."""
+        sql = sql.format(t=self.t)
+        assert not any(p.session == session for p in self.pending), f"{session} is still busy"
+        self.n += 1
+        st = _Step(self.n, session, sql, racy)
+        conn = self.conns[session]
+
+        def work():
+            st.result = _run_sql(conn, sql)
+            st.done.set()
+
+        st.thread = threading.Thread(target=work, daemon=True)
+        st.thread.start()
+        finished = st.done.wait(BLOCK_TIMEOUT)
+        if racy:
+            self.log.append(f"#{st.n} {session}: {sql} -> (racy, compared at the end)")
+            if finished:
+                self.racy.append(st.result)
+            else:
+                self.pending.append(st)
+        elif finished:
+            self.log.append(f"#{st.n} {session}: {sql} -> {st.result}")
+        else:
+            self.log.append(f"#{st.n} {session}: {sql} -> (blocked)")
+            self.pending.append(st)
+        if finished:
+            self._collect(RELEASE_TIMEOUT, after=st.n)
+
+    def _collect(self, timeout: float, after: int) -> None:
+        """Give each blocked step `timeout` to finish; record those that did."""
+        still = []
+        for p in self.pending:
+            if p.done.wait(timeout):
+                if p.racy:
+                    self.racy.append(p.result)
+                else:
+                    self.log.append(f"   #{p.n} {p.session} unblocked after #{after} -> {p.result}")
+            else:
+                still.append(p)
+        self.pending = still
+
+    def settle(self) -> None:
+        """Wait (bounded) until every blocked step has finished."""
+        self._collect(SETTLE_TIMEOUT, after=self.n)
+        for p in self.pending:
+            self.log.append(f"   #{p.n} {p.session} never finished")
+
+    def outcome(self) -> list[str]:
+        self.settle()
+        out = list(self.log)
+        if self.racy or any(p.racy for p in self.pending):
+            out.append("racy steps (sorted): " + repr(sorted(self.racy)))
+        return out
+
+
+def run_scenario(server, name: str) -> list[str]:
+    fn = SCENARIOS[name]
+    table = "iso_" + name
+    sessions = getattr(fn, "sessions", 3)
+    r = Runner(server, table, sessions)
+    try:
+        r.setup("CREATE TABLE {t} (id int PRIMARY KEY, value int)", "INSERT INTO {t} VALUES (1, 10), (2, 20)")
+        fn(r)
+        return r.outcome()
+    finally:
+        r.close()
+
+
+# ------------------------------------------------------------------------------------------
+# Scenarios. Every one starts with {t} = (1, 10), (2, 20); s3 is an observer.
+# ------------------------------------------------------------------------------------------
+
+RR = "BEGIN ISOLATION LEVEL REPEATABLE READ"
+SER = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+ALL = "SELECT * FROM {t} ORDER BY id"
+
+
+@scenario
+def g0_dirty_write(r):
+    """G0: writes of an uncommitted transaction are not overwritten; the second writer waits."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s1", "UPDATE {t} SET value = 21 WHERE id = 2")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+    r.sql("s2", "UPDATE {t} SET value = 22 WHERE id = 2")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def g1a_aborted_read(r):
+    """G1a: a rolled-back write is never seen."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 101 WHERE id = 1")
+    r.sql("s2", ALL)
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", ALL)
+    r.sql("s2", "COMMIT")
+
+
+@scenario
+def g1b_intermediate_read(r):
+    """G1b: an intermediate (later overwritten) value is never seen; the final one after commit."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 101 WHERE id = 1")
+    r.sql("s2", ALL)
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", ALL)
+    r.sql("s2", "COMMIT")
+
+
+@scenario
+def g1c_circular_information_flow(r):
+    """G1c: two transactions do not see each other's uncommitted writes."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 22 WHERE id = 2")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def otv_observed_transaction_vanishes(r):
+    """OTV: once a committed transaction's writes are observed they stay (READ COMMITTED)."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s3", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "UPDATE {t} SET value = 19 WHERE id = 2")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 18 WHERE id = 2")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s3", "COMMIT")
+
+
+@scenario
+def lost_update_read_committed(r):
+    """P4 under READ COMMITTED: the second increment waits, then applies to the new version."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s1", "UPDATE {t} SET value = value + 1 WHERE id = 1 RETURNING value")
+    r.sql("s2", "UPDATE {t} SET value = value + 1 WHERE id = 1 RETURNING value")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def lost_update_read_committed_blind_write(r):
+    """P4 (hermitage) under READ COMMITTED: blind writes; the second wins after waiting."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def lost_update_repeatable_read(r):
+    """P4 under REPEATABLE READ: the second updater waits, then fails with 40001."""
+    r.sql("s1", RR)
+    r.sql("s2", RR)
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s1", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def repeatable_read_update_after_holder_rollback(r):
+    """REPEATABLE READ: when the holder rolls back, the waiting updater goes on."""
+    r.sql("s1", RR)
+    r.sql("s2", RR)
+    r.sql("s2", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s1", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = value + 5 WHERE id = 1")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def repeatable_read_update_of_committed_row(r):
+    """REPEATABLE READ: updating a row changed and committed after the snapshot fails with 40001
+    without waiting; a row deleted after the snapshot likewise (concurrent delete)."""
+    r.sql("s1", RR)
+    r.sql("s1", ALL)
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", ALL)
+    r.sql("s1", "UPDATE {t} SET value = 13 WHERE id = 1")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s1", RR)
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "INSERT INTO {t} VALUES (2, 22)")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def non_repeatable_read_committed(r):
+    """READ COMMITTED: each statement sees what was committed before it began."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "UPDATE {t} SET value = 13 WHERE id = 1")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+
+
+@scenario
+def non_repeatable_read_repeatable_read(r):
+    """REPEATABLE READ: the transaction keeps the snapshot of its first statement."""
+    r.sql("s1", RR)
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "SELECT value FROM {t} WHERE id = 1")
+
+
+@scenario
+def repeatable_read_snapshot_at_first_statement(r):
+    """REPEATABLE READ: the snapshot is taken by the first statement, not by BEGIN."""
+    r.sql("s1", RR)
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s1", ALL)
+    r.sql("s2", "UPDATE {t} SET value = 13 WHERE id = 1")
+    r.sql("s1", ALL)
+    r.sql("s1", "COMMIT")
+
+
+@scenario
+def read_skew_read_committed(r):
+    """G-single under READ COMMITTED: read skew is allowed."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 18 WHERE id = 2")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s1", "SELECT sum(value) FROM {t}")
+    r.sql("s1", "COMMIT")
+
+
+@scenario
+def read_skew_repeatable_read(r):
+    """G-single under REPEATABLE READ: the transaction sees its snapshot; writing fails."""
+    r.sql("s1", RR)
+    r.sql("s2", RR)
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 18 WHERE id = 2")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 2")
+    r.sql("s1", "SELECT sum(value) FROM {t}")
+    r.sql("s1", "UPDATE {t} SET value = 0 WHERE id = 2")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def phantom_read_committed(r):
+    """READ COMMITTED: a row inserted and committed by another transaction appears."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE value % 3 = 0")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s1", "SELECT * FROM {t} WHERE value % 3 = 0")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "SELECT * FROM {t} WHERE value % 3 = 0")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s1", "COMMIT")
+
+
+@scenario
+def phantom_repeatable_read(r):
+    """PMP under REPEATABLE READ: no phantoms, not even by index lookup of the new key."""
+    r.sql("s1", RR)
+    r.sql("s2", RR)
+    r.sql("s1", "SELECT * FROM {t} WHERE value = 30")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "SELECT * FROM {t} WHERE value % 3 = 0")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 3")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+
+
+@scenario
+def phantom_write_predicate_read_committed(r):
+    """PMP-write under READ COMMITTED: the waiting DELETE re-checks its WHERE on the new version."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = value + 10")
+    r.sql("s2", "SELECT * FROM {t} WHERE value = 20")
+    r.sql("s2", "DELETE FROM {t} WHERE value = 20")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", ALL)
+    r.sql("s2", "COMMIT")
+
+
+@scenario
+def phantom_write_predicate_repeatable_read(r):
+    """PMP-write under REPEATABLE READ: the waiting DELETE fails with 40001."""
+    r.sql("s1", RR)
+    r.sql("s2", RR)
+    r.sql("s1", "UPDATE {t} SET value = value + 10")
+    r.sql("s2", "SELECT * FROM {t} WHERE value = 20")
+    r.sql("s2", "DELETE FROM {t} WHERE value = 20")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def write_skew_repeatable_read(r):
+    """G2-item under REPEATABLE READ: write skew is allowed, both commit."""
+    r.sql("s1", RR)
+    r.sql("s2", RR)
+    r.sql("s1", "SELECT * FROM {t} WHERE id IN (1, 2) ORDER BY id")
+    r.sql("s2", "SELECT * FROM {t} WHERE id IN (1, 2) ORDER BY id")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 21 WHERE id = 2")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def write_skew_serializable(r):
+    """G2-item under SERIALIZABLE: PostgreSQL's SSI aborts the second committer (40001)."""
+    r.sql("s1", SER)
+    r.sql("s2", SER)
+    r.sql("s1", "SELECT * FROM {t} WHERE id IN (1, 2) ORDER BY id")
+    r.sql("s2", "SELECT * FROM {t} WHERE id IN (1, 2) ORDER BY id")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 21 WHERE id = 2")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def waiter_released_by_rollback(r):
+    """A waiting updater goes on, over the old version, when the holder rolls back."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = value * 2 WHERE id = 1 RETURNING value")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def waiter_released_by_rollback_to_savepoint(r):
+    """Row locks taken after a savepoint are released by ROLLBACK TO; earlier ones are kept."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "SAVEPOINT sp")
+    r.sql("s1", "UPDATE {t} SET value = 21 WHERE id = 2")
+    r.sql("s2", "UPDATE {t} SET value = value + 2 WHERE id = 2 RETURNING value")
+    r.sql("s1", "ROLLBACK TO SAVEPOINT sp")
+    r.sql("s3", "UPDATE {t} SET value = value + 3 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def chain_of_waiters(r):
+    """Three updaters of one row: each waits for the previous one, all increments apply."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = value + 10 WHERE id = 1")
+    r.sql("s3", "UPDATE {t} SET value = value + 100 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", ALL)
+
+
+@scenario
+def deadlock(r):
+    """Two transactions update two rows in opposite order: exactly one gets 40P01 (which one
+    depends on timing) and the other goes on."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 22 WHERE id = 2")
+    r.sql("s1", "UPDATE {t} SET value = 21 WHERE id = 2", racy=True)
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1", racy=True)
+    r.settle()
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def unique_insert_race_commit(r):
+    """Two inserters of one key: the second waits, then 23505 when the first commits."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 31)")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def unique_insert_race_rollback(r):
+    """Two inserters of one key: the second waits, then succeeds when the first rolls back."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 31)")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def unique_insert_vs_delete(r):
+    """Inserting a key whose row is being deleted waits; it succeeds if the delete commits,
+    23505 if it rolls back."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s2", "INSERT INTO {t} VALUES (1, 100)")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "INSERT INTO {t} VALUES (2, 200)")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@scenario
+def unique_insert_vs_key_update(r):
+    """Inserting the old or the new key of a row whose key is being updated waits for it."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET id = 3 WHERE id = 1")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 33)")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET id = 4 WHERE id = 2")
+    r.sql("s2", "INSERT INTO {t} VALUES (2, 22)")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def unique_insert_uncommitted_invisible(r):
+    """An uncommitted insert is invisible to readers, who do not wait for it."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 3")
+    r.sql("s2", "SELECT count(*) FROM {t}")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 3")
+
+
+@scenario
+def delete_vs_update_read_committed(r):
+    """READ COMMITTED: the updater waits for the deleter, then updates nothing (UPDATE 0)."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def update_vs_delete_read_committed(r):
+    """READ COMMITTED: the deleter waits for the updater, then deletes the new version."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1 RETURNING *")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def delete_vs_delete_read_committed(r):
+    """READ COMMITTED: the second deleter waits, then deletes nothing."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def update_recheck_where_read_committed(r):
+    """READ COMMITTED: a waiting UPDATE re-evaluates its WHERE on the new version: the row
+    that no longer matches is skipped, the one that still matches is updated."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = value + 100 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = -1 WHERE value < 50 RETURNING id")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def update_recheck_key_changed_read_committed(r):
+    """READ COMMITTED: a waiting UPDATE by key finds the key changed: UPDATE 0."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET id = 5 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def update_different_rows_no_wait(r):
+    """Writers of different rows do not wait for each other; readers never wait for writers."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 22 WHERE id = 2")
+    r.sql("s3", ALL)
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 33)")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s3", ALL)
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def select_for_update_blocks_writer(r):
+    """SELECT FOR UPDATE locks the row: an UPDATE of it waits until the locker commits."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE")
+    r.sql("s3", "UPDATE {t} SET value = value + 1 WHERE id = 2")
+    r.sql("s2", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def select_for_update_nowait(r):
+    """FOR UPDATE NOWAIT on a locked row fails at once with 55P03."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE NOWAIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 2 FOR UPDATE NOWAIT")
+    r.sql("s1", "COMMIT")
+
+
+@scenario
+def select_for_update_skip_locked(r):
+    """FOR UPDATE SKIP LOCKED returns only the rows not locked by others (a job queue)."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SELECT * FROM {t} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED")
+    r.sql("s3", "SELECT * FROM {t} ORDER BY id FOR UPDATE SKIP LOCKED")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+
+
+@scenario
+def select_for_update_waits_and_sees_new_version(r):
+    """READ COMMITTED: SELECT FOR UPDATE waits for a writer, then returns the new version
+    (or nothing when the WHERE no longer matches)."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = value + 100")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SELECT * FROM {t} WHERE value < 50 ORDER BY id FOR UPDATE")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+
+
+@scenario
+def select_for_update_repeatable_read_conflict(r):
+    """REPEATABLE READ: SELECT FOR UPDATE of a row updated after the snapshot: 40001."""
+    r.sql("s1", RR)
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE")
+    r.sql("s1", "ROLLBACK")
+
+
+@scenario
+def select_for_share(r):
+    """FOR SHARE: two sharers do not wait for each other; a writer waits for both."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s3", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", ALL)
+
+
+@scenario
+def drop_table_waits_for_reader(r):
+    """DROP TABLE waits for a transaction that has read the table; the reader keeps reading."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "DROP TABLE {t}")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT count(*) FROM {t}")
+
+
+# ------------------------------------------------------------------------------------------
+
+_reference: dict[str, list[str]] = {}
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_isolation(pg, server, name):
+    if name in _reference:
+        ref = _reference[name]
+    else:
+        ref = _reference[name] = run_scenario(pg, name)
+    bad = [l for l in ref if "never finished" in l]
+    if bad:
+        pytest.fail("scenario problem: on PostgreSQL 15 a step never finished:\n" + "\n".join(ref), pytrace=False)
+    got = run_scenario(server, name)
+    assert_same("\n".join(ref), "\n".join(got), server.name, f"isolation scenario {name}")
