@@ -286,3 +286,14 @@ UPDATE tb_nocol SET c = 1;
 INSERT INTO tb_nocol VALUES (1, 'x', 3);
 SELECT a FROM tb_nocol;
 DROP TABLE tb_nocol;
+
+-- name: tables_quoted_and_qualified_names
+-- @errors
+DROP TABLE IF EXISTS public."Tb Quoted";
+CREATE TABLE public."Tb Quoted" ("Id" int PRIMARY KEY, "select" text, Lower_Col int);
+INSERT INTO "Tb Quoted" ("Id", "select", LOWER_COL) VALUES (1, 'kw', 2);
+SELECT "Id", "select", lower_col FROM public."Tb Quoted";
+SELECT t."Id" FROM "Tb Quoted" AS t WHERE t."Id" = 1;
+SELECT id FROM "Tb Quoted";
+SELECT * FROM "tb quoted";
+DROP TABLE "Tb Quoted";
