@@ -35,6 +35,7 @@ pub mod auth;
 mod portals;
 mod read_ahead;
 pub mod settings;
+mod txn;
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
@@ -51,7 +52,7 @@ use tokio::net::TcpStream;
 use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult, Severity};
 use crate::instance::{Activity, Instance, SessionShared, WaitEvent};
-use crate::notify::{self, Listener, Outbox};
+use crate::notify::{self, Listener};
 use crate::server::OnShard;
 use crate::sql::exec::{self, Row};
 use crate::sql::expr::{EvalCx, SessionCtx};
@@ -62,57 +63,12 @@ use crate::wire::backend::{self as be, FieldDescription, TxStatus};
 use crate::wire::frontend::{self as fe, Message, Startup};
 use crate::wire::Format;
 use settings::{Fixed, Settings};
+use txn::{ListenAction, TxState, Txn};
 
 /// Upper bound on prepared statements per session; beyond it Parse fails with 54000.
 pub const MAX_PREPARED: usize = 10_000;
 /// Upper bound on open portals per session.
 pub const MAX_PORTALS: usize = 10_000;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum TxState {
-    /// No transaction.
-    Idle,
-    /// An implicit transaction: the statements of one simple Query, or of the extended messages
-    /// up to Sync.
-    Implicit,
-    /// Inside BEGIN ... COMMIT.
-    Block,
-    /// Inside a block after an error: everything but ROLLBACK/COMMIT fails.
-    Failed,
-}
-
-#[derive(Clone, Debug)]
-enum ListenAction {
-    Listen(Arc<str>),
-    Unlisten(Arc<str>),
-    UnlistenAll,
-}
-
-struct SavepointState {
-    name: String,
-    notifies: usize,
-    listens: usize,
-    settings: Settings,
-}
-
-/// Transaction-private state; created at BEGIN (or at the first statement of an implicit
-/// transaction) and consumed at its end.
-struct Txn {
-    start: i64,
-    /// NOTIFYs queued so far, already resolved against the listener registry.
-    outbox: Outbox,
-    listens: Vec<ListenAction>,
-    savepoints: Vec<SavepointState>,
-    settings_at_start: Settings,
-    /// Settings changed by SET LOCAL, with the session-level value to restore at commit.
-    local_restore: Vec<(String, String)>,
-    read_only: bool,
-    isolation: sql::Isolation,
-    /// A query ran in this transaction: its isolation level can no longer change.
-    snapshot_taken: bool,
-    /// Assigned by the first txid_current() of the transaction.
-    xid: Option<u64>,
-}
 
 /// A prepared statement (named or unnamed).
 struct Prepared {
@@ -1393,58 +1349,9 @@ impl Session {
                     }
                 }
             }
-            Statement::Savepoint(name) => {
-                self.core.require_block("SAVEPOINT")?;
-                let txn = self.core.txn.as_mut().expect("transaction");
-                txn.savepoints.push(SavepointState {
-                    name: name.clone(),
-                    notifies: txn.outbox.len(),
-                    listens: txn.listens.len(),
-                    settings: self.core.settings.clone(),
-                });
-            }
-            Statement::Release(name) => {
-                self.core.require_block("RELEASE SAVEPOINT")?;
-                let txn = self.core.txn.as_mut().expect("transaction");
-                let i = txn
-                    .savepoints
-                    .iter()
-                    .rposition(|s| &s.name == name)
-                    .ok_or_else(|| {
-                        PgError::new(
-                            code::INVALID_SAVEPOINT_SPECIFICATION,
-                            format!("savepoint \"{name}\" does not exist"),
-                        )
-                    })?;
-                txn.savepoints.truncate(i);
-            }
-            Statement::RollbackTo(name) => {
-                if !matches!(self.core.tx, TxState::Block | TxState::Failed) {
-                    return Err(PgError::new(
-                        code::NO_ACTIVE_SQL_TRANSACTION,
-                        "ROLLBACK TO SAVEPOINT can only be used in transaction blocks",
-                    ));
-                }
-                let txn = self.core.txn.as_mut().expect("transaction");
-                let i = txn
-                    .savepoints
-                    .iter()
-                    .rposition(|s| &s.name == name)
-                    .ok_or_else(|| {
-                        PgError::new(
-                            code::INVALID_SAVEPOINT_SPECIFICATION,
-                            format!("savepoint \"{name}\" does not exist"),
-                        )
-                    })?;
-                txn.savepoints.truncate(i + 1);
-                let sp = txn.savepoints.last().expect("savepoint");
-                let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
-                txn.outbox.truncate(notifies);
-                txn.listens.truncate(listens);
-                self.core.settings = settings;
-                self.core.settings_dirty = true;
-                self.core.tx = TxState::Block;
-            }
+            Statement::Savepoint(name) => self.core.savepoint(name)?,
+            Statement::Release(name) => self.core.release_savepoint(name)?,
+            Statement::RollbackTo(name) => self.core.rollback_to_savepoint(name)?,
             Statement::PrepareTransaction => {
                 return Err(PgError::new(
                     code::OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -2347,97 +2254,6 @@ impl Core {
         }
     }
 
-    fn require_block(&self, what: &str) -> PgResult<()> {
-        match self.tx {
-            TxState::Block => Ok(()),
-            TxState::Failed => Err(PgError::in_failed_transaction()),
-            _ => Err(PgError::new(
-                code::NO_ACTIVE_SQL_TRANSACTION,
-                format!("{what} can only be used in transaction blocks"),
-            )),
-        }
-    }
-
-    fn check_failed(&self, stmt: &Statement) -> PgResult<()> {
-        if self.tx == TxState::Failed
-            && !matches!(
-                stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
-            )
-        {
-            return Err(PgError::in_failed_transaction());
-        }
-        Ok(())
-    }
-
-    /// Starts an implicit transaction if none is open.
-    fn ensure_transaction(&mut self, _stmt: &Statement) {
-        if self.tx == TxState::Idle {
-            self.tx = TxState::Implicit;
-        }
-        if self.txn.is_none() {
-            let isolation = self
-                .session_tx
-                .isolation
-                .unwrap_or(self.settings.default_isolation);
-            let txn = Txn {
-                start: self.statement_start,
-                outbox: Outbox::new(self.db_oid),
-                listens: Vec::new(),
-                savepoints: Vec::new(),
-                settings_at_start: self.settings.clone(),
-                local_restore: Vec::new(),
-                read_only: self.session_tx.read_only.unwrap_or(false),
-                isolation,
-                snapshot_taken: false,
-                xid: None,
-            };
-            self.txn = Some(match self.spare_txn.take() {
-                Some(mut spare) => {
-                    // Keeps the box and the capacity of `listens`: an autocommitted statement
-                    // then allocates nothing for its transaction.
-                    let listens = std::mem::take(&mut spare.listens);
-                    *spare = Txn { listens, ..txn };
-                    debug_assert!(spare.listens.is_empty());
-                    spare
-                }
-                None => Box::new(txn),
-            });
-        }
-    }
-
-    /// Keeps a finished transaction's allocation for the next one.
-    fn recycle_txn(&mut self, mut txn: Box<Txn>) {
-        txn.listens.clear();
-        self.spare_txn = Some(txn);
-    }
-
-    fn txn_mut(&mut self) -> &mut Txn {
-        self.ensure_transaction(&Statement::NoOp(""));
-        self.txn.as_mut().expect("transaction")
-    }
-
-    fn txn_has_listens(&self) -> bool {
-        self.txn.as_ref().is_some_and(|t| !t.listens.is_empty())
-    }
-
-    fn apply_tx_options(&mut self, opts: &TxOptions) -> PgResult<()> {
-        let txn = self.txn_mut();
-        if let Some(i) = opts.isolation {
-            if txn.snapshot_taken && i != txn.isolation {
-                return Err(PgError::new(
-                    code::ACTIVE_SQL_TRANSACTION,
-                    "SET TRANSACTION ISOLATION LEVEL must be called before any query",
-                ));
-            }
-            txn.isolation = i;
-        }
-        if let Some(r) = opts.read_only {
-            txn.read_only = r;
-        }
-        Ok(())
-    }
-
     fn set(&mut self, name: &str, value: Option<&str>, local: bool) -> PgResult<String> {
         let lname = name.to_ascii_lowercase();
         // Transaction-scoped settings.
@@ -2538,143 +2354,6 @@ impl Core {
 
     fn run_query(&mut self, plan: &sql::plan::Plan, params: &[Value]) -> PgResult<Vec<Row>> {
         exec::run_plan(plan, &mut self.query_cx(params))
-    }
-
-    /// Commits the current transaction: LISTEN/UNLISTEN take effect, then notifications are
-    /// published in commit order, then SET LOCAL values revert.
-    fn commit(&mut self) -> PgResult<()> {
-        let Some(mut txn) = self.txn.take() else {
-            self.tx = TxState::Idle;
-            return Ok(());
-        };
-        if self.tx == TxState::Failed {
-            self.txn = Some(txn);
-            self.abort();
-            return Ok(());
-        }
-        // The hub is reached through `self.instance` at each use rather than through a clone of
-        // the `Arc`: every session of every shard shares that count of references.
-        if !txn.outbox.is_empty() {
-            match self.instance.notify.check_capacity(&txn.outbox) {
-                Ok(Some(warning)) => self.notices.push(warning),
-                Ok(None) => {}
-                Err(e) => {
-                    self.txn = Some(txn);
-                    self.abort();
-                    return Err(e);
-                }
-            }
-        }
-        self.apply_listens(&txn.listens);
-        if !txn.outbox.is_empty() {
-            let notes = txn.outbox.len();
-            let others = self
-                .instance
-                .notify
-                .publish(std::mem::take(&mut txn.outbox), self.shared.pid);
-            self.woke_others += others;
-            self.woke_with_long_delivery |= others > 0 && notes > YIELD_MAX_NOTES;
-        }
-        // SET LOCAL lasts until the end of the transaction.
-        for (name, value) in &txn.local_restore {
-            let _ = self.settings.set(name, value);
-            self.settings_dirty = true;
-        }
-        self.recycle_txn(txn);
-        self.tx = TxState::Idle;
-        Ok(())
-    }
-
-    fn abort(&mut self) {
-        if let Some(txn) = self.txn.take() {
-            self.settings = txn.settings_at_start;
-            self.settings_dirty = true;
-        }
-        self.tx = TxState::Idle;
-    }
-
-    fn apply_listens(&mut self, actions: &[ListenAction]) {
-        if actions.is_empty() {
-            return;
-        }
-        // The last action per channel wins; UNLISTEN * clears everything before it. One action
-        // (an autocommitted LISTEN or UNLISTEN) needs no merging and no allocation.
-        let mut unlisten_all = false;
-        let mut merged: Vec<(&Arc<str>, bool)> = Vec::new();
-        let one: [(&Arc<str>, bool); 1];
-        let final_state: &[(&Arc<str>, bool)] = match actions {
-            [ListenAction::Listen(c)] => {
-                one = [(c, true)];
-                &one
-            }
-            [ListenAction::Unlisten(c)] => {
-                one = [(c, false)];
-                &one
-            }
-            _ => {
-                for a in actions {
-                    match a {
-                        ListenAction::Listen(c) => {
-                            merged.retain(|(n, _)| n != &c);
-                            merged.push((c, true));
-                        }
-                        ListenAction::Unlisten(c) => {
-                            merged.retain(|(n, _)| n != &c);
-                            merged.push((c, false));
-                        }
-                        ListenAction::UnlistenAll => {
-                            merged.clear();
-                            unlisten_all = true;
-                        }
-                    }
-                }
-                &merged
-            }
-        };
-        // Borrowed, not cloned: every shard's sessions share the instance, and its count of
-        // references would move between cores at every statement.
-        let hub = &self.instance.notify;
-        if unlisten_all {
-            if let Some(l) = &self.listener {
-                for ch in self.listening.keys() {
-                    hub.unlisten(self.db_oid, ch, l);
-                }
-            }
-            self.listening.clear();
-        }
-        for &(ch, listen) in final_state {
-            if listen {
-                if self.listening.contains_key(ch) {
-                    continue;
-                }
-                let listener = self
-                    .listener
-                    .get_or_insert_with(|| {
-                        let waker: Arc<dyn notify::Wake> = self.shared.clone();
-                        Listener::new(self.shared.pid, waker)
-                    })
-                    .clone();
-                let from = hub.listen(self.db_oid, ch, &listener);
-                self.listening.insert(ch.clone(), from);
-            } else if self.listening.remove(ch).is_some() {
-                if let Some(l) = &self.listener {
-                    hub.unlisten(self.db_oid, ch, l);
-                }
-            }
-        }
-        self.listen_changed_at = hub.current_seq();
-        if self.listening.is_empty() {
-            // Nothing listened to: drop the inbox (and whatever it still held).
-            self.listener = None;
-        }
-    }
-
-    /// Session end: UNLISTEN * and leave the instance.
-    fn end_session(&mut self) {
-        self.txn = None;
-        self.tx = TxState::Idle;
-        self.apply_listens(&[ListenAction::UnlistenAll]);
-        self.instance.unregister_session(self.shared.pid);
     }
 }
 
