@@ -1,0 +1,219 @@
+//! Results on the wire: the one place that writes RowDescription, DataRows in text or binary
+//! format, and COPY TO STDOUT's data (text, CSV, binary), plus the format codes Bind and
+//! Describe pass around. The statements that produce the rows, and their command tags, are in
+//! `protocol.rs` and `utility.rs`.
+
+use std::borrow::Cow;
+
+use bytes::BytesMut;
+
+use super::Session;
+use crate::error::{code, PgError, PgResult};
+use crate::sql;
+use crate::sql::exec::Row;
+use crate::sql::plan::Column;
+use crate::sql::types::io;
+use crate::wire::backend::{self as be, FieldDescription};
+use crate::wire::Format;
+
+/// Result formats as Bind gives them: almost always none, or one for all columns, which are
+/// kept without an allocation (Describe, Execute and the statement each take a copy).
+pub(super) type Formats = Cow<'static, [Format]>;
+
+pub(super) fn formats_from(f: &[Format]) -> Formats {
+    match f {
+        [] => Cow::Borrowed(&[]),
+        [Format::Text] => Cow::Borrowed(&[Format::Text]),
+        [Format::Binary] => Cow::Borrowed(&[Format::Binary]),
+        more => Cow::Owned(more.to_vec()),
+    }
+}
+
+pub(super) fn format_code(f: i16) -> PgResult<Format> {
+    match f {
+        0 => Ok(Format::Text),
+        1 => Ok(Format::Binary),
+        other => Err(PgError::new(
+            code::INVALID_PARAMETER_VALUE,
+            format!("unsupported format code: {other}"),
+        )),
+    }
+}
+
+fn format_of(formats: &[Format], i: usize) -> Format {
+    match formats.len() {
+        0 => Format::Text,
+        1 => formats[0],
+        _ => formats.get(i).copied().unwrap_or(Format::Text),
+    }
+}
+
+impl Session {
+    pub(super) fn write_rows(
+        &mut self,
+        columns: &[Column],
+        formats: &[Format],
+        rows: &[Row],
+    ) -> PgResult<()> {
+        let fmt = &self.core.settings.fmt;
+        let mut text = String::new();
+        for row in rows {
+            let at = be::data_row_begin(&mut self.out, row.len());
+            for (i, v) in row.iter().enumerate() {
+                if v.is_null() {
+                    be::data_row_null(&mut self.out);
+                    continue;
+                }
+                let ty = columns[i].ty;
+                let vat = be::data_row_value_begin(&mut self.out);
+                match format_of(formats, i) {
+                    Format::Text => {
+                        text.clear();
+                        io::write_text(v, ty, fmt, &mut text);
+                        self.out.extend_from_slice(text.as_bytes());
+                    }
+                    Format::Binary => io::write_binary(v, ty, &mut self.out)?,
+                }
+                be::data_row_value_end(&mut self.out, vat);
+            }
+            be::data_row_end(&mut self.out, at);
+        }
+        Ok(())
+    }
+
+    /// COPY TO STDOUT: CopyOutResponse, each row as CopyData, CopyDone. A query that failed
+    /// while running (`error`) sends the rows made before it, and then its error, without
+    /// CopyDone.
+    pub(super) fn write_copy_out(
+        &mut self,
+        columns: &[Column],
+        options: &sql::CopyOptions,
+        rows: &[Row],
+        error: Option<PgError>,
+    ) -> PgResult<()> {
+        let fmt = self.core.settings.fmt.clone();
+        let binary = options.format == sql::CopyFormat::Binary;
+        be::copy_out_response(&mut self.out, binary, columns.len());
+        // Binary COPY: the header travels with the first row (or the trailer), as
+        // PostgreSQL sends it.
+        let mut pending = BytesMut::new();
+        if binary {
+            // PGCOPY signature, flags, header extension length.
+            pending.extend_from_slice(b"PGCOPY\n\xff\r\n\0");
+            pending.extend_from_slice(&0i32.to_be_bytes());
+            pending.extend_from_slice(&0i32.to_be_bytes());
+        } else if options.header && options.format == sql::CopyFormat::Csv {
+            let names: Vec<String> = columns
+                .iter()
+                .map(|c| csv_field(&c.name, options, false))
+                .collect();
+            be::copy_data(
+                &mut self.out,
+                format!("{}\n", names.join(&options.delimiter)).as_bytes(),
+            );
+        }
+        for row in rows {
+            if binary {
+                let mut buf = std::mem::take(&mut pending);
+                buf.extend_from_slice(&(row.len() as i16).to_be_bytes());
+                for (i, v) in row.iter().enumerate() {
+                    if v.is_null() {
+                        buf.extend_from_slice(&(-1i32).to_be_bytes());
+                        continue;
+                    }
+                    let at = buf.len();
+                    buf.extend_from_slice(&0i32.to_be_bytes());
+                    io::write_binary(v, columns[i].ty, &mut buf)?;
+                    let len = (buf.len() - at - 4) as i32;
+                    buf[at..at + 4].copy_from_slice(&len.to_be_bytes());
+                }
+                be::copy_data(&mut self.out, &buf);
+                continue;
+            }
+            let mut line = String::new();
+            for (i, v) in row.iter().enumerate() {
+                if i > 0 {
+                    line.push_str(&options.delimiter);
+                }
+                if v.is_null() {
+                    line.push_str(&options.null);
+                    continue;
+                }
+                let t = io::to_text(v, columns[i].ty, &fmt);
+                if options.format == sql::CopyFormat::Csv {
+                    let forced =
+                        options.force_quote_all || options.force_quote.contains(&columns[i].name);
+                    line.push_str(&csv_field(&t, options, forced));
+                } else {
+                    line.push_str(&copy_text_escape(&t));
+                }
+            }
+            line.push('\n');
+            be::copy_data(&mut self.out, line.as_bytes());
+        }
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if binary {
+            pending.extend_from_slice(&(-1i16).to_be_bytes());
+            be::copy_data(&mut self.out, &pending);
+        }
+        be::copy_done(&mut self.out);
+        Ok(())
+    }
+}
+
+pub(super) fn write_row_description(out: &mut BytesMut, columns: &[Column], formats: &[Format]) {
+    let fields: Vec<FieldDescription> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| FieldDescription {
+            name: c.name.clone(),
+            table_oid: c.origin.map_or(0, |o| o.0),
+            column: c.origin.map_or(0, |o| o.1),
+            type_oid: c.ty.0,
+            type_size: c.ty.typlen(),
+            type_modifier: c.typmod,
+            format: format_of(formats, i).code(),
+        })
+        .collect();
+    be::row_description(out, &fields);
+}
+
+/// One CSV field: quoted when forced, empty (to tell it from NULL), or containing the
+/// delimiter, the quote, or a line break; quotes and escapes inside are escaped.
+fn csv_field(s: &str, o: &sql::CopyOptions, forced: bool) -> String {
+    let needs = forced
+        || s.is_empty()
+        || s.contains(o.delimiter.as_str())
+        || s.contains(o.quote)
+        || s.contains(['\n', '\r'])
+        || s == "\\.";
+    if !needs {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(o.quote);
+    for c in s.chars() {
+        if c == o.quote || c == o.escape {
+            out.push(o.escape);
+        }
+        out.push(c);
+    }
+    out.push(o.quote);
+    out
+}
+
+fn copy_text_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            other => out.push(other),
+        }
+    }
+    out
+}
