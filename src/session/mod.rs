@@ -36,6 +36,7 @@ mod portals;
 mod read_ahead;
 mod results;
 pub mod settings;
+mod startup;
 mod txn;
 mod utility;
 
@@ -52,8 +53,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 use crate::client_affinity::Follow;
-use crate::error::{code, PgError, PgResult, Severity};
-use crate::instance::{Activity, Instance, SessionShared, WaitEvent};
+use crate::error::{code, PgError, PgResult};
+use crate::instance::{Instance, SessionShared, WaitEvent};
 use crate::notify::{self, Listener};
 use crate::server::OnShard;
 use crate::sql::exec::{self, Row};
@@ -62,10 +63,11 @@ use crate::sql::plan::Column;
 use crate::sql::types::{datetime, io, FormatCtx, Type, Value};
 use crate::sql::{self, Statement, TxOptions};
 use crate::wire::backend::{self as be, TxStatus};
-use crate::wire::frontend::{self as fe, Message, Startup};
+use crate::wire::frontend::{self as fe, Message};
 use crate::wire::Format;
 use results::{format_code, formats_from, write_row_description, Formats};
 use settings::{Fixed, Settings};
+use startup::read_startup;
 use txn::{TxState, Txn};
 use utility::{show_column, text_col};
 
@@ -347,273 +349,7 @@ enum Exit {
     Move(usize),
 }
 
-/// Reads start-up packets until a StartupMessage; answers SSL/GSSENC with `N`.
-async fn read_startup(
-    instance: &Instance,
-    stream: &mut TcpStream,
-    rbuf: &mut BytesMut,
-) -> Option<(Vec<(String, String)>, u16)> {
-    loop {
-        let n = loop {
-            match fe::startup_frame(rbuf, instance.config.max_message_size) {
-                Ok(Some(n)) => break n,
-                Ok(None) => {}
-                Err(e) => {
-                    let mut out = BytesMut::new();
-                    be::error_or_notice(&mut out, &e);
-                    let _ = stream.write_all(&out).await;
-                    return None;
-                }
-            }
-            rbuf.reserve(1024);
-            match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
-                Ok(0) | Err(_) => return None,
-                Ok(_) => {}
-            }
-        };
-        let packet = rbuf.split_to(n).freeze();
-        match fe::decode_startup(packet) {
-            Ok(Startup::Ssl) | Ok(Startup::GssEnc) => {
-                if stream.write_all(b"N").await.is_err() {
-                    return None;
-                }
-            }
-            Ok(Startup::Cancel { pid, key }) => {
-                instance.cancel(pid, key);
-                return None;
-            }
-            Ok(Startup::Startup { params, minor }) => return Some((params, minor)),
-            Err(e) => {
-                let mut out = BytesMut::new();
-                be::error_or_notice(&mut out, &e);
-                let _ = stream.write_all(&out).await;
-                return None;
-            }
-        }
-    }
-}
-
-/// Reads one typed message during authentication: `Some(Some(body))` for a password
-/// message (the SASL exchange's), `Some(None)` for any other, `None` when the client left.
-async fn read_password(
-    instance: &Instance,
-    stream: &mut TcpStream,
-    rbuf: &mut BytesMut,
-) -> PgResult<Option<Option<Vec<u8>>>> {
-    loop {
-        if let Some(n) = fe::frame(rbuf, instance.config.max_message_size)? {
-            let body = match fe::decode(&rbuf[..n])? {
-                Message::Password(b) => Some(b.to_vec()),
-                _ => None,
-            };
-            rbuf.advance(n);
-            return Ok(Some(body));
-        }
-        rbuf.reserve(1024);
-        match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
-            Ok(0) | Err(_) => return Ok(None),
-            Ok(_) => {}
-        }
-    }
-}
-
-async fn fail_startup(stream: &mut TcpStream, e: PgError) -> Option<Session> {
-    let mut out = BytesMut::new();
-    be::error_or_notice(&mut out, &e);
-    let _ = stream.write_all(&out).await;
-    None
-}
-
 impl Session {
-    async fn start(
-        instance: &Arc<Instance>,
-        stream: &mut TcpStream,
-        rbuf: &mut BytesMut,
-        (params, minor): (Vec<(String, String)>, u16),
-        addr: SocketAddr,
-    ) -> Option<Session> {
-        let mut user = None;
-        let mut database = None;
-        let mut settings = Settings::new();
-        let mut application_name = String::new();
-        let mut out = BytesMut::new();
-        let unrecognized: Vec<String> = params
-            .iter()
-            .filter(|(n, _)| n.starts_with("_pq_."))
-            .map(|(n, _)| n.clone())
-            .collect();
-        if minor > 0 || !unrecognized.is_empty() {
-            be::negotiate_protocol_version(&mut out, crate::wire::PROTOCOL_V3, &unrecognized);
-        }
-        for (name, value) in params.iter().filter(|(n, _)| !n.starts_with("_pq_.")) {
-            let lname = name.to_ascii_lowercase();
-            let r = match lname.as_str() {
-                "user" => {
-                    user = Some(value.clone());
-                    Ok(())
-                }
-                "database" => {
-                    database = Some(value.clone());
-                    Ok(())
-                }
-                "replication" => Err(PgError::fatal(
-                    code::FEATURE_NOT_SUPPORTED,
-                    "replication connections are not supported",
-                )),
-                "options" => apply_options(&mut settings, value),
-                "application_name" => {
-                    application_name = value.clone();
-                    settings.set_startup(name, value)
-                }
-                _ => settings.set_startup(name, value),
-            };
-            if let Err(mut e) = r {
-                e.severity = Severity::Fatal;
-                return fail_startup(stream, e).await;
-            }
-        }
-        let Some(user) = user.filter(|u| !u.is_empty()) else {
-            return fail_startup(
-                stream,
-                PgError::fatal(
-                    code::INVALID_AUTHORIZATION_SPECIFICATION,
-                    "no PostgreSQL user name specified in startup packet",
-                ),
-            )
-            .await;
-        };
-        let database = database
-            .filter(|d| !d.is_empty())
-            .unwrap_or_else(|| user.clone());
-
-        // Authentication.
-        if let Some(secret) = &instance.scram {
-            be::auth_sasl(&mut out, &["SCRAM-SHA-256"]);
-            if stream.write_all(&out).await.is_err() {
-                return None;
-            }
-            out.clear();
-            let first = match read_password(instance, stream, rbuf).await {
-                Ok(Some(Some(b))) => b,
-                Ok(None) => return None,
-                Ok(Some(None)) => {
-                    return fail_startup(
-                        stream,
-                        PgError::protocol_violation("expected SASL response"),
-                    )
-                    .await
-                }
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            let (ex, server_first) = match auth::server_first(secret, &first) {
-                Ok(x) => x,
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            be::auth_sasl_continue(&mut out, server_first.as_bytes());
-            if stream.write_all(&out).await.is_err() {
-                return None;
-            }
-            out.clear();
-            let fin = match read_password(instance, stream, rbuf).await {
-                Ok(Some(Some(b))) => b,
-                Ok(None) => return None,
-                Ok(Some(None)) => {
-                    return fail_startup(
-                        stream,
-                        PgError::protocol_violation("expected SASL response"),
-                    )
-                    .await
-                }
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            match auth::server_final(secret, &ex, &fin, &user) {
-                Ok(server_final) => be::auth_sasl_final(&mut out, server_final.as_bytes()),
-                Err(e) => return fail_startup(stream, e).await,
-            }
-        }
-        let Some(db_oid) = instance.database_oid(&database) else {
-            return fail_startup(
-                stream,
-                PgError::fatal(
-                    code::INVALID_CATALOG_NAME,
-                    format!("database \"{database}\" does not exist"),
-                ),
-            )
-            .await;
-        };
-        let shared = instance.register_session(Activity {
-            datname: database.clone(),
-            usename: user.clone(),
-            application_name,
-            client_addr: Some(addr),
-            backend_start: now_ts(),
-            state: "idle",
-            wait_event_type: Some(CLIENT_READ.0),
-            wait_event: Some(CLIENT_READ.1),
-            query: Arc::from(""),
-            ..Default::default()
-        });
-        let core = Core {
-            instance: instance.clone(),
-            shared,
-            user,
-            database,
-            db_oid,
-            startup_settings: settings.clone(),
-            settings,
-            session_tx: TxOptions::default(),
-            tx: TxState::Idle,
-            txn: None,
-            spare_txn: None,
-            listening: Default::default(),
-            listen_changed_at: 0,
-            woke_others: 0,
-            woke_with_long_delivery: false,
-            listener: None,
-            notices: Vec::new(),
-            statement_start: 0,
-            deadline: None,
-            settings_dirty: false,
-            wait_shown: Some(CLIENT_READ),
-            peer: addr,
-            local: stream.local_addr().ok(),
-        };
-        let mut s = Session {
-            core,
-            unnamed: None,
-            prepared: FxHashMap::default(),
-            portals: portals::Portals::default(),
-            skip_until_sync: false,
-            reported: [0; 16],
-            out,
-            closing: false,
-            described: false,
-            utility_formats: Cow::Borrowed(&[]),
-            notify_held: false,
-            backlog: Vec::new(),
-            backlog_at: (0, 0),
-            spin_after_write: false,
-            answered_epoch: u32::MAX,
-            weight_epoch: u32::MAX,
-            follow: Follow::new(),
-            read_ahead: read_ahead::ReadAhead::default(),
-        };
-        be::auth_ok(&mut s.out);
-        let fixed = s.core.fixed();
-        for (i, (name, value)) in s.core.settings.reported(&fixed).into_iter().enumerate() {
-            be::parameter_status(&mut s.out, name, &value);
-            s.reported[i] = hash_str(&value);
-        }
-        be::backend_key_data(&mut s.out, s.core.shared.pid, s.core.shared.secret);
-        be::ready_for_query(&mut s.out, TxStatus::Idle);
-        if stream.write_all(&s.out).await.is_err() {
-            s.core.end_session();
-            return None;
-        }
-        s.out = BytesMut::new();
-        Some(s)
-    }
-
     async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, on: &OnShard) -> Exit {
         // Messages that arrived with the start-up packet.
         if !rbuf.is_empty() && matches!(self.process_input(&mut rbuf), Flow::Close) {
@@ -1632,34 +1368,6 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
         }
         _ => false,
     }
-}
-
-/// `options=-c a=b -c c=d` (also `--a=b`) from the start-up packet.
-fn apply_options(settings: &mut Settings, options: &str) -> PgResult<()> {
-    let mut words = options.split_whitespace();
-    while let Some(w) = words.next() {
-        let assignment = if w == "-c" {
-            words.next().unwrap_or("").to_string()
-        } else if let Some(rest) = w.strip_prefix("-c") {
-            rest.to_string()
-        } else if let Some(rest) = w.strip_prefix("--") {
-            rest.to_string()
-        } else {
-            return Err(PgError::fatal(
-                code::SYNTAX_ERROR,
-                format!("invalid command-line argument for server process: {w}"),
-            )
-            .with_hint("Try \"postgres --help\" for more information."));
-        };
-        let Some((name, value)) = assignment.split_once('=') else {
-            return Err(PgError::fatal(
-                code::SYNTAX_ERROR,
-                format!("-c {assignment} requires a value"),
-            ));
-        };
-        settings.set_startup(&name.replace('-', "_"), value)?;
-    }
-    Ok(())
 }
 
 impl Core {
