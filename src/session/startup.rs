@@ -13,9 +13,10 @@ use rustc_hash::FxHashMap;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
+use super::conn::CLIENT_READ;
 use super::settings::Settings;
 use super::txn::TxState;
-use super::{auth, hash_str, now_ts, portals, read_ahead, Core, Session, CLIENT_READ};
+use super::{auth, hash_str, now_ts, portals, read_ahead, Core, Session};
 use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult, Severity};
 use crate::instance::{Activity, Instance};

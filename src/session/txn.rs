@@ -10,9 +10,9 @@
 
 use std::sync::Arc;
 
+use super::conn::YIELD_MAX_NOTES;
 use super::settings::Settings;
 use super::Core;
-use super::YIELD_MAX_NOTES;
 use crate::error::{code, PgError, PgResult};
 use crate::notify::{self, Listener, Outbox};
 use crate::sql::{self, Statement, TxOptions};
