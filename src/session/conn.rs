@@ -15,9 +15,10 @@ use bytes::BytesMut;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
+use super::protocol::Flow;
 use super::startup::read_startup;
 use super::txn::TxState;
-use super::{read_ahead, Flow, Session};
+use super::{read_ahead, Session};
 use crate::error::{code, PgError};
 use crate::instance::{Instance, WaitEvent};
 use crate::server::OnShard;
