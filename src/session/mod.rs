@@ -30,6 +30,24 @@
 //! [`SessionShared`] (cancel/terminate flags, pg_stat_activity row, the wake-up) and, for
 //! LISTEN/NOTIFY, in its `notify::Listener` (the inbox). An idle session owns no buffers: input and
 //! output buffers are dropped when empty, and the listener exists only while it listens.
+//!
+//! # Files
+//!
+//! One concern a file, in the order a message meets them:
+//!
+//! * `conn.rs`: the socket loop above ([`serve`], `drive`, `Session::run`): moving to another
+//!   shard, read-ahead, writing the output, notifications pushed while idle, the buffer pool.
+//! * `startup.rs`: start-up packets, the StartupMessage's parameters, authentication (with
+//!   `auth.rs`), `Session::start`.
+//! * `protocol.rs`: the protocol state machine: `handle` for each message, simple Query,
+//!   Parse/Bind/Describe/Execute/Sync/Close, queries and EXECUTE, error reporting, ReadyForQuery.
+//! * `utility.rs`: the utility statements (SET/SHOW, BEGIN/COMMIT, LISTEN, PREPARE, cursors,
+//!   ...): `run_utility`.
+//! * `results.rs`: the one place that writes RowDescription, DataRows and COPY data.
+//! * `txn.rs`: transaction state, savepoints, commit and abort.
+//! * `portals.rs`, `read_ahead.rs`, `settings.rs`: open portals, when to read ahead, settings.
+//! * here: [`Session`] (the protocol state) and [`Core`] (the state expressions may use, through
+//!   [`SessionCtx`]), statement start and query execution.
 
 pub mod auth;
 mod conn;

@@ -64,7 +64,7 @@ pub(super) struct Txn {
 }
 
 impl Core {
-    pub(super) fn require_block(&self, what: &str) -> PgResult<()> {
+    fn require_block(&self, what: &str) -> PgResult<()> {
         match self.tx {
             TxState::Block => Ok(()),
             TxState::Failed => Err(PgError::in_failed_transaction()),
