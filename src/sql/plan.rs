@@ -69,8 +69,17 @@ pub struct SrfCall {
     pub arg_types: Vec<Type>,
 }
 
-/// The rows a recursive CTE's step reads, shared by its RecursiveUnion and WorkTable nodes.
-pub type WorkTable = std::sync::Arc<parking_lot::Mutex<Vec<Vec<Value>>>>;
+/// Names the work table of a recursive CTE: its RecursiveUnion node and the WorkTable nodes of
+/// its recursive term hold clones of one. The rows themselves live in the executor, keyed by
+/// [`WorkTable::id`], so that one plan can be run by several executors at once.
+#[derive(Debug, Clone, Default)]
+pub struct WorkTable(std::sync::Arc<()>);
+
+impl WorkTable {
+    pub fn id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.0) as usize
+    }
+}
 
 /// Relations computed from the instance's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
