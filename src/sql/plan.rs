@@ -345,6 +345,11 @@ struct PlanState {
     lateral: bool,
     /// How many times a recursive CTE's work table was referenced.
     worktable_refs: usize,
+    /// The work tables of the recursive terms being planned, with the number of subqueries in
+    /// expressions (`sublinks`) around each one's definition.
+    worktables: Vec<(usize, usize)>,
+    /// How many subqueries in expressions enclose what is being planned.
+    sublinks: usize,
     /// The clause being bound, for "... are not allowed in WHERE" errors.
     clause: Option<&'static str>,
     /// Window function calls of the SELECT being planned; None where they are not allowed.
@@ -633,7 +638,9 @@ impl<'a> Planner<'a> {
             }),
         ));
         let refs_before = self.state.worktable_refs;
+        self.state.worktables.push((work.id(), self.state.sublinks));
         let step = self.plan_select(r);
+        self.state.worktables.pop();
         self.ctes.pop();
         let step = step?;
         if self.state.worktable_refs == refs_before {
@@ -1586,7 +1593,21 @@ impl<'a> Planner<'a> {
                         .rev()
                         .find(|(_, (name, _))| *name == rv.relname)
                     {
-                        if matches!(p.node, Node::WorkTable(_)) {
+                        if let Node::WorkTable(w) = &p.node {
+                            // The executor runs an expression's subquery on its own, where the
+                            // work table of the run it is part of is out of reach; PostgreSQL
+                            // rejects the reference too.
+                            let defined_at = self.state.worktables.iter().find(|t| t.0 == w.id());
+                            if defined_at.is_some_and(|t| t.1 < self.state.sublinks) {
+                                return Err(PgError::new(
+                                    code::INVALID_RECURSION,
+                                    format!(
+                                        "recursive reference to query \"{}\" must not appear within a subquery",
+                                        rv.relname
+                                    ),
+                                )
+                                .at(loc(rv.location)));
+                            }
                             self.state.worktable_refs += 1;
                         }
                         let plan = Plan {
@@ -3272,7 +3293,9 @@ impl<'a> Planner<'a> {
             None => None,
         };
         self.outer.push(scope.clone());
+        self.state.sublinks += 1;
         let plan = self.plan_query(q);
+        self.state.sublinks -= 1;
         self.outer.pop();
         let plan = plan?;
         let kind = sl.sub_link_type;

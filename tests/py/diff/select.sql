@@ -157,6 +157,20 @@ SELECT a.*, 'sep', b.* FROM (VALUES (1)) a(x), (VALUES (2)) b(x);
 WITH t AS (SELECT 1 AS a UNION ALL SELECT 2) SELECT sum(a) FROM t;
 WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT array_agg(n) FROM r;
 
+-- name: select_lazy_limit_and_recursion
+SELECT generate_series(1, 1000000000) LIMIT 3;
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT * FROM t LIMIT 10;
+WITH RECURSIVE t(n) AS (SELECT 1 UNION SELECT n % 5 + 1 FROM t) SELECT * FROM t;
+SELECT EXISTS (SELECT 1 / (x - 2) FROM generate_series(1, 3) x);
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM (SELECT * FROM t) s WHERE n < 3) SELECT * FROM t;
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT (SELECT n + 1) FROM t WHERE n < 3) SELECT * FROM t;
+
+-- name: select_errors_after_rows
+-- @errors
+WITH t AS (SELECT 1 / (x - 3) AS v FROM generate_series(1, 5) x) SELECT * FROM t;
+SELECT (SELECT 1 / (x - 3) FROM generate_series(1, 3) x);
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < (SELECT max(n) FROM t)) SELECT * FROM t;
+
 -- name: select_window
 SELECT x, row_number() OVER (ORDER BY x DESC), sum(x) OVER (ORDER BY x) FROM generate_series(1, 4) x ORDER BY x;
 SELECT g, v, row_number() OVER (PARTITION BY g ORDER BY v) FROM (VALUES ('a', 2), ('a', 1), ('b', 9)) t(g, v) ORDER BY g, v;
