@@ -218,6 +218,7 @@ pub(super) const EVERY_NODE: &[&str] = &[
     "WITH RECURSIVE r(n) AS (VALUES (1), (2) UNION SELECT (n * 3) % 17 FROM r) SELECT * FROM r",
     "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r a, r b",
     "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5), s(m) AS (SELECT 10 UNION ALL SELECT m - 1 FROM s, r WHERE m > 8 AND n = 1) SELECT * FROM s",
+    "WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT (n + 1) % 9 FROM t) SEARCH DEPTH FIRST BY n SET o CYCLE n SET c USING p SELECT * FROM t ORDER BY o",
     "SELECT x * 2 FROM generate_series(1, 100) x WHERE x % 3 = 0",
     "SELECT * FROM generate_series(1, 10) a JOIN generate_series(5, 15) b ON a = b",
     "SELECT * FROM generate_series(1, 10) a LEFT JOIN generate_series(5, 15) b ON a = b",
