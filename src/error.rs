@@ -236,6 +236,7 @@ pub mod code {
     pub const CANNOT_COERCE: &str = "42846";
     pub const GROUPING_ERROR: &str = "42803";
     pub const INVALID_COLUMN_REFERENCE: &str = "42P10";
+    pub const INVALID_RECURSION: &str = "42P19";
     pub const INDETERMINATE_DATATYPE: &str = "42P18";
     pub const NAME_TOO_LONG: &str = "42622";
     pub const INSUFFICIENT_PRIVILEGE: &str = "42501";

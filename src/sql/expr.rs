@@ -9,6 +9,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
+use crate::sql::exec::{row_bytes, Held, Row, MAX_RESULT_BYTES};
 use crate::sql::func::ScalarFn;
 use crate::sql::plan::Plan;
 use crate::sql::types::ops::{BinFn, UnFn};
@@ -636,49 +637,75 @@ fn quantified(
     }
 }
 
+/// Runs a subquery as far as its kind needs: EXISTS stops at the first row, a scalar subquery
+/// at the second (an error), ANY/ALL at the row that decides it; an array subquery reads all.
 fn eval_subquery(
     plan: &Plan,
     kind: &SubqueryKind,
     row: &[Value],
     cx: &mut EvalCx,
 ) -> PgResult<Value> {
-    let rows = crate::sql::exec::run_plan(plan, cx)?;
+    let mut exec = crate::sql::exec::open(plan);
+    let first = |r: Row| r.into_iter().next().unwrap_or(Value::Null);
     Ok(match kind {
-        SubqueryKind::Scalar => {
-            if rows.len() > 1 {
-                return Err(PgError::new(
-                    code::CARDINALITY_VIOLATION,
-                    "more than one row returned by a subquery used as an expression",
-                ));
+        SubqueryKind::Scalar => match exec.next_row(cx)? {
+            None => Value::Null,
+            Some(r) => {
+                if exec.next_row(cx)?.is_some() {
+                    return Err(PgError::new(
+                        code::CARDINALITY_VIOLATION,
+                        "more than one row returned by a subquery used as an expression",
+                    ));
+                }
+                first(r)
             }
-            rows.into_iter()
-                .next()
-                .and_then(|r| r.into_iter().next())
-                .unwrap_or(Value::Null)
-        }
-        SubqueryKind::Exists => Value::Bool(!rows.is_empty()),
+        },
+        SubqueryKind::Exists => Value::Bool(exec.next_row(cx)?.is_some()),
         SubqueryKind::Quantified { test, op, all } => {
+            let mut next = exec.next_row(cx)?;
+            // The left operand is evaluated in the enclosing query's scope.
             cx.outer.pop();
             let left = test.eval(row, cx);
             cx.outer.push(row.to_vec());
             let left = left?;
-            quantified(
-                &left,
-                rows.into_iter()
-                    .map(|r| r.into_iter().next().unwrap_or(Value::Null)),
-                *op,
-                *all,
-                cx.session.fmt(),
-            )?
+            if left.is_null() {
+                // NULL op ANY(empty) is false; NULL op ALL(empty) is true.
+                return Ok(if next.is_none() {
+                    Value::Bool(*all)
+                } else {
+                    Value::Null
+                });
+            }
+            let mut saw_null = false;
+            while let Some(r) = next {
+                let item = first(r);
+                if item.is_null() {
+                    saw_null = true;
+                } else {
+                    match op(&left, &item, cx.session.fmt())? {
+                        Value::Bool(true) if !*all => return Ok(Value::Bool(true)),
+                        Value::Bool(false) if *all => return Ok(Value::Bool(false)),
+                        Value::Null => saw_null = true,
+                        _ => {}
+                    }
+                }
+                next = exec.next_row(cx)?;
+            }
+            if saw_null {
+                Value::Null
+            } else {
+                Value::Bool(*all)
+            }
         }
         SubqueryKind::Array => {
+            let mut held = Held::default();
             let elem = plan.columns.first().map(|c| c.ty).unwrap_or(Type::TEXT);
-            Value::Array(Box::new(Array::one_dim(
-                elem,
-                rows.into_iter()
-                    .map(|r| r.into_iter().next().unwrap_or(Value::Null))
-                    .collect(),
-            )))
+            let mut items = Vec::new();
+            while let Some(r) = exec.next_row(cx)? {
+                held.add(row_bytes(&r), MAX_RESULT_BYTES, "ARRAY subquery")?;
+                items.push(first(r));
+            }
+            Value::Array(Box::new(Array::one_dim(elem, items)))
         }
     })
 }

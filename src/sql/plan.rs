@@ -30,6 +30,8 @@ use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
+mod search_cycle;
+
 /// One output column of a plan.
 #[derive(Debug, Clone)]
 pub struct Column {
@@ -69,8 +71,17 @@ pub struct SrfCall {
     pub arg_types: Vec<Type>,
 }
 
-/// The rows a recursive CTE's step reads, shared by its RecursiveUnion and WorkTable nodes.
-pub type WorkTable = std::sync::Arc<parking_lot::Mutex<Vec<Vec<Value>>>>;
+/// Names the work table of a recursive CTE: its RecursiveUnion node and the WorkTable nodes of
+/// its recursive term hold clones of one. The rows themselves live in the executor, keyed by
+/// [`WorkTable::id`], so that one plan can be run by several executors at once.
+#[derive(Debug, Clone, Default)]
+pub struct WorkTable(std::sync::Arc<()>);
+
+impl WorkTable {
+    pub fn id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.0) as usize
+    }
+}
 
 /// Relations computed from the instance's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,6 +294,9 @@ struct ScopeCol {
     ty: Type,
     typmod: i32,
     origin: Option<(u32, i16)>,
+    /// Found by name but not by `*`: a recursive CTE's SEARCH and CYCLE columns in its
+    /// recursive term.
+    hidden: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -336,6 +350,11 @@ struct PlanState {
     lateral: bool,
     /// How many times a recursive CTE's work table was referenced.
     worktable_refs: usize,
+    /// The work tables of the recursive terms being planned: id, the number of subqueries in
+    /// expressions (`sublinks`) around the definition, references so far (at most one).
+    worktables: Vec<(usize, usize, usize)>,
+    /// How many subqueries in expressions enclose what is being planned.
+    sublinks: usize,
     /// The clause being bound, for "... are not allowed in WHERE" errors.
     clause: Option<&'static str>,
     /// Window function calls of the SELECT being planned; None where they are not allowed.
@@ -557,6 +576,9 @@ impl<'a> Planner<'a> {
                         continue;
                     }
                 }
+                if c.search_clause.is_some() || c.cycle_clause.is_some() {
+                    return Err(PgError::syntax("WITH query is not recursive").at(loc(c.location)));
+                }
                 let mut plan = self.plan_query(q)?;
                 let aliases = names_of(&c.aliascolnames);
                 for (i, a) in aliases.into_iter().enumerate() {
@@ -615,22 +637,45 @@ impl<'a> Planner<'a> {
         for (col, a) in init.columns.iter_mut().zip(aliases) {
             col.name = a;
         }
+        let clauses = search_cycle::Clauses::bind(self, c, &init.columns)?;
+        // With SEARCH or CYCLE, the work table has the previous run's extra columns too, and
+        // the recursive term reads them.
+        let mut work_columns = init.columns.clone();
+        let mut rewritten = None;
+        if let Some(cl) = &clauses {
+            work_columns.extend(cl.columns(true));
+            rewritten = cl.rewrite_step(r, &c.ctename);
+        }
         let work: WorkTable = Default::default();
         self.ctes.push((
             c.ctename.clone(),
             std::sync::Arc::new(Plan {
                 node: Node::WorkTable(work.clone()),
-                columns: init.columns.clone(),
+                columns: work_columns,
             }),
         ));
         let refs_before = self.state.worktable_refs;
-        let step = self.plan_select(r);
+        self.state
+            .worktables
+            .push((work.id(), self.state.sublinks, 0));
+        let step = self.plan_select(rewritten.as_ref().unwrap_or(r));
+        self.state.worktables.pop();
         self.ctes.pop();
         let step = step?;
         if self.state.worktable_refs == refs_before {
             return Ok(None);
         }
-        if step.columns.len() != init.columns.len() {
+        if let Some(cl) = &clauses {
+            cl.check_sides(s)?;
+        }
+        if clauses.is_some() && rewritten.is_none() {
+            return Err(PgError::feature_not_supported(format!(
+                "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"{}\" must be at the top level of its right-hand SELECT",
+                c.ctename
+            )));
+        }
+        let extra = clauses.as_ref().map_or(0, |cl| cl.columns(true).len());
+        if step.columns.len() != init.columns.len() + extra {
             return Err(PgError::syntax(
                 "each UNION query must have the same number of columns",
             ));
@@ -664,16 +709,25 @@ impl<'a> Planner<'a> {
                 -1,
             )?);
         }
-        let step = if cast {
-            Plan {
-                node: Node::Project {
-                    input: Box::new(step),
-                    exprs,
-                },
-                columns: init.columns.clone(),
+        let (init, step) = match &clauses {
+            Some(cl) => {
+                let own = init.columns.clone();
+                (cl.wrap_init(init), cl.wrap_step(step, exprs, own))
             }
-        } else {
-            step
+            None if cast => {
+                let columns = init.columns.clone();
+                (
+                    init,
+                    Plan {
+                        node: Node::Project {
+                            input: Box::new(step),
+                            exprs,
+                        },
+                        columns,
+                    },
+                )
+            }
+            None => (init, step),
         };
         Ok(Some(Plan {
             columns: init.columns.clone(),
@@ -733,6 +787,7 @@ impl<'a> Planner<'a> {
                         ty: c.ty,
                         typmod: c.typmod,
                         origin: None,
+                        hidden: false,
                     })
                     .collect(),
             };
@@ -1050,6 +1105,9 @@ impl<'a> Planner<'a> {
                     };
                     let mut found = false;
                     for (i, c) in scope.cols.iter().enumerate() {
+                        if c.hidden {
+                            continue;
+                        }
                         if rel.as_ref().is_none_or(|r| *r == c.rel) {
                             star_cols.push((targets.len(), Some(i)));
                             targets.push((c.name.clone(), val, cr.location));
@@ -1117,6 +1175,7 @@ impl<'a> Planner<'a> {
                         ty: c.out,
                         typmod: -1,
                         origin: None,
+                        hidden: false,
                     });
                 }
                 plan = Plan {
@@ -1577,7 +1636,31 @@ impl<'a> Planner<'a> {
                         .rev()
                         .find(|(_, (name, _))| *name == rv.relname)
                     {
-                        if matches!(p.node, Node::WorkTable(_)) {
+                        if let Node::WorkTable(w) = &p.node {
+                            // The executor runs an expression's subquery on its own, where the
+                            // work table of the run it is part of is out of reach; PostgreSQL
+                            // rejects the reference too.
+                            let sublinks = self.state.sublinks;
+                            let wt = self.state.worktables.iter_mut().find(|t| t.0 == w.id());
+                            let misplaced = match wt {
+                                Some(t) if t.1 < sublinks => Some("within a subquery"),
+                                Some(t) if t.2 > 0 => Some("more than once"),
+                                Some(t) => {
+                                    t.2 += 1;
+                                    None
+                                }
+                                None => None,
+                            };
+                            if let Some(how) = misplaced {
+                                return Err(PgError::new(
+                                    code::INVALID_RECURSION,
+                                    format!(
+                                        "recursive reference to query \"{}\" must not appear {how}",
+                                        rv.relname
+                                    ),
+                                )
+                                .at(loc(rv.location)));
+                            }
                             self.state.worktable_refs += 1;
                         }
                         let plan = Plan {
@@ -1741,12 +1824,16 @@ impl<'a> Planner<'a> {
             cols: plan
                 .columns
                 .iter()
-                .map(|c| ScopeCol {
-                    rel: rel.to_string(),
-                    name: c.name.clone(),
-                    ty: c.ty,
-                    typmod: c.typmod,
-                    origin: c.origin,
+                .map(|c| {
+                    let (name, hidden) = search_cycle::visible_name(&c.name);
+                    ScopeCol {
+                        rel: rel.to_string(),
+                        name: name.to_string(),
+                        ty: c.ty,
+                        typmod: c.typmod,
+                        origin: c.origin,
+                        hidden,
+                    }
                 })
                 .collect(),
         };
@@ -3263,7 +3350,9 @@ impl<'a> Planner<'a> {
             None => None,
         };
         self.outer.push(scope.clone());
+        self.state.sublinks += 1;
         let plan = self.plan_query(q);
+        self.state.sublinks -= 1;
         self.outer.pop();
         let plan = plan?;
         let kind = sl.sub_link_type;

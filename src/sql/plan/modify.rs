@@ -259,6 +259,7 @@ impl Planner<'_> {
                     ty: c.ty,
                     typmod: c.typmod,
                     origin: c.origin,
+                    hidden: false,
                 })
                 .collect(),
         }

@@ -102,6 +102,7 @@ impl Type {
     pub const TIMETZ_ARRAY: Type = Type(1270);
     pub const INET_ARRAY: Type = Type(1041);
     pub const CIDR_ARRAY: Type = Type(651);
+    pub const RECORD_ARRAY: Type = Type(2287);
 
     /// (element, array) pairs of every built-in type that has an array type here.
     const ARRAYS: &'static [(Type, Type)] = &[
@@ -131,6 +132,7 @@ impl Type {
         (Type::TIMETZ, Type::TIMETZ_ARRAY),
         (Type::INET, Type::INET_ARRAY),
         (Type::CIDR, Type::CIDR_ARRAY),
+        (Type::RECORD, Type::RECORD_ARRAY),
     ];
 
     /// The element type if this is an array type.

@@ -1,0 +1,315 @@
+//! The executor: one pull-based operator tree per run of a [`Plan`].
+//!
+//! # Design
+//!
+//! [`Executor::open`] builds a tree of operators that mirrors the plan, one operator per node,
+//! and the caller pulls rows from its root with [`Executor::next`]. Each operator pulls from its
+//! children only as many rows as it needs: a Project or Filter passes rows through one at a time,
+//! LIMIT stops pulling once it has its rows (so `SELECT * FROM generate_series(1, 1000000000)
+//! LIMIT 3` returns at once), set-returning functions generate their values one per pull, and a
+//! recursive CTE runs its recursive term only when its reader wants more rows (PostgreSQL's
+//! semantics: `WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT * FROM t
+//! LIMIT 10` ends). Operators that must see all of their input before they can answer (Sort,
+//! Aggregate, Window, Distinct, INTERSECT/EXCEPT/UNION, a join's inner rows, a recursive CTE's
+//! work tables, a CTE read more than once) hold their build phase as explicit state in the
+//! operator, not on the call stack.
+//!
+//! Operators hold no reference into the plan: [`Operator::next`] is handed, on every call, the
+//! plan node the operator was opened from. The executor owns (or borrows) the plan and passes it
+//! down, so an open executor is an ordinary owned value (`Executor<Arc<..>>` is `'static` and
+//! `Send`) that a portal can keep between Execute messages, and sessions may move between shards
+//! with it.
+//!
+//! # The Step protocol
+//!
+//! `next` returns a [`Step`]: `Row` (one row), `Done` (no more rows; later calls say `Done`
+//! again), or `Yield`: the run has spent its budget of work and stops where it is, every
+//! operator keeping its position; the next call continues exactly there. An error ends the run
+//! (later calls say `Done`). Rows returned before an error are the rows PostgreSQL would have
+//! sent before its ErrorResponse, and [`run_plan_streaming`] hands them over in that order.
+//!
+//! A future `Step::Wait(ticket)` fits the same protocol: an operator that finds a row locked by
+//! another transaction (with table storage) returns `Wait` with what to wait for, after putting
+//! itself in a state where the same call can be repeated; every operator above passes it up as
+//! it passes `Yield` today (`other => return Ok(other)`), and the session awaits the ticket
+//! instead of yielding to its shard, then calls `next` again.
+//!
+//! # Budget and yield
+//!
+//! Every unit of work that produces a row from outside the operator tree (a VALUES row, a
+//! generated series value, a virtual table row, a stored row replayed by a sort, aggregate,
+//! join, CTE or work table) first takes a tick from the run's [`Budget`]. After
+//! [`BUDGET_ROWS`] ticks, or [`BUDGET_TIME`] (the clock is read every 64 ticks), the tick is
+//! refused and that operator returns `Yield` before doing the work. Every other operator passes
+//! `Yield` up unchanged, so it reaches the caller with the whole tree in a resumable state. The
+//! executor checks for cancel and statement_timeout (`check_interrupts`) at every yield, then
+//! gives the next call a fresh budget. Work that is one indivisible step (sorting the rows of a
+//! Sort, one window function over its rows) does not yield in the middle; long ones check
+//! interrupts themselves.
+//!
+//! Expression subqueries (`Expr::Subquery`) cannot yield (expression evaluation has no place to
+//! stop): they open an executor of their own and pull it to the end, or to the row that decides
+//! them (EXISTS stops at the first row, a scalar subquery at the second).
+//!
+//! # Bounds
+//!
+//! * Each operator that holds rows (sort, aggregate groups and their DISTINCT sets and
+//!   collected values, window input, DISTINCT, set operations, a join's inner rows, a recursive
+//!   CTE's work tables and seen rows, a CTE shared by several readers) holds at most
+//!   [`WORK_MEM`] bytes, estimated from the values it holds; past that the statement fails with
+//!   54000. PostgreSQL spills to disk past `work_mem`; there is no disk here, so the bound is an
+//!   error, set well above PostgreSQL's default `work_mem`.
+//! * The result [`run_plan`] and [`run_plan_streaming`] materialize for the session is bounded by
+//!   [`MAX_RESULT_BYTES`] the same way (until the session streams from an open executor).
+
+mod aggregate;
+mod bounds;
+mod cte;
+mod distinct;
+mod join;
+mod keys;
+mod limit;
+mod project;
+mod scan;
+mod setop;
+mod sort;
+mod srf;
+#[cfg(test)]
+mod tests;
+mod window;
+
+use std::ops::Deref;
+
+use crate::error::{PgError, PgResult};
+use crate::sql::expr::EvalCx;
+use crate::sql::plan::{Column, Node, Plan};
+use crate::sql::types::{io, Type, Value};
+
+pub(crate) use bounds::{row_bytes, Held};
+pub use bounds::{Budget, BUDGET_ROWS, BUDGET_TIME, MAX_RESULT_BYTES, WORK_MEM};
+use cte::Env;
+
+pub type Row = Vec<Value>;
+
+/// What one pull of an operator gives.
+#[derive(Debug)]
+pub enum Step {
+    Row(Row),
+    /// No more rows.
+    Done,
+    /// The budget is spent: call again to continue where the run stopped.
+    Yield,
+}
+
+/// One node of the running tree.
+///
+/// `plan` is the node the operator was opened from, handed in on every call so that operators
+/// borrow nothing (see the module comment); an operator passes each child the child's node.
+/// An operator returns `Yield` only from a state it can resume: on the next call it continues as
+/// if `Yield` had not happened.
+pub(crate) trait Operator: Send {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step>;
+}
+
+/// Builds the operator for `plan` and, recursively, for its inputs.
+fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
+    match &plan.node {
+        Node::Result => Box::new(scan::Once::default()),
+        Node::SeqScan { .. } | Node::IndexScan { .. } | Node::Modify(_) => Box::new(scan::Tables),
+        Node::Values(_) => Box::new(scan::Values::default()),
+        Node::Function { .. } => Box::new(srf::Function::default()),
+        Node::Virtual(_) => Box::new(scan::Virtual::default()),
+        Node::ProjectSet { input, .. } => Box::new(srf::ProjectSet::new(build(input, env))),
+        Node::Cte(_, cte) => cte::open_reader(cte, env),
+        Node::RecursiveUnion { init, .. } => {
+            Box::new(cte::RecursiveUnion::new(build(init, env), env))
+        }
+        Node::WorkTable(w) => Box::new(cte::WorkTableScan::new(env.work_table(w))),
+        Node::Project { input, .. } => Box::new(project::Project::new(match input.node {
+            // SELECT without FROM: the one empty row needs no operator of its own.
+            Node::Result => None,
+            _ => Some(build(input, env)),
+        })),
+        Node::Filter { input, .. } => Box::new(project::Filter::new(build(input, env))),
+        Node::Join {
+            left,
+            right,
+            lateral,
+            ..
+        } => Box::new(join::Join::new(
+            build(left, env),
+            // A lateral right side is opened anew for each left row.
+            (!lateral).then(|| build(right, env)),
+            env,
+        )),
+        Node::Aggregate { input, .. } => Box::new(aggregate::Aggregate::new(build(input, env))),
+        Node::Window { input, .. } => Box::new(window::Window::new(build(input, env))),
+        Node::Sort { input, .. } => Box::new(sort::Sort::new(build(input, env))),
+        Node::Distinct { input, .. } => Box::new(distinct::Distinct::new(build(input, env))),
+        Node::Limit { input, .. } => Box::new(limit::Limit::new(build(input, env))),
+        Node::SetOp { left, right, .. } => {
+            Box::new(setop::SetOp::new(build(left, env), build(right, env)))
+        }
+    }
+}
+
+/// Rows an operator computed and now hands out, one per tick.
+fn emit(rows: &mut std::vec::IntoIter<Row>, b: &mut Budget) -> Step {
+    if rows.as_slice().is_empty() {
+        return Step::Done;
+    }
+    if b.tick() {
+        return Step::Yield;
+    }
+    Step::Row(rows.next().expect("not empty"))
+}
+
+/// An open run of a plan. `P` is how the executor holds the plan: `&Plan` for a run within one
+/// call, or an owning pointer for an executor kept open between calls (a portal).
+pub struct Executor<P> {
+    plan: P,
+    root: Root,
+    budget: Budget,
+    finished: bool,
+}
+
+/// The root operator. Plans of one node (`SELECT 1`, `VALUES ...`), the statements of a
+/// benchmark's inner loop, keep theirs inline: no allocation and no dynamic call for it.
+enum Root {
+    Project(project::Project),
+    Values(scan::Values),
+    Tree(Box<dyn Operator>),
+}
+
+impl Root {
+    fn open(plan: &Plan) -> Root {
+        match &plan.node {
+            Node::Project { input, .. } if matches!(input.node, Node::Result) => {
+                Root::Project(project::Project::new(None))
+            }
+            Node::Values(_) => Root::Values(scan::Values::default()),
+            _ => Root::Tree(cte::open_tree(plan, &Env::default())),
+        }
+    }
+
+    #[inline]
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        match self {
+            Root::Project(op) => op.next(plan, cx, b),
+            Root::Values(op) => op.next(plan, cx, b),
+            Root::Tree(op) => op.next(plan, cx, b),
+        }
+    }
+}
+
+/// Opens `plan` for pulling (see [`Executor::open`]).
+pub fn open<P: Deref<Target = Plan>>(plan: P) -> Executor<P> {
+    Executor::open(plan)
+}
+
+impl<P: Deref<Target = Plan>> Executor<P> {
+    /// Builds the operator tree of `plan`, with the default budget. Nothing runs until the first
+    /// call of [`next`](Self::next).
+    pub fn open(plan: P) -> Self {
+        Self::with_budget(plan, Budget::default())
+    }
+
+    pub fn with_budget(plan: P, budget: Budget) -> Self {
+        let root = Root::open(&plan);
+        Executor {
+            plan,
+            root,
+            budget,
+            finished: false,
+        }
+    }
+
+    pub fn columns(&self) -> &[Column] {
+        &self.plan.columns
+    }
+
+    /// The next row, `Done`, or `Yield` when this run's budget is spent (interrupts were checked;
+    /// call again to continue). After `Done` or an error every call returns `Done`.
+    pub fn next(&mut self, cx: &mut EvalCx) -> PgResult<Step> {
+        if self.finished {
+            return Ok(Step::Done);
+        }
+        // Each arm rebuilds its result: passing the whole `PgResult` on copies an error's worth
+        // of bytes for every row.
+        match self.root.next(&self.plan, cx, &mut self.budget) {
+            Ok(Step::Row(r)) => Ok(Step::Row(r)),
+            Ok(Step::Yield) => {
+                self.budget.reset();
+                if let Err(e) = cx.session.check_interrupts() {
+                    self.finished = true;
+                    return Err(e);
+                }
+                Ok(Step::Yield)
+            }
+            Ok(Step::Done) => {
+                self.finished = true;
+                Ok(Step::Done)
+            }
+            Err(e) => {
+                self.finished = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// The next row, running through yields (for callers that cannot stop: expression
+    /// subqueries, the materializing wrappers).
+    pub fn next_row(&mut self, cx: &mut EvalCx) -> PgResult<Option<Row>> {
+        loop {
+            match self.next(cx)? {
+                Step::Row(r) => return Ok(Some(r)),
+                Step::Done => return Ok(None),
+                Step::Yield => {}
+            }
+        }
+    }
+}
+
+/// Runs a plan to its end and returns the rows it produced before any error, and the error: the
+/// rows PostgreSQL's pipelined executor would have sent before the ErrorResponse (a LIMIT
+/// reached before the failing row means no error at all).
+pub fn run_plan_streaming(plan: &Plan, cx: &mut EvalCx) -> (Vec<Row>, Option<PgError>) {
+    let mut exec = Executor::open(plan);
+    let mut rows = Vec::new();
+    let mut held = Held::default();
+    loop {
+        match exec.next(cx) {
+            Ok(Step::Row(r)) => {
+                // Past the bound the rows are dropped: they are what the bound is about.
+                if let Err(e) = held.add(row_bytes(&r), MAX_RESULT_BYTES, "query result") {
+                    return (Vec::new(), Some(e));
+                }
+                rows.push(r);
+            }
+            Ok(Step::Yield) => {}
+            Ok(Step::Done) => return (rows, None),
+            Err(e) => return (rows, Some(e)),
+        }
+    }
+}
+
+/// Runs a plan to its end: all of its rows, or its error.
+pub fn run_plan(plan: &Plan, cx: &mut EvalCx) -> PgResult<Vec<Row>> {
+    let mut exec = Executor::open(plan);
+    let mut rows = Vec::new();
+    let mut held = Held::default();
+    while let Some(r) = exec.next_row(cx)? {
+        held.add(row_bytes(&r), MAX_RESULT_BYTES, "query result")?;
+        rows.push(r);
+    }
+    Ok(rows)
+}
+
+/// Text of a value for COPY and the like.
+pub fn text_value(v: &Value, ty: Type, cx: &EvalCx) -> Option<String> {
+    if v.is_null() {
+        None
+    } else {
+        Some(io::to_text(v, ty, cx.session.fmt()))
+    }
+}

@@ -1,0 +1,219 @@
+//! Leaves that read rows from outside the tree: the one row of SELECT without FROM, VALUES, and
+//! the virtual tables computed from the instance's state.
+
+use crate::error::{PgError, PgResult};
+use crate::sql::catalog;
+use crate::sql::expr::EvalCx;
+use crate::sql::plan::{Node, Plan, VirtualTable};
+use crate::sql::types::Value;
+
+use super::{emit, Budget, Operator, Row, Step};
+
+/// SELECT without FROM: one row with no columns.
+#[derive(Default)]
+pub(super) struct Once {
+    done: bool,
+}
+
+impl Operator for Once {
+    fn next(&mut self, _: &Plan, _: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        if self.done {
+            return Ok(Step::Done);
+        }
+        if b.tick() {
+            return Ok(Step::Yield);
+        }
+        self.done = true;
+        Ok(Step::Row(Vec::new()))
+    }
+}
+
+/// Table scans and writes: planned, not yet run by this executor.
+pub(super) struct Tables;
+
+impl Operator for Tables {
+    fn next(&mut self, _: &Plan, _: &mut EvalCx, _: &mut Budget) -> PgResult<Step> {
+        Err(PgError::feature_not_supported(
+            "tables are not supported by this executor",
+        ))
+    }
+}
+
+/// VALUES: each row's expressions evaluated when the row is pulled, so that an error in the
+/// third row comes after two rows, as in PostgreSQL.
+#[derive(Default)]
+pub(super) struct Values {
+    pos: usize,
+}
+
+impl Operator for Values {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::Values(rows) = &plan.node else {
+            unreachable!("Values opened from another node")
+        };
+        let Some(exprs) = rows.get(self.pos) else {
+            return Ok(Step::Done);
+        };
+        if b.tick() {
+            return Ok(Step::Yield);
+        }
+        self.pos += 1;
+        let mut row = Vec::with_capacity(exprs.len());
+        for e in exprs {
+            row.push(e.eval(&[], cx)?);
+        }
+        Ok(Step::Row(row))
+    }
+}
+
+/// A virtual table: its rows are computed at the first pull (one snapshot of the instance's
+/// state), then handed out.
+#[derive(Default)]
+pub(super) struct Virtual {
+    rows: Option<std::vec::IntoIter<Row>>,
+}
+
+impl Operator for Virtual {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::Virtual(vt) = &plan.node else {
+            unreachable!("Virtual opened from another node")
+        };
+        let rows = self
+            .rows
+            .get_or_insert_with(|| virtual_rows(*vt, cx).into_iter());
+        Ok(emit(rows, b))
+    }
+}
+
+fn ts_value(v: Option<i64>) -> Value {
+    v.map(Value::TimestampTz).unwrap_or(Value::Null)
+}
+
+fn text_or_null(s: Option<&str>) -> Value {
+    s.map(|s| Value::Text(s.to_string())).unwrap_or(Value::Null)
+}
+
+fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
+    let inst = cx.session.instance();
+    match vt {
+        VirtualTable::StatActivity => {
+            let dbs = inst.database_names();
+            inst.activity_snapshot()
+                .into_iter()
+                .map(|(pid, a)| {
+                    let datid = dbs
+                        .iter()
+                        .find(|(n, _)| *n == a.datname)
+                        .map(|(_, o)| Value::Oid(*o))
+                        .unwrap_or(Value::Null);
+                    vec![
+                        datid,
+                        Value::Text(a.datname.clone()),
+                        Value::Int4(pid),
+                        Value::Null,
+                        Value::Oid(10),
+                        Value::Text(a.usename.clone()),
+                        Value::Text(a.application_name.clone()),
+                        a.client_addr
+                            .map(|c| Value::Inet(crate::sql::types::network::Inet::from_ip(c.ip())))
+                            .unwrap_or(Value::Null),
+                        Value::Null,
+                        a.client_addr
+                            .map(|c| Value::Int4(c.port() as i32))
+                            .unwrap_or(Value::Int4(-1)),
+                        Value::TimestampTz(a.backend_start),
+                        ts_value(a.xact_start),
+                        ts_value(a.query_start),
+                        ts_value(a.state_change),
+                        text_or_null(a.wait_event_type),
+                        text_or_null(a.wait_event),
+                        Value::Text(a.state.to_string()),
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Text(a.query.to_string()),
+                        Value::Text("client backend".into()),
+                    ]
+                })
+                .collect()
+        }
+        VirtualTable::StatNotify => {
+            let s = inst.notify.stats();
+            vec![vec![
+                Value::Int8(s.sent as i64),
+                Value::Int8(s.delivered as i64),
+                Value::Int8(s.commits as i64),
+                Value::Int8(s.queue_bytes as i64),
+                Value::Int8(s.max_bytes as i64),
+                Value::Float8(inst.notify.usage()),
+                Value::Int8(s.channels as i64),
+            ]]
+        }
+        VirtualTable::Database => inst
+            .database_names()
+            .into_iter()
+            .map(|(name, oid)| {
+                vec![
+                    Value::Oid(oid),
+                    Value::Text(name.clone()),
+                    Value::Oid(10),
+                    Value::Int4(6),
+                    Value::Text("c".into()),
+                    Value::Bool(name.starts_with("template")),
+                    Value::Bool(name != "template0"),
+                    Value::Int4(-1),
+                    // threadgres has no transaction IDs yet: the values of a fresh cluster
+                    Value::Oid(716),
+                    Value::Oid(1),
+                    Value::Oid(1663),
+                    Value::Text("C.UTF-8".into()),
+                    Value::Text("C.UTF-8".into()),
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                ]
+            })
+            .collect(),
+        VirtualTable::Settings => {
+            let names = crate::session::settings::all_names();
+            let mut rows = Vec::new();
+            for (name, desc) in names {
+                if let Ok(Some(v)) = cx.session.get_setting(name, true) {
+                    rows.push(vec![
+                        Value::Text(name.to_string()),
+                        Value::Text(v),
+                        Value::Null,
+                        Value::Text("Client Connection Defaults".into()),
+                        Value::Text(desc.to_string()),
+                        Value::Null,
+                        Value::Text("user".into()),
+                        Value::Text("string".into()),
+                        Value::Text("default".into()),
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Null,
+                        Value::Bool(false),
+                    ]);
+                }
+            }
+            rows
+        }
+        VirtualTable::Type => catalog::type_rows(),
+        VirtualTable::Namespace => catalog::NAMESPACES
+            .iter()
+            .map(|(oid, name, owner)| {
+                vec![
+                    Value::Oid(*oid),
+                    Value::Text(name.to_string()),
+                    Value::Oid(*owner),
+                    Value::Null,
+                ]
+            })
+            .collect(),
+        VirtualTable::Empty(_) => Vec::new(),
+    }
+}
