@@ -111,8 +111,12 @@ class Runner:
     def sql(self, session: str, sql: str, racy: bool = False) -> None:
         """Run one step; record its result, or that it blocked."""
         sql = sql.format(t=self.t)
-        assert not any(p.session == session for p in self.pending), f"{session} is still busy"
         self.n += 1
+        busy = [p for p in self.pending if p.session == session]
+        if busy:
+            # Only when the server under test left a step blocked that PostgreSQL finished.
+            self.log.append(f"#{self.n} {session}: {sql} -> (not sent: {session} still busy with #{busy[0].n})")
+            return
         st = _Step(self.n, session, sql, racy)
         conn = self.conns[session]
 
@@ -516,6 +520,26 @@ def waiter_released_by_rollback_to_savepoint(r):
 
 
 @scenario
+def failed_transaction_releases_locks(r):
+    """An error aborts the transaction at once: its row locks are released before ROLLBACK
+    (inside a savepoint only the subtransaction's locks are)."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "SAVEPOINT sp")
+    r.sql("s1", "UPDATE {t} SET value = 21 WHERE id = 2")
+    r.sql("s1", "SELECT 1 / (value - 21) FROM {t} WHERE id = 2")
+    r.sql("s2", "UPDATE {t} SET value = value + 2 WHERE id = 2")
+    r.sql("s3", "UPDATE {t} SET value = value + 3 WHERE id = 1")
+    r.sql("s1", "SELECT 1 / (value - 11) FROM {t} WHERE id = 1")
+    r.sql("s1", "ROLLBACK TO SAVEPOINT sp")
+    r.sql("s1", "RELEASE SAVEPOINT sp")
+    r.sql("s1", "SELECT 1 / (value - 11) FROM {t} WHERE id = 1")
+    r.sql("s2", ALL)
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", ALL)
+
+
+@scenario
 def chain_of_waiters(r):
     """Three updaters of one row: each waits for the previous one, all increments apply."""
     r.sql("s1", "BEGIN")
@@ -766,7 +790,7 @@ def test_isolation(pg, server, name):
         ref = _reference[name]
     else:
         ref = _reference[name] = run_scenario(pg, name)
-    bad = [l for l in ref if "never finished" in l]
+    bad = [l for l in ref if "never finished" in l or "(not sent:" in l]
     if bad:
         pytest.fail("scenario problem: on PostgreSQL 15 a step never finished:\n" + "\n".join(ref), pytrace=False)
     got = run_scenario(server, name)
