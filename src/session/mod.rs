@@ -59,6 +59,7 @@ pub mod settings;
 mod startup;
 mod txn;
 mod utility;
+mod wait;
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -145,6 +146,24 @@ struct Core {
     /// Both ends of the TCP connection (inet_client_addr(), inet_server_addr()).
     peer: SocketAddr,
     local: Option<SocketAddr>,
+    /// Where this session publishes the snapshot it reads with (the vacuum horizon).
+    snap_slot: Arc<crate::txn::SnapshotSlot>,
+    /// Rows written by the last data-changing statement (its command tag).
+    last_affected: Option<u64>,
+}
+
+/// The command tag of a query that returned `n` rows (or wrote `affected`).
+fn query_tag(plan: &sql::plan::Plan, n: usize, affected: Option<u64>) -> String {
+    match &plan.node {
+        sql::plan::Node::Modify(m) => {
+            let k = affected.unwrap_or(0);
+            match m.verb() {
+                "INSERT" => format!("INSERT 0 {k}"),
+                v => format!("{v} {k}"),
+            }
+        }
+        _ => format!("SELECT {n}"),
+    }
 }
 
 struct Session {
@@ -229,8 +248,10 @@ impl Core {
         }
     }
 
-    /// The evaluation context of a query; running one fixes the transaction's isolation level.
+    /// The evaluation context of a query; running one fixes the transaction's isolation level
+    /// and starts a new command.
     fn query_cx<'a>(&'a mut self, params: &'a [Value]) -> EvalCx<'a> {
+        self.next_command();
         if let Some(t) = self.txn.as_mut() {
             t.snapshot_taken = true;
         }
@@ -246,7 +267,20 @@ impl Core {
         plan: &sql::plan::Plan,
         params: &[Value],
     ) -> (Vec<Row>, Option<PgError>) {
-        exec::run_plan_streaming(plan, &mut self.query_cx(params))
+        let (rows, err, affected) = exec::run_plan_counted(plan, &mut self.query_cx(params));
+        self.last_affected = affected;
+        (rows, err)
+    }
+
+    /// The catalog as the statement being analyzed sees it.
+    fn table_cx(&self) -> sql::plan::modify::TableCx<'_> {
+        let snap = self.catalog_snapshot();
+        sql::plan::modify::TableCx {
+            catalog: &self.instance.catalog,
+            snap,
+            database: self.database.clone(),
+            search_path: SessionCtx::search_path(self),
+        }
     }
 
     fn run_query(&mut self, plan: &sql::plan::Plan, params: &[Value]) -> PgResult<Vec<Row>> {
@@ -370,5 +404,32 @@ impl SessionCtx for Core {
     }
     fn notice(&mut self, notice: PgError) {
         self.notices.push(notice);
+    }
+    fn catalog_snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        Ok(Core::catalog_snapshot(self))
+    }
+    fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        Ok(self.statement_snapshot())
+    }
+    fn writer(&mut self, what: &str) -> PgResult<(Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
+        Core::writer(self, what)
+    }
+    fn isolation(&self) -> sql::Isolation {
+        self.txn
+            .as_ref()
+            .map_or(sql::Isolation::ReadCommitted, |t| t.isolation)
+    }
+    fn search_path(&self) -> Vec<String> {
+        // Only `public` exists besides pg_catalog (searched first, implicitly); "$user" names a
+        // schema only if one has the user's name.
+        let path = self.settings.get_str("search_path").unwrap_or("public");
+        path.split(',')
+            .map(|p| p.trim().trim_matches('"'))
+            .filter(|p| *p == "public")
+            .map(str::to_string)
+            .collect()
+    }
+    fn wait_for(&mut self, cell: &Arc<crate::txn::TxnCell>) -> PgResult<()> {
+        self.wait_for_transaction(cell)
     }
 }

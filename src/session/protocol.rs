@@ -314,11 +314,12 @@ impl Session {
 
     fn run_simple(&mut self, node: &pg_query::protobuf::node::Node, multi: bool) -> PgResult<()> {
         let mut params = Vec::new();
-        let stmt = sql::analyze(
+        let stmt = sql::analyze_in(
             node,
             &mut params,
             &self.core.settings.fmt,
             sql::Mode::Simple,
+            Some(&self.core.table_cx()),
         );
         let stmt = match stmt {
             Ok(a) => a.stmt,
@@ -352,7 +353,7 @@ impl Session {
             Statement::Query(plan) => {
                 // PostgreSQL describes the result before running the query, so a query that
                 // fails while running still sends its RowDescription first.
-                if !from_execute {
+                if !from_execute && sql::returns_rows(plan) {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
                 // Rows made before an error are sent before it, as PostgreSQL streams them.
@@ -363,7 +364,10 @@ impl Session {
                 if let Some(e) = error {
                     return Err(e);
                 }
-                be::command_complete(&mut self.out, &format!("SELECT {n}"));
+                be::command_complete(
+                    &mut self.out,
+                    &super::query_tag(plan, n, self.core.last_affected),
+                );
                 Ok(())
             }
             Statement::Execute {
@@ -469,11 +473,12 @@ impl Session {
                 if self.core.tx == TxState::Failed && !is_tx_control(&raw.node) {
                     return Err(PgError::in_failed_transaction());
                 }
-                let a = sql::analyze(
+                let a = sql::analyze_in(
                     &raw.node,
                     &mut types,
                     &self.core.settings.fmt,
                     sql::Mode::Extended,
+                    Some(&self.core.table_cx()),
                 )?;
                 if let Statement::Show(n) = &a.stmt {
                     // PostgreSQL resolves the setting when it analyzes SHOW.
@@ -648,6 +653,7 @@ impl Session {
     /// The columns a statement returns, for Describe; None for statements without rows.
     fn result_columns(&self, stmt: &Statement) -> PgResult<Option<Vec<Column>>> {
         Ok(match stmt {
+            Statement::Query(plan) if !sql::returns_rows(plan) => None,
             Statement::Query(plan) => Some(plan.columns.clone()),
             Statement::Show(n) => {
                 if n != "all" {
@@ -764,7 +770,10 @@ impl Session {
                         let done = end >= rows.len() && (max_rows <= 0 || n < limit);
                         self.write_rows(&plan.columns, &formats, &batch)?;
                         if done {
-                            be::command_complete(&mut self.out, &format!("SELECT {n}"));
+                            be::command_complete(
+                                &mut self.out,
+                                &super::query_tag(plan, n, self.core.last_affected),
+                            );
                             portal.rows = PortalRows::Done;
                         } else {
                             be::portal_suspended(&mut self.out);

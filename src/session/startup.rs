@@ -254,6 +254,8 @@ impl Session {
             wait_shown: Some(CLIENT_READ),
             peer: addr,
             local: stream.local_addr().ok(),
+            snap_slot: instance.txns.register(),
+            last_affected: None,
         };
         let mut s = Session {
             core,

@@ -16,6 +16,7 @@ use super::Core;
 use crate::error::{code, PgError, PgResult};
 use crate::notify::{self, Listener, Outbox};
 use crate::sql::{self, Statement, TxOptions};
+use crate::txn::{Cid, Csn, Snapshot, TxnCell};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum TxState {
@@ -39,6 +40,8 @@ pub(super) enum ListenAction {
 
 struct SavepointState {
     name: String,
+    /// This level's storage sub-transaction, made at its first write.
+    cell: Option<Arc<TxnCell>>,
     notifies: usize,
     listens: usize,
     settings: Settings,
@@ -61,6 +64,15 @@ pub(super) struct Txn {
     pub(super) snapshot_taken: bool,
     /// Assigned by the first txid_current() of the transaction.
     pub(super) xid: Option<u64>,
+    /// Storage: the transaction's cell, given at its first write.
+    pub(super) cell: Option<Arc<TxnCell>>,
+    /// The command being run (its writes are invisible to itself; the next command's are not).
+    pub(super) cid: Cid,
+    /// The snapshot's commit sequence number: the statement's (READ COMMITTED, cleared at each
+    /// command) or the transaction's (REPEATABLE READ).
+    pub(super) snapshot: Option<Csn>,
+    /// The transaction changed the schema: plans made before it ends are stale.
+    pub(super) ddl: bool,
 }
 
 impl Core {
@@ -108,6 +120,10 @@ impl Core {
                 isolation,
                 snapshot_taken: false,
                 xid: None,
+                cell: None,
+                cid: 0,
+                snapshot: None,
+                ddl: false,
             };
             self.txn = Some(match self.spare_txn.take() {
                 Some(mut spare) => {
@@ -162,6 +178,7 @@ impl Core {
         let txn = self.txn.as_mut().expect("transaction");
         txn.savepoints.push(SavepointState {
             name: name.to_string(),
+            cell: None,
             notifies: txn.outbox.len(),
             listens: txn.listens.len(),
             settings: self.settings.clone(),
@@ -183,7 +200,12 @@ impl Core {
                     format!("savepoint \"{name}\" does not exist"),
                 )
             })?;
-        txn.savepoints.truncate(i);
+        // Their writes now commit or abort with the enclosing level.
+        for sp in txn.savepoints.drain(i..).rev() {
+            if let Some(c) = sp.cell {
+                self.instance.txns.subcommit(&c);
+            }
+        }
         Ok(())
     }
 
@@ -207,7 +229,17 @@ impl Core {
                     format!("savepoint \"{name}\" does not exist"),
                 )
             })?;
-        txn.savepoints.truncate(i + 1);
+        for sp in txn.savepoints.drain(i + 1..).rev() {
+            if let Some(c) = sp.cell {
+                self.instance.txns.abort(&c, &[]);
+            }
+        }
+        // The savepoint itself stays; what it wrote is undone, and its next write gets a new
+        // sub-transaction.
+        if let Some(c) = txn.savepoints[i].cell.take() {
+            self.instance.txns.abort(&c, &[]);
+        }
+        txn.snapshot = None;
         let sp = txn.savepoints.last().expect("savepoint");
         let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
         txn.outbox.truncate(notifies);
@@ -243,6 +275,8 @@ impl Core {
                 }
             }
         }
+        // Storage first: once the commit is visible, its notifications may be delivered.
+        self.end_storage(&mut txn, true);
         self.apply_listens(&txn.listens);
         if !txn.outbox.is_empty() {
             let notes = txn.outbox.len();
@@ -264,11 +298,116 @@ impl Core {
     }
 
     pub(super) fn abort(&mut self) {
-        if let Some(txn) = self.txn.take() {
+        if let Some(mut txn) = self.txn.take() {
+            self.end_storage(&mut txn, false);
             self.settings = txn.settings_at_start;
             self.settings_dirty = true;
         }
         self.tx = TxState::Idle;
+    }
+
+    /// Ends the storage side of a transaction: commits (open savepoint levels first) or aborts
+    /// its cells, releases its snapshot, and marks plans stale after DDL.
+    fn end_storage(&mut self, txn: &mut Txn, commit: bool) {
+        let txns = &self.instance.txns;
+        for sp in txn.savepoints.iter_mut().rev() {
+            if let Some(c) = sp.cell.take() {
+                if commit {
+                    txns.subcommit(&c);
+                } else {
+                    txns.abort(&c, &[]);
+                }
+            }
+        }
+        if let Some(cell) = txn.cell.take() {
+            if commit {
+                txns.commit(&cell);
+            } else {
+                txns.stop_waiting(&cell);
+                txns.abort(&cell, &[]);
+            }
+        }
+        if txn.snapshot.take().is_some() {
+            self.snap_slot.clear();
+        }
+        txn.cid = 0;
+        if std::mem::take(&mut txn.ddl) {
+            self.instance.catalog.bump();
+        }
+    }
+
+    /// Starts the next command of the transaction: its own earlier writes become visible, and
+    /// READ COMMITTED takes a new snapshot.
+    pub(super) fn next_command(&mut self) {
+        let txn = self.txn_mut();
+        txn.cid += 1;
+        if txn.isolation < sql::Isolation::RepeatableRead {
+            txn.snapshot = None;
+        }
+    }
+
+    /// The snapshot of the running command, taken at its first use (published for vacuum).
+    pub(super) fn statement_snapshot(&mut self) -> Snapshot {
+        let instance = self.instance.clone();
+        let slot = self.snap_slot.clone();
+        let txn = self.txn_mut();
+        let top = txn.cell.as_ref().map_or(0, |c| c.top());
+        let csn = match txn.snapshot {
+            Some(c) => c,
+            None => {
+                let s = instance.txns.snapshot(&slot, top, txn.cid);
+                txn.snapshot = Some(s.csn);
+                s.csn
+            }
+        };
+        Snapshot {
+            csn,
+            top,
+            cid: txn.cid,
+        }
+    }
+
+    /// The snapshot to read the catalog with: every commit so far, and this transaction's own
+    /// changes up to the command being planned or run.
+    pub(super) fn catalog_snapshot(&self) -> Snapshot {
+        let csn = self.instance.txns.visible();
+        match self.txn.as_ref() {
+            Some(t) => Snapshot {
+                csn,
+                top: t.cell.as_ref().map_or(0, |c| c.top()),
+                cid: t.cid + 1,
+            },
+            None => Snapshot {
+                csn,
+                top: 0,
+                cid: 0,
+            },
+        }
+    }
+
+    /// The cell writes of the running command are stamped with (the innermost savepoint's),
+    /// and the command id; gives the transaction its cell at its first write.
+    pub(super) fn writer(&mut self, what: &str) -> PgResult<(Arc<TxnCell>, Cid)> {
+        let pid = self.shared.pid;
+        let instance = self.instance.clone();
+        let txn = self.txn_mut();
+        if txn.read_only {
+            return Err(PgError::new(
+                code::READ_ONLY_SQL_TRANSACTION,
+                format!("cannot execute {what} in a read-only transaction"),
+            ));
+        }
+        let mut cell = txn
+            .cell
+            .get_or_insert_with(|| instance.txns.begin(pid))
+            .clone();
+        for sp in txn.savepoints.iter_mut() {
+            cell = sp
+                .cell
+                .get_or_insert_with(|| instance.txns.begin_sub(&cell))
+                .clone();
+        }
+        Ok((cell, txn.cid))
     }
 
     fn apply_listens(&mut self, actions: &[ListenAction]) {
@@ -349,9 +488,10 @@ impl Core {
 
     /// Session end: UNLISTEN * and leave the instance.
     pub(super) fn end_session(&mut self) {
-        self.txn = None;
-        self.tx = TxState::Idle;
+        // A transaction left open rolls back: its rows and row locks are released.
+        self.abort();
         self.apply_listens(&[ListenAction::UnlistenAll]);
+        self.instance.txns.unregister(&self.snap_slot);
         self.instance.unregister_session(self.shared.pid);
     }
 }

@@ -207,11 +207,12 @@ impl Session {
                     ));
                 }
                 let mut params: Vec<Type> = sql::resolve_type_names(types)?;
-                let a = sql::analyze(
+                let a = sql::analyze_in(
                     query,
                     &mut params,
                     &self.core.settings.fmt,
                     sql::Mode::Extended,
+                    Some(&self.core.table_cx()),
                 )?;
                 self.add_prepared(
                     name.clone(),
@@ -331,6 +332,16 @@ impl Session {
                 None => self.portals.clear(),
             },
             Statement::Ddl(d) => {
+                if let sql::ddl::Ddl::Vacuum { vacuum: true, .. } = **d {
+                    if matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                        return Err(PgError::new(
+                            code::ACTIVE_SQL_TRANSACTION,
+                            "VACUUM cannot run inside a transaction block",
+                        ));
+                    }
+                }
+                self.core.next_command();
+                self.core.txn_mut().ddl = true;
                 sql::ddl::execute(d, &mut self.core)?;
             }
             Statement::CreateDatabase(name) => {
@@ -365,11 +376,12 @@ impl Session {
             Statement::NoOp(_) => {}
             Statement::Deferred(node) => {
                 let mut params = Vec::new();
-                let a = sql::analyze(
+                let a = sql::analyze_in(
                     node,
                     &mut params,
                     &self.core.settings.fmt,
                     sql::Mode::Simple,
+                    Some(&self.core.table_cx()),
                 )?;
                 return self.run_utility(&a.stmt);
             }

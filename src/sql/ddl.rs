@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
-use super::engine::{Key, Rel, TableData};
+use super::engine::{self, Key, Rel, TableData};
 use super::expr::SessionCtx;
 use super::plan::Planner;
 use super::types::{FormatCtx, Type};
@@ -75,6 +75,11 @@ pub enum Ddl {
         table: (String, String),
         key: KeySpec,
     },
+    /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
+    Vacuum {
+        tables: Vec<(String, String)>,
+        vacuum: bool,
+    },
 }
 
 impl Ddl {
@@ -87,6 +92,8 @@ impl Ddl {
             Ddl::DropIndexes { .. } => "DROP INDEX",
             Ddl::Truncate(_) => "TRUNCATE TABLE",
             Ddl::AddKey { .. } => "ALTER TABLE",
+            Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
+            Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
         }
     }
 }
@@ -222,6 +229,17 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 if_not_exists: i.if_not_exists,
             })
         })(),
+        N::VacuumStmt(v) => Ok(Ddl::Vacuum {
+            tables: v
+                .rels
+                .iter()
+                .filter_map(|r| match r.node.as_ref()? {
+                    N::VacuumRelation(vr) => vr.relation.as_ref().map(rel_name),
+                    _ => None,
+                })
+                .collect(),
+            vacuum: v.is_vacuumcmd,
+        }),
         N::TruncateStmt(t) => Ok(Ddl::Truncate(
             t.relations
                 .iter()
@@ -767,6 +785,38 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
+        }
+        Ddl::Vacuum { tables, vacuum } => {
+            let mut rels = Vec::new();
+            if tables.is_empty() {
+                let snap = cx.catalog_snapshot()?;
+                let db = cx.database().to_string();
+                rels.extend(
+                    cx.instance()
+                        .catalog
+                        .visible(&snap)
+                        .into_iter()
+                        .filter(|r| r.kind == RelKind::Table && r.name.database == db),
+                );
+            }
+            for (schema, name) in tables {
+                match find(cx, schema, name)? {
+                    Some(r) => rels.push(r),
+                    None => {
+                        return Err(PgError::new(
+                            code::UNDEFINED_TABLE,
+                            format!("relation \"{name}\" does not exist"),
+                        ))
+                    }
+                }
+            }
+            if *vacuum {
+                let txns = &cx.instance().txns;
+                let (horizon, now) = (txns.horizon(), txns.visible());
+                for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+                    engine::vacuum(r, horizon, now);
+                }
+            }
         }
     }
     Ok(ddl.tag())

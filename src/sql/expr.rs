@@ -68,6 +68,14 @@ pub trait SessionCtx {
             "{what} is not available here"
         )))
     }
+    /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
+    /// deadlock (40P01), cancel or timeout.
+    fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {
+        let _ = cell;
+        Err(PgError::feature_not_supported(
+            "waiting is not available here",
+        ))
+    }
     /// The running transaction's isolation level.
     fn isolation(&self) -> crate::sql::Isolation {
         crate::sql::Isolation::ReadCommitted

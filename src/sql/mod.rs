@@ -178,6 +178,15 @@ pub enum Statement {
     Deferred(Box<N>),
 }
 
+/// Whether a query's result has rows (a RowDescription): INSERT / UPDATE / DELETE only with
+/// RETURNING.
+pub fn returns_rows(p: &Plan) -> bool {
+    match &p.node {
+        plan::Node::Modify(m) => m.returning.is_some(),
+        _ => true,
+    }
+}
+
 /// The command tag of a statement that returns no rows (used for CommandComplete).
 pub fn tag_of(s: &Statement) -> &'static str {
     match s {

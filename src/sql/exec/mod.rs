@@ -64,6 +64,7 @@
 
 mod aggregate;
 mod bounds;
+mod catalog_rows;
 mod cte;
 mod distinct;
 mod join;
@@ -74,6 +75,7 @@ mod scan;
 mod setop;
 mod sort;
 mod srf;
+mod table;
 #[cfg(test)]
 mod tests;
 mod window;
@@ -99,6 +101,9 @@ pub enum Step {
     Done,
     /// The budget is spent: call again to continue where the run stopped.
     Yield,
+    /// A row or key this run must change is held by another transaction still in progress:
+    /// wait for that transaction to end, then call again (the same row is tried again).
+    Wait(crate::sync::Arc<crate::txn::TxnCell>),
 }
 
 /// One node of the running tree.
@@ -109,13 +114,20 @@ pub enum Step {
 /// if `Yield` had not happened.
 pub(crate) trait Operator: Send {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step>;
+
+    /// Rows written so far, for a data-changing statement's command tag.
+    fn affected(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Builds the operator for `plan` and, recursively, for its inputs.
 fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
     match &plan.node {
         Node::Result => Box::new(scan::Once::default()),
-        Node::SeqScan { .. } | Node::IndexScan { .. } | Node::Modify(_) => Box::new(scan::Tables),
+        Node::SeqScan { .. } => Box::new(table::SeqScan::default()),
+        Node::IndexScan { .. } => Box::new(table::IndexScan::default()),
+        Node::Modify(m) => Box::new(table::ModifyOp::new(build(&m.input, env))),
         Node::Values(_) => Box::new(scan::Values::default()),
         Node::Function { .. } => Box::new(srf::Function::default()),
         Node::Virtual(_) => Box::new(scan::Virtual::default()),
@@ -200,6 +212,13 @@ impl Root {
             Root::Tree(op) => op.next(plan, cx, b),
         }
     }
+
+    fn affected(&self) -> Option<u64> {
+        match self {
+            Root::Tree(op) => op.affected(),
+            _ => None,
+        }
+    }
 }
 
 /// Opens `plan` for pulling (see [`Executor::open`]).
@@ -228,6 +247,11 @@ impl<P: Deref<Target = Plan>> Executor<P> {
         &self.plan.columns
     }
 
+    /// For INSERT / UPDATE / DELETE: the rows written so far (the command tag's count).
+    pub fn affected(&self) -> Option<u64> {
+        self.root.affected()
+    }
+
     /// The next row, `Done`, or `Yield` when this run's budget is spent (interrupts were checked;
     /// call again to continue). After `Done` or an error every call returns `Done`.
     pub fn next(&mut self, cx: &mut EvalCx) -> PgResult<Step> {
@@ -250,6 +274,7 @@ impl<P: Deref<Target = Plan>> Executor<P> {
                 self.finished = true;
                 Ok(Step::Done)
             }
+            Ok(Step::Wait(c)) => Ok(Step::Wait(c)),
             Err(e) => {
                 self.finished = true;
                 Err(e)
@@ -265,6 +290,12 @@ impl<P: Deref<Target = Plan>> Executor<P> {
                 Step::Row(r) => return Ok(Some(r)),
                 Step::Done => return Ok(None),
                 Step::Yield => {}
+                Step::Wait(c) => {
+                    if let Err(e) = cx.session.wait_for(&c) {
+                        self.finished = true;
+                        return Err(e);
+                    }
+                }
             }
         }
     }
@@ -274,6 +305,12 @@ impl<P: Deref<Target = Plan>> Executor<P> {
 /// rows PostgreSQL's pipelined executor would have sent before the ErrorResponse (a LIMIT
 /// reached before the failing row means no error at all).
 pub fn run_plan_streaming(plan: &Plan, cx: &mut EvalCx) -> (Vec<Row>, Option<PgError>) {
+    let (rows, err, _) = run_plan_counted(plan, cx);
+    (rows, err)
+}
+
+/// [`run_plan_streaming`], with the count of rows a data-changing statement wrote.
+pub fn run_plan_counted(plan: &Plan, cx: &mut EvalCx) -> (Vec<Row>, Option<PgError>, Option<u64>) {
     let mut exec = Executor::open(plan);
     let mut rows = Vec::new();
     let mut held = Held::default();
@@ -282,13 +319,19 @@ pub fn run_plan_streaming(plan: &Plan, cx: &mut EvalCx) -> (Vec<Row>, Option<PgE
             Ok(Step::Row(r)) => {
                 // Past the bound the rows are dropped: they are what the bound is about.
                 if let Err(e) = held.add(row_bytes(&r), MAX_RESULT_BYTES, "query result") {
-                    return (Vec::new(), Some(e));
+                    return (Vec::new(), Some(e), exec.affected());
                 }
                 rows.push(r);
             }
             Ok(Step::Yield) => {}
-            Ok(Step::Done) => return (rows, None),
-            Err(e) => return (rows, Some(e)),
+            Ok(Step::Wait(c)) => {
+                // Until the session suspends a statement at a wait, the wait happens here.
+                if let Err(e) = cx.session.wait_for(&c) {
+                    return (rows, Some(e), exec.affected());
+                }
+            }
+            Ok(Step::Done) => return (rows, None, exec.affected()),
+            Err(e) => return (rows, Some(e), exec.affected()),
         }
     }
 }

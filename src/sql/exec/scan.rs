@@ -1,7 +1,7 @@
 //! Leaves that read rows from outside the tree: the one row of SELECT without FROM, VALUES, and
 //! the virtual tables computed from the instance's state.
 
-use crate::error::{PgError, PgResult};
+use crate::error::PgResult;
 use crate::sql::catalog;
 use crate::sql::expr::EvalCx;
 use crate::sql::plan::{Node, Plan, VirtualTable};
@@ -25,17 +25,6 @@ impl Operator for Once {
         }
         self.done = true;
         Ok(Step::Row(Vec::new()))
-    }
-}
-
-/// Table scans and writes: planned, not yet run by this executor.
-pub(super) struct Tables;
-
-impl Operator for Tables {
-    fn next(&mut self, _: &Plan, _: &mut EvalCx, _: &mut Budget) -> PgResult<Step> {
-        Err(PgError::feature_not_supported(
-            "tables are not supported by this executor",
-        ))
     }
 }
 
@@ -214,6 +203,6 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                 ]
             })
             .collect(),
-        VirtualTable::Empty(_) => Vec::new(),
+        VirtualTable::Empty(oid) => super::catalog_rows::rows(oid, cx).unwrap_or_default(),
     }
 }

@@ -131,6 +131,7 @@ fn drive(sql: &str, session: &mut TestSession, budget: Budget) -> Outcome {
             Ok(Step::Row(r)) => out.rows.push(r),
             Ok(Step::Yield) => out.yields += 1,
             Ok(Step::Done) => break,
+            Ok(Step::Wait(_)) => panic!("{sql}: no other transaction to wait for"),
             Err(e) => {
                 out.error = Some((e.code.to_string(), e.message));
                 break;

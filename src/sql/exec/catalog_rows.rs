@@ -1,0 +1,213 @@
+//! The rows of pg_class, pg_attribute, pg_index and pg_constraint for the tables and indexes of
+//! the live schema, as the statement's catalog snapshot sees them.
+//!
+//! Each row is built by column name against the static definition of its catalog (so the
+//! column list is PostgreSQL 15's wherever it is declared); columns not filled in are NULL.
+
+use crate::catalog::{ConstraintKind, RelKind};
+use crate::sql::catalog as builtin;
+use crate::sql::engine::Rel;
+use crate::sql::expr::EvalCx;
+use crate::sql::types::{Array, Type, Value};
+use crate::sync::Arc;
+
+use super::Row;
+
+/// pg_namespace's OID of `public`.
+const PUBLIC_OID: u32 = 2200;
+/// The bootstrap superuser.
+const OWNER_OID: u32 = 10;
+
+fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
+    let rel = builtin::relation_by_oid(oid).expect("catalog relation");
+    rel.columns.iter().map(|(name, _)| f(name)).collect()
+}
+
+fn char_value(c: char) -> Value {
+    Value::Text(c.to_string())
+}
+
+fn int2vector(items: impl Iterator<Item = i16>) -> Value {
+    Value::Array(Box::new(Array::one_dim(
+        Type::INT2,
+        items.map(Value::Int2).collect(),
+    )))
+}
+
+fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
+    let Ok(snap) = cx.session.catalog_snapshot() else {
+        return Vec::new();
+    };
+    let db = cx.session.database().to_string();
+    cx.session
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| r.name.database == db)
+        .collect()
+}
+
+/// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
+pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
+    let mut rels = || visible_relations(cx);
+    Some(match oid {
+        // pg_class
+        1259 => rels()
+            .iter()
+            .map(|r| {
+                build(1259, |c| match c {
+                    "oid" | "relfilenode" => Value::Oid(r.oid),
+                    "relname" => Value::Text(r.name.name.clone()),
+                    "relnamespace" => Value::Oid(PUBLIC_OID),
+                    "reltype" | "reloftype" | "reltablespace" | "reltoastrelid" | "relrewrite" => {
+                        Value::Oid(0)
+                    }
+                    "relowner" => Value::Oid(OWNER_OID),
+                    "relam" => Value::Oid(match r.kind {
+                        RelKind::Table => 2,
+                        RelKind::Index => 403,
+                        _ => 0,
+                    }),
+                    "relpages" | "relallvisible" => Value::Int4(0),
+                    "reltuples" => Value::Float4(-1.0),
+                    "relhasindex" => Value::Bool(!r.indexes.is_empty() && r.kind == RelKind::Table),
+                    "relisshared"
+                    | "relhasrules"
+                    | "relhastriggers"
+                    | "relhassubclass"
+                    | "relrowsecurity"
+                    | "relforcerowsecurity"
+                    | "relispartition" => Value::Bool(false),
+                    "relispopulated" => Value::Bool(true),
+                    "relpersistence" => char_value(r.persistence.code()),
+                    "relkind" => char_value(r.kind.code()),
+                    "relnatts" => Value::Int2(r.columns.len() as i16),
+                    "relchecks" => Value::Int2(
+                        r.constraints
+                            .iter()
+                            .filter(|c| matches!(c.kind, ConstraintKind::Check { .. }))
+                            .count() as i16,
+                    ),
+                    "relreplident" => char_value(if r.kind == RelKind::Table { 'd' } else { 'n' }),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
+        // pg_attribute
+        1249 => {
+            let mut out = Vec::new();
+            for r in rels() {
+                for (i, col) in r.columns.iter().enumerate() {
+                    let ty = Type(col.type_oid);
+                    out.push(build(1249, |c| match c {
+                        "attrelid" => Value::Oid(r.oid),
+                        "attname" => Value::Text(if col.dropped {
+                            format!("........pg.dropped.{}........", i + 1)
+                        } else {
+                            col.name.clone()
+                        }),
+                        "atttypid" => Value::Oid(if col.dropped { 0 } else { col.type_oid }),
+                        "attstattarget" => Value::Int4(-1),
+                        "attlen" => Value::Int2(ty.typlen()),
+                        "attnum" => Value::Int2(i as i16 + 1),
+                        "attndims" | "attcacheoff" | "attinhcount" => Value::Int4(0),
+                        "atttypmod" => Value::Int4(col.typmod),
+                        "attbyval" => Value::Bool((1..=8).contains(&ty.typlen())),
+                        "attalign" => char_value('i'),
+                        "attstorage" => char_value(if ty.typlen() > 0 { 'p' } else { 'x' }),
+                        "attcompression" | "attgenerated" => char_value('\0'),
+                        "attnotnull" => Value::Bool(col.not_null),
+                        "atthasdef" => Value::Bool(col.default.is_some()),
+                        "atthasmissing" => Value::Bool(false),
+                        "attidentity" => char_value(col.identity.unwrap_or('\0')),
+                        "attisdropped" => Value::Bool(col.dropped),
+                        "attislocal" => Value::Bool(true),
+                        "attcollation" => {
+                            Value::Oid(if matches!(ty, Type::TEXT | Type::VARCHAR | Type::BPCHAR) {
+                                100
+                            } else {
+                                0
+                            })
+                        }
+                        _ => Value::Null,
+                    }));
+                }
+            }
+            out
+        }
+        // pg_index
+        2610 => rels()
+            .iter()
+            .filter(|r| r.kind == RelKind::Index)
+            .map(|r| {
+                let def = &r.indexes[0];
+                build(2610, |c| match c {
+                    "indexrelid" => Value::Oid(r.oid),
+                    "indrelid" => Value::Oid(r.table.unwrap_or(0)),
+                    "indnatts" | "indnkeyatts" => Value::Int2(def.columns.len() as i16),
+                    "indisunique" => Value::Bool(def.unique),
+                    "indisprimary" => Value::Bool(def.primary),
+                    "indnullsnotdistinct"
+                    | "indisexclusion"
+                    | "indisclustered"
+                    | "indcheckxmin"
+                    | "indisreplident" => Value::Bool(false),
+                    "indimmediate" | "indisvalid" | "indisready" | "indislive" => Value::Bool(true),
+                    "indkey" => int2vector(def.columns.iter().map(|&c| c as i16 + 1)),
+                    "indoption" => int2vector(def.columns.iter().map(|_| 0)),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
+        // pg_constraint
+        2606 => {
+            let mut out = Vec::new();
+            for r in rels().iter().filter(|r| r.kind == RelKind::Table) {
+                for k in &r.constraints {
+                    let (contype, index, cols): (char, u32, Vec<i16>) = match &k.kind {
+                        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
+                            let def = r.indexes.iter().find(|d| d.oid == *index);
+                            (
+                                if matches!(k.kind, ConstraintKind::PrimaryKey { .. }) {
+                                    'p'
+                                } else {
+                                    'u'
+                                },
+                                *index,
+                                def.map(|d| d.columns.iter().map(|&c| c as i16 + 1).collect())
+                                    .unwrap_or_default(),
+                            )
+                        }
+                        ConstraintKind::Check { .. } => ('c', 0, Vec::new()),
+                        ConstraintKind::ForeignKey { columns, .. } => {
+                            ('f', 0, columns.iter().map(|&c| c as i16 + 1).collect())
+                        }
+                    };
+                    out.push(build(2606, |c| match c {
+                        "oid" => Value::Oid(k.oid),
+                        "conname" => Value::Text(k.name.clone()),
+                        "connamespace" => Value::Oid(PUBLIC_OID),
+                        "contype" => char_value(contype),
+                        "condeferrable" | "condeferred" => Value::Bool(false),
+                        "convalidated" | "conislocal" | "connoinherit" => {
+                            Value::Bool(c != "connoinherit")
+                        }
+                        "conrelid" => Value::Oid(r.oid),
+                        "contypid" | "conparentid" | "confrelid" => Value::Oid(0),
+                        "conindid" => Value::Oid(index),
+                        "confupdtype" | "confdeltype" | "confmatchtype" => char_value(' '),
+                        "coninhcount" => Value::Int4(0),
+                        "conkey" if !cols.is_empty() => Value::Array(Box::new(Array::one_dim(
+                            Type::INT2,
+                            cols.iter().map(|&c| Value::Int2(c)).collect(),
+                        ))),
+                        _ => Value::Null,
+                    }));
+                }
+            }
+            out
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,434 @@
+//! Operators over tables: sequential and index scans, and the one operator that writes
+//! (INSERT, UPDATE, DELETE).
+//!
+//! Scans read through the snapshot they take at their first pull (a portal keeps its snapshot
+//! for its whole life, as in PostgreSQL) and copy a batch of visible rows out of storage per
+//! budget tick, so no storage lock is held between pulls. The writer calls the engine for each
+//! input row; when the engine answers that another transaction in progress holds the row or key,
+//! the writer keeps that row and returns `Step::Wait` with the transaction to wait for: the
+//! session awaits its end and pulls again, and the same row is tried again (READ COMMITTED then
+//! follows the row to its newest version and re-checks it, as PostgreSQL's EvalPlanQual does).
+
+use std::collections::VecDeque;
+
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::{self, Changed, Key, Rel, WriteError, Writer};
+use crate::sql::expr::{text_of, EvalCx};
+use crate::sql::plan::modify::{Modify, ModifyKind};
+use crate::sql::plan::{Node, Plan};
+use crate::sql::types::{Type, Value};
+use crate::sql::Isolation;
+use crate::storage::{Entry, RowId};
+use crate::txn::Snapshot;
+
+use super::{Budget, Operator, Row, Step};
+
+/// Slots (or index entries) examined per budget tick.
+const BATCH: usize = 64;
+
+fn row_of(data: &[Value], id: RowId, rowid: bool) -> Row {
+    let mut row = Vec::with_capacity(data.len() + rowid as usize);
+    row.extend_from_slice(data);
+    if rowid {
+        row.push(Value::Int8(id as i64));
+    }
+    row
+}
+
+/// A table's visible rows in slot order.
+#[derive(Default)]
+pub(super) struct SeqScan {
+    snap: Option<Snapshot>,
+    pos: RowId,
+    done: bool,
+    buf: VecDeque<Row>,
+}
+
+impl Operator for SeqScan {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::SeqScan { rel, rowid } = &plan.node else {
+            unreachable!("SeqScan opened from another node")
+        };
+        loop {
+            if let Some(r) = self.buf.pop_front() {
+                return Ok(Step::Row(r));
+            }
+            if self.done {
+                return Ok(Step::Done);
+            }
+            if b.tick() {
+                return Ok(Step::Yield);
+            }
+            let snap = match self.snap {
+                Some(s) => s,
+                None => *self.snap.insert(cx.session.snapshot()?),
+            };
+            let buf = &mut self.buf;
+            match rel.data.heap.scan(self.pos, BATCH, &snap, |id, data| {
+                buf.push_back(row_of(data, id, *rowid));
+                true
+            }) {
+                Some(p) => self.pos = p,
+                None => self.done = true,
+            }
+        }
+    }
+}
+
+/// The visible rows whose leading index columns equal the scan's key.
+#[derive(Default)]
+pub(super) struct IndexScan {
+    snap: Option<Snapshot>,
+    key: Option<Key>,
+    after: Option<Entry<Key>>,
+    done: bool,
+    buf: VecDeque<Row>,
+}
+
+impl Operator for IndexScan {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::IndexScan {
+            rel,
+            rowid,
+            index,
+            eq,
+        } = &plan.node
+        else {
+            unreachable!("IndexScan opened from another node")
+        };
+        let def = &rel.indexes[*index];
+        if self.key.is_none() {
+            let mut vals = Vec::with_capacity(eq.len());
+            for e in eq {
+                vals.push(e.eval(&[], cx)?);
+            }
+            let key = Key(vals.into_boxed_slice());
+            // `col = NULL` is never true.
+            self.done = key.has_null();
+            self.key = Some(key);
+        }
+        loop {
+            if let Some(r) = self.buf.pop_front() {
+                return Ok(Step::Row(r));
+            }
+            if self.done {
+                return Ok(Step::Done);
+            }
+            if b.tick() {
+                return Ok(Step::Yield);
+            }
+            let snap = match self.snap {
+                Some(s) => s,
+                None => *self.snap.insert(cx.session.snapshot()?),
+            };
+            let key = self.key.as_ref().expect("set above");
+            let tree = rel.data.tree(def.oid);
+            let prefix = key.0.len();
+            let mut roots = Vec::with_capacity(BATCH);
+            let mut ended = false;
+            let after = tree.scan(
+                std::ops::Bound::Included(key),
+                std::ops::Bound::Unbounded,
+                self.after.as_ref(),
+                BATCH,
+                |k, root| {
+                    let same = k.0.len() >= prefix
+                        && k.0[..prefix]
+                            .iter()
+                            .zip(key.0.iter())
+                            .all(|(a, b)| engine::same_value(a, b));
+                    if !same {
+                        ended = true;
+                        return false;
+                    }
+                    roots.push(root);
+                    true
+                },
+            );
+            match after {
+                Some(e) if !ended => self.after = Some(e),
+                _ => self.done = true,
+            }
+            let cols = &def.columns[..prefix];
+            for root in roots {
+                // The entry may be stale (the chain moved to another key): check the version.
+                if let Some((_, Some(row))) = rel.data.heap.fetch(root, &snap, |id, data| {
+                    let same = cols
+                        .iter()
+                        .zip(key.0.iter())
+                        .all(|(&c, v)| engine::same_value(&data[c], v));
+                    same.then(|| row_of(data, id, *rowid))
+                }) {
+                    self.buf.push_back(row);
+                }
+            }
+        }
+    }
+}
+
+/// A row the writer could not finish because another transaction held it.
+enum Pending {
+    /// INSERT of this row.
+    Insert(Row),
+    /// UPDATE / DELETE of the version at this slot, with the input row that chose it.
+    Change(RowId, Row),
+}
+
+/// INSERT / UPDATE / DELETE.
+pub(super) struct ModifyOp {
+    input: Box<dyn Operator>,
+    pending: Option<Pending>,
+    out: VecDeque<Row>,
+    done: bool,
+    pub(super) affected: u64,
+}
+
+impl ModifyOp {
+    pub(super) fn new(input: Box<dyn Operator>) -> ModifyOp {
+        ModifyOp {
+            input,
+            pending: None,
+            out: VecDeque::new(),
+            done: false,
+            affected: 0,
+        }
+    }
+}
+
+fn null_violation(rel: &Rel, col: usize, row: &[Value], cx: &EvalCx) -> PgError {
+    PgError::new(
+        code::NOT_NULL_VIOLATION,
+        format!(
+            "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+            rel.columns[col].name, rel.name.name
+        ),
+    )
+    .with_detail(format!("Failing row contains {}.", show_row(rel, row, cx)))
+}
+
+fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
+    let vals: Vec<String> = rel
+        .live_columns()
+        .map(|(i, c)| {
+            if row[i].is_null() {
+                "null".to_string()
+            } else {
+                text_of(&row[i], Type(c.type_oid), cx.session.fmt())
+            }
+        })
+        .collect();
+    format!("({})", vals.join(", "))
+}
+
+fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
+    let def = rel.indexes.iter().find(|d| d.oid == index);
+    let (name, cols) = match def {
+        Some(d) => (d.name.as_str(), d.columns.as_slice()),
+        None => ("?", &[][..]),
+    };
+    let names: Vec<&str> = cols.iter().map(|&c| rel.columns[c].name.as_str()).collect();
+    let vals: Vec<String> = key
+        .0
+        .iter()
+        .zip(cols)
+        .map(|(v, &c)| text_of(v, Type(rel.columns[c].type_oid), cx.session.fmt()))
+        .collect();
+    PgError::new(
+        code::UNIQUE_VIOLATION,
+        format!("duplicate key value violates unique constraint \"{name}\""),
+    )
+    .with_detail(format!(
+        "Key ({})=({}) already exists.",
+        names.join(", "),
+        vals.join(", ")
+    ))
+}
+
+/// NOT NULL and CHECK constraints of a new row.
+fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
+    for (i, c) in m.rel.columns.iter().enumerate() {
+        if c.not_null && !c.dropped && row[i].is_null() {
+            return Err(null_violation(&m.rel, i, row, cx));
+        }
+    }
+    for (name, pred) in &m.checks {
+        if let Value::Bool(false) = pred.eval(row, cx)? {
+            return Err(PgError::new(
+                code::CHECK_VIOLATION,
+                format!(
+                    "new row for relation \"{}\" violates check constraint \"{name}\"",
+                    m.rel.name.name
+                ),
+            )
+            .with_detail(format!(
+                "Failing row contains {}.",
+                show_row(&m.rel, row, cx)
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn serialization_failure() -> PgError {
+    PgError::new(
+        code::T_R_SERIALIZATION_FAILURE,
+        "could not serialize access due to concurrent update",
+    )
+}
+
+impl ModifyOp {
+    /// Writes one row; `Ok(None)` when done with it, `Ok(Some(step))` to return `step` (a wait)
+    /// with the row kept pending.
+    fn write(&mut self, m: &Modify, p: Pending, cx: &mut EvalCx) -> PgResult<Option<Step>> {
+        let width = m.rel.columns.len();
+        let (cell, cid) = cx.session.writer(m.verb())?;
+        let snap = cx.session.snapshot()?;
+        let w = Writer {
+            cell: &cell,
+            cid,
+            snap: &snap,
+        };
+        match p {
+            Pending::Insert(row) => {
+                match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
+                    Ok(_) => {
+                        self.affected += 1;
+                        if let Some(ret) = &m.returning {
+                            let out = ret
+                                .iter()
+                                .map(|e| e.eval(&row, cx))
+                                .collect::<PgResult<_>>()?;
+                            self.out.push_back(out);
+                        }
+                        Ok(None)
+                    }
+                    Err(WriteError::Unique { index, key }) => {
+                        Err(unique_violation(&m.rel, index, &key, cx))
+                    }
+                    Err(WriteError::Wait(c)) => {
+                        self.pending = Some(Pending::Insert(row));
+                        Ok(Some(Step::Wait(c)))
+                    }
+                }
+            }
+            Pending::Change(id, input) => {
+                let old = &input[..width];
+                let result = match &m.kind {
+                    ModifyKind::Update { sets } => {
+                        let mut new: Row = old.to_vec();
+                        for (col, e) in sets {
+                            new[*col] = e.eval(&input, cx)?;
+                        }
+                        check_row(m, &new, cx)?;
+                        let r = engine::update(&m.rel, id, old, new.clone().into_boxed_slice(), &w);
+                        r.map(|c| (c, Some(new)))
+                    }
+                    ModifyKind::Delete => engine::delete(&m.rel, id, &w, false).map(|c| (c, None)),
+                    ModifyKind::Insert => unreachable!("inserts are not changes"),
+                };
+                match result {
+                    Ok((Changed::Done(_), new)) => {
+                        self.affected += 1;
+                        if let Some(ret) = &m.returning {
+                            // RETURNING sees the new row (the old one for DELETE) followed by
+                            // the rest of the input (other FROM items).
+                            let mut r = input.clone();
+                            if let Some(new) = new {
+                                r[..width].clone_from_slice(&new);
+                            }
+                            let out = ret
+                                .iter()
+                                .map(|e| e.eval(&r, cx))
+                                .collect::<PgResult<_>>()?;
+                            self.out.push_back(out);
+                        }
+                        Ok(None)
+                    }
+                    Ok((Changed::Skipped, _)) | Ok((Changed::Concurrent(None), _)) => {
+                        if matches!(result, Ok((Changed::Concurrent(None), _)))
+                            && cx.session.isolation() >= Isolation::RepeatableRead
+                        {
+                            return Err(serialization_failure());
+                        }
+                        Ok(None)
+                    }
+                    Ok((Changed::Concurrent(Some(next)), _)) => {
+                        if cx.session.isolation() >= Isolation::RepeatableRead {
+                            return Err(serialization_failure());
+                        }
+                        // READ COMMITTED: the newest version, if it still qualifies.
+                        let Some(latest) = m.rel.data.heap.read_latest(next, |d| d.to_vec()) else {
+                            return Ok(None);
+                        };
+                        let mut again = input.clone();
+                        again[..width].clone_from_slice(&latest);
+                        again[width] = Value::Int8(next as i64);
+                        if let Some(pred) = &m.recheck {
+                            if !matches!(pred.eval(&again, cx)?, Value::Bool(true)) {
+                                return Ok(None);
+                            }
+                        }
+                        self.write(m, Pending::Change(next, again), cx)
+                    }
+                    Err(WriteError::Unique { index, key }) => {
+                        Err(unique_violation(&m.rel, index, &key, cx))
+                    }
+                    Err(WriteError::Wait(c)) => {
+                        self.pending = Some(Pending::Change(id, input));
+                        Ok(Some(Step::Wait(c)))
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Operator for ModifyOp {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::Modify(m) = &plan.node else {
+            unreachable!("Modify opened from another node")
+        };
+        loop {
+            if let Some(r) = self.out.pop_front() {
+                return Ok(Step::Row(r));
+            }
+            if let Some(p) = self.pending.take() {
+                if let Some(step) = self.write(m, p, cx)? {
+                    return Ok(step);
+                }
+                continue;
+            }
+            if self.done {
+                return Ok(Step::Done);
+            }
+            let row = match self.input.next(&m.input, cx, b)? {
+                Step::Row(r) => r,
+                Step::Done => {
+                    self.done = true;
+                    continue;
+                }
+                other => return Ok(other),
+            };
+            let p = match m.kind {
+                ModifyKind::Insert => {
+                    check_row(m, &row, cx)?;
+                    Pending::Insert(row)
+                }
+                _ => {
+                    let width = m.rel.columns.len();
+                    let Some(Value::Int8(id)) = row.get(width) else {
+                        return Err(PgError::internal("target row without its slot"));
+                    };
+                    Pending::Change(*id as RowId, row)
+                }
+            };
+            if let Some(step) = self.write(m, p, cx)? {
+                return Ok(step);
+            }
+        }
+    }
+
+    fn affected(&self) -> Option<u64> {
+        Some(self.affected)
+    }
+}
