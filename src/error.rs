@@ -42,6 +42,19 @@ pub struct PgError {
     pub hint: Option<String>,
     /// 1-based character offset into the statement text, as PostgreSQL reports it.
     pub position: Option<u32>,
+    /// The schema, table, column, data type and constraint an error is about (fields s, t, c,
+    /// d, n), boxed: most errors have none, and errors travel in every `PgResult`.
+    pub objects: Option<Box<ErrorObjects>>,
+}
+
+/// The database objects an error names (PostgreSQL's `errtable`, `errcolumn`, ...).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ErrorObjects {
+    pub schema: Option<String>,
+    pub table: Option<String>,
+    pub column: Option<String>,
+    pub datatype: Option<String>,
+    pub constraint: Option<String>,
 }
 
 pub type PgResult<T> = Result<T, PgError>;
@@ -55,6 +68,7 @@ impl PgError {
             detail: None,
             hint: None,
             position: None,
+            objects: None,
         }
     }
 
@@ -81,6 +95,24 @@ impl PgError {
 
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
         self.detail = Some(detail.into());
+        self
+    }
+
+    /// Names the table an error is about (fields s and t).
+    pub fn with_table(mut self, schema: &str, table: &str) -> Self {
+        let o = self.objects.get_or_insert_with(Default::default);
+        o.schema = Some(schema.to_string());
+        o.table = Some(table.to_string());
+        self
+    }
+
+    pub fn with_column(mut self, column: &str) -> Self {
+        self.objects.get_or_insert_with(Default::default).column = Some(column.to_string());
+        self
+    }
+
+    pub fn with_constraint(mut self, constraint: &str) -> Self {
+        self.objects.get_or_insert_with(Default::default).constraint = Some(constraint.to_string());
         self
     }
 

@@ -264,6 +264,20 @@ pub fn error_or_notice(out: &mut BytesMut, e: &PgError) {
         out.put_u8(b'P');
         put_cstr(out, &p.to_string());
     }
+    if let Some(o) = &e.objects {
+        for (tag, v) in [
+            (b's', &o.schema),
+            (b't', &o.table),
+            (b'c', &o.column),
+            (b'd', &o.datatype),
+            (b'n', &o.constraint),
+        ] {
+            if let Some(v) = v {
+                out.put_u8(tag);
+                put_cstr(out, v);
+            }
+        }
+    }
     out.put_u8(0);
     finish(out, at);
 }

@@ -204,6 +204,8 @@ fn null_violation(rel: &Rel, col: usize, row: &[Value], cx: &EvalCx) -> PgError 
         ),
     )
     .with_detail(format!("Failing row contains {}.", show_row(rel, row, cx)))
+    .with_table(&rel.name.schema, &rel.name.name)
+    .with_column(&rel.columns[col].name)
 }
 
 fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
@@ -242,6 +244,8 @@ fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
         names.join(", "),
         vals.join(", ")
     ))
+    .with_table(&rel.name.schema, &rel.name.name)
+    .with_constraint(name)
 }
 
 /// NOT NULL and CHECK constraints of a new row.
