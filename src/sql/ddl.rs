@@ -39,6 +39,8 @@ pub struct KeySpec {
     pub columns: Vec<String>,
     pub primary: bool,
     pub unique: bool,
+    /// Where the constraint stands in the statement (-1: nowhere), for error positions.
+    pub location: i32,
 }
 
 #[derive(Debug, Clone)]
@@ -49,7 +51,9 @@ pub struct CreateTable {
     pub persistence: Persistence,
     pub columns: Vec<NewColumn>,
     pub keys: Vec<KeySpec>,
-    pub checks: Vec<(Option<String>, String)>,
+    /// CHECK constraints: name if given, expression text, and the one column the expression
+    /// refers to (None for none or several), which names an unnamed check.
+    pub checks: Vec<(Option<String>, String, Option<String>)>,
 }
 
 /// An analyzed DDL statement.
@@ -134,6 +138,25 @@ pub fn deparse_expr(n: &N) -> PgResult<String> {
     Ok(text.strip_prefix("SELECT ").unwrap_or(&text).to_string())
 }
 
+/// The column a CHECK expression refers to, if it refers to exactly one (PostgreSQL names an
+/// unnamed check after it).
+fn single_column(e: &N) -> Option<String> {
+    let mut cols: Vec<String> = Vec::new();
+    for (n, _, _, _) in e.nodes() {
+        if let pg_query::NodeRef::ColumnRef(cr) = n {
+            if let Some(name) = cr.fields.last().and_then(str_of) {
+                if !cols.iter().any(|c| c == name) {
+                    cols.push(name.to_string());
+                }
+            }
+        }
+    }
+    match cols.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
 fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
     (rv.schemaname.clone(), rv.relname.clone())
 }
@@ -148,6 +171,7 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
         columns,
         primary: c.contype == ConstrType::ConstrPrimary as i32,
         unique: true,
+        location: c.location,
     }
 }
 
@@ -225,6 +249,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     columns,
                     primary: i.primary,
                     unique: i.unique,
+                    location: -1,
                 },
                 if_not_exists: i.if_not_exists,
             })
@@ -359,6 +384,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                                 checks.push((
                                     (!k.conname.is_empty()).then(|| k.conname.clone()),
                                     deparse_expr(e)?,
+                                    single_column(e),
                                 ));
                             }
                         }
@@ -387,6 +413,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                             checks.push((
                                 (!k.conname.is_empty()).then(|| k.conname.clone()),
                                 deparse_expr(e)?,
+                                single_column(e),
                             ));
                         }
                     }
@@ -512,10 +539,14 @@ fn index_defs(
     let mut taken: Vec<String> = Vec::new();
     for k in keys {
         if k.primary && (existing.iter().chain(out.iter()).any(|i| i.primary)) {
+            // A second key in the same statement is a parse-analysis error pointing at it; one
+            // added to a table that has a key is found later, without a position.
+            let at = out.iter().any(|i| i.primary) && k.location >= 0;
             return Err(PgError::new(
                 code::INVALID_TABLE_DEFINITION,
                 format!("multiple primary keys for table \"{table}\" are not allowed"),
-            ));
+            )
+            .at(at.then(|| k.location as u32 + 1)));
         }
         let mut cols = Vec::new();
         for name in &k.columns {
@@ -638,7 +669,9 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
             "Key ({})=({}) is duplicated.",
             names.join(", "),
             vals.join(", ")
-        )));
+        ))
+        .with_table(&table.name.schema, &table.name.name)
+        .with_constraint(&def.name));
     }
     Ok(())
 }
@@ -693,7 +726,15 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         }
         Ddl::DropIndexes { names, if_exists } => {
             for (schema, name) in names {
-                let Some(ir) = find(cx, schema, name)?.filter(|r| r.kind == RelKind::Index) else {
+                let found = find(cx, schema, name)?;
+                if found.as_ref().is_some_and(|r| r.kind == RelKind::Table) {
+                    return Err(PgError::new(
+                        code::WRONG_OBJECT_TYPE,
+                        format!("\"{name}\" is not an index"),
+                    )
+                    .with_hint("Use DROP TABLE to remove a table."));
+                }
+                let Some(ir) = found.filter(|r| r.kind == RelKind::Index) else {
                     if *if_exists {
                         cx.notice(notice(
                             format!("index \"{name}\" does not exist, skipping"),
@@ -987,22 +1028,25 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             },
         });
     }
-    for (name, expr) in &ct.checks {
+    let mut check_names: Vec<String> = ct.checks.iter().filter_map(|c| c.0.clone()).collect();
+    for (name, expr, column) in &ct.checks {
         let name = match name {
             Some(n) => n.clone(),
             None => {
-                // PostgreSQL names a check after its one column, else after the table.
-                let col = columns
-                    .iter()
-                    .find(|c| {
-                        expr.split(|ch: char| !ch.is_alphanumeric() && ch != '_')
-                            .any(|w| w == c.name)
-                    })
-                    .map(|c| c.name.clone());
-                match col {
-                    Some(c) => format!("{}_{c}_check", ct.name),
-                    None => format!("{}_check", ct.name),
+                // PostgreSQL names a check after the one column it refers to, else after the
+                // table alone; a name taken gets 1, 2, ... after "check".
+                let base = match column {
+                    Some(c) => format!("{}_{c}", ct.name),
+                    None => ct.name.clone(),
+                };
+                let mut n = format!("{base}_check");
+                let mut pass = 0;
+                while check_names.contains(&n) {
+                    pass += 1;
+                    n = format!("{base}_check{pass}");
                 }
+                check_names.push(n.clone());
+                n
             }
         };
         constraints.push(ConstraintDef {

@@ -157,6 +157,15 @@ pub struct Writer<'a> {
     pub cell: &'a Arc<TxnCell>,
     pub cid: Cid,
     pub snap: &'a Snapshot,
+    /// The version to change is the newest, found by READ COMMITTED's re-check: it need not be
+    /// visible to `snap`, only committed.
+    pub latest: bool,
+}
+
+impl Writer<'_> {
+    fn target_snap(&self) -> Option<&Snapshot> {
+        (!self.latest).then_some(self.snap)
+    }
 }
 
 /// Checks the unique indexes whose key changes, holding their key locks in index order (the
@@ -265,7 +274,11 @@ pub fn update(
             .any(|&c| cmp_value(&old[c], &new[c]) != Ordering::Equal)
     });
     if !indexed_changed {
-        return match rel.data.heap.update(id, w.snap, w.cell, w.cid, new, true) {
+        return match rel
+            .data
+            .heap
+            .update(id, w.target_snap(), w.cell, w.cid, new, true)
+        {
             Ok(n) => Ok(Changed::Done(n)),
             Err((c, _)) => changed(c),
         };
@@ -277,7 +290,11 @@ pub fn update(
         .iter()
         .map(|(i, _)| Key::of(&new, &rel.indexes[*i].columns))
         .collect();
-    match rel.data.heap.update(id, w.snap, w.cell, w.cid, new, false) {
+    match rel
+        .data
+        .heap
+        .update(id, w.target_snap(), w.cell, w.cid, new, false)
+    {
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
                 tree.insert(key, n);
@@ -295,7 +312,11 @@ pub fn delete(
     w: &Writer<'_>,
     lock_only: bool,
 ) -> Result<Changed, WriteError> {
-    changed(rel.data.heap.delete(id, w.snap, w.cell, w.cid, lock_only))
+    changed(
+        rel.data
+            .heap
+            .delete(id, w.target_snap(), w.cell, w.cid, lock_only),
+    )
 }
 
 /// Reclaims dead versions of a table and their index entries (VACUUM, and the background
@@ -395,6 +416,7 @@ mod tests {
             cell: &t1,
             cid: 0,
             snap: &s1,
+            latest: false,
         };
         insert(&rel, row(1, 10), &w1).unwrap();
         let t2 = m.begin(2);
@@ -403,6 +425,7 @@ mod tests {
             cell: &t2,
             cid: 0,
             snap: &s2,
+            latest: false,
         };
         assert!(matches!(
             insert(&rel, row(1, 20), &w2),
@@ -425,6 +448,7 @@ mod tests {
                 cell: &t3,
                 cid: 0,
                 snap: &s3,
+                latest: false,
             },
         )
         .unwrap();
@@ -446,6 +470,7 @@ mod tests {
                 cell: &t,
                 cid: 0,
                 snap: &s,
+                latest: false,
             },
         )
         .unwrap();
@@ -460,6 +485,7 @@ mod tests {
             cell: &t,
             cid: 0,
             snap: &s,
+            latest: false,
         };
         let Changed::Done(id2) = update(&rel, id, &row(1, 10), row(1, 11), &w).unwrap() else {
             panic!()
@@ -473,6 +499,7 @@ mod tests {
             cell: &t,
             cid: 0,
             snap: &s,
+            latest: false,
         };
         update(&rel, id2, &row(1, 11), row(1, 11), &w).unwrap();
         m.commit(&t);

@@ -399,6 +399,23 @@ fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
         .collect()
 }
 
+/// Levenshtein distance between two names, byte-wise with unit costs (PostgreSQL's
+/// varstr_levenshtein as its fuzzy column matching calls it).
+fn levenshtein(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
 /// `name(type, type)` as PostgreSQL prints a call's signature in errors.
 fn signature(name: &str, types: &[Type]) -> String {
     let args: Vec<String> = types.iter().map(|t| t.name()).collect();
@@ -1320,6 +1337,25 @@ impl<'a> Planner<'a> {
                 },
                 _ => None,
             };
+            // A column reference has its column's typmod (char(5) is 9 in RowDescription).
+            let column_ref = matches!(node.node, Some(N::ColumnRef(_)));
+            let typmod = if typmod >= 0 || !column_ref {
+                typmod
+            } else {
+                let col = match (&e, agg_ctx.as_ref()) {
+                    (Expr::Column(ci), None) => scope.cols.get(*ci),
+                    (Expr::Outer(depth, ci), _) => depth
+                        .checked_sub(1)
+                        .and_then(|d| self.outer.iter().rev().nth(d))
+                        .and_then(|sc| sc.cols.get(*ci)),
+                    (Expr::Column(p), Some(ctx)) => match ctx.group.get(*p) {
+                        Some(Expr::Column(ci)) => ctx.input.cols.get(*ci),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                col.filter(|c| c.ty == t).map_or(-1, |c| c.typmod)
+            };
             exprs.push(e);
             columns.push(Column {
                 name: name.clone(),
@@ -2098,14 +2134,13 @@ impl<'a> Planner<'a> {
         if from == Type::UNKNOWN {
             match e {
                 Expr::Const(Value::Text(s)) => {
-                    // An explicit cast of a literal applies the length typmod by truncating
-                    // (`'abcdef'::varchar(3)`); input in other contexts rejects over-long values.
-                    let v = if ctx == CoercionContext::Explicit && typmod >= 0 {
-                        io::from_text(&s, to, -1, self.fmt)
-                            .and_then(|v| cast::cast_explicit(v, to, to, typmod, self.fmt))
-                    } else {
-                        io::from_text(&s, to, typmod, self.fmt)
-                    };
+                    // The literal is read without the typmod (only interval's input needs it),
+                    // its errors pointing at it; the typmod is applied as a separate length
+                    // coercion, folded like any constant: an explicit cast truncates
+                    // (`'abcdef'::varchar(3)`), assignment rejects over-long values, and such
+                    // errors come at plan time without a position, as in PostgreSQL.
+                    let interval = to == Type::INTERVAL || to.elem() == Some(Type::INTERVAL);
+                    let input_mod = if interval { typmod } else { -1 };
                     let at = self
                         .state
                         .lit_locs
@@ -2113,7 +2148,23 @@ impl<'a> Planner<'a> {
                         .copied()
                         .filter(|_| !s.is_empty())
                         .unwrap_or(location);
-                    return Ok(Expr::Const(v.map_err(|err| err.at(loc(at)))?));
+                    let v = io::from_text(&s, to, input_mod, self.fmt)
+                        .map_err(|err| err.at(loc(at)))?;
+                    if typmod < 0 || interval {
+                        return Ok(Expr::Const(v));
+                    }
+                    let explicit = ctx == CoercionContext::Explicit;
+                    let r = cast::apply_typmod(v.clone(), to, typmod, explicit);
+                    return Ok(match self.fold(r)? {
+                        Some(v) => Expr::Const(v),
+                        None => Expr::Cast {
+                            explicit,
+                            expr: Box::new(Expr::Const(v)),
+                            from: to,
+                            to,
+                            typmod,
+                        },
+                    });
                 }
                 Expr::Const(Value::Null) => return Ok(Expr::Const(Value::Null)),
                 Expr::Param(i) => {
@@ -2586,11 +2637,74 @@ impl<'a> Planner<'a> {
             .with_detail(String::new())
             .strip_empty_detail()
             .named(name)),
-            _ => Err(PgError::new(
-                code::UNDEFINED_COLUMN,
-                format!("column \"{}\" does not exist", fields.join(".")),
-            )
-            .at(loc(location))),
+            _ => Err(self.missing_column(scope, fields).at(loc(location))),
+        }
+    }
+
+    /// PostgreSQL's errorMissingColumn: the error for a column found nowhere, with a hint
+    /// naming the closest column names (Levenshtein distance) of the tables in scope.
+    fn missing_column(&self, scope: &Scope, fields: &[String]) -> PgError {
+        let (rel, name) = match fields {
+            [name] => (None, name),
+            [rel, name] | [_, rel, name] => (Some(rel), name),
+            _ => {
+                return PgError::new(
+                    code::UNDEFINED_COLUMN,
+                    format!("column \"{}\" does not exist", fields.join(".")),
+                )
+            }
+        };
+        let message = match rel {
+            Some(r) => format!("column {r}.{name} does not exist"),
+            None => format!("column \"{name}\" does not exist"),
+        };
+        let err = PgError::new(code::UNDEFINED_COLUMN, message);
+        const MAX_FUZZY_DISTANCE: usize = 3;
+        let mut distance = MAX_FUZZY_DISTANCE + 1;
+        let mut first: Option<&ScopeCol> = None;
+        let mut second: Option<&ScopeCol> = None;
+        let scopes = std::iter::once(scope).chain(self.outer.iter().rev());
+        for sc in scopes {
+            for c in &sc.cols {
+                if c.hidden || c.rel.is_empty() || c.name.starts_with('\0') {
+                    continue;
+                }
+                let penalty = rel.map_or(0, |r| levenshtein(r, &c.rel));
+                if penalty > distance {
+                    continue;
+                }
+                let d = levenshtein(&c.name, name);
+                if d > name.len() / 2 {
+                    continue;
+                }
+                let d = d + penalty;
+                if d < distance {
+                    distance = d;
+                    first = Some(c);
+                    second = None;
+                } else if d == distance {
+                    if second.is_some() {
+                        first = None;
+                        second = None;
+                        distance = d.saturating_sub(1);
+                    } else if first.is_some() {
+                        second = Some(c);
+                    } else if distance <= MAX_FUZZY_DISTANCE {
+                        first = Some(c);
+                    }
+                }
+            }
+        }
+        match (first, second) {
+            (Some(a), None) => err.with_hint(format!(
+                "Perhaps you meant to reference the column \"{}.{}\".",
+                a.rel, a.name
+            )),
+            (Some(a), Some(b)) => err.with_hint(format!(
+                "Perhaps you meant to reference the column \"{}.{}\" or the column \"{}.{}\".",
+                a.rel, a.name, b.rel, b.name
+            )),
+            _ => err,
         }
     }
 
@@ -3980,7 +4094,7 @@ fn poly_result(op: &ops::BinOp, left: Type, right: Type) -> Type {
 
 /// The expression that computes output column `i` of a plan, looking through the nodes that
 /// pass columns on unchanged.
-fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
+pub(super) fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
     match &p.node {
         Node::Project { input, exprs } => match exprs.get(i)? {
             Expr::Column(j) => output_expr(input, *j),

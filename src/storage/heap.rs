@@ -362,12 +362,24 @@ impl<R> Heap<R> {
     /// (`lock_only`: locked, as SELECT FOR UPDATE does). Called with the slot locked.
     fn claim(
         t: &mut Tuple<R>,
-        snap: &Snapshot,
+        snap: Option<&Snapshot>,
         cell: &Arc<TxnCell>,
         cid: Cid,
         lock_only: bool,
     ) -> Result<(), Change> {
-        if !created_visible(t, snap) {
+        let created = match snap {
+            Some(snap) => created_visible(t, snap),
+            // The newest version, whatever the snapshot: its writer committed, or is us.
+            None => match &t.xmin {
+                None => true,
+                Some(x) => match x.status() {
+                    Status::Committed(_) => true,
+                    Status::InProgress => x.top() == cell.top(),
+                    Status::Aborted => false,
+                },
+            },
+        };
+        if !created {
             return Err(Change::Invisible);
         }
         if let Some(x) = &t.xmax {
@@ -401,11 +413,13 @@ impl<R> Heap<R> {
         Ok(())
     }
 
-    /// DELETE (or, with `lock_only`, SELECT FOR UPDATE) of the version in slot `id`.
+    /// DELETE (or, with `lock_only`, SELECT FOR UPDATE) of the version in slot `id`. `snap`
+    /// must see the version; None accepts any committed version (READ COMMITTED's re-check of
+    /// a row updated since the snapshot, as PostgreSQL's EvalPlanQual does).
     pub fn delete(
         &self,
         id: RowId,
-        snap: &Snapshot,
+        snap: Option<&Snapshot>,
         cell: &Arc<TxnCell>,
         cid: Cid,
         lock_only: bool,
@@ -429,7 +443,7 @@ impl<R> Heap<R> {
     pub fn update(
         &self,
         id: RowId,
-        snap: &Snapshot,
+        snap: Option<&Snapshot>,
         cell: &Arc<TxnCell>,
         cid: Cid,
         data: R,

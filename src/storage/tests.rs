@@ -77,13 +77,16 @@ fn no_lost_update_a_second_writer_waits_then_sees_the_newer_version() {
     let t2 = db.m.begin(2);
     let s1 = db.snap(Some(&t1), 0);
     let s2 = db.snap(Some(&t2), 0);
-    let new1 = db.heap.update(id, &s1, &t1, 0, "v1".into(), true).unwrap();
-    let Err((Change::Wait(w), _)) = db.heap.update(id, &s2, &t2, 0, "v2".into(), true) else {
+    let new1 = db
+        .heap
+        .update(id, Some(&s1), &t1, 0, "v1".into(), true)
+        .unwrap();
+    let Err((Change::Wait(w), _)) = db.heap.update(id, Some(&s2), &t2, 0, "v2".into(), true) else {
         panic!("second writer must wait");
     };
     assert_eq!(w.xid(), t1.xid());
     db.m.commit(&t1);
-    match db.heap.update(id, &s2, &t2, 0, "v2".into(), true) {
+    match db.heap.update(id, Some(&s2), &t2, 0, "v2".into(), true) {
         Err((Change::Concurrent(Some(n)), _)) => assert_eq!(n, new1),
         other => panic!("expected the newer version, got {:?}", other.map(|_| ())),
     }
@@ -91,7 +94,7 @@ fn no_lost_update_a_second_writer_waits_then_sees_the_newer_version() {
     assert_eq!(db.heap.read_latest(new1, |r| r.clone()).unwrap(), "v1");
     let s2b = db.snap(Some(&t2), 0);
     db.heap
-        .update(new1, &s2b, &t2, 0, "v2".into(), true)
+        .update(new1, Some(&s2b), &t2, 0, "v2".into(), true)
         .unwrap();
     db.m.commit(&t2);
     assert_eq!(db.rows(&db.snap(None, 0)), ["v2"]);
@@ -106,22 +109,22 @@ fn an_aborted_writer_releases_the_row() {
     let t1 = db.m.begin(1);
     let s1 = db.snap(Some(&t1), 0);
     assert!(matches!(
-        db.heap.delete(id, &s1, &t1, 0, false),
+        db.heap.delete(id, Some(&s1), &t1, 0, false),
         Change::Done(_)
     ));
     let t2 = db.m.begin(2);
     let s2 = db.snap(Some(&t2), 0);
     assert!(matches!(
-        db.heap.delete(id, &s2, &t2, 0, false),
+        db.heap.delete(id, Some(&s2), &t2, 0, false),
         Change::Wait(_)
     ));
     db.m.abort(&t1, &[]);
     assert!(matches!(
-        db.heap.delete(id, &s2, &t2, 0, false),
+        db.heap.delete(id, Some(&s2), &t2, 0, false),
         Change::Done(_)
     ));
     assert!(matches!(
-        db.heap.delete(id, &s2, &t2, 0, false),
+        db.heap.delete(id, Some(&s2), &t2, 0, false),
         Change::SelfChanged
     ));
 }
@@ -135,7 +138,7 @@ fn row_locks_block_writers_not_readers() {
     let t1 = db.m.begin(1);
     let s1 = db.snap(Some(&t1), 0);
     assert!(matches!(
-        db.heap.delete(id, &s1, &t1, 0, true),
+        db.heap.delete(id, Some(&s1), &t1, 0, true),
         Change::Done(_)
     ));
     assert_eq!(
@@ -146,14 +149,16 @@ fn row_locks_block_writers_not_readers() {
     let t2 = db.m.begin(2);
     let s2 = db.snap(Some(&t2), 0);
     assert!(matches!(
-        db.heap.delete(id, &s2, &t2, 0, true),
+        db.heap.delete(id, Some(&s2), &t2, 0, true),
         Change::Wait(_)
     ));
     // The locker may go on to update its locked row.
-    db.heap.update(id, &s1, &t1, 1, "v1".into(), true).unwrap();
+    db.heap
+        .update(id, Some(&s1), &t1, 1, "v1".into(), true)
+        .unwrap();
     db.m.commit(&t1);
     assert!(matches!(
-        db.heap.delete(id, &s2, &t2, 0, false),
+        db.heap.delete(id, Some(&s2), &t2, 0, false),
         Change::Concurrent(Some(_))
     ));
 }
@@ -182,7 +187,7 @@ fn hot_chains_are_reached_from_the_root_and_vacuumed_to_a_redirect() {
         let s = db.snap(Some(&t), 0);
         at = db
             .heap
-            .update(at, &s, &t, 0, format!("v{i}"), true)
+            .update(at, Some(&s), &t, 0, format!("v{i}"), true)
             .unwrap();
         db.m.commit(&t);
     }
@@ -209,7 +214,7 @@ fn vacuum_waits_for_old_snapshots_and_reuses_slots_only_after_them() {
     let t1 = db.m.begin(1);
     let s1 = db.snap(Some(&t1), 0);
     assert!(matches!(
-        db.heap.delete(id, &s1, &t1, 0, false),
+        db.heap.delete(id, Some(&s1), &t1, 0, false),
         Change::Done(_)
     ));
     db.m.commit(&t1);
@@ -358,7 +363,7 @@ proptest! {
                     let Some(&k) = vis.get(i as usize % vis.len().max(1)) else { continue };
                     // A changer still running or committed since: the real heap must say so.
                     if let Some(d) = versions[k].deleter {
-                        let res = db.heap.delete(versions[k].id, &snap, cell, cid[s], false);
+                        let res = db.heap.delete(versions[k].id, Some(&snap), cell, cid[s], false);
                         if committed.contains(&d) {
                             prop_assert!(matches!(res, Change::Concurrent(_)), "{res:?}");
                         } else {
@@ -369,13 +374,13 @@ proptest! {
                     let id = versions[k].id;
                     match op {
                         Op::Update(_, v) => {
-                            let new_id = db.heap.update(id, &snap, cell, cid[s], v.to_string(), false);
+                            let new_id = db.heap.update(id, Some(&snap), cell, cid[s], v.to_string(), false);
                             prop_assert!(new_id.is_ok());
                             versions[k].deleter = Some(*me);
                             versions.push(RefVersion { value: v, creator: *me, deleter: None, id: new_id.unwrap() });
                         }
                         _ => {
-                            prop_assert!(matches!(db.heap.delete(id, &snap, cell, cid[s], false), Change::Done(_)));
+                            prop_assert!(matches!(db.heap.delete(id, Some(&snap), cell, cid[s], false), Change::Done(_)));
                             versions[k].deleter = Some(*me);
                         }
                     }

@@ -170,8 +170,10 @@ impl Operator for IndexScan {
 enum Pending {
     /// INSERT of this row.
     Insert(Row),
-    /// UPDATE / DELETE of the version at this slot, with the input row that chose it.
-    Change(RowId, Row),
+    /// UPDATE / DELETE of the version at this slot, with the input row that chose it; `true`
+    /// when the version is a newer one found by READ COMMITTED's re-check, which the
+    /// statement's snapshot does not see (it is then changed as seen now).
+    Change(RowId, Row, bool),
 }
 
 /// INSERT / UPDATE / DELETE.
@@ -267,7 +269,9 @@ fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
             .with_detail(format!(
                 "Failing row contains {}.",
                 show_row(&m.rel, row, cx)
-            )));
+            ))
+            .with_table(&m.rel.name.schema, &m.rel.name.name)
+            .with_constraint(name));
         }
     }
     Ok(())
@@ -285,12 +289,16 @@ impl ModifyOp {
     /// with the row kept pending.
     fn write(&mut self, m: &Modify, p: Pending, cx: &mut EvalCx) -> PgResult<Option<Step>> {
         let width = m.rel.columns.len();
-        let (cell, cid) = cx.session.writer(m.verb())?;
         let snap = cx.session.snapshot()?;
+        let (cell, cid) = cx.session.writer(m.verb())?;
+        // A newer version found by READ COMMITTED's re-check was committed after the
+        // statement's snapshot; PostgreSQL changes it all the same.
+        let latest = matches!(p, Pending::Change(_, _, true));
         let w = Writer {
             cell: &cell,
             cid,
             snap: &snap,
+            latest,
         };
         match p {
             Pending::Insert(row) => {
@@ -315,7 +323,7 @@ impl ModifyOp {
                     }
                 }
             }
-            Pending::Change(id, input) => {
+            Pending::Change(id, input, newer) => {
                 let old = &input[..width];
                 let result = match &m.kind {
                     ModifyKind::Update { sets } => {
@@ -372,13 +380,13 @@ impl ModifyOp {
                                 return Ok(None);
                             }
                         }
-                        self.write(m, Pending::Change(next, again), cx)
+                        self.write(m, Pending::Change(next, again, true), cx)
                     }
                     Err(WriteError::Unique { index, key }) => {
                         Err(unique_violation(&m.rel, index, &key, cx))
                     }
                     Err(WriteError::Wait(c)) => {
-                        self.pending = Some(Pending::Change(id, input));
+                        self.pending = Some(Pending::Change(id, input, newer));
                         Ok(Some(Step::Wait(c)))
                     }
                 }
@@ -423,7 +431,7 @@ impl Operator for ModifyOp {
                     let Some(Value::Int8(id)) = row.get(width) else {
                         return Err(PgError::internal("target row without its slot"));
                     };
-                    Pending::Change(*id as RowId, row)
+                    Pending::Change(*id as RowId, row, false)
                 }
             };
             if let Some(step) = self.write(m, p, cx)? {

@@ -43,8 +43,10 @@ impl TableCx<'_> {
     }
 }
 
-/// The name of the hidden column that carries a target row's slot.
-pub const ROWID: &str = "\u{0}rowid";
+/// The name of the hidden column that carries a target row's slot. A scope strips one leading
+/// NUL (marking the column hidden from `*`) and the second keeps the name from matching any
+/// identifier.
+pub const ROWID: &str = "\u{0}\u{0}rowid";
 
 /// What a data-changing statement does with each input row.
 #[derive(Debug, Clone)]
@@ -106,7 +108,7 @@ fn table_columns(rel: &Rel) -> Vec<Column> {
         .enumerate()
         .map(|(i, c)| Column {
             name: if c.dropped {
-                format!("\u{0}dropped{i}")
+                format!("\u{0}\u{0}dropped{i}")
             } else {
                 c.name.clone()
             },
@@ -209,7 +211,7 @@ impl Planner<'_> {
                     .is_some_and(|f| matches!(f.node, Some(N::AStar(_))))
                 {
                     for (i, c) in scope.cols.iter().enumerate() {
-                        if c.name.starts_with('\u{0}') {
+                        if c.hidden || c.name.starts_with('\u{0}') {
                             continue;
                         }
                         exprs.push(Expr::Column(i));
@@ -373,9 +375,7 @@ impl Planner<'_> {
                         ))));
                     }
                     if items.items.len() < targets.len() && !s.cols.is_empty() {
-                        return Err(PgError::syntax(
-                            "INSERT has more target columns than expressions",
-                        ));
+                        return Err(more_targets(&s.cols, items.items.len()));
                     }
                     let mut row: Vec<Expr> = (0..tcols.len())
                         .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
@@ -410,25 +410,53 @@ impl Planner<'_> {
                 }
             }
             Some(q) => {
-                let src = self.plan_query(q)?;
+                // A plain SELECT keeps its unknown-typed outputs (`SELECT 1, NULL`, `'x'`):
+                // PostgreSQL converts such literals straight to the target columns' types.
+                if let N::SelectStmt(sel) = q {
+                    let simple = sel.with_clause.is_none()
+                        && sel.values_lists.is_empty()
+                        && (sel.op == 0 || sel.op == protobuf::SetOperation::SetopNone as i32);
+                    self.state.keep_unknown = simple;
+                }
+                let src = self.plan_query(q);
+                self.state.keep_unknown = false;
+                let locs = std::mem::take(&mut self.state.target_locs);
+                let src = src?;
                 if src.columns.len() > targets.len() {
-                    return Err(PgError::syntax(
-                        "INSERT has more expressions than target columns",
-                    ));
+                    return Err(
+                        PgError::syntax("INSERT has more expressions than target columns")
+                            .at(loc(locs.get(targets.len()).copied().unwrap_or(-1))),
+                    );
+                }
+                if src.columns.len() < targets.len() && !s.cols.is_empty() {
+                    return Err(more_targets(&s.cols, src.columns.len()));
                 }
                 let mut exprs: Vec<Expr> = (0..tcols.len())
                     .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                     .collect();
                 for (k, c) in src.columns.iter().enumerate() {
                     let col = targets[k];
-                    exprs[col] = self.coerce(
-                        Expr::Column(k),
-                        c.ty,
-                        tcols[col].ty,
-                        tcols[col].typmod,
-                        CoercionContext::Assignment,
-                        -1,
-                    )?;
+                    let at = locs.get(k).copied().unwrap_or(-1);
+                    let (e, from) = match super::output_expr(&src, k) {
+                        Some(Expr::Const(v)) if c.ty == Type::UNKNOWN => {
+                            (Expr::Const(v.clone()), Type::UNKNOWN)
+                        }
+                        // Any other unknown-typed output is text by now.
+                        _ if c.ty == Type::UNKNOWN => (Expr::Column(k), Type::TEXT),
+                        _ => (Expr::Column(k), c.ty),
+                    };
+                    exprs[col] = self
+                        .coerce(
+                            e,
+                            from,
+                            tcols[col].ty,
+                            tcols[col].typmod,
+                            CoercionContext::Assignment,
+                            at,
+                        )
+                        .map_err(|e| {
+                            assignment_error_at(e, &rel.columns[col].name, from, tcols[col].ty, at)
+                        })?;
                 }
                 Plan {
                     columns: tcols.clone(),
@@ -542,11 +570,11 @@ impl Planner<'_> {
                 .as_ref()
                 .and_then(|v| v.node.as_ref())
                 .ok_or_else(|| PgError::syntax("SET without a value"))?;
-            if matches!(val, N::MultiAssignRef(_)) {
-                return Err(PgError::feature_not_supported(
-                    "UPDATE SET (a, b) = (...) is not supported yet",
-                ));
-            }
+            // SET (a, b) = (x, y): each target takes its item of the row.
+            let val = match val {
+                N::MultiAssignRef(m) => multi_assign_item(m)?,
+                other => other,
+            };
             let col = rel
                 .live_columns()
                 .find(|(_, c)| c.name == rt.name)
@@ -640,8 +668,51 @@ impl Planner<'_> {
     }
 }
 
+/// INSERT's error for a column list longer than the source's rows, at the first column left over.
+fn more_targets(cols: &[protobuf::Node], given: usize) -> PgError {
+    let at = match cols.get(given).and_then(|c| c.node.as_ref()) {
+        Some(N::ResTarget(rt)) => rt.location,
+        _ => -1,
+    };
+    PgError::syntax("INSERT has more target columns than expressions").at(loc(at))
+}
+
+/// The item of `SET (a, b, ...) = source` that goes to target number `colno`.
+fn multi_assign_item(m: &protobuf::MultiAssignRef) -> PgResult<&N> {
+    let source = m
+        .source
+        .as_ref()
+        .and_then(|n| n.node.as_ref())
+        .ok_or_else(|| PgError::syntax("SET without a value"))?;
+    match source {
+        N::RowExpr(r) => {
+            if r.args.len() != m.ncolumns.max(0) as usize {
+                return Err(
+                    PgError::syntax("number of columns does not match number of values")
+                        .at(loc(r.location)),
+                );
+            }
+            r.args
+                .get((m.colno - 1).max(0) as usize)
+                .and_then(|n| n.node.as_ref())
+                .ok_or_else(|| PgError::syntax("SET without a value"))
+        }
+        N::SubLink(_) => Err(PgError::feature_not_supported(
+            "UPDATE SET (...) = (SELECT ...) is not supported yet",
+        )),
+        other => Err(PgError::syntax(
+            "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression",
+        )
+        .at(loc(super::node_location(other)))),
+    }
+}
+
 /// PostgreSQL's message when an assigned value's type does not fit the column.
 fn assignment_error(e: PgError, column: &str, from: Type, to: Type, n: &N) -> PgError {
+    assignment_error_at(e, column, from, to, super::node_location(n))
+}
+
+fn assignment_error_at(e: PgError, column: &str, from: Type, to: Type, location: i32) -> PgError {
     if e.code != code::DATATYPE_MISMATCH && e.code != code::CANNOT_COERCE {
         return e;
     }
@@ -654,7 +725,7 @@ fn assignment_error(e: PgError, column: &str, from: Type, to: Type, n: &N) -> Pg
         ),
     )
     .with_hint("You will need to rewrite or cast the expression.")
-    .at(loc(super::node_location(n)))
+    .at(loc(location))
 }
 
 /// Parses a stored expression text (a default or a check) back into a node.
