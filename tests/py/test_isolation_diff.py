@@ -18,6 +18,9 @@ PostgreSQL with threadgres.
 Steps whose outcome is timing-dependent by nature (which of two deadlocked
 transactions is chosen as the victim) are marked racy: they are recorded
 without blocking information and their outcomes are compared as a sorted list.
+Steps that surely block but whose release order is a race (two waiters for one
+row: PostgreSQL wakes both and either may win) are marked racy="finish": their
+blocking is recorded, their results are compared as a sorted list.
 """
 
 from __future__ import annotations
@@ -108,7 +111,7 @@ class Runner:
             self.admin.close()
 
     # -- steps ----------------------------------------------------------------------------
-    def sql(self, session: str, sql: str, racy: bool = False) -> None:
+    def sql(self, session: str, sql: str, racy=False) -> None:
         """Run one step; record its result, or that it blocked."""
         sql = sql.format(t=self.t)
         self.n += 1
@@ -127,7 +130,13 @@ class Runner:
         st.thread = threading.Thread(target=work, daemon=True)
         st.thread.start()
         finished = st.done.wait(BLOCK_TIMEOUT)
-        if racy:
+        if racy == "finish" and finished:
+            self.log.append(f"#{st.n} {session}: {sql} -> (did not block)")
+            self.racy.append(st.result)
+        elif racy == "finish":
+            self.log.append(f"#{st.n} {session}: {sql} -> (blocked; result compared at the end)")
+            self.pending.append(st)
+        elif racy:
             self.log.append(f"#{st.n} {session}: {sql} -> (racy, compared at the end)")
             if finished:
                 self.racy.append(st.result)
@@ -153,6 +162,13 @@ class Runner:
             else:
                 still.append(p)
         self.pending = still
+
+    def wait_for(self, session: str) -> None:
+        """Wait (bounded) until the blocked step of `session` has finished."""
+        for p in self.pending:
+            if p.session == session:
+                p.done.wait(SETTLE_TIMEOUT)
+        self._collect(0, after=self.n)
 
     def settle(self) -> None:
         """Wait (bounded) until every blocked step has finished."""
@@ -541,14 +557,17 @@ def failed_transaction_releases_locks(r):
 
 @scenario
 def chain_of_waiters(r):
-    """Three updaters of one row: each waits for the previous one, all increments apply."""
+    """Three updaters of one row: both later ones wait; which of them goes first when the
+    holder commits is a race in PostgreSQL; all increments apply."""
     r.sql("s1", "BEGIN")
     r.sql("s2", "BEGIN")
     r.sql("s1", "UPDATE {t} SET value = value + 1 WHERE id = 1")
-    r.sql("s2", "UPDATE {t} SET value = value + 10 WHERE id = 1")
-    r.sql("s3", "UPDATE {t} SET value = value + 100 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = value + 10 WHERE id = 1", racy="finish")
+    r.sql("s3", "UPDATE {t} SET value = value + 100 WHERE id = 1", racy="finish")
     r.sql("s1", "COMMIT")
+    r.wait_for("s2")
     r.sql("s2", "COMMIT")
+    r.settle()
     r.sql("s1", ALL)
 
 
