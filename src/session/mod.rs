@@ -94,6 +94,23 @@ struct Prepared {
     param_types: Vec<Type>,
     /// The error planning raises (constant folding); reported at Bind / EXECUTE.
     deferred: Option<PgError>,
+    /// For a statement over tables: what to plan again when the schema changed since.
+    replan: Option<Replan>,
+}
+
+/// A prepared statement's source and the catalog epoch its plan was made at. PostgreSQL plans a
+/// prepared statement again when the tables it uses change; so does threadgres, whenever the
+/// schema changed (`catalog::Catalog::epoch`).
+struct Replan {
+    source: ReplanSource,
+    epoch: u64,
+}
+
+enum ReplanSource {
+    /// Parse: the parsed text from the parse cache (shared, no copy per Parse).
+    Parsed(Arc<sql::parser::Parsed>),
+    /// SQL PREPARE: the statement's node.
+    Node(Box<pg_query::protobuf::node::Node>),
 }
 
 enum PortalRows {
@@ -150,6 +167,9 @@ struct Core {
     snap_slot: Arc<crate::txn::SnapshotSlot>,
     /// Rows written by the last data-changing statement (its command tag).
     last_affected: Option<u64>,
+    /// Set when the statement being analyzed resolved a table name (its plan must be made
+    /// again after a schema change).
+    tables_used: std::cell::Cell<bool>,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -275,11 +295,13 @@ impl Core {
     /// The catalog as the statement being analyzed sees it.
     fn table_cx(&self) -> sql::plan::modify::TableCx<'_> {
         let snap = self.catalog_snapshot();
+        self.tables_used.set(false);
         sql::plan::modify::TableCx {
             catalog: &self.instance.catalog,
             snap,
             database: self.database.clone(),
             search_path: SessionCtx::search_path(self),
+            used: &self.tables_used,
         }
     }
 

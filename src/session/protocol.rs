@@ -14,7 +14,10 @@ use super::conn::CLIENT_READ;
 use super::results::{format_code, formats_from, write_row_description};
 use super::txn::TxState;
 use super::utility::{show_column, text_col};
-use super::{hash_str, now_ts, Portal, PortalRows, Prepared, Session, MAX_PORTALS, MAX_PREPARED};
+use super::{
+    hash_str, now_ts, Portal, PortalRows, Prepared, Replan, ReplanSource, Session, MAX_PORTALS,
+    MAX_PREPARED,
+};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::EvalCx;
 use crate::sql::plan::Column;
@@ -380,6 +383,7 @@ impl Session {
                         format!("prepared statement \"{name}\" does not exist"),
                     )
                 })?;
+                let target = self.revalidate(name, target)?;
                 if let Some(e) = &target.deferred {
                     return Err(e.clone());
                 }
@@ -489,8 +493,13 @@ impl Session {
                 (a.stmt, a.deferred)
             }
         };
+        let replan = self.core.tables_used.get().then(|| Replan {
+            source: ReplanSource::Parsed(parsed.clone()),
+            epoch: self.core.instance.catalog.epoch(),
+        });
         let p = Prepared {
             deferred,
+            replan,
             text: parsed.text.clone(),
             stmt: Arc::new(stmt),
             param_types: types
@@ -524,6 +533,67 @@ impl Session {
         })
     }
 
+    /// Plans a prepared statement over tables again if the schema changed since it was planned
+    /// (PostgreSQL's plan invalidation): same parameters; a different result shape fails with
+    /// 0A000 `cached plan must not change result type`, as in PostgreSQL.
+    pub(super) fn revalidate(&mut self, name: &str, p: Arc<Prepared>) -> PgResult<Arc<Prepared>> {
+        let Some(r) = &p.replan else {
+            return Ok(p);
+        };
+        let epoch = self.core.instance.catalog.epoch();
+        if r.epoch == epoch {
+            return Ok(p);
+        }
+        let node = match &r.source {
+            ReplanSource::Parsed(parsed) => match parsed.stmts.first() {
+                Some(raw) => raw.node.clone(),
+                None => return Ok(p),
+            },
+            ReplanSource::Node(n) => (**n).clone(),
+        };
+        let mut types = p.param_types.clone();
+        let a = sql::analyze_in(
+            &node,
+            &mut types,
+            &self.core.settings.fmt,
+            sql::Mode::Extended,
+            Some(&self.core.table_cx()),
+        )?;
+        let shape = |s: &Statement| match s {
+            Statement::Query(plan) if sql::returns_rows(plan) => Some(
+                plan.columns
+                    .iter()
+                    .map(|c| (c.ty, c.typmod))
+                    .collect::<Vec<_>>(),
+            ),
+            _ => None,
+        };
+        if shape(&a.stmt) != shape(&p.stmt) {
+            return Err(PgError::feature_not_supported(
+                "cached plan must not change result type",
+            ));
+        }
+        let fresh = Arc::new(Prepared {
+            text: p.text.clone(),
+            stmt: Arc::new(a.stmt),
+            param_types: p.param_types.clone(),
+            deferred: a.deferred,
+            replan: Some(Replan {
+                source: match &r.source {
+                    ReplanSource::Parsed(x) => ReplanSource::Parsed(x.clone()),
+                    ReplanSource::Node(n) => ReplanSource::Node(n.clone()),
+                },
+                epoch,
+            }),
+        });
+        if name.is_empty() {
+            self.unnamed = Some(fresh.clone());
+        } else if let Some(slot) = self.prepared.get_mut(name) {
+            *slot = fresh.clone();
+        }
+        Ok(fresh)
+    }
+
     fn bind(
         &mut self,
         portal: &str,
@@ -533,6 +603,7 @@ impl Session {
         result_formats: fe::Codes<'_>,
     ) -> PgResult<()> {
         let prepared = self.find_prepared(statement)?;
+        let prepared = self.revalidate(statement, prepared)?;
         if let Some(e) = &prepared.deferred {
             if self.core.tx != TxState::Failed {
                 return Err(e.clone());

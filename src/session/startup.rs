@@ -256,6 +256,7 @@ impl Session {
             local: stream.local_addr().ok(),
             snap_slot: instance.txns.register(),
             last_affected: None,
+            tables_used: std::cell::Cell::new(false),
         };
         let mut s = Session {
             core,

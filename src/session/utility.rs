@@ -214,6 +214,10 @@ impl Session {
                     sql::Mode::Extended,
                     Some(&self.core.table_cx()),
                 )?;
+                let replan = self.core.tables_used.get().then(|| super::Replan {
+                    source: super::ReplanSource::Node(query.clone()),
+                    epoch: self.core.instance.catalog.epoch(),
+                });
                 self.add_prepared(
                     name.clone(),
                     Prepared {
@@ -221,6 +225,7 @@ impl Session {
                         stmt: Arc::new(a.stmt),
                         param_types: params,
                         deferred: a.deferred,
+                        replan,
                     },
                 )?;
             }
@@ -270,6 +275,7 @@ impl Session {
                     stmt: Arc::new(Statement::Query(plan.clone())),
                     param_types: Vec::new(),
                     deferred: None,
+                    replan: None,
                 });
                 self.portals.insert(
                     name.clone(),

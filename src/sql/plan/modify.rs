@@ -25,10 +25,20 @@ pub struct TableCx<'a> {
     pub snap: Snapshot,
     pub database: String,
     pub search_path: Vec<String>,
+    /// Set when a table name resolved (the plan then depends on the schema).
+    pub used: &'a std::cell::Cell<bool>,
 }
 
 impl TableCx<'_> {
     fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
+        let r = self.lookup(schema, name);
+        if r.is_some() {
+            self.used.set(true);
+        }
+        r
+    }
+
+    fn lookup(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
         let q = |s: &str| QualName {
             database: self.database.clone(),
             schema: s.to_string(),
@@ -437,10 +447,10 @@ impl Planner<'_> {
                 for (k, c) in src.columns.iter().enumerate() {
                     let col = targets[k];
                     let at = locs.get(k).copied().unwrap_or(-1);
+                    // A constant output is converted as a constant (folded when planned, as
+                    // PostgreSQL does once it pulls the SELECT up into the INSERT).
                     let (e, from) = match super::output_expr(&src, k) {
-                        Some(Expr::Const(v)) if c.ty == Type::UNKNOWN => {
-                            (Expr::Const(v.clone()), Type::UNKNOWN)
-                        }
+                        Some(Expr::Const(v)) => (Expr::Const(v.clone()), c.ty),
                         // Any other unknown-typed output is text by now.
                         _ if c.ty == Type::UNKNOWN => (Expr::Column(k), Type::TEXT),
                         _ => (Expr::Column(k), c.ty),
