@@ -293,6 +293,7 @@ pub mod code {
     pub const T_R_DEADLOCK_DETECTED: &str = "40P01";
     pub const LOCK_NOT_AVAILABLE: &str = "55P03";
     pub const OUT_OF_MEMORY: &str = "53200";
+    pub const BAD_COPY_FILE_FORMAT: &str = "22P04";
     pub const INTERNAL_ERROR: &str = "XX000";
     pub const INVALID_PREPARED_STATEMENT_DEFINITION: &str = "42P14";
     pub const INVALID_CURSOR_STATE: &str = "24000";

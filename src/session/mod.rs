@@ -51,6 +51,7 @@
 
 pub mod auth;
 mod conn;
+mod copy_in;
 mod portals;
 mod protocol;
 mod read_ahead;
@@ -222,6 +223,8 @@ struct Session {
     follow: Follow,
     /// When to try the socket right after an answer (see `read_ahead`).
     read_ahead: read_ahead::ReadAhead,
+    /// COPY FROM STDIN in progress (copy-in mode).
+    copy_in: Option<copy_in::CopyIn>,
 }
 
 fn hash_str(s: &str) -> u64 {

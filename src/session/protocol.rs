@@ -82,6 +82,20 @@ impl Session {
     }
 
     fn handle(&mut self, msg: Message) -> Flow {
+        if self.copy_in.is_some()
+            && !matches!(
+                msg,
+                Message::CopyData(_)
+                    | Message::CopyDone
+                    | Message::CopyFail(_)
+                    | Message::Flush
+                    | Message::Sync
+                    | Message::Terminate
+            )
+        {
+            // PostgreSQL fails the COPY on any other message.
+            self.copy_end(Some("unexpected message type during COPY from stdin"));
+        }
         if self.skip_until_sync && !matches!(msg, Message::Sync | Message::Terminate) {
             return Flow::Continue;
         }
@@ -154,9 +168,9 @@ impl Session {
             Message::Sync => self.sync(),
             Message::Flush => {}
             Message::Terminate => return Flow::Close,
-            Message::CopyData(_) | Message::CopyDone | Message::CopyFail(_) => {
-                // Not in COPY FROM: PostgreSQL ignores these.
-            }
+            Message::CopyData(d) => self.copy_data(d),
+            Message::CopyDone => self.copy_end(None),
+            Message::CopyFail(m) => self.copy_end(Some(m)),
             Message::Password(_) => {
                 self.fatal(PgError::protocol_violation("unexpected password message"));
                 return Flow::Close;
@@ -186,21 +200,24 @@ impl Session {
         }
     }
 
-    fn flush_notices(&mut self) {
+    pub(super) fn flush_notices(&mut self) {
         for n in self.core.notices.drain(..) {
             be::error_or_notice(&mut self.out, &n);
         }
     }
 
     /// Sends an error and moves the transaction to the failed state (or aborts an implicit one).
-    fn report_error(&mut self, e: PgError) {
+    pub(super) fn report_error(&mut self, e: PgError) {
         if e.is_fatal() {
             self.fatal(e);
             return;
         }
         be::error_or_notice(&mut self.out, &e);
         match self.core.tx {
-            TxState::Block => self.core.tx = TxState::Failed,
+            TxState::Block => {
+                self.core.tx = TxState::Failed;
+                self.core.release_at_error();
+            }
             TxState::Implicit => self.core.abort(),
             _ => {}
         }
@@ -216,7 +233,7 @@ impl Session {
     }
 
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
-    fn ready(&mut self) {
+    pub(super) fn ready(&mut self) {
         if self.core.tx == TxState::Idle {
             self.deliver_notifications(usize::MAX);
         }
@@ -278,10 +295,16 @@ impl Session {
             self.ready();
             return;
         }
+        self.simple_from(parsed, 0);
+    }
+
+    /// Runs the statements of a simple Query from `start` on, then ReadyForQuery; stops at a
+    /// COPY FROM STDIN, which goes on here when its data has arrived.
+    pub(super) fn simple_from(&mut self, parsed: Arc<crate::sql::parser::Parsed>, start: usize) {
         let count = parsed.stmts.len();
-        for (i, raw) in parsed.stmts.iter().enumerate() {
+        for i in start..count {
+            let raw = &parsed.stmts[i];
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
-            let _ = raw;
             self.core.begin_statement(&parsed.text);
             let r = match &raw.constant {
                 Some(stmt) => self.run_statement(stmt, &[], &[], None, false),
@@ -293,6 +316,10 @@ impl Session {
                 break;
             }
             if self.closing {
+                return;
+            }
+            if let Some(c) = self.copy_in.as_mut() {
+                c.resume = Some((parsed.clone(), i + 1));
                 return;
             }
             // A single statement outside a block commits by itself; several statements in one

@@ -277,6 +277,7 @@ impl Session {
             weight_epoch: u32::MAX,
             follow: Follow::new(),
             read_ahead: read_ahead::ReadAhead::default(),
+            copy_in: None,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();

@@ -336,6 +336,30 @@ impl Core {
         }
     }
 
+    /// An error in a transaction block: as in PostgreSQL, the failed (sub)transaction's rows and
+    /// row locks are released now, not at the ROLLBACK that ends the block. Inside a savepoint
+    /// only the innermost level is rolled back (ROLLBACK TO resumes the block); outside any, the
+    /// whole transaction is.
+    pub(super) fn release_at_error(&mut self) {
+        let Some(txn) = self.txn.as_mut() else {
+            return;
+        };
+        let txns = &self.instance.txns;
+        match txn.savepoints.last_mut() {
+            Some(sp) => {
+                if let Some(c) = sp.cell.take() {
+                    txns.abort(&c, &[]);
+                }
+            }
+            None => {
+                if let Some(cell) = txn.cell.take() {
+                    txns.stop_waiting(&cell);
+                    txns.abort(&cell, &[]);
+                }
+            }
+        }
+    }
+
     /// Starts the next command of the transaction: its own earlier writes become visible, and
     /// READ COMMITTED takes a new snapshot.
     pub(super) fn next_command(&mut self) {

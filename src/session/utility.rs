@@ -374,6 +374,10 @@ impl Session {
                     ));
                 }
             }
+            Statement::CopyFrom { target, options } => {
+                self.start_copy_in(target, options);
+                return Ok(None);
+            }
             Statement::CopyTo { plan, options } => {
                 let (rows, error) = self.core.run_query_partial(plan, &[]);
                 self.write_copy_out(&plan.columns, options, &rows, error)?;

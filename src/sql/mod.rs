@@ -169,6 +169,11 @@ pub enum Statement {
         plan: Box<Plan>,
         options: CopyOptions,
     },
+    /// COPY t FROM STDIN: the session reads CopyData and inserts the rows.
+    CopyFrom {
+        target: Box<plan::modify::CopyFrom>,
+        options: CopyOptions,
+    },
     /// DDL over tables, run by `ddl::execute` in the session's transaction.
     Ddl(Box<ddl::Ddl>),
     /// Accepted and ignored, with its command tag (e.g. ANALYZE with nothing to analyze).
@@ -223,7 +228,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::ClosePortal(None) => "CLOSE CURSOR ALL",
         Statement::CreateDatabase(_) => "CREATE DATABASE",
         Statement::DropDatabase { .. } => "DROP DATABASE",
-        Statement::CopyTo { .. } => "COPY",
+        Statement::CopyTo { .. } | Statement::CopyFrom { .. } => "COPY",
         Statement::NoOp(t) => t,
         Statement::Deferred(_) => "",
     }
@@ -610,28 +615,79 @@ fn analyze_copy(
     mode: Mode,
     tables: Option<&TableCx<'_>>,
 ) -> PgResult<Statement> {
-    if let Some(rel) = &c.relation {
-        // No tables exist yet, so every named relation is missing, as PostgreSQL would say.
-        let name = if rel.schemaname.is_empty() {
-            rel.relname.clone()
-        } else {
-            format!("{}.{}", rel.schemaname, rel.relname)
-        };
-        return Err(PgError::new(
-            code::UNDEFINED_TABLE,
-            format!("relation \"{name}\" does not exist"),
-        ));
-    }
-    if c.is_from {
-        return Err(PgError::feature_not_supported(
-            "COPY FROM is not supported yet: there are no tables",
-        ));
-    }
     if !c.filename.is_empty() || c.is_program {
         return Err(PgError::new(
             code::INSUFFICIENT_PRIVILEGE,
-            "COPY to a file or program is not supported; use COPY TO STDOUT",
+            "COPY to or from a file or program is not supported; use COPY TO STDOUT or FROM STDIN",
         ));
+    }
+    if let Some(rv) = &c.relation {
+        let mut planner = planner(params, fmt, mode, tables);
+        if c.is_from {
+            let target = planner
+                .plan_copy_from(rv, &c.attlist)
+                .map_err(no_position)?;
+            let options = copy_options(c)?;
+            if options.format == CopyFormat::Binary {
+                return Err(PgError::feature_not_supported(
+                    "COPY FROM in binary format is not supported yet",
+                ));
+            }
+            return Ok(Statement::CopyFrom {
+                target: Box::new(target),
+                options,
+            });
+        }
+        // COPY t [(cols)] TO STDOUT is COPY (SELECT cols FROM t) TO STDOUT.
+        let star = || protobuf::Node {
+            node: Some(N::ColumnRef(protobuf::ColumnRef {
+                fields: vec![protobuf::Node {
+                    node: Some(N::AStar(protobuf::AStar {})),
+                }],
+                location: -1,
+            })),
+        };
+        let target_list: Vec<protobuf::Node> = if c.attlist.is_empty() {
+            vec![star()]
+        } else {
+            c.attlist
+                .iter()
+                .cloned()
+                .map(|a| protobuf::Node {
+                    node: Some(N::ColumnRef(protobuf::ColumnRef {
+                        fields: vec![a],
+                        location: -1,
+                    })),
+                })
+                .collect()
+        };
+        let select = protobuf::SelectStmt {
+            target_list: target_list
+                .into_iter()
+                .map(|v| protobuf::Node {
+                    node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
+                        val: Some(Box::new(v)),
+                        location: -1,
+                        ..Default::default()
+                    }))),
+                })
+                .collect(),
+            from_clause: vec![protobuf::Node {
+                node: Some(N::RangeVar(rv.clone())),
+            }],
+            limit_option: protobuf::LimitOption::Default as i32,
+            op: protobuf::SetOperation::SetopNone as i32,
+            ..Default::default()
+        };
+        let plan = planner.plan_select(&select).map_err(no_position)?;
+        planner.finish_params()?;
+        return Ok(Statement::CopyTo {
+            plan: Box::new(plan),
+            options: copy_options(c)?,
+        });
+    }
+    if c.is_from {
+        return Err(PgError::feature_not_supported("COPY FROM needs a table"));
     }
     let q = c
         .query
@@ -641,6 +697,22 @@ fn analyze_copy(
     let mut planner = planner(params, fmt, mode, tables);
     let plan = planner.plan_query(q)?;
     planner.finish_params()?;
+    Ok(Statement::CopyTo {
+        plan: Box::new(plan),
+        options: copy_options(c)?,
+    })
+}
+
+/// PostgreSQL reports COPY's missing table without a position.
+fn no_position(mut e: PgError) -> PgError {
+    if e.code == code::UNDEFINED_TABLE {
+        e.position = None;
+    }
+    e
+}
+
+/// The options of COPY, with PostgreSQL's defaults filled in.
+fn copy_options(c: &protobuf::CopyStmt) -> PgResult<CopyOptions> {
     let mut o = CopyOptions::default();
     let mut delimiter = None;
     let mut null = None;
@@ -691,8 +763,5 @@ fn analyze_copy(
     o.null = null.unwrap_or_else(|| if csv { String::new() } else { "\\N".into() });
     o.quote = quote.and_then(|q| q.chars().next()).unwrap_or('"');
     o.escape = escape.and_then(|e| e.chars().next()).unwrap_or(o.quote);
-    Ok(Statement::CopyTo {
-        plan: Box::new(plan),
-        options: o,
-    })
+    Ok(o)
 }

@@ -214,6 +214,18 @@ pub fn notification(out: &mut BytesMut, pid: i32, channel: &str, payload: &str) 
     finish(out, at);
 }
 
+/// CopyInResponse: the server is ready for COPY FROM STDIN data.
+pub fn copy_in_response(out: &mut BytesMut, binary: bool, columns: usize) {
+    let at = begin(out, b'G');
+    let f = if binary { 1 } else { 0 };
+    out.put_i8(f);
+    out.put_i16(columns as i16);
+    for _ in 0..columns {
+        out.put_i16(f as i16);
+    }
+    finish(out, at);
+}
+
 pub fn copy_out_response(out: &mut BytesMut, binary: bool, columns: usize) {
     let at = begin(out, b'H');
     let f = if binary { 1 } else { 0 };

@@ -87,6 +87,37 @@ pub struct Modify {
     pub recheck: Option<Expr>,
 }
 
+/// COPY ... FROM STDIN into a table.
+#[derive(Debug, Clone)]
+pub struct CopyFrom {
+    pub rel: Arc<Rel>,
+    /// The table columns the data's fields go to, in order.
+    pub columns: Vec<usize>,
+    /// Defaults of the table's columns (for those the data does not give).
+    pub defaults: Vec<Option<Expr>>,
+    pub checks: Vec<(String, Expr)>,
+}
+
+impl CopyFrom {
+    /// The plan that inserts `rows` (each a full table row of expressions).
+    pub fn insert_plan(&self, rows: Vec<Vec<Expr>>) -> Plan {
+        Plan {
+            columns: Vec::new(),
+            node: Node::Modify(Box::new(Modify {
+                rel: self.rel.clone(),
+                kind: ModifyKind::Insert,
+                input: Plan {
+                    columns: table_columns(&self.rel),
+                    node: Node::Values(rows),
+                },
+                checks: self.checks.clone(),
+                returning: None,
+                recheck: None,
+            })),
+        }
+    }
+}
+
 impl Modify {
     /// The command tag's verb.
     pub fn verb(&self) -> &'static str {
@@ -277,6 +308,86 @@ impl Planner<'_> {
         }
     }
 
+    /// Each column's default, bound and converted to the column's type (None: NULL).
+    fn bind_defaults(&mut self, rel: &Rel) -> PgResult<Vec<Option<Expr>>> {
+        let tcols = table_columns(rel);
+        let empty = Scope::default();
+        let mut defaults = Vec::with_capacity(tcols.len());
+        for (i, c) in rel.columns.iter().enumerate() {
+            defaults.push(match (&c.default, c.dropped) {
+                (Some(text), false) => {
+                    let n = parse_expr(text)?;
+                    let (e, t) = self.bind(&n, &empty, None)?;
+                    Some(self.coerce(
+                        e,
+                        t,
+                        tcols[i].ty,
+                        tcols[i].typmod,
+                        CoercionContext::Assignment,
+                        -1,
+                    )?)
+                }
+                _ => None,
+            });
+        }
+        Ok(defaults)
+    }
+
+    /// COPY t [(cols)] FROM STDIN: the target, its columns in the data's order, and what the
+    /// rows need (defaults of the other columns, CHECK constraints).
+    pub fn plan_copy_from(
+        &mut self,
+        rv: &protobuf::RangeVar,
+        attlist: &[protobuf::Node],
+    ) -> PgResult<CopyFrom> {
+        let (rel, _) = self.target_table(Some(rv))?;
+        let mut columns = Vec::new();
+        if attlist.is_empty() {
+            columns.extend(rel.live_columns().map(|(i, _)| i));
+        } else {
+            for a in attlist {
+                let Some(N::String(name)) = a.node.as_ref() else {
+                    continue;
+                };
+                let pos = rel
+                    .live_columns()
+                    .find(|(_, c)| c.name == name.sval)
+                    .map(|(i, _)| i)
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::UNDEFINED_COLUMN,
+                            format!(
+                                "column \"{}\" of relation \"{}\" does not exist",
+                                name.sval, rel.name.name
+                            ),
+                        )
+                    })?;
+                if columns.contains(&pos) {
+                    return Err(PgError::new(
+                        code::DUPLICATE_COLUMN,
+                        format!("column \"{}\" specified more than once", name.sval),
+                    ));
+                }
+                columns.push(pos);
+            }
+        }
+        let defaults = self.bind_defaults(&rel)?;
+        let scope = self.scope_of(
+            &Plan {
+                columns: table_columns(&rel),
+                node: Node::Result,
+            },
+            &rel.name.name,
+        );
+        let checks = self.bind_checks(&rel, &scope)?;
+        Ok(CopyFrom {
+            rel,
+            columns,
+            defaults,
+            checks,
+        })
+    }
+
     /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
         if s.on_conflict_clause.is_some() {
@@ -329,26 +440,8 @@ impl Planner<'_> {
                 targets.push(pos);
             }
         }
-        // Defaults of the columns not given.
+        let defaults = self.bind_defaults(&rel)?;
         let empty = Scope::default();
-        let mut defaults: Vec<Option<Expr>> = Vec::with_capacity(tcols.len());
-        for (i, c) in rel.columns.iter().enumerate() {
-            defaults.push(match (&c.default, c.dropped) {
-                (Some(text), false) => {
-                    let n = parse_expr(text)?;
-                    let (e, t) = self.bind(&n, &empty, None)?;
-                    Some(self.coerce(
-                        e,
-                        t,
-                        tcols[i].ty,
-                        tcols[i].typmod,
-                        CoercionContext::Assignment,
-                        -1,
-                    )?)
-                }
-                _ => None,
-            });
-        }
         let null_of = |_: usize| Expr::Const(Value::Null);
         // The source: VALUES rows are bound expression by expression against the target
         // columns' types (so '1' goes straight into an int); a SELECT is planned and its
