@@ -73,6 +73,10 @@ MODES = {
         lat_dur=8.0, lat_warm=1.0,
         writers_C=[1, 2, 4, 8, 16, 32, 64],
         idle_K=[1000, 10000, 100000], connect_T=4, connect_t=None,
+        # tables (benchmarks 8-9): pgbench -i at each scale of tbl_init_scales (the largest
+        # one last, it also gives the memory target); the runs at tbl_scale
+        tbl_init_scales=[10, 100], tbl_scale=10, tbl_T=10, tbl_mixed_T=10,
+        tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 64],
     ),
     "quick": dict(
         reps=1,
@@ -86,6 +90,8 @@ MODES = {
         lat_dur=3.0, lat_warm=0.5,
         writers_C=[1, 4, 16, 64],
         idle_K=[1000], connect_T=2, connect_t=None,
+        tbl_init_scales=[10], tbl_scale=10, tbl_T=5, tbl_mixed_T=10,
+        tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 64],
     ),
     "smoke": dict(
         reps=1,
@@ -99,6 +105,8 @@ MODES = {
         lat_dur=0.5, lat_warm=0.1,
         writers_C=[1, 8],
         idle_K=[100], connect_T=None, connect_t=50,
+        tbl_init_scales=[1], tbl_scale=1, tbl_T=3, tbl_mixed_T=5,
+        tbl_S_clients=[10, 100], tbl_write_clients=[1, 8],
     ),
 }
 
@@ -111,14 +119,14 @@ BENCHES = [
     (5, "latency", "Notification latency distribution (seed 003)", True),
     (6, "writers", "Notifying writers with durable commits", True),
     (7, "idle", "Idle connections (seed 002)", True),
-    (8, "select-only", "Select-only at many connections (seed 002)", False),
-    (9, "tpcb", "pgbench tpcb-like, scale 10 (seed 004)", False),
+    (8, "tables", "Tables: pgbench -i, select-only at many connections (seed 002), "
+                  "tpcb-like and simple-update (seed 004), mixed load (benchmarks 8-9)", True),
     (10, "tpcc", "TPC-C new-order transactions per minute", False),
     (11, "manycore", "Many-core micro-benchmarks", False),
 ]
+# Other names of a benchmark for --only: 9 and the spec's names of benchmarks 8 and 9.
+BENCH_ALIASES = {"9": "tables", "select-only": "tables", "tpcb": "tables"}
 PLACEHOLDER_REASON = {
-    "select-only": "placeholder: needs tables (pgbench -i) in threadgres",
-    "tpcb": "placeholder: needs tables and durable commits in threadgres",
     "tpcc": "placeholder: needs the SQL surface of a TPC-C client",
     "manycore": "placeholder: micro-benchmarks of the WAL reservation, commit-number "
                 "publication and read-biased lock live with the server code",
@@ -144,6 +152,19 @@ METRICS = {
              "rss_per_conn_kib": ("memory/conn (RSS delta / K)", "KiB", False),
              "open_s": ("time to open K", "s", False),
              "connect_select1_ms": ("connect+SELECT 1+disconnect", "ms", False)},
+    "tables": {"tps": ("TPS", "tx/s", True),
+               "load_s": ("load time (pgbench's \"done in\")", "s", False),
+               "mem_mib": ("memory after the load (tg: RSS increase; PG: database size)",
+                           "MiB", False),
+               "p99_alone_ms": ("-S p99 latency alone", "ms", False),
+               "p99_mixed_ms": ("-S p99 latency beside the aggregate", "ms", False),
+               "p99_increase": ("p99 beside ÷ p99 alone (per repetition)", "×", False),
+               "p50_alone_ms": ("-S p50 latency alone", "ms", False),
+               "p50_mixed_ms": ("-S p50 latency beside the aggregate", "ms", False),
+               "tps_alone": ("-S TPS alone", "tx/s", True),
+               "tps_mixed": ("-S TPS beside the aggregate", "tx/s", True),
+               "agg_count": ("aggregates completed beside", "", True),
+               "agg_ms": ("aggregate latency avg", "ms", False)},
 }
 TABLE_METRICS = {"pgbench": ["tps"]}
 LAT_BUCKETS = ["0-0.01", "0.01-0.1", "0.1-1", "1-10", "10-100", ">100"]
@@ -533,13 +554,18 @@ PGB_RE = {
 
 
 def run_pgbench(port, script, mode, clients, jobs, T=None, t=None, connect_each=False,
-                timeout=None):
+                timeout=None, builtin=None, no_vacuum=True, extra=()):
+    """One pgbench run: `-f script`, or `-b builtin` (tpcb-like, simple-update, select-only)
+    with pgbench's pre-run vacuum unless `no_vacuum`; `extra` is added before the database."""
     global CURRENT_CHILD
-    cmd = [f"{PG_BIN}/pgbench", "-n", "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
-           "-M", mode, "-c", str(clients), "-j", str(jobs), "-f", script]
+    cmd = [f"{PG_BIN}/pgbench"] + (["-n"] if no_vacuum else []) + [
+           "-h", "127.0.0.1", "-p", str(port), "-U", "postgres",
+           "-M", mode, "-c", str(clients), "-j", str(jobs)]
+    cmd += ["-b", builtin] if builtin else ["-f", script]
     if connect_each:
         cmd.append("-C")
     cmd += ["-T", str(T)] if T else ["-t", str(t)]
+    cmd += list(extra)
     cmd.append("postgres")
     if timeout is None:
         timeout = (T or 0) + 120 + clients * 0.1
@@ -623,6 +649,7 @@ class Suite:
                            "metric", "value", "error", "params"])
         self.raw_jsonl = open(os.path.join(run_dir, "raw.jsonl"), "w")
         self.idle_per_conn = {}  # server -> measured PSS KiB per connection
+        self.tables_state = {}   # server -> (process id, scale) of its loaded pgbench tables
 
     # -- recording -----------------------------------------------------------------------
     def record(self, p, server, rep, out):
@@ -955,6 +982,279 @@ class Suite:
         return Outcome("ok", metrics=metrics, detail=detail)
 
 
+    # -- tables (benchmarks 8-9) ---------------------------------------------------------
+    # Every point works on pgbench's tables at one scale, loaded with `pgbench -i -I dtGvp`
+    # (server-side generation: threadgres has no COPY FROM yet, and PostgreSQL runs the same
+    # steps). A server holds the tables of its last load; `tables_ready` loads them again
+    # (untimed) when the scale differs or the process is a new one (threadgres keeps its
+    # tables in memory only).
+    def points_tables(self):
+        c = self.cfg
+        scale = c["tbl_scale"]
+        T = c["tbl_T"]
+        pts = []
+
+        def init_point(s):
+            return Point("tables", tbl_init_id(s), dict(scale=s, steps="dtGvp"),
+                         lambda srv: self.measure_init(srv, s), x=s, series="init",
+                         skip=lambda srv: self.init_skip(srv, s))
+
+        for s in c["tbl_init_scales"]:
+            if s <= scale or c.get("tbl_load_only"):
+                pts.append(init_point(s))
+        if c.get("tbl_load_only"):
+            return pts
+        for mode in ("simple", "prepared"):
+            for n in c["tbl_S_clients"]:
+                # pgbench's -T clock includes opening the connections (2-5 s for 1000
+                # PostgreSQL backends on this machine)
+                TT = max(T + 4, 10) if n >= 1000 else T
+
+                def run(srv, mode=mode, n=n, TT=TT):
+                    return self.run_table_pgbench(srv, scale, "select-only", mode, n, TT,
+                                                  no_vacuum=True)
+                pts.append(Point("tables", tbl_select_id(mode, n),
+                                 dict(scale=scale, builtin="select-only", mode=mode, clients=n,
+                                      jobs=tbl_jobs(n), T=TT),
+                                 run, x=n, series=f"select-only -M {mode}"))
+        for script in ("tpcb-like", "simple-update"):
+            for n in c["tbl_write_clients"]:
+                def run(srv, script=script, n=n):
+                    return self.run_table_pgbench(srv, scale, script, "simple", n, T,
+                                                  no_vacuum=False)
+                pts.append(Point("tables", tbl_write_id(script, n),
+                                 dict(scale=scale, builtin=script, mode="simple", clients=n,
+                                      jobs=tbl_jobs(n), T=T),
+                                 run, x=n, series=script))
+        mT = c["tbl_mixed_T"]
+        pts.append(Point("tables", TBL_MIXED_ID,
+                         dict(scale=scale, builtin="select-only", mode="simple", clients=8,
+                              jobs=2, T=mT, aggregate="bench/pgbench/aggregate.sql"),
+                         lambda srv: self.measure_mixed(srv, scale, mT), x=8, series="mixed"))
+        # A larger scale last: the points above need no reload after it.
+        for s in c["tbl_init_scales"]:
+            if s > scale:
+                pts.append(init_point(s))
+        return pts
+
+    def tables_key(self, srv):
+        return srv.proc.pid if srv.name == TG else srv.postmaster_pid()
+
+    def tables_ready(self, srv, scale):
+        """None when the server holds pgbench's tables at `scale`, else loads them; returns
+        an error text if that fails."""
+        if self.tables_state.get(srv.name) == (self.tables_key(srv), scale):
+            return None
+        self.tables_state.pop(srv.name, None)
+        log(f"   loading pgbench tables at scale {scale} into {LABEL[srv.name]} (untimed)")
+        out = pgbench_init(srv.port, scale, timeout=300 + scale * 30)
+        if out.status != "ok":
+            return f"loading the tables at scale {scale} failed: {out.error}"
+        self.tables_state[srv.name] = (self.tables_key(srv), scale)
+        return None
+
+    def init_skip(self, srv, s):
+        # threadgres held about 440 MiB after -s 10, PostgreSQL's database about 160 MiB
+        per_scale = 60 * 1024 if srv.name == TG else 20 * 1024
+        est = per_scale * s * 1.3
+        avail = mem_available_kib()
+        if est > 0.7 * avail:
+            return (f"estimated memory {est / 1048576:.1f} GiB exceeds 70% of the available "
+                    f"{avail / 1048576:.1f} GiB")
+        return None
+
+    def measure_init(self, srv, s):
+        self.tables_state.pop(srv.name, None)
+        before = None
+        if srv.name == TG:
+            # A fresh process: its RSS before the load is the baseline, and nothing freed
+            # by earlier points is reused by the new tables.
+            srv.stop()
+            if not srv.start():
+                return Outcome("error", error="threadgres did not restart")
+            time.sleep(0.5)
+            before = proc_status_kib(srv.proc.pid)
+        else:
+            # Untimed, so that PostgreSQL's step d does not drop a previous load's files.
+            srv.psql("drop table if exists pgbench_accounts, pgbench_branches, "
+                     "pgbench_history, pgbench_tellers")
+            srv.psql("checkpoint")
+        out = pgbench_init(srv.port, s, timeout=300 + s * 30)
+        if out.status != "ok":
+            return out
+        time.sleep(0.5)
+        if srv.name == TG:
+            after = proc_status_kib(srv.proc.pid)
+            out.metrics.update(rss_before_kib=before["VmRSS"], rss_after_kib=after["VmRSS"],
+                               rss_peak_kib=after["VmHWM"],
+                               mem_mib=(after["VmRSS"] - before["VmRSS"]) / 1024)
+        else:
+            size = int(srv.psql("select pg_database_size(current_database())").strip())
+            rss, pss, nproc = srv.memory()
+            out.metrics.update(db_size_bytes=size, mem_mib=size / 1048576,
+                               server_pss_kib=pss, server_processes=nproc)
+        self.tables_state[srv.name] = (self.tables_key(srv), s)
+        return out
+
+    def run_table_pgbench(self, srv, scale, builtin, mode, n, T, no_vacuum):
+        err = self.tables_ready(srv, scale)
+        if err:
+            return Outcome("error", error=err)
+        return run_pgbench(srv.port, None, mode, n, tbl_jobs(n), T=T, builtin=builtin,
+                           no_vacuum=no_vacuum, timeout=T + 180 + n * 0.1)
+
+    def measure_mixed(self, srv, scale, T):
+        """`pgbench -S -c 8 -j 2 -l` for T seconds alone, then again while one more session
+        (a second pgbench, -c 1) repeats `SELECT count(*), sum(abalance) FROM
+        pgbench_accounts` for T + 1 seconds; p50/p99 from the per-transaction logs."""
+        err = self.tables_ready(srv, scale)
+        if err:
+            return Outcome("error", error=err)
+        tmp = tempfile.mkdtemp(prefix="tgbench-mixed-")
+        agg = None
+        try:
+            alone, lat_alone = logged_select_only(srv.port, os.path.join(tmp, "alone"), T)
+            if alone.status != "ok":
+                return alone
+            agg_cmd = [f"{PG_BIN}/pgbench", "-n", "-h", "127.0.0.1", "-p", str(srv.port),
+                       "-U", "postgres", "-c", "1", "-j", "1", "-T", str(T + 1), "-f",
+                       os.path.join(SCRIPTS, "aggregate.sql"), "postgres"]
+            agg = subprocess.Popen(agg_cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   stdin=subprocess.DEVNULL, text=True)
+            time.sleep(0.3)  # the aggregate is running before the measured window opens
+            mixed, lat_mixed = logged_select_only(srv.port, os.path.join(tmp, "mixed"), T)
+            aout, aerr = agg.communicate(timeout=T + 300)
+        finally:
+            if agg is not None and agg.poll() is None:
+                agg.kill()
+                agg.communicate()
+            shutil.rmtree(tmp, ignore_errors=True)
+        detail = {"alone": alone.detail, "mixed": mixed.detail,
+                  "aggregate": {"cmd_line": " ".join(agg_cmd), "rc": agg.returncode,
+                                "stdout": aout[-2000:], "stderr": aerr[-2000:]}}
+        if mixed.status != "ok":
+            return Outcome(mixed.status, error=mixed.error, detail=detail)
+        if agg.returncode != 0 or "aborted" in aerr:
+            return Outcome("error", error="the aggregate session failed: "
+                           + (aerr.strip().splitlines() or ["?"])[-1][:200], detail=detail)
+        m = {"tps_alone": alone.metrics.get("tps"), "tps_mixed": mixed.metrics.get("tps"),
+             "p50_alone_ms": percentile(lat_alone, 0.50),
+             "p99_alone_ms": percentile(lat_alone, 0.99),
+             "p50_mixed_ms": percentile(lat_mixed, 0.50),
+             "p99_mixed_ms": percentile(lat_mixed, 0.99),
+             "samples_alone": len(lat_alone), "samples_mixed": len(lat_mixed)}
+        for k, rx in (("agg_count", PGB_RE["processed"]), ("agg_ms", PGB_RE["latency_ms"])):
+            mm = rx.search(aout)
+            if mm:
+                m[k] = float(mm.group(1))
+        if m["p99_alone_ms"] and m["p99_mixed_ms"] is not None:
+            m["p99_increase"] = m["p99_mixed_ms"] / m["p99_alone_ms"]
+        m = {k: v for k, v in m.items() if v is not None}
+        if not lat_alone or not lat_mixed:
+            return Outcome("error", metrics=m, error="no per-transaction log lines",
+                           detail=detail)
+        return Outcome("ok", metrics=m, detail=detail)
+
+
+# --------------------------------------------------------------------------------------------
+# Tables (benchmarks 8-9): helpers
+# --------------------------------------------------------------------------------------------
+
+def tbl_jobs(n):
+    # pgbench threads: at most 2 (this machine has 2 cores and the servers need them too)
+    return min(n, 2)
+
+
+def tbl_init_id(s):
+    return f"pgbench -i -I dtGvp -s {s}"
+
+
+def tbl_select_id(mode, n):
+    return f"-S -M {mode} c={n} j={tbl_jobs(n)}"
+
+
+def tbl_write_id(script, n):
+    return f"{script} -M simple c={n} j={tbl_jobs(n)}"
+
+
+TBL_MIXED_ID = "mixed: -S -M simple c=8 j=2, alone / beside the aggregate"
+
+PGB_INIT_RE = re.compile(r"done in ([\d.]+) s \((.*)\)")
+
+
+def proc_status_kib(pid):
+    txt = read_file(f"/proc/{pid}/status")
+    out = {}
+    for k in ("VmRSS", "VmHWM"):
+        m = re.search(rf"^{k}:\s+(\d+)", txt, re.M)
+        out[k] = int(m.group(1)) if m else 0
+    return out
+
+
+def pgbench_init(port, scale, timeout):
+    """`pgbench -i -I dtGvp -s scale`; load_s = pgbench's "done in", plus its steps."""
+    global CURRENT_CHILD
+    cmd = [f"{PG_BIN}/pgbench", "-i", "-I", "dtGvp", "-s", str(scale), "-h", "127.0.0.1",
+           "-p", str(port), "-U", "postgres", "postgres"]
+    t0 = time.time()
+    try:
+        CURRENT_CHILD = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         stdin=subprocess.DEVNULL, text=True)
+        out, err = CURRENT_CHILD.communicate(timeout=timeout)
+        rc = CURRENT_CHILD.returncode
+    except subprocess.TimeoutExpired:
+        CURRENT_CHILD.kill()
+        CURRENT_CHILD.communicate()
+        return Outcome("timeout", error=f"pgbench -i ran longer than {timeout:.0f}s",
+                       detail={"cmd_line": " ".join(cmd)})
+    finally:
+        CURRENT_CHILD = None
+    wall = time.time() - t0
+    text = out + err
+    detail = {"cmd_line": " ".join(cmd), "rc": rc, "stdout": out[-2000:], "stderr": err[-2000:]}
+    m = PGB_INIT_RE.search(text)
+    if rc != 0 or not m:
+        msg = None
+        for line in err.splitlines():
+            mm = re.search(r"((?:ERROR|FATAL|error):.*)$", line)
+            if mm:
+                msg = mm.group(1).strip()
+                break
+        return Outcome("error", error=msg or f"pgbench -i exit {rc}", detail=detail)
+    metrics = {"load_s": float(m.group(1)), "load_wall_s": round(wall, 3)}
+    for part in m.group(2).split(","):
+        mm = re.match(r"\s*([a-z -]+?) ([\d.]+) s", part)
+        if mm:
+            metrics[mm.group(1).replace(" ", "_").replace("-", "_") + "_s"] = float(mm.group(2))
+    return Outcome("ok", metrics=metrics, detail=detail)
+
+
+def logged_select_only(port, prefix, T):
+    """`pgbench -S -c 8 -j 2 -l`: (Outcome, per-transaction latencies in ms)."""
+    out = run_pgbench(port, None, "simple", 8, 2, T=T, builtin="select-only", no_vacuum=True,
+                      extra=["-l", "--log-prefix", prefix], timeout=T + 180)
+    lat = []
+    d = os.path.dirname(prefix)
+    base = os.path.basename(prefix) + "."
+    for name in sorted(os.listdir(d)):
+        if not name.startswith(base):
+            continue
+        with open(os.path.join(d, name)) as f:
+            for line in f:
+                # client_id transaction_no time(us) script_no time_epoch time_us [lag]
+                parts = line.split()
+                if len(parts) >= 3 and parts[2].isdigit():
+                    lat.append(int(parts[2]) / 1000.0)
+    return out, lat
+
+
+def percentile(values, q):
+    if not values:
+        return None
+    v = sorted(values)
+    return v[max(0, math.ceil(q * len(v)) - 1)]
+
+
 def wide_metrics(out):
     """COMMIT and delivery time of a run: the medians of its iterations."""
     if out.status == "ok":
@@ -1127,6 +1427,82 @@ def shard_weight_note(run_dir):
             "session of its own here, where that weight counts only among its own threads.")
 
 
+def verdict(value, threshold, higher):
+    """The target's state: met, within 3 % of it (parity), or not met."""
+    if value is None:
+        return "not measured"
+    if (value >= threshold) if higher else (value <= threshold):
+        return "✓ met"
+    if (value >= threshold * 0.97) if higher else (value <= threshold * 1.03):
+        return "≈ parity (within 3 % of the target)"
+    return "✗ not met"
+
+
+def tables_targets(agg):
+    """Rows of the tables group's targets (issue 19), judged on medians."""
+    def med(pid, srv, metric):
+        v = agg.get(("tables", pid), {}).get(srv, {}).get(metric)
+        return statistics.median(v) if v else None
+
+    def div(a, b):
+        return a / b if a is not None and b else None
+
+    def x(v, unit="×"):
+        if v is None:
+            return "n/a"
+        return f"{v * 100:.1f} %" if unit == "%" else f"{v:.2f}×"
+
+    inits = sorted({pid for (b, pid) in agg if b == "tables" and pid.startswith("pgbench -i")},
+                   key=lambda p: int(p.rsplit(" ", 1)[1]))
+    rows = []
+    s1000 = tbl_select_id("prepared", 1000)
+    s10 = tbl_select_id("prepared", 10)
+    t1000, t10 = med(s1000, TG, "tps"), med(s10, TG, "tps")
+    p1000, p10 = med(s1000, PG, "tps"), med(s10, PG, "tps")
+    v = div(t1000, t10)
+    rows.append(("`-S -M prepared`, 1000 clients ≥ 90 % of threadgres's own 10-client rate",
+                 f"{fmt_num(t1000)} / {fmt_num(t10)}", f"{fmt_num(p1000)} / {fmt_num(p10)}",
+                 x(v, "%"), verdict(v, 0.9, True)))
+    v = div(t1000, p1000)
+    rows.append(("`-S -M prepared`, 1000 clients ≥ 2× PostgreSQL", fmt_num(t1000),
+                 fmt_num(p1000), x(v), verdict(v, 2.0, True)))
+    v = div(t10, p10)
+    rows.append(("`-S -M prepared`, 10 clients ≥ 1.2× PostgreSQL", fmt_num(t10), fmt_num(p10),
+                 x(v), verdict(v, 1.2, True)))
+    for n in (8, 64):
+        pid = tbl_write_id("tpcb-like", n)
+        t, p = med(pid, TG, "tps"), med(pid, PG, "tps")
+        v = div(t, p)
+        rows.append((f"tpcb-like, {n} clients ≥ 1.5× PostgreSQL", fmt_num(t), fmt_num(p), x(v),
+                     verdict(v, 1.5, True)))
+    pid = tbl_init_id(10) if tbl_init_id(10) in inits else (inits[0] if inits else None)
+    t, p = (med(pid, TG, "load_s"), med(pid, PG, "load_s")) if pid else (None, None)
+    v = div(t, p)
+    what = pid.replace("pgbench -i -I dtGvp ", "") if pid else "-s 10"
+    rows.append((f"`pgbench -i -I dtGvp {what}` in ≤ ½ PostgreSQL's time"
+                 + ("" if what == "-s 10" else " (target at -s 10)"),
+                 f"{fmt_num(t)} s", f"{fmt_num(p)} s", x(v), verdict(v, 0.5, False)))
+    pid = tbl_init_id(100) if tbl_init_id(100) in inits else (inits[-1] if inits else None)
+    t, p = (med(pid, TG, "mem_mib"), med(pid, PG, "mem_mib")) if pid else (None, None)
+    v = div(t, p)
+    what = pid.replace("pgbench -i -I dtGvp ", "") if pid else "-s 100"
+    rows.append((f"memory after `-i {what}` (threadgres RSS increase) ≤ 1.5× PostgreSQL's "
+                 "`pg_database_size`" + ("" if what == "-s 100" else
+                                         " (target at -s 100, run in full mode only)"),
+                 f"{fmt_num(t)} MiB", f"{fmt_num(p)} MiB", x(v), verdict(v, 1.5, False)))
+    mixed = next((pid for (b, pid) in agg if b == "tables" and pid.startswith("mixed:")),
+                 TBL_MIXED_ID)
+    ta, tm = med(mixed, TG, "p99_alone_ms"), med(mixed, TG, "p99_mixed_ms")
+    pa, pm = med(mixed, PG, "p99_alone_ms"), med(mixed, PG, "p99_mixed_ms")
+    v = div(tm, ta)
+    pv = div(pm, pa)
+    rows.append(("mixed load: `-S` p99 at 8 clients beside the aggregate ≤ 2× the p99 alone "
+                 "(threadgres's own; PostgreSQL's for comparison)",
+                 f"{fmt_num(tm)} ms beside / {fmt_num(ta)} ms alone = {x(v)}",
+                 f"{fmt_num(pm)} ms / {fmt_num(pa)} ms = {x(pv)}", x(v), verdict(v, 2.0, False)))
+    return rows
+
+
 def write_report(runs, meta, run_dir, plots):
     agg, status = aggregate(runs)
     info = meta["machine"]
@@ -1221,6 +1597,15 @@ def write_report(runs, meta, run_dir, plots):
                         v = vals.get(f"hist_{b}_pct")
                         cells.append(f"{statistics.median(v):.1f}%" if v else "n/a")
                     L.append(f"| {key[1]} | {LABEL[srv]} | " + " | ".join(cells) + " |")
+        if name == "tables":
+            L.append("")
+            L.append("Targets (issue 19), judged on the medians above (ratio threadgres ÷ "
+                     "PostgreSQL unless stated; within 3 % of a target counts as parity):")
+            L.append("")
+            L.append(f"| target | {LABEL[TG]} | {LABEL[PG]} | ratio | met? |")
+            L.append("|---|---:|---:|---:|---|")
+            for row in tables_targets(agg):
+                L.append("| " + " | ".join(row) + " |")
         L.append("")
         for n in BENCH_FOOTNOTES.get(name, []):
             L.append(f"- {n}")
@@ -1292,6 +1677,21 @@ BENCH_NOTES = {
             "and all its processes; threadgres: its one process) divided by K; RSS likewise "
             "(for PostgreSQL, RSS counts shared memory once per process). The last row is "
             "`pgbench -n -C -c 1 -f select1.sql` (1000 / tps).",
+    "tables": "pgbench's tables, loaded with `pgbench -i -I dtGvp -s S` on both servers "
+              "(server-side generation with `generate_series`: threadgres has no COPY FROM "
+              "yet, so PostgreSQL runs the same steps). Load time = pgbench's \"done in\" "
+              "(PostgreSQL's old tables are dropped and a CHECKPOINT taken first, untimed; "
+              "threadgres is restarted before each load). Memory after the load: "
+              "threadgres's VmRSS increase over the load (fresh process), beside PostgreSQL's "
+              "`pg_database_size(current_database())`. The runs use the built-in scripts at "
+              "the run scale: `-S` (select-only, `-n`) at 10/100/1000 clients with `-M simple` "
+              "and `-M prepared`; tpcb-like and simple-update (`-M simple`, pgbench's "
+              "pre-run vacuum of branches and tellers and truncation of history) at 1/8/64 "
+              "clients; `-j` = min(clients, 2). PostgreSQL runs with `synchronous_commit = "
+              "off` (threadgres has no WAL yet). Mixed load: `pgbench -S -c 8 -j 2 -l` for T s "
+              "alone, then again while a second pgbench (`-c 1 -f bench/pgbench/"
+              "aggregate.sql`) repeats `SELECT count(*), sum(abalance) FROM pgbench_accounts` "
+              "on one more session; p50/p99 from pgbench's per-transaction log.",
 }
 BENCH_FOOTNOTES = {
     "wide-notify": ["Published figures (seed 001, PostgreSQL master before/after commit "
@@ -1521,6 +1921,40 @@ def make_plots(runs, run_dir, notes):
         else:
             plt.close(fig)
 
+        # 8: tables: select-only and read-write TPS against clients
+        if any(b == "tables" for (b, _) in meta):
+            fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+            for ax, group, title in (
+                    (axes[0], [("select-only -M simple", "o-"), ("select-only -M prepared",
+                                                                 "s--")],
+                     "pgbench -S (select-only)"),
+                    (axes[1], [("tpcb-like", "o-"), ("simple-update", "s--")],
+                     "tpcb-like and simple-update (-M simple)")):
+                xs = set()
+                for srv in SERVERS:
+                    for series_name, style in group:
+                        pts = numeric_x(series_points("tables", series_name, "tps", srv))
+                        if pts:
+                            xs.update(p[0] for p in pts)
+                            ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
+                                    color=colors[srv],
+                                    label=f"{LABEL[srv]} {series_name.split(' ', 1)[-1]}"
+                                    if series_name.startswith("select") else
+                                    f"{LABEL[srv]} {series_name}")
+                if ax.has_data():
+                    ax.set_xscale("log")
+                    ax.set_yscale("log")
+                    log_ticks(ax, sorted(xs))
+                    ax.set_xlabel("clients")
+                    ax.set_ylabel("TPS")
+                    ax.set_title(title, fontsize=10)
+                    ax.grid(True, which="both", alpha=0.3)
+                    ax.legend(fontsize=7)
+                else:
+                    ax.axis("off")
+            fig.suptitle("Tables: throughput vs clients")
+            plots["tables"] = save(fig, "bench8_tables_tps")
+
         # 7: memory per idle connection
         ks = [x for (b, _), (s, x) in meta.items() if b == "idle" and s == "idle"]
         ks = list(dict.fromkeys(ks))
@@ -1569,20 +2003,34 @@ def main():
     ap.add_argument("--tg-build-error", default="")
     ap.add_argument("--pg-max-connections", type=int, default=None)
     ap.add_argument("--command-line", default="bench/run.sh")
+    ap.add_argument("--tables-scales", default="",
+                    help="comma-separated scales of the tables group's pgbench -i points "
+                         "(default: the mode's)")
+    ap.add_argument("--tables-load-only", action="store_true",
+                    help="the tables group measures only its pgbench -i points")
     opts = ap.parse_args()
 
     cfg = dict(MODES["smoke" if opts.smoke else opts.mode])
     if opts.reps:
         cfg["reps"] = cfg["reps_short"] = opts.reps
+    if opts.tables_scales:
+        try:
+            cfg["tbl_init_scales"] = sorted({int(x) for x in opts.tables_scales.split(",")
+                                             if x.strip()})
+        except ValueError:
+            ap.error(f"--tables-scales: not a list of integers: {opts.tables_scales!r}")
+    cfg["tbl_load_only"] = opts.tables_load_only
     opts.mode_name = f"{opts.mode} mode" + (", smoke durations" if opts.smoke else "")
     names = {str(n): name for n, name, _, _ in BENCHES}
     names.update({name: name for _, name, _, _ in BENCHES})
+    names.update(BENCH_ALIASES)
     only = []
     for x in filter(None, (s.strip() for s in opts.only.split(","))):
         if x not in names:
             ap.error(f"unknown benchmark {x!r}; known: "
                      + ", ".join(f"{n}={name}" for n, name, _, _ in BENCHES))
-        only.append(names[x])
+        if names[x] not in only:
+            only.append(names[x])
     opts.only = only
     wanted = [s.strip() for s in opts.servers.split(",") if s.strip()]
     for s in wanted:
@@ -1657,6 +2105,7 @@ def main():
             "latency": suite.points_latency,
             "writers": suite.points_writers,
             "idle": suite.points_idle,
+            "tables": suite.points_tables,
         }
         plan = []
         for _, name, _, implemented in BENCHES:

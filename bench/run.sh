@@ -6,12 +6,15 @@
 #
 #   --quick      (default) one repetition, short points; a few minutes
 #   --full       three repetitions (median and best), the full point lists of benchmarks.md;
-#                about 50 minutes
+#                about 70 minutes (50 before the tables group)
 #   --smoke      seconds-long points and reduced point lists, to prove the suite works (CI)
 #   --only       benchmarks by name or number: 1 pgbench, 2 pingpong, 3 multicast,
-#                4 wide-notify, 5 latency, 6 writers, 7 idle (8-11 are placeholders)
+#                4 wide-notify, 5 latency, 6 writers, 7 idle, 8 (or 9) tables
+#                (10-11 are placeholders)
 #   --servers    which servers to run (default both)
 #   --reps N     repetitions per point (overrides the mode)
+#   --tables-scales LIST   scales of the tables group's pgbench -i points (e.g. 10,100)
+#   --tables-load-only     the tables group measures only its pgbench -i points
 #   --no-build   use the existing target/release/threadgres and bench/client build
 #   --latest     also copy the results to bench/results/latest/ (default for a run of every
 #                benchmark on both servers; not for --smoke, --only or one server)
@@ -31,9 +34,11 @@ SERVERS="threadgres,postgresql"
 REPS=""
 BUILD=1
 LATEST=""
+TABLES_SCALES=""
+TABLES_LOAD_ONLY=0
 ORIG_ARGS="$*"
 
-usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -46,6 +51,9 @@ while [ $# -gt 0 ]; do
         --servers=*) SERVERS="${1#--servers=}" ;;
         --reps) REPS="${2:?--reps needs a value}"; shift ;;
         --reps=*) REPS="${1#--reps=}" ;;
+        --tables-scales) TABLES_SCALES="${2:?--tables-scales needs a value}"; shift ;;
+        --tables-scales=*) TABLES_SCALES="${1#--tables-scales=}" ;;
+        --tables-load-only) TABLES_LOAD_ONLY=1 ;;
         --no-build) BUILD=0 ;;
         --latest) LATEST=1 ;;
         --no-latest) LATEST=0 ;;
@@ -60,7 +68,8 @@ if [ -z "$LATEST" ]; then
     # Both servers named, in either order.
     BOTH=0
     case ",$SERVERS," in *,threadgres,*) case ",$SERVERS," in *,postgresql,*) BOTH=1 ;; esac ;; esac
-    if [ "$SMOKE" = 1 ] || [ -n "$ONLY" ] || [ "$BOTH" = 0 ]; then
+    if [ "$SMOKE" = 1 ] || [ -n "$ONLY" ] || [ "$BOTH" = 0 ] || [ -n "$TABLES_SCALES" ] \
+            || [ "$TABLES_LOAD_ONLY" = 1 ]; then
         LATEST=0
     else
         LATEST=1
@@ -180,6 +189,8 @@ trap 'forward TERM' TERM HUP
 MODE_ARGS=(--mode "$MODE")
 [ "$SMOKE" = 1 ] && MODE_ARGS+=(--smoke)
 [ -n "$REPS" ] && MODE_ARGS+=(--reps "$REPS")
+[ -n "$TABLES_SCALES" ] && MODE_ARGS+=(--tables-scales "$TABLES_SCALES")
+[ "$TABLES_LOAD_ONLY" = 1 ] && MODE_ARGS+=(--tables-load-only)
 set +e
 "$PY" "$BENCH_DIR/harness.py" "${MODE_ARGS[@]}" --only "$ONLY" --servers "$SERVERS" \
     --run-dir "$RUN_DIR" --tg-bin "$TG_BIN" --tg-build-error "$TG_BUILD_ERROR" \

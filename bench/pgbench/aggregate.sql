@@ -1,0 +1,1 @@
+SELECT count(*), sum(abalance) FROM pgbench_accounts;
