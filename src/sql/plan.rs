@@ -174,6 +174,16 @@ pub struct SortKey {
     pub nulls_first: bool,
 }
 
+/// What FOR UPDATE does with a row another transaction holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockWait {
+    Block,
+    /// NOWAIT: 55P03.
+    Error,
+    /// SKIP LOCKED.
+    Skip,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JoinKind {
     Inner,
@@ -208,6 +218,16 @@ pub enum Node {
     },
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),
+    /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
+    /// is input column `rowid`). FOR SHARE and FOR KEY SHARE lock exclusively for now.
+    LockRows {
+        input: Box<Plan>,
+        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rowid: usize,
+        wait: LockWait,
+        /// The WHERE clause, re-checked on a row updated concurrently (READ COMMITTED).
+        recheck: Option<Expr>,
+    },
     Values(Vec<Vec<Expr>>),
     Function {
         srf: Srf,
@@ -337,6 +357,8 @@ pub struct Planner<'a> {
 /// Planning state beyond scopes.
 #[derive(Default)]
 struct PlanState {
+    /// The next table reference carries its rows' slots (SELECT FOR UPDATE's table).
+    lock_rowid: bool,
     /// A set operation's leaf SELECT keeps unknown-typed outputs (`SELECT NULL UNION SELECT 1`)
     /// for the set operation to resolve, and reports where its targets are, for error
     /// positions (`target_locs`).
@@ -1035,15 +1057,13 @@ impl<'a> Planner<'a> {
 
     fn plan_simple_select_inner(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let keep_unknown = std::mem::take(&mut self.state.keep_unknown);
-        if !s.locking_clause.is_empty() {
-            // FOR UPDATE has nothing to lock before tables exist; accept it as PostgreSQL would
-            // for a query without tables only when there is no FROM.
-            if !s.from_clause.is_empty() {
-                return Err(PgError::feature_not_supported(
-                    "SELECT FOR UPDATE/SHARE is not supported yet",
-                ));
-            }
-        }
+        // FOR UPDATE / SHARE over one table: its scan carries each row's slot.
+        let lock = if s.locking_clause.is_empty() || s.from_clause.is_empty() {
+            None
+        } else {
+            Some(self.lock_spec(s)?)
+        };
+        self.state.lock_rowid = lock.is_some();
         // FROM
         let (mut plan, scope) = if s.from_clause.is_empty() {
             (
@@ -1088,11 +1108,13 @@ impl<'a> Planner<'a> {
             acc.expect("non-empty FROM")
         };
         // WHERE
+        let mut recheck = None;
         if let Some(w) = s.where_clause.as_ref().and_then(|n| n.node.as_ref()) {
             self.state.clause = Some("WHERE");
             let (e, t) = self.bind(w, &scope, None)?;
             self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
+            recheck = Some(pred.clone());
             plan = modify::choose_index(Plan {
                 columns: plan.columns.clone(),
                 node: Node::Filter {
@@ -1100,6 +1122,9 @@ impl<'a> Planner<'a> {
                     pred,
                 },
             });
+        }
+        if let Some(wait) = lock {
+            plan = modify::lock_rows(plan, wait, recheck)?;
         }
         // Targets (with * expansion)
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
@@ -1707,7 +1732,8 @@ impl<'a> Planner<'a> {
                     }
                 }
                 let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
-                    if let Some(plan) = self.plan_table_ref(rv, false)? {
+                    let rowid = std::mem::take(&mut self.state.lock_rowid);
+                    if let Some(plan) = self.plan_table_ref(rv, rowid)? {
                         return self.scope_for(plan, &relname, alias);
                     }
                     return Err(modify::undefined_table(rv));
@@ -4103,7 +4129,7 @@ pub(super) fn output_expr(p: &Plan, i: usize) -> Option<&Expr> {
         Node::Sort { input, .. } | Node::Limit { input, .. } | Node::Distinct { input, .. } => {
             output_expr(input, i)
         }
-        Node::Filter { input, .. } => output_expr(input, i),
+        Node::Filter { input, .. } | Node::LockRows { input, .. } => output_expr(input, i),
         _ => None,
     }
 }

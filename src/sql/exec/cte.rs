@@ -135,6 +135,7 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         Node::ProjectSet { input, .. }
         | Node::Project { input, .. }
         | Node::Filter { input, .. }
+        | Node::LockRows { input, .. }
         | Node::Aggregate { input, .. }
         | Node::Window { input, .. }
         | Node::Sort { input, .. }

@@ -143,6 +143,7 @@ fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             _ => Some(build(input, env)),
         })),
         Node::Filter { input, .. } => Box::new(project::Filter::new(build(input, env))),
+        Node::LockRows { input, .. } => Box::new(table::LockRows::new(build(input, env))),
         Node::Join {
             left,
             right,

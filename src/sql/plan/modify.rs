@@ -972,3 +972,63 @@ pub(super) fn choose_index(plan: Plan) -> Plan {
         },
     }
 }
+
+impl Planner<'_> {
+    /// The wait policy of SELECT ... FOR UPDATE / SHARE over one table.
+    pub(super) fn lock_spec(&self, s: &protobuf::SelectStmt) -> PgResult<super::LockWait> {
+        use protobuf::LockWaitPolicy as W;
+        if s.locking_clause.len() > 1 || s.from_clause.len() > 1 {
+            return Err(PgError::feature_not_supported(
+                "SELECT FOR UPDATE/SHARE of more than one table is not supported yet",
+            ));
+        }
+        if !s.group_clause.is_empty() || !s.distinct_clause.is_empty() {
+            return Err(PgError::feature_not_supported(
+                "FOR UPDATE is not allowed with GROUP BY clause",
+            ));
+        }
+        let Some(N::LockingClause(l)) = s.locking_clause[0].node.as_ref() else {
+            return Err(PgError::syntax("bad locking clause"));
+        };
+        Ok(match l.wait_policy {
+            x if x == W::LockWaitError as i32 => super::LockWait::Error,
+            x if x == W::LockWaitSkip as i32 => super::LockWait::Skip,
+            _ => super::LockWait::Block,
+        })
+    }
+}
+
+/// Puts a LockRows over the scan of the one table of a FOR UPDATE query (`plan`: its FROM
+/// and WHERE).
+pub(super) fn lock_rows(
+    plan: Plan,
+    wait: super::LockWait,
+    recheck: Option<Expr>,
+) -> PgResult<Plan> {
+    fn table_of(p: &Plan) -> Option<Arc<Rel>> {
+        match &p.node {
+            Node::SeqScan { rel, rowid: true }
+            | Node::IndexScan {
+                rel, rowid: true, ..
+            } => Some(rel.clone()),
+            Node::Filter { input, .. } => table_of(input),
+            _ => None,
+        }
+    }
+    let Some(rel) = table_of(&plan) else {
+        return Err(PgError::feature_not_supported(
+            "SELECT FOR UPDATE/SHARE is supported over one table only",
+        ));
+    };
+    let rowid = rel.columns.len();
+    Ok(Plan {
+        columns: plan.columns.clone(),
+        node: Node::LockRows {
+            input: Box::new(plan),
+            rel,
+            rowid,
+            wait,
+            recheck,
+        },
+    })
+}
