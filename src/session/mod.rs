@@ -434,9 +434,11 @@ impl SessionCtx for Core {
         Ok(Core::catalog_snapshot(self))
     }
     fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        self.refuse_serializable()?;
         Ok(self.statement_snapshot())
     }
     fn writer(&mut self, what: &str) -> PgResult<(Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
+        self.refuse_serializable()?;
         Core::writer(self, what)
     }
     fn isolation(&self) -> sql::Isolation {

@@ -360,6 +360,22 @@ impl Core {
         }
     }
 
+    /// SERIALIZABLE over tables needs serializable snapshot isolation, which is not built yet:
+    /// such a transaction is refused rather than run with weaker guarantees.
+    pub(super) fn refuse_serializable(&self) -> PgResult<()> {
+        match self.txn.as_ref() {
+            Some(t) if t.isolation == sql::Isolation::Serializable => {
+                Err(PgError::feature_not_supported(
+                    "SERIALIZABLE transactions over tables are not supported yet",
+                )
+                .with_hint(
+                    "Use REPEATABLE READ, which PostgreSQL also offers as snapshot isolation.",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Starts the next command of the transaction: its own earlier writes become visible, and
     /// READ COMMITTED takes a new snapshot.
     pub(super) fn next_command(&mut self) {
