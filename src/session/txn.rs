@@ -75,6 +75,21 @@ pub(super) struct Txn {
     pub(super) ddl: bool,
 }
 
+impl Txn {
+    /// The innermost savepoint named `name` (3B001 if there is none).
+    fn savepoint_index(&self, name: &str) -> PgResult<usize> {
+        self.savepoints
+            .iter()
+            .rposition(|s| s.name == name)
+            .ok_or_else(|| {
+                PgError::new(
+                    code::INVALID_SAVEPOINT_SPECIFICATION,
+                    format!("savepoint \"{name}\" does not exist"),
+                )
+            })
+    }
+}
+
 impl Core {
     fn require_block(&self, what: &str) -> PgResult<()> {
         match self.tx {
@@ -190,16 +205,7 @@ impl Core {
     pub(super) fn release_savepoint(&mut self, name: &str) -> PgResult<()> {
         self.require_block("RELEASE SAVEPOINT")?;
         let txn = self.txn.as_mut().expect("transaction");
-        let i = txn
-            .savepoints
-            .iter()
-            .rposition(|s| s.name == name)
-            .ok_or_else(|| {
-                PgError::new(
-                    code::INVALID_SAVEPOINT_SPECIFICATION,
-                    format!("savepoint \"{name}\" does not exist"),
-                )
-            })?;
+        let i = txn.savepoint_index(name)?;
         // Their writes now commit or abort with the enclosing level.
         for sp in txn.savepoints.drain(i..).rev() {
             if let Some(c) = sp.cell {
@@ -219,16 +225,7 @@ impl Core {
             ));
         }
         let txn = self.txn.as_mut().expect("transaction");
-        let i = txn
-            .savepoints
-            .iter()
-            .rposition(|s| s.name == name)
-            .ok_or_else(|| {
-                PgError::new(
-                    code::INVALID_SAVEPOINT_SPECIFICATION,
-                    format!("savepoint \"{name}\" does not exist"),
-                )
-            })?;
+        let i = txn.savepoint_index(name)?;
         for sp in txn.savepoints.drain(i + 1..).rev() {
             if let Some(c) = sp.cell {
                 self.instance.txns.abort(&c, &[]);

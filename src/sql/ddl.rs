@@ -635,18 +635,23 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
     let tree = table.data.tree(def.oid);
     let mut entries = Vec::new();
     table.data.heap.for_each_root(|root, newest| {
-        entries.push((root, Key::of(newest, &def.columns)));
+        entries.push((Key::of(newest, &def.columns), root));
     });
-    let mut seen: std::collections::HashSet<Key> = std::collections::HashSet::new();
+    // In key order: the tree fills from left to right, and duplicates are neighbours.
+    entries.sort_unstable();
     let mut dup = None;
-    for (root, key) in entries {
-        tree.insert(key.clone(), root);
+    let mut last_live: Option<Key> = None;
+    for (key, root) in entries {
         if def.unique && !key.has_null() && dup.is_none() {
             let live = table.data.heap.fetch(root, &snap, |_, _| ()).is_some();
-            if live && !seen.insert(key.clone()) {
-                dup = Some(key);
+            if live {
+                if last_live.as_ref() == Some(&key) {
+                    dup = Some(key.clone());
+                }
+                last_live = Some(key.clone());
             }
         }
+        tree.insert(key, root);
     }
     if let Some(key) = dup {
         table.data.drop_tree(def.oid);

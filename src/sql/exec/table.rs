@@ -35,20 +35,24 @@ fn row_of(data: &[Value], id: RowId, rowid: bool) -> Row {
     row
 }
 
-/// A table's visible rows in slot order.
+/// Rows copied out of storage a batch at a time, read through the snapshot taken at the first
+/// pull.
 #[derive(Default)]
-pub(super) struct SeqScan {
+struct Batches {
     snap: Option<Snapshot>,
-    pos: RowId,
-    done: bool,
     buf: VecDeque<Row>,
+    done: bool,
 }
 
-impl Operator for SeqScan {
-    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::SeqScan { rel, rowid } = &plan.node else {
-            unreachable!("SeqScan opened from another node")
-        };
+impl Batches {
+    /// The next buffered row; when none is left, one budget tick and the next batch from
+    /// `fill`, which returns false once there is no more.
+    fn next(
+        &mut self,
+        cx: &mut EvalCx,
+        b: &mut Budget,
+        mut fill: impl FnMut(&Snapshot, &mut VecDeque<Row>) -> bool,
+    ) -> PgResult<Step> {
         loop {
             if let Some(r) = self.buf.pop_front() {
                 return Ok(Step::Row(r));
@@ -63,26 +67,47 @@ impl Operator for SeqScan {
                 Some(s) => s,
                 None => *self.snap.insert(cx.session.snapshot()?),
             };
-            let buf = &mut self.buf;
-            match rel.data.heap.scan(self.pos, BATCH, &snap, |id, data| {
+            if !fill(&snap, &mut self.buf) {
+                self.done = true;
+            }
+        }
+    }
+}
+
+/// A table's visible rows in slot order.
+#[derive(Default)]
+pub(super) struct SeqScan {
+    rows: Batches,
+    pos: RowId,
+}
+
+impl Operator for SeqScan {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::SeqScan { rel, rowid } = &plan.node else {
+            unreachable!("SeqScan opened from another node")
+        };
+        let pos = &mut self.pos;
+        self.rows.next(cx, b, |snap, buf| {
+            match rel.data.heap.scan(*pos, BATCH, snap, |id, data| {
                 buf.push_back(row_of(data, id, *rowid));
                 true
             }) {
-                Some(p) => self.pos = p,
-                None => self.done = true,
+                Some(p) => {
+                    *pos = p;
+                    true
+                }
+                None => false,
             }
-        }
+        })
     }
 }
 
 /// The visible rows whose leading index columns equal the scan's key.
 #[derive(Default)]
 pub(super) struct IndexScan {
-    snap: Option<Snapshot>,
+    rows: Batches,
     key: Option<Key>,
     after: Option<Entry<Key>>,
-    done: bool,
-    buf: VecDeque<Row>,
 }
 
 impl Operator for IndexScan {
@@ -104,32 +129,20 @@ impl Operator for IndexScan {
             }
             let key = Key(vals.into_boxed_slice());
             // `col = NULL` is never true.
-            self.done = key.has_null();
+            self.rows.done = key.has_null();
             self.key = Some(key);
         }
-        loop {
-            if let Some(r) = self.buf.pop_front() {
-                return Ok(Step::Row(r));
-            }
-            if self.done {
-                return Ok(Step::Done);
-            }
-            if b.tick() {
-                return Ok(Step::Yield);
-            }
-            let snap = match self.snap {
-                Some(s) => s,
-                None => *self.snap.insert(cx.session.snapshot()?),
-            };
-            let key = self.key.as_ref().expect("set above");
+        let key = self.key.as_ref().expect("set above");
+        let after = &mut self.after;
+        self.rows.next(cx, b, |snap, buf| {
             let tree = rel.data.tree(def.oid);
             let prefix = key.0.len();
             let mut roots = Vec::with_capacity(BATCH);
             let mut ended = false;
-            let after = tree.scan(
+            let next = tree.scan(
                 std::ops::Bound::Included(key),
                 std::ops::Bound::Unbounded,
-                self.after.as_ref(),
+                after.as_ref(),
                 BATCH,
                 |k, root| {
                     let same = k.0.len() >= prefix
@@ -145,24 +158,28 @@ impl Operator for IndexScan {
                     true
                 },
             );
-            match after {
-                Some(e) if !ended => self.after = Some(e),
-                _ => self.done = true,
-            }
+            let more = match next {
+                Some(e) if !ended => {
+                    *after = Some(e);
+                    true
+                }
+                _ => false,
+            };
             let cols = &def.columns[..prefix];
             for root in roots {
                 // The entry may be stale (the chain moved to another key): check the version.
-                if let Some((_, Some(row))) = rel.data.heap.fetch(root, &snap, |id, data| {
+                if let Some((_, Some(row))) = rel.data.heap.fetch(root, snap, |id, data| {
                     let same = cols
                         .iter()
                         .zip(key.0.iter())
                         .all(|(&c, v)| engine::same_value(&data[c], v));
                     same.then(|| row_of(data, id, *rowid))
                 }) {
-                    self.buf.push_back(row);
+                    buf.push_back(row);
                 }
             }
-        }
+            more
+        })
     }
 }
 

@@ -349,19 +349,7 @@ impl Planner<'_> {
                 let Some(N::String(name)) = a.node.as_ref() else {
                     continue;
                 };
-                let pos = rel
-                    .live_columns()
-                    .find(|(_, c)| c.name == name.sval)
-                    .map(|(i, _)| i)
-                    .ok_or_else(|| {
-                        PgError::new(
-                            code::UNDEFINED_COLUMN,
-                            format!(
-                                "column \"{}\" of relation \"{}\" does not exist",
-                                name.sval, rel.name.name
-                            ),
-                        )
-                    })?;
+                let pos = target_column(&rel, &name.sval, None)?;
                 if columns.contains(&pos) {
                     return Err(PgError::new(
                         code::DUPLICATE_COLUMN,
@@ -416,20 +404,7 @@ impl Planner<'_> {
                         "INSERT into subscripts or fields is not supported yet",
                     ));
                 }
-                let pos = rel
-                    .live_columns()
-                    .find(|(_, cd)| cd.name == rt.name)
-                    .map(|(i, _)| i)
-                    .ok_or_else(|| {
-                        PgError::new(
-                            code::UNDEFINED_COLUMN,
-                            format!(
-                                "column \"{}\" of relation \"{}\" does not exist",
-                                rt.name, rel.name.name
-                            ),
-                        )
-                        .at(loc(rt.location))
-                    })?;
+                let pos = target_column(&rel, &rt.name, loc(rt.location))?;
                 if targets.contains(&pos) {
                     return Err(PgError::new(
                         code::DUPLICATE_COLUMN,
@@ -678,20 +653,7 @@ impl Planner<'_> {
                 N::MultiAssignRef(m) => multi_assign_item(m)?,
                 other => other,
             };
-            let col = rel
-                .live_columns()
-                .find(|(_, c)| c.name == rt.name)
-                .map(|(i, _)| i)
-                .ok_or_else(|| {
-                    PgError::new(
-                        code::UNDEFINED_COLUMN,
-                        format!(
-                            "column \"{}\" of relation \"{}\" does not exist",
-                            rt.name, rel.name.name
-                        ),
-                    )
-                    .at(loc(rt.location))
-                })?;
+            let col = target_column(&rel, &rt.name, loc(rt.location))?;
             if sets.iter().any(|(c, _)| *c == col) {
                 return Err(PgError::new(
                     code::DUPLICATE_COLUMN,
@@ -808,6 +770,23 @@ fn multi_assign_item(m: &protobuf::MultiAssignRef) -> PgResult<&N> {
         )
         .at(loc(super::node_location(other)))),
     }
+}
+
+/// The position of a target column named in INSERT, UPDATE SET or COPY (42703 if there is none).
+fn target_column(rel: &Rel, name: &str, at: Option<u32>) -> PgResult<usize> {
+    rel.live_columns()
+        .find(|(_, c)| c.name == name)
+        .map(|(i, _)| i)
+        .ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!(
+                    "column \"{name}\" of relation \"{}\" does not exist",
+                    rel.name.name
+                ),
+            )
+            .at(at)
+        })
 }
 
 /// PostgreSQL's message when an assigned value's type does not fit the column.
