@@ -73,6 +73,8 @@ pub(super) struct Txn {
     pub(super) snapshot: Option<Csn>,
     /// The transaction changed the schema: plans made before it ends are stale.
     pub(super) ddl: bool,
+    /// A snapshot was published in the session's slot (cleared when the transaction ends).
+    pub(super) published: bool,
 }
 
 impl Txn {
@@ -139,6 +141,7 @@ impl Core {
                 cid: 0,
                 snapshot: None,
                 ddl: false,
+                published: false,
             };
             self.txn = Some(match self.spare_txn.take() {
                 Some(mut spare) => {
@@ -324,7 +327,10 @@ impl Core {
                 txns.abort(&cell, &[]);
             }
         }
-        if txn.snapshot.take().is_some() {
+        // READ COMMITTED drops its snapshot at each command, so whether one was published is
+        // remembered apart: an idle session must not hold the vacuum horizon back.
+        txn.snapshot = None;
+        if std::mem::take(&mut txn.published) {
             self.snap_slot.clear();
         }
         txn.cid = 0;
@@ -352,6 +358,9 @@ impl Core {
                 if let Some(cell) = txn.cell.take() {
                     txns.stop_waiting(&cell);
                     txns.abort(&cell, &[]);
+                }
+                if std::mem::take(&mut txn.published) {
+                    self.snap_slot.clear();
                 }
             }
         }
@@ -394,6 +403,7 @@ impl Core {
             None => {
                 let s = instance.txns.snapshot(&slot, top, txn.cid);
                 txn.snapshot = Some(s.csn);
+                txn.published = true;
                 s.csn
             }
         };
