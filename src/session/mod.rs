@@ -302,8 +302,8 @@ impl Core {
         sql::plan::modify::TableCx {
             catalog: &self.instance.catalog,
             snap,
-            database: self.database.clone(),
-            search_path: SessionCtx::search_path(self),
+            database: &self.database,
+            search_path: self.settings.get_str("search_path").unwrap_or("public"),
             used: &self.tables_used,
         }
     }
@@ -447,12 +447,8 @@ impl SessionCtx for Core {
             .map_or(sql::Isolation::ReadCommitted, |t| t.isolation)
     }
     fn search_path(&self) -> Vec<String> {
-        // Only `public` exists besides pg_catalog (searched first, implicitly); "$user" names a
-        // schema only if one has the user's name.
         let path = self.settings.get_str("search_path").unwrap_or("public");
-        path.split(',')
-            .map(|p| p.trim().trim_matches('"'))
-            .filter(|p| *p == "public")
+        sql::engine::search_schemas(path)
             .map(str::to_string)
             .collect()
     }

@@ -43,6 +43,10 @@ pub struct KeySpec {
     pub location: i32,
 }
 
+/// A CHECK of CREATE TABLE: its name if given, its expression's text, and the one column it
+/// refers to if it refers to exactly one (PostgreSQL names it after that column).
+pub type Check = (Option<String>, String, Option<String>);
+
 #[derive(Debug, Clone)]
 pub struct CreateTable {
     pub schema: String,
@@ -53,7 +57,7 @@ pub struct CreateTable {
     pub keys: Vec<KeySpec>,
     /// CHECK constraints: name if given, expression text, and the one column the expression
     /// refers to (None for none or several), which names an unnamed check.
-    pub checks: Vec<(Option<String>, String, Option<String>)>,
+    pub checks: Vec<Check>,
 }
 
 /// An analyzed DDL statement.
@@ -305,6 +309,37 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     })
 }
 
+/// A key, CHECK or foreign-key constraint of CREATE TABLE, on `column` or on the table: the
+/// same for both places (the other kinds are the column's own).
+fn key_or_check(
+    k: &protobuf::Constraint,
+    column: Option<&str>,
+    keys: &mut Vec<KeySpec>,
+    checks: &mut Vec<Check>,
+) -> PgResult<()> {
+    match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
+        ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
+            keys.push(key_of_constraint(k, column))
+        }
+        ConstrType::ConstrCheck => {
+            if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
+                checks.push((
+                    (!k.conname.is_empty()).then(|| k.conname.clone()),
+                    deparse_expr(e)?,
+                    single_column(e),
+                ));
+            }
+        }
+        ConstrType::ConstrForeign => {
+            return Err(PgError::feature_not_supported(
+                "foreign keys are not supported yet",
+            ))
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let rv = c
         .relation
@@ -376,55 +411,17 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                                 col.default = Some(deparse_expr(e)?);
                             }
                         }
-                        ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
-                            keys.push(key_of_constraint(k, Some(&cd.colname)))
-                        }
-                        ConstrType::ConstrCheck => {
-                            if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
-                                checks.push((
-                                    (!k.conname.is_empty()).then(|| k.conname.clone()),
-                                    deparse_expr(e)?,
-                                    single_column(e),
-                                ));
-                            }
-                        }
                         ConstrType::ConstrIdentity => {
                             return Err(PgError::feature_not_supported(
                                 "identity columns are not supported yet (sequences come later)",
                             ))
                         }
-                        ConstrType::ConstrForeign => {
-                            return Err(PgError::feature_not_supported(
-                                "foreign keys are not supported yet",
-                            ))
-                        }
-                        _ => {}
+                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
                     }
                 }
                 columns.push(col);
             }
-            Some(N::Constraint(k)) => {
-                match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
-                    ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
-                        keys.push(key_of_constraint(k, None))
-                    }
-                    ConstrType::ConstrCheck => {
-                        if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
-                            checks.push((
-                                (!k.conname.is_empty()).then(|| k.conname.clone()),
-                                deparse_expr(e)?,
-                                single_column(e),
-                            ));
-                        }
-                    }
-                    ConstrType::ConstrForeign => {
-                        return Err(PgError::feature_not_supported(
-                            "foreign keys are not supported yet",
-                        ))
-                    }
-                    _ => {}
-                }
-            }
+            Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks)?,
             Some(N::TableLikeClause(_)) => {
                 return Err(PgError::feature_not_supported(
                     "CREATE TABLE ... LIKE is not supported yet",
@@ -486,16 +483,15 @@ fn qual(cx: &dyn SessionCtx, schema: &str, name: &str) -> QualName {
 /// Finds a relation by possibly qualified name, through search_path.
 pub fn find(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Option<Arc<Rel>>> {
     let snap = cx.catalog_snapshot()?;
-    let catalog = &cx.instance().catalog;
-    if !schema.is_empty() {
-        return Ok(catalog.lookup(&qual(cx, schema, name), &snap));
-    }
-    for s in cx.search_path() {
-        if let Some(r) = catalog.lookup(&qual(cx, &s, name), &snap) {
-            return Ok(Some(r));
-        }
-    }
-    Ok(None)
+    let path = cx.search_path();
+    Ok(engine::find_rel(
+        &cx.instance().catalog,
+        &snap,
+        cx.database(),
+        path.iter().map(String::as_str),
+        schema,
+        name,
+    ))
 }
 
 /// An index name that is free in `schema`: `base`, else base1, base2, ... (PostgreSQL's rule).

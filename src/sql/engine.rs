@@ -31,6 +31,38 @@ pub type Rel = Relation<TableData>;
 /// The instance's catalog of tables.
 pub type SqlCatalog = catalog::Catalog<TableData>;
 
+/// The schemas of a search_path setting that exist, in order. Only `public` exists besides
+/// pg_catalog (searched first, implicitly); "$user" would name a schema with the user's name.
+pub fn search_schemas(search_path: &str) -> impl Iterator<Item = &str> {
+    search_path
+        .split(',')
+        .map(|p| p.trim().trim_matches('"'))
+        .filter(|p| *p == "public")
+}
+
+/// The relation `schema.name` (or `name` through `schemas`, in order) in `database`, as `snap`
+/// sees it: the one name resolution of tables, for the planner and for DDL.
+pub fn find_rel<'s>(
+    catalog: &SqlCatalog,
+    snap: &Snapshot,
+    database: &str,
+    schemas: impl IntoIterator<Item = &'s str>,
+    schema: &str,
+    name: &str,
+) -> Option<Arc<Rel>> {
+    let q = |s: &str| catalog::QualName {
+        database: database.to_string(),
+        schema: s.to_string(),
+        name: name.to_string(),
+    };
+    if !schema.is_empty() {
+        return catalog.lookup(&q(schema), snap);
+    }
+    schemas
+        .into_iter()
+        .find_map(|s| catalog.lookup(&q(s), snap))
+}
+
 /// An index key: the indexed columns' values, ordered as SQL orders them (NULLs last, as in a
 /// default B-tree index).
 #[derive(Debug, Clone)]

@@ -255,26 +255,21 @@ impl TxnManager {
 
     /// Starts a top-level transaction (done lazily, at its first write).
     pub fn begin(&self, pid: i32) -> Arc<TxnCell> {
-        let xid = self.next_xid.fetch_add(1, Ordering::SeqCst);
-        Arc::new(TxnCell {
-            xid,
-            top: xid,
-            pid,
-            parent: None,
-            state: AtomicU64::new(IN_PROGRESS),
-            waiters: Mutex::new(Vec::new()),
-            waiting_for: Mutex::new(None),
-        })
+        self.new_cell(pid, None)
     }
 
     /// Starts a sub-transaction (a savepoint level) inside `parent`.
     pub fn begin_sub(&self, parent: &Arc<TxnCell>) -> Arc<TxnCell> {
+        self.new_cell(parent.pid, Some(parent.clone()))
+    }
+
+    fn new_cell(&self, pid: i32, parent: Option<Arc<TxnCell>>) -> Arc<TxnCell> {
         let xid = self.next_xid.fetch_add(1, Ordering::SeqCst);
         Arc::new(TxnCell {
             xid,
-            top: parent.top,
-            pid: parent.pid,
-            parent: Some(parent.clone()),
+            top: parent.as_ref().map_or(xid, |p| p.top),
+            pid,
+            parent,
             state: AtomicU64::new(IN_PROGRESS),
             waiters: Mutex::new(Vec::new()),
             waiting_for: Mutex::new(None),

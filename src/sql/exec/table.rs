@@ -196,6 +196,7 @@ enum Pending {
 /// INSERT / UPDATE / DELETE.
 pub(super) struct ModifyOp {
     input: Box<dyn Operator>,
+    access: Option<Access>,
     pending: Option<Pending>,
     out: VecDeque<Row>,
     done: bool,
@@ -206,10 +207,41 @@ impl ModifyOp {
     pub(super) fn new(input: Box<dyn Operator>) -> ModifyOp {
         ModifyOp {
             input,
+            access: None,
             pending: None,
             out: VecDeque::new(),
             done: false,
             affected: 0,
+        }
+    }
+}
+
+/// What a writing operator writes as: the transaction's (or savepoint's) cell and the command,
+/// and the statement's snapshot. Fixed for the statement, so asked of the session once.
+struct Access {
+    cell: crate::sync::Arc<crate::txn::TxnCell>,
+    cid: crate::txn::Cid,
+    snap: Snapshot,
+}
+
+impl Access {
+    fn get<'a>(slot: &'a mut Option<Access>, cx: &mut EvalCx, what: &str) -> PgResult<&'a Access> {
+        if slot.is_none() {
+            // The writer first: the first write gives the transaction its cell, which the
+            // snapshot then names as its own.
+            let (cell, cid) = cx.session.writer(what)?;
+            let snap = cx.session.snapshot()?;
+            *slot = Some(Access { cell, cid, snap });
+        }
+        Ok(slot.as_ref().expect("set above"))
+    }
+
+    fn writer(&self, latest: bool) -> Writer<'_> {
+        Writer {
+            cell: &self.cell,
+            cid: self.cid,
+            snap: &self.snap,
+            latest,
         }
     }
 }
@@ -306,17 +338,11 @@ impl ModifyOp {
     /// with the row kept pending.
     fn write(&mut self, m: &Modify, p: Pending, cx: &mut EvalCx) -> PgResult<Option<Step>> {
         let width = m.rel.columns.len();
-        let snap = cx.session.snapshot()?;
-        let (cell, cid) = cx.session.writer(m.verb())?;
         // A newer version found by READ COMMITTED's re-check was committed after the
         // statement's snapshot; PostgreSQL changes it all the same.
         let latest = matches!(p, Pending::Change(_, _, true));
-        let w = Writer {
-            cell: &cell,
-            cid,
-            snap: &snap,
-            latest,
-        };
+        let access = Access::get(&mut self.access, cx, m.verb())?;
+        let w = access.writer(latest);
         match p {
             Pending::Insert(row) => {
                 match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
@@ -465,6 +491,7 @@ impl Operator for ModifyOp {
 /// SELECT ... FOR UPDATE: locks each row its input yields before passing it on.
 pub(super) struct LockRows {
     input: Box<dyn Operator>,
+    access: Option<Access>,
     /// A row waiting for another transaction's lock: its slot, the row, and whether it is a
     /// newer version found by READ COMMITTED's re-check.
     pending: Option<(RowId, Row, bool)>,
@@ -474,6 +501,7 @@ impl LockRows {
     pub(super) fn new(input: Box<dyn Operator>) -> LockRows {
         LockRows {
             input,
+            access: None,
             pending: None,
         }
     }
@@ -497,14 +525,8 @@ impl LockRows {
         else {
             unreachable!("LockRows opened from another node")
         };
-        let snap = cx.session.snapshot()?;
-        let (cell, cid) = cx.session.writer("SELECT FOR UPDATE")?;
-        let w = Writer {
-            cell: &cell,
-            cid,
-            snap: &snap,
-            latest: newer,
-        };
+        let access = Access::get(&mut self.access, cx, "SELECT FOR UPDATE")?;
+        let w = access.writer(newer);
         match engine::delete(rel, id, &w, true) {
             Ok(Changed::Done(_)) => Ok(Ok(Some(row))),
             Ok(Changed::Skipped) => Ok(Ok(None)),

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
-use crate::catalog::{ConstraintKind, QualName, RelKind};
+use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::engine::{Rel, SqlCatalog};
+use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
 use crate::txn::Snapshot;
 
@@ -23,33 +23,27 @@ use crate::txn::Snapshot;
 pub struct TableCx<'a> {
     pub catalog: &'a SqlCatalog,
     pub snap: Snapshot,
-    pub database: String,
-    pub search_path: Vec<String>,
+    pub database: &'a str,
+    /// The search_path setting as written (parsed only when a table name is looked up).
+    pub search_path: &'a str,
     /// Set when a table name resolved (the plan then depends on the schema).
     pub used: &'a std::cell::Cell<bool>,
 }
 
 impl TableCx<'_> {
     fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
-        let r = self.lookup(schema, name);
+        let r = engine::find_rel(
+            self.catalog,
+            &self.snap,
+            self.database,
+            engine::search_schemas(self.search_path),
+            schema,
+            name,
+        );
         if r.is_some() {
             self.used.set(true);
         }
         r
-    }
-
-    fn lookup(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
-        let q = |s: &str| QualName {
-            database: self.database.clone(),
-            schema: s.to_string(),
-            name: name.to_string(),
-        };
-        if !schema.is_empty() {
-            return self.catalog.lookup(&q(schema), &self.snap);
-        }
-        self.search_path
-            .iter()
-            .find_map(|s| self.catalog.lookup(&q(s), &self.snap))
     }
 }
 
