@@ -112,6 +112,9 @@ struct Prepared {
 struct Replan {
     source: ReplanSource,
     epoch: u64,
+    /// The relation locks each run takes before it checks the epoch (a DDL it waited for
+    /// changes the epoch, and the statement is planned again).
+    locks: Vec<(u32, crate::txn::lock::LockMode)>,
 }
 
 enum ReplanSource {
@@ -178,6 +181,8 @@ struct Core {
     /// Set when the statement being analyzed resolved a table name (its plan must be made
     /// again after a schema change).
     tables_used: std::cell::Cell<bool>,
+    /// The relation locks the statement being analyzed needs (`TableCx::locks`).
+    plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -313,12 +318,14 @@ impl Core {
     fn table_cx(&self) -> sql::plan::modify::TableCx<'_> {
         let snap = self.catalog_snapshot();
         self.tables_used.set(false);
+        self.plan_locks.borrow_mut().clear();
         sql::plan::modify::TableCx {
             catalog: &self.instance.catalog,
             snap,
             database: &self.database,
             search_path: self.settings.get_str("search_path").unwrap_or("public"),
             used: &self.tables_used,
+            locks: &self.plan_locks,
         }
     }
 
@@ -450,6 +457,14 @@ impl SessionCtx for Core {
     fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
         self.refuse_serializable()?;
         Ok(self.statement_snapshot())
+    }
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        self.lock_relation_as(rel, mode, nowait)
     }
     fn writer(&mut self, what: &str) -> PgResult<(Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
         self.refuse_serializable()?;

@@ -410,22 +410,39 @@ impl Session {
     }
 
     fn run_simple(&mut self, node: &pg_query::protobuf::node::Node) -> PgResult<()> {
-        let mut params = Vec::new();
-        let stmt = sql::analyze_in(
-            node,
-            &mut params,
-            &self.core.settings.fmt,
-            sql::Mode::Simple,
-            Some(&self.core.table_cx()),
-        );
-        let stmt = match stmt {
-            Ok(a) => a.stmt,
-            Err(e) => {
-                // Errors in a failed block are still 25P02 for non-transaction statements.
-                if self.core.tx == TxState::Failed {
-                    return Err(PgError::in_failed_transaction());
+        let mut tries = 0;
+        let stmt = loop {
+            let mut params = Vec::new();
+            let epoch = self.core.instance.catalog.epoch();
+            let stmt = sql::analyze_in(
+                node,
+                &mut params,
+                &self.core.settings.fmt,
+                sql::Mode::Simple,
+                Some(&self.core.table_cx()),
+            );
+            let stmt = match stmt {
+                Ok(a) => a.stmt,
+                Err(e) => {
+                    // Errors in a failed block are still 25P02 for non-transaction statements.
+                    if self.core.tx == TxState::Failed {
+                        return Err(PgError::in_failed_transaction());
+                    }
+                    return Err(e);
                 }
-                return Err(e);
+            };
+            // The tables' locks, as PostgreSQL takes them while it analyzes; a lock that had to
+            // wait for DDL means the tables may have changed: analyze again (a few times at
+            // most, as a DDL storm could go on forever).
+            let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+            if locks.is_empty() || self.core.tx == TxState::Failed {
+                break stmt;
+            }
+            self.core.ensure_transaction(&stmt);
+            let waited = self.core.lock_relations(&locks)?;
+            tries += 1;
+            if !waited || self.core.instance.catalog.epoch() == epoch || tries >= 8 {
+                break stmt;
             }
         };
         self.run_statement(&stmt, Vec::new(), &[], false)
@@ -578,6 +595,7 @@ impl Session {
         let replan = self.core.tables_used.get().then(|| Replan {
             source: ReplanSource::Parsed(parsed.clone()),
             epoch: self.core.instance.catalog.epoch(),
+            locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
         });
         let p = Prepared {
             deferred,
@@ -622,6 +640,10 @@ impl Session {
         let Some(r) = &p.replan else {
             return Ok(p);
         };
+        if self.core.tx != TxState::Failed && !r.locks.is_empty() {
+            self.core.ensure_transaction(&p.stmt);
+            self.core.lock_relations(&r.locks)?;
+        }
         let epoch = self.core.instance.catalog.epoch();
         if r.epoch == epoch {
             return Ok(p);
@@ -655,6 +677,11 @@ impl Session {
                 "cached plan must not change result type",
             ));
         }
+        let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+        if self.core.tx != TxState::Failed && !locks.is_empty() {
+            self.core.ensure_transaction(&a.stmt);
+            self.core.lock_relations(&locks)?;
+        }
         let fresh = Arc::new(Prepared {
             text: p.text.clone(),
             stmt: Arc::new(a.stmt),
@@ -666,6 +693,7 @@ impl Session {
                     ReplanSource::Node(n) => ReplanSource::Node(n.clone()),
                 },
                 epoch,
+                locks,
             }),
         });
         if name.is_empty() {

@@ -217,6 +217,7 @@ impl Session {
                 let replan = self.core.tables_used.get().then(|| super::Replan {
                     source: super::ReplanSource::Node(query.clone()),
                     epoch: self.core.instance.catalog.epoch(),
+                    locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
                 });
                 self.add_prepared(
                     name.clone(),
@@ -346,8 +347,17 @@ impl Session {
                         ));
                     }
                 }
-                self.core.next_command();
-                self.core.txn_mut().ddl = true;
+                if let sql::ddl::Ddl::Lock { .. } = **d {
+                    if !matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                        return Err(PgError::new(
+                            code::NO_ACTIVE_SQL_TRANSACTION,
+                            "LOCK TABLE can only be used in transaction blocks",
+                        ));
+                    }
+                } else {
+                    self.core.next_command();
+                    self.core.txn_mut().ddl = true;
+                }
                 sql::ddl::execute(d, &mut self.core)?;
             }
             Statement::CreateDatabase(name) => {

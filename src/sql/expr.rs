@@ -68,6 +68,18 @@ pub trait SessionCtx {
             "{what} is not available here"
         )))
     }
+    /// Takes relation lock `mode` on `rel` for the transaction, waiting while another holds a
+    /// conflicting one (with `nowait`, the relation's name: fail with 55P03 instead). True when
+    /// it waited (the schema may have changed meanwhile).
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        let _ = (rel, mode, nowait);
+        Ok(false)
+    }
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
     /// deadlock (40P01), cancel or timeout.
     fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {

@@ -1125,6 +1125,9 @@ impl<'a> Planner<'a> {
         }
         if let Some(wait) = lock {
             plan = modify::lock_rows(plan, wait, recheck)?;
+            if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
+                cx.note_lock(rel.oid, crate::txn::lock::LockMode::RowShare);
+            }
         }
         // Targets (with * expansion)
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
