@@ -52,6 +52,7 @@
 pub mod auth;
 mod conn;
 mod copy_in;
+mod messages;
 mod portals;
 mod protocol;
 mod read_ahead;

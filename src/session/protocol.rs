@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bytes::{Buf, BytesMut};
 
 use super::conn::CLIENT_READ;
+use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
 use super::txn::TxState;
 use super::utility::{show_column, text_col};
@@ -34,6 +35,7 @@ pub(super) enum Flow {
 
 impl Session {
     pub(super) fn fatal(&mut self, e: PgError) {
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         self.closing = true;
     }
@@ -106,6 +108,7 @@ impl Session {
                 query,
                 param_types,
             } => {
+                self.debug_parse(name, query);
                 let r = self.parse(name.to_string(), query, param_types);
                 self.ext_result(r, be::parse_complete);
             }
@@ -116,6 +119,7 @@ impl Session {
                 params,
                 result_formats,
             } => {
+                self.debug_bind(portal, statement);
                 let r = self.bind(portal, statement, param_formats, params, result_formats);
                 self.ext_result(r, be::bind_complete);
             }
@@ -201,8 +205,8 @@ impl Session {
     }
 
     pub(super) fn flush_notices(&mut self) {
-        for n in self.core.notices.drain(..) {
-            be::error_or_notice(&mut self.out, &n);
+        for n in std::mem::take(&mut self.core.notices) {
+            self.send_notice(&n);
         }
     }
 
@@ -212,6 +216,7 @@ impl Session {
             self.fatal(e);
             return;
         }
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         match self.core.tx {
             TxState::Block => {
@@ -288,7 +293,7 @@ impl Session {
             }
         };
         for n in &parsed.notices {
-            be::error_or_notice(&mut self.out, n);
+            self.send_notice(n);
         }
         if parsed.stmts.is_empty() {
             be::empty_query(&mut self.out);

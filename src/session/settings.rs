@@ -97,6 +97,7 @@ const GUCS: &[Guc] = &[
     g("lc_numeric", "C", Str, User, false, "Sets the locale for formatting numbers."),
     g("lc_time", "C", Str, User, false, "Sets the locale for formatting date and time values."),
     g("lock_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any wait for a lock."),
+    g("log_min_messages", "warning", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]), User, false, "Sets the message levels that are logged."),
     g("max_connections", "", Int(None), Internal, false, "Sets the maximum number of concurrent connections."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
@@ -156,6 +157,10 @@ pub struct Settings {
     /// default_transaction_isolation, parsed: every statement outside a transaction block
     /// reads it, and a map lookup each time showed in profiles with many sessions.
     pub default_isolation: Isolation,
+    /// client_min_messages as the number of DEBUG levels the client asked for (debug2: 2),
+    /// 0 for `log` and above: the protocol's own DEBUG messages (Parse, Bind) test this
+    /// instead of looking the setting up for every message.
+    pub client_debug: u8,
 }
 
 /// Instance-level values shown by read-only settings.
@@ -324,8 +329,8 @@ impl Settings {
                 n.to_string()
             }
             Enum(allowed) => {
-                let lower = value.trim().to_ascii_lowercase();
-                if !allowed.contains(&lower.as_str()) {
+                let lower = hidden_enum_value(g.name, value.trim().to_ascii_lowercase());
+                if !allowed.contains(&lower.as_str()) && !is_hidden_enum_value(g.name, &lower) {
                     return Err(PgError::new(
                         code::INVALID_PARAMETER_VALUE,
                         format!("invalid value for parameter \"{}\": \"{}\"", g.name, value),
@@ -413,6 +418,12 @@ impl Settings {
             }
             "idle_in_transaction_session_timeout" => {
                 self.idle_in_transaction_timeout_ms = value.parse().unwrap_or(0)
+            }
+            "client_min_messages" => {
+                self.client_debug = value
+                    .strip_prefix("debug")
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .unwrap_or(0)
             }
             _ => {}
         }
@@ -534,6 +545,19 @@ impl Settings {
             })
             .collect()
     }
+}
+
+/// The values PostgreSQL accepts but does not list in the hint: `debug` stands for `debug2`,
+/// and client_min_messages takes `info` (which changes nothing: INFO always reaches the client).
+fn hidden_enum_value(name: &str, lower: String) -> String {
+    match (name, lower.as_str()) {
+        ("client_min_messages" | "log_min_messages", "debug") => "debug2".to_string(),
+        _ => lower,
+    }
+}
+
+fn is_hidden_enum_value(name: &str, lower: &str) -> bool {
+    name == "client_min_messages" && lower == "info"
 }
 
 trait HintExt {

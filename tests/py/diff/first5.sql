@@ -1,0 +1,71 @@
+-- Differential cases for issue 20 (first things a PostgreSQL user tries): message levels,
+-- ending one's own session, PREPARE TRANSACTION, volatile calls, SHOW's canonical forms.
+
+-- name: client_min_messages_error_hides_warnings_and_notices
+SET client_min_messages = error;
+COMMIT;
+ROLLBACK;
+DROP TABLE IF EXISTS no_such_table_f5;
+SET client_min_messages = warning;
+COMMIT;
+DROP TABLE IF EXISTS no_such_table_f5;
+SET client_min_messages = notice;
+COMMIT;
+DROP TABLE IF EXISTS no_such_table_f5;
+RESET client_min_messages;
+SHOW client_min_messages;
+
+-- name: client_min_messages_debug_and_log_levels
+SET client_min_messages = debug1;
+DROP TABLE IF EXISTS no_such_table_f5;
+COMMIT;
+SET client_min_messages = log;
+COMMIT;
+SET client_min_messages = DEBUG;
+SHOW client_min_messages;
+SET client_min_messages = info;
+SHOW client_min_messages;
+COMMIT;
+DROP TABLE IF EXISTS no_such_table_f5;
+
+-- name: client_min_messages_never_hides_errors
+-- @errors
+SET client_min_messages = error;
+SELECT 1/0;
+SET client_min_messages = panic;
+SET client_min_messages = fatal;
+SHOW client_min_messages;
+
+-- name: client_min_messages_inside_transaction
+-- @errors
+BEGIN;
+SET LOCAL client_min_messages = error;
+BEGIN;
+COMMIT;
+BEGIN;
+SET client_min_messages = error;
+ROLLBACK;
+BEGIN;
+ROLLBACK;
+SELECT set_config('client_min_messages', 'warning', false);
+DROP TABLE IF EXISTS no_such_table_f5;
+SELECT 1/0;
+
+-- name: client_min_messages_identifier_truncation
+SET client_min_messages = warning;
+SELECT 1 AS aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa;
+SET client_min_messages = notice;
+SELECT 1 AS aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa;
+
+-- name: log_min_messages_values
+-- @errors
+SHOW log_min_messages;
+SET log_min_messages = info;
+SHOW log_min_messages;
+SET log_min_messages = debug;
+SHOW log_min_messages;
+SET log_min_messages = fatal;
+SHOW log_min_messages;
+SET log_min_messages = nonsense;
+RESET log_min_messages;
+SHOW log_min_messages;
