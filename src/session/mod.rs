@@ -388,6 +388,9 @@ impl SessionCtx for Core {
         }
         Ok(())
     }
+    fn interrupt_pending(&self) -> bool {
+        self.shared.cancel.load(Ordering::Relaxed) || self.shared.terminate.load(Ordering::Relaxed)
+    }
     fn sleep(&self, seconds: f64) -> PgResult<()> {
         // Also catches NaN: pg_sleep(NaN) returns at once.
         if seconds.is_nan() || seconds <= 0.0 {

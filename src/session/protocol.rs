@@ -38,6 +38,9 @@ impl Session {
         messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         self.closing = true;
+        // As PostgreSQL's proc_exit: the open transaction rolls back (its rows and locks are
+        // released) before the client reads the FATAL.
+        self.core.abort();
     }
 
     /// Handles every whole message in `rbuf`.
@@ -239,6 +242,11 @@ impl Session {
 
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
     pub(super) fn ready(&mut self) {
+        if self.closing {
+            // A FATAL was sent (pg_terminate_backend of the session itself): the connection
+            // closes after it, with nothing more.
+            return;
+        }
         if self.core.tx == TxState::Idle {
             self.deliver_notifications(usize::MAX);
         }
