@@ -130,3 +130,69 @@ def test_cancel_own_statement(pg, tg, query):
         return first, norm(c.query("SELECT 42"))
 
     run_both(pg, tg, fn)
+
+
+# -- start-up order -------------------------------------------------------------------------
+
+def startup_transcript(info, params: dict, password=None) -> list:
+    """Every message of a start-up, AuthenticationOk included, up to the FATAL or
+    ReadyForQuery; the user's name is replaced by <user>."""
+    import struct
+
+    from pgwire import _Scram, _cstr, frame, startup_packet
+
+    c = Conn.raw(info.host, info.port)
+    p = {"user": info.user}
+    p.update(params)
+    c.push(startup_packet(p))
+    got = []
+    scram = None
+    try:
+        while True:
+            m = c.recv(timeout=5)
+            if m.type == "R":
+                code, data = m.fields
+                got.append(("Authentication", code))
+                if code == 10:
+                    scram = _Scram(password)
+                    first = scram.first()
+                    c.push(frame(b"p", _cstr("SCRAM-SHA-256") + struct.pack("!i", len(first)) + first))
+                elif code == 11:
+                    c.push(frame(b"p", scram.final(data)))
+                continue
+            if m.type in "SK":
+                continue
+            got.extend(norm([m]))
+            if m.type in "EZ":
+                break
+    except ConnectionClosed:
+        got.append(("closed",))
+    c.close()
+    return [tuple(str(x).replace(info.user, "<user>") for x in g) for g in got]
+
+
+STARTUP_CASES = {
+    "no_such_database": {"database": "no_such_db_f5"},
+    "unknown_parameter": {"database": "postgres", "no_such_param_f5": "1"},
+    "bad_parameter_value": {"database": "postgres", "DateStyle": "nonsense"},
+    "unknown_option": {"database": "postgres", "options": "-c no_such_param_f5=1"},
+    "bad_database_and_parameter": {"database": "no_such_db_f5", "no_such_param_f5": "1"},
+}
+
+
+@pytest.mark.parametrize("case", list(STARTUP_CASES))
+def test_startup_errors_come_after_authentication(pg, tg, case):
+    run_both(pg, tg, lambda info: startup_transcript(info, STARTUP_CASES[case]))
+
+
+@pytest.mark.parametrize("case", list(STARTUP_CASES))
+def test_startup_wrong_password_says_nothing_else(pg_scram, tg_scram, case):
+    fn = lambda info: startup_transcript(info, STARTUP_CASES[case], password="wrong-password")  # noqa: E731
+    got = run_both(pg_scram, tg_scram, fn)
+    assert got[-1][0] == "ErrorResponse" and "28P01" in str(got[-1]), got
+
+
+@pytest.mark.parametrize("case", list(STARTUP_CASES))
+def test_startup_right_password_then_error(pg_scram, tg_scram, case):
+    run_both(pg_scram, tg_scram,
+             lambda info: startup_transcript(info, STARTUP_CASES[case], password=info.password))
