@@ -59,6 +59,7 @@ mod read_ahead;
 mod results;
 pub mod settings;
 mod startup;
+mod two_phase;
 mod txn;
 mod utility;
 mod wait;

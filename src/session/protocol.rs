@@ -652,7 +652,10 @@ impl Session {
         if self.core.tx == TxState::Failed
             && !matches!(
                 *prepared.stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+                Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::RollbackTo(_)
+                    | Statement::PrepareTransaction
             )
         {
             return Err(PgError::in_failed_transaction());
@@ -942,6 +945,7 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
             t.kind == T::TransStmtCommit as i32
                 || t.kind == T::TransStmtRollback as i32
                 || t.kind == T::TransStmtRollbackTo as i32
+                || t.kind == T::TransStmtPrepare as i32
         }
         _ => false,
     }

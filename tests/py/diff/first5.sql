@@ -69,3 +69,52 @@ SHOW log_min_messages;
 SET log_min_messages = nonsense;
 RESET log_min_messages;
 SHOW log_min_messages;
+
+-- name: prepare_transaction_disabled_ends_the_block
+-- @errors
+BEGIN;
+SELECT 1;
+PREPARE TRANSACTION 'f5';
+SELECT 2;
+COMMIT;
+SHOW max_prepared_transactions;
+
+-- name: prepare_transaction_in_savepoint
+-- @errors
+BEGIN;
+SAVEPOINT a;
+PREPARE TRANSACTION 'f5';
+SELECT 3;
+
+-- name: prepare_transaction_in_failed_block_rolls_back
+-- @errors
+BEGIN;
+SELECT 1/0;
+PREPARE TRANSACTION 'f5';
+SELECT 4;
+
+-- name: prepare_transaction_outside_a_block
+PREPARE TRANSACTION 'f5';
+SELECT 5;
+
+-- name: prepare_transaction_undoes_set
+-- @errors
+BEGIN;
+SET application_name = 'in_prepared';
+PREPARE TRANSACTION 'f5';
+SHOW application_name;
+
+-- name: commit_and_rollback_prepared
+-- @errors
+COMMIT PREPARED 'f5';
+ROLLBACK PREPARED 'f5';
+BEGIN;
+COMMIT PREPARED 'f5';
+ROLLBACK;
+BEGIN;
+ROLLBACK PREPARED 'f5';
+ROLLBACK;
+BEGIN;
+SELECT 1/0;
+COMMIT PREPARED 'f5';
+ROLLBACK;
