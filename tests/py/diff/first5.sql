@@ -118,3 +118,46 @@ BEGIN;
 SELECT 1/0;
 COMMIT PREPARED 'f5';
 ROLLBACK;
+
+-- name: volatile_inside_pg_typeof_runs
+LISTEN f5c;
+SELECT pg_typeof(pg_notify('f5c', 'from pg_typeof'));
+SELECT pg_typeof(set_config('application_name', 'a1', false));
+SHOW application_name;
+SELECT pg_typeof(set_config('application_name', 'a2', false))::text;
+SELECT pg_typeof(1), pg_typeof('x'::text), pg_typeof(NULL);
+SELECT pg_typeof(g) FROM generate_series(1, 2) g;
+UNLISTEN f5c;
+
+-- name: volatile_in_coalesce_case_nullif
+SET application_name = 'a0';
+SELECT COALESCE(1, set_config('application_name', 'a2', false)::int);
+SHOW application_name;
+SELECT COALESCE(NULL, set_config('application_name', 'a3', false));
+SELECT CASE WHEN true THEN 'x' ELSE set_config('application_name', 'a4', false) END;
+SELECT CASE WHEN false THEN set_config('application_name', 'a5', false) ELSE 'y' END;
+SHOW application_name;
+SELECT NULLIF(set_config('application_name', 'a6', false), 'zz');
+SELECT CASE set_config('application_name', 'a7', false) WHEN 'a7' THEN 1 ELSE 0 END;
+SELECT GREATEST(1, length(set_config('application_name', 'a8', false)));
+SELECT set_config('application_name', 'a9', false) IS NULL;
+SHOW application_name;
+
+-- name: volatile_under_constant_and_or
+SET application_name = 'b0';
+SELECT length(set_config('application_name', 'b1', false)) > 0 OR true;
+SELECT true OR set_config('application_name', 'b2', false) = 'q';
+SELECT false AND set_config('application_name', 'b3', false) = 'q';
+SELECT set_config('application_name', 'b4', false) = 'q' AND false;
+SHOW application_name;
+SELECT false OR set_config('application_name', 'b5', false) = 'b5';
+SELECT true AND set_config('application_name', 'b6', false) = 'b6';
+SHOW application_name;
+
+-- name: volatile_below_a_false_filter
+SET application_name = 'c0';
+SELECT 1 FROM (SELECT set_config('application_name', 'c1', false) AS x) s WHERE false;
+SELECT count(*) FROM (SELECT set_config('application_name', 'c2', false)) s;
+SHOW application_name;
+SELECT x FROM (SELECT set_config('application_name', 'c3', false) AS x) s WHERE 1 = 2;
+SHOW application_name;
