@@ -207,6 +207,32 @@ fn parse_ms(v: &str, unit: &str) -> Option<i64> {
     Some((n * factor).round() as i64)
 }
 
+/// A memory setting in kB (its unit): a plain number, or a number with kB, MB, GB or TB.
+fn parse_kb(v: &str) -> Option<i64> {
+    let v = v.trim().trim_matches('\'');
+    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let (num, unit) = v.split_at(split);
+    let n: i64 = num.parse().ok()?;
+    let f = match unit.trim() {
+        "" | "kB" => 1,
+        "MB" => 1024,
+        "GB" => 1024 * 1024,
+        "TB" => 1024 * 1024 * 1024,
+        _ => return None,
+    };
+    n.checked_mul(f)
+}
+
+/// SHOW's form of a memory setting: the largest unit that divides it.
+fn format_kb(kb: i64) -> String {
+    for (unit, f) in [("TB", 1i64 << 30), ("GB", 1 << 20), ("MB", 1 << 10)] {
+        if kb % f == 0 {
+            return format!("{}{}", kb / f, unit);
+        }
+    }
+    format!("{kb}kB")
+}
+
 fn format_ms(ms: i64) -> String {
     if ms == 0 {
         return "0".into();
@@ -238,7 +264,18 @@ fn parse_datestyle(v: &str, current: DateStyle) -> Option<DateStyle> {
             "iso" => ds.output = DateOutput::Iso,
             "postgres" => ds.output = DateOutput::Postgres,
             "sql" => ds.output = DateOutput::Sql,
-            "german" => ds.output = DateOutput::German,
+            // German implies DMY unless the same value names an order (check_datestyle).
+            "german" => {
+                ds.output = DateOutput::German;
+                if !v.split(',').any(|p| {
+                    matches!(
+                        p.trim().to_ascii_lowercase().as_str(),
+                        "mdy" | "us" | "noneuropean" | "dmy" | "euro" | "european" | "ymd"
+                    )
+                }) {
+                    ds.order = DateOrder::Dmy;
+                }
+            }
             "mdy" | "us" | "noneuropean" => ds.order = DateOrder::Mdy,
             "dmy" | "euro" | "european" => ds.order = DateOrder::Dmy,
             "ymd" => ds.order = DateOrder::Ymd,
@@ -368,23 +405,26 @@ impl Settings {
                     datestyle_text(ds)
                 }
                 "timezone" => canonical_timezone(value)?,
-                "search_path" => value
-                    .split(',')
-                    .map(|p| {
-                        let p = p.trim();
-                        let plain = p.trim_matches('"');
-                        if plain
-                            .chars()
-                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-                            && !plain.is_empty()
-                        {
-                            plain.to_string()
+                // SET quotes each name (sql::analyze); set_config() and start-up
+                // parameters are kept as given, as PostgreSQL keeps them.
+                "search_path" => value.to_string(),
+                "work_mem" => {
+                    let kb = parse_kb(value).ok_or_else(|| {
+                        let e = invalid_value("work_mem", value);
+                        if value.trim().starts_with(|c: char| c.is_ascii_digit()) {
+                            e.with_hint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
                         } else {
-                            format!("\"{}\"", plain.replace('"', "\"\""))
+                            e
                         }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                    })?;
+                    if !(64..=2_147_483_647).contains(&kb) {
+                        return Err(PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            format!("{kb} kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647)"),
+                        ));
+                    }
+                    format_kb(kb)
+                }
                 _ => value.to_string(),
             },
         };

@@ -443,6 +443,13 @@ fn analyze_inner(
                             None => sval(a),
                         })
                         .collect();
+                    // A list setting (GUC_LIST_QUOTE: search_path) takes each SET argument as
+                    // one name, quoted where it needs it: SET search_path = 'a,b' is "a,b".
+                    let values = if name == "search_path" {
+                        values.iter().map(|v| func::quote_ident(v)).collect()
+                    } else {
+                        values
+                    };
                     Statement::Set {
                         name,
                         value: SetValue::Values(values),
