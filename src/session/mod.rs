@@ -58,6 +58,7 @@
 pub mod auth;
 mod conn;
 mod copy_in;
+mod messages;
 mod portals;
 mod protocol;
 mod read_ahead;
@@ -65,6 +66,7 @@ mod results;
 mod running;
 pub mod settings;
 mod startup;
+mod two_phase;
 mod txn;
 mod utility;
 mod wait;
@@ -407,6 +409,9 @@ impl SessionCtx for Core {
             }
         }
         Ok(())
+    }
+    fn interrupt_pending(&self) -> bool {
+        self.shared.cancel.load(Ordering::Relaxed) || self.shared.terminate.load(Ordering::Relaxed)
     }
     fn sleep(&self, seconds: f64) -> PgResult<()> {
         // Also catches NaN: pg_sleep(NaN) returns at once.

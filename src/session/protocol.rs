@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bytes::{Buf, BytesMut};
 
 use super::conn::CLIENT_READ;
+use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
 use super::running::{Sink, Then};
 use super::txn::TxState;
@@ -45,8 +46,12 @@ enum Next {
 
 impl Session {
     pub(super) fn fatal(&mut self, e: PgError) {
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         self.closing = true;
+        // As PostgreSQL's proc_exit: the open transaction rolls back (its rows and locks are
+        // released) before the client reads the FATAL.
+        self.core.abort();
     }
 
     /// Handles every whole message in `rbuf`.
@@ -130,6 +135,7 @@ impl Session {
                 query,
                 param_types,
             } => {
+                self.debug_parse(name, query);
                 let r = self.parse(name.to_string(), query, param_types);
                 self.ext_result(r, be::parse_complete);
             }
@@ -140,6 +146,7 @@ impl Session {
                 params,
                 result_formats,
             } => {
+                self.debug_bind(portal, statement);
                 let r = self.bind(portal, statement, param_formats, params, result_formats);
                 self.ext_result(r, be::bind_complete);
             }
@@ -225,8 +232,8 @@ impl Session {
     }
 
     pub(super) fn flush_notices(&mut self) {
-        for n in self.core.notices.drain(..) {
-            be::error_or_notice(&mut self.out, &n);
+        for n in std::mem::take(&mut self.core.notices) {
+            self.send_notice(&n);
         }
     }
 
@@ -236,6 +243,7 @@ impl Session {
             self.fatal(e);
             return;
         }
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         match self.core.tx {
             TxState::Block => {
@@ -258,6 +266,11 @@ impl Session {
 
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
     pub(super) fn ready(&mut self) {
+        if self.closing {
+            // A FATAL was sent (pg_terminate_backend of the session itself): the connection
+            // closes after it, with nothing more.
+            return;
+        }
         if self.core.tx == TxState::Idle {
             self.deliver_notifications(usize::MAX);
         }
@@ -312,7 +325,7 @@ impl Session {
             }
         };
         for n in &parsed.notices {
-            be::error_or_notice(&mut self.out, n);
+            self.send_notice(n);
         }
         if parsed.stmts.is_empty() {
             be::empty_query(&mut self.out);
@@ -722,7 +735,10 @@ impl Session {
         if self.core.tx == TxState::Failed
             && !matches!(
                 *prepared.stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+                Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::RollbackTo(_)
+                    | Statement::PrepareTransaction
             )
         {
             return Err(PgError::in_failed_transaction());
@@ -1048,6 +1064,7 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
             t.kind == T::TransStmtCommit as i32
                 || t.kind == T::TransStmtRollback as i32
                 || t.kind == T::TransStmtRollbackTo as i32
+                || t.kind == T::TransStmtPrepare as i32
         }
         _ => false,
     }

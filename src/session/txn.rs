@@ -114,7 +114,10 @@ impl Core {
         if self.tx == TxState::Failed
             && !matches!(
                 stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+                Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::RollbackTo(_)
+                    | Statement::PrepareTransaction
             )
         {
             return Err(PgError::in_failed_transaction());

@@ -95,12 +95,9 @@ impl Session {
             Statement::Savepoint(name) => self.core.savepoint(name)?,
             Statement::Release(name) => self.core.release_savepoint(name)?,
             Statement::RollbackTo(name) => self.core.rollback_to_savepoint(name)?,
-            Statement::PrepareTransaction => {
-                return Err(PgError::new(
-                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "prepared transactions are disabled",
-                )
-                .with_hint("Set max_prepared_transactions to a nonzero value."));
+            Statement::PrepareTransaction => return self.core.prepare_transaction(),
+            Statement::FinishPrepared { commit, gid } => {
+                return Err(self.core.finish_prepared(*commit, gid))
             }
             Statement::Set { name, value, local } => {
                 let text = match value {

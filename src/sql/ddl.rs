@@ -476,6 +476,16 @@ fn already_exists(name: &str) -> PgError {
     )
 }
 
+/// What PostgreSQL's RangeVarGetRelidExtended reports at DEBUG1 when a relation named with
+/// IF EXISTS is missing (before the NOTICE that says it is skipped).
+fn missing_relation_debug(schema: &str, name: &str) -> PgError {
+    let what = match schema {
+        "" => format!("relation \"{name}\" does not exist"),
+        s => format!("relation \"{s}.{name}\" does not exist"),
+    };
+    PgError::debug(1, code::UNDEFINED_TABLE, what)
+}
+
 fn notice(msg: String, sqlstate: &'static str) -> PgError {
     PgError::notice(sqlstate, msg)
 }
@@ -725,10 +735,13 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         )
                         .with_hint("Use DROP INDEX to remove an index."))
                     }
-                    None if *if_exists => cx.notice(notice(
-                        format!("table \"{name}\" does not exist, skipping"),
-                        code::SUCCESSFUL_COMPLETION,
-                    )),
+                    None if *if_exists => {
+                        cx.notice(missing_relation_debug(schema, name));
+                        cx.notice(notice(
+                            format!("table \"{name}\" does not exist, skipping"),
+                            code::SUCCESSFUL_COMPLETION,
+                        ))
+                    }
                     None => {
                         return Err(PgError::new(
                             code::UNDEFINED_TABLE,
@@ -765,6 +778,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
                 let Some(ir) = found.filter(|r| r.kind == RelKind::Index) else {
                     if *if_exists {
+                        cx.notice(missing_relation_debug(schema, name));
                         cx.notice(notice(
                             format!("index \"{name}\" does not exist, skipping"),
                             code::SUCCESSFUL_COMPLETION,
