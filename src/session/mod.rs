@@ -171,6 +171,8 @@ struct Core {
     /// Set when the statement being analyzed resolved a table name (its plan must be made
     /// again after a schema change).
     tables_used: std::cell::Cell<bool>,
+    /// currval / lastval and cached sequence values (not transactional).
+    sequences: sql::sequence::SessionSequences,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -314,6 +316,9 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
+        Some(&mut self.sequences)
+    }
     fn current_xid(&mut self, func: &str) -> PgResult<u64> {
         let instance = self.instance.clone();
         let txn = self.txn_mut();

@@ -257,6 +257,7 @@ impl Session {
             snap_slot: instance.txns.register(),
             last_affected: None,
             tables_used: std::cell::Cell::new(false),
+            sequences: Default::default(),
         };
         let mut s = Session {
             core,

@@ -167,6 +167,9 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        if rel.kind == RelKind::Sequence && !rowid {
+            return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
+        }
         if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
