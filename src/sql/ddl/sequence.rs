@@ -74,6 +74,9 @@ pub enum SeqDdl {
     },
     /// TRUNCATE ... RESTART IDENTITY: the truncate, then the owned sequences restarted.
     TruncateRestart(Box<Ddl>),
+    /// A statement whose options are wrong: PostgreSQL reads them when it runs the statement
+    /// (after Parse and Bind succeeded), so the error waits for execution here too.
+    Invalid(PgError, &'static str),
 }
 
 impl SeqDdl {
@@ -83,6 +86,7 @@ impl SeqDdl {
             SeqDdl::Alter { .. } => "ALTER SEQUENCE",
             SeqDdl::Drop { .. } => "DROP SEQUENCE",
             SeqDdl::TruncateRestart(d) => d.tag(),
+            SeqDdl::Invalid(_, tag) => tag,
         }
     }
 }
@@ -411,7 +415,15 @@ fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
 
 /// Decides what a sequence statement is; None for other statements.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
-    let seq = |s: PgResult<SeqDdl>| s.map(|s| Ddl::Sequence(Box::new(s)));
+    let seq = |s: PgResult<SeqDdl>| {
+        let tag = match node {
+            N::CreateSeqStmt(_) => "CREATE SEQUENCE",
+            _ => "ALTER SEQUENCE",
+        };
+        Ok(Ddl::Sequence(Box::new(
+            s.unwrap_or_else(|e| SeqDdl::Invalid(e, tag)),
+        )))
+    };
     Some(match node {
         N::CreateSeqStmt(c) => seq((|| {
             let rv = c
@@ -586,6 +598,7 @@ fn owned_by(cx: &mut dyn SessionCtx, names: &[String], schema: &str) -> PgResult
 /// Runs a sequence statement in the session's transaction.
 pub fn execute(d: &SeqDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
     match d {
+        SeqDdl::Invalid(e, _) => return Err(e.clone()),
         SeqDdl::Create {
             schema,
             name,
@@ -926,6 +939,12 @@ pub fn create_column_sequences(
 ) -> PgResult<()> {
     for cs in seqs {
         let col = &columns[cs.column];
+        if !matches!(Type(col.type_oid), Type::INT2 | Type::INT4 | Type::INT8) {
+            return Err(PgError::new(
+                code::INVALID_PARAMETER_VALUE,
+                "identity column type must be smallint, integer, or bigint",
+            ));
+        }
         let mut spec = cs.spec.clone();
         if spec.as_type.is_none() {
             spec.as_type = Some(Type(col.type_oid));
@@ -967,16 +986,7 @@ pub fn identity_column(
     position: usize,
     seqs: &mut Vec<ColumnSeq>,
 ) -> PgResult<()> {
-    if !matches!(col.ty, Type::INT2 | Type::INT4 | Type::INT8) {
-        return Err(PgError::new(
-            code::INVALID_PARAMETER_VALUE,
-            "identity column type must be smallint, integer, or bigint",
-        ));
-    }
-    let mut spec = parse_options(&k.options, true)?;
-    if spec.as_type.is_none() {
-        spec.as_type = Some(col.ty);
-    }
+    let spec = parse_options(&k.options, true)?;
     col.identity = Some(if k.generated_when == "a" { 'a' } else { 'd' });
     col.not_null = true;
     seqs.push(ColumnSeq {

@@ -542,6 +542,7 @@ impl Planner<'_> {
                 }
             }
         };
+        let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         let scope = self.scope_of(
             &Plan {
                 columns: tcols.clone(),
@@ -657,6 +658,9 @@ impl Planner<'_> {
                     format!("multiple assignments to same column \"{}\"", rt.name),
                 )
                 .at(loc(rt.location)));
+            }
+            if !matches!(val, N::SetToDefault(_)) {
+                crate::sql::sequence::check_identity_update(&rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
