@@ -53,13 +53,22 @@ struct Entry {
 pub struct SessionSequences {
     entries: HashMap<Oid, Entry>,
     last_used: Option<Oid>,
+    /// Names already resolved (the regclass text of a serial default, looked up for every
+    /// row), valid while the catalog's epoch and search_path stay as they were: any catalog
+    /// change, including another transaction's DDL becoming visible, bumps the epoch.
+    resolved: HashMap<String, Arc<Rel>>,
+    resolved_at: (u64, Vec<String>),
 }
+
+/// Names kept in [`SessionSequences`]'s resolution cache (cleared when full).
+const MAX_RESOLVED: usize = 64;
 
 impl SessionSequences {
     /// DISCARD SEQUENCES / DISCARD ALL.
     pub fn discard(&mut self) {
         self.entries.clear();
         self.last_used = None;
+        self.resolved.clear();
     }
 
     fn entry(&mut self, rel: &Rel, seq: &Sequence) -> &mut Entry {
@@ -211,7 +220,31 @@ fn rel_of_arg(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Arc<Rel>> {
                     )
                 })
         }
-        v => find_named(cx, v.as_str().unwrap_or_default()),
+        v => {
+            let text = v.as_str().unwrap_or_default();
+            let epoch = cx.instance().catalog.epoch();
+            let path = cx.search_path();
+            if let Some(state) = cx.sequences() {
+                if state.resolved_at.0 == epoch && state.resolved_at.1 == path {
+                    if let Some(r) = state.resolved.get(text) {
+                        return Ok(r.clone());
+                    }
+                } else {
+                    state.resolved.clear();
+                    state.resolved_at = (epoch, path);
+                }
+            }
+            let rel = find_named(cx, text)?;
+            if let Some(state) = cx.sequences() {
+                if state.resolved.len() >= MAX_RESOLVED {
+                    state.resolved.clear();
+                }
+                if state.resolved_at.0 == epoch {
+                    state.resolved.insert(text.to_string(), rel.clone());
+                }
+            }
+            Ok(rel)
+        }
     }
 }
 
@@ -233,6 +266,9 @@ fn no_session() -> PgError {
 /// nextval on a sequence already found.
 pub fn nextval_rel(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<i64> {
     let seq = sequence_of(rel)?;
+    // A read-only transaction may not take values (25006). PostgreSQL also gives the
+    // transaction an id here, so that its commit waits for the sequence's WAL record.
+    cx.current_xid("nextval")?;
     let state = cx.sequences().ok_or_else(no_session)?;
     let e = state.entry(rel, seq);
     if e.last != e.cached {
@@ -310,6 +346,7 @@ pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<V
             let seq = sequence_of(&rel)?;
             let value = args[1].as_i64().unwrap_or(0);
             let is_called = args.get(2).and_then(Value::as_bool).unwrap_or(true);
+            cx.current_xid("setval")?;
             seq.set(value, is_called)
                 .map_err(|e| seq_error(e, &rel.name.name))?;
             let state = cx.sequences().ok_or_else(no_session)?;

@@ -390,3 +390,37 @@ EXECUTE sq_q;
 DEALLOCATE sq_p;
 DEALLOCATE sq_q;
 DROP SEQUENCE sq_prep;
+
+-- name: seq_read_only
+-- @errors
+DROP SEQUENCE IF EXISTS sq_ro;
+CREATE SEQUENCE sq_ro;
+BEGIN READ ONLY;
+SELECT nextval('sq_ro');
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT setval('sq_ro', 5);
+ROLLBACK;
+BEGIN READ ONLY;
+SELECT * FROM sq_ro;
+SELECT currval('sq_ro');
+ROLLBACK;
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT nextval('sq_ro');
+COMMIT;
+DROP SEQUENCE sq_ro;
+
+-- name: seq_temp
+DROP SEQUENCE IF EXISTS sq_temp;
+CREATE TEMP SEQUENCE sq_temp START 3;
+SELECT nextval('sq_temp');
+SELECT relpersistence FROM pg_class WHERE relname = 'sq_temp';
+DROP SEQUENCE sq_temp;
+
+-- name: seq_many_rows
+DROP TABLE IF EXISTS sq_many;
+CREATE TABLE sq_many (id bigserial PRIMARY KEY, n int);
+INSERT INTO sq_many (n) SELECT g FROM generate_series(1, 2000) g;
+SELECT count(*), count(DISTINCT id), min(id), max(id) FROM sq_many;
+SELECT * FROM sq_many_id_seq;
+DROP TABLE sq_many;
