@@ -399,11 +399,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                 let serial = sequence::serial_type(&tname).filter(|_| tn.array_bounds.is_empty());
                 let (ty, typmod) = match serial {
                     Some(t) => {
-                        sequences.push(sequence::ColumnSeq {
-                            column: columns.len(),
-                            identity: false,
-                            spec: Default::default(),
-                        });
+                        sequence::serial_column(columns.len(), &mut sequences);
                         (t, -1)
                     }
                     None => planner.resolve_type_name(tn)?,
@@ -427,6 +423,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
                         ConstrType::ConstrDefault => {
+                            sequence::default_given(&mut sequences, columns.len(), k.location);
                             if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
                                 col.default = Some(deparse_expr(e)?);
                             }

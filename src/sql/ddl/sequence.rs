@@ -49,6 +49,17 @@ pub struct ColumnSeq {
     pub column: usize,
     pub identity: bool,
     pub spec: SeqSpec,
+    /// A contradiction in the column's definition, reported when the statement runs (as
+    /// PostgreSQL's transformCreateStmt does), with the position of the clause that made it.
+    pub conflict: Option<(Conflict, i32)>,
+}
+
+/// What contradicts a serial or identity column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    BothDefaultAndIdentity,
+    MultipleIdentity,
+    MultipleDefaults,
 }
 
 /// An analyzed sequence statement.
@@ -939,6 +950,18 @@ pub fn create_column_sequences(
 ) -> PgResult<()> {
     for cs in seqs {
         let col = &columns[cs.column];
+        if let Some((c, at)) = cs.conflict {
+            let what = match c {
+                Conflict::BothDefaultAndIdentity => "both default and identity specified",
+                Conflict::MultipleIdentity => "multiple identity specifications",
+                Conflict::MultipleDefaults => "multiple default values specified",
+            };
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                format!("{what} for column \"{}\" of table \"{table}\"", col.name),
+            )
+            .at((at >= 0).then(|| at as u32 + 1)));
+        }
         if !matches!(Type(col.type_oid), Type::INT2 | Type::INT4 | Type::INT8) {
             return Err(PgError::new(
                 code::INVALID_PARAMETER_VALUE,
@@ -987,12 +1010,51 @@ pub fn identity_column(
     seqs: &mut Vec<ColumnSeq>,
 ) -> PgResult<()> {
     let spec = parse_options(&k.options, true)?;
+    let earlier = seqs.iter().position(|s| s.column == position);
+    let conflict = match earlier.map(|i| seqs[i].identity) {
+        Some(true) => Some((Conflict::MultipleIdentity, k.location)),
+        // serial: its default is the sequence's; no position, as in PostgreSQL.
+        Some(false) => Some((Conflict::BothDefaultAndIdentity, -1)),
+        None if col.default.is_some() => Some((Conflict::BothDefaultAndIdentity, k.location)),
+        None => None,
+    };
+    if let Some(i) = earlier {
+        if seqs[i].conflict.is_none() {
+            seqs[i].conflict = conflict;
+        }
+        return Ok(());
+    }
     col.identity = Some(if k.generated_when == "a" { 'a' } else { 'd' });
     col.not_null = true;
     seqs.push(ColumnSeq {
         column: position,
         identity: true,
         spec,
+        conflict,
     });
     Ok(())
+}
+
+/// A serial column of CREATE TABLE (its sequence and default are made when the table is).
+pub fn serial_column(position: usize, seqs: &mut Vec<ColumnSeq>) {
+    seqs.push(ColumnSeq {
+        column: position,
+        identity: false,
+        spec: SeqSpec::default(),
+        conflict: None,
+    });
+}
+
+/// A DEFAULT clause on a column of CREATE TABLE: a contradiction if the column is serial or
+/// an identity.
+pub fn default_given(seqs: &mut [ColumnSeq], position: usize, location: i32) {
+    if let Some(s) = seqs.iter_mut().find(|s| s.column == position) {
+        if s.conflict.is_none() {
+            s.conflict = Some(if s.identity {
+                (Conflict::BothDefaultAndIdentity, location)
+            } else {
+                (Conflict::MultipleDefaults, -1)
+            });
+        }
+    }
 }
