@@ -42,6 +42,8 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
+pub mod sequence;
+
 pub type Oid = u32;
 
 /// PostgreSQL's MaxHeapAttributeNumber.

@@ -185,6 +185,8 @@ struct Core {
     tables_used: std::cell::Cell<bool>,
     /// The relation locks the statement being analyzed needs (`TableCx::locks`).
     plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
+    /// currval / lastval and cached sequence values (not transactional).
+    sequences: sql::sequence::SessionSequences,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -337,6 +339,9 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
+        Some(&mut self.sequences)
+    }
     fn current_xid(&mut self, func: &str) -> PgResult<u64> {
         let instance = self.instance.clone();
         let txn = self.txn_mut();

@@ -22,6 +22,8 @@ use crate::catalog::{
 use crate::error::{code, PgError, PgResult};
 use crate::txn::lock::LockMode;
 
+pub mod sequence;
+
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
 pub struct NewColumn {
@@ -59,6 +61,8 @@ pub struct CreateTable {
     /// CHECK constraints: name if given, expression text, and the one column the expression
     /// refers to (None for none or several), which names an unnamed check.
     pub checks: Vec<Check>,
+    /// The serial and identity columns' sequences.
+    pub sequences: Vec<sequence::ColumnSeq>,
 }
 
 /// An analyzed DDL statement.
@@ -95,6 +99,8 @@ pub enum Ddl {
         tables: Vec<(String, String)>,
         vacuum: bool,
     },
+    /// CREATE / ALTER / DROP SEQUENCE, TRUNCATE ... RESTART IDENTITY (`ddl::sequence`).
+    Sequence(Box<sequence::SeqDdl>),
 }
 
 impl Ddl {
@@ -110,6 +116,7 @@ impl Ddl {
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
+            Ddl::Sequence(s) => s.tag(),
         }
     }
 }
@@ -189,6 +196,9 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    if let Some(d) = sequence::analyze(node) {
+        return Some(d);
+    }
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
         N::LockStmt(l) => {
@@ -297,15 +307,21 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 .collect(),
             vacuum: v.is_vacuumcmd,
         }),
-        N::TruncateStmt(t) => Ok(Ddl::Truncate(
-            t.relations
-                .iter()
-                .filter_map(|r| match r.node.as_ref()? {
-                    N::RangeVar(rv) => Some(rel_name(rv)),
-                    _ => None,
-                })
-                .collect(),
-        )),
+        N::TruncateStmt(t) => {
+            let d = Ddl::Truncate(
+                t.relations
+                    .iter()
+                    .filter_map(|r| match r.node.as_ref()? {
+                        N::RangeVar(rv) => Some(rel_name(rv)),
+                        _ => None,
+                    })
+                    .collect(),
+            );
+            Ok(match t.restart_seqs {
+                true => Ddl::Sequence(Box::new(sequence::SeqDdl::TruncateRestart(Box::new(d)))),
+                false => d,
+            })
+        }
         N::AlterTableStmt(a) => {
             let table = a.relation.as_ref().map(rel_name).unwrap_or_default();
             let mut keys = Vec::new();
@@ -399,6 +415,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let mut columns = Vec::new();
     let mut keys = Vec::new();
     let mut checks = Vec::new();
+    let mut sequences = Vec::new();
     for elt in &c.table_elts {
         match elt.node.as_ref() {
             Some(N::ColumnDef(cd)) => {
@@ -407,15 +424,14 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                     .as_ref()
                     .ok_or_else(|| PgError::syntax("column without a type"))?;
                 let tname = names_of(&tn.names).last().cloned().unwrap_or_default();
-                if matches!(
-                    tname.as_str(),
-                    "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
-                ) {
-                    return Err(PgError::feature_not_supported(
-                        "serial columns are not supported yet (sequences come later)",
-                    ));
-                }
-                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let serial = sequence::serial_type(&tname).filter(|_| tn.array_bounds.is_empty());
+                let (ty, typmod) = match serial {
+                    Some(t) => {
+                        sequence::serial_column(columns.len(), &mut sequences);
+                        (t, -1)
+                    }
+                    None => planner.resolve_type_name(tn)?,
+                };
                 let mut col = NewColumn {
                     name: cd.colname.clone(),
                     ty,
@@ -435,14 +451,13 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
                         ConstrType::ConstrDefault => {
+                            sequence::default_given(&mut sequences, columns.len(), k.location);
                             if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
                                 col.default = Some(deparse_expr(e)?);
                             }
                         }
                         ConstrType::ConstrIdentity => {
-                            return Err(PgError::feature_not_supported(
-                                "identity columns are not supported yet (sequences come later)",
-                            ))
+                            sequence::identity_column(&mut col, k, columns.len(), &mut sequences)?
                         }
                         _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
                     }
@@ -466,6 +481,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         columns,
         keys,
         checks,
+        sequences,
     }))
 }
 
@@ -718,6 +734,7 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
 /// Runs a DDL statement as part of the session's transaction. Returns the command tag.
 pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
+        Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::DropTables {
             names,
@@ -764,6 +781,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                             .map_err(|e| catalog_error(e, &i.name))?;
                     }
                 }
+                sequence::drop_owned(cx, &r)?;
             }
         }
         Ddl::DropIndexes { names, if_exists } => {
@@ -1158,6 +1176,20 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             kind: ConstraintKind::Check { expr: expr.clone() },
         });
     }
+    let table_oid = cx
+        .instance()
+        .catalog
+        .new_oid()
+        .map_err(|e| catalog_error(e, &ct.name))?;
+    sequence::create_column_sequences(
+        cx,
+        &schema,
+        &ct.name,
+        table_oid,
+        ct.persistence,
+        &ct.sequences,
+        &mut columns,
+    )?;
     let (cell, cid) = cx.writer("CREATE TABLE")?;
     let snap = cx.catalog_snapshot()?;
     let rel = NewRelation {
@@ -1174,7 +1206,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     let t = cx
         .instance()
         .catalog
-        .create(None, rel, &snap, &cell, cid)
+        .create(Some(table_oid), rel, &snap, &cell, cid)
         .map_err(|e| catalog_error(e, &ct.name))?;
     create_index_relations(cx, &t, &indexes)
 }

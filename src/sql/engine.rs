@@ -147,11 +147,21 @@ pub struct TableData {
     /// The index trees by index OID. Which of them a statement maintains is decided by the
     /// relation version it planned with (its `indexes`).
     trees: RwLock<Vec<(Oid, Arc<Index<Key>>)>>,
+    /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
+    pub sequence: Option<catalog::sequence::Sequence>,
 }
 
 impl TableData {
     pub fn new() -> TableData {
         TableData::default()
+    }
+
+    /// The data of a sequence relation: no rows, only its counter.
+    pub fn of_sequence(seq: catalog::sequence::Sequence) -> TableData {
+        TableData {
+            sequence: Some(seq),
+            ..TableData::default()
+        }
     }
 
     /// The tree of index `oid`, created empty on first use.

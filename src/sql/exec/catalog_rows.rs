@@ -24,6 +24,10 @@ fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
 }
 
 fn char_value(c: char) -> Value {
+    // "char" 0 (no identity, not generated) reads as the empty string, as PostgreSQL's does.
+    if c == '\0' {
+        return Value::Text(String::new());
+    }
     Value::Text(c.to_string())
 }
 
@@ -118,7 +122,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "attstorage" => char_value(if ty.typlen() > 0 { 'p' } else { 'x' }),
                         "attcompression" | "attgenerated" => char_value('\0'),
                         "attnotnull" => Value::Bool(col.not_null),
-                        "atthasdef" => Value::Bool(col.default.is_some()),
+                        // An identity column's nextval is internal, not a default.
+                        "atthasdef" => Value::Bool(col.default.is_some() && col.identity.is_none()),
                         "atthasmissing" => Value::Bool(false),
                         "attidentity" => char_value(col.identity.unwrap_or('\0')),
                         "attisdropped" => Value::Bool(col.dropped),
@@ -208,6 +213,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_sequence, pg_sequences
+        2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
         _ => return None,
     })
 }

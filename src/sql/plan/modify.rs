@@ -179,6 +179,9 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        if rel.kind == RelKind::Sequence && !rowid {
+            return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
+        }
         if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
@@ -554,6 +557,7 @@ impl Planner<'_> {
                 }
             }
         };
+        let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         let scope = self.scope_of(
             &Plan {
                 columns: tcols.clone(),
@@ -669,6 +673,9 @@ impl Planner<'_> {
                     format!("multiple assignments to same column \"{}\"", rt.name),
                 )
                 .at(loc(rt.location)));
+            }
+            if !matches!(val, N::SetToDefault(_)) {
+                crate::sql::sequence::check_identity_update(&rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
