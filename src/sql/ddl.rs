@@ -21,6 +21,10 @@ use crate::catalog::{
 };
 use crate::error::{code, PgError, PgResult};
 
+pub mod alter;
+pub mod schema;
+pub mod view;
+
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
 pub struct NewColumn {
@@ -58,6 +62,8 @@ pub struct CreateTable {
     /// CHECK constraints: name if given, expression text, and the one column the expression
     /// refers to (None for none or several), which names an unnamed check.
     pub checks: Vec<Check>,
+    /// Where the table's name stands in the statement, for error positions.
+    pub location: i32,
 }
 
 /// An analyzed DDL statement.
@@ -83,6 +89,12 @@ pub enum Ddl {
         table: (String, String),
         key: KeySpec,
     },
+    /// ALTER TABLE, RENAME, SET SCHEMA (alter.rs).
+    Alter(alter::Alter),
+    /// CREATE / DROP SCHEMA (schema.rs).
+    Schema(schema::SchemaDdl),
+    /// CREATE / DROP VIEW (view.rs).
+    View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
     Vacuum {
         tables: Vec<(String, String)>,
@@ -100,6 +112,9 @@ impl Ddl {
             Ddl::DropIndexes { .. } => "DROP INDEX",
             Ddl::Truncate(_) => "TRUNCATE TABLE",
             Ddl::AddKey { .. } => "ALTER TABLE",
+            Ddl::Alter(a) => a.tag(),
+            Ddl::Schema(s) => s.tag(),
+            Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
         }
@@ -181,28 +196,22 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    if let Some(a) = alter::analyze(node) {
+        return Some(a.map(Ddl::Alter));
+    }
+    if let Some(s) = schema::analyze(node) {
+        return Some(s.map(Ddl::Schema));
+    }
+    if let Some(v) = view::analyze(node) {
+        return Some(v.map(Ddl::View));
+    }
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
         N::DropStmt(d)
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32
                 || d.remove_type == protobuf::ObjectType::ObjectIndex as i32 =>
         {
-            let names = d
-                .objects
-                .iter()
-                .filter_map(|o| match o.node.as_ref()? {
-                    N::List(l) => {
-                        let parts = names_of(&l.items);
-                        match parts.as_slice() {
-                            [t] => Some((String::new(), t.clone())),
-                            [s, t] => Some((s.clone(), t.clone())),
-                            [_, s, t] => Some((s.clone(), t.clone())),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                })
-                .collect();
+            let names = drop_names(d);
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32 {
                 Ok(Ddl::DropTables {
                     names,
@@ -307,6 +316,25 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
         }
         _ => return None,
     })
+}
+
+/// The (schema, name) pairs a DROP TABLE / INDEX / VIEW names.
+fn drop_names(d: &protobuf::DropStmt) -> Vec<(String, String)> {
+    d.objects
+        .iter()
+        .filter_map(|o| match o.node.as_ref()? {
+            N::List(l) => {
+                let parts = names_of(&l.items);
+                match parts.as_slice() {
+                    [t] => Some((String::new(), t.clone())),
+                    [s, t] => Some((s.clone(), t.clone())),
+                    [_, s, t] => Some((s.clone(), t.clone())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// A key, CHECK or foreign-key constraint of CREATE TABLE, on `column` or on the table: the
@@ -438,6 +466,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         columns,
         keys,
         checks,
+        location: rv.location,
     }))
 }
 
@@ -453,7 +482,8 @@ fn notice(msg: String, sqlstate: &'static str) -> PgError {
 }
 
 /// The schema a new object goes to: the named one, or the first of search_path that exists.
-fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
+/// `location`: where the object's name stands, for the error's position.
+fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
     if schema.is_empty() {
         return cx.search_path().into_iter().next().ok_or_else(|| {
             PgError::new(
@@ -462,13 +492,18 @@ fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
             )
         });
     }
-    if schema == "public" || schema == "pg_temp" {
-        Ok("public".to_string())
+    if schema == "pg_temp" {
+        return Ok("public".to_string());
+    }
+    let snap = cx.catalog_snapshot()?;
+    if engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), schema) {
+        Ok(schema.to_string())
     } else {
         Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),
-        ))
+        )
+        .at((location >= 0).then(|| location as u32 + 1)))
     }
 }
 
@@ -684,19 +719,13 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::DropTables {
             names,
             if_exists,
-            cascade: _,
+            cascade,
         } => {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find(cx, schema, name)? {
                     Some(r) if r.kind == RelKind::Table => found.push(r),
-                    Some(_) => {
-                        return Err(PgError::new(
-                            code::WRONG_OBJECT_TYPE,
-                            format!("\"{name}\" is not a table"),
-                        )
-                        .with_hint("Use DROP INDEX to remove an index."))
-                    }
+                    Some(r) => return Err(view::wrong_kind(name, r.kind, "a table", "TABLE")),
                     None if *if_exists => cx.notice(notice(
                         format!("table \"{name}\" does not exist, skipping"),
                         code::SUCCESSFUL_COMPLETION,
@@ -709,6 +738,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
+            view::drop_dependents(cx, &found, *cascade)?;
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -828,6 +858,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
+        Ddl::Alter(a) => alter::execute(a, cx)?,
+        Ddl::Schema(s) => schema::execute(s, cx)?,
+        Ddl::View(v) => view::execute(v, cx)?,
         Ddl::Vacuum { tables, vacuum } => {
             let mut rels = Vec::new();
             if tables.is_empty() {
@@ -970,7 +1003,7 @@ fn replace_with_data(
 }
 
 fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
-    let schema = creation_schema(cx, &ct.schema)?;
+    let schema = creation_schema(cx, &ct.schema, ct.location)?;
     if find(cx, &schema, &ct.name)?.is_some() {
         if ct.if_not_exists {
             cx.notice(notice(
