@@ -155,6 +155,10 @@ impl Key {
 pub struct ViewDef {
     pub query: String,
     pub deps: Vec<(Oid, Vec<usize>)>,
+    /// The schemas its unqualified names were resolved in when it was made (search_path then,
+    /// or the schema CREATE SCHEMA was making): they resolve there again wherever it is used,
+    /// as PostgreSQL's stored parse tree keeps what they named.
+    pub search_path: String,
 }
 
 /// The data of one table, shared by every version of its catalog entry.

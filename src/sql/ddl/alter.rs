@@ -492,7 +492,12 @@ fn planner_run<T>(
     let mut params = Vec::new();
     let fmt = cx.fmt().clone();
     let mut planner = Planner::new(&mut params, &fmt);
-    f(&mut planner)
+    // The expressions are parsed again from their stored text: positions in it would point
+    // nowhere in the statement.
+    f(&mut planner).map_err(|mut e| {
+        e.position = None;
+        e
+    })
 }
 
 fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<()> {
@@ -678,7 +683,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 Some(text) => Source::Expr(planner_run(cx, |p| {
                     let n = parse_expr(text)?;
                     let (e, from) = p.bind_over_columns(table, &[], &n)?;
-                    p.assign_to(e, from, col.ty, col.typmod)
+                    p.assign_to(e, from, col.ty, col.typmod)?
                         .ok_or_else(|| default_type_error(&col.name, col.ty, from))
                 })?),
                 None => Source::Null,
@@ -752,7 +757,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 Some(text) => {
                     let n = parse_expr(text)?;
                     let (e, from) = p.bind_over_columns(table, &t.columns, &n)?;
-                    p.assign_to(e, from, *ty, *typmod).ok_or_else(|| {
+                    p.assign_to(e, from, *ty, *typmod)?.ok_or_else(|| {
                         PgError::new(
                             code::DATATYPE_MISMATCH,
                             format!("result of USING clause for column \"{name}\" cannot be cast automatically to type {target}"),
@@ -761,7 +766,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                     })
                 }
                 None => p
-                    .assign_to(Expr::Column(pos), Type(old.type_oid), *ty, *typmod)
+                    .assign_to(Expr::Column(pos), Type(old.type_oid), *ty, *typmod)?
                     .ok_or_else(|| {
                         PgError::new(
                             code::DATATYPE_MISMATCH,
@@ -781,7 +786,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 planner_run(cx, |p| {
                     let n = parse_expr(text)?;
                     let (d, from) = p.bind_over_columns(table, &[], &n)?;
-                    p.assign_to(d, from, *ty, *typmod).map(|_| ()).ok_or_else(|| {
+                    p.assign_to(d, from, *ty, *typmod)?.map(|_| ()).ok_or_else(|| {
                         PgError::new(
                             code::DATATYPE_MISMATCH,
                             format!("default for column \"{name}\" cannot be cast automatically to type {target}"),
@@ -802,7 +807,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 planner_run(cx, |p| {
                     let n = parse_expr(text)?;
                     let (e, from) = p.bind_over_columns(table, &[], &n)?;
-                    p.assign_to(e, from, ty, typmod)
+                    p.assign_to(e, from, ty, typmod)?
                         .map(|_| ())
                         .ok_or_else(|| default_type_error(name, ty, from))
                 })?;
@@ -1096,7 +1101,7 @@ fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) ->
         ));
     }
     let (old_s, new_s) = (old.to_string(), new.to_string());
-    let t = replace_with_data(cx, r, r.data.clone(), move |n| {
+    replace_with_data(cx, r, r.data.clone(), move |n| {
         n.columns[pos].name = new_s.clone();
         for k in n.constraints.iter_mut() {
             if let ConstraintKind::Check { expr } = &mut k.kind {
@@ -1104,9 +1109,7 @@ fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) ->
             }
         }
     })?;
-    if t.kind == RelKind::Table {
-        refresh_index_relations(cx, &t)?;
-    }
+    // An index's own column keeps the name it was created with (as in PostgreSQL).
     Ok(())
 }
 

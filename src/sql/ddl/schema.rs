@@ -222,6 +222,31 @@ fn create_element(cx: &mut dyn SessionCtx, schema: &str, e: &N) -> PgResult<()> 
             ))
         }
     }
+    if matches!(e, N::ViewStmt(_)) {
+        // Names in the view's query resolve in the new schema, as PostgreSQL resolves them
+        // while it creates the schema's elements.
+        let Some(super::view::ViewDdl::Create {
+            name,
+            aliases,
+            query,
+            replace,
+            location,
+            ..
+        }) = super::view::analyze(&e).transpose()?
+        else {
+            return Ok(());
+        };
+        return super::view::create_view(
+            cx,
+            schema,
+            &name,
+            &aliases,
+            &query,
+            replace,
+            location,
+            Some(schema.to_string()),
+        );
+    }
     match super::analyze(&e) {
         Some(d) => super::execute(&d?, cx).map(|_| ()),
         None => Err(PgError::feature_not_supported(

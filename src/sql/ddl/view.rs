@@ -23,7 +23,7 @@ use pg_query::NodeRef;
 use super::{catalog_error, creation_schema, find, notice, qual, replace_with_data};
 use crate::catalog::{ColumnDef, NewRelation, Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::engine::{Rel, TableData, ViewDef};
+use crate::sql::engine::{self, Rel, TableData, ViewDef};
 use crate::sql::expr::SessionCtx;
 use crate::sql::plan::modify::TableCx;
 use crate::sql::plan::Planner;
@@ -100,7 +100,7 @@ pub fn execute(v: &ViewDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             query,
             replace,
             location,
-        } => create_view(cx, schema, name, aliases, query, *replace, *location),
+        } => create_view(cx, schema, name, aliases, query, *replace, *location, None),
         ViewDdl::Drop {
             names,
             if_exists,
@@ -147,7 +147,9 @@ pub fn wrong_kind(name: &str, kind: RelKind, expected: &str, _stmt: &str) -> PgE
     .with_hint(hint)
 }
 
-fn create_view(
+/// CREATE [OR REPLACE] VIEW; `path`: where unqualified names resolve (None: search_path).
+#[allow(clippy::too_many_arguments)]
+pub fn create_view(
     cx: &mut dyn SessionCtx,
     schema: &str,
     name: &str,
@@ -155,16 +157,15 @@ fn create_view(
     query: &N,
     replace: bool,
     location: i32,
+    path: Option<String>,
 ) -> PgResult<()> {
     let schema = creation_schema(cx, schema, location)?;
+    let search_path = path.unwrap_or_else(|| cx.search_path().join(","));
     let text = query
         .deparse(Default::default())
         .map_err(|e| PgError::internal(format!("cannot deparse the view's query: {e}")))?;
     // Plan the query as the view's users will, for its columns.
     let snap = cx.catalog_snapshot()?;
-    let search_path = cx
-        .get_setting("search_path", true)?
-        .unwrap_or_else(|| "public".into());
     let fmt = cx.fmt().clone();
     let used = Cell::new(false);
     let plan = {
@@ -211,8 +212,12 @@ fn create_view(
             dropped: false,
         });
     }
-    let deps = dependencies(cx, query)?;
-    let data = Arc::new(TableData::of_view(ViewDef { query: text, deps }));
+    let deps = dependencies(cx, query, &search_path)?;
+    let data = Arc::new(TableData::of_view(ViewDef {
+        query: text,
+        deps,
+        search_path,
+    }));
     if let Some(old) = find(cx, &schema, name)? {
         if !replace {
             return Err(super::already_exists(name));
@@ -286,7 +291,11 @@ fn check_replacement(old: &Rel, new: &[ColumnDef]) -> PgResult<()> {
 
 /// The relations a view's query names, each with the positions of its columns the query
 /// mentions by name (all of them where the query has a `*`).
-fn dependencies(cx: &mut dyn SessionCtx, query: &N) -> PgResult<Vec<(Oid, Vec<usize>)>> {
+fn dependencies(
+    cx: &mut dyn SessionCtx,
+    query: &N,
+    path: &str,
+) -> PgResult<Vec<(Oid, Vec<usize>)>> {
     let mut rels: Vec<Arc<Rel>> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut star = false;
@@ -302,8 +311,17 @@ fn dependencies(cx: &mut dyn SessionCtx, query: &N) -> PgResult<Vec<(Oid, Vec<us
             _ => {}
         }
     }
+    let snap = cx.catalog_snapshot()?;
     for (schema, name) in ranges {
-        if let Some(r) = find(cx, &schema, &name)? {
+        let found = engine::find_rel(
+            &cx.instance().catalog,
+            &snap,
+            cx.database(),
+            engine::search_schemas(path),
+            &schema,
+            &name,
+        );
+        if let Some(r) = found {
             if !rels.iter().any(|x| x.oid == r.oid) {
                 rels.push(r);
             }

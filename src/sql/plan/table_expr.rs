@@ -7,6 +7,7 @@
 
 use pg_query::protobuf::node::Node as N;
 
+use super::modify::TableCx;
 use super::{CoercionContext, Column, Expr, Plan, Planner, Scope, ScopeCol};
 use crate::catalog::ColumnDef;
 use crate::error::{code, PgError, PgResult};
@@ -54,10 +55,22 @@ impl Planner<'_> {
     }
 
     /// Converts `e` of type `from` to a column of type `to`, as an assignment does; None when
-    /// no assignment cast exists (the caller words the error).
-    pub fn assign_to(&mut self, e: Expr, from: Type, to: Type, typmod: i32) -> Option<Expr> {
-        self.coerce(e, from, to, typmod, CoercionContext::Assignment, -1)
-            .ok()
+    /// no assignment cast exists (the caller words the error). Other errors (a literal that
+    /// is no valid input for the type) are returned as they are.
+    pub fn assign_to(
+        &mut self,
+        e: Expr,
+        from: Type,
+        to: Type,
+        typmod: i32,
+    ) -> PgResult<Option<Expr>> {
+        match self.coerce(e, from, to, typmod, CoercionContext::Assignment, -1) {
+            Ok(e) => Ok(Some(e)),
+            Err(err) if matches!(err.code, code::DATATYPE_MISMATCH | code::CANNOT_COERCE) => {
+                Ok(None)
+            }
+            Err(err) => Err(err),
+        }
     }
 
     /// The plan of view `view` (its stored query planned again, with the view's column names
@@ -79,7 +92,10 @@ impl Planner<'_> {
             .ok_or_else(|| PgError::internal("view query is empty"))?;
         // The view's query sees none of the query around it (no outer columns, no CTEs).
         let mut inner = Planner::new(self.params, self.fmt);
-        inner.tables = self.tables.clone();
+        inner.tables = self.tables.as_ref().map(|t| TableCx {
+            search_path: &def.search_path,
+            ..t.clone()
+        });
         let plan = inner.plan_query(&node)?;
         let live: Vec<(usize, &ColumnDef)> = view.live_columns().collect();
         if plan.columns.len() < live.len() {
