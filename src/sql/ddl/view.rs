@@ -171,7 +171,7 @@ pub fn create_view(
     let plan = {
         let tables = TableCx {
             catalog: &cx.instance().catalog,
-            snap: snap.clone(),
+            snap,
             database: cx.database(),
             search_path: &search_path,
             used: &used,
