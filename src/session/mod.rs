@@ -21,7 +21,11 @@
 //! output buffer; the buffer is written once per batch of input (so once per Sync, Flush or
 //! simple Query as the protocol wants). Keeping handling synchronous is what lets a panic be
 //! caught per message (the session ends with FATAL XX000, the server goes on) and keeps the task's
-//! future small. The one blocking call, `pg_sleep`, runs under `block_in_place`.
+//! future small. A query that must wait for another transaction, has spent its budget of work,
+//! or has filled the output stops in the middle instead (`running.rs`): the loop writes what it
+//! has, awaits the other transaction (or lets the shard's other sessions run), and resumes it.
+//! The one blocking call left, `pg_sleep`, runs under `block_in_place`, as do the rare waits of
+//! paths that cannot stop in the middle (`wait.rs`).
 //!
 //! # Private and shared
 //!
@@ -44,6 +48,8 @@
 //! * `utility.rs`: the utility statements (SET/SHOW, BEGIN/COMMIT, LISTEN, PREPARE, cursors,
 //!   ...): `run_utility`.
 //! * `results.rs`: the one place that writes RowDescription, DataRows and COPY data.
+//! * `running.rs`: a query stopped in the middle (a wait, a yield, a full output) and its
+//!   resumption; `wait.rs`: awaiting another transaction, deadlock checks.
 //! * `txn.rs`: transaction state, savepoints, commit and abort.
 //! * `portals.rs`, `read_ahead.rs`, `settings.rs`: open portals, when to read ahead, settings.
 //! * here: [`Session`] (the protocol state) and [`Core`] (the state expressions may use, through
@@ -56,6 +62,7 @@ mod portals;
 mod protocol;
 mod read_ahead;
 mod results;
+mod running;
 pub mod settings;
 mod startup;
 mod txn;
@@ -225,6 +232,8 @@ struct Session {
     read_ahead: read_ahead::ReadAhead,
     /// COPY FROM STDIN in progress (copy-in mode).
     copy_in: Option<copy_in::CopyIn>,
+    /// A query stopped in the middle of its run (`running.rs`), resumed by the socket loop.
+    running: Option<Box<running::Running>>,
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -274,14 +283,19 @@ impl Core {
     /// The evaluation context of a query; running one fixes the transaction's isolation level
     /// and starts a new command.
     fn query_cx<'a>(&'a mut self, params: &'a [Value]) -> EvalCx<'a> {
-        self.next_command();
-        if let Some(t) = self.txn.as_mut() {
-            t.snapshot_taken = true;
-        }
+        self.begin_query();
         EvalCx {
             params,
             outer: Vec::new(),
             session: self,
+        }
+    }
+
+    /// A query starts: it fixes the transaction's isolation level and starts a new command.
+    fn begin_query(&mut self) {
+        self.next_command();
+        if let Some(t) = self.txn.as_mut() {
+            t.snapshot_taken = true;
         }
     }
 

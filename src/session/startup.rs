@@ -278,6 +278,7 @@ impl Session {
             follow: Follow::new(),
             read_ahead: read_ahead::ReadAhead::default(),
             copy_in: None,
+            running: None,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();

@@ -104,7 +104,7 @@ pub enum SetValue {
 
 #[derive(Debug, Clone)]
 pub enum Statement {
-    Query(Box<Plan>),
+    Query(Arc<Plan>),
     /// BEGIN or START TRANSACTION (the flag: which one, for the command tag).
     Begin(TxOptions, bool),
     Commit {
@@ -151,7 +151,7 @@ pub enum Statement {
     Discard(&'static str),
     Declare {
         name: String,
-        plan: Box<Plan>,
+        plan: Arc<Plan>,
         hold: bool,
     },
     Fetch {
@@ -382,14 +382,14 @@ fn analyze_inner(
             };
             planner.finish_params()?;
             *deferred = planner.deferred.take();
-            Statement::Query(Box::new(plan))
+            Statement::Query(Arc::new(plan))
         }
         N::SelectStmt(_) => {
             let mut planner = planner(params, fmt, mode, tables);
             let plan = planner.plan_query(node)?;
             planner.finish_params()?;
             *deferred = planner.deferred.take();
-            Statement::Query(Box::new(plan))
+            Statement::Query(Arc::new(plan))
         }
         N::TransactionStmt(t) => match t.kind {
             x if x == T::TransStmtBegin as i32 || x == T::TransStmtStart as i32 => {
@@ -550,7 +550,7 @@ fn analyze_inner(
             // CURSOR_OPT_HOLD = 0x20
             Statement::Declare {
                 name: d.portalname.clone(),
-                plan: Box::new(plan),
+                plan: Arc::new(plan),
                 hold: d.options & 0x20 != 0,
             }
         }
