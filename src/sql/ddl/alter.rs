@@ -971,6 +971,12 @@ fn refresh_index_relations(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<()>
 /// (start, end, name as PostgreSQL folds it). Used to find and rename a column's references in
 /// a stored CHECK expression.
 fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
+    identifier_tokens(text, false)
+}
+
+/// The identifiers of a statement's or expression's text that are not function names, with
+/// or without the tails of qualified names (`s.t`, `t.c`).
+fn identifier_tokens(text: &str, tails: bool) -> Vec<(usize, usize, String)> {
     use protobuf::{KeywordKind as K, Token as T};
     let Ok(scan) = pg_query::scan(text) else {
         return Vec::new();
@@ -987,7 +993,7 @@ fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
         let call = toks
             .get(i + 1)
             .is_some_and(|n| n.token == T::Ascii40 as i32);
-        let qualified_tail = i > 0 && toks[i - 1].token == T::Ascii46 as i32;
+        let qualified_tail = !tails && i > 0 && toks[i - 1].token == T::Ascii46 as i32;
         if call || qualified_tail {
             continue;
         }
@@ -1013,6 +1019,20 @@ fn rename_in_expr(text: &str, old: &str, new: &str) -> String {
     out
 }
 
+/// A view's query text with every identifier `old` (qualified names' parts too) naming `new`:
+/// how a view follows a rename of a table or column it reads, which PostgreSQL's stored parse
+/// tree does by OID. Names that are equal but mean something else (an alias, a column called
+/// like the table) are renamed too: an approximation.
+pub(super) fn rename_in_query(text: &str, old: &str, new: &str) -> String {
+    let mut out = text.to_string();
+    for (s, e, name) in identifier_tokens(text, true).into_iter().rev() {
+        if name == old {
+            out.replace_range(s..e, &crate::sql::func::quote_ident(new));
+        }
+    }
+    out
+}
+
 fn rename_relation(cx: &mut dyn SessionCtx, r: &Arc<Rel>, new_name: &str) -> PgResult<()> {
     if find(cx, &r.name.schema, new_name)?.is_some() {
         return Err(super::already_exists(new_name));
@@ -1020,6 +1040,7 @@ fn rename_relation(cx: &mut dyn SessionCtx, r: &Arc<Rel>, new_name: &str) -> PgR
     let mut name = r.name.clone();
     name.name = new_name.to_string();
     move_relation(cx, r, name)?;
+    super::view::follow_rename(cx, r.oid, None, &r.name.name, new_name)?;
     if r.kind == RelKind::Index {
         // The table's definition names its indexes, and the constraint an index backs is
         // renamed with it (as PostgreSQL does).
@@ -1109,8 +1130,9 @@ fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) ->
             }
         }
     })?;
-    // An index's own column keeps the name it was created with (as in PostgreSQL).
-    Ok(())
+    // An index's own column keeps the name it was created with (as in PostgreSQL); the
+    // views that read the column follow it.
+    super::view::follow_rename(cx, r.oid, Some(pos), old, new)
 }
 
 fn rename_constraint(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) -> PgResult<()> {

@@ -11,8 +11,9 @@
 //! over-approximates PostgreSQL's column dependencies (a name is taken as a reference to every
 //! such column of every relation read) and never under-approximates them.
 //!
-//! Known difference: renaming a table or column a view reads breaks the view here (the stored
-//! text still has the old name), where PostgreSQL's stored parse tree follows the rename.
+//! A RENAME of a table or column a view reads rewrites the view's text to the new name
+//! (`follow_rename`), where PostgreSQL's stored parse tree follows by OID; ALTER TABLE ... SET
+//! SCHEMA of a table a view names without its schema is not followed.
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -536,6 +537,29 @@ pub fn column_type_dependents(cx: &mut dyn SessionCtx, t: &Rel, pos: usize) -> P
             describe(cx, &v)?,
             t.columns[pos].name
         )));
+    }
+    Ok(())
+}
+
+/// Rewrites the views that read relation `oid` (its column `column`, if given) so that they
+/// name `new` where they named `old` (a RENAME of the relation or column).
+pub fn follow_rename(
+    cx: &mut dyn SessionCtx,
+    oid: Oid,
+    column: Option<usize>,
+    old: &str,
+    new: &str,
+) -> PgResult<()> {
+    for v in all_views(cx)? {
+        let hit = reads(&v, oid).is_some_and(|c| column.is_none_or(|p| c.contains(&p)));
+        let Some(def) = v.data.view.as_ref().filter(|_| hit) else {
+            continue;
+        };
+        let def = ViewDef {
+            query: super::alter::rename_in_query(&def.query, old, new),
+            ..def.clone()
+        };
+        replace_with_data(cx, &v, Arc::new(TableData::of_view(def)), |_| {})?;
     }
     Ok(())
 }

@@ -352,3 +352,23 @@ DROP TABLE al_ct CASCADE;
 ROLLBACK;
 SELECT * FROM al_cv;
 DROP TABLE al_ct CASCADE;
+
+-- name: view_follows_renames
+DROP TABLE IF EXISTS al_ft CASCADE;
+DROP TABLE IF EXISTS al_ft2 CASCADE;
+CREATE TABLE al_ft (a int, b text);
+INSERT INTO al_ft VALUES (1, 'x');
+CREATE VIEW al_fv AS SELECT a, al_ft.b FROM al_ft WHERE a > 0;
+CREATE VIEW al_fv2 AS SELECT a FROM al_fv;
+ALTER TABLE al_ft RENAME COLUMN a TO aa;
+ALTER TABLE al_ft RENAME COLUMN b TO bb;
+SELECT * FROM al_fv;
+ALTER TABLE al_ft RENAME TO al_ft2;
+SELECT * FROM al_fv;
+ALTER VIEW al_fv RENAME COLUMN a TO x;
+SELECT * FROM al_fv;
+SELECT * FROM al_fv2;
+ALTER VIEW al_fv RENAME TO al_fv_renamed;
+SELECT * FROM al_fv2;
+SELECT relname, relkind FROM pg_class WHERE relname LIKE 'al_f%' ORDER BY relname;
+DROP TABLE al_ft2 CASCADE;
