@@ -372,3 +372,34 @@ ALTER VIEW al_fv RENAME TO al_fv_renamed;
 SELECT * FROM al_fv2;
 SELECT relname, relkind FROM pg_class WHERE relname LIKE 'al_f%' ORDER BY relname;
 DROP TABLE al_ft2 CASCADE;
+
+-- name: alter_rewrite_then_write_in_one_transaction
+DROP TABLE IF EXISTS al_rw;
+CREATE TABLE al_rw (id int PRIMARY KEY, v text);
+INSERT INTO al_rw SELECT g, 'v' || g FROM generate_series(1, 50) g;
+BEGIN;
+ALTER TABLE al_rw ADD COLUMN n int DEFAULT 0;
+UPDATE al_rw SET n = id * 2 WHERE id <= 3;
+DELETE FROM al_rw WHERE id > 5;
+INSERT INTO al_rw VALUES (100, 'new', 1);
+COMMIT;
+SELECT * FROM al_rw ORDER BY id;
+SELECT * FROM al_rw WHERE id = 2;
+VACUUM al_rw;
+SELECT count(*) FROM al_rw;
+DROP TABLE al_rw;
+
+-- name: view_queries
+DROP TABLE IF EXISTS al_qt CASCADE;
+CREATE TABLE al_qt (g text, n int);
+INSERT INTO al_qt VALUES ('a', 1), ('a', 2), ('b', 5);
+CREATE VIEW al_qv AS SELECT g, sum(n) AS total, count(*) AS cnt FROM al_qt GROUP BY g ORDER BY g;
+SELECT * FROM al_qv;
+SELECT g FROM al_qv WHERE total > 2;
+CREATE VIEW al_qj AS SELECT x.g, y.n FROM al_qt x JOIN al_qt y ON x.n = y.n WHERE x.n < 5;
+SELECT * FROM al_qj ORDER BY n;
+PREPARE al_qp AS SELECT total FROM al_qv WHERE g = $1;
+EXECUTE al_qp('b');
+DEALLOCATE al_qp;
+SELECT attname, atttypid FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 'al_qv' ORDER BY attnum;
+DROP TABLE al_qt CASCADE;
