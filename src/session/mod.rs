@@ -487,7 +487,16 @@ impl SessionCtx for Core {
     }
     fn search_path(&self) -> Vec<String> {
         let path = self.settings.get_str("search_path").unwrap_or("public");
-        sql::engine::search_schemas(path)
+        // "$user" names the schema called like the user, where there is one.
+        let snap = Core::catalog_snapshot(self);
+        let catalog = &self.instance.catalog;
+        path.split(',')
+            .map(|p| match p.trim() {
+                "$user" | "\"$user\"" => self.user.as_str(),
+                p => p,
+            })
+            .flat_map(sql::engine::search_schemas)
+            .filter(|s| sql::engine::schema_exists(catalog, &snap, &self.database, s))
             .map(str::to_string)
             .collect()
     }

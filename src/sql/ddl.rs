@@ -24,6 +24,10 @@ use crate::txn::lock::LockMode;
 
 pub mod sequence;
 
+pub mod alter;
+pub mod schema;
+pub mod view;
+
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
 pub struct NewColumn {
@@ -63,6 +67,8 @@ pub struct CreateTable {
     pub checks: Vec<Check>,
     /// The serial and identity columns' sequences.
     pub sequences: Vec<sequence::ColumnSeq>,
+    /// Where the table's name stands in the statement, for error positions.
+    pub location: i32,
 }
 
 /// An analyzed DDL statement.
@@ -88,6 +94,12 @@ pub enum Ddl {
         table: (String, String),
         key: KeySpec,
     },
+    /// ALTER TABLE, RENAME, SET SCHEMA (alter.rs).
+    Alter(alter::Alter),
+    /// CREATE / DROP SCHEMA (schema.rs).
+    Schema(schema::SchemaDdl),
+    /// CREATE / DROP VIEW (view.rs).
+    View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
     /// LOCK TABLE: the tables, the mode, NOWAIT.
     Lock {
@@ -113,6 +125,9 @@ impl Ddl {
             Ddl::DropIndexes { .. } => "DROP INDEX",
             Ddl::Truncate(_) => "TRUNCATE TABLE",
             Ddl::AddKey { .. } => "ALTER TABLE",
+            Ddl::Alter(a) => a.tag(),
+            Ddl::Schema(s) => s.tag(),
+            Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -199,6 +214,15 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     if let Some(d) = sequence::analyze(node) {
         return Some(d);
     }
+    if let Some(a) = alter::analyze(node) {
+        return Some(a.map(Ddl::Alter));
+    }
+    if let Some(s) = schema::analyze(node) {
+        return Some(s.map(Ddl::Schema));
+    }
+    if let Some(v) = view::analyze(node) {
+        return Some(v.map(Ddl::View));
+    }
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
         N::LockStmt(l) => {
@@ -225,22 +249,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32
                 || d.remove_type == protobuf::ObjectType::ObjectIndex as i32 =>
         {
-            let names = d
-                .objects
-                .iter()
-                .filter_map(|o| match o.node.as_ref()? {
-                    N::List(l) => {
-                        let parts = names_of(&l.items);
-                        match parts.as_slice() {
-                            [t] => Some((String::new(), t.clone())),
-                            [s, t] => Some((s.clone(), t.clone())),
-                            [_, s, t] => Some((s.clone(), t.clone())),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                })
-                .collect();
+            let names = drop_names(d);
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32 {
                 Ok(Ddl::DropTables {
                     names,
@@ -351,6 +360,25 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
         }
         _ => return None,
     })
+}
+
+/// The (schema, name) pairs a DROP TABLE / INDEX / VIEW names.
+fn drop_names(d: &protobuf::DropStmt) -> Vec<(String, String)> {
+    d.objects
+        .iter()
+        .filter_map(|o| match o.node.as_ref()? {
+            N::List(l) => {
+                let parts = names_of(&l.items);
+                match parts.as_slice() {
+                    [t] => Some((String::new(), t.clone())),
+                    [s, t] => Some((s.clone(), t.clone())),
+                    [_, s, t] => Some((s.clone(), t.clone())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// A key, CHECK or foreign-key constraint of CREATE TABLE, on `column` or on the table: the
@@ -482,6 +510,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         keys,
         checks,
         sequences,
+        location: rv.location,
     }))
 }
 
@@ -507,7 +536,8 @@ fn notice(msg: String, sqlstate: &'static str) -> PgError {
 }
 
 /// The schema a new object goes to: the named one, or the first of search_path that exists.
-fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
+/// `location`: where the object's name stands, for the error's position.
+fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
     if schema.is_empty() {
         return cx.search_path().into_iter().next().ok_or_else(|| {
             PgError::new(
@@ -516,13 +546,18 @@ fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
             )
         });
     }
-    if schema == "public" || schema == "pg_temp" {
-        Ok("public".to_string())
+    if schema == "pg_temp" {
+        return Ok("public".to_string());
+    }
+    let snap = cx.catalog_snapshot()?;
+    if engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), schema) {
+        Ok(schema.to_string())
     } else {
         Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),
-        ))
+        )
+        .at((location >= 0).then(|| location as u32 + 1)))
     }
 }
 
@@ -739,19 +774,13 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::DropTables {
             names,
             if_exists,
-            cascade: _,
+            cascade,
         } => {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
                     Some(r) if r.kind == RelKind::Table => found.push(r),
-                    Some(_) => {
-                        return Err(PgError::new(
-                            code::WRONG_OBJECT_TYPE,
-                            format!("\"{name}\" is not a table"),
-                        )
-                        .with_hint("Use DROP INDEX to remove an index."))
-                    }
+                    Some(r) => return Err(view::wrong_kind(name, r.kind, "a table", "TABLE")),
                     None if *if_exists => {
                         cx.notice(missing_relation_debug(schema, name));
                         cx.notice(notice(
@@ -767,6 +796,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
+            view::drop_dependents(cx, &found, *cascade)?;
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -909,6 +939,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 cx.lock_relation(r.oid, *mode, nowait.then_some(name.as_str()))?;
             }
         }
+        Ddl::Alter(a) => alter::execute(a, cx)?,
+        Ddl::Schema(s) => schema::execute(s, cx)?,
+        Ddl::View(v) => view::execute(v, cx)?,
         Ddl::Vacuum { tables, vacuum } => {
             let mut rels = Vec::new();
             if tables.is_empty() {
@@ -1086,7 +1119,7 @@ fn replace_with_data(
 }
 
 fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
-    let schema = creation_schema(cx, &ct.schema)?;
+    let schema = creation_schema(cx, &ct.schema, ct.location)?;
     if find(cx, &schema, &ct.name)?.is_some() {
         if ct.if_not_exists {
             cx.notice(notice(

@@ -31,6 +31,7 @@ use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 mod search_cycle;
+mod table_expr;
 
 /// One output column of a plan.
 #[derive(Debug, Clone)]

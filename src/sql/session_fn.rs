@@ -144,10 +144,17 @@ pub fn call(
             let path = s
                 .get_setting("search_path", true)?
                 .unwrap_or_else(|| "public".into());
+            let created = s.search_path();
             let existing: Vec<String> = path
                 .split(',')
-                .map(|p| p.trim().trim_matches('"').to_string())
-                .filter(|p| matches!(p.as_str(), "pg_catalog" | "public" | "information_schema"))
+                .map(|p| match p.trim() {
+                    "$user" | "\"$user\"" => s.user().to_string(),
+                    p => p.trim_matches('"').to_string(),
+                })
+                .filter(|p| {
+                    matches!(p.as_str(), "pg_catalog" | "public" | "information_schema")
+                        || created.contains(p)
+                })
                 .collect();
             if f == CurrentSchema {
                 match existing.first() {

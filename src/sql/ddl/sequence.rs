@@ -617,7 +617,7 @@ pub fn execute(d: &SeqDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             if_not_exists,
             spec,
         } => {
-            let schema = creation_schema(cx, schema)?;
+            let schema = creation_schema(cx, schema, -1)?;
             if find(cx, &schema, name)?.is_some() {
                 if *if_not_exists {
                     cx.notice(notice(
@@ -974,7 +974,7 @@ pub fn create_column_sequences(
         }
         let (options, state, _) = init_params(&spec, None)?;
         let (sschema, name) = match &spec.sequence_name {
-            Some((s, n)) => (creation_schema(cx, s)?, n.clone()),
+            Some((s, n)) => (creation_schema(cx, s, -1)?, n.clone()),
             None => (
                 schema.to_string(),
                 choose_name(cx, schema, table, &col.name)?,

@@ -182,6 +182,16 @@ impl Planner<'_> {
         if rel.kind == RelKind::Sequence && !rowid {
             return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
         }
+        if rel.kind == RelKind::View {
+            if rowid {
+                return Err(PgError::feature_not_supported(format!(
+                    "changing or locking rows of view \"{}\" is not supported yet",
+                    rv.relname
+                ))
+                .at(loc(rv.location)));
+            }
+            return self.plan_view(&rel).map(Some);
+        }
         if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
