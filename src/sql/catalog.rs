@@ -10,11 +10,12 @@
 //! One file per group: `relations.rs` the relation definitions (columns), `types.rs` pg_type's
 //! rows and the I/O functions they name.
 
+pub mod fixed;
 mod relations;
 mod types;
 
 use relations::RELATIONS;
-pub use types::{proc_name, proc_oid, type_rows};
+pub use types::{align_and_storage, proc_name, proc_oid, type_rows};
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.
 #[derive(Debug)]
@@ -39,20 +40,12 @@ pub fn relation_by_oid(oid: u32) -> Option<&'static Relation> {
 pub fn regclass_oid(name: &str) -> Option<u32> {
     let n = name.trim();
     let n = n.strip_prefix("pg_catalog.").unwrap_or(n);
-    relation(n).map(|r| r.oid).or(match n {
-        "pg_authid" => Some(1260),
-        "pg_roles" => Some(12_000),
-        _ => None,
-    })
+    relation(n).map(|r| r.oid)
 }
 
 /// The name of a catalog relation by OID (regclass output).
 pub fn regclass_name(oid: u32) -> Option<&'static str> {
-    relation_by_oid(oid).map(|r| r.name).or(match oid {
-        1260 => Some("pg_authid"),
-        12_000 => Some("pg_roles"),
-        _ => None,
-    })
+    relation_by_oid(oid).map(|r| r.name)
 }
 
 /// The namespaces every database has: (oid, name, owner).
@@ -63,3 +56,14 @@ pub const NAMESPACES: &[(u32, &str, u32)] = &[
     (2200, "public", 6171),
     (13207, "information_schema", 10),
 ];
+
+/// A namespace's name by OID (regnamespace output).
+pub fn namespace_name(oid: u32) -> Option<&'static str> {
+    NAMESPACES.iter().find(|n| n.0 == oid).map(|n| n.1)
+}
+
+/// A namespace's OID by name (regnamespace input).
+pub fn namespace_oid(name: &str) -> Option<u32> {
+    let n = name.trim_matches('"');
+    NAMESPACES.iter().find(|x| x.1 == n).map(|x| x.0)
+}

@@ -129,6 +129,8 @@ pub enum SessionFn {
     InetServerPort,
     TxidCurrent,
     CurrentXactId,
+    /// The system information functions over the catalogs (`sql::catalog_fn`).
+    Catalog(crate::sql::catalog_fn::CatalogFn),
 }
 
 /// How a subquery is used inside an expression.

@@ -12,6 +12,7 @@
 //! session owns, so the session executes them.
 
 pub mod catalog;
+pub mod catalog_fn;
 pub mod ddl;
 pub mod engine;
 pub mod exec;
@@ -19,6 +20,7 @@ pub mod expr;
 pub mod func;
 pub mod parser;
 pub mod plan;
+pub mod ruleutils;
 pub mod session_fn;
 pub mod types;
 

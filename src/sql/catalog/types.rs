@@ -1267,3 +1267,11 @@ pub fn proc_oid(name: &str) -> Option<u32> {
     let n = name.strip_prefix("pg_catalog.").unwrap_or(name);
     PROCS.iter().find(|p| p.1 == n).map(|p| p.0)
 }
+
+/// pg_type's typalign and typstorage of a built-in type, as pg_attribute repeats them.
+pub fn align_and_storage(oid: u32) -> Option<(char, char)> {
+    TYPES
+        .iter()
+        .find(|t| t.oid == oid)
+        .map(|t| (t.align as char, t.storage as char))
+}

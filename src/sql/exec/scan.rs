@@ -159,7 +159,7 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                     Value::Text("C.UTF-8".into()),
                     Value::Null,
                     Value::Null,
-                    Value::Null,
+                    catalog::fixed::database_acl(&name),
                 ]
             })
             .collect(),
