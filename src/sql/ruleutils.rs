@@ -412,6 +412,11 @@ impl Typer<'_> {
                 }
                 let ty = operand_type(ty);
                 let all = op == "<>";
+                // One item is one comparison.
+                if items.len() == 1 {
+                    let item = items.pop().ok_or(Unsupported)?;
+                    return binop(if all { "<>" } else { "=" }, l, item);
+                }
                 Ok(T::AnyArray {
                     op: if all { "<>".into() } else { "=".into() },
                     l: Box::new(coerce(l, ty)),
@@ -485,7 +490,8 @@ fn binop(op: &str, l: T, r: T) -> R<T> {
     // Integer types have cross-type operators (int4 < int8), and so do the floats; other
     // mixes convert the lower-ranked side.
     let (lw, rw, ty) = match (numeric_rank(lt), numeric_rank(rt)) {
-        (Some(_), Some(_)) if (is_int(lt) && is_int(rt)) => (
+        // ... except `%`, which has one operator per integer type.
+        (Some(_), Some(_)) if is_int(lt) && is_int(rt) && (op != "%" || lt == rt) => (
             lt,
             rt,
             if numeric_rank(lt) >= numeric_rank(rt) {
@@ -739,5 +745,10 @@ mod tests {
         assert_eq!(c("length(d) < 5"), "length(d) < 5");
         assert_eq!(c("not h"), "NOT h");
         assert_eq!(c("e like 'x%'"), "e::text ~~ 'x%'::text");
+        assert_eq!(c("d not in ('z')"), "d <> 'z'::text");
+        assert_eq!(
+            c("a::bigint * 2 - 1 > o % 3"),
+            "(a::bigint * 2 - 1) > (o::integer % 3)"
+        );
     }
 }

@@ -64,8 +64,12 @@ pub fn collation_name(oid: u32) -> Option<&'static str> {
 }
 
 /// (objoid, classoid, description) of pg_description's rows for the objects above.
-const DESCRIPTIONS: &[(u32, u32, &str)] =
-    &[(PLPGSQL_EXTENSION, 3079, "PL/pgSQL procedural language")];
+const DESCRIPTIONS: &[(u32, u32, &str)] = &[
+    (PLPGSQL_EXTENSION, 3079, "PL/pgSQL procedural language"),
+    (99, 2615, "reserved schema for TOAST tables"),
+    (PG_CATALOG, 2615, "system catalog schema"),
+    (2200, 2615, "standard public schema"),
+];
 
 /// The description PostgreSQL 15 ships for a database of a fresh cluster (pg_shdescription).
 pub fn database_description(name: &str) -> Option<&'static str> {
@@ -149,6 +153,19 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
                 })
             })
             .collect(),
+        // pg_auth_members: pg_monitor's memberships, as initdb grants them
+        1261 => [3374, 3375, 3377]
+            .iter()
+            .map(|role| {
+                build_row(oid, |c| match c {
+                    "roleid" => Some(Value::Oid(*role)),
+                    "member" => Some(Value::Oid(3373)),
+                    "grantor" => Some(Value::Oid(BOOTSTRAP_SUPERUSER)),
+                    "admin_option" => Some(Value::Bool(false)),
+                    _ => None,
+                })
+            })
+            .collect(),
         // pg_collation
         3456 => COLLATIONS
             .iter()
@@ -204,4 +221,20 @@ pub fn database_acl(name: &str) -> Value {
     } else {
         Value::Null
     }
+}
+
+/// pg_namespace.nspacl of the built-in schemas.
+pub fn namespace_acl(oid: u32) -> Value {
+    let items: &[&str] = match oid {
+        PG_CATALOG | 13207 => &["postgres=UC/postgres", "=U/postgres"],
+        2200 => &[
+            "pg_database_owner=UC/pg_database_owner",
+            "=U/pg_database_owner",
+        ],
+        _ => return Value::Null,
+    };
+    Value::Array(Box::new(Array::one_dim(
+        Type::ACLITEM,
+        items.iter().map(|i| text(i)).collect(),
+    )))
 }
