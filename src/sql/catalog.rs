@@ -11,6 +11,7 @@
 //! rows and the I/O functions they name.
 
 pub mod fixed;
+pub mod procs;
 mod relations;
 mod types;
 

@@ -8,8 +8,8 @@
 //! print are kept as SQL text; `sql::ruleutils` prints them as PostgreSQL does.
 
 use crate::catalog::{ConstraintKind, RelKind};
-use crate::error::PgResult;
-use crate::sql::catalog::fixed;
+use crate::error::{code, PgError, PgResult};
+use crate::sql::catalog::{fixed, procs};
 use crate::sql::engine::Rel;
 use crate::sql::expr::SessionCtx;
 use crate::sql::func::quote_ident;
@@ -36,6 +36,11 @@ pub enum CatalogFn {
     RelationIsPublishable,
     /// pg_get_statisticsobjdef_columns: there are no extended statistics.
     StatisticsObjDefColumns,
+    /// pg_get_function_arguments, pg_get_function_result, pg_get_function_identity_arguments
+    FunctionArguments,
+    FunctionResult,
+    FunctionIdentityArguments,
+    FunctionDef,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -66,6 +71,10 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
         ("pg_has_role", 3) => (HasRole, &[Type::NAME, Type::NAME, T]),
         ("pg_relation_is_publishable", 1) => (RelationIsPublishable, &[Type::REGCLASS]),
         ("pg_get_statisticsobjdef_columns", 1) => (StatisticsObjDefColumns, &[OID]),
+        ("pg_get_function_arguments", 1) => (FunctionArguments, &[OID]),
+        ("pg_get_function_result", 1) => (FunctionResult, &[OID]),
+        ("pg_get_function_identity_arguments", 1) => (FunctionIdentityArguments, &[OID]),
+        ("pg_get_functiondef", 1) => (FunctionDef, &[OID]),
         _ => return None,
     })
 }
@@ -81,7 +90,11 @@ pub fn result_type(f: CatalogFn) -> Type {
         | ColDescription
         | ShobjDescription
         | SizePretty
-        | StatisticsObjDefColumns => Type::TEXT,
+        | StatisticsObjDefColumns
+        | FunctionArguments
+        | FunctionResult
+        | FunctionIdentityArguments
+        | FunctionDef => Type::TEXT,
         RelationSize | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable => Type::BOOL,
     }
@@ -383,6 +396,17 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             None => Value::Null,
         },
         FunctionIsVisible | HasRole => Value::Bool(true),
+        FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
+            let Some(p) = oid_arg(args.first()).and_then(procs::by_oid) else {
+                return Ok(Value::Null);
+            };
+            Value::Text(match f {
+                FunctionArguments => p.arguments.clone(),
+                FunctionResult => p.result.clone(),
+                FunctionIdentityArguments => p.identity.clone(),
+                _ => procs::functiondef(p).map_err(|m| PgError::new(code::WRONG_OBJECT_TYPE, m))?,
+            })
+        }
         RelationIsPublishable => Value::Bool(
             oid_arg(args.first())
                 .and_then(|o| relation(s, o))

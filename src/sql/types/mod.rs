@@ -79,6 +79,8 @@ impl Type {
     pub const ACLITEM: Type = Type(1033);
     /// A schema, by OID (regnamespace); prints the schema's name.
     pub const REGNAMESPACE: Type = Type(4089);
+    /// A function with its argument types, by OID (regprocedure): prints `abs(integer)`.
+    pub const REGPROCEDURE: Type = Type(2202);
 
     pub const BOOL_ARRAY: Type = Type(1000);
     pub const BYTEA_ARRAY: Type = Type(1001);
@@ -217,6 +219,7 @@ impl Type {
             Type::PG_NODE_TREE => "pg_node_tree",
             Type::ACLITEM => "aclitem",
             Type::REGNAMESPACE => "regnamespace",
+            Type::REGPROCEDURE => "regprocedure",
             _ => return format!("type {}", self.0),
         }
         .to_string()
@@ -292,6 +295,7 @@ impl Type {
             "regtype" => Type::REGTYPE,
             "regproc" => Type::REGPROC,
             "regnamespace" => Type::REGNAMESPACE,
+            "regprocedure" => Type::REGPROCEDURE,
             "aclitem" => Type::ACLITEM,
             "void" => Type::VOID,
             "record" => Type::RECORD,
@@ -307,6 +311,7 @@ impl Type {
             Type::INT2 => 2,
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
             Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID | Type::REGNAMESPACE => 4,
+            Type::REGPROCEDURE => 4,
             Type::ACLITEM => 12,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
             Type::XID8 => 8,
@@ -329,7 +334,12 @@ impl Type {
             Type::INT2 | Type::INT4 | Type::INT8 | Type::FLOAT4 | Type::FLOAT8 | Type::NUMERIC => {
                 'N'
             }
-            Type::OID | Type::REGCLASS | Type::REGTYPE | Type::REGPROC | Type::REGNAMESPACE => 'N',
+            Type::OID
+            | Type::REGCLASS
+            | Type::REGTYPE
+            | Type::REGPROC
+            | Type::REGNAMESPACE
+            | Type::REGPROCEDURE => 'N',
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
             Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => 'D',
             Type::INET | Type::CIDR => 'I',
