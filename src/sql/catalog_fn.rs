@@ -41,6 +41,11 @@ pub enum CatalogFn {
     FunctionResult,
     FunctionIdentityArguments,
     FunctionDef,
+    /// pg_tablespace_location: the built-in tablespaces live in the data directory ('').
+    TablespaceLocation,
+    DatabaseEncoding,
+    /// pg_statistics_obj_is_visible, pg_collation_is_visible: every one is in pg_catalog.
+    StatisticsObjIsVisible,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -75,6 +80,12 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
         ("pg_get_function_result", 1) => (FunctionResult, &[OID]),
         ("pg_get_function_identity_arguments", 1) => (FunctionIdentityArguments, &[OID]),
         ("pg_get_functiondef", 1) => (FunctionDef, &[OID]),
+        ("pg_tablespace_location", 1) => (TablespaceLocation, &[OID]),
+        ("getdatabaseencoding", 0) => (DatabaseEncoding, &[]),
+        ("pg_statistics_obj_is_visible", 1) | ("pg_collation_is_visible", 1) => {
+            (StatisticsObjIsVisible, &[OID])
+        }
+        ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
         _ => return None,
     })
 }
@@ -94,9 +105,11 @@ pub fn result_type(f: CatalogFn) -> Type {
         | FunctionArguments
         | FunctionResult
         | FunctionIdentityArguments
-        | FunctionDef => Type::TEXT,
+        | FunctionDef
+        | TablespaceLocation => Type::TEXT,
+        DatabaseEncoding => Type::NAME,
         RelationSize | DatabaseSize => Type::INT8,
-        FunctionIsVisible | HasRole | RelationIsPublishable => Type::BOOL,
+        FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
     }
 }
 
@@ -395,7 +408,9 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             },
             None => Value::Null,
         },
-        FunctionIsVisible | HasRole => Value::Bool(true),
+        FunctionIsVisible | HasRole | StatisticsObjIsVisible => Value::Bool(true),
+        TablespaceLocation => Value::Text(String::new()),
+        DatabaseEncoding => Value::Text("UTF8".into()),
         FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
             let Some(p) = oid_arg(args.first()).and_then(procs::by_oid) else {
                 return Ok(Value::Null);
