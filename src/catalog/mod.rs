@@ -42,8 +42,8 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
-pub mod sequence;
 mod namespace;
+pub mod sequence;
 pub use namespace::{Namespace, Namespaces};
 
 pub type Oid = u32;

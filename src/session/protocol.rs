@@ -13,7 +13,7 @@ use bytes::{Buf, BytesMut};
 use super::conn::CLIENT_READ;
 use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
-use super::running::{Sink, Then};
+use super::running::{reads_as_fetched, Sink, Then};
 use super::txn::TxState;
 use super::utility::{show_column, text_col};
 use super::{
@@ -969,11 +969,23 @@ impl Session {
                         self.start_query(plan, params, portal.formats.clone(), Sink::Wire)?;
                         return Ok(());
                     }
+                    if reads_as_fetched(plan) {
+                        let open = self.open_query(plan, params);
+                        return self.execute_open(portal, open, max_rows);
+                    }
                     let sink = Sink::Collect(Vec::new(), Default::default());
                     match self.start_query(plan, params, portal.formats.clone(), sink)? {
                         Some(rows) => portal.rows = PortalRows::Rows { rows, pos: 0 },
                         None => return Ok(()),
                     }
+                }
+                if let PortalRows::Open(_) = portal.rows {
+                    let PortalRows::Open(open) =
+                        std::mem::replace(&mut portal.rows, PortalRows::Done)
+                    else {
+                        unreachable!()
+                    };
+                    return self.execute_open(portal, *open, max_rows);
                 }
                 self.write_portal_batch(portal, max_rows)
             }
@@ -1034,7 +1046,7 @@ impl Session {
                     be::portal_suspended(&mut self.out);
                 }
             }
-            PortalRows::Done | PortalRows::NotRun => {
+            PortalRows::Done | PortalRows::NotRun | PortalRows::Open(_) => {
                 be::command_complete(&mut self.out, "SELECT 0");
             }
         }

@@ -427,7 +427,12 @@ fn relation(
     (schema, name): &(String, String),
     if_exists: bool,
 ) -> PgResult<Option<Arc<Rel>>> {
-    match super::find_locked(cx, schema, name, crate::txn::lock::LockMode::AccessExclusive)? {
+    match super::find_locked(
+        cx,
+        schema,
+        name,
+        crate::txn::lock::LockMode::AccessExclusive,
+    )? {
         Some(r) => Ok(Some(r)),
         None if if_exists => {
             cx.notice(notice(
