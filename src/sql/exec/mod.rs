@@ -78,6 +78,7 @@ mod srf;
 mod table;
 #[cfg(test)]
 mod tests;
+mod upsert;
 mod window;
 
 use std::ops::Deref;
