@@ -384,6 +384,23 @@ fn analyze_inner(
             *deferred = planner.deferred.take();
             Statement::Query(Box::new(plan))
         }
+        N::SelectStmt(s) if ddl::create_as::is_select_into(s) => {
+            let mut planner = planner(params, fmt, mode, tables);
+            planner.allow_params = false;
+            let c = ddl::create_as::analyze_select_into(s, &mut planner)?;
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Ddl(Box::new(ddl::Ddl::CreateTableAs(Box::new(c))))
+        }
+        N::CreateTableAsStmt(c) => {
+            let mut planner = planner(params, fmt, mode, tables);
+            // The query runs when the statement does, with no parameters.
+            planner.allow_params = false;
+            let c = ddl::create_as::analyze(c, &mut planner)?;
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Ddl(Box::new(ddl::Ddl::CreateTableAs(Box::new(c))))
+        }
         N::SelectStmt(_) => {
             let mut planner = planner(params, fmt, mode, tables);
             let plan = planner.plan_query(node)?;

@@ -107,3 +107,55 @@ EXECUTE hit('a');
 DEALLOCATE hit;
 SELECT * FROM up_prep ORDER BY k;
 DROP TABLE up_prep;
+
+-- name: create_table_as
+DROP TABLE IF EXISTS up_src, up_c1, up_c2, up_c3, up_c4, up_c5;
+CREATE TABLE up_src (id int PRIMARY KEY, v varchar(10), n numeric(5, 2));
+INSERT INTO up_src VALUES (1, 'a', 1.5), (2, 'b', 2.5), (3, 'c', NULL);
+CREATE TABLE up_c1 AS SELECT * FROM up_src;
+SELECT * FROM up_c1 ORDER BY id;
+CREATE TABLE up_c2 (x, y) AS SELECT id, v, n FROM up_src WHERE id > 1;
+SELECT * FROM up_c2 ORDER BY x;
+CREATE TABLE up_c3 AS SELECT 1 AS a, 'lit' AS b, NULL AS c, 1.5 AS d, now() IS NOT NULL AS e WITH NO DATA;
+SELECT a.attname, a.atttypid::int, a.atttypmod, a.attnotnull FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 'up_c3' AND a.attnum > 0 ORDER BY a.attnum;
+SELECT count(*) FROM up_c3;
+SELECT a.attname, a.atttypid::int, a.atttypmod FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 'up_c2' AND a.attnum > 0 ORDER BY a.attnum;
+CREATE TABLE IF NOT EXISTS up_c1 AS SELECT * FROM up_src;
+CREATE TABLE up_c4 AS VALUES (1, 'x'), (2, 'y');
+SELECT * FROM up_c4 ORDER BY column1;
+CREATE TABLE up_c5 AS WITH w AS (SELECT id * 10 AS t FROM up_src) SELECT count(*), sum(t) FROM w;
+SELECT * FROM up_c5;
+INSERT INTO up_c1 VALUES (1, 'dup', 0);
+SELECT id, v FROM up_c1 ORDER BY id, v;
+DROP TABLE up_src, up_c1, up_c2, up_c3, up_c4, up_c5;
+
+-- name: select_into
+DROP TABLE IF EXISTS up_si_src, up_si1, up_si2, up_si3;
+CREATE TABLE up_si_src (id int, v text);
+INSERT INTO up_si_src VALUES (1, 'a'), (2, 'b');
+SELECT * INTO up_si1 FROM up_si_src WHERE id = 1;
+SELECT * FROM up_si1;
+SELECT id * 2 AS twice, upper(v) INTO TEMP up_si2 FROM up_si_src;
+SELECT * FROM up_si2 ORDER BY twice;
+SELECT 1 AS n INTO up_si3 UNION SELECT 2;
+SELECT * FROM up_si3 ORDER BY n;
+BEGIN;
+SELECT * INTO up_si_tx FROM up_si_src;
+SELECT count(*) FROM up_si_tx;
+ROLLBACK;
+SELECT count(*) FROM pg_class WHERE relname = 'up_si_tx';
+DROP TABLE up_si_src, up_si1, up_si2, up_si3;
+
+-- name: create_table_as_errors
+-- @errors
+DROP TABLE IF EXISTS up_ce_src, up_ce1;
+CREATE TABLE up_ce_src (id int, v text);
+CREATE TABLE up_ce1 AS SELECT * FROM up_ce_src;
+CREATE TABLE up_ce1 AS SELECT * FROM up_ce_src;
+CREATE TABLE up_ce2 (a, b, c) AS SELECT * FROM up_ce_src;
+CREATE TABLE up_ce3 AS SELECT id, id FROM up_ce_src;
+CREATE TABLE up_ce4 AS SELECT * FROM up_ce_nope;
+CREATE TABLE up_ce5 AS SELECT 1 / 0 AS x;
+SELECT * INTO up_ce1 FROM up_ce_src;
+SELECT count(*) FROM pg_class WHERE relname LIKE 'up_ce%';
+DROP TABLE up_ce_src, up_ce1;
