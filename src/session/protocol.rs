@@ -383,12 +383,17 @@ impl Session {
             Statement::Query(plan) => {
                 // PostgreSQL describes the result before running the query, so a query that
                 // fails while running still sends its RowDescription first.
-                if !from_execute && sql::returns_rows(plan) {
+                let describe = !from_execute && sql::returns_rows(plan);
+                let buffered = sql::runs_before_output(plan);
+                if describe && !buffered {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
                 // Rows made before an error are sent before it, as PostgreSQL streams them.
                 let (rows, error) = self.core.run_query_partial(plan, params);
                 self.flush_notices();
+                if describe && buffered && error.is_none() {
+                    write_row_description(&mut self.out, &plan.columns, formats);
+                }
                 let n = rows.len();
                 self.write_rows(&plan.columns, formats, &rows)?;
                 if let Some(e) = error {

@@ -376,11 +376,6 @@ impl Planner<'_> {
 
     /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in INSERT is not supported yet",
-            ));
-        }
         let (rel, _) = self.target_table(s.relation.as_ref())?;
         let tcols = table_columns(&rel);
         // Target columns: the named ones, or all in order.
@@ -638,11 +633,6 @@ impl Planner<'_> {
 
     /// UPDATE t SET ... [FROM ...] [WHERE ...] [RETURNING ...].
     pub fn plan_update(&mut self, s: &protobuf::UpdateStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in UPDATE is not supported yet",
-            ));
-        }
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.from_clause,
@@ -736,11 +726,6 @@ impl Planner<'_> {
 
     /// DELETE FROM t [USING ...] [WHERE ...] [RETURNING ...].
     pub fn plan_delete(&mut self, s: &protobuf::DeleteStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in DELETE is not supported yet",
-            ));
-        }
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.using_clause,

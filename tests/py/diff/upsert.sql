@@ -159,3 +159,101 @@ CREATE TABLE up_ce5 AS SELECT 1 / 0 AS x;
 SELECT * INTO up_ce1 FROM up_ce_src;
 SELECT count(*) FROM pg_class WHERE relname LIKE 'up_ce%';
 DROP TABLE up_ce_src, up_ce1;
+
+-- name: with_delete_insert
+DROP TABLE IF EXISTS up_wd, up_wd_log;
+CREATE TABLE up_wd (id int PRIMARY KEY, v text);
+CREATE TABLE up_wd_log (id int, v text, at_id int);
+INSERT INTO up_wd VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd');
+WITH d AS (DELETE FROM up_wd WHERE id <= 2 RETURNING *) INSERT INTO up_wd_log SELECT id, v, NULL FROM d;
+WITH d AS (DELETE FROM up_wd WHERE id = 3 RETURNING *) INSERT INTO up_wd_log (id, v) SELECT id, v FROM d RETURNING *;
+WITH m AS (DELETE FROM up_wd_log WHERE id = 1 RETURNING id, v) INSERT INTO up_wd SELECT * FROM m;
+SELECT * FROM up_wd ORDER BY id;
+SELECT * FROM up_wd_log ORDER BY id;
+DROP TABLE up_wd, up_wd_log;
+
+-- name: with_insert_select
+DROP TABLE IF EXISTS up_wi;
+CREATE TABLE up_wi (id int PRIMARY KEY, v text);
+INSERT INTO up_wi VALUES (1, 'a');
+WITH i AS (INSERT INTO up_wi VALUES (10, 'x'), (11, 'y') RETURNING id) SELECT * FROM i ORDER BY id;
+WITH i AS (INSERT INTO up_wi VALUES (12, 'x') RETURNING id) SELECT 1 AS one;
+WITH i AS (INSERT INTO up_wi VALUES (13, 'x') RETURNING id) SELECT * FROM up_wi ORDER BY id;
+WITH i(new_id) AS (INSERT INTO up_wi VALUES (14, 'z') RETURNING id) SELECT new_id * 2 AS twice FROM i;
+WITH i AS (INSERT INTO up_wi VALUES (15, 'y') RETURNING *) SELECT * FROM i, i AS i2;
+WITH i AS (INSERT INTO up_wi VALUES (16, 'y') RETURNING *) SELECT (SELECT count(*) FROM i) AS n;
+WITH i AS (INSERT INTO up_wi VALUES (17, 'y') RETURNING id) VALUES ((SELECT id FROM i));
+WITH RECURSIVE i AS (INSERT INTO up_wi VALUES (18, 'r') RETURNING *) SELECT * FROM i;
+WITH i AS (INSERT INTO up_wi SELECT g, 'g' FROM generate_series(20, 25) g RETURNING id) SELECT * FROM i ORDER BY id LIMIT 2;
+WITH i AS (INSERT INTO up_wi VALUES (30, 'u') RETURNING id) SELECT id FROM i UNION SELECT 1 ORDER BY 1;
+SELECT * FROM up_wi ORDER BY id;
+DROP TABLE up_wi;
+
+-- name: with_update
+DROP TABLE IF EXISTS up_wu;
+CREATE TABLE up_wu (id int PRIMARY KEY, v text);
+INSERT INTO up_wu VALUES (1, 'a'), (2, 'b'), (3, 'c');
+WITH u AS (UPDATE up_wu SET v = v || '!' RETURNING *) SELECT count(*) FROM u;
+WITH u AS (UPDATE up_wu SET v = v || '?' RETURNING *) SELECT * FROM u ORDER BY id LIMIT 1;
+SELECT * FROM up_wu ORDER BY id;
+WITH u AS (UPDATE up_wu SET v = 'new' WHERE id = 1 RETURNING *) SELECT u.v AS new_v, t.v AS old_v FROM u JOIN up_wu t USING (id);
+WITH u AS (UPDATE up_wu SET v = 'unread' WHERE id = 2) SELECT v FROM up_wu WHERE id = 2;
+SELECT * FROM up_wu ORDER BY id;
+DROP TABLE up_wu;
+
+-- name: with_modifying_same_row
+DROP TABLE IF EXISTS up_ws;
+CREATE TABLE up_ws (id int PRIMARY KEY, v text);
+INSERT INTO up_ws VALUES (10, 'a'), (11, 'b'), (12, 'c'), (13, 'd');
+WITH d AS (DELETE FROM up_ws WHERE id = 10 RETURNING *) UPDATE up_ws SET v = 'upd' WHERE id = 10 RETURNING *;
+WITH d AS (UPDATE up_ws SET v = 'cte' WHERE id = 11 RETURNING *) UPDATE up_ws SET v = 'outer' WHERE id = 11 RETURNING *;
+WITH d AS (DELETE FROM up_ws WHERE id = 12 RETURNING *) DELETE FROM up_ws WHERE id = 12 RETURNING *;
+WITH d AS (DELETE FROM up_ws WHERE id = 13 RETURNING *), e AS (INSERT INTO up_ws SELECT id + 100, v FROM d RETURNING *) SELECT * FROM e;
+WITH d AS (DELETE FROM up_ws WHERE id = 113 RETURNING *) INSERT INTO up_ws VALUES (113, 'again') ON CONFLICT (id) DO UPDATE SET v = 'conflict' RETURNING *;
+SELECT * FROM up_ws ORDER BY id;
+DROP TABLE up_ws;
+
+-- name: with_modifying_errors
+-- @errors
+DROP TABLE IF EXISTS up_we;
+CREATE TABLE up_we (id int PRIMARY KEY, v text);
+INSERT INTO up_we VALUES (1, 'a'), (2, 'b');
+WITH d AS (DELETE FROM up_we) SELECT * FROM d;
+SELECT * FROM (WITH d AS (DELETE FROM up_we RETURNING *) SELECT * FROM d) s;
+SELECT (WITH d AS (DELETE FROM up_we RETURNING *) SELECT count(*) FROM d);
+WITH a AS (WITH d AS (DELETE FROM up_we RETURNING *) SELECT * FROM d) SELECT * FROM a;
+INSERT INTO up_we WITH d AS (DELETE FROM up_we RETURNING *) SELECT * FROM d;
+(WITH d AS (DELETE FROM up_we RETURNING id) SELECT id FROM d) UNION SELECT 1;
+BEGIN;
+DECLARE c CURSOR FOR WITH i AS (INSERT INTO up_we VALUES (40, 'c') RETURNING *) SELECT * FROM i;
+ROLLBACK;
+WITH i AS (INSERT INTO up_we VALUES (1, 'dup') RETURNING *) SELECT * FROM i;
+WITH i AS (INSERT INTO up_we VALUES (5, 'x') RETURNING *) SELECT 1 / 0;
+WITH d AS (DELETE FROM up_we RETURNING *) SELECT * FROM d WHERE nope;
+SELECT * FROM up_we ORDER BY id;
+DROP TABLE up_we;
+
+-- name: with_modifying_prepared
+DROP TABLE IF EXISTS up_wp;
+CREATE TABLE up_wp (id int PRIMARY KEY, v text);
+PREPARE wp(int) AS WITH i AS (INSERT INTO up_wp VALUES ($1, 'p') RETURNING id) SELECT id * 2 AS twice FROM i;
+EXECUTE wp(30);
+EXECUTE wp(31);
+DEALLOCATE wp;
+CREATE TABLE up_wp2 AS WITH d AS (DELETE FROM up_wp WHERE id = 30 RETURNING *) SELECT * FROM d;
+SELECT * FROM up_wp ORDER BY id;
+SELECT * FROM up_wp2 ORDER BY id;
+DROP TABLE up_wp, up_wp2;
+
+-- name: returning_error_sends_no_rows
+-- @errors
+DROP TABLE IF EXISTS up_re;
+CREATE TABLE up_re (id int PRIMARY KEY, v text);
+INSERT INTO up_re VALUES (1, 'a'), (2, 'b'), (1, 'c') RETURNING *;
+INSERT INTO up_re VALUES (1, 'a'), (2, 'b') RETURNING *;
+UPDATE up_re SET id = 3 - id RETURNING *;
+UPDATE up_re SET id = 5 RETURNING id, v;
+INSERT INTO up_re VALUES (3, 'c'), (3, 'd') ON CONFLICT (id) DO UPDATE SET v = excluded.v RETURNING *;
+WITH d AS (DELETE FROM up_re RETURNING *) SELECT id, 1 / (id - 2) FROM d ORDER BY id;
+SELECT * FROM up_re ORDER BY id;
+DROP TABLE up_re;
