@@ -23,6 +23,7 @@ use crate::catalog::{
     QualName, RelKind, MAX_COLUMNS,
 };
 use crate::error::{code, PgError, PgResult};
+use crate::txn::lock::LockMode;
 
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
@@ -89,6 +90,12 @@ pub enum Ddl {
         key: KeySpec,
     },
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
+    /// LOCK TABLE: the tables, the mode, NOWAIT.
+    Lock {
+        tables: Vec<(String, String)>,
+        mode: LockMode,
+        nowait: bool,
+    },
     Vacuum {
         tables: Vec<(String, String)>,
         vacuum: bool,
@@ -108,6 +115,7 @@ impl Ddl {
             Ddl::AddKey { .. } => "ALTER TABLE",
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
+            Ddl::Lock { .. } => "LOCK TABLE",
         }
     }
 }
@@ -189,6 +197,26 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
+        N::LockStmt(l) => {
+            let tables = l
+                .relations
+                .iter()
+                .filter_map(|n| match n.node.as_ref()? {
+                    N::RangeVar(rv) => Some(rel_name(rv)),
+                    _ => None,
+                })
+                .collect();
+            // PostgreSQL numbers the modes from 1 (AccessShareLock) to 8.
+            let mode = match LockMode::ALL.get((l.mode as usize).wrapping_sub(1)) {
+                Some(m) => *m,
+                None => return Some(Err(PgError::internal("unknown lock mode"))),
+            };
+            Ok(Ddl::Lock {
+                tables,
+                mode,
+                nowait: l.nowait,
+            })
+        }
         N::DropStmt(d)
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32
                 || d.remove_type == protobuf::ObjectType::ObjectIndex as i32 =>
@@ -454,6 +482,16 @@ fn already_exists(name: &str) -> PgError {
     )
 }
 
+/// What PostgreSQL's RangeVarGetRelidExtended reports at DEBUG1 when a relation named with
+/// IF EXISTS is missing (before the NOTICE that says it is skipped).
+fn missing_relation_debug(schema: &str, name: &str) -> PgError {
+    let what = match schema {
+        "" => format!("relation \"{name}\" does not exist"),
+        s => format!("relation \"{s}.{name}\" does not exist"),
+    };
+    PgError::debug(1, code::UNDEFINED_TABLE, what)
+}
+
 fn notice(msg: String, sqlstate: &'static str) -> PgError {
     PgError::notice(sqlstate, msg)
 }
@@ -706,7 +744,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         } => {
             let mut found = Vec::new();
             for (schema, name) in names {
-                match find(cx, schema, name)? {
+                match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
                     Some(r) if r.kind == RelKind::Table => found.push(r),
                     Some(_) => {
                         return Err(PgError::new(
@@ -715,10 +753,13 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         )
                         .with_hint("Use DROP INDEX to remove an index."))
                     }
-                    None if *if_exists => cx.notice(notice(
-                        format!("table \"{name}\" does not exist, skipping"),
-                        code::SUCCESSFUL_COMPLETION,
-                    )),
+                    None if *if_exists => {
+                        cx.notice(missing_relation_debug(schema, name));
+                        cx.notice(notice(
+                            format!("table \"{name}\" does not exist, skipping"),
+                            code::SUCCESSFUL_COMPLETION,
+                        ))
+                    }
                     None => {
                         return Err(PgError::new(
                             code::UNDEFINED_TABLE,
@@ -745,7 +786,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         }
         Ddl::DropIndexes { names, if_exists } => {
             for (schema, name) in names {
-                let found = find(cx, schema, name)?;
+                let found = find_locked(cx, schema, name, LockMode::AccessExclusive)?;
                 if found.as_ref().is_some_and(|r| r.kind == RelKind::Table) {
                     return Err(PgError::new(
                         code::WRONG_OBJECT_TYPE,
@@ -755,6 +796,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
                 let Some(ir) = found.filter(|r| r.kind == RelKind::Index) else {
                     if *if_exists {
+                        cx.notice(missing_relation_debug(schema, name));
                         cx.notice(notice(
                             format!("index \"{name}\" does not exist, skipping"),
                             code::SUCCESSFUL_COMPLETION,
@@ -800,7 +842,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Truncate(names) => {
             let mut tables = Vec::new();
             for (schema, name) in names {
-                match find(cx, schema, name)? {
+                match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
                     Some(r) if r.kind == RelKind::Table => tables.push(r),
                     Some(_) => {
                         return Err(PgError::new(
@@ -827,7 +869,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             key,
             if_not_exists,
         } => {
-            let t = table_for_alter(cx, &table.0, &table.1)?;
+            let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
             if let Some(n) = &key.name {
                 if find(cx, &t.name.schema, n)?.is_some() {
                     if *if_not_exists {
@@ -845,6 +887,27 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
+        }
+        Ddl::Lock {
+            tables,
+            mode,
+            nowait,
+        } => {
+            for (schema, name) in tables {
+                let Some(r) = find(cx, schema, name)? else {
+                    return Err(PgError::new(
+                        code::UNDEFINED_TABLE,
+                        format!("relation \"{name}\" does not exist"),
+                    ));
+                };
+                if r.kind != RelKind::Table {
+                    return Err(PgError::new(
+                        code::WRONG_OBJECT_TYPE,
+                        format!("\"{name}\" is not a table or view"),
+                    ));
+                }
+                cx.lock_relation(r.oid, *mode, nowait.then_some(name.as_str()))?;
+            }
         }
         Ddl::Vacuum { tables, vacuum } => {
             let mut rels = Vec::new();
@@ -882,8 +945,43 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     Ok(ddl.tag())
 }
 
+/// Finds a relation and takes lock `mode` on it; when the lock had to wait (for another
+/// transaction's DDL, perhaps on this very relation), finds it again, as it is now.
+pub fn find_locked(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    name: &str,
+    mode: LockMode,
+) -> PgResult<Option<Arc<Rel>>> {
+    let mut tries = 0;
+    loop {
+        let Some(r) = find(cx, schema, name)? else {
+            return Ok(None);
+        };
+        let rel = r.table.unwrap_or(r.oid);
+        if !cx.lock_relation(rel, mode, None)? {
+            return Ok(Some(r));
+        }
+        tries += 1;
+        match find(cx, schema, name)? {
+            Some(now) if now.oid == r.oid || tries >= 8 => return Ok(Some(now)),
+            Some(_) => {}
+            None => return Ok(None),
+        }
+    }
+}
+
 fn table_for_alter(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Arc<Rel>> {
-    match find(cx, schema, name)? {
+    table_locked(cx, schema, name, LockMode::AccessExclusive)
+}
+
+fn table_locked(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    name: &str,
+    mode: LockMode,
+) -> PgResult<Arc<Rel>> {
+    match find_locked(cx, schema, name, mode)? {
         Some(r) if r.kind == RelKind::Table => Ok(r),
         Some(_) => Err(PgError::new(
             code::WRONG_OBJECT_TYPE,

@@ -198,6 +198,19 @@ pub fn call(
             let Some(pid) = args.first().and_then(Value::as_i64) else {
                 return Ok(Value::Null);
             };
+            // pg_terminate_backend(pid, timeout): waits up to timeout ms for the backend to
+            // end. For the calling session itself that wait ends at once, in its own FATAL.
+            let timeout = args.get(1).and_then(Value::as_i64).unwrap_or(0);
+            if timeout < 0 {
+                return Err(PgError::new(
+                    code::NUMERIC_VALUE_OUT_OF_RANGE,
+                    "\"timeout\" must not be negative",
+                ));
+            }
+            let own = pid == i64::from(s.pid());
+            if own && f == TerminateBackend && timeout > 0 {
+                return Err(PgError::admin_shutdown());
+            }
             let inst = s.instance();
             match inst.session(pid as i32) {
                 Some(target) => {

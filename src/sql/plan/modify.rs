@@ -18,6 +18,7 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
+use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
 
 /// What the planner needs to resolve table names: the catalog as the statement sees it.
@@ -30,6 +31,8 @@ pub struct TableCx<'a> {
     pub search_path: &'a str,
     /// Set when a table name resolved (the plan then depends on the schema).
     pub used: &'a std::cell::Cell<bool>,
+    /// The relation locks the statement needs (taken by the session before it runs).
+    pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
 }
 
 impl TableCx<'_> {
@@ -42,10 +45,19 @@ impl TableCx<'_> {
             schema,
             name,
         );
-        if r.is_some() {
+        if let Some(rel) = &r {
             self.used.set(true);
+            self.note_lock(rel.oid, LockMode::AccessShare);
         }
         r
+    }
+
+    /// Records that the statement needs `mode` on relation `oid`.
+    pub(super) fn note_lock(&self, oid: u32, mode: LockMode) {
+        let mut locks = self.locks.borrow_mut();
+        if !locks.contains(&(oid, mode)) {
+            locks.push((oid, mode));
+        }
     }
 }
 
@@ -200,6 +212,9 @@ impl Planner<'_> {
                 let Node::SeqScan { rel, .. } = &p.node else {
                     unreachable!()
                 };
+                if let Some(cx) = &self.tables {
+                    cx.note_lock(rel.oid, LockMode::RowExclusive);
+                }
                 Ok((rel.clone(), p))
             }
             None => Err(undefined_table(rv)),
