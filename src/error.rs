@@ -312,6 +312,10 @@ pub mod code {
     pub const IDLE_IN_TRANSACTION_SESSION_TIMEOUT: &str = "25P03";
     pub const DEPENDENT_OBJECTS_STILL_EXIST: &str = "2BP01";
     pub const ACTIVE_SQL_TRANSACTION_DISCARD: &str = "25001";
+    // Sequences and identity columns.
+    pub const SEQUENCE_GENERATOR_LIMIT_EXCEEDED: &str = "2200H";
+    pub const INVALID_NAME: &str = "42602";
+    pub const GENERATED_ALWAYS: &str = "428C9";
     // Added by the value layer (types/, func.rs).
     pub const SUBSTRING_ERROR: &str = "22011";
     pub const INVALID_ARGUMENT_FOR_LOG: &str = "2201E";

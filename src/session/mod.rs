@@ -185,6 +185,8 @@ struct Core {
     tables_used: std::cell::Cell<bool>,
     /// The relation locks the statement being analyzed needs (`TableCx::locks`).
     plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
+    /// currval / lastval and cached sequence values (not transactional).
+    sequences: sql::sequence::SessionSequences,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -340,6 +342,9 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
+        Some(&mut self.sequences)
+    }
     fn current_xid(&mut self, func: &str) -> PgResult<u64> {
         let instance = self.instance.clone();
         let txn = self.txn_mut();
@@ -485,7 +490,16 @@ impl SessionCtx for Core {
     }
     fn search_path(&self) -> Vec<String> {
         let path = self.settings.get_str("search_path").unwrap_or("public");
-        sql::engine::search_schemas(path)
+        // "$user" names the schema called like the user, where there is one.
+        let snap = Core::catalog_snapshot(self);
+        let catalog = &self.instance.catalog;
+        path.split(',')
+            .map(|p| match p.trim() {
+                "$user" | "\"$user\"" => self.user.as_str(),
+                p => p,
+            })
+            .flat_map(sql::engine::search_schemas)
+            .filter(|s| sql::engine::schema_exists(catalog, &snap, &self.database, s))
             .map(str::to_string)
             .collect()
     }

@@ -252,8 +252,13 @@ impl Session {
                 self.core.settings.reset_all(&startup);
                 self.core.settings_dirty = true;
                 self.core.txn_mut().listens.push(ListenAction::UnlistenAll);
+                self.core.sequences.discard();
             }
-            Statement::Discard(_) => {}
+            Statement::Discard(what) => {
+                if *what == "DISCARD SEQUENCES" {
+                    self.core.sequences.discard();
+                }
+            }
             Statement::Declare { name, plan, hold } => {
                 if !*hold && !matches!(self.core.tx, TxState::Block) {
                     return Err(PgError::new(

@@ -104,6 +104,11 @@ pub trait SessionCtx {
     fn search_path(&self) -> Vec<String> {
         vec!["public".to_string()]
     }
+    /// The session's sequence state (currval, lastval, cached values); None where there is no
+    /// session to keep it.
+    fn sequences(&mut self) -> Option<&mut crate::sql::sequence::SessionSequences> {
+        None
+    }
 }
 
 /// Functions that read or change session state.
@@ -148,6 +153,16 @@ pub enum SessionFn {
     InetServerPort,
     TxidCurrent,
     CurrentXactId,
+    // Sequences (`sql::sequence`).
+    Nextval,
+    Currval,
+    Setval,
+    Lastval,
+    GetSerialSequence,
+    /// The fields of a sequence's row, for `SELECT * FROM seq` (not callable by name).
+    SeqLastValue,
+    SeqLogCnt,
+    SeqIsCalled,
 }
 
 /// How a subquery is used inside an expression.

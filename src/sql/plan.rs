@@ -33,6 +33,7 @@ use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 mod search_cycle;
+mod table_expr;
 
 /// One output column of a plan.
 #[derive(Debug, Clone)]
@@ -3668,6 +3669,9 @@ impl<'a> Planner<'a> {
             _ => {}
         }
         if let Some((sf, sig)) = session_fn::lookup(&name, args.len()) {
+            if let Some(first) = positional.as_ref().unwrap_or(&fc.args).first() {
+                crate::sql::sequence::check_regclass_literal(self.tables.as_ref(), sf, first)?;
+            }
             let mut out = Vec::new();
             let mut arg_types = Vec::new();
             for (i, (e, t)) in args.into_iter().enumerate() {

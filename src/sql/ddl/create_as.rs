@@ -35,6 +35,8 @@ pub struct CreateTableAs {
     /// An error planning the query raises (a constant that does not fold): PostgreSQL plans
     /// the query of a utility statement when it runs, after the table's existence is checked.
     pub deferred: Option<PgError>,
+    /// Where the table's name stands in the statement, for error positions.
+    pub location: i32,
 }
 
 /// The SELECT INTO clause of a query, if it has one: on the statement, or on the leftmost
@@ -146,12 +148,13 @@ fn from_into(
         query,
         with_data,
         deferred: None,
+        location: rv.location,
     })
 }
 
 /// Creates the table and fills it. Returns the command tag.
 pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
-    let schema = creation_schema(cx, &c.schema)?;
+    let schema = creation_schema(cx, &c.schema, c.location)?;
     if find(cx, &schema, &c.name)?.is_some() {
         if c.if_not_exists {
             cx.notice(notice(
@@ -195,6 +198,8 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             columns,
             keys: Vec::new(),
             checks: Vec::new(),
+            sequences: Vec::new(),
+            location: c.location,
         },
         cx,
     )?;

@@ -183,6 +183,19 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        if rel.kind == RelKind::Sequence && !rowid {
+            return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
+        }
+        if rel.kind == RelKind::View {
+            if rowid {
+                return Err(PgError::feature_not_supported(format!(
+                    "changing or locking rows of view \"{}\" is not supported yet",
+                    rv.relname
+                ))
+                .at(loc(rv.location)));
+            }
+            return self.plan_view(&rel).map(Some);
+        }
         if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
@@ -548,6 +561,7 @@ impl Planner<'_> {
                 }
             }
         };
+        let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
         let relname = s
             .relation
@@ -705,6 +719,9 @@ impl Planner<'_> {
                     format!("multiple assignments to same column \"{}\"", rt.name),
                 )
                 .at(loc(rt.location)));
+            }
+            if !matches!(val, N::SetToDefault(_)) {
+                crate::sql::sequence::check_identity_update(&rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {

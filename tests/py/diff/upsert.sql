@@ -257,3 +257,12 @@ INSERT INTO up_re VALUES (3, 'c'), (3, 'd') ON CONFLICT (id) DO UPDATE SET v = e
 WITH d AS (DELETE FROM up_re RETURNING *) SELECT id, 1 / (id - 2) FROM d ORDER BY id;
 SELECT * FROM up_re ORDER BY id;
 DROP TABLE up_re;
+
+-- name: with_modifying_view
+-- @errors
+DROP TABLE IF EXISTS up_wv;
+CREATE TABLE up_wv (id int PRIMARY KEY);
+INSERT INTO up_wv VALUES (1);
+CREATE VIEW up_wv_v AS WITH d AS (DELETE FROM up_wv RETURNING *) SELECT * FROM d;
+SELECT count(*) FROM up_wv;
+DROP TABLE up_wv;
