@@ -721,7 +721,7 @@ impl Planner<'_> {
                 .at(loc(rt.location)));
             }
             if !matches!(val, N::SetToDefault(_)) {
-                crate::sql::sequence::check_identity_update(&rel, col)?;
+                crate::sql::sequence::check_identity_update(rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
