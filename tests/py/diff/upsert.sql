@@ -266,3 +266,16 @@ INSERT INTO up_wv VALUES (1);
 CREATE VIEW up_wv_v AS WITH d AS (DELETE FROM up_wv RETURNING *) SELECT * FROM d;
 SELECT count(*) FROM up_wv;
 DROP TABLE up_wv;
+
+-- name: upsert_more
+DROP TABLE IF EXISTS up_more, up_plain;
+CREATE TABLE up_more (id serial PRIMARY KEY, k text UNIQUE, n int DEFAULT 1);
+INSERT INTO up_more (k) VALUES ('a'), ('b') ON CONFLICT (k) DO UPDATE SET n = up_more.n + 1 RETURNING *;
+INSERT INTO up_more (k) VALUES ('a'), ('c') ON CONFLICT (k) DO UPDATE SET n = up_more.n + 1 RETURNING *;
+WITH u AS (INSERT INTO up_more (k) VALUES ('a'), ('d') ON CONFLICT (k) DO UPDATE SET n = up_more.n * 10 RETURNING k, n) SELECT * FROM u ORDER BY k;
+INSERT INTO up_more (k, n) SELECT k, 100 FROM up_more WHERE k < 'c' ORDER BY k ON CONFLICT (k) DO UPDATE SET n = excluded.n + (SELECT count(*) FROM up_more)::int RETURNING k, n;
+SELECT * FROM up_more ORDER BY id;
+CREATE TABLE up_plain (a int, b text);
+INSERT INTO up_plain VALUES (1, 'x'), (1, 'x') ON CONFLICT DO NOTHING RETURNING *;
+SELECT count(*) FROM up_plain;
+DROP TABLE up_more, up_plain;
