@@ -12,6 +12,7 @@
 //! session owns, so the session executes them.
 
 pub mod catalog;
+pub mod catalog_fn;
 pub mod ddl;
 pub mod engine;
 pub mod exec;
@@ -20,6 +21,7 @@ pub mod func;
 pub mod parser;
 pub mod plan;
 pub mod sequence;
+pub mod ruleutils;
 pub mod session_fn;
 pub mod types;
 

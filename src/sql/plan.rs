@@ -3119,7 +3119,7 @@ impl<'a> Planner<'a> {
                             let (ie, it) = self.bind(idx, scope, agg.as_deref_mut())?;
                             let ie =
                                 self.coerce(ie, it, Type::INT4, -1, CoercionContext::Implicit, -1)?;
-                            let elem = t.elem().ok_or_else(|| {
+                            let elem = t.subscript_elem().ok_or_else(|| {
                                 PgError::new(
                                     code::DATATYPE_MISMATCH,
                                     format!("cannot subscript type {} because it does not support subscripting", t.name()),
