@@ -20,8 +20,8 @@ pub mod expr;
 pub mod func;
 pub mod parser;
 pub mod plan;
-pub mod sequence;
 pub mod ruleutils;
+pub mod sequence;
 pub mod session_fn;
 pub mod types;
 
