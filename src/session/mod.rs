@@ -320,8 +320,11 @@ impl Core {
         plan: &sql::plan::Plan,
         params: &[Value],
     ) -> (Vec<Row>, Option<PgError>) {
-        let (rows, err, affected) = exec::run_plan_counted(plan, &mut self.query_cx(params));
+        let (mut rows, err, affected) = exec::run_plan_counted(plan, &mut self.query_cx(params));
         self.last_affected = affected;
+        if err.is_some() && sql::runs_before_output(plan) {
+            rows.clear();
+        }
         (rows, err)
     }
 

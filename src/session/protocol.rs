@@ -478,8 +478,15 @@ impl Session {
         match stmt {
             Statement::Query(plan) => {
                 // PostgreSQL describes the result before running the query, so a query that
-                // fails while running still sends its RowDescription first.
-                if !from_execute && sql::returns_rows(plan) {
+                // fails while running still sends its RowDescription first; except one that
+                // it runs to its end before sending anything (`sql::runs_before_output`).
+                let describe = !from_execute && sql::returns_rows(plan);
+                if sql::runs_before_output(plan) {
+                    let sink = Sink::Hold(Vec::new(), Default::default(), describe);
+                    self.start_query(plan, params, formats_from(formats), sink)?;
+                    return Ok(());
+                }
+                if describe {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
                 self.start_query(plan, params, formats_from(formats), Sink::Wire)?;
@@ -966,7 +973,12 @@ impl Session {
                     if max_rows <= 0 {
                         // All rows at once: straight to the wire, as a simple query's.
                         portal.rows = PortalRows::Done;
-                        self.start_query(plan, params, portal.formats.clone(), Sink::Wire)?;
+                        let sink = if sql::runs_before_output(plan) {
+                            Sink::Hold(Vec::new(), Default::default(), false)
+                        } else {
+                            Sink::Wire
+                        };
+                        self.start_query(plan, params, portal.formats.clone(), sink)?;
                         return Ok(());
                     }
                     if reads_as_fetched(plan) {

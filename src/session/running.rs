@@ -36,7 +36,7 @@
 use std::sync::Arc;
 
 use super::protocol::Flow;
-use super::results::{write_row, Formats};
+use super::results::{write_row, write_row_description, Formats};
 use super::{Portal, PortalRows, Session};
 use crate::error::{PgError, PgResult};
 use crate::sql::exec::{self, row_bytes, Executor, Held, Row, Step, MAX_RESULT_BYTES};
@@ -57,6 +57,11 @@ pub(super) enum Sink {
     /// Into the portal, for an Execute with a row limit (PostgreSQL materializes such a portal's
     /// rows only in some cases; here always, bounded by [`MAX_RESULT_BYTES`]).
     Collect(Vec<Row>, Held),
+    /// Held until the statement ends, then written (after a RowDescription when the flag is
+    /// set); dropped if it fails. For what PostgreSQL runs to its end before sending anything
+    /// (`sql::runs_before_output`: INSERT / UPDATE / DELETE ... RETURNING, data-modifying
+    /// WITH queries).
+    Hold(Vec<Row>, Held, bool),
 }
 
 /// What follows the statement when it ends.
@@ -315,7 +320,7 @@ impl Session {
                                 return Pulled::Stopped;
                             }
                         }
-                        Sink::Collect(rows, held) => {
+                        Sink::Collect(rows, held) | Sink::Hold(rows, held, _) => {
                             if let Err(e) =
                                 held.add(row_bytes(&row), MAX_RESULT_BYTES, "query result")
                             {
@@ -352,10 +357,25 @@ impl Session {
                 be::command_complete(&mut self.out, &tag);
                 Ok(None)
             }
+            Sink::Hold(rows, _, describe) => {
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                if describe {
+                    write_row_description(&mut self.out, r.exec.columns(), &r.formats);
+                }
+                self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                let tag = super::query_tag(r.exec.plan(), r.rows, self.core.last_affected);
+                be::command_complete(&mut self.out, &tag);
+                Ok(None)
+            }
             Sink::Collect(rows, _) => match error {
-                // The rows before the error go out before it, as PostgreSQL streams them.
+                // The rows before the error go out before it, as PostgreSQL streams them
+                // (unless it runs the statement to its end first).
                 Some(e) => {
-                    self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                    if !crate::sql::runs_before_output(r.exec.plan()) {
+                        self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                    }
                     Err(e)
                 }
                 None => Ok(Some(rows)),

@@ -401,7 +401,7 @@ impl Session {
                     self.core.next_command();
                     self.core.txn_mut().ddl = true;
                 }
-                sql::ddl::execute(d, &mut self.core)?;
+                return sql::ddl::run(d, &mut self.core).map(Some);
             }
             Statement::CreateDatabase(name) => {
                 if matches!(self.core.tx, TxState::Block | TxState::Failed) {
