@@ -464,6 +464,22 @@ impl ModifyOp {
     }
 }
 
+/// Adds a statement's written rows to its table's counters (background vacuum, statistics).
+fn count_changes(m: &crate::sql::plan::modify::Modify, n: u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if n == 0 {
+        return;
+    }
+    let data = &m.rel.data;
+    data.changes.fetch_add(n, Relaxed);
+    match m.verb() {
+        "INSERT" => &data.stats.inserted,
+        "UPDATE" => &data.stats.updated,
+        _ => &data.stats.deleted,
+    }
+    .fetch_add(n, Relaxed);
+}
+
 impl Operator for ModifyOp {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         let Node::Modify(m) = &plan.node else {
@@ -486,6 +502,7 @@ impl Operator for ModifyOp {
                 Step::Row(r) => r,
                 Step::Done => {
                     self.done = true;
+                    count_changes(m, self.affected);
                     continue;
                 }
                 other => return Ok(other),
