@@ -67,6 +67,7 @@ pub fn round(instance: &Instance) -> usize {
         cid: 0,
     };
     let mut vacuumed = 0;
+    let mut freed = false;
     for rel in instance.catalog.visible(&snap) {
         if rel.kind != RelKind::Table {
             continue;
@@ -91,7 +92,21 @@ pub fn round(instance: &Instance) -> usize {
             "autovacuum"
         );
         vacuumed += 1;
+        freed |= stats.removed > 0;
     }
-    instance.catalog.vacuum(horizon);
+    freed |= !instance.catalog.vacuum(horizon).is_empty();
+    if freed {
+        give_back_memory();
+    }
     vacuumed
+}
+
+/// Hands memory the allocator keeps after frees back to the system, so the resident size (what
+/// `--max-memory` bounds) falls when rows are reclaimed.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }

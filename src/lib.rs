@@ -17,6 +17,7 @@ pub mod config;
 pub mod error;
 pub mod idle_spin;
 pub mod instance;
+pub mod memory;
 pub mod notify;
 pub mod server;
 pub mod session;

@@ -125,6 +125,7 @@ impl Server {
         });
         let instance = Instance::new(config);
         crate::autovacuum::start(&instance);
+        crate::memory::start_monitor(&instance.memory);
         Ok(Server {
             instance,
             listeners,

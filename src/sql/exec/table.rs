@@ -342,6 +342,10 @@ impl ModifyOp {
         // A newer version found by READ COMMITTED's re-check was committed after the
         // statement's snapshot; PostgreSQL changes it all the same.
         let latest = matches!(p, Pending::Change(_, _, true));
+        if !matches!(m.kind, ModifyKind::Delete) {
+            // New row versions take memory: not past the server's bound.
+            cx.session.check_memory(self.affected)?;
+        }
         let access = Access::get(&mut self.access, cx, m.verb())?;
         let w = access.writer(latest);
         match p {
