@@ -61,7 +61,7 @@ impl MemoryLimit {
     /// wrote since it last asked with a fresh reading (see [`RECHECK_ROWS`]).
     pub fn check(&self, written: u64) -> PgResult<()> {
         let mut used = self.used.load(Ordering::Relaxed);
-        if written > 0 && written % RECHECK_ROWS == 0 {
+        if written > 0 && written.is_multiple_of(RECHECK_ROWS) {
             used = self.refresh();
         }
         if used > self.limit {
