@@ -682,11 +682,6 @@ fn analyze_copy(
                 .plan_copy_from(rv, &c.attlist)
                 .map_err(no_position)?;
             let options = copy_options(c)?;
-            if options.format == CopyFormat::Binary {
-                return Err(PgError::feature_not_supported(
-                    "COPY FROM in binary format is not supported yet",
-                ));
-            }
             return Ok(Statement::CopyFrom {
                 target: Box::new(target),
                 options,
