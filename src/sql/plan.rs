@@ -219,12 +219,13 @@ pub enum Node {
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),
     /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
-    /// is input column `rowid`). FOR SHARE and FOR KEY SHARE lock exclusively for now.
+    /// is input column `rowid`) at strength `mode`.
     LockRows {
         input: Box<Plan>,
         rel: std::sync::Arc<crate::sql::engine::Rel>,
         rowid: usize,
         wait: LockWait,
+        mode: crate::storage::LockMode,
         /// The WHERE clause, re-checked on a row updated concurrently (READ COMMITTED).
         recheck: Option<Expr>,
     },

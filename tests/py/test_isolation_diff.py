@@ -814,3 +814,105 @@ def test_isolation(pg, server, name):
         pytest.fail("scenario problem: on PostgreSQL 15 a step never finished:\n" + "\n".join(ref), pytrace=False)
     got = run_scenario(server, name)
     assert_same("\n".join(ref), "\n".join(got), server.name, f"isolation scenario {name}")
+
+
+# ==========================================================================================
+# Shared row locks and foreign keys (branch fk). Registered in SCENARIOS after
+# test_isolation's parameter list was made, so they run under test_isolation_locks_fk below.
+# A scenario with a child table creates it itself and drops it at its end (the runner drops
+# only the parent).
+# ==========================================================================================
+
+_FK_NAMES: list[str] = []
+
+
+def fk_scenario(fn):
+    _FK_NAMES.append(fn.__name__)
+    return scenario(fn)
+
+
+def _child(r, columns: str) -> None:
+    r.admin.execute(f"DROP TABLE IF EXISTS {r.t}_c")
+    r.admin.execute(f"CREATE TABLE {r.t}_c ({columns.format(t=r.t)})")
+
+
+def _drop_child(r) -> None:
+    r.settle()
+    r.admin.execute(f"DROP TABLE IF EXISTS {r.t}_c")
+
+
+@fk_scenario
+def share_locks_coexist(r):
+    """FOR SHARE and FOR KEY SHARE holders do not wait for each other; NOWAIT of a stronger
+    lock fails with 55P03."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR KEY SHARE")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE NOWAIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR NO KEY UPDATE NOWAIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR SHARE NOWAIT")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE NOWAIT")
+
+
+@fk_scenario
+def key_share_vs_non_key_update(r):
+    """FOR KEY SHARE lets an update of a non-key column through, but not a key update or a
+    delete, also of the version that update wrote."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR KEY SHARE")
+    r.sql("s2", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET id = 3 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@fk_scenario
+def key_share_vs_delete(r):
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 2 FOR KEY SHARE")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@fk_scenario
+def share_vs_update_waits(r):
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@fk_scenario
+def no_key_update_vs_key_share(r):
+    """FOR NO KEY UPDATE admits FOR KEY SHARE but not FOR SHARE."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR NO KEY UPDATE")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR KEY SHARE")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR SHARE NOWAIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+
+
+@fk_scenario
+def share_lock_upgrade_waits_for_other_sharer(r):
+    """A FOR SHARE holder that asks for FOR UPDATE waits for the other sharer."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "COMMIT")
+
+
+@pytest.mark.parametrize("name", _FK_NAMES)
+def test_isolation_locks_fk(pg, server, name):
+    test_isolation(pg, server, name)

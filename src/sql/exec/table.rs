@@ -488,7 +488,7 @@ impl Operator for ModifyOp {
     }
 }
 
-/// SELECT ... FOR UPDATE: locks each row its input yields before passing it on.
+/// SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE: locks each row its input yields before passing it on.
 pub(super) struct LockRows {
     input: Box<dyn Operator>,
     access: Option<Access>,
@@ -519,6 +519,7 @@ impl LockRows {
             rel,
             rowid,
             wait,
+            mode,
             recheck,
             ..
         } = &plan.node
@@ -527,7 +528,7 @@ impl LockRows {
         };
         let access = Access::get(&mut self.access, cx, "SELECT FOR UPDATE")?;
         let w = access.writer(newer);
-        match engine::delete(rel, id, &w, true) {
+        match engine::lock(rel, id, &w, *mode) {
             Ok(Changed::Done(_)) => Ok(Ok(Some(row))),
             Ok(Changed::Skipped) => Ok(Ok(None)),
             Ok(Changed::Concurrent(next)) => {

@@ -16,6 +16,7 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
+use crate::storage::LockMode;
 use crate::txn::Snapshot;
 
 /// What the planner needs to resolve table names: the catalog as the statement sees it.
@@ -947,8 +948,12 @@ pub(super) fn choose_index(plan: Plan) -> Plan {
 }
 
 impl Planner<'_> {
-    /// The wait policy of SELECT ... FOR UPDATE / SHARE over one table.
-    pub(super) fn lock_spec(&self, s: &protobuf::SelectStmt) -> PgResult<super::LockWait> {
+    /// The wait policy and strength of SELECT ... FOR UPDATE / SHARE over one table.
+    pub(super) fn lock_spec(
+        &self,
+        s: &protobuf::SelectStmt,
+    ) -> PgResult<(super::LockWait, LockMode)> {
+        use protobuf::LockClauseStrength as S;
         use protobuf::LockWaitPolicy as W;
         if s.locking_clause.len() > 1 || s.from_clause.len() > 1 {
             return Err(PgError::feature_not_supported(
@@ -963,11 +968,18 @@ impl Planner<'_> {
         let Some(N::LockingClause(l)) = s.locking_clause[0].node.as_ref() else {
             return Err(PgError::syntax("bad locking clause"));
         };
-        Ok(match l.wait_policy {
+        let wait = match l.wait_policy {
             x if x == W::LockWaitError as i32 => super::LockWait::Error,
             x if x == W::LockWaitSkip as i32 => super::LockWait::Skip,
             _ => super::LockWait::Block,
-        })
+        };
+        let mode = match l.strength {
+            x if x == S::LcsForkeyshare as i32 => LockMode::KeyShare,
+            x if x == S::LcsForshare as i32 => LockMode::Share,
+            x if x == S::LcsFornokeyupdate as i32 => LockMode::NoKeyUpdate,
+            _ => LockMode::Update,
+        };
+        Ok((wait, mode))
     }
 }
 
@@ -975,7 +987,7 @@ impl Planner<'_> {
 /// and WHERE).
 pub(super) fn lock_rows(
     plan: Plan,
-    wait: super::LockWait,
+    (wait, mode): (super::LockWait, LockMode),
     recheck: Option<Expr>,
 ) -> PgResult<Plan> {
     fn table_of(p: &Plan) -> Option<Arc<Rel>> {
@@ -1001,6 +1013,7 @@ pub(super) fn lock_rows(
             rel,
             rowid,
             wait,
+            mode,
             recheck,
         },
     })
