@@ -21,6 +21,9 @@ use crate::catalog::{
 };
 use crate::error::{code, PgError, PgResult};
 
+mod foreign_key;
+pub use foreign_key::FkSpec;
+
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
 pub struct NewColumn {
@@ -58,6 +61,8 @@ pub struct CreateTable {
     /// CHECK constraints: name if given, expression text, and the one column the expression
     /// refers to (None for none or several), which names an unnamed check.
     pub checks: Vec<Check>,
+    /// REFERENCES / FOREIGN KEY constraints.
+    pub foreign_keys: Vec<FkSpec>,
 }
 
 /// An analyzed DDL statement.
@@ -83,6 +88,11 @@ pub enum Ddl {
         table: (String, String),
         key: KeySpec,
     },
+    /// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY.
+    AddForeignKey {
+        table: (String, String),
+        fk: FkSpec,
+    },
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
     Vacuum {
         tables: Vec<(String, String)>,
@@ -99,7 +109,7 @@ impl Ddl {
             Ddl::CreateIndex { .. } => "CREATE INDEX",
             Ddl::DropIndexes { .. } => "DROP INDEX",
             Ddl::Truncate(_) => "TRUNCATE TABLE",
-            Ddl::AddKey { .. } => "ALTER TABLE",
+            Ddl::AddKey { .. } | Ddl::AddForeignKey { .. } => "ALTER TABLE",
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
         }
@@ -285,6 +295,16 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 let Some(N::AlterTableCmd(c)) = cmd.node.as_ref() else {
                     continue;
                 };
+                if let Some(N::Constraint(k)) = c.def.as_ref().and_then(|d| d.node.as_ref()) {
+                    if c.subtype == protobuf::AlterTableType::AtAddConstraint as i32
+                        && k.contype == ConstrType::ConstrForeign as i32
+                        && a.cmds.len() == 1
+                    {
+                        return Some(
+                            foreign_key::spec(k, None).map(|fk| Ddl::AddForeignKey { table, fk }),
+                        );
+                    }
+                }
                 let constraint = match c.def.as_ref().and_then(|d| d.node.as_ref()) {
                     Some(N::Constraint(k))
                         if c.subtype == protobuf::AlterTableType::AtAddConstraint as i32
@@ -316,6 +336,7 @@ fn key_or_check(
     column: Option<&str>,
     keys: &mut Vec<KeySpec>,
     checks: &mut Vec<Check>,
+    fks: &mut Vec<FkSpec>,
 ) -> PgResult<()> {
     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
         ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
@@ -330,11 +351,7 @@ fn key_or_check(
                 ));
             }
         }
-        ConstrType::ConstrForeign => {
-            return Err(PgError::feature_not_supported(
-                "foreign keys are not supported yet",
-            ))
-        }
+        ConstrType::ConstrForeign => fks.push(foreign_key::spec(k, column)?),
         _ => {}
     }
     Ok(())
@@ -371,6 +388,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let mut columns = Vec::new();
     let mut keys = Vec::new();
     let mut checks = Vec::new();
+    let mut fks = Vec::new();
     for elt in &c.table_elts {
         match elt.node.as_ref() {
             Some(N::ColumnDef(cd)) => {
@@ -416,12 +434,12 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                                 "identity columns are not supported yet (sequences come later)",
                             ))
                         }
-                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
+                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks, &mut fks)?,
                     }
                 }
                 columns.push(col);
             }
-            Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks)?,
+            Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks, &mut fks)?,
             Some(N::TableLikeClause(_)) => {
                 return Err(PgError::feature_not_supported(
                     "CREATE TABLE ... LIKE is not supported yet",
@@ -438,6 +456,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         columns,
         keys,
         checks,
+        foreign_keys: fks,
     }))
 }
 
@@ -684,7 +703,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::DropTables {
             names,
             if_exists,
-            cascade: _,
+            cascade,
         } => {
             let mut found = Vec::new();
             for (schema, name) in names {
@@ -709,6 +728,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
+            foreign_key::before_drop(cx, &found, *cascade)?;
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -798,6 +818,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
+            foreign_key::before_truncate(cx, &tables)?;
             for t in tables {
                 // A new version with empty data: the old rows stay for snapshots that see the
                 // old version, and come back if this transaction aborts.
@@ -827,6 +848,10 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
+        }
+        Ddl::AddForeignKey { table, fk } => {
+            let t = table_for_alter(cx, &table.0, &table.1)?;
+            foreign_key::add(cx, &t, fk)?;
         }
         Ddl::Vacuum { tables, vacuum } => {
             let mut rels = Vec::new();
@@ -1060,6 +1085,31 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             kind: ConstraintKind::Check { expr: expr.clone() },
         });
     }
+    // Foreign keys last (PostgreSQL adds them after the table's keys); a table referencing
+    // itself needs its OID first.
+    let oid = if ct.foreign_keys.is_empty() {
+        None
+    } else {
+        Some(
+            cx.instance()
+                .catalog
+                .new_oid()
+                .map_err(|e| catalog_error(e, &ct.name))?,
+        )
+    };
+    let mut taken: Vec<String> = constraints.iter().map(|c| c.name.clone()).collect();
+    for fk in &ct.foreign_keys {
+        let owner = foreign_key::Owner {
+            oid,
+            creating: true,
+            schema: &schema,
+            name: &ct.name,
+            columns: &columns,
+            indexes: &indexes,
+        };
+        let (def, _) = foreign_key::resolve(cx, &owner, fk, &mut taken)?;
+        constraints.push(def);
+    }
     let (cell, cid) = cx.writer("CREATE TABLE")?;
     let snap = cx.catalog_snapshot()?;
     let rel = NewRelation {
@@ -1076,7 +1126,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     let t = cx
         .instance()
         .catalog
-        .create(None, rel, &snap, &cell, cid)
+        .create(oid, rel, &snap, &cell, cid)
         .map_err(|e| catalog_error(e, &ct.name))?;
     create_index_relations(cx, &t, &indexes)
 }

@@ -201,6 +201,9 @@ pub(super) struct ModifyOp {
     out: VecDeque<Row>,
     done: bool,
     pub(super) affected: u64,
+    /// Foreign-key events of the statement, run once its rows are written (None until the
+    /// first write looks up the table's foreign keys).
+    fk: Option<super::foreign_key::Queue>,
 }
 
 impl ModifyOp {
@@ -212,7 +215,21 @@ impl ModifyOp {
             out: VecDeque::new(),
             done: false,
             affected: 0,
+            fk: None,
         }
+    }
+
+    /// The statement's foreign-key queue, when the table has foreign keys on either side.
+    fn fk_queue(
+        &mut self,
+        m: &Modify,
+        cx: &mut EvalCx,
+    ) -> PgResult<Option<&mut super::foreign_key::Queue>> {
+        if self.fk.is_none() {
+            let keys = super::foreign_key::Keys::of(&m.rel, cx.session)?;
+            self.fk = Some(super::foreign_key::Queue::new(keys));
+        }
+        Ok(self.fk.as_mut().filter(|q| !q.is_empty()))
     }
 }
 
@@ -348,6 +365,9 @@ impl ModifyOp {
                 match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
                     Ok(_) => {
                         self.affected += 1;
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            q.inserted(&m.rel, &row)?;
+                        }
                         if let Some(ret) = &m.returning {
                             let out = ret
                                 .iter()
@@ -384,6 +404,12 @@ impl ModifyOp {
                 match result {
                     Ok((Changed::Done(_), new)) => {
                         self.affected += 1;
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            match &new {
+                                Some(new) => q.updated(&m.rel, old, new)?,
+                                None => q.deleted(old)?,
+                            }
+                        }
                         if let Some(ret) = &m.returning {
                             // RETURNING sees the new row (the old one for DELETE) followed by
                             // the rest of the input (other FROM items).
@@ -454,6 +480,12 @@ impl Operator for ModifyOp {
                 continue;
             }
             if self.done {
+                // The statement's rows are written: its foreign-key checks and actions.
+                if let (Some(q), Some(a)) = (self.fk.as_mut(), self.access.as_ref()) {
+                    if let Some(step) = q.run(&m.rel, &a.cell, a.cid, cx)? {
+                        return Ok(step);
+                    }
+                }
                 return Ok(Step::Done);
             }
             let row = match self.input.next(&m.input, cx, b)? {

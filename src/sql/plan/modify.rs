@@ -138,7 +138,7 @@ pub(super) fn undefined_table(rv: &protobuf::RangeVar) -> PgError {
 }
 
 /// The columns of a table as a plan sees them (dropped columns keep their place, unnamed).
-fn table_columns(rel: &Rel) -> Vec<Column> {
+pub(crate) fn table_columns(rel: &Rel) -> Vec<Column> {
     rel.columns
         .iter()
         .enumerate()
@@ -1017,4 +1017,25 @@ pub(super) fn lock_rows(
             recheck,
         },
     })
+}
+
+/// A table's column defaults and CHECK predicates, bound outside any statement: for the
+/// statements foreign-key actions make at run time (`exec::foreign_key`).
+#[allow(clippy::type_complexity)]
+pub(crate) fn defaults_and_checks(
+    rel: &Rel,
+    fmt: &crate::sql::types::FormatCtx,
+) -> PgResult<(Vec<Option<Expr>>, Vec<(String, Expr)>)> {
+    let mut params = Vec::new();
+    let mut p = Planner::new(&mut params, fmt);
+    let defaults = p.bind_defaults(rel)?;
+    let scope = p.scope_of(
+        &Plan {
+            columns: table_columns(rel),
+            node: Node::Result,
+        },
+        &rel.name.name,
+    );
+    let checks = p.bind_checks(rel, &scope)?;
+    Ok((defaults, checks))
 }
