@@ -373,6 +373,14 @@ impl<R> Heap<R> {
         }
     }
 
+    /// The slot of the version that replaced the one in slot `id` (its update link), if any.
+    pub fn next_version(&self, id: RowId) -> Option<RowId> {
+        match &*self.slot(id)?.lock() {
+            Slot::Tuple(t) if t.next != NONE => Some(t.next),
+            _ => None,
+        }
+    }
+
     /// Checks whether `cell` may change the version in slot `id` at strength `mode`, and if so
     /// marks it changed (`lock_only`: locked, as SELECT FOR UPDATE / SHARE does). Called with
     /// the slot locked. See `storage::lock` for the strengths and where holders are kept.

@@ -913,6 +913,84 @@ def share_lock_upgrade_waits_for_other_sharer(r):
     r.sql("s1", "COMMIT")
 
 
+FK_CHILD = "id int PRIMARY KEY, p int REFERENCES {t}"
+
+
+@fk_scenario
+def fk_insert_child_vs_delete_parent(r):
+    """The referencing insert locks the parent FOR KEY SHARE: the delete waits, then fails."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_delete_parent_vs_insert_child(r):
+    """A referencing insert waits for the delete of its parent, then fails."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 2)")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_delete_parent_rolled_back(r):
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 2)")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_children_share_the_parent_and_allow_non_key_updates(r):
+    """Two referencing inserts of one parent do not wait for each other, nor does an update
+    of the parent's non-key column; a key update does."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (2, 1)")
+    r.sql("s3", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s3", "UPDATE {t} SET id = 5 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", ALL)
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_cascade_waits_for_child_insert(r):
+    """ON DELETE CASCADE deletes a referencing row committed while the delete waited."""
+    _child(r, "id int PRIMARY KEY, p int REFERENCES {t} ON DELETE CASCADE")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_repeatable_read_parent_deleted(r):
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN ISOLATION LEVEL REPEATABLE READ")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 2)")
+    r.sql("s1", "ROLLBACK")
+    _drop_child(r)
+
+
 @pytest.mark.parametrize("name", _FK_NAMES)
 def test_isolation_locks_fk(pg, server, name):
     test_isolation(pg, server, name)

@@ -292,8 +292,25 @@ pub(crate) fn find_row(
             };
             match engine::lock(rel, at, &w, LockMode::KeyShare) {
                 Ok(Changed::Done(_)) => return Ok(Found::Yes),
-                Ok(Changed::Skipped) | Ok(Changed::Concurrent(None)) if !serializable => break,
-                Ok(Changed::Skipped) => break,
+                Ok(Changed::Skipped) => {
+                    // This transaction updated the version since (the snapshot, taken from the
+                    // watermark, may not show yet a commit this session already waited for):
+                    // its own newer version is the one to lock.
+                    let Some(next) = rel.data.heap.next_version(at) else {
+                        break;
+                    };
+                    let still = rel
+                        .data
+                        .heap
+                        .read_latest(next, |r| same_key(r, columns, key))
+                        .unwrap_or(false);
+                    if !still || next == at {
+                        break;
+                    }
+                    at = next;
+                    latest = true;
+                }
+                Ok(Changed::Concurrent(None)) if !serializable => break,
                 Ok(Changed::Concurrent(next)) => {
                     if serializable {
                         return Err(PgError::new(

@@ -214,3 +214,11 @@ INSERT INTO fk_c15 VALUES (1, 'b');
 ROLLBACK;
 SELECT count(*) FROM fk_c15;
 DROP TABLE fk_c15, fk_p15;
+
+-- name: fk_generated_names_are_shortened_as_postgresql_does
+DROP TABLE IF EXISTS fk_child_with_a_rather_long_name_for_the_test, fk_p16;
+CREATE TABLE fk_p16 (id int PRIMARY KEY, k int UNIQUE);
+CREATE TABLE fk_child_with_a_rather_long_name_for_the_test (referencing_column_with_long_name int REFERENCES fk_p16, referencing_column_with_long_name2 int REFERENCES fk_p16 (k));
+ALTER TABLE fk_child_with_a_rather_long_name_for_the_test ADD FOREIGN KEY (referencing_column_with_long_name) REFERENCES fk_p16;
+SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = (SELECT oid FROM pg_class WHERE relname = 'fk_child_with_a_rather_long_name_for_the_test') ORDER BY conname;
+DROP TABLE fk_child_with_a_rather_long_name_for_the_test, fk_p16;
