@@ -22,7 +22,7 @@ use crate::catalog::{
 use crate::error::{code, PgError, PgResult};
 
 mod foreign_key;
-pub use foreign_key::FkSpec;
+pub use foreign_key::{constraint_def, FkSpec};
 
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]

@@ -129,6 +129,8 @@ pub enum SessionFn {
     InetServerPort,
     TxidCurrent,
     CurrentXactId,
+    /// pg_get_constraintdef(oid [, pretty]).
+    ConstraintDef,
 }
 
 /// How a subquery is used inside an expression.

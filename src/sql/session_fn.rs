@@ -16,7 +16,7 @@ pub fn result_type(f: SessionFn) -> Type {
         CurrentUser | SessionUser | CurrentDatabase | CurrentSchema => Type::NAME,
         CurrentSchemas => Type::NAME_ARRAY,
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
-        | GetUserById | ObjDescription => Type::TEXT,
+        | GetUserById | ObjDescription | ConstraintDef => Type::TEXT,
         ListeningChannels => Type::TEXT,
         BackendPid | InetClientPort | InetServerPort => Type::INT4,
         InetClientAddr | InetServerAddr => Type::INET,
@@ -70,6 +70,8 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("pg_type_is_visible", 1) => (TypeIsVisible, Some(&[Type::OID])),
         ("format_type", 2) => (FormatType, Some(&[Type::OID, Type::INT4])),
         ("pg_get_userbyid", 1) => (GetUserById, Some(&[Type::OID])),
+        ("pg_get_constraintdef", 1) => (ConstraintDef, Some(&[Type::OID])),
+        ("pg_get_constraintdef", 2) => (ConstraintDef, Some(&[Type::OID, Type::BOOL])),
         ("obj_description", 1) => (ObjDescription, Some(&[Type::OID])),
         ("obj_description", 2) => (ObjDescription, Some(&[Type::OID, Type::NAME])),
         ("has_table_privilege", 2)
@@ -261,6 +263,10 @@ pub fn call(
             None => Value::Null,
         },
         GetUserById => Value::Text(s.user().to_string()),
+        ConstraintDef => match args.first().and_then(Value::as_i64) {
+            Some(oid) => crate::sql::ddl::constraint_def(s, oid as u32)?,
+            None => Value::Null,
+        },
         ObjDescription => Value::Null,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),

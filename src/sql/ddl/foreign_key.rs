@@ -462,3 +462,76 @@ pub fn before_truncate(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>]) -> PgResult
     }
     Ok(())
 }
+
+/// pg_get_constraintdef(oid): the constraint's definition as PostgreSQL prints it (NULL for
+/// an OID that is no constraint of a visible table).
+pub fn constraint_def(cx: &mut dyn SessionCtx, oid: Oid) -> PgResult<Value> {
+    let snap = cx.catalog_snapshot()?;
+    let rels = cx.instance().catalog.visible(&snap);
+    let q = crate::sql::session_fn::quote_ident;
+    let names = |r: &Rel, cols: &[usize]| -> String {
+        cols.iter()
+            .map(|&c| q(&r.columns[c].name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+        let Some(c) = r.constraints.iter().find(|c| c.oid == oid) else {
+            continue;
+        };
+        let text = match &c.kind {
+            ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
+                let cols = r
+                    .indexes
+                    .iter()
+                    .find(|d| d.oid == *index)
+                    .map(|d| names(r, &d.columns))
+                    .unwrap_or_default();
+                let what = if matches!(c.kind, ConstraintKind::PrimaryKey { .. }) {
+                    "PRIMARY KEY"
+                } else {
+                    "UNIQUE"
+                };
+                format!("{what} ({cols})")
+            }
+            ConstraintKind::Check { expr } => format!("CHECK (({expr}))"),
+            ConstraintKind::ForeignKey {
+                columns,
+                ref_table,
+                ref_columns,
+                on_update,
+                on_delete,
+                match_full,
+            } => {
+                let Some(p) = rels.iter().find(|p| p.oid == *ref_table) else {
+                    return Ok(Value::Null);
+                };
+                let mut s = format!(
+                    "FOREIGN KEY ({}) REFERENCES {}({})",
+                    names(r, columns),
+                    q(&p.name.name),
+                    names(p, ref_columns)
+                );
+                if *match_full {
+                    s.push_str(" MATCH FULL");
+                }
+                let action = |a: char| match a {
+                    'r' => Some("RESTRICT"),
+                    'c' => Some("CASCADE"),
+                    'n' => Some("SET NULL"),
+                    'd' => Some("SET DEFAULT"),
+                    _ => None,
+                };
+                if let Some(a) = action(*on_update) {
+                    s.push_str(&format!(" ON UPDATE {a}"));
+                }
+                if let Some(a) = action(*on_delete) {
+                    s.push_str(&format!(" ON DELETE {a}"));
+                }
+                s
+            }
+        };
+        return Ok(Value::Text(text));
+    }
+    Ok(Value::Null)
+}

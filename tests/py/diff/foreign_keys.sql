@@ -222,3 +222,20 @@ CREATE TABLE fk_child_with_a_rather_long_name_for_the_test (referencing_column_w
 ALTER TABLE fk_child_with_a_rather_long_name_for_the_test ADD FOREIGN KEY (referencing_column_with_long_name) REFERENCES fk_p16;
 SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = (SELECT oid FROM pg_class WHERE relname = 'fk_child_with_a_rather_long_name_for_the_test') ORDER BY conname;
 DROP TABLE fk_child_with_a_rather_long_name_for_the_test, fk_p16;
+
+-- name: fk_cascade_through_a_deep_chain
+DROP TABLE IF EXISTS fk_chain;
+CREATE TABLE fk_chain (id int PRIMARY KEY, parent int REFERENCES fk_chain ON DELETE CASCADE);
+INSERT INTO fk_chain SELECT g, nullif(g - 1, 0) FROM generate_series(1, 60) g;
+DELETE FROM fk_chain WHERE id = 1;
+SELECT count(*) FROM fk_chain;
+DROP TABLE fk_chain;
+
+-- name: fk_pg_get_constraintdef
+DROP TABLE IF EXISTS fk_c17, fk_p17;
+CREATE TABLE fk_p17 (id int PRIMARY KEY, a int, b int, UNIQUE (a, b));
+CREATE TABLE fk_c17 (x int REFERENCES fk_p17 ON DELETE CASCADE ON UPDATE SET NULL, "Y" int, z int,
+  FOREIGN KEY ("Y", z) REFERENCES fk_p17 (a, b) MATCH FULL ON UPDATE RESTRICT,
+  CONSTRAINT c17_x FOREIGN KEY (x) REFERENCES fk_p17 ON DELETE SET DEFAULT);
+SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid IN (SELECT oid FROM pg_class WHERE relname IN ('fk_c17', 'fk_p17')) ORDER BY conname;
+DROP TABLE fk_c17, fk_p17;
