@@ -824,6 +824,7 @@ def test_isolation(pg, server, name):
 # ==========================================================================================
 
 _FK_NAMES: list[str] = []
+FK_CHILD = "id int PRIMARY KEY, p int REFERENCES {t}"
 
 
 def fk_scenario(fn):
@@ -913,7 +914,37 @@ def share_lock_upgrade_waits_for_other_sharer(r):
     r.sql("s1", "COMMIT")
 
 
-FK_CHILD = "id int PRIMARY KEY, p int REFERENCES {t}"
+@fk_scenario
+def share_lock_upgrade_deadlock(r):
+    """Two FOR SHARE holders that both ask for FOR UPDATE deadlock: one gets 40P01 (which
+    one depends on timing), the other goes on."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE", racy=True)
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE", racy=True)
+    r.settle()
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "ROLLBACK")
+
+
+@fk_scenario
+def fk_deadlock_through_key_share(r):
+    """Each transaction inserts a row referencing the parent the other then deletes: the
+    deletes wait for the other's KEY SHARE lock, and one gets 40P01."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (2, 2)")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2", racy=True)
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1", racy=True)
+    r.settle()
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "ROLLBACK")
+    _drop_child(r)
+
 
 
 @fk_scenario
