@@ -204,6 +204,8 @@ pub(super) struct ModifyOp {
     /// Foreign-key events of the statement, run once its rows are written (None until the
     /// first write looks up the table's foreign keys).
     fk: Option<super::foreign_key::Queue>,
+    /// The foreign-key events have all run.
+    fk_done: bool,
 }
 
 impl ModifyOp {
@@ -216,6 +218,7 @@ impl ModifyOp {
             done: false,
             affected: 0,
             fk: None,
+            fk_done: false,
         }
     }
 
@@ -470,8 +473,13 @@ impl Operator for ModifyOp {
             unreachable!("Modify opened from another node")
         };
         loop {
-            if let Some(r) = self.out.pop_front() {
-                return Ok(Step::Row(r));
+            // With foreign keys, RETURNING rows wait for the end-of-statement checks, as
+            // PostgreSQL runs such a statement to its end before it sends a row.
+            let hold = !self.fk_done && self.fk.as_ref().is_some_and(|q| !q.is_empty());
+            if !hold {
+                if let Some(r) = self.out.pop_front() {
+                    return Ok(Step::Row(r));
+                }
             }
             if let Some(p) = self.pending.take() {
                 if let Some(step) = self.write(m, p, cx)? {
@@ -485,6 +493,10 @@ impl Operator for ModifyOp {
                     if let Some(step) = q.run(&m.rel, &a.cell, a.cid, cx)? {
                         return Ok(step);
                     }
+                }
+                if !self.fk_done {
+                    self.fk_done = true;
+                    continue; // the held RETURNING rows
                 }
                 return Ok(Step::Done);
             }

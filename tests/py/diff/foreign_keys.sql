@@ -239,3 +239,13 @@ CREATE TABLE fk_c17 (x int REFERENCES fk_p17 ON DELETE CASCADE ON UPDATE SET NUL
   CONSTRAINT c17_x FOREIGN KEY (x) REFERENCES fk_p17 ON DELETE SET DEFAULT);
 SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid IN (SELECT oid FROM pg_class WHERE relname IN ('fk_c17', 'fk_p17')) ORDER BY conname;
 DROP TABLE fk_c17, fk_p17;
+
+-- name: fk_returning
+DROP TABLE IF EXISTS fk_c18, fk_p18;
+CREATE TABLE fk_p18 (id int PRIMARY KEY);
+CREATE TABLE fk_c18 (id int, p int REFERENCES fk_p18 ON DELETE CASCADE);
+INSERT INTO fk_p18 VALUES (1), (2);
+INSERT INTO fk_c18 VALUES (1, 1), (2, 1), (3, 2) RETURNING *;
+DELETE FROM fk_p18 WHERE id = 1 RETURNING *;
+SELECT * FROM fk_c18 ORDER BY id;
+DROP TABLE fk_c18, fk_p18;
