@@ -42,6 +42,10 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
+mod namespace;
+pub mod sequence;
+pub use namespace::{Namespace, Namespaces};
+
 pub type Oid = u32;
 
 /// PostgreSQL's MaxHeapAttributeNumber.
@@ -228,6 +232,8 @@ pub struct Catalog<D> {
     /// constraints that reference its table (see [`Catalog::may_have_foreign_keys`]).
     foreign_keys: AtomicU64,
     names: scc::HashMap<QualName, Vec<Arc<Relation<D>>>>,
+    /// Schemas made by CREATE SCHEMA.
+    pub namespaces: Namespaces,
 }
 
 impl<D> Default for Catalog<D> {
@@ -237,6 +243,7 @@ impl<D> Default for Catalog<D> {
             epoch: AtomicU64::new(1),
             foreign_keys: AtomicU64::new(0),
             names: scc::HashMap::new(),
+            namespaces: Namespaces::default(),
         }
     }
 }
@@ -378,6 +385,7 @@ impl<D> Catalog<D> {
     /// can be dropped).
     pub fn vacuum(&self, horizon: crate::txn::Csn) -> Vec<Oid> {
         use crate::txn::Status;
+        self.namespaces.vacuum(horizon);
         let mut gone = Vec::new();
         self.names.retain_sync(|_, versions| {
             versions.retain(|v| {

@@ -234,7 +234,11 @@ impl Session {
                     .answered(now, &mut self.weight_epoch, notified);
                 // Idle sessions keep no output buffer.
                 buffers::give(std::mem::take(&mut self.out));
-                if !self.closing && self.backlog.is_empty() && rbuf.is_empty() {
+                if !self.closing
+                    && self.backlog.is_empty()
+                    && rbuf.is_empty()
+                    && self.running.is_none()
+                {
                     if let Some(to) = on.follow(&mut self.follow, now, &*stream) {
                         self.follow.moved(now);
                         buffers::give(rbuf);
@@ -244,6 +248,20 @@ impl Session {
             }
             if self.closing {
                 return Exit::Ended;
+            }
+            if self.running.is_some() {
+                // A statement stopped in the middle (see `running.rs`): its output so far is
+                // written; await what it needs, then go on with it and the rest of the input.
+                if !self.await_running(stream).await {
+                    return Exit::Ended;
+                }
+                if self.out.capacity() == 0 {
+                    self.out = buffers::take();
+                }
+                if let Flow::Close = self.guarded(|s| s.resume(&mut rbuf)) {
+                    self.closing = true;
+                }
+                continue;
             }
             if !self.backlog.is_empty() {
                 // The rest of a long run of notifications, before reading the next query.
@@ -346,7 +364,7 @@ impl Session {
     }
 
     /// Shows the wait event in pg_stat_activity; takes the activity lock only when it changes.
-    fn set_wait(&mut self, wait: Option<WaitEvent>) {
+    pub(super) fn set_wait(&mut self, wait: Option<WaitEvent>) {
         if self.core.wait_shown == wait {
             return;
         }

@@ -21,7 +21,11 @@
 //! output buffer; the buffer is written once per batch of input (so once per Sync, Flush or
 //! simple Query as the protocol wants). Keeping handling synchronous is what lets a panic be
 //! caught per message (the session ends with FATAL XX000, the server goes on) and keeps the task's
-//! future small. The one blocking call, `pg_sleep`, runs under `block_in_place`.
+//! future small. A query that must wait for another transaction, has spent its budget of work,
+//! or has filled the output stops in the middle instead (`running.rs`): the loop writes what it
+//! has, awaits the other transaction (or lets the shard's other sessions run), and resumes it.
+//! The one blocking call left, `pg_sleep`, runs under `block_in_place`, as do the rare waits of
+//! paths that cannot stop in the middle (`wait.rs`).
 //!
 //! # Private and shared
 //!
@@ -44,6 +48,8 @@
 //! * `utility.rs`: the utility statements (SET/SHOW, BEGIN/COMMIT, LISTEN, PREPARE, cursors,
 //!   ...): `run_utility`.
 //! * `results.rs`: the one place that writes RowDescription, DataRows and COPY data.
+//! * `running.rs`: a query stopped in the middle (a wait, a yield, a full output) and its
+//!   resumption; `wait.rs`: awaiting another transaction, deadlock checks.
 //! * `txn.rs`: transaction state, savepoints, commit and abort.
 //! * `portals.rs`, `read_ahead.rs`, `settings.rs`: open portals, when to read ahead, settings.
 //! * here: [`Session`] (the protocol state) and [`Core`] (the state expressions may use, through
@@ -52,12 +58,15 @@
 pub mod auth;
 mod conn;
 mod copy_in;
+mod messages;
 mod portals;
 mod protocol;
 mod read_ahead;
 mod results;
+mod running;
 pub mod settings;
 mod startup;
+mod two_phase;
 mod txn;
 mod utility;
 mod wait;
@@ -105,6 +114,9 @@ struct Prepared {
 struct Replan {
     source: ReplanSource,
     epoch: u64,
+    /// The relation locks each run takes before it checks the epoch (a DDL it waited for
+    /// changes the epoch, and the statement is planned again).
+    locks: Vec<(u32, crate::txn::lock::LockMode)>,
 }
 
 enum ReplanSource {
@@ -171,6 +183,10 @@ struct Core {
     /// Set when the statement being analyzed resolved a table name (its plan must be made
     /// again after a schema change).
     tables_used: std::cell::Cell<bool>,
+    /// The relation locks the statement being analyzed needs (`TableCx::locks`).
+    plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
+    /// currval / lastval and cached sequence values (not transactional).
+    sequences: sql::sequence::SessionSequences,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -225,6 +241,8 @@ struct Session {
     read_ahead: read_ahead::ReadAhead,
     /// COPY FROM STDIN in progress (copy-in mode).
     copy_in: Option<copy_in::CopyIn>,
+    /// A query stopped in the middle of its run (`running.rs`), resumed by the socket loop.
+    running: Option<Box<running::Running>>,
 }
 
 fn hash_str(s: &str) -> u64 {
@@ -274,14 +292,19 @@ impl Core {
     /// The evaluation context of a query; running one fixes the transaction's isolation level
     /// and starts a new command.
     fn query_cx<'a>(&'a mut self, params: &'a [Value]) -> EvalCx<'a> {
-        self.next_command();
-        if let Some(t) = self.txn.as_mut() {
-            t.snapshot_taken = true;
-        }
+        self.begin_query();
         EvalCx {
             params,
             outer: Vec::new(),
             session: self,
+        }
+    }
+
+    /// A query starts: it fixes the transaction's isolation level and starts a new command.
+    fn begin_query(&mut self) {
+        self.next_command();
+        if let Some(t) = self.txn.as_mut() {
+            t.snapshot_taken = true;
         }
     }
 
@@ -299,12 +322,14 @@ impl Core {
     fn table_cx(&self) -> sql::plan::modify::TableCx<'_> {
         let snap = self.catalog_snapshot();
         self.tables_used.set(false);
+        self.plan_locks.borrow_mut().clear();
         sql::plan::modify::TableCx {
             catalog: &self.instance.catalog,
             snap,
             database: &self.database,
             search_path: self.settings.get_str("search_path").unwrap_or("public"),
             used: &self.tables_used,
+            locks: &self.plan_locks,
         }
     }
 
@@ -314,6 +339,9 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
+        Some(&mut self.sequences)
+    }
     fn current_xid(&mut self, func: &str) -> PgResult<u64> {
         let instance = self.instance.clone();
         let txn = self.txn_mut();
@@ -387,6 +415,9 @@ impl SessionCtx for Core {
         }
         Ok(())
     }
+    fn interrupt_pending(&self) -> bool {
+        self.shared.cancel.load(Ordering::Relaxed) || self.shared.terminate.load(Ordering::Relaxed)
+    }
     fn sleep(&self, seconds: f64) -> PgResult<()> {
         // Also catches NaN: pg_sleep(NaN) returns at once.
         if seconds.is_nan() || seconds <= 0.0 {
@@ -437,6 +468,14 @@ impl SessionCtx for Core {
         self.refuse_serializable()?;
         Ok(self.statement_snapshot())
     }
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        self.lock_relation_as(rel, mode, nowait)
+    }
     fn writer(&mut self, what: &str) -> PgResult<(Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
         self.refuse_serializable()?;
         Core::writer(self, what)
@@ -448,7 +487,16 @@ impl SessionCtx for Core {
     }
     fn search_path(&self) -> Vec<String> {
         let path = self.settings.get_str("search_path").unwrap_or("public");
-        sql::engine::search_schemas(path)
+        // "$user" names the schema called like the user, where there is one.
+        let snap = Core::catalog_snapshot(self);
+        let catalog = &self.instance.catalog;
+        path.split(',')
+            .map(|p| match p.trim() {
+                "$user" | "\"$user\"" => self.user.as_str(),
+                p => p,
+            })
+            .flat_map(sql::engine::search_schemas)
+            .filter(|s| sql::engine::schema_exists(catalog, &snap, &self.database, s))
             .map(str::to_string)
             .collect()
     }

@@ -11,7 +11,9 @@ use std::sync::Arc;
 use bytes::{Buf, BytesMut};
 
 use super::conn::CLIENT_READ;
+use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
+use super::running::{Sink, Then};
 use super::txn::TxState;
 use super::utility::{show_column, text_col};
 use super::{
@@ -32,10 +34,24 @@ pub(super) enum Flow {
     Close,
 }
 
+/// What comes after one statement of a simple Query.
+enum Next {
+    /// The next statement.
+    Go,
+    /// The end of the Query (an error): the implicit commit, ReadyForQuery.
+    Stop,
+    /// Nothing now: the session closes, or COPY FROM STDIN goes on with the input.
+    Leave,
+}
+
 impl Session {
     pub(super) fn fatal(&mut self, e: PgError) {
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         self.closing = true;
+        // As PostgreSQL's proc_exit: the open transaction rolls back (its rows and locks are
+        // released) before the client reads the FATAL.
+        self.core.abort();
     }
 
     /// Handles every whole message in `rbuf`.
@@ -56,27 +72,40 @@ impl Session {
                     return Flow::Close;
                 }
             };
-            let flow = std::panic::catch_unwind(AssertUnwindSafe(|| self.handle(msg)));
+            let flow = self.guarded(|s| s.handle(msg));
             rbuf.advance(n);
-            match flow {
-                Ok(Flow::Continue) => {}
-                Ok(Flow::Close) => return Flow::Close,
-                Err(panic) => {
-                    let what = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "unknown".into());
-                    tracing::error!(pid = self.core.shared.pid, "session panicked: {what}");
-                    self.fatal(PgError::fatal(
-                        code::INTERNAL_ERROR,
-                        format!("internal error in session: {what}"),
-                    ));
-                    return Flow::Close;
-                }
+            if let Flow::Close = flow {
+                return Flow::Close;
             }
             if self.closing {
                 return Flow::Close;
+            }
+            if self.running.is_some() {
+                // The statement stopped in the middle: the socket loop resumes it, and then
+                // the rest of the input.
+                return Flow::Continue;
+            }
+        }
+    }
+
+    /// Runs `f` (the handling of one message, or the resumption of a statement), catching a
+    /// panic: the session ends with FATAL XX000 and the server goes on.
+    pub(super) fn guarded(&mut self, f: impl FnOnce(&mut Self) -> Flow) -> Flow {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| f(self))) {
+            Ok(flow) => flow,
+            Err(panic) => {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown".into());
+                tracing::error!(pid = self.core.shared.pid, "session panicked: {what}");
+                self.running = None;
+                self.fatal(PgError::fatal(
+                    code::INTERNAL_ERROR,
+                    format!("internal error in session: {what}"),
+                ));
+                Flow::Close
             }
         }
     }
@@ -106,6 +135,7 @@ impl Session {
                 query,
                 param_types,
             } => {
+                self.debug_parse(name, query);
                 let r = self.parse(name.to_string(), query, param_types);
                 self.ext_result(r, be::parse_complete);
             }
@@ -116,6 +146,7 @@ impl Session {
                 params,
                 result_formats,
             } => {
+                self.debug_bind(portal, statement);
                 let r = self.bind(portal, statement, param_formats, params, result_formats);
                 self.ext_result(r, be::bind_complete);
             }
@@ -201,8 +232,8 @@ impl Session {
     }
 
     pub(super) fn flush_notices(&mut self) {
-        for n in self.core.notices.drain(..) {
-            be::error_or_notice(&mut self.out, &n);
+        for n in std::mem::take(&mut self.core.notices) {
+            self.send_notice(&n);
         }
     }
 
@@ -212,6 +243,7 @@ impl Session {
             self.fatal(e);
             return;
         }
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         match self.core.tx {
             TxState::Block => {
@@ -234,6 +266,11 @@ impl Session {
 
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
     pub(super) fn ready(&mut self) {
+        if self.closing {
+            // A FATAL was sent (pg_terminate_backend of the session itself): the connection
+            // closes after it, with nothing more.
+            return;
+        }
         if self.core.tx == TxState::Idle {
             self.deliver_notifications(usize::MAX);
         }
@@ -288,7 +325,7 @@ impl Session {
             }
         };
         for n in &parsed.notices {
-            be::error_or_notice(&mut self.out, n);
+            self.send_notice(n);
         }
         if parsed.stmts.is_empty() {
             be::empty_query(&mut self.out);
@@ -299,7 +336,8 @@ impl Session {
     }
 
     /// Runs the statements of a simple Query from `start` on, then ReadyForQuery; stops at a
-    /// COPY FROM STDIN, which goes on here when its data has arrived.
+    /// COPY FROM STDIN, which goes on here when its data has arrived, and at a statement that
+    /// stopped in the middle (`running.rs`), which goes on in [`Self::simple_resume`].
     pub(super) fn simple_from(&mut self, parsed: Arc<crate::sql::parser::Parsed>, start: usize) {
         let count = parsed.stmts.len();
         for i in start..count {
@@ -307,32 +345,74 @@ impl Session {
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             self.core.begin_statement(&parsed.text);
             let r = match &raw.constant {
-                Some(stmt) => self.run_statement(stmt, &[], &[], None, false),
-                None => self.run_simple(&raw.node, count > 1),
+                Some(stmt) => self.run_statement(stmt, Vec::new(), &[], false),
+                None => self.run_simple(&raw.node),
             };
-            self.flush_notices();
-            if let Err(e) = r {
-                self.report_error(e);
-                break;
-            }
-            if self.closing {
-                return;
-            }
-            if let Some(c) = self.copy_in.as_mut() {
-                c.resume = Some((parsed.clone(), i + 1));
-                return;
-            }
-            // A single statement outside a block commits by itself; several statements in one
-            // Query form one implicit transaction that commits after the last.
-            if self.core.tx == TxState::Implicit && (count == 1 || i == count - 1) {
-                if let Err(e) = self.core.commit() {
-                    self.flush_notices();
-                    self.report_error(e);
-                    break;
+            if r.is_ok() {
+                if let Some(running) = self.running.as_mut() {
+                    running.then = Then::Simple { parsed, index: i };
+                    return;
                 }
-                self.flush_notices();
+            }
+            match self.simple_after(&parsed, i, r) {
+                Next::Go => {}
+                Next::Stop => break,
+                Next::Leave => return,
             }
         }
+        self.simple_end();
+    }
+
+    /// Statement `index` of a simple Query ended after it had stopped in the middle: what
+    /// follows it, as in [`Self::simple_from`].
+    pub(super) fn simple_resume(
+        &mut self,
+        parsed: Arc<crate::sql::parser::Parsed>,
+        index: usize,
+        r: PgResult<()>,
+    ) {
+        match self.simple_after(&parsed, index, r) {
+            Next::Go => self.simple_from(parsed, index + 1),
+            Next::Stop => self.simple_end(),
+            Next::Leave => {}
+        }
+    }
+
+    /// After statement `i` of a simple Query: its error, COPY FROM STDIN, the implicit commit.
+    fn simple_after(
+        &mut self,
+        parsed: &Arc<crate::sql::parser::Parsed>,
+        i: usize,
+        r: PgResult<()>,
+    ) -> Next {
+        let count = parsed.stmts.len();
+        self.flush_notices();
+        if let Err(e) = r {
+            self.report_error(e);
+            return Next::Stop;
+        }
+        if self.closing {
+            return Next::Leave;
+        }
+        if let Some(c) = self.copy_in.as_mut() {
+            c.resume = Some((parsed.clone(), i + 1));
+            return Next::Leave;
+        }
+        // A single statement outside a block commits by itself; several statements in one
+        // Query form one implicit transaction that commits after the last.
+        if self.core.tx == TxState::Implicit && (count == 1 || i == count - 1) {
+            if let Err(e) = self.core.commit() {
+                self.flush_notices();
+                self.report_error(e);
+                return Next::Stop;
+            }
+            self.flush_notices();
+        }
+        Next::Go
+    }
+
+    /// The end of a simple Query: the implicit transaction commits; ReadyForQuery.
+    fn simple_end(&mut self) {
         if self.core.tx == TxState::Implicit {
             if let Err(e) = self.core.commit() {
                 self.report_error(e);
@@ -342,39 +422,55 @@ impl Session {
         self.ready();
     }
 
-    fn run_simple(&mut self, node: &pg_query::protobuf::node::Node, multi: bool) -> PgResult<()> {
-        let mut params = Vec::new();
-        let stmt = sql::analyze_in(
-            node,
-            &mut params,
-            &self.core.settings.fmt,
-            sql::Mode::Simple,
-            Some(&self.core.table_cx()),
-        );
-        let stmt = match stmt {
-            Ok(a) => a.stmt,
-            Err(e) => {
-                // Errors in a failed block are still 25P02 for non-transaction statements.
-                if self.core.tx == TxState::Failed {
-                    return Err(PgError::in_failed_transaction());
+    fn run_simple(&mut self, node: &pg_query::protobuf::node::Node) -> PgResult<()> {
+        let mut tries = 0;
+        let stmt = loop {
+            let mut params = Vec::new();
+            let epoch = self.core.instance.catalog.epoch();
+            let stmt = sql::analyze_in(
+                node,
+                &mut params,
+                &self.core.settings.fmt,
+                sql::Mode::Simple,
+                Some(&self.core.table_cx()),
+            );
+            let stmt = match stmt {
+                Ok(a) => a.stmt,
+                Err(e) => {
+                    // Errors in a failed block are still 25P02 for non-transaction statements.
+                    if self.core.tx == TxState::Failed {
+                        return Err(PgError::in_failed_transaction());
+                    }
+                    return Err(e);
                 }
-                return Err(e);
+            };
+            // The tables' locks, as PostgreSQL takes them while it analyzes; a lock that had to
+            // wait for DDL means the tables may have changed: analyze again (a few times at
+            // most, as a DDL storm could go on forever).
+            let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+            if locks.is_empty() || self.core.tx == TxState::Failed {
+                break stmt;
+            }
+            self.core.ensure_transaction(&stmt);
+            let waited = self.core.lock_relations(&locks)?;
+            tries += 1;
+            if !waited || self.core.instance.catalog.epoch() == epoch || tries >= 8 {
+                break stmt;
             }
         };
-        let _ = multi;
-        self.run_statement(&stmt, &[], &[], None, false)
+        self.run_statement(&stmt, Vec::new(), &[], false)
     }
 
     // ------------------------------------------------------------ statements
 
-    /// Runs one statement; writes its rows (with a RowDescription when `describe`) and its
-    /// CommandComplete. `max_rows` and `portal` are for extended-protocol Execute.
+    /// Runs one statement; writes its rows (with a RowDescription when not `from_execute`) and
+    /// its CommandComplete. A query may stop in the middle (`running.rs`): then it is in
+    /// `self.running` when this returns Ok, and the caller says what follows it.
     fn run_statement(
         &mut self,
         stmt: &Statement,
-        params: &[Value],
+        params: Vec<Value>,
         formats: &[Format],
-        _portal: Option<&str>,
         from_execute: bool,
     ) -> PgResult<()> {
         self.core.check_failed(stmt)?;
@@ -386,18 +482,7 @@ impl Session {
                 if !from_execute && sql::returns_rows(plan) {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
-                // Rows made before an error are sent before it, as PostgreSQL streams them.
-                let (rows, error) = self.core.run_query_partial(plan, params);
-                self.flush_notices();
-                let n = rows.len();
-                self.write_rows(&plan.columns, formats, &rows)?;
-                if let Some(e) = error {
-                    return Err(e);
-                }
-                be::command_complete(
-                    &mut self.out,
-                    &super::query_tag(plan, n, self.core.last_affected),
-                );
+                self.start_query(plan, params, formats_from(formats), Sink::Wire)?;
                 Ok(())
             }
             Statement::Execute {
@@ -429,7 +514,7 @@ impl Session {
                 for ((e, t, at), want) in exprs.iter().zip(&target.param_types) {
                     let at = (*at >= 0).then_some(*at as u32 + 1);
                     let mut cx = EvalCx {
-                        params,
+                        params: &params,
                         outer: Vec::new(),
                         session: &mut self.core,
                     };
@@ -442,7 +527,7 @@ impl Session {
                     };
                     values.push(v);
                 }
-                self.run_statement(&target.stmt, &values, formats, None, from_execute)
+                self.run_statement(&target.stmt, values, formats, from_execute)
             }
             other => {
                 self.described = from_execute;
@@ -523,6 +608,7 @@ impl Session {
         let replan = self.core.tables_used.get().then(|| Replan {
             source: ReplanSource::Parsed(parsed.clone()),
             epoch: self.core.instance.catalog.epoch(),
+            locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
         });
         let p = Prepared {
             deferred,
@@ -567,6 +653,10 @@ impl Session {
         let Some(r) = &p.replan else {
             return Ok(p);
         };
+        if self.core.tx != TxState::Failed && !r.locks.is_empty() {
+            self.core.ensure_transaction(&p.stmt);
+            self.core.lock_relations(&r.locks)?;
+        }
         let epoch = self.core.instance.catalog.epoch();
         if r.epoch == epoch {
             return Ok(p);
@@ -600,6 +690,11 @@ impl Session {
                 "cached plan must not change result type",
             ));
         }
+        let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+        if self.core.tx != TxState::Failed && !locks.is_empty() {
+            self.core.ensure_transaction(&a.stmt);
+            self.core.lock_relations(&locks)?;
+        }
         let fresh = Arc::new(Prepared {
             text: p.text.clone(),
             stmt: Arc::new(a.stmt),
@@ -611,6 +706,7 @@ impl Session {
                     ReplanSource::Node(n) => ReplanSource::Node(n.clone()),
                 },
                 epoch,
+                locks,
             }),
         });
         if name.is_empty() {
@@ -639,7 +735,10 @@ impl Session {
         if self.core.tx == TxState::Failed
             && !matches!(
                 *prepared.stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+                Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::RollbackTo(_)
+                    | Statement::PrepareTransaction
             )
         {
             return Err(PgError::in_failed_transaction());
@@ -824,15 +923,36 @@ impl Session {
             self.core.begin_statement(&portal.prepared.text);
         }
         let result = self.execute_portal_inner(&mut portal, max_rows);
-        // The portal survives unless its transaction ended (COMMIT/ROLLBACK inside it).
+        if result.is_ok() {
+            if let Some(running) = self.running.as_mut() {
+                running.then = Then::Execute {
+                    name: name.to_string(),
+                    portal: Box::new(portal),
+                    max_rows,
+                };
+                return Ok(());
+            }
+        }
+        self.keep_portal(name.to_string(), portal);
+        result
+    }
+
+    /// An Execute whose statement stopped in the middle has ended: the portal goes back, and
+    /// the message is answered as [`Self::execute_portal`] would have.
+    pub(super) fn execute_portal_end(&mut self, name: String, portal: Portal, r: PgResult<()>) {
+        self.keep_portal(name, portal);
+        self.ext_result(r, |_| {});
+    }
+
+    /// The portal survives an Execute unless its transaction ended (COMMIT/ROLLBACK inside it).
+    fn keep_portal(&mut self, name: String, portal: Portal) {
         let ended_transaction = matches!(
             *portal.prepared.stmt,
             Statement::Commit { .. } | Statement::Rollback { .. }
         );
         if (self.core.tx != TxState::Idle || portal.hold) && !ended_transaction {
-            self.portals.insert(name.to_string(), portal);
+            self.portals.insert(name, portal);
         }
-        result
     }
 
     fn execute_portal_inner(&mut self, portal: &mut Portal, max_rows: i32) -> PgResult<()> {
@@ -842,47 +962,20 @@ impl Session {
                 if let PortalRows::NotRun = portal.rows {
                     self.core.check_failed(&stmt)?;
                     self.core.ensure_transaction(&stmt);
-                    let (rows, error) = self.core.run_query_partial(plan, &portal.params);
-                    if let Some(e) = error {
-                        let formats = portal.formats.clone();
-                        self.write_rows(&plan.columns, &formats, &rows)?;
-                        return Err(e);
+                    let params = std::mem::take(&mut portal.params);
+                    if max_rows <= 0 {
+                        // All rows at once: straight to the wire, as a simple query's.
+                        portal.rows = PortalRows::Done;
+                        self.start_query(plan, params, portal.formats.clone(), Sink::Wire)?;
+                        return Ok(());
                     }
-                    portal.rows = PortalRows::Rows { rows, pos: 0 };
+                    let sink = Sink::Collect(Vec::new(), Default::default());
+                    match self.start_query(plan, params, portal.formats.clone(), sink)? {
+                        Some(rows) => portal.rows = PortalRows::Rows { rows, pos: 0 },
+                        None => return Ok(()),
+                    }
                 }
-                match &mut portal.rows {
-                    PortalRows::Rows { rows, pos } => {
-                        let limit = if max_rows <= 0 {
-                            usize::MAX
-                        } else {
-                            max_rows as usize
-                        };
-                        let end = pos.saturating_add(limit).min(rows.len());
-                        let batch = &rows[*pos..end];
-                        let n = batch.len();
-                        let formats = portal.formats.clone();
-                        let batch = batch.to_vec();
-                        *pos = end;
-                        // Like PostgreSQL, a portal that filled the row limit is suspended even
-                        // if no rows remain; the next Execute completes it.
-                        let done = end >= rows.len() && (max_rows <= 0 || n < limit);
-                        self.write_rows(&plan.columns, &formats, &batch)?;
-                        if done {
-                            be::command_complete(
-                                &mut self.out,
-                                &super::query_tag(plan, n, self.core.last_affected),
-                            );
-                            portal.rows = PortalRows::Done;
-                        } else {
-                            be::portal_suspended(&mut self.out);
-                        }
-                    }
-                    PortalRows::Done => {
-                        be::command_complete(&mut self.out, "SELECT 0");
-                    }
-                    PortalRows::NotRun => unreachable!(),
-                }
-                Ok(())
+                self.write_portal_batch(portal, max_rows)
             }
             Statement::NoOp("") => {
                 be::empty_query(&mut self.out);
@@ -897,13 +990,55 @@ impl Session {
                 // The portal was taken out of the session: borrowing it borrows nothing of self.
                 self.run_statement(
                     &portal.prepared.stmt,
-                    &portal.params,
+                    portal.params.clone(),
                     &portal.formats,
-                    None,
                     true,
                 )
             }
         }
+    }
+
+    /// Writes the next `max_rows` rows of a portal whose rows are made (all when `max_rows` is
+    /// 0), then CommandComplete or PortalSuspended.
+    pub(super) fn write_portal_batch(
+        &mut self,
+        portal: &mut Portal,
+        max_rows: i32,
+    ) -> PgResult<()> {
+        let Statement::Query(plan) = &*portal.prepared.stmt else {
+            return Ok(());
+        };
+        match &mut portal.rows {
+            PortalRows::Rows { rows, pos } => {
+                let limit = if max_rows <= 0 {
+                    usize::MAX
+                } else {
+                    max_rows as usize
+                };
+                let end = pos.saturating_add(limit).min(rows.len());
+                let batch = &rows[*pos..end];
+                let n = batch.len();
+                *pos = end;
+                // Like PostgreSQL, a portal that filled the row limit is suspended even if no
+                // rows remain; the next Execute completes it.
+                let done = end >= rows.len() && (max_rows <= 0 || n < limit);
+                let formats = portal.formats.clone();
+                self.write_rows(&plan.columns, &formats, batch)?;
+                if done {
+                    be::command_complete(
+                        &mut self.out,
+                        &super::query_tag(plan, n, self.core.last_affected),
+                    );
+                    portal.rows = PortalRows::Done;
+                } else {
+                    be::portal_suspended(&mut self.out);
+                }
+            }
+            PortalRows::Done | PortalRows::NotRun => {
+                be::command_complete(&mut self.out, "SELECT 0");
+            }
+        }
+        Ok(())
     }
 
     fn sync(&mut self) {
@@ -929,6 +1064,7 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
             t.kind == T::TransStmtCommit as i32
                 || t.kind == T::TransStmtRollback as i32
                 || t.kind == T::TransStmtRollbackTo as i32
+                || t.kind == T::TransStmtPrepare as i32
         }
         _ => false,
     }

@@ -12,7 +12,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql;
 use crate::sql::exec::Row;
 use crate::sql::plan::Column;
-use crate::sql::types::io;
+use crate::sql::types::{io, FormatCtx, Value};
 use crate::wire::backend::{self as be, FieldDescription};
 use crate::wire::Format;
 
@@ -48,6 +48,37 @@ fn format_of(formats: &[Format], i: usize) -> Format {
     }
 }
 
+/// One DataRow; `text` is scratch space for text-format values.
+pub(super) fn write_row(
+    out: &mut BytesMut,
+    fmt: &FormatCtx,
+    columns: &[Column],
+    formats: &[Format],
+    row: &[Value],
+    text: &mut String,
+) -> PgResult<()> {
+    let at = be::data_row_begin(out, row.len());
+    for (i, v) in row.iter().enumerate() {
+        if v.is_null() {
+            be::data_row_null(out);
+            continue;
+        }
+        let ty = columns[i].ty;
+        let vat = be::data_row_value_begin(out);
+        match format_of(formats, i) {
+            Format::Text => {
+                text.clear();
+                io::write_text(v, ty, fmt, text);
+                out.extend_from_slice(text.as_bytes());
+            }
+            Format::Binary => io::write_binary(v, ty, out)?,
+        }
+        be::data_row_value_end(out, vat);
+    }
+    be::data_row_end(out, at);
+    Ok(())
+}
+
 impl Session {
     pub(super) fn write_rows(
         &mut self,
@@ -58,25 +89,7 @@ impl Session {
         let fmt = &self.core.settings.fmt;
         let mut text = String::new();
         for row in rows {
-            let at = be::data_row_begin(&mut self.out, row.len());
-            for (i, v) in row.iter().enumerate() {
-                if v.is_null() {
-                    be::data_row_null(&mut self.out);
-                    continue;
-                }
-                let ty = columns[i].ty;
-                let vat = be::data_row_value_begin(&mut self.out);
-                match format_of(formats, i) {
-                    Format::Text => {
-                        text.clear();
-                        io::write_text(v, ty, fmt, &mut text);
-                        self.out.extend_from_slice(text.as_bytes());
-                    }
-                    Format::Binary => io::write_binary(v, ty, &mut self.out)?,
-                }
-                be::data_row_value_end(&mut self.out, vat);
-            }
-            be::data_row_end(&mut self.out, at);
+            write_row(&mut self.out, fmt, columns, formats, row, &mut text)?;
         }
         Ok(())
     }

@@ -1,12 +1,17 @@
 //! Waiting for another transaction that holds a row or key this session's statement needs.
 //!
-//! The executor returns `Step::Wait(cell)`; until statements can be suspended in the middle and
-//! resumed by the session's event loop, the wait happens here, under `block_in_place`: the
+//! The executor returns `Step::Wait(cell)`. A query run from the protocol stops there
+//! (`running.rs`) and the socket loop awaits [`Session::await_running`]: the session's task
+//! sleeps and its shard serves the others. The wait ends when the other transaction ends, on
+//! cancel, terminate or statement_timeout (57014 / 57P01), or with 40P01 when the waits form a
+//! cycle: the chain of waits is checked when the wait starts and again every
+//! `deadlock_timeout` (1 s), as PostgreSQL checks after deadlock_timeout. A client that closes
+//! its connection while its session waits is noticed at those checks.
+//!
+//! Paths that cannot stop in the middle of a statement (a subquery inside an expression, FETCH,
+//! COPY) wait in place instead ([`Core::wait_for_transaction`]), under `block_in_place`: the
 //! shard's other sessions move to a fresh worker thread while this one waits, as for
-//! `pg_sleep`. The wait ends when the other transaction ends, on cancel, terminate or
-//! statement_timeout (57014 / 57P01), or with 40P01 when the waits form a cycle: the chain of
-//! waits is checked when the wait starts and again every `deadlock_timeout` (1 s), as
-//! PostgreSQL checks after deadlock_timeout.
+//! `pg_sleep`.
 
 use std::future::Future;
 use std::pin::pin;
@@ -14,7 +19,9 @@ use std::sync::Arc;
 use std::task::{Context, Wake, Waker};
 use std::time::{Duration, Instant};
 
-use super::Core;
+use tokio::net::TcpStream;
+
+use super::{Core, Session};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::SessionCtx;
 use crate::txn::TxnCell;
@@ -50,6 +57,15 @@ fn deadlock(cycle: &[Arc<TxnCell>]) -> PgError {
 
 impl Core {
     pub(super) fn wait_for_transaction(&mut self, holder: &Arc<TxnCell>) -> PgResult<()> {
+        self.wait_for_transaction_as(holder, ("Lock", "transactionid"))
+    }
+
+    /// Waits in place for `holder` to end, shown in pg_stat_activity as wait event `event`.
+    pub(super) fn wait_for_transaction_as(
+        &mut self,
+        holder: &Arc<TxnCell>,
+        event: crate::instance::WaitEvent,
+    ) -> PgResult<()> {
         let me = match self.txn.as_ref().and_then(|t| t.cell.clone()) {
             Some(c) => c,
             None => return Ok(()),
@@ -59,10 +75,7 @@ impl Core {
             txns.stop_waiting(&me);
             return Err(deadlock(&cycle));
         }
-        self.shared
-            .activity
-            .lock()
-            .set_wait(Some(("Lock", "transactionid")));
+        self.shared.activity.lock().set_wait(Some(event));
         let result = tokio::task::block_in_place(|| {
             let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
             let mut cx = Context::from_waker(&waker);
@@ -87,4 +100,82 @@ impl Core {
         self.shared.activity.lock().set_wait(None);
         result
     }
+}
+
+impl Session {
+    /// Awaits what the suspended statement needs before it can go on: the end of the
+    /// transaction it waits for (an error met meanwhile goes into the statement), or only a turn
+    /// of the shard's other sessions when it gave way. False when the client has gone.
+    pub(super) async fn await_running(&mut self, stream: &TcpStream) -> bool {
+        let Some(holder) = self.running.as_ref().and_then(|r| r.wait.clone()) else {
+            tokio::task::yield_now().await;
+            return !client_gone(stream);
+        };
+        let me = match self.core.txn.as_ref().and_then(|t| t.cell.clone()) {
+            Some(c) => c,
+            None => return true,
+        };
+        let instance = self.core.instance.clone();
+        let txns = &instance.txns;
+        if let Some(cycle) = txns.start_waiting(&me, &holder) {
+            txns.stop_waiting(&me);
+            if let Some(r) = self.running.as_mut() {
+                r.failed = Some(deadlock(&cycle));
+            }
+            return true;
+        }
+        let before = self.core.wait_shown;
+        self.set_wait(Some(("Lock", "transactionid")));
+        let shared = self.core.shared.clone();
+        let mut wait = pin!(holder.wait_end());
+        let mut next_check = Instant::now() + DEADLOCK_TIMEOUT;
+        let result = loop {
+            let until = match self.core.deadline {
+                Some(d) => d.min(next_check),
+                None => next_check,
+            };
+            tokio::select! {
+                _ = wait.as_mut() => break Ok(()),
+                _ = shared.wake.notified() => {}
+                _ = tokio::time::sleep_until(until.into()) => {}
+            }
+            if let Err(e) = self.core.check_interrupts() {
+                break Err(e);
+            }
+            let now = Instant::now();
+            if now >= next_check {
+                if let Some(cycle) = txns.find_deadlock(&me) {
+                    break Err(deadlock(&cycle));
+                }
+                if client_gone(stream) {
+                    txns.stop_waiting(&me);
+                    return false;
+                }
+                next_check = now + DEADLOCK_TIMEOUT;
+            }
+        };
+        txns.stop_waiting(&me);
+        self.set_wait(before);
+        if let (Err(e), Some(r)) = (result, self.running.as_mut()) {
+            r.failed = Some(e);
+        }
+        true
+    }
+}
+
+/// Whether the client closed its end of the connection (a peek that reads end-of-file; input
+/// it sent meanwhile stays in the socket).
+fn client_gone(stream: &TcpStream) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut byte = 0u8;
+    // SAFETY: a one-byte peek into a local buffer on a socket this session owns.
+    let n = unsafe {
+        libc::recv(
+            stream.as_raw_fd(),
+            (&mut byte as *mut u8).cast(),
+            1,
+            libc::MSG_PEEK | libc::MSG_DONTWAIT,
+        )
+    };
+    n == 0
 }

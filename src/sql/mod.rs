@@ -19,6 +19,7 @@ pub mod expr;
 pub mod func;
 pub mod parser;
 pub mod plan;
+pub mod sequence;
 pub mod session_fn;
 pub mod types;
 
@@ -104,7 +105,7 @@ pub enum SetValue {
 
 #[derive(Debug, Clone)]
 pub enum Statement {
-    Query(Box<Plan>),
+    Query(Arc<Plan>),
     /// BEGIN or START TRANSACTION (the flag: which one, for the command tag).
     Begin(TxOptions, bool),
     Commit {
@@ -117,6 +118,12 @@ pub enum Statement {
     Release(String),
     RollbackTo(String),
     PrepareTransaction,
+    /// COMMIT PREPARED / ROLLBACK PREPARED 'gid' (there are never prepared transactions:
+    /// max_prepared_transactions is 0).
+    FinishPrepared {
+        commit: bool,
+        gid: String,
+    },
     Set {
         name: String,
         value: SetValue,
@@ -151,7 +158,7 @@ pub enum Statement {
     Discard(&'static str),
     Declare {
         name: String,
-        plan: Box<Plan>,
+        plan: Arc<Plan>,
         hold: bool,
     },
     Fetch {
@@ -207,6 +214,8 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::Savepoint(_) => "SAVEPOINT",
         Statement::Release(_) => "RELEASE",
         Statement::PrepareTransaction => "PREPARE TRANSACTION",
+        Statement::FinishPrepared { commit: true, .. } => "COMMIT PREPARED",
+        Statement::FinishPrepared { commit: false, .. } => "ROLLBACK PREPARED",
         Statement::Set { .. }
         | Statement::SetTransaction(_)
         | Statement::SetSessionCharacteristics(_) => "SET",
@@ -382,14 +391,14 @@ fn analyze_inner(
             };
             planner.finish_params()?;
             *deferred = planner.deferred.take();
-            Statement::Query(Box::new(plan))
+            Statement::Query(Arc::new(plan))
         }
         N::SelectStmt(_) => {
             let mut planner = planner(params, fmt, mode, tables);
             let plan = planner.plan_query(node)?;
             planner.finish_params()?;
             *deferred = planner.deferred.take();
-            Statement::Query(Box::new(plan))
+            Statement::Query(Arc::new(plan))
         }
         N::TransactionStmt(t) => match t.kind {
             x if x == T::TransStmtBegin as i32 || x == T::TransStmtStart as i32 => {
@@ -405,6 +414,14 @@ fn analyze_inner(
                 Statement::RollbackTo(t.savepoint_name.clone())
             }
             x if x == T::TransStmtPrepare as i32 => Statement::PrepareTransaction,
+            x if x == T::TransStmtCommitPrepared as i32
+                || x == T::TransStmtRollbackPrepared as i32 =>
+            {
+                Statement::FinishPrepared {
+                    commit: x == T::TransStmtCommitPrepared as i32,
+                    gid: t.gid.clone(),
+                }
+            }
             _ => {
                 return Err(PgError::new(
                     code::OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -427,6 +444,13 @@ fn analyze_inner(
                             None => sval(a),
                         })
                         .collect();
+                    // A list setting (GUC_LIST_QUOTE: search_path) takes each SET argument as
+                    // one name, quoted where it needs it: SET search_path = 'a,b' is "a,b".
+                    let values = if name == "search_path" {
+                        values.iter().map(|v| func::quote_ident(v)).collect()
+                    } else {
+                        values
+                    };
                     Statement::Set {
                         name,
                         value: SetValue::Values(values),
@@ -550,7 +574,7 @@ fn analyze_inner(
             // CURSOR_OPT_HOLD = 0x20
             Statement::Declare {
                 name: d.portalname.clone(),
-                plan: Box::new(plan),
+                plan: Arc::new(plan),
                 hold: d.options & 0x20 != 0,
             }
         }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use pg_query::protobuf;
 
-use super::{find, names_of, notice, rel_name, replace};
+use super::{find_locked, names_of, notice, rel_name, replace};
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, IndexDef, Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::Rel;
@@ -22,6 +22,7 @@ use crate::sql::exec::foreign_key::Found;
 use crate::sql::exec::foreign_key::{find_row, key_applies, missing_parent, unique_index_for};
 use crate::sql::expr::SessionCtx;
 use crate::sql::types::{cast, Type, Value};
+use crate::txn::lock::LockMode;
 
 /// PostgreSQL's ERRCODE_INVALID_FOREIGN_KEY.
 const INVALID_FOREIGN_KEY: &str = "42830";
@@ -161,7 +162,8 @@ pub fn resolve(
     let parent = if self_ref && owner.creating {
         None
     } else {
-        match find(cx, schema, name)? {
+        // PostgreSQL locks the referenced table ShareRowExclusive while it adds the key.
+        match find_locked(cx, schema, name, LockMode::ShareRowExclusive)? {
             Some(r) if r.kind == RelKind::Table => Some(r),
             Some(_) => {
                 return Err(PgError::new(
@@ -430,8 +432,15 @@ pub fn before_drop(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>], cascade: bool) 
                 continue;
             }
             done.push(r.oid);
+            // The referencing table changes too: lock it as DROP locks its own, and take the
+            // version seen after the wait.
+            let r = match find_locked(cx, &r.name.schema, &r.name.name, LockMode::AccessExclusive)?
+            {
+                Some(now) if now.oid == r.oid => now,
+                _ => continue,
+            };
             let gone = t.oid;
-            replace(cx, r, move |n| {
+            replace(cx, &r, move |n| {
                 n.constraints.retain(
                     |c| !matches!(c.kind, ConstraintKind::ForeignKey { ref_table, .. } if ref_table == gone),
                 )

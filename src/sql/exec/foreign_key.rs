@@ -50,6 +50,7 @@ use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{FormatCtx, Type, Value};
 use crate::sql::Isolation;
 use crate::storage::{LockMode, RowId};
+use crate::txn::lock::LockMode as RelLock;
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::{Executor, Step, WORK_MEM};
@@ -445,7 +446,9 @@ enum Event {
 }
 
 /// A session that reads through a fixed snapshot: a nested action's statement sees what the
-/// check sees (PostgreSQL runs RI queries with a new snapshot). Everything else is the session's.
+/// check sees (PostgreSQL runs RI queries with a new snapshot). Everything else is the session's:
+/// every method of `SessionCtx` is passed on, those with a default too (a method added to the
+/// trait must be added here).
 struct AtSnapshot<'a> {
     inner: &'a mut dyn SessionCtx,
     snap: Snapshot,
@@ -481,6 +484,20 @@ impl SessionCtx for AtSnapshot<'_> {
     }
     fn check_interrupts(&self) -> PgResult<()> {
         self.inner.check_interrupts()
+    }
+    fn interrupt_pending(&self) -> bool {
+        self.inner.interrupt_pending()
+    }
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        self.inner.lock_relation(rel, mode, nowait)
+    }
+    fn sequences(&mut self) -> Option<&mut crate::sql::sequence::SessionSequences> {
+        self.inner.sequences()
     }
     fn sleep(&self, seconds: f64) -> PgResult<()> {
         self.inner.sleep(seconds)
@@ -538,6 +555,9 @@ pub(crate) struct Queue {
     events: VecDeque<Event>,
     bytes: usize,
     nested: Option<Nested>,
+    /// Relation locks taken for the events so far (one entry per table and mode; a statement
+    /// names few tables).
+    locked: Vec<(u32, RelLock)>,
     /// The front event's SET DEFAULT has run: what is left is its NO ACTION check (a row set
     /// to the default may reference the very key deleted; PostgreSQL checks again).
     defaulted: bool,
@@ -554,6 +574,7 @@ impl Queue {
             events: VecDeque::new(),
             bytes: 0,
             nested: None,
+            locked: Vec::new(),
             defaulted: false,
         }
     }
@@ -693,6 +714,29 @@ impl Queue {
             };
             let lock = Some((cell, cid));
             let fmt = cx.session.fmt().clone();
+            // The relation lock PostgreSQL's RI query takes: ROW SHARE on the table searched
+            // (SELECT ... FOR KEY SHARE), ROW EXCLUSIVE on the one an action changes.
+            let (oid, mode) = match e {
+                Event::Check(i, _) => (self.keys.outgoing[*i].parent.oid, RelLock::RowShare),
+                Event::Referenced(i, _, new) => {
+                    let fk = &self.keys.incoming[*i];
+                    let action = if new.is_some() {
+                        fk.on_update
+                    } else {
+                        fk.on_delete
+                    };
+                    let mode = if "cnd".contains(action) && !self.defaulted {
+                        RelLock::RowExclusive
+                    } else {
+                        RelLock::RowShare
+                    };
+                    (fk.child.oid, mode)
+                }
+            };
+            if !self.locked.contains(&(oid, mode)) {
+                cx.session.lock_relation(oid, mode, None)?;
+                self.locked.push((oid, mode));
+            }
             match e {
                 Event::Check(i, key) => {
                     let fk = &self.keys.outgoing[*i];

@@ -28,11 +28,12 @@
 //! (later calls say `Done`). Rows returned before an error are the rows PostgreSQL would have
 //! sent before its ErrorResponse, and [`run_plan_streaming`] hands them over in that order.
 //!
-//! A future `Step::Wait(ticket)` fits the same protocol: an operator that finds a row locked by
-//! another transaction (with table storage) returns `Wait` with what to wait for, after putting
-//! itself in a state where the same call can be repeated; every operator above passes it up as
-//! it passes `Yield` today (`other => return Ok(other)`), and the session awaits the ticket
-//! instead of yielding to its shard, then calls `next` again.
+//! `Step::Wait(cell)` fits the same protocol: an operator that finds a row locked by another
+//! transaction returns `Wait` with the transaction to wait for, after putting itself in a state
+//! where the same call can be repeated; every operator above passes it up as it passes `Yield`
+//! (`other => return Ok(other)`). The session (`session/running.rs`) keeps the open executor,
+//! awaits the transaction's end on its shard's event loop, then calls `next` again; on `Yield` it
+//! lets the shard's other sessions run first.
 //!
 //! # Budget and yield
 //!
@@ -245,6 +246,11 @@ impl<P: Deref<Target = Plan>> Executor<P> {
         }
     }
 
+    /// The plan this executor runs.
+    pub fn plan(&self) -> &P {
+        &self.plan
+    }
+
     pub fn columns(&self) -> &[Column] {
         &self.plan.columns
     }
@@ -259,6 +265,12 @@ impl<P: Deref<Target = Plan>> Executor<P> {
     pub fn next(&mut self, cx: &mut EvalCx) -> PgResult<Step> {
         if self.finished {
             return Ok(Step::Done);
+        }
+        if cx.session.interrupt_pending() {
+            if let Err(e) = cx.session.check_interrupts() {
+                self.finished = true;
+                return Err(e);
+            }
         }
         // Each arm rebuilds its result: passing the whole `PgResult` on copies an error's worth
         // of bytes for every row.

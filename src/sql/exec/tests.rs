@@ -100,7 +100,7 @@ fn plan(sql: &str) -> Plan {
     .unwrap_or_else(|e| panic!("{sql}: {}", e.message))
     .stmt;
     match stmt {
-        Statement::Query(p) => *p,
+        Statement::Query(p) => Arc::unwrap_or_clone(p),
         _ => panic!("{sql}: not a query"),
     }
 }

@@ -16,7 +16,8 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
-use crate::storage::LockMode;
+use crate::storage::LockMode as RowLockMode;
+use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
 
 /// What the planner needs to resolve table names: the catalog as the statement sees it.
@@ -29,6 +30,8 @@ pub struct TableCx<'a> {
     pub search_path: &'a str,
     /// Set when a table name resolved (the plan then depends on the schema).
     pub used: &'a std::cell::Cell<bool>,
+    /// The relation locks the statement needs (taken by the session before it runs).
+    pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
 }
 
 impl TableCx<'_> {
@@ -41,10 +44,19 @@ impl TableCx<'_> {
             schema,
             name,
         );
-        if r.is_some() {
+        if let Some(rel) = &r {
             self.used.set(true);
+            self.note_lock(rel.oid, LockMode::AccessShare);
         }
         r
+    }
+
+    /// Records that the statement needs `mode` on relation `oid`.
+    pub(super) fn note_lock(&self, oid: u32, mode: LockMode) {
+        let mut locks = self.locks.borrow_mut();
+        if !locks.contains(&(oid, mode)) {
+            locks.push((oid, mode));
+        }
     }
 }
 
@@ -168,6 +180,19 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        if rel.kind == RelKind::Sequence && !rowid {
+            return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
+        }
+        if rel.kind == RelKind::View {
+            if rowid {
+                return Err(PgError::feature_not_supported(format!(
+                    "changing or locking rows of view \"{}\" is not supported yet",
+                    rv.relname
+                ))
+                .at(loc(rv.location)));
+            }
+            return self.plan_view(&rel).map(Some);
+        }
         if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
@@ -197,6 +222,9 @@ impl Planner<'_> {
                 let Node::SeqScan { rel, .. } = &p.node else {
                     unreachable!()
                 };
+                if let Some(cx) = &self.tables {
+                    cx.note_lock(rel.oid, LockMode::RowExclusive);
+                }
                 Ok((rel.clone(), p))
             }
             None => Err(undefined_table(rv)),
@@ -540,6 +568,7 @@ impl Planner<'_> {
                 }
             }
         };
+        let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         let scope = self.scope_of(
             &Plan {
                 columns: tcols.clone(),
@@ -655,6 +684,9 @@ impl Planner<'_> {
                     format!("multiple assignments to same column \"{}\"", rt.name),
                 )
                 .at(loc(rt.location)));
+            }
+            if !matches!(val, N::SetToDefault(_)) {
+                crate::sql::sequence::check_identity_update(&rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
@@ -952,7 +984,7 @@ impl Planner<'_> {
     pub(super) fn lock_spec(
         &self,
         s: &protobuf::SelectStmt,
-    ) -> PgResult<(super::LockWait, LockMode)> {
+    ) -> PgResult<(super::LockWait, RowLockMode)> {
         use protobuf::LockClauseStrength as S;
         use protobuf::LockWaitPolicy as W;
         if s.locking_clause.len() > 1 || s.from_clause.len() > 1 {
@@ -974,10 +1006,10 @@ impl Planner<'_> {
             _ => super::LockWait::Block,
         };
         let mode = match l.strength {
-            x if x == S::LcsForkeyshare as i32 => LockMode::KeyShare,
-            x if x == S::LcsForshare as i32 => LockMode::Share,
-            x if x == S::LcsFornokeyupdate as i32 => LockMode::NoKeyUpdate,
-            _ => LockMode::Update,
+            x if x == S::LcsForkeyshare as i32 => RowLockMode::KeyShare,
+            x if x == S::LcsForshare as i32 => RowLockMode::Share,
+            x if x == S::LcsFornokeyupdate as i32 => RowLockMode::NoKeyUpdate,
+            _ => RowLockMode::Update,
         };
         Ok((wait, mode))
     }
@@ -987,7 +1019,7 @@ impl Planner<'_> {
 /// and WHERE).
 pub(super) fn lock_rows(
     plan: Plan,
-    (wait, mode): (super::LockWait, LockMode),
+    (wait, mode): (super::LockWait, RowLockMode),
     recheck: Option<Expr>,
 ) -> PgResult<Plan> {
     fn table_of(p: &Plan) -> Option<Arc<Rel>> {

@@ -1,0 +1,258 @@
+//! A query statement in the middle of its run: suspended, not blocking its shard.
+//!
+//! A query (a simple Query's statement, an extended-protocol Execute, SQL `EXECUTE`) runs as an
+//! open [`Executor`] that the session pulls rows from, writing each to the output as it comes.
+//! The executor stops in three places where the session must let go of its shard thread:
+//!
+//! * `Step::Yield`: the run spent its budget of rows or time. Other sessions on the shard run,
+//!   then this one continues where it stopped.
+//! * `Step::Wait(cell)`: a row or key the statement must change is held by a transaction still in
+//!   progress. The session awaits that transaction's end (`wait.rs`: with cancel, terminate,
+//!   statement_timeout and the deadlock check every second), then the same operator tries the
+//!   same row again.
+//! * the output holds [`OUT_PAUSE`] bytes: they are written to the client (awaiting room in the
+//!   socket) before more rows are made, so a large result never sits whole in memory.
+//!
+//! In each case the statement's state moves into [`Running`] (the open executor, its parameters
+//! and formats, what follows it) and `process_input` returns; the socket loop (`conn.rs`) writes
+//! the output, awaits what the statement waits for, and calls [`Session::resume`], which pulls
+//! again and, when the statement ends, goes on with what follows it: the next statement of the
+//! simple Query, or the end of the Execute message; then the rest of the input. Messages that
+//! arrive meanwhile stay in the read buffer, as they would behind a busy backend in PostgreSQL.
+//!
+//! Paths that cannot stop in the middle (a subquery inside an expression, FETCH, COPY, a
+//! statement run by a function) pull their executor to the end and wait in place
+//! (`Core::wait_for_transaction`, under `block_in_place`).
+
+use std::sync::Arc;
+
+use super::protocol::Flow;
+use super::results::{write_row, Formats};
+use super::{Portal, PortalRows, Session};
+use crate::error::{PgError, PgResult};
+use crate::sql::exec::{self, row_bytes, Executor, Held, Row, Step, MAX_RESULT_BYTES};
+use crate::sql::expr::EvalCx;
+use crate::sql::parser::Parsed;
+use crate::sql::plan::Plan;
+use crate::sql::types::Value;
+use crate::txn::TxnCell;
+use crate::wire::backend as be;
+
+/// Output bytes after which a running query lets its rows be written before making more.
+pub(super) const OUT_PAUSE: usize = 256 * 1024;
+
+/// Where a running query's rows go.
+pub(super) enum Sink {
+    /// DataRows into the output, as they come.
+    Wire,
+    /// Into the portal, for an Execute with a row limit (PostgreSQL materializes such a portal's
+    /// rows only in some cases; here always, bounded by [`MAX_RESULT_BYTES`]).
+    Collect(Vec<Row>, Held),
+}
+
+/// What follows the statement when it ends.
+pub(super) enum Then {
+    /// Not decided yet: the caller that started the statement fills it in.
+    Caller,
+    /// Statement `index` of a simple Query: the statements after it follow.
+    Simple { parsed: Arc<Parsed>, index: usize },
+    /// An Execute message: the portal goes back into the session.
+    Execute {
+        name: String,
+        portal: Box<Portal>,
+        max_rows: i32,
+    },
+}
+
+/// A query stopped in the middle of its run (see the module comment).
+pub(super) struct Running {
+    exec: Executor<Arc<Plan>>,
+    params: Vec<Value>,
+    formats: Formats,
+    sink: Sink,
+    /// Rows made so far.
+    rows: usize,
+    pub(super) then: Then,
+    /// What the statement waits for; None when it only gave way (a yield or a full output).
+    pub(super) wait: Option<Arc<TxnCell>>,
+    /// An error met while waiting (cancel, timeout, deadlock): the statement ends with it.
+    pub(super) failed: Option<PgError>,
+}
+
+/// How a pull ended.
+enum Pulled {
+    /// The statement ran to its end (with its error, if any).
+    Ended(Option<PgError>),
+    /// It stopped in the middle; `Running::wait` says what for.
+    Stopped,
+}
+
+impl Session {
+    /// Runs a query that the session has begun (transaction ensured, command started): pulls
+    /// its rows into `sink` until it ends or stops. When it ends, writes its CommandComplete
+    /// (`Sink::Wire`) and returns its result; when it stops, keeps it in `self.running` (with
+    /// `Then::Caller`, for the caller to fill in) and returns Ok.
+    pub(super) fn start_query(
+        &mut self,
+        plan: &Arc<Plan>,
+        params: Vec<Value>,
+        formats: Formats,
+        sink: Sink,
+    ) -> PgResult<Option<Vec<Row>>> {
+        self.core.begin_query();
+        let mut r = Running {
+            exec: exec::open(plan.clone()),
+            params,
+            formats,
+            sink,
+            rows: 0,
+            then: Then::Caller,
+            wait: None,
+            failed: None,
+        };
+        match self.pull(&mut r) {
+            Pulled::Stopped => {
+                self.running = Some(Box::new(r));
+                Ok(None)
+            }
+            Pulled::Ended(error) => self.end_query(r, error),
+        }
+    }
+
+    /// Pulls rows until the statement ends or must stop.
+    fn pull(&mut self, r: &mut Running) -> Pulled {
+        if let Some(e) = r.failed.take() {
+            return Pulled::Ended(Some(e));
+        }
+        r.wait = None;
+        let Session { core, out, .. } = self;
+        let plan = r.exec.plan().clone();
+        let columns = &plan.columns;
+        let mut text = String::new();
+        loop {
+            let step = r.exec.next(&mut EvalCx {
+                params: &r.params,
+                outer: Vec::new(),
+                session: &mut *core,
+            });
+            match step {
+                Ok(Step::Row(row)) => {
+                    r.rows += 1;
+                    match &mut r.sink {
+                        Sink::Wire => {
+                            if !core.notices.is_empty() {
+                                // A notice raised while making this row goes before it.
+                                for n in core.notices.drain(..) {
+                                    be::error_or_notice(out, &n);
+                                }
+                            }
+                            let fmt = &core.settings.fmt;
+                            if let Err(e) =
+                                write_row(out, fmt, columns, &r.formats, &row, &mut text)
+                            {
+                                return Pulled::Ended(Some(e));
+                            }
+                            if out.len() >= OUT_PAUSE {
+                                return Pulled::Stopped;
+                            }
+                        }
+                        Sink::Collect(rows, held) => {
+                            if let Err(e) =
+                                held.add(row_bytes(&row), MAX_RESULT_BYTES, "query result")
+                            {
+                                // Past the bound the rows are dropped: they are what it is about.
+                                rows.clear();
+                                return Pulled::Ended(Some(e));
+                            }
+                            rows.push(row);
+                        }
+                    }
+                }
+                Ok(Step::Done) => return Pulled::Ended(None),
+                Ok(Step::Yield) => return Pulled::Stopped,
+                Ok(Step::Wait(cell)) => {
+                    r.wait = Some(cell);
+                    return Pulled::Stopped;
+                }
+                Err(e) => return Pulled::Ended(Some(e)),
+            }
+        }
+    }
+
+    /// The end of a query: its count for the command tag, its notices, and its CommandComplete
+    /// (rows on the wire) or its rows (collected).
+    fn end_query(&mut self, r: Running, error: Option<PgError>) -> PgResult<Option<Vec<Row>>> {
+        self.core.last_affected = r.exec.affected();
+        self.flush_notices();
+        match r.sink {
+            Sink::Wire => {
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                let tag = super::query_tag(r.exec.plan(), r.rows, self.core.last_affected);
+                be::command_complete(&mut self.out, &tag);
+                Ok(None)
+            }
+            Sink::Collect(rows, _) => match error {
+                // The rows before the error go out before it, as PostgreSQL streams them.
+                Some(e) => {
+                    self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                    Err(e)
+                }
+                None => Ok(Some(rows)),
+            },
+        }
+    }
+
+    /// Goes on with the suspended statement (the socket loop calls this when what it waited
+    /// for happened), and, when it ends, with what follows it and the rest of the input.
+    pub(super) fn resume(&mut self, rbuf: &mut bytes::BytesMut) -> Flow {
+        let Some(mut r) = self.running.take() else {
+            return Flow::Continue;
+        };
+        match self.pull(&mut r) {
+            Pulled::Stopped => {
+                self.running = Some(r);
+                return Flow::Continue;
+            }
+            Pulled::Ended(error) => {
+                let then = std::mem::replace(&mut r.then, Then::Caller);
+                let result = self.end_query(*r, error);
+                match then {
+                    Then::Caller => {
+                        // Every caller fills in `then` before it returns (an internal error).
+                        self.report_error(PgError::internal(
+                            "a suspended statement lost its place",
+                        ));
+                        self.ready();
+                    }
+                    Then::Simple { parsed, index } => {
+                        self.simple_resume(parsed, index, result.map(|_| ()))
+                    }
+                    Then::Execute {
+                        name,
+                        mut portal,
+                        max_rows,
+                    } => {
+                        let result = match result {
+                            Ok(Some(rows)) => {
+                                portal.rows = PortalRows::Rows { rows, pos: 0 };
+                                self.write_portal_batch(&mut portal, max_rows)
+                            }
+                            Ok(None) => Ok(()),
+                            Err(e) => Err(e),
+                        };
+                        self.execute_portal_end(name, *portal, result);
+                    }
+                }
+            }
+        }
+        if self.closing {
+            return Flow::Close;
+        }
+        if self.running.is_some() {
+            return Flow::Continue;
+        }
+        self.process_input(rbuf)
+    }
+}
