@@ -56,6 +56,8 @@ pub use lock::LockMode;
 /// A slot in a heap: stable for the life of the version stored there.
 pub type RowId = u64;
 
+#[cfg(all(test, feature = "shuttle"))]
+mod lock_model;
 #[cfg(all(test, not(feature = "shuttle")))]
 mod lock_tests;
 #[cfg(all(test, not(feature = "shuttle")))]
