@@ -23,6 +23,9 @@ use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::types::{self, Value};
 
+mod conflict;
+pub use conflict::{find_conflict, Conflict};
+
 /// A stored row: one value per column (dropped columns hold NULL).
 pub type Row = Box<[Value]>;
 

@@ -16,7 +16,7 @@ pub fn result_type(f: SessionFn) -> Type {
         CurrentUser | SessionUser | CurrentDatabase | CurrentSchema => Type::NAME,
         CurrentSchemas => Type::NAME_ARRAY,
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
-        | GetUserById | ObjDescription | ConstraintDef => Type::TEXT,
+        | GetUserById | ObjDescription => Type::TEXT,
         ListeningChannels => Type::TEXT,
         BackendPid | InetClientPort | InetServerPort => Type::INT4,
         InetClientAddr | InetServerAddr => Type::INET,
@@ -29,6 +29,7 @@ pub fn result_type(f: SessionFn) -> Type {
         }
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
+        Catalog(c) => crate::sql::catalog_fn::result_type(c),
     }
 }
 
@@ -72,8 +73,6 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("pg_type_is_visible", 1) => (TypeIsVisible, Some(&[Type::OID])),
         ("format_type", 2) => (FormatType, Some(&[Type::OID, Type::INT4])),
         ("pg_get_userbyid", 1) => (GetUserById, Some(&[Type::OID])),
-        ("pg_get_constraintdef", 1) => (ConstraintDef, Some(&[Type::OID])),
-        ("pg_get_constraintdef", 2) => (ConstraintDef, Some(&[Type::OID, Type::BOOL])),
         ("obj_description", 1) => (ObjDescription, Some(&[Type::OID])),
         ("obj_description", 2) => (ObjDescription, Some(&[Type::OID, Type::NAME])),
         ("has_table_privilege", 2)
@@ -85,7 +84,10 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
         ("lastval", 0) => (Lastval, Some(&[])),
         ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
-        _ => return None,
+        _ => {
+            let (f, sig) = crate::sql::catalog_fn::lookup(name, nargs)?;
+            (Catalog(f), Some(sig))
+        }
     })
 }
 
@@ -284,20 +286,40 @@ pub fn call(
         }
         TableIsVisible | TypeIsVisible => Value::Bool(true),
         HasPrivilege => Value::Bool(true),
-        FormatType => match args.first() {
-            Some(Value::Oid(o)) => Value::Text(Type(*o).name()),
-            Some(v) => match v.as_i64() {
-                Some(o) => Value::Text(Type(o as u32).name()),
+        FormatType => {
+            let oid = match args.first() {
+                Some(Value::Oid(o)) => Some(*o),
+                Some(v) => v.as_i64().map(|o| o as u32),
+                None => None,
+            };
+            // format_type(oid, NULL) names the type; with a typmod, as a column shows it.
+            match (oid, args.get(1).and_then(Value::as_i64)) {
+                (None, _) => Value::Null,
+                (Some(o), None) => Value::Text(Type(o).name()),
+                (Some(o), Some(m)) => Value::Text(
+                    crate::sql::types::cast::format_type_with_typmod(Type(o), m as i32),
+                ),
+            }
+        }
+        GetUserById => match args.first() {
+            Some(Value::Oid(o)) => Value::Text(crate::sql::catalog_fn::user_by_id(*o)),
+            _ => Value::Null,
+        },
+        ObjDescription => {
+            let oid = match args.first() {
+                Some(Value::Oid(o)) => *o,
+                _ => return Ok(Value::Null),
+            };
+            let class = args
+                .get(1)
+                .and_then(Value::as_str)
+                .and_then(crate::sql::catalog::regclass_oid);
+            match class.and_then(|c| crate::sql::catalog::fixed::description(oid, c)) {
+                Some(d) => Value::Text(d.to_string()),
                 None => Value::Null,
-            },
-            None => Value::Null,
-        },
-        GetUserById => Value::Text(s.user().to_string()),
-        ConstraintDef => match args.first().and_then(Value::as_i64) {
-            Some(oid) => crate::sql::ddl::constraint_def(s, oid as u32)?,
-            None => Value::Null,
-        },
-        ObjDescription => Value::Null,
+            }
+        }
+        Catalog(c) => crate::sql::catalog_fn::call(c, args, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {

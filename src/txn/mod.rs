@@ -370,6 +370,22 @@ impl TxnManager {
         }
     }
 
+    /// A snapshot for the owner of `slot` that leaves an older published snapshot in place
+    /// (the session still reads with that one: an open cursor). The slot's value is at most the
+    /// new snapshot's, and it was published by [`TxnManager::snapshot`], so every horizon
+    /// computed from now on is at most that value: whatever the new snapshot sees is kept too
+    /// (invariant 5 holds for both). With nothing published, this is `snapshot`.
+    pub fn snapshot_keeping(&self, slot: &SnapshotSlot, top: Xid, cid: Cid) -> Snapshot {
+        if slot.csn.load(Ordering::SeqCst) == SnapshotSlot::IDLE {
+            return self.snapshot(slot, top, cid);
+        }
+        Snapshot {
+            csn: self.visible.load(Ordering::SeqCst),
+            top,
+            cid,
+        }
+    }
+
     /// The vacuum horizon: versions deleted by commits below it are invisible to every
     /// snapshot in use now and to every snapshot taken later (invariant 5).
     pub fn horizon(&self) -> Csn {
