@@ -372,6 +372,11 @@ impl ModifyOp {
                 match super::upsert::upsert(m, oc, &row, access, cx)? {
                     Upserted::Written(new) => {
                         self.affected += 1;
+                        // The new row's references are checked whether it was inserted or
+                        // updated (an unchanged key is checked again: one more KEY SHARE lock).
+                        if let (Some(q), Some(r)) = (self.fk_queue(m, cx)?, new.get(..width)) {
+                            q.inserted(&m.rel, r)?;
+                        }
                         if let Some(ret) = &m.returning {
                             let out = ret
                                 .iter()

@@ -249,3 +249,16 @@ INSERT INTO fk_c18 VALUES (1, 1), (2, 1), (3, 2) RETURNING *;
 DELETE FROM fk_p18 WHERE id = 1 RETURNING *;
 SELECT * FROM fk_c18 ORDER BY id;
 DROP TABLE fk_c18, fk_p18;
+
+-- name: fk_insert_on_conflict_checks_the_new_row
+-- @errors
+DROP TABLE IF EXISTS fk_c19, fk_p19;
+CREATE TABLE fk_p19 (id int PRIMARY KEY);
+CREATE TABLE fk_c19 (id int PRIMARY KEY, p int REFERENCES fk_p19);
+INSERT INTO fk_p19 VALUES (1), (2);
+INSERT INTO fk_c19 VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET p = excluded.p;
+INSERT INTO fk_c19 VALUES (1, 2) ON CONFLICT (id) DO UPDATE SET p = excluded.p;
+INSERT INTO fk_c19 VALUES (1, 3) ON CONFLICT (id) DO UPDATE SET p = excluded.p;
+INSERT INTO fk_c19 VALUES (2, 3) ON CONFLICT DO NOTHING;
+SELECT * FROM fk_c19 ORDER BY id;
+DROP TABLE fk_c19, fk_p19;
