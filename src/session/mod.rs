@@ -478,6 +478,9 @@ impl SessionCtx for Core {
         self.refuse_serializable()?;
         Ok(self.statement_snapshot())
     }
+    fn check_memory(&mut self, written: u64) -> PgResult<()> {
+        self.instance.memory.check(written)
+    }
     fn lock_relation(
         &mut self,
         rel: u32,

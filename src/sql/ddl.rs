@@ -1015,6 +1015,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 let (horizon, now) = (txns.horizon(), txns.visible());
                 for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
                     engine::vacuum(r, horizon, now);
+                    let s = &r.data.stats;
+                    s.vacuums.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    s.last_vacuum.store(
+                        crate::sql::types::datetime::now_timestamptz(),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
                 }
             }
         }

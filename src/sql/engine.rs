@@ -175,6 +175,24 @@ pub struct TableData {
     trees: RwLock<Vec<(Oid, Arc<Index<Key>>)>>,
     /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
     pub sequence: Option<catalog::sequence::Sequence>,
+    /// Rows inserted, updated or deleted since the background vacuum last looked (added once
+    /// per statement, not per row: one shared write per statement).
+    pub changes: std::sync::atomic::AtomicU64,
+    /// What pg_stat_user_tables shows (`TableStats`).
+    pub stats: TableStats,
+}
+
+/// Counters of one table for pg_stat_user_tables: rows written (added once per statement),
+/// vacuums and their times (microseconds since 2000-01-01, 0: never).
+#[derive(Default)]
+pub struct TableStats {
+    pub inserted: std::sync::atomic::AtomicU64,
+    pub updated: std::sync::atomic::AtomicU64,
+    pub deleted: std::sync::atomic::AtomicU64,
+    pub vacuums: std::sync::atomic::AtomicU64,
+    pub autovacuums: std::sync::atomic::AtomicU64,
+    pub last_vacuum: std::sync::atomic::AtomicI64,
+    pub last_autovacuum: std::sync::atomic::AtomicI64,
 }
 
 impl TableData {

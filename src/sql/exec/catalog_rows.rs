@@ -283,6 +283,38 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_stat_user_tables: what is counted; scans are not counted (NULL).
+        12299 => rels()
+            .iter()
+            .filter(|r| r.kind == RelKind::Table)
+            .map(|r| {
+                use std::sync::atomic::Ordering::Relaxed;
+                let s = &r.data.stats;
+                let n = |a: &std::sync::atomic::AtomicU64| Value::Int8(a.load(Relaxed) as i64);
+                let at = |a: &std::sync::atomic::AtomicI64| match a.load(Relaxed) {
+                    0 => Value::Null,
+                    t => Value::TimestampTz(t),
+                };
+                let (ins, del) = (s.inserted.load(Relaxed), s.deleted.load(Relaxed));
+                build(12299, |c| match c {
+                    "relid" => Value::Oid(r.oid),
+                    "schemaname" => Value::Text(r.name.schema.clone()),
+                    "relname" => Value::Text(r.name.name.clone()),
+                    "n_tup_ins" => n(&s.inserted),
+                    "n_tup_upd" => n(&s.updated),
+                    "n_tup_del" => n(&s.deleted),
+                    // Estimates, as PostgreSQL's are.
+                    "n_live_tup" => Value::Int8(ins.saturating_sub(del) as i64),
+                    "n_dead_tup" | "n_mod_since_analyze" => n(&r.data.changes),
+                    "last_vacuum" => at(&s.last_vacuum),
+                    "last_autovacuum" => at(&s.last_autovacuum),
+                    "vacuum_count" => n(&s.vacuums),
+                    "autovacuum_count" => n(&s.autovacuums),
+                    "analyze_count" | "autoanalyze_count" => Value::Int8(0),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
         // pg_sequence, pg_sequences
         2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
         // pg_attrdef

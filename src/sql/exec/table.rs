@@ -362,6 +362,10 @@ impl ModifyOp {
         // A newer version found by READ COMMITTED's re-check was committed after the
         // statement's snapshot; PostgreSQL changes it all the same.
         let latest = matches!(p, Pending::Change(_, _, true));
+        if !matches!(m.kind, ModifyKind::Delete) {
+            // New row versions take memory: not past the server's bound.
+            cx.session.check_memory(self.affected)?;
+        }
         let access = Access::get(&mut self.access, cx, m.verb())?;
         let w = access.writer(latest);
         match p {
@@ -498,6 +502,22 @@ impl ModifyOp {
     }
 }
 
+/// Adds a statement's written rows to its table's counters (background vacuum, statistics).
+fn count_changes(m: &crate::sql::plan::modify::Modify, n: u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if n == 0 {
+        return;
+    }
+    let data = &m.rel.data;
+    data.changes.fetch_add(n, Relaxed);
+    match m.verb() {
+        "INSERT" => &data.stats.inserted,
+        "UPDATE" => &data.stats.updated,
+        _ => &data.stats.deleted,
+    }
+    .fetch_add(n, Relaxed);
+}
+
 impl Operator for ModifyOp {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         let Node::Modify(m) = &plan.node else {
@@ -535,6 +555,7 @@ impl Operator for ModifyOp {
                 Step::Row(r) => r,
                 Step::Done => {
                     self.done = true;
+                    count_changes(m, self.affected);
                     continue;
                 }
                 other => return Ok(other),
