@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 use parking_lot::RwLock;
 
 use crate::catalog::{self, Oid, Relation};
-use crate::storage::{Change, Heap, Index, Probe, RowId};
+use crate::storage::{Change, Heap, Index, LockMode, Probe, RowId};
 use crate::sync::{Arc, MutexGuard};
 use crate::txn::{Cid, Snapshot, TxnCell};
 
@@ -368,16 +368,24 @@ pub fn update(
     new: Row,
     w: &Writer<'_>,
 ) -> Result<Changed, WriteError> {
-    let indexed_changed = rel.indexes.iter().any(|d| {
+    let changes = |d: &catalog::IndexDef| {
         d.columns
             .iter()
             .any(|&c| cmp_value(&old[c], &new[c]) != Ordering::Equal)
-    });
+    };
+    let indexed_changed = rel.indexes.iter().any(changes);
+    // A change of a unique index's column is a key update (PostgreSQL's FOR UPDATE strength,
+    // which KEY SHARE lockers block); any other update takes NO KEY UPDATE.
+    let mode = if rel.indexes.iter().any(|d| d.unique && changes(d)) {
+        LockMode::Update
+    } else {
+        LockMode::NoKeyUpdate
+    };
     if !indexed_changed {
         return match rel
             .data
             .heap
-            .update(id, w.target_snap(), w.cell, w.cid, new, true)
+            .update_with(id, w.target_snap(), w.cell, w.cid, new, true, mode)
         {
             Ok(n) => Ok(Changed::Done(n)),
             Err((c, _)) => changed(c),
@@ -393,7 +401,7 @@ pub fn update(
     match rel
         .data
         .heap
-        .update(id, w.target_snap(), w.cell, w.cid, new, false)
+        .update_with(id, w.target_snap(), w.cell, w.cid, new, false, mode)
     {
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
@@ -417,6 +425,12 @@ pub fn delete(
             .heap
             .delete(id, w.target_snap(), w.cell, w.cid, lock_only),
     )
+}
+
+/// A row lock of strength `mode` on the version at `id` (SELECT FOR KEY SHARE ... FOR UPDATE,
+/// and the row checks of foreign keys).
+pub fn lock(rel: &Rel, id: RowId, w: &Writer<'_>, mode: LockMode) -> Result<Changed, WriteError> {
+    changed(rel.data.heap.lock(id, w.target_snap(), w.cell, w.cid, mode))
 }
 
 /// Reclaims dead versions of a table and their index entries (VACUUM, and the background

@@ -229,12 +229,13 @@ pub enum Node {
         input: Box<Plan>,
     },
     /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
-    /// is input column `rowid`). FOR SHARE and FOR KEY SHARE lock exclusively for now.
+    /// is input column `rowid`) at strength `mode`.
     LockRows {
         input: Box<Plan>,
         rel: std::sync::Arc<crate::sql::engine::Rel>,
         rowid: usize,
         wait: LockWait,
+        mode: crate::storage::LockMode,
         /// The WHERE clause, re-checked on a row updated concurrently (READ COMMITTED).
         recheck: Option<Expr>,
     },

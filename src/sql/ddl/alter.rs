@@ -273,7 +273,13 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                                 "identity and generated columns are not supported yet",
                             ))
                         }
-                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
+                        _ => key_or_check(
+                            k,
+                            Some(&cd.colname),
+                            &mut keys,
+                            &mut checks,
+                            &mut Vec::new(),
+                        )?,
                     }
                 }
                 let name = cd.colname.clone();
@@ -334,7 +340,7 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                     ConstrType::ConstrPrimary
                     | ConstrType::ConstrUnique
                     | ConstrType::ConstrCheck => {
-                        key_or_check(k, None, &mut keys, &mut checks)?;
+                        key_or_check(k, None, &mut keys, &mut checks, &mut Vec::new())?;
                     }
                     _ => {
                         return Err(PgError::feature_not_supported(

@@ -198,6 +198,7 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             columns,
             keys: Vec::new(),
             checks: Vec::new(),
+            foreign_keys: Vec::new(),
             sequences: Vec::new(),
             location: c.location,
         },

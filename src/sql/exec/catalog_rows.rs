@@ -221,6 +221,30 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             ('f', 0, columns.iter().map(|&c| c as i16 + 1).collect())
                         }
                     };
+                    // A foreign key's referenced side (PostgreSQL's conindid is the referenced
+                    // table's unique index).
+                    let (index, fk) = match &k.kind {
+                        ConstraintKind::ForeignKey {
+                            ref_table,
+                            ref_columns,
+                            on_update,
+                            on_delete,
+                            match_full,
+                            ..
+                        } => {
+                            let parent = rels().iter().find(|p| p.oid == *ref_table).cloned();
+                            let index = parent
+                                .as_ref()
+                                .and_then(|p| super::foreign_key::unique_index_for(p, ref_columns))
+                                .and_then(|(i, _)| parent.as_ref().map(|p| p.indexes[i].oid))
+                                .unwrap_or(0);
+                            let keys: Vec<i16> =
+                                ref_columns.iter().map(|&c| c as i16 + 1).collect();
+                            let m = if *match_full { 'f' } else { 's' };
+                            (index, Some((*ref_table, keys, *on_update, *on_delete, m)))
+                        }
+                        _ => (index, None),
+                    };
                     out.push(build(2606, |c| match c {
                         "oid" => Value::Oid(k.oid),
                         "conname" => Value::Text(k.name.clone()),
@@ -231,9 +255,19 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             Value::Bool(c != "connoinherit")
                         }
                         "conrelid" => Value::Oid(r.oid),
-                        "contypid" | "conparentid" | "confrelid" => Value::Oid(0),
+                        "confrelid" => Value::Oid(fk.as_ref().map_or(0, |f| f.0)),
+                        "contypid" | "conparentid" => Value::Oid(0),
                         "conindid" => Value::Oid(index),
-                        "confupdtype" | "confdeltype" | "confmatchtype" => char_value(' '),
+                        "confupdtype" => char_value(fk.as_ref().map_or(' ', |f| f.2)),
+                        "confdeltype" => char_value(fk.as_ref().map_or(' ', |f| f.3)),
+                        "confmatchtype" => char_value(fk.as_ref().map_or(' ', |f| f.4)),
+                        "confkey" if fk.is_some() => {
+                            let keys = fk.as_ref().map(|f| f.1.clone()).unwrap_or_default();
+                            Value::Array(Box::new(Array::one_dim(
+                                Type::INT2,
+                                keys.into_iter().map(Value::Int2).collect(),
+                            )))
+                        }
                         "coninhcount" => Value::Int4(0),
                         "conbin" => match &k.kind {
                             ConstraintKind::Check { expr } => Value::Text(check_node(expr)),

@@ -68,6 +68,7 @@ mod bounds;
 mod catalog_rows;
 mod cte;
 mod distinct;
+pub(crate) mod foreign_key;
 mod join;
 mod keys;
 mod limit;

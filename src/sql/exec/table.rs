@@ -202,6 +202,11 @@ pub(super) struct ModifyOp {
     out: VecDeque<Row>,
     done: bool,
     pub(super) affected: u64,
+    /// Foreign-key events of the statement, run once its rows are written (None until the
+    /// first write looks up the table's foreign keys).
+    fk: Option<super::foreign_key::Queue>,
+    /// The foreign-key events have all run.
+    fk_done: bool,
 }
 
 impl ModifyOp {
@@ -213,7 +218,22 @@ impl ModifyOp {
             out: VecDeque::new(),
             done: false,
             affected: 0,
+            fk: None,
+            fk_done: false,
         }
+    }
+
+    /// The statement's foreign-key queue, when the table has foreign keys on either side.
+    fn fk_queue(
+        &mut self,
+        m: &Modify,
+        cx: &mut EvalCx,
+    ) -> PgResult<Option<&mut super::foreign_key::Queue>> {
+        if self.fk.is_none() {
+            let keys = super::foreign_key::Keys::of(&m.rel, cx.session)?;
+            self.fk = Some(super::foreign_key::Queue::new(keys));
+        }
+        Ok(self.fk.as_mut().filter(|q| !q.is_empty()))
     }
 }
 
@@ -356,6 +376,11 @@ impl ModifyOp {
                 match super::upsert::upsert(m, oc, &row, access, cx)? {
                     Upserted::Written(new) => {
                         self.affected += 1;
+                        // The new row's references are checked whether it was inserted or
+                        // updated (an unchanged key is checked again: one more KEY SHARE lock).
+                        if let (Some(q), Some(r)) = (self.fk_queue(m, cx)?, new.get(..width)) {
+                            q.inserted(&m.rel, r)?;
+                        }
                         if let Some(ret) = &m.returning {
                             let out = ret
                                 .iter()
@@ -376,6 +401,9 @@ impl ModifyOp {
                 match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
                     Ok(_) => {
                         self.affected += 1;
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            q.inserted(&m.rel, &row)?;
+                        }
                         if let Some(ret) = &m.returning {
                             let out = ret
                                 .iter()
@@ -414,6 +442,12 @@ impl ModifyOp {
                 match result {
                     Ok((Changed::Done(_), new)) => {
                         self.affected += 1;
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            match &new {
+                                Some(new) => q.updated(&m.rel, old, new)?,
+                                None => q.deleted(old)?,
+                            }
+                        }
                         if let Some(ret) = &m.returning {
                             // RETURNING sees the new row (the old one for DELETE) followed by
                             // the rest of the input (other FROM items).
@@ -490,8 +524,13 @@ impl Operator for ModifyOp {
             unreachable!("Modify opened from another node")
         };
         loop {
-            if let Some(r) = self.out.pop_front() {
-                return Ok(Step::Row(r));
+            // With foreign keys, RETURNING rows wait for the end-of-statement checks, as
+            // PostgreSQL runs such a statement to its end before it sends a row.
+            let hold = !self.fk_done && self.fk.as_ref().is_some_and(|q| !q.is_empty());
+            if !hold {
+                if let Some(r) = self.out.pop_front() {
+                    return Ok(Step::Row(r));
+                }
             }
             if let Some(p) = self.pending.take() {
                 if let Some(step) = self.write(m, p, cx)? {
@@ -500,6 +539,16 @@ impl Operator for ModifyOp {
                 continue;
             }
             if self.done {
+                // The statement's rows are written: its foreign-key checks and actions.
+                if let (Some(q), Some(a)) = (self.fk.as_mut(), self.access.as_ref()) {
+                    if let Some(step) = q.run(&m.rel, &a.cell, a.cid, cx)? {
+                        return Ok(step);
+                    }
+                }
+                if !self.fk_done {
+                    self.fk_done = true;
+                    continue; // the held RETURNING rows
+                }
                 return Ok(Step::Done);
             }
             let row = match self.input.next(&m.input, cx, b)? {
@@ -535,7 +584,7 @@ impl Operator for ModifyOp {
     }
 }
 
-/// SELECT ... FOR UPDATE: locks each row its input yields before passing it on.
+/// SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE: locks each row its input yields before passing it on.
 pub(super) struct LockRows {
     input: Box<dyn Operator>,
     access: Option<Access>,
@@ -566,6 +615,7 @@ impl LockRows {
             rel,
             rowid,
             wait,
+            mode,
             recheck,
             ..
         } = &plan.node
@@ -574,7 +624,7 @@ impl LockRows {
         };
         let access = Access::get(&mut self.access, cx, "SELECT FOR UPDATE")?;
         let w = access.writer(newer);
-        match engine::delete(rel, id, &w, true) {
+        match engine::lock(rel, id, &w, *mode) {
             Ok(Changed::Done(_)) => Ok(Ok(Some(row))),
             Ok(Changed::Skipped) => Ok(Ok(None)),
             Ok(Changed::Concurrent(next)) => {

@@ -18,6 +18,7 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
+use crate::storage::LockMode as RowLockMode;
 use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
 
@@ -153,7 +154,7 @@ pub(super) fn undefined_table(rv: &protobuf::RangeVar) -> PgError {
 }
 
 /// The columns of a table as a plan sees them (dropped columns keep their place, unnamed).
-fn table_columns(rel: &Rel) -> Vec<Column> {
+pub(crate) fn table_columns(rel: &Rel) -> Vec<Column> {
     rel.columns
         .iter()
         .enumerate()
@@ -998,8 +999,12 @@ pub(super) fn choose_index(plan: Plan) -> Plan {
 }
 
 impl Planner<'_> {
-    /// The wait policy of SELECT ... FOR UPDATE / SHARE over one table.
-    pub(super) fn lock_spec(&self, s: &protobuf::SelectStmt) -> PgResult<super::LockWait> {
+    /// The wait policy and strength of SELECT ... FOR UPDATE / SHARE over one table.
+    pub(super) fn lock_spec(
+        &self,
+        s: &protobuf::SelectStmt,
+    ) -> PgResult<(super::LockWait, RowLockMode)> {
+        use protobuf::LockClauseStrength as S;
         use protobuf::LockWaitPolicy as W;
         if s.locking_clause.len() > 1 || s.from_clause.len() > 1 {
             return Err(PgError::feature_not_supported(
@@ -1014,11 +1019,18 @@ impl Planner<'_> {
         let Some(N::LockingClause(l)) = s.locking_clause[0].node.as_ref() else {
             return Err(PgError::syntax("bad locking clause"));
         };
-        Ok(match l.wait_policy {
+        let wait = match l.wait_policy {
             x if x == W::LockWaitError as i32 => super::LockWait::Error,
             x if x == W::LockWaitSkip as i32 => super::LockWait::Skip,
             _ => super::LockWait::Block,
-        })
+        };
+        let mode = match l.strength {
+            x if x == S::LcsForkeyshare as i32 => RowLockMode::KeyShare,
+            x if x == S::LcsForshare as i32 => RowLockMode::Share,
+            x if x == S::LcsFornokeyupdate as i32 => RowLockMode::NoKeyUpdate,
+            _ => RowLockMode::Update,
+        };
+        Ok((wait, mode))
     }
 }
 
@@ -1026,7 +1038,7 @@ impl Planner<'_> {
 /// and WHERE).
 pub(super) fn lock_rows(
     plan: Plan,
-    wait: super::LockWait,
+    (wait, mode): (super::LockWait, RowLockMode),
     recheck: Option<Expr>,
 ) -> PgResult<Plan> {
     fn table_of(p: &Plan) -> Option<Arc<Rel>> {
@@ -1052,7 +1064,29 @@ pub(super) fn lock_rows(
             rel,
             rowid,
             wait,
+            mode,
             recheck,
         },
     })
+}
+
+/// A table's column defaults and CHECK predicates, bound outside any statement: for the
+/// statements foreign-key actions make at run time (`exec::foreign_key`).
+#[allow(clippy::type_complexity)]
+pub(crate) fn defaults_and_checks(
+    rel: &Rel,
+    fmt: &crate::sql::types::FormatCtx,
+) -> PgResult<(Vec<Option<Expr>>, Vec<(String, Expr)>)> {
+    let mut params = Vec::new();
+    let mut p = Planner::new(&mut params, fmt);
+    let defaults = p.bind_defaults(rel)?;
+    let scope = p.scope_of(
+        &Plan {
+            columns: table_columns(rel),
+            node: Node::Result,
+        },
+        &rel.name.name,
+    );
+    let checks = p.bind_checks(rel, &scope)?;
+    Ok((defaults, checks))
 }
