@@ -17,11 +17,19 @@ use std::hash::{Hash, Hasher};
 use parking_lot::RwLock;
 
 use crate::catalog::{self, Oid, Relation};
-use crate::storage::{Change, Heap, Index, Probe, RowId};
+use crate::storage::{Change, Probe, RowId};
 use crate::sync::{Arc, MutexGuard};
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::types::{self, Value};
+
+mod ikey;
+mod packed;
+mod store;
+
+use ikey::IKey;
+use packed::PackedRow;
+pub use store::{KeyRef, KeyTree, RowHeap};
 
 /// A stored row: one value per column (dropped columns hold NULL).
 pub type Row = Box<[Value]>;
@@ -82,15 +90,20 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
     cmp_value(a, b) == Ordering::Equal
 }
 
+/// The order of index keys: column by column, then the shorter (a prefix) first.
+fn cmp_slices(a: &[Value], b: &[Value]) -> Ordering {
+    for (a, b) in a.iter().zip(b.iter()) {
+        let c = cmp_value(a, b);
+        if c != Ordering::Equal {
+            return c;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 impl Ord for Key {
     fn cmp(&self, o: &Self) -> Ordering {
-        for (a, b) in self.0.iter().zip(o.0.iter()) {
-            let c = cmp_value(a, b);
-            if c != Ordering::Equal {
-                return c;
-            }
-        }
-        self.0.len().cmp(&o.0.len())
+        cmp_slices(&self.0, &o.0)
     }
 }
 
@@ -140,13 +153,14 @@ impl Key {
     }
 }
 
-/// The data of one table, shared by every version of its catalog entry.
+/// The data of one table, shared by every version of its catalog entry. Rows are stored
+/// packed and keys compact (see `packed` and `ikey`); `heap` and `tree` decode them.
 #[derive(Default)]
 pub struct TableData {
-    pub heap: Heap<Row>,
+    pub heap: RowHeap,
     /// The index trees by index OID. Which of them a statement maintains is decided by the
     /// relation version it planned with (its `indexes`).
-    trees: RwLock<Vec<(Oid, Arc<Index<Key>>)>>,
+    trees: RwLock<Vec<(Oid, Arc<KeyTree>)>>,
 }
 
 impl TableData {
@@ -155,7 +169,7 @@ impl TableData {
     }
 
     /// The tree of index `oid`, created empty on first use.
-    pub fn tree(&self, oid: Oid) -> Arc<Index<Key>> {
+    pub fn tree(&self, oid: Oid) -> Arc<KeyTree> {
         if let Some((_, t)) = self.trees.read().iter().find(|(o, _)| *o == oid) {
             return t.clone();
         }
@@ -163,7 +177,7 @@ impl TableData {
         if let Some((_, t)) = trees.iter().find(|(o, _)| *o == oid) {
             return t.clone();
         }
-        let t = Arc::new(Index::new());
+        let t = Arc::new(KeyTree::new());
         trees.push((oid, t.clone()));
         t
     }
@@ -205,7 +219,7 @@ impl Writer<'_> {
 /// Returns the keys' locks, to be held until the new entries are in.
 fn check_unique<'r>(
     rel: &'r Rel,
-    trees: &'r [(usize, Arc<Index<Key>>)],
+    trees: &'r [(usize, Arc<KeyTree>)],
     row: &[Value],
     old: Option<&[Value]>,
     w: &Writer<'_>,
@@ -227,11 +241,8 @@ fn check_unique<'r>(
         }
         guards.push(tree.lock_key(&key));
         for root in tree.rows_of(&key) {
-            match rel
-                .data
-                .heap
-                .probe(root, w.cell, |r| Key::of(r, &def.columns) == key)
-            {
+            let same = |r: &PackedRow| cmp_slices(&r.columns(&def.columns), &key.0).is_eq();
+            match rel.data.heap.0.probe(root, w.cell, same) {
                 Probe::Dead => {}
                 Probe::Live(_) => {
                     return Err(WriteError::Unique {
@@ -246,7 +257,7 @@ fn check_unique<'r>(
     Ok(())
 }
 
-fn trees_of(rel: &Rel) -> Vec<(usize, Arc<Index<Key>>)> {
+fn trees_of(rel: &Rel) -> Vec<(usize, Arc<KeyTree>)> {
     rel.indexes
         .iter()
         .enumerate()
@@ -259,13 +270,17 @@ pub fn insert(rel: &Rel, row: Row, w: &Writer<'_>) -> Result<RowId, WriteError> 
     let trees = trees_of(rel);
     let mut guards = Vec::new();
     check_unique(rel, &trees, &row, None, w, &mut guards)?;
-    let keys: Vec<Key> = trees
+    let keys: Vec<IKey> = trees
         .iter()
-        .map(|(i, _)| Key::of(&row, &rel.indexes[*i].columns))
+        .map(|(i, _)| IKey::of_columns(&row, &rel.indexes[*i].columns))
         .collect();
-    let id = rel.data.heap.insert(row, w.cell, w.cid);
+    let id = rel
+        .data
+        .heap
+        .0
+        .insert(PackedRow::encode(&row), w.cell, w.cid);
     for ((_, tree), key) in trees.iter().zip(keys) {
-        tree.insert(key, id);
+        tree.insert_ikey(key, id);
     }
     drop(guards);
     Ok(id)
@@ -306,9 +321,11 @@ pub fn update(
             .any(|&c| cmp_value(&old[c], &new[c]) != Ordering::Equal)
     });
     if !indexed_changed {
+        let new = PackedRow::encode(&new);
         return match rel
             .data
             .heap
+            .0
             .update(id, w.target_snap(), w.cell, w.cid, new, true)
         {
             Ok(n) => Ok(Changed::Done(n)),
@@ -318,18 +335,20 @@ pub fn update(
     let trees = trees_of(rel);
     let mut guards = Vec::new();
     check_unique(rel, &trees, &new, Some(old), w, &mut guards)?;
-    let keys: Vec<Key> = trees
+    let keys: Vec<IKey> = trees
         .iter()
-        .map(|(i, _)| Key::of(&new, &rel.indexes[*i].columns))
+        .map(|(i, _)| IKey::of_columns(&new, &rel.indexes[*i].columns))
         .collect();
+    let new = PackedRow::encode(&new);
     match rel
         .data
         .heap
+        .0
         .update(id, w.target_snap(), w.cell, w.cid, new, false)
     {
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
-                tree.insert(key, n);
+                tree.insert_ikey(key, n);
             }
             Ok(Changed::Done(n))
         }
@@ -347,6 +366,7 @@ pub fn delete(
     changed(
         rel.data
             .heap
+            .0
             .delete(id, w.target_snap(), w.cell, w.cid, lock_only),
     )
 }
@@ -359,9 +379,10 @@ pub fn vacuum(
     now: crate::txn::Csn,
 ) -> crate::storage::VacuumStats {
     let trees = trees_of(rel);
-    rel.data.heap.vacuum(horizon, now, |row, root| {
+    rel.data.heap.0.vacuum(horizon, now, |row, root| {
         for (i, tree) in &trees {
-            tree.remove(&Key::of(row, &rel.indexes[*i].columns), root);
+            let key = IKey::of(&row.columns(&rel.indexes[*i].columns));
+            tree.remove_ikey(&key, root);
         }
     })
 }
