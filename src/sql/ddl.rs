@@ -630,9 +630,10 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
     let snap = cx.catalog_snapshot()?;
     let tree = table.data.tree(def.oid);
     let mut entries = Vec::new();
-    table.data.heap.for_each_root(|root, newest| {
-        entries.push((Key::of(newest, &def.columns), root));
-    });
+    table
+        .data
+        .heap
+        .for_each_root_key(&def.columns, |root, key| entries.push((key, root)));
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;

@@ -365,6 +365,15 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Capacity of the encoding buffer kept between rows, per thread: rows are packed into it and
+/// then copied into an allocation of their exact size (one allocation per row); a buffer grown
+/// past this by a big row is freed after that row.
+const SCRATCH_KEEP: usize = 64 * 1024;
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// A row version's values, packed (see the module documentation). Immutable once made.
 pub struct PackedRow(NonNull<u8>);
 
@@ -375,13 +384,27 @@ unsafe impl Sync for PackedRow {}
 impl PackedRow {
     /// Packs `vals`.
     pub fn encode(vals: &[Value]) -> PackedRow {
-        let mut body = Vec::with_capacity(vals.len() * 9);
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut body) => {
+                body.clear();
+                let row = Self::encode_with(vals, &mut body);
+                if body.capacity() > SCRATCH_KEEP {
+                    *body = Vec::new();
+                }
+                row
+            }
+            // Not reentered in practice (encoding calls nothing outside this module).
+            Err(_) => Self::encode_with(vals, &mut Vec::new()),
+        })
+    }
+
+    fn encode_with(vals: &[Value], body: &mut Vec<u8>) -> PackedRow {
         for v in vals {
-            encode_value(v, &mut body);
+            encode_value(v, body);
         }
         let mut all = Vec::with_capacity(varint_len(body.len() as u64) + body.len());
         put_varint(&mut all, body.len() as u64);
-        all.extend_from_slice(&body);
+        all.extend_from_slice(body);
         // Capacity equals length, so this does not reallocate; never empty (the header is at
         // least one byte), so the pointer is a real allocation.
         let b: Box<[u8]> = all.into_boxed_slice();
@@ -446,24 +469,31 @@ impl PackedRow {
     /// The values of columns `cols` (in that order), the others skipped without being built:
     /// an index key. A column past the row's end reads as NULL.
     pub fn columns(&self, cols: &[usize]) -> Vec<Value> {
-        let body = self.body();
-        // Start offsets of the columns up to the highest one asked for.
+        let mut out = vec![Value::Null; cols.len()];
         let want = cols.iter().copied().max().map_or(0, |m| m + 1);
-        let mut starts = Vec::with_capacity(want);
-        let mut r = Reader { b: body, pos: 0 };
-        while starts.len() < want && !r.at_end() {
-            starts.push(r.pos);
-            if r.skip().is_none() {
+        let mut r = Reader {
+            b: self.body(),
+            pos: 0,
+        };
+        for c in 0..want {
+            if r.at_end() {
+                break;
+            }
+            let ok = if cols.contains(&c) {
+                r.value().map(|v| {
+                    for (o, _) in out.iter_mut().zip(cols).filter(|(_, &k)| k == c) {
+                        *o = v.clone();
+                    }
+                })
+            } else {
+                r.skip()
+            };
+            if ok.is_none() {
                 debug_assert!(false, "malformed packed row");
                 break;
             }
         }
-        cols.iter()
-            .map(|&c| match starts.get(c) {
-                Some(&pos) => Reader { b: body, pos }.value().unwrap_or(Value::Null),
-                None => Value::Null,
-            })
-            .collect()
+        out
     }
 }
 

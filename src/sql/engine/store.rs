@@ -67,6 +67,13 @@ impl RowHeap {
         self.0.read_latest(id, |p| f(&p.decode()))
     }
 
+    /// Like [`RowHeap::for_each_root`], with only the version's key for an index over
+    /// `columns` (CREATE INDEX: the other columns are skipped, not decoded).
+    pub fn for_each_root_key(&self, columns: &[usize], mut f: impl FnMut(RowId, Key)) {
+        self.0
+            .for_each_root(|root, p| f(root, Key(p.columns(columns).into())))
+    }
+
     /// Every chain root with its newest version not rolled back (see `Heap::for_each_root`).
     pub fn for_each_root(&self, mut f: impl FnMut(RowId, &[Value])) {
         let mut buf = Vec::new();
