@@ -16,7 +16,10 @@ pub enum Severity {
     Warning,
     Notice,
     Info,
-    Debug,
+    /// LOG: reaches the client only when client_min_messages is `log` or a DEBUG level.
+    Log,
+    /// DEBUG1 ..= DEBUG5 (the number); all are sent as `DEBUG`.
+    Debug(u8),
 }
 
 impl Severity {
@@ -27,7 +30,8 @@ impl Severity {
             Severity::Warning => "WARNING",
             Severity::Notice => "NOTICE",
             Severity::Info => "INFO",
-            Severity::Debug => "DEBUG",
+            Severity::Log => "LOG",
+            Severity::Debug(_) => "DEBUG",
         }
     }
 }
@@ -82,6 +86,14 @@ impl PgError {
     pub fn notice(code: &'static str, message: impl Into<String>) -> Self {
         PgError {
             severity: Severity::Notice,
+            ..PgError::new(code, message)
+        }
+    }
+
+    /// A DEBUG1 ..= DEBUG5 message (sent only when client_min_messages asks for that level).
+    pub fn debug(level: u8, code: &'static str, message: impl Into<String>) -> Self {
+        PgError {
+            severity: Severity::Debug(level),
             ..PgError::new(code, message)
         }
     }
@@ -300,6 +312,10 @@ pub mod code {
     pub const IDLE_IN_TRANSACTION_SESSION_TIMEOUT: &str = "25P03";
     pub const DEPENDENT_OBJECTS_STILL_EXIST: &str = "2BP01";
     pub const ACTIVE_SQL_TRANSACTION_DISCARD: &str = "25001";
+    // Sequences and identity columns.
+    pub const SEQUENCE_GENERATOR_LIMIT_EXCEEDED: &str = "2200H";
+    pub const INVALID_NAME: &str = "42602";
+    pub const GENERATED_ALWAYS: &str = "428C9";
     // Added by the value layer (types/, func.rs).
     pub const SUBSTRING_ERROR: &str = "22011";
     pub const INVALID_ARGUMENT_FOR_LOG: &str = "2201E";

@@ -100,6 +100,8 @@ pub struct Instance {
     pub notify: Hub,
     /// Commit order, snapshots and waits of transactions over tables.
     pub txns: crate::txn::TxnManager,
+    /// Relation locks (`txn::lock`).
+    pub locks: crate::txn::lock::LockTable,
     /// The live schema: tables and indexes of every database, with their data.
     pub catalog: crate::sql::engine::SqlCatalog,
     /// Sessions that answered a client lately; decides idle spinning (see `idle_spin`).
@@ -141,6 +143,7 @@ impl Instance {
             parse_cache: ParseCache::new(config.parse_cache_entries),
             notify: Hub::new(config.max_connections + 16, config.max_notify_queue_size),
             txns: crate::txn::TxnManager::new(config.max_connections + 16),
+            locks: Default::default(),
             catalog: crate::sql::engine::SqlCatalog::new(),
             config,
             started_at: SystemTime::now(),

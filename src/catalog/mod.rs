@@ -42,6 +42,10 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
+mod namespace;
+pub mod sequence;
+pub use namespace::{Namespace, Namespaces};
+
 pub type Oid = u32;
 
 /// PostgreSQL's MaxHeapAttributeNumber.
@@ -223,6 +227,8 @@ pub struct Catalog<D> {
     next_oid: AtomicU32,
     epoch: AtomicU64,
     names: scc::HashMap<QualName, Vec<Arc<Relation<D>>>>,
+    /// Schemas made by CREATE SCHEMA.
+    pub namespaces: Namespaces,
 }
 
 impl<D> Default for Catalog<D> {
@@ -231,6 +237,7 @@ impl<D> Default for Catalog<D> {
             next_oid: AtomicU32::new(FIRST_USER_OID),
             epoch: AtomicU64::new(1),
             names: scc::HashMap::new(),
+            namespaces: Namespaces::default(),
         }
     }
 }
@@ -359,6 +366,7 @@ impl<D> Catalog<D> {
     /// can be dropped).
     pub fn vacuum(&self, horizon: crate::txn::Csn) -> Vec<Oid> {
         use crate::txn::Status;
+        self.namespaces.vacuum(horizon);
         let mut gone = Vec::new();
         self.names.retain_sync(|_, versions| {
             versions.retain(|v| {

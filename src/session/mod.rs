@@ -58,6 +58,7 @@
 pub mod auth;
 mod conn;
 mod copy_in;
+mod messages;
 mod portals;
 mod protocol;
 mod read_ahead;
@@ -65,6 +66,7 @@ mod results;
 mod running;
 pub mod settings;
 mod startup;
+mod two_phase;
 mod txn;
 mod utility;
 mod wait;
@@ -112,6 +114,9 @@ struct Prepared {
 struct Replan {
     source: ReplanSource,
     epoch: u64,
+    /// The relation locks each run takes before it checks the epoch (a DDL it waited for
+    /// changes the epoch, and the statement is planned again).
+    locks: Vec<(u32, crate::txn::lock::LockMode)>,
 }
 
 enum ReplanSource {
@@ -178,6 +183,10 @@ struct Core {
     /// Set when the statement being analyzed resolved a table name (its plan must be made
     /// again after a schema change).
     tables_used: std::cell::Cell<bool>,
+    /// The relation locks the statement being analyzed needs (`TableCx::locks`).
+    plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
+    /// currval / lastval and cached sequence values (not transactional).
+    sequences: sql::sequence::SessionSequences,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -313,12 +322,14 @@ impl Core {
     fn table_cx(&self) -> sql::plan::modify::TableCx<'_> {
         let snap = self.catalog_snapshot();
         self.tables_used.set(false);
+        self.plan_locks.borrow_mut().clear();
         sql::plan::modify::TableCx {
             catalog: &self.instance.catalog,
             snap,
             database: &self.database,
             search_path: self.settings.get_str("search_path").unwrap_or("public"),
             used: &self.tables_used,
+            locks: &self.plan_locks,
         }
     }
 
@@ -328,6 +339,9 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
+        Some(&mut self.sequences)
+    }
     fn current_xid(&mut self, func: &str) -> PgResult<u64> {
         let instance = self.instance.clone();
         let txn = self.txn_mut();
@@ -401,6 +415,9 @@ impl SessionCtx for Core {
         }
         Ok(())
     }
+    fn interrupt_pending(&self) -> bool {
+        self.shared.cancel.load(Ordering::Relaxed) || self.shared.terminate.load(Ordering::Relaxed)
+    }
     fn sleep(&self, seconds: f64) -> PgResult<()> {
         // Also catches NaN: pg_sleep(NaN) returns at once.
         if seconds.is_nan() || seconds <= 0.0 {
@@ -451,6 +468,14 @@ impl SessionCtx for Core {
         self.refuse_serializable()?;
         Ok(self.statement_snapshot())
     }
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        self.lock_relation_as(rel, mode, nowait)
+    }
     fn writer(&mut self, what: &str) -> PgResult<(Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
         self.refuse_serializable()?;
         Core::writer(self, what)
@@ -462,7 +487,16 @@ impl SessionCtx for Core {
     }
     fn search_path(&self) -> Vec<String> {
         let path = self.settings.get_str("search_path").unwrap_or("public");
-        sql::engine::search_schemas(path)
+        // "$user" names the schema called like the user, where there is one.
+        let snap = Core::catalog_snapshot(self);
+        let catalog = &self.instance.catalog;
+        path.split(',')
+            .map(|p| match p.trim() {
+                "$user" | "\"$user\"" => self.user.as_str(),
+                p => p,
+            })
+            .flat_map(sql::engine::search_schemas)
+            .filter(|s| sql::engine::schema_exists(catalog, &snap, &self.database, s))
             .map(str::to_string)
             .collect()
     }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bytes::{Buf, BytesMut};
 
 use super::conn::CLIENT_READ;
+use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
 use super::running::{Sink, Then};
 use super::txn::TxState;
@@ -45,8 +46,12 @@ enum Next {
 
 impl Session {
     pub(super) fn fatal(&mut self, e: PgError) {
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         self.closing = true;
+        // As PostgreSQL's proc_exit: the open transaction rolls back (its rows and locks are
+        // released) before the client reads the FATAL.
+        self.core.abort();
     }
 
     /// Handles every whole message in `rbuf`.
@@ -130,6 +135,7 @@ impl Session {
                 query,
                 param_types,
             } => {
+                self.debug_parse(name, query);
                 let r = self.parse(name.to_string(), query, param_types);
                 self.ext_result(r, be::parse_complete);
             }
@@ -140,6 +146,7 @@ impl Session {
                 params,
                 result_formats,
             } => {
+                self.debug_bind(portal, statement);
                 let r = self.bind(portal, statement, param_formats, params, result_formats);
                 self.ext_result(r, be::bind_complete);
             }
@@ -225,8 +232,8 @@ impl Session {
     }
 
     pub(super) fn flush_notices(&mut self) {
-        for n in self.core.notices.drain(..) {
-            be::error_or_notice(&mut self.out, &n);
+        for n in std::mem::take(&mut self.core.notices) {
+            self.send_notice(&n);
         }
     }
 
@@ -236,6 +243,7 @@ impl Session {
             self.fatal(e);
             return;
         }
+        messages::log_message(&self.core.settings, self.core.shared.pid, &e);
         be::error_or_notice(&mut self.out, &e);
         match self.core.tx {
             TxState::Block => {
@@ -258,6 +266,11 @@ impl Session {
 
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
     pub(super) fn ready(&mut self) {
+        if self.closing {
+            // A FATAL was sent (pg_terminate_backend of the session itself): the connection
+            // closes after it, with nothing more.
+            return;
+        }
         if self.core.tx == TxState::Idle {
             self.deliver_notifications(usize::MAX);
         }
@@ -312,7 +325,7 @@ impl Session {
             }
         };
         for n in &parsed.notices {
-            be::error_or_notice(&mut self.out, n);
+            self.send_notice(n);
         }
         if parsed.stmts.is_empty() {
             be::empty_query(&mut self.out);
@@ -410,22 +423,39 @@ impl Session {
     }
 
     fn run_simple(&mut self, node: &pg_query::protobuf::node::Node) -> PgResult<()> {
-        let mut params = Vec::new();
-        let stmt = sql::analyze_in(
-            node,
-            &mut params,
-            &self.core.settings.fmt,
-            sql::Mode::Simple,
-            Some(&self.core.table_cx()),
-        );
-        let stmt = match stmt {
-            Ok(a) => a.stmt,
-            Err(e) => {
-                // Errors in a failed block are still 25P02 for non-transaction statements.
-                if self.core.tx == TxState::Failed {
-                    return Err(PgError::in_failed_transaction());
+        let mut tries = 0;
+        let stmt = loop {
+            let mut params = Vec::new();
+            let epoch = self.core.instance.catalog.epoch();
+            let stmt = sql::analyze_in(
+                node,
+                &mut params,
+                &self.core.settings.fmt,
+                sql::Mode::Simple,
+                Some(&self.core.table_cx()),
+            );
+            let stmt = match stmt {
+                Ok(a) => a.stmt,
+                Err(e) => {
+                    // Errors in a failed block are still 25P02 for non-transaction statements.
+                    if self.core.tx == TxState::Failed {
+                        return Err(PgError::in_failed_transaction());
+                    }
+                    return Err(e);
                 }
-                return Err(e);
+            };
+            // The tables' locks, as PostgreSQL takes them while it analyzes; a lock that had to
+            // wait for DDL means the tables may have changed: analyze again (a few times at
+            // most, as a DDL storm could go on forever).
+            let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+            if locks.is_empty() || self.core.tx == TxState::Failed {
+                break stmt;
+            }
+            self.core.ensure_transaction(&stmt);
+            let waited = self.core.lock_relations(&locks)?;
+            tries += 1;
+            if !waited || self.core.instance.catalog.epoch() == epoch || tries >= 8 {
+                break stmt;
             }
         };
         self.run_statement(&stmt, Vec::new(), &[], false)
@@ -578,6 +608,7 @@ impl Session {
         let replan = self.core.tables_used.get().then(|| Replan {
             source: ReplanSource::Parsed(parsed.clone()),
             epoch: self.core.instance.catalog.epoch(),
+            locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
         });
         let p = Prepared {
             deferred,
@@ -622,6 +653,10 @@ impl Session {
         let Some(r) = &p.replan else {
             return Ok(p);
         };
+        if self.core.tx != TxState::Failed && !r.locks.is_empty() {
+            self.core.ensure_transaction(&p.stmt);
+            self.core.lock_relations(&r.locks)?;
+        }
         let epoch = self.core.instance.catalog.epoch();
         if r.epoch == epoch {
             return Ok(p);
@@ -655,6 +690,11 @@ impl Session {
                 "cached plan must not change result type",
             ));
         }
+        let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+        if self.core.tx != TxState::Failed && !locks.is_empty() {
+            self.core.ensure_transaction(&a.stmt);
+            self.core.lock_relations(&locks)?;
+        }
         let fresh = Arc::new(Prepared {
             text: p.text.clone(),
             stmt: Arc::new(a.stmt),
@@ -666,6 +706,7 @@ impl Session {
                     ReplanSource::Node(n) => ReplanSource::Node(n.clone()),
                 },
                 epoch,
+                locks,
             }),
         });
         if name.is_empty() {
@@ -694,7 +735,10 @@ impl Session {
         if self.core.tx == TxState::Failed
             && !matches!(
                 *prepared.stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+                Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::RollbackTo(_)
+                    | Statement::PrepareTransaction
             )
         {
             return Err(PgError::in_failed_transaction());
@@ -1020,6 +1064,7 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
             t.kind == T::TransStmtCommit as i32
                 || t.kind == T::TransStmtRollback as i32
                 || t.kind == T::TransStmtRollbackTo as i32
+                || t.kind == T::TransStmtPrepare as i32
         }
         _ => false,
     }

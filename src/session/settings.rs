@@ -97,7 +97,9 @@ const GUCS: &[Guc] = &[
     g("lc_numeric", "C", Str, User, false, "Sets the locale for formatting numbers."),
     g("lc_time", "C", Str, User, false, "Sets the locale for formatting date and time values."),
     g("lock_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any wait for a lock."),
+    g("log_min_messages", "warning", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]), User, false, "Sets the message levels that are logged."),
     g("max_connections", "", Int(None), Internal, false, "Sets the maximum number of concurrent connections."),
+    g("max_prepared_transactions", "0", Int(None), Internal, false, "Sets the maximum number of simultaneously prepared transactions."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
     g("search_path", "\"$user\", public", Str, User, false, "Sets the schema search order for names that are not schema-qualified."),
@@ -156,6 +158,10 @@ pub struct Settings {
     /// default_transaction_isolation, parsed: every statement outside a transaction block
     /// reads it, and a map lookup each time showed in profiles with many sessions.
     pub default_isolation: Isolation,
+    /// client_min_messages as the number of DEBUG levels the client asked for (debug2: 2),
+    /// 0 for `log` and above: the protocol's own DEBUG messages (Parse, Bind) test this
+    /// instead of looking the setting up for every message.
+    pub client_debug: u8,
 }
 
 /// Instance-level values shown by read-only settings.
@@ -201,6 +207,32 @@ fn parse_ms(v: &str, unit: &str) -> Option<i64> {
     Some((n * factor).round() as i64)
 }
 
+/// A memory setting in kB (its unit): a plain number, or a number with kB, MB, GB or TB.
+fn parse_kb(v: &str) -> Option<i64> {
+    let v = v.trim().trim_matches('\'');
+    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let (num, unit) = v.split_at(split);
+    let n: i64 = num.parse().ok()?;
+    let f = match unit.trim() {
+        "" | "kB" => 1,
+        "MB" => 1024,
+        "GB" => 1024 * 1024,
+        "TB" => 1024 * 1024 * 1024,
+        _ => return None,
+    };
+    n.checked_mul(f)
+}
+
+/// SHOW's form of a memory setting: the largest unit that divides it.
+fn format_kb(kb: i64) -> String {
+    for (unit, f) in [("TB", 1i64 << 30), ("GB", 1 << 20), ("MB", 1 << 10)] {
+        if kb % f == 0 {
+            return format!("{}{}", kb / f, unit);
+        }
+    }
+    format!("{kb}kB")
+}
+
 fn format_ms(ms: i64) -> String {
     if ms == 0 {
         return "0".into();
@@ -232,7 +264,18 @@ fn parse_datestyle(v: &str, current: DateStyle) -> Option<DateStyle> {
             "iso" => ds.output = DateOutput::Iso,
             "postgres" => ds.output = DateOutput::Postgres,
             "sql" => ds.output = DateOutput::Sql,
-            "german" => ds.output = DateOutput::German,
+            // German implies DMY unless the same value names an order (check_datestyle).
+            "german" => {
+                ds.output = DateOutput::German;
+                if !v.split(',').any(|p| {
+                    matches!(
+                        p.trim().to_ascii_lowercase().as_str(),
+                        "mdy" | "us" | "noneuropean" | "dmy" | "euro" | "european" | "ymd"
+                    )
+                }) {
+                    ds.order = DateOrder::Dmy;
+                }
+            }
             "mdy" | "us" | "noneuropean" => ds.order = DateOrder::Mdy,
             "dmy" | "euro" | "european" => ds.order = DateOrder::Dmy,
             "ymd" => ds.order = DateOrder::Ymd,
@@ -324,8 +367,8 @@ impl Settings {
                 n.to_string()
             }
             Enum(allowed) => {
-                let lower = value.trim().to_ascii_lowercase();
-                if !allowed.contains(&lower.as_str()) {
+                let lower = hidden_enum_value(g.name, value.trim().to_ascii_lowercase());
+                if !allowed.contains(&lower.as_str()) && !is_hidden_enum_value(g.name, &lower) {
                     return Err(PgError::new(
                         code::INVALID_PARAMETER_VALUE,
                         format!("invalid value for parameter \"{}\": \"{}\"", g.name, value),
@@ -362,23 +405,26 @@ impl Settings {
                     datestyle_text(ds)
                 }
                 "timezone" => canonical_timezone(value)?,
-                "search_path" => value
-                    .split(',')
-                    .map(|p| {
-                        let p = p.trim();
-                        let plain = p.trim_matches('"');
-                        if plain
-                            .chars()
-                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-                            && !plain.is_empty()
-                        {
-                            plain.to_string()
+                // SET quotes each name (sql::analyze); set_config() and start-up
+                // parameters are kept as given, as PostgreSQL keeps them.
+                "search_path" => value.to_string(),
+                "work_mem" => {
+                    let kb = parse_kb(value).ok_or_else(|| {
+                        let e = invalid_value("work_mem", value);
+                        if value.trim().starts_with(|c: char| c.is_ascii_digit()) {
+                            e.with_hint("Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\".")
                         } else {
-                            format!("\"{}\"", plain.replace('"', "\"\""))
+                            e
                         }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                    })?;
+                    if !(64..=2_147_483_647).contains(&kb) {
+                        return Err(PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            format!("{kb} kB is outside the valid range for parameter \"work_mem\" (64 .. 2147483647)"),
+                        ));
+                    }
+                    format_kb(kb)
+                }
                 _ => value.to_string(),
             },
         };
@@ -413,6 +459,12 @@ impl Settings {
             }
             "idle_in_transaction_session_timeout" => {
                 self.idle_in_transaction_timeout_ms = value.parse().unwrap_or(0)
+            }
+            "client_min_messages" => {
+                self.client_debug = value
+                    .strip_prefix("debug")
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .unwrap_or(0)
             }
             _ => {}
         }
@@ -534,6 +586,19 @@ impl Settings {
             })
             .collect()
     }
+}
+
+/// The values PostgreSQL accepts but does not list in the hint: `debug` stands for `debug2`,
+/// and client_min_messages takes `info` (which changes nothing: INFO always reaches the client).
+fn hidden_enum_value(name: &str, lower: String) -> String {
+    match (name, lower.as_str()) {
+        ("client_min_messages" | "log_min_messages", "debug") => "debug2".to_string(),
+        _ => lower,
+    }
+}
+
+fn is_hidden_enum_value(name: &str, lower: &str) -> bool {
+    name == "client_min_messages" && lower == "info"
 }
 
 trait HintExt {

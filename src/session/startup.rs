@@ -94,6 +94,15 @@ async fn read_password(
     }
 }
 
+/// A FATAL after authentication: what is pending in `out` (SASL final), AuthenticationOk, then
+/// the error.
+async fn fail_after_auth(stream: &mut TcpStream, mut out: BytesMut, e: PgError) -> Option<Session> {
+    be::auth_ok(&mut out);
+    be::error_or_notice(&mut out, &e);
+    let _ = stream.write_all(&out).await;
+    None
+}
+
 async fn fail_startup(stream: &mut TcpStream, e: PgError) -> Option<Session> {
     let mut out = BytesMut::new();
     be::error_or_notice(&mut out, &e);
@@ -114,6 +123,7 @@ impl Session {
         let mut settings = Settings::new();
         let mut application_name = String::new();
         let mut out = BytesMut::new();
+        let mut deferred: Option<PgError> = None;
         let unrecognized: Vec<String> = params
             .iter()
             .filter(|(n, _)| n.starts_with("_pq_."))
@@ -146,7 +156,12 @@ impl Session {
             };
             if let Err(mut e) = r {
                 e.severity = Severity::Fatal;
-                return fail_startup(stream, e).await;
+                if lname == "replication" {
+                    return fail_startup(stream, e).await;
+                }
+                // PostgreSQL applies the start-up parameters after authentication: a client
+                // that cannot authenticate learns nothing from them. The first error wins.
+                deferred.get_or_insert(e);
             }
         }
         let Some(user) = user.filter(|u| !u.is_empty()) else {
@@ -208,16 +223,19 @@ impl Session {
                 Err(e) => return fail_startup(stream, e).await,
             }
         }
+        // Authenticated: from here on the client may learn whether the database exists (it is
+        // checked first, as PostgreSQL's InitPostgres does) and what was wrong with its
+        // parameters, each after AuthenticationOk.
         let Some(db_oid) = instance.database_oid(&database) else {
-            return fail_startup(
-                stream,
-                PgError::fatal(
-                    code::INVALID_CATALOG_NAME,
-                    format!("database \"{database}\" does not exist"),
-                ),
-            )
-            .await;
+            let e = PgError::fatal(
+                code::INVALID_CATALOG_NAME,
+                format!("database \"{database}\" does not exist"),
+            );
+            return fail_after_auth(stream, out, e).await;
         };
+        if let Some(e) = deferred {
+            return fail_after_auth(stream, out, e).await;
+        }
         let shared = instance.register_session(Activity {
             datname: database.clone(),
             usename: user.clone(),
@@ -257,6 +275,8 @@ impl Session {
             snap_slot: instance.txns.register(),
             last_affected: None,
             tables_used: std::cell::Cell::new(false),
+            plan_locks: Default::default(),
+            sequences: Default::default(),
         };
         let mut s = Session {
             core,

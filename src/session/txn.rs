@@ -16,6 +16,7 @@ use super::Core;
 use crate::error::{code, PgError, PgResult};
 use crate::notify::{self, Listener, Outbox};
 use crate::sql::{self, Statement, TxOptions};
+use crate::txn::lock::{Acquired, LockMode};
 use crate::txn::{Cid, Csn, Snapshot, TxnCell};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +76,11 @@ pub(super) struct Txn {
     pub(super) ddl: bool,
     /// A snapshot was published in the session's slot (cleared when the transaction ends).
     pub(super) published: bool,
+    /// The relation locks held (released when the transaction ends; the cell is their owner).
+    pub(super) locks: Vec<(u32, LockMode)>,
+    /// The transaction wrote (its cell was given for a write): it commits with a CSN. A cell
+    /// made only to own relation locks ends without one.
+    pub(super) wrote: bool,
 }
 
 impl Txn {
@@ -108,7 +114,10 @@ impl Core {
         if self.tx == TxState::Failed
             && !matches!(
                 stmt,
-                Statement::Commit { .. } | Statement::Rollback { .. } | Statement::RollbackTo(_)
+                Statement::Commit { .. }
+                    | Statement::Rollback { .. }
+                    | Statement::RollbackTo(_)
+                    | Statement::PrepareTransaction
             )
         {
             return Err(PgError::in_failed_transaction());
@@ -142,14 +151,21 @@ impl Core {
                 snapshot: None,
                 ddl: false,
                 published: false,
+                locks: Vec::new(),
+                wrote: false,
             };
             self.txn = Some(match self.spare_txn.take() {
                 Some(mut spare) => {
                     // Keeps the box and the capacity of `listens`: an autocommitted statement
                     // then allocates nothing for its transaction.
                     let listens = std::mem::take(&mut spare.listens);
-                    *spare = Txn { listens, ..txn };
-                    debug_assert!(spare.listens.is_empty());
+                    let locks = std::mem::take(&mut spare.locks);
+                    *spare = Txn {
+                        listens,
+                        locks,
+                        ..txn
+                    };
+                    debug_assert!(spare.listens.is_empty() && spare.locks.is_empty());
                     spare
                 }
                 None => Box::new(txn),
@@ -320,13 +336,17 @@ impl Core {
             }
         }
         if let Some(cell) = txn.cell.take() {
-            if commit {
+            if commit && txn.wrote {
                 txns.commit(&cell);
             } else {
+                // Aborted, or wrote nothing (the cell only owned relation locks): no CSN.
                 txns.stop_waiting(&cell);
                 txns.abort(&cell, &[]);
             }
+            // After the end, so that a waiter woken by it finds the commit visible.
+            self.release_locks(txn, &cell);
         }
+        txn.wrote = false;
         // READ COMMITTED drops its snapshot at each command, so whether one was published is
         // remembered apart: an idle session must not hold the vacuum horizon back.
         txn.snapshot = None;
@@ -358,6 +378,10 @@ impl Core {
                 if let Some(cell) = txn.cell.take() {
                     txns.stop_waiting(&cell);
                     txns.abort(&cell, &[]);
+                    let instance = self.instance.clone();
+                    for (rel, _) in txn.locks.drain(..) {
+                        instance.locks.release(rel, &cell);
+                    }
                 }
                 if std::mem::take(&mut txn.published) {
                     self.snap_slot.clear();
@@ -444,6 +468,7 @@ impl Core {
                 format!("cannot execute {what} in a read-only transaction"),
             ));
         }
+        txn.wrote = true;
         let mut cell = txn
             .cell
             .get_or_insert_with(|| instance.txns.begin(pid))
@@ -540,5 +565,69 @@ impl Core {
         self.apply_listens(&[ListenAction::UnlistenAll]);
         self.instance.txns.unregister(&self.snap_slot);
         self.instance.unregister_session(self.shared.pid);
+    }
+}
+
+impl Core {
+    fn release_locks(&self, txn: &mut Txn, cell: &TxnCell) {
+        for (rel, _) in txn.locks.drain(..) {
+            self.instance.locks.release(rel, cell);
+        }
+    }
+
+    /// Takes the relation locks a statement needs (`txn::lock`), waiting where another
+    /// transaction holds a conflicting one. True when it waited: the schema may have changed
+    /// meanwhile, and a plan made before must be made again.
+    pub(super) fn lock_relations(&mut self, locks: &[(u32, LockMode)]) -> PgResult<bool> {
+        let mut waited = false;
+        for &(rel, mode) in locks {
+            waited |= self.lock_relation_as(rel, mode, None)?;
+        }
+        Ok(waited)
+    }
+
+    /// One relation lock; `nowait`: the relation's name, for the 55P03 error instead of a wait.
+    pub(super) fn lock_relation_as(
+        &mut self,
+        rel: u32,
+        mode: LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        if self.tx == TxState::Failed {
+            return Ok(false);
+        }
+        let pid = self.shared.pid;
+        let instance = self.instance.clone();
+        let txn = self.txn_mut();
+        if txn.locks.contains(&(rel, mode)) {
+            return Ok(false);
+        }
+        let me = txn
+            .cell
+            .get_or_insert_with(|| instance.txns.begin(pid))
+            .clone();
+        // Listed before it is granted, so that the transaction's end also clears a queued
+        // request.
+        txn.locks.push((rel, mode));
+        let mut waited = false;
+        loop {
+            match instance.locks.acquire(rel, mode, &me) {
+                Acquired::Granted => return Ok(waited),
+                Acquired::Wait(holder) => {
+                    if let Some(name) = nowait {
+                        instance.locks.abandon(rel, &me);
+                        return Err(PgError::new(
+                            code::LOCK_NOT_AVAILABLE,
+                            format!("could not obtain lock on relation \"{name}\""),
+                        ));
+                    }
+                    waited = true;
+                    if let Err(e) = self.wait_for_transaction_as(&holder, ("Lock", "relation")) {
+                        instance.locks.abandon(rel, &me);
+                        return Err(e);
+                    }
+                }
+            }
+        }
     }
 }

@@ -95,12 +95,9 @@ impl Session {
             Statement::Savepoint(name) => self.core.savepoint(name)?,
             Statement::Release(name) => self.core.release_savepoint(name)?,
             Statement::RollbackTo(name) => self.core.rollback_to_savepoint(name)?,
-            Statement::PrepareTransaction => {
-                return Err(PgError::new(
-                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
-                    "prepared transactions are disabled",
-                )
-                .with_hint("Set max_prepared_transactions to a nonzero value."));
+            Statement::PrepareTransaction => return self.core.prepare_transaction(),
+            Statement::FinishPrepared { commit, gid } => {
+                return Err(self.core.finish_prepared(*commit, gid))
             }
             Statement::Set { name, value, local } => {
                 let text = match value {
@@ -217,6 +214,7 @@ impl Session {
                 let replan = self.core.tables_used.get().then(|| super::Replan {
                     source: super::ReplanSource::Node(query.clone()),
                     epoch: self.core.instance.catalog.epoch(),
+                    locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
                 });
                 self.add_prepared(
                     name.clone(),
@@ -254,8 +252,13 @@ impl Session {
                 self.core.settings.reset_all(&startup);
                 self.core.settings_dirty = true;
                 self.core.txn_mut().listens.push(ListenAction::UnlistenAll);
+                self.core.sequences.discard();
             }
-            Statement::Discard(_) => {}
+            Statement::Discard(what) => {
+                if *what == "DISCARD SEQUENCES" {
+                    self.core.sequences.discard();
+                }
+            }
             Statement::Declare { name, plan, hold } => {
                 if !*hold && !matches!(self.core.tx, TxState::Block) {
                     return Err(PgError::new(
@@ -346,8 +349,17 @@ impl Session {
                         ));
                     }
                 }
-                self.core.next_command();
-                self.core.txn_mut().ddl = true;
+                if let sql::ddl::Ddl::Lock { .. } = **d {
+                    if !matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                        return Err(PgError::new(
+                            code::NO_ACTIVE_SQL_TRANSACTION,
+                            "LOCK TABLE can only be used in transaction blocks",
+                        ));
+                    }
+                } else {
+                    self.core.next_command();
+                    self.core.txn_mut().ddl = true;
+                }
                 sql::ddl::execute(d, &mut self.core)?;
             }
             Statement::CreateDatabase(name) => {

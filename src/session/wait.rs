@@ -57,6 +57,15 @@ fn deadlock(cycle: &[Arc<TxnCell>]) -> PgError {
 
 impl Core {
     pub(super) fn wait_for_transaction(&mut self, holder: &Arc<TxnCell>) -> PgResult<()> {
+        self.wait_for_transaction_as(holder, ("Lock", "transactionid"))
+    }
+
+    /// Waits in place for `holder` to end, shown in pg_stat_activity as wait event `event`.
+    pub(super) fn wait_for_transaction_as(
+        &mut self,
+        holder: &Arc<TxnCell>,
+        event: crate::instance::WaitEvent,
+    ) -> PgResult<()> {
         let me = match self.txn.as_ref().and_then(|t| t.cell.clone()) {
             Some(c) => c,
             None => return Ok(()),
@@ -66,10 +75,7 @@ impl Core {
             txns.stop_waiting(&me);
             return Err(deadlock(&cycle));
         }
-        self.shared
-            .activity
-            .lock()
-            .set_wait(Some(("Lock", "transactionid")));
+        self.shared.activity.lock().set_wait(Some(event));
         let result = tokio::task::block_in_place(|| {
             let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
             let mut cx = Context::from_waker(&waker);

@@ -20,6 +20,13 @@ use crate::catalog::{
     QualName, RelKind, MAX_COLUMNS,
 };
 use crate::error::{code, PgError, PgResult};
+use crate::txn::lock::LockMode;
+
+pub mod sequence;
+
+pub mod alter;
+pub mod schema;
+pub mod view;
 
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
@@ -58,6 +65,10 @@ pub struct CreateTable {
     /// CHECK constraints: name if given, expression text, and the one column the expression
     /// refers to (None for none or several), which names an unnamed check.
     pub checks: Vec<Check>,
+    /// The serial and identity columns' sequences.
+    pub sequences: Vec<sequence::ColumnSeq>,
+    /// Where the table's name stands in the statement, for error positions.
+    pub location: i32,
 }
 
 /// An analyzed DDL statement.
@@ -83,11 +94,25 @@ pub enum Ddl {
         table: (String, String),
         key: KeySpec,
     },
+    /// ALTER TABLE, RENAME, SET SCHEMA (alter.rs).
+    Alter(alter::Alter),
+    /// CREATE / DROP SCHEMA (schema.rs).
+    Schema(schema::SchemaDdl),
+    /// CREATE / DROP VIEW (view.rs).
+    View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
+    /// LOCK TABLE: the tables, the mode, NOWAIT.
+    Lock {
+        tables: Vec<(String, String)>,
+        mode: LockMode,
+        nowait: bool,
+    },
     Vacuum {
         tables: Vec<(String, String)>,
         vacuum: bool,
     },
+    /// CREATE / ALTER / DROP SEQUENCE, TRUNCATE ... RESTART IDENTITY (`ddl::sequence`).
+    Sequence(Box<sequence::SeqDdl>),
 }
 
 impl Ddl {
@@ -100,8 +125,13 @@ impl Ddl {
             Ddl::DropIndexes { .. } => "DROP INDEX",
             Ddl::Truncate(_) => "TRUNCATE TABLE",
             Ddl::AddKey { .. } => "ALTER TABLE",
+            Ddl::Alter(a) => a.tag(),
+            Ddl::Schema(s) => s.tag(),
+            Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
+            Ddl::Lock { .. } => "LOCK TABLE",
+            Ddl::Sequence(s) => s.tag(),
         }
     }
 }
@@ -181,28 +211,45 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    if let Some(d) = sequence::analyze(node) {
+        return Some(d);
+    }
+    if let Some(a) = alter::analyze(node) {
+        return Some(a.map(Ddl::Alter));
+    }
+    if let Some(s) = schema::analyze(node) {
+        return Some(s.map(Ddl::Schema));
+    }
+    if let Some(v) = view::analyze(node) {
+        return Some(v.map(Ddl::View));
+    }
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
+        N::LockStmt(l) => {
+            let tables = l
+                .relations
+                .iter()
+                .filter_map(|n| match n.node.as_ref()? {
+                    N::RangeVar(rv) => Some(rel_name(rv)),
+                    _ => None,
+                })
+                .collect();
+            // PostgreSQL numbers the modes from 1 (AccessShareLock) to 8.
+            let mode = match LockMode::ALL.get((l.mode as usize).wrapping_sub(1)) {
+                Some(m) => *m,
+                None => return Some(Err(PgError::internal("unknown lock mode"))),
+            };
+            Ok(Ddl::Lock {
+                tables,
+                mode,
+                nowait: l.nowait,
+            })
+        }
         N::DropStmt(d)
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32
                 || d.remove_type == protobuf::ObjectType::ObjectIndex as i32 =>
         {
-            let names = d
-                .objects
-                .iter()
-                .filter_map(|o| match o.node.as_ref()? {
-                    N::List(l) => {
-                        let parts = names_of(&l.items);
-                        match parts.as_slice() {
-                            [t] => Some((String::new(), t.clone())),
-                            [s, t] => Some((s.clone(), t.clone())),
-                            [_, s, t] => Some((s.clone(), t.clone())),
-                            _ => None,
-                        }
-                    }
-                    _ => None,
-                })
-                .collect();
+            let names = drop_names(d);
             if d.remove_type == protobuf::ObjectType::ObjectTable as i32 {
                 Ok(Ddl::DropTables {
                     names,
@@ -269,15 +316,21 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 .collect(),
             vacuum: v.is_vacuumcmd,
         }),
-        N::TruncateStmt(t) => Ok(Ddl::Truncate(
-            t.relations
-                .iter()
-                .filter_map(|r| match r.node.as_ref()? {
-                    N::RangeVar(rv) => Some(rel_name(rv)),
-                    _ => None,
-                })
-                .collect(),
-        )),
+        N::TruncateStmt(t) => {
+            let d = Ddl::Truncate(
+                t.relations
+                    .iter()
+                    .filter_map(|r| match r.node.as_ref()? {
+                        N::RangeVar(rv) => Some(rel_name(rv)),
+                        _ => None,
+                    })
+                    .collect(),
+            );
+            Ok(match t.restart_seqs {
+                true => Ddl::Sequence(Box::new(sequence::SeqDdl::TruncateRestart(Box::new(d)))),
+                false => d,
+            })
+        }
         N::AlterTableStmt(a) => {
             let table = a.relation.as_ref().map(rel_name).unwrap_or_default();
             let mut keys = Vec::new();
@@ -307,6 +360,25 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
         }
         _ => return None,
     })
+}
+
+/// The (schema, name) pairs a DROP TABLE / INDEX / VIEW names.
+fn drop_names(d: &protobuf::DropStmt) -> Vec<(String, String)> {
+    d.objects
+        .iter()
+        .filter_map(|o| match o.node.as_ref()? {
+            N::List(l) => {
+                let parts = names_of(&l.items);
+                match parts.as_slice() {
+                    [t] => Some((String::new(), t.clone())),
+                    [s, t] => Some((s.clone(), t.clone())),
+                    [_, s, t] => Some((s.clone(), t.clone())),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// A key, CHECK or foreign-key constraint of CREATE TABLE, on `column` or on the table: the
@@ -371,6 +443,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let mut columns = Vec::new();
     let mut keys = Vec::new();
     let mut checks = Vec::new();
+    let mut sequences = Vec::new();
     for elt in &c.table_elts {
         match elt.node.as_ref() {
             Some(N::ColumnDef(cd)) => {
@@ -379,15 +452,14 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                     .as_ref()
                     .ok_or_else(|| PgError::syntax("column without a type"))?;
                 let tname = names_of(&tn.names).last().cloned().unwrap_or_default();
-                if matches!(
-                    tname.as_str(),
-                    "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
-                ) {
-                    return Err(PgError::feature_not_supported(
-                        "serial columns are not supported yet (sequences come later)",
-                    ));
-                }
-                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let serial = sequence::serial_type(&tname).filter(|_| tn.array_bounds.is_empty());
+                let (ty, typmod) = match serial {
+                    Some(t) => {
+                        sequence::serial_column(columns.len(), &mut sequences);
+                        (t, -1)
+                    }
+                    None => planner.resolve_type_name(tn)?,
+                };
                 let mut col = NewColumn {
                     name: cd.colname.clone(),
                     ty,
@@ -407,14 +479,13 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
                         ConstrType::ConstrDefault => {
+                            sequence::default_given(&mut sequences, columns.len(), k.location);
                             if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
                                 col.default = Some(deparse_expr(e)?);
                             }
                         }
                         ConstrType::ConstrIdentity => {
-                            return Err(PgError::feature_not_supported(
-                                "identity columns are not supported yet (sequences come later)",
-                            ))
+                            sequence::identity_column(&mut col, k, columns.len(), &mut sequences)?
                         }
                         _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
                     }
@@ -438,6 +509,8 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         columns,
         keys,
         checks,
+        sequences,
+        location: rv.location,
     }))
 }
 
@@ -448,12 +521,23 @@ fn already_exists(name: &str) -> PgError {
     )
 }
 
+/// What PostgreSQL's RangeVarGetRelidExtended reports at DEBUG1 when a relation named with
+/// IF EXISTS is missing (before the NOTICE that says it is skipped).
+fn missing_relation_debug(schema: &str, name: &str) -> PgError {
+    let what = match schema {
+        "" => format!("relation \"{name}\" does not exist"),
+        s => format!("relation \"{s}.{name}\" does not exist"),
+    };
+    PgError::debug(1, code::UNDEFINED_TABLE, what)
+}
+
 fn notice(msg: String, sqlstate: &'static str) -> PgError {
     PgError::notice(sqlstate, msg)
 }
 
 /// The schema a new object goes to: the named one, or the first of search_path that exists.
-fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
+/// `location`: where the object's name stands, for the error's position.
+fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
     if schema.is_empty() {
         return cx.search_path().into_iter().next().ok_or_else(|| {
             PgError::new(
@@ -462,13 +546,18 @@ fn creation_schema(cx: &dyn SessionCtx, schema: &str) -> PgResult<String> {
             )
         });
     }
-    if schema == "public" || schema == "pg_temp" {
-        Ok("public".to_string())
+    if schema == "pg_temp" {
+        return Ok("public".to_string());
+    }
+    let snap = cx.catalog_snapshot()?;
+    if engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), schema) {
+        Ok(schema.to_string())
     } else {
         Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),
-        ))
+        )
+        .at((location >= 0).then(|| location as u32 + 1)))
     }
 }
 
@@ -681,27 +770,25 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
 /// Runs a DDL statement as part of the session's transaction. Returns the command tag.
 pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
+        Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::DropTables {
             names,
             if_exists,
-            cascade: _,
+            cascade,
         } => {
             let mut found = Vec::new();
             for (schema, name) in names {
-                match find(cx, schema, name)? {
+                match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
                     Some(r) if r.kind == RelKind::Table => found.push(r),
-                    Some(_) => {
-                        return Err(PgError::new(
-                            code::WRONG_OBJECT_TYPE,
-                            format!("\"{name}\" is not a table"),
-                        )
-                        .with_hint("Use DROP INDEX to remove an index."))
+                    Some(r) => return Err(view::wrong_kind(name, r.kind, "a table", "TABLE")),
+                    None if *if_exists => {
+                        cx.notice(missing_relation_debug(schema, name));
+                        cx.notice(notice(
+                            format!("table \"{name}\" does not exist, skipping"),
+                            code::SUCCESSFUL_COMPLETION,
+                        ))
                     }
-                    None if *if_exists => cx.notice(notice(
-                        format!("table \"{name}\" does not exist, skipping"),
-                        code::SUCCESSFUL_COMPLETION,
-                    )),
                     None => {
                         return Err(PgError::new(
                             code::UNDEFINED_TABLE,
@@ -710,6 +797,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
+            view::drop_dependents(cx, &found, *cascade)?;
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -724,11 +812,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                             .map_err(|e| catalog_error(e, &i.name))?;
                     }
                 }
+                sequence::drop_owned(cx, &r)?;
             }
         }
         Ddl::DropIndexes { names, if_exists } => {
             for (schema, name) in names {
-                let found = find(cx, schema, name)?;
+                let found = find_locked(cx, schema, name, LockMode::AccessExclusive)?;
                 if found.as_ref().is_some_and(|r| r.kind == RelKind::Table) {
                     return Err(PgError::new(
                         code::WRONG_OBJECT_TYPE,
@@ -738,6 +827,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
                 let Some(ir) = found.filter(|r| r.kind == RelKind::Index) else {
                     if *if_exists {
+                        cx.notice(missing_relation_debug(schema, name));
                         cx.notice(notice(
                             format!("index \"{name}\" does not exist, skipping"),
                             code::SUCCESSFUL_COMPLETION,
@@ -783,7 +873,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Truncate(names) => {
             let mut tables = Vec::new();
             for (schema, name) in names {
-                match find(cx, schema, name)? {
+                match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
                     Some(r) if r.kind == RelKind::Table => tables.push(r),
                     Some(_) => {
                         return Err(PgError::new(
@@ -810,7 +900,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             key,
             if_not_exists,
         } => {
-            let t = table_for_alter(cx, &table.0, &table.1)?;
+            let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
             if let Some(n) = &key.name {
                 if find(cx, &t.name.schema, n)?.is_some() {
                     if *if_not_exists {
@@ -829,6 +919,30 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
+        Ddl::Lock {
+            tables,
+            mode,
+            nowait,
+        } => {
+            for (schema, name) in tables {
+                let Some(r) = find(cx, schema, name)? else {
+                    return Err(PgError::new(
+                        code::UNDEFINED_TABLE,
+                        format!("relation \"{name}\" does not exist"),
+                    ));
+                };
+                if r.kind != RelKind::Table {
+                    return Err(PgError::new(
+                        code::WRONG_OBJECT_TYPE,
+                        format!("\"{name}\" is not a table or view"),
+                    ));
+                }
+                cx.lock_relation(r.oid, *mode, nowait.then_some(name.as_str()))?;
+            }
+        }
+        Ddl::Alter(a) => alter::execute(a, cx)?,
+        Ddl::Schema(s) => schema::execute(s, cx)?,
+        Ddl::View(v) => view::execute(v, cx)?,
         Ddl::Vacuum { tables, vacuum } => {
             let mut rels = Vec::new();
             if tables.is_empty() {
@@ -865,8 +979,43 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     Ok(ddl.tag())
 }
 
+/// Finds a relation and takes lock `mode` on it; when the lock had to wait (for another
+/// transaction's DDL, perhaps on this very relation), finds it again, as it is now.
+pub fn find_locked(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    name: &str,
+    mode: LockMode,
+) -> PgResult<Option<Arc<Rel>>> {
+    let mut tries = 0;
+    loop {
+        let Some(r) = find(cx, schema, name)? else {
+            return Ok(None);
+        };
+        let rel = r.table.unwrap_or(r.oid);
+        if !cx.lock_relation(rel, mode, None)? {
+            return Ok(Some(r));
+        }
+        tries += 1;
+        match find(cx, schema, name)? {
+            Some(now) if now.oid == r.oid || tries >= 8 => return Ok(Some(now)),
+            Some(_) => {}
+            None => return Ok(None),
+        }
+    }
+}
+
 fn table_for_alter(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Arc<Rel>> {
-    match find(cx, schema, name)? {
+    table_locked(cx, schema, name, LockMode::AccessExclusive)
+}
+
+fn table_locked(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    name: &str,
+    mode: LockMode,
+) -> PgResult<Arc<Rel>> {
+    match find_locked(cx, schema, name, mode)? {
         Some(r) if r.kind == RelKind::Table => Ok(r),
         Some(_) => Err(PgError::new(
             code::WRONG_OBJECT_TYPE,
@@ -971,7 +1120,7 @@ fn replace_with_data(
 }
 
 fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
-    let schema = creation_schema(cx, &ct.schema)?;
+    let schema = creation_schema(cx, &ct.schema, ct.location)?;
     if find(cx, &schema, &ct.name)?.is_some() {
         if ct.if_not_exists {
             cx.notice(notice(
@@ -1061,6 +1210,20 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             kind: ConstraintKind::Check { expr: expr.clone() },
         });
     }
+    let table_oid = cx
+        .instance()
+        .catalog
+        .new_oid()
+        .map_err(|e| catalog_error(e, &ct.name))?;
+    sequence::create_column_sequences(
+        cx,
+        &schema,
+        &ct.name,
+        table_oid,
+        ct.persistence,
+        &ct.sequences,
+        &mut columns,
+    )?;
     let (cell, cid) = cx.writer("CREATE TABLE")?;
     let snap = cx.catalog_snapshot()?;
     let rel = NewRelation {
@@ -1077,7 +1240,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     let t = cx
         .instance()
         .catalog
-        .create(None, rel, &snap, &cell, cid)
+        .create(Some(table_oid), rel, &snap, &cell, cid)
         .map_err(|e| catalog_error(e, &ct.name))?;
     create_index_relations(cx, &t, &indexes)
 }

@@ -39,13 +39,21 @@ pub type Rel = Relation<TableData>;
 /// The instance's catalog of tables.
 pub type SqlCatalog = catalog::Catalog<TableData>;
 
-/// The schemas of a search_path setting that exist, in order. Only `public` exists besides
-/// pg_catalog (searched first, implicitly); "$user" would name a schema with the user's name.
+/// The schemas a search_path setting names, in order, without `"$user"` (the caller puts the
+/// user's name in its place) and the implicit ones (pg_catalog, pg_temp): whether each exists
+/// is [`schema_exists`]'s question, asked where it matters (a name looked up in a schema that
+/// does not exist is simply not found there).
 pub fn search_schemas(search_path: &str) -> impl Iterator<Item = &str> {
     search_path
         .split(',')
         .map(|p| p.trim().trim_matches('"'))
-        .filter(|p| *p == "public")
+        .filter(|p| !p.is_empty() && !matches!(*p, "$user" | "pg_catalog" | "pg_temp"))
+}
+
+/// Whether schema `name` exists in `database` as `snap` sees it: `public`, or one made by
+/// CREATE SCHEMA.
+pub fn schema_exists(catalog: &SqlCatalog, snap: &Snapshot, database: &str, name: &str) -> bool {
+    name == "public" || catalog.namespaces.lookup(database, name, snap).is_some()
 }
 
 /// The relation `schema.name` (or `name` through `schemas`, in order) in `database`, as `snap`
@@ -153,19 +161,52 @@ impl Key {
     }
 }
 
+/// A view's definition (PostgreSQL's `_RETURN` rule): its query as SQL text, analyzed again
+/// wherever the view is used, and what it reads (for DROP ... CASCADE and dependent-object
+/// errors): each relation's OID with the positions of the columns the query names.
+#[derive(Debug, Clone)]
+pub struct ViewDef {
+    pub query: String,
+    pub deps: Vec<(Oid, Vec<usize>)>,
+    /// The schemas its unqualified names were resolved in when it was made (search_path then,
+    /// or the schema CREATE SCHEMA was making): they resolve there again wherever it is used,
+    /// as PostgreSQL's stored parse tree keeps what they named.
+    pub search_path: String,
+}
+
 /// The data of one table, shared by every version of its catalog entry. Rows are stored
 /// packed and keys compact (see `packed` and `ikey`); `heap` and `tree` decode them.
 #[derive(Default)]
 pub struct TableData {
+    /// For a view: its definition (a view has no rows).
+    pub view: Option<ViewDef>,
     pub heap: RowHeap,
     /// The index trees by index OID. Which of them a statement maintains is decided by the
     /// relation version it planned with (its `indexes`).
     trees: RwLock<Vec<(Oid, Arc<KeyTree>)>>,
+    /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
+    pub sequence: Option<catalog::sequence::Sequence>,
 }
 
 impl TableData {
     pub fn new() -> TableData {
         TableData::default()
+    }
+
+    /// The data of a sequence relation: no rows, only its counter.
+    pub fn of_sequence(seq: catalog::sequence::Sequence) -> TableData {
+        TableData {
+            sequence: Some(seq),
+            ..TableData::default()
+        }
+    }
+
+    /// The data of a view: its definition, no rows.
+    pub fn of_view(def: ViewDef) -> TableData {
+        TableData {
+            view: Some(def),
+            ..TableData::default()
+        }
     }
 
     /// The tree of index `oid`, created empty on first use.
@@ -284,6 +325,12 @@ pub fn insert(rel: &Rel, row: Row, w: &Writer<'_>) -> Result<RowId, WriteError> 
     }
     drop(guards);
     Ok(id)
+}
+
+/// Puts a row into a table's new heap without touching its indexes (an ALTER TABLE that
+/// rewrites a table fills the new heap, then builds every index over it).
+pub fn load(data: &TableData, row: Row, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
+    data.heap.0.insert(PackedRow::encode(&row), cell, cid)
 }
 
 /// What an UPDATE or DELETE of one version found.

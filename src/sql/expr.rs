@@ -29,6 +29,13 @@ pub trait SessionCtx {
     fn set_setting(&mut self, name: &str, value: &str, is_local: bool) -> PgResult<String>;
     /// Fails with 57014 if the statement was cancelled or timed out.
     fn check_interrupts(&self) -> PgResult<()>;
+    /// Whether a cancel or terminate request is waiting (two atomic loads): the executor asks
+    /// before each row, so that a request made by the statement itself (pg_cancel_backend of
+    /// its own pid) stops it after the row that made it, as PostgreSQL's per-tuple
+    /// CHECK_FOR_INTERRUPTS does.
+    fn interrupt_pending(&self) -> bool {
+        false
+    }
     /// Sleeps, interruptibly (pg_sleep).
     fn sleep(&self, seconds: f64) -> PgResult<()>;
     /// Start of the current transaction, µs since 2000-01-01 UTC (now()).
@@ -68,6 +75,18 @@ pub trait SessionCtx {
             "{what} is not available here"
         )))
     }
+    /// Takes relation lock `mode` on `rel` for the transaction, waiting while another holds a
+    /// conflicting one (with `nowait`, the relation's name: fail with 55P03 instead). True when
+    /// it waited (the schema may have changed meanwhile).
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        let _ = (rel, mode, nowait);
+        Ok(false)
+    }
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
     /// deadlock (40P01), cancel or timeout.
     fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {
@@ -84,6 +103,11 @@ pub trait SessionCtx {
     /// and created).
     fn search_path(&self) -> Vec<String> {
         vec!["public".to_string()]
+    }
+    /// The session's sequence state (currval, lastval, cached values); None where there is no
+    /// session to keep it.
+    fn sequences(&mut self) -> Option<&mut crate::sql::sequence::SessionSequences> {
+        None
     }
 }
 
@@ -129,6 +153,16 @@ pub enum SessionFn {
     InetServerPort,
     TxidCurrent,
     CurrentXactId,
+    // Sequences (`sql::sequence`).
+    Nextval,
+    Currval,
+    Setval,
+    Lastval,
+    GetSerialSequence,
+    /// The fields of a sequence's row, for `SELECT * FROM seq` (not callable by name).
+    SeqLastValue,
+    SeqLogCnt,
+    SeqIsCalled,
 }
 
 /// How a subquery is used inside an expression.

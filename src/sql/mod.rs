@@ -19,6 +19,7 @@ pub mod expr;
 pub mod func;
 pub mod parser;
 pub mod plan;
+pub mod sequence;
 pub mod session_fn;
 pub mod types;
 
@@ -117,6 +118,12 @@ pub enum Statement {
     Release(String),
     RollbackTo(String),
     PrepareTransaction,
+    /// COMMIT PREPARED / ROLLBACK PREPARED 'gid' (there are never prepared transactions:
+    /// max_prepared_transactions is 0).
+    FinishPrepared {
+        commit: bool,
+        gid: String,
+    },
     Set {
         name: String,
         value: SetValue,
@@ -207,6 +214,8 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::Savepoint(_) => "SAVEPOINT",
         Statement::Release(_) => "RELEASE",
         Statement::PrepareTransaction => "PREPARE TRANSACTION",
+        Statement::FinishPrepared { commit: true, .. } => "COMMIT PREPARED",
+        Statement::FinishPrepared { commit: false, .. } => "ROLLBACK PREPARED",
         Statement::Set { .. }
         | Statement::SetTransaction(_)
         | Statement::SetSessionCharacteristics(_) => "SET",
@@ -405,6 +414,14 @@ fn analyze_inner(
                 Statement::RollbackTo(t.savepoint_name.clone())
             }
             x if x == T::TransStmtPrepare as i32 => Statement::PrepareTransaction,
+            x if x == T::TransStmtCommitPrepared as i32
+                || x == T::TransStmtRollbackPrepared as i32 =>
+            {
+                Statement::FinishPrepared {
+                    commit: x == T::TransStmtCommitPrepared as i32,
+                    gid: t.gid.clone(),
+                }
+            }
             _ => {
                 return Err(PgError::new(
                     code::OBJECT_NOT_IN_PREREQUISITE_STATE,
@@ -427,6 +444,13 @@ fn analyze_inner(
                             None => sval(a),
                         })
                         .collect();
+                    // A list setting (GUC_LIST_QUOTE: search_path) takes each SET argument as
+                    // one name, quoted where it needs it: SET search_path = 'a,b' is "a,b".
+                    let values = if name == "search_path" {
+                        values.iter().map(|v| func::quote_ident(v)).collect()
+                    } else {
+                        values
+                    };
                     Statement::Set {
                         name,
                         value: SetValue::Values(values),

@@ -31,6 +31,7 @@ use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 mod search_cycle;
+mod table_expr;
 
 /// One output column of a plan.
 #[derive(Debug, Clone)]
@@ -1125,6 +1126,9 @@ impl<'a> Planner<'a> {
         }
         if let Some(wait) = lock {
             plan = modify::lock_rows(plan, wait, recheck)?;
+            if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
+                cx.note_lock(rel.oid, crate::txn::lock::LockMode::RowShare);
+            }
         }
         // Targets (with * expansion)
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
@@ -2876,7 +2880,15 @@ impl<'a> Planner<'a> {
                     let (e, t) = self.bind(an, scope, agg.as_deref_mut())?;
                     args.push(self.coerce_bool(e, t, word, an)?);
                 }
+                // eval_const_expressions: a constant TRUE decides an OR, a constant FALSE an
+                // AND, and the other arguments are dropped unevaluated (volatile or not).
+                let decided = |v: bool| {
+                    args.iter()
+                        .any(|a| matches!(a, Expr::Const(Value::Bool(b)) if *b == v))
+                };
                 let e = match word {
+                    "AND" if decided(false) => Expr::Const(Value::Bool(false)),
+                    "OR" if decided(true) => Expr::Const(Value::Bool(true)),
                     "AND" => Expr::And(args),
                     "OR" => Expr::Or(args),
                     _ => Expr::Not(Box::new(args.pop().expect("NOT arg"))),
@@ -3600,13 +3612,27 @@ impl<'a> Planner<'a> {
         // Functions handled by the planner itself.
         match (name.as_str(), args.len()) {
             ("pg_typeof", 1) => {
-                let t = types[0];
-                return Ok((Expr::Const(Value::Text(t.name())), Type::REGTYPE));
+                let name = Expr::Const(Value::Text(types[0].name()));
+                let (arg, _) = args.pop().expect("one argument");
+                if arg.is_const() {
+                    return Ok((name, Type::REGTYPE));
+                }
+                // PostgreSQL folds pg_typeof only over a constant: otherwise its argument is
+                // evaluated (once per call), and so are the side effects of volatile calls
+                // inside it (pg_typeof(pg_notify(...)) notifies).
+                let e = Expr::Case {
+                    whens: vec![(Expr::IsNull(Box::new(arg), false), name.clone())],
+                    default: Some(Box::new(name)),
+                };
+                return Ok((e, Type::REGTYPE));
             }
             ("coalesce", _) | ("greatest", _) | ("least", _) | ("nullif", 2) => {}
             _ => {}
         }
         if let Some((sf, sig)) = session_fn::lookup(&name, args.len()) {
+            if let Some(first) = positional.as_ref().unwrap_or(&fc.args).first() {
+                crate::sql::sequence::check_regclass_literal(self.tables.as_ref(), sf, first)?;
+            }
             let mut out = Vec::new();
             let mut arg_types = Vec::new();
             for (i, (e, t)) in args.into_iter().enumerate() {

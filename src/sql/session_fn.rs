@@ -27,6 +27,8 @@ pub fn result_type(f: SessionFn) -> Type {
         CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible | HasPrivilege => {
             Type::BOOL
         }
+        Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
+        | SeqIsCalled => crate::sql::sequence::result_type(f),
     }
 }
 
@@ -75,6 +77,12 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("has_table_privilege", 2)
         | ("has_schema_privilege", 2)
         | ("has_database_privilege", 2) => (HasPrivilege, None),
+        ("nextval", 1) => (Nextval, Some(&[Type::REGCLASS])),
+        ("currval", 1) => (Currval, Some(&[Type::REGCLASS])),
+        ("setval", 2) => (Setval, Some(&[Type::REGCLASS, Type::INT8])),
+        ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
+        ("lastval", 0) => (Lastval, Some(&[])),
+        ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
         _ => return None,
     })
 }
@@ -105,6 +113,8 @@ pub fn call(
 ) -> PgResult<Value> {
     use SessionFn::*;
     Ok(match f {
+        Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
+        | SeqIsCalled => return crate::sql::sequence::call(f, args, s),
         Now => Value::TimestampTz(s.transaction_timestamp()),
         StatementTimestamp => Value::TimestampTz(s.statement_timestamp()),
         ClockTimestamp => Value::TimestampTz(datetime::now_timestamptz()),
@@ -134,10 +144,17 @@ pub fn call(
             let path = s
                 .get_setting("search_path", true)?
                 .unwrap_or_else(|| "public".into());
+            let created = s.search_path();
             let existing: Vec<String> = path
                 .split(',')
-                .map(|p| p.trim().trim_matches('"').to_string())
-                .filter(|p| matches!(p.as_str(), "pg_catalog" | "public" | "information_schema"))
+                .map(|p| match p.trim() {
+                    "$user" | "\"$user\"" => s.user().to_string(),
+                    p => p.trim_matches('"').to_string(),
+                })
+                .filter(|p| {
+                    matches!(p.as_str(), "pg_catalog" | "public" | "information_schema")
+                        || created.contains(p)
+                })
                 .collect();
             if f == CurrentSchema {
                 match existing.first() {
@@ -198,6 +215,19 @@ pub fn call(
             let Some(pid) = args.first().and_then(Value::as_i64) else {
                 return Ok(Value::Null);
             };
+            // pg_terminate_backend(pid, timeout): waits up to timeout ms for the backend to
+            // end. For the calling session itself that wait ends at once, in its own FATAL.
+            let timeout = args.get(1).and_then(Value::as_i64).unwrap_or(0);
+            if timeout < 0 {
+                return Err(PgError::new(
+                    code::NUMERIC_VALUE_OUT_OF_RANGE,
+                    "\"timeout\" must not be negative",
+                ));
+            }
+            let own = pid == i64::from(s.pid());
+            if own && f == TerminateBackend && timeout > 0 {
+                return Err(PgError::admin_shutdown());
+            }
             let inst = s.instance();
             match inst.session(pid as i32) {
                 Some(target) => {

@@ -72,6 +72,7 @@
 //! `cargo test --features shuttle --lib txn::model` runs commit visibility, the horizon protocol
 //! and wake-ups under shuttle's schedulers, on the real code through the `sync` facade.
 
+pub mod lock;
 #[cfg(all(test, feature = "shuttle"))]
 mod model;
 mod wait;

@@ -798,6 +798,87 @@ def drop_table_waits_for_reader(r):
     r.sql("s3", "SELECT count(*) FROM {t}")
 
 
+# -- relation locks (txn/lock.rs) ----------------------------------------------------------
+
+
+@scenario
+def truncate_waits_for_writer_and_keeps_its_row(r):
+    """TRUNCATE waits for a transaction that inserted; the row committed before it is gone after
+    the TRUNCATE commits, and nothing inserted later is lost."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "TRUNCATE {t}")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def insert_waits_for_uncommitted_truncate(r):
+    """An INSERT waits for a TRUNCATE in progress, then goes into the truncated table."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "TRUNCATE {t}")
+    r.sql("s2", "INSERT INTO {t} VALUES (5, 50)")
+    r.sql("s1", "COMMIT")
+    r.wait_for("s2")
+    r.sql("s3", ALL)
+
+
+@scenario
+def update_waits_for_uncommitted_truncate_rolled_back(r):
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "TRUNCATE {t}")
+    r.sql("s2", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s1", "ROLLBACK")
+    r.wait_for("s2")
+    r.sql("s3", ALL)
+
+
+@scenario
+def lock_table_nowait_and_modes(r):
+    """LOCK TABLE: SHARE lets readers and other SHARE lockers in, keeps writers out; NOWAIT
+    fails at once with 55P03; outside a block it is an error."""
+    r.sql("s1", "LOCK TABLE {t}")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "LOCK TABLE {t} IN SHARE MODE")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "LOCK TABLE {t} IN SHARE MODE")
+    r.sql("s2", "SELECT count(*) FROM {t}")
+    r.sql("s2", "LOCK TABLE {t} IN ROW EXCLUSIVE MODE NOWAIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", "INSERT INTO {t} VALUES (9, 90)")
+    r.sql("s1", "COMMIT")
+    r.wait_for("s3")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "LOCK TABLE {t} IN ACCESS EXCLUSIVE MODE")
+    r.sql("s1", "LOCK TABLE {t} IN ACCESS SHARE MODE NOWAIT")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def create_index_waits_for_writer_not_reader(r):
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "CREATE INDEX ON {t} (value)")
+    r.sql("s1", "INSERT INTO {t} VALUES (4, 40)")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE value = 40")
+
+
+@scenario
+def readers_queue_behind_waiting_drop(r):
+    """A waiting DROP TABLE keeps later readers out until it is done (PostgreSQL's lock queue);
+    the reader then finds no table."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "DROP TABLE {t}")
+    r.sql("s3", "SELECT count(*) FROM {t}")
+    r.sql("s1", "COMMIT")
+    r.wait_for("s2")
+    r.wait_for("s3")
+
+
 # ------------------------------------------------------------------------------------------
 
 _reference: dict[str, list[str]] = {}

@@ -10,15 +10,28 @@ use std::ops::Bound;
 
 use super::ikey::IKey;
 use super::packed::PackedRow;
-use super::Key;
+use super::{Key, Row};
 use crate::sql::types::Value;
 use crate::storage::{Entry, Heap, Index, RowId};
 use crate::sync::MutexGuard;
 use crate::txn::Snapshot;
 
-/// A table's row versions (storage's [`Heap`] of packed rows).
+/// A table's row versions (storage's [`Heap`] of packed rows). The closures get a decoded
+/// `&Row`, as they got the stored row before rows were packed.
 #[derive(Default)]
 pub struct RowHeap(pub(super) Heap<PackedRow>);
+
+/// Decodes `p` into `buf`'s allocation and runs `f` on it; `buf` keeps the allocation for the
+/// next row (a table's rows have one length, so after the first row nothing is allocated for
+/// the slice itself).
+fn with_row<T>(p: &PackedRow, buf: &mut Vec<Value>, f: impl FnOnce(&Row) -> T) -> T {
+    buf.clear();
+    p.decode_into(buf);
+    let row: Row = std::mem::take(buf).into_boxed_slice();
+    let out = f(&row);
+    *buf = row.into_vec();
+    out
+}
 
 impl RowHeap {
     /// Slots ever used (a scan's end).
@@ -37,14 +50,11 @@ impl RowHeap {
         from: RowId,
         max: usize,
         snap: &Snapshot,
-        mut f: impl FnMut(RowId, &[Value]) -> bool,
+        mut f: impl FnMut(RowId, &Row) -> bool,
     ) -> Option<RowId> {
         let mut buf = Vec::new();
-        self.0.scan(from, max, snap, |id, p| {
-            buf.clear();
-            p.decode_into(&mut buf);
-            f(id, &buf)
-        })
+        self.0
+            .scan(from, max, snap, |id, p| with_row(p, &mut buf, |r| f(id, r)))
     }
 
     /// The version of the chain rooted at `root` that `snap` sees (see `Heap::fetch`).
@@ -52,19 +62,21 @@ impl RowHeap {
         &self,
         root: RowId,
         snap: &Snapshot,
-        f: impl FnOnce(RowId, &[Value]) -> T,
+        f: impl FnOnce(RowId, &Row) -> T,
     ) -> Option<(RowId, T)> {
-        self.0.fetch(root, snap, |id, p| f(id, &p.decode()))
+        self.0.fetch(root, snap, |id, p| {
+            with_row(p, &mut Vec::new(), |r| f(id, r))
+        })
     }
 
     /// The version in slot `id` if `snap` sees it (no chain is followed).
-    pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&[Value]) -> T) -> Option<T> {
-        self.0.read(id, snap, |p| f(&p.decode()))
+    pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&Row) -> T) -> Option<T> {
+        self.0.read(id, snap, |p| with_row(p, &mut Vec::new(), f))
     }
 
     /// The newest committed-or-own version at `id` (see `Heap::read_latest`).
-    pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&[Value]) -> T) -> Option<T> {
-        self.0.read_latest(id, |p| f(&p.decode()))
+    pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&Row) -> T) -> Option<T> {
+        self.0.read_latest(id, |p| with_row(p, &mut Vec::new(), f))
     }
 
     /// Like [`RowHeap::for_each_root`], with only the version's key for an index over
@@ -75,13 +87,10 @@ impl RowHeap {
     }
 
     /// Every chain root with its newest version not rolled back (see `Heap::for_each_root`).
-    pub fn for_each_root(&self, mut f: impl FnMut(RowId, &[Value])) {
+    pub fn for_each_root(&self, mut f: impl FnMut(RowId, &Row)) {
         let mut buf = Vec::new();
-        self.0.for_each_root(|root, p| {
-            buf.clear();
-            p.decode_into(&mut buf);
-            f(root, &buf)
-        })
+        self.0
+            .for_each_root(|root, p| with_row(p, &mut buf, |r| f(root, r)))
     }
 }
 

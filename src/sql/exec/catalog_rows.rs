@@ -24,6 +24,10 @@ fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
 }
 
 fn char_value(c: char) -> Value {
+    // "char" 0 (no identity, not generated) reads as the empty string, as PostgreSQL's does.
+    if c == '\0' {
+        return Value::Text(String::new());
+    }
     Value::Text(c.to_string())
 }
 
@@ -48,8 +52,35 @@ fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
         .collect()
 }
 
+/// The schemas made by CREATE SCHEMA in the session's database: OID, name, owner OID.
+pub(super) fn created_namespaces(cx: &mut EvalCx) -> Vec<(u32, String, u32)> {
+    let Ok(snap) = cx.session.catalog_snapshot() else {
+        return Vec::new();
+    };
+    let db = cx.session.database().to_string();
+    cx.session
+        .instance()
+        .catalog
+        .namespaces
+        .visible(&db, &snap)
+        .iter()
+        .map(|n| (n.oid, n.name.clone(), OWNER_OID))
+        .collect()
+}
+
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
+    let created = if matches!(oid, 1259 | 2606) {
+        created_namespaces(cx)
+    } else {
+        Vec::new()
+    };
+    let nsp = |schema: &str| {
+        created
+            .iter()
+            .find(|(_, n, _)| n == schema)
+            .map_or(PUBLIC_OID, |(o, _, _)| *o)
+    };
     let mut rels = || visible_relations(cx);
     Some(match oid {
         // pg_class
@@ -59,7 +90,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 build(1259, |c| match c {
                     "oid" | "relfilenode" => Value::Oid(r.oid),
                     "relname" => Value::Text(r.name.name.clone()),
-                    "relnamespace" => Value::Oid(PUBLIC_OID),
+                    "relnamespace" => Value::Oid(nsp(&r.name.schema)),
                     "reltype" | "reloftype" | "reltablespace" | "reltoastrelid" | "relrewrite" => {
                         Value::Oid(0)
                     }
@@ -118,7 +149,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "attstorage" => char_value(if ty.typlen() > 0 { 'p' } else { 'x' }),
                         "attcompression" | "attgenerated" => char_value('\0'),
                         "attnotnull" => Value::Bool(col.not_null),
-                        "atthasdef" => Value::Bool(col.default.is_some()),
+                        // An identity column's nextval is internal, not a default.
+                        "atthasdef" => Value::Bool(col.default.is_some() && col.identity.is_none()),
                         "atthasmissing" => Value::Bool(false),
                         "attidentity" => char_value(col.identity.unwrap_or('\0')),
                         "attisdropped" => Value::Bool(col.dropped),
@@ -187,7 +219,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     out.push(build(2606, |c| match c {
                         "oid" => Value::Oid(k.oid),
                         "conname" => Value::Text(k.name.clone()),
-                        "connamespace" => Value::Oid(PUBLIC_OID),
+                        "connamespace" => Value::Oid(nsp(&r.name.schema)),
                         "contype" => char_value(contype),
                         "condeferrable" | "condeferred" => Value::Bool(false),
                         "convalidated" | "conislocal" | "connoinherit" => {
@@ -208,6 +240,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_sequence, pg_sequences
+        2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
         _ => return None,
     })
 }

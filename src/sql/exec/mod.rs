@@ -265,6 +265,12 @@ impl<P: Deref<Target = Plan>> Executor<P> {
         if self.finished {
             return Ok(Step::Done);
         }
+        if cx.session.interrupt_pending() {
+            if let Err(e) = cx.session.check_interrupts() {
+                self.finished = true;
+                return Err(e);
+            }
+        }
         // Each arm rebuilds its result: passing the whole `PgResult` on copies an error's worth
         // of bytes for every row.
         match self.root.next(&self.plan, cx, &mut self.budget) {

@@ -1,7 +1,7 @@
 //! Row-at-a-time operators: the select list (Project) and WHERE/HAVING (Filter).
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::expr::{EvalCx, Expr};
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::Value;
 
@@ -64,6 +64,13 @@ impl Operator for Filter {
         let Node::Filter { input, pred } = &plan.node else {
             unreachable!("Filter opened from another node")
         };
+        // A predicate that is constant false or NULL is PostgreSQL's One-Time Filter: the input
+        // is never run, so volatile calls below it have no effects.
+        if let Expr::Const(v) = pred {
+            if *v != Value::Bool(true) {
+                return Ok(Step::Done);
+            }
+        }
         // Rows that fail the predicate cost their producer's ticks, so this loop yields too.
         loop {
             match self.input.next(input, cx, b)? {

@@ -194,11 +194,13 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
         VirtualTable::Type => catalog::type_rows(),
         VirtualTable::Namespace => catalog::NAMESPACES
             .iter()
+            .map(|(oid, name, owner)| (*oid, name.to_string(), *owner))
+            .chain(super::catalog_rows::created_namespaces(cx))
             .map(|(oid, name, owner)| {
                 vec![
-                    Value::Oid(*oid),
-                    Value::Text(name.to_string()),
-                    Value::Oid(*owner),
+                    Value::Oid(oid),
+                    Value::Text(name),
+                    Value::Oid(owner),
                     Value::Null,
                 ]
             })

@@ -16,6 +16,7 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
+use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
 
 /// What the planner needs to resolve table names: the catalog as the statement sees it.
@@ -28,6 +29,8 @@ pub struct TableCx<'a> {
     pub search_path: &'a str,
     /// Set when a table name resolved (the plan then depends on the schema).
     pub used: &'a std::cell::Cell<bool>,
+    /// The relation locks the statement needs (taken by the session before it runs).
+    pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
 }
 
 impl TableCx<'_> {
@@ -40,10 +43,19 @@ impl TableCx<'_> {
             schema,
             name,
         );
-        if r.is_some() {
+        if let Some(rel) = &r {
             self.used.set(true);
+            self.note_lock(rel.oid, LockMode::AccessShare);
         }
         r
+    }
+
+    /// Records that the statement needs `mode` on relation `oid`.
+    pub(super) fn note_lock(&self, oid: u32, mode: LockMode) {
+        let mut locks = self.locks.borrow_mut();
+        if !locks.contains(&(oid, mode)) {
+            locks.push((oid, mode));
+        }
     }
 }
 
@@ -167,6 +179,19 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        if rel.kind == RelKind::Sequence && !rowid {
+            return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
+        }
+        if rel.kind == RelKind::View {
+            if rowid {
+                return Err(PgError::feature_not_supported(format!(
+                    "changing or locking rows of view \"{}\" is not supported yet",
+                    rv.relname
+                ))
+                .at(loc(rv.location)));
+            }
+            return self.plan_view(&rel).map(Some);
+        }
         if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
@@ -196,6 +221,9 @@ impl Planner<'_> {
                 let Node::SeqScan { rel, .. } = &p.node else {
                     unreachable!()
                 };
+                if let Some(cx) = &self.tables {
+                    cx.note_lock(rel.oid, LockMode::RowExclusive);
+                }
                 Ok((rel.clone(), p))
             }
             None => Err(undefined_table(rv)),
@@ -539,6 +567,7 @@ impl Planner<'_> {
                 }
             }
         };
+        let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         let scope = self.scope_of(
             &Plan {
                 columns: tcols.clone(),
@@ -654,6 +683,9 @@ impl Planner<'_> {
                     format!("multiple assignments to same column \"{}\"", rt.name),
                 )
                 .at(loc(rt.location)));
+            }
+            if !matches!(val, N::SetToDefault(_)) {
+                crate::sql::sequence::check_identity_update(&rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {

@@ -1,0 +1,146 @@
+//! Schemas created by CREATE SCHEMA (pg_namespace rows beyond the built-in ones), versioned
+//! like relations so that CREATE / DROP SCHEMA commit and roll back with their transaction.
+//!
+//! A schema version is stamped with the transaction cell and command that created it and,
+//! once dropped, with the one that dropped it; a lookup uses the caller's snapshot (see the
+//! module above). The built-in schemas (pg_catalog, public, information_schema, pg_toast) are
+//! not kept here: they always exist.
+//!
+//! # Bounds
+//!
+//! One version per CREATE SCHEMA; versions nobody can see any more are forgotten by
+//! [`Namespaces::vacuum`], called with the catalog's.
+
+use std::sync::Arc;
+
+use parking_lot::Mutex;
+
+use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
+
+use super::{CatalogError, Oid};
+
+/// One version of a created schema.
+#[derive(Debug)]
+pub struct Namespace {
+    pub oid: Oid,
+    pub database: String,
+    pub name: String,
+    /// The owning role's name.
+    pub owner: String,
+    created: Arc<TxnCell>,
+    created_cid: Cid,
+    ended: Mutex<Option<(Arc<TxnCell>, Cid)>>,
+}
+
+impl Namespace {
+    /// Whether this version is the one `snap` sees.
+    pub fn visible(&self, snap: &Snapshot) -> bool {
+        if !snap.sees_write(Some(&self.created), self.created_cid) {
+            return false;
+        }
+        match &*self.ended.lock() {
+            None => true,
+            Some((cell, cid)) => !snap.sees_write(Some(cell), *cid),
+        }
+    }
+}
+
+/// The created schemas of every database, by (database, name).
+#[derive(Default)]
+pub struct Namespaces {
+    names: scc::HashMap<(String, String), Vec<Arc<Namespace>>>,
+}
+
+impl Namespaces {
+    /// The version of schema `name` in `database` that `snap` sees.
+    pub fn lookup(&self, database: &str, name: &str, snap: &Snapshot) -> Option<Arc<Namespace>> {
+        self.names
+            .read_sync(&(database.to_string(), name.to_string()), |_, v| {
+                v.iter().rev().find(|n| n.visible(snap)).cloned()
+            })?
+    }
+
+    /// Every schema of `database` that `snap` sees, in OID order.
+    pub fn visible(&self, database: &str, snap: &Snapshot) -> Vec<Arc<Namespace>> {
+        let mut out = Vec::new();
+        self.names.iter_sync(|(db, _), v| {
+            if db == database {
+                out.extend(v.iter().filter(|n| n.visible(snap)).cloned());
+            }
+            true
+        });
+        out.sort_by_key(|n| n.oid);
+        out
+    }
+
+    /// Creates schema `name` as a write of `cell` at `cid`: fails if `snap` sees one, or if a
+    /// transaction in progress is creating one (the caller may wait for it and try again).
+    #[allow(clippy::too_many_arguments)]
+    pub fn create(
+        &self,
+        oid: Oid,
+        database: &str,
+        name: &str,
+        owner: &str,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<Arc<Namespace>, CatalogError> {
+        let entry = self
+            .names
+            .entry_sync((database.to_string(), name.to_string()));
+        let mut versions = entry.or_default();
+        for v in versions.get().iter() {
+            if v.visible(snap) {
+                return Err(CatalogError::Exists(None));
+            }
+            if v.created.top() != cell.top()
+                && v.created.status() == Status::InProgress
+                && v.ended.lock().is_none()
+            {
+                return Err(CatalogError::Exists(Some(v.created.clone())));
+            }
+        }
+        let n = Arc::new(Namespace {
+            oid,
+            database: database.to_string(),
+            name: name.to_string(),
+            owner: owner.to_string(),
+            created: cell.clone(),
+            created_cid: cid,
+            ended: Mutex::new(None),
+        });
+        versions.get_mut().push(n.clone());
+        Ok(n)
+    }
+
+    /// Drops a version; fails if another transaction in progress dropped it already.
+    pub fn end(&self, ns: &Namespace, cell: &Arc<TxnCell>, cid: Cid) -> Result<(), CatalogError> {
+        let mut ended = ns.ended.lock();
+        if let Some((other, _)) = &*ended {
+            match other.status() {
+                Status::Aborted => {}
+                _ if other.top() == cell.top() => {}
+                Status::InProgress => return Err(CatalogError::Busy(other.clone())),
+                Status::Committed(_) => return Err(CatalogError::Exists(None)),
+            }
+        }
+        *ended = Some((cell.clone(), cid));
+        Ok(())
+    }
+
+    /// Forgets versions created by aborted transactions or dropped by commits below `horizon`.
+    pub fn vacuum(&self, horizon: Csn) {
+        self.names.retain_sync(|_, versions| {
+            versions.retain(|v| {
+                let aborted = v.created.status() == Status::Aborted;
+                let ended = matches!(
+                    v.ended.lock().as_ref().map(|(c, _)| c.status()),
+                    Some(Status::Committed(c)) if c < horizon
+                );
+                !(aborted || ended)
+            });
+            !versions.is_empty()
+        });
+    }
+}

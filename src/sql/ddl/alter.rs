@@ -1,0 +1,1230 @@
+//! ALTER TABLE (columns, defaults, NOT NULL, CHECK / key constraints, column types), the
+//! RENAME forms of ALTER TABLE / INDEX / VIEW, and ALTER TABLE ... SET SCHEMA.
+//!
+//! An ALTER TABLE works on a copy of the table's definition: its subcommands are applied in
+//! PostgreSQL's order (its "passes": drops, type changes, added columns, CHECK constraints,
+//! NOT NULL, keys, defaults), whatever order the statement lists them in; then the existing
+//! rows are checked against what became stricter, or, where a column was added or changed
+//! type, rewritten into a new heap (as PostgreSQL rewrites the table); last, the new
+//! definition is written as a new catalog version. Everything is a write of the session's
+//! transaction, so a rolled-back ALTER leaves no trace: the old version, with its old heap,
+//! is what every snapshot sees again.
+//!
+//! Dropped columns keep their place (PostgreSQL's attisdropped), so stored rows never move
+//! their values; a rewrite keeps the dropped places too, holding NULL.
+//!
+//! Rows are read with the catalog snapshot (the newest commits and this transaction's own
+//! changes); rows a concurrent transaction writes into the old heap while it runs are not
+//! carried over (PostgreSQL holds an exclusive lock here; threadgres has no table locks yet,
+//! as for TRUNCATE). A rewrite holds the table's rows in memory once more while it runs.
+
+use std::sync::Arc;
+
+use pg_query::protobuf::{self, node::Node as N, AlterTableType as At, ConstrType, ObjectType};
+
+use super::{
+    build_index, catalog_error, deparse_expr, find, key_or_check, notice, replace_with_data, Check,
+    KeySpec, NewColumn,
+};
+use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, RelKind, MAX_COLUMNS};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::{self, Rel, Row, TableData};
+use crate::sql::expr::{EvalCx, Expr, SessionCtx};
+use crate::sql::plan::modify::parse_expr;
+use crate::sql::plan::Planner;
+use crate::sql::types::cast::format_type_with_typmod;
+use crate::sql::types::{FormatCtx, Type, Value};
+
+/// One subcommand of ALTER TABLE.
+#[derive(Debug, Clone)]
+pub enum Cmd {
+    AddColumn {
+        col: NewColumn,
+        if_not_exists: bool,
+    },
+    DropColumn {
+        name: String,
+        if_exists: bool,
+        cascade: bool,
+    },
+    AlterType {
+        name: String,
+        ty: Type,
+        typmod: i32,
+        using: Option<String>,
+    },
+    /// SET DEFAULT (Some) / DROP DEFAULT (None).
+    Default {
+        name: String,
+        default: Option<String>,
+    },
+    NotNull {
+        name: String,
+        set: bool,
+    },
+    /// A CHECK; with `column`, one written on a column that ADD COLUMN adds (skipped when that
+    /// column is skipped by IF NOT EXISTS).
+    AddCheck {
+        check: Check,
+        column: Option<String>,
+    },
+    AddKey {
+        key: KeySpec,
+        column: Option<String>,
+    },
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+        cascade: bool,
+    },
+}
+
+impl Cmd {
+    /// PostgreSQL's pass (AlterTablePass) the subcommand runs in.
+    fn pass(&self) -> u8 {
+        match self {
+            Cmd::DropColumn { .. } | Cmd::DropConstraint { .. } => 0,
+            Cmd::NotNull { set: false, .. } | Cmd::Default { default: None, .. } => 0,
+            Cmd::AlterType { .. } => 1,
+            Cmd::AddColumn { .. } => 2,
+            Cmd::AddCheck { .. } => 3,
+            Cmd::NotNull { set: true, .. } => 4,
+            Cmd::AddKey { .. } => 5,
+            Cmd::Default {
+                default: Some(_), ..
+            } => 6,
+        }
+    }
+}
+
+/// What a RENAME renames.
+#[derive(Debug, Clone)]
+pub enum RenameWhat {
+    /// The relation itself (table, index or view).
+    Relation,
+    Column(String),
+    Constraint(String),
+}
+
+/// An analyzed ALTER statement.
+#[derive(Debug, Clone)]
+pub enum Alter {
+    Table {
+        table: (String, String),
+        if_exists: bool,
+        cmds: Vec<Cmd>,
+    },
+    Rename {
+        rel: (String, String),
+        what: RenameWhat,
+        new_name: String,
+        if_exists: bool,
+        tag: &'static str,
+    },
+    SetSchema {
+        rel: (String, String),
+        schema: String,
+        if_exists: bool,
+        tag: &'static str,
+    },
+}
+
+impl Alter {
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Alter::Table { .. } => "ALTER TABLE",
+            Alter::Rename { tag, .. } | Alter::SetSchema { tag, .. } => tag,
+        }
+    }
+}
+
+fn tag_of(objtype: i32) -> &'static str {
+    match ObjectType::try_from(objtype) {
+        Ok(ObjectType::ObjectIndex) => "ALTER INDEX",
+        Ok(ObjectType::ObjectView) => "ALTER VIEW",
+        _ => "ALTER TABLE",
+    }
+}
+
+fn rel_of(rv: Option<&protobuf::RangeVar>) -> (String, String) {
+    rv.map(super::rel_name).unwrap_or_default()
+}
+
+/// Analyzes ALTER TABLE, RENAME and SET SCHEMA statements over relations; None for other
+/// statements, and for ALTER TABLE forms this module leaves to others (foreign keys).
+pub fn analyze(node: &N) -> Option<PgResult<Alter>> {
+    match node {
+        N::AlterTableStmt(a) => {
+            let objtype = ObjectType::try_from(a.objtype).ok()?;
+            if objtype != ObjectType::ObjectTable {
+                return None;
+            }
+            // Foreign keys are handled with the ALTER TABLE forms of ddl.rs.
+            let has_fk = a.cmds.iter().any(|c| match c.node.as_ref() {
+                Some(N::AlterTableCmd(c)) => match c.def.as_ref().and_then(|d| d.node.as_ref()) {
+                    Some(N::Constraint(k)) => k.contype == ConstrType::ConstrForeign as i32,
+                    Some(N::ColumnDef(cd)) => cd.constraints.iter().any(|k| {
+                        matches!(&k.node, Some(N::Constraint(k)) if k.contype == ConstrType::ConstrForeign as i32)
+                    }),
+                    _ => false,
+                },
+                _ => false,
+            });
+            if has_fk {
+                return None;
+            }
+            Some(analyze_alter_table(a))
+        }
+        N::RenameStmt(r) => {
+            let what = match ObjectType::try_from(r.rename_type).ok()? {
+                ObjectType::ObjectTable | ObjectType::ObjectIndex | ObjectType::ObjectView => {
+                    RenameWhat::Relation
+                }
+                ObjectType::ObjectColumn => RenameWhat::Column(r.subname.clone()),
+                ObjectType::ObjectTabconstraint => RenameWhat::Constraint(r.subname.clone()),
+                _ => return None,
+            };
+            let tag = match what {
+                RenameWhat::Relation => tag_of(r.rename_type),
+                _ => tag_of(r.relation_type),
+            };
+            Some(Ok(Alter::Rename {
+                rel: rel_of(r.relation.as_ref()),
+                what,
+                new_name: r.newname.clone(),
+                if_exists: r.missing_ok,
+                tag,
+            }))
+        }
+        N::AlterObjectSchemaStmt(s) => {
+            match ObjectType::try_from(s.object_type).ok()? {
+                ObjectType::ObjectTable | ObjectType::ObjectView => {}
+                _ => return None,
+            }
+            Some(Ok(Alter::SetSchema {
+                rel: rel_of(s.relation.as_ref()),
+                schema: s.newschema.clone(),
+                if_exists: s.missing_ok,
+                tag: tag_of(s.object_type),
+            }))
+        }
+        _ => None,
+    }
+}
+
+fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
+    let mut params = Vec::new();
+    let fmt = FormatCtx::default();
+    let planner = Planner::new(&mut params, &fmt);
+    let mut cmds = Vec::new();
+    let cascade_of = |b: i32| b == protobuf::DropBehavior::DropCascade as i32;
+    for cmd in &a.cmds {
+        let Some(N::AlterTableCmd(c)) = cmd.node.as_ref() else {
+            continue;
+        };
+        let def = c.def.as_ref().and_then(|d| d.node.as_ref());
+        let sub = At::try_from(c.subtype).unwrap_or(At::Undefined);
+        match (sub, def) {
+            (At::AtAddColumn, Some(N::ColumnDef(cd))) => {
+                let tn = cd
+                    .type_name
+                    .as_ref()
+                    .ok_or_else(|| PgError::syntax("column without a type"))?;
+                let tname = super::names_of(&tn.names)
+                    .last()
+                    .cloned()
+                    .unwrap_or_default();
+                if matches!(
+                    tname.as_str(),
+                    "serial" | "serial4" | "bigserial" | "serial8" | "smallserial" | "serial2"
+                ) {
+                    return Err(PgError::feature_not_supported(
+                        "serial columns are not supported yet (sequences come later)",
+                    ));
+                }
+                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let mut col = NewColumn {
+                    name: cd.colname.clone(),
+                    ty,
+                    typmod,
+                    not_null: cd.is_not_null,
+                    default: None,
+                    identity: None,
+                };
+                if let Some(d) = cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
+                    col.default = Some(deparse_expr(d)?);
+                }
+                let mut keys = Vec::new();
+                let mut checks = Vec::new();
+                for k in &cd.constraints {
+                    let Some(N::Constraint(k)) = k.node.as_ref() else {
+                        continue;
+                    };
+                    match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
+                        ConstrType::ConstrNotnull => col.not_null = true,
+                        ConstrType::ConstrNull => col.not_null = false,
+                        ConstrType::ConstrDefault => {
+                            if let Some(e) = k.raw_expr.as_ref().and_then(|e| e.node.as_ref()) {
+                                col.default = Some(deparse_expr(e)?);
+                            }
+                        }
+                        ConstrType::ConstrIdentity | ConstrType::ConstrGenerated => {
+                            return Err(PgError::feature_not_supported(
+                                "identity and generated columns are not supported yet",
+                            ))
+                        }
+                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
+                    }
+                }
+                let name = cd.colname.clone();
+                cmds.push(Cmd::AddColumn {
+                    col,
+                    if_not_exists: c.missing_ok,
+                });
+                cmds.extend(checks.into_iter().map(|check| Cmd::AddCheck {
+                    check,
+                    column: Some(name.clone()),
+                }));
+                cmds.extend(keys.into_iter().map(|key| Cmd::AddKey {
+                    key,
+                    column: Some(name.clone()),
+                }));
+            }
+            (At::AtDropColumn, _) => cmds.push(Cmd::DropColumn {
+                name: c.name.clone(),
+                if_exists: c.missing_ok,
+                cascade: cascade_of(c.behavior),
+            }),
+            (At::AtAlterColumnType, Some(N::ColumnDef(cd))) => {
+                let tn = cd
+                    .type_name
+                    .as_ref()
+                    .ok_or_else(|| PgError::syntax("column without a type"))?;
+                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let using = match cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
+                    Some(e) => Some(deparse_expr(e)?),
+                    None => None,
+                };
+                cmds.push(Cmd::AlterType {
+                    name: c.name.clone(),
+                    ty,
+                    typmod,
+                    using,
+                });
+            }
+            (At::AtColumnDefault, d) => cmds.push(Cmd::Default {
+                name: c.name.clone(),
+                default: match d {
+                    Some(e) => Some(deparse_expr(e)?),
+                    None => None,
+                },
+            }),
+            (At::AtSetNotNull, _) => cmds.push(Cmd::NotNull {
+                name: c.name.clone(),
+                set: true,
+            }),
+            (At::AtDropNotNull, _) => cmds.push(Cmd::NotNull {
+                name: c.name.clone(),
+                set: false,
+            }),
+            (At::AtAddConstraint, Some(N::Constraint(k))) => {
+                let mut keys = Vec::new();
+                let mut checks = Vec::new();
+                match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
+                    ConstrType::ConstrPrimary
+                    | ConstrType::ConstrUnique
+                    | ConstrType::ConstrCheck => {
+                        key_or_check(k, None, &mut keys, &mut checks)?;
+                    }
+                    _ => {
+                        return Err(PgError::feature_not_supported(
+                            "this kind of constraint is not supported yet",
+                        ))
+                    }
+                }
+                cmds.extend(checks.into_iter().map(|check| Cmd::AddCheck {
+                    check,
+                    column: None,
+                }));
+                cmds.extend(
+                    keys.into_iter()
+                        .map(|key| Cmd::AddKey { key, column: None }),
+                );
+            }
+            (At::AtDropConstraint, _) => cmds.push(Cmd::DropConstraint {
+                name: c.name.clone(),
+                if_exists: c.missing_ok,
+                cascade: cascade_of(c.behavior),
+            }),
+            _ => {
+                return Err(PgError::feature_not_supported(
+                    "this form of ALTER TABLE is not supported yet",
+                ))
+            }
+        }
+    }
+    Ok(Alter::Table {
+        table: rel_of(a.relation.as_ref()),
+        if_exists: a.missing_ok,
+        cmds,
+    })
+}
+
+/// Runs an analyzed ALTER statement in the session's transaction.
+pub fn execute(a: &Alter, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    match a {
+        Alter::Table {
+            table,
+            if_exists,
+            cmds,
+        } => {
+            let Some(t) = relation(cx, table, *if_exists)? else {
+                return Ok(());
+            };
+            if t.kind != RelKind::Table {
+                return Err(PgError::new(
+                    code::WRONG_OBJECT_TYPE,
+                    format!("\"{}\" is not a table", t.name.name),
+                ));
+            }
+            alter_table(cx, &t, cmds)
+        }
+        Alter::Rename {
+            rel,
+            what,
+            new_name,
+            if_exists,
+            ..
+        } => {
+            let Some(r) = relation(cx, rel, *if_exists)? else {
+                return Ok(());
+            };
+            match what {
+                RenameWhat::Relation => rename_relation(cx, &r, new_name),
+                RenameWhat::Column(old) => rename_column(cx, &r, old, new_name),
+                RenameWhat::Constraint(old) => rename_constraint(cx, &r, old, new_name),
+            }
+        }
+        Alter::SetSchema {
+            rel,
+            schema,
+            if_exists,
+            ..
+        } => {
+            let Some(r) = relation(cx, rel, *if_exists)? else {
+                return Ok(());
+            };
+            set_schema(cx, &r, schema)
+        }
+    }
+}
+
+/// The relation an ALTER names, locked ACCESS EXCLUSIVE (as PostgreSQL locks for the forms
+/// here: no one else reads or writes it until the ALTER's transaction ends); None (after a
+/// NOTICE) when it is missing and IF EXISTS.
+fn relation(
+    cx: &mut dyn SessionCtx,
+    (schema, name): &(String, String),
+    if_exists: bool,
+) -> PgResult<Option<Arc<Rel>>> {
+    match super::find_locked(
+        cx,
+        schema,
+        name,
+        crate::txn::lock::LockMode::AccessExclusive,
+    )? {
+        Some(r) => Ok(Some(r)),
+        None if if_exists => {
+            cx.notice(notice(
+                format!("relation \"{name}\" does not exist, skipping"),
+                code::SUCCESSFUL_COMPLETION,
+            ));
+            Ok(None)
+        }
+        None => Err(PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{name}\" does not exist"),
+        )),
+    }
+}
+
+/// Where a column of the altered table gets its values from, for a rewrite.
+enum Source {
+    /// The old row's value at this position.
+    Old(usize),
+    /// An expression over the old row (a type change, or an added column's default).
+    Expr(Expr),
+    Null,
+}
+
+/// The table definition an ALTER TABLE is building.
+struct Work {
+    columns: Vec<ColumnDef>,
+    indexes: Vec<crate::catalog::IndexDef>,
+    constraints: Vec<ConstraintDef>,
+    sources: Vec<Source>,
+    /// The rows must be rewritten (a column added or changed type).
+    rewrite: bool,
+    /// NOT NULL got stricter: existing rows are checked.
+    check_not_null: bool,
+    /// Names of CHECK constraints to validate against existing rows.
+    new_checks: Vec<String>,
+    keys: Vec<KeySpec>,
+    /// Columns ADD COLUMN IF NOT EXISTS skipped (their constraints are skipped too).
+    skipped: Vec<String>,
+}
+
+fn live_position(columns: &[ColumnDef], name: &str) -> Option<usize> {
+    columns.iter().position(|c| !c.dropped && c.name == name)
+}
+
+fn no_column(name: &str, table: &str) -> PgError {
+    PgError::new(
+        code::UNDEFINED_COLUMN,
+        format!("column \"{name}\" of relation \"{table}\" does not exist"),
+    )
+}
+
+fn constraint_exists(name: &str, table: &str) -> PgError {
+    PgError::new(
+        code::DUPLICATE_OBJECT,
+        format!("constraint \"{name}\" for relation \"{table}\" already exists"),
+    )
+}
+
+fn planner_run<T>(
+    cx: &dyn SessionCtx,
+    f: impl FnOnce(&mut Planner<'_>) -> PgResult<T>,
+) -> PgResult<T> {
+    let mut params = Vec::new();
+    let fmt = cx.fmt().clone();
+    let mut planner = Planner::new(&mut params, &fmt);
+    // The expressions are parsed again from their stored text: positions in it would point
+    // nowhere in the statement.
+    f(&mut planner).map_err(|mut e| {
+        e.position = None;
+        e
+    })
+}
+
+fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<()> {
+    let table = t.name.name.clone();
+    let mut w = Work {
+        columns: t.columns.clone(),
+        indexes: t.indexes.clone(),
+        constraints: t.constraints.clone(),
+        sources: (0..t.columns.len()).map(Source::Old).collect(),
+        rewrite: false,
+        check_not_null: false,
+        new_checks: Vec::new(),
+        keys: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for pass in 0..=6 {
+        for cmd in cmds.iter().filter(|c| c.pass() == pass) {
+            apply(cx, t, &mut w, cmd)?;
+        }
+    }
+    if w.columns.len() > MAX_COLUMNS {
+        return Err(PgError::new(
+            code::TOO_MANY_COLUMNS,
+            format!("tables can have at most {MAX_COLUMNS} columns"),
+        ));
+    }
+    // What existing rows must satisfy: every CHECK after a rewrite (values changed), else the
+    // new ones; NOT NULL likewise.
+    let check_names: Vec<String> = w
+        .constraints
+        .iter()
+        .filter(|c| matches!(c.kind, ConstraintKind::Check { .. }))
+        .filter(|c| w.rewrite || w.new_checks.contains(&c.name))
+        .map(|c| c.name.clone())
+        .collect();
+    let checks: Vec<(String, Expr)> = planner_run(cx, |p| {
+        let mut out = Vec::new();
+        for c in &w.constraints {
+            if let ConstraintKind::Check { expr } = &c.kind {
+                if check_names.contains(&c.name) {
+                    let n = parse_expr(expr)?;
+                    out.push((c.name.clone(), p.bind_check(&table, &w.columns, &n)?));
+                }
+            }
+        }
+        Ok(out)
+    })?;
+    let not_null: Vec<usize> = if w.rewrite || w.check_not_null {
+        w.columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.not_null && !c.dropped)
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut new_rows: Vec<Row> = Vec::new();
+    if w.rewrite || !checks.is_empty() || !not_null.is_empty() {
+        let snap = cx.catalog_snapshot()?;
+        let mut old_rows: Vec<Row> = Vec::new();
+        t.data.heap.scan(0, usize::MAX, &snap, |_, r| {
+            old_rows.push(r.clone());
+            true
+        });
+        for old in old_rows {
+            cx.check_interrupts()?;
+            let row: Row = if w.rewrite {
+                let mut ecx = EvalCx {
+                    params: &[],
+                    outer: Vec::new(),
+                    session: cx,
+                };
+                let mut vals = Vec::with_capacity(w.sources.len());
+                for s in &w.sources {
+                    vals.push(match s {
+                        Source::Old(i) => old.get(*i).cloned().unwrap_or(Value::Null),
+                        Source::Expr(e) => e.eval(&old, &mut ecx)?,
+                        Source::Null => Value::Null,
+                    });
+                }
+                vals.into_boxed_slice()
+            } else {
+                old
+            };
+            for &i in &not_null {
+                if row.get(i).is_none_or(Value::is_null) {
+                    return Err(PgError::new(
+                        code::NOT_NULL_VIOLATION,
+                        format!(
+                            "column \"{}\" of relation \"{table}\" contains null values",
+                            w.columns[i].name
+                        ),
+                    )
+                    .with_table(&t.name.schema, &table)
+                    .with_column(&w.columns[i].name));
+                }
+            }
+            let mut ecx = EvalCx {
+                params: &[],
+                outer: Vec::new(),
+                session: cx,
+            };
+            for (name, e) in &checks {
+                if matches!(e.eval(&row, &mut ecx)?, Value::Bool(false)) {
+                    return Err(PgError::new(
+                        code::CHECK_VIOLATION,
+                        format!(
+                            "check constraint \"{name}\" of relation \"{table}\" is violated by some row"
+                        ),
+                    )
+                    .with_table(&t.name.schema, &table)
+                    .with_constraint(name));
+                }
+            }
+            if w.rewrite {
+                new_rows.push(row);
+            }
+        }
+    }
+    // Index relations of indexes that went away (with a dropped column or constraint).
+    let gone: Vec<String> = t
+        .indexes
+        .iter()
+        .filter(|d| !w.indexes.iter().any(|x| x.oid == d.oid))
+        .map(|d| d.name.clone())
+        .collect();
+    let data = if w.rewrite {
+        Arc::new(TableData::new())
+    } else {
+        t.data.clone()
+    };
+    let (columns, indexes, constraints) = (w.columns, w.indexes, w.constraints);
+    let new = replace_with_data(cx, t, data, move |n| {
+        n.columns = columns;
+        n.indexes = indexes;
+        n.constraints = constraints;
+    })?;
+    if w.rewrite {
+        let (cell, cid) = cx.writer("ALTER TABLE")?;
+        for row in new_rows {
+            engine::load(&new.data, row, &cell, cid);
+        }
+        for d in &new.indexes {
+            build_index(cx, &new, d)?;
+        }
+    }
+    for name in gone {
+        end_relation(cx, &t.name.schema, &name)?;
+    }
+    refresh_index_relations(cx, &new)?;
+    if !w.keys.is_empty() {
+        super::add_indexes(cx, &new, &w.keys, true)?;
+    }
+    Ok(())
+}
+
+fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<()> {
+    let table = t.name.name.as_str();
+    match cmd {
+        Cmd::AddColumn { col, if_not_exists } => {
+            if live_position(&w.columns, &col.name).is_some() {
+                if *if_not_exists {
+                    cx.notice(notice(
+                        format!(
+                            "column \"{}\" of relation \"{table}\" already exists, skipping",
+                            col.name
+                        ),
+                        code::DUPLICATE_COLUMN,
+                    ));
+                    w.skipped.push(col.name.clone());
+                    return Ok(());
+                }
+                return Err(PgError::new(
+                    code::DUPLICATE_COLUMN,
+                    format!(
+                        "column \"{}\" of relation \"{table}\" already exists",
+                        col.name
+                    ),
+                ));
+            }
+            let source = match &col.default {
+                Some(text) => Source::Expr(planner_run(cx, |p| {
+                    let n = parse_expr(text)?;
+                    let (e, from) = p.bind_over_columns(table, &[], &n)?;
+                    p.assign_to(e, from, col.ty, col.typmod)?
+                        .ok_or_else(|| default_type_error(&col.name, col.ty, from))
+                })?),
+                None => Source::Null,
+            };
+            w.columns.push(ColumnDef {
+                name: col.name.clone(),
+                type_oid: col.ty.0,
+                typmod: col.typmod,
+                not_null: col.not_null,
+                default: col.default.clone(),
+                identity: col.identity,
+                dropped: false,
+            });
+            w.sources.push(source);
+            w.rewrite = true;
+        }
+        Cmd::DropColumn {
+            name,
+            if_exists,
+            cascade,
+        } => {
+            let Some(pos) = live_position(&w.columns, name) else {
+                if *if_exists {
+                    cx.notice(notice(
+                        format!(
+                            "column \"{name}\" of relation \"{table}\" does not exist, skipping"
+                        ),
+                        code::SUCCESSFUL_COMPLETION,
+                    ));
+                    return Ok(());
+                }
+                return Err(no_column(name, table));
+            };
+            super::view::column_dependents(cx, t, pos, *cascade)?;
+            let c = &mut w.columns[pos];
+            c.dropped = true;
+            c.not_null = false;
+            c.default = None;
+            c.identity = None;
+            w.sources[pos] = Source::Null;
+            // Indexes over the column go with it, and the constraints they back or that name
+            // the column.
+            let gone: Vec<u32> = w
+                .indexes
+                .iter()
+                .filter(|d| d.columns.contains(&pos))
+                .map(|d| d.oid)
+                .collect();
+            w.indexes.retain(|d| !gone.contains(&d.oid));
+            w.constraints.retain(|k| match &k.kind {
+                ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
+                    !gone.contains(index)
+                }
+                ConstraintKind::Check { expr } => {
+                    !identifiers(expr).iter().any(|(_, _, n)| n == name)
+                }
+                ConstraintKind::ForeignKey { columns, .. } => !columns.contains(&pos),
+            });
+        }
+        Cmd::AlterType {
+            name,
+            ty,
+            typmod,
+            using,
+        } => {
+            let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
+            super::view::column_type_dependents(cx, t, pos)?;
+            let old = &t.columns[pos];
+            let target = format_type_with_typmod(*ty, -1);
+            let e = planner_run(cx, |p| match using {
+                Some(text) => {
+                    let n = parse_expr(text)?;
+                    let (e, from) = p.bind_over_columns(table, &t.columns, &n)?;
+                    p.assign_to(e, from, *ty, *typmod)?.ok_or_else(|| {
+                        PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            format!("result of USING clause for column \"{name}\" cannot be cast automatically to type {target}"),
+                        )
+                        .with_hint("You might need to add an explicit cast.")
+                    })
+                }
+                None => p
+                    .assign_to(Expr::Column(pos), Type(old.type_oid), *ty, *typmod)?
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            format!(
+                                "column \"{name}\" cannot be cast automatically to type {target}"
+                            ),
+                        )
+                        .with_hint(format!(
+                            "You might need to specify \"USING {}::{}\".",
+                            crate::sql::func::quote_ident(name),
+                            format_type_with_typmod(*ty, *typmod)
+                        ))
+                    }),
+            })?;
+            // The default must convert to the new type too.
+            if let Some(text) = &w.columns[pos].default {
+                planner_run(cx, |p| {
+                    let n = parse_expr(text)?;
+                    let (d, from) = p.bind_over_columns(table, &[], &n)?;
+                    p.assign_to(d, from, *ty, *typmod)?.map(|_| ()).ok_or_else(|| {
+                        PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            format!("default for column \"{name}\" cannot be cast automatically to type {target}"),
+                        )
+                    })
+                })?;
+            }
+            let c = &mut w.columns[pos];
+            c.type_oid = ty.0;
+            c.typmod = *typmod;
+            w.sources[pos] = Source::Expr(e);
+            w.rewrite = true;
+        }
+        Cmd::Default { name, default } => {
+            let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
+            if let Some(text) = default {
+                let (ty, typmod) = (Type(w.columns[pos].type_oid), w.columns[pos].typmod);
+                planner_run(cx, |p| {
+                    let n = parse_expr(text)?;
+                    let (e, from) = p.bind_over_columns(table, &[], &n)?;
+                    p.assign_to(e, from, ty, typmod)?
+                        .map(|_| ())
+                        .ok_or_else(|| default_type_error(name, ty, from))
+                })?;
+            }
+            w.columns[pos].default = default.clone();
+        }
+        Cmd::NotNull { name, set } => {
+            let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
+            if *set {
+                if !w.columns[pos].not_null {
+                    w.columns[pos].not_null = true;
+                    w.check_not_null = true;
+                }
+            } else {
+                if w.indexes
+                    .iter()
+                    .any(|d| d.primary && d.columns.contains(&pos))
+                {
+                    return Err(PgError::new(
+                        code::INVALID_TABLE_DEFINITION,
+                        format!("column \"{name}\" is in a primary key"),
+                    ));
+                }
+                w.columns[pos].not_null = false;
+            }
+        }
+        Cmd::AddCheck { check, column } => {
+            if column.as_ref().is_some_and(|c| w.skipped.contains(c)) {
+                return Ok(());
+            }
+            let (name, expr, col) = check;
+            let name = match name {
+                Some(n) => {
+                    if w.constraints.iter().any(|c| &c.name == n) {
+                        return Err(constraint_exists(n, table));
+                    }
+                    n.clone()
+                }
+                None => {
+                    // PostgreSQL's ChooseConstraintName: after the one column the check
+                    // names, else the table alone; a taken name gets 1, 2, ... after "check".
+                    let base = match col {
+                        Some(c) => format!("{table}_{c}"),
+                        None => table.to_string(),
+                    };
+                    let mut n = format!("{base}_check");
+                    let mut pass = 0;
+                    while w.constraints.iter().any(|c| c.name == n) {
+                        pass += 1;
+                        n = format!("{base}_check{pass}");
+                    }
+                    n
+                }
+            };
+            // Bound now, so that a bad expression fails here.
+            planner_run(cx, |p| {
+                let n = parse_expr(expr)?;
+                p.bind_check(table, &w.columns, &n).map(|_| ())
+            })?;
+            w.constraints.push(ConstraintDef {
+                oid: cx
+                    .instance()
+                    .catalog
+                    .new_oid()
+                    .map_err(|e| catalog_error(e, &name))?,
+                name: name.clone(),
+                kind: ConstraintKind::Check { expr: expr.clone() },
+            });
+            w.new_checks.push(name);
+        }
+        Cmd::AddKey { key, column } => {
+            if column.as_ref().is_some_and(|c| w.skipped.contains(c)) {
+                return Ok(());
+            }
+            if let Some(n) = &key.name {
+                if w.constraints.iter().any(|c| &c.name == n) {
+                    return Err(constraint_exists(n, table));
+                }
+            }
+            w.keys.push(key.clone());
+        }
+        Cmd::DropConstraint {
+            name,
+            if_exists,
+            cascade: _,
+        } => {
+            let Some(i) = w.constraints.iter().position(|c| &c.name == name) else {
+                if *if_exists {
+                    cx.notice(notice(
+                        format!(
+                            "constraint \"{name}\" of relation \"{table}\" does not exist, skipping"
+                        ),
+                        code::SUCCESSFUL_COMPLETION,
+                    ));
+                    return Ok(());
+                }
+                return Err(PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+                ));
+            };
+            let k = w.constraints.remove(i);
+            if let ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } = k.kind
+            {
+                w.indexes.retain(|d| d.oid != index);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn default_type_error(column: &str, to: Type, from: Type) -> PgError {
+    PgError::new(
+        code::DATATYPE_MISMATCH,
+        format!(
+            "column \"{column}\" is of type {} but default expression is of type {}",
+            format_type_with_typmod(to, -1),
+            format_type_with_typmod(from, -1)
+        ),
+    )
+    .with_hint("You will need to rewrite or cast the expression.")
+}
+
+/// Ends the relation `schema.name` (an index that went away with its table's change).
+fn end_relation(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<()> {
+    if let Some(r) = find(cx, schema, name)? {
+        let (cell, cid) = cx.writer("ALTER TABLE")?;
+        cx.instance()
+            .catalog
+            .end(&r, &cell, cid)
+            .map_err(|e| catalog_error(e, name))?;
+    }
+    Ok(())
+}
+
+/// Writes new versions of a table's index relations, so that they show its current column
+/// names and types and share its (possibly new) heap.
+fn refresh_index_relations(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<()> {
+    for d in &table.indexes {
+        let Some(ir) = find(cx, &table.name.schema, &d.name)? else {
+            continue;
+        };
+        if ir.kind != RelKind::Index {
+            continue;
+        }
+        let columns: Vec<ColumnDef> = d
+            .columns
+            .iter()
+            .map(|&c| table.columns[c].clone())
+            .collect();
+        let def = d.clone();
+        replace_with_data(cx, &ir, table.data.clone(), move |n| {
+            n.columns = columns;
+            n.indexes = vec![def];
+        })?;
+    }
+    Ok(())
+}
+
+/// Identifiers in an expression's text that are not function names or qualified names' tails:
+/// (start, end, name as PostgreSQL folds it). Used to find and rename a column's references in
+/// a stored CHECK expression.
+fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
+    identifier_tokens(text, false)
+}
+
+/// The identifiers of a statement's or expression's text that are not function names, with
+/// or without the tails of qualified names (`s.t`, `t.c`).
+fn identifier_tokens(text: &str, tails: bool) -> Vec<(usize, usize, String)> {
+    use protobuf::{KeywordKind as K, Token as T};
+    let Ok(scan) = pg_query::scan(text) else {
+        return Vec::new();
+    };
+    let toks = &scan.tokens;
+    let mut out = Vec::new();
+    for (i, tk) in toks.iter().enumerate() {
+        let is_ident = tk.token == T::Ident as i32
+            || tk.keyword_kind == K::UnreservedKeyword as i32
+            || tk.keyword_kind == K::ColNameKeyword as i32;
+        if !is_ident {
+            continue;
+        }
+        let call = toks
+            .get(i + 1)
+            .is_some_and(|n| n.token == T::Ascii40 as i32);
+        let qualified_tail = !tails && i > 0 && toks[i - 1].token == T::Ascii46 as i32;
+        if call || qualified_tail {
+            continue;
+        }
+        let (s, e) = (tk.start as usize, tk.end as usize);
+        let Some(raw) = text.get(s..e) else { continue };
+        let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(q) => q.replace("\"\"", "\""),
+            None => raw.to_lowercase(),
+        };
+        out.push((s, e, name));
+    }
+    out
+}
+
+/// `text` with every reference to column `old` naming `new` instead.
+fn rename_in_expr(text: &str, old: &str, new: &str) -> String {
+    let mut out = text.to_string();
+    for (s, e, name) in identifiers(text).into_iter().rev() {
+        if name == old {
+            out.replace_range(s..e, &crate::sql::func::quote_ident(new));
+        }
+    }
+    out
+}
+
+/// A view's query text with every identifier `old` (qualified names' parts too) naming `new`:
+/// how a view follows a rename of a table or column it reads, which PostgreSQL's stored parse
+/// tree does by OID. Names that are equal but mean something else (an alias, a column called
+/// like the table) are renamed too: an approximation.
+pub(super) fn rename_in_query(text: &str, old: &str, new: &str) -> String {
+    let mut out = text.to_string();
+    for (s, e, name) in identifier_tokens(text, true).into_iter().rev() {
+        if name == old {
+            out.replace_range(s..e, &crate::sql::func::quote_ident(new));
+        }
+    }
+    out
+}
+
+fn rename_relation(cx: &mut dyn SessionCtx, r: &Arc<Rel>, new_name: &str) -> PgResult<()> {
+    if find(cx, &r.name.schema, new_name)?.is_some() {
+        return Err(super::already_exists(new_name));
+    }
+    let mut name = r.name.clone();
+    name.name = new_name.to_string();
+    move_relation(cx, r, name)?;
+    super::view::follow_rename(cx, r.oid, None, &r.name.name, new_name)?;
+    if r.kind == RelKind::Index {
+        // The table's definition names its indexes, and the constraint an index backs is
+        // renamed with it (as PostgreSQL does).
+        if let Some(t) = table_of(cx, r)? {
+            let oid = r.oid;
+            let new_name = new_name.to_string();
+            replace_with_data(cx, &t, t.data.clone(), move |n| {
+                for d in n.indexes.iter_mut().filter(|d| d.oid == oid) {
+                    d.name = new_name.clone();
+                }
+                for k in n.constraints.iter_mut() {
+                    if let ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } =
+                        k.kind
+                    {
+                        if index == oid {
+                            k.name = new_name.clone();
+                        }
+                    }
+                }
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The table an index relation indexes, as the catalog snapshot sees it.
+fn table_of(cx: &mut dyn SessionCtx, index: &Rel) -> PgResult<Option<Arc<Rel>>> {
+    let snap = cx.catalog_snapshot()?;
+    Ok(cx
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .find(|t| Some(t.oid) == index.table))
+}
+
+/// Ends `r` and writes it again under `name` (same OID, data and definition).
+fn move_relation(
+    cx: &mut dyn SessionCtx,
+    r: &Arc<Rel>,
+    name: crate::catalog::QualName,
+) -> PgResult<Arc<Rel>> {
+    let (cell, cid) = cx.writer("ALTER TABLE")?;
+    let shown = name.name.clone();
+    let n = crate::catalog::NewRelation {
+        name,
+        kind: r.kind,
+        persistence: r.persistence,
+        columns: r.columns.clone(),
+        indexes: r.indexes.clone(),
+        constraints: r.constraints.clone(),
+        owner: r.owner.clone(),
+        table: r.table,
+        data: r.data.clone(),
+    };
+    let catalog = &cx.instance().catalog;
+    catalog
+        .end(r, &cell, cid)
+        .map_err(|e| catalog_error(e, &r.name.name))?;
+    let snap = cx.catalog_snapshot()?;
+    cx.instance()
+        .catalog
+        .create(Some(r.oid), n, &snap, &cell, cid)
+        .map_err(|e| catalog_error(e, &shown))
+}
+
+fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) -> PgResult<()> {
+    let table = r.name.name.clone();
+    let Some(pos) = live_position(&r.columns, old) else {
+        return Err(PgError::new(
+            code::UNDEFINED_COLUMN,
+            format!("column \"{old}\" does not exist"),
+        ));
+    };
+    if live_position(&r.columns, new).is_some() {
+        return Err(PgError::new(
+            code::DUPLICATE_COLUMN,
+            format!("column \"{new}\" of relation \"{table}\" already exists"),
+        ));
+    }
+    let (old_s, new_s) = (old.to_string(), new.to_string());
+    replace_with_data(cx, r, r.data.clone(), move |n| {
+        n.columns[pos].name = new_s.clone();
+        for k in n.constraints.iter_mut() {
+            if let ConstraintKind::Check { expr } = &mut k.kind {
+                *expr = rename_in_expr(expr, &old_s, &new_s);
+            }
+        }
+    })?;
+    // An index's own column keeps the name it was created with (as in PostgreSQL); the
+    // views that read the column follow it.
+    super::view::follow_rename(cx, r.oid, Some(pos), old, new)
+}
+
+fn rename_constraint(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) -> PgResult<()> {
+    let table = r.name.name.clone();
+    let Some(k) = r.constraints.iter().find(|c| c.name == old) else {
+        return Err(PgError::new(
+            code::UNDEFINED_OBJECT,
+            format!("constraint \"{old}\" for table \"{table}\" does not exist"),
+        ));
+    };
+    if r.constraints.iter().any(|c| c.name == new) {
+        return Err(constraint_exists(new, &table));
+    }
+    match k.kind {
+        // Renaming an index-backed constraint renames its index (which renames it).
+        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
+            let Some(d) = r.indexes.iter().find(|d| d.oid == index) else {
+                return Ok(());
+            };
+            let Some(ir) = find(cx, &r.name.schema, &d.name)? else {
+                return Ok(());
+            };
+            rename_relation(cx, &ir, new)
+        }
+        _ => {
+            let (old, new) = (old.to_string(), new.to_string());
+            replace_with_data(cx, r, r.data.clone(), move |n| {
+                for k in n.constraints.iter_mut().filter(|k| k.name == old) {
+                    k.name = new.clone();
+                }
+            })
+            .map(|_| ())
+        }
+    }
+}
+
+fn set_schema(cx: &mut dyn SessionCtx, r: &Arc<Rel>, schema: &str) -> PgResult<()> {
+    let snap = cx.catalog_snapshot()?;
+    if !engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), schema) {
+        return Err(PgError::new(
+            code::INVALID_SCHEMA_NAME,
+            format!("schema \"{schema}\" does not exist"),
+        ));
+    }
+    if r.name.schema == schema {
+        return Ok(());
+    }
+    if find(cx, schema, &r.name.name)?.is_some() {
+        return Err(PgError::new(
+            code::DUPLICATE_TABLE,
+            format!(
+                "relation \"{}\" already exists in schema \"{schema}\"",
+                r.name.name
+            ),
+        ));
+    }
+    // Its indexes move with it.
+    let mut moved = vec![r.clone()];
+    for d in &r.indexes {
+        if let Some(ir) = find(cx, &r.name.schema, &d.name)? {
+            moved.push(ir);
+        }
+    }
+    for m in moved {
+        let mut name = m.name.clone();
+        name.schema = schema.to_string();
+        move_relation(cx, &m, name)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renames_only_the_column_references() {
+        assert_eq!(
+            rename_in_expr("((a > 1) AND (abs(a) < t.a) AND (\"a\" <> b))", "a", "New"),
+            "((\"New\" > 1) AND (abs(\"New\") < t.a) AND (\"New\" <> b))"
+        );
+        let names: Vec<String> = identifiers("(x > length(y))")
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        assert_eq!(names, vec!["x", "y"]);
+    }
+}

@@ -1,0 +1,129 @@
+//! Expressions over the rows of a table being altered (ALTER TABLE ... ALTER COLUMN TYPE
+//! USING, the default of a column added to a table with rows, CHECK constraints validated
+//! against existing rows), and the query of a view, planned where the view is used.
+//!
+//! DDL works on a table definition that is not (yet) a catalog version, so these bind against
+//! a plain list of column definitions rather than a [`Rel`](crate::sql::engine::Rel).
+
+use pg_query::protobuf::node::Node as N;
+
+use super::modify::TableCx;
+use super::{CoercionContext, Column, Expr, Plan, Planner, Scope, ScopeCol};
+use crate::catalog::ColumnDef;
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::Rel;
+use crate::sql::types::Type;
+
+fn scope_of(rel: &str, columns: &[ColumnDef]) -> Scope {
+    Scope {
+        cols: columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ScopeCol {
+                rel: rel.to_string(),
+                // A dropped column keeps its place but no name can reach it.
+                name: if c.dropped {
+                    format!("\u{0}\u{0}dropped{i}")
+                } else {
+                    c.name.clone()
+                },
+                ty: Type(c.type_oid),
+                typmod: c.typmod,
+                origin: None,
+                hidden: false,
+            })
+            .collect(),
+    }
+}
+
+impl Planner<'_> {
+    /// Binds `n` over a row of table `rel` with `columns`; returns the expression and its type.
+    pub fn bind_over_columns(
+        &mut self,
+        rel: &str,
+        columns: &[ColumnDef],
+        n: &N,
+    ) -> PgResult<(Expr, Type)> {
+        let scope = scope_of(rel, columns);
+        self.bind(n, &scope, None)
+    }
+
+    /// A CHECK expression over a row of `columns`, as a boolean.
+    pub fn bind_check(&mut self, rel: &str, columns: &[ColumnDef], n: &N) -> PgResult<Expr> {
+        let (e, t) = self.bind_over_columns(rel, columns, n)?;
+        self.coerce_bool(e, t, "CHECK", n)
+    }
+
+    /// Converts `e` of type `from` to a column of type `to`, as an assignment does; None when
+    /// no assignment cast exists (the caller words the error). Other errors (a literal that
+    /// is no valid input for the type) are returned as they are.
+    pub fn assign_to(
+        &mut self,
+        e: Expr,
+        from: Type,
+        to: Type,
+        typmod: i32,
+    ) -> PgResult<Option<Expr>> {
+        match self.coerce(e, from, to, typmod, CoercionContext::Assignment, -1) {
+            Ok(e) => Ok(Some(e)),
+            Err(err) if matches!(err.code, code::DATATYPE_MISMATCH | code::CANNOT_COERCE) => {
+                Ok(None)
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The plan of view `view` (its stored query planned again, with the view's column names
+    /// and no more columns than it was created with: a `*` in it stays as it was expanded then,
+    /// as PostgreSQL stores the expanded list).
+    pub(super) fn plan_view(&mut self, view: &Rel) -> PgResult<Plan> {
+        let def = view.data.view.as_ref().ok_or_else(|| {
+            PgError::internal(format!("view \"{}\" has no definition", view.name.name))
+        })?;
+        let parsed = pg_query::parse(&def.query, 0)
+            .map_err(|e| PgError::internal(format!("view query does not parse: {e}")))?;
+        let node = parsed
+            .protobuf
+            .stmts
+            .into_iter()
+            .next()
+            .and_then(|s| s.stmt)
+            .and_then(|s| s.node)
+            .ok_or_else(|| PgError::internal("view query is empty"))?;
+        // The view's query sees none of the query around it (no outer columns, no CTEs).
+        let mut inner = Planner::new(self.params, self.fmt);
+        inner.tables = self.tables.as_ref().map(|t| TableCx {
+            search_path: &def.search_path,
+            ..t.clone()
+        });
+        let plan = inner.plan_query(&node)?;
+        let live: Vec<(usize, &ColumnDef)> = view.live_columns().collect();
+        if plan.columns.len() < live.len() {
+            return Err(PgError::new(
+                code::FEATURE_NOT_SUPPORTED,
+                format!(
+                    "view \"{}\" no longer matches the tables it reads",
+                    view.name.name
+                ),
+            ));
+        }
+        let columns: Vec<Column> = live
+            .iter()
+            .zip(plan.columns.iter())
+            .map(|((i, c), pc)| Column {
+                name: c.name.clone(),
+                ty: pc.ty,
+                typmod: pc.typmod,
+                origin: Some((view.oid, *i as i16 + 1)),
+            })
+            .collect();
+        let exprs = (0..columns.len()).map(Expr::Column).collect();
+        Ok(Plan {
+            columns,
+            node: super::Node::Project {
+                input: Box::new(plan),
+                exprs,
+            },
+        })
+    }
+}

@@ -1,0 +1,679 @@
+//! The sequence functions (nextval, currval, setval, lastval, pg_get_serial_sequence), the
+//! per-session state they keep, and the rows of `SELECT * FROM seq`, pg_sequence and
+//! pg_sequences.
+//!
+//! # Design
+//!
+//! A sequence is a catalog relation of kind 'S' whose data carries a
+//! [`catalog::sequence::Sequence`] (options and the shared, non-transactional counter). The
+//! functions find it by name through the session's catalog snapshot, as PostgreSQL's regclass
+//! input does, so a sequence created in the running transaction is usable at once and one
+//! dropped by an uncommitted transaction still is.
+//!
+//! What is per session is PostgreSQL's SeqTable: for each sequence used, the value nextval last
+//! returned (currval) and, with CACHE > 1, the values fetched ahead but not yet returned; and
+//! which sequence nextval used last (lastval). None of it is transactional.
+//!
+//! # Bounds
+//!
+//! [`SessionSequences`] holds at most [`MAX_SESSION_SEQUENCES`] entries; past that the entries
+//! of other sequences than the last used are forgotten (their currval then reads as undefined,
+//! a difference from PostgreSQL only for a session that has used more sequences than that).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::catalog::sequence::{SeqError, Sequence};
+use crate::catalog::{Oid, QualName, RelKind};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::{self, Rel};
+use crate::sql::expr::{SessionCtx, SessionFn};
+use crate::sql::types::{Type, Value};
+
+/// Sequences remembered per session (see the module's Bounds).
+pub const MAX_SESSION_SEQUENCES: usize = 65_536;
+
+/// A session's state of one sequence (PostgreSQL's SeqTableData).
+#[derive(Debug, Clone)]
+struct Entry {
+    /// Where the sequence was found (lastval finds it again by name).
+    name: QualName,
+    /// The storage the cached values came from.
+    generation: u64,
+    last_valid: bool,
+    /// The value nextval last returned.
+    last: i64,
+    /// The last value fetched ahead; `last != cached` means values are cached.
+    cached: i64,
+    increment: i64,
+}
+
+/// What a session keeps of the sequences it used.
+#[derive(Debug, Default)]
+pub struct SessionSequences {
+    entries: HashMap<Oid, Entry>,
+    last_used: Option<Oid>,
+    /// Names already resolved (the regclass text of a serial default, looked up for every
+    /// row), valid while the catalog's epoch and search_path stay as they were: any catalog
+    /// change, including another transaction's DDL becoming visible, bumps the epoch.
+    resolved: HashMap<String, Arc<Rel>>,
+    resolved_at: (u64, Vec<String>),
+}
+
+/// Names kept in [`SessionSequences`]'s resolution cache (cleared when full).
+const MAX_RESOLVED: usize = 64;
+
+impl SessionSequences {
+    /// DISCARD SEQUENCES / DISCARD ALL.
+    pub fn discard(&mut self) {
+        self.entries.clear();
+        self.last_used = None;
+        self.resolved.clear();
+    }
+
+    fn entry(&mut self, rel: &Rel, seq: &Sequence) -> &mut Entry {
+        if self.entries.len() >= MAX_SESSION_SEQUENCES && !self.entries.contains_key(&rel.oid) {
+            let keep = self.last_used;
+            self.entries.retain(|o, _| Some(*o) == keep);
+        }
+        let e = self.entries.entry(rel.oid).or_insert_with(|| Entry {
+            name: rel.name.clone(),
+            generation: seq.generation,
+            last_valid: false,
+            last: 0,
+            cached: 0,
+            increment: seq.options.increment,
+        });
+        e.name = rel.name.clone();
+        if e.generation != seq.generation {
+            // The sequence was rewritten (ALTER SEQUENCE, RESTART): the values cached from the
+            // old storage are not handed out; currval stays.
+            e.generation = seq.generation;
+            e.cached = e.last;
+        }
+        e
+    }
+}
+
+/// Splits a relation name as regclass input does: dot-separated identifiers, unquoted ones
+/// folded to lower case, `""` inside quotes standing for one quote.
+pub fn parse_qualified(s: &str) -> PgResult<Vec<String>> {
+    let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
+    let mut parts = Vec::new();
+    let mut chars = s.trim().chars().peekable();
+    loop {
+        let mut part = String::new();
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            loop {
+                match chars.next() {
+                    Some('"') if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        part.push('"');
+                    }
+                    Some('"') => break,
+                    Some(c) => part.push(c),
+                    None => return Err(bad()),
+                }
+            }
+            if part.is_empty() {
+                return Err(bad());
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c == '.' || c.is_whitespace() {
+                    break;
+                }
+                part.extend(c.to_lowercase());
+                chars.next();
+            }
+            if part.is_empty() {
+                return Err(bad());
+            }
+        }
+        // PostgreSQL truncates identifiers to NAMEDATALEN - 1 bytes.
+        while part.len() > 63 {
+            part.pop();
+        }
+        parts.push(part);
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        match chars.next() {
+            None => break,
+            Some('.') => continue,
+            Some(_) => return Err(bad()),
+        }
+    }
+    Ok(parts)
+}
+
+/// The relation a regclass-like text names, through search_path; 42P01 when there is none.
+pub fn find_named(cx: &mut dyn SessionCtx, text: &str) -> PgResult<Arc<Rel>> {
+    let parts = parse_qualified(text)?;
+    let (schema, name) = match parts.as_slice() {
+        [n] => (String::new(), n.clone()),
+        [s, n] => (s.clone(), n.clone()),
+        [d, s, n] => {
+            if d != cx.database() {
+                return Err(PgError::new(
+                    code::FEATURE_NOT_SUPPORTED,
+                    format!("cross-database references are not implemented: {text}"),
+                ));
+            }
+            (s.clone(), n.clone())
+        }
+        _ => {
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                format!("improper relation name (too many dotted names): {text}"),
+            ))
+        }
+    };
+    if !schema.is_empty() && !matches!(schema.as_str(), "public" | "pg_catalog") {
+        return Err(PgError::new(
+            code::INVALID_SCHEMA_NAME,
+            format!("schema \"{schema}\" does not exist"),
+        ));
+    }
+    let snap = cx.catalog_snapshot()?;
+    let path = cx.search_path();
+    engine::find_rel(
+        &cx.instance().catalog,
+        &snap,
+        cx.database(),
+        path.iter().map(String::as_str),
+        &schema,
+        &name,
+    )
+    .ok_or_else(|| {
+        let full = if schema.is_empty() {
+            name.clone()
+        } else {
+            format!("{schema}.{name}")
+        };
+        PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{full}\" does not exist"),
+        )
+    })
+}
+
+/// The relation a regclass argument refers to (held by name, or an OID).
+fn rel_of_arg(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Arc<Rel>> {
+    match v {
+        Value::Oid(o) => {
+            let snap = cx.catalog_snapshot()?;
+            let db = cx.database().to_string();
+            cx.instance()
+                .catalog
+                .visible(&snap)
+                .into_iter()
+                .find(|r| r.oid == *o && r.name.database == db)
+                .ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_TABLE,
+                        format!("could not open relation with OID {o}"),
+                    )
+                })
+        }
+        v => {
+            let text = v.as_str().unwrap_or_default();
+            let epoch = cx.instance().catalog.epoch();
+            let path = cx.search_path();
+            if let Some(state) = cx.sequences() {
+                if state.resolved_at.0 == epoch && state.resolved_at.1 == path {
+                    if let Some(r) = state.resolved.get(text) {
+                        return Ok(r.clone());
+                    }
+                } else {
+                    state.resolved.clear();
+                    state.resolved_at = (epoch, path);
+                }
+            }
+            let rel = find_named(cx, text)?;
+            if let Some(state) = cx.sequences() {
+                if state.resolved.len() >= MAX_RESOLVED {
+                    state.resolved.clear();
+                }
+                if state.resolved_at.0 == epoch {
+                    state.resolved.insert(text.to_string(), rel.clone());
+                }
+            }
+            Ok(rel)
+        }
+    }
+}
+
+/// The relation as a sequence; 42809 for another kind.
+fn sequence_of(rel: &Rel) -> PgResult<&Sequence> {
+    match (&rel.kind, rel.data.sequence.as_ref()) {
+        (RelKind::Sequence, Some(s)) => Ok(s),
+        _ => Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!("\"{}\" is not a sequence", rel.name.name),
+        )),
+    }
+}
+
+fn no_session() -> PgError {
+    PgError::feature_not_supported("sequences are not available here")
+}
+
+/// nextval on a sequence already found.
+pub fn nextval_rel(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<i64> {
+    let seq = sequence_of(rel)?;
+    // A read-only transaction may not take values (25006). PostgreSQL also gives the
+    // transaction an id here, so that its commit waits for the sequence's WAL record.
+    cx.current_xid("nextval")?;
+    let state = cx.sequences().ok_or_else(no_session)?;
+    let e = state.entry(rel, seq);
+    if e.last != e.cached {
+        e.last += e.increment;
+        let v = e.last;
+        state.last_used = Some(rel.oid);
+        return Ok(v);
+    }
+    let (result, last) = seq.fetch().map_err(|err| seq_error(err, &rel.name.name))?;
+    e.last = result;
+    e.cached = last;
+    e.increment = seq.options.increment;
+    e.last_valid = true;
+    state.last_used = Some(rel.oid);
+    Ok(result)
+}
+
+fn seq_error(e: SeqError, name: &str) -> PgError {
+    match e {
+        SeqError::ReachedMax(m) => PgError::new(
+            code::SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+            format!("nextval: reached maximum value of sequence \"{name}\" ({m})"),
+        ),
+        SeqError::ReachedMin(m) => PgError::new(
+            code::SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+            format!("nextval: reached minimum value of sequence \"{name}\" ({m})"),
+        ),
+        SeqError::OutOfBounds { value, min, max } => PgError::new(
+            code::NUMERIC_VALUE_OUT_OF_RANGE,
+            format!(
+                "setval: value {value} is out of bounds for sequence \"{name}\" ({min}..{max})"
+            ),
+        ),
+    }
+}
+
+fn not_defined(msg: String) -> PgError {
+    PgError::new(code::OBJECT_NOT_IN_PREREQUISITE_STATE, msg)
+}
+
+/// Result types of the sequence functions.
+pub fn result_type(f: SessionFn) -> Type {
+    match f {
+        SessionFn::SeqIsCalled => Type::BOOL,
+        SessionFn::GetSerialSequence => Type::TEXT,
+        _ => Type::INT8,
+    }
+}
+
+/// Evaluates a sequence function (strict: NULL in, NULL out).
+pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<Value> {
+    if args.iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    Ok(match f {
+        SessionFn::Nextval => {
+            let rel = rel_of_arg(cx, &args[0])?;
+            Value::Int8(nextval_rel(cx, &rel)?)
+        }
+        SessionFn::Currval => {
+            let rel = rel_of_arg(cx, &args[0])?;
+            let seq = sequence_of(&rel)?;
+            let state = cx.sequences().ok_or_else(no_session)?;
+            let e = state.entry(&rel, seq);
+            if !e.last_valid {
+                return Err(not_defined(format!(
+                    "currval of sequence \"{}\" is not yet defined in this session",
+                    rel.name.name
+                )));
+            }
+            Value::Int8(e.last)
+        }
+        SessionFn::Setval => {
+            let rel = rel_of_arg(cx, &args[0])?;
+            let seq = sequence_of(&rel)?;
+            let value = args[1].as_i64().unwrap_or(0);
+            let is_called = args.get(2).and_then(Value::as_bool).unwrap_or(true);
+            cx.current_xid("setval")?;
+            seq.set(value, is_called)
+                .map_err(|e| seq_error(e, &rel.name.name))?;
+            let state = cx.sequences().ok_or_else(no_session)?;
+            let e = state.entry(&rel, seq);
+            if is_called {
+                e.last = value;
+                e.last_valid = true;
+            }
+            e.cached = e.last;
+            Value::Int8(value)
+        }
+        SessionFn::Lastval => {
+            let undefined = || not_defined("lastval is not yet defined in this session".into());
+            let state = cx.sequences().ok_or_else(no_session)?;
+            let Some(oid) = state.last_used else {
+                return Err(undefined());
+            };
+            let Some(e) = state.entries.get(&oid).cloned() else {
+                return Err(undefined());
+            };
+            // The sequence may have been dropped since.
+            let snap = cx.catalog_snapshot()?;
+            match cx.instance().catalog.lookup(&e.name, &snap) {
+                Some(r) if r.oid == oid => Value::Int8(e.last),
+                _ => return Err(undefined()),
+            }
+        }
+        SessionFn::GetSerialSequence => {
+            let table = find_named(cx, args[0].as_str().unwrap_or_default())?;
+            let column = args[1].as_str().unwrap_or_default();
+            let Some(pos) = table
+                .live_columns()
+                .find(|(_, c)| c.name == column)
+                .map(|(i, _)| i)
+            else {
+                return Err(PgError::new(
+                    code::UNDEFINED_COLUMN,
+                    format!(
+                        "column \"{column}\" of relation \"{}\" does not exist",
+                        table.name.name
+                    ),
+                ));
+            };
+            match owned_sequence(cx, &table, pos as i16 + 1)? {
+                Some(s) => Value::Text(format!(
+                    "{}.{}",
+                    super::func::quote_ident(&s.name.schema),
+                    super::func::quote_ident(&s.name.name)
+                )),
+                None => Value::Null,
+            }
+        }
+        SessionFn::SeqLastValue | SessionFn::SeqLogCnt | SessionFn::SeqIsCalled => {
+            let rel = rel_of_arg(cx, &args[0])?;
+            let st = sequence_of(&rel)?.state();
+            match f {
+                SessionFn::SeqLastValue => Value::Int8(st.last_value),
+                SessionFn::SeqLogCnt => Value::Int8(st.log_cnt),
+                _ => Value::Bool(st.is_called),
+            }
+        }
+        _ => unreachable!("not a sequence function"),
+    })
+}
+
+/// The sequence owned by column `attnum` of `table` (serial or identity), if any.
+pub fn owned_sequence(
+    cx: &mut dyn SessionCtx,
+    table: &Rel,
+    attnum: i16,
+) -> PgResult<Option<Arc<Rel>>> {
+    Ok(owned_sequences(cx, table)?.into_iter().find(|s| {
+        s.data
+            .sequence
+            .as_ref()
+            .and_then(|q| q.owned_by)
+            .is_some_and(|o| o.attnum == attnum)
+    }))
+}
+
+/// Every sequence owned by a column of `table`.
+pub fn owned_sequences(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<Vec<Arc<Rel>>> {
+    let snap = cx.catalog_snapshot()?;
+    Ok(cx
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| {
+            r.kind == RelKind::Sequence
+                && r.name.database == table.name.database
+                && r.data
+                    .sequence
+                    .as_ref()
+                    .and_then(|s| s.owned_by)
+                    .is_some_and(|o| o.table == table.oid)
+        })
+        .collect())
+}
+
+/// The text a relation is named by in a regclass argument (quoted where needed).
+pub fn regclass_text(schema: &str, name: &str) -> String {
+    let n = super::func::quote_ident(name);
+    if schema.is_empty() || schema == "public" {
+        n
+    } else {
+        format!("{}.{n}", super::func::quote_ident(schema))
+    }
+}
+
+/// `nextval('name'::regclass)` as PostgreSQL deparses a serial column's default.
+pub fn nextval_default(schema: &str, name: &str) -> String {
+    let text = regclass_text(schema, name).replace('\'', "''");
+    format!("nextval('{text}'::regclass)")
+}
+
+/// `SELECT * FROM seq`: one row read from the counter when the plan runs (not when it is
+/// made: a prepared statement reads the current values).
+pub fn scan_plan(rel: &Rel) -> crate::sql::plan::Plan {
+    use crate::sql::expr::Expr;
+    use crate::sql::plan::{Column, Node, Plan};
+    let name = Value::Text(format!(
+        "{}.{}",
+        super::func::quote_ident(&rel.name.schema),
+        super::func::quote_ident(&rel.name.name)
+    ));
+    let field = |f: SessionFn| Expr::Session {
+        f,
+        args: vec![Expr::Const(name.clone())],
+        arg_types: vec![Type::REGCLASS],
+    };
+    let columns = [
+        ("last_value", Type::INT8),
+        ("log_cnt", Type::INT8),
+        ("is_called", Type::BOOL),
+    ]
+    .iter()
+    .zip(1i16..)
+    .map(|((n, t), attnum)| Column {
+        name: n.to_string(),
+        ty: *t,
+        typmod: -1,
+        origin: Some((rel.oid, attnum)),
+    })
+    .collect();
+    Plan {
+        columns,
+        node: Node::Values(vec![vec![
+            field(SessionFn::SeqLastValue),
+            field(SessionFn::SeqLogCnt),
+            field(SessionFn::SeqIsCalled),
+        ]]),
+    }
+}
+
+fn generated_always(name: &str) -> String {
+    format!("Column \"{name}\" is an identity column defined as GENERATED ALWAYS.")
+}
+
+/// INSERT into identity columns (PostgreSQL's rewriteTargetListIA): a value for a GENERATED
+/// ALWAYS column needs OVERRIDING SYSTEM VALUE (428C9 otherwise); OVERRIDING USER VALUE makes
+/// every identity column take its sequence's next value instead of the one given. `input`
+/// produces full table rows; `defaults` are the columns' bound defaults.
+pub fn apply_identity(
+    rel: &Rel,
+    targets: &[usize],
+    s: &pg_query::protobuf::InsertStmt,
+    mut input: crate::sql::plan::Plan,
+    defaults: &[Option<crate::sql::expr::Expr>],
+) -> PgResult<crate::sql::plan::Plan> {
+    use crate::sql::plan::Node;
+    use pg_query::protobuf::{node::Node as N, OverridingKind};
+    let over = s.r#override;
+    let user = over == OverridingKind::OverridingUserValue as i32;
+    let system = over == OverridingKind::OverridingSystemValue as i32;
+    let values = match s.select_stmt.as_ref().and_then(|n| n.node.as_ref()) {
+        Some(N::SelectStmt(sel)) if !sel.values_lists.is_empty() => Some(&sel.values_lists),
+        _ => None,
+    };
+    for (k, &col) in targets.iter().enumerate() {
+        let c = &rel.columns[col];
+        let Some(kind) = c.identity else {
+            continue;
+        };
+        if kind == 'a' && !system && !user {
+            // Every row must say DEFAULT there (a SELECT never does).
+            let all_default = values.is_some_and(|rows| {
+                rows.iter().all(|r| match r.node.as_ref() {
+                    Some(N::List(l)) => l
+                        .items
+                        .get(k)
+                        .is_none_or(|i| matches!(i.node, Some(N::SetToDefault(_)))),
+                    _ => true,
+                })
+            }) || s.select_stmt.is_none();
+            if !all_default {
+                return Err(PgError::new(
+                    code::GENERATED_ALWAYS,
+                    format!(
+                        "cannot insert a non-DEFAULT value into column \"{}\"",
+                        c.name
+                    ),
+                )
+                .with_detail(generated_always(&c.name))
+                .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
+            }
+        }
+        if user {
+            let Some(d) = defaults.get(col).cloned().flatten() else {
+                continue;
+            };
+            match &mut input.node {
+                Node::Values(rows) => rows.iter_mut().for_each(|r| r[col] = d.clone()),
+                Node::Project { exprs, .. } => exprs[col] = d,
+                _ => {}
+            }
+        }
+    }
+    Ok(input)
+}
+
+/// UPDATE ... SET of a GENERATED ALWAYS identity column to anything but DEFAULT: 428C9.
+pub fn check_identity_update(rel: &Rel, col: usize) -> PgResult<()> {
+    let c = &rel.columns[col];
+    if c.identity == Some('a') {
+        return Err(PgError::new(
+            code::GENERATED_ALWAYS,
+            format!("column \"{}\" can only be updated to DEFAULT", c.name),
+        )
+        .with_detail(generated_always(&c.name)));
+    }
+    Ok(())
+}
+
+/// A sequence function's first argument written as a string literal is read as regclass when
+/// the statement is analyzed, as PostgreSQL's parser does: an unknown name fails then, with the
+/// literal's position.
+pub fn check_regclass_literal(
+    tables: Option<&crate::sql::plan::modify::TableCx<'_>>,
+    f: SessionFn,
+    arg: &pg_query::protobuf::Node,
+) -> PgResult<()> {
+    use pg_query::protobuf::{a_const::Val, node::Node as N};
+    if !matches!(
+        f,
+        SessionFn::Nextval | SessionFn::Currval | SessionFn::Setval
+    ) {
+        return Ok(());
+    }
+    let (Some(cx), Some(N::AConst(c))) = (tables, arg.node.as_ref()) else {
+        return Ok(());
+    };
+    let Some(Val::Sval(text)) = &c.val else {
+        return Ok(());
+    };
+    let at = (c.location >= 0).then(|| c.location as u32 + 1);
+    let parts = parse_qualified(&text.sval).map_err(|e| e.at(at))?;
+    let (schema, name) = match parts.as_slice() {
+        [n] => ("", n.as_str()),
+        [s, n] => (s.as_str(), n.as_str()),
+        _ => return Ok(()),
+    };
+    if !schema.is_empty() && !matches!(schema, "public" | "pg_catalog") {
+        return Err(PgError::new(
+            code::INVALID_SCHEMA_NAME,
+            format!("schema \"{schema}\" does not exist"),
+        )
+        .at(at));
+    }
+    let found = engine::find_rel(
+        cx.catalog,
+        &cx.snap,
+        cx.database,
+        engine::search_schemas(cx.search_path),
+        schema,
+        name,
+    );
+    // The plan depends on the schema either way: a later CREATE SEQUENCE makes it valid.
+    cx.used.set(true);
+    if found.is_none() {
+        let full = if schema.is_empty() {
+            name.to_string()
+        } else {
+            format!("{schema}.{name}")
+        };
+        return Err(PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{full}\" does not exist"),
+        )
+        .at(at));
+    }
+    Ok(())
+}
+
+/// The rows of pg_sequence (2224) and pg_sequences (12048) for the sequences among `rels`.
+pub fn catalog_rows(oid: u32, rels: &[Arc<Rel>]) -> Vec<Vec<Value>> {
+    let Some(def) = crate::sql::catalog::relation_by_oid(oid) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in rels.iter().filter(|r| r.kind == RelKind::Sequence) {
+        let Some(s) = r.data.sequence.as_ref() else {
+            continue;
+        };
+        let o = &s.options;
+        let st = s.state();
+        let row = def
+            .columns
+            .iter()
+            .map(|(c, _)| match *c {
+                "seqrelid" => Value::Oid(r.oid),
+                "seqtypid" | "data_type" => Value::Oid(o.type_oid),
+                "seqstart" | "start_value" => Value::Int8(o.start),
+                "seqincrement" | "increment_by" => Value::Int8(o.increment),
+                "seqmax" | "max_value" => Value::Int8(o.max),
+                "seqmin" | "min_value" => Value::Int8(o.min),
+                "seqcache" | "cache_size" => Value::Int8(o.cache),
+                "seqcycle" | "cycle" => Value::Bool(o.cycle),
+                "schemaname" => Value::Text(r.name.schema.clone()),
+                "sequencename" => Value::Text(r.name.name.clone()),
+                "sequenceowner" => Value::Text(r.owner.clone()),
+                // pg_sequence_last_value: NULL until the first nextval.
+                "last_value" if st.is_called => Value::Int8(st.last_value),
+                _ => Value::Null,
+            })
+            .collect();
+        out.push(row);
+    }
+    out
+}
