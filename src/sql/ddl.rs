@@ -729,7 +729,7 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
     let mut last_live: Option<Key> = None;
     for (key, root) in entries {
         if def.unique && !key.has_null() && dup.is_none() {
-            let live = table.data.heap.fetch(root, &snap, |_, _| ()).is_some();
+            let live = table.data.heap.sees(root, &snap);
             if live {
                 if last_live.as_ref() == Some(&key) {
                     dup = Some(key.clone());

@@ -69,6 +69,12 @@ impl RowHeap {
         })
     }
 
+    /// Whether `snap` sees a version of the chain rooted at `root` (`fetch` without decoding
+    /// the row).
+    pub fn sees(&self, root: RowId, snap: &Snapshot) -> bool {
+        self.0.fetch(root, snap, |_, _| ()).is_some()
+    }
+
     /// The version in slot `id` if `snap` sees it (no chain is followed).
     pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&Row) -> T) -> Option<T> {
         self.0.read(id, snap, |p| with_row(p, &mut Vec::new(), f))
