@@ -459,6 +459,26 @@ impl PackedRow {
         }
     }
 
+    /// How many values the row holds (a walk over the bytes, building nothing).
+    pub fn count(&self) -> usize {
+        let mut r = Reader {
+            b: self.body(),
+            pos: 0,
+        };
+        let mut n = 0;
+        while !r.at_end() && r.skip().is_some() {
+            n += 1;
+        }
+        n
+    }
+
+    /// The row's values in a vector with room for `spare` more (allocated once).
+    pub fn decode_with_spare(&self, spare: usize) -> Vec<Value> {
+        let mut out = Vec::with_capacity(self.count() + spare);
+        self.decode_into(&mut out);
+        out
+    }
+
     /// The row's values.
     pub fn decode(&self) -> Vec<Value> {
         let mut out = Vec::new();

@@ -57,6 +57,20 @@ impl RowHeap {
             .scan(from, max, snap, |id, p| with_row(p, &mut buf, |r| f(id, r)))
     }
 
+    /// Like [`RowHeap::scan`], each row given as an owned vector decoded once (no copy), with
+    /// room for `spare` more values (a scan appends its row id there).
+    pub fn scan_owned(
+        &self,
+        from: RowId,
+        max: usize,
+        snap: &Snapshot,
+        spare: usize,
+        mut f: impl FnMut(RowId, Vec<Value>) -> bool,
+    ) -> Option<RowId> {
+        self.0
+            .scan(from, max, snap, |id, p| f(id, p.decode_with_spare(spare)))
+    }
+
     /// The version of the chain rooted at `root` that `snap` sees (see `Heap::fetch`).
     pub fn fetch<T>(
         &self,
