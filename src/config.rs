@@ -59,6 +59,12 @@ pub struct Args {
     /// off.
     #[arg(long, env = "THREADGRES_PIN_SHARDS")]
     pub pin_shards: Option<String>,
+    /// Whether dead row versions are reclaimed in the background: on or off.
+    #[arg(long, env = "THREADGRES_AUTOVACUUM")]
+    pub autovacuum: Option<String>,
+    /// Milliseconds between the background vacuum's rounds (autovacuum_naptime).
+    #[arg(long, env = "THREADGRES_AUTOVACUUM_NAPTIME_MS")]
+    pub autovacuum_naptime_ms: Option<u64>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -80,6 +86,8 @@ struct FileConfig {
     shard_weight: Option<String>,
     client_affinity: Option<String>,
     pin_shards: Option<String>,
+    autovacuum: Option<String>,
+    autovacuum_naptime_ms: Option<u64>,
 }
 
 /// The effective configuration of one server instance.
@@ -103,6 +111,9 @@ pub struct Config {
     pub pin_shards: bool,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,
+    /// See `autovacuum`: dead row versions are reclaimed in the background.
+    pub autovacuum: bool,
+    pub autovacuum_naptime_ms: u64,
 }
 
 impl Default for Config {
@@ -124,6 +135,10 @@ impl Default for Config {
             client_affinity: true,
             pin_shards: true,
             parse_cache_entries: 4096,
+            autovacuum: true,
+            // PostgreSQL waits 60 s between rounds; a round here costs a pass over the tables
+            // with enough changes, and tables live in memory: dead versions cost more sooner.
+            autovacuum_naptime_ms: 1000,
         }
     }
 }
@@ -191,6 +206,15 @@ impl Config {
             args.pin_shards.or(file.pin_shards),
             c.pin_shards,
         )?;
+        c.autovacuum = on_off(
+            "autovacuum",
+            args.autovacuum.or(file.autovacuum),
+            c.autovacuum,
+        )?;
+        if let Some(ms) = args.autovacuum_naptime_ms.or(file.autovacuum_naptime_ms) {
+            // PostgreSQL's bounds: 1 s .. 24 days; shorter naps are allowed here (tests).
+            c.autovacuum_naptime_ms = ms.clamp(10, 24 * 86_400_000);
+        }
         Ok(c)
     }
 }

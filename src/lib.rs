@@ -10,6 +10,7 @@
 //!                        └→ notify (LISTEN/NOTIFY hub)        instance: everything shared
 //! ```
 
+pub mod autovacuum;
 pub mod catalog;
 pub mod client_affinity;
 pub mod config;

@@ -123,8 +123,10 @@ impl Server {
             list,
             affinity: config.client_affinity,
         });
+        let instance = Instance::new(config);
+        crate::autovacuum::start(&instance);
         Ok(Server {
-            instance: Instance::new(config),
+            instance,
             listeners,
             shards,
             runtimes,

@@ -119,7 +119,7 @@ const GUCS: &[Guc] = &[
 ];
 
 /// The names PostgreSQL shows in mixed case (SHOW ALL, ParameterStatus).
-fn display_name(name: &str) -> &str {
+pub fn display_name(name: &str) -> &str {
     match name {
         "datestyle" => "DateStyle",
         "intervalstyle" => "IntervalStyle",

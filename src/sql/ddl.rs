@@ -7,7 +7,10 @@
 //! DDL commits and rolls back with it (see `catalog`). Every table change goes through the
 //! catalog's `create` / `end`, which is where the write-ahead log will record it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
+
+pub mod create_as;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
@@ -75,6 +78,8 @@ pub struct CreateTable {
 #[derive(Debug, Clone)]
 pub enum Ddl {
     CreateTable(CreateTable),
+    /// CREATE TABLE AS / SELECT INTO (run by [`run`], whose tag counts the rows).
+    CreateTableAs(Box<create_as::CreateTableAs>),
     DropTables {
         names: Vec<(String, String)>,
         if_exists: bool,
@@ -120,6 +125,7 @@ impl Ddl {
     pub fn tag(&self) -> &'static str {
         match self {
             Ddl::CreateTable(_) => "CREATE TABLE",
+            Ddl::CreateTableAs(_) => "CREATE TABLE AS",
             Ddl::DropTables { .. } => "DROP TABLE",
             Ddl::CreateIndex { .. } => "CREATE INDEX",
             Ddl::DropIndexes { .. } => "DROP INDEX",
@@ -767,11 +773,23 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
     Ok(())
 }
 
+/// Runs a DDL statement as part of the session's transaction. Returns the command tag, which
+/// for CREATE TABLE AS counts the rows (`SELECT n`).
+pub fn run(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
+    match ddl {
+        Ddl::CreateTableAs(c) => create_as::execute(c, cx),
+        _ => execute(ddl, cx).map(Cow::Borrowed),
+    }
+}
+
 /// Runs a DDL statement as part of the session's transaction. Returns the command tag.
 pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
+        Ddl::CreateTableAs(c) => {
+            create_as::execute(c, cx)?;
+        }
         Ddl::DropTables {
             names,
             if_exists,
@@ -972,6 +990,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 let (horizon, now) = (txns.horizon(), txns.visible());
                 for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
                     engine::vacuum(r, horizon, now);
+                    let s = &r.data.stats;
+                    s.vacuums.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    s.last_vacuum.store(
+                        crate::sql::types::datetime::now_timestamptz(),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
                 }
             }
         }

@@ -23,10 +23,12 @@ use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::types::{self, Value};
 
+mod conflict;
 mod ikey;
 mod packed;
 mod store;
 
+pub use conflict::{find_conflict, Conflict};
 use ikey::IKey;
 use packed::PackedRow;
 pub use store::{KeyRef, KeyTree, RowHeap};
@@ -186,6 +188,24 @@ pub struct TableData {
     trees: RwLock<Vec<(Oid, Arc<KeyTree>)>>,
     /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
     pub sequence: Option<catalog::sequence::Sequence>,
+    /// Rows inserted, updated or deleted since the background vacuum last looked (added once
+    /// per statement, not per row: one shared write per statement).
+    pub changes: std::sync::atomic::AtomicU64,
+    /// What pg_stat_user_tables shows (`TableStats`).
+    pub stats: TableStats,
+}
+
+/// Counters of one table for pg_stat_user_tables: rows written (added once per statement),
+/// vacuums and their times (microseconds since 2000-01-01, 0: never).
+#[derive(Default)]
+pub struct TableStats {
+    pub inserted: std::sync::atomic::AtomicU64,
+    pub updated: std::sync::atomic::AtomicU64,
+    pub deleted: std::sync::atomic::AtomicU64,
+    pub vacuums: std::sync::atomic::AtomicU64,
+    pub autovacuums: std::sync::atomic::AtomicU64,
+    pub last_vacuum: std::sync::atomic::AtomicI64,
+    pub last_autovacuum: std::sync::atomic::AtomicI64,
 }
 
 impl TableData {
@@ -282,8 +302,7 @@ fn check_unique<'r>(
         }
         guards.push(tree.lock_key(&key));
         for root in tree.rows_of(&key) {
-            let same = |r: &PackedRow| cmp_slices(&r.columns(&def.columns), &key.0).is_eq();
-            match rel.data.heap.0.probe(root, w.cell, same) {
+            match rel.data.heap.probe_key(root, w.cell, &def.columns, &key) {
                 Probe::Dead => {}
                 Probe::Live(_) => {
                     return Err(WriteError::Unique {

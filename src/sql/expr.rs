@@ -163,6 +163,8 @@ pub enum SessionFn {
     SeqLastValue,
     SeqLogCnt,
     SeqIsCalled,
+    /// The system information functions over the catalogs (`sql::catalog_fn`).
+    Catalog(crate::sql::catalog_fn::CatalogFn),
 }
 
 /// How a subquery is used inside an expression.

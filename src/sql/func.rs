@@ -50,6 +50,11 @@ pub fn lookup(name: &str) -> &'static [FuncSig] {
     idx.get(name).map(|v| v.as_slice()).unwrap_or(&[])
 }
 
+/// The names of the functions in this library (pg_proc lists them).
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FUNCS.iter().map(|s| s.name)
+}
+
 /// Whether a function's result can differ between calls with the same arguments.
 pub fn is_volatile(name: &str) -> bool {
     matches!(

@@ -29,6 +29,7 @@ pub fn result_type(f: SessionFn) -> Type {
         }
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
+        Catalog(c) => crate::sql::catalog_fn::result_type(c),
     }
 }
 
@@ -83,7 +84,10 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
         ("lastval", 0) => (Lastval, Some(&[])),
         ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
-        _ => return None,
+        _ => {
+            let (f, sig) = crate::sql::catalog_fn::lookup(name, nargs)?;
+            (Catalog(f), Some(sig))
+        }
     })
 }
 
@@ -282,16 +286,40 @@ pub fn call(
         }
         TableIsVisible | TypeIsVisible => Value::Bool(true),
         HasPrivilege => Value::Bool(true),
-        FormatType => match args.first() {
-            Some(Value::Oid(o)) => Value::Text(Type(*o).name()),
-            Some(v) => match v.as_i64() {
-                Some(o) => Value::Text(Type(o as u32).name()),
-                None => Value::Null,
-            },
-            None => Value::Null,
+        FormatType => {
+            let oid = match args.first() {
+                Some(Value::Oid(o)) => Some(*o),
+                Some(v) => v.as_i64().map(|o| o as u32),
+                None => None,
+            };
+            // format_type(oid, NULL) names the type; with a typmod, as a column shows it.
+            match (oid, args.get(1).and_then(Value::as_i64)) {
+                (None, _) => Value::Null,
+                (Some(o), None) => Value::Text(Type(o).name()),
+                (Some(o), Some(m)) => Value::Text(
+                    crate::sql::types::cast::format_type_with_typmod(Type(o), m as i32),
+                ),
+            }
+        }
+        GetUserById => match args.first() {
+            Some(Value::Oid(o)) => Value::Text(crate::sql::catalog_fn::user_by_id(*o)),
+            _ => Value::Null,
         },
-        GetUserById => Value::Text(s.user().to_string()),
-        ObjDescription => Value::Null,
+        ObjDescription => {
+            let oid = match args.first() {
+                Some(Value::Oid(o)) => *o,
+                _ => return Ok(Value::Null),
+            };
+            let class = args
+                .get(1)
+                .and_then(Value::as_str)
+                .and_then(crate::sql::catalog::regclass_oid);
+            match class.and_then(|c| crate::sql::catalog::fixed::description(oid, c)) {
+                Some(d) => Value::Text(d.to_string()),
+                None => Value::Null,
+            }
+        }
+        Catalog(c) => crate::sql::catalog_fn::call(c, args, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {

@@ -895,3 +895,125 @@ def test_isolation(pg, server, name):
         pytest.fail("scenario problem: on PostgreSQL 15 a step never finished:\n" + "\n".join(ref), pytrace=False)
     got = run_scenario(server, name)
     assert_same("\n".join(ref), "\n".join(got), server.name, f"isolation scenario {name}")
+
+
+# ------------------------------------------------------------------------------------------
+# INSERT ... ON CONFLICT under concurrency (issue 19, upsert). Registered in SCENARIOS like the
+# others, but run by their own test below: test_isolation's parameter list was fixed above.
+# ------------------------------------------------------------------------------------------
+
+UPSERT = "INSERT INTO {t} VALUES ({k}, {v}) ON CONFLICT (id) DO UPDATE SET value = {t}.value + excluded.value RETURNING *"
+_UPSERT_SCENARIOS: list[str] = []
+
+
+def upsert_scenario(fn):
+    _UPSERT_SCENARIOS.append(fn.__name__)
+    return scenario(fn)
+
+
+@upsert_scenario
+def upsert_waits_for_inserter_then_updates(r):
+    """A concurrent inserter of the key: the upsert waits for it, then updates its row."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", UPSERT.format(t="{t}", k=3, v=1))
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_waits_for_inserter_then_inserts(r):
+    """A concurrent inserter of the key that rolls back: the upsert inserts its own row."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", UPSERT.format(t="{t}", k=3, v=1))
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_do_nothing_waits_for_inserter(r):
+    """DO NOTHING waits for a concurrent inserter of the key: skips after its commit, inserts
+    after its rollback."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 31), (4, 41) ON CONFLICT DO NOTHING RETURNING *")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (5, 50)")
+    r.sql("s2", "INSERT INTO {t} VALUES (5, 51) ON CONFLICT (id) DO NOTHING RETURNING *")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_waits_for_row_lock(r):
+    """DO UPDATE locks the existing row as UPDATE does: it waits for a concurrent updater and
+    then updates the newest version (READ COMMITTED); a row deleted meanwhile is inserted."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", UPSERT.format(t="{t}", k=1, v=100))
+    r.sql("s1", "COMMIT")
+    r.sql("s2", UPSERT.format(t="{t}", k=2, v=200))
+    r.sql("s3", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_do_nothing_waits_for_deleter(r):
+    """DO NOTHING with a concurrent deleter of the conflicting row: waits, then inserts."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s2", "INSERT INTO {t} VALUES (1, 100) ON CONFLICT DO NOTHING RETURNING *")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_repeatable_read_invisible_conflict(r):
+    """REPEATABLE READ: a conflicting row committed after the snapshot is a serialization
+    failure, for DO NOTHING and DO UPDATE alike; a row of the snapshot is updated."""
+    r.sql("s1", RR)
+    r.sql("s1", ALL)
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 31) ON CONFLICT DO NOTHING")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s1", RR)
+    r.sql("s1", ALL)
+    r.sql("s2", "INSERT INTO {t} VALUES (4, 40)")
+    r.sql("s1", UPSERT.format(t="{t}", k=4, v=1))
+    r.sql("s1", "ROLLBACK")
+    r.sql("s1", RR)
+    r.sql("s1", UPSERT.format(t="{t}", k=1, v=1))
+    r.sql("s1", "INSERT INTO {t} VALUES (1, 0) ON CONFLICT DO NOTHING")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_repeatable_read_waits_then_fails(r):
+    """REPEATABLE READ: the upsert waits for a concurrent inserter; after its commit, 40001;
+    and for a concurrent updater of the existing row likewise."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", RR)
+    r.sql("s2", ALL)
+    r.sql("s2", UPSERT.format(t="{t}", k=3, v=1))
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", RR)
+    r.sql("s2", ALL)
+    r.sql("s2", UPSERT.format(t="{t}", k=1, v=1))
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@pytest.mark.parametrize("name", _UPSERT_SCENARIOS)
+def test_isolation_upsert(pg, server, name):
+    test_isolation(pg, server, name)

@@ -12,9 +12,9 @@ use super::ikey::IKey;
 use super::packed::PackedRow;
 use super::{Key, Row};
 use crate::sql::types::Value;
-use crate::storage::{Entry, Heap, Index, RowId};
+use crate::storage::{Entry, Heap, Index, Probe, RowId};
 use crate::sync::MutexGuard;
-use crate::txn::Snapshot;
+use crate::txn::{Snapshot, TxnCell};
 
 /// A table's row versions (storage's [`Heap`] of packed rows). The closures get a decoded
 /// `&Row`, as they got the stored row before rows were packed.
@@ -80,6 +80,15 @@ impl RowHeap {
     ) -> Option<(RowId, T)> {
         self.0.fetch(root, snap, |id, p| {
             with_row(p, &mut Vec::new(), |r| f(id, r))
+        })
+    }
+
+    /// For a unique check: whether the chain rooted at `root` holds a version whose `columns`
+    /// equal `key` (as an index compares them) that is live or may become live, whoever's
+    /// snapshot (see `Heap::probe`). Only the key columns of each version are decoded.
+    pub fn probe_key(&self, root: RowId, me: &TxnCell, columns: &[usize], key: &Key) -> Probe {
+        self.0.probe(root, me, |p| {
+            super::cmp_slices(&p.columns(columns), &key.0).is_eq()
         })
     }
 

@@ -6,6 +6,7 @@
 
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::sql::catalog as builtin;
+use crate::sql::catalog_fn::{check_node, default_node};
 use crate::sql::engine::Rel;
 use crate::sql::expr::EvalCx;
 use crate::sql::types::{Array, Type, Value};
@@ -145,12 +146,16 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "attndims" | "attcacheoff" | "attinhcount" => Value::Int4(0),
                         "atttypmod" => Value::Int4(col.typmod),
                         "attbyval" => Value::Bool((1..=8).contains(&ty.typlen())),
-                        "attalign" => char_value('i'),
-                        "attstorage" => char_value(if ty.typlen() > 0 { 'p' } else { 'x' }),
+                        "attalign" => char_value(
+                            builtin::align_and_storage(col.type_oid).map_or('i', |a| a.0),
+                        ),
+                        "attstorage" => char_value(
+                            builtin::align_and_storage(col.type_oid)
+                                .map_or(if ty.typlen() > 0 { 'p' } else { 'x' }, |a| a.1),
+                        ),
                         "attcompression" | "attgenerated" => char_value('\0'),
                         "attnotnull" => Value::Bool(col.not_null),
-                        // An identity column's nextval is internal, not a default.
-                        "atthasdef" => Value::Bool(col.default.is_some() && col.identity.is_none()),
+                        "atthasdef" => Value::Bool(has_default(col)),
                         "atthasmissing" => Value::Bool(false),
                         "attidentity" => char_value(col.identity.unwrap_or('\0')),
                         "attisdropped" => Value::Bool(col.dropped),
@@ -230,6 +235,10 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "conindid" => Value::Oid(index),
                         "confupdtype" | "confdeltype" | "confmatchtype" => char_value(' '),
                         "coninhcount" => Value::Int4(0),
+                        "conbin" => match &k.kind {
+                            ConstraintKind::Check { expr } => Value::Text(check_node(expr)),
+                            _ => Value::Null,
+                        },
                         "conkey" if !cols.is_empty() => Value::Array(Box::new(Array::one_dim(
                             Type::INT2,
                             cols.iter().map(|&c| Value::Int2(c)).collect(),
@@ -240,8 +249,71 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_stat_user_tables: what is counted; scans are not counted (NULL).
+        12299 => rels()
+            .iter()
+            .filter(|r| r.kind == RelKind::Table)
+            .map(|r| {
+                use std::sync::atomic::Ordering::Relaxed;
+                let s = &r.data.stats;
+                let n = |a: &std::sync::atomic::AtomicU64| Value::Int8(a.load(Relaxed) as i64);
+                let at = |a: &std::sync::atomic::AtomicI64| match a.load(Relaxed) {
+                    0 => Value::Null,
+                    t => Value::TimestampTz(t),
+                };
+                let (ins, del) = (s.inserted.load(Relaxed), s.deleted.load(Relaxed));
+                build(12299, |c| match c {
+                    "relid" => Value::Oid(r.oid),
+                    "schemaname" => Value::Text(r.name.schema.clone()),
+                    "relname" => Value::Text(r.name.name.clone()),
+                    "n_tup_ins" => n(&s.inserted),
+                    "n_tup_upd" => n(&s.updated),
+                    "n_tup_del" => n(&s.deleted),
+                    // Estimates, as PostgreSQL's are.
+                    "n_live_tup" => Value::Int8(ins.saturating_sub(del) as i64),
+                    "n_dead_tup" | "n_mod_since_analyze" => n(&r.data.changes),
+                    "last_vacuum" => at(&s.last_vacuum),
+                    "last_autovacuum" => at(&s.last_autovacuum),
+                    "vacuum_count" => n(&s.vacuums),
+                    "autovacuum_count" => n(&s.autovacuums),
+                    "analyze_count" | "autoanalyze_count" => Value::Int8(0),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
         // pg_sequence, pg_sequences
         2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
-        _ => return None,
+        // pg_attrdef
+        2604 => {
+            let mut out = Vec::new();
+            for r in rels() {
+                for (i, col) in r.live_columns() {
+                    let Some(text) = col.default.as_deref().filter(|_| has_default(col)) else {
+                        continue;
+                    };
+                    out.push(build(2604, |c| match c {
+                        // Defaults have no OIDs of their own here; nothing refers to them.
+                        "oid" => Value::Oid(0),
+                        "adrelid" => Value::Oid(r.oid),
+                        "adnum" => Value::Int2(i as i16 + 1),
+                        "adbin" => Value::Text(default_node(i + 1, text)),
+                        _ => Value::Null,
+                    }));
+                }
+            }
+            out
+        }
+        _ => return builtin::fixed::rows(oid),
     })
+}
+
+/// Whether a column has a default in pg_attrdef: PostgreSQL stores none for `DEFAULT NULL`.
+/// Whether pg_attribute shows a default for the column (an identity column's nextval is
+/// internal, not a default; `DEFAULT NULL` is none).
+fn has_default(col: &crate::catalog::ColumnDef) -> bool {
+    col.identity.is_none()
+        && col
+            .default
+            .as_deref()
+            .is_some_and(|d| !crate::sql::ruleutils::is_null_default(d))
 }

@@ -159,7 +159,7 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                     Value::Text("C.UTF-8".into()),
                     Value::Null,
                     Value::Null,
-                    Value::Null,
+                    catalog::fixed::database_acl(&name),
                 ]
             })
             .collect(),
@@ -169,7 +169,7 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
             for (name, desc) in names {
                 if let Ok(Some(v)) = cx.session.get_setting(name, true) {
                     rows.push(vec![
-                        Value::Text(name.to_string()),
+                        Value::Text(crate::session::settings::display_name(name).to_string()),
                         Value::Text(v),
                         Value::Null,
                         Value::Text("Client Connection Defaults".into()),
@@ -201,7 +201,7 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                     Value::Oid(oid),
                     Value::Text(name),
                     Value::Oid(owner),
-                    Value::Null,
+                    catalog::fixed::namespace_acl(oid),
                 ]
             })
             .collect(),

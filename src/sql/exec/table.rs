@@ -21,6 +21,7 @@ use crate::sql::Isolation;
 use crate::storage::{Entry, RowId};
 use crate::txn::Snapshot;
 
+use super::upsert::Upserted;
 use super::{Budget, Operator, Row, Step};
 
 /// Slots (or index entries) examined per budget tick.
@@ -226,10 +227,10 @@ impl ModifyOp {
 
 /// What a writing operator writes as: the transaction's (or savepoint's) cell and the command,
 /// and the statement's snapshot. Fixed for the statement, so asked of the session once.
-struct Access {
-    cell: crate::sync::Arc<crate::txn::TxnCell>,
+pub(super) struct Access {
+    pub(super) cell: crate::sync::Arc<crate::txn::TxnCell>,
     cid: crate::txn::Cid,
-    snap: Snapshot,
+    pub(super) snap: Snapshot,
 }
 
 impl Access {
@@ -244,7 +245,7 @@ impl Access {
         Ok(slot.as_ref().expect("set above"))
     }
 
-    fn writer(&self, latest: bool) -> Writer<'_> {
+    pub(super) fn writer(&self, latest: bool) -> Writer<'_> {
         Writer {
             cell: &self.cell,
             cid: self.cid,
@@ -281,7 +282,7 @@ fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
     format!("({})", vals.join(", "))
 }
 
-fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
+pub(super) fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
     let def = rel.indexes.iter().find(|d| d.oid == index);
     let (name, cols) = match def {
         Some(d) => (d.name.as_str(), d.columns.as_slice()),
@@ -308,7 +309,7 @@ fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
 }
 
 /// NOT NULL and CHECK constraints of a new row.
-fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
+pub(super) fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
     for (i, c) in m.rel.columns.iter().enumerate() {
         if c.not_null && !c.dropped && row[i].is_null() {
             return Err(null_violation(&m.rel, i, row, cx));
@@ -334,7 +335,7 @@ fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
     Ok(())
 }
 
-fn serialization_failure() -> PgError {
+pub(super) fn serialization_failure() -> PgError {
     PgError::new(
         code::T_R_SERIALIZATION_FAILURE,
         "could not serialize access due to concurrent update",
@@ -352,6 +353,29 @@ impl ModifyOp {
         let access = Access::get(&mut self.access, cx, m.verb())?;
         let w = access.writer(latest);
         match p {
+            Pending::Insert(row) if matches!(m.kind, ModifyKind::Upsert(_)) => {
+                let ModifyKind::Upsert(oc) = &m.kind else {
+                    unreachable!("matched above")
+                };
+                match super::upsert::upsert(m, oc, &row, access, cx)? {
+                    Upserted::Written(new) => {
+                        self.affected += 1;
+                        if let Some(ret) = &m.returning {
+                            let out = ret
+                                .iter()
+                                .map(|e| e.eval(&new, cx))
+                                .collect::<PgResult<_>>()?;
+                            self.out.push_back(out);
+                        }
+                        Ok(None)
+                    }
+                    Upserted::Skipped => Ok(None),
+                    Upserted::Wait(c) => {
+                        self.pending = Some(Pending::Insert(row));
+                        Ok(Some(Step::Wait(c)))
+                    }
+                }
+            }
             Pending::Insert(row) => {
                 match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
                     Ok(_) => {
@@ -387,7 +411,9 @@ impl ModifyOp {
                         r.map(|c| (c, Some(new)))
                     }
                     ModifyKind::Delete => engine::delete(&m.rel, id, &w, false).map(|c| (c, None)),
-                    ModifyKind::Insert => unreachable!("inserts are not changes"),
+                    ModifyKind::Insert | ModifyKind::Upsert(_) => {
+                        unreachable!("inserts are not changes")
+                    }
                 };
                 match result {
                     Ok((Changed::Done(_), new)) => {
@@ -446,6 +472,22 @@ impl ModifyOp {
     }
 }
 
+/// Adds a statement's written rows to its table's counters (background vacuum, statistics).
+fn count_changes(m: &crate::sql::plan::modify::Modify, n: u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if n == 0 {
+        return;
+    }
+    let data = &m.rel.data;
+    data.changes.fetch_add(n, Relaxed);
+    match m.verb() {
+        "INSERT" => &data.stats.inserted,
+        "UPDATE" => &data.stats.updated,
+        _ => &data.stats.deleted,
+    }
+    .fetch_add(n, Relaxed);
+}
+
 impl Operator for ModifyOp {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         let Node::Modify(m) = &plan.node else {
@@ -468,12 +510,13 @@ impl Operator for ModifyOp {
                 Step::Row(r) => r,
                 Step::Done => {
                     self.done = true;
+                    count_changes(m, self.affected);
                     continue;
                 }
                 other => return Ok(other),
             };
             let p = match m.kind {
-                ModifyKind::Insert => {
+                ModifyKind::Insert | ModifyKind::Upsert(_) => {
                     check_row(m, &row, cx)?;
                     Pending::Insert(row)
                 }

@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+pub mod on_conflict;
+
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
@@ -75,6 +77,8 @@ pub enum ModifyKind {
         sets: Vec<(usize, Expr)>,
     },
     Delete,
+    /// INSERT ... ON CONFLICT: input rows as for `Insert`.
+    Upsert(Box<on_conflict::OnConflict>),
 }
 
 /// A data-changing statement over one table.
@@ -128,7 +132,7 @@ impl Modify {
     /// The command tag's verb.
     pub fn verb(&self) -> &'static str {
         match self.kind {
-            ModifyKind::Insert => "INSERT",
+            ModifyKind::Insert | ModifyKind::Upsert(_) => "INSERT",
             ModifyKind::Update { .. } => "UPDATE",
             ModifyKind::Delete => "DELETE",
         }
@@ -400,16 +404,6 @@ impl Planner<'_> {
 
     /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
-        if s.on_conflict_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "INSERT ... ON CONFLICT is not supported yet",
-            ));
-        }
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in INSERT is not supported yet",
-            ));
-        }
         let (rel, _) = self.target_table(s.relation.as_ref())?;
         let tcols = table_columns(&rel);
         // Target columns: the named ones, or all in order.
@@ -568,20 +562,43 @@ impl Planner<'_> {
             }
         };
         let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
+        // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
+        let relname = s
+            .relation
+            .as_ref()
+            .and_then(|r| r.alias.as_ref())
+            .map_or(rel.name.name.as_str(), |a| a.aliasname.as_str());
         let scope = self.scope_of(
             &Plan {
                 columns: tcols.clone(),
                 node: Node::Result,
             },
-            &rel.name.name,
+            relname,
         );
+        let (kind, arbiter_error) = match &s.on_conflict_clause {
+            Some(oc) => {
+                let (oc, err) = self.plan_on_conflict(&rel, oc, &scope)?;
+                (ModifyKind::Upsert(Box::new(oc)), err)
+            }
+            None => (ModifyKind::Insert, None),
+        };
         let checks = self.bind_checks(&rel, &scope)?;
-        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        let (returning, columns) = self
+            .bind_returning(s.returning_clause.as_ref(), &scope)
+            .map_err(|e| on_conflict::excluded_in_returning(e, &kind))?;
+        if let Some(e) = arbiter_error {
+            // PostgreSQL matches the arbiter indexes when it plans: at Bind in the extended
+            // protocol.
+            if !self.defer_fold_errors {
+                return Err(e);
+            }
+            self.deferred.get_or_insert(e);
+        }
         Ok(Plan {
             columns,
             node: Node::Modify(Box::new(Modify {
                 rel,
-                kind: ModifyKind::Insert,
+                kind,
                 input,
                 checks,
                 returning,
@@ -645,19 +662,38 @@ impl Planner<'_> {
 
     /// UPDATE t SET ... [FROM ...] [WHERE ...] [RETURNING ...].
     pub fn plan_update(&mut self, s: &protobuf::UpdateStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in UPDATE is not supported yet",
-            ));
-        }
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.from_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
-        let tcols = table_columns(&rel);
+        let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
+        let checks = self.bind_checks(&rel, &scope)?;
+        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        Ok(Plan {
+            columns,
+            node: Node::Modify(Box::new(Modify {
+                rel,
+                kind: ModifyKind::Update { sets },
+                input,
+                checks,
+                returning,
+                recheck,
+            })),
+        })
+    }
+
+    /// The SET list of UPDATE or of ON CONFLICT DO UPDATE: (column, expression over `scope`)
+    /// per target, converted to the column's type.
+    fn bind_sets(
+        &mut self,
+        rel: &Rel,
+        target_list: &[protobuf::Node],
+        scope: &Scope,
+    ) -> PgResult<Vec<(usize, Expr)>> {
+        let tcols = table_columns(rel);
         let mut sets: Vec<(usize, Expr)> = Vec::new();
-        for t in &s.target_list {
+        for t in target_list {
             let Some(N::ResTarget(rt)) = &t.node else {
                 continue;
             };
@@ -676,7 +712,7 @@ impl Planner<'_> {
                 N::MultiAssignRef(m) => multi_assign_item(m)?,
                 other => other,
             };
-            let col = target_column(&rel, &rt.name, loc(rt.location))?;
+            let col = target_column(rel, &rt.name, loc(rt.location))?;
             if sets.iter().any(|(c, _)| *c == col) {
                 return Err(PgError::new(
                     code::DUPLICATE_COLUMN,
@@ -685,7 +721,7 @@ impl Planner<'_> {
                 .at(loc(rt.location)));
             }
             if !matches!(val, N::SetToDefault(_)) {
-                crate::sql::sequence::check_identity_update(&rel, col)?;
+                crate::sql::sequence::check_identity_update(rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
@@ -704,7 +740,7 @@ impl Planner<'_> {
                     None => Expr::Const(Value::Null),
                 }
             } else {
-                let (e, t) = self.bind(val, &scope, None)?;
+                let (e, t) = self.bind(val, scope, None)?;
                 self.coerce(
                     e,
                     t,
@@ -717,28 +753,11 @@ impl Planner<'_> {
             };
             sets.push((col, e));
         }
-        let checks = self.bind_checks(&rel, &scope)?;
-        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
-        Ok(Plan {
-            columns,
-            node: Node::Modify(Box::new(Modify {
-                rel,
-                kind: ModifyKind::Update { sets },
-                input,
-                checks,
-                returning,
-                recheck,
-            })),
-        })
+        Ok(sets)
     }
 
     /// DELETE FROM t [USING ...] [WHERE ...] [RETURNING ...].
     pub fn plan_delete(&mut self, s: &protobuf::DeleteStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in DELETE is not supported yet",
-            ));
-        }
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.using_clause,

@@ -28,7 +28,12 @@ fn is_string(t: Type) -> bool {
 fn is_reg(t: Type) -> bool {
     matches!(
         t,
-        Type::OID | Type::REGTYPE | Type::REGCLASS | Type::REGPROC
+        Type::OID
+            | Type::REGTYPE
+            | Type::REGCLASS
+            | Type::REGPROC
+            | Type::REGNAMESPACE
+            | Type::REGPROCEDURE
     )
 }
 
@@ -54,6 +59,8 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
         return cast_context(fe, te);
     }
     let c = match (from, to) {
+        // The catalogs' vectors are arrays underneath (binary-coercible in PostgreSQL).
+        (Type::INT2VECTOR, Type::INT2_ARRAY) | (Type::OIDVECTOR, Type::OID_ARRAY) => Implicit,
         // Numbers.
         (Type::INT2, Type::INT4 | Type::INT8 | Type::FLOAT4 | Type::FLOAT8 | Type::NUMERIC) => {
             Implicit
@@ -321,7 +328,12 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
                 Type::FLOAT8 => Value::Float8(i as f64),
                 Type::NUMERIC => Value::Numeric(Box::new(Numeric::from_i64(i))),
                 Type::BOOL => Value::Bool(i != 0),
-                Type::OID | Type::REGTYPE | Type::REGCLASS | Type::REGPROC => {
+                Type::OID
+                | Type::REGTYPE
+                | Type::REGCLASS
+                | Type::REGPROC
+                | Type::REGNAMESPACE
+                | Type::REGPROCEDURE => {
                     if from == Type::INT8 && !(0..=u32::MAX as i64).contains(&i) {
                         return Err(PgError::out_of_range("OID"));
                     }
@@ -364,7 +376,12 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
         (Value::Oid(o), _) => match to {
             Type::INT4 => Value::Int4(*o as i32),
             Type::INT8 => Value::Int8(*o as i64),
-            Type::OID | Type::REGTYPE | Type::REGCLASS | Type::REGPROC => Value::Oid(*o),
+            Type::OID
+            | Type::REGTYPE
+            | Type::REGCLASS
+            | Type::REGPROC
+            | Type::REGNAMESPACE
+            | Type::REGPROCEDURE => Value::Oid(*o),
             _ => return convert_io(v, from, to, typmod, ctx),
         },
         (Value::Int4(i), _) if is_reg(from) => match to {

@@ -47,7 +47,21 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::Interval(iv) => dt::format_interval(iv, ctx.interval_style, out),
         Value::Oid(o) => match ty {
             // The reg* types print "-" for no object, as PostgreSQL does.
-            Type::REGTYPE | Type::REGPROC | Type::REGCLASS if *o == 0 => out.push('-'),
+            Type::REGTYPE
+            | Type::REGPROC
+            | Type::REGCLASS
+            | Type::REGNAMESPACE
+            | Type::REGPROCEDURE
+                if *o == 0 =>
+            {
+                out.push('-')
+            }
+            Type::REGNAMESPACE => match crate::sql::catalog::namespace_name(*o) {
+                Some(n) => out.push_str(n),
+                None => {
+                    let _ = write!(out, "{o}");
+                }
+            },
             Type::REGTYPE => out.push_str(&regtype_name(*o)),
             Type::REGCLASS => match crate::sql::catalog::regclass_name(*o) {
                 Some(n) => out.push_str(n),
@@ -55,7 +69,15 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
                     let _ = write!(out, "{o}");
                 }
             },
-            Type::REGPROC => match crate::sql::catalog::proc_name(*o) {
+            Type::REGPROCEDURE => match crate::sql::catalog::procs::by_oid(*o) {
+                Some(p) => out.push_str(&crate::sql::catalog::procs::signature(p)),
+                None => {
+                    let _ = write!(out, "{o}");
+                }
+            },
+            Type::REGPROC => match crate::sql::catalog::proc_name(*o)
+                .or_else(|| crate::sql::catalog::procs::by_oid(*o).map(|p| p.name.as_str()))
+            {
                 Some(n) => out.push_str(n),
                 None => {
                     let _ = write!(out, "{o}");
@@ -699,7 +721,9 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             Value::Int4(parse_int(s, i32::MIN as i64, i32::MAX as i64, "integer")? as i32)
         }
         Type::INT8 => Value::Int8(parse_int(s, i64::MIN, i64::MAX, "bigint")?),
-        Type::OID | Type::REGCLASS | Type::REGPROC if is_oid_literal(s) => {
+        Type::OID | Type::REGCLASS | Type::REGPROC | Type::REGNAMESPACE | Type::REGPROCEDURE
+            if is_oid_literal(s) =>
+        {
             Value::Oid(parse_int(s, -(u32::MAX as i64), u32::MAX as i64, "oid")? as u32)
         }
         Type::OID => return Err(PgError::invalid_text("oid", s)),
@@ -719,9 +743,30 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::INTERVAL => Value::Interval(dt::parse_interval(s, ctx.interval_style)?),
         Type::UUID => Value::Uuid(parse_uuid(s)?),
         Type::REGTYPE => Value::Oid(parse_regtype(s)?.0),
+        Type::REGNAMESPACE => match crate::sql::catalog::namespace_oid(s.trim()) {
+            Some(o) => Value::Oid(o),
+            None => {
+                return Err(PgError::new(
+                    "3F000",
+                    format!("schema \"{}\" does not exist", s.trim()),
+                ))
+            }
+        },
+        Type::REGPROCEDURE => Value::Oid(parse_regprocedure(s)?),
         Type::REGPROC => match crate::sql::catalog::proc_oid(s.trim()) {
             _ if s.trim() == "-" => Value::Oid(0),
             Some(o) => Value::Oid(o),
+            None if crate::sql::catalog::procs::named(s.trim()).next().is_some() => {
+                let mut it = crate::sql::catalog::procs::named(s.trim());
+                let first = it.next().map_or(0, |p| p.oid);
+                if it.next().is_some() {
+                    return Err(PgError::new(
+                        "42725",
+                        format!("more than one function named \"{}\"", s.trim()),
+                    ));
+                }
+                Value::Oid(first)
+            }
             None => {
                 return Err(PgError::new(
                     "42883",
@@ -1116,7 +1161,10 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Int2(i), _) => out.put_i16(*i),
         (Value::Int4(i), Type::INT8) => out.put_i64(*i as i64),
         (Value::Int4(i), Type::INT2) => out.put_i16(*i as i16),
-        (Value::Int4(i), Type::OID | Type::REGTYPE | Type::REGCLASS) => out.put_u32(*i as u32),
+        (
+            Value::Int4(i),
+            Type::OID | Type::REGTYPE | Type::REGCLASS | Type::REGNAMESPACE | Type::REGPROCEDURE,
+        ) => out.put_u32(*i as u32),
         (Value::Int4(i), _) => out.put_i32(*i),
         (Value::Int8(i), Type::INT4) => out.put_i32(*i as i32),
         (Value::Int8(i), _) => out.put_i64(*i),
@@ -1372,7 +1420,12 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         Type::INT2 => Value::Int2(r.i16()?),
         Type::INT4 => Value::Int4(r.i32()?),
         Type::INT8 => Value::Int8(r.i64()?),
-        Type::OID | Type::REGTYPE | Type::REGCLASS | Type::REGPROC => Value::Oid(r.u32()?),
+        Type::OID
+        | Type::REGTYPE
+        | Type::REGCLASS
+        | Type::REGPROC
+        | Type::REGNAMESPACE
+        | Type::REGPROCEDURE => Value::Oid(r.u32()?),
         Type::FLOAT4 => Value::Float4(f32::from_bits(r.u32()?)),
         Type::FLOAT8 => Value::Float8(f64::from_bits(r.i64()? as u64)),
         Type::NUMERIC => Value::Numeric(Box::new(read_numeric_binary(&mut r)?)),
@@ -1607,6 +1660,26 @@ fn read_array_binary(r: &mut Reader, elem: Type) -> PgResult<Value> {
         dims.clear();
     }
     Ok(Value::Array(Box::new(Array { elem, dims, items })))
+}
+
+/// regprocedure input: `name(type, ...)` names one pg_proc row.
+fn parse_regprocedure(s: &str) -> PgResult<u32> {
+    let t = s.trim();
+    let missing = || PgError::new("42883", format!("function \"{t}\" does not exist"));
+    let (name, args) = t
+        .strip_suffix(')')
+        .and_then(|x| x.split_once('('))
+        .ok_or_else(|| PgError::invalid_text("regprocedure", t))?;
+    let name = name.trim().trim_matches('"');
+    let name = name.strip_prefix("pg_catalog.").unwrap_or(name);
+    let mut types = Vec::new();
+    for a in args.split(',').map(str::trim).filter(|a| !a.is_empty()) {
+        types.push(parse_regtype(a)?.0);
+    }
+    crate::sql::catalog::procs::named(name)
+        .find(|p| p.argtypes == types)
+        .map(|p| p.oid)
+        .ok_or_else(missing)
 }
 
 #[cfg(test)]

@@ -75,6 +75,12 @@ impl Type {
     pub const OIDVECTOR: Type = Type(30);
     pub const PG_NODE_TREE: Type = Type(194);
     pub const ACLITEM_ARRAY: Type = Type(1034);
+    /// An access privilege item, held as its text form (`postgres=CTc/postgres`).
+    pub const ACLITEM: Type = Type(1033);
+    /// A schema, by OID (regnamespace); prints the schema's name.
+    pub const REGNAMESPACE: Type = Type(4089);
+    /// A function with its argument types, by OID (regprocedure): prints `abs(integer)`.
+    pub const REGPROCEDURE: Type = Type(2202);
 
     pub const BOOL_ARRAY: Type = Type(1000);
     pub const BYTEA_ARRAY: Type = Type(1001);
@@ -133,6 +139,7 @@ impl Type {
         (Type::INET, Type::INET_ARRAY),
         (Type::CIDR, Type::CIDR_ARRAY),
         (Type::RECORD, Type::RECORD_ARRAY),
+        (Type::ACLITEM, Type::ACLITEM_ARRAY),
     ];
 
     /// The element type if this is an array type.
@@ -149,6 +156,16 @@ impl Type {
             .iter()
             .find(|(e, _)| *e == self)
             .map(|(_, a)| *a)
+    }
+
+    /// The type a subscript of this type yields: an array's element, or the element of the
+    /// catalogs' vector types (int2vector, oidvector).
+    pub fn subscript_elem(self) -> Option<Type> {
+        match self {
+            Type::INT2VECTOR => Some(Type::INT2),
+            Type::OIDVECTOR => Some(Type::OID),
+            t => t.elem(),
+        }
     }
 
     pub fn is_array(self) -> bool {
@@ -200,7 +217,9 @@ impl Type {
             Type::XID => "xid",
             Type::OIDVECTOR => "oidvector",
             Type::PG_NODE_TREE => "pg_node_tree",
-            Type::ACLITEM_ARRAY => "aclitem[]",
+            Type::ACLITEM => "aclitem",
+            Type::REGNAMESPACE => "regnamespace",
+            Type::REGPROCEDURE => "regprocedure",
             _ => return format!("type {}", self.0),
         }
         .to_string()
@@ -230,7 +249,6 @@ impl Type {
             Type::INTERVAL => "interval",
             Type::TIME => "time",
             Type::TIMETZ => "timetz",
-            Type::ACLITEM_ARRAY => "_aclitem",
             _ => return self.name(),
         }
         .to_string()
@@ -276,6 +294,9 @@ impl Type {
             "regclass" => Type::REGCLASS,
             "regtype" => Type::REGTYPE,
             "regproc" => Type::REGPROC,
+            "regnamespace" => Type::REGNAMESPACE,
+            "regprocedure" => Type::REGPROCEDURE,
+            "aclitem" => Type::ACLITEM,
             "void" => Type::VOID,
             "record" => Type::RECORD,
             "uuid" => Type::UUID,
@@ -289,7 +310,9 @@ impl Type {
             Type::BOOL | Type::CHAR => 1,
             Type::INT2 => 2,
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
-            Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID => 4,
+            Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID | Type::REGNAMESPACE => 4,
+            Type::REGPROCEDURE => 4,
+            Type::ACLITEM => 12,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
             Type::XID8 => 8,
             Type::INTERVAL | Type::UUID => 16,
@@ -311,7 +334,12 @@ impl Type {
             Type::INT2 | Type::INT4 | Type::INT8 | Type::FLOAT4 | Type::FLOAT8 | Type::NUMERIC => {
                 'N'
             }
-            Type::OID | Type::REGCLASS | Type::REGTYPE | Type::REGPROC => 'N',
+            Type::OID
+            | Type::REGCLASS
+            | Type::REGTYPE
+            | Type::REGPROC
+            | Type::REGNAMESPACE
+            | Type::REGPROCEDURE => 'N',
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
             Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => 'D',
             Type::INET | Type::CIDR => 'I',

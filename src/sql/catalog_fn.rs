@@ -1,0 +1,451 @@
+//! PostgreSQL's system information functions over the catalogs, as psql's backslash commands
+//! and drivers call them: pg_get_expr, pg_get_indexdef, pg_get_constraintdef,
+//! pg_encoding_to_char, pg_size_pretty, pg_relation_size, col_description, shobj_description,
+//! pg_has_role, ...
+//!
+//! They read the live schema through the session's catalog snapshot, so they are evaluated as
+//! session functions ([`crate::sql::expr::SessionFn::Catalog`]). The stored expressions they
+//! print are kept as SQL text; `sql::ruleutils` prints them as PostgreSQL does.
+
+use crate::catalog::{ConstraintKind, RelKind};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::catalog::{fixed, procs};
+use crate::sql::engine::Rel;
+use crate::sql::expr::SessionCtx;
+use crate::sql::func::quote_ident;
+use crate::sql::ruleutils;
+use crate::sql::types::{Numeric, Type, Value};
+use crate::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CatalogFn {
+    EncodingToChar,
+    CharToEncoding,
+    GetExpr,
+    GetIndexDef,
+    GetConstraintDef,
+    ColDescription,
+    ShobjDescription,
+    /// pg_relation_size, pg_table_size, pg_total_relation_size, pg_indexes_size
+    RelationSize,
+    DatabaseSize,
+    SizePretty,
+    /// pg_function_is_visible: every function is a built-in in pg_catalog.
+    FunctionIsVisible,
+    HasRole,
+    RelationIsPublishable,
+    /// pg_get_statisticsobjdef_columns: there are no extended statistics.
+    StatisticsObjDefColumns,
+    /// pg_get_function_arguments, pg_get_function_result, pg_get_function_identity_arguments
+    FunctionArguments,
+    FunctionResult,
+    FunctionIdentityArguments,
+    FunctionDef,
+    /// pg_tablespace_location: the built-in tablespaces live in the data directory ('').
+    TablespaceLocation,
+    DatabaseEncoding,
+    /// pg_statistics_obj_is_visible, pg_collation_is_visible: every one is in pg_catalog.
+    StatisticsObjIsVisible,
+}
+
+/// Catalog functions by SQL name and argument count: (function, argument types).
+pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> {
+    use CatalogFn::*;
+    const OID: Type = Type::OID;
+    const T: Type = Type::TEXT;
+    Some(match (name, nargs) {
+        ("pg_encoding_to_char", 1) => (EncodingToChar, &[Type::INT4]),
+        ("pg_char_to_encoding", 1) => (CharToEncoding, &[Type::NAME]),
+        ("pg_get_expr", 2) => (GetExpr, &[Type::PG_NODE_TREE, OID]),
+        ("pg_get_expr", 3) => (GetExpr, &[Type::PG_NODE_TREE, OID, Type::BOOL]),
+        ("pg_get_indexdef", 1) => (GetIndexDef, &[OID]),
+        ("pg_get_indexdef", 3) => (GetIndexDef, &[OID, Type::INT4, Type::BOOL]),
+        ("pg_get_constraintdef", 1) => (GetConstraintDef, &[OID]),
+        ("pg_get_constraintdef", 2) => (GetConstraintDef, &[OID, Type::BOOL]),
+        ("col_description", 2) => (ColDescription, &[OID, Type::INT4]),
+        ("shobj_description", 2) => (ShobjDescription, &[OID, Type::NAME]),
+        ("pg_relation_size", 1)
+        | ("pg_table_size", 1)
+        | ("pg_total_relation_size", 1)
+        | ("pg_indexes_size", 1) => (RelationSize, &[Type::REGCLASS]),
+        ("pg_relation_size", 2) => (RelationSize, &[Type::REGCLASS, T]),
+        ("pg_database_size", 1) => (DatabaseSize, &[Type::NAME]),
+        ("pg_size_pretty", 1) => (SizePretty, &[Type::NUMERIC]),
+        ("pg_function_is_visible", 1) => (FunctionIsVisible, &[OID]),
+        ("pg_has_role", 2) => (HasRole, &[Type::NAME, T]),
+        ("pg_has_role", 3) => (HasRole, &[Type::NAME, Type::NAME, T]),
+        ("pg_relation_is_publishable", 1) => (RelationIsPublishable, &[Type::REGCLASS]),
+        ("pg_get_statisticsobjdef_columns", 1) => (StatisticsObjDefColumns, &[OID]),
+        ("pg_get_function_arguments", 1) => (FunctionArguments, &[OID]),
+        ("pg_get_function_result", 1) => (FunctionResult, &[OID]),
+        ("pg_get_function_identity_arguments", 1) => (FunctionIdentityArguments, &[OID]),
+        ("pg_get_functiondef", 1) => (FunctionDef, &[OID]),
+        ("pg_tablespace_location", 1) => (TablespaceLocation, &[OID]),
+        ("getdatabaseencoding", 0) => (DatabaseEncoding, &[]),
+        ("pg_statistics_obj_is_visible", 1) | ("pg_collation_is_visible", 1) => {
+            (StatisticsObjIsVisible, &[OID])
+        }
+        ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
+        _ => return None,
+    })
+}
+
+pub fn result_type(f: CatalogFn) -> Type {
+    use CatalogFn::*;
+    match f {
+        EncodingToChar => Type::NAME,
+        CharToEncoding => Type::INT4,
+        GetExpr
+        | GetIndexDef
+        | GetConstraintDef
+        | ColDescription
+        | ShobjDescription
+        | SizePretty
+        | StatisticsObjDefColumns
+        | FunctionArguments
+        | FunctionResult
+        | FunctionIdentityArguments
+        | FunctionDef
+        | TablespaceLocation => Type::TEXT,
+        DatabaseEncoding => Type::NAME,
+        RelationSize | DatabaseSize => Type::INT8,
+        FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
+    }
+}
+
+/// PostgreSQL's encoding names by number (pg_enc2name_tbl).
+const ENCODINGS: &[&str] = &[
+    "SQL_ASCII",
+    "EUC_JP",
+    "EUC_CN",
+    "EUC_KR",
+    "EUC_TW",
+    "EUC_JIS_2004",
+    "UTF8",
+    "MULE_INTERNAL",
+    "LATIN1",
+    "LATIN2",
+    "LATIN3",
+    "LATIN4",
+    "LATIN5",
+    "LATIN6",
+    "LATIN7",
+    "LATIN8",
+    "LATIN9",
+    "LATIN10",
+    "WIN1256",
+    "WIN1258",
+    "WIN866",
+    "WIN874",
+    "KOI8R",
+    "WIN1251",
+    "WIN1252",
+    "ISO_8859_5",
+    "ISO_8859_6",
+    "ISO_8859_7",
+    "ISO_8859_8",
+    "WIN1250",
+    "WIN1253",
+    "WIN1254",
+    "WIN1255",
+    "WIN1257",
+    "KOI8U",
+    "SJIS",
+    "BIG5",
+    "GBK",
+    "UHC",
+    "GB18030",
+    "JOHAB",
+    "SHIFT_JIS_2004",
+];
+
+fn oid_arg(v: Option<&Value>) -> Option<u32> {
+    match v? {
+        Value::Oid(o) => Some(*o),
+        v => v.as_i64().map(|i| i as u32),
+    }
+}
+
+/// The relation with this OID in the session's database, as its catalog snapshot sees it.
+fn relation(s: &mut dyn SessionCtx, oid: u32) -> Option<Arc<Rel>> {
+    let snap = s.catalog_snapshot().ok()?;
+    let db = s.database().to_string();
+    s.instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .find(|r| r.oid == oid && r.name.database == db)
+}
+
+fn all_relations(s: &mut dyn SessionCtx) -> Vec<Arc<Rel>> {
+    let Ok(snap) = s.catalog_snapshot() else {
+        return Vec::new();
+    };
+    let db = s.database().to_string();
+    s.instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| r.name.database == db)
+        .collect()
+}
+
+/// The (name, type, typmod) of a table's live columns, for printing its expressions.
+fn column_info(rel: &Rel) -> Vec<ruleutils::ColInfo<'_>> {
+    rel.live_columns()
+        .map(|(_, c)| (c.name.as_str(), Type(c.type_oid), c.typmod))
+        .collect()
+}
+
+/// What pg_attrdef.adbin holds for a column default: the expression text with the column it
+/// belongs to (PostgreSQL keeps a node tree there; only pg_get_expr reads it).
+pub fn default_node(attnum: usize, text: &str) -> String {
+    format!("{{DEFAULT :attnum {attnum} :expr {text}}}")
+}
+
+/// What pg_constraint.conbin holds for a CHECK constraint.
+pub fn check_node(text: &str) -> String {
+    format!("{{CHECK :expr {text}}}")
+}
+
+/// pg_get_expr: prints a node made by [`default_node`] or [`check_node`].
+fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32) -> Option<String> {
+    let rel = relation(s, relid)?;
+    let cols = column_info(&rel);
+    let body = node.strip_suffix('}')?;
+    if let Some(rest) = body.strip_prefix("{DEFAULT :attnum ") {
+        let (num, text) = rest.split_once(" :expr ")?;
+        let attnum: usize = num.parse().ok()?;
+        let col = rel.columns.get(attnum.checked_sub(1)?)?;
+        return Some(ruleutils::default_expr(text, Type(col.type_oid), &cols));
+    }
+    let text = body.strip_prefix("{CHECK :expr ")?;
+    Some(ruleutils::check_expr(text, &cols))
+}
+
+fn column_list(rel: &Rel, cols: &[usize]) -> String {
+    cols.iter()
+        .map(|&c| {
+            rel.columns
+                .get(c)
+                .map_or_else(String::new, |c| quote_ident(&c.name))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The schema-qualified name PostgreSQL prints for a relation in a definition.
+fn qualified(rel: &Rel) -> String {
+    format!(
+        "{}.{}",
+        quote_ident(&rel.name.schema),
+        quote_ident(&rel.name.name)
+    )
+}
+
+/// pg_get_indexdef(index [, column, pretty]).
+fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64) -> Option<String> {
+    let idx = relation(s, oid)?;
+    if idx.kind != RelKind::Index {
+        return None;
+    }
+    let def = idx.indexes.first()?;
+    let table = relation(s, idx.table?)?;
+    if column > 0 {
+        let c = *def.columns.get(column as usize - 1)?;
+        return Some(quote_ident(&table.columns.get(c)?.name));
+    }
+    Some(format!(
+        "CREATE {}INDEX {} ON {} USING btree ({})",
+        if def.unique { "UNIQUE " } else { "" },
+        quote_ident(&idx.name.name),
+        qualified(&table),
+        column_list(&table, &def.columns)
+    ))
+}
+
+/// pg_get_constraintdef(constraint [, pretty]).
+fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
+    let rels = all_relations(s);
+    let (rel, k) = rels
+        .iter()
+        .filter(|r| r.kind == RelKind::Table)
+        .find_map(|r| r.constraints.iter().find(|k| k.oid == oid).map(|k| (r, k)))?;
+    Some(match &k.kind {
+        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
+            let def = rel.indexes.iter().find(|d| d.oid == *index)?;
+            format!(
+                "{} ({})",
+                if matches!(k.kind, ConstraintKind::PrimaryKey { .. }) {
+                    "PRIMARY KEY"
+                } else {
+                    "UNIQUE"
+                },
+                column_list(rel, &def.columns)
+            )
+        }
+        ConstraintKind::Check { expr } => {
+            format!("CHECK ({})", ruleutils::check_expr(expr, &column_info(rel)))
+        }
+        ConstraintKind::ForeignKey {
+            columns,
+            ref_table,
+            ref_columns,
+            on_update,
+            on_delete,
+        } => {
+            let target = rels.iter().find(|r| r.oid == *ref_table)?;
+            // The referenced table is qualified only where the search path would not find it.
+            let mut out = format!(
+                "FOREIGN KEY ({}) REFERENCES {}({})",
+                column_list(rel, columns),
+                quote_ident(&target.name.name),
+                column_list(target, ref_columns)
+            );
+            for (what, action) in [("UPDATE", on_update), ("DELETE", on_delete)] {
+                let a = match action {
+                    'r' => "RESTRICT",
+                    'c' => "CASCADE",
+                    'n' => "SET NULL",
+                    'd' => "SET DEFAULT",
+                    _ => continue,
+                };
+                out.push_str(&format!(" ON {what} {a}"));
+            }
+            out
+        }
+    })
+}
+
+/// pg_size_pretty: bytes below 10 kB, then kB, MB, GB, TB, PB, each rounded half away from
+/// zero from one more bit of precision, as PostgreSQL 15 does.
+pub fn size_pretty(size: i128) -> String {
+    const LIMIT: i128 = 10 * 1024;
+    const LIMIT2: i128 = LIMIT * 2 - 1;
+    if size.abs() < LIMIT {
+        return format!("{size} bytes");
+    }
+    let half_rounded = |x: i128| (x + if x < 0 { -1 } else { 1 }) / 2;
+    // One extra bit kept for rounding.
+    let mut size = size >> 9;
+    for unit in ["kB", "MB", "GB", "TB"] {
+        if size.abs() < LIMIT2 {
+            return format!("{} {unit}", half_rounded(size));
+        }
+        size >>= 10;
+    }
+    format!("{} PB", half_rounded(size))
+}
+
+pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Value> {
+    use CatalogFn::*;
+    let text = |o: Option<String>| o.map_or(Value::Null, Value::Text);
+    Ok(match f {
+        EncodingToChar => Value::Text(
+            args.first()
+                .and_then(Value::as_i64)
+                .and_then(|i| ENCODINGS.get(usize::try_from(i).ok()?))
+                .copied()
+                .unwrap_or("")
+                .to_string(),
+        ),
+        CharToEncoding => {
+            let name = args.first().and_then(Value::as_str).unwrap_or("");
+            let norm = |n: &str| n.replace(['_', '-'], "").to_ascii_uppercase();
+            Value::Int4(
+                ENCODINGS
+                    .iter()
+                    .position(|e| norm(e) == norm(name))
+                    .map_or(-1, |i| i as i32),
+            )
+        }
+        GetExpr => match (args.first().and_then(Value::as_str), oid_arg(args.get(1))) {
+            (Some(node), Some(relid)) => {
+                let node = node.to_string();
+                text(get_expr(s, &node, relid))
+            }
+            _ => Value::Null,
+        },
+        GetIndexDef => match oid_arg(args.first()) {
+            Some(oid) => {
+                let col = args.get(1).and_then(Value::as_i64).unwrap_or(0);
+                text(get_indexdef(s, oid, col))
+            }
+            None => Value::Null,
+        },
+        GetConstraintDef => match oid_arg(args.first()) {
+            Some(oid) => text(get_constraintdef(s, oid)),
+            None => Value::Null,
+        },
+        // COMMENT ON is not supported: no column has a description.
+        ColDescription | StatisticsObjDefColumns => Value::Null,
+        ShobjDescription => {
+            let oid = oid_arg(args.first());
+            let class = args.get(1).and_then(Value::as_str).unwrap_or("");
+            let name = s
+                .instance()
+                .database_names()
+                .into_iter()
+                .find(|(_, o)| Some(*o) == oid)
+                .map(|(n, _)| n);
+            match (class, name) {
+                ("pg_database", Some(n)) => {
+                    text(fixed::database_description(&n).map(str::to_string))
+                }
+                _ => Value::Null,
+            }
+        }
+        // Rows live in memory; there are no relation files to measure.
+        RelationSize | DatabaseSize => Value::Int8(0),
+        SizePretty => match args.first() {
+            Some(Value::Numeric(n)) => {
+                let n: &Numeric = n;
+                Value::Text(size_pretty(n.to_f64() as i128))
+            }
+            Some(v) => match v.as_i64() {
+                Some(i) => Value::Text(size_pretty(i as i128)),
+                None => Value::Null,
+            },
+            None => Value::Null,
+        },
+        FunctionIsVisible | HasRole | StatisticsObjIsVisible => Value::Bool(true),
+        TablespaceLocation => Value::Text(String::new()),
+        DatabaseEncoding => Value::Text("UTF8".into()),
+        FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
+            let Some(p) = oid_arg(args.first()).and_then(procs::by_oid) else {
+                return Ok(Value::Null);
+            };
+            Value::Text(match f {
+                FunctionArguments => p.arguments.clone(),
+                FunctionResult => p.result.clone(),
+                FunctionIdentityArguments => p.identity.clone(),
+                _ => procs::functiondef(p).map_err(|m| PgError::new(code::WRONG_OBJECT_TYPE, m))?,
+            })
+        }
+        RelationIsPublishable => Value::Bool(
+            oid_arg(args.first())
+                .and_then(|o| relation(s, o))
+                .is_some_and(|r| r.kind == RelKind::Table),
+        ),
+    })
+}
+
+/// pg_get_userbyid: a role's name, or PostgreSQL's placeholder for an unknown OID.
+pub fn user_by_id(oid: u32) -> String {
+    fixed::role_name(oid).map_or_else(|| format!("unknown (OID={oid})"), str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_pretty;
+
+    #[test]
+    fn sizes_as_postgres_prints_them() {
+        assert_eq!(size_pretty(0), "0 bytes");
+        assert_eq!(size_pretty(8192), "8192 bytes");
+        assert_eq!(size_pretty(10 * 1024), "10 kB");
+        assert_eq!(size_pretty(7_700_000), "7520 kB");
+        assert_eq!(size_pretty(123_456_789), "118 MB");
+        assert_eq!(size_pretty(-20_000), "-20 kB");
+    }
+}
