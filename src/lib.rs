@@ -13,6 +13,7 @@
 pub mod catalog;
 pub mod client_affinity;
 pub mod config;
+pub mod encoding;
 pub mod error;
 pub mod idle_spin;
 pub mod instance;

@@ -143,13 +143,19 @@ impl Session {
                             if !core.notices.is_empty() {
                                 // A notice raised while making this row goes before it.
                                 for n in core.notices.drain(..) {
-                                    be::error_or_notice(out, &n);
+                                    be::error_or_notice_in(out, &n, core.settings.client);
                                 }
                             }
                             let fmt = &core.settings.fmt;
-                            if let Err(e) =
-                                write_row(out, fmt, columns, &r.formats, &row, &mut text)
-                            {
+                            if let Err(e) = write_row(
+                                out,
+                                fmt,
+                                columns,
+                                &r.formats,
+                                &row,
+                                &mut text,
+                                core.settings.client,
+                            ) {
                                 return Pulled::Ended(Some(e));
                             }
                             if out.len() >= OUT_PAUSE {
