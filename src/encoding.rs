@@ -125,7 +125,9 @@ impl Enc {
     }
 
     pub fn from_id(id: i64) -> Option<Enc> {
-        (0..NAMES.len() as i64).contains(&id).then_some(Enc(id as u8))
+        (0..NAMES.len() as i64)
+            .contains(&id)
+            .then_some(Enc(id as u8))
     }
 
     /// PostgreSQL's `pg_char_to_encoding`: case and every character but letters and digits are
