@@ -10,6 +10,7 @@
 //!                        └→ notify (LISTEN/NOTIFY hub)        instance: everything shared
 //! ```
 
+pub mod autovacuum;
 pub mod catalog;
 pub mod client_affinity;
 pub mod config;
@@ -17,6 +18,7 @@ pub mod encoding;
 pub mod error;
 pub mod idle_spin;
 pub mod instance;
+pub mod memory;
 pub mod notify;
 pub mod server;
 pub mod session;

@@ -132,7 +132,17 @@ def test_raw_round_trips(pg, server, enc, codec, sample):
             seen.append(_msgs(c.read_until("Z")))
             for fmt in (b"text", b"csv, HEADER", b"binary"):
                 q = b"COPY (SELECT * FROM " + ident + b" ORDER BY k) TO STDOUT (FORMAT " + fmt + b")"
-                seen.append(_msgs(c.query(q)))
+                out = c.query(q)
+                seen.append(_msgs(out))
+            # The binary copy back in: text values in binary form are in the client's encoding.
+            c.send_query(b"COPY " + ident + b" FROM STDIN (FORMAT binary)")
+            seen.append(_msgs(c.read_until("G")))
+            for m in out:
+                if m.type == "d":
+                    c.copy_data(m.fields)
+            c.copy_done().push()
+            seen.append(_msgs(c.read_until("Z")))
+            seen.append(_msgs(c.query(b"SELECT count(*), count(DISTINCT \"" + b + b"\") FROM " + ident)))
             # Errors and notices naming the identifier; position counts characters.
             seen.append(_msgs(c.query(b"SELECT * FROM " + ident + b"x")))
             seen.append(_msgs(c.query(b"DROP TABLE IF EXISTS " + ident + b"x")))

@@ -68,9 +68,11 @@ mod bounds;
 mod catalog_rows;
 mod cte;
 mod distinct;
+pub(crate) mod foreign_key;
 mod join;
 mod keys;
 mod limit;
+mod modify_cte;
 mod project;
 mod scan;
 mod setop;
@@ -79,6 +81,7 @@ mod srf;
 mod table;
 #[cfg(test)]
 mod tests;
+mod upsert;
 mod window;
 
 use std::ops::Deref;
@@ -129,6 +132,9 @@ fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::SeqScan { .. } => Box::new(table::SeqScan::default()),
         Node::IndexScan { .. } => Box::new(table::IndexScan::default()),
         Node::Modify(m) => Box::new(table::ModifyOp::new(build(&m.input, env))),
+        Node::ModifyingCtes { ctes, input } => {
+            Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))
+        }
         Node::Values(_) => Box::new(scan::Values::default()),
         Node::Function { .. } => Box::new(srf::Function::default()),
         Node::Virtual(_) => Box::new(scan::Virtual::default()),
