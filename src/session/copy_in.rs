@@ -333,11 +333,8 @@ impl Session {
             c.header_done = true;
         }
         let t = c.target.clone();
-        loop {
-            // A whole row, or wait for more data.
-            let Some(head) = buf.get(at..at + 2) else {
-                break;
-            };
+        // A whole row at a time; an unfinished one waits for more data.
+        while let Some(head) = buf.get(at..at + 2) {
             let count = i16::from_be_bytes([head[0], head[1]]);
             if count == -1 {
                 c.ended = true;

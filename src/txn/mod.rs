@@ -332,6 +332,24 @@ impl TxnManager {
         csn
     }
 
+    /// After a wait for `cell` ended: returns once a snapshot taken now sees its commit (its
+    /// state is stored before the watermark passes it, and the waiter may wake in between; the
+    /// committer moves the watermark within a few instructions, so this spins briefly).
+    pub fn settle(&self, cell: &TxnCell) {
+        if let Status::Committed(csn) = cell.status() {
+            let mut spins = 0u32;
+            while self.visible.load(Ordering::SeqCst) <= csn {
+                spins += 1;
+                if spins > 64 {
+                    crate::sync::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+                self.advance();
+            }
+        }
+    }
+
     /// Moves the watermark over every finished slot (anyone may do it; invariant 1).
     fn advance(&self) {
         let mut w = self.visible.load(Ordering::SeqCst);
