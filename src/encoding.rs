@@ -920,6 +920,28 @@ fn verify_str(enc: Enc, bytes: &[u8]) -> Result<(), PgError> {
     Ok(())
 }
 
+/// `length(bytea, name)`: the characters of `bytes` in `enc`, checked as [`convert`] checks
+/// its source (PostgreSQL's `pg_verify_mbstr_len`).
+pub fn char_count(bytes: &[u8], enc: Enc) -> Result<usize, PgError> {
+    verify_str(enc, bytes)?;
+    if enc == Enc::UTF8 {
+        return Ok(bytes.iter().filter(|&&b| (b & 0xc0) != 0x80).count());
+    }
+    if enc.is_single_byte() {
+        return Ok(bytes.len());
+    }
+    let (mut i, mut n) = (0, 0);
+    while i < bytes.len() {
+        i += if bytes[i] < 0x80 {
+            1
+        } else {
+            verify(enc, &bytes[i..]).unwrap_or(1)
+        };
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// Pairs of encodings other than UTF8 that PostgreSQL converts between directly (its
 /// conversion procedures); between others `convert` has no default conversion.
 fn direct_pair(a: Enc, b: Enc) -> bool {
@@ -1091,6 +1113,9 @@ mod tests {
             Enc::lookup("WIN1251").unwrap(),
         );
         assert_eq!(convert(b"\xe9", win1251, koi8r).unwrap(), b"\xca");
+        assert_eq!(char_count("日本".as_bytes(), Enc::UTF8).unwrap(), 2);
+        assert_eq!(char_count(b"\x93\xfa\x96\x7b", Enc::SJIS).unwrap(), 2);
+        assert_eq!(char_count(b"\xe9\xe9", l1).unwrap(), 2);
         let e = convert(b"\xe9", Enc::EUC_JP, l1).unwrap_err();
         assert_eq!(
             e.message,

@@ -1126,6 +1126,19 @@ fn f_convert_to(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     )?))
 }
 
+/// length(bytea, name): characters in an encoding.
+fn f_length_in_encoding(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let enc = crate::encoding::Enc::lookup(txt(&a[1])?).ok_or_else(|| {
+        invalid_param(format!(
+            "invalid encoding name \"{}\"",
+            txt(&a[1]).unwrap_or("")
+        ))
+    })?;
+    Ok(Value::Int4(
+        crate::encoding::char_count(bytes(&a[0])?, enc)? as i32,
+    ))
+}
+
 fn f_convert(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     let src = encoding_arg(&a[1], "source")?;
     let dst = encoding_arg(&a[2], "destination")?;
@@ -3151,6 +3164,7 @@ static FUNCS: &[FuncSig] = &[
     // ----- strings -----
     sig!("length", [TEXT], INT4, f_length),
     sig!("length", [BYTEA], INT4, f_length),
+    sig!("length", [BYTEA, NAME], INT4, f_length_in_encoding),
     sig!("char_length", [TEXT], INT4, f_length),
     sig!("character_length", [TEXT], INT4, f_length),
     sig!("length", [BPCHAR], INT4, f_bpchar_length),

@@ -90,3 +90,7 @@ SHOW client_encoding;
 SELECT set_config('client_encoding', 'latin2', false);
 SHOW client_encoding;
 RESET client_encoding;
+
+-- name: enc_length_in_encoding
+SELECT length('\xe9e9'::bytea, 'LATIN1'), length(convert_to('日本語', 'SJIS'), 'SJIS'), length('\xc3a9'::bytea, 'UTF8');
+SELECT length(convert_to('中文 𠀀', 'gb18030'), 'GB18030'), length(convert_to('한국어', 'UHC'), 'win949');
