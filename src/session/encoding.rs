@@ -19,8 +19,12 @@
 //! A value with a character the client's encoding lacks fails the statement with 22P05 (rows
 //! before it are sent, the row is not); an error whose text cannot be converted is replaced by
 //! that 22P05 error, as PostgreSQL's error reporting does; a notification ends the session
-//! (FATAL), as in PostgreSQL. Not converted yet: the text elements inside binary arrays and
-//! records.
+//! (FATAL), as in PostgreSQL.
+//!
+//! Known differences: a notice whose text cannot be converted becomes a WARNING with the 22P05
+//! text (PostgreSQL fails the statement that raised it); the text elements inside binary
+//! arrays and records are not converted; SQL_ASCII input must be UTF-8 everywhere, where
+//! PostgreSQL's COPY FROM stores SQL_ASCII bytes unchecked (threadgres keeps all text UTF-8).
 
 use std::borrow::Cow;
 
