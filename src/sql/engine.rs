@@ -396,12 +396,15 @@ pub fn update(
     };
     if !indexed_changed {
         let new = PackedRow::encode(&new);
-        return match rel
-            .data
-            .heap
-            .0
-            .update_with(id, w.target_snap(), w.cell, w.cid, new, true, mode)
-        {
+        return match rel.data.heap.0.update_with(
+            id,
+            w.target_snap(),
+            w.cell,
+            w.cid,
+            new,
+            true,
+            mode,
+        ) {
             Ok(n) => Ok(Changed::Done(n)),
             Err((c, _)) => changed(c),
         };
@@ -448,7 +451,12 @@ pub fn delete(
 /// A row lock of strength `mode` on the version at `id` (SELECT FOR KEY SHARE ... FOR UPDATE,
 /// and the row checks of foreign keys).
 pub fn lock(rel: &Rel, id: RowId, w: &Writer<'_>, mode: LockMode) -> Result<Changed, WriteError> {
-    changed(rel.data.heap.0.lock(id, w.target_snap(), w.cell, w.cid, mode))
+    changed(
+        rel.data
+            .heap
+            .0
+            .lock(id, w.target_snap(), w.cell, w.cid, mode),
+    )
 }
 
 /// Reclaims dead versions of a table and their index entries (VACUUM, and the background
