@@ -30,6 +30,9 @@ use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
+pub mod explain;
+pub mod index_path;
+pub mod join;
 mod search_cycle;
 mod table_expr;
 
@@ -217,6 +220,13 @@ pub enum Node {
         index: usize,
         eq: Vec<Expr>,
     },
+    /// Other index scans (ranges, IN lists, row-value IN, reads in index order, backwards for
+    /// DESC): see `plan/index_path.rs`.
+    IndexRange {
+        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rowid: bool,
+        path: Box<index_path::IndexPath>,
+    },
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),
     /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
@@ -274,6 +284,10 @@ pub enum Node {
         on: Option<Expr>,
         lateral: bool,
     },
+    /// A hash join (plan/join.rs).
+    HashJoin(Box<join::HashJoin>),
+    /// EXPLAIN [ANALYZE] of a plan: the lines of QUERY PLAN (plan/explain.rs).
+    Explain(Box<explain::Explain>),
     Aggregate {
         input: Box<Plan>,
         group: Vec<Expr>,
@@ -1124,6 +1138,7 @@ impl<'a> Planner<'a> {
                 },
             });
         }
+        plan = join::optimize(plan);
         if let Some(wait) = lock {
             plan = modify::lock_rows(plan, wait, recheck)?;
             if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
@@ -1631,13 +1646,13 @@ impl<'a> Planner<'a> {
             };
         }
         if !sort_keys.is_empty() {
-            plan = Plan {
+            plan = index_path::use_index_order(Plan {
                 columns: plan.columns.clone(),
                 node: Node::Sort {
                     input: Box::new(plan),
                     keys: sort_keys,
                 },
-            };
+            });
         }
         plan = self.plan_limit(s, plan)?;
         if total > visible {
@@ -4118,7 +4133,7 @@ fn agg_signature(
 
 /// Equality over values of any (same) type, for row comparisons whose member types are not
 /// tracked by the planner.
-fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value> {
+pub(super) fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value> {
     Ok(Value::Bool(
         crate::sql::types::compare(a, b) == std::cmp::Ordering::Equal,
     ))

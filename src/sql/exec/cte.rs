@@ -38,6 +38,8 @@ pub(super) struct Env {
     /// readers own their store (an operator that keeps an `Env` to open subtrees later may sit
     /// inside a store's own plan).
     shared: Vec<(usize, Weak<Mutex<Store>>)>,
+    /// EXPLAIN ANALYZE: where every operator built with this environment counts its rows.
+    pub(super) instr: Option<Arc<super::explain::Instr>>,
 }
 
 impl Env {
@@ -111,6 +113,7 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         Node::Result
         | Node::SeqScan { .. }
         | Node::IndexScan { .. }
+        | Node::IndexRange { .. }
         | Node::Modify(_)
         | Node::Values(_)
         | Node::Function { .. }
@@ -130,6 +133,11 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         Node::SetOp { left, right, .. } => {
             count_reads(left, counts);
             count_reads(right, counts);
+        }
+        Node::Explain(_) => {}
+        Node::HashJoin(j) => {
+            count_reads(&j.left, counts);
+            count_reads(&j.right, counts);
         }
         Node::RecursiveUnion { init, .. } => count_reads(init, counts),
         Node::ProjectSet { input, .. }
