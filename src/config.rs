@@ -59,6 +59,16 @@ pub struct Args {
     /// off.
     #[arg(long, env = "THREADGRES_PIN_SHARDS")]
     pub pin_shards: Option<String>,
+    /// Memory the server may use (bytes, or with kB/MB/GB/TB); a statement that would write
+    /// past it fails with 53200. Default: 80 % of the machine's (or cgroup's) memory.
+    #[arg(long, env = "THREADGRES_MAX_MEMORY")]
+    pub max_memory: Option<String>,
+    /// Whether dead row versions are reclaimed in the background: on or off.
+    #[arg(long, env = "THREADGRES_AUTOVACUUM")]
+    pub autovacuum: Option<String>,
+    /// Milliseconds between the background vacuum's rounds (autovacuum_naptime).
+    #[arg(long, env = "THREADGRES_AUTOVACUUM_NAPTIME_MS")]
+    pub autovacuum_naptime_ms: Option<u64>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -80,6 +90,9 @@ struct FileConfig {
     shard_weight: Option<String>,
     client_affinity: Option<String>,
     pin_shards: Option<String>,
+    autovacuum: Option<String>,
+    autovacuum_naptime_ms: Option<u64>,
+    max_memory: Option<String>,
 }
 
 /// The effective configuration of one server instance.
@@ -103,6 +116,11 @@ pub struct Config {
     pub pin_shards: bool,
     /// Bound on the per-instance cache of parsed statement texts (entries).
     pub parse_cache_entries: usize,
+    /// See `autovacuum`: dead row versions are reclaimed in the background.
+    pub autovacuum: bool,
+    pub autovacuum_naptime_ms: u64,
+    /// See `memory`: the bound on the server's resident size, in bytes.
+    pub max_memory: u64,
 }
 
 impl Default for Config {
@@ -124,6 +142,11 @@ impl Default for Config {
             client_affinity: true,
             pin_shards: true,
             parse_cache_entries: 4096,
+            autovacuum: true,
+            // PostgreSQL waits 60 s between rounds; a round here costs a pass over the tables
+            // with enough changes, and tables live in memory: dead versions cost more sooner.
+            autovacuum_naptime_ms: 1000,
+            max_memory: crate::memory::default_limit(),
         }
     }
 }
@@ -191,6 +214,19 @@ impl Config {
             args.pin_shards.or(file.pin_shards),
             c.pin_shards,
         )?;
+        c.autovacuum = on_off(
+            "autovacuum",
+            args.autovacuum.or(file.autovacuum),
+            c.autovacuum,
+        )?;
+        if let Some(m) = args.max_memory.or(file.max_memory) {
+            c.max_memory = crate::memory::parse_size(&m)
+                .ok_or_else(|| format!("invalid max_memory: {m} (a size such as 4GB)"))?;
+        }
+        if let Some(ms) = args.autovacuum_naptime_ms.or(file.autovacuum_naptime_ms) {
+            // PostgreSQL's bounds: 1 s .. 24 days; shorter naps are allowed here (tests).
+            c.autovacuum_naptime_ms = ms.clamp(10, 24 * 86_400_000);
+        }
         Ok(c)
     }
 }

@@ -100,6 +100,8 @@ pub struct Instance {
     pub notify: Hub,
     /// Commit order, snapshots and waits of transactions over tables.
     pub txns: crate::txn::TxnManager,
+    /// The memory bound (`memory.rs`).
+    pub memory: Arc<crate::memory::MemoryLimit>,
     /// Relation locks (`txn::lock`).
     pub locks: crate::txn::lock::LockTable,
     /// The live schema: tables and indexes of every database, with their data.
@@ -144,6 +146,7 @@ impl Instance {
             notify: Hub::new(config.max_connections + 16, config.max_notify_queue_size),
             txns: crate::txn::TxnManager::new(config.max_connections + 16),
             locks: Default::default(),
+            memory: Arc::new(crate::memory::MemoryLimit::new(config.max_memory)),
             catalog: crate::sql::engine::SqlCatalog::new(),
             config,
             started_at: SystemTime::now(),

@@ -10,12 +10,14 @@
 //!                        └→ notify (LISTEN/NOTIFY hub)        instance: everything shared
 //! ```
 
+pub mod autovacuum;
 pub mod catalog;
 pub mod client_affinity;
 pub mod config;
 pub mod error;
 pub mod idle_spin;
 pub mod instance;
+pub mod memory;
 pub mod notify;
 pub mod server;
 pub mod session;

@@ -123,8 +123,11 @@ impl Server {
             list,
             affinity: config.client_affinity,
         });
+        let instance = Instance::new(config);
+        crate::autovacuum::start(&instance);
+        crate::memory::start_monitor(&instance.memory);
         Ok(Server {
-            instance: Instance::new(config),
+            instance,
             listeners,
             shards,
             runtimes,

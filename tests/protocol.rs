@@ -90,6 +90,9 @@ fn unknown_startup_parameter_is_fatal() {
         ("nonsense_param", "1"),
     ]))
     .unwrap();
+    // As PostgreSQL: authentication completes first (AuthenticationOk), then the FATAL.
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!((ty, body), (b'R', 0i32.to_be_bytes().to_vec()));
     let (ty, body) = read_msg(&mut s).unwrap();
     assert_eq!(ty, b'E');
     assert_eq!(field(&body, b'S').as_deref(), Some("FATAL"));
@@ -110,6 +113,9 @@ fn missing_database_is_fatal_3d000() {
         ("database", "nope"),
     ]))
     .unwrap();
+    // As PostgreSQL: authentication completes first (AuthenticationOk), then the FATAL.
+    let (ty, body) = read_msg(&mut s).unwrap();
+    assert_eq!((ty, body), (b'R', 0i32.to_be_bytes().to_vec()));
     let (ty, body) = read_msg(&mut s).unwrap();
     assert_eq!(ty, b'E');
     assert_eq!(field(&body, b'C').as_deref(), Some("3D000"));

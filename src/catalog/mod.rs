@@ -42,8 +42,8 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
-pub mod sequence;
 mod namespace;
+pub mod sequence;
 pub use namespace::{Namespace, Namespaces};
 
 pub type Oid = u32;
@@ -137,6 +137,8 @@ pub enum ConstraintKind {
         /// pg_constraint.confupdtype / confdeltype: a (no action), r, c, n, d.
         on_update: char,
         on_delete: char,
+        /// MATCH FULL (pg_constraint.confmatchtype 'f'); else MATCH SIMPLE ('s').
+        match_full: bool,
     },
 }
 
@@ -226,6 +228,9 @@ pub enum CatalogError {
 pub struct Catalog<D> {
     next_oid: AtomicU32,
     epoch: AtomicU64,
+    /// Relation versions ever created with a foreign key: while 0, a write need not look for
+    /// constraints that reference its table (see [`Catalog::may_have_foreign_keys`]).
+    foreign_keys: AtomicU64,
     names: scc::HashMap<QualName, Vec<Arc<Relation<D>>>>,
     /// Schemas made by CREATE SCHEMA.
     pub namespaces: Namespaces,
@@ -236,6 +241,7 @@ impl<D> Default for Catalog<D> {
         Catalog {
             next_oid: AtomicU32::new(FIRST_USER_OID),
             epoch: AtomicU64::new(1),
+            foreign_keys: AtomicU64::new(0),
             names: scc::HashMap::new(),
             namespaces: Namespaces::default(),
         }
@@ -250,6 +256,12 @@ impl<D> Catalog<D> {
     /// Changes whenever the schema may have changed (invariant 3).
     pub fn epoch(&self) -> u64 {
         self.epoch.load(Ordering::SeqCst)
+    }
+
+    /// Whether any foreign key was ever created (never reset: a cheap "no" for the common case
+    /// of a schema without them).
+    pub fn may_have_foreign_keys(&self) -> bool {
+        self.foreign_keys.load(Ordering::SeqCst) != 0
     }
 
     /// Marks the schema changed (also called when a transaction that changed it ends).
@@ -313,6 +325,13 @@ impl<D> Catalog<D> {
                     return Err(CatalogError::Exists(Some(c.clone())));
                 }
             }
+        }
+        if rel
+            .constraints
+            .iter()
+            .any(|c| matches!(c.kind, ConstraintKind::ForeignKey { .. }))
+        {
+            self.foreign_keys.fetch_add(1, Ordering::SeqCst);
         }
         let r = Arc::new(Relation {
             oid,

@@ -9,6 +9,12 @@
 //! discarded until CopyDone or CopyFail, as PostgreSQL does; in a simple Query the statements
 //! after the COPY then run (or are skipped after an error) and ReadyForQuery follows.
 //!
+//! Binary format (`FORMAT binary`, what pgx's CopyFrom and psycopg's binary copy send):
+//! PostgreSQL's file layout — the `PGCOPY\n\xff\r\n\0` signature, flags and a header
+//! extension, then per row a 16-bit field count and per field a 32-bit length (-1: NULL) and
+//! the value in the type's binary send format, ended by a field count of -1. A row may span
+//! CopyData messages: the bytes of an unfinished row are held like an unfinished line.
+//!
 //! Bounds: an unfinished line is held until its newline arrives, at most the maximum message
 //! size per CopyData plus one line; rows are inserted every [`BATCH`] rows, so memory does not
 //! grow with the size of the copy. CSV fields with quoted newlines are not supported yet (the
@@ -43,8 +49,10 @@ pub(super) struct CopyIn {
     line: u64,
     /// The statement failed: the rest of the data is discarded.
     failed: bool,
-    /// The end-of-data marker `\.` was seen.
+    /// The end-of-data marker `\.` was seen (binary: the trailer).
     ended: bool,
+    /// Binary format: the file header was read.
+    header_done: bool,
     /// A simple Query: its text and the index of the statement after the COPY.
     pub(super) resume: Option<(Arc<Parsed>, usize)>,
 }
@@ -60,6 +68,7 @@ impl CopyIn {
             line: 0,
             failed: false,
             ended: false,
+            header_done: false,
             resume: None,
         }
     }
@@ -213,6 +222,9 @@ impl Session {
 
     /// Parses the complete lines held, and inserts whenever a batch is full.
     fn copy_lines(&mut self, c: &mut CopyIn, last: bool) -> PgResult<()> {
+        if c.options.format == CopyFormat::Binary {
+            return self.copy_binary(c, last);
+        }
         let mut start = 0;
         let buf = std::mem::take(&mut c.partial);
         while let Some(nl) = memchr::memchr(b'\n', &buf[start..]) {
@@ -280,6 +292,117 @@ impl Session {
         }
         c.rows.push(row);
         if c.rows.len() >= BATCH {
+            self.copy_flush(c)?;
+        }
+        Ok(())
+    }
+
+    /// Parses the whole binary rows held (see the module comment), inserting by batches.
+    fn copy_binary(&mut self, c: &mut CopyIn, last: bool) -> PgResult<()> {
+        const SIGNATURE: &[u8] = b"PGCOPY\n\xff\r\n\0";
+        let buf = std::mem::take(&mut c.partial);
+        let mut at = 0;
+        let be_i32 = |b: &[u8]| i32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+        if !c.header_done {
+            if buf.len() < SIGNATURE.len() + 8 {
+                if last {
+                    return Err(bad_copy("COPY file signature not recognized"));
+                }
+                c.partial = buf;
+                return Ok(());
+            }
+            if &buf[..SIGNATURE.len()] != SIGNATURE {
+                return Err(bad_copy("COPY file signature not recognized"));
+            }
+            at = SIGNATURE.len();
+            let flags = be_i32(&buf[at..]);
+            if flags & (1 << 16) != 0 {
+                return Err(bad_copy("invalid COPY file header (WITH OIDS)"));
+            }
+            // Bits 17..31 are critical flags no version defines.
+            if (flags as u32) >> 17 != 0 {
+                return Err(bad_copy("unrecognized critical flags in COPY file header"));
+            }
+            let ext = be_i32(&buf[at + 4..]);
+            if ext < 0 {
+                return Err(bad_copy("invalid COPY file header (missing length)"));
+            }
+            if buf.len() < at + 8 + ext as usize {
+                if last {
+                    return Err(bad_copy("invalid COPY file header (wrong length)"));
+                }
+                c.partial = buf;
+                return Ok(());
+            }
+            at += 8 + ext as usize;
+            c.header_done = true;
+        }
+        let t = c.target.clone();
+        // A whole row at a time; an unfinished one waits for more data.
+        while let Some(head) = buf.get(at..at + 2) {
+            let count = i16::from_be_bytes([head[0], head[1]]);
+            if count == -1 {
+                c.ended = true;
+                at = buf.len();
+                break;
+            }
+            let mut end = at + 2;
+            let mut fields: Vec<Option<(usize, usize)>> = Vec::with_capacity(count.max(0) as usize);
+            let mut whole = true;
+            for _ in 0..count.max(0) {
+                let Some(len) = buf.get(end..end + 4) else {
+                    whole = false;
+                    break;
+                };
+                let len = be_i32(len);
+                end += 4;
+                if len == -1 {
+                    fields.push(None);
+                    continue;
+                }
+                if len < 0 {
+                    return Err(bad_copy("invalid field size"));
+                }
+                if buf.len() < end + len as usize {
+                    whole = false;
+                    break;
+                }
+                fields.push(Some((end, end + len as usize)));
+                end += len as usize;
+            }
+            if !whole {
+                break;
+            }
+            c.line += 1;
+            if count as usize != t.columns.len() {
+                return Err(bad_copy(format!(
+                    "row field count is {count}, expected {}",
+                    t.columns.len()
+                )));
+            }
+            let mut row: Vec<Expr> = t
+                .defaults
+                .iter()
+                .map(|d| d.clone().unwrap_or(Expr::Const(Value::Null)))
+                .collect();
+            for (f, &col) in fields.into_iter().zip(&t.columns) {
+                let cd = &t.rel.columns[col];
+                row[col] = Expr::Const(match f {
+                    None => Value::Null,
+                    Some((s, e)) => io::from_binary(&buf[s..e], Type(cd.type_oid))?,
+                });
+            }
+            c.rows.push(row);
+            at = end;
+            if c.rows.len() >= BATCH {
+                self.copy_flush(c)?;
+            }
+        }
+        if last && at < buf.len() && !c.ended {
+            return Err(bad_copy("unexpected EOF in COPY data"));
+        }
+        c.partial = buf[at..].to_vec();
+        if last && !c.rows.is_empty() {
             self.copy_flush(c)?;
         }
         Ok(())

@@ -128,7 +128,12 @@ enum ReplanSource {
 
 enum PortalRows {
     NotRun,
-    Rows { rows: Vec<Row>, pos: usize },
+    Rows {
+        rows: Vec<Row>,
+        pos: usize,
+    },
+    /// A query read as it is fetched (`running.rs`).
+    Open(Box<running::OpenQuery>),
     Done,
 }
 
@@ -183,6 +188,8 @@ struct Core {
     /// Set when the statement being analyzed resolved a table name (its plan must be made
     /// again after a schema change).
     tables_used: std::cell::Cell<bool>,
+    /// While an open cursor or portal is read: its snapshot (`statement_snapshot` answers it).
+    portal_snap: Option<crate::txn::Snapshot>,
     /// The relation locks the statement being analyzed needs (`TableCx::locks`).
     plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
     /// currval / lastval and cached sequence values (not transactional).
@@ -314,8 +321,11 @@ impl Core {
         plan: &sql::plan::Plan,
         params: &[Value],
     ) -> (Vec<Row>, Option<PgError>) {
-        let (rows, err, affected) = exec::run_plan_counted(plan, &mut self.query_cx(params));
+        let (mut rows, err, affected) = exec::run_plan_counted(plan, &mut self.query_cx(params));
         self.last_affected = affected;
+        if err.is_some() && sql::runs_before_output(plan) {
+            rows.clear();
+        }
         (rows, err)
     }
 
@@ -468,6 +478,9 @@ impl SessionCtx for Core {
     fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
         self.refuse_serializable()?;
         Ok(self.statement_snapshot())
+    }
+    fn check_memory(&mut self, written: u64) -> PgResult<()> {
+        self.instance.memory.check(written)
     }
     fn lock_relation(
         &mut self,

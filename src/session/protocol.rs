@@ -13,7 +13,7 @@ use bytes::{Buf, BytesMut};
 use super::conn::CLIENT_READ;
 use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
-use super::running::{Sink, Then};
+use super::running::{reads_as_fetched, Sink, Then};
 use super::txn::TxState;
 use super::utility::{show_column, text_col};
 use super::{
@@ -478,8 +478,15 @@ impl Session {
         match stmt {
             Statement::Query(plan) => {
                 // PostgreSQL describes the result before running the query, so a query that
-                // fails while running still sends its RowDescription first.
-                if !from_execute && sql::returns_rows(plan) {
+                // fails while running still sends its RowDescription first; except one that
+                // it runs to its end before sending anything (`sql::runs_before_output`).
+                let describe = !from_execute && sql::returns_rows(plan);
+                if sql::runs_before_output(plan) {
+                    let sink = Sink::Hold(Vec::new(), Default::default(), describe);
+                    self.start_query(plan, params, formats_from(formats), sink)?;
+                    return Ok(());
+                }
+                if describe {
                     write_row_description(&mut self.out, &plan.columns, formats);
                 }
                 self.start_query(plan, params, formats_from(formats), Sink::Wire)?;
@@ -966,14 +973,31 @@ impl Session {
                     if max_rows <= 0 {
                         // All rows at once: straight to the wire, as a simple query's.
                         portal.rows = PortalRows::Done;
-                        self.start_query(plan, params, portal.formats.clone(), Sink::Wire)?;
+                        let sink = if sql::runs_before_output(plan) {
+                            Sink::Hold(Vec::new(), Default::default(), false)
+                        } else {
+                            Sink::Wire
+                        };
+                        self.start_query(plan, params, portal.formats.clone(), sink)?;
                         return Ok(());
+                    }
+                    if reads_as_fetched(plan) {
+                        let open = self.open_query(plan, params);
+                        return self.execute_open(portal, open, max_rows);
                     }
                     let sink = Sink::Collect(Vec::new(), Default::default());
                     match self.start_query(plan, params, portal.formats.clone(), sink)? {
                         Some(rows) => portal.rows = PortalRows::Rows { rows, pos: 0 },
                         None => return Ok(()),
                     }
+                }
+                if let PortalRows::Open(_) = portal.rows {
+                    let PortalRows::Open(open) =
+                        std::mem::replace(&mut portal.rows, PortalRows::Done)
+                    else {
+                        unreachable!()
+                    };
+                    return self.execute_open(portal, *open, max_rows);
                 }
                 self.write_portal_batch(portal, max_rows)
             }
@@ -1034,7 +1058,7 @@ impl Session {
                     be::portal_suspended(&mut self.out);
                 }
             }
-            PortalRows::Done | PortalRows::NotRun => {
+            PortalRows::Done | PortalRows::NotRun | PortalRows::Open(_) => {
                 be::command_complete(&mut self.out, "SELECT 0");
             }
         }

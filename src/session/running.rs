@@ -20,6 +20,15 @@
 //! simple Query, or the end of the Execute message; then the rest of the input. Messages that
 //! arrive meanwhile stay in the read buffer, as they would behind a busy backend in PostgreSQL.
 //!
+//! A portal that an Execute with a row limit reads (PostgreSQL's PORTAL_ONE_SELECT), and a
+//! cursor of DECLARE, keep their open executor ([`OpenQuery`]) between Executes or FETCHes: rows
+//! are made as they are fetched, and a query that never ends (`generate_series` without bounds,
+//! a recursive CTE) can be read in parts. Such a query reads with the snapshot of the command
+//! that opened it (its scans, and subqueries opened later, ask the session for a snapshot and get
+//! this one), and the transaction keeps that snapshot published for vacuum until it ends. A query
+//! that writes (INSERT ... RETURNING in a portal) still runs to its end at the first Execute, as
+//! PostgreSQL's PORTAL_ONE_RETURNING does.
+//!
 //! Paths that cannot stop in the middle (a subquery inside an expression, FETCH, COPY, a
 //! statement run by a function) pull their executor to the end and wait in place
 //! (`Core::wait_for_transaction`, under `block_in_place`).
@@ -27,7 +36,7 @@
 use std::sync::Arc;
 
 use super::protocol::Flow;
-use super::results::{write_row, Formats};
+use super::results::{write_row, write_row_description, Formats};
 use super::{Portal, PortalRows, Session};
 use crate::error::{PgError, PgResult};
 use crate::sql::exec::{self, row_bytes, Executor, Held, Row, Step, MAX_RESULT_BYTES};
@@ -35,7 +44,7 @@ use crate::sql::expr::EvalCx;
 use crate::sql::parser::Parsed;
 use crate::sql::plan::Plan;
 use crate::sql::types::Value;
-use crate::txn::TxnCell;
+use crate::txn::{Snapshot, TxnCell};
 use crate::wire::backend as be;
 
 /// Output bytes after which a running query lets its rows be written before making more.
@@ -48,6 +57,11 @@ pub(super) enum Sink {
     /// Into the portal, for an Execute with a row limit (PostgreSQL materializes such a portal's
     /// rows only in some cases; here always, bounded by [`MAX_RESULT_BYTES`]).
     Collect(Vec<Row>, Held),
+    /// Held until the statement ends, then written (after a RowDescription when the flag is
+    /// set); dropped if it fails. For what PostgreSQL runs to its end before sending anything
+    /// (`sql::runs_before_output`: INSERT / UPDATE / DELETE ... RETURNING, data-modifying
+    /// WITH queries).
+    Hold(Vec<Row>, Held, bool),
 }
 
 /// What follows the statement when it ends.
@@ -64,6 +78,13 @@ pub(super) enum Then {
     },
 }
 
+/// The open executor of a portal or cursor read as it is fetched.
+pub(super) struct OpenQuery {
+    exec: Executor<Arc<Plan>>,
+    params: Vec<Value>,
+    snap: Snapshot,
+}
+
 /// A query stopped in the middle of its run (see the module comment).
 pub(super) struct Running {
     exec: Executor<Arc<Plan>>,
@@ -72,6 +93,10 @@ pub(super) struct Running {
     sink: Sink,
     /// Rows made so far.
     rows: usize,
+    /// Rows to make before the run stops (an Execute's row limit); `usize::MAX`: all.
+    limit: usize,
+    /// For an open portal's query: its snapshot (and the run goes back into the portal).
+    snap: Option<Snapshot>,
     pub(super) then: Then,
     /// What the statement waits for; None when it only gave way (a yield or a full output).
     pub(super) wait: Option<Arc<TxnCell>>,
@@ -85,6 +110,37 @@ enum Pulled {
     Ended(Option<PgError>),
     /// It stopped in the middle; `Running::wait` says what for.
     Stopped,
+    /// It made the rows its limit asked for (an open portal's Execute).
+    Filled,
+}
+
+/// Whether a portal's query can be read as it is fetched: it writes nothing (a query that
+/// writes runs to its end at once, as in PostgreSQL). Unknown shapes are read at once.
+pub(super) fn reads_as_fetched(plan: &Plan) -> bool {
+    use crate::sql::plan::Node;
+    match &plan.node {
+        Node::Result
+        | Node::SeqScan { .. }
+        | Node::IndexScan { .. }
+        | Node::Values(_)
+        | Node::Function { .. }
+        | Node::Virtual(_) => true,
+        Node::ProjectSet { input, .. }
+        | Node::Project { input, .. }
+        | Node::Filter { input, .. }
+        | Node::LockRows { input, .. }
+        | Node::Aggregate { input, .. }
+        | Node::Window { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Distinct { input, .. }
+        | Node::Limit { input, .. } => reads_as_fetched(input),
+        Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
+            reads_as_fetched(left) && reads_as_fetched(right)
+        }
+        Node::Cte(_, p) => reads_as_fetched(p),
+        Node::RecursiveUnion { .. } | Node::WorkTable(_) => true,
+        _ => false,
+    }
 }
 
 impl Session {
@@ -106,6 +162,8 @@ impl Session {
             formats,
             sink,
             rows: 0,
+            limit: usize::MAX,
+            snap: None,
             then: Then::Caller,
             wait: None,
             failed: None,
@@ -115,8 +173,101 @@ impl Session {
                 self.running = Some(Box::new(r));
                 Ok(None)
             }
+            // No limit here: a run only ends or stops.
             Pulled::Ended(error) => self.end_query(r, error),
+            Pulled::Filled => self.end_query(r, None),
         }
+    }
+
+    /// Opens a portal's query to be read as it is fetched: a new command, its snapshot kept.
+    pub(super) fn open_query(&mut self, plan: &Arc<Plan>, params: Vec<Value>) -> OpenQuery {
+        self.core.begin_query();
+        let snap = self.core.cursor_snapshot();
+        OpenQuery {
+            exec: exec::open(plan.clone()),
+            params,
+            snap,
+        }
+    }
+
+    /// An Execute of a portal with an open query: makes up to `max_rows` rows onto the wire,
+    /// then PortalSuspended, or CommandComplete at the end (see [`Self::portal_outcome`]).
+    pub(super) fn execute_open(
+        &mut self,
+        portal: &mut Portal,
+        open: OpenQuery,
+        max_rows: i32,
+    ) -> PgResult<()> {
+        let mut r = Running {
+            exec: open.exec,
+            params: open.params,
+            formats: portal.formats.clone(),
+            sink: Sink::Wire,
+            rows: 0,
+            limit: if max_rows <= 0 {
+                usize::MAX
+            } else {
+                max_rows as usize
+            },
+            snap: Some(open.snap),
+            then: Then::Caller,
+            wait: None,
+            failed: None,
+        };
+        let outcome = self.pull(&mut r);
+        self.portal_outcome(portal, r, outcome)
+    }
+
+    /// What an open portal's run came to: stopped (kept in `self.running`), its limit filled
+    /// (the query goes back into the portal; PortalSuspended), or ended.
+    fn portal_outcome(&mut self, portal: &mut Portal, r: Running, outcome: Pulled) -> PgResult<()> {
+        match outcome {
+            Pulled::Stopped => {
+                self.running = Some(Box::new(r));
+                Ok(())
+            }
+            Pulled::Filled => {
+                self.flush_notices();
+                portal.rows = PortalRows::Open(Box::new(OpenQuery {
+                    exec: r.exec,
+                    params: r.params,
+                    snap: r.snap.expect("an open portal's run has its snapshot"),
+                }));
+                be::portal_suspended(&mut self.out);
+                Ok(())
+            }
+            Pulled::Ended(error) => {
+                portal.rows = PortalRows::Done;
+                self.end_query(r, error).map(|_| ())
+            }
+        }
+    }
+
+    /// FETCH: up to `n` rows of a cursor's open query (FETCH runs inside a utility statement,
+    /// which cannot stop in the middle: a wait here happens in place, `wait.rs`).
+    pub(super) fn fetch_open(&mut self, open: &mut OpenQuery, n: usize) -> PgResult<Vec<Row>> {
+        let mut rows = Vec::new();
+        let mut held = Held::default();
+        self.core.portal_snap = Some(open.snap);
+        let mut cx = EvalCx {
+            params: &open.params,
+            outer: Vec::new(),
+            session: &mut self.core,
+        };
+        let result = (|| {
+            while rows.len() < n {
+                match open.exec.next_row(&mut cx)? {
+                    Some(row) => {
+                        held.add(row_bytes(&row), MAX_RESULT_BYTES, "query result")?;
+                        rows.push(row);
+                    }
+                    None => break,
+                }
+            }
+            Ok(())
+        })();
+        self.core.portal_snap = None;
+        result.map(|_| rows)
     }
 
     /// Pulls rows until the statement ends or must stop.
@@ -125,6 +276,16 @@ impl Session {
             return Pulled::Ended(Some(e));
         }
         r.wait = None;
+        if r.rows >= r.limit {
+            return Pulled::Filled;
+        }
+        self.core.portal_snap = r.snap;
+        let outcome = self.pull_rows(r);
+        self.core.portal_snap = None;
+        outcome
+    }
+
+    fn pull_rows(&mut self, r: &mut Running) -> Pulled {
         let Session { core, out, .. } = self;
         let plan = r.exec.plan().clone();
         let columns = &plan.columns;
@@ -152,11 +313,14 @@ impl Session {
                             {
                                 return Pulled::Ended(Some(e));
                             }
+                            if r.rows >= r.limit {
+                                return Pulled::Filled;
+                            }
                             if out.len() >= OUT_PAUSE {
                                 return Pulled::Stopped;
                             }
                         }
-                        Sink::Collect(rows, held) => {
+                        Sink::Collect(rows, held) | Sink::Hold(rows, held, _) => {
                             if let Err(e) =
                                 held.add(row_bytes(&row), MAX_RESULT_BYTES, "query result")
                             {
@@ -193,10 +357,25 @@ impl Session {
                 be::command_complete(&mut self.out, &tag);
                 Ok(None)
             }
+            Sink::Hold(rows, _, describe) => {
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                if describe {
+                    write_row_description(&mut self.out, r.exec.columns(), &r.formats);
+                }
+                self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                let tag = super::query_tag(r.exec.plan(), r.rows, self.core.last_affected);
+                be::command_complete(&mut self.out, &tag);
+                Ok(None)
+            }
             Sink::Collect(rows, _) => match error {
-                // The rows before the error go out before it, as PostgreSQL streams them.
+                // The rows before the error go out before it, as PostgreSQL streams them
+                // (unless it runs the statement to its end first).
                 Some(e) => {
-                    self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                    if !crate::sql::runs_before_output(r.exec.plan()) {
+                        self.write_rows(r.exec.columns(), &r.formats, &rows)?;
+                    }
                     Err(e)
                 }
                 None => Ok(Some(rows)),
@@ -210,11 +389,35 @@ impl Session {
         let Some(mut r) = self.running.take() else {
             return Flow::Continue;
         };
-        match self.pull(&mut r) {
-            Pulled::Stopped => {
-                self.running = Some(r);
-                return Flow::Continue;
+        let outcome = self.pull(&mut r);
+        if let Pulled::Stopped = outcome {
+            self.running = Some(r);
+            return Flow::Continue;
+        }
+        if r.snap.is_some() {
+            // An open portal's Execute.
+            if let Then::Execute {
+                name,
+                mut portal,
+                max_rows: _,
+            } = std::mem::replace(&mut r.then, Then::Caller)
+            {
+                let result = self.portal_outcome(&mut portal, *r, outcome);
+                match self.running.as_mut() {
+                    Some(again) => {
+                        again.then = Then::Execute {
+                            name,
+                            portal,
+                            max_rows: 0,
+                        }
+                    }
+                    None => self.execute_portal_end(name, *portal, result),
+                }
             }
+            return self.after_resume(rbuf);
+        }
+        match outcome {
+            Pulled::Stopped | Pulled::Filled => {}
             Pulled::Ended(error) => {
                 let then = std::mem::replace(&mut r.then, Then::Caller);
                 let result = self.end_query(*r, error);
@@ -247,6 +450,10 @@ impl Session {
                 }
             }
         }
+        self.after_resume(rbuf)
+    }
+
+    fn after_resume(&mut self, rbuf: &mut bytes::BytesMut) -> Flow {
         if self.closing {
             return Flow::Close;
         }

@@ -276,6 +276,7 @@ impl Session {
             last_affected: None,
             tables_used: std::cell::Cell::new(false),
             plan_locks: Default::default(),
+            portal_snap: None,
             sequences: Default::default(),
         };
         let mut s = Session {

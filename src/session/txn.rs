@@ -81,6 +81,9 @@ pub(super) struct Txn {
     /// The transaction wrote (its cell was given for a write): it commits with a CSN. A cell
     /// made only to own relation locks ends without one.
     pub(super) wrote: bool,
+    /// A cursor or portal that reads as it is fetched was opened: the snapshot published for
+    /// vacuum stays the oldest one taken (the cursor's), until the transaction ends.
+    pub(super) pinned: bool,
 }
 
 impl Txn {
@@ -153,6 +156,7 @@ impl Core {
                 published: false,
                 locks: Vec::new(),
                 wrote: false,
+                pinned: false,
             };
             self.txn = Some(match self.spare_txn.take() {
                 Some(mut spare) => {
@@ -418,6 +422,10 @@ impl Core {
 
     /// The snapshot of the running command, taken at its first use (published for vacuum).
     pub(super) fn statement_snapshot(&mut self) -> Snapshot {
+        if let Some(s) = self.portal_snap {
+            // An open cursor is being read: its own snapshot.
+            return s;
+        }
         let instance = self.instance.clone();
         let slot = self.snap_slot.clone();
         let txn = self.txn_mut();
@@ -425,7 +433,11 @@ impl Core {
         let csn = match txn.snapshot {
             Some(c) => c,
             None => {
-                let s = instance.txns.snapshot(&slot, top, txn.cid);
+                let s = if txn.pinned {
+                    instance.txns.snapshot_keeping(&slot, top, txn.cid)
+                } else {
+                    instance.txns.snapshot(&slot, top, txn.cid)
+                };
                 txn.snapshot = Some(s.csn);
                 txn.published = true;
                 s.csn
@@ -569,6 +581,14 @@ impl Core {
 }
 
 impl Core {
+    /// The snapshot of a cursor or portal that opens now and is read later (as it is fetched):
+    /// the command's snapshot, kept published for vacuum until the transaction ends.
+    pub(super) fn cursor_snapshot(&mut self) -> Snapshot {
+        let s = self.statement_snapshot();
+        self.txn_mut().pinned = true;
+        s
+    }
+
     fn release_locks(&self, txn: &mut Txn, cell: &TxnCell) {
         for (rel, _) in txn.locks.drain(..) {
             self.instance.locks.release(rel, cell);

@@ -272,7 +272,16 @@ impl Session {
                         format!("cursor \"{name}\" already exists"),
                     ));
                 }
-                let rows = self.core.run_query(plan, &[])?;
+                // A cursor is read as it is fetched, with the snapshot of DECLARE; WITH HOLD
+                // cursors (they outlive the transaction) and queries that write are run now.
+                let rows = if !*hold && super::running::reads_as_fetched(plan) {
+                    PortalRows::Open(Box::new(self.open_query(plan, Vec::new())))
+                } else {
+                    PortalRows::Rows {
+                        rows: self.core.run_query(plan, &[])?,
+                        pos: 0,
+                    }
+                };
                 let prepared = Arc::new(Prepared {
                     text: Arc::from(""),
                     stmt: Arc::new(Statement::Query(plan.clone())),
@@ -286,7 +295,7 @@ impl Session {
                         prepared,
                         params: Vec::new(),
                         formats: Cow::Borrowed(&[]),
-                        rows: PortalRows::Rows { rows, pos: 0 },
+                        rows,
                         hold: *hold,
                     },
                 );
@@ -302,6 +311,38 @@ impl Session {
                         format!("cursor \"{name}\" does not exist"),
                     )
                 })?;
+                if let PortalRows::Open(_) = portal.rows {
+                    let PortalRows::Open(mut open) =
+                        std::mem::replace(&mut portal.rows, PortalRows::Done)
+                    else {
+                        unreachable!()
+                    };
+                    let n = count.map(|c| c.max(0) as usize).unwrap_or(usize::MAX);
+                    let fetched = self.fetch_open(&mut open, n);
+                    if let Some(p) = self.portals.get_mut(name) {
+                        p.rows = PortalRows::Open(open);
+                    }
+                    let batch = fetched?;
+                    let columns = match self.portals.get(name).map(|p| p.prepared.stmt.clone()) {
+                        Some(stmt) => match &*stmt {
+                            Statement::Query(p) => p.columns.clone(),
+                            _ => Vec::new(),
+                        },
+                        None => Vec::new(),
+                    };
+                    let n = batch.len();
+                    if !*is_move {
+                        let formats = std::mem::take(&mut self.utility_formats);
+                        if !self.described {
+                            write_row_description(&mut self.out, &columns, &formats);
+                        }
+                        self.write_rows(&columns, &formats, &batch)?;
+                    }
+                    return Ok(Some(Cow::Owned(format!(
+                        "{} {n}",
+                        if *is_move { "MOVE" } else { "FETCH" }
+                    ))));
+                }
                 let columns = match &*portal.prepared.stmt {
                     Statement::Query(p) => p.columns.clone(),
                     _ => Vec::new(),
@@ -360,7 +401,7 @@ impl Session {
                     self.core.next_command();
                     self.core.txn_mut().ddl = true;
                 }
-                sql::ddl::execute(d, &mut self.core)?;
+                return sql::ddl::run(d, &mut self.core).map(Some);
             }
             Statement::CreateDatabase(name) => {
                 if matches!(self.core.tx, TxState::Block | TxState::Failed) {

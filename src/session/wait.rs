@@ -83,6 +83,7 @@ impl Core {
             let mut next_check = Instant::now() + DEADLOCK_TIMEOUT;
             loop {
                 if wait.as_mut().poll(&mut cx).is_ready() {
+                    self.instance.txns.settle(holder);
                     return Ok(());
                 }
                 self.check_interrupts()?;
@@ -135,7 +136,10 @@ impl Session {
                 None => next_check,
             };
             tokio::select! {
-                _ = wait.as_mut() => break Ok(()),
+                _ = wait.as_mut() => {
+                    txns.settle(&holder);
+                    break Ok(());
+                }
                 _ = shared.wake.notified() => {}
                 _ = tokio::time::sleep_until(until.into()) => {}
             }

@@ -293,6 +293,7 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
             ref_columns,
             on_update,
             on_delete,
+            match_full,
         } => {
             let target = rels.iter().find(|r| r.oid == *ref_table)?;
             // The referenced table is qualified only where the search path would not find it.
@@ -302,6 +303,9 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
                 quote_ident(&target.name.name),
                 column_list(target, ref_columns)
             );
+            if *match_full {
+                out.push_str(" MATCH FULL");
+            }
             for (what, action) in [("UPDATE", on_update), ("DELETE", on_delete)] {
                 let a = match action {
                     'r' => "RESTRICT",

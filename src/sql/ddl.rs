@@ -7,7 +7,10 @@
 //! DDL commits and rolls back with it (see `catalog`). Every table change goes through the
 //! catalog's `create` / `end`, which is where the write-ahead log will record it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
+
+pub mod create_as;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
@@ -27,6 +30,9 @@ pub mod sequence;
 pub mod alter;
 pub mod schema;
 pub mod view;
+
+mod foreign_key;
+pub use foreign_key::FkSpec;
 
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
@@ -65,6 +71,8 @@ pub struct CreateTable {
     /// CHECK constraints: name if given, expression text, and the one column the expression
     /// refers to (None for none or several), which names an unnamed check.
     pub checks: Vec<Check>,
+    /// REFERENCES / FOREIGN KEY constraints.
+    pub foreign_keys: Vec<FkSpec>,
     /// The serial and identity columns' sequences.
     pub sequences: Vec<sequence::ColumnSeq>,
     /// Where the table's name stands in the statement, for error positions.
@@ -75,6 +83,8 @@ pub struct CreateTable {
 #[derive(Debug, Clone)]
 pub enum Ddl {
     CreateTable(CreateTable),
+    /// CREATE TABLE AS / SELECT INTO (run by [`run`], whose tag counts the rows).
+    CreateTableAs(Box<create_as::CreateTableAs>),
     DropTables {
         names: Vec<(String, String)>,
         if_exists: bool,
@@ -93,6 +103,11 @@ pub enum Ddl {
     AddKey {
         table: (String, String),
         key: KeySpec,
+    },
+    /// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY.
+    AddForeignKey {
+        table: (String, String),
+        fk: FkSpec,
     },
     /// ALTER TABLE, RENAME, SET SCHEMA (alter.rs).
     Alter(alter::Alter),
@@ -120,11 +135,12 @@ impl Ddl {
     pub fn tag(&self) -> &'static str {
         match self {
             Ddl::CreateTable(_) => "CREATE TABLE",
+            Ddl::CreateTableAs(_) => "CREATE TABLE AS",
             Ddl::DropTables { .. } => "DROP TABLE",
             Ddl::CreateIndex { .. } => "CREATE INDEX",
             Ddl::DropIndexes { .. } => "DROP INDEX",
             Ddl::Truncate(_) => "TRUNCATE TABLE",
-            Ddl::AddKey { .. } => "ALTER TABLE",
+            Ddl::AddKey { .. } | Ddl::AddForeignKey { .. } => "ALTER TABLE",
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
             Ddl::View(v) => v.tag(),
@@ -338,6 +354,16 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 let Some(N::AlterTableCmd(c)) = cmd.node.as_ref() else {
                     continue;
                 };
+                if let Some(N::Constraint(k)) = c.def.as_ref().and_then(|d| d.node.as_ref()) {
+                    if c.subtype == protobuf::AlterTableType::AtAddConstraint as i32
+                        && k.contype == ConstrType::ConstrForeign as i32
+                        && a.cmds.len() == 1
+                    {
+                        return Some(
+                            foreign_key::spec(k, None).map(|fk| Ddl::AddForeignKey { table, fk }),
+                        );
+                    }
+                }
                 let constraint = match c.def.as_ref().and_then(|d| d.node.as_ref()) {
                     Some(N::Constraint(k))
                         if c.subtype == protobuf::AlterTableType::AtAddConstraint as i32
@@ -388,6 +414,7 @@ fn key_or_check(
     column: Option<&str>,
     keys: &mut Vec<KeySpec>,
     checks: &mut Vec<Check>,
+    fks: &mut Vec<FkSpec>,
 ) -> PgResult<()> {
     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
         ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
@@ -402,11 +429,7 @@ fn key_or_check(
                 ));
             }
         }
-        ConstrType::ConstrForeign => {
-            return Err(PgError::feature_not_supported(
-                "foreign keys are not supported yet",
-            ))
-        }
+        ConstrType::ConstrForeign => fks.push(foreign_key::spec(k, column)?),
         _ => {}
     }
     Ok(())
@@ -443,6 +466,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let mut columns = Vec::new();
     let mut keys = Vec::new();
     let mut checks = Vec::new();
+    let mut fks = Vec::new();
     let mut sequences = Vec::new();
     for elt in &c.table_elts {
         match elt.node.as_ref() {
@@ -487,12 +511,12 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                         ConstrType::ConstrIdentity => {
                             sequence::identity_column(&mut col, k, columns.len(), &mut sequences)?
                         }
-                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
+                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks, &mut fks)?,
                     }
                 }
                 columns.push(col);
             }
-            Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks)?,
+            Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks, &mut fks)?,
             Some(N::TableLikeClause(_)) => {
                 return Err(PgError::feature_not_supported(
                     "CREATE TABLE ... LIKE is not supported yet",
@@ -509,6 +533,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         columns,
         keys,
         checks,
+        foreign_keys: fks,
         sequences,
         location: rv.location,
     }))
@@ -766,11 +791,23 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
     Ok(())
 }
 
+/// Runs a DDL statement as part of the session's transaction. Returns the command tag, which
+/// for CREATE TABLE AS counts the rows (`SELECT n`).
+pub fn run(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
+    match ddl {
+        Ddl::CreateTableAs(c) => create_as::execute(c, cx),
+        _ => execute(ddl, cx).map(Cow::Borrowed),
+    }
+}
+
 /// Runs a DDL statement as part of the session's transaction. Returns the command tag.
 pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
+        Ddl::CreateTableAs(c) => {
+            create_as::execute(c, cx)?;
+        }
         Ddl::DropTables {
             names,
             if_exists,
@@ -797,6 +834,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
             }
             view::drop_dependents(cx, &found, *cascade)?;
+            foreign_key::before_drop(cx, &found, *cascade)?;
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -888,6 +926,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
+            foreign_key::before_truncate(cx, &tables)?;
             for t in tables {
                 // A new version with empty data: the old rows stay for snapshots that see the
                 // old version, and come back if this transaction aborts.
@@ -917,6 +956,11 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
+        }
+        Ddl::AddForeignKey { table, fk } => {
+            // PostgreSQL's ShareRowExclusiveLock: writers wait, readers go on.
+            let t = table_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)?;
+            foreign_key::add(cx, &t, fk)?;
         }
         Ddl::Lock {
             tables,
@@ -971,6 +1015,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 let (horizon, now) = (txns.horizon(), txns.visible());
                 for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
                     engine::vacuum(r, horizon, now);
+                    let s = &r.data.stats;
+                    s.vacuums.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    s.last_vacuum.store(
+                        crate::sql::types::datetime::now_timestamptz(),
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
                 }
             }
         }
@@ -1223,6 +1273,22 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         &ct.sequences,
         &mut columns,
     )?;
+    // Foreign keys last (PostgreSQL adds them after the table's keys); a table referencing
+    // itself names its own OID.
+    let oid = Some(table_oid);
+    let mut taken: Vec<String> = constraints.iter().map(|c| c.name.clone()).collect();
+    for fk in &ct.foreign_keys {
+        let owner = foreign_key::Owner {
+            oid,
+            creating: true,
+            schema: &schema,
+            name: &ct.name,
+            columns: &columns,
+            indexes: &indexes,
+        };
+        let (def, _) = foreign_key::resolve(cx, &owner, fk, &mut taken)?;
+        constraints.push(def);
+    }
     let (cell, cid) = cx.writer("CREATE TABLE")?;
     let snap = cx.catalog_snapshot()?;
     let rel = NewRelation {

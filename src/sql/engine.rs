@@ -17,11 +17,14 @@ use std::hash::{Hash, Hasher};
 use parking_lot::RwLock;
 
 use crate::catalog::{self, Oid, Relation};
-use crate::storage::{Change, Heap, Index, Probe, RowId};
+use crate::storage::{Change, Heap, Index, LockMode, Probe, RowId};
 use crate::sync::{Arc, MutexGuard};
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::types::{self, Value};
+
+mod conflict;
+pub use conflict::{find_conflict, Conflict};
 
 /// A stored row: one value per column (dropped columns hold NULL).
 pub type Row = Box<[Value]>;
@@ -172,6 +175,24 @@ pub struct TableData {
     trees: RwLock<Vec<(Oid, Arc<Index<Key>>)>>,
     /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
     pub sequence: Option<catalog::sequence::Sequence>,
+    /// Rows inserted, updated or deleted since the background vacuum last looked (added once
+    /// per statement, not per row: one shared write per statement).
+    pub changes: std::sync::atomic::AtomicU64,
+    /// What pg_stat_user_tables shows (`TableStats`).
+    pub stats: TableStats,
+}
+
+/// Counters of one table for pg_stat_user_tables: rows written (added once per statement),
+/// vacuums and their times (microseconds since 2000-01-01, 0: never).
+#[derive(Default)]
+pub struct TableStats {
+    pub inserted: std::sync::atomic::AtomicU64,
+    pub updated: std::sync::atomic::AtomicU64,
+    pub deleted: std::sync::atomic::AtomicU64,
+    pub vacuums: std::sync::atomic::AtomicU64,
+    pub autovacuums: std::sync::atomic::AtomicU64,
+    pub last_vacuum: std::sync::atomic::AtomicI64,
+    pub last_autovacuum: std::sync::atomic::AtomicI64,
 }
 
 impl TableData {
@@ -347,16 +368,24 @@ pub fn update(
     new: Row,
     w: &Writer<'_>,
 ) -> Result<Changed, WriteError> {
-    let indexed_changed = rel.indexes.iter().any(|d| {
+    let changes = |d: &catalog::IndexDef| {
         d.columns
             .iter()
             .any(|&c| cmp_value(&old[c], &new[c]) != Ordering::Equal)
-    });
+    };
+    let indexed_changed = rel.indexes.iter().any(changes);
+    // A change of a unique index's column is a key update (PostgreSQL's FOR UPDATE strength,
+    // which KEY SHARE lockers block); any other update takes NO KEY UPDATE.
+    let mode = if rel.indexes.iter().any(|d| d.unique && changes(d)) {
+        LockMode::Update
+    } else {
+        LockMode::NoKeyUpdate
+    };
     if !indexed_changed {
         return match rel
             .data
             .heap
-            .update(id, w.target_snap(), w.cell, w.cid, new, true)
+            .update_with(id, w.target_snap(), w.cell, w.cid, new, true, mode)
         {
             Ok(n) => Ok(Changed::Done(n)),
             Err((c, _)) => changed(c),
@@ -372,7 +401,7 @@ pub fn update(
     match rel
         .data
         .heap
-        .update(id, w.target_snap(), w.cell, w.cid, new, false)
+        .update_with(id, w.target_snap(), w.cell, w.cid, new, false, mode)
     {
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
@@ -396,6 +425,12 @@ pub fn delete(
             .heap
             .delete(id, w.target_snap(), w.cell, w.cid, lock_only),
     )
+}
+
+/// A row lock of strength `mode` on the version at `id` (SELECT FOR KEY SHARE ... FOR UPDATE,
+/// and the row checks of foreign keys).
+pub fn lock(rel: &Rel, id: RowId, w: &Writer<'_>, mode: LockMode) -> Result<Changed, WriteError> {
+    changed(rel.data.heap.lock(id, w.target_snap(), w.cell, w.cid, mode))
 }
 
 /// Reclaims dead versions of a table and their index entries (VACUUM, and the background

@@ -78,6 +78,12 @@ pub trait SessionCtx {
     /// Takes relation lock `mode` on `rel` for the transaction, waiting while another holds a
     /// conflicting one (with `nowait`, the relation's name: fail with 55P03 instead). True when
     /// it waited (the schema may have changed meanwhile).
+    /// Fails with 53200 when the server is past its memory bound (`memory.rs`); `written`:
+    /// rows the statement wrote so far.
+    fn check_memory(&mut self, written: u64) -> PgResult<()> {
+        let _ = written;
+        Ok(())
+    }
     fn lock_relation(
         &mut self,
         rel: u32,

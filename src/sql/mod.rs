@@ -201,6 +201,17 @@ pub fn returns_rows(p: &Plan) -> bool {
     }
 }
 
+/// Whether PostgreSQL runs a query to its end before it sends any of its rows: INSERT /
+/// UPDATE / DELETE (with RETURNING), and a query with data-modifying WITH queries (its portal
+/// strategies ONE_RETURNING and ONE_MOD_WITH). Such a query that fails sends no row, and in a
+/// simple Query no RowDescription either.
+pub fn runs_before_output(p: &Plan) -> bool {
+    matches!(
+        p.node,
+        plan::Node::Modify(_) | plan::Node::ModifyingCtes { .. }
+    )
+}
+
 /// The command tag of a statement that returns no rows (used for CommandComplete).
 pub fn tag_of(s: &Statement) -> &'static str {
     match s {
@@ -386,15 +397,27 @@ fn analyze_inner(
     Ok(match node {
         N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_) => {
             let mut planner = planner(params, fmt, mode, tables);
-            let plan = match node {
-                N::InsertStmt(i) => planner.plan_insert(i)?,
-                N::UpdateStmt(u) => planner.plan_update(u)?,
-                N::DeleteStmt(d) => planner.plan_delete(d)?,
-                _ => unreachable!(),
-            };
+            let plan = planner.plan_dml(node)?;
             planner.finish_params()?;
             *deferred = planner.deferred.take();
             Statement::Query(Arc::new(plan))
+        }
+        N::SelectStmt(s) if ddl::create_as::is_select_into(s) => {
+            let mut planner = planner(params, fmt, mode, tables);
+            planner.allow_params = false;
+            let c = ddl::create_as::analyze_select_into(s, &mut planner)?;
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Ddl(Box::new(ddl::Ddl::CreateTableAs(Box::new(c))))
+        }
+        N::CreateTableAsStmt(c) => {
+            let mut planner = planner(params, fmt, mode, tables);
+            // The query runs when the statement does, with no parameters.
+            planner.allow_params = false;
+            let c = ddl::create_as::analyze(c, &mut planner)?;
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Ddl(Box::new(ddl::Ddl::CreateTableAs(Box::new(c))))
         }
         N::SelectStmt(_) => {
             let mut planner = planner(params, fmt, mode, tables);
@@ -620,6 +643,11 @@ fn analyze_inner(
                 .ok_or_else(|| PgError::syntax("DECLARE without a query"))?;
             let mut planner = planner(params, fmt, mode, tables);
             let plan = planner.plan_query(q)?;
+            if plan::has_modifying_ctes(&plan) {
+                return Err(PgError::feature_not_supported(
+                    "DECLARE CURSOR must not contain data-modifying statements in WITH",
+                ));
+            }
             planner.finish_params()?;
             *deferred = planner.deferred.take();
             // CURSOR_OPT_HOLD = 0x20
@@ -703,11 +731,6 @@ fn analyze_copy(
                 .plan_copy_from(rv, &c.attlist)
                 .map_err(no_position)?;
             let options = copy_options(c)?;
-            if options.format == CopyFormat::Binary {
-                return Err(PgError::feature_not_supported(
-                    "COPY FROM in binary format is not supported yet",
-                ));
-            }
             return Ok(Statement::CopyFrom {
                 target: Box::new(target),
                 options,

@@ -16,6 +16,8 @@
 //! Tables plug in later as another kind of FROM item; nothing above it changes.
 
 pub mod modify;
+mod with_modify;
+pub use with_modify::has_modifying_ctes;
 
 use std::collections::HashMap;
 
@@ -229,13 +231,21 @@ pub enum Node {
     },
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),
+    /// A top-level WITH with data-modifying statements: the rows of `input`, with each of
+    /// `ctes` (a `Modify`, read through `Cte` nodes) run exactly once, to its end, whether or
+    /// not `input` reads all of its rows (see `exec::modify_cte`).
+    ModifyingCtes {
+        ctes: Vec<std::sync::Arc<Plan>>,
+        input: Box<Plan>,
+    },
     /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
-    /// is input column `rowid`). FOR SHARE and FOR KEY SHARE lock exclusively for now.
+    /// is input column `rowid`) at strength `mode`.
     LockRows {
         input: Box<Plan>,
         rel: std::sync::Arc<crate::sql::engine::Rel>,
         rowid: usize,
         wait: LockWait,
+        mode: crate::storage::LockMode,
         /// The WHERE clause, re-checked on a row updated concurrently (READ COMMITTED).
         recheck: Option<Expr>,
     },
@@ -394,6 +404,9 @@ struct PlanState {
     sublinks: usize,
     /// The clause being bound, for "... are not allowed in WHERE" errors.
     clause: Option<&'static str>,
+    /// How many statements (queries, INSERT / UPDATE / DELETE) enclose what is being planned:
+    /// data-modifying WITH queries are allowed only at the top level.
+    query_depth: usize,
     /// Window function calls of the SELECT being planned; None where they are not allowed.
     win: Option<WinCtx>,
     /// Binding the parts of a window call (where another one is an error).
@@ -613,40 +626,66 @@ impl<'a> Planner<'a> {
 
     pub fn plan_select(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let saved_ctes = self.ctes.len();
-        if let Some(with) = &s.with_clause {
-            for cte in &with.ctes {
-                let Some(N::CommonTableExpr(c)) = &cte.node else {
-                    continue;
-                };
-                let q = c
-                    .ctequery
-                    .as_ref()
-                    .and_then(|n| n.node.as_ref())
-                    .ok_or_else(|| PgError::syntax("empty WITH query"))?;
-                if with.recursive {
-                    if let Some(plan) = self.plan_recursive_cte(c, q)? {
-                        self.ctes
-                            .push((c.ctename.clone(), std::sync::Arc::new(plan)));
-                        continue;
-                    }
-                }
-                if c.search_clause.is_some() || c.cycle_clause.is_some() {
-                    return Err(PgError::syntax("WITH query is not recursive").at(loc(c.location)));
-                }
-                let mut plan = self.plan_query(q)?;
-                let aliases = names_of(&c.aliascolnames);
-                for (i, a) in aliases.into_iter().enumerate() {
-                    if let Some(col) = plan.columns.get_mut(i) {
-                        col.name = a;
-                    }
-                }
-                self.ctes
-                    .push((c.ctename.clone(), std::sync::Arc::new(plan)));
-            }
-        }
-        let result = self.plan_select_body(s);
+        let top = self.state.query_depth == 0;
+        self.state.query_depth += 1;
+        let result = self.plan_select_in(s, top);
+        self.state.query_depth -= 1;
         self.ctes.truncate(saved_ctes);
         result
+    }
+
+    fn plan_select_in(&mut self, s: &protobuf::SelectStmt, top: bool) -> PgResult<Plan> {
+        let modifying = match &s.with_clause {
+            Some(with) => self.plan_with(with, top)?,
+            None => Vec::new(),
+        };
+        let body = self.plan_select_body(s)?;
+        Ok(with_modify::run_with(body, modifying))
+    }
+
+    /// The queries of a WITH clause, in scope from here on (the caller takes them out of
+    /// scope); returns its data-modifying ones, which only the top level may have.
+    fn plan_with(
+        &mut self,
+        with: &protobuf::WithClause,
+        top: bool,
+    ) -> PgResult<Vec<std::sync::Arc<Plan>>> {
+        let mut modifying = Vec::new();
+        for cte in &with.ctes {
+            let Some(N::CommonTableExpr(c)) = &cte.node else {
+                continue;
+            };
+            let q = c
+                .ctequery
+                .as_ref()
+                .and_then(|n| n.node.as_ref())
+                .ok_or_else(|| PgError::syntax("empty WITH query"))?;
+            if with.recursive {
+                if let Some(plan) = self.plan_recursive_cte(c, q)? {
+                    self.ctes
+                        .push((c.ctename.clone(), std::sync::Arc::new(plan)));
+                    continue;
+                }
+            }
+            if c.search_clause.is_some() || c.cycle_clause.is_some() {
+                return Err(PgError::syntax("WITH query is not recursive").at(loc(c.location)));
+            }
+            if let Some(plan) = self.plan_modifying_cte(c, q, top)? {
+                modifying.push(plan.clone());
+                self.ctes.push((c.ctename.clone(), plan));
+                continue;
+            }
+            let mut plan = self.plan_query(q)?;
+            let aliases = names_of(&c.aliascolnames);
+            for (i, a) in aliases.into_iter().enumerate() {
+                if let Some(col) = plan.columns.get_mut(i) {
+                    col.name = a;
+                }
+            }
+            self.ctes
+                .push((c.ctename.clone(), std::sync::Arc::new(plan)));
+        }
+        Ok(modifying)
     }
 
     /// A CTE of WITH RECURSIVE that refers to itself: `init UNION [ALL] step`, where `step`
@@ -1743,6 +1782,7 @@ impl<'a> Planner<'a> {
                             }
                             self.state.worktable_refs += 1;
                         }
+                        with_modify::check_readable(p, rv)?;
                         let plan = Plan {
                             columns: p.columns.clone(),
                             node: Node::Cte(i, p.clone()),

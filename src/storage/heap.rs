@@ -12,6 +12,7 @@
 //! a reader that was walking through it still reaches the live version, and it is reused only
 //! once every snapshot older than its release is gone (see `Heap::vacuum`).
 
+use super::lock::{self, LockMode, Lockers};
 use super::RowId;
 use crate::sync::{Arc, AtomicU64, Mutex, Ordering};
 use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
@@ -22,6 +23,9 @@ const NONE: RowId = RowId::MAX;
 const LOCK_ONLY: u8 = 1;
 const HOT_UPDATED: u8 = 2;
 const HEAP_ONLY: u8 = 4;
+/// `xmax` holds its row at UPDATE strength (a delete, a key-changing update, FOR UPDATE);
+/// without it, at NO KEY UPDATE strength.
+const KEY_UPDATE: u8 = 8;
 
 /// One row version.
 struct Tuple<R> {
@@ -33,6 +37,9 @@ struct Tuple<R> {
     cmax: Cid,
     next: RowId,
     flags: u8,
+    /// Shared (KEY SHARE, SHARE) lockers, besides `xmax` (see `storage::lock`); None when
+    /// there are none, so a version pays one pointer for them.
+    lockers: Option<Box<Lockers>>,
     data: R,
 }
 
@@ -148,10 +155,17 @@ impl<R> Heap<R> {
 
     /// Writes a new version (INSERT, or the second half of an update).
     pub fn insert(&self, data: R, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
-        self.put(data, cell, cid, 0)
+        self.put(data, cell, cid, 0, None)
     }
 
-    fn put(&self, data: R, cell: &Arc<TxnCell>, cid: Cid, flags: u8) -> RowId {
+    fn put(
+        &self,
+        data: R,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        flags: u8,
+        lockers: Option<Box<Lockers>>,
+    ) -> RowId {
         let tuple = Tuple {
             xmin: Some(cell.clone()),
             xmax: None,
@@ -159,6 +173,7 @@ impl<R> Heap<R> {
             cmax: 0,
             next: NONE,
             flags,
+            lockers,
             data,
         };
         let reusable = self.reusable_below.load(Ordering::SeqCst);
@@ -358,15 +373,26 @@ impl<R> Heap<R> {
         }
     }
 
-    /// Checks whether `cell` may change the version in slot `id`, and if so marks it changed
-    /// (`lock_only`: locked, as SELECT FOR UPDATE does). Called with the slot locked.
+    /// The slot of the version that replaced the one in slot `id` (its update link), if any.
+    pub fn next_version(&self, id: RowId) -> Option<RowId> {
+        match &*self.slot(id)?.lock() {
+            Slot::Tuple(t) if t.next != NONE => Some(t.next),
+            _ => None,
+        }
+    }
+
+    /// Checks whether `cell` may change the version in slot `id` at strength `mode`, and if so
+    /// marks it changed (`lock_only`: locked, as SELECT FOR UPDATE / SHARE does). Called with
+    /// the slot locked. See `storage::lock` for the strengths and where holders are kept.
     fn claim(
         t: &mut Tuple<R>,
         snap: Option<&Snapshot>,
         cell: &Arc<TxnCell>,
         cid: Cid,
+        mode: LockMode,
         lock_only: bool,
     ) -> Result<(), Change> {
+        debug_assert!(lock_only || !mode.shared(), "a change is exclusive");
         let created = match snap {
             Some(snap) => created_visible(t, snap),
             // The newest version, whatever the snapshot: its writer committed, or is us.
@@ -384,6 +410,11 @@ impl<R> Heap<R> {
         }
         if let Some(x) = &t.xmax {
             let own = x.top() == cell.top();
+            let held = if t.flags & KEY_UPDATE != 0 {
+                LockMode::Update
+            } else {
+                LockMode::NoKeyUpdate
+            };
             match x.status() {
                 Status::Aborted => {}
                 Status::InProgress if own => {
@@ -396,10 +427,15 @@ impl<R> Heap<R> {
                             Change::Invisible
                         });
                     }
-                    if lock_only {
-                        return Ok(()); // already locked by us
+                    if lock_only && held >= mode {
+                        return Ok(()); // already locked by us, at least as strongly
                     }
                 }
+                // A lock-only holder that does not conflict (NO KEY UPDATE against KEY SHARE)
+                // stays; an updater still running is waited for whatever is asked (PostgreSQL
+                // would let KEY SHARE lock a version under a non-key update: a difference in
+                // concurrency only).
+                Status::InProgress if t.flags & LOCK_ONLY != 0 && !mode.conflicts(held) => {}
                 Status::InProgress => return Err(Change::Wait(x.clone())),
                 Status::Committed(_) if t.flags & LOCK_ONLY != 0 => {}
                 Status::Committed(_) => {
@@ -407,9 +443,30 @@ impl<R> Heap<R> {
                 }
             }
         }
+        if let Some(list) = &t.lockers {
+            if let Some(holder) = lock::conflicting(list, cell, mode) {
+                return Err(Change::Wait(holder));
+            }
+        }
+        if mode.shared() {
+            lock::add(t.lockers.get_or_insert_with(Box::default), cell, mode);
+            return Ok(());
+        }
+        if let Some(list) = &mut t.lockers {
+            lock::prune(list);
+            if list.is_empty() {
+                t.lockers = None;
+            }
+        }
         t.xmax = Some(cell.clone());
         t.cmax = cid;
-        t.flags = (t.flags & !LOCK_ONLY) | if lock_only { LOCK_ONLY } else { 0 };
+        t.flags &= !(LOCK_ONLY | KEY_UPDATE);
+        if lock_only {
+            t.flags |= LOCK_ONLY;
+        }
+        if mode == LockMode::Update {
+            t.flags |= KEY_UPDATE;
+        }
         Ok(())
     }
 
@@ -424,6 +481,31 @@ impl<R> Heap<R> {
         cid: Cid,
         lock_only: bool,
     ) -> Change {
+        self.change(id, snap, cell, cid, LockMode::Update, lock_only)
+    }
+
+    /// A row lock of strength `mode` on the version in slot `id` (SELECT FOR ... and foreign
+    /// key checks); `snap` as for [`Heap::delete`].
+    pub fn lock(
+        &self,
+        id: RowId,
+        snap: Option<&Snapshot>,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        mode: LockMode,
+    ) -> Change {
+        self.change(id, snap, cell, cid, mode, true)
+    }
+
+    fn change(
+        &self,
+        id: RowId,
+        snap: Option<&Snapshot>,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        mode: LockMode,
+        lock_only: bool,
+    ) -> Change {
         let Some(slot) = self.slot(id) else {
             return Change::Invisible;
         };
@@ -431,15 +513,15 @@ impl<R> Heap<R> {
         let Slot::Tuple(t) = &mut *slot else {
             return Change::Invisible;
         };
-        match Self::claim(t, snap, cell, cid, lock_only) {
+        match Self::claim(t, snap, cell, cid, mode, lock_only) {
             Ok(()) => Change::Done(id),
             Err(c) => c,
         }
     }
 
-    /// UPDATE of the version in slot `id` to `data`. `hot`: no indexed column changed, so the
-    /// new version is reached through the old one's chain and needs no index entries. On
-    /// anything but `Done`, `data` is given back.
+    /// UPDATE of the version in slot `id` to `data`, changing a key column (UPDATE strength).
+    /// `hot`: no indexed column changed, so the new version is reached through the old one's
+    /// chain and needs no index entries. On anything but `Done`, `data` is given back.
     pub fn update(
         &self,
         id: RowId,
@@ -449,6 +531,23 @@ impl<R> Heap<R> {
         data: R,
         hot: bool,
     ) -> Result<RowId, (Change, R)> {
+        self.update_with(id, snap, cell, cid, data, hot, LockMode::Update)
+    }
+
+    /// [`Heap::update`] at strength `mode`: NO KEY UPDATE when no key column changes, which
+    /// KEY SHARE holders do not block; they then hold the new version too.
+    #[allow(clippy::too_many_arguments)]
+    pub fn update_with(
+        &self,
+        id: RowId,
+        snap: Option<&Snapshot>,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        data: R,
+        hot: bool,
+        mode: LockMode,
+    ) -> Result<RowId, (Change, R)> {
+        debug_assert!(!mode.shared());
         let Some(slot) = self.slot(id) else {
             return Err((Change::Invisible, data));
         };
@@ -456,12 +555,21 @@ impl<R> Heap<R> {
         let Slot::Tuple(t) = &mut *guard else {
             return Err((Change::Invisible, data));
         };
-        if let Err(c) = Self::claim(t, snap, cell, cid, false) {
+        if let Err(c) = Self::claim(t, snap, cell, cid, mode, false) {
             return Err((c, data));
         }
+        // Live KEY SHARE holders of others (claim pruned the ended ones) follow the row.
+        let carried = t.lockers.as_ref().and_then(|l| {
+            let kept: Lockers = l
+                .iter()
+                .filter(|(c, _)| c.top() != cell.top())
+                .cloned()
+                .collect();
+            (!kept.is_empty()).then(|| Box::new(kept))
+        });
         // The new version is written while the old slot is locked, so nobody sees the old
         // version updated without its link. The push takes no slot lock.
-        let new = self.put(data, cell, cid, if hot { HEAP_ONLY } else { 0 });
+        let new = self.put(data, cell, cid, if hot { HEAP_ONLY } else { 0 }, carried);
         t.next = new;
         if hot {
             t.flags |= HOT_UPDATED;
@@ -586,7 +694,13 @@ impl<R> Heap<R> {
             };
             if clear {
                 t.xmax = None;
-                t.flags &= !LOCK_ONLY;
+                t.flags &= !(LOCK_ONLY | KEY_UPDATE);
+            }
+        }
+        if let Some(list) = &mut t.lockers {
+            lock::prune(list);
+            if list.is_empty() {
+                t.lockers = None;
             }
         }
         did

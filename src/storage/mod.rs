@@ -26,7 +26,8 @@
 //!    release (see [`Heap::vacuum`]).
 //! 2. A version's `xmax` is set only by a transaction that saw the version created and found no
 //!    other live changer (`Change::Wait` otherwise): two transactions never both delete or
-//!    update one version. This is the row lock of PostgreSQL's heap.
+//!    update one version. This is the row lock of PostgreSQL's heap; shared row locks (KEY
+//!    SHARE, SHARE) are kept beside it in a short list per version (`lock.rs`).
 //! 3. An index entry points at a chain root; every version of a HOT chain has the same key in
 //!    every index. A lookup visits the chain and re-checks the key of the version it returns.
 //! 4. Nothing here waits: a conflict is returned as `Change::Wait(cell)`, and the session awaits
@@ -46,12 +47,18 @@
 
 mod heap;
 mod index;
+mod lock;
 
 pub use heap::{Change, Heap, Probe, VacuumStats};
 pub use index::{Entry, Index, STRIPES};
+pub use lock::LockMode;
 
 /// A slot in a heap: stable for the life of the version stored there.
 pub type RowId = u64;
 
+#[cfg(all(test, feature = "shuttle"))]
+mod lock_model;
+#[cfg(all(test, not(feature = "shuttle")))]
+mod lock_tests;
 #[cfg(all(test, not(feature = "shuttle")))]
 mod tests;

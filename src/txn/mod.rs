@@ -234,6 +234,9 @@ pub struct TxnManager {
     mask: u64,
     /// The last horizon a vacuum announced (invariant 5).
     announced: AtomicU64,
+    /// The largest horizon [`TxnManager::horizon`] has returned: still a valid horizon later
+    /// (every snapshot taken after it was computed is at least the announced value).
+    last_horizon: AtomicU64,
     slots: Mutex<Vec<Arc<SnapshotSlot>>>,
 }
 
@@ -250,6 +253,7 @@ impl TxnManager {
             ring: (0..len).map(|_| AtomicU64::new(u64::MAX)).collect(),
             mask: len as u64 - 1,
             announced: AtomicU64::new(0),
+            last_horizon: AtomicU64::new(0),
             slots: Mutex::new(Vec::new()),
         }
     }
@@ -328,6 +332,24 @@ impl TxnManager {
         csn
     }
 
+    /// After a wait for `cell` ended: returns once a snapshot taken now sees its commit (its
+    /// state is stored before the watermark passes it, and the waiter may wake in between; the
+    /// committer moves the watermark within a few instructions, so this spins briefly).
+    pub fn settle(&self, cell: &TxnCell) {
+        if let Status::Committed(csn) = cell.status() {
+            let mut spins = 0u32;
+            while self.visible.load(Ordering::SeqCst) <= csn {
+                spins += 1;
+                if spins > 64 {
+                    crate::sync::yield_now();
+                } else {
+                    std::hint::spin_loop();
+                }
+                self.advance();
+            }
+        }
+    }
+
     /// Moves the watermark over every finished slot (anyone may do it; invariant 1).
     fn advance(&self) {
         let mut w = self.visible.load(Ordering::SeqCst);
@@ -370,16 +392,40 @@ impl TxnManager {
         }
     }
 
+    /// A snapshot for the owner of `slot` that leaves an older published snapshot in place
+    /// (the session still reads with that one: an open cursor). The slot's value is at most the
+    /// new snapshot's, and it was published by [`TxnManager::snapshot`], so every horizon
+    /// computed from now on is at most that value: whatever the new snapshot sees is kept too
+    /// (invariant 5 holds for both). With nothing published, this is `snapshot`.
+    pub fn snapshot_keeping(&self, slot: &SnapshotSlot, top: Xid, cid: Cid) -> Snapshot {
+        if slot.csn.load(Ordering::SeqCst) == SnapshotSlot::IDLE {
+            return self.snapshot(slot, top, cid);
+        }
+        Snapshot {
+            csn: self.visible.load(Ordering::SeqCst),
+            top,
+            cid,
+        }
+    }
+
     /// The vacuum horizon: versions deleted by commits below it are invisible to every
     /// snapshot in use now and to every snapshot taken later (invariant 5).
     pub fn horizon(&self) -> Csn {
         let h0 = self.visible.load(Ordering::SeqCst);
         self.announced.fetch_max(h0, Ordering::SeqCst);
         let slots = self.slots.lock();
-        slots
+        let h = slots
             .iter()
             .map(|s| s.csn.load(Ordering::SeqCst))
-            .fold(h0, u64::min)
+            .fold(h0, u64::min);
+        self.last_horizon.fetch_max(h, Ordering::SeqCst);
+        h
+    }
+
+    /// The last horizon computed (without scanning the slots again): versions deleted below it
+    /// may be pruned (see `last_horizon`).
+    pub fn last_horizon(&self) -> Csn {
+        self.last_horizon.load(Ordering::SeqCst)
     }
 
     /// Records that `me` (a top-level cell) is about to wait for `holder`'s transaction, and

@@ -895,3 +895,336 @@ def test_isolation(pg, server, name):
         pytest.fail("scenario problem: on PostgreSQL 15 a step never finished:\n" + "\n".join(ref), pytrace=False)
     got = run_scenario(server, name)
     assert_same("\n".join(ref), "\n".join(got), server.name, f"isolation scenario {name}")
+
+
+# ------------------------------------------------------------------------------------------
+# INSERT ... ON CONFLICT under concurrency (issue 19, upsert). Registered in SCENARIOS like the
+# others, but run by their own test below: test_isolation's parameter list was fixed above.
+# ------------------------------------------------------------------------------------------
+
+UPSERT = "INSERT INTO {t} VALUES ({k}, {v}) ON CONFLICT (id) DO UPDATE SET value = {t}.value + excluded.value RETURNING *"
+_UPSERT_SCENARIOS: list[str] = []
+
+
+def upsert_scenario(fn):
+    _UPSERT_SCENARIOS.append(fn.__name__)
+    return scenario(fn)
+
+
+@upsert_scenario
+def upsert_waits_for_inserter_then_updates(r):
+    """A concurrent inserter of the key: the upsert waits for it, then updates its row."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", UPSERT.format(t="{t}", k=3, v=1))
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_waits_for_inserter_then_inserts(r):
+    """A concurrent inserter of the key that rolls back: the upsert inserts its own row."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", UPSERT.format(t="{t}", k=3, v=1))
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_do_nothing_waits_for_inserter(r):
+    """DO NOTHING waits for a concurrent inserter of the key: skips after its commit, inserts
+    after its rollback."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 31), (4, 41) ON CONFLICT DO NOTHING RETURNING *")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (5, 50)")
+    r.sql("s2", "INSERT INTO {t} VALUES (5, 51) ON CONFLICT (id) DO NOTHING RETURNING *")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_waits_for_row_lock(r):
+    """DO UPDATE locks the existing row as UPDATE does: it waits for a concurrent updater and
+    then updates the newest version (READ COMMITTED); a row deleted meanwhile is inserted."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", UPSERT.format(t="{t}", k=1, v=100))
+    r.sql("s1", "COMMIT")
+    r.sql("s2", UPSERT.format(t="{t}", k=2, v=200))
+    r.sql("s3", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_do_nothing_waits_for_deleter(r):
+    """DO NOTHING with a concurrent deleter of the conflicting row: waits, then inserts."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s2", "INSERT INTO {t} VALUES (1, 100) ON CONFLICT DO NOTHING RETURNING *")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_repeatable_read_invisible_conflict(r):
+    """REPEATABLE READ: a conflicting row committed after the snapshot is a serialization
+    failure, for DO NOTHING and DO UPDATE alike; a row of the snapshot is updated."""
+    r.sql("s1", RR)
+    r.sql("s1", ALL)
+    r.sql("s2", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 31) ON CONFLICT DO NOTHING")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s1", RR)
+    r.sql("s1", ALL)
+    r.sql("s2", "INSERT INTO {t} VALUES (4, 40)")
+    r.sql("s1", UPSERT.format(t="{t}", k=4, v=1))
+    r.sql("s1", "ROLLBACK")
+    r.sql("s1", RR)
+    r.sql("s1", UPSERT.format(t="{t}", k=1, v=1))
+    r.sql("s1", "INSERT INTO {t} VALUES (1, 0) ON CONFLICT DO NOTHING")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@upsert_scenario
+def upsert_repeatable_read_waits_then_fails(r):
+    """REPEATABLE READ: the upsert waits for a concurrent inserter; after its commit, 40001;
+    and for a concurrent updater of the existing row likewise."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t} VALUES (3, 30)")
+    r.sql("s2", RR)
+    r.sql("s2", ALL)
+    r.sql("s2", UPSERT.format(t="{t}", k=3, v=1))
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", RR)
+    r.sql("s2", ALL)
+    r.sql("s2", UPSERT.format(t="{t}", k=1, v=1))
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@pytest.mark.parametrize("name", _UPSERT_SCENARIOS)
+def test_isolation_upsert(pg, server, name):
+    test_isolation(pg, server, name)
+
+
+# ==========================================================================================
+# Shared row locks and foreign keys (branch fk). Registered in SCENARIOS after
+# test_isolation's parameter list was made, so they run under test_isolation_locks_fk below.
+# A scenario with a child table creates it itself and drops it at its end (the runner drops
+# only the parent).
+# ==========================================================================================
+
+_FK_NAMES: list[str] = []
+FK_CHILD = "id int PRIMARY KEY, p int REFERENCES {t}"
+
+
+def fk_scenario(fn):
+    _FK_NAMES.append(fn.__name__)
+    return scenario(fn)
+
+
+def _child(r, columns: str) -> None:
+    r.admin.execute(f"DROP TABLE IF EXISTS {r.t}_c")
+    r.admin.execute(f"CREATE TABLE {r.t}_c ({columns.format(t=r.t)})")
+
+
+def _drop_child(r) -> None:
+    r.settle()
+    r.admin.execute(f"DROP TABLE IF EXISTS {r.t}_c")
+
+
+@fk_scenario
+def share_locks_coexist(r):
+    """FOR SHARE and FOR KEY SHARE holders do not wait for each other; NOWAIT of a stronger
+    lock fails with 55P03."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR KEY SHARE")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE NOWAIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR NO KEY UPDATE NOWAIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR SHARE NOWAIT")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE NOWAIT")
+
+
+@fk_scenario
+def key_share_vs_non_key_update(r):
+    """FOR KEY SHARE lets an update of a non-key column through, but not a key update or a
+    delete, also of the version that update wrote."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR KEY SHARE")
+    r.sql("s2", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET id = 3 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@fk_scenario
+def key_share_vs_delete(r):
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 2 FOR KEY SHARE")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", ALL)
+
+
+@fk_scenario
+def share_vs_update_waits(r):
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@fk_scenario
+def no_key_update_vs_key_share(r):
+    """FOR NO KEY UPDATE admits FOR KEY SHARE but not FOR SHARE."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR NO KEY UPDATE")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR KEY SHARE")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR SHARE NOWAIT")
+    r.sql("s3", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+
+
+@fk_scenario
+def share_lock_upgrade_waits_for_other_sharer(r):
+    """A FOR SHARE holder that asks for FOR UPDATE waits for the other sharer."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "COMMIT")
+
+
+@fk_scenario
+def share_lock_upgrade_deadlock(r):
+    """Two FOR SHARE holders that both ask for FOR UPDATE deadlock: one gets 40P01 (which
+    one depends on timing), the other goes on."""
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE", racy=True)
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR UPDATE", racy=True)
+    r.settle()
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "ROLLBACK")
+
+
+@fk_scenario
+def fk_deadlock_through_key_share(r):
+    """Each transaction inserts a row referencing the parent the other then deletes: the
+    deletes wait for the other's KEY SHARE lock, and one gets 40P01."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (2, 2)")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2", racy=True)
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1", racy=True)
+    r.settle()
+    r.sql("s1", "ROLLBACK")
+    r.sql("s2", "ROLLBACK")
+    _drop_child(r)
+
+
+
+@fk_scenario
+def fk_insert_child_vs_delete_parent(r):
+    """The referencing insert locks the parent FOR KEY SHARE: the delete waits, then fails."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_delete_parent_vs_insert_child(r):
+    """A referencing insert waits for the delete of its parent, then fails."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 2)")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_delete_parent_rolled_back(r):
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 2)")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_children_share_the_parent_and_allow_non_key_updates(r):
+    """Two referencing inserts of one parent do not wait for each other, nor does an update
+    of the parent's non-key column; a key update does."""
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (2, 1)")
+    r.sql("s3", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s3", "UPDATE {t} SET id = 5 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", ALL)
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_cascade_waits_for_child_insert(r):
+    """ON DELETE CASCADE deletes a referencing row committed while the delete waited."""
+    _child(r, "id int PRIMARY KEY, p int REFERENCES {t} ON DELETE CASCADE")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_repeatable_read_parent_deleted(r):
+    _child(r, FK_CHILD)
+    r.sql("s1", "BEGIN ISOLATION LEVEL REPEATABLE READ")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 2")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 2)")
+    r.sql("s1", "ROLLBACK")
+    _drop_child(r)
+
+
+@pytest.mark.parametrize("name", _FK_NAMES)
+def test_isolation_locks_fk(pg, server, name):
+    test_isolation(pg, server, name)

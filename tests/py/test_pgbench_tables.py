@@ -93,6 +93,21 @@ def test_pgbench_init_foreign_keys(server, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+@pytest.mark.parametrize("mode", ["simple", "prepared"])
+def test_pgbench_tpcb_like_with_foreign_keys(server, tmp_path, mode):
+    """tpcb-like runs with the foreign keys of `-i --foreign-keys` in place (each history
+    insert checks and locks its account, teller and branch FOR KEY SHARE), and the balances
+    still agree; the constraints are in pg_constraint."""
+    _init(server, tmp_path, steps="dtGvpf")
+    _run(server, "tpcb-like", mode, tmp_path)
+    s = _sums(server)
+    assert s["history_rows"] == CLIENTS * TXNS, s
+    assert s["accounts"] == s["history"] == s["tellers"] == s["branches"], s
+    with psycopg.connect(server.dsn, autocommit=True) as c:
+        n = c.execute("SELECT count(*) FROM pg_constraint WHERE contype = 'f'").fetchone()[0]
+        assert n == 5
+
+
 def test_pgbench_partitions_fail_cleanly_or_work(server, tmp_path):
     """Partitioned accounts either work or fail with an error; the server stays up."""
     r = run_tool(server, [pg_tool("pgbench"), "-i", "-s", "1", "-I", "dtGvp", "--partitions", "2"],

@@ -351,6 +351,36 @@ def ext_declare_cursor_portal(sc):
 
 
 @scenario(errors=False)
+def ext_portals_read_as_fetched(sc):
+    """A portal or cursor makes its rows as they are fetched: an endless series can be read in
+    parts, and the rows come from the snapshot of the command that opened it (later changes by
+    the same transaction, and by others, are not seen)."""
+    s = sc.session("s1")
+    other = sc.session("s2")
+    s.q("DROP TABLE IF EXISTS pf_t")
+    s.q("CREATE TABLE pf_t (id int PRIMARY KEY, v text)")
+    s.q("INSERT INTO pf_t SELECT g, 'row ' || g FROM generate_series(1, 5) g")
+    s.q("BEGIN")
+    s.parse("", "SELECT generate_series(1, 1000000000000) AS x").bind("inf", "").execute("inf", 3).sync()
+    s.execute("inf", 2).sync()
+    s.q("DECLARE c CURSOR FOR SELECT id, v FROM pf_t ORDER BY id")
+    s.q("DECLARE d CURSOR FOR SELECT id, v FROM pf_t WHERE id > 3")
+    s.q("FETCH 2 FROM c")
+    s.q("INSERT INTO pf_t VALUES (6, 'mine, later')")
+    other.q("INSERT INTO pf_t VALUES (7, 'theirs, committed')")
+    s.q("UPDATE pf_t SET v = 'changed' WHERE id = 5")
+    s.q("FETCH ALL FROM c")
+    s.q("FETCH ALL FROM d")
+    s.q("SELECT id, v FROM pf_t ORDER BY id")
+    s.q("DECLARE e CURSOR FOR SELECT generate_series(1, 1000000000000) AS x")
+    s.q("FETCH 3 FROM e")
+    s.q("MOVE 2 FROM e")
+    s.q("FETCH 1 FROM e")
+    s.q("COMMIT")
+    s.q("DROP TABLE pf_t")
+
+
+@scenario(errors=False)
 def ext_empty_and_utility(sc):
     s = sc.session("s1")
     for q in ["", ";", "-- ping", "BEGIN", "COMMIT", "LISTEN ch", "UNLISTEN *", "SHOW DateStyle", "RESET ALL"]:

@@ -298,6 +298,48 @@ def test_copy_to(pg, server):
     differential(pg, server, observe)
 
 
+def test_copy_from_binary(pg, server):
+    """COPY FROM STDIN (FORMAT binary) as psycopg writes it: typed rows, NULLs, rows split over
+    CopyData messages; then the errors of a bad signature and a wrong field count."""
+    rows = [
+        (1, "one", Decimal("1.50"), dt.date(2024, 2, 29), dt.datetime(2024, 1, 2, 3, 4, 5, 6), b"\x00\xff", True, [1, 2]),
+        (2, None, None, None, None, None, None, None),
+        (3, "ünïcødé " * 200, Decimal("-0.001"), dt.date(1999, 12, 31), dt.datetime(2000, 1, 1), b"", False, []),
+    ]
+    types = ["int4", "text", "numeric", "date", "timestamp", "bytea", "bool", "int4[]"]
+
+    def observe(s):
+        out = []
+        with _connect(s, autocommit=True) as conn:
+            cur = conn.cursor()
+            cur.execute("DROP TABLE IF EXISTS cb_t")
+            cur.execute("CREATE TABLE cb_t (id int PRIMARY KEY, t text, n numeric, d date, ts timestamp, "
+                        "b bytea, f bool, a int4[])")
+            with cur.copy("COPY cb_t FROM STDIN (FORMAT binary)") as copy:
+                copy.set_types(types)
+                for r in rows:
+                    copy.write_row(r)
+            out.append(cur.rowcount)
+            with cur.copy("COPY cb_t (id, t) FROM STDIN (FORMAT binary)") as copy:
+                copy.set_types(["int4", "text"])
+                for i in range(10, 3010):
+                    copy.write_row((i, f"row {i}"))
+            out.append(cur.rowcount)
+            out.append(cur.execute("SELECT * FROM cb_t WHERE id < 10 ORDER BY id").fetchall())
+            out.append(cur.execute("SELECT count(*), sum(id) FROM cb_t").fetchone())
+            for bad in (b"not a copy file at all", b"PGCOPY\n\xff\r\n\x00" + b"\x00" * 8 + b"\x00\x01" + b"\x00\x00\x00\x01" + b"7"):
+                try:
+                    with cur.copy("COPY cb_t (id, t) FROM STDIN (FORMAT binary)") as copy:
+                        copy.write(bad)
+                    out.append("no error")
+                except psycopg.Error as e:
+                    out.append((e.sqlstate, str(e).splitlines()[0]))
+            out.append(cur.execute("SELECT count(*) FROM cb_t").fetchone())
+            cur.execute("DROP TABLE cb_t")
+        return out
+    differential(pg, server, observe)
+
+
 def test_server_side_cursor(pg, server):
     def observe(s):
         with _connect(s) as conn:

@@ -273,7 +273,13 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                                 "identity and generated columns are not supported yet",
                             ))
                         }
-                        _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks)?,
+                        _ => key_or_check(
+                            k,
+                            Some(&cd.colname),
+                            &mut keys,
+                            &mut checks,
+                            &mut Vec::new(),
+                        )?,
                     }
                 }
                 let name = cd.colname.clone();
@@ -334,7 +340,7 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                     ConstrType::ConstrPrimary
                     | ConstrType::ConstrUnique
                     | ConstrType::ConstrCheck => {
-                        key_or_check(k, None, &mut keys, &mut checks)?;
+                        key_or_check(k, None, &mut keys, &mut checks, &mut Vec::new())?;
                     }
                     _ => {
                         return Err(PgError::feature_not_supported(
@@ -427,7 +433,12 @@ fn relation(
     (schema, name): &(String, String),
     if_exists: bool,
 ) -> PgResult<Option<Arc<Rel>>> {
-    match super::find_locked(cx, schema, name, crate::txn::lock::LockMode::AccessExclusive)? {
+    match super::find_locked(
+        cx,
+        schema,
+        name,
+        crate::txn::lock::LockMode::AccessExclusive,
+    )? {
         Some(r) => Ok(Some(r)),
         None if if_exists => {
             cx.notice(notice(

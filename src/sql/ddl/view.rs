@@ -184,6 +184,11 @@ pub fn create_view(
         planner.tables = Some(tables);
         planner.plan_query(query)?
     };
+    if crate::sql::plan::has_modifying_ctes(&plan) {
+        return Err(PgError::feature_not_supported(
+            "views must not contain data-modifying statements in WITH",
+        ));
+    }
     if aliases.len() > plan.columns.len() {
         return Err(PgError::new(
             code::SYNTAX_ERROR,

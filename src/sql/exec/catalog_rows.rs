@@ -221,6 +221,30 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             ('f', 0, columns.iter().map(|&c| c as i16 + 1).collect())
                         }
                     };
+                    // A foreign key's referenced side (PostgreSQL's conindid is the referenced
+                    // table's unique index).
+                    let (index, fk) = match &k.kind {
+                        ConstraintKind::ForeignKey {
+                            ref_table,
+                            ref_columns,
+                            on_update,
+                            on_delete,
+                            match_full,
+                            ..
+                        } => {
+                            let parent = rels().iter().find(|p| p.oid == *ref_table).cloned();
+                            let index = parent
+                                .as_ref()
+                                .and_then(|p| super::foreign_key::unique_index_for(p, ref_columns))
+                                .and_then(|(i, _)| parent.as_ref().map(|p| p.indexes[i].oid))
+                                .unwrap_or(0);
+                            let keys: Vec<i16> =
+                                ref_columns.iter().map(|&c| c as i16 + 1).collect();
+                            let m = if *match_full { 'f' } else { 's' };
+                            (index, Some((*ref_table, keys, *on_update, *on_delete, m)))
+                        }
+                        _ => (index, None),
+                    };
                     out.push(build(2606, |c| match c {
                         "oid" => Value::Oid(k.oid),
                         "conname" => Value::Text(k.name.clone()),
@@ -231,9 +255,19 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             Value::Bool(c != "connoinherit")
                         }
                         "conrelid" => Value::Oid(r.oid),
-                        "contypid" | "conparentid" | "confrelid" => Value::Oid(0),
+                        "confrelid" => Value::Oid(fk.as_ref().map_or(0, |f| f.0)),
+                        "contypid" | "conparentid" => Value::Oid(0),
                         "conindid" => Value::Oid(index),
-                        "confupdtype" | "confdeltype" | "confmatchtype" => char_value(' '),
+                        "confupdtype" => char_value(fk.as_ref().map_or(' ', |f| f.2)),
+                        "confdeltype" => char_value(fk.as_ref().map_or(' ', |f| f.3)),
+                        "confmatchtype" => char_value(fk.as_ref().map_or(' ', |f| f.4)),
+                        "confkey" if fk.is_some() => {
+                            let keys = fk.as_ref().map(|f| f.1.clone()).unwrap_or_default();
+                            Value::Array(Box::new(Array::one_dim(
+                                Type::INT2,
+                                keys.into_iter().map(Value::Int2).collect(),
+                            )))
+                        }
                         "coninhcount" => Value::Int4(0),
                         "conbin" => match &k.kind {
                             ConstraintKind::Check { expr } => Value::Text(check_node(expr)),
@@ -249,6 +283,38 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_stat_user_tables: what is counted; scans are not counted (NULL).
+        12299 => rels()
+            .iter()
+            .filter(|r| r.kind == RelKind::Table)
+            .map(|r| {
+                use std::sync::atomic::Ordering::Relaxed;
+                let s = &r.data.stats;
+                let n = |a: &std::sync::atomic::AtomicU64| Value::Int8(a.load(Relaxed) as i64);
+                let at = |a: &std::sync::atomic::AtomicI64| match a.load(Relaxed) {
+                    0 => Value::Null,
+                    t => Value::TimestampTz(t),
+                };
+                let (ins, del) = (s.inserted.load(Relaxed), s.deleted.load(Relaxed));
+                build(12299, |c| match c {
+                    "relid" => Value::Oid(r.oid),
+                    "schemaname" => Value::Text(r.name.schema.clone()),
+                    "relname" => Value::Text(r.name.name.clone()),
+                    "n_tup_ins" => n(&s.inserted),
+                    "n_tup_upd" => n(&s.updated),
+                    "n_tup_del" => n(&s.deleted),
+                    // Estimates, as PostgreSQL's are.
+                    "n_live_tup" => Value::Int8(ins.saturating_sub(del) as i64),
+                    "n_dead_tup" | "n_mod_since_analyze" => n(&r.data.changes),
+                    "last_vacuum" => at(&s.last_vacuum),
+                    "last_autovacuum" => at(&s.last_autovacuum),
+                    "vacuum_count" => n(&s.vacuums),
+                    "autovacuum_count" => n(&s.autovacuums),
+                    "analyze_count" | "autoanalyze_count" => Value::Int8(0),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
         // pg_sequence, pg_sequences
         2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
         // pg_attrdef

@@ -98,7 +98,8 @@ pub(super) fn open_tree(plan: &Plan, env: &Env) -> Box<dyn Operator> {
 fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>) {
     match &plan.node {
         Node::Cte(_, cte) => {
-            if matches!(cte.node, Node::WorkTable(_)) {
+            // A data-modifying WITH query has a store of its own (see `modify_cte`).
+            if matches!(cte.node, Node::WorkTable(_) | Node::Modify(_)) {
                 return;
             }
             let id = cte_id(cte);
@@ -114,7 +115,6 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         | Node::SeqScan { .. }
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
-        | Node::Modify(_)
         | Node::Values(_)
         | Node::Function { .. }
         | Node::Virtual(_)
@@ -139,6 +139,13 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
             count_reads(&j.left, counts);
             count_reads(&j.right, counts);
         }
+        Node::Modify(m) => count_reads(&m.input, counts),
+        Node::ModifyingCtes { ctes, input } => {
+            for c in ctes {
+                count_reads(c, counts);
+            }
+            count_reads(input, counts);
+        }
         Node::RecursiveUnion { init, .. } => count_reads(init, counts),
         Node::ProjectSet { input, .. }
         | Node::Project { input, .. }
@@ -154,8 +161,10 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
 
 /// The operator for a `Cte` node.
 pub(super) fn open_reader(cte: &Arc<Plan>, env: &Env) -> Box<dyn Operator> {
-    if let Node::WorkTable(w) = &cte.node {
-        return Box::new(WorkTableScan::new(env.work_table(w)));
+    match &cte.node {
+        Node::WorkTable(w) => return Box::new(WorkTableScan::new(env.work_table(w))),
+        Node::Modify(_) => return Box::<super::modify_cte::Reader>::default(),
+        _ => {}
     }
     match env.store(cte_id(cte)) {
         Some(store) => Box::new(SharedReader { store, pos: 0 }),

@@ -69,11 +69,13 @@ mod catalog_rows;
 mod cte;
 mod distinct;
 mod explain;
+pub(crate) mod foreign_key;
 mod hash_join;
 mod index_range;
 mod join;
 mod keys;
 mod limit;
+mod modify_cte;
 mod project;
 mod scan;
 mod setop;
@@ -82,6 +84,7 @@ mod srf;
 mod table;
 #[cfg(test)]
 mod tests;
+mod upsert;
 mod window;
 
 use std::ops::Deref;
@@ -142,6 +145,9 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::IndexScan { .. } => Box::new(table::IndexScan::default()),
         Node::IndexRange { .. } => Box::new(index_range::IndexRange::default()),
         Node::Modify(m) => Box::new(table::ModifyOp::new(build(&m.input, env))),
+        Node::ModifyingCtes { ctes, input } => {
+            Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))
+        }
         Node::Values(_) => Box::new(scan::Values::default()),
         Node::Function { .. } => Box::new(srf::Function::default()),
         Node::Virtual(_) => Box::new(scan::Virtual::default()),

@@ -21,6 +21,7 @@ use crate::sql::Isolation;
 use crate::storage::{Entry, RowId};
 use crate::txn::Snapshot;
 
+use super::upsert::Upserted;
 use super::{Budget, Operator, Row, Step};
 
 /// Slots (or index entries) examined per budget tick.
@@ -201,6 +202,11 @@ pub(super) struct ModifyOp {
     out: VecDeque<Row>,
     done: bool,
     pub(super) affected: u64,
+    /// Foreign-key events of the statement, run once its rows are written (None until the
+    /// first write looks up the table's foreign keys).
+    fk: Option<super::foreign_key::Queue>,
+    /// The foreign-key events have all run.
+    fk_done: bool,
 }
 
 impl ModifyOp {
@@ -212,16 +218,31 @@ impl ModifyOp {
             out: VecDeque::new(),
             done: false,
             affected: 0,
+            fk: None,
+            fk_done: false,
         }
+    }
+
+    /// The statement's foreign-key queue, when the table has foreign keys on either side.
+    fn fk_queue(
+        &mut self,
+        m: &Modify,
+        cx: &mut EvalCx,
+    ) -> PgResult<Option<&mut super::foreign_key::Queue>> {
+        if self.fk.is_none() {
+            let keys = super::foreign_key::Keys::of(&m.rel, cx.session)?;
+            self.fk = Some(super::foreign_key::Queue::new(keys));
+        }
+        Ok(self.fk.as_mut().filter(|q| !q.is_empty()))
     }
 }
 
 /// What a writing operator writes as: the transaction's (or savepoint's) cell and the command,
 /// and the statement's snapshot. Fixed for the statement, so asked of the session once.
-struct Access {
-    cell: crate::sync::Arc<crate::txn::TxnCell>,
+pub(super) struct Access {
+    pub(super) cell: crate::sync::Arc<crate::txn::TxnCell>,
     cid: crate::txn::Cid,
-    snap: Snapshot,
+    pub(super) snap: Snapshot,
 }
 
 impl Access {
@@ -236,7 +257,7 @@ impl Access {
         Ok(slot.as_ref().expect("set above"))
     }
 
-    fn writer(&self, latest: bool) -> Writer<'_> {
+    pub(super) fn writer(&self, latest: bool) -> Writer<'_> {
         Writer {
             cell: &self.cell,
             cid: self.cid,
@@ -273,7 +294,7 @@ fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
     format!("({})", vals.join(", "))
 }
 
-fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
+pub(super) fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
     let def = rel.indexes.iter().find(|d| d.oid == index);
     let (name, cols) = match def {
         Some(d) => (d.name.as_str(), d.columns.as_slice()),
@@ -300,7 +321,7 @@ fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
 }
 
 /// NOT NULL and CHECK constraints of a new row.
-fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
+pub(super) fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
     for (i, c) in m.rel.columns.iter().enumerate() {
         if c.not_null && !c.dropped && row[i].is_null() {
             return Err(null_violation(&m.rel, i, row, cx));
@@ -326,7 +347,7 @@ fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
     Ok(())
 }
 
-fn serialization_failure() -> PgError {
+pub(super) fn serialization_failure() -> PgError {
     PgError::new(
         code::T_R_SERIALIZATION_FAILURE,
         "could not serialize access due to concurrent update",
@@ -341,13 +362,48 @@ impl ModifyOp {
         // A newer version found by READ COMMITTED's re-check was committed after the
         // statement's snapshot; PostgreSQL changes it all the same.
         let latest = matches!(p, Pending::Change(_, _, true));
+        if !matches!(m.kind, ModifyKind::Delete) {
+            // New row versions take memory: not past the server's bound.
+            cx.session.check_memory(self.affected)?;
+        }
         let access = Access::get(&mut self.access, cx, m.verb())?;
         let w = access.writer(latest);
         match p {
+            Pending::Insert(row) if matches!(m.kind, ModifyKind::Upsert(_)) => {
+                let ModifyKind::Upsert(oc) = &m.kind else {
+                    unreachable!("matched above")
+                };
+                match super::upsert::upsert(m, oc, &row, access, cx)? {
+                    Upserted::Written(new) => {
+                        self.affected += 1;
+                        // The new row's references are checked whether it was inserted or
+                        // updated (an unchanged key is checked again: one more KEY SHARE lock).
+                        if let (Some(q), Some(r)) = (self.fk_queue(m, cx)?, new.get(..width)) {
+                            q.inserted(&m.rel, r)?;
+                        }
+                        if let Some(ret) = &m.returning {
+                            let out = ret
+                                .iter()
+                                .map(|e| e.eval(&new, cx))
+                                .collect::<PgResult<_>>()?;
+                            self.out.push_back(out);
+                        }
+                        Ok(None)
+                    }
+                    Upserted::Skipped => Ok(None),
+                    Upserted::Wait(c) => {
+                        self.pending = Some(Pending::Insert(row));
+                        Ok(Some(Step::Wait(c)))
+                    }
+                }
+            }
             Pending::Insert(row) => {
                 match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
                     Ok(_) => {
                         self.affected += 1;
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            q.inserted(&m.rel, &row)?;
+                        }
                         if let Some(ret) = &m.returning {
                             let out = ret
                                 .iter()
@@ -379,11 +435,19 @@ impl ModifyOp {
                         r.map(|c| (c, Some(new)))
                     }
                     ModifyKind::Delete => engine::delete(&m.rel, id, &w, false).map(|c| (c, None)),
-                    ModifyKind::Insert => unreachable!("inserts are not changes"),
+                    ModifyKind::Insert | ModifyKind::Upsert(_) => {
+                        unreachable!("inserts are not changes")
+                    }
                 };
                 match result {
                     Ok((Changed::Done(_), new)) => {
                         self.affected += 1;
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            match &new {
+                                Some(new) => q.updated(&m.rel, old, new)?,
+                                None => q.deleted(old)?,
+                            }
+                        }
                         if let Some(ret) = &m.returning {
                             // RETURNING sees the new row (the old one for DELETE) followed by
                             // the rest of the input (other FROM items).
@@ -438,14 +502,35 @@ impl ModifyOp {
     }
 }
 
+/// Adds a statement's written rows to its table's counters (background vacuum, statistics).
+fn count_changes(m: &crate::sql::plan::modify::Modify, n: u64) {
+    use std::sync::atomic::Ordering::Relaxed;
+    if n == 0 {
+        return;
+    }
+    let data = &m.rel.data;
+    data.changes.fetch_add(n, Relaxed);
+    match m.verb() {
+        "INSERT" => &data.stats.inserted,
+        "UPDATE" => &data.stats.updated,
+        _ => &data.stats.deleted,
+    }
+    .fetch_add(n, Relaxed);
+}
+
 impl Operator for ModifyOp {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         let Node::Modify(m) = &plan.node else {
             unreachable!("Modify opened from another node")
         };
         loop {
-            if let Some(r) = self.out.pop_front() {
-                return Ok(Step::Row(r));
+            // With foreign keys, RETURNING rows wait for the end-of-statement checks, as
+            // PostgreSQL runs such a statement to its end before it sends a row.
+            let hold = !self.fk_done && self.fk.as_ref().is_some_and(|q| !q.is_empty());
+            if !hold {
+                if let Some(r) = self.out.pop_front() {
+                    return Ok(Step::Row(r));
+                }
             }
             if let Some(p) = self.pending.take() {
                 if let Some(step) = self.write(m, p, cx)? {
@@ -454,18 +539,29 @@ impl Operator for ModifyOp {
                 continue;
             }
             if self.done {
+                // The statement's rows are written: its foreign-key checks and actions.
+                if let (Some(q), Some(a)) = (self.fk.as_mut(), self.access.as_ref()) {
+                    if let Some(step) = q.run(&m.rel, &a.cell, a.cid, cx)? {
+                        return Ok(step);
+                    }
+                }
+                if !self.fk_done {
+                    self.fk_done = true;
+                    continue; // the held RETURNING rows
+                }
                 return Ok(Step::Done);
             }
             let row = match self.input.next(&m.input, cx, b)? {
                 Step::Row(r) => r,
                 Step::Done => {
                     self.done = true;
+                    count_changes(m, self.affected);
                     continue;
                 }
                 other => return Ok(other),
             };
             let p = match m.kind {
-                ModifyKind::Insert => {
+                ModifyKind::Insert | ModifyKind::Upsert(_) => {
                     check_row(m, &row, cx)?;
                     Pending::Insert(row)
                 }
@@ -488,7 +584,7 @@ impl Operator for ModifyOp {
     }
 }
 
-/// SELECT ... FOR UPDATE: locks each row its input yields before passing it on.
+/// SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE: locks each row its input yields before passing it on.
 pub(super) struct LockRows {
     input: Box<dyn Operator>,
     access: Option<Access>,
@@ -519,6 +615,7 @@ impl LockRows {
             rel,
             rowid,
             wait,
+            mode,
             recheck,
             ..
         } = &plan.node
@@ -527,7 +624,7 @@ impl LockRows {
         };
         let access = Access::get(&mut self.access, cx, "SELECT FOR UPDATE")?;
         let w = access.writer(newer);
-        match engine::delete(rel, id, &w, true) {
+        match engine::lock(rel, id, &w, *mode) {
             Ok(Changed::Done(_)) => Ok(Ok(Some(row))),
             Ok(Changed::Skipped) => Ok(Ok(None)),
             Ok(Changed::Concurrent(next)) => {

@@ -454,7 +454,8 @@ fn hash_joins_match_no_nulls_resume_and_are_bounded() {
     ];
     assert_eq!(texts(&run_with(sql, unlimited()).rows), texts(&expected));
     // Yielding after every row gives the same rows.
-    let join = "SELECT a, b FROM generate_series(1, 50) a LEFT JOIN generate_series(1, 100, 3) b ON a = b";
+    let join =
+        "SELECT a, b FROM generate_series(1, 50) a LEFT JOIN generate_series(1, 100, 3) b ON a = b";
     let once = run_with(join, unlimited());
     let slow = run_with(join, tiny(1));
     assert!(slow.yields > 10);

@@ -723,6 +723,14 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 }
             }
         }
+        Node::ModifyingCtes { ctes, input } => {
+            // PostgreSQL prints each as an init plan ("CTE name"); they follow the query here.
+            let mut d = build(input, cx, e);
+            for c in ctes {
+                d.children.push(build(c, cx, e));
+            }
+            d
+        }
         Node::Explain(_) => Disp::new("Result", p),
     }
 }

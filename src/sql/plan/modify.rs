@@ -9,6 +9,8 @@
 
 use std::sync::Arc;
 
+pub mod on_conflict;
+
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
@@ -16,6 +18,7 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::types::{Type, Value};
+use crate::storage::LockMode as RowLockMode;
 use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
 
@@ -75,6 +78,8 @@ pub enum ModifyKind {
         sets: Vec<(usize, Expr)>,
     },
     Delete,
+    /// INSERT ... ON CONFLICT: input rows as for `Insert`.
+    Upsert(Box<on_conflict::OnConflict>),
 }
 
 /// A data-changing statement over one table.
@@ -128,7 +133,7 @@ impl Modify {
     /// The command tag's verb.
     pub fn verb(&self) -> &'static str {
         match self.kind {
-            ModifyKind::Insert => "INSERT",
+            ModifyKind::Insert | ModifyKind::Upsert(_) => "INSERT",
             ModifyKind::Update { .. } => "UPDATE",
             ModifyKind::Delete => "DELETE",
         }
@@ -149,7 +154,7 @@ pub(super) fn undefined_table(rv: &protobuf::RangeVar) -> PgError {
 }
 
 /// The columns of a table as a plan sees them (dropped columns keep their place, unnamed).
-fn table_columns(rel: &Rel) -> Vec<Column> {
+pub(crate) fn table_columns(rel: &Rel) -> Vec<Column> {
     rel.columns
         .iter()
         .enumerate()
@@ -400,16 +405,6 @@ impl Planner<'_> {
 
     /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
-        if s.on_conflict_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "INSERT ... ON CONFLICT is not supported yet",
-            ));
-        }
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in INSERT is not supported yet",
-            ));
-        }
         let (rel, _) = self.target_table(s.relation.as_ref())?;
         let tcols = table_columns(&rel);
         // Target columns: the named ones, or all in order.
@@ -568,20 +563,43 @@ impl Planner<'_> {
             }
         };
         let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
+        // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
+        let relname = s
+            .relation
+            .as_ref()
+            .and_then(|r| r.alias.as_ref())
+            .map_or(rel.name.name.as_str(), |a| a.aliasname.as_str());
         let scope = self.scope_of(
             &Plan {
                 columns: tcols.clone(),
                 node: Node::Result,
             },
-            &rel.name.name,
+            relname,
         );
+        let (kind, arbiter_error) = match &s.on_conflict_clause {
+            Some(oc) => {
+                let (oc, err) = self.plan_on_conflict(&rel, oc, &scope)?;
+                (ModifyKind::Upsert(Box::new(oc)), err)
+            }
+            None => (ModifyKind::Insert, None),
+        };
         let checks = self.bind_checks(&rel, &scope)?;
-        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        let (returning, columns) = self
+            .bind_returning(s.returning_clause.as_ref(), &scope)
+            .map_err(|e| on_conflict::excluded_in_returning(e, &kind))?;
+        if let Some(e) = arbiter_error {
+            // PostgreSQL matches the arbiter indexes when it plans: at Bind in the extended
+            // protocol.
+            if !self.defer_fold_errors {
+                return Err(e);
+            }
+            self.deferred.get_or_insert(e);
+        }
         Ok(Plan {
             columns,
             node: Node::Modify(Box::new(Modify {
                 rel,
-                kind: ModifyKind::Insert,
+                kind,
                 input,
                 checks,
                 returning,
@@ -645,19 +663,38 @@ impl Planner<'_> {
 
     /// UPDATE t SET ... [FROM ...] [WHERE ...] [RETURNING ...].
     pub fn plan_update(&mut self, s: &protobuf::UpdateStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in UPDATE is not supported yet",
-            ));
-        }
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.from_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
-        let tcols = table_columns(&rel);
+        let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
+        let checks = self.bind_checks(&rel, &scope)?;
+        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
+        Ok(Plan {
+            columns,
+            node: Node::Modify(Box::new(Modify {
+                rel,
+                kind: ModifyKind::Update { sets },
+                input,
+                checks,
+                returning,
+                recheck,
+            })),
+        })
+    }
+
+    /// The SET list of UPDATE or of ON CONFLICT DO UPDATE: (column, expression over `scope`)
+    /// per target, converted to the column's type.
+    fn bind_sets(
+        &mut self,
+        rel: &Rel,
+        target_list: &[protobuf::Node],
+        scope: &Scope,
+    ) -> PgResult<Vec<(usize, Expr)>> {
+        let tcols = table_columns(rel);
         let mut sets: Vec<(usize, Expr)> = Vec::new();
-        for t in &s.target_list {
+        for t in target_list {
             let Some(N::ResTarget(rt)) = &t.node else {
                 continue;
             };
@@ -676,7 +713,7 @@ impl Planner<'_> {
                 N::MultiAssignRef(m) => multi_assign_item(m)?,
                 other => other,
             };
-            let col = target_column(&rel, &rt.name, loc(rt.location))?;
+            let col = target_column(rel, &rt.name, loc(rt.location))?;
             if sets.iter().any(|(c, _)| *c == col) {
                 return Err(PgError::new(
                     code::DUPLICATE_COLUMN,
@@ -685,7 +722,7 @@ impl Planner<'_> {
                 .at(loc(rt.location)));
             }
             if !matches!(val, N::SetToDefault(_)) {
-                crate::sql::sequence::check_identity_update(&rel, col)?;
+                crate::sql::sequence::check_identity_update(rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
@@ -704,7 +741,7 @@ impl Planner<'_> {
                     None => Expr::Const(Value::Null),
                 }
             } else {
-                let (e, t) = self.bind(val, &scope, None)?;
+                let (e, t) = self.bind(val, scope, None)?;
                 self.coerce(
                     e,
                     t,
@@ -717,28 +754,11 @@ impl Planner<'_> {
             };
             sets.push((col, e));
         }
-        let checks = self.bind_checks(&rel, &scope)?;
-        let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
-        Ok(Plan {
-            columns,
-            node: Node::Modify(Box::new(Modify {
-                rel,
-                kind: ModifyKind::Update { sets },
-                input,
-                checks,
-                returning,
-                recheck,
-            })),
-        })
+        Ok(sets)
     }
 
     /// DELETE FROM t [USING ...] [WHERE ...] [RETURNING ...].
     pub fn plan_delete(&mut self, s: &protobuf::DeleteStmt) -> PgResult<Plan> {
-        if s.with_clause.is_some() {
-            return Err(PgError::feature_not_supported(
-                "WITH in DELETE is not supported yet",
-            ));
-        }
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.using_clause,
@@ -867,8 +887,12 @@ pub(super) fn choose_index(plan: Plan) -> Plan {
 }
 
 impl Planner<'_> {
-    /// The wait policy of SELECT ... FOR UPDATE / SHARE over one table.
-    pub(super) fn lock_spec(&self, s: &protobuf::SelectStmt) -> PgResult<super::LockWait> {
+    /// The wait policy and strength of SELECT ... FOR UPDATE / SHARE over one table.
+    pub(super) fn lock_spec(
+        &self,
+        s: &protobuf::SelectStmt,
+    ) -> PgResult<(super::LockWait, RowLockMode)> {
+        use protobuf::LockClauseStrength as S;
         use protobuf::LockWaitPolicy as W;
         if s.locking_clause.len() > 1 || s.from_clause.len() > 1 {
             return Err(PgError::feature_not_supported(
@@ -883,11 +907,18 @@ impl Planner<'_> {
         let Some(N::LockingClause(l)) = s.locking_clause[0].node.as_ref() else {
             return Err(PgError::syntax("bad locking clause"));
         };
-        Ok(match l.wait_policy {
+        let wait = match l.wait_policy {
             x if x == W::LockWaitError as i32 => super::LockWait::Error,
             x if x == W::LockWaitSkip as i32 => super::LockWait::Skip,
             _ => super::LockWait::Block,
-        })
+        };
+        let mode = match l.strength {
+            x if x == S::LcsForkeyshare as i32 => RowLockMode::KeyShare,
+            x if x == S::LcsForshare as i32 => RowLockMode::Share,
+            x if x == S::LcsFornokeyupdate as i32 => RowLockMode::NoKeyUpdate,
+            _ => RowLockMode::Update,
+        };
+        Ok((wait, mode))
     }
 }
 
@@ -895,7 +926,7 @@ impl Planner<'_> {
 /// and WHERE).
 pub(super) fn lock_rows(
     plan: Plan,
-    wait: super::LockWait,
+    (wait, mode): (super::LockWait, RowLockMode),
     recheck: Option<Expr>,
 ) -> PgResult<Plan> {
     fn table_of(p: &Plan) -> Option<Arc<Rel>> {
@@ -924,7 +955,29 @@ pub(super) fn lock_rows(
             rel,
             rowid,
             wait,
+            mode,
             recheck,
         },
     })
+}
+
+/// A table's column defaults and CHECK predicates, bound outside any statement: for the
+/// statements foreign-key actions make at run time (`exec::foreign_key`).
+#[allow(clippy::type_complexity)]
+pub(crate) fn defaults_and_checks(
+    rel: &Rel,
+    fmt: &crate::sql::types::FormatCtx,
+) -> PgResult<(Vec<Option<Expr>>, Vec<(String, Expr)>)> {
+    let mut params = Vec::new();
+    let mut p = Planner::new(&mut params, fmt);
+    let defaults = p.bind_defaults(rel)?;
+    let scope = p.scope_of(
+        &Plan {
+            columns: table_columns(rel),
+            node: Node::Result,
+        },
+        &rel.name.name,
+    );
+    let checks = p.bind_checks(rel, &scope)?;
+    Ok((defaults, checks))
 }

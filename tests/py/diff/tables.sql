@@ -297,3 +297,11 @@ SELECT t."Id" FROM "Tb Quoted" AS t WHERE t."Id" = 1;
 SELECT id FROM "Tb Quoted";
 SELECT * FROM "tb quoted";
 DROP TABLE "Tb Quoted";
+
+-- name: tables_pg_stat_user_tables_shape
+-- The statistics view's columns and types (its counts differ by design: compared elsewhere).
+DROP TABLE IF EXISTS tb_stat;
+CREATE TABLE tb_stat (id int PRIMARY KEY);
+SELECT * FROM pg_stat_user_tables WHERE relname = 'tb_stat_none';
+SELECT relname, schemaname FROM pg_stat_user_tables WHERE relname = 'tb_stat';
+DROP TABLE tb_stat;

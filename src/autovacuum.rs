@@ -1,0 +1,112 @@
+//! The background vacuum: reclaims dead row versions and dead catalog versions without anyone
+//! running VACUUM, as PostgreSQL's autovacuum does.
+//!
+//! One thread (`--autovacuum on`, the default) wakes every `--autovacuum-naptime-ms` (1 s),
+//! computes the vacuum horizon once (`TxnManager::horizon`: the oldest snapshot in use), and
+//!
+//! * vacuums each table whose rows changed enough since its last round: more than PostgreSQL's
+//!   default threshold, 50 rows plus 20 % of the table's row versions (`TableData::changes`,
+//!   added once per INSERT / UPDATE / DELETE statement);
+//! * vacuums the catalog: relation versions ended before the horizon go, and with the last of
+//!   them the data of a dropped or truncated table.
+//!
+//! The work is the same as VACUUM's (`engine::vacuum`): it runs beside sessions, taking each
+//! row slot's mutex briefly, and takes no relation lock (a vacuum changes no row a snapshot in
+//! use can see). It runs on its own thread, never on a shard's, so sessions are not held up by
+//! it beyond the slots it touches.
+//!
+//! Bounds: one thread; a round visits every table once at most. Shutdown: the thread is
+//! detached and stops with the process (it holds nothing that needs to be written out).
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use crate::catalog::RelKind;
+use crate::instance::Instance;
+use crate::sql::engine;
+use crate::txn::Snapshot;
+
+/// PostgreSQL's autovacuum_vacuum_threshold and autovacuum_vacuum_scale_factor.
+const THRESHOLD: u64 = 50;
+const SCALE_PERCENT: u64 = 20;
+
+/// Starts the background vacuum of `instance` (it ends when the instance is gone).
+pub fn start(instance: &Arc<Instance>) {
+    if !instance.config.autovacuum {
+        return;
+    }
+    let weak = Arc::downgrade(instance);
+    let nap = Duration::from_millis(instance.config.autovacuum_naptime_ms);
+    let spawned = std::thread::Builder::new()
+        .name("autovacuum".into())
+        .spawn(move || run(weak, nap));
+    if let Err(e) = spawned {
+        tracing::warn!("background vacuum not started: {e}");
+    }
+}
+
+fn run(instance: Weak<Instance>, nap: Duration) {
+    loop {
+        std::thread::sleep(nap);
+        let Some(instance) = instance.upgrade() else {
+            return;
+        };
+        round(&instance);
+    }
+}
+
+/// One round: the tables that changed enough, then the catalog. Returns the tables vacuumed.
+pub fn round(instance: &Instance) -> usize {
+    let txns = &instance.txns;
+    let horizon = txns.horizon();
+    let now = txns.visible();
+    let snap = Snapshot {
+        csn: now,
+        top: 0,
+        cid: 0,
+    };
+    let mut vacuumed = 0;
+    let mut freed = false;
+    for rel in instance.catalog.visible(&snap) {
+        if rel.kind != RelKind::Table {
+            continue;
+        }
+        let changes = rel.data.changes.load(Ordering::Relaxed);
+        let versions = rel.data.heap.len();
+        if changes <= THRESHOLD + versions * SCALE_PERCENT / 100 {
+            continue;
+        }
+        rel.data.changes.fetch_sub(changes, Ordering::Relaxed);
+        let stats = engine::vacuum(&rel, horizon, now);
+        let s = &rel.data.stats;
+        s.autovacuums.fetch_add(1, Ordering::Relaxed);
+        s.last_autovacuum.store(
+            crate::sql::types::datetime::now_timestamptz(),
+            Ordering::Relaxed,
+        );
+        tracing::debug!(
+            table = %rel.name.name,
+            removed = stats.removed,
+            redirected = stats.redirected,
+            "autovacuum"
+        );
+        vacuumed += 1;
+        freed |= stats.removed > 0;
+    }
+    freed |= !instance.catalog.vacuum(horizon).is_empty();
+    if freed {
+        give_back_memory();
+    }
+    vacuumed
+}
+
+/// Hands memory the allocator keeps after frees back to the system, so the resident size (what
+/// `--max-memory` bounds) falls when rows are reclaimed.
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator's arenas.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

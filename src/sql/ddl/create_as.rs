@@ -1,0 +1,233 @@
+//! CREATE TABLE ... AS query [WITH [NO] DATA] and SELECT ... INTO new_table.
+//!
+//! The query is planned when the statement is analyzed (as PostgreSQL's parse analysis does);
+//! execution creates the table, with the query's column names (or the names given) and types
+//! (an unknown-typed output, such as a bare literal, becomes text), then inserts the query's
+//! rows through the same `Modify` operator as INSERT, in the same command. The command tag is
+//! `SELECT n`, as PostgreSQL's; `CREATE TABLE AS` when no query ran (WITH NO DATA, or IF NOT
+//! EXISTS with the table there).
+
+use std::borrow::Cow;
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use super::{already_exists, creation_schema, find, notice, CreateTable, NewColumn};
+use crate::catalog::Persistence;
+use crate::error::{code, PgError, PgResult};
+use crate::sql::exec;
+use crate::sql::expr::{EvalCx, SessionCtx};
+use crate::sql::plan::modify::{Modify, ModifyKind};
+use crate::sql::plan::{Node, Plan, Planner};
+use crate::sql::types::Type;
+
+/// An analyzed CREATE TABLE AS / SELECT INTO.
+#[derive(Debug, Clone)]
+pub struct CreateTableAs {
+    pub schema: String,
+    pub name: String,
+    pub if_not_exists: bool,
+    pub persistence: Persistence,
+    /// Column names given after the table name (at most as many as the query has columns).
+    pub names: Vec<String>,
+    pub query: Plan,
+    /// False for WITH NO DATA: the table is created empty.
+    pub with_data: bool,
+    /// An error planning the query raises (a constant that does not fold): PostgreSQL plans
+    /// the query of a utility statement when it runs, after the table's existence is checked.
+    pub deferred: Option<PgError>,
+    /// Where the table's name stands in the statement, for error positions.
+    pub location: i32,
+}
+
+/// The SELECT INTO clause of a query, if it has one: on the statement, or on the leftmost
+/// branch of a set operation (where the grammar puts it).
+fn into_clause_mut(s: &mut protobuf::SelectStmt) -> Option<&mut Option<Box<protobuf::IntoClause>>> {
+    if s.into_clause.is_some() {
+        return Some(&mut s.into_clause);
+    }
+    match s.larg.as_deref_mut() {
+        Some(l) => into_clause_mut(l),
+        None => None,
+    }
+}
+
+/// Whether a SELECT has an INTO clause (it is then SELECT INTO, not a query).
+pub fn is_select_into(s: &protobuf::SelectStmt) -> bool {
+    let mut s = s;
+    loop {
+        if s.into_clause.is_some() {
+            return true;
+        }
+        match s.larg.as_deref() {
+            Some(l) => s = l,
+            None => return false,
+        }
+    }
+}
+
+/// Analyzes SELECT ... INTO: the query without its INTO clause, planned.
+pub fn analyze_select_into(
+    s: &protobuf::SelectStmt,
+    planner: &mut Planner<'_>,
+) -> PgResult<CreateTableAs> {
+    let mut query = s.clone();
+    let into = into_clause_mut(&mut query)
+        .and_then(Option::take)
+        .ok_or_else(|| PgError::internal("SELECT INTO without INTO"))?;
+    planner.defer_fold_errors = true;
+    let plan = planner.plan_select(&query)?;
+    let mut c = from_into(&into, false, plan, true)?;
+    c.deferred = planner.deferred.take();
+    Ok(c)
+}
+
+/// Analyzes CREATE TABLE ... AS query.
+pub fn analyze(
+    c: &protobuf::CreateTableAsStmt,
+    planner: &mut Planner<'_>,
+) -> PgResult<CreateTableAs> {
+    if c.objtype != protobuf::ObjectType::ObjectTable as i32 {
+        return Err(PgError::feature_not_supported(
+            "materialized views are not supported yet",
+        ));
+    }
+    let into = c
+        .into
+        .as_deref()
+        .ok_or_else(|| PgError::syntax("CREATE TABLE AS without a table"))?;
+    let q = c
+        .query
+        .as_ref()
+        .and_then(|q| q.node.as_ref())
+        .ok_or_else(|| PgError::syntax("CREATE TABLE AS without a query"))?;
+    let plan = match q {
+        N::ExecuteStmt(_) => {
+            return Err(PgError::feature_not_supported(
+                "CREATE TABLE AS EXECUTE is not supported yet",
+            ))
+        }
+        other => {
+            planner.defer_fold_errors = true;
+            planner.plan_query(other)?
+        }
+    };
+    let mut out = from_into(into, c.if_not_exists, plan, !into.skip_data)?;
+    out.deferred = planner.deferred.take();
+    Ok(out)
+}
+
+fn from_into(
+    into: &protobuf::IntoClause,
+    if_not_exists: bool,
+    query: Plan,
+    with_data: bool,
+) -> PgResult<CreateTableAs> {
+    let rv = into
+        .rel
+        .as_ref()
+        .ok_or_else(|| PgError::syntax("CREATE TABLE AS without a table"))?;
+    let persistence = match rv.relpersistence.as_str() {
+        "t" => Persistence::Temporary,
+        "u" => Persistence::Unlogged,
+        _ => Persistence::Permanent,
+    };
+    let names = into
+        .col_names
+        .iter()
+        .filter_map(|n| match n.node.as_ref() {
+            Some(N::String(s)) => Some(s.sval.clone()),
+            _ => None,
+        })
+        .collect();
+    Ok(CreateTableAs {
+        schema: rv.schemaname.clone(),
+        name: rv.relname.clone(),
+        if_not_exists,
+        persistence,
+        names,
+        query,
+        with_data,
+        deferred: None,
+        location: rv.location,
+    })
+}
+
+/// Creates the table and fills it. Returns the command tag.
+pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
+    let schema = creation_schema(cx, &c.schema, c.location)?;
+    if find(cx, &schema, &c.name)?.is_some() {
+        if c.if_not_exists {
+            cx.notice(notice(
+                format!("relation \"{}\" already exists, skipping", c.name),
+                code::DUPLICATE_TABLE,
+            ));
+            return Ok("CREATE TABLE AS".into());
+        }
+        return Err(already_exists(&c.name));
+    }
+    if let Some(e) = &c.deferred {
+        return Err(e.clone());
+    }
+    if c.names.len() > c.query.columns.len() {
+        return Err(PgError::syntax("too many column names were specified"));
+    }
+    let columns = c
+        .query
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, col)| {
+            // A literal nothing gave a type to is text, as in PostgreSQL 10 and later.
+            let unknown = col.ty == Type::UNKNOWN;
+            NewColumn {
+                name: c.names.get(i).unwrap_or(&col.name).clone(),
+                ty: if unknown { Type::TEXT } else { col.ty },
+                typmod: if unknown { -1 } else { col.typmod },
+                not_null: false,
+                default: None,
+                identity: None,
+            }
+        })
+        .collect();
+    super::create_table(
+        &CreateTable {
+            schema: schema.clone(),
+            name: c.name.clone(),
+            if_not_exists: false,
+            persistence: c.persistence,
+            columns,
+            keys: Vec::new(),
+            checks: Vec::new(),
+            foreign_keys: Vec::new(),
+            sequences: Vec::new(),
+            location: c.location,
+        },
+        cx,
+    )?;
+    if !c.with_data {
+        return Ok("CREATE TABLE AS".into());
+    }
+    let rel = find(cx, &schema, &c.name)?
+        .ok_or_else(|| PgError::internal("table created by CREATE TABLE AS not found"))?;
+    let plan = Plan {
+        columns: Vec::new(),
+        node: Node::Modify(Box::new(Modify {
+            rel,
+            kind: ModifyKind::Insert,
+            input: c.query.clone(),
+            checks: Vec::new(),
+            returning: None,
+            recheck: None,
+        })),
+    };
+    let mut ecx = EvalCx {
+        params: &[],
+        outer: Vec::new(),
+        session: cx,
+    };
+    let (_, err, affected) = exec::run_plan_counted(&plan, &mut ecx);
+    if let Some(e) = err {
+        return Err(e);
+    }
+    Ok(format!("SELECT {}", affected.unwrap_or(0)).into())
+}

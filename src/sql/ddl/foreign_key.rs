@@ -1,0 +1,473 @@
+//! Foreign keys in DDL: REFERENCES and FOREIGN KEY in CREATE TABLE, ALTER TABLE ... ADD
+//! FOREIGN KEY (which checks the rows already there), and what DROP TABLE and TRUNCATE do
+//! about tables other constraints reference.
+//!
+//! A foreign key is a pg_constraint row of the referencing table only (contype 'f', with the
+//! referenced table's OID and columns), as in PostgreSQL; the referenced table does not
+//! change. Writers find the constraints that reference their table in the catalog
+//! (`exec::foreign_key`). What is checked when, and with which snapshot, is described there.
+//!
+//! Refused with 0A000: DEFERRABLE, MATCH PARTIAL (PostgreSQL refuses it too) and ON DELETE SET
+//! NULL / SET DEFAULT with a column list.
+
+use std::sync::Arc;
+
+use pg_query::protobuf;
+
+use super::{find_locked, names_of, notice, rel_name, replace};
+use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, IndexDef, Oid, RelKind};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::Rel;
+use crate::sql::exec::foreign_key::Found;
+use crate::sql::exec::foreign_key::{find_row, key_applies, missing_parent, unique_index_for};
+use crate::sql::expr::SessionCtx;
+use crate::sql::types::{cast, Type, Value};
+use crate::txn::lock::LockMode;
+
+/// PostgreSQL's ERRCODE_INVALID_FOREIGN_KEY.
+const INVALID_FOREIGN_KEY: &str = "42830";
+
+/// A foreign key as written: names not yet resolved.
+#[derive(Debug, Clone)]
+pub struct FkSpec {
+    pub name: Option<String>,
+    /// The referencing columns.
+    pub columns: Vec<String>,
+    pub ref_table: (String, String),
+    /// The referenced columns; empty: the referenced table's primary key.
+    pub ref_columns: Vec<String>,
+    pub on_update: char,
+    pub on_delete: char,
+    pub match_full: bool,
+    /// NOT VALID: the rows already there are not checked.
+    pub not_valid: bool,
+}
+
+fn action(a: &str) -> char {
+    a.chars()
+        .next()
+        .filter(|c| "arcnd".contains(*c))
+        .unwrap_or('a')
+}
+
+/// The foreign key of a constraint node, on `column` (REFERENCES) or on the table.
+pub fn spec(c: &protobuf::Constraint, column: Option<&str>) -> PgResult<FkSpec> {
+    if c.deferrable || c.initdeferred {
+        return Err(PgError::feature_not_supported(
+            "DEFERRABLE foreign keys are not supported yet",
+        ));
+    }
+    if c.fk_matchtype == "p" {
+        return Err(PgError::feature_not_supported(
+            "MATCH PARTIAL not yet implemented",
+        ));
+    }
+    if !c.fk_del_set_cols.is_empty() {
+        return Err(PgError::feature_not_supported(
+            "ON DELETE SET NULL / SET DEFAULT with a column list is not supported yet",
+        ));
+    }
+    let pk = c
+        .pktable
+        .as_ref()
+        .ok_or_else(|| PgError::syntax("REFERENCES without a table"))?;
+    Ok(FkSpec {
+        name: (!c.conname.is_empty()).then(|| c.conname.clone()),
+        columns: match column {
+            Some(col) => vec![col.to_string()],
+            None => names_of(&c.fk_attrs),
+        },
+        ref_table: rel_name(pk),
+        ref_columns: names_of(&c.pk_attrs),
+        on_update: action(&c.fk_upd_action),
+        on_delete: action(&c.fk_del_action),
+        match_full: c.fk_matchtype == "f",
+        not_valid: c.skip_validation,
+    })
+}
+
+/// The table a foreign key is declared on, as far as resolving it needs: for CREATE TABLE,
+/// the table being made (which may reference itself).
+pub struct Owner<'a> {
+    pub oid: Option<Oid>,
+    /// CREATE TABLE: the owner is not in the catalog yet.
+    pub creating: bool,
+    pub schema: &'a str,
+    pub name: &'a str,
+    pub columns: &'a [ColumnDef],
+    pub indexes: &'a [IndexDef],
+}
+
+/// Whether values of the two types compare with an equality operator (PostgreSQL looks one
+/// up; the built-in types here compare within their category).
+fn comparable(a: Oid, b: Oid) -> bool {
+    const NUMBERS: [Oid; 6] = [20, 21, 23, 700, 701, 1700];
+    const STRINGS: [Oid; 4] = [25, 1043, 1042, 19];
+    a == b
+        || (NUMBERS.contains(&a) && NUMBERS.contains(&b))
+        || (STRINGS.contains(&a) && STRINGS.contains(&b))
+}
+
+fn column_positions(columns: &[ColumnDef], names: &[String]) -> PgResult<Vec<usize>> {
+    names
+        .iter()
+        .map(|n| {
+            columns
+                .iter()
+                .position(|c| !c.dropped && &c.name == n)
+                .ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_COLUMN,
+                        format!(
+                            "column \"{n}\" referenced in foreign key constraint does not exist"
+                        ),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// PostgreSQL's makeObjectName: `name1_name2_label`, the longer of the two names shortened
+/// first until the whole fits in 63 bytes.
+fn object_name(name1: &str, name2: &str, label: &str) -> String {
+    let avail = 63 - (label.len() + 1) - 1;
+    let (mut n1, mut n2) = (name1.len(), name2.len());
+    while n1 + n2 > avail {
+        if n1 > n2 {
+            n1 -= 1;
+        } else {
+            n2 -= 1;
+        }
+    }
+    let clip = |s: &str, mut n: usize| {
+        while !s.is_char_boundary(n) {
+            n -= 1;
+        }
+        s[..n].to_string()
+    };
+    format!("{}_{}_{label}", clip(name1, n1), clip(name2, n2))
+}
+
+/// Resolves a foreign key into its pg_constraint row; `taken`: the constraint names of the
+/// table so far (the chosen name is added). Returns the constraint and the referenced table
+/// (None when the owner references itself).
+pub fn resolve(
+    cx: &mut dyn SessionCtx,
+    owner: &Owner<'_>,
+    spec: &FkSpec,
+    taken: &mut Vec<String>,
+) -> PgResult<(ConstraintDef, Option<Arc<Rel>>)> {
+    let (schema, name) = &spec.ref_table;
+    let self_ref = name == owner.name && (schema.is_empty() || schema == owner.schema);
+    let parent = if self_ref && owner.creating {
+        None
+    } else {
+        // PostgreSQL locks the referenced table ShareRowExclusive while it adds the key.
+        match find_locked(cx, schema, name, LockMode::ShareRowExclusive)? {
+            Some(r) if r.kind == RelKind::Table => Some(r),
+            Some(_) => {
+                return Err(PgError::new(
+                    code::WRONG_OBJECT_TYPE,
+                    format!("referenced relation \"{name}\" is not a table"),
+                ))
+            }
+            None => {
+                return Err(PgError::new(
+                    code::UNDEFINED_TABLE,
+                    format!("relation \"{name}\" does not exist"),
+                ))
+            }
+        }
+    };
+    let (p_oid, p_columns, p_indexes) = match &parent {
+        Some(p) if Some(p.oid) != owner.oid => (p.oid, &p.columns[..], &p.indexes[..]),
+        _ => (owner.oid.unwrap_or(0), owner.columns, owner.indexes),
+    };
+    let columns = column_positions(owner.columns, &spec.columns)?;
+    let ref_columns = if spec.ref_columns.is_empty() {
+        match p_indexes.iter().find(|i| i.primary) {
+            Some(pk) => pk.columns.clone(),
+            None => {
+                return Err(PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("there is no primary key for referenced table \"{name}\""),
+                ))
+            }
+        }
+    } else {
+        let cols = column_positions(p_columns, &spec.ref_columns)?;
+        let exact = p_indexes.iter().any(|d| {
+            d.unique && d.columns.len() == cols.len() && d.columns.iter().all(|c| cols.contains(c))
+        });
+        if !exact {
+            return Err(PgError::new(
+                INVALID_FOREIGN_KEY,
+                format!(
+                    "there is no unique constraint matching given keys for referenced table \"{name}\""
+                ),
+            ));
+        }
+        cols
+    };
+    if columns.len() != ref_columns.len() {
+        return Err(PgError::new(
+            INVALID_FOREIGN_KEY,
+            "number of referencing and referenced columns for foreign key disagree",
+        ));
+    }
+    let cname = match &spec.name {
+        Some(n) => {
+            if taken.contains(n) {
+                return Err(PgError::new(
+                    code::DUPLICATE_OBJECT,
+                    format!(
+                        "constraint \"{n}\" for relation \"{}\" already exists",
+                        owner.name
+                    ),
+                ));
+            }
+            n.clone()
+        }
+        None => {
+            let cols = spec.columns.join("_");
+            let mut n = object_name(owner.name, &cols, "fkey");
+            let mut i = 0;
+            while taken.contains(&n) {
+                i += 1;
+                n = object_name(owner.name, &cols, &format!("fkey{i}"));
+            }
+            n
+        }
+    };
+    for (&c, &p) in columns.iter().zip(&ref_columns) {
+        let (a, b) = (owner.columns[c].type_oid, p_columns[p].type_oid);
+        if !comparable(a, b) {
+            return Err(PgError::new(
+                code::DATATYPE_MISMATCH,
+                format!("foreign key constraint \"{cname}\" cannot be implemented"),
+            )
+            .with_detail(format!(
+                "Key columns \"{}\" and \"{}\" are of incompatible types: {} and {}.",
+                owner.columns[c].name,
+                p_columns[p].name,
+                cast::format_type_with_typmod(Type(a), -1),
+                cast::format_type_with_typmod(Type(b), -1)
+            )));
+        }
+    }
+    taken.push(cname.clone());
+    let oid = cx
+        .instance()
+        .catalog
+        .new_oid()
+        .map_err(|e| super::catalog_error(e, &cname))?;
+    Ok((
+        ConstraintDef {
+            oid,
+            name: cname,
+            kind: ConstraintKind::ForeignKey {
+                columns,
+                ref_table: p_oid,
+                ref_columns,
+                on_update: spec.on_update,
+                on_delete: spec.on_delete,
+                match_full: spec.match_full,
+            },
+        },
+        parent.filter(|p| Some(p.oid) != owner.oid),
+    ))
+}
+
+/// Checks every row of `child` against a new foreign key (ALTER TABLE ... ADD FOREIGN KEY):
+/// 23503 for the first whose referenced row is missing. `parent`: None when it references
+/// itself.
+fn validate(
+    cx: &mut dyn SessionCtx,
+    child: &Rel,
+    def: &ConstraintDef,
+    parent: Option<&Rel>,
+) -> PgResult<()> {
+    let ConstraintKind::ForeignKey {
+        columns,
+        ref_columns,
+        match_full,
+        ..
+    } = &def.kind
+    else {
+        return Ok(());
+    };
+    let parent = parent.unwrap_or(child);
+    let snap = cx.catalog_snapshot()?;
+    let mut keys: Vec<Vec<Value>> = Vec::new();
+    child.data.heap.scan(0, usize::MAX, &snap, |_, r| {
+        keys.push(columns.iter().map(|&c| r[c].clone()).collect());
+        true
+    });
+    // Rows sharing a key need one lookup.
+    keys.sort_by(|a, b| {
+        crate::sql::engine::Key(a.clone().into_boxed_slice())
+            .cmp(&crate::sql::engine::Key(b.clone().into_boxed_slice()))
+    });
+    keys.dedup_by(|a, b| {
+        a.iter()
+            .zip(b.iter())
+            .all(|(x, y)| crate::sql::engine::same_value(x, y))
+    });
+    let index = unique_index_for(parent, ref_columns).map(|(i, _)| i);
+    for key in keys {
+        cx.check_interrupts()?;
+        if !key_applies(child, &def.name, &key, *match_full)? {
+            continue;
+        }
+        let found = match index {
+            Some(_) => find_row(parent, ref_columns, &key, &snap, None, false)?,
+            None => Found::No,
+        };
+        if !matches!(found, Found::Yes) {
+            return Err(missing_parent(
+                child,
+                &def.name,
+                columns,
+                &key,
+                parent,
+                cx.fmt(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY.
+pub fn add(cx: &mut dyn SessionCtx, table: &Arc<Rel>, spec: &FkSpec) -> PgResult<()> {
+    let mut taken: Vec<String> = table.constraints.iter().map(|c| c.name.clone()).collect();
+    let owner = Owner {
+        oid: Some(table.oid),
+        creating: false,
+        schema: &table.name.schema,
+        name: &table.name.name,
+        columns: &table.columns,
+        indexes: &table.indexes,
+    };
+    let (def, parent) = resolve(cx, &owner, spec, &mut taken)?;
+    if !spec.not_valid {
+        validate(cx, table, &def, parent.as_deref())?;
+    }
+    replace(cx, table, move |n| n.constraints.push(def))?;
+    Ok(())
+}
+
+/// The foreign keys of other tables (not among `dropped`) that reference `rel`: (constraint
+/// name, its table).
+fn dependents(
+    cx: &mut dyn SessionCtx,
+    rel: &Rel,
+    dropped: &[Arc<Rel>],
+) -> PgResult<Vec<(String, Arc<Rel>)>> {
+    let mut out = Vec::new();
+    if !cx.instance().catalog.may_have_foreign_keys() {
+        return Ok(out);
+    }
+    let snap = cx.catalog_snapshot()?;
+    for t in cx.instance().catalog.visible(&snap) {
+        if t.kind != RelKind::Table || dropped.iter().any(|d| d.oid == t.oid) {
+            continue;
+        }
+        for c in &t.constraints {
+            if matches!(c.kind, ConstraintKind::ForeignKey { ref_table, .. } if ref_table == rel.oid)
+            {
+                out.push((c.name.clone(), t.clone()));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// DROP TABLE of `tables`: fails with 2BP01 if another table's foreign key references one of
+/// them; with CASCADE drops those constraints instead (with PostgreSQL's NOTICE).
+pub fn before_drop(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>], cascade: bool) -> PgResult<()> {
+    for t in tables {
+        let deps = dependents(cx, t, tables)?;
+        if deps.is_empty() {
+            continue;
+        }
+        let lines: Vec<String> = deps
+            .iter()
+            .map(|(c, r)| {
+                format!(
+                    "constraint {c} on table {} depends on table {}",
+                    r.name.name, t.name.name
+                )
+            })
+            .collect();
+        if !cascade {
+            return Err(PgError::new(
+                code::DEPENDENT_OBJECTS_STILL_EXIST,
+                format!(
+                    "cannot drop table {} because other objects depend on it",
+                    t.name.name
+                ),
+            )
+            .with_detail(lines.join("\n"))
+            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        }
+        let drops: Vec<String> = deps
+            .iter()
+            .map(|(c, r)| format!("drop cascades to constraint {c} on table {}", r.name.name))
+            .collect();
+        if drops.len() == 1 {
+            cx.notice(notice(drops[0].clone(), code::SUCCESSFUL_COMPLETION));
+        } else {
+            cx.notice(
+                notice(
+                    format!("drop cascades to {} other objects", drops.len()),
+                    code::SUCCESSFUL_COMPLETION,
+                )
+                .with_detail(drops.join("\n")),
+            );
+        }
+        // Each referencing table loses its constraints (one new version per table).
+        let mut done: Vec<Oid> = Vec::new();
+        for (_, r) in &deps {
+            if done.contains(&r.oid) {
+                continue;
+            }
+            done.push(r.oid);
+            // The referencing table changes too: lock it as DROP locks its own, and take the
+            // version seen after the wait.
+            let r = match find_locked(cx, &r.name.schema, &r.name.name, LockMode::AccessExclusive)?
+            {
+                Some(now) if now.oid == r.oid => now,
+                _ => continue,
+            };
+            let gone = t.oid;
+            replace(cx, &r, move |n| {
+                n.constraints.retain(
+                    |c| !matches!(c.kind, ConstraintKind::ForeignKey { ref_table, .. } if ref_table == gone),
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// TRUNCATE of `tables`: 0A000 if another table's foreign key references one of them
+/// (PostgreSQL's check; TRUNCATE ... CASCADE is not supported).
+pub fn before_truncate(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>]) -> PgResult<()> {
+    for t in tables {
+        if let Some((_, r)) = dependents(cx, t, tables)?.into_iter().next() {
+            return Err(PgError::new(
+                code::FEATURE_NOT_SUPPORTED,
+                "cannot truncate a table referenced in a foreign key constraint",
+            )
+            .with_detail(format!(
+                "Table \"{}\" references \"{}\".",
+                r.name.name, t.name.name
+            ))
+            .with_hint(format!(
+                "Truncate table \"{}\" at the same time, or use TRUNCATE ... CASCADE.",
+                r.name.name
+            )));
+        }
+    }
+    Ok(())
+}
