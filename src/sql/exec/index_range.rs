@@ -302,9 +302,10 @@ impl Operator for IndexRange {
                 true
             })?;
             match step {
-                Step::Row(r) if self.recheck => {
+                Step::Row(r) if self.recheck || !path.later.is_empty() => {
                     let mut ok = true;
-                    for c in &path.conds {
+                    let recheck: &[_] = if self.recheck { &path.conds } else { &[] };
+                    for c in recheck.iter().chain(&path.later) {
                         if c.eval(&r, cx)? != Value::Bool(true) {
                             ok = false;
                             break;

@@ -47,6 +47,8 @@ struct Disp<'p> {
     /// Removed by Filter").
     stat: Option<&'p Plan>,
     filtered_from: Option<&'p Plan>,
+    /// An index-only scan: ANALYZE shows its heap fetches (every row: no visibility map).
+    heap_fetches: bool,
     rows: f64,
     width: usize,
 }
@@ -59,6 +61,7 @@ impl<'p> Disp<'p> {
             children: Vec::new(),
             stat: Some(p),
             filtered_from: None,
+            heap_fetches: false,
             rows: 1000.0,
             width: width_of(p),
         }
@@ -90,6 +93,9 @@ struct Cx<'p> {
     /// columns, which PostgreSQL writes bare).
     qualify_all: bool,
     fmt: &'p FormatCtx,
+    /// The index scans (by address) whose consumers need only indexed columns: PostgreSQL
+    /// shows them as Index Only Scans.
+    index_only: &'p std::collections::HashSet<usize>,
 }
 
 impl<'p> Cx<'p> {
@@ -142,6 +148,29 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
         | Node::LockRows { input, .. }
         | Node::Distinct { input, .. } => colname(input, i, cx),
         Node::Aggregate { input, group, .. } if i < group.len() => expr(&group[i], &cx.with(input)),
+        Node::Aggregate { input, group, aggs } => match aggs.get(i - group.len()) {
+            Some(a) => {
+                use super::AggFunc as F;
+                let name = match a.func {
+                    F::CountStar => return "count(*)".into(),
+                    F::Count => "count",
+                    F::Sum => "sum",
+                    F::Avg => "avg",
+                    F::Min => "min",
+                    F::Max => "max",
+                    F::BoolAnd => "bool_and",
+                    F::BoolOr => "bool_or",
+                    F::ArrayAgg => "array_agg",
+                    F::StringAgg => "string_agg",
+                };
+                format!(
+                    "{name}({}{})",
+                    if a.distinct { "DISTINCT " } else { "" },
+                    list(&a.args, &cx.with(input))
+                )
+            }
+            None => "?".into(),
+        },
         Node::Values(_) => {
             if cx.qualify {
                 format!("\"*VALUES*\".column{}", i + 1)
@@ -449,7 +478,8 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             let def = &rel.indexes[*index];
             let mut d = Disp::new(
                 format!(
-                    "Index Scan using {} on {}",
+                    "{} using {} on {}",
+                    scan_kind(p, cx),
                     quote_ident(&def.name),
                     scan_name(rel, e.verbose)
                 ),
@@ -468,6 +498,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             if !conds.is_empty() {
                 d.props.push(format!("Index Cond: {}", quals(&conds)));
             }
+            d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
             d.rows = 1.0;
             d
         }
@@ -475,7 +506,8 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             let def = &rel.indexes[path.index];
             let mut d = Disp::new(
                 format!(
-                    "Index Scan{} using {} on {}",
+                    "{}{} using {} on {}",
+                    scan_kind(p, cx),
                     if path.backward { " Backward" } else { "" },
                     quote_ident(&def.name),
                     scan_name(rel, e.verbose)
@@ -486,10 +518,16 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 qualify: e.verbose,
                 ..here.clone()
             };
-            let conds: Vec<String> = path.conds.iter().map(|c| index_cond(c, &bare)).collect();
+            let conds: Vec<String> = path
+                .conds
+                .iter()
+                .chain(&path.later)
+                .map(|c| index_cond(c, &bare))
+                .collect();
             if !conds.is_empty() {
                 d.props.push(format!("Index Cond: {}", quals(&conds)));
             }
+            d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
             d.rows = if path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_))) {
                 10.0
             } else {
@@ -735,6 +773,142 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
     }
 }
 
+fn scan_kind(p: &Plan, cx: &Cx) -> &'static str {
+    if cx.index_only.contains(&(p as *const Plan as usize)) {
+        "Index Only Scan"
+    } else {
+        "Index Scan"
+    }
+}
+
+/// Marks `need`'s columns of `e` (all of them when `e` has a subquery, whose references to
+/// the row are not seen here).
+fn mark(e: &Expr, need: &mut [bool]) {
+    if e.any(&mut |x| matches!(x, Expr::Subquery(..))) {
+        need.iter_mut().for_each(|n| *n = true);
+        return;
+    }
+    e.any(&mut |x| {
+        if let Expr::Column(c) = x {
+            if let Some(n) = need.get_mut(*c) {
+                *n = true;
+            }
+        }
+        false
+    });
+}
+
+/// Finds the index scans whose consumers need only indexed columns (`need`: which output
+/// columns of `p` are used above it). Nodes not looked into keep their scans plain.
+fn needs(p: &Plan, need: Vec<bool>, out: &mut std::collections::HashSet<usize>) {
+    let all = |q: &Plan| vec![true; q.columns.len()];
+    match &p.node {
+        Node::IndexScan {
+            rel,
+            index,
+            rowid: false,
+            ..
+        } => {
+            let cols = &rel.indexes[*index].columns;
+            if need
+                .iter()
+                .enumerate()
+                .all(|(i, n)| !n || cols.contains(&i))
+            {
+                out.insert(p as *const Plan as usize);
+            }
+        }
+        Node::IndexRange {
+            rel,
+            path,
+            rowid: false,
+        } => {
+            let cols = &rel.indexes[path.index].columns;
+            if need
+                .iter()
+                .enumerate()
+                .all(|(i, n)| !n || cols.contains(&i))
+            {
+                out.insert(p as *const Plan as usize);
+            }
+        }
+        Node::Project { input, exprs } => {
+            let mut n = vec![false; input.columns.len()];
+            for (i, e) in exprs.iter().enumerate() {
+                if need.get(i).copied().unwrap_or(true) {
+                    mark(e, &mut n);
+                }
+            }
+            needs(input, n, out);
+        }
+        Node::Filter { input, pred } => {
+            let mut n = need;
+            n.resize(input.columns.len(), true);
+            mark(pred, &mut n);
+            needs(input, n, out);
+        }
+        Node::Sort { input, keys } => {
+            let mut n = need;
+            n.resize(input.columns.len(), true);
+            keys.iter().for_each(|k| mark(&k.expr, &mut n));
+            needs(input, n, out);
+        }
+        Node::Limit { input, .. } => {
+            let mut n = need;
+            n.resize(input.columns.len(), true);
+            needs(input, n, out);
+        }
+        Node::Aggregate { input, group, aggs } => {
+            let mut n = vec![false; input.columns.len()];
+            group.iter().for_each(|g| mark(g, &mut n));
+            for a in aggs {
+                a.args.iter().for_each(|x| mark(x, &mut n));
+                if let Some(f) = &a.filter {
+                    mark(f, &mut n);
+                }
+                a.order.iter().for_each(|k| mark(&k.expr, &mut n));
+            }
+            needs(input, n, out);
+        }
+        Node::Join {
+            left,
+            right,
+            on,
+            lateral,
+            ..
+        } => {
+            let lw = left.columns.len();
+            let mut n = need;
+            n.resize(p.columns.len(), true);
+            if let Some(on) = on {
+                mark(on, &mut n);
+            }
+            if *lateral {
+                // The right side reads the left row through outer references.
+                n[..lw].iter_mut().for_each(|x| *x = true);
+            }
+            needs(left, n[..lw].to_vec(), out);
+            needs(right, n[lw..].to_vec(), out);
+        }
+        Node::HashJoin(j) => {
+            let lw = j.left.columns.len();
+            let mut n = need;
+            n.resize(p.columns.len(), true);
+            j.conds
+                .iter()
+                .chain(j.on.as_ref())
+                .for_each(|c| mark(c, &mut n));
+            needs(&j.left, n[..lw].to_vec(), out);
+            needs(&j.right, n[lw..].to_vec(), out);
+        }
+        Node::Modify(m) => needs(&m.input, all(&m.input), out),
+        Node::LockRows { input, .. } | Node::Distinct { input, .. } => {
+            needs(input, all(input), out)
+        }
+        _ => {}
+    }
+}
+
 fn join_suffix(kind: JoinKind) -> &'static str {
     match kind {
         JoinKind::Inner => " Join",
@@ -804,6 +978,12 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
             }
         }
     }
+    if d.heap_fetches {
+        if let Some((rows, loops)) = count(d.filtered_from.or(d.stat)) {
+            let per = (rows as f64 / loops.max(1) as f64).round();
+            out.push(format!("{pad}Heap Fetches: {per:.0}"));
+        }
+    }
     for c in &d.children {
         write(c, depth_col + 6, e, stats, out);
     }
@@ -812,12 +992,15 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
 /// The lines of EXPLAIN for `e` (with ANALYZE's counts from `stats`).
 pub fn render(e: &Explain, fmt: &FormatCtx, stats: Option<Stats>) -> Vec<String> {
     let qualify = e.verbose || relations(&e.plan) > 1;
+    let mut index_only = std::collections::HashSet::new();
+    needs(&e.plan, vec![true; e.plan.columns.len()], &mut index_only);
     let cx = Cx {
         input: None,
         outer: Vec::new(),
         qualify,
         qualify_all: qualify,
         fmt,
+        index_only: &index_only,
     };
     let mut d = build(&e.plan, &cx, e);
     fix_nested_loop_label(&mut d);

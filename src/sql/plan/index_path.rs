@@ -68,6 +68,9 @@ pub struct IndexPath {
     /// The conjuncts this path covers, over the table's row (EXPLAIN's Index Cond, and the
     /// re-check where the keys could not be used exactly).
     pub conds: Vec<Expr>,
+    /// Comparisons on later key columns, which bound nothing: checked on each row the scan
+    /// reads (PostgreSQL lists them in the Index Cond too).
+    pub later: Vec<Expr>,
 }
 
 impl IndexPath {
@@ -232,7 +235,7 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
     let ncols = rel.columns.len();
     let quals: Vec<Option<Qual>> = parts.iter().map(qual_of).collect();
     // (whole unique key fixed by equalities, columns fixed, a range on the next one)
-    type Score = (bool, usize, bool);
+    type Score = (bool, usize, bool, usize);
     let mut best: Option<(IndexPath, Vec<usize>, Score)> = None;
     for (ix, def) in rel.indexes.iter().enumerate() {
         // Range bounds on a bpchar column would order by bytes: leave those to the filter.
@@ -323,15 +326,30 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
         if used.is_empty() {
             continue;
         }
+        // Comparisons on the key columns after the bounded ones.
+        let mut later = Vec::new();
+        let after = pos + usize::from(!lower.is_empty() || !upper.is_empty());
+        for (k, q) in quals.iter().enumerate() {
+            if let Some(Qual::Cmp(c, _, _)) = q {
+                if def.columns.get(after..).is_some_and(|cs| cs.contains(c))
+                    && usable(*c)
+                    && !used.contains(&k)
+                {
+                    later.push(k);
+                }
+            }
+        }
         let eq_only = fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
         let full_unique = def.unique && eq_only && pos == def.columns.len();
         let ranged = !lower.is_empty() || !upper.is_empty();
-        let score = (full_unique, pos, ranged);
+        let score = (full_unique, pos, ranged, later.len());
         if best.as_ref().is_some_and(|(_, _, s)| *s >= score) {
             continue;
         }
         used.sort_unstable();
         let conds = used.iter().map(|&k| parts[k].clone()).collect();
+        let later_conds = later.iter().map(|&k| parts[k].clone()).collect();
+        used.extend(later);
         best = Some((
             IndexPath {
                 index: ix,
@@ -340,6 +358,7 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
                 upper,
                 backward: false,
                 conds,
+                later: later_conds,
             },
             used,
             score,
@@ -415,6 +434,7 @@ pub(super) fn choose(plan: Plan) -> Plan {
 pub(super) fn scan_node(rel: &std::sync::Arc<Rel>, rowid: bool, path: IndexPath) -> Node {
     let simple = path.lower.is_empty()
         && path.upper.is_empty()
+        && path.later.is_empty()
         && path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
     if simple {
         Node::IndexScan {
@@ -509,6 +529,7 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
                     upper: Vec::new(),
                     backward,
                     conds: Vec::new(),
+                    later: Vec::new(),
                 }),
             }
         }
@@ -564,6 +585,7 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
                     upper: Vec::new(),
                     backward,
                     conds,
+                    later: Vec::new(),
                 }),
             }
         }

@@ -75,6 +75,9 @@ SELECT id, a, b FROM pl_t WHERE a = 3 AND b >= 2 AND b < 4 ORDER BY id;
 SELECT id, a, b FROM pl_t WHERE a IN (3, 4) AND b < 1 ORDER BY id;
 SELECT id, a, b FROM pl_t WHERE a = 3 AND b IS NULL ORDER BY id;
 SELECT id, a, b FROM pl_t WHERE a IS NULL AND b = 0 ORDER BY id;
+SELECT id, a, b FROM pl_t WHERE a > 13 AND b = 1 ORDER BY id;
+SELECT id, a, b FROM pl_t WHERE a >= 15 AND b < 2 AND b >= 1 ORDER BY id;
+SELECT a, b FROM pl_t WHERE a > 14 AND b <> 1 ORDER BY a, b LIMIT 7;
 DROP TABLE pl_t;
 
 -- name: planner_order_limit
