@@ -1054,8 +1054,9 @@ class Suite:
         return None
 
     def init_skip(self, srv, s):
-        # threadgres held about 440 MiB after -s 10, PostgreSQL's database about 160 MiB
-        per_scale = 60 * 1024 if srv.name == TG else 20 * 1024
+        # threadgres held about 215 MiB more after -s 10 (peak about 240), PostgreSQL's
+        # database about 160 MiB
+        per_scale = 30 * 1024 if srv.name == TG else 20 * 1024
         est = per_scale * s * 1.3
         avail = mem_available_kib()
         if est > 0.7 * avail:

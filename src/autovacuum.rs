@@ -1,7 +1,9 @@
 //! The background vacuum: reclaims dead row versions and dead catalog versions without anyone
 //! running VACUUM, as PostgreSQL's autovacuum does.
 //!
-//! One thread (`--autovacuum on`, the default) wakes every `--autovacuum-naptime-ms` (1 s),
+//! One thread (`--autovacuum on`, the default) wakes every `--autovacuum-naptime-ms` (50 ms:
+//! see `Config`'s default for why so often; a round that finds nothing to do costs a few
+//! microseconds),
 //! computes the vacuum horizon once (`TxnManager::horizon`: the oldest snapshot in use), and
 //!
 //! * vacuums each table whose rows changed enough since its last round: more than PostgreSQL's

@@ -402,7 +402,17 @@ impl Session {
                 {
                     continue;
                 }
-                be::notification(&mut self.out, pid, note.channel, note.payload);
+                let client = self.core.settings.client;
+                if let Err(mut e) =
+                    be::notification_in(&mut self.out, pid, note.channel, note.payload, client)
+                {
+                    // As PostgreSQL: a notification the client's encoding cannot carry ends
+                    // the session.
+                    e.severity = crate::error::Severity::Fatal;
+                    self.backlog.clear();
+                    self.fatal(e);
+                    return;
+                }
                 sent += 1;
                 // Another client's notification: this client may well answer it.
                 self.spin_after_write |= pid != self.core.shared.pid;

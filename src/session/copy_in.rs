@@ -229,7 +229,8 @@ impl Session {
         let buf = std::mem::take(&mut c.partial);
         while let Some(nl) = memchr::memchr(b'\n', &buf[start..]) {
             let end = start + nl;
-            self.copy_line(c, &buf[start..end])?;
+            // With its newline, which a conversion error lists after a partial character.
+            self.copy_line(c, &buf[start..=end])?;
             start = end + 1;
             if c.ended {
                 return Ok(());
@@ -248,15 +249,9 @@ impl Session {
 
     fn copy_line(&mut self, c: &mut CopyIn, bytes: &[u8]) -> PgResult<()> {
         c.line += 1;
-        let line = std::str::from_utf8(bytes)
-            .map_err(|_| {
-                PgError::new(
-                    code::CHARACTER_NOT_IN_REPERTOIRE,
-                    "invalid byte sequence for encoding \"UTF8\"",
-                )
-            })?
-            .strip_suffix('\r')
-            .unwrap_or_else(|| std::str::from_utf8(bytes).unwrap_or_default());
+        let text = super::encoding::text_in(self.core.settings.client, bytes)?;
+        let line = text.strip_suffix('\n').unwrap_or(&text);
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if c.line == 1 && c.options.header {
             return Ok(());
         }
@@ -389,7 +384,14 @@ impl Session {
                 let cd = &t.rel.columns[col];
                 row[col] = Expr::Const(match f {
                     None => Value::Null,
-                    Some((s, e)) => io::from_binary(&buf[s..e], Type(cd.type_oid))?,
+                    Some((s, e)) => {
+                        let ty = Type(cd.type_oid);
+                        let client = self.core.settings.client;
+                        io::from_binary(
+                            &super::encoding::binary_param(client, &buf[s..e], ty)?,
+                            ty,
+                        )?
+                    }
                 });
             }
             c.rows.push(row);

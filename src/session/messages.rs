@@ -129,7 +129,7 @@ impl Session {
     pub(super) fn send_notice(&mut self, n: &PgError) {
         log_message(&self.core.settings, self.core.shared.pid, n);
         if client_sees(&self.core.settings, n.severity) {
-            be::error_or_notice(&mut self.out, n);
+            be::error_or_notice_in(&mut self.out, n, self.core.settings.client);
         }
     }
 }

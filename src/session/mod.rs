@@ -58,6 +58,7 @@
 pub mod auth;
 mod conn;
 mod copy_in;
+pub mod encoding;
 mod messages;
 mod portals;
 mod protocol;

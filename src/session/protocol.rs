@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bytes::{Buf, BytesMut};
 
 use super::conn::CLIENT_READ;
+use super::encoding;
 use super::messages;
 use super::results::{format_code, formats_from, write_row_description};
 use super::running::{reads_as_fetched, Sink, Then};
@@ -47,7 +48,7 @@ enum Next {
 impl Session {
     pub(super) fn fatal(&mut self, e: PgError) {
         messages::log_message(&self.core.settings, self.core.shared.pid, &e);
-        be::error_or_notice(&mut self.out, &e);
+        be::error_or_notice_in(&mut self.out, &e, self.core.settings.client);
         self.closing = true;
         // As PostgreSQL's proc_exit: the open transaction rolls back (its rows and locks are
         // released) before the client reads the FATAL.
@@ -56,6 +57,8 @@ impl Session {
 
     /// Handles every whole message in `rbuf`.
     pub(super) fn process_input(&mut self, rbuf: &mut BytesMut) -> Flow {
+        // A message converted from the client's encoding, when it is not UTF8.
+        let mut conv = Vec::new();
         loop {
             let n = match fe::frame(rbuf, self.core.instance.config.max_message_size) {
                 Ok(Some(n)) => n,
@@ -65,7 +68,7 @@ impl Session {
                     return Flow::Close;
                 }
             };
-            let msg = match fe::decode(&rbuf[..n]) {
+            let msg = match encoding::decode(self.core.settings.client, &rbuf[..n], &mut conv) {
                 Ok(m) => m,
                 Err(e) => {
                     self.fatal(e);
@@ -244,7 +247,7 @@ impl Session {
             return;
         }
         messages::log_message(&self.core.settings, self.core.shared.pid, &e);
-        be::error_or_notice(&mut self.out, &e);
+        be::error_or_notice_in(&mut self.out, &e, self.core.settings.client);
         match self.core.tx {
             TxState::Block => {
                 self.core.tx = TxState::Failed;
@@ -273,6 +276,10 @@ impl Session {
         }
         if self.core.tx == TxState::Idle {
             self.deliver_notifications(usize::MAX);
+            if self.closing {
+                // A notification the client's encoding cannot carry: FATAL, nothing more.
+                return;
+            }
         }
         self.report_settings();
         let status = self.tx_status();
@@ -304,7 +311,7 @@ impl Session {
             let h = hash_str(&value);
             if self.reported[i] != h {
                 self.reported[i] = h;
-                be::parameter_status(&mut self.out, name, &value);
+                be::parameter_status_in(&mut self.out, name, &value, self.core.settings.client);
                 if name == "application_name" {
                     self.core.shared.activity.lock().application_name = value;
                 }
@@ -487,7 +494,12 @@ impl Session {
                     return Ok(());
                 }
                 if describe {
-                    write_row_description(&mut self.out, &plan.columns, formats);
+                    write_row_description(
+                        &mut self.out,
+                        &plan.columns,
+                        formats,
+                        self.core.settings.client,
+                    )?;
                 }
                 self.start_query(plan, params, formats_from(formats), Sink::Wire)?;
                 Ok(())
@@ -783,15 +795,14 @@ impl Session {
                 None => Value::Null,
                 Some(bytes) => match format_code(fmt_code)? {
                     Format::Text => {
-                        let s = std::str::from_utf8(bytes).map_err(|_| {
-                            PgError::new(
-                                code::CHARACTER_NOT_IN_REPERTOIRE,
-                                "invalid byte sequence for encoding \"UTF8\"",
-                            )
-                        })?;
-                        io::from_text(s, ty, -1, &self.core.settings.fmt)?
+                        let s = encoding::text_in(self.core.settings.client, bytes)?;
+                        io::from_text(&s, ty, -1, &self.core.settings.fmt)?
                     }
-                    Format::Binary => io::from_binary(bytes, ty).map_err(|mut e| {
+                    Format::Binary => io::from_binary(
+                        &encoding::binary_param(self.core.settings.client, bytes, ty)?,
+                        ty,
+                    )
+                    .map_err(|mut e| {
                         if e.message == "incorrect binary data format" {
                             e.message =
                                 format!("incorrect binary data format in bind parameter {}", i + 1);
@@ -913,7 +924,9 @@ impl Session {
             }
         };
         match self.result_columns(&stmt)? {
-            Some(cols) => write_row_description(&mut self.out, &cols, &formats),
+            Some(cols) => {
+                write_row_description(&mut self.out, &cols, &formats, self.core.settings.client)?
+            }
             None => be::no_data(&mut self.out),
         }
         Ok(())

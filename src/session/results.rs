@@ -7,7 +7,8 @@ use std::borrow::Cow;
 
 use bytes::BytesMut;
 
-use super::Session;
+use super::{encoding, Session};
+use crate::encoding::Client;
 use crate::error::{code, PgError, PgResult};
 use crate::sql;
 use crate::sql::exec::Row;
@@ -48,7 +49,8 @@ fn format_of(formats: &[Format], i: usize) -> Format {
     }
 }
 
-/// One DataRow; `text` is scratch space for text-format values.
+/// One DataRow; `text` is scratch space for text-format values; `client` the client's
+/// encoding (see `encoding.rs`). On an error nothing of the row is written.
 pub(super) fn write_row(
     out: &mut BytesMut,
     fmt: &FormatCtx,
@@ -56,8 +58,27 @@ pub(super) fn write_row(
     formats: &[Format],
     row: &[Value],
     text: &mut String,
+    client: Client,
 ) -> PgResult<()> {
     let at = be::data_row_begin(out, row.len());
+    let r = write_values(out, fmt, columns, formats, row, text, client);
+    match r {
+        Ok(()) => be::data_row_end(out, at),
+        // The message's type byte is just before its length.
+        Err(_) => out.truncate(at - 1),
+    }
+    r
+}
+
+fn write_values(
+    out: &mut BytesMut,
+    fmt: &FormatCtx,
+    columns: &[Column],
+    formats: &[Format],
+    row: &[Value],
+    text: &mut String,
+    client: Client,
+) -> PgResult<()> {
     for (i, v) in row.iter().enumerate() {
         if v.is_null() {
             be::data_row_null(out);
@@ -69,13 +90,17 @@ pub(super) fn write_row(
             Format::Text => {
                 text.clear();
                 io::write_text(v, ty, fmt, text);
-                out.extend_from_slice(text.as_bytes());
+                encoding::put_text(client, out, text)?;
             }
-            Format::Binary => io::write_binary(v, ty, out)?,
+            Format::Binary => {
+                io::write_binary(v, ty, out)?;
+                if client.is_some() {
+                    encoding::binary_out(client, out, vat + 4, ty)?;
+                }
+            }
         }
         be::data_row_value_end(out, vat);
     }
-    be::data_row_end(out, at);
     Ok(())
 }
 
@@ -89,7 +114,8 @@ impl Session {
         let fmt = &self.core.settings.fmt;
         let mut text = String::new();
         for row in rows {
-            write_row(&mut self.out, fmt, columns, formats, row, &mut text)?;
+            let client = self.core.settings.client;
+            write_row(&mut self.out, fmt, columns, formats, row, &mut text, client)?;
         }
         Ok(())
     }
@@ -105,6 +131,7 @@ impl Session {
         error: Option<PgError>,
     ) -> PgResult<()> {
         let fmt = self.core.settings.fmt.clone();
+        let client = self.core.settings.client;
         let binary = options.format == sql::CopyFormat::Binary;
         be::copy_out_response(&mut self.out, binary, columns.len());
         // Binary COPY: the header travels with the first row (or the trailer), as
@@ -120,10 +147,8 @@ impl Session {
                 .iter()
                 .map(|c| csv_field(&c.name, options, false))
                 .collect();
-            be::copy_data(
-                &mut self.out,
-                format!("{}\n", names.join(&options.delimiter)).as_bytes(),
-            );
+            let header = format!("{}\n", names.join(&options.delimiter));
+            be::copy_data(&mut self.out, &encoding::text_out(client, &header)?);
         }
         for row in rows {
             if binary {
@@ -137,6 +162,7 @@ impl Session {
                     let at = buf.len();
                     buf.extend_from_slice(&0i32.to_be_bytes());
                     io::write_binary(v, columns[i].ty, &mut buf)?;
+                    encoding::binary_out(client, &mut buf, at + 4, columns[i].ty)?;
                     let len = (buf.len() - at - 4) as i32;
                     buf[at..at + 4].copy_from_slice(&len.to_be_bytes());
                 }
@@ -162,7 +188,7 @@ impl Session {
                 }
             }
             line.push('\n');
-            be::copy_data(&mut self.out, line.as_bytes());
+            be::copy_data(&mut self.out, &encoding::text_out(client, &line)?);
         }
         if let Some(e) = error {
             return Err(e);
@@ -176,7 +202,14 @@ impl Session {
     }
 }
 
-pub(super) fn write_row_description(out: &mut BytesMut, columns: &[Column], formats: &[Format]) {
+/// RowDescription, its names in the client's encoding (`client`); a name it cannot carry is
+/// the statement's error (22P05), as in PostgreSQL.
+pub(super) fn write_row_description(
+    out: &mut BytesMut,
+    columns: &[Column],
+    formats: &[Format],
+    client: Client,
+) -> PgResult<()> {
     let fields: Vec<FieldDescription> = columns
         .iter()
         .enumerate()
@@ -190,7 +223,7 @@ pub(super) fn write_row_description(out: &mut BytesMut, columns: &[Column], form
             format: format_of(formats, i).code(),
         })
         .collect();
-    be::row_description(out, &fields);
+    be::row_description_in(out, &fields, client)
 }
 
 /// One CSV field: quoted when forced, empty (to tell it from NULL), or containing the

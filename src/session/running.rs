@@ -304,13 +304,19 @@ impl Session {
                             if !core.notices.is_empty() {
                                 // A notice raised while making this row goes before it.
                                 for n in core.notices.drain(..) {
-                                    be::error_or_notice(out, &n);
+                                    be::error_or_notice_in(out, &n, core.settings.client);
                                 }
                             }
                             let fmt = &core.settings.fmt;
-                            if let Err(e) =
-                                write_row(out, fmt, columns, &r.formats, &row, &mut text)
-                            {
+                            if let Err(e) = write_row(
+                                out,
+                                fmt,
+                                columns,
+                                &r.formats,
+                                &row,
+                                &mut text,
+                                core.settings.client,
+                            ) {
                                 return Pulled::Ended(Some(e));
                             }
                             if r.rows >= r.limit {
@@ -362,7 +368,8 @@ impl Session {
                     return Err(e);
                 }
                 if describe {
-                    write_row_description(&mut self.out, r.exec.columns(), &r.formats);
+                    let client = self.core.settings.client;
+                    write_row_description(&mut self.out, r.exec.columns(), &r.formats, client)?;
                 }
                 self.write_rows(r.exec.columns(), &r.formats, &rows)?;
                 let tag = super::query_tag(r.exec.plan(), r.rows, self.core.last_affected);

@@ -175,6 +175,9 @@ pub struct Settings {
     /// 0 for `log` and above: the protocol's own DEBUG messages (Parse, Bind) test this
     /// instead of looking the setting up for every message.
     pub client_debug: u8,
+    /// The conversion client_encoding asks for (`None`: UTF8 or SQL_ASCII; see
+    /// `session::encoding`), kept here so that transactions restore it with the setting.
+    pub client: crate::encoding::Client,
 }
 
 /// Instance-level values shown by read-only settings.
@@ -391,20 +394,7 @@ impl Settings {
                 lower
             }
             Str => match g.name {
-                "client_encoding" => {
-                    let norm = value
-                        .trim()
-                        .trim_matches('\'')
-                        .to_ascii_uppercase()
-                        .replace(['-', '_'], "");
-                    if norm != "UTF8" && norm != "UNICODE" {
-                        return Err(PgError::new(
-                            code::INVALID_PARAMETER_VALUE,
-                            format!("invalid value for parameter \"client_encoding\": \"{value}\""),
-                        ));
-                    }
-                    "UTF8".to_string()
-                }
+                "client_encoding" => super::encoding::canonical(value)?.0.to_string(),
                 "datestyle" => {
                     let ds = parse_datestyle(value, self.fmt.date_style).ok_or_else(|| {
                         let bad = value
@@ -495,13 +485,32 @@ impl Settings {
     pub fn set(&mut self, name: &str, value: &str) -> PgResult<(String, bool)> {
         let (n, v) = self.canonicalize(name, value)?;
         let report = find(&n).is_some_and(|g| g.report);
+        if n == "client_encoding" {
+            self.client = super::encoding::canonical(&v)?.1;
+        }
         self.store(n.clone(), v);
         Ok((n, report))
     }
 
     /// Applies a startup parameter (or `-c name=value` from `options`).
     pub fn set_startup(&mut self, name: &str, value: &str) -> PgResult<()> {
-        self.set(name, value).map(|_| ())
+        self.set(name, value).map(|_| ()).map_err(|e| {
+            if name.eq_ignore_ascii_case("client_encoding") {
+                super::encoding::startup_error(value, e)
+            } else {
+                e
+            }
+        })
+    }
+
+    /// RESET name (and SET name TO DEFAULT) in a session: back to the value the start-up
+    /// packet gave, if it gave one (PostgreSQL's reset value), else to the default.
+    pub fn reset_to_startup(&mut self, name: &str, startup: &Settings) -> PgResult<(String, bool)> {
+        let key = find(name).map_or_else(|| name.to_ascii_lowercase(), |g| g.name.to_string());
+        match startup.values.get(&key) {
+            Some(v) if find(&key).is_some() => self.set(&key, &v.clone()),
+            _ => self.reset(name),
+        }
     }
 
     /// RESET name.
@@ -514,6 +523,9 @@ impl Settings {
             Some(g) => {
                 let value = g.default.to_string();
                 self.store(g.name.to_string(), value);
+                if g.name == "client_encoding" {
+                    self.client = None;
+                }
                 if g.name == "datestyle" {
                     self.fmt.date_style = DateStyle::default();
                 }
@@ -724,6 +736,13 @@ mod tests {
         for v in ["'utf-8'", "UTF8", "utf8", "unicode"] {
             s.set("client_encoding", v).unwrap();
         }
-        assert!(s.set("client_encoding", "LATIN1").is_err());
+        assert!(s.client.is_none());
+        s.set("client_encoding", "latin-1").unwrap();
+        assert_eq!(s.get_str("client_encoding"), Some("LATIN1"));
+        assert!(s.client.is_some());
+        assert_eq!(s.set("client_encoding", "bogus").unwrap_err().code, "22023");
+        assert_eq!(s.set("client_encoding", "big5").unwrap_err().code, "0A000");
+        s.reset("client_encoding").unwrap();
+        assert!(s.client.is_none());
     }
 }

@@ -304,7 +304,7 @@ impl Session {
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();
         for (i, (name, value)) in s.core.settings.reported(&fixed).into_iter().enumerate() {
-            be::parameter_status(&mut s.out, name, &value);
+            be::parameter_status_in(&mut s.out, name, &value, s.core.settings.client);
             s.reported[i] = hash_str(&value);
         }
         be::backend_key_data(&mut s.out, s.core.shared.pid, s.core.shared.secret);

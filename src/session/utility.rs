@@ -134,7 +134,8 @@ impl Session {
                 if name == "transaction_isolation" || name == "transaction isolation level" {
                     return Ok(Some(tag));
                 }
-                let (_, report) = self.core.settings.reset(name)?;
+                let startup = self.core.startup_settings.clone();
+                let (_, report) = self.core.settings.reset_to_startup(name, &startup)?;
                 self.core.settings_dirty |= report;
             }
             Statement::ResetAll => {
@@ -162,7 +163,7 @@ impl Session {
                         text_col("setting"),
                         text_col("description"),
                     ];
-                    write_row_description(&mut self.out, &cols, &[]);
+                    write_row_description(&mut self.out, &cols, &[], self.core.settings.client)?;
                     self.write_rows(&cols, &[], &rows)?;
                     be::command_complete(&mut self.out, "SHOW");
                     return Ok(None);
@@ -173,7 +174,12 @@ impl Session {
                 let cols = vec![text_col(&col)];
                 let formats = std::mem::take(&mut self.utility_formats);
                 if !self.described {
-                    write_row_description(&mut self.out, &cols, &formats);
+                    write_row_description(
+                        &mut self.out,
+                        &cols,
+                        &formats,
+                        self.core.settings.client,
+                    )?;
                 }
                 self.write_rows(&cols, &formats, &[vec![Value::Text(value)]])?;
             }
@@ -334,7 +340,8 @@ impl Session {
                     if !*is_move {
                         let formats = std::mem::take(&mut self.utility_formats);
                         if !self.described {
-                            write_row_description(&mut self.out, &columns, &formats);
+                            let client = self.core.settings.client;
+                            write_row_description(&mut self.out, &columns, &formats, client)?;
                         }
                         self.write_rows(&columns, &formats, &batch)?;
                     }
@@ -361,7 +368,12 @@ impl Session {
                 if !*is_move {
                     let formats = std::mem::take(&mut self.utility_formats);
                     if !self.described {
-                        write_row_description(&mut self.out, &columns, &formats);
+                        write_row_description(
+                            &mut self.out,
+                            &columns,
+                            &formats,
+                            self.core.settings.client,
+                        )?;
                     }
                     self.write_rows(&columns, &formats, &batch)?;
                 }
@@ -497,7 +509,10 @@ impl Core {
         let before = self.settings.show(name, &self.fixed()).ok();
         let (canonical, report) = match value {
             Some(v) => self.settings.set(name, v)?,
-            None => self.settings.reset(name)?,
+            None => {
+                let startup = self.startup_settings.clone();
+                self.settings.reset_to_startup(name, &startup)?
+            }
         };
         self.settings_dirty |= report;
         let now = self.show(&canonical)?;

@@ -744,16 +744,17 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
     let snap = cx.catalog_snapshot()?;
     let tree = table.data.tree(def.oid);
     let mut entries = Vec::new();
-    table.data.heap.for_each_root(|root, newest| {
-        entries.push((Key::of(newest, &def.columns), root));
-    });
+    table
+        .data
+        .heap
+        .for_each_root_key(&def.columns, |root, key| entries.push((key, root)));
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;
     let mut last_live: Option<Key> = None;
     for (key, root) in entries {
         if def.unique && !key.has_null() && dup.is_none() {
-            let live = table.data.heap.fetch(root, &snap, |_, _| ()).is_some();
+            let live = table.data.heap.sees(root, &snap);
             if live {
                 if last_live.as_ref() == Some(&key) {
                     dup = Some(key.clone());

@@ -17,14 +17,21 @@ use std::hash::{Hash, Hasher};
 use parking_lot::RwLock;
 
 use crate::catalog::{self, Oid, Relation};
-use crate::storage::{Change, Heap, Index, LockMode, Probe, RowId};
+use crate::storage::{Change, LockMode, Probe, RowId};
 use crate::sync::{Arc, MutexGuard};
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::types::{self, Value};
 
 mod conflict;
+mod ikey;
+mod packed;
+mod store;
+
 pub use conflict::{find_conflict, Conflict};
+use ikey::IKey;
+use packed::PackedRow;
+pub use store::{KeyRef, KeyTree, RowHeap};
 
 /// A stored row: one value per column (dropped columns hold NULL).
 pub type Row = Box<[Value]>;
@@ -93,15 +100,20 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
     cmp_value(a, b) == Ordering::Equal
 }
 
+/// The order of index keys: column by column, then the shorter (a prefix) first.
+fn cmp_slices(a: &[Value], b: &[Value]) -> Ordering {
+    for (a, b) in a.iter().zip(b.iter()) {
+        let c = cmp_value(a, b);
+        if c != Ordering::Equal {
+            return c;
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
 impl Ord for Key {
     fn cmp(&self, o: &Self) -> Ordering {
-        for (a, b) in self.0.iter().zip(o.0.iter()) {
-            let c = cmp_value(a, b);
-            if c != Ordering::Equal {
-                return c;
-            }
-        }
-        self.0.len().cmp(&o.0.len())
+        cmp_slices(&self.0, &o.0)
     }
 }
 
@@ -164,15 +176,16 @@ pub struct ViewDef {
     pub search_path: String,
 }
 
-/// The data of one table, shared by every version of its catalog entry.
+/// The data of one table, shared by every version of its catalog entry. Rows are stored
+/// packed and keys compact (see `packed` and `ikey`); `heap` and `tree` decode them.
 #[derive(Default)]
 pub struct TableData {
     /// For a view: its definition (a view has no rows).
     pub view: Option<ViewDef>,
-    pub heap: Heap<Row>,
+    pub heap: RowHeap,
     /// The index trees by index OID. Which of them a statement maintains is decided by the
     /// relation version it planned with (its `indexes`).
-    trees: RwLock<Vec<(Oid, Arc<Index<Key>>)>>,
+    trees: RwLock<Vec<(Oid, Arc<KeyTree>)>>,
     /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
     pub sequence: Option<catalog::sequence::Sequence>,
     /// Rows inserted, updated or deleted since the background vacuum last looked (added once
@@ -217,7 +230,7 @@ impl TableData {
     }
 
     /// The tree of index `oid`, created empty on first use.
-    pub fn tree(&self, oid: Oid) -> Arc<Index<Key>> {
+    pub fn tree(&self, oid: Oid) -> Arc<KeyTree> {
         if let Some((_, t)) = self.trees.read().iter().find(|(o, _)| *o == oid) {
             return t.clone();
         }
@@ -225,7 +238,7 @@ impl TableData {
         if let Some((_, t)) = trees.iter().find(|(o, _)| *o == oid) {
             return t.clone();
         }
-        let t = Arc::new(Index::new());
+        let t = Arc::new(KeyTree::new());
         trees.push((oid, t.clone()));
         t
     }
@@ -267,7 +280,7 @@ impl Writer<'_> {
 /// Returns the keys' locks, to be held until the new entries are in.
 fn check_unique<'r>(
     rel: &'r Rel,
-    trees: &'r [(usize, Arc<Index<Key>>)],
+    trees: &'r [(usize, Arc<KeyTree>)],
     row: &[Value],
     old: Option<&[Value]>,
     w: &Writer<'_>,
@@ -289,11 +302,7 @@ fn check_unique<'r>(
         }
         guards.push(tree.lock_key(&key));
         for root in tree.rows_of(&key) {
-            match rel
-                .data
-                .heap
-                .probe(root, w.cell, |r| Key::of(r, &def.columns) == key)
-            {
+            match rel.data.heap.probe_key(root, w.cell, &def.columns, &key) {
                 Probe::Dead => {}
                 Probe::Live(_) => {
                     return Err(WriteError::Unique {
@@ -308,7 +317,7 @@ fn check_unique<'r>(
     Ok(())
 }
 
-fn trees_of(rel: &Rel) -> Vec<(usize, Arc<Index<Key>>)> {
+fn trees_of(rel: &Rel) -> Vec<(usize, Arc<KeyTree>)> {
     rel.indexes
         .iter()
         .enumerate()
@@ -321,13 +330,17 @@ pub fn insert(rel: &Rel, row: Row, w: &Writer<'_>) -> Result<RowId, WriteError> 
     let trees = trees_of(rel);
     let mut guards = Vec::new();
     check_unique(rel, &trees, &row, None, w, &mut guards)?;
-    let keys: Vec<Key> = trees
+    let keys: Vec<IKey> = trees
         .iter()
-        .map(|(i, _)| Key::of(&row, &rel.indexes[*i].columns))
+        .map(|(i, _)| IKey::of_columns(&row, &rel.indexes[*i].columns))
         .collect();
-    let id = rel.data.heap.insert(row, w.cell, w.cid);
+    let id = rel
+        .data
+        .heap
+        .0
+        .insert(PackedRow::encode(&row), w.cell, w.cid);
     for ((_, tree), key) in trees.iter().zip(keys) {
-        tree.insert(key, id);
+        tree.insert_ikey(key, id);
     }
     drop(guards);
     Ok(id)
@@ -336,7 +349,7 @@ pub fn insert(rel: &Rel, row: Row, w: &Writer<'_>) -> Result<RowId, WriteError> 
 /// Puts a row into a table's new heap without touching its indexes (an ALTER TABLE that
 /// rewrites a table fills the new heap, then builds every index over it).
 pub fn load(data: &TableData, row: Row, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
-    data.heap.insert(row, cell, cid)
+    data.heap.0.insert(PackedRow::encode(&row), cell, cid)
 }
 
 /// What an UPDATE or DELETE of one version found.
@@ -382,11 +395,16 @@ pub fn update(
         LockMode::NoKeyUpdate
     };
     if !indexed_changed {
-        return match rel
-            .data
-            .heap
-            .update_with(id, w.target_snap(), w.cell, w.cid, new, true, mode)
-        {
+        let new = PackedRow::encode(&new);
+        return match rel.data.heap.0.update_with(
+            id,
+            w.target_snap(),
+            w.cell,
+            w.cid,
+            new,
+            true,
+            mode,
+        ) {
             Ok(n) => Ok(Changed::Done(n)),
             Err((c, _)) => changed(c),
         };
@@ -394,18 +412,20 @@ pub fn update(
     let trees = trees_of(rel);
     let mut guards = Vec::new();
     check_unique(rel, &trees, &new, Some(old), w, &mut guards)?;
-    let keys: Vec<Key> = trees
+    let keys: Vec<IKey> = trees
         .iter()
-        .map(|(i, _)| Key::of(&new, &rel.indexes[*i].columns))
+        .map(|(i, _)| IKey::of_columns(&new, &rel.indexes[*i].columns))
         .collect();
+    let new = PackedRow::encode(&new);
     match rel
         .data
         .heap
+        .0
         .update_with(id, w.target_snap(), w.cell, w.cid, new, false, mode)
     {
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
-                tree.insert(key, n);
+                tree.insert_ikey(key, n);
             }
             Ok(Changed::Done(n))
         }
@@ -423,6 +443,7 @@ pub fn delete(
     changed(
         rel.data
             .heap
+            .0
             .delete(id, w.target_snap(), w.cell, w.cid, lock_only),
     )
 }
@@ -430,7 +451,12 @@ pub fn delete(
 /// A row lock of strength `mode` on the version at `id` (SELECT FOR KEY SHARE ... FOR UPDATE,
 /// and the row checks of foreign keys).
 pub fn lock(rel: &Rel, id: RowId, w: &Writer<'_>, mode: LockMode) -> Result<Changed, WriteError> {
-    changed(rel.data.heap.lock(id, w.target_snap(), w.cell, w.cid, mode))
+    changed(
+        rel.data
+            .heap
+            .0
+            .lock(id, w.target_snap(), w.cell, w.cid, mode),
+    )
 }
 
 /// Reclaims dead versions of a table and their index entries (VACUUM, and the background
@@ -441,9 +467,10 @@ pub fn vacuum(
     now: crate::txn::Csn,
 ) -> crate::storage::VacuumStats {
     let trees = trees_of(rel);
-    rel.data.heap.vacuum(horizon, now, |row, root| {
+    rel.data.heap.0.vacuum(horizon, now, |row, root| {
         for (i, tree) in &trees {
-            tree.remove(&Key::of(row, &rel.indexes[*i].columns), root);
+            let key = IKey::of(&row.columns(&rel.indexes[*i].columns));
+            tree.remove_ikey(&key, root);
         }
     })
 }

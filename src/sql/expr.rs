@@ -120,6 +120,8 @@ pub trait SessionCtx {
 /// Functions that read or change session state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SessionFn {
+    /// pg_client_encoding()
+    ClientEncoding,
     Now,
     StatementTimestamp,
     ClockTimestamp,

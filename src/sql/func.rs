@@ -55,11 +55,21 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     FUNCS.iter().map(|s| s.name)
 }
 
-/// Whether a function's result can differ between calls with the same arguments.
+/// Whether a function's result can differ between calls with the same arguments, or is
+/// otherwise not folded while planning: the conversions between encodings are stable in
+/// PostgreSQL (they depend on the conversions installed), so their errors come at run time,
+/// after the RowDescription.
 pub fn is_volatile(name: &str) -> bool {
     matches!(
         name,
-        "random" | "gen_random_uuid" | "uuid_generate_v4" | "clock_timestamp" | "timeofday"
+        "random"
+            | "gen_random_uuid"
+            | "uuid_generate_v4"
+            | "clock_timestamp"
+            | "timeofday"
+            | "convert"
+            | "convert_to"
+            | "convert_from"
     )
 }
 
@@ -1089,16 +1099,54 @@ fn f_decode(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     }))
 }
 
+/// An encoding named by convert's arguments (`which`: "source" or "destination").
+fn encoding_arg(v: &Value, which: &str) -> PgResult<crate::encoding::Enc> {
+    let name = txt(v)?;
+    crate::encoding::Enc::lookup(name)
+        .ok_or_else(|| invalid_param(format!("invalid {which} encoding name \"{name}\"")))
+}
+
 fn f_convert_from(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
-    let b = bytes(&a[0])?;
-    match std::str::from_utf8(b) {
-        Ok(s) => Ok(text(s)),
-        Err(_) => Ok(text(b.iter().map(|&c| c as char).collect::<String>())),
-    }
+    use crate::encoding::{convert, Enc};
+    let src = encoding_arg(&a[1], "source")?;
+    let out = convert(bytes(&a[0])?, src, Enc::UTF8)?;
+    // The result of a conversion to UTF8 is UTF-8; SQL_ASCII input was checked as UTF-8.
+    String::from_utf8(out)
+        .map(text)
+        .map_err(|e| crate::encoding::invalid_utf8(e.as_bytes(), e.utf8_error().valid_up_to()))
 }
 
 fn f_convert_to(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
-    Ok(Value::Bytea(txt(&a[0])?.as_bytes().to_vec()))
+    use crate::encoding::{convert, Enc};
+    let dst = encoding_arg(&a[1], "destination")?;
+    Ok(Value::Bytea(convert(
+        txt(&a[0])?.as_bytes(),
+        Enc::UTF8,
+        dst,
+    )?))
+}
+
+/// length(bytea, name): characters in an encoding.
+fn f_length_in_encoding(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let enc = crate::encoding::Enc::lookup(txt(&a[1])?).ok_or_else(|| {
+        invalid_param(format!(
+            "invalid encoding name \"{}\"",
+            txt(&a[1]).unwrap_or("")
+        ))
+    })?;
+    Ok(Value::Int4(
+        crate::encoding::char_count(bytes(&a[0])?, enc)? as i32,
+    ))
+}
+
+fn f_convert(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let src = encoding_arg(&a[1], "source")?;
+    let dst = encoding_arg(&a[2], "destination")?;
+    Ok(Value::Bytea(crate::encoding::convert(
+        bytes(&a[0])?,
+        src,
+        dst,
+    )?))
 }
 
 fn f_concat(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
@@ -1745,10 +1793,6 @@ fn f_timeofday(_: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
         tm.year,
         dt::tz_abbrev_at(&ctx.time_zone, now)
     )))
-}
-
-fn f_client_encoding(_: &[Value], _: &FormatCtx) -> PgResult<Value> {
-    Ok(text("UTF8"))
 }
 
 /// (s1, e1) OVERLAPS (s2, e2) for timestamps (ends may be intervals).
@@ -3120,6 +3164,7 @@ static FUNCS: &[FuncSig] = &[
     // ----- strings -----
     sig!("length", [TEXT], INT4, f_length),
     sig!("length", [BYTEA], INT4, f_length),
+    sig!("length", [BYTEA, NAME], INT4, f_length_in_encoding),
     sig!("char_length", [TEXT], INT4, f_length),
     sig!("character_length", [TEXT], INT4, f_length),
     sig!("length", [BPCHAR], INT4, f_bpchar_length),
@@ -3225,6 +3270,7 @@ static FUNCS: &[FuncSig] = &[
     sig!("decode", [TEXT, TEXT], BYTEA, f_decode),
     sig!("convert_from", [BYTEA, NAME], TEXT, f_convert_from),
     sig!("convert_to", [TEXT, NAME], BYTEA, f_convert_to),
+    sig!("convert", [BYTEA, NAME, NAME], BYTEA, f_convert),
     sig!("text", [INET], TEXT, f_inet_text),
     sig!("text", [ANYELEMENT], TEXT, f_bool_cast_text),
     sig!("pg_is_in_recovery", [], BOOL, f_false),
@@ -3336,7 +3382,6 @@ static FUNCS: &[FuncSig] = &[
     sig!("random", [], FLOAT8, f_random),
     sig!("setseed", [FLOAT8], VOID, f_setseed),
     sig!("timeofday", [], TEXT, f_timeofday),
-    sig!("pg_client_encoding", [], NAME, f_client_encoding),
     sig!(
         "overlaps",
         [TIMESTAMPTZ, TIMESTAMPTZ, TIMESTAMPTZ, TIMESTAMPTZ],

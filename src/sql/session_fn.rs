@@ -13,7 +13,7 @@ pub fn result_type(f: SessionFn) -> Type {
         Now | StatementTimestamp | ClockTimestamp | PostmasterStartTime => Type::TIMESTAMPTZ,
         LocalTimestamp => Type::TIMESTAMP,
         CurrentDate => Type::DATE,
-        CurrentUser | SessionUser | CurrentDatabase | CurrentSchema => Type::NAME,
+        CurrentUser | SessionUser | CurrentDatabase | CurrentSchema | ClientEncoding => Type::NAME,
         CurrentSchemas => Type::NAME_ARRAY,
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
         | GetUserById | ObjDescription => Type::TEXT,
@@ -47,6 +47,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("current_user", 0) | ("user", 0) => (CurrentUser, Some(&[])),
         ("session_user", 0) => (SessionUser, Some(&[])),
         ("version", 0) => (Version, Some(&[])),
+        ("pg_client_encoding", 0) => (ClientEncoding, Some(&[])),
         ("pg_backend_pid", 0) => (BackendPid, Some(&[])),
         ("inet_client_addr", 0) => (InetClientAddr, Some(&[])),
         ("txid_current", 0) => (TxidCurrent, Some(&[])),
@@ -176,6 +177,10 @@ pub fn call(
             }
         }
         Version => Value::Text(version_string()),
+        ClientEncoding => match s.get_setting("client_encoding", false)? {
+            Some(v) => Value::Text(v),
+            None => Value::Null,
+        },
         BackendPid => Value::Int4(s.pid()),
         PgNotify => {
             let channel = text_arg(&args[0]).unwrap_or("");

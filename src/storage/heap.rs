@@ -23,32 +23,126 @@ const NONE: RowId = RowId::MAX;
 const LOCK_ONLY: u8 = 1;
 const HOT_UPDATED: u8 = 2;
 const HEAP_ONLY: u8 = 4;
+/// The slot holds no version: a root whose leading versions were reclaimed, the chain going
+/// on at `next` (PostgreSQL's redirect line pointer).
+const REDIRECT: u8 = 8;
+/// The slot holds no version: reclaimed, the forward link kept for readers still walking
+/// (`next`, NONE: end).
+const FREE: u8 = 16;
 /// `xmax` holds its row at UPDATE strength (a delete, a key-changing update, FOR UPDATE);
 /// without it, at NO KEY UPDATE strength.
-const KEY_UPDATE: u8 = 8;
+const KEY_UPDATE: u8 = 32;
 
-/// One row version.
-struct Tuple<R> {
+/// `link`'s low bits hold `next`, its top byte the flags. A heap never has 2^56 slots (that
+/// would be far beyond any memory), so a slot number always fits.
+const NEXT_BITS: u32 = 56;
+const NEXT_MASK: u64 = (1 << NEXT_BITS) - 1;
+
+/// One slot: a row version (`data` is Some), or a redirect or free slot (flags say which;
+/// only `next` matters then). One struct rather than an enum, and flags packed with the next
+/// link, so that a slot is 40 bytes when `R` is a thin pointer: this header is paid per row
+/// version, and it is most of a row's cost besides its values.
+struct Slot<R> {
     /// The writer; `None` once frozen (committed before every snapshot in use).
     xmin: Option<Arc<TxnCell>>,
     /// The transaction that deleted, updated or (with `LOCK_ONLY`) locked this version.
     xmax: Option<Arc<TxnCell>>,
-    cmin: Cid,
-    cmax: Cid,
-    next: RowId,
-    flags: u8,
+    data: Option<R>,
     /// Shared (KEY SHARE, SHARE) lockers, besides `xmax` (see `storage::lock`); None when
     /// there are none, so a version pays one pointer for them.
     lockers: Option<Box<Lockers>>,
-    data: R,
+    link: u64,
+    cmin: Cid,
+    cmax: Cid,
 }
 
-enum Slot<R> {
-    Tuple(Tuple<R>),
-    /// A root whose leading versions were reclaimed: the chain goes on at this slot.
+/// A row version: a slot whose `data` is Some (the functions below read only its header).
+type Tuple<R> = Slot<R>;
+
+/// What a slot holds.
+enum State {
+    Tuple,
     Redirect(RowId),
-    /// Reclaimed; the forward link stays for readers still walking (NONE: end).
     Free(RowId),
+}
+
+impl<R> Slot<R> {
+    fn tuple(
+        data: R,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+        flags: u8,
+        lockers: Option<Box<Lockers>>,
+    ) -> Slot<R> {
+        let mut s = Slot {
+            xmin: Some(cell.clone()),
+            xmax: None,
+            data: Some(data),
+            lockers,
+            link: 0,
+            cmin: cid,
+            cmax: 0,
+        };
+        s.set_next(NONE);
+        s.set_flags(flags);
+        s
+    }
+
+    /// A slot holding no version: `kind` is REDIRECT or FREE.
+    fn empty(kind: u8, next: RowId) -> Slot<R> {
+        let mut s = Slot {
+            xmin: None,
+            xmax: None,
+            data: None,
+            lockers: None,
+            link: 0,
+            cmin: 0,
+            cmax: 0,
+        };
+        s.set_next(next);
+        s.set_flags(kind);
+        s
+    }
+
+    fn state(&self) -> State {
+        let f = self.flags();
+        if f & REDIRECT != 0 {
+            State::Redirect(self.next())
+        } else if f & FREE != 0 || self.data.is_none() {
+            State::Free(self.next())
+        } else {
+            State::Tuple
+        }
+    }
+
+    fn is_tuple(&self) -> bool {
+        matches!(self.state(), State::Tuple)
+    }
+
+    fn flags(&self) -> u8 {
+        (self.link >> NEXT_BITS) as u8
+    }
+
+    fn set_flags(&mut self, f: u8) {
+        self.link = (self.link & NEXT_MASK) | ((f as u64) << NEXT_BITS);
+    }
+
+    fn next(&self) -> RowId {
+        match self.link & NEXT_MASK {
+            NEXT_MASK => NONE,
+            n => n,
+        }
+    }
+
+    fn set_next(&mut self, n: RowId) {
+        let n = if n == NONE { NEXT_MASK } else { n & NEXT_MASK };
+        self.link = (self.link & !NEXT_MASK) | n;
+    }
+
+    /// The version's values (a tuple's are always present).
+    fn data(&self) -> &R {
+        self.data.as_ref().expect("a tuple slot holds its data")
+    }
 }
 
 /// What became of a request to change (delete, update or lock) a row version.
@@ -115,7 +209,7 @@ fn visible<R>(t: &Tuple<R>, snap: &Snapshot) -> bool {
     }
     match &t.xmax {
         None => true,
-        Some(_) if t.flags & LOCK_ONLY != 0 => true,
+        Some(_) if t.flags() & LOCK_ONLY != 0 => true,
         Some(x) => !snap.sees_write(Some(x), t.cmax),
     }
 }
@@ -128,7 +222,7 @@ fn dead<R>(t: &Tuple<R>, horizon: Csn) -> bool {
         }
     }
     match &t.xmax {
-        Some(x) if t.flags & LOCK_ONLY == 0 => {
+        Some(x) if t.flags() & LOCK_ONLY == 0 => {
             matches!(x.status(), Status::Committed(c) if c < horizon)
         }
         _ => false,
@@ -166,16 +260,7 @@ impl<R> Heap<R> {
         flags: u8,
         lockers: Option<Box<Lockers>>,
     ) -> RowId {
-        let tuple = Tuple {
-            xmin: Some(cell.clone()),
-            xmax: None,
-            cmin: cid,
-            cmax: 0,
-            next: NONE,
-            flags,
-            lockers,
-            data,
-        };
+        let tuple = Slot::tuple(data, cell, cid, flags, lockers);
         let reusable = self.reusable_below.load(Ordering::SeqCst);
         let reuse = {
             let mut free = self.free.lock();
@@ -189,20 +274,17 @@ impl<R> Heap<R> {
         };
         if let Some(id) = reuse {
             if let Some(slot) = self.slot(id) {
-                *slot.lock() = Slot::Tuple(tuple);
+                *slot.lock() = tuple;
                 return id;
             }
         }
-        self.slots.push(Mutex::new(Slot::Tuple(tuple))) as RowId
+        self.slots.push(Mutex::new(tuple)) as RowId
     }
 
     /// Reads the version in slot `id` if `snap` sees it (no chain is followed).
     pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&R) -> T) -> Option<T> {
         let slot = self.slot(id)?.lock();
-        match &*slot {
-            Slot::Tuple(t) if visible(t, snap) => Some(f(&t.data)),
-            _ => None,
-        }
+        (slot.is_tuple() && visible(&slot, snap)).then(|| f(slot.data()))
     }
 
     /// Reads the version of the chain rooted at `root` that `snap` sees, walking redirects and
@@ -217,21 +299,22 @@ impl<R> Heap<R> {
         // A chain is finite: each link points at a version written later; bound it anyway.
         for _ in 0..1_000_000 {
             let slot = self.slot(id)?.lock();
-            match &*slot {
-                Slot::Redirect(n) | Slot::Free(n) => {
-                    if *n == NONE {
+            match slot.state() {
+                State::Redirect(n) | State::Free(n) => {
+                    if n == NONE {
                         return None;
                     }
-                    id = *n;
+                    id = n;
                 }
-                Slot::Tuple(t) => {
+                State::Tuple => {
+                    let t = &*slot;
                     if visible(t, snap) {
-                        return Some((id, f(id, &t.data)));
+                        return Some((id, f(id, t.data())));
                     }
-                    if t.flags & HOT_UPDATED == 0 || t.next == NONE {
+                    if t.flags() & HOT_UPDATED == 0 || t.next() == NONE {
                         return None;
                     }
-                    id = t.next;
+                    id = t.next();
                 }
             }
         }
@@ -253,10 +336,8 @@ impl<R> Heap<R> {
         while id < stop {
             if let Some(slot) = self.slot(id) {
                 let slot = slot.lock();
-                if let Slot::Tuple(t) = &*slot {
-                    if visible(t, snap) && !f(id, &t.data) {
-                        return Some(id + 1);
-                    }
+                if slot.is_tuple() && visible(&slot, snap) && !f(id, slot.data()) {
+                    return Some(id + 1);
                 }
             }
             id += 1;
@@ -274,19 +355,19 @@ impl<R> Heap<R> {
                 return Probe::Dead;
             };
             let slot = slot.lock();
-            let t = match &*slot {
-                Slot::Redirect(n) | Slot::Free(n) if *n != NONE => {
-                    id = *n;
+            let t = match slot.state() {
+                State::Redirect(n) | State::Free(n) if n != NONE => {
+                    id = n;
                     continue;
                 }
-                Slot::Tuple(t) => t,
+                State::Tuple => &*slot,
                 _ => return Probe::Dead,
             };
             let creator = t.xmin.as_ref().map(|x| (x.status(), x.top() == me.top()));
             let alive_for_now = match creator {
                 Some((Status::Aborted, _)) => false,
                 Some((Status::InProgress, false)) => {
-                    if !same_key(&t.data) {
+                    if !same_key(t.data()) {
                         false
                     } else {
                         return Probe::Wait(t.xmin.clone().expect("creator"));
@@ -296,28 +377,30 @@ impl<R> Heap<R> {
             };
             if alive_for_now {
                 let deleter = match &t.xmax {
-                    Some(x) if t.flags & LOCK_ONLY == 0 => Some((x.status(), x.top() == me.top())),
+                    Some(x) if t.flags() & LOCK_ONLY == 0 => {
+                        Some((x.status(), x.top() == me.top()))
+                    }
                     _ => None,
                 };
                 match deleter {
                     None | Some((Status::Aborted, _)) => {
-                        return if same_key(&t.data) {
+                        return if same_key(t.data()) {
                             Probe::Live(id)
                         } else {
                             Probe::Dead
                         };
                     }
-                    Some((Status::InProgress, false)) if same_key(&t.data) => {
+                    Some((Status::InProgress, false)) if same_key(t.data()) => {
                         return Probe::Wait(t.xmax.clone().expect("deleter"));
                     }
                     // Deleted by a commit or by ourselves: look further along a HOT chain.
                     _ => {}
                 }
             }
-            if t.flags & HOT_UPDATED == 0 || t.next == NONE {
+            if t.flags() & HOT_UPDATED == 0 || t.next() == NONE {
                 return Probe::Dead;
             }
-            id = t.next;
+            id = t.next();
         }
         Probe::Dead
     }
@@ -330,31 +413,38 @@ impl<R> Heap<R> {
             let Some(slot) = self.slot(root) else {
                 continue;
             };
-            let mut id = match &*slot.lock() {
-                Slot::Tuple(t) if t.flags & HEAP_ONLY != 0 => continue,
-                Slot::Tuple(_) => root,
-                Slot::Redirect(n) => *n,
-                Slot::Free(_) => continue,
+            let mut id = {
+                let s = slot.lock();
+                match s.state() {
+                    State::Tuple if s.flags() & HEAP_ONLY != 0 => continue,
+                    State::Tuple => root,
+                    State::Redirect(n) => n,
+                    State::Free(_) => continue,
+                }
             };
             let mut newest = None;
             for _ in 0..1_000_000 {
                 let Some(s) = self.slot(id) else { break };
                 let s = s.lock();
-                let Slot::Tuple(t) = &*s else { break };
+                if !s.is_tuple() {
+                    break;
+                }
+                let t = &*s;
                 if t.xmin
                     .as_ref()
                     .is_none_or(|x| x.status() != Status::Aborted)
                 {
                     newest = Some(id);
                 }
-                if t.flags & HOT_UPDATED == 0 || t.next == NONE {
+                if t.flags() & HOT_UPDATED == 0 || t.next() == NONE {
                     break;
                 }
-                id = t.next;
+                id = t.next();
             }
             if let Some(n) = newest.and_then(|n| self.slot(n)) {
-                if let Slot::Tuple(t) = &*n.lock() {
-                    f(root, &t.data);
+                let t = n.lock();
+                if t.is_tuple() {
+                    f(root, t.data());
                 }
             }
         }
@@ -364,21 +454,19 @@ impl<R> Heap<R> {
     /// whatever the snapshot (PostgreSQL's EvalPlanQual reads it the same way).
     pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&R) -> T) -> Option<T> {
         let slot = self.slot(id)?.lock();
-        match &*slot {
-            Slot::Tuple(t) => match t.xmin.as_ref().map(|x| x.status()) {
-                Some(Status::Aborted) => None,
-                _ => Some(f(&t.data)),
-            },
-            _ => None,
+        if !slot.is_tuple() {
+            return None;
+        }
+        match slot.xmin.as_ref().map(|x| x.status()) {
+            Some(Status::Aborted) => None,
+            _ => Some(f(slot.data())),
         }
     }
 
     /// The slot of the version that replaced the one in slot `id` (its update link), if any.
     pub fn next_version(&self, id: RowId) -> Option<RowId> {
-        match &*self.slot(id)?.lock() {
-            Slot::Tuple(t) if t.next != NONE => Some(t.next),
-            _ => None,
-        }
+        let slot = self.slot(id)?.lock();
+        (slot.is_tuple() && slot.next() != NONE).then(|| slot.next())
     }
 
     /// Checks whether `cell` may change the version in slot `id` at strength `mode`, and if so
@@ -410,7 +498,7 @@ impl<R> Heap<R> {
         }
         if let Some(x) = &t.xmax {
             let own = x.top() == cell.top();
-            let held = if t.flags & KEY_UPDATE != 0 {
+            let held = if t.flags() & KEY_UPDATE != 0 {
                 LockMode::Update
             } else {
                 LockMode::NoKeyUpdate
@@ -418,7 +506,7 @@ impl<R> Heap<R> {
             match x.status() {
                 Status::Aborted => {}
                 Status::InProgress if own => {
-                    if t.flags & LOCK_ONLY == 0 {
+                    if t.flags() & LOCK_ONLY == 0 {
                         // Deleted or updated by this transaction: by this command (skipped),
                         // or by an earlier one (then the snapshot would not have shown it).
                         return Err(if t.cmax >= cid {
@@ -435,11 +523,11 @@ impl<R> Heap<R> {
                 // stays; an updater still running is waited for whatever is asked (PostgreSQL
                 // would let KEY SHARE lock a version under a non-key update: a difference in
                 // concurrency only).
-                Status::InProgress if t.flags & LOCK_ONLY != 0 && !mode.conflicts(held) => {}
+                Status::InProgress if t.flags() & LOCK_ONLY != 0 && !mode.conflicts(held) => {}
                 Status::InProgress => return Err(Change::Wait(x.clone())),
-                Status::Committed(_) if t.flags & LOCK_ONLY != 0 => {}
+                Status::Committed(_) if t.flags() & LOCK_ONLY != 0 => {}
                 Status::Committed(_) => {
-                    return Err(Change::Concurrent((t.next != NONE).then_some(t.next)));
+                    return Err(Change::Concurrent((t.next() != NONE).then_some(t.next())));
                 }
             }
         }
@@ -460,13 +548,14 @@ impl<R> Heap<R> {
         }
         t.xmax = Some(cell.clone());
         t.cmax = cid;
-        t.flags &= !(LOCK_ONLY | KEY_UPDATE);
+        let mut f = t.flags() & !(LOCK_ONLY | KEY_UPDATE);
         if lock_only {
-            t.flags |= LOCK_ONLY;
+            f |= LOCK_ONLY;
         }
         if mode == LockMode::Update {
-            t.flags |= KEY_UPDATE;
+            f |= KEY_UPDATE;
         }
+        t.set_flags(f);
         Ok(())
     }
 
@@ -510,9 +599,10 @@ impl<R> Heap<R> {
             return Change::Invisible;
         };
         let mut slot = slot.lock();
-        let Slot::Tuple(t) = &mut *slot else {
+        if !slot.is_tuple() {
             return Change::Invisible;
-        };
+        }
+        let t = &mut *slot;
         match Self::claim(t, snap, cell, cid, mode, lock_only) {
             Ok(()) => Change::Done(id),
             Err(c) => c,
@@ -552,9 +642,10 @@ impl<R> Heap<R> {
             return Err((Change::Invisible, data));
         };
         let mut guard = slot.lock();
-        let Slot::Tuple(t) = &mut *guard else {
+        if !guard.is_tuple() {
             return Err((Change::Invisible, data));
-        };
+        }
+        let t = &mut *guard;
         if let Err(c) = Self::claim(t, snap, cell, cid, mode, false) {
             return Err((c, data));
         }
@@ -570,9 +661,9 @@ impl<R> Heap<R> {
         // The new version is written while the old slot is locked, so nobody sees the old
         // version updated without its link. The push takes no slot lock.
         let new = self.put(data, cell, cid, if hot { HEAP_ONLY } else { 0 }, carried);
-        t.next = new;
+        t.set_next(new);
         if hot {
-            t.flags |= HOT_UPDATED;
+            t.set_flags(t.flags() | HOT_UPDATED);
         }
         Ok(new)
     }
@@ -599,26 +690,28 @@ impl<R> Heap<R> {
             // Only roots start chains: a redirect, or a version that is not heap-only.
             let start = {
                 let mut s = slot.lock();
-                match &mut *s {
-                    Slot::Tuple(t) if t.flags & HEAP_ONLY != 0 => continue,
-                    Slot::Tuple(t) => {
+                match s.state() {
+                    State::Tuple if s.flags() & HEAP_ONLY != 0 => continue,
+                    State::Tuple => {
+                        let t = &mut *s;
                         if !dead(t, horizon) {
                             stats.frozen += Self::freeze(t, horizon) as u64;
                             continue;
                         }
-                        if t.flags & HOT_UPDATED != 0 && t.next != NONE {
-                            t.next
+                        if t.flags() & HOT_UPDATED != 0 && t.next() != NONE {
+                            t.next()
                         } else {
                             // Deleted, or updated with new index entries: the chain ends here.
-                            index_gone(&t.data, root);
-                            *s = Slot::Free(t.next);
+                            index_gone(t.data(), root);
+                            let next = t.next();
+                            *s = Slot::empty(FREE, next);
                             freed.push(root);
                             stats.removed += 1;
                             continue;
                         }
                     }
-                    Slot::Redirect(n) => *n,
-                    Slot::Free(_) => continue,
+                    State::Redirect(n) => n,
+                    State::Free(_) => continue,
                 }
             };
             // Walk the HOT chain from `start` to the first version still needed.
@@ -627,32 +720,35 @@ impl<R> Heap<R> {
             let mut live = None;
             while id != NONE {
                 let Some(s) = self.slot(id) else { break };
-                let mut s = s.lock();
-                let Slot::Tuple(t) = &mut *s else { break };
+                let s = s.lock();
+                if !s.is_tuple() {
+                    break;
+                }
+                let t = &*s;
                 if !dead(t, horizon) {
                     live = Some(id);
                     break;
                 }
                 members.push(id);
-                if t.flags & HOT_UPDATED == 0 {
+                if t.flags() & HOT_UPDATED == 0 {
                     // The chain's last version died without a HOT successor: the root's index
                     // entries go with it.
-                    index_gone(&t.data, root);
+                    index_gone(t.data(), root);
                     break;
                 }
-                id = t.next;
+                id = t.next();
             }
             {
                 let mut s = slot.lock();
-                let was_tuple = matches!(&*s, Slot::Tuple(_));
+                let was_tuple = s.is_tuple();
                 match live {
                     Some(l) => {
-                        let changed = !matches!(&*s, Slot::Redirect(n) if *n == l);
-                        *s = Slot::Redirect(l);
+                        let changed = !matches!(s.state(), State::Redirect(n) if n == l);
+                        *s = Slot::empty(REDIRECT, l);
                         stats.redirected += changed as u64;
                     }
                     None => {
-                        *s = Slot::Free(NONE);
+                        *s = Slot::empty(FREE, NONE);
                         freed.push(root);
                     }
                 }
@@ -661,8 +757,9 @@ impl<R> Heap<R> {
             for m in members {
                 if let Some(s) = self.slot(m) {
                     let mut s = s.lock();
-                    if let Slot::Tuple(t) = &*s {
-                        *s = Slot::Free(t.next);
+                    if s.is_tuple() {
+                        let next = s.next();
+                        *s = Slot::empty(FREE, next);
                         freed.push(m);
                         stats.removed += 1;
                     }
@@ -689,12 +786,12 @@ impl<R> Heap<R> {
         if let Some(x) = &t.xmax {
             let clear = match x.status() {
                 Status::Aborted => true,
-                Status::Committed(_) => t.flags & LOCK_ONLY != 0,
+                Status::Committed(_) => t.flags() & LOCK_ONLY != 0,
                 Status::InProgress => false,
             };
             if clear {
                 t.xmax = None;
-                t.flags &= !(LOCK_ONLY | KEY_UPDATE);
+                t.set_flags(t.flags() & !(LOCK_ONLY | KEY_UPDATE));
             }
         }
         if let Some(list) = &mut t.lockers {
@@ -704,5 +801,33 @@ impl<R> Heap<R> {
             }
         }
         did
+    }
+}
+
+#[cfg(test)]
+mod layout {
+    /// The header a row version pays: 48 bytes with a thin data pointer (see `Slot`; 8 of them
+    /// for the pointer to shared row lockers).
+    #[test]
+    fn slot_is_small() {
+        assert_eq!(std::mem::size_of::<super::Slot<Box<u64>>>(), 48);
+    }
+
+    #[test]
+    fn link_packs_next_and_flags() {
+        let mut s = super::Slot::<Box<u64>>::empty(super::FREE, super::NONE);
+        assert_eq!(s.next(), super::NONE);
+        assert_eq!(s.flags(), super::FREE);
+        s.set_next(12345);
+        s.set_flags(super::HOT_UPDATED | super::LOCK_ONLY);
+        assert_eq!(
+            (s.next(), s.flags()),
+            (12345, super::HOT_UPDATED | super::LOCK_ONLY)
+        );
+        s.set_next(super::NONE);
+        assert_eq!(
+            (s.next(), s.flags()),
+            (super::NONE, super::HOT_UPDATED | super::LOCK_ONLY)
+        );
     }
 }

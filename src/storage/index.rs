@@ -33,13 +33,13 @@ pub struct Index<K: Ord + Clone + 'static> {
     stripes: Box<[Mutex<()>]>,
 }
 
-impl<K: Ord + Clone + Hash + Send + Sync + 'static> Default for Index<K> {
+impl<K: Ord + Clone + Send + Sync + 'static> Default for Index<K> {
     fn default() -> Self {
         Index::new()
     }
 }
 
-impl<K: Ord + Clone + Hash + Send + Sync + 'static> Index<K> {
+impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
     pub fn new() -> Index<K> {
         Index {
             tree: scc::TreeIndex::new(),
@@ -69,10 +69,19 @@ impl<K: Ord + Clone + Hash + Send + Sync + 'static> Index<K> {
     }
 
     /// The key lock for `key` (unique checks hold it while looking and inserting).
-    pub fn lock_key(&self, key: &K) -> MutexGuard<'_, ()> {
+    pub fn lock_key(&self, key: &K) -> MutexGuard<'_, ()>
+    where
+        K: Hash,
+    {
         let mut h = rustc_hash::FxHasher::default();
         key.hash(&mut h);
-        self.stripes[(h.finish() as usize) % STRIPES].lock()
+        self.lock_hash(h.finish())
+    }
+
+    /// The key lock for a key whose hash is `hash` (for keys hashed in another form than `K`:
+    /// keys that compare equal must hash equally).
+    pub fn lock_hash(&self, hash: u64) -> MutexGuard<'_, ()> {
+        self.stripes[(hash as usize) % STRIPES].lock()
     }
 
     /// Visits the entries between `lo` and `hi` in key order, at most `max` of them; `f`

@@ -5,6 +5,7 @@
 
 use bytes::{BufMut, BytesMut};
 
+use crate::encoding::Client;
 use crate::error::PgError;
 
 /// Starts a message of type `ty`; returns the offset of its length field.
@@ -23,6 +24,16 @@ fn finish(out: &mut BytesMut, at: usize) {
 fn put_cstr(out: &mut BytesMut, s: &str) {
     out.put_slice(s.as_bytes());
     out.put_u8(0);
+}
+
+/// A string in the client's encoding (`None`: UTF-8), NUL-terminated.
+fn put_cstr_in(out: &mut BytesMut, s: &str, enc: Client) -> Result<(), PgError> {
+    match enc {
+        None => out.put_slice(s.as_bytes()),
+        Some(c) => c.from_utf8(s, out)?,
+    }
+    out.put_u8(0);
+    Ok(())
 }
 
 pub fn auth_ok(out: &mut BytesMut) {
@@ -74,9 +85,21 @@ pub fn negotiate_protocol_version(out: &mut BytesMut, newest: i32, unrecognized:
 }
 
 pub fn parameter_status(out: &mut BytesMut, name: &str, value: &str) {
+    parameter_status_in(out, name, value, None)
+}
+
+/// ParameterStatus in the client's encoding; characters it lacks become `?` (the values
+/// PostgreSQL reports are ASCII; application_name is not checked here yet).
+pub fn parameter_status_in(out: &mut BytesMut, name: &str, value: &str, enc: Client) {
     let at = begin(out, b'S');
     put_cstr(out, name);
-    put_cstr(out, value);
+    match enc {
+        None => put_cstr(out, value),
+        Some(c) => {
+            c.from_utf8_lossy(value, out);
+            out.put_u8(0);
+        }
+    }
     finish(out, at);
 }
 
@@ -118,10 +141,23 @@ pub struct FieldDescription {
 }
 
 pub fn row_description(out: &mut BytesMut, fields: &[FieldDescription]) {
+    row_description_in(out, fields, None).expect("UTF-8 needs no conversion")
+}
+
+/// RowDescription with the column names in the client's encoding; on a name it cannot
+/// convert, nothing is written and the error (22P05) returned.
+pub fn row_description_in(
+    out: &mut BytesMut,
+    fields: &[FieldDescription],
+    enc: Client,
+) -> Result<(), PgError> {
     let at = begin(out, b'T');
     out.put_i16(fields.len() as i16);
     for f in fields {
-        put_cstr(out, &f.name);
+        if let Err(e) = put_cstr_in(out, &f.name, enc) {
+            out.truncate(at - 1);
+            return Err(e);
+        }
         out.put_u32(f.table_oid);
         out.put_i16(f.column);
         out.put_u32(f.type_oid);
@@ -130,6 +166,7 @@ pub fn row_description(out: &mut BytesMut, fields: &[FieldDescription]) {
         out.put_i16(f.format);
     }
     finish(out, at);
+    Ok(())
 }
 
 /// Starts a DataRow of `columns` values; append each with [`data_row_value`], then
@@ -207,11 +244,27 @@ pub fn parameter_description(out: &mut BytesMut, types: &[u32]) {
 }
 
 pub fn notification(out: &mut BytesMut, pid: i32, channel: &str, payload: &str) {
+    notification_in(out, pid, channel, payload, None).expect("UTF-8 needs no conversion")
+}
+
+/// NotificationResponse in the client's encoding; on a text it cannot convert, nothing is
+/// written and the error returned (the session ends with it, FATAL, as PostgreSQL's does).
+pub fn notification_in(
+    out: &mut BytesMut,
+    pid: i32,
+    channel: &str,
+    payload: &str,
+    enc: Client,
+) -> Result<(), PgError> {
     let at = begin(out, b'A');
     out.put_i32(pid);
-    put_cstr(out, channel);
-    put_cstr(out, payload);
+    let r = put_cstr_in(out, channel, enc).and_then(|_| put_cstr_in(out, payload, enc));
+    if r.is_err() {
+        out.truncate(at - 1);
+        return r;
+    }
     finish(out, at);
+    Ok(())
 }
 
 /// CopyInResponse: the server is ready for COPY FROM STDIN data.
@@ -250,6 +303,27 @@ pub fn copy_done(out: &mut BytesMut) {
 
 /// ErrorResponse ('E') or NoticeResponse ('N') depending on severity.
 pub fn error_or_notice(out: &mut BytesMut, e: &PgError) {
+    error_or_notice_in(out, e, None)
+}
+
+/// ErrorResponse or NoticeResponse with its texts in the client's encoding. A text it cannot
+/// convert replaces the message by that conversion's error (22P05), as PostgreSQL's error
+/// reporting does: an ERROR or FATAL keeps its severity; a notice becomes a WARNING (where
+/// PostgreSQL fails the statement that raised it).
+pub fn error_or_notice_in(out: &mut BytesMut, e: &PgError, enc: Client) {
+    use crate::error::Severity;
+    let start = out.len();
+    if let Err(mut conversion) = write_error(out, e, enc) {
+        out.truncate(start);
+        conversion.severity = match e.severity {
+            Severity::Error | Severity::Fatal => e.severity,
+            _ => Severity::Warning,
+        };
+        let _ = write_error(out, &conversion, None);
+    }
+}
+
+fn write_error(out: &mut BytesMut, e: &PgError, enc: Client) -> Result<(), PgError> {
     use crate::error::Severity;
     let ty = match e.severity {
         Severity::Error | Severity::Fatal => b'E',
@@ -263,14 +337,14 @@ pub fn error_or_notice(out: &mut BytesMut, e: &PgError) {
     out.put_u8(b'C');
     put_cstr(out, e.code);
     out.put_u8(b'M');
-    put_cstr(out, &e.message);
+    put_cstr_in(out, &e.message, enc)?;
     if let Some(d) = &e.detail {
         out.put_u8(b'D');
-        put_cstr(out, d);
+        put_cstr_in(out, d, enc)?;
     }
     if let Some(h) = &e.hint {
         out.put_u8(b'H');
-        put_cstr(out, h);
+        put_cstr_in(out, h, enc)?;
     }
     if let Some(p) = e.position {
         out.put_u8(b'P');
@@ -286,12 +360,13 @@ pub fn error_or_notice(out: &mut BytesMut, e: &PgError) {
         ] {
             if let Some(v) = v {
                 out.put_u8(tag);
-                put_cstr(out, v);
+                put_cstr_in(out, v, enc)?;
             }
         }
     }
     out.put_u8(0);
     finish(out, at);
+    Ok(())
 }
 
 #[cfg(test)]

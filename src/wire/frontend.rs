@@ -308,13 +308,7 @@ pub fn get_cstr<'a>(buf: &mut &'a [u8]) -> PgResult<&'a str> {
     };
     let s = &buf[..end];
     *buf = &buf[end + 1..];
-    std::str::from_utf8(s).map_err(|e| {
-        let bad = s[e.valid_up_to()];
-        PgError::new(
-            crate::error::code::CHARACTER_NOT_IN_REPERTOIRE,
-            format!("invalid byte sequence for encoding \"UTF8\": 0x{bad:02x}"),
-        )
-    })
+    std::str::from_utf8(s).map_err(|e| crate::encoding::invalid_utf8(s, e.valid_up_to()))
 }
 
 fn take<const N: usize>(buf: &mut &[u8]) -> PgResult<[u8; N]> {

@@ -37,11 +37,7 @@ pub fn find_conflict(rel: &Rel, arbiters: &[usize], row: &[Value], me: &TxnCell)
         // and index) or not yet, for this look.
         let _guard = tree.lock_key(&key);
         for root in tree.rows_of(&key) {
-            match rel
-                .data
-                .heap
-                .probe(root, me, |r| Key::of(r, &def.columns) == key)
-            {
+            match rel.data.heap.probe_key(root, me, &def.columns, &key) {
                 Probe::Dead => {}
                 Probe::Live(id) => return Conflict::Row(id),
                 Probe::Wait(c) => return Conflict::Wait(c),

@@ -36,6 +36,14 @@ pub(super) fn row_of(data: &[Value], id: RowId, rowid: bool) -> Row {
     row
 }
 
+/// A row the engine decoded for this scan (with room for the row id), as `row_of` makes it.
+fn owned_row(mut row: Row, id: RowId, rowid: bool) -> Row {
+    if rowid {
+        row.push(Value::Int8(id as i64));
+    }
+    row
+}
+
 /// Rows copied out of storage a batch at a time, read through the snapshot taken at the first
 /// pull.
 #[derive(Default)]
@@ -89,8 +97,8 @@ impl Operator for SeqScan {
         };
         let pos = &mut self.pos;
         self.rows.next(cx, b, |snap, buf| {
-            match rel.data.heap.scan(*pos, BATCH, snap, |id, data| {
-                buf.push_back(row_of(data, id, *rowid));
+            match rel.data.heap.scan_owned(*pos, BATCH, snap, 1, |id, data| {
+                buf.push_back(owned_row(data, id, *rowid));
                 true
             }) {
                 Some(p) => {

@@ -1,0 +1,217 @@
+//! A table's heap and index trees as SQL sees them: rows as values, keys as [`Key`]s.
+//!
+//! Storage holds rows packed ([`PackedRow`]) and keys compact ([`IKey`]); these wrappers decode
+//! them at the door, so the executor and DDL keep reading `&[Value]` rows and `Key`s. A row is
+//! decoded while its slot is locked (as the closures ran under the lock before), into a buffer
+//! the closure borrows; a closure that keeps values clones them, as it did.
+
+use std::hash::{Hash, Hasher};
+use std::ops::Bound;
+
+use super::ikey::IKey;
+use super::packed::PackedRow;
+use super::{Key, Row};
+use crate::sql::types::Value;
+use crate::storage::{Entry, Heap, Index, Probe, RowId};
+use crate::sync::MutexGuard;
+use crate::txn::{Snapshot, TxnCell};
+
+/// A table's row versions (storage's [`Heap`] of packed rows). The closures get a decoded
+/// `&Row`, as they got the stored row before rows were packed.
+#[derive(Default)]
+pub struct RowHeap(pub(super) Heap<PackedRow>);
+
+/// Decodes `p` into `buf`'s allocation and runs `f` on it; `buf` keeps the allocation for the
+/// next row (a table's rows have one length, so after the first row nothing is allocated for
+/// the slice itself).
+fn with_row<T>(p: &PackedRow, buf: &mut Vec<Value>, f: impl FnOnce(&Row) -> T) -> T {
+    buf.clear();
+    p.decode_into(buf);
+    let row: Row = std::mem::take(buf).into_boxed_slice();
+    let out = f(&row);
+    *buf = row.into_vec();
+    out
+}
+
+impl RowHeap {
+    /// Slots ever used (a scan's end).
+    pub fn len(&self) -> RowId {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Visits, in slot order from `from`, the versions `snap` sees among at most `max` slots;
+    /// `f` returns false to stop early. Returns where to go on, or None at the end.
+    pub fn scan(
+        &self,
+        from: RowId,
+        max: usize,
+        snap: &Snapshot,
+        mut f: impl FnMut(RowId, &Row) -> bool,
+    ) -> Option<RowId> {
+        let mut buf = Vec::new();
+        self.0
+            .scan(from, max, snap, |id, p| with_row(p, &mut buf, |r| f(id, r)))
+    }
+
+    /// Like [`RowHeap::scan`], each row given as an owned vector decoded once (no copy), with
+    /// room for `spare` more values (a scan appends its row id there).
+    pub fn scan_owned(
+        &self,
+        from: RowId,
+        max: usize,
+        snap: &Snapshot,
+        spare: usize,
+        mut f: impl FnMut(RowId, Vec<Value>) -> bool,
+    ) -> Option<RowId> {
+        self.0
+            .scan(from, max, snap, |id, p| f(id, p.decode_with_spare(spare)))
+    }
+
+    /// The version of the chain rooted at `root` that `snap` sees (see `Heap::fetch`).
+    pub fn fetch<T>(
+        &self,
+        root: RowId,
+        snap: &Snapshot,
+        f: impl FnOnce(RowId, &Row) -> T,
+    ) -> Option<(RowId, T)> {
+        self.0.fetch(root, snap, |id, p| {
+            with_row(p, &mut Vec::new(), |r| f(id, r))
+        })
+    }
+
+    /// For a unique check: whether the chain rooted at `root` holds a version whose `columns`
+    /// equal `key` (as an index compares them) that is live or may become live, whoever's
+    /// snapshot (see `Heap::probe`). Only the key columns of each version are decoded.
+    pub fn probe_key(&self, root: RowId, me: &TxnCell, columns: &[usize], key: &Key) -> Probe {
+        self.0.probe(root, me, |p| {
+            super::cmp_slices(&p.columns(columns), &key.0).is_eq()
+        })
+    }
+
+    /// Whether `snap` sees a version of the chain rooted at `root` (`fetch` without decoding
+    /// the row).
+    pub fn sees(&self, root: RowId, snap: &Snapshot) -> bool {
+        self.0.fetch(root, snap, |_, _| ()).is_some()
+    }
+
+    /// The version in slot `id` if `snap` sees it (no chain is followed).
+    pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&Row) -> T) -> Option<T> {
+        self.0.read(id, snap, |p| with_row(p, &mut Vec::new(), f))
+    }
+
+    /// The newest committed-or-own version at `id` (see `Heap::read_latest`).
+    /// The slot of the version that replaced the one at `id` (its update link), if any.
+    pub fn next_version(&self, id: RowId) -> Option<RowId> {
+        self.0.next_version(id)
+    }
+
+    pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&Row) -> T) -> Option<T> {
+        self.0.read_latest(id, |p| with_row(p, &mut Vec::new(), f))
+    }
+
+    /// Like [`RowHeap::for_each_root`], with only the version's key for an index over
+    /// `columns` (CREATE INDEX: the other columns are skipped, not decoded).
+    pub fn for_each_root_key(&self, columns: &[usize], mut f: impl FnMut(RowId, Key)) {
+        self.0
+            .for_each_root(|root, p| f(root, Key(p.columns(columns).into())))
+    }
+
+    /// Every chain root with its newest version not rolled back (see `Heap::for_each_root`).
+    pub fn for_each_root(&self, mut f: impl FnMut(RowId, &Row)) {
+        let mut buf = Vec::new();
+        self.0
+            .for_each_root(|root, p| with_row(p, &mut buf, |r| f(root, r)))
+    }
+}
+
+/// A key as a tree visit shows it: the values of one entry (built on the stack for an inline
+/// key, so a lookup allocates nothing per entry it passes).
+pub struct KeyRef<'a>(pub &'a [Value]);
+
+/// An index's tree (storage's [`Index`] of compact keys).
+#[derive(Default)]
+pub struct KeyTree(Index<IKey>);
+
+impl KeyTree {
+    pub fn new() -> KeyTree {
+        KeyTree(Index::new())
+    }
+
+    /// Adds an entry (already present: nothing happens).
+    pub fn insert(&self, key: Key, row: RowId) {
+        self.0.insert(IKey::from_key(key), row)
+    }
+
+    pub(super) fn insert_ikey(&self, key: IKey, row: RowId) {
+        self.0.insert(key, row)
+    }
+
+    pub fn remove(&self, key: &Key, row: RowId) -> bool {
+        self.0.remove(&IKey::of(&key.0), row)
+    }
+
+    pub(super) fn remove_ikey(&self, key: &IKey, row: RowId) -> bool {
+        self.0.remove(key, row)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The key lock for `key` (unique checks hold it while looking and inserting). Hashed in
+    /// the engine's form, whose hash is equal for keys that compare equal.
+    pub fn lock_key(&self, key: &Key) -> MutexGuard<'_, ()> {
+        let mut h = rustc_hash::FxHasher::default();
+        key.hash(&mut h);
+        self.0.lock_hash(h.finish())
+    }
+
+    /// Visits the entries between `lo` and `hi` in key order, at most `max` of them, starting
+    /// after `after` if given; `f` returns false to stop. Returns the last entry visited if the
+    /// range may go on (to resume after it), None when it is exhausted or `f` stopped.
+    pub fn scan(
+        &self,
+        lo: Bound<&Key>,
+        hi: Bound<&Key>,
+        after: Option<&Entry<Key>>,
+        max: usize,
+        mut f: impl FnMut(&KeyRef<'_>, RowId) -> bool,
+    ) -> Option<Entry<Key>> {
+        let bound = |b: Bound<&Key>| match b {
+            Bound::Included(k) => Bound::Included(IKey::of(&k.0)),
+            Bound::Excluded(k) => Bound::Excluded(IKey::of(&k.0)),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let (lo, hi) = (bound(lo), bound(hi));
+        let after = after.map(|e| Entry {
+            key: IKey::of(&e.key.0),
+            row: e.row,
+        });
+        let last = self
+            .0
+            .scan(lo.as_ref(), hi.as_ref(), after.as_ref(), max, |k, row| {
+                k.with_values(|v| f(&KeyRef(v), row))
+            });
+        last.map(|e| Entry {
+            key: e.key.to_key(),
+            row: e.row,
+        })
+    }
+
+    /// The rows of the entries whose key equals `key`.
+    pub fn rows_of(&self, key: &Key) -> Vec<RowId> {
+        self.rows_of_ikey(&IKey::of(&key.0))
+    }
+
+    pub(super) fn rows_of_ikey(&self, key: &IKey) -> Vec<RowId> {
+        self.0.rows_of(key)
+    }
+}
