@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use std::ops::Bound;
 
 use crate::error::PgResult;
-use crate::sql::engine::{self, Key};
+use crate::sql::engine::{self, Key, KeyRef};
 use crate::sql::expr::EvalCx;
 use crate::sql::plan::index_path::{Fixed, IndexPath, RangeBound, MAX_PROBES};
 use crate::sql::plan::{Node, Plan};
@@ -262,7 +262,7 @@ impl Operator for IndexRange {
                 let mut ended = false;
                 let lo = r.start.as_ref().map_or(Bound::Unbounded, Bound::Included);
                 let hi = r.end.as_ref().map_or(Bound::Unbounded, Bound::Included);
-                let visit = |k: &Key, root: RowId| match judge(r, &k.0, path.backward) {
+                let visit = |k: &KeyRef<'_>, root: RowId| match judge(r, k.0, path.backward) {
                     Some(true) => {
                         found.push((k.0.to_vec(), root));
                         true
