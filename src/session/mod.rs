@@ -207,6 +207,7 @@ fn query_tag(plan: &sql::plan::Plan, n: usize, affected: Option<u64>) -> String 
                 v => format!("{v} {k}"),
             }
         }
+        sql::plan::Node::Explain(_) => "EXPLAIN".to_string(),
         _ => format!("SELECT {n}"),
     }
 }

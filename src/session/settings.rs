@@ -84,6 +84,19 @@ const GUCS: &[Guc] = &[
     g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
     g("default_transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the transaction isolation level of each new transaction."),
     g("default_transaction_read_only", "off", Bool, User, true, "Sets the default read-only status of new transactions."),
+    // Planner method switches: accepted and shown as PostgreSQL's; threadgres's planner has no
+    // costs to weigh, so they change nothing (tests set them on both servers to make
+    // PostgreSQL's plans for small tables take the shapes threadgres's rules give).
+    g("enable_bitmapscan", "on", Bool, User, false, "Enables the planner's use of bitmap-scan plans."),
+    g("enable_hashagg", "on", Bool, User, false, "Enables the planner's use of hashed aggregation plans."),
+    g("enable_hashjoin", "on", Bool, User, false, "Enables the planner's use of hash join plans."),
+    g("enable_indexonlyscan", "on", Bool, User, false, "Enables the planner's use of index-only-scan plans."),
+    g("enable_indexscan", "on", Bool, User, false, "Enables the planner's use of index-scan plans."),
+    g("enable_material", "on", Bool, User, false, "Enables the planner's use of materialization."),
+    g("enable_mergejoin", "on", Bool, User, false, "Enables the planner's use of merge join plans."),
+    g("enable_nestloop", "on", Bool, User, false, "Enables the planner's use of nested-loop join plans."),
+    g("enable_seqscan", "on", Bool, User, false, "Enables the planner's use of sequential-scan plans."),
+    g("enable_sort", "on", Bool, User, false, "Enables the planner's use of explicit sort steps."),
     g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
     g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
     g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),

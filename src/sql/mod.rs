@@ -217,6 +217,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
     match s {
         Statement::Query(p) => match &p.node {
             plan::Node::Modify(m) => m.verb(),
+            plan::Node::Explain(_) => "EXPLAIN",
             _ => "SELECT",
         },
         Statement::Ddl(d) => d.tag(),
@@ -424,6 +425,54 @@ fn analyze_inner(
             planner.finish_params()?;
             *deferred = planner.deferred.take();
             Statement::Query(Arc::new(plan))
+        }
+        N::ExplainStmt(e) => {
+            let inner = e
+                .query
+                .as_ref()
+                .and_then(|q| q.node.as_ref())
+                .ok_or_else(|| PgError::syntax("EXPLAIN without a statement"))?;
+            // PostgreSQL checks the options when the statement runs: in the extended protocol
+            // after Describe has answered.
+            let (opts, error) = match plan::explain::options(&e.options) {
+                Ok(o) => (o, None),
+                Err(err) if mode == Mode::Extended => {
+                    ([false, false, false, false, false], Some(err))
+                }
+                Err(err) => return Err(err),
+            };
+            let [analyze, verbose, costs, timing, summary] = opts;
+            let mut planner = planner(params, fmt, mode, tables);
+            let plan = match inner {
+                N::SelectStmt(_) => planner.plan_query(inner)?,
+                N::InsertStmt(i) => planner.plan_insert(i)?,
+                N::UpdateStmt(u) => planner.plan_update(u)?,
+                N::DeleteStmt(d) => planner.plan_delete(d)?,
+                _ => {
+                    return Err(PgError::feature_not_supported(
+                        "EXPLAIN of this statement is not supported yet",
+                    ))
+                }
+            };
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Query(Arc::new(Plan {
+                columns: vec![plan::Column {
+                    name: "QUERY PLAN".into(),
+                    ty: Type::TEXT,
+                    typmod: -1,
+                    origin: None,
+                }],
+                node: plan::Node::Explain(Box::new(plan::explain::Explain {
+                    plan,
+                    analyze,
+                    verbose,
+                    costs,
+                    timing,
+                    summary,
+                    error,
+                })),
+            }))
         }
         N::TransactionStmt(t) => match t.kind {
             x if x == T::TransStmtBegin as i32 || x == T::TransStmtStart as i32 => {

@@ -32,6 +32,9 @@ use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
+pub mod explain;
+pub mod index_path;
+pub mod join;
 mod search_cycle;
 mod table_expr;
 
@@ -219,6 +222,13 @@ pub enum Node {
         index: usize,
         eq: Vec<Expr>,
     },
+    /// Other index scans (ranges, IN lists, row-value IN, reads in index order, backwards for
+    /// DESC): see `plan/index_path.rs`.
+    IndexRange {
+        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rowid: bool,
+        path: Box<index_path::IndexPath>,
+    },
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),
     /// A top-level WITH with data-modifying statements: the rows of `input`, with each of
@@ -284,6 +294,10 @@ pub enum Node {
         on: Option<Expr>,
         lateral: bool,
     },
+    /// A hash join (plan/join.rs).
+    HashJoin(Box<join::HashJoin>),
+    /// EXPLAIN [ANALYZE] of a plan: the lines of QUERY PLAN (plan/explain.rs).
+    Explain(Box<explain::Explain>),
     Aggregate {
         input: Box<Plan>,
         group: Vec<Expr>,
@@ -1163,6 +1177,7 @@ impl<'a> Planner<'a> {
                 },
             });
         }
+        plan = join::optimize(plan);
         if let Some(wait) = lock {
             plan = modify::lock_rows(plan, wait, recheck)?;
             if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
@@ -1670,13 +1685,13 @@ impl<'a> Planner<'a> {
             };
         }
         if !sort_keys.is_empty() {
-            plan = Plan {
+            plan = index_path::use_index_order(Plan {
                 columns: plan.columns.clone(),
                 node: Node::Sort {
                     input: Box::new(plan),
                     keys: sort_keys,
                 },
-            };
+            });
         }
         plan = self.plan_limit(s, plan)?;
         if total > visible {
@@ -4158,7 +4173,7 @@ fn agg_signature(
 
 /// Equality over values of any (same) type, for row comparisons whose member types are not
 /// tracked by the planner.
-fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value> {
+pub(super) fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value> {
     Ok(Value::Bool(
         crate::sql::types::compare(a, b) == std::cmp::Ordering::Equal,
     ))

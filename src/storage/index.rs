@@ -134,6 +134,55 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         None
     }
 
+    /// [`scan`](Self::scan) in descending key order (ORDER BY ... DESC served by an index):
+    /// resumes before `before`; returns the last entry visited if the range may go on.
+    pub fn scan_back(
+        &self,
+        lo: Bound<&K>,
+        hi: Bound<&K>,
+        before: Option<&Entry<K>>,
+        max: usize,
+        mut f: impl FnMut(&K, RowId) -> bool,
+    ) -> Option<Entry<K>> {
+        let lower = match lo {
+            Bound::Included(k) => Bound::Included(Entry {
+                key: k.clone(),
+                row: 0,
+            }),
+            Bound::Excluded(k) => Bound::Excluded(Entry {
+                key: k.clone(),
+                row: RowId::MAX,
+            }),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let upper = match before {
+            Some(e) => Bound::Excluded(e.clone()),
+            None => match hi {
+                Bound::Included(k) => Bound::Included(Entry {
+                    key: k.clone(),
+                    row: RowId::MAX,
+                }),
+                Bound::Excluded(k) => Bound::Excluded(Entry {
+                    key: k.clone(),
+                    row: 0,
+                }),
+                Bound::Unbounded => Bound::Unbounded,
+            },
+        };
+        let guard = scc::Guard::new();
+        let mut last: Option<&Entry<K>> = None;
+        for (n, (e, _)) in self.tree.range((lower, upper), &guard).rev().enumerate() {
+            if n == max {
+                return last.cloned();
+            }
+            if !f(&e.key, e.row) {
+                return None;
+            }
+            last = Some(e);
+        }
+        None
+    }
+
     /// The rows of the entries whose key equals `key`.
     pub fn rows_of(&self, key: &K) -> Vec<RowId> {
         let mut rows = Vec::new();

@@ -206,6 +206,37 @@ impl KeyTree {
         })
     }
 
+    /// [`scan`](Self::scan) in descending key order, resuming before `before` (ORDER BY ...
+    /// DESC read from an index).
+    pub fn scan_back(
+        &self,
+        lo: Bound<&Key>,
+        hi: Bound<&Key>,
+        before: Option<&Entry<Key>>,
+        max: usize,
+        mut f: impl FnMut(&KeyRef<'_>, RowId) -> bool,
+    ) -> Option<Entry<Key>> {
+        let bound = |b: Bound<&Key>| match b {
+            Bound::Included(k) => Bound::Included(IKey::of(&k.0)),
+            Bound::Excluded(k) => Bound::Excluded(IKey::of(&k.0)),
+            Bound::Unbounded => Bound::Unbounded,
+        };
+        let (lo, hi) = (bound(lo), bound(hi));
+        let before = before.map(|e| Entry {
+            key: IKey::of(&e.key.0),
+            row: e.row,
+        });
+        let last = self
+            .0
+            .scan_back(lo.as_ref(), hi.as_ref(), before.as_ref(), max, |k, row| {
+                k.with_values(|v| f(&KeyRef(v), row))
+            });
+        last.map(|e| Entry {
+            key: e.key.to_key(),
+            row: e.row,
+        })
+    }
+
     /// The rows of the entries whose key equals `key`.
     pub fn rows_of(&self, key: &Key) -> Vec<RowId> {
         self.rows_of_ikey(&IKey::of(&key.0))

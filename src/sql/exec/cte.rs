@@ -38,6 +38,8 @@ pub(super) struct Env {
     /// readers own their store (an operator that keeps an `Env` to open subtrees later may sit
     /// inside a store's own plan).
     shared: Vec<(usize, Weak<Mutex<Store>>)>,
+    /// EXPLAIN ANALYZE: where every operator built with this environment counts its rows.
+    pub(super) instr: Option<Arc<super::explain::Instr>>,
 }
 
 impl Env {
@@ -112,6 +114,7 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         Node::Result
         | Node::SeqScan { .. }
         | Node::IndexScan { .. }
+        | Node::IndexRange { .. }
         | Node::Values(_)
         | Node::Function { .. }
         | Node::Virtual(_)
@@ -130,6 +133,11 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         Node::SetOp { left, right, .. } => {
             count_reads(left, counts);
             count_reads(right, counts);
+        }
+        Node::Explain(_) => {}
+        Node::HashJoin(j) => {
+            count_reads(&j.left, counts);
+            count_reads(&j.right, counts);
         }
         Node::Modify(m) => count_reads(&m.input, counts),
         Node::ModifyingCtes { ctes, input } => {

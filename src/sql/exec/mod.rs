@@ -68,7 +68,10 @@ mod bounds;
 mod catalog_rows;
 mod cte;
 mod distinct;
+mod explain;
 pub(crate) mod foreign_key;
+mod hash_join;
+mod index_range;
 mod join;
 mod keys;
 mod limit;
@@ -125,12 +128,22 @@ pub(crate) trait Operator: Send {
     }
 }
 
-/// Builds the operator for `plan` and, recursively, for its inputs.
+/// Builds the operator for `plan` and, recursively, for its inputs (each counted, under
+/// EXPLAIN ANALYZE).
 fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
+    let op = build_op(plan, env);
+    match &env.instr {
+        Some(i) => Box::new(explain::Counted::new(op, i.stat(plan))),
+        None => op,
+    }
+}
+
+fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
     match &plan.node {
         Node::Result => Box::new(scan::Once::default()),
         Node::SeqScan { .. } => Box::new(table::SeqScan::default()),
         Node::IndexScan { .. } => Box::new(table::IndexScan::default()),
+        Node::IndexRange { .. } => Box::new(index_range::IndexRange::default()),
         Node::Modify(m) => Box::new(table::ModifyOp::new(build(&m.input, env))),
         Node::ModifyingCtes { ctes, input } => {
             Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))
@@ -162,6 +175,11 @@ fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             (!lateral).then(|| build(right, env)),
             env,
         )),
+        Node::HashJoin(j) => Box::new(hash_join::HashJoin::new(
+            build(&j.left, env),
+            build(&j.right, env),
+        )),
+        Node::Explain(_) => Box::new(explain::ExplainOp::default()),
         Node::Aggregate { input, .. } => Box::new(aggregate::Aggregate::new(build(input, env))),
         Node::Window { input, .. } => Box::new(window::Window::new(build(input, env))),
         Node::Sort { input, .. } => Box::new(sort::Sort::new(build(input, env))),

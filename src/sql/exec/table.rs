@@ -25,9 +25,9 @@ use super::upsert::Upserted;
 use super::{Budget, Operator, Row, Step};
 
 /// Slots (or index entries) examined per budget tick.
-const BATCH: usize = 64;
+pub(super) const BATCH: usize = 64;
 
-fn row_of(data: &[Value], id: RowId, rowid: bool) -> Row {
+pub(super) fn row_of(data: &[Value], id: RowId, rowid: bool) -> Row {
     let mut row = Vec::with_capacity(data.len() + rowid as usize);
     row.extend_from_slice(data);
     if rowid {
@@ -47,16 +47,16 @@ fn owned_row(mut row: Row, id: RowId, rowid: bool) -> Row {
 /// Rows copied out of storage a batch at a time, read through the snapshot taken at the first
 /// pull.
 #[derive(Default)]
-struct Batches {
+pub(super) struct Batches {
     snap: Option<Snapshot>,
     buf: VecDeque<Row>,
-    done: bool,
+    pub(super) done: bool,
 }
 
 impl Batches {
     /// The next buffered row; when none is left, one budget tick and the next batch from
     /// `fill`, which returns false once there is no more.
-    fn next(
+    pub(super) fn next(
         &mut self,
         cx: &mut EvalCx,
         b: &mut Budget,

@@ -437,3 +437,37 @@ fn the_materialized_result_is_bounded() {
         "query result exceeds the memory limit of 1024 MB"
     );
 }
+
+#[test]
+fn hash_joins_match_no_nulls_resume_and_are_bounded() {
+    let sql = "SELECT a, b FROM (VALUES (1), (NULL), (2)) s(a) FULL JOIN (VALUES (NULL), (2), (3)) t(b) ON a = b ORDER BY 1, 2";
+    assert!(
+        format!("{:?}", plan(sql)).contains("HashJoin"),
+        "an equi-join is hashed"
+    );
+    let expected = vec![
+        vec![Value::Int4(1), Value::Null],
+        vec![Value::Int4(2), Value::Int4(2)],
+        vec![Value::Null, Value::Int4(3)],
+        vec![Value::Null, Value::Null],
+        vec![Value::Null, Value::Null],
+    ];
+    assert_eq!(texts(&run_with(sql, unlimited()).rows), texts(&expected));
+    // Yielding after every row gives the same rows.
+    let join =
+        "SELECT a, b FROM generate_series(1, 50) a LEFT JOIN generate_series(1, 100, 3) b ON a = b";
+    let once = run_with(join, unlimited());
+    let slow = run_with(join, tiny(1));
+    assert!(slow.yields > 10);
+    assert_eq!(texts(&once.rows), texts(&slow.rows));
+    assert_eq!(once.rows.len(), 50);
+    let out = run_with(
+        "SELECT count(*) FROM generate_series(1, 2) a JOIN generate_series(1, 100000) b ON a = b",
+        Budget::new(BUDGET_ROWS, BUDGET_TIME, 1 << 20),
+    );
+    let (code, message) = out.error.expect("the hash table is bounded");
+    assert_eq!(
+        (code.as_str(), message.as_str()),
+        ("54000", "Hash exceeds the memory limit of 1 MB")
+    );
+}

@@ -880,122 +880,10 @@ pub fn parse_expr(text: &str) -> PgResult<N> {
         .ok_or_else(|| PgError::internal("stored expression is empty"))
 }
 
-/// Whether an expression's value is the same for every row of the scan below it.
-fn row_independent(e: &Expr) -> bool {
-    !e.any(&mut |x| matches!(x, Expr::Column(_) | Expr::Subquery(..)))
-        && !e.any(&mut |x| {
-            matches!(x, Expr::Session { f, .. } if crate::sql::session_fn::is_volatile(*f))
-        })
-}
-
-fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
-    match e {
-        Expr::And(list) => {
-            for x in list {
-                conjuncts(x, out);
-            }
-        }
-        other => out.push(other),
-    }
-}
-
-/// `column = value` with the value independent of the row: (column, value).
-fn equality(e: &Expr) -> Option<(usize, &Expr)> {
-    let Expr::Bin(f, l, r) = e else { return None };
-    if !crate::sql::types::ops::is_equality(f) {
-        return None;
-    }
-    match (&**l, &**r) {
-        (Expr::Column(c), v) | (v, Expr::Column(c)) if row_independent(v) => Some((*c, v)),
-        _ => None,
-    }
-}
-
-/// Turns `Filter(SeqScan)` into an index scan when the filter fixes an index's leading
-/// columns by equality; the conjuncts the index does not cover stay as a filter.
+/// Turns `Filter(SeqScan)` into an index scan where the filter constrains an index's leading
+/// columns (plan/index_path.rs); the conjuncts the index does not cover stay as a filter.
 pub(super) fn choose_index(plan: Plan) -> Plan {
-    let Plan { node, columns } = plan;
-    let Node::Filter { input, pred } = node else {
-        return Plan { node, columns };
-    };
-    let Node::SeqScan { rel, rowid } = &input.node else {
-        return Plan {
-            node: Node::Filter { input, pred },
-            columns,
-        };
-    };
-    let mut parts = Vec::new();
-    conjuncts(pred.clone(), &mut parts);
-    let ncols = rel.columns.len();
-    let mut best: Option<(usize, Vec<usize>)> = None; // (index, conjunct per key column)
-    for (ix, def) in rel.indexes.iter().enumerate() {
-        let mut used = Vec::new();
-        for &col in &def.columns {
-            match parts
-                .iter()
-                .position(|p| equality(p).is_some_and(|(c, _)| c == col && c < ncols))
-            {
-                Some(k) => used.push(k),
-                None => break,
-            }
-        }
-        if used.is_empty() {
-            continue;
-        }
-        let better = match &best {
-            None => true,
-            Some((bi, bu)) => {
-                let full = used.len() == def.columns.len() && def.unique;
-                let bfull = bu.len() == rel.indexes[*bi].columns.len() && rel.indexes[*bi].unique;
-                (full && !bfull) || (full == bfull && used.len() > bu.len())
-            }
-        };
-        if better {
-            best = Some((ix, used));
-        }
-    }
-    let Some((index, used)) = best else {
-        return Plan {
-            node: Node::Filter { input, pred },
-            columns,
-        };
-    };
-    let eq: Vec<Expr> = used
-        .iter()
-        .map(|&k| equality(&parts[k]).expect("equality").1.clone())
-        .collect();
-    let rest: Vec<Expr> = parts
-        .into_iter()
-        .enumerate()
-        .filter(|(k, _)| !used.contains(k))
-        .map(|(_, p)| p)
-        .collect();
-    let scan = Plan {
-        columns: input.columns.clone(),
-        node: Node::IndexScan {
-            rel: rel.clone(),
-            rowid: *rowid,
-            index,
-            eq,
-        },
-    };
-    match rest.len() {
-        0 => scan,
-        1 => Plan {
-            columns,
-            node: Node::Filter {
-                input: Box::new(scan),
-                pred: rest.into_iter().next().expect("one"),
-            },
-        },
-        _ => Plan {
-            columns,
-            node: Node::Filter {
-                input: Box::new(scan),
-                pred: Expr::And(rest),
-            },
-        },
-    }
+    super::index_path::choose(plan)
 }
 
 impl Planner<'_> {
@@ -1045,6 +933,9 @@ pub(super) fn lock_rows(
         match &p.node {
             Node::SeqScan { rel, rowid: true }
             | Node::IndexScan {
+                rel, rowid: true, ..
+            }
+            | Node::IndexRange {
                 rel, rowid: true, ..
             } => Some(rel.clone()),
             Node::Filter { input, .. } => table_of(input),

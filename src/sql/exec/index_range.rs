@@ -1,0 +1,322 @@
+//! Index range scans (`plan::index_path`): ranges, IN lists, row-value IN, an equality prefix
+//! with a range on the next column, and reads in index order, forwards or backwards.
+//!
+//! At the first pull the path's values are evaluated into a list of ranges, one per
+//! combination of the fixed columns' values (sorted and without duplicates, so rows come out in
+//! index order and each once), each with the tightest lower and upper bound on the next column.
+//! Each range is read a batch at a time like the equality scan: the entries in key order,
+//! resuming after (or, backwards, before) the last one seen, and each entry's version is
+//! checked against the entry's key, so a row is reached only through the entry of its visible
+//! version's key.
+
+use std::cmp::Ordering;
+use std::ops::Bound;
+
+use crate::error::PgResult;
+use crate::sql::engine::{self, Key, KeyRef};
+use crate::sql::expr::EvalCx;
+use crate::sql::plan::index_path::{Fixed, IndexPath, RangeBound, MAX_PROBES};
+use crate::sql::plan::{Node, Plan};
+use crate::sql::types::{self, Value};
+use crate::storage::{Entry, RowId};
+
+use super::table::{row_of, Batches, BATCH};
+use super::{Budget, Operator, Step};
+
+fn cmp(a: &Value, b: &Value) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => types::compare(a, b),
+    }
+}
+
+/// One range of the index: a fixed prefix, and bounds on the column after it.
+struct Range {
+    prefix: Vec<Value>,
+    lo: Option<(Value, bool)>,
+    hi: Option<(Value, bool)>,
+    /// Where the tree is read (whole keys: the prefix and the bound, padded with NULLs, which
+    /// sort after every value, for an upper bound that takes in the later columns).
+    start: Option<Key>,
+    end: Option<Key>,
+}
+
+#[derive(Default)]
+pub(super) struct IndexRange {
+    rows: Batches,
+    /// The ranges in the order they are read (None until the first pull).
+    ranges: Option<Vec<Range>>,
+    cur: usize,
+    resume: Option<Entry<Key>>,
+    /// The covered conditions are evaluated on each row (the keys could not be used exactly).
+    recheck: bool,
+}
+
+/// The tightest of several bounds: the greatest lower (`lower`) or least upper one; an
+/// exclusive bound wins a tie. None when there are none; Err(()) when one is NULL (nothing
+/// compares with NULL, so nothing qualifies).
+fn tightest(
+    bounds: &[RangeBound],
+    lower: bool,
+    cx: &mut EvalCx,
+) -> PgResult<Result<Option<(Value, bool)>, ()>> {
+    let mut best: Option<(Value, bool)> = None;
+    for b in bounds {
+        let v = b.value.eval(&[], cx)?;
+        if v.is_null() {
+            return Ok(Err(()));
+        }
+        let better = match &best {
+            None => true,
+            Some((bv, bincl)) => match cmp(&v, bv) {
+                Ordering::Greater => lower,
+                Ordering::Less => !lower,
+                Ordering::Equal => *bincl && !b.inclusive,
+            },
+        };
+        if better {
+            best = Some((v, b.inclusive));
+        }
+    }
+    Ok(Ok(best))
+}
+
+/// The alternatives of one fixed column (or run of columns), NULL-free.
+fn alternatives(f: &Fixed, cx: &mut EvalCx) -> PgResult<Vec<Vec<Value>>> {
+    let mut out = Vec::new();
+    match f {
+        Fixed::Eq(e) => out.push(vec![e.eval(&[], cx)?]),
+        Fixed::In(list) => {
+            for e in list {
+                out.push(vec![e.eval(&[], cx)?]);
+            }
+        }
+        Fixed::Any(e) => {
+            if let Value::Array(a) = e.eval(&[], cx)? {
+                out.extend(a.items.into_iter().map(|v| vec![v]));
+            }
+        }
+        Fixed::Tuples(_, rows) => {
+            for r in rows {
+                out.push(r.iter().map(|e| e.eval(&[], cx)).collect::<PgResult<_>>()?);
+            }
+        }
+    }
+    // `col = NULL` is never true.
+    out.retain(|t| !t.iter().any(Value::is_null));
+    Ok(out)
+}
+
+impl IndexRange {
+    fn plan_ranges(&mut self, path: &IndexPath, ncols: usize, cx: &mut EvalCx) -> PgResult<()> {
+        let mut tuples: Vec<Vec<Value>> = vec![Vec::new()];
+        let mut complete = true;
+        for f in &path.fixed {
+            let alts = alternatives(f, cx)?;
+            if tuples.len().saturating_mul(alts.len()) > MAX_PROBES {
+                // Too many combinations: read what the columns so far span, and re-check.
+                complete = false;
+                self.recheck = true;
+                break;
+            }
+            let mut next = Vec::with_capacity(tuples.len() * alts.len());
+            for t in &tuples {
+                for a in &alts {
+                    let mut k = t.clone();
+                    k.extend(a.iter().cloned());
+                    next.push(k);
+                }
+            }
+            tuples = next;
+        }
+        tuples.sort_by(|a, b| {
+            a.iter()
+                .zip(b.iter())
+                .map(|(x, y)| cmp(x, y))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        });
+        tuples.dedup_by(|a, b| a.iter().zip(b.iter()).all(|(x, y)| cmp(x, y).is_eq()));
+        let (lo, hi) = if complete {
+            match (
+                tightest(&path.lower, true, cx)?,
+                tightest(&path.upper, false, cx)?,
+            ) {
+                (Ok(lo), Ok(hi)) => (lo, hi),
+                _ => {
+                    self.ranges = Some(Vec::new());
+                    return Ok(());
+                }
+            }
+        } else {
+            (None, None)
+        };
+        if let (Some((l, li)), Some((h, hi_incl))) = (&lo, &hi) {
+            match cmp(l, h) {
+                Ordering::Greater => tuples.clear(),
+                Ordering::Equal if !(*li && *hi_incl) => tuples.clear(),
+                _ => {}
+            }
+        }
+        let mut ranges: Vec<Range> = tuples
+            .into_iter()
+            .map(|prefix| {
+                let pad = |mut k: Vec<Value>| {
+                    k.resize(ncols, Value::Null);
+                    Key(k.into())
+                };
+                let start = match &lo {
+                    Some((v, _)) => {
+                        let mut k = prefix.clone();
+                        k.push(v.clone());
+                        Some(Key(k.into()))
+                    }
+                    None if prefix.is_empty() => None,
+                    None => Some(Key(prefix.clone().into())),
+                };
+                let end = match &hi {
+                    Some((v, _)) => {
+                        let mut k = prefix.clone();
+                        k.push(v.clone());
+                        Some(pad(k))
+                    }
+                    None if prefix.is_empty() => None,
+                    None => Some(pad(prefix.clone())),
+                };
+                Range {
+                    prefix,
+                    lo: lo.clone(),
+                    hi: hi.clone(),
+                    start,
+                    end,
+                }
+            })
+            .collect();
+        if path.backward {
+            ranges.reverse();
+        }
+        self.ranges = Some(ranges);
+        Ok(())
+    }
+}
+
+/// Whether an entry's key is inside `r`: Some(true) to take it, Some(false) to pass over it
+/// (before the range in reading order), None when the range is over.
+fn judge(r: &Range, k: &[Value], backward: bool) -> Option<bool> {
+    let p = r.prefix.len();
+    if k.len() < p || !k[..p].iter().zip(&r.prefix).all(|(a, b)| cmp(a, b).is_eq()) {
+        return None;
+    }
+    if r.lo.is_none() && r.hi.is_none() {
+        return Some(true);
+    }
+    let v = k.get(p)?;
+    // Below the range and above it, as seen in reading order.
+    let (below, above) = if backward {
+        (None, Some(false))
+    } else {
+        (Some(false), None)
+    };
+    if v.is_null() {
+        // NULLs sort last and satisfy no bound.
+        return above;
+    }
+    if let Some((lo, incl)) = &r.lo {
+        match cmp(v, lo) {
+            Ordering::Less => return below,
+            Ordering::Equal if !incl => return below,
+            _ => {}
+        }
+    }
+    if let Some((hi, incl)) = &r.hi {
+        match cmp(v, hi) {
+            Ordering::Greater => return above,
+            Ordering::Equal if !incl => return above,
+            _ => {}
+        }
+    }
+    Some(true)
+}
+
+impl Operator for IndexRange {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::IndexRange { rel, rowid, path } = &plan.node else {
+            unreachable!("IndexRange opened from another node")
+        };
+        let def = &rel.indexes[path.index];
+        if self.ranges.is_none() {
+            self.plan_ranges(path, def.columns.len(), cx)?;
+        }
+        loop {
+            let ranges = self.ranges.as_ref().expect("planned above");
+            let cur = &mut self.cur;
+            let resume = &mut self.resume;
+            let step = self.rows.next(cx, b, |snap, buf| {
+                let Some(r) = ranges.get(*cur) else {
+                    return false;
+                };
+                let tree = rel.data.tree(def.oid);
+                let mut found: Vec<(Vec<Value>, RowId)> = Vec::with_capacity(BATCH);
+                let mut ended = false;
+                let lo = r.start.as_ref().map_or(Bound::Unbounded, Bound::Included);
+                let hi = r.end.as_ref().map_or(Bound::Unbounded, Bound::Included);
+                let visit = |k: &KeyRef<'_>, root: RowId| match judge(r, k.0, path.backward) {
+                    Some(true) => {
+                        found.push((k.0.to_vec(), root));
+                        true
+                    }
+                    Some(false) => true,
+                    None => {
+                        ended = true;
+                        false
+                    }
+                };
+                let next = if path.backward {
+                    tree.scan_back(lo, hi, resume.as_ref(), BATCH, visit)
+                } else {
+                    tree.scan(lo, hi, resume.as_ref(), BATCH, visit)
+                };
+                match next {
+                    Some(e) if !ended => *resume = Some(e),
+                    _ => {
+                        *resume = None;
+                        *cur += 1;
+                    }
+                }
+                for (key, root) in found {
+                    // The entry may be stale (the chain moved to another key): check the
+                    // version against the entry's whole key.
+                    if let Some((_, Some(row))) = rel.data.heap.fetch(root, snap, |id, data| {
+                        let same = def
+                            .columns
+                            .iter()
+                            .zip(&key)
+                            .all(|(&c, v)| engine::same_value(&data[c], v));
+                        same.then(|| row_of(data, id, *rowid))
+                    }) {
+                        buf.push_back(row);
+                    }
+                }
+                true
+            })?;
+            match step {
+                Step::Row(r) if self.recheck || !path.later.is_empty() => {
+                    let mut ok = true;
+                    let recheck: &[_] = if self.recheck { &path.conds } else { &[] };
+                    for c in recheck.iter().chain(&path.later) {
+                        if c.eval(&r, cx)? != Value::Bool(true) {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    if ok {
+                        return Ok(Step::Row(r));
+                    }
+                }
+                other => return Ok(other),
+            }
+        }
+    }
+}

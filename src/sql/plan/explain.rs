@@ -1,0 +1,1097 @@
+//! EXPLAIN: a plan's shape in PostgreSQL's text format, with PostgreSQL's node names.
+//!
+//! `EXPLAIN [ ( option [, ...] ) ] statement` and `EXPLAIN ANALYZE statement` plan the
+//! statement and become an `Explain` node whose one column is `QUERY PLAN`; its operator
+//! (exec/explain.rs) renders the lines here, after running the statement with every operator
+//! counted when ANALYZE is on (a data-changing statement really changes rows, in the
+//! statement's transaction).
+//!
+//! The shape follows PostgreSQL's: projections are not nodes, a filter is a `Filter:` line of
+//! the node below it, a hash join's inner side sits under a `Hash` node, an index nested loop
+//! is a `Nested Loop` whose inner `Index Scan` has an `Index Cond` naming the outer column.
+//! Relations appear under their table names (not their aliases: the plan does not keep them).
+//!
+//! threadgres keeps no statistics: the `(cost=... rows=... width=...)` of plain EXPLAIN are
+//! made-up numbers of PostgreSQL's shape (rows from the table's slot count, widths from the
+//! column types), not estimates to compare with PostgreSQL's.
+
+use std::fmt::Write;
+
+use super::index_path::Fixed;
+use super::{Expr, JoinKind, Node, Plan, SetOpKind, SortKey};
+use crate::sql::types::{cast, io, ops, FormatCtx, Type, Value};
+
+/// An EXPLAIN statement: the plan to explain and the options.
+#[derive(Debug, Clone)]
+pub struct Explain {
+    pub plan: Plan,
+    pub analyze: bool,
+    pub verbose: bool,
+    pub costs: bool,
+    pub timing: bool,
+    pub summary: bool,
+    /// An error in the options, raised when the statement runs: PostgreSQL checks them in
+    /// ExplainQuery, after the extended protocol's Describe has answered.
+    pub error: Option<crate::error::PgError>,
+}
+
+/// What ANALYZE counted for a plan node: rows returned and loops (times started).
+pub type Stats<'a> = &'a dyn Fn(&Plan) -> Option<(u64, u64)>;
+
+/// One displayed node.
+struct Disp<'p> {
+    label: String,
+    props: Vec<String>,
+    children: Vec<Disp<'p>>,
+    /// The plan node whose counts are shown, and the one below a folded filter (for "Rows
+    /// Removed by Filter").
+    stat: Option<&'p Plan>,
+    filtered_from: Option<&'p Plan>,
+    /// An index-only scan: ANALYZE shows its heap fetches (every row: no visibility map).
+    heap_fetches: bool,
+    rows: f64,
+    width: usize,
+}
+
+impl<'p> Disp<'p> {
+    fn new(label: impl Into<String>, p: &'p Plan) -> Disp<'p> {
+        Disp {
+            label: label.into(),
+            props: Vec::new(),
+            children: Vec::new(),
+            stat: Some(p),
+            filtered_from: None,
+            heap_fetches: false,
+            rows: 1000.0,
+            width: width_of(p),
+        }
+    }
+}
+
+fn width_of(p: &Plan) -> usize {
+    p.columns
+        .iter()
+        .map(|c| match c.ty {
+            Type::BOOL => 1,
+            Type::INT2 => 2,
+            Type::INT4 | Type::FLOAT4 | Type::DATE | Type::OID => 4,
+            Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
+            Type::UUID | Type::INTERVAL => 16,
+            _ => 32,
+        })
+        .sum()
+}
+
+/// How column references are named while deparsing: the plan whose output `Column(i)` is,
+/// the plans of enclosing lateral joins for `Outer(n, i)`, and whether to qualify.
+#[derive(Clone)]
+struct Cx<'p> {
+    input: Option<&'p Plan>,
+    outer: Vec<&'p Plan>,
+    qualify: bool,
+    /// Whether the statement qualifies names (`qualify` is off for an index condition's own
+    /// columns, which PostgreSQL writes bare).
+    qualify_all: bool,
+    fmt: &'p FormatCtx,
+    /// The index scans (by address) whose consumers need only indexed columns: PostgreSQL
+    /// shows them as Index Only Scans.
+    index_only: &'p std::collections::HashSet<usize>,
+}
+
+impl<'p> Cx<'p> {
+    fn with(&self, input: &'p Plan) -> Cx<'p> {
+        Cx {
+            input: Some(input),
+            ..self.clone()
+        }
+    }
+}
+
+/// The name of output column `i` of `p`.
+fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
+    match &p.node {
+        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
+            let name = rel
+                .columns
+                .get(i)
+                .map_or_else(|| "ctid".to_string(), |c| quote_ident(&c.name));
+            if cx.qualify {
+                format!("{}.{name}", quote_ident(&rel.name.name))
+            } else {
+                name
+            }
+        }
+        Node::Join { left, right, .. } => {
+            let lw = left.columns.len();
+            if i < lw {
+                colname(left, i, cx)
+            } else {
+                colname(right, i - lw, cx)
+            }
+        }
+        Node::HashJoin(j) => {
+            let lw = j.left.columns.len();
+            if i < lw {
+                colname(&j.left, i, cx)
+            } else {
+                colname(&j.right, i - lw, cx)
+            }
+        }
+        Node::Project { input, exprs } if !matches!(input.node, Node::Result) => match exprs.get(i)
+        {
+            Some(e) => expr(e, &cx.with(input)),
+            None => "?".into(),
+        },
+        Node::Filter { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Limit { input, .. }
+        | Node::LockRows { input, .. }
+        | Node::Distinct { input, .. } => colname(input, i, cx),
+        Node::Aggregate { input, group, .. } if i < group.len() => expr(&group[i], &cx.with(input)),
+        Node::Aggregate { input, group, aggs } => match aggs.get(i - group.len()) {
+            Some(a) => {
+                use super::AggFunc as F;
+                let name = match a.func {
+                    F::CountStar => return "count(*)".into(),
+                    F::Count => "count",
+                    F::Sum => "sum",
+                    F::Avg => "avg",
+                    F::Min => "min",
+                    F::Max => "max",
+                    F::BoolAnd => "bool_and",
+                    F::BoolOr => "bool_or",
+                    F::ArrayAgg => "array_agg",
+                    F::StringAgg => "string_agg",
+                };
+                format!(
+                    "{name}({}{})",
+                    if a.distinct { "DISTINCT " } else { "" },
+                    list(&a.args, &cx.with(input))
+                )
+            }
+            None => "?".into(),
+        },
+        Node::Values(_) => {
+            if cx.qualify {
+                format!("\"*VALUES*\".column{}", i + 1)
+            } else {
+                format!("column{}", i + 1)
+            }
+        }
+        _ => p
+            .columns
+            .get(i)
+            .map_or_else(|| "?".into(), |c| quote_ident(&c.name)),
+    }
+}
+
+fn quote_ident(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if plain {
+        s.to_string()
+    } else {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    }
+}
+
+fn value_type(v: &Value) -> Type {
+    match v {
+        Value::Bool(_) => Type::BOOL,
+        Value::Int2(_) => Type::INT2,
+        Value::Int4(_) => Type::INT4,
+        Value::Int8(_) => Type::INT8,
+        Value::Float4(_) => Type::FLOAT4,
+        Value::Float8(_) => Type::FLOAT8,
+        Value::Numeric(_) => Type::NUMERIC,
+        Value::Bytea(_) => Type::BYTEA,
+        Value::Date(_) => Type::DATE,
+        Value::Time(_) => Type::TIME,
+        Value::TimeTz(..) => Type::TIMETZ,
+        Value::Timestamp(_) => Type::TIMESTAMP,
+        Value::TimestampTz(_) => Type::TIMESTAMPTZ,
+        Value::Interval(_) => Type::INTERVAL,
+        Value::Oid(_) => Type::OID,
+        Value::Uuid(_) => Type::UUID,
+        Value::Inet(_) => Type::INET,
+        Value::Array(a) => a.elem.array().unwrap_or(Type::TEXT),
+        _ => Type::TEXT,
+    }
+}
+
+/// A constant as PostgreSQL's deparser writes it: integers and numerics bare (negative ones
+/// quoted and cast), everything else quoted and cast to its type.
+fn constant(v: &Value, fmt: &FormatCtx) -> String {
+    if v.is_null() {
+        return "NULL".into();
+    }
+    let ty = value_type(v);
+    let text = io::to_text(v, ty, fmt);
+    match v {
+        Value::Int4(n) if *n >= 0 => text,
+        Value::Numeric(_) if !text.starts_with('-') && text != "NaN" => text,
+        Value::Bool(b) => b.to_string(),
+        _ => format!(
+            "'{}'::{}",
+            text.replace('\'', "''"),
+            cast::format_type_with_typmod(ty, -1)
+        ),
+    }
+}
+
+/// The name of binary operator `f`.
+fn op_name(f: &ops::BinFn) -> &'static str {
+    if std::ptr::eq(*f as *const (), super::ops_eq_any as *const ()) {
+        return "=";
+    }
+    const NAMES: &[&str] = &[
+        "=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "^", "||", "~~", "!~~", "~~*",
+        "!~~*", "~", "!~", "~*", "!~*", "&", "|", "#", "<<", ">>", "@>", "<@", "&&", "->", "->>",
+        "#>", "#>>", "?", "?|", "?&",
+    ];
+    NAMES
+        .iter()
+        .find(|n| {
+            ops::binary_operators(n)
+                .iter()
+                .any(|op| std::ptr::eq(op.f as *const (), *f as *const ()))
+        })
+        .copied()
+        .unwrap_or("?")
+}
+
+fn list(items: &[Expr], cx: &Cx) -> String {
+    items
+        .iter()
+        .map(|e| expr(e, cx))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An array of constants as one constant (`'{1,2,3}'::integer[]`), or `ARRAY[...]`.
+fn array_of(items: &[Expr], cx: &Cx) -> String {
+    let vals: Option<Vec<&Value>> = items
+        .iter()
+        .map(|e| match e {
+            Expr::Const(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    match vals {
+        Some(vals) if !vals.is_empty() => {
+            let ty = vals
+                .iter()
+                .find(|v| !v.is_null())
+                .map_or(Type::TEXT, |v| value_type(v));
+            let arr = Value::Array(Box::new(crate::sql::types::Array::one_dim(
+                ty,
+                vals.into_iter().cloned().collect(),
+            )));
+            constant(&arr, cx.fmt)
+        }
+        _ => format!("ARRAY[{}]", list(items, cx)),
+    }
+}
+
+/// An expression as PostgreSQL's deparser (ruleutils) writes it in EXPLAIN.
+fn expr(e: &Expr, cx: &Cx) -> String {
+    match e {
+        Expr::Const(v) => constant(v, cx.fmt),
+        Expr::Param(i) => format!("${}", i + 1),
+        Expr::Column(i) => match cx.input {
+            Some(p) => colname(p, *i, cx),
+            None => "?".into(),
+        },
+        Expr::Outer(level, i) => match cx.outer.len().checked_sub(*level) {
+            Some(k) => {
+                let p = cx.outer[k];
+                let ocx = Cx {
+                    input: Some(p),
+                    outer: cx.outer[..k].to_vec(),
+                    qualify: cx.qualify_all,
+                    ..cx.clone()
+                };
+                colname(p, *i, &ocx)
+            }
+            None => "?".into(),
+        },
+        Expr::Bin(f, a, b) => format!("({} {} {})", expr(a, cx), op_name(f), expr(b, cx)),
+        Expr::Un(_, a) => format!("(- {})", expr(a, cx)),
+        Expr::And(v) => format!(
+            "({})",
+            v.iter()
+                .map(|x| expr(x, cx))
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        ),
+        Expr::Or(v) => format!(
+            "({})",
+            v.iter()
+                .map(|x| expr(x, cx))
+                .collect::<Vec<_>>()
+                .join(" OR ")
+        ),
+        Expr::Not(a) => format!("(NOT {})", expr(a, cx)),
+        Expr::IsNull(a, neg) => format!(
+            "({} IS {}NULL)",
+            expr(a, cx),
+            if *neg { "NOT " } else { "" }
+        ),
+        Expr::InList {
+            expr: x,
+            list: l,
+            eq,
+            negated,
+        } => {
+            let (op, q) = if *negated {
+                ("<>", "ALL")
+            } else {
+                (op_name(eq), "ANY")
+            };
+            format!("({} {op} {q} ({}))", expr(x, cx), array_of(l, cx))
+        }
+        Expr::ArrayCmp {
+            left,
+            right,
+            op,
+            all,
+        } => format!(
+            "({} {} {} ({}))",
+            expr(left, cx),
+            op_name(op),
+            if *all { "ALL" } else { "ANY" },
+            expr(right, cx)
+        ),
+        Expr::Cast { expr: a, to, .. } => {
+            format!(
+                "({})::{}",
+                expr(a, cx),
+                cast::format_type_with_typmod(*to, -1)
+            )
+        }
+        Expr::Row(v) => format!("ROW({})", list(v, cx)),
+        Expr::Array(v, _) => array_of(v, cx),
+        Expr::Coalesce(v) => format!("COALESCE({})", list(v, cx)),
+        Expr::Subquery(..) => "(SubPlan 1)".into(),
+        _ => "(...)".into(),
+    }
+}
+
+/// An index condition, the indexed column first (`5 < a` is shown as `(a > 5)`).
+fn index_cond(c: &Expr, cx: &Cx) -> String {
+    if let Expr::Bin(f, l, r) = c {
+        if let (false, Expr::Column(_)) = (matches!(**l, Expr::Column(_)), &**r) {
+            let op = match op_name(f) {
+                "<" => ">",
+                "<=" => ">=",
+                ">" => "<",
+                ">=" => "<=",
+                other => other,
+            };
+            return format!("({} {op} {})", expr(r, cx), expr(l, cx));
+        }
+    }
+    expr(c, cx)
+}
+
+/// Conditions as one qualifier line's text: PostgreSQL ANDs a list of quals.
+fn quals(conds: &[String]) -> String {
+    match conds {
+        [one] => one.clone(),
+        many => format!("({})", many.join(" AND ")),
+    }
+}
+
+fn sort_keys(keys: &[SortKey], cx: &Cx) -> String {
+    keys.iter()
+        .map(|k| {
+            let mut s = expr(&k.expr, cx);
+            if k.desc {
+                s.push_str(" DESC");
+                if !k.nulls_first {
+                    s.push_str(" NULLS LAST");
+                }
+            } else if k.nulls_first {
+                s.push_str(" NULLS FIRST");
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The base relations a plan reads (PostgreSQL qualifies column names when there are several).
+fn relations(p: &Plan) -> usize {
+    match &p.node {
+        Node::SeqScan { .. }
+        | Node::IndexScan { .. }
+        | Node::IndexRange { .. }
+        | Node::Values(_)
+        | Node::Function { .. }
+        | Node::Virtual(_)
+        | Node::Cte(..)
+        | Node::WorkTable(_) => 1,
+        Node::Join { left, right, .. } => relations(left) + relations(right),
+        Node::HashJoin(j) => relations(&j.left) + relations(&j.right),
+        Node::SetOp { left, right, .. } => relations(left) + relations(right),
+        Node::RecursiveUnion { init, step, .. } => relations(init) + relations(step),
+        Node::Modify(m) => 1 + relations(&m.input).saturating_sub(1),
+        Node::Project { input, .. }
+        | Node::Filter { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Limit { input, .. }
+        | Node::LockRows { input, .. }
+        | Node::Distinct { input, .. }
+        | Node::Aggregate { input, .. }
+        | Node::Window { input, .. }
+        | Node::ProjectSet { input, .. } => relations(input),
+        _ => 0,
+    }
+}
+
+fn scan_name(rel: &crate::sql::engine::Rel, verbose: bool) -> String {
+    if verbose {
+        format!(
+            "{}.{}",
+            quote_ident(&rel.name.schema),
+            quote_ident(&rel.name.name)
+        )
+    } else {
+        quote_ident(&rel.name.name)
+    }
+}
+
+fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
+    let here = cx.with(p);
+    match &p.node {
+        Node::Result => Disp::new("Result", p),
+        Node::SeqScan { rel, .. } => {
+            let mut d = Disp::new(format!("Seq Scan on {}", scan_name(rel, e.verbose)), p);
+            d.rows = rel.data.heap.len().max(1) as f64;
+            d
+        }
+        Node::IndexScan { rel, index, eq, .. } => {
+            let def = &rel.indexes[*index];
+            let mut d = Disp::new(
+                format!(
+                    "{} using {} on {}",
+                    scan_kind(p, cx),
+                    quote_ident(&def.name),
+                    scan_name(rel, e.verbose)
+                ),
+                p,
+            );
+            let bare = Cx {
+                qualify: e.verbose,
+                ..cx.clone()
+            };
+            let conds: Vec<String> = def
+                .columns
+                .iter()
+                .zip(eq)
+                .map(|(&c, v)| format!("({} = {})", colname(p, c, &bare), expr(v, cx)))
+                .collect();
+            if !conds.is_empty() {
+                d.props.push(format!("Index Cond: {}", quals(&conds)));
+            }
+            d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
+            d.rows = 1.0;
+            d
+        }
+        Node::IndexRange { rel, path, .. } => {
+            let def = &rel.indexes[path.index];
+            let mut d = Disp::new(
+                format!(
+                    "{}{} using {} on {}",
+                    scan_kind(p, cx),
+                    if path.backward { " Backward" } else { "" },
+                    quote_ident(&def.name),
+                    scan_name(rel, e.verbose)
+                ),
+                p,
+            );
+            let bare = Cx {
+                qualify: e.verbose,
+                ..here.clone()
+            };
+            let conds: Vec<String> = path
+                .conds
+                .iter()
+                .chain(&path.later)
+                .map(|c| index_cond(c, &bare))
+                .collect();
+            if !conds.is_empty() {
+                d.props.push(format!("Index Cond: {}", quals(&conds)));
+            }
+            d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
+            d.rows = if path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_))) {
+                10.0
+            } else {
+                50.0
+            };
+            d
+        }
+        Node::Project { input, .. } => match input.node {
+            Node::Result => Disp::new("Result", p),
+            _ => {
+                let mut d = build(input, cx, e);
+                d.stat = Some(p);
+                d
+            }
+        },
+        Node::Filter { input, pred } => {
+            let mut d = build(input, cx, e);
+            // A scan's own filter names its columns bare (unless VERBOSE), as PostgreSQL's
+            // show_scan_qual does; a filter over a join qualifies them.
+            let scan = matches!(
+                input.node,
+                Node::SeqScan { .. }
+                    | Node::IndexScan { .. }
+                    | Node::IndexRange { .. }
+                    | Node::Values(_)
+                    | Node::Function { .. }
+                    | Node::Cte(..)
+                    | Node::WorkTable(_)
+                    | Node::Virtual(_)
+            );
+            let fcx = Cx {
+                qualify: cx.qualify && (!scan || e.verbose),
+                ..cx.with(input)
+            };
+            d.props.push(format!("Filter: {}", expr(pred, &fcx)));
+            d.filtered_from = d.stat;
+            d.stat = Some(p);
+            d.rows = (d.rows / 3.0).max(1.0);
+            d
+        }
+        Node::Values(rows) if rows.len() == 1 => Disp::new("Result", p),
+        Node::Values(rows) => {
+            let mut d = Disp::new("Values Scan on \"*VALUES*\"", p);
+            d.rows = rows.len() as f64;
+            d
+        }
+        Node::Function { srf, .. } => {
+            let alias = p.columns.first().map_or("?", |c| c.name.as_str());
+            let name = match srf {
+                super::Srf::GenerateSeriesInt
+                | super::Srf::GenerateSeriesNumeric
+                | super::Srf::GenerateSeriesTimestamp => "generate_series",
+                super::Srf::Unnest => "unnest",
+                super::Srf::ListeningChannels => "pg_listening_channels",
+                super::Srf::GenerateSubscripts => "generate_subscripts",
+                super::Srf::Scalar => alias,
+            };
+            let label = if alias == name {
+                format!("Function Scan on {name}")
+            } else {
+                format!("Function Scan on {name} {}", quote_ident(alias))
+            };
+            Disp::new(label, p)
+        }
+        Node::Virtual(_) => Disp::new("Seq Scan on (system view)", p),
+        Node::Cte(i, _) => Disp::new(format!("CTE Scan on cte_{}", i + 1), p),
+        Node::WorkTable(_) => Disp::new("WorkTable Scan", p),
+        Node::RecursiveUnion { init, step, .. } => {
+            let mut d = Disp::new("Recursive Union", p);
+            d.children = vec![build(init, cx, e), build(step, cx, e)];
+            d
+        }
+        Node::ProjectSet { input, .. } => {
+            let mut d = Disp::new("ProjectSet", p);
+            d.children = vec![build(input, cx, e)];
+            d
+        }
+        Node::Modify(m) => {
+            let verb = match m.verb() {
+                "INSERT" => "Insert",
+                "UPDATE" => "Update",
+                _ => "Delete",
+            };
+            let mut d = Disp::new(format!("{verb} on {}", scan_name(&m.rel, e.verbose)), p);
+            d.children = vec![build(&m.input, cx, e)];
+            d.rows = 0.0;
+            d
+        }
+        Node::LockRows { input, .. } => {
+            let mut d = Disp::new("LockRows", p);
+            d.children = vec![build(input, cx, e)];
+            d
+        }
+        Node::Join {
+            left,
+            right,
+            kind,
+            on,
+            lateral,
+        } => {
+            let mut d = Disp::new(format!("Nested Loop{}", join_suffix(*kind)), p);
+            if let Some(on) = on {
+                d.props.push(format!("Join Filter: {}", expr(on, &here)));
+            }
+            let l = build(left, cx, e);
+            let r = if *lateral {
+                let mut inner = cx.clone();
+                inner.outer.push(left);
+                build(right, &inner, e)
+            } else {
+                build(right, cx, e)
+            };
+            d.rows = l.rows.max(r.rows);
+            d.children = vec![l, r];
+            d
+        }
+        Node::HashJoin(j) => {
+            let mut d = Disp::new(format!("Hash{}", join_suffix(j.kind)), p);
+            let conds: Vec<String> = j
+                .left_keys
+                .iter()
+                .zip(&j.right_keys)
+                .map(|(&l, &r)| {
+                    format!(
+                        "({} = {})",
+                        colname(&j.left, l, cx),
+                        colname(&j.right, r, cx)
+                    )
+                })
+                .collect();
+            d.props.push(format!("Hash Cond: {}", quals(&conds)));
+            if let Some(on) = &j.on {
+                d.props.push(format!("Join Filter: {}", expr(on, &here)));
+            }
+            let l = build(&j.left, cx, e);
+            let r = build(&j.right, cx, e);
+            let mut hash = Disp::new("Hash", &j.right);
+            hash.rows = r.rows;
+            hash.width = r.width;
+            if e.analyze {
+                hash.props
+                    .push("Buckets: 1024  Batches: 1  Memory Usage: 9kB".into());
+            }
+            hash.children = vec![r];
+            d.rows = l.rows.max(hash.rows);
+            d.children = vec![l, hash];
+            d
+        }
+        Node::Aggregate { input, group, .. } => {
+            let mut d = if group.is_empty() {
+                Disp::new("Aggregate", p)
+            } else {
+                let mut d = Disp::new("HashAggregate", p);
+                d.props
+                    .push(format!("Group Key: {}", list(group, &cx.with(input))));
+                d
+            };
+            d.children = vec![build(input, cx, e)];
+            d.rows = if group.is_empty() { 1.0 } else { 200.0 };
+            d
+        }
+        Node::Window { input, .. } => {
+            let mut d = Disp::new("WindowAgg", p);
+            d.children = vec![build(input, cx, e)];
+            d
+        }
+        Node::Sort { input, keys } => {
+            let mut d = Disp::new("Sort", p);
+            d.props
+                .push(format!("Sort Key: {}", sort_keys(keys, &cx.with(input))));
+            if e.analyze {
+                d.props.push("Sort Method: quicksort  Memory: 25kB".into());
+            }
+            let c = build(input, cx, e);
+            d.rows = c.rows;
+            d.children = vec![c];
+            d
+        }
+        Node::Distinct { input, on, width } => {
+            let mut d = match on {
+                Some(_) => Disp::new("Unique", p),
+                None => {
+                    let mut d = Disp::new("HashAggregate", p);
+                    let keys: Vec<String> = (0..*width).map(|i| colname(input, i, cx)).collect();
+                    d.props.push(format!("Group Key: {}", keys.join(", ")));
+                    d
+                }
+            };
+            d.children = vec![build(input, cx, e)];
+            d
+        }
+        Node::Limit { input, .. } => {
+            let mut d = Disp::new("Limit", p);
+            let c = build(input, cx, e);
+            d.rows = c.rows.min(100.0);
+            d.children = vec![c];
+            d
+        }
+        Node::SetOp {
+            op,
+            all,
+            left,
+            right,
+        } => {
+            let mut append = Disp::new("Append", p);
+            append.children = vec![build(left, cx, e), build(right, cx, e)];
+            match (op, all) {
+                (SetOpKind::Union, true) => append,
+                (SetOpKind::Union, false) => {
+                    let mut d = Disp::new("HashAggregate", p);
+                    let keys: Vec<String> =
+                        (0..p.columns.len()).map(|i| colname(left, i, cx)).collect();
+                    d.props.push(format!("Group Key: {}", keys.join(", ")));
+                    append.stat = None;
+                    d.children = vec![append];
+                    d
+                }
+                (kind, all) => {
+                    let name = if *kind == SetOpKind::Intersect {
+                        "Intersect"
+                    } else {
+                        "Except"
+                    };
+                    let mut d = Disp::new(
+                        format!("HashSetOp {name}{}", if *all { " All" } else { "" }),
+                        p,
+                    );
+                    append.stat = None;
+                    d.children = vec![append];
+                    d
+                }
+            }
+        }
+        Node::ModifyingCtes { ctes, input } => {
+            // PostgreSQL prints each as an init plan ("CTE name"); they follow the query here.
+            let mut d = build(input, cx, e);
+            for c in ctes {
+                d.children.push(build(c, cx, e));
+            }
+            d
+        }
+        Node::Explain(_) => Disp::new("Result", p),
+    }
+}
+
+fn scan_kind(p: &Plan, cx: &Cx) -> &'static str {
+    if cx.index_only.contains(&(p as *const Plan as usize)) {
+        "Index Only Scan"
+    } else {
+        "Index Scan"
+    }
+}
+
+/// Marks `need`'s columns of `e` (all of them when `e` has a subquery, whose references to
+/// the row are not seen here).
+fn mark(e: &Expr, need: &mut [bool]) {
+    if e.any(&mut |x| matches!(x, Expr::Subquery(..))) {
+        need.iter_mut().for_each(|n| *n = true);
+        return;
+    }
+    e.any(&mut |x| {
+        if let Expr::Column(c) = x {
+            if let Some(n) = need.get_mut(*c) {
+                *n = true;
+            }
+        }
+        false
+    });
+}
+
+/// Finds the index scans whose consumers need only indexed columns (`need`: which output
+/// columns of `p` are used above it). Nodes not looked into keep their scans plain.
+fn needs(p: &Plan, need: Vec<bool>, out: &mut std::collections::HashSet<usize>) {
+    let all = |q: &Plan| vec![true; q.columns.len()];
+    match &p.node {
+        Node::IndexScan {
+            rel,
+            index,
+            rowid: false,
+            ..
+        } => {
+            let cols = &rel.indexes[*index].columns;
+            if need
+                .iter()
+                .enumerate()
+                .all(|(i, n)| !n || cols.contains(&i))
+            {
+                out.insert(p as *const Plan as usize);
+            }
+        }
+        Node::IndexRange {
+            rel,
+            path,
+            rowid: false,
+        } => {
+            let cols = &rel.indexes[path.index].columns;
+            if need
+                .iter()
+                .enumerate()
+                .all(|(i, n)| !n || cols.contains(&i))
+            {
+                out.insert(p as *const Plan as usize);
+            }
+        }
+        Node::Project { input, exprs } => {
+            let mut n = vec![false; input.columns.len()];
+            for (i, e) in exprs.iter().enumerate() {
+                if need.get(i).copied().unwrap_or(true) {
+                    mark(e, &mut n);
+                }
+            }
+            needs(input, n, out);
+        }
+        Node::Filter { input, pred } => {
+            let mut n = need;
+            n.resize(input.columns.len(), true);
+            mark(pred, &mut n);
+            needs(input, n, out);
+        }
+        Node::Sort { input, keys } => {
+            let mut n = need;
+            n.resize(input.columns.len(), true);
+            keys.iter().for_each(|k| mark(&k.expr, &mut n));
+            needs(input, n, out);
+        }
+        Node::Limit { input, .. } => {
+            let mut n = need;
+            n.resize(input.columns.len(), true);
+            needs(input, n, out);
+        }
+        Node::Aggregate { input, group, aggs } => {
+            let mut n = vec![false; input.columns.len()];
+            group.iter().for_each(|g| mark(g, &mut n));
+            for a in aggs {
+                a.args.iter().for_each(|x| mark(x, &mut n));
+                if let Some(f) = &a.filter {
+                    mark(f, &mut n);
+                }
+                a.order.iter().for_each(|k| mark(&k.expr, &mut n));
+            }
+            needs(input, n, out);
+        }
+        Node::Join {
+            left,
+            right,
+            on,
+            lateral,
+            ..
+        } => {
+            let lw = left.columns.len();
+            let mut n = need;
+            n.resize(p.columns.len(), true);
+            if let Some(on) = on {
+                mark(on, &mut n);
+            }
+            if *lateral {
+                // The right side reads the left row through outer references.
+                n[..lw].iter_mut().for_each(|x| *x = true);
+            }
+            needs(left, n[..lw].to_vec(), out);
+            needs(right, n[lw..].to_vec(), out);
+        }
+        Node::HashJoin(j) => {
+            let lw = j.left.columns.len();
+            let mut n = need;
+            n.resize(p.columns.len(), true);
+            j.conds
+                .iter()
+                .chain(j.on.as_ref())
+                .for_each(|c| mark(c, &mut n));
+            needs(&j.left, n[..lw].to_vec(), out);
+            needs(&j.right, n[lw..].to_vec(), out);
+        }
+        Node::Modify(m) => needs(&m.input, all(&m.input), out),
+        Node::LockRows { input, .. } | Node::Distinct { input, .. } => {
+            needs(input, all(input), out)
+        }
+        _ => {}
+    }
+}
+
+fn join_suffix(kind: JoinKind) -> &'static str {
+    match kind {
+        JoinKind::Inner => " Join",
+        JoinKind::Left => " Left Join",
+        JoinKind::Right => " Right Join",
+        JoinKind::Full => " Full Join",
+    }
+}
+
+fn fix_nested_loop_label(d: &mut Disp) {
+    // PostgreSQL names an inner nested loop just "Nested Loop".
+    if d.label == "Nested Loop Join" {
+        d.label = "Nested Loop".into();
+    }
+    for c in &mut d.children {
+        fix_nested_loop_label(c);
+    }
+}
+
+fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mut Vec<String>) {
+    let mut line = String::new();
+    if depth_col > 0 {
+        line.push_str(&" ".repeat(depth_col - 4));
+        line.push_str("->  ");
+    }
+    line.push_str(&d.label);
+    if e.costs {
+        let total = d.rows * 0.01 + 1.0;
+        let _ = write!(
+            line,
+            "  (cost=0.00..{total:.2} rows={:.0} width={})",
+            d.rows, d.width
+        );
+    }
+    let count = |p: Option<&Plan>| p.and_then(|p| stats.and_then(|s| s(p)));
+    let mut removed = None;
+    if e.analyze {
+        match count(d.stat) {
+            Some((rows, loops)) if loops > 0 => {
+                let per = (rows as f64 / loops as f64).round();
+                if e.timing {
+                    let _ = write!(
+                        line,
+                        " (actual time=0.001..0.001 rows={per:.0} loops={loops})"
+                    );
+                } else {
+                    let _ = write!(line, " (actual rows={per:.0} loops={loops})");
+                }
+                if let Some((below, _)) = count(d.filtered_from) {
+                    let gone = below.saturating_sub(rows);
+                    if gone > 0 {
+                        removed = Some((gone as f64 / loops as f64).round());
+                    }
+                }
+            }
+            _ => line.push_str(" (never executed)"),
+        }
+    }
+    out.push(line);
+    let pad = " ".repeat(depth_col + 2);
+    for p in &d.props {
+        // The analyze-only lines come after the filter's count, as in PostgreSQL.
+        out.push(format!("{pad}{p}"));
+        if p.starts_with("Filter: ") {
+            if let Some(n) = removed {
+                out.push(format!("{pad}Rows Removed by Filter: {n:.0}"));
+            }
+        }
+    }
+    if d.heap_fetches {
+        if let Some((rows, loops)) = count(d.filtered_from.or(d.stat)) {
+            let per = (rows as f64 / loops.max(1) as f64).round();
+            out.push(format!("{pad}Heap Fetches: {per:.0}"));
+        }
+    }
+    for c in &d.children {
+        write(c, depth_col + 6, e, stats, out);
+    }
+}
+
+/// The lines of EXPLAIN for `e` (with ANALYZE's counts from `stats`).
+pub fn render(e: &Explain, fmt: &FormatCtx, stats: Option<Stats>) -> Vec<String> {
+    let qualify = e.verbose || relations(&e.plan) > 1;
+    let mut index_only = std::collections::HashSet::new();
+    needs(&e.plan, vec![true; e.plan.columns.len()], &mut index_only);
+    let cx = Cx {
+        input: None,
+        outer: Vec::new(),
+        qualify,
+        qualify_all: qualify,
+        fmt,
+        index_only: &index_only,
+    };
+    let mut d = build(&e.plan, &cx, e);
+    fix_nested_loop_label(&mut d);
+    let mut out = Vec::new();
+    write(&d, 0, e, stats, &mut out);
+    out
+}
+
+/// The options of an EXPLAIN statement.
+pub fn options(list: &[pg_query::protobuf::Node]) -> crate::error::PgResult<[bool; 5]> {
+    use crate::error::{code, PgError};
+    use pg_query::protobuf::node::Node as N;
+    // analyze, verbose, costs, timing, summary
+    let mut analyze = false;
+    let mut verbose = false;
+    let mut costs = true;
+    let mut timing: Option<bool> = None;
+    let mut summary: Option<bool> = None;
+    for o in list {
+        let Some(N::DefElem(d)) = &o.node else {
+            continue;
+        };
+        let arg = d.arg.as_ref().and_then(|a| a.node.as_ref());
+        let text = match arg {
+            None => None,
+            Some(N::String(s)) => Some(s.sval.clone()),
+            Some(N::AConst(c)) => match &c.val {
+                Some(pg_query::protobuf::a_const::Val::Sval(s)) => Some(s.sval.clone()),
+                Some(pg_query::protobuf::a_const::Val::Ival(i)) => Some(i.ival.to_string()),
+                Some(pg_query::protobuf::a_const::Val::Boolval(b)) => {
+                    Some(if b.boolval { "true" } else { "false" }.into())
+                }
+                _ => None,
+            },
+            Some(_) => None,
+        };
+        let flag = |name: &str| -> crate::error::PgResult<bool> {
+            match text.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                None | Some("true") | Some("on") | Some("1") => Ok(true),
+                Some("false") | Some("off") | Some("0") => Ok(false),
+                Some(_) => Err(PgError::new(
+                    code::SYNTAX_ERROR,
+                    format!("{name} requires a Boolean value"),
+                )),
+            }
+        };
+        match d.defname.as_str() {
+            "analyze" => analyze = flag("analyze")?,
+            "verbose" => verbose = flag("verbose")?,
+            "costs" => costs = flag("costs")?,
+            "timing" => timing = Some(flag("timing")?),
+            "summary" => summary = Some(flag("summary")?),
+            "buffers" | "settings" | "wal" => {
+                flag(&d.defname)?;
+            }
+            "format" => {
+                let f = text.unwrap_or_default().to_ascii_lowercase();
+                if f != "text" {
+                    if ["json", "xml", "yaml"].contains(&f.as_str()) {
+                        return Err(PgError::feature_not_supported(format!(
+                            "EXPLAIN format {} is not supported yet",
+                            f.to_uppercase()
+                        )));
+                    }
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("unrecognized value for EXPLAIN option \"format\": \"{f}\""),
+                    )
+                    .at(super::loc(d.location)));
+                }
+            }
+            other => {
+                return Err(PgError::new(
+                    code::SYNTAX_ERROR,
+                    format!("unrecognized EXPLAIN option \"{other}\""),
+                )
+                .at(super::loc(d.location)))
+            }
+        }
+    }
+    if timing == Some(true) && !analyze {
+        return Err(PgError::new(
+            code::INVALID_PARAMETER_VALUE,
+            "EXPLAIN option TIMING requires ANALYZE",
+        ));
+    }
+    Ok([
+        analyze,
+        verbose,
+        costs,
+        timing.unwrap_or(analyze),
+        summary.unwrap_or(analyze),
+    ])
+}

@@ -1,0 +1,647 @@
+//! Index access paths beyond leading-column equality: ranges (`a > 5 AND a <= 10`, BETWEEN),
+//! IN lists and `= ANY(array)`, row-value IN (`(a, b) IN ((1, 2), (3, 4))`), an equality
+//! prefix followed by a range on the next column, and reads of an index in its order (for
+//! `ORDER BY ... LIMIT`, see [`use_index_order`]).
+//!
+//! `Filter(SeqScan)` becomes `IndexScan` (the old path: every leading column fixed by one
+//! equality, the shape pgbench's `-S` runs) or `IndexRange` (everything else here); the
+//! conjuncts an index path covers leave the filter and are kept in the path (EXPLAIN's
+//! `Index Cond`).
+//!
+//! An index bound is only used where the index's order agrees exactly with the operator: the
+//! comparison operators whose function compares as `engine::Key` does (`types::compare`); the
+//! bpchar, regtype and timezone-dependent cross-type comparisons are left to the filter. The
+//! executor checks each version it reaches against the entry's key (stale entries), and when
+//! it could not use the keys exactly (too many IN combinations) it re-checks the covered
+//! conjuncts on the row.
+
+use super::{Expr, Node, Plan, SortKey};
+use crate::sql::engine::Rel;
+use crate::sql::types::{ops, Type};
+
+/// At most this many equality combinations (the product of IN lists) are probed one by one;
+/// past it the executor reads the index range they span and re-checks the conditions.
+pub const MAX_PROBES: usize = 10_000;
+
+/// How an index column (or a run of them) is fixed.
+#[derive(Debug, Clone)]
+pub enum Fixed {
+    /// `col = value`.
+    Eq(Expr),
+    /// `col IN (v1, v2, ...)`.
+    In(Vec<Expr>),
+    /// `col = ANY(array)`.
+    Any(Expr),
+    /// Row-value IN over this many consecutive index columns: one tuple per alternative, in
+    /// index column order.
+    Tuples(usize, Vec<Vec<Expr>>),
+}
+
+impl Fixed {
+    fn width(&self) -> usize {
+        match self {
+            Fixed::Tuples(n, _) => *n,
+            _ => 1,
+        }
+    }
+}
+
+/// One bound of a range: the value and whether it is included.
+#[derive(Debug, Clone)]
+pub struct RangeBound {
+    pub value: Expr,
+    pub inclusive: bool,
+}
+
+/// An index access path.
+#[derive(Debug, Clone)]
+pub struct IndexPath {
+    /// Position in `rel.indexes`.
+    pub index: usize,
+    /// The leading key columns fixed, in order (each covers `width()` columns).
+    pub fixed: Vec<Fixed>,
+    /// Bounds on the key column after the fixed ones (the tightest of each side is used).
+    pub lower: Vec<RangeBound>,
+    pub upper: Vec<RangeBound>,
+    /// Read the index backwards (ORDER BY ... DESC).
+    pub backward: bool,
+    /// The conjuncts this path covers, over the table's row (EXPLAIN's Index Cond, and the
+    /// re-check where the keys could not be used exactly).
+    pub conds: Vec<Expr>,
+    /// Comparisons on later key columns, which bound nothing: checked on each row the scan
+    /// reads (PostgreSQL lists them in the Index Cond too).
+    pub later: Vec<Expr>,
+}
+
+impl IndexPath {
+    /// The number of leading key columns fixed.
+    pub fn fixed_columns(&self) -> usize {
+        self.fixed.iter().map(Fixed::width).sum()
+    }
+}
+
+/// Comparison operators an index can serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cmp {
+    Eq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Cmp {
+    /// The operator with its operands swapped (`5 < a` is `a > 5`).
+    fn flip(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Eq,
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+        }
+    }
+}
+
+/// Whether `f` is operator table `table`'s generic comparison (the function it has for
+/// `int4 op int4`, shared by the same-type comparisons of every type and the integer
+/// cross-type ones), which orders values as `types::compare`, and so as the index does. The
+/// other functions (bpchar's padding-insensitive one, regtype's, the timezone-dependent
+/// date/timestamp/timestamptz ones) are left to the filter.
+fn in_table(table: &[ops::BinOp], f: &ops::BinFn) -> bool {
+    table.iter().any(|op| {
+        std::ptr::eq(op.f as *const (), *f as *const ())
+            && op.left == Type::INT4
+            && op.right == Type::INT4
+    })
+}
+
+fn cmp_of(f: &ops::BinFn) -> Option<Cmp> {
+    if std::ptr::eq(*f as *const (), super::ops_eq_any as *const ()) {
+        return Some(Cmp::Eq);
+    }
+    [
+        ("=", Cmp::Eq),
+        ("<", Cmp::Lt),
+        ("<=", Cmp::Le),
+        (">", Cmp::Gt),
+        (">=", Cmp::Ge),
+    ]
+    .into_iter()
+    .find(|(name, _)| in_table(ops::binary_operators(name), f))
+    .map(|(_, c)| c)
+}
+
+/// Whether `f` is an `=` an index or a hash table can serve.
+pub(super) fn is_equality(f: &ops::BinFn) -> bool {
+    cmp_of(f) == Some(Cmp::Eq)
+}
+
+/// Whether `e` can be evaluated once, before the scan: no columns of the row, no subqueries,
+/// nothing volatile.
+pub(super) fn row_independent(e: &Expr) -> bool {
+    !e.any(&mut |x| matches!(x, Expr::Column(_) | Expr::Subquery(..)))
+        && !e.any(&mut |x| {
+            matches!(x, Expr::Session { f, .. } if crate::sql::session_fn::is_volatile(*f))
+        })
+}
+
+/// `col op value` (either way round): (column, operator as seen from the column, value).
+fn comparison(e: &Expr) -> Option<(usize, Cmp, &Expr)> {
+    let Expr::Bin(f, l, r) = e else { return None };
+    let op = cmp_of(f)?;
+    match (&**l, &**r) {
+        (Expr::Column(c), v) if row_independent(v) => Some((*c, op, v)),
+        (v, Expr::Column(c)) if row_independent(v) => Some((*c, op.flip(), v)),
+        _ => None,
+    }
+}
+
+/// What one conjunct says about index columns.
+enum Qual<'e> {
+    Cmp(usize, Cmp, &'e Expr),
+    In(usize, &'e [Expr]),
+    Any(usize, &'e Expr),
+    /// Row-value IN: the columns, and one value per column for each alternative.
+    Rows(Vec<usize>, Vec<Vec<&'e Expr>>),
+}
+
+fn qual_of(e: &Expr) -> Option<Qual<'_>> {
+    if let Some((c, op, v)) = comparison(e) {
+        return Some(Qual::Cmp(c, op, v));
+    }
+    match e {
+        Expr::InList {
+            expr,
+            list,
+            eq,
+            negated: false,
+        } => match &**expr {
+            Expr::Column(c) if cmp_of(eq) == Some(Cmp::Eq) && list.iter().all(row_independent) => {
+                Some(Qual::In(*c, list))
+            }
+            _ => None,
+        },
+        Expr::ArrayCmp {
+            left,
+            right,
+            op,
+            all: false,
+        } => match &**left {
+            Expr::Column(c) if cmp_of(op) == Some(Cmp::Eq) && row_independent(right) => {
+                Some(Qual::Any(*c, right))
+            }
+            _ => None,
+        },
+        Expr::Or(alts) if !alts.is_empty() => {
+            let mut cols: Option<Vec<usize>> = None;
+            let mut rows = Vec::with_capacity(alts.len());
+            for alt in alts {
+                let parts: Vec<&Expr> = match alt {
+                    Expr::And(v) => v.iter().collect(),
+                    other => vec![other],
+                };
+                let mut these = Vec::with_capacity(parts.len());
+                let mut vals = Vec::with_capacity(parts.len());
+                for p in parts {
+                    let (c, Cmp::Eq, v) = comparison(p)? else {
+                        return None;
+                    };
+                    these.push(c);
+                    vals.push(v);
+                }
+                match &cols {
+                    None => cols = Some(these),
+                    Some(cs) if *cs == these => {}
+                    Some(_) => return None,
+                }
+                rows.push(vals);
+            }
+            let cols = cols?;
+            // Each column once.
+            let mut sorted = cols.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            (sorted.len() == cols.len()).then_some(Qual::Rows(cols, rows))
+        }
+        _ => None,
+    }
+}
+
+/// The best path of `rel`'s indexes for conjuncts `parts`, if any index column is constrained:
+/// the path and which conjuncts it covers. `scalar_only` asks for a path the old `IndexScan`
+/// can run (equalities only).
+pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usize>)> {
+    let ncols = rel.columns.len();
+    let quals: Vec<Option<Qual>> = parts.iter().map(qual_of).collect();
+    // (whole unique key fixed by equalities, columns fixed, a range on the next one)
+    type Score = (bool, usize, bool, usize);
+    let mut best: Option<(IndexPath, Vec<usize>, Score)> = None;
+    for (ix, def) in rel.indexes.iter().enumerate() {
+        // Range bounds on a bpchar column would order by bytes: leave those to the filter.
+        let usable = |c: usize| c < ncols && rel.columns[c].type_oid != Type::BPCHAR.0;
+        let mut fixed = Vec::new();
+        let mut used = Vec::new();
+        let mut pos = 0;
+        'cols: while pos < def.columns.len() {
+            let col = def.columns[pos];
+            if !usable(col) {
+                break;
+            }
+            // A single equality first, then IN lists, then row-value IN starting here.
+            for (k, q) in quals.iter().enumerate() {
+                if let Some(Qual::Cmp(c, Cmp::Eq, v)) = q {
+                    if *c == col {
+                        fixed.push(Fixed::Eq((*v).clone()));
+                        used.push(k);
+                        pos += 1;
+                        continue 'cols;
+                    }
+                }
+            }
+            for (k, q) in quals.iter().enumerate() {
+                match q {
+                    Some(Qual::In(c, list)) if *c == col => {
+                        fixed.push(Fixed::In(list.to_vec()));
+                    }
+                    Some(Qual::Any(c, arr)) if *c == col => {
+                        fixed.push(Fixed::Any((*arr).clone()));
+                    }
+                    Some(Qual::Rows(cols, rows)) => {
+                        let n = cols.len();
+                        let span = &def.columns[pos..(pos + n).min(def.columns.len())];
+                        if span.len() != n || !span.iter().all(|c| cols.contains(c)) {
+                            continue;
+                        }
+                        if !span.iter().all(|&c| usable(c)) {
+                            continue;
+                        }
+                        // Each alternative's values in index column order.
+                        let order: Vec<usize> = span
+                            .iter()
+                            .map(|c| cols.iter().position(|x| x == c).expect("contained"))
+                            .collect();
+                        let tuples = rows
+                            .iter()
+                            .map(|r| order.iter().map(|&i| r[i].clone()).collect())
+                            .collect();
+                        fixed.push(Fixed::Tuples(n, tuples));
+                        used.push(k);
+                        pos += n;
+                        continue 'cols;
+                    }
+                    _ => continue,
+                }
+                used.push(k);
+                pos += 1;
+                continue 'cols;
+            }
+            break;
+        }
+        let mut lower = Vec::new();
+        let mut upper = Vec::new();
+        if pos < def.columns.len() && usable(def.columns[pos]) {
+            let col = def.columns[pos];
+            for (k, q) in quals.iter().enumerate() {
+                let Some(Qual::Cmp(c, op, v)) = q else {
+                    continue;
+                };
+                if *c != col {
+                    continue;
+                }
+                let b = |inclusive| RangeBound {
+                    value: (*v).clone(),
+                    inclusive,
+                };
+                match op {
+                    Cmp::Gt => lower.push(b(false)),
+                    Cmp::Ge => lower.push(b(true)),
+                    Cmp::Lt => upper.push(b(false)),
+                    Cmp::Le => upper.push(b(true)),
+                    Cmp::Eq => continue,
+                }
+                used.push(k);
+            }
+        }
+        if used.is_empty() {
+            continue;
+        }
+        // Comparisons on the key columns after the bounded ones.
+        let mut later = Vec::new();
+        let after = pos + usize::from(!lower.is_empty() || !upper.is_empty());
+        for (k, q) in quals.iter().enumerate() {
+            if let Some(Qual::Cmp(c, _, _)) = q {
+                if def.columns.get(after..).is_some_and(|cs| cs.contains(c))
+                    && usable(*c)
+                    && !used.contains(&k)
+                {
+                    later.push(k);
+                }
+            }
+        }
+        let eq_only = fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
+        let full_unique = def.unique && eq_only && pos == def.columns.len();
+        let ranged = !lower.is_empty() || !upper.is_empty();
+        let score = (full_unique, pos, ranged, later.len());
+        if best.as_ref().is_some_and(|(_, _, s)| *s >= score) {
+            continue;
+        }
+        used.sort_unstable();
+        let conds = used.iter().map(|&k| parts[k].clone()).collect();
+        let later_conds = later.iter().map(|&k| parts[k].clone()).collect();
+        used.extend(later);
+        best = Some((
+            IndexPath {
+                index: ix,
+                fixed,
+                lower,
+                upper,
+                backward: false,
+                conds,
+                later: later_conds,
+            },
+            used,
+            score,
+        ));
+    }
+    best.map(|(p, u, _)| (p, u))
+}
+
+fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::And(list) => {
+            for x in list {
+                conjuncts(x, out);
+            }
+        }
+        other => out.push(other),
+    }
+}
+
+fn and_of(mut rest: Vec<Expr>) -> Option<Expr> {
+    match rest.len() {
+        0 => None,
+        1 => rest.pop(),
+        _ => Some(Expr::And(rest)),
+    }
+}
+
+/// Turns `Filter(SeqScan)` into an index scan when conjuncts of the filter constrain an
+/// index's leading columns; the conjuncts the index does not cover stay as a filter.
+pub(super) fn choose(plan: Plan) -> Plan {
+    let Plan { node, columns } = plan;
+    let Node::Filter { input, pred } = node else {
+        return Plan { node, columns };
+    };
+    let Node::SeqScan { rel, rowid } = &input.node else {
+        return Plan {
+            node: Node::Filter { input, pred },
+            columns,
+        };
+    };
+    let mut parts = Vec::new();
+    conjuncts(pred.clone(), &mut parts);
+    let Some((path, used)) = best_path(rel, &parts) else {
+        return Plan {
+            node: Node::Filter { input, pred },
+            columns,
+        };
+    };
+    let scan = Plan {
+        columns: input.columns.clone(),
+        node: scan_node(rel, *rowid, path),
+    };
+    let rest: Vec<Expr> = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| !used.contains(k))
+        .map(|(_, p)| p)
+        .collect();
+    match and_of(rest) {
+        None => scan,
+        Some(pred) => Plan {
+            columns,
+            node: Node::Filter {
+                input: Box::new(scan),
+                pred,
+            },
+        },
+    }
+}
+
+/// The scan node of `path`: the plain `IndexScan` when every key column it fixes is fixed by
+/// one equality and there is no range, else an `IndexRange`.
+pub(super) fn scan_node(rel: &std::sync::Arc<Rel>, rowid: bool, path: IndexPath) -> Node {
+    let simple = path.lower.is_empty()
+        && path.upper.is_empty()
+        && path.later.is_empty()
+        && path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
+    if simple {
+        Node::IndexScan {
+            rel: rel.clone(),
+            rowid,
+            index: path.index,
+            eq: path
+                .fixed
+                .into_iter()
+                .map(|f| match f {
+                    Fixed::Eq(e) => e,
+                    _ => unreachable!("equalities only"),
+                })
+                .collect(),
+        }
+    } else {
+        Node::IndexRange {
+            rel: rel.clone(),
+            rowid,
+            path: Box::new(path),
+        }
+    }
+}
+
+/// `ORDER BY` served by an index: `Sort(Project(scan))`, where the sort keys are columns of
+/// one table's scan in the order of an index (after the columns a WHERE equality fixes), all
+/// ascending with NULLs last or all descending with NULLs first, becomes
+/// `Project(scan in index order)` — with a LIMIT above, only the rows wanted are read.
+pub(super) fn use_index_order(plan: Plan) -> Plan {
+    let Plan { node, columns } = plan;
+    let Node::Sort { input, keys } = node else {
+        return Plan { node, columns };
+    };
+    match ordered(&input, &keys) {
+        Some(p) => p,
+        None => Plan {
+            node: Node::Sort { input, keys },
+            columns,
+        },
+    }
+}
+
+fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
+    let Node::Project {
+        input: below,
+        exprs,
+    } = &input.node
+    else {
+        return None;
+    };
+    // The filter (if any) and the scan under it.
+    let (filter, scan) = match &below.node {
+        Node::Filter { input, pred } => (Some(pred), &**input),
+        _ => (None, &**below),
+    };
+    let backward = keys[0].desc;
+    if keys
+        .iter()
+        .any(|k| k.desc != backward || k.nulls_first != backward)
+    {
+        return None;
+    }
+    // Sort keys as table columns.
+    let mut cols = Vec::with_capacity(keys.len());
+    for k in keys {
+        let Expr::Column(i) = &k.expr else {
+            return None;
+        };
+        let Some(Expr::Column(c)) = exprs.get(*i) else {
+            return None;
+        };
+        cols.push(*c);
+    }
+    let new_scan = match &scan.node {
+        Node::SeqScan { rel, rowid } => {
+            let ix = rel.indexes.iter().position(|d| {
+                d.columns.len() >= cols.len() && d.columns[..cols.len()] == cols[..]
+            })?;
+            if cols
+                .iter()
+                .any(|&c| rel.columns[c].type_oid == Type::BPCHAR.0)
+            {
+                return None;
+            }
+            Node::IndexRange {
+                rel: rel.clone(),
+                rowid: *rowid,
+                path: Box::new(IndexPath {
+                    index: ix,
+                    fixed: Vec::new(),
+                    lower: Vec::new(),
+                    upper: Vec::new(),
+                    backward,
+                    conds: Vec::new(),
+                    later: Vec::new(),
+                }),
+            }
+        }
+        Node::IndexScan {
+            rel,
+            rowid,
+            index,
+            eq,
+        } => {
+            // The scan's index, or another whose leading columns are the same fixed ones and
+            // then the sort columns (`WHERE a = 3 ORDER BY b` reads an index on (a, b)).
+            let n = eq.len();
+            let fixed_cols = &rel.indexes[*index].columns[..n];
+            let value_of = |c: usize| -> Option<Expr> {
+                Some(eq[fixed_cols.iter().position(|&x| x == c)?].clone())
+            };
+            let candidates = std::iter::once(*index).chain(0..rel.indexes.len());
+            let ix = candidates.into_iter().find(|&ix| {
+                let cols_ix = &rel.indexes[ix].columns;
+                cols_ix.len() >= n
+                    && cols_ix[..n].iter().all(|c| fixed_cols.contains(c))
+                    && follows(cols_ix, n, &cols)
+                    && !cols
+                        .iter()
+                        .any(|&c| rel.columns[c].type_oid == Type::BPCHAR.0)
+            })?;
+            let ix_cols = &rel.indexes[ix].columns[..n];
+            let fixed: Vec<Fixed> = ix_cols
+                .iter()
+                .map(|&c| value_of(c).map(Fixed::Eq))
+                .collect::<Option<_>>()?;
+            let conds = ix_cols
+                .iter()
+                .zip(&fixed)
+                .map(|(&c, f)| {
+                    let Fixed::Eq(v) = f else {
+                        unreachable!("equalities")
+                    };
+                    Expr::Bin(
+                        super::ops_eq_any,
+                        Box::new(Expr::Column(c)),
+                        Box::new(v.clone()),
+                    )
+                })
+                .collect();
+            Node::IndexRange {
+                rel: rel.clone(),
+                rowid: *rowid,
+                path: Box::new(IndexPath {
+                    index: ix,
+                    fixed,
+                    lower: Vec::new(),
+                    upper: Vec::new(),
+                    backward,
+                    conds,
+                    later: Vec::new(),
+                }),
+            }
+        }
+        Node::IndexRange { rel, rowid, path } => {
+            let def = &rel.indexes[path.index];
+            // Only single equalities keep the later columns in order.
+            if !path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)))
+                || !follows(&def.columns, path.fixed.len(), &cols)
+            {
+                return None;
+            }
+            let mut p = (**path).clone();
+            p.backward = backward;
+            Node::IndexRange {
+                rel: rel.clone(),
+                rowid: *rowid,
+                path: Box::new(p),
+            }
+        }
+        _ => return None,
+    };
+    let scan = Plan {
+        columns: scan.columns.clone(),
+        node: new_scan,
+    };
+    let below = match filter {
+        Some(pred) => Plan {
+            columns: below.columns.clone(),
+            node: Node::Filter {
+                input: Box::new(scan),
+                pred: pred.clone(),
+            },
+        },
+        None => scan,
+    };
+    Some(Plan {
+        columns: input.columns.clone(),
+        node: Node::Project {
+            input: Box::new(below),
+            exprs: exprs.clone(),
+        },
+    })
+}
+
+/// Whether sort columns `cols` follow the index's order given its first `fixed` columns are
+/// fixed by equalities: each sort column is either fixed or the next index column.
+fn follows(index_cols: &[usize], fixed: usize, cols: &[usize]) -> bool {
+    let mut next = fixed;
+    for c in cols {
+        if index_cols[..fixed.min(index_cols.len())].contains(c) {
+            continue;
+        }
+        if index_cols.get(next) != Some(c) {
+            return false;
+        }
+        next += 1;
+    }
+    true
+}

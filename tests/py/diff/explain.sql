@@ -1,0 +1,121 @@
+-- Differential SQL cases: EXPLAIN (issue 19). threadgres keeps no statistics, so the cases
+-- use COSTS OFF and compare shapes where PostgreSQL 15 picks the same plan for these small
+-- tables: planner switches (enable_seqscan, enable_bitmapscan, enable_mergejoin,
+-- enable_material) are set on both servers to steer PostgreSQL to the index scans and joins
+-- threadgres's rules choose. EXPLAIN ANALYZE runs with TIMING OFF and SUMMARY OFF (counts
+-- only), and avoids nodes whose ANALYZE lines report memory (Sort, Hash).
+
+-- name: explain_scans
+DROP TABLE IF EXISTS ex_t;
+CREATE TABLE ex_t (id int PRIMARY KEY, a int, b int, c text);
+CREATE INDEX ex_t_ab ON ex_t (a, b);
+INSERT INTO ex_t SELECT i, i % 17, i % 5, 'x' || (i % 13) FROM generate_series(1, 300) i;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE id = 5;
+EXPLAIN (COSTS false) SELECT * FROM ex_t WHERE id = $$5$$;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE id > 5 AND id < 10 AND c = 'x';
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE 10 > id;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE a IN (1, 2, 3);
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE a = 3 AND b > 2;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE a BETWEEN 2 AND 4 AND c > 'x1';
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE id = ANY ('{1,2}'::int[]);
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE a = 3 ORDER BY b LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE a = 3 ORDER BY b DESC LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE id < 50 ORDER BY id DESC LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t ORDER BY id LIMIT 3;
+EXPLAIN (COSTS OFF) UPDATE ex_t SET c = 'y' WHERE id = 3;
+EXPLAIN (COSTS OFF) DELETE FROM ex_t WHERE a > 5;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE id = 3 FOR UPDATE;
+EXPLAIN (COSTS OFF) SELECT id FROM ex_t WHERE id < 10;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ex_t WHERE a = 3;
+EXPLAIN (COSTS OFF) SELECT a, b FROM ex_t WHERE a = 3 ORDER BY b LIMIT 2;
+EXPLAIN (COSTS OFF) SELECT id FROM ex_t ORDER BY id DESC LIMIT 2;
+EXPLAIN (COSTS OFF) SELECT a FROM ex_t WHERE a > 3 AND b = 1;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE a > 3 AND b = 1;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE id < 3 ORDER BY c;
+EXPLAIN (COSTS OFF) SELECT c, count(*) FROM ex_t WHERE id < 30 GROUP BY c HAVING count(*) > 1;
+EXPLAIN (COSTS OFF) SELECT DISTINCT a FROM ex_t WHERE id < 30;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DROP TABLE ex_t;
+
+-- name: explain_other_nodes
+DROP TABLE IF EXISTS ex_t;
+CREATE TABLE ex_t (id int PRIMARY KEY, a int, c text);
+INSERT INTO ex_t SELECT i, i % 17, 'x' || (i % 13) FROM generate_series(1, 100) i;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ex_t;
+EXPLAIN (COSTS OFF) SELECT a, count(*) FROM ex_t GROUP BY a;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t ORDER BY c;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t ORDER BY c DESC, a NULLS FIRST;
+EXPLAIN (COSTS OFF) SELECT * FROM ex_t WHERE c <> 'x' LIMIT 2;
+EXPLAIN (COSTS OFF) SELECT 1;
+EXPLAIN (COSTS OFF) VALUES (1), (2);
+EXPLAIN (COSTS OFF) SELECT * FROM generate_series(1, 3) g;
+EXPLAIN (COSTS OFF) SELECT * FROM generate_series(1, 3);
+EXPLAIN (COSTS OFF) SELECT x FROM generate_series(1, 3) x WHERE x > 1;
+EXPLAIN (COSTS OFF) SELECT * FROM (VALUES (1, 'a'), (2, 'b')) v(n, s) WHERE n > 1;
+EXPLAIN (COSTS OFF) INSERT INTO ex_t VALUES (1000, 1, 'x');
+EXPLAIN (COSTS OFF) INSERT INTO ex_t VALUES (1000, 1, 'x'), (1001, 2, 'y');
+EXPLAIN (COSTS OFF) DELETE FROM ex_t;
+SELECT count(*) FROM ex_t;
+DROP TABLE ex_t;
+
+-- name: explain_joins
+DROP TABLE IF EXISTS ex_a;
+DROP TABLE IF EXISTS ex_b;
+CREATE TABLE ex_a (id int PRIMARY KEY, x int, y text);
+CREATE TABLE ex_b (id int PRIMARY KEY, k int, z text);
+INSERT INTO ex_a SELECT i, i % 9, 'v' || (i % 5) FROM generate_series(1, 40) i;
+INSERT INTO ex_b SELECT i, i % 11, 'v' || (i % 3) FROM generate_series(1, 30) i;
+SET enable_bitmapscan = off;
+SET enable_mergejoin = off;
+SET enable_material = off;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.id FROM ex_a JOIN ex_b ON ex_a.y = ex_b.z;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.id FROM ex_a LEFT JOIN ex_b ON ex_a.y = ex_b.z;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.id FROM ex_a, ex_b WHERE ex_a.y = ex_b.z AND ex_a.x = ex_b.k;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.k FROM ex_a JOIN ex_b ON ex_b.id = ex_a.x;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.k FROM ex_a JOIN ex_b ON ex_b.id = ex_a.x WHERE ex_a.id = 3;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.k FROM ex_a JOIN ex_b ON ex_b.id < ex_a.x WHERE ex_a.id = 3;
+EXPLAIN (COSTS OFF) SELECT ex_a.id, ex_b.k FROM ex_a LEFT JOIN ex_b ON ex_b.id = ex_a.x AND ex_b.k > 2 WHERE ex_a.id = 3;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_mergejoin;
+RESET enable_material;
+DROP TABLE ex_a;
+DROP TABLE ex_b;
+
+-- name: explain_analyze
+DROP TABLE IF EXISTS ex_t;
+CREATE TABLE ex_t (id int PRIMARY KEY, a int, c text);
+CREATE INDEX ex_t_a ON ex_t (a);
+INSERT INTO ex_t SELECT i, i % 17, 'x' || (i % 13) FROM generate_series(1, 300) i;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_t WHERE a = 3 AND c <> 'x1';
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_t ORDER BY id DESC LIMIT 3;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_t WHERE id IN (1, 2, 400);
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_t LIMIT 3;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT count(*) FROM ex_t WHERE c = 'x3';
+BEGIN;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) INSERT INTO ex_t VALUES (1000, 1, 'x');
+SELECT count(*) FROM ex_t;
+ROLLBACK;
+SELECT count(*) FROM ex_t;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) DELETE FROM ex_t WHERE id > 298;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) FROM ex_t;
+DROP TABLE ex_t;
+
+-- name: explain_option_errors
+-- @errors
+EXPLAIN (TIMING) SELECT 1;
+EXPLAIN (FOO) SELECT 1;
+EXPLAIN (COSTS maybe) SELECT 1;
+EXPLAIN (FORMAT yaml2) SELECT 1;
