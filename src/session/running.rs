@@ -124,6 +124,7 @@ pub(super) fn reads_as_fetched(plan: &Plan) -> bool {
         Node::Result
         | Node::SeqScan { .. }
         | Node::IndexScan { .. }
+        | Node::IndexRange { .. }
         | Node::Values(_)
         | Node::Function { .. }
         | Node::Virtual(_) => true,
@@ -139,6 +140,7 @@ pub(super) fn reads_as_fetched(plan: &Plan) -> bool {
         Node::Join { left, right, .. } | Node::SetOp { left, right, .. } => {
             reads_as_fetched(left) && reads_as_fetched(right)
         }
+        Node::HashJoin(j) => reads_as_fetched(&j.left) && reads_as_fetched(&j.right),
         Node::Cte(_, p) => reads_as_fetched(p),
         Node::RecursiveUnion { .. } | Node::WorkTable(_) => true,
         _ => false,
