@@ -434,6 +434,29 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
     })
 }
 
+/// pg_table_is_visible: whether the relation is found by its unqualified name, i.e. its schema
+/// is on search_path and no schema before it there has a relation of that name (PostgreSQL's
+/// RelationIsVisible). The built-in catalogs are in pg_catalog, which is always searched; an
+/// unknown OID gives NULL, as in PostgreSQL.
+pub fn table_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
+    let Some(oid) = oid_arg(args.first()) else {
+        return Value::Null;
+    };
+    let rels = all_relations(s);
+    let Some(rel) = rels.iter().find(|r| r.oid == oid) else {
+        return if crate::sql::catalog::relation_by_oid(oid).is_some() {
+            Value::Bool(true)
+        } else {
+            Value::Null
+        };
+    };
+    let first = s.search_path().into_iter().find(|schema| {
+        rels.iter()
+            .any(|r| r.name.schema == *schema && r.name.name == rel.name.name)
+    });
+    Value::Bool(first.is_some_and(|schema| schema == rel.name.schema))
+}
+
 /// pg_get_userbyid: a role's name, or PostgreSQL's placeholder for an unknown OID.
 pub fn user_by_id(oid: u32) -> String {
     fixed::role_name(oid).map_or_else(|| format!("unknown (OID={oid})"), str::to_string)

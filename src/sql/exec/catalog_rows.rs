@@ -1,4 +1,4 @@
-//! The rows of pg_class, pg_attribute, pg_index and pg_constraint for the tables and indexes of
+//! The rows of pg_class, pg_attribute, pg_index, pg_constraint, pg_depend, ... for the tables and indexes of
 //! the live schema, as the statement's catalog snapshot sees them.
 //!
 //! Each row is built by column name against the static definition of its catalog (so the
@@ -317,6 +317,23 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             .collect(),
         // pg_sequence, pg_sequences
         2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
+        // pg_depend: the dependencies psql reads, a sequence's on the column that owns it
+        // (serial: 'a', identity: 'i'); the others PostgreSQL records are not listed.
+        2608 => rels()
+            .iter()
+            .filter_map(|r| Some((r, r.data.sequence.as_ref()?.owned_by?)))
+            .map(|(r, owner)| {
+                build(2608, |c| match c {
+                    "classid" | "refclassid" => Value::Oid(1259),
+                    "objid" => Value::Oid(r.oid),
+                    "objsubid" => Value::Int4(0),
+                    "refobjid" => Value::Oid(owner.table),
+                    "refobjsubid" => Value::Int4(i32::from(owner.attnum)),
+                    "deptype" => char_value(if owner.identity { 'i' } else { 'a' }),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
         // pg_attrdef
         2604 => {
             let mut out = Vec::new();
