@@ -504,6 +504,29 @@ impl Session {
                 self.start_query(plan, params, formats_from(formats), Sink::Wire)?;
                 Ok(())
             }
+            Statement::Deferred(node) => {
+                // Analyzed when it runs (a statement PostgreSQL plans at execution: COPY
+                // through the extended protocol), then run as if it had come so.
+                let mut types = Vec::new();
+                let a = sql::analyze_in(
+                    node,
+                    &mut types,
+                    &self.core.settings.fmt,
+                    sql::Mode::Simple,
+                    Some(&self.core.table_cx()),
+                )?;
+                let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+                if !locks.is_empty() {
+                    self.core.lock_relations(&locks)?;
+                }
+                self.run_statement(&a.stmt, params, formats, from_execute)
+            }
+            Statement::CopyTo { plan, options } => {
+                // Streamed like a query's rows (`running.rs`), as CopyData.
+                let copy = self.copy_out_begin(&plan.columns, options)?;
+                self.start_query(plan, params, formats_from(&[]), Sink::Copy(Box::new(copy)))?;
+                Ok(())
+            }
             Statement::Execute {
                 name,
                 params: exprs,

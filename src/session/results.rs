@@ -120,17 +120,13 @@ impl Session {
         Ok(())
     }
 
-    /// COPY TO STDOUT: CopyOutResponse, each row as CopyData, CopyDone. A query that failed
-    /// while running (`error`) sends the rows made before it, and then its error, without
-    /// CopyDone.
-    pub(super) fn write_copy_out(
+    /// CopyOutResponse and the header; the returned state writes the rows ([`CopyOut::row`])
+    /// and the end ([`CopyOut::end`]).
+    pub(super) fn copy_out_begin(
         &mut self,
         columns: &[Column],
         options: &sql::CopyOptions,
-        rows: &[Row],
-        error: Option<PgError>,
-    ) -> PgResult<()> {
-        let fmt = self.core.settings.fmt.clone();
+    ) -> PgResult<CopyOut> {
         let client = self.core.settings.client;
         let binary = options.format == sql::CopyFormat::Binary;
         be::copy_out_response(&mut self.out, binary, columns.len());
@@ -150,55 +146,83 @@ impl Session {
             let header = format!("{}\n", names.join(&options.delimiter));
             be::copy_data(&mut self.out, &encoding::text_out(client, &header)?);
         }
-        for row in rows {
-            if binary {
-                let mut buf = std::mem::take(&mut pending);
-                buf.extend_from_slice(&(row.len() as i16).to_be_bytes());
-                for (i, v) in row.iter().enumerate() {
-                    if v.is_null() {
-                        buf.extend_from_slice(&(-1i32).to_be_bytes());
-                        continue;
-                    }
-                    let at = buf.len();
-                    buf.extend_from_slice(&0i32.to_be_bytes());
-                    io::write_binary(v, columns[i].ty, &mut buf)?;
-                    encoding::binary_out(client, &mut buf, at + 4, columns[i].ty)?;
-                    let len = (buf.len() - at - 4) as i32;
-                    buf[at..at + 4].copy_from_slice(&len.to_be_bytes());
-                }
-                be::copy_data(&mut self.out, &buf);
-                continue;
-            }
-            let mut line = String::new();
+        Ok(CopyOut {
+            columns: columns.to_vec(),
+            options: options.clone(),
+            pending,
+            line: String::new(),
+        })
+    }
+}
+
+/// A COPY TO STDOUT in progress: its columns and options, and for binary format the header
+/// not yet sent (it goes out with the first row).
+pub(super) struct CopyOut {
+    columns: Vec<Column>,
+    options: sql::CopyOptions,
+    pending: BytesMut,
+    line: String,
+}
+
+impl CopyOut {
+    /// One row as CopyData.
+    pub(super) fn row(
+        &mut self,
+        out: &mut BytesMut,
+        row: &[crate::sql::types::Value],
+        fmt: &FormatCtx,
+        client: Client,
+    ) -> PgResult<()> {
+        let (columns, options) = (&self.columns, &self.options);
+        if options.format == sql::CopyFormat::Binary {
+            let mut buf = std::mem::take(&mut self.pending);
+            buf.extend_from_slice(&(row.len() as i16).to_be_bytes());
             for (i, v) in row.iter().enumerate() {
-                if i > 0 {
-                    line.push_str(&options.delimiter);
-                }
                 if v.is_null() {
-                    line.push_str(&options.null);
+                    buf.extend_from_slice(&(-1i32).to_be_bytes());
                     continue;
                 }
-                let t = io::to_text(v, columns[i].ty, &fmt);
-                if options.format == sql::CopyFormat::Csv {
-                    let forced =
-                        options.force_quote_all || options.force_quote.contains(&columns[i].name);
-                    line.push_str(&csv_field(&t, options, forced));
-                } else {
-                    line.push_str(&copy_text_escape(&t));
-                }
+                let at = buf.len();
+                buf.extend_from_slice(&0i32.to_be_bytes());
+                io::write_binary(v, columns[i].ty, &mut buf)?;
+                encoding::binary_out(client, &mut buf, at + 4, columns[i].ty)?;
+                let len = (buf.len() - at - 4) as i32;
+                buf[at..at + 4].copy_from_slice(&len.to_be_bytes());
             }
-            line.push('\n');
-            be::copy_data(&mut self.out, &encoding::text_out(client, &line)?);
+            be::copy_data(out, &buf);
+            return Ok(());
         }
-        if let Some(e) = error {
-            return Err(e);
+        let line = &mut self.line;
+        line.clear();
+        for (i, v) in row.iter().enumerate() {
+            if i > 0 {
+                line.push_str(&options.delimiter);
+            }
+            if v.is_null() {
+                line.push_str(&options.null);
+                continue;
+            }
+            let t = io::to_text(v, columns[i].ty, fmt);
+            if options.format == sql::CopyFormat::Csv {
+                let forced =
+                    options.force_quote_all || options.force_quote.contains(&columns[i].name);
+                line.push_str(&csv_field(&t, options, forced));
+            } else {
+                line.push_str(&copy_text_escape(&t));
+            }
         }
-        if binary {
-            pending.extend_from_slice(&(-1i16).to_be_bytes());
-            be::copy_data(&mut self.out, &pending);
-        }
-        be::copy_done(&mut self.out);
+        line.push('\n');
+        be::copy_data(out, &encoding::text_out(client, line)?);
         Ok(())
+    }
+
+    /// The binary trailer, then CopyDone.
+    pub(super) fn end(&mut self, out: &mut BytesMut) {
+        if self.options.format == sql::CopyFormat::Binary {
+            self.pending.extend_from_slice(&(-1i16).to_be_bytes());
+            be::copy_data(out, &self.pending);
+        }
+        be::copy_done(out);
     }
 }
 

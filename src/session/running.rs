@@ -62,6 +62,8 @@ pub(super) enum Sink {
     /// (`sql::runs_before_output`: INSERT / UPDATE / DELETE ... RETURNING, data-modifying
     /// WITH queries).
     Hold(Vec<Row>, Held, bool),
+    /// COPY TO STDOUT: each row as CopyData as it comes; CopyDone and `COPY n` at the end.
+    Copy(Box<super::results::CopyOut>),
 }
 
 /// What follows the statement when it ends.
@@ -326,6 +328,15 @@ impl Session {
                                 return Pulled::Stopped;
                             }
                         }
+                        Sink::Copy(copy) => {
+                            let (fmt, client) = (&core.settings.fmt, core.settings.client);
+                            if let Err(e) = copy.row(out, &row, fmt, client) {
+                                return Pulled::Ended(Some(e));
+                            }
+                            if out.len() >= OUT_PAUSE {
+                                return Pulled::Stopped;
+                            }
+                        }
                         Sink::Collect(rows, held) | Sink::Hold(rows, held, _) => {
                             if let Err(e) =
                                 held.add(row_bytes(&row), MAX_RESULT_BYTES, "query result")
@@ -361,6 +372,15 @@ impl Session {
                 }
                 let tag = super::query_tag(r.exec.plan(), r.rows, self.core.last_affected);
                 be::command_complete(&mut self.out, &tag);
+                Ok(None)
+            }
+            Sink::Copy(mut copy) => {
+                // The rows before an error went out before it, as PostgreSQL streams them.
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                copy.end(&mut self.out);
+                be::command_complete(&mut self.out, &format!("COPY {}", r.rows));
                 Ok(None)
             }
             Sink::Hold(rows, _, describe) => {

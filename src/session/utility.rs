@@ -443,10 +443,9 @@ impl Session {
                 self.start_copy_in(target, options);
                 return Ok(None);
             }
-            Statement::CopyTo { plan, options } => {
-                let (rows, error) = self.core.run_query_partial(plan, &[]);
-                self.write_copy_out(&plan.columns, options, &rows, error)?;
-                return Ok(Some(Cow::Owned(format!("COPY {}", rows.len()))));
+            Statement::CopyTo { .. } => {
+                // Runs in `protocol::run_statement`, streamed.
+                return Err(PgError::internal("COPY TO reached the utility path"));
             }
             Statement::NoOp(_) => {}
             Statement::Deferred(node) => {

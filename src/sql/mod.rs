@@ -175,7 +175,7 @@ pub enum Statement {
         if_exists: bool,
     },
     CopyTo {
-        plan: Box<Plan>,
+        plan: Arc<Plan>,
         options: CopyOptions,
     },
     /// COPY t FROM STDIN: the session reads CopyData and inserts the rows.
@@ -731,7 +731,7 @@ fn analyze_copy(
         let plan = planner.plan_select(&select).map_err(no_position)?;
         planner.finish_params()?;
         return Ok(Statement::CopyTo {
-            plan: Box::new(plan),
+            plan: Arc::new(plan),
             options: copy_options(c)?,
         });
     }
@@ -747,7 +747,7 @@ fn analyze_copy(
     let plan = planner.plan_query(q)?;
     planner.finish_params()?;
     Ok(Statement::CopyTo {
-        plan: Box::new(plan),
+        plan: Arc::new(plan),
         options: copy_options(c)?,
     })
 }

@@ -171,3 +171,31 @@ def test_long_query_gives_way_and_disconnect_is_noticed(server, one_shard):
     assert admin.simple("SELECT v FROM susp_d WHERE id = 1") == [("1",)]
     holder.close()
     admin.close()
+
+
+@TG
+def test_copy_to_streams_past_the_result_bound(server, one_shard):
+    """COPY TO STDOUT sends rows as they are made: 1.2 GB of output goes out although a result
+    held whole is bounded at 1 GB (54000); meanwhile another session is answered."""
+    info = one_shard.info
+    c = info.connect_raw()
+    other = info.connect_raw()
+    c.send_query("COPY (SELECT repeat('x', 1000) FROM generate_series(1, 1200000)) TO STDOUT")
+    rows = 0
+    answered = False
+    while True:
+        m = c.recv(timeout=120)
+        if m.type == "d":
+            rows += 1
+            if rows == 1000 and not answered:
+                assert other.simple("SELECT 'meanwhile'") == [("meanwhile",)]
+                answered = True
+        elif m.type == "E":
+            raise AssertionError(f"COPY failed: {m.fields}")
+        elif m.type == "C":
+            assert m.fields == "COPY 1200000"
+        elif m.type == "Z":
+            break
+    assert rows == 1200000 and answered
+    c.close()
+    other.close()
