@@ -46,6 +46,14 @@ pub enum CatalogFn {
     DatabaseEncoding,
     /// pg_statistics_obj_is_visible, pg_collation_is_visible: every one is in pg_catalog.
     StatisticsObjIsVisible,
+    /// pg_get_triggerdef: there are no triggers in pg_trigger, so no OID names one (NULL).
+    TriggerDef,
+    /// An explicit cast of an OID to regclass (`conrelid::regclass`), planned as a call of
+    /// this: a user relation's regclass is held by name (see `types::cast`), which only the
+    /// catalog snapshot knows.
+    RegclassOfOid,
+    /// The reverse: a cast of a regclass that is not a constant to oid or an integer.
+    OidOfRegclass,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -86,6 +94,8 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
             (StatisticsObjIsVisible, &[OID])
         }
         ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
+        ("pg_get_triggerdef", 1) => (TriggerDef, &[OID]),
+        ("pg_get_triggerdef", 2) => (TriggerDef, &[OID, Type::BOOL]),
         _ => return None,
     })
 }
@@ -106,10 +116,13 @@ pub fn result_type(f: CatalogFn) -> Type {
         | FunctionResult
         | FunctionIdentityArguments
         | FunctionDef
-        | TablespaceLocation => Type::TEXT,
+        | TablespaceLocation
+        | TriggerDef => Type::TEXT,
         DatabaseEncoding => Type::NAME,
         RelationSize | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
+        RegclassOfOid => Type::REGCLASS,
+        OidOfRegclass => Type::OID,
     }
 }
 
@@ -382,7 +395,9 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             None => Value::Null,
         },
         // COMMENT ON is not supported: no column has a description.
-        ColDescription | StatisticsObjDefColumns => Value::Null,
+        ColDescription | StatisticsObjDefColumns | TriggerDef => Value::Null,
+        RegclassOfOid => regclass_of_oid(s, args),
+        OidOfRegclass => oid_of_regclass(s, args)?,
         ShobjDescription => {
             let oid = oid_arg(args.first());
             let class = args.get(1).and_then(Value::as_str).unwrap_or("");
@@ -432,6 +447,104 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 .is_some_and(|r| r.kind == RelKind::Table),
         ),
     })
+}
+
+/// pg_table_is_visible: whether the relation is found by its unqualified name, i.e. its schema
+/// is on search_path and no schema before it there has a relation of that name (PostgreSQL's
+/// RelationIsVisible). The built-in catalogs are in pg_catalog, which is always searched; an
+/// unknown OID gives NULL, as in PostgreSQL.
+pub fn table_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
+    let Some(oid) = oid_arg(args.first()) else {
+        return Value::Null;
+    };
+    let rels = all_relations(s);
+    let Some(rel) = rels.iter().find(|r| r.oid == oid) else {
+        return if crate::sql::catalog::relation_by_oid(oid).is_some() {
+            Value::Bool(true)
+        } else {
+            Value::Null
+        };
+    };
+    let first = s.search_path().into_iter().find(|schema| {
+        rels.iter()
+            .any(|r| r.name.schema == *schema && r.name.name == rel.name.name)
+    });
+    Value::Bool(first.is_some_and(|schema| schema == rel.name.schema))
+}
+
+/// The regclass value of an OID: a user relation's name as regclassout prints it (quoted where
+/// needed, qualified where search_path would not find it); any other OID stays an OID (the
+/// built-in catalogs print their names from it, unknown ones their number).
+fn regclass_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
+    let Some(oid) = oid_arg(args.first()) else {
+        return Value::Null;
+    };
+    let Some(rel) = relation(s, oid) else {
+        return Value::Oid(oid);
+    };
+    let name = quote_ident(&rel.name.name);
+    Value::Text(match table_is_visible(s, args) {
+        Value::Bool(true) => name,
+        _ => format!("{}.{name}", quote_ident(&rel.name.schema)),
+    })
+}
+
+/// The OID of a regclass value: held as an OID already, or by name (a user relation, looked
+/// up as regclass input does: through search_path unless qualified).
+fn oid_of_regclass(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+    let text = match args.first() {
+        Some(Value::Text(t)) => t.clone(),
+        Some(Value::Null) | None => return Ok(Value::Null),
+        Some(v) => return Ok(oid_arg(Some(v)).map_or(Value::Null, Value::Oid)),
+    };
+    if let Some(oid) = crate::sql::catalog::regclass_oid(&text) {
+        return Ok(Value::Oid(oid));
+    }
+    if let Ok(oid) = text.trim().parse::<u32>() {
+        return Ok(Value::Oid(oid));
+    }
+    let parts = crate::sql::sequence::parse_qualified(&text)?;
+    let (schema, name) = match parts.as_slice() {
+        [n] => ("", n.as_str()),
+        [sch, n] => (sch.as_str(), n.as_str()),
+        _ => ("", ""),
+    };
+    let snap = s.catalog_snapshot()?;
+    let path = s.search_path();
+    crate::sql::engine::find_rel(
+        &s.instance().catalog,
+        &snap,
+        s.database(),
+        path.iter().map(String::as_str),
+        schema,
+        name,
+    )
+    .map(|r| Value::Oid(r.oid))
+    .ok_or_else(|| {
+        PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{}\" does not exist", text.trim()),
+        )
+    })
+}
+
+/// The expression an explicit cast of `e` (an OID or integer) to regclass is planned as.
+pub fn regclass_of_oid_expr(e: crate::sql::expr::Expr, from: Type) -> crate::sql::expr::Expr {
+    crate::sql::expr::Expr::Session {
+        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::RegclassOfOid),
+        args: vec![e],
+        arg_types: vec![from],
+    }
+}
+
+/// The expression a cast of a regclass `e` that is not a constant to oid (or an integer) is
+/// planned as (the integer cast applied to its result by the caller).
+pub fn oid_of_regclass_expr(e: crate::sql::expr::Expr) -> crate::sql::expr::Expr {
+    crate::sql::expr::Expr::Session {
+        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::OidOfRegclass),
+        args: vec![e],
+        arg_types: vec![Type::REGCLASS],
+    }
 }
 
 /// pg_get_userbyid: a role's name, or PostgreSQL's placeholder for an unknown OID.

@@ -64,6 +64,9 @@ pub enum Srf {
     Unnest,
     ListeningChannels,
     GenerateSubscripts,
+    /// pg_partition_ancestors(regclass): no rows, as for any relation that is not in a
+    /// partition tree (threadgres has no partitioning).
+    PartitionAncestors,
     /// A scalar function used in FROM: one row.
     Scalar,
 }
@@ -2058,6 +2061,7 @@ impl<'a> Planner<'a> {
                 | ("unnest", 1)
                 | ("generate_subscripts", 2)
                 | ("pg_listening_channels", 0)
+                | ("pg_partition_ancestors", 1)
         );
         if !known {
             return Ok(None);
@@ -2158,6 +2162,12 @@ impl<'a> Planner<'a> {
                     arg_types: want.to_vec(),
                 }
             }
+            "pg_partition_ancestors" => SrfCall {
+                srf: Srf::PartitionAncestors,
+                out: Type::REGCLASS,
+                args: coerce_all(self, args, &types, &[Type::REGCLASS])?,
+                arg_types: vec![Type::REGCLASS],
+            },
             _ => SrfCall {
                 srf: Srf::ListeningChannels,
                 out: Type::TEXT,
@@ -2297,6 +2307,15 @@ impl<'a> Planner<'a> {
                 _ => format!("cannot cast type {} to {}", from.name(), to.name()),
             };
             return Err(PgError::new(code::CANNOT_COERCE, msg).at(loc(location)));
+        }
+        if ctx == CoercionContext::Explicit
+            && to == Type::REGCLASS
+            && matches!(from, Type::OID | Type::INT4 | Type::INT8)
+        {
+            return Ok(crate::sql::catalog_fn::regclass_of_oid_expr(e, from));
+        }
+        if from == Type::REGCLASS && to == Type::OID && !e.is_const() {
+            return Ok(crate::sql::catalog_fn::oid_of_regclass_expr(e));
         }
         if let Expr::Const(v) = &e {
             // Fold casts of constants so that errors surface at plan time with a position.

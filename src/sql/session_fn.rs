@@ -289,7 +289,9 @@ pub fn call(
                 }
             }
         }
-        TableIsVisible | TypeIsVisible => Value::Bool(true),
+        TableIsVisible => crate::sql::catalog_fn::table_is_visible(s, args),
+        // Every type is a built-in in pg_catalog.
+        TypeIsVisible => Value::Bool(true),
         HasPrivilege => Value::Bool(true),
         FormatType => {
             let oid = match args.first() {

@@ -437,6 +437,19 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_depend",
+        oid: 2608,
+        columns: &[
+            ("classid", 26),
+            ("objid", 26),
+            ("objsubid", 23),
+            ("refclassid", 26),
+            ("refobjid", 26),
+            ("refobjsubid", 23),
+            ("deptype", 18),
+        ],
+    },
+    Relation {
         name: "pg_trigger",
         oid: 2620,
         columns: &[

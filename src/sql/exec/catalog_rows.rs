@@ -1,4 +1,4 @@
-//! The rows of pg_class, pg_attribute, pg_index and pg_constraint for the tables and indexes of
+//! The rows of pg_class, pg_attribute, pg_index, pg_constraint, pg_depend, ... for the tables and indexes of
 //! the live schema, as the statement's catalog snapshot sees them.
 //!
 //! Each row is built by column name against the static definition of its catalog (so the
@@ -85,47 +85,64 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     let mut rels = || visible_relations(cx);
     Some(match oid {
         // pg_class
-        1259 => rels()
-            .iter()
-            .map(|r| {
-                build(1259, |c| match c {
-                    "oid" | "relfilenode" => Value::Oid(r.oid),
-                    "relname" => Value::Text(r.name.name.clone()),
-                    "relnamespace" => Value::Oid(nsp(&r.name.schema)),
-                    "reltype" | "reloftype" | "reltablespace" | "reltoastrelid" | "relrewrite" => {
-                        Value::Oid(0)
-                    }
-                    "relowner" => Value::Oid(OWNER_OID),
-                    "relam" => Value::Oid(match r.kind {
-                        RelKind::Table => 2,
-                        RelKind::Index => 403,
-                        _ => 0,
-                    }),
-                    "relpages" | "relallvisible" => Value::Int4(0),
-                    "reltuples" => Value::Float4(-1.0),
-                    "relhasindex" => Value::Bool(!r.indexes.is_empty() && r.kind == RelKind::Table),
-                    "relisshared"
-                    | "relhasrules"
-                    | "relhastriggers"
-                    | "relhassubclass"
-                    | "relrowsecurity"
-                    | "relforcerowsecurity"
-                    | "relispartition" => Value::Bool(false),
-                    "relispopulated" => Value::Bool(true),
-                    "relpersistence" => char_value(r.persistence.code()),
-                    "relkind" => char_value(r.kind.code()),
-                    "relnatts" => Value::Int2(r.columns.len() as i16),
-                    "relchecks" => Value::Int2(
-                        r.constraints
-                            .iter()
-                            .filter(|c| matches!(c.kind, ConstraintKind::Check { .. }))
-                            .count() as i16,
-                    ),
-                    "relreplident" => char_value(if r.kind == RelKind::Table { 'd' } else { 'n' }),
-                    _ => Value::Null,
+        1259 => {
+            let rels = rels();
+            // A foreign key makes triggers on both of its tables (psql then lists its
+            // "Foreign-key constraints" and "Referenced by").
+            let fk_tables: std::collections::HashSet<u32> = rels
+                .iter()
+                .flat_map(|r| {
+                    r.constraints.iter().filter_map(|k| match &k.kind {
+                        ConstraintKind::ForeignKey { ref_table, .. } => Some([r.oid, *ref_table]),
+                        _ => None,
+                    })
                 })
-            })
-            .collect(),
+                .flatten()
+                .collect();
+            rels.iter()
+                .map(|r| {
+                    build(1259, |c| match c {
+                        "oid" | "relfilenode" => Value::Oid(r.oid),
+                        "relname" => Value::Text(r.name.name.clone()),
+                        "relnamespace" => Value::Oid(nsp(&r.name.schema)),
+                        "reltype" | "reloftype" | "reltablespace" | "reltoastrelid"
+                        | "relrewrite" => Value::Oid(0),
+                        "relowner" => Value::Oid(OWNER_OID),
+                        "relam" => Value::Oid(match r.kind {
+                            RelKind::Table => 2,
+                            RelKind::Index => 403,
+                            _ => 0,
+                        }),
+                        "relpages" | "relallvisible" => Value::Int4(0),
+                        "reltuples" => Value::Float4(-1.0),
+                        "relhasindex" => {
+                            Value::Bool(!r.indexes.is_empty() && r.kind == RelKind::Table)
+                        }
+                        "relhastriggers" => Value::Bool(fk_tables.contains(&r.oid)),
+                        "relisshared"
+                        | "relhasrules"
+                        | "relhassubclass"
+                        | "relrowsecurity"
+                        | "relforcerowsecurity"
+                        | "relispartition" => Value::Bool(false),
+                        "relispopulated" => Value::Bool(true),
+                        "relpersistence" => char_value(r.persistence.code()),
+                        "relkind" => char_value(r.kind.code()),
+                        "relnatts" => Value::Int2(r.columns.len() as i16),
+                        "relchecks" => Value::Int2(
+                            r.constraints
+                                .iter()
+                                .filter(|c| matches!(c.kind, ConstraintKind::Check { .. }))
+                                .count() as i16,
+                        ),
+                        "relreplident" => {
+                            char_value(if r.kind == RelKind::Table { 'd' } else { 'n' })
+                        }
+                        _ => Value::Null,
+                    })
+                })
+                .collect()
+        }
         // pg_attribute
         1249 => {
             let mut out = Vec::new();
@@ -317,6 +334,23 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             .collect(),
         // pg_sequence, pg_sequences
         2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
+        // pg_depend: the dependencies psql reads, a sequence's on the column that owns it
+        // (serial: 'a', identity: 'i'); the others PostgreSQL records are not listed.
+        2608 => rels()
+            .iter()
+            .filter_map(|r| Some((r, r.data.sequence.as_ref()?.owned_by?)))
+            .map(|(r, owner)| {
+                build(2608, |c| match c {
+                    "classid" | "refclassid" => Value::Oid(1259),
+                    "objid" => Value::Oid(r.oid),
+                    "objsubid" => Value::Int4(0),
+                    "refobjid" => Value::Oid(owner.table),
+                    "refobjsubid" => Value::Int4(i32::from(owner.attnum)),
+                    "deptype" => char_value(if owner.identity { 'i' } else { 'a' }),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
         // pg_attrdef
         2604 => {
             let mut out = Vec::new();

@@ -154,6 +154,7 @@ impl Series {
                 }
                 _ => Series::empty(),
             },
+            Srf::PartitionAncestors => Series::empty(),
             Srf::ListeningChannels => {
                 let channels: Vec<Value> = cx
                     .session
