@@ -126,52 +126,6 @@ pub fn result_type(f: CatalogFn) -> Type {
     }
 }
 
-/// PostgreSQL's encoding names by number (pg_enc2name_tbl).
-const ENCODINGS: &[&str] = &[
-    "SQL_ASCII",
-    "EUC_JP",
-    "EUC_CN",
-    "EUC_KR",
-    "EUC_TW",
-    "EUC_JIS_2004",
-    "UTF8",
-    "MULE_INTERNAL",
-    "LATIN1",
-    "LATIN2",
-    "LATIN3",
-    "LATIN4",
-    "LATIN5",
-    "LATIN6",
-    "LATIN7",
-    "LATIN8",
-    "LATIN9",
-    "LATIN10",
-    "WIN1256",
-    "WIN1258",
-    "WIN866",
-    "WIN874",
-    "KOI8R",
-    "WIN1251",
-    "WIN1252",
-    "ISO_8859_5",
-    "ISO_8859_6",
-    "ISO_8859_7",
-    "ISO_8859_8",
-    "WIN1250",
-    "WIN1253",
-    "WIN1254",
-    "WIN1255",
-    "WIN1257",
-    "KOI8U",
-    "SJIS",
-    "BIG5",
-    "GBK",
-    "UHC",
-    "GB18030",
-    "JOHAB",
-    "SHIFT_JIS_2004",
-];
-
 fn oid_arg(v: Option<&Value>) -> Option<u32> {
     match v? {
         Value::Oid(o) => Some(*o),
@@ -361,7 +315,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         EncodingToChar => Value::Text(
             args.first()
                 .and_then(Value::as_i64)
-                .and_then(|i| ENCODINGS.get(usize::try_from(i).ok()?))
+                .and_then(|i| crate::encoding::NAMES.get(usize::try_from(i).ok()?))
                 .copied()
                 .unwrap_or("")
                 .to_string(),
@@ -370,7 +324,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             let name = args.first().and_then(Value::as_str).unwrap_or("");
             let norm = |n: &str| n.replace(['_', '-'], "").to_ascii_uppercase();
             Value::Int4(
-                ENCODINGS
+                crate::encoding::NAMES
                     .iter()
                     .position(|e| norm(e) == norm(name))
                     .map_or(-1, |i| i as i32),

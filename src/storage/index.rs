@@ -93,45 +93,14 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         hi: Bound<&K>,
         after: Option<&Entry<K>>,
         max: usize,
-        mut f: impl FnMut(&K, RowId) -> bool,
+        f: impl FnMut(&K, RowId) -> bool,
     ) -> Option<Entry<K>> {
         let lower = match after {
             Some(e) => Bound::Excluded(e.clone()),
-            None => match lo {
-                Bound::Included(k) => Bound::Included(Entry {
-                    key: k.clone(),
-                    row: 0,
-                }),
-                Bound::Excluded(k) => Bound::Excluded(Entry {
-                    key: k.clone(),
-                    row: RowId::MAX,
-                }),
-                Bound::Unbounded => Bound::Unbounded,
-            },
-        };
-        let upper = match hi {
-            Bound::Included(k) => Bound::Included(Entry {
-                key: k.clone(),
-                row: RowId::MAX,
-            }),
-            Bound::Excluded(k) => Bound::Excluded(Entry {
-                key: k.clone(),
-                row: 0,
-            }),
-            Bound::Unbounded => Bound::Unbounded,
+            None => lower_bound(lo),
         };
         let guard = scc::Guard::new();
-        let mut last: Option<&Entry<K>> = None;
-        for (n, (e, _)) in self.tree.range((lower, upper), &guard).enumerate() {
-            if n == max {
-                return last.cloned();
-            }
-            if !f(&e.key, e.row) {
-                return None;
-            }
-            last = Some(e);
-        }
-        None
+        visit(self.tree.range((lower, upper_bound(hi)), &guard), max, f)
     }
 
     /// [`scan`](Self::scan) in descending key order (ORDER BY ... DESC served by an index):
@@ -142,45 +111,18 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         hi: Bound<&K>,
         before: Option<&Entry<K>>,
         max: usize,
-        mut f: impl FnMut(&K, RowId) -> bool,
+        f: impl FnMut(&K, RowId) -> bool,
     ) -> Option<Entry<K>> {
-        let lower = match lo {
-            Bound::Included(k) => Bound::Included(Entry {
-                key: k.clone(),
-                row: 0,
-            }),
-            Bound::Excluded(k) => Bound::Excluded(Entry {
-                key: k.clone(),
-                row: RowId::MAX,
-            }),
-            Bound::Unbounded => Bound::Unbounded,
-        };
         let upper = match before {
             Some(e) => Bound::Excluded(e.clone()),
-            None => match hi {
-                Bound::Included(k) => Bound::Included(Entry {
-                    key: k.clone(),
-                    row: RowId::MAX,
-                }),
-                Bound::Excluded(k) => Bound::Excluded(Entry {
-                    key: k.clone(),
-                    row: 0,
-                }),
-                Bound::Unbounded => Bound::Unbounded,
-            },
+            None => upper_bound(hi),
         };
         let guard = scc::Guard::new();
-        let mut last: Option<&Entry<K>> = None;
-        for (n, (e, _)) in self.tree.range((lower, upper), &guard).rev().enumerate() {
-            if n == max {
-                return last.cloned();
-            }
-            if !f(&e.key, e.row) {
-                return None;
-            }
-            last = Some(e);
-        }
-        None
+        visit(
+            self.tree.range((lower_bound(lo), upper), &guard).rev(),
+            max,
+            f,
+        )
     }
 
     /// The rows of the entries whose key equals `key`.
@@ -198,4 +140,54 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         );
         rows
     }
+}
+
+/// The first entry a scan from key bound `lo` may visit (entries of one key are ordered by row).
+fn lower_bound<K: Clone>(lo: Bound<&K>) -> Bound<Entry<K>> {
+    match lo {
+        Bound::Included(k) => Bound::Included(Entry {
+            key: k.clone(),
+            row: 0,
+        }),
+        Bound::Excluded(k) => Bound::Excluded(Entry {
+            key: k.clone(),
+            row: RowId::MAX,
+        }),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// The last entry a scan up to key bound `hi` may visit.
+fn upper_bound<K: Clone>(hi: Bound<&K>) -> Bound<Entry<K>> {
+    match hi {
+        Bound::Included(k) => Bound::Included(Entry {
+            key: k.clone(),
+            row: RowId::MAX,
+        }),
+        Bound::Excluded(k) => Bound::Excluded(Entry {
+            key: k.clone(),
+            row: 0,
+        }),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// Hands at most `max` entries of `entries` to `f`; the last one visited when more may follow
+/// (to resume after it), None when they ran out or `f` stopped.
+fn visit<'g, K: Clone + 'g, V: 'g>(
+    entries: impl Iterator<Item = (&'g Entry<K>, &'g V)>,
+    max: usize,
+    mut f: impl FnMut(&K, RowId) -> bool,
+) -> Option<Entry<K>> {
+    let mut last: Option<&Entry<K>> = None;
+    for (n, (e, _)) in entries.enumerate() {
+        if n == max {
+            return last.cloned();
+        }
+        if !f(&e.key, e.row) {
+            return None;
+        }
+        last = Some(e);
+    }
+    None
 }

@@ -185,25 +185,13 @@ impl KeyTree {
         max: usize,
         mut f: impl FnMut(&KeyRef<'_>, RowId) -> bool,
     ) -> Option<Entry<Key>> {
-        let bound = |b: Bound<&Key>| match b {
-            Bound::Included(k) => Bound::Included(IKey::of(&k.0)),
-            Bound::Excluded(k) => Bound::Excluded(IKey::of(&k.0)),
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        let (lo, hi) = (bound(lo), bound(hi));
-        let after = after.map(|e| Entry {
-            key: IKey::of(&e.key.0),
-            row: e.row,
-        });
+        let (lo, hi, after) = (ikey_bound(lo), ikey_bound(hi), after.map(ikey_entry));
         let last = self
             .0
             .scan(lo.as_ref(), hi.as_ref(), after.as_ref(), max, |k, row| {
                 k.with_values(|v| f(&KeyRef(v), row))
             });
-        last.map(|e| Entry {
-            key: e.key.to_key(),
-            row: e.row,
-        })
+        last.map(key_entry)
     }
 
     /// [`scan`](Self::scan) in descending key order, resuming before `before` (ORDER BY ...
@@ -216,25 +204,13 @@ impl KeyTree {
         max: usize,
         mut f: impl FnMut(&KeyRef<'_>, RowId) -> bool,
     ) -> Option<Entry<Key>> {
-        let bound = |b: Bound<&Key>| match b {
-            Bound::Included(k) => Bound::Included(IKey::of(&k.0)),
-            Bound::Excluded(k) => Bound::Excluded(IKey::of(&k.0)),
-            Bound::Unbounded => Bound::Unbounded,
-        };
-        let (lo, hi) = (bound(lo), bound(hi));
-        let before = before.map(|e| Entry {
-            key: IKey::of(&e.key.0),
-            row: e.row,
-        });
+        let (lo, hi, before) = (ikey_bound(lo), ikey_bound(hi), before.map(ikey_entry));
         let last = self
             .0
             .scan_back(lo.as_ref(), hi.as_ref(), before.as_ref(), max, |k, row| {
                 k.with_values(|v| f(&KeyRef(v), row))
             });
-        last.map(|e| Entry {
-            key: e.key.to_key(),
-            row: e.row,
-        })
+        last.map(key_entry)
     }
 
     /// The rows of the entries whose key equals `key`.
@@ -244,5 +220,29 @@ impl KeyTree {
 
     pub(super) fn rows_of_ikey(&self, key: &IKey) -> Vec<RowId> {
         self.0.rows_of(key)
+    }
+}
+
+/// A scan bound in the stored key form.
+fn ikey_bound(b: Bound<&Key>) -> Bound<IKey> {
+    match b {
+        Bound::Included(k) => Bound::Included(IKey::of(&k.0)),
+        Bound::Excluded(k) => Bound::Excluded(IKey::of(&k.0)),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// A resume position in the stored key form, and back.
+fn ikey_entry(e: &Entry<Key>) -> Entry<IKey> {
+    Entry {
+        key: IKey::of(&e.key.0),
+        row: e.row,
+    }
+}
+
+fn key_entry(e: Entry<IKey>) -> Entry<Key> {
+    Entry {
+        key: e.key.to_key(),
+        row: e.row,
     }
 }

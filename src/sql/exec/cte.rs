@@ -184,12 +184,57 @@ impl Operator for Inline {
     }
 }
 
-/// The rows of a CTE read more than once, and the operator producing them (None once done).
+/// The rows of a CTE read more than once (or of a data-modifying WITH query, `modify_cte`),
+/// and the operator producing them (None once done).
 #[derive(Default)]
 pub(super) struct Store {
-    producer: Option<Box<dyn Operator>>,
+    pub(super) producer: Option<Box<dyn Operator>>,
     rows: Vec<Row>,
     held: Held,
+}
+
+impl Store {
+    pub(super) fn new(producer: Box<dyn Operator>) -> Store {
+        Store {
+            producer: Some(producer),
+            ..Store::default()
+        }
+    }
+
+    /// The row at a reader's position `pos`: one stored already, or the producer's next (run
+    /// by whichever reader is ahead, and kept for the others). The caller holds the store's
+    /// lock, so no other reader runs the producer meanwhile.
+    pub(super) fn read(
+        &mut self,
+        pos: &mut usize,
+        cte: &Plan,
+        cx: &mut EvalCx,
+        b: &mut Budget,
+    ) -> PgResult<Step> {
+        if let Some(r) = self.rows.get(*pos) {
+            if b.tick() {
+                return Ok(Step::Yield);
+            }
+            *pos += 1;
+            return Ok(Step::Row(r.clone()));
+        }
+        let Some(producer) = &mut self.producer else {
+            return Ok(Step::Done);
+        };
+        match producer.next(cte, cx, b)? {
+            Step::Row(r) => {
+                self.held.add(row_bytes(&r), b.work_mem, "CTE Scan")?;
+                self.rows.push(r.clone());
+                *pos += 1;
+                Ok(Step::Row(r))
+            }
+            Step::Done => {
+                self.producer = None;
+                Ok(Step::Done)
+            }
+            other => Ok(other),
+        }
+    }
 }
 
 struct SharedReader {
@@ -204,31 +249,7 @@ impl Operator for SharedReader {
         };
         // Locked while the producer runs: no other reader of this store can run meanwhile (the
         // tree is pulled by one thread, and a CTE's plan cannot read the CTE itself).
-        let mut store = self.store.lock();
-        let store = &mut *store;
-        if let Some(r) = store.rows.get(self.pos) {
-            if b.tick() {
-                return Ok(Step::Yield);
-            }
-            self.pos += 1;
-            return Ok(Step::Row(r.clone()));
-        }
-        let Some(producer) = &mut store.producer else {
-            return Ok(Step::Done);
-        };
-        match producer.next(cte, cx, b)? {
-            Step::Row(r) => {
-                store.held.add(row_bytes(&r), b.work_mem, "CTE Scan")?;
-                store.rows.push(r.clone());
-                self.pos += 1;
-                Ok(Step::Row(r))
-            }
-            Step::Done => {
-                store.producer = None;
-                Ok(Step::Done)
-            }
-            other => Ok(other),
-        }
+        self.store.lock().read(&mut self.pos, cte, cx, b)
     }
 }
 

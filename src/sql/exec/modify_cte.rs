@@ -29,17 +29,8 @@ use crate::error::{PgError, PgResult};
 use crate::sql::expr::EvalCx;
 use crate::sql::plan::{Node, Plan};
 
-use super::bounds::{row_bytes, Held};
-use super::cte::Env;
-use super::{build, Budget, Operator, Row, Step};
-
-/// One data-modifying WITH query's writer and the rows it returned so far.
-struct Store {
-    /// None once it has run to its end.
-    producer: Option<Box<dyn Operator>>,
-    rows: Vec<Row>,
-    held: Held,
-}
+use super::cte::{Env, Store};
+use super::{build, Budget, Operator, Step};
 
 type Stores = Vec<(usize, Arc<Mutex<Store>>)>;
 
@@ -86,11 +77,8 @@ impl ModifyingCtes {
         let stores = ctes
             .iter()
             .map(|c| {
-                let store = Store {
-                    producer: Some(build(c, env)),
-                    rows: Vec::new(),
-                    held: Held::default(),
-                };
+                // One data-modifying WITH query's writer and the rows it returned so far.
+                let store = Store::new(build(c, env));
                 (plan_id(c), Arc::new(Mutex::new(store)))
             })
             .collect();
@@ -168,30 +156,6 @@ impl Operator for Reader {
         let store = self.store.as_ref().expect("set above");
         // Locked while the producer runs: a query never reads itself, and the tree is pulled
         // by one thread.
-        let mut store = store.lock();
-        let store = &mut *store;
-        if let Some(r) = store.rows.get(self.pos) {
-            if b.tick() {
-                return Ok(Step::Yield);
-            }
-            self.pos += 1;
-            return Ok(Step::Row(r.clone()));
-        }
-        let Some(producer) = &mut store.producer else {
-            return Ok(Step::Done);
-        };
-        match producer.next(cte, cx, b)? {
-            Step::Row(r) => {
-                store.held.add(row_bytes(&r), b.work_mem, "CTE Scan")?;
-                store.rows.push(r.clone());
-                self.pos += 1;
-                Ok(Step::Row(r))
-            }
-            Step::Done => {
-                store.producer = None;
-                Ok(Step::Done)
-            }
-            other => Ok(other),
-        }
+        store.lock().read(&mut self.pos, cte, cx, b)
     }
 }
