@@ -35,6 +35,7 @@ use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 pub mod explain;
 pub mod index_path;
 pub mod join;
+pub mod lock_rows;
 mod search_cycle;
 mod table_expr;
 
@@ -241,16 +242,11 @@ pub enum Node {
         ctes: Vec<std::sync::Arc<Plan>>,
         input: Box<Plan>,
     },
-    /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
-    /// is input column `rowid`) at strength `mode`.
+    /// SELECT ... FOR UPDATE / SHARE: locks the rows of the tables in `spec` that each input
+    /// row was made from (plan/lock_rows.rs), above the sort and below LIMIT.
     LockRows {
         input: Box<Plan>,
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
-        rowid: usize,
-        wait: LockWait,
-        mode: crate::storage::LockMode,
-        /// The WHERE clause, re-checked on a row updated concurrently (READ COMMITTED).
-        recheck: Option<Expr>,
+        spec: Box<lock_rows::LockSpec>,
     },
     Values(Vec<Vec<Expr>>),
     Function {
@@ -385,8 +381,9 @@ pub struct Planner<'a> {
 /// Planning state beyond scopes.
 #[derive(Default)]
 struct PlanState {
-    /// The next table reference carries its rows' slots (SELECT FOR UPDATE's table).
-    lock_rowid: bool,
+    /// The locking clauses of the SELECT whose FROM clause is being planned: its table
+    /// references carry their rows' slots (plan/lock_rows.rs).
+    lock: Option<lock_rows::FromLocks>,
     /// A set operation's leaf SELECT keeps unknown-typed outputs (`SELECT NULL UNION SELECT 1`)
     /// for the set operation to resolve, and reports where its targets are, for error
     /// positions (`target_locs`).
@@ -860,6 +857,7 @@ impl<'a> Planner<'a> {
             let right = self.plan_select(r);
             let right_locs = std::mem::take(&mut self.state.target_locs);
             let right = right?;
+            lock_rows::check_set_operation(s)?;
             let kind = match op {
                 x if x == protobuf::SetOperation::SetopUnion as i32 => SetOpKind::Union,
                 x if x == protobuf::SetOperation::SetopIntersect as i32 => SetOpKind::Intersect,
@@ -1105,7 +1103,9 @@ impl<'a> Planner<'a> {
         let win = self.state.win.take();
         let clause = self.state.clause.take();
         let in_window = std::mem::take(&mut self.state.in_window);
+        let lock = self.state.lock.take();
         let r = self.plan_simple_select_inner(s);
+        self.state.lock = lock;
         self.state.win = win;
         self.state.clause = clause;
         self.state.in_window = in_window;
@@ -1114,13 +1114,8 @@ impl<'a> Planner<'a> {
 
     fn plan_simple_select_inner(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let keep_unknown = std::mem::take(&mut self.state.keep_unknown);
-        // FOR UPDATE / SHARE over one table: its scan carries each row's slot.
-        let lock = if s.locking_clause.is_empty() || s.from_clause.is_empty() {
-            None
-        } else {
-            Some(self.lock_spec(s)?)
-        };
-        self.state.lock_rowid = lock.is_some();
+        // FOR UPDATE / SHARE: the scans of the locked tables carry each row's slot.
+        self.state.lock = lock_rows::FromLocks::parse(s);
         // FROM
         let (mut plan, scope) = if s.from_clause.is_empty() {
             (
@@ -1164,6 +1159,8 @@ impl<'a> Planner<'a> {
             }
             acc.expect("non-empty FROM")
         };
+        let lock = self.state.lock.take().map(|l| l.found(&plan));
+        let from_columns = plan.columns.clone();
         // WHERE
         let mut recheck = None;
         if let Some(w) = s.where_clause.as_ref().and_then(|n| n.node.as_ref()) {
@@ -1181,12 +1178,6 @@ impl<'a> Planner<'a> {
             });
         }
         plan = join::optimize(plan);
-        if let Some(wait) = lock {
-            plan = modify::lock_rows(plan, wait, recheck)?;
-            if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
-                cx.note_lock(rel.oid, crate::txn::lock::LockMode::RowShare);
-            }
-        }
         // Targets (with * expansion)
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
         let mut star_cols: Vec<(usize, Option<usize>)> = Vec::new(); // (target idx, scope col)
@@ -1296,6 +1287,16 @@ impl<'a> Planner<'a> {
             || s.having_clause.is_some()
             || targets.iter().any(|(_, n, _)| contains_aggregate(n))
             || s.sort_clause.iter().any(contains_aggregate);
+        if let Some(pending) = &lock {
+            pending.check(&lock_rows::Shape {
+                distinct: !s.distinct_clause.is_empty(),
+                group: !s.group_clause.is_empty(),
+                having: s.having_clause.is_some(),
+                aggregates: has_aggs,
+                srfs: !srf_targets.is_empty(),
+                ..Default::default()
+            })?;
+        }
         let mut agg_ctx = if has_aggs {
             let mut group = Vec::new();
             let mut group_types = Vec::new();
@@ -1628,6 +1629,7 @@ impl<'a> Planner<'a> {
 
         // Window functions run over the (grouped) rows, before DISTINCT, ORDER BY and LIMIT.
         let win = self.state.win.take().unwrap_or_default();
+        let has_windows = !win.calls.is_empty();
         if !win.calls.is_empty() {
             let base = plan.columns.len();
             let renumber = &mut |e: &mut Expr| {
@@ -1658,6 +1660,36 @@ impl<'a> Planner<'a> {
             };
         }
 
+        // FOR UPDATE: the FROM row rides along, hidden, for LockRows's re-check.
+        let lock = match lock {
+            Some(pending) => {
+                pending.check(&lock_rows::Shape {
+                    windows: has_windows,
+                    ..Default::default()
+                })?;
+                let (targets, on, late) = pending.finish()?;
+                if let Some(e) = late {
+                    self.fold(Err(e))?;
+                }
+                let from = exprs.len();
+                let kept = exprs.clone();
+                exprs.extend((0..from_columns.len()).map(Expr::Column));
+                columns.extend(from_columns.iter().cloned());
+                let mut conds: Vec<Expr> = recheck.into_iter().chain(on).collect();
+                let recheck = match conds.len() {
+                    0 => None,
+                    1 => conds.pop(),
+                    _ => Some(Expr::And(conds)),
+                };
+                if let Some(cx) = &self.tables {
+                    for t in &targets {
+                        cx.note_lock(t.rel.oid, crate::txn::lock::LockMode::RowShare);
+                    }
+                }
+                Some((targets, from, kept, recheck))
+            }
+            None => None,
+        };
         let total = exprs.len();
         plan = Plan {
             node: Node::Project {
@@ -1695,6 +1727,9 @@ impl<'a> Planner<'a> {
                     keys: sort_keys,
                 },
             });
+        }
+        if let Some((targets, from, kept, recheck)) = lock {
+            plan = lock_rows::lock_rows(plan, targets, from, kept, recheck);
         }
         plan = self.plan_limit(s, plan)?;
         if total > visible {
@@ -1786,6 +1821,9 @@ impl<'a> Planner<'a> {
                             self.state.worktable_refs += 1;
                         }
                         with_modify::check_readable(p, rv)?;
+                        if let Some(l) = self.state.lock.as_mut() {
+                            l.other(&relname, "a WITH query");
+                        }
                         let plan = Plan {
                             columns: p.columns.clone(),
                             node: Node::Cte(i, p.clone()),
@@ -1794,12 +1832,15 @@ impl<'a> Planner<'a> {
                     }
                 }
                 let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
-                    let rowid = std::mem::take(&mut self.state.lock_rowid);
+                    let rowid = self.state.lock.as_mut().is_some_and(|l| l.table(&relname));
                     if let Some(plan) = self.plan_table_ref(rv, rowid)? {
                         return self.scope_for(plan, &relname, alias);
                     }
                     return Err(modify::undefined_table(rv));
                 };
+                if let Some(l) = self.state.lock.as_mut() {
+                    l.applying(&relname); // PostgreSQL would lock catalog rows: nothing to lock here
+                }
                 let plan = Plan {
                     columns: virtual_columns(vt),
                     node: Node::Virtual(vt),
@@ -1827,9 +1868,17 @@ impl<'a> Planner<'a> {
                     .as_ref()
                     .map(|a| a.aliasname.clone())
                     .unwrap_or_default();
+                if let Some(l) = self.state.lock.as_mut() {
+                    l.subquery(&name);
+                }
                 self.scope_for(plan, &name, rs.alias.as_ref())
             }
-            N::RangeFunction(rf) => self.plan_range_function(rf, left),
+            N::RangeFunction(rf) => {
+                if let (Some(l), Some(a)) = (self.state.lock.as_mut(), rf.alias.as_ref()) {
+                    l.other(&a.aliasname, "a function");
+                }
+                self.plan_range_function(rf, left)
+            }
             N::JoinExpr(j) => {
                 let l = j
                     .larg
@@ -1908,6 +1957,9 @@ impl<'a> Planner<'a> {
                     columns,
                 };
                 if let Some(a) = &j.alias {
+                    if let Some(l) = self.state.lock.as_mut() {
+                        l.other(&a.aliasname, "a join");
+                    }
                     return self.scope_for(plan, &a.aliasname, Some(a));
                 }
                 Ok((plan, scope))

@@ -1,0 +1,62 @@
+-- Differential SQL cases for the items of issue 19 left open: FOR UPDATE under ORDER BY /
+-- LIMIT / OFFSET and over joins (plan shape and errors), pg_locks, lock_timeout, temporary
+-- tables, pg_get_viewdef, sequence names. Tables are named after the case (prefix l19_); each
+-- case drops what it made. Multi-session behaviour is in test_isolation_left19.py.
+
+-- name: for_update_errors
+-- @errors
+DROP TABLE IF EXISTS l19_fu;
+CREATE TABLE l19_fu (id int PRIMARY KEY, v int);
+INSERT INTO l19_fu VALUES (1, 1), (2, 2), (3, 3);
+SELECT DISTINCT v FROM l19_fu FOR UPDATE;
+SELECT count(*) FROM l19_fu FOR SHARE;
+SELECT v FROM l19_fu GROUP BY v FOR KEY SHARE;
+SELECT v FROM l19_fu HAVING v > 1 FOR UPDATE;
+SELECT v, count(*) FROM l19_fu FOR UPDATE;
+SELECT sum(v) OVER () FROM l19_fu FOR NO KEY UPDATE;
+SELECT generate_series(1, 2) FROM l19_fu FOR UPDATE;
+SELECT * FROM l19_fu UNION SELECT * FROM l19_fu FOR UPDATE;
+SELECT * FROM l19_fu FOR UPDATE OF nosuch;
+SELECT * FROM l19_fu FOR SHARE OF l19_fu, nosuch NOWAIT;
+SELECT * FROM l19_fu, generate_series(1, 2) g FOR UPDATE OF g;
+SELECT * FROM l19_fu a JOIN l19_fu b ON true FOR UPDATE OF a.b;
+WITH c AS (SELECT 1) SELECT * FROM l19_fu, c FOR UPDATE OF c;
+SELECT * FROM l19_fu a LEFT JOIN l19_fu b ON a.id = b.id FOR UPDATE;
+SELECT * FROM l19_fu a LEFT JOIN l19_fu b ON a.id = b.id FOR UPDATE OF b;
+SELECT 1 FOR UPDATE;
+DROP TABLE l19_fu;
+
+-- name: for_update_order_limit_offset
+BEGIN;
+DROP TABLE IF EXISTS l19_fo;
+CREATE TABLE l19_fo (id int PRIMARY KEY, v int);
+INSERT INTO l19_fo VALUES (1, 30), (2, 20), (3, 10), (4, 40);
+SELECT * FROM l19_fo ORDER BY v LIMIT 2 FOR UPDATE;
+SELECT * FROM l19_fo ORDER BY id DESC OFFSET 1 LIMIT 2 FOR SHARE;
+SELECT id, v * 2 AS twice FROM l19_fo WHERE v > 15 ORDER BY v DESC FOR NO KEY UPDATE SKIP LOCKED;
+SELECT v FROM l19_fo ORDER BY id LIMIT 1 OFFSET 3 FOR KEY SHARE NOWAIT;
+SELECT * FROM l19_fo WHERE id = 2 FOR UPDATE FOR SHARE;
+SELECT * FROM l19_fo ORDER BY id FETCH FIRST 1 ROW ONLY FOR UPDATE;
+ROLLBACK;
+
+-- name: for_update_joins
+BEGIN;
+DROP TABLE IF EXISTS l19_fj, l19_fjc;
+CREATE TABLE l19_fj (id int PRIMARY KEY, v int);
+CREATE TABLE l19_fjc (id int PRIMARY KEY, p int, note text);
+INSERT INTO l19_fj VALUES (1, 10), (2, 20);
+INSERT INTO l19_fjc VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, 'c');
+SELECT c.id, c.note, t.v FROM l19_fjc c JOIN l19_fj t ON t.id = c.p ORDER BY c.id FOR UPDATE;
+SELECT c.id, t.v FROM l19_fjc c JOIN l19_fj t ON t.id = c.p ORDER BY c.id DESC LIMIT 2 FOR UPDATE OF t;
+SELECT c.id, t.v FROM l19_fjc c, l19_fj t WHERE t.id = c.p AND c.note <> 'b' FOR SHARE OF c FOR UPDATE OF t;
+SELECT t.id, c.id FROM l19_fj t LEFT JOIN l19_fjc c ON t.id = c.p ORDER BY 1, 2 FOR UPDATE OF t;
+SELECT * FROM (SELECT * FROM l19_fj ORDER BY id FOR UPDATE) s ORDER BY id DESC;
+ROLLBACK;
+
+-- name: for_update_explain
+BEGIN;
+DROP TABLE IF EXISTS l19_fe;
+CREATE TABLE l19_fe (id int PRIMARY KEY, v int);
+EXPLAIN (COSTS OFF) SELECT * FROM l19_fe ORDER BY v LIMIT 1 FOR UPDATE SKIP LOCKED;
+EXPLAIN (COSTS OFF) SELECT * FROM l19_fe WHERE v > 1 FOR SHARE;
+ROLLBACK;
