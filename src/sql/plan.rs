@@ -36,6 +36,7 @@ pub mod explain;
 pub mod index_path;
 pub mod join;
 pub mod lock_rows;
+mod regclass;
 mod search_cycle;
 mod table_expr;
 
@@ -1682,8 +1683,13 @@ impl<'a> Planner<'a> {
                     _ => Some(Expr::And(conds)),
                 };
                 if let Some(cx) = &self.tables {
+                    // A locked table is opened in ROW SHARE mode instead of ACCESS SHARE.
+                    use crate::txn::lock::LockMode as M;
                     for t in &targets {
-                        cx.note_lock(t.rel.oid, crate::txn::lock::LockMode::RowShare);
+                        cx.locks
+                            .borrow_mut()
+                            .retain(|l| *l != (t.rel.oid, M::AccessShare));
+                        cx.note_lock(t.rel.oid, M::RowShare);
                     }
                 }
                 Some((targets, from, kept, recheck))
@@ -2295,6 +2301,11 @@ impl<'a> Planner<'a> {
                         .copied()
                         .filter(|_| !s.is_empty())
                         .unwrap_or(location);
+                    if to == Type::REGCLASS {
+                        if let Some(e) = self.regclass_literal(&s, at)? {
+                            return Ok(e);
+                        }
+                    }
                     let v = io::from_text(&s, to, input_mod, self.fmt)
                         .map_err(|err| err.at(loc(at)))?;
                     if typmod < 0 || interval {

@@ -19,7 +19,7 @@ const PUBLIC_OID: u32 = 2200;
 /// The bootstrap superuser.
 const OWNER_OID: u32 = 10;
 
-fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
+pub(super) fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
     let rel = builtin::relation_by_oid(oid).expect("catalog relation");
     rel.columns.iter().map(|(name, _)| f(name)).collect()
 }
@@ -371,6 +371,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        super::pg_locks::OID => super::pg_locks::rows(cx),
         _ => return builtin::fixed::rows(oid),
     })
 }

@@ -77,6 +77,7 @@ mod keys;
 mod limit;
 mod lock_rows;
 mod modify_cte;
+mod pg_locks;
 mod project;
 mod scan;
 mod setop;

@@ -60,3 +60,35 @@ CREATE TABLE l19_fe (id int PRIMARY KEY, v int);
 EXPLAIN (COSTS OFF) SELECT * FROM l19_fe ORDER BY v LIMIT 1 FOR UPDATE SKIP LOCKED;
 EXPLAIN (COSTS OFF) SELECT * FROM l19_fe WHERE v > 1 FOR SHARE;
 ROLLBACK;
+
+-- name: pg_locks_lock_table
+DROP TABLE IF EXISTS l19_lk;
+CREATE TABLE l19_lk (id int);
+BEGIN;
+LOCK TABLE l19_lk IN SHARE MODE;
+SELECT locktype, relation = 'l19_lk'::regclass AS is_t, page, tuple, transactionid, classid, objid, objsubid, mode, granted, fastpath, waitstart, database = (SELECT oid FROM pg_database WHERE datname = current_database()) AS this_db, pid = pg_backend_pid() AS mine FROM pg_locks WHERE relation = 'l19_lk'::regclass;
+SELECT * FROM l19_lk;
+INSERT INTO l19_lk VALUES (1);
+SELECT mode, granted, fastpath FROM pg_locks WHERE relation = 'l19_lk'::regclass ORDER BY mode;
+COMMIT;
+SELECT count(*) FROM pg_locks WHERE relation = 'l19_lk'::regclass;
+BEGIN;
+SELECT * FROM l19_lk FOR UPDATE;
+SELECT mode, granted, fastpath FROM pg_locks WHERE relation = 'l19_lk'::regclass ORDER BY mode;
+SELECT * FROM pg_locks WHERE false;
+SELECT count(*) > 0 AS has_vxid FROM pg_locks WHERE locktype = 'virtualxid' AND pid = pg_backend_pid() AND mode = 'ExclusiveLock' AND granted;
+ROLLBACK;
+DROP TABLE l19_lk;
+
+-- name: regclass_of_user_tables
+-- @errors
+DROP TABLE IF EXISTS l19_rc;
+CREATE TABLE l19_rc (id int);
+-- (text: a user relation's regclass is sent by name in binary too, not yet as an OID)
+SELECT 'l19_rc'::regclass::text, 'public.l19_rc'::regclass::text, '"l19_rc"'::regclass::text;
+SELECT 'l19_rc'::regclass::oid = (SELECT oid FROM pg_class WHERE relname = 'l19_rc');
+SELECT relname FROM pg_class WHERE oid = 'l19_rc'::regclass;
+SELECT count(*) FROM pg_attribute WHERE attrelid = 'l19_rc'::regclass AND attnum > 0;
+SELECT 'pg_class'::regclass::text, 'l19_nosuch'::regclass;
+SELECT 'public.l19_nosuch'::regclass;
+DROP TABLE l19_rc;
