@@ -170,6 +170,89 @@ def join_recheck_after_update(r):
     r.sql("s2", "COMMIT")
 
 
+# ------------------------------------------------------------------------------------------
+# pg_locks
+# ------------------------------------------------------------------------------------------
+
+LOCKS = (
+    "SELECT l.mode, l.granted, a.query FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+    " WHERE l.relation = '{t}'::regclass ORDER BY l.granted DESC, l.mode"
+)
+
+
+@scenario
+def pg_locks_shows_waiter(r):
+    """A DROP waiting behind a reader's ACCESS SHARE lock shows as not granted; once the
+    reader commits it is granted, and its ROLLBACK leaves nothing."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT * FROM {t} WHERE id = 1")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "DROP TABLE {t}")
+    r.sql("s3", LOCKS)
+    r.sql("s1", "COMMIT")
+    r.sql("s3", LOCKS)
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", LOCKS)
+
+
+# ------------------------------------------------------------------------------------------
+# lock_timeout
+# ------------------------------------------------------------------------------------------
+
+
+@scenario
+def lock_timeout_row_wait(r):
+    """A row-lock wait gives up after lock_timeout (55P03); the transaction is aborted; a
+    statement that does not wait is not affected, and SET LOCAL ends with the transaction."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "SET lock_timeout = '100ms'")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s2", "SELECT * FROM {t} WHERE id = 1 FOR SHARE")
+    r.sql("s2", "UPDATE {t} SET value = 22 WHERE id = 2")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SELECT * FROM {t} ORDER BY id FOR UPDATE")
+    r.sql("s2", "SELECT 1")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s2", "SET lock_timeout = 0")
+    r.sql("s3", "BEGIN")
+    r.sql("s3", "SET LOCAL lock_timeout = '50ms'")
+    r.sql("s3", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s3", "ROLLBACK")
+    r.sql("s3", "SHOW lock_timeout")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
+@scenario
+def lock_timeout_relation_wait(r):
+    """A relation-lock wait (a reader behind LOCK TABLE, a DROP behind a reader) gives up after
+    lock_timeout too."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "LOCK TABLE {t} IN ACCESS EXCLUSIVE MODE")
+    r.sql("s2", "SET lock_timeout = 100")
+    r.sql("s2", "SELECT count(*) FROM {t}")
+    r.sql("s2", "LOCK TABLE {t} IN SHARE MODE")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "SELECT count(*) FROM {t}")
+    r.sql("s2", "DROP TABLE {t}")
+    r.sql("s2", "ALTER TABLE {t} ADD COLUMN extra int")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "SELECT count(*) FROM {t}")
+
+
+@scenario
+def lock_timeout_longer_than_wait(r):
+    """A lock_timeout longer than the wait changes nothing: the waiter goes on."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "SET lock_timeout = '1min'")
+    r.sql("s2", "UPDATE {t} SET value = value + 1 WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", ALL)
+
+
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_isolation_left19(pg, server, name):
     ref = run_scenario(pg, name)
