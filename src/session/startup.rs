@@ -278,6 +278,7 @@ impl Session {
             plan_locks: Default::default(),
             portal_snap: None,
             sequences: Default::default(),
+            temp: Default::default(),
         };
         let mut s = Session {
             core,

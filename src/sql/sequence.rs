@@ -391,9 +391,14 @@ pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<V
                 ));
             };
             match owned_sequence(cx, &table, pos as i16 + 1)? {
+                // The session's temporary schema is written `pg_temp`, as PostgreSQL does.
                 Some(s) => Value::Text(format!(
                     "{}.{}",
-                    super::func::quote_ident(&s.name.schema),
+                    if cx.own_temp_schema().as_deref() == Some(s.name.schema.as_str()) {
+                        "pg_temp".into()
+                    } else {
+                        super::func::quote_ident(&s.name.schema)
+                    },
                     super::func::quote_ident(&s.name.name)
                 )),
                 None => Value::Null,
@@ -450,7 +455,8 @@ pub fn owned_sequences(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<Vec<Arc
 /// The text a relation is named by in a regclass argument (quoted where needed).
 pub fn regclass_text(schema: &str, name: &str) -> String {
     let n = super::func::quote_ident(name);
-    if schema.is_empty() || schema == "public" {
+    // A temporary schema comes first in its session's search path, the only one to use it.
+    if schema.is_empty() || schema == "public" || super::engine::is_temp_schema(schema) {
         n
     } else {
         format!("{}.{n}", super::func::quote_ident(schema))
@@ -620,7 +626,7 @@ pub fn check_regclass_literal(
         cx.catalog,
         &cx.snap,
         cx.database,
-        engine::search_schemas(cx.search_path),
+        engine::search_schemas(&cx.search_path),
         schema,
         name,
     );

@@ -253,6 +253,49 @@ def lock_timeout_longer_than_wait(r):
     r.sql("s3", ALL)
 
 
+# ------------------------------------------------------------------------------------------
+# Temporary tables belong to their session
+# ------------------------------------------------------------------------------------------
+
+
+@scenario
+def temp_tables_are_per_session(r):
+    """A temporary table is invisible to other sessions, which may make their own of the same
+    name, or see the permanent table it hides; DISCARD TEMP drops only the session's own."""
+    r.sql("s1", "CREATE TEMP TABLE {t} (id int, note text)")
+    r.sql("s1", "INSERT INTO {t} VALUES (1, 's1')")
+    r.sql("s1", ALL)
+    r.sql("s2", ALL)
+    r.sql("s2", "CREATE TEMP TABLE {t}_c (v text)")
+    r.sql("s3", "SELECT * FROM {t}_c")
+    r.sql("s3", "CREATE TEMP TABLE {t}_c (w int)")
+    r.sql("s3", "INSERT INTO {t}_c VALUES (3)")
+    r.sql("s2", "INSERT INTO {t}_c VALUES ('two')")
+    r.sql("s2", "SELECT * FROM {t}_c")
+    r.sql("s3", "SELECT * FROM {t}_c")
+    r.sql("s3", "SELECT count(*) FROM pg_class WHERE relname = '{t}_c' AND pg_table_is_visible(oid)")
+    r.sql("s2", "DISCARD TEMP")
+    r.sql("s2", "SELECT * FROM {t}_c")
+    r.sql("s3", "SELECT * FROM {t}_c")
+    r.sql("s1", "DROP TABLE {t}")
+    r.sql("s1", ALL)
+    r.sql("s3", "DISCARD ALL")
+
+
+@scenario
+def temp_table_rows_not_locked_by_others(r):
+    """Two sessions write their own temporary tables of one name without waiting."""
+    r.sql("s1", "CREATE TEMP TABLE {t}_c (id int PRIMARY KEY)")
+    r.sql("s2", "CREATE TEMP TABLE {t}_c (id int PRIMARY KEY)")
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1)")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1)")
+    r.sql("s2", "LOCK TABLE {t}_c")
+    r.sql("s1", "COMMIT")
+    r.sql("s1", "DISCARD TEMP")
+    r.sql("s2", "DISCARD TEMP")
+
+
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_isolation_left19(pg, server, name):
     ref = run_scenario(pg, name)

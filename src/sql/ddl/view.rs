@@ -175,7 +175,7 @@ pub fn create_view(
             catalog: &cx.instance().catalog,
             snap,
             database: cx.database(),
-            search_path: &search_path,
+            search_path: std::borrow::Cow::Borrowed(&search_path),
             used: &used,
             locks: &locks,
         };

@@ -27,8 +27,9 @@ pub struct TableCx<'a> {
     pub catalog: &'a SqlCatalog,
     pub snap: Snapshot,
     pub database: &'a str,
-    /// The search_path setting as written (parsed only when a table name is looked up).
-    pub search_path: &'a str,
+    /// The search_path setting as written (parsed only when a table name is looked up), with
+    /// the session's temporary schema where it has one.
+    pub search_path: std::borrow::Cow<'a, str>,
     /// Set when a table name resolved (the plan then depends on the schema).
     pub used: &'a std::cell::Cell<bool>,
     /// The relation locks the statement needs (taken by the session before it runs).
@@ -41,7 +42,7 @@ impl TableCx<'_> {
             self.catalog,
             &self.snap,
             self.database,
-            engine::search_schemas(self.search_path),
+            engine::search_schemas(&self.search_path),
             schema,
             name,
         );

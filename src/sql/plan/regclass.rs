@@ -32,7 +32,7 @@ impl Planner<'_> {
             cx.catalog,
             &cx.snap,
             cx.database,
-            engine::search_schemas(cx.search_path),
+            engine::search_schemas(&cx.search_path),
             schema,
             name,
         );

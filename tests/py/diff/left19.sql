@@ -92,3 +92,63 @@ SELECT count(*) FROM pg_attribute WHERE attrelid = 'l19_rc'::regclass AND attnum
 SELECT 'pg_class'::regclass::text, 'l19_nosuch'::regclass;
 SELECT 'public.l19_nosuch'::regclass;
 DROP TABLE l19_rc;
+
+-- name: temp_tables_basics
+-- @errors
+DROP TABLE IF EXISTS l19_tt;
+CREATE TEMP TABLE l19_tt (a int PRIMARY KEY, b text);
+INSERT INTO l19_tt VALUES (1, 'one'), (2, 'two');
+SELECT * FROM l19_tt ORDER BY a;
+SELECT * FROM pg_temp.l19_tt ORDER BY a;
+SELECT c.relname, c.relpersistence, n.nspname LIKE 'pg_temp\_%' AS in_temp, pg_table_is_visible(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname LIKE 'l19\_tt%' ORDER BY 1;
+CREATE TABLE l19_tt (z int);
+SELECT * FROM l19_tt ORDER BY a;
+SELECT * FROM public.l19_tt;
+DROP TABLE l19_tt;
+SELECT * FROM l19_tt;
+DROP TABLE l19_tt;
+CREATE TEMPORARY TABLE public.l19_tt2 (a int);
+CREATE TABLE l19_tt3 (a int) ON COMMIT DROP;
+CREATE TABLE pg_temp.l19_tt4 (a int);
+SELECT relpersistence FROM pg_class WHERE relname = 'l19_tt4';
+CREATE TEMP TABLE l19_tt5 AS SELECT 1 AS x;
+SELECT * FROM l19_tt5;
+CREATE TEMP TABLE l19_tt6 (id serial PRIMARY KEY, v text DEFAULT 'd');
+INSERT INTO l19_tt6 DEFAULT VALUES RETURNING *;
+SELECT pg_get_serial_sequence('l19_tt6', 'id') LIKE 'pg_temp\_%.l19_tt6_id_seq';
+DISCARD TEMP;
+SELECT * FROM l19_tt4;
+SELECT * FROM l19_tt5;
+SELECT count(*) FROM pg_class WHERE relname LIKE 'l19\_tt%';
+
+-- name: temp_tables_on_commit
+-- @errors
+CREATE TEMP TABLE l19_oc_keep (a int) ON COMMIT PRESERVE ROWS;
+CREATE TEMP TABLE l19_oc_del (a int) ON COMMIT DELETE ROWS;
+INSERT INTO l19_oc_keep VALUES (1);
+INSERT INTO l19_oc_del VALUES (1);
+SELECT * FROM l19_oc_keep;
+SELECT * FROM l19_oc_del;
+BEGIN;
+INSERT INTO l19_oc_del VALUES (2), (3);
+SELECT count(*) FROM l19_oc_del;
+COMMIT;
+SELECT count(*) FROM l19_oc_del;
+BEGIN;
+CREATE TEMP TABLE l19_oc_drop (a int) ON COMMIT DROP;
+INSERT INTO l19_oc_drop VALUES (1);
+SELECT * FROM l19_oc_drop;
+COMMIT;
+SELECT * FROM l19_oc_drop;
+BEGIN;
+CREATE TEMP TABLE l19_oc_drop (a int) ON COMMIT DROP;
+ROLLBACK;
+SELECT * FROM l19_oc_drop;
+BEGIN;
+CREATE TEMP TABLE l19_oc_drop2 ON COMMIT DROP AS SELECT 5 AS v;
+SELECT * FROM l19_oc_drop2;
+COMMIT;
+SELECT * FROM l19_oc_drop2;
+DISCARD ALL;
+SELECT * FROM l19_oc_keep;
+SELECT * FROM l19_oc_del;
