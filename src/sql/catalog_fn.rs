@@ -54,6 +54,8 @@ pub enum CatalogFn {
     RegclassOfOid,
     /// The reverse: a cast of a regclass that is not a constant to oid or an integer.
     OidOfRegclass,
+    /// pg_get_viewdef (ruleutils/viewdef.rs).
+    ViewDef,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -96,6 +98,8 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
         ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
         ("pg_get_triggerdef", 1) => (TriggerDef, &[OID]),
         ("pg_get_triggerdef", 2) => (TriggerDef, &[OID, Type::BOOL]),
+        ("pg_get_viewdef", 1) => (ViewDef, &[OID]),
+        ("pg_get_viewdef", 2) => (ViewDef, &[OID, Type::BOOL]),
         _ => return None,
     })
 }
@@ -117,7 +121,8 @@ pub fn result_type(f: CatalogFn) -> Type {
         | FunctionIdentityArguments
         | FunctionDef
         | TablespaceLocation
-        | TriggerDef => Type::TEXT,
+        | TriggerDef
+        | ViewDef => Type::TEXT,
         DatabaseEncoding => Type::NAME,
         RelationSize | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
@@ -336,6 +341,10 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 text(get_expr(s, &node, relid))
             }
             _ => Value::Null,
+        },
+        ViewDef => match oid_arg(args.first()).and_then(|o| relation(s, o)) {
+            Some(rel) => text(ruleutils::viewdef::view_definition(s, &rel)),
+            None => Value::Null,
         },
         GetIndexDef => match oid_arg(args.first()) {
             Some(oid) => {

@@ -152,3 +152,21 @@ SELECT * FROM l19_oc_drop2;
 DISCARD ALL;
 SELECT * FROM l19_oc_keep;
 SELECT * FROM l19_oc_del;
+
+-- name: pg_get_viewdef_pretty
+DROP VIEW IF EXISTS l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8;
+DROP TABLE IF EXISTS l19_vi, l19_vu;
+CREATE TABLE l19_vi (id int PRIMARY KEY, name text NOT NULL DEFAULT 'x', price numeric(10,2), code varchar(20));
+CREATE TABLE l19_vu (id int, tid int, note text);
+CREATE VIEW l19_v1 AS SELECT id, name FROM l19_vi WHERE price < 10;
+CREATE VIEW l19_v2 AS SELECT i.id AS ident, upper(i.name) AS n, price * 2 AS p2 FROM l19_vi i WHERE i.name LIKE 'a%' AND id > 3 ORDER BY id DESC LIMIT 5;
+CREATE VIEW l19_v3 AS SELECT *, 'x' AS s, 2 FROM l19_vi;
+CREATE VIEW l19_v4 AS SELECT count(*) AS c, name FROM l19_vi GROUP BY name HAVING count(*) > 1;
+CREATE VIEW l19_v5 AS SELECT DISTINCT name FROM l19_vi WHERE code IS NOT NULL AND id IN (1, 2);
+CREATE VIEW l19_v6 AS SELECT i.id, l19_vu.note FROM l19_vi i LEFT JOIN l19_vu ON l19_vu.tid = i.id JOIN l19_vu u2 ON u2.id = l19_vu.id ORDER BY 1 NULLS FIRST, l19_vu.note DESC NULLS LAST OFFSET 2;
+CREATE VIEW l19_v7 (a, b) AS SELECT a.id, b.note FROM l19_vi a, l19_vu b WHERE a.id = b.tid;
+CREATE VIEW l19_v8 AS SELECT a.id FROM l19_vi a JOIN (l19_vu b JOIN l19_vu c ON b.id = c.id) ON a.id = b.id;
+SELECT c.relname, pg_get_viewdef(c.oid, true) FROM pg_class c WHERE c.relname LIKE 'l19\_v_' ORDER BY 1;
+SELECT pg_get_viewdef(0, true), pg_get_viewdef('l19_vi'::regclass, true);
+DROP VIEW l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8;
+DROP TABLE l19_vi, l19_vu;
