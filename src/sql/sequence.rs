@@ -151,6 +151,19 @@ pub fn parse_qualified(s: &str) -> PgResult<Vec<String>> {
     Ok(parts)
 }
 
+/// Whether a schema named in a sequence's regclass text exists (none named: yes). `pg_temp`
+/// is the session's temporary schema, looked up through search_path.
+fn schema_known(
+    catalog: &engine::SqlCatalog,
+    snap: &crate::txn::Snapshot,
+    database: &str,
+    schema: &str,
+) -> bool {
+    schema.is_empty()
+        || matches!(schema, "pg_catalog" | "pg_temp")
+        || engine::schema_exists(catalog, snap, database, schema)
+}
+
 /// The relation a regclass-like text names, through search_path; 42P01 when there is none.
 pub fn find_named(cx: &mut dyn SessionCtx, text: &str) -> PgResult<Arc<Rel>> {
     let parts = parse_qualified(text)?;
@@ -173,13 +186,13 @@ pub fn find_named(cx: &mut dyn SessionCtx, text: &str) -> PgResult<Arc<Rel>> {
             ))
         }
     };
-    if !schema.is_empty() && !matches!(schema.as_str(), "public" | "pg_catalog") {
+    let snap = cx.catalog_snapshot()?;
+    if !schema_known(&cx.instance().catalog, &snap, cx.database(), &schema) {
         return Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),
         ));
     }
-    let snap = cx.catalog_snapshot()?;
     let path = cx.search_path();
     engine::find_rel(
         &cx.instance().catalog,
@@ -615,7 +628,7 @@ pub fn check_regclass_literal(
         [s, n] => (s.as_str(), n.as_str()),
         _ => return Ok(()),
     };
-    if !schema.is_empty() && !matches!(schema, "public" | "pg_catalog") {
+    if !schema_known(cx.catalog, &cx.snap, cx.database, schema) {
         return Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),

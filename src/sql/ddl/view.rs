@@ -594,6 +594,7 @@ pub fn drop_relation(cx: &mut dyn SessionCtx, r: &Rel) -> PgResult<()> {
                     .map_err(|e| catalog_error(e, &i.name))?;
             }
         }
+        super::sequence::drop_owned(cx, r)?;
     }
     Ok(())
 }

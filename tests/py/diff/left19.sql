@@ -170,3 +170,25 @@ SELECT c.relname, pg_get_viewdef(c.oid, true) FROM pg_class c WHERE c.relname LI
 SELECT pg_get_viewdef(0, true), pg_get_viewdef('l19_vi'::regclass, true);
 DROP VIEW l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8;
 DROP TABLE l19_vi, l19_vu;
+
+-- name: sequences_in_other_schemas
+-- @errors
+DROP SCHEMA IF EXISTS l19s CASCADE;
+CREATE SCHEMA l19s;
+CREATE SEQUENCE l19s.sq;
+CREATE TABLE l19s.t (id serial PRIMARY KEY, v int);
+SELECT nextval('l19s.sq'), currval('l19s.sq'), setval('l19s.sq', 10), nextval('l19s.sq');
+SELECT nextval('l19s.sq'::regclass), currval('"l19s"."sq"');
+SELECT nextval('sq');
+SET search_path = l19s, public;
+SELECT nextval('sq'), currval('sq');
+INSERT INTO t (v) VALUES (1) RETURNING *;
+SELECT nextval('nosuch.sq');
+SELECT nextval('l19s.nosuch');
+SELECT pg_get_serial_sequence('l19s.t', 'id'), pg_get_serial_sequence('t', 'id');
+SELECT last_value FROM l19s.sq;
+SELECT last_value FROM sq;
+RESET search_path;
+INSERT INTO l19s.t (v) VALUES (2) RETURNING *;
+SELECT * FROM l19s.t ORDER BY id;
+DROP SCHEMA l19s CASCADE;
