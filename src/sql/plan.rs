@@ -185,6 +185,36 @@ pub struct SortKey {
     pub nulls_first: bool,
 }
 
+/// The table a scan reads, with the name the query gave it (`FROM t AS x`: EXPLAIN prints
+/// `Seq Scan on t x` and qualifies its columns with `x`). It dereferences to the table, so a
+/// scan's `rel` reads as the relation everywhere else.
+#[derive(Debug, Clone)]
+pub struct ScanRel {
+    pub rel: std::sync::Arc<crate::sql::engine::Rel>,
+    /// The alias, where the query gave one that differs from the table's name.
+    pub alias: Option<std::sync::Arc<str>>,
+}
+
+impl ScanRel {
+    /// The name the query refers to the table by.
+    pub fn ref_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.rel.name.name)
+    }
+}
+
+impl std::ops::Deref for ScanRel {
+    type Target = std::sync::Arc<crate::sql::engine::Rel>;
+    fn deref(&self) -> &Self::Target {
+        &self.rel
+    }
+}
+
+impl From<std::sync::Arc<crate::sql::engine::Rel>> for ScanRel {
+    fn from(rel: std::sync::Arc<crate::sql::engine::Rel>) -> ScanRel {
+        ScanRel { rel, alias: None }
+    }
+}
+
 /// What FOR UPDATE does with a row another transaction holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockWait {
@@ -217,12 +247,12 @@ pub enum Node {
     /// A table's rows that the statement's snapshot sees, in slot order; with `rowid`, each
     /// row's slot follows its columns (for UPDATE / DELETE / FOR UPDATE).
     SeqScan {
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rel: ScanRel,
         rowid: bool,
     },
     /// The rows whose leading key columns of index `index` (of `rel.indexes`) equal `eq`.
     IndexScan {
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rel: ScanRel,
         rowid: bool,
         index: usize,
         eq: Vec<Expr>,
@@ -230,7 +260,7 @@ pub enum Node {
     /// Other index scans (ranges, IN lists, row-value IN, reads in index order, backwards for
     /// DESC): see `plan/index_path.rs`.
     IndexRange {
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rel: ScanRel,
         rowid: bool,
         path: Box<index_path::IndexPath>,
     },

@@ -348,7 +348,7 @@ impl Walk {
                     self.nullable_at = self.scans.len();
                 }
                 self.scans
-                    .push((rel.clone(), base, base + rel.columns.len()));
+                    .push((rel.rel.clone(), base, base + rel.columns.len()));
             }
             Node::Join {
                 left,

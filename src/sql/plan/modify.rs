@@ -215,7 +215,17 @@ impl Planner<'_> {
         }
         Ok(Some(Plan {
             columns,
-            node: Node::SeqScan { rel, rowid },
+            node: Node::SeqScan {
+                rel: super::ScanRel {
+                    rel,
+                    alias: rv
+                        .alias
+                        .as_ref()
+                        .filter(|a| a.aliasname != rv.relname)
+                        .map(|a| a.aliasname.as_str().into()),
+                },
+                rowid,
+            },
         }))
     }
 
@@ -229,7 +239,7 @@ impl Planner<'_> {
                 if let Some(cx) = &self.tables {
                     cx.note_lock(rel.oid, LockMode::RowExclusive);
                 }
-                Ok((rel.clone(), p))
+                Ok((rel.rel.clone(), p))
             }
             None => Err(undefined_table(rv)),
         }
