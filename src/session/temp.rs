@@ -104,21 +104,54 @@ impl Core {
         r.map(|_| ())
     }
 
-    /// DROP TABLE ... CASCADE of the session's temporary tables (all, or those of `only`).
+    /// DROP TABLE ... CASCADE of the session's temporary tables (all, or those of `only`);
+    /// dropping all of them drops the temporary views and sequences too.
     pub(super) fn drop_temp_tables(&mut self, only: Option<&[u32]>) -> PgResult<()> {
         let names: Vec<(String, String)> = self
             .temp_tables(only)
             .iter()
             .map(|r| (r.name.schema.clone(), r.name.name.clone()))
             .collect();
-        if names.is_empty() {
+        if !names.is_empty() {
+            self.temp_ddl(&Ddl::DropTables {
+                names,
+                if_exists: true,
+                cascade: true,
+            })?;
+        }
+        if only.is_none() {
+            self.drop_temp_others()?;
+        }
+        Ok(())
+    }
+
+    /// The views and sequences left in the temporary schema (views first).
+    fn drop_temp_others(&mut self) -> PgResult<()> {
+        let Some(schema) = self.temp.schema.clone() else {
+            return Ok(());
+        };
+        let snap = self.catalog_snapshot();
+        let mut rest: Vec<_> = self
+            .instance
+            .catalog
+            .visible(&snap)
+            .into_iter()
+            .filter(|r| {
+                r.name.database == self.database
+                    && r.name.schema == schema
+                    && matches!(r.kind, RelKind::View | RelKind::Sequence)
+            })
+            .collect();
+        if rest.is_empty() {
             return Ok(());
         }
-        self.temp_ddl(&Ddl::DropTables {
-            names,
-            if_exists: true,
-            cascade: true,
-        })
+        rest.sort_by_key(|r| r.kind != RelKind::View);
+        self.next_command();
+        self.txn_mut().ddl = true;
+        for r in rest {
+            sql::ddl::view::drop_relation(self, &r)?;
+        }
+        Ok(())
     }
 
     /// The ON COMMIT actions, at the start of a commit (see the module comment).

@@ -205,3 +205,14 @@ EXPLAIN (COSTS OFF) SELECT * FROM l19_ea x ORDER BY x.id DESC LIMIT 1 FOR UPDATE
 EXPLAIN (COSTS OFF) UPDATE l19_ea x SET v = 1 WHERE x.id = 1;
 EXPLAIN (COSTS OFF) DELETE FROM l19_ea x WHERE v = 2;
 ROLLBACK;
+
+-- name: temp_views_and_sequences
+CREATE TEMP TABLE l19_tvt (a int);
+INSERT INTO l19_tvt VALUES (1);
+CREATE TEMP VIEW l19_tvv AS SELECT a FROM l19_tvt;
+CREATE TEMP SEQUENCE l19_tvs;
+SELECT nextval('l19_tvs'), * FROM l19_tvv;
+SELECT relname, relpersistence, n.nspname LIKE 'pg_temp\_%' AS in_temp FROM pg_class c JOIN pg_namespace n ON n.oid = relnamespace WHERE relname LIKE 'l19\_tv_' ORDER BY 1;
+SELECT pg_get_viewdef('l19_tvv'::regclass, true);
+DISCARD TEMP;
+SELECT count(*) FROM pg_class WHERE relname LIKE 'l19\_tv_';
