@@ -3193,6 +3193,14 @@ impl<'a> Planner<'a> {
 
     fn bind_const(&mut self, c: &protobuf::AConst) -> (Expr, Type) {
         use protobuf::a_const::Val;
+        if let Some(val) = crate::sql::parser::shape::override_for(c) {
+            // A number of a text that shares this tree (`parser/shape.rs`): its own value.
+            return self.bind_const(&protobuf::AConst {
+                isnull: false,
+                location: c.location,
+                val: Some(val),
+            });
+        }
         if c.isnull {
             return (Expr::Const(Value::Null), Type::UNKNOWN);
         }
