@@ -249,7 +249,7 @@ pub fn create_view(
         columns,
         indexes: Vec::new(),
         constraints: Vec::new(),
-        owner: cx.user().to_string(),
+        owner: cx.role_oid(),
         table: None,
         data,
     };
