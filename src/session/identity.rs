@@ -135,6 +135,13 @@ impl Core {
             .map_or_else(|| self.session_role().0, |r| r.0)
     }
 
+    /// Whether the current user is a superuser (as it was when it became the current user).
+    pub(super) fn current_role_is_superuser(&self) -> bool {
+        self.settings
+            .identity("role")
+            .map_or_else(|| self.session_role().1, |r| r.1)
+    }
+
     /// The current user's name as the setting holds it.
     pub(super) fn current_role_name(&self) -> &str {
         current_name(&self.settings, &self.user)

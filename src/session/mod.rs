@@ -348,6 +348,7 @@ impl Core {
             search_path: self.settings.get_str("search_path").unwrap_or("public"),
             used: &self.tables_used,
             locks: &self.plan_locks,
+            superuser: self.current_role_is_superuser(),
         }
     }
 

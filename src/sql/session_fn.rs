@@ -15,8 +15,9 @@ pub fn result_type(f: SessionFn) -> Type {
         CurrentDate => Type::DATE,
         CurrentUser | SessionUser | CurrentDatabase | CurrentSchema | ClientEncoding => Type::NAME,
         CurrentSchemas => Type::NAME_ARRAY,
+        GetUserById => Type::NAME,
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
-        | GetUserById | ObjDescription => Type::TEXT,
+        | ObjDescription => Type::TEXT,
         ListeningChannels => Type::TEXT,
         BackendPid | InetClientPort | InetServerPort => Type::INT4,
         InetClientAddr | InetServerAddr => Type::INET,

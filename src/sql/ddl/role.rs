@@ -108,6 +108,8 @@ pub enum RoleDdl {
         roles: Vec<Spec>,
         missing_ok: bool,
     },
+    /// A statement whose analysis failed: the error, raised when it runs.
+    Fail(PgError),
     /// GRANT / REVOKE [ADMIN OPTION FOR] role TO / FROM role.
     Grant {
         grant: bool,
@@ -120,7 +122,7 @@ pub enum RoleDdl {
 impl RoleDdl {
     pub fn tag(&self) -> &'static str {
         match self {
-            RoleDdl::Create { .. } => "CREATE ROLE",
+            RoleDdl::Create { .. } | RoleDdl::Fail(_) => "CREATE ROLE",
             RoleDdl::Alter { .. } | RoleDdl::AlterSet { .. } | RoleDdl::Rename { .. } => {
                 "ALTER ROLE"
             }
@@ -211,8 +213,13 @@ fn options(nodes: &[protobuf::Node]) -> PgResult<Options> {
     Ok(o)
 }
 
-/// Decides whether a parse tree is role DDL.
+/// Decides whether a parse tree is role DDL. Errors in the options are kept for execution, as
+/// PostgreSQL analyzes utility statements only when it runs them.
 pub fn analyze(node: &N) -> Option<PgResult<RoleDdl>> {
+    analyze_now(node).map(|r| Ok(r.unwrap_or_else(RoleDdl::Fail)))
+}
+
+fn analyze_now(node: &N) -> Option<PgResult<RoleDdl>> {
     Some(match node {
         N::CreateRoleStmt(c) => options(&c.options).map(|mut options| {
             // CREATE USER is CREATE ROLE with LOGIN unless NOLOGIN is given.
@@ -286,13 +293,16 @@ pub fn analyze(node: &N) -> Option<PgResult<RoleDdl>> {
             missing_ok: d.missing_ok,
         }),
         N::GrantRoleStmt(g) => {
+            // WITH ADMIN OPTION is ("admin", true); REVOKE ADMIN OPTION FOR is ("admin",
+            // false): for a revoke, its presence means only the option is revoked.
             let admin = g.opt.iter().any(|o| match o.node.as_ref() {
                 Some(N::DefElem(d)) => {
                     d.defname == "admin"
-                        && !matches!(
-                            d.arg.as_ref().and_then(|a| a.node.as_ref()),
-                            Some(N::Boolean(b)) if !b.boolval
-                        )
+                        && (!g.is_grant
+                            || !matches!(
+                                d.arg.as_ref().and_then(|a| a.node.as_ref()),
+                                Some(N::Boolean(b)) if !b.boolval
+                            ))
                 }
                 _ => false,
             });
@@ -392,6 +402,7 @@ fn may_create_roles(def: &RoleDef) -> bool {
 /// Runs a role statement in the session's transaction; returns its command tag.
 pub fn execute(d: &RoleDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
     match d {
+        RoleDdl::Fail(e) => Err(e.clone()),
         RoleDdl::Create { name, options } => create(cx, name, options),
         RoleDdl::Alter { role, options } => alter(cx, role, options),
         RoleDdl::AlterSet { role, action } => alter_set(cx, role, action),
@@ -907,7 +918,7 @@ fn add_members(
                 INVALID_GRANT_OPERATION,
                 format!(
                     "role \"{}\" is a member of role \"{}\"",
-                    m.def.name, role.def.name
+                    role.def.name, m.def.name
                 ),
             ));
         }
@@ -1013,4 +1024,64 @@ pub fn name_by_oid(cx: &mut dyn SessionCtx, oid: u32) -> String {
 /// Whether `oid` is the bootstrap superuser (used where only it may act).
 pub fn is_bootstrap(oid: u32) -> bool {
     oid == BOOTSTRAP_SUPERUSER
+}
+
+/// A role argument of pg_has_role: a name (42704 if there is none) or an OID (None if there is
+/// none: the function then returns NULL, as PostgreSQL's _id variants do).
+fn role_arg(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Option<Arc<Role>>> {
+    let snap = cx.catalog_snapshot()?;
+    let roles = &cx.instance().catalog.roles;
+    match v {
+        Value::Oid(o) => Ok(roles.by_oid(*o, &snap)),
+        Value::Text(name) => roles
+            .by_name(name, &snap)
+            .map(Some)
+            .ok_or_else(|| does_not_exist(name)),
+        other => Ok(other.as_i64().and_then(|o| roles.by_oid(o as u32, &snap))),
+    }
+}
+
+/// pg_has_role([user,] role, privilege): MEMBER (SET ROLE allowed), USAGE (privileges held
+/// without SET ROLE), each optionally WITH ADMIN / GRANT OPTION, comma-separated.
+pub fn has_role(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+    if args.iter().any(|a| matches!(a, Value::Null)) {
+        return Ok(Value::Null);
+    }
+    let (user, role, mode) = match args {
+        [role, mode] => {
+            let me = cx.role_oid();
+            (Value::Oid(me), role, mode)
+        }
+        [user, role, mode] => (user.clone(), role, mode),
+        _ => return Ok(Value::Null),
+    };
+    let mode = match mode {
+        Value::Text(t) => t.clone(),
+        _ => String::new(),
+    };
+    let (Some(user), Some(role)) = (role_arg(cx, &user)?, role_arg(cx, role)?) else {
+        return Ok(Value::Null);
+    };
+    let snap = cx.catalog_snapshot()?;
+    let mut ok = false;
+    for part in mode.split(',') {
+        let p = part.trim().to_ascii_lowercase();
+        let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
+        let roles = &cx.instance().catalog.roles;
+        ok |= match p.as_str() {
+            "member" => user.def.superuser || roles.is_member(user.oid, role.oid, false, &snap),
+            "usage" => user.def.superuser || roles.is_member(user.oid, role.oid, true, &snap),
+            "member with admin option"
+            | "member with grant option"
+            | "usage with admin option"
+            | "usage with grant option" => is_admin_of(cx, user.oid, role.oid)?,
+            _ => {
+                return Err(PgError::new(
+                    code::INVALID_PARAMETER_VALUE,
+                    format!("unrecognized privilege type: \"{}\"", part.trim()),
+                ))
+            }
+        };
+    }
+    Ok(Value::Bool(ok))
 }

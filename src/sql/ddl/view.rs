@@ -178,6 +178,7 @@ pub fn create_view(
             search_path: &search_path,
             used: &used,
             locks: &locks,
+            superuser: true,
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);

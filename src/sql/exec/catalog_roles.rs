@@ -4,11 +4,10 @@
 //!
 //! pg_authid and pg_shadow hold the password verifiers: PostgreSQL lets only superusers read
 //! them (42501 `permission denied for table pg_authid`, from its table privileges, which
-//! threadgres checks here until object privileges exist: [`check_access`]). pg_roles and
-//! pg_user show `********` for a password that is set.
+//! threadgres checks when it plans the statement until object privileges exist:
+//! `plan::denied_catalog`). pg_roles and pg_user show `********` in place of any password.
 
 use crate::catalog::roles::Role;
-use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog as builtin;
 use crate::sql::expr::EvalCx;
 use crate::sql::types::{Array, Type, Value};
@@ -23,23 +22,6 @@ const PG_SHADOW: u32 = 12005;
 const PG_GROUP: u32 = 12010;
 const PG_USER: u32 = 12014;
 const PG_DB_ROLE_SETTING: u32 = 2964;
-
-/// Fails with PostgreSQL's error when the current role may not read catalog `oid` (pg_authid,
-/// pg_shadow: superusers only).
-pub(super) fn check_access(oid: u32, cx: &mut EvalCx) -> PgResult<()> {
-    let name = match oid {
-        PG_AUTHID => "pg_authid",
-        PG_SHADOW => "pg_shadow",
-        _ => return Ok(()),
-    };
-    if crate::sql::ddl::role::is_superuser(cx.session)? {
-        return Ok(());
-    }
-    Err(PgError::new(
-        code::INSUFFICIENT_PRIVILEGE,
-        format!("permission denied for table {name}"),
-    ))
-}
 
 fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
     let rel = builtin::relation_by_oid(oid).expect("catalog relation");

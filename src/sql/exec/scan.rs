@@ -67,11 +67,6 @@ impl Operator for Virtual {
         let Node::Virtual(vt) = &plan.node else {
             unreachable!("Virtual opened from another node")
         };
-        if self.rows.is_none() {
-            if let VirtualTable::Empty(oid) = vt {
-                super::catalog_roles::check_access(*oid, cx)?;
-            }
-        }
         let rows = self
             .rows
             .get_or_insert_with(|| virtual_rows(*vt, cx).into_iter());
