@@ -110,15 +110,17 @@ DROP ROLE rl_d1;
 
 -- name: roles_drop_owner
 -- @errors
-DROP TABLE IF EXISTS rl_t;
+DROP SCHEMA IF EXISTS rl_sch;
 DROP ROLE IF EXISTS rl_own;
 CREATE ROLE rl_own;
-CREATE ROLE rl_own2;
+CREATE SCHEMA rl_sch AUTHORIZATION rl_own;
+SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'rl_sch';
+DROP ROLE rl_own;
+CREATE SCHEMA AUTHORIZATION rl_nosuch;
 SET ROLE rl_own;
 SELECT current_user;
 RESET ROLE;
-DROP ROLE rl_own2;
-GRANT rl_own TO CURRENT_USER;
+DROP SCHEMA rl_sch;
 DROP ROLE rl_own;
 
 -- name: roles_grant_revoke
