@@ -1,5 +1,6 @@
 """The client encodings with compiled-in tables (BIG5, JOHAB, EUC_TW, EUC_JIS_2004,
-SHIFT_JIS_2004: src/encoding/table.rs), compared with PostgreSQL 15 through the wire, whole:
+SHIFT_JIS_2004: src/encoding/table.rs), and EUC_JP (for its IBM extension codes), compared with
+PostgreSQL 15 through the wire, whole:
 
 * client to server: every byte sequence of one to four bytes that a character of the encoding
   could start with (every lead byte with every second byte; the three- and four-byte forms of
@@ -20,7 +21,8 @@ import pytest
 
 from pgwire import Conn, _cstr, frame
 
-ENCODINGS = ["BIG5", "JOHAB", "EUC_TW", "EUC_JIS_2004", "SHIFT_JIS_2004"]
+# EUC_JP too, for its three-byte IBM extension codes (0x8FF3F3-0x8FF4FE).
+ENCODINGS = ["BIG5", "JOHAB", "EUC_TW", "EUC_JIS_2004", "SHIFT_JIS_2004", "EUC_JP"]
 
 
 def _pipeline(s, enc: str, queries: list[bytes], chunk: int = 2000) -> list:
@@ -58,7 +60,7 @@ def _decode_candidates(enc: str) -> list[bytes]:
         seqs.append(bytes([lead]))
         seqs.append(bytes([lead]) + b"x")
         seqs += [bytes([lead, t]) for t in range(0x01, 0x100)]
-    euc3 = enc in ("EUC_JIS_2004", "JOHAB", "EUC_TW")
+    euc3 = enc in ("EUC_JIS_2004", "JOHAB", "EUC_TW", "EUC_JP")
     if euc3:
         seqs += [bytes([0x8F, b, c]) for b in range(0xA1, 0xFF) for c in range(0xA1, 0xFF)]
         seqs += [bytes([0x8F, b, c]) for b in (0x41, 0xA1, 0xFE) for c in (0x41, 0x80, 0xA0, 0xFF)]
