@@ -390,8 +390,10 @@ fn mblen(enc: Enc, s: &[u8]) -> usize {
         },
         // EUC_JP, EUC_KR, EUC_TW, EUC_JIS_2004, JOHAB (PostgreSQL measures it as EUC): SS3
         // starts three bytes; EUC_TW's SS2 four.
-        1 | 3 | 4 | 5 | 40 if b == 0x8f => 3,
+        1 | 2 | 3 | 4 | 5 | 40 if b == 0x8f => 3,
         4 if b == 0x8e => 4,
+        // EUC_CN: both SS2 and SS3 claim three bytes in PostgreSQL's error texts.
+        2 if b == 0x8e => 3,
         35 | 41 if (0xa1..=0xdf).contains(&b) => 1,
         39 => match s.get(1) {
             Some(0x30..=0x39) => 4,

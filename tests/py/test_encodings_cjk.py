@@ -2,8 +2,8 @@
 SHIFT_JIS_2004: src/encoding/table.rs), and EUC_JP (for its IBM extension codes), compared with
 PostgreSQL 15 through the wire, whole:
 
-* client to server: every byte sequence of one to four bytes that a character of the encoding
-  could start with (every lead byte with every second byte; the three- and four-byte forms of
+* client to server (and for the other multibyte encodings too): every byte sequence of one to
+  four bytes that a character of the encoding could start with (every lead byte with every second byte; the three- and four-byte forms of
   the EUC encodings), each sent as a literal in a query of its own: the character it reads as
   (returned as UTF-8 bytes), or the error (22021 `invalid byte sequence`, 22P05 `has no
   equivalent`) with its text;
@@ -80,7 +80,7 @@ def _code_points() -> list[int]:
 
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("enc", ENCODINGS)
+@pytest.mark.parametrize("enc", ENCODINGS + ["SJIS", "EUC_KR", "UHC", "EUC_CN", "GBK", "GB18030"])
 def test_every_byte_sequence(pg, tg, enc):
     """Client to server: each sequence as a literal; the UTF-8 it reads as, or the error."""
     seqs = _decode_candidates(enc)
