@@ -149,3 +149,17 @@ def test_direct_conversions_refused(tg):
             msgs = c.query(f"SELECT convert('\\xa4a4'::bytea, '{a}', '{b}')")
             err = [m for m in msgs if m.type == "E"][0]
             assert err.fields["C"] == "0A000", err.fields
+
+
+def test_tables_current():
+    """src/encoding/tables/*.bin are what scripts/gen_encoding_tables.py makes from its sources
+    (skipped where glibc's charmaps, Debian package `locales`, are not installed)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if not Path("/usr/share/i18n/charmaps/EUC-TW.gz").exists():
+        pytest.skip("glibc's EUC-TW charmap is not installed (package locales)")
+    script = Path(__file__).resolve().parents[2] / "scripts" / "gen_encoding_tables.py"
+    r = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
