@@ -41,6 +41,8 @@ pub struct Activity {
     pub wait_event_type: Option<&'static str>,
     pub wait_event: Option<&'static str>,
     pub query: Arc<str>,
+    /// The connection's TLS parameters (pg_stat_ssl); `None` for a plain connection.
+    pub ssl: Option<crate::tls::SslInfo>,
 }
 
 /// A wait event as pg_stat_activity shows it: (wait_event_type, wait_event).

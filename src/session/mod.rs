@@ -66,6 +66,7 @@ mod read_ahead;
 mod results;
 mod running;
 pub mod settings;
+mod socket;
 mod startup;
 mod two_phase;
 mod txn;
