@@ -150,6 +150,41 @@ pub struct Config {
     pub tls: Option<crate::tls::Tls>,
 }
 
+/// The server-level settings SHOW and pg_settings show as text, made once at start (a
+/// session's settings code takes them by reference count, not by copying paths).
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// ssl: on only when the certificate is loaded (SSLRequests are answered `S`).
+    pub ssl: bool,
+    pub ssl_cert_file: String,
+    pub ssl_key_file: String,
+    pub data_directory: String,
+}
+
+impl Config {
+    pub fn shown(&self) -> Shown {
+        let file = |loaded: Option<&PathBuf>, given: &Option<PathBuf>, default: &str| {
+            loaded
+                .or(given.as_ref())
+                .map_or_else(|| default.to_string(), |p| p.display().to_string())
+        };
+        Shown {
+            ssl: self.tls.is_some(),
+            ssl_cert_file: file(
+                self.tls.as_ref().map(|t| &t.cert_file),
+                &self.ssl_cert_file,
+                "server.crt",
+            ),
+            ssl_key_file: file(
+                self.tls.as_ref().map(|t| &t.key_file),
+                &self.ssl_key_file,
+                "server.key",
+            ),
+            data_directory: self.data_dir.display().to_string(),
+        }
+    }
+}
+
 /// The data directory when none is given: `threadgres-data` in the current directory, where
 /// a user who starts the server from a project directory looks for it (PostgreSQL has no
 /// default and requires `-D`; an invisible per-user location would surprise more).

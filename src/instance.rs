@@ -89,6 +89,8 @@ impl crate::notify::Wake for SessionShared {
 
 pub struct Instance {
     pub config: Config,
+    /// What SHOW says of the server-level settings (ssl, data_directory, ...).
+    pub shown: Arc<crate::config::Shown>,
     pub started_at: SystemTime,
     pub parse_cache: ParseCache,
     databases: RwLock<HashMap<String, u32>>,
@@ -150,6 +152,7 @@ impl Instance {
             locks: Default::default(),
             memory: Arc::new(crate::memory::MemoryLimit::new(config.max_memory)),
             catalog: crate::sql::engine::SqlCatalog::new(),
+            shown: Arc::new(config.shown()),
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),

@@ -272,6 +272,7 @@ impl Core {
             max_connections: self.instance.config.max_connections,
             max_notify_queue_size: self.instance.config.max_notify_queue_size,
             user: self.user.clone(),
+            server: self.instance.shown.clone(),
         }
     }
 
