@@ -92,9 +92,9 @@ pub(super) async fn read_startup(
                 ssl_done = false;
                 gss_done = true;
             }
-            Ok(Startup::Ssl) | Ok(Startup::GssEnc) => {
+            Ok(request @ (Startup::Ssl | Startup::GssEnc)) => {
                 // Not another negotiation: the request code read as a protocol version.
-                let code = if ssl_done && !gss_done {
+                let code = if request == Startup::Ssl {
                     crate::wire::SSL_REQUEST_CODE
                 } else {
                     crate::wire::GSSENC_REQUEST_CODE

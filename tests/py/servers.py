@@ -192,7 +192,8 @@ class ServerProcess:
 
 
 class ThreadgresProcess(ServerProcess):
-    """threadgres started as `threadgres --port P --listen 127.0.0.1 --log-level warn [extra]`."""
+    """threadgres started as `threadgres --port P --listen 127.0.0.1 --log-level warn [extra]`,
+    with `--data-dir <workdir>/<name>-data` unless extra gives one."""
 
     def __init__(self, binary: str, workdir: Path, extra_args: tuple = (), name: str = "threadgres",
                  password: Optional[str] = None):
@@ -210,6 +211,9 @@ class ThreadgresProcess(ServerProcess):
         self.port = self.port or free_port()
         self.log_path = self.workdir / f"{self.name}.log"
         args = [self.binary, "--port", str(self.port), "--listen", HOST, "--log-level", "warn", *self.extra_args]
+        if "--data-dir" not in self.extra_args:
+            # Its own data directory (the self-signed TLS certificate lives there).
+            args += ["--data-dir", str(self.workdir / f"{self.name}-data")]
         if self.password is not None:
             args += ["--password", self.password]
         # settings come from the command line only, not from THREADGRES_* variables of the caller
@@ -269,8 +273,9 @@ class Pg15Cluster(ServerProcess):
 
     Differences from a stock cluster, all for determinism or speed:
     UTF8 / C.UTF-8 locale with English messages, TimeZone Etc/UTC, fsync off,
-    listen on 127.0.0.1 only, and a SCRAM-authenticated role `scram_user`
-    (every other TCP login is trust).
+    listen on 127.0.0.1 only, a SCRAM-authenticated role `scram_user`
+    (every other TCP login is trust), and ssl = on with a self-signed certificate made by
+    `openssl` (as threadgres answers SSLRequest with 'S' by default).
     """
 
     name = "pg15"
@@ -336,9 +341,19 @@ class Pg15Cluster(ServerProcess):
         )
         if r.returncode != 0:
             raise ServerStartError(f"initdb failed:\n{r.stdout.decode()}\n{r.stderr.decode()}")
+        r = subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+             "-nodes", "-subj", "/CN=localhost", "-days", "3650",
+             "-keyout", str(self.datadir / "server.key"), "-out", str(self.datadir / "server.crt")],
+            capture_output=True, timeout=60, **kw,
+        )
+        if r.returncode != 0:
+            raise ServerStartError(f"openssl failed:\n{r.stdout.decode()}\n{r.stderr.decode()}")
+        os.chmod(self.datadir / "server.key", 0o600)
         with open(self.datadir / "postgresql.conf", "a") as f:
             f.write(
                 "\n# threadgres test harness\n"
+                "ssl = on\n"
                 f"port = {self.port}\n"
                 f"listen_addresses = '{HOST}'\n"
                 f"unix_socket_directories = '{self.workdir}'\n"
