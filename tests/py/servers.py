@@ -174,6 +174,10 @@ class ServerProcess:
     def returncode(self) -> Optional[int]:
         return None if self.proc is None else self.proc.poll()
 
+    def ssl_cert_path(self) -> Optional[Path]:
+        """The server's TLS certificate (self-signed: also the root to verify it with)."""
+        return None
+
     def log_size(self) -> int:
         try:
             return self.log_path.stat().st_size if self.log_path else 0
@@ -234,6 +238,13 @@ class ThreadgresProcess(ServerProcess):
             self.stop()
             raise
         return self.info
+
+    def ssl_cert_path(self) -> Optional[Path]:
+        args = list(self.extra_args)
+        if "--ssl-cert-file" in args:
+            return Path(args[args.index("--ssl-cert-file") + 1])
+        data = Path(args[args.index("--data-dir") + 1]) if "--data-dir" in args else self.workdir / f"{self.name}-data"
+        return data / "server.crt"
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -344,6 +355,7 @@ class Pg15Cluster(ServerProcess):
         r = subprocess.run(
             ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
              "-nodes", "-subj", "/CN=localhost", "-days", "3650",
+             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
              "-keyout", str(self.datadir / "server.key"), "-out", str(self.datadir / "server.crt")],
             capture_output=True, timeout=60, **kw,
         )
@@ -372,6 +384,9 @@ class Pg15Cluster(ServerProcess):
                 f"host all {PG_SCRAM_USER} 127.0.0.1/32 scram-sha-256\n"
                 "host all all 127.0.0.1/32 trust\n"
             )
+
+    def ssl_cert_path(self) -> Optional[Path]:
+        return self.datadir / "server.crt"
 
     def scram_info(self) -> ServerInfo:
         assert self.info is not None
