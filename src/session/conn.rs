@@ -85,7 +85,10 @@ pub async fn serve(instance: Arc<Instance>, stream: TcpStream, addr: SocketAddr,
     );
     let params = match startup.await {
         Ok(Some(p)) => p,
-        Ok(None) | Err(_) => return,
+        Ok(None) | Err(_) => {
+            stream.close_notify();
+            return;
+        }
     };
     let slot = match instance.admit() {
         Ok(s) => s,
@@ -93,11 +96,13 @@ pub async fn serve(instance: Arc<Instance>, stream: TcpStream, addr: SocketAddr,
             let mut out = BytesMut::new();
             be::error_or_notice(&mut out, &e);
             let _ = stream.write_all(&out).await;
+            stream.close_notify();
             return;
         }
     };
     let Some(session) = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await
     else {
+        stream.close_notify();
         return;
     };
     // A task of its own, so that the memory of the start-up states above goes when this task
@@ -137,6 +142,7 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
         } = live;
         let to = match session.run(&mut stream, rbuf, &on).await {
             Exit::Ended => {
+                stream.close_notify();
                 session.core.end_session();
                 return;
             }

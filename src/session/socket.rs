@@ -191,6 +191,15 @@ impl Conn {
         self.tls.as_deref().is_some_and(|t| t.wants_write())
     }
 
+    /// Before the connection closes: tells a TLS client that the end is intended
+    /// (close_notify, as OpenSSL's shutdown in PostgreSQL does), if the socket takes it now.
+    pub fn close_notify(&mut self) {
+        if let Some(tls) = self.tls.as_deref_mut() {
+            tls.send_close_notify();
+            let _ = flush_now(&self.tcp, tls);
+        }
+    }
+
     /// Waits until the socket has something to read.
     pub async fn readable(&self) -> io::Result<()> {
         self.tcp.readable().await
