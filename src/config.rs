@@ -79,6 +79,10 @@ pub struct Args {
     /// The certificate's private key, PEM, mode 0600 or stricter (ssl_key_file).
     #[arg(long, env = "THREADGRES_SSL_KEY_FILE")]
     pub ssl_key_file: Option<PathBuf>,
+    /// Authorities whose certificates clients may present, PEM (ssl_ca_file): clients are
+    /// asked for one (and need not send it).
+    #[arg(long, env = "THREADGRES_SSL_CA_FILE")]
+    pub ssl_ca_file: Option<PathBuf>,
     /// The server's own files (data_directory; created if missing): the self-signed TLS
     /// certificate today, the write-ahead log later.
     #[arg(long, env = "THREADGRES_DATA_DIR")]
@@ -110,6 +114,7 @@ struct FileConfig {
     ssl: Option<String>,
     ssl_cert_file: Option<PathBuf>,
     ssl_key_file: Option<PathBuf>,
+    ssl_ca_file: Option<PathBuf>,
     data_dir: Option<PathBuf>,
 }
 
@@ -143,6 +148,7 @@ pub struct Config {
     pub ssl: bool,
     pub ssl_cert_file: Option<PathBuf>,
     pub ssl_key_file: Option<PathBuf>,
+    pub ssl_ca_file: Option<PathBuf>,
     /// The server's own files; see [`DEFAULT_DATA_DIR`].
     pub data_dir: PathBuf,
     /// The certificate and key loaded at start (`tls::load`); `None`: SSLRequests are
@@ -158,6 +164,7 @@ pub struct Shown {
     pub ssl: bool,
     pub ssl_cert_file: String,
     pub ssl_key_file: String,
+    pub ssl_ca_file: String,
     pub data_directory: String,
 }
 
@@ -180,6 +187,10 @@ impl Config {
                 &self.ssl_key_file,
                 "server.key",
             ),
+            ssl_ca_file: self
+                .ssl_ca_file
+                .as_ref()
+                .map_or_else(String::new, |p| p.display().to_string()),
             data_directory: self.data_dir.display().to_string(),
         }
     }
@@ -220,6 +231,7 @@ impl Default for Config {
             ssl: true,
             ssl_cert_file: None,
             ssl_key_file: None,
+            ssl_ca_file: None,
             data_dir: PathBuf::from(DEFAULT_DATA_DIR),
             tls: None,
         }
@@ -305,6 +317,7 @@ impl Config {
         c.ssl = on_off("ssl", args.ssl.or(file.ssl), c.ssl)?;
         c.ssl_cert_file = args.ssl_cert_file.or(file.ssl_cert_file);
         c.ssl_key_file = args.ssl_key_file.or(file.ssl_key_file);
+        c.ssl_ca_file = args.ssl_ca_file.or(file.ssl_ca_file);
         if let Some(d) = args.data_dir.or(file.data_dir) {
             c.data_dir = d;
         }

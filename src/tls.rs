@@ -14,10 +14,13 @@
 //! The key is written with mode 0600 from its creation, and, as PostgreSQL does, a key file
 //! that others may read is refused.
 //!
+//! With `ssl_ca_file`, clients are asked for a certificate signed by one of its authorities,
+//! as PostgreSQL asks: a client may send none, but one that does not verify fails the
+//! handshake. pg_stat_ssl shows the certificate's subject, serial and issuer (`x509.rs`).
+//!
 //! Crypto comes from `ring` (rustls's other provider needs cmake and a longer build). TLS 1.2
-//! and 1.3 are offered with rustls's safe defaults; clients' certificates are not asked for
-//! (`ssl_ca_file` is not supported yet). Server-side session resumption keeps rustls's default
-//! cache of 256 sessions.
+//! and 1.3 are offered with rustls's safe defaults. Server-side session resumption keeps
+//! rustls's default cache of 256 sessions.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -29,6 +32,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::ServerConfig;
 
 use crate::config::Config;
+
+mod x509;
 
 /// The loaded TLS configuration and the files it came from (SHOW ssl_cert_file, ...).
 #[derive(Debug, Clone)]
@@ -47,7 +52,11 @@ pub struct SslInfo {
     pub cipher: &'static str,
     /// Bits of the cipher's key.
     pub bits: i32,
+    /// The client's certificate, when it sent one (only asked for with ssl_ca_file).
+    pub client: Option<x509::Fields>,
 }
+
+pub use x509::Fields as ClientCert;
 
 /// The ALPN protocol PostgreSQL 17's clients offer (direct SSL); older clients offer none,
 /// which is accepted too.
@@ -103,23 +112,53 @@ pub fn load(config: &Config) -> Result<Option<Tls>, String> {
         )
     })?;
     let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut server = ServerConfig::builder_with_provider(provider)
+    let builder = ServerConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
-        .map_err(|e| format!("could not set up TLS: {e}"))?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)
-        .map_err(|e| {
-            format!(
-                "could not load private key file \"{}\": {e}",
-                key_file.display()
-            )
-        })?;
+        .map_err(|e| format!("could not set up TLS: {e}"))?;
+    let builder = match &config.ssl_ca_file {
+        None => builder.with_no_client_auth(),
+        Some(ca) => builder.with_client_cert_verifier(client_verifier(ca, provider)?),
+    };
+    let mut server = builder.with_single_cert(certs, key).map_err(|e| {
+        format!(
+            "could not load private key file \"{}\": {e}",
+            key_file.display()
+        )
+    })?;
     server.alpn_protocols = vec![ALPN.to_vec()];
     Ok(Some(Tls {
         config: Arc::new(server),
         cert_file,
         key_file,
     }))
+}
+
+/// Asks clients for a certificate signed by an authority of `ca_file`, and lets those that
+/// send none in (PostgreSQL's ssl_ca_file: host rules decide whether one is required).
+fn client_verifier(
+    ca_file: &Path,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<Arc<dyn rustls::server::danger::ClientCertVerifier>, String> {
+    let err = |e: String| {
+        format!(
+            "could not load root certificate file \"{}\": {e}",
+            ca_file.display()
+        )
+    };
+    let certs = CertificateDer::pem_file_iter(ca_file)
+        .and_then(|it| it.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| err(pem_error(e)))?;
+    let mut roots = rustls::RootCertStore::empty();
+    for c in certs {
+        roots.add(c).map_err(|e| err(e.to_string()))?;
+    }
+    if roots.is_empty() {
+        return Err(err("no certificate found".into()));
+    }
+    rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+        .allow_unauthenticated()
+        .build()
+        .map_err(|e| err(e.to_string()))
 }
 
 fn pem_error(e: rustls::pki_types::pem::Error) -> String {
@@ -336,10 +375,15 @@ pub fn ssl_info(conn: &rustls::ServerConnection) -> SslInfo {
         }
         _ => ("unknown", 0),
     };
+    let client = conn
+        .peer_certificates()
+        .and_then(|chain| chain.first())
+        .and_then(|leaf| x509::fields(leaf));
     SslInfo {
         version,
         cipher,
         bits,
+        client,
     }
 }
 

@@ -139,6 +139,7 @@ const GUCS: &[Guc] = &[
     g("server_version_num", crate::SERVER_VERSION_NUM, Int(None), Internal, false, "Shows the server version as an integer."),
     g("session_authorization", "", Str, Internal, true, "Sets the session user name."),
     g("ssl", "off", Bool, Sighup, false, "Enables SSL connections."),
+    g("ssl_ca_file", "", Str, Sighup, false, "Location of the SSL certificate authority file."),
     g("ssl_cert_file", "server.crt", Str, Sighup, false, "Location of the SSL server certificate file."),
     g("ssl_key_file", "server.key", Str, Sighup, false, "Location of the SSL server private key file."),
     g("standard_conforming_strings", "on", Bool, User, true, "Causes '...' strings to treat backslashes literally."),
@@ -605,6 +606,7 @@ impl Settings {
             "ssl" => if fixed.server.ssl { "on" } else { "off" }.to_string(),
             "ssl_cert_file" => fixed.server.ssl_cert_file.clone(),
             "ssl_key_file" => fixed.server.ssl_key_file.clone(),
+            "ssl_ca_file" => fixed.server.ssl_ca_file.clone(),
             "data_directory" => fixed.server.data_directory.clone(),
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),

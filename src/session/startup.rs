@@ -68,7 +68,7 @@ pub(super) async fn read_startup(
                     // Bytes already read are not part of the handshake (PostgreSQL's OpenSSL
                     // reads the socket too): they are reported below, over TLS.
                     if let Err(e) = stream.start_tls(tls.config.clone()).await {
-                        tracing::debug!("could not accept SSL connection: {e}");
+                        tracing::info!("could not accept SSL connection: {e}");
                         return None;
                     }
                 }

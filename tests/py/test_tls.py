@@ -7,8 +7,9 @@ request inside TLS, GSSENCRequest before and after) and pg_stat_ssl's row for a 
 
 Then real clients over TLS against threadgres: psql with sslmode=require (the self-signed
 certificate) and verify-full (a test CA made with openssl, threadgres started with
---ssl-cert-file / --ssl-key-file), psycopg, asyncpg, plain connections beside them, `--ssl off`
-(answers 'N'), large results and COPY through TLS, notifications pushed to a TLS session, the
+--ssl-cert-file / --ssl-key-file), client certificates (--ssl-ca-file; pg_stat_ssl's client_dn,
+client_serial and issuer_dn compared with a PostgreSQL 15 given the same CA), psycopg, asyncpg,
+plain connections beside them, `--ssl off` (answers 'N'), large results and COPY through TLS, notifications pushed to a TLS session, the
 data directory's certificate reused across restarts, and start-up errors for bad files.
 (pgjdbc, node-postgres and Go's lib/pq: tests/clients, run by test_clients_other.py.)
 """
@@ -158,6 +159,16 @@ def test_ca(tmp_root) -> Path:
     _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
              "-days", "30", "-extfile", "san.ext", "-out", "server.crt", cwd=d)
     os.chmod(d / "server.key", 0o600)
+    # Client certificates (X.509 v3: rustls's verifier refuses v1 certificates, which OpenSSL
+    # still accepts): one signed by the CA (a name that needs RFC 2253 escaping), one by the
+    # other CA.
+    (d / "client.ext").write_text("basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
+    for name, ca, subj in (("client", "ca", "/CN=alice, \"the\" user/O=Example/emailAddress=a@example.org"),
+                           ("stranger", "other-ca", "/CN=mallory")):
+        _openssl("req", *ec, "-subj", subj, "-keyout", f"{name}.key", "-out", f"{name}.csr", cwd=d)
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.crt", "-CAkey", f"{ca}.key",
+                 "-CAcreateserial", "-days", "30", "-extfile", "client.ext", "-out", f"{name}.crt", cwd=d)
+        os.chmod(d / f"{name}.key", 0o600)
     return d
 
 
@@ -169,6 +180,40 @@ def tg_ca(tmp_root, test_ca):
         extra_args=("--ssl-cert-file", str(test_ca / "server.crt"),
                     "--ssl-key-file", str(test_ca / "server.key")))
     p.start()
+    yield p.info
+    p.stop()
+
+
+@pytest.fixture(scope="module")
+def tg_client_certs(tmp_root, test_ca):
+    """threadgres asking clients for certificates of the test CA (--ssl-ca-file)."""
+    p = servers.ThreadgresProcess(
+        servers.threadgres_binary(), tmp_root / "tls-client-certs", name="threadgres-client-certs",
+        extra_args=("--ssl-cert-file", str(test_ca / "server.crt"), "--ssl-key-file", str(test_ca / "server.key"),
+                    "--ssl-ca-file", str(test_ca / "ca.crt")))
+    p.start()
+    yield p.info
+    p.stop()
+
+
+@pytest.fixture(scope="module")
+def pg_client_certs(tmp_root, test_ca):
+    """A PostgreSQL 15 of its own with ssl_ca_file = the test CA."""
+    import shutil
+    import time
+    p = servers.Pg15Cluster(tmp_root / "pg-client-certs")
+    p.start()
+    ca = p.datadir / "test-ca.crt"
+    shutil.copy(test_ca / "ca.crt", ca)
+    if p.os_user is not None:
+        os.chown(ca, p.os_user.pw_uid, p.os_user.pw_gid)
+    _psql(p.info, _conninfo(p.info, sslmode="disable"), "-c", f"ALTER SYSTEM SET ssl_ca_file = '{ca}'",
+          "-c", "SELECT pg_reload_conf()")
+    for _ in range(100):
+        r = _psql(p.info, _conninfo(p.info, sslmode="disable"), "-c", "SHOW ssl_ca_file")
+        if r.stdout.strip() == str(ca):
+            break
+        time.sleep(0.1)
     yield p.info
     p.stop()
 
@@ -232,6 +277,33 @@ def test_ssl_off_answers_n(extra_tg):
     assert r.returncode != 0 and "server does not support SSL" in r.stderr, r.stderr
     r = _psql(info, _conninfo(info, sslmode="prefer"), "-c", "SHOW ssl", "-c", SSL_ROW)
     assert r.stdout.split() == ["off", "f||f|f"]
+
+
+CLIENT_ROW = "SELECT ssl, client_dn, client_serial, issuer_dn FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+
+
+def test_client_certificates_in_pg_stat_ssl_as_postgres_shows_them(tg_client_certs, pg_client_certs, test_ca):
+    results = {}
+    for info in (pg_client_certs, tg_client_certs):
+        with_cert = _conninfo(info, sslmode="require", sslcert=test_ca / "client.crt", sslkey=test_ca / "client.key")
+        without = _conninfo(info, sslmode="require")
+        results[info.name] = (
+            _psql(info, with_cert, "-c", CLIENT_ROW).stdout,
+            _psql(info, without, "-c", CLIENT_ROW).stdout,
+        )
+        stranger = _conninfo(info, sslmode="require", sslcert=test_ca / "stranger.crt",
+                             sslkey=test_ca / "stranger.key")
+        r = _psql(info, stranger, "-c", "SELECT 1", check=False)
+        assert r.returncode != 0 and "unknown ca" in r.stderr, (info.name, r.stderr)
+    assert results["threadgres"] == results["pg15"]
+    assert results["pg15"][0].startswith('t|/CN=alice\\, \\"the\\" user/O=Example/emailAddress=a@example.org|')
+    assert results["pg15"][1].strip() == "t|||"
+    with_cert = _conninfo(tg_client_certs, sslmode="require", sslcert=test_ca / "client.crt",
+                          sslkey=test_ca / "client.key")
+    r = _psql(tg_client_certs, with_cert, "-c",
+              "SELECT ssl_client_cert_present(), ssl_client_dn() = client_dn, ssl_client_serial() = client_serial, "
+              "ssl_issuer_dn() FROM pg_stat_ssl WHERE pid = pg_backend_pid()", "-c", "SHOW ssl_ca_file")
+    assert r.stdout.split("\n")[:2] == ["t|t|t|/CN=threadgres test CA", str(test_ca / "ca.crt")]
 
 
 # ------------------------------------------------------------------ Python drivers
