@@ -14,12 +14,14 @@
 //! extra copy. With TLS the plaintext is copied once each way (out of rustls's buffer on
 //! reads, into its records on writes).
 //!
-//! Buffers: rustls holds at most one incoming record being assembled (16 KiB + overhead),
-//! and the plaintext of what it decrypted, which is moved to the read buffer right after each
-//! read (rustls refuses to buffer more than 16 KiB of it). Outgoing, rustls's send buffer is
-//! bounded by [`SEND_BUFFER_LIMIT`]: a write that finds it full hands over what fits and
-//! flushes records to the socket before it takes more. The rustls state is boxed (about
-//! 1 KiB plus those buffers) and moves with the socket when the session changes shards.
+//! Buffers: rustls reads the socket 4 KiB at a time into a buffer that holds at most one
+//! record being assembled (16 KiB plus overhead; 64 KiB for a handshake message), and keeps
+//! the plaintext it decrypted, which is moved to the read buffer right after each read (rustls
+//! refuses to buffer more than 16 KiB of it). Outgoing, rustls's send buffer is bounded by
+//! [`SEND_BUFFER_LIMIT`]: a write that finds it full hands over what fits and flushes records
+//! to the socket before it takes more. The rustls state is boxed and moves with the socket
+//! when the session changes shards. Measured: an idle TLS session holds about 20 KiB more than
+//! a plain one (rustls's state, keys and read buffer); 400 idle sessions, debug build.
 
 use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
