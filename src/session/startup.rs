@@ -1,5 +1,6 @@
-//! Start-up: from accept to the first ReadyForQuery. SSLRequest and GSSENCRequest are answered
-//! with `N`, CancelRequest goes to the instance; the StartupMessage's parameters become the
+//! Start-up: from accept to the first ReadyForQuery. SSLRequest is answered `S` and the TLS
+//! handshake follows when TLS is configured (`socket.rs`, `crate::tls`), else `N`;
+//! GSSENCRequest is answered `N`; CancelRequest goes to the instance; the StartupMessage's parameters become the
 //! session's settings (`options=-c ...` too), the client authenticates (SCRAM-SHA-256 when a
 //! password is set, see `auth.rs`), and the session registers with the instance and reports its
 //! settings and key.
