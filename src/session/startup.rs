@@ -244,8 +244,21 @@ impl Session {
             .filter(|d| !d.is_empty())
             .unwrap_or_else(|| user.clone());
 
-        // Authentication.
-        if let Some(secret) = &instance.scram {
+        // Authentication. The role's stored verifier is the secret; a role that does not
+        // exist, has no SCRAM verifier or whose VALID UNTIL has passed still goes through the
+        // exchange, with a secret nobody knows, and fails it as PostgreSQL's does (the client
+        // learns nothing about which roles exist).
+        let login = instance.login_role(&user);
+        if instance.scram.is_some() {
+            let secret = login
+                .as_ref()
+                .filter(|l| l.valid_until.is_none_or(|t| t > now_ts()))
+                .and_then(|l| l.password.as_deref())
+                .and_then(auth::ScramSecret::from_verifier)
+                .unwrap_or_else(|| {
+                    auth::ScramSecret::new(&format!("{:x}", rand::random::<u128>()))
+                });
+            let secret = &secret;
             be::auth_sasl(&mut out, &["SCRAM-SHA-256"]);
             if stream.write_all(&out).await.is_err() {
                 return None;
@@ -289,9 +302,14 @@ impl Session {
                 Err(e) => return fail_startup(stream, e).await,
             }
         }
-        // Authenticated: from here on the client may learn whether the database exists (it is
-        // checked first, as PostgreSQL's InitPostgres does) and what was wrong with its
-        // parameters, each after AuthenticationOk.
+        // Authenticated: from here on the client may learn whether its role may log in, whether
+        // the database exists (in that order, as PostgreSQL's InitPostgres checks them) and
+        // what was wrong with its parameters, each after AuthenticationOk.
+        let login = match super::identity::check_login(instance, &user, login) {
+            Ok(l) => l,
+            Err(e) => return fail_after_auth(stream, out, e).await,
+        };
+        super::identity::apply_role_settings(&mut settings, &login, &params);
         let Some(db_oid) = instance.database_oid(&database) else {
             let e = PgError::fatal(
                 code::INVALID_CATALOG_NAME,
@@ -319,6 +337,8 @@ impl Session {
             instance: instance.clone(),
             shared,
             user,
+            login_oid: login.oid,
+            login_superuser: login.superuser,
             database,
             db_oid,
             startup_settings: settings.clone(),
