@@ -23,6 +23,7 @@ pub mod plan;
 pub mod ruleutils;
 pub mod sequence;
 pub mod session_fn;
+pub mod ssl_fn;
 pub mod types;
 
 use std::sync::Arc;
