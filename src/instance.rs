@@ -41,6 +41,8 @@ pub struct Activity {
     pub wait_event_type: Option<&'static str>,
     pub wait_event: Option<&'static str>,
     pub query: Arc<str>,
+    /// The connection's TLS parameters (pg_stat_ssl); `None` for a plain connection.
+    pub ssl: Option<crate::tls::SslInfo>,
 }
 
 /// A wait event as pg_stat_activity shows it: (wait_event_type, wait_event).
@@ -87,6 +89,8 @@ impl crate::notify::Wake for SessionShared {
 
 pub struct Instance {
     pub config: Config,
+    /// What SHOW says of the server-level settings (ssl, data_directory, ...).
+    pub shown: Arc<crate::config::Shown>,
     pub started_at: SystemTime,
     pub parse_cache: ParseCache,
     databases: RwLock<HashMap<String, u32>>,
@@ -133,6 +137,13 @@ impl Instance {
     }
 
     pub fn new(config: Config) -> Arc<Instance> {
+        let catalog = crate::sql::engine::SqlCatalog::new();
+        // `--password` is the bootstrap superuser's password.
+        if let Some(p) = config.password.as_deref() {
+            catalog
+                .roles
+                .set_bootstrap_password(Some(crate::catalog::password::Scram::new(p).to_text()));
+        }
         let mut dbs = HashMap::new();
         dbs.insert("postgres".to_string(), 5);
         dbs.insert("template1".to_string(), 1);
@@ -147,7 +158,8 @@ impl Instance {
             txns: crate::txn::TxnManager::new(config.max_connections + 16),
             locks: Default::default(),
             memory: Arc::new(crate::memory::MemoryLimit::new(config.max_memory)),
-            catalog: crate::sql::engine::SqlCatalog::new(),
+            catalog,
+            shown: Arc::new(config.shown()),
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),
@@ -161,6 +173,13 @@ impl Instance {
             shutting_down: AtomicBool::new(false),
             shutdown: Notify::new(),
         })
+    }
+
+    /// The role catalog's login view of role `name` (the interface to authentication):
+    /// what the newest commits say about it, None if there is no such role.
+    pub fn login_role(&self, name: &str) -> Option<crate::catalog::roles::LoginRole> {
+        let snap = crate::catalog::roles::Roles::latest(&self.txns);
+        self.catalog.roles.login(name, &snap)
     }
 
     /// Takes a connection slot, or fails with PostgreSQL's error when max_connections are in use.

@@ -9,9 +9,8 @@ use base64::Engine;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
+use crate::catalog::password::Scram;
 use crate::error::{code, PgError, PgResult};
-
-const ITERATIONS: u32 = 4096;
 
 fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("any key length");
@@ -19,24 +18,44 @@ fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     m.finalize().into_bytes().into()
 }
 
-/// The stored form of the password.
+/// The stored form of a password (its salt, iteration count and keys: what a role's
+/// verifier in pg_authid holds, `catalog::password`).
 pub struct ScramSecret {
-    salt: [u8; 16],
+    salt: Vec<u8>,
+    iterations: u32,
     stored_key: [u8; 32],
     server_key: [u8; 32],
 }
 
 impl ScramSecret {
     pub fn new(password: &str) -> ScramSecret {
-        let salt: [u8; 16] = rand::random();
-        let mut salted = [0u8; 32];
-        pbkdf2::pbkdf2_hmac::<Sha256>(password.as_bytes(), &salt, ITERATIONS, &mut salted);
-        let client_key = hmac(&salted, b"Client Key");
+        Self::from_scram(Scram::new(password))
+    }
+
+    fn from_scram(s: Scram) -> ScramSecret {
         ScramSecret {
-            salt,
-            stored_key: Sha256::digest(client_key).into(),
-            server_key: hmac(&salted, b"Server Key"),
+            salt: s.salt,
+            iterations: s.iterations,
+            stored_key: s.stored_key,
+            server_key: s.server_key,
         }
+    }
+
+    /// A role's stored verifier (`SCRAM-SHA-256$4096:salt$StoredKey:ServerKey`); None for
+    /// anything else (an MD5 hash, garbage).
+    pub fn from_verifier(text: &str) -> Option<ScramSecret> {
+        Scram::parse(text).map(Self::from_scram)
+    }
+
+    /// PostgreSQL's text form of this secret.
+    pub fn to_verifier(&self) -> String {
+        Scram {
+            iterations: self.iterations,
+            salt: self.salt.clone(),
+            stored_key: self.stored_key,
+            server_key: self.server_key,
+        }
+        .to_text()
     }
 }
 
@@ -92,7 +111,11 @@ pub fn server_first(secret: &ScramSecret, initial: &[u8]) -> PgResult<(Exchange,
         .ok_or_else(|| malformed("missing nonce"))?;
     let server_nonce: [u8; 18] = rand::random();
     let nonce = format!("{client_nonce}{}", B64.encode(server_nonce));
-    let server_first = format!("r={nonce},s={},i={ITERATIONS}", B64.encode(secret.salt));
+    let server_first = format!(
+        "r={nonce},s={},i={}",
+        B64.encode(&secret.salt),
+        secret.iterations
+    );
     Ok((
         Exchange {
             client_first_bare: bare.to_string(),

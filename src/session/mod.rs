@@ -59,6 +59,7 @@ pub mod auth;
 mod conn;
 mod copy_in;
 pub mod encoding;
+mod identity;
 mod messages;
 mod portals;
 mod protocol;
@@ -66,6 +67,7 @@ mod read_ahead;
 mod results;
 mod running;
 pub mod settings;
+mod socket;
 mod startup;
 mod temp;
 mod two_phase;
@@ -153,7 +155,11 @@ struct Portal {
 struct Core {
     instance: Arc<Instance>,
     shared: Arc<SessionShared>,
+    /// The role the client logged in as (the authenticated user), its OID and superuser flag;
+    /// SET ROLE and SET SESSION AUTHORIZATION are settings (`identity.rs`).
     user: String,
+    login_oid: u32,
+    login_superuser: bool,
     database: String,
     db_oid: u32,
     settings: Settings,
@@ -274,6 +280,8 @@ impl Core {
             max_connections: self.instance.config.max_connections,
             max_notify_queue_size: self.instance.config.max_notify_queue_size,
             user: self.user.clone(),
+            server: self.instance.shown.clone(),
+            superuser: self.login_superuser,
         }
     }
 
@@ -345,6 +353,7 @@ impl Core {
             search_path: self.lookup_path(),
             used: &self.tables_used,
             locks: &self.plan_locks,
+            superuser: self.current_role_is_superuser(),
         }
     }
 
@@ -383,7 +392,16 @@ impl SessionCtx for Core {
         self.shared.pid
     }
     fn user(&self) -> &str {
-        &self.user
+        self.current_role_name()
+    }
+    fn session_user(&self) -> &str {
+        self.session_role_name()
+    }
+    fn role_oid(&self) -> u32 {
+        self.current_role_oid()
+    }
+    fn validate_setting(&mut self, name: &str, value: &str) -> PgResult<String> {
+        Settings::new().set(name, value).map(|(n, _)| n)
     }
     fn database(&self) -> &str {
         &self.database

@@ -35,6 +35,23 @@ enum Context {
     User,
     /// Shown but fixed (server_version, max_connections, ...).
     Internal,
+    /// Fixed while the server runs (PostgreSQL: changed only in its configuration file).
+    Sighup,
+    /// Fixed until the server restarts.
+    Postmaster,
+}
+
+/// PostgreSQL's error for SET / RESET of a setting a session cannot change.
+fn cannot_change(g: &Guc) -> PgError {
+    let why = match g.context {
+        Sighup => " now",
+        Postmaster => " without restarting the server",
+        _ => "",
+    };
+    PgError::new(
+        code::CANT_CHANGE_RUNTIME_PARAM,
+        format!("parameter \"{}\" cannot be changed{why}", g.name),
+    )
 }
 
 struct Guc {
@@ -80,6 +97,7 @@ const GUCS: &[Guc] = &[
     g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
     g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
     g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
+    g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
     g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
     g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
     g("default_transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the transaction isolation level of each new transaction."),
@@ -115,11 +133,16 @@ const GUCS: &[Guc] = &[
     g("max_prepared_transactions", "0", Int(None), Internal, false, "Sets the maximum number of simultaneously prepared transactions."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
+    g("password_encryption", "scram-sha-256", Enum(&["md5", "scram-sha-256"]), User, false, "Chooses the algorithm for encrypting passwords."),
     g("search_path", "\"$user\", public", Str, User, false, "Sets the schema search order for names that are not schema-qualified."),
     g("server_encoding", "UTF8", Str, Internal, true, "Shows the server (database) character set encoding."),
     g("server_version", crate::SERVER_VERSION, Str, Internal, true, "Shows the server version."),
     g("server_version_num", crate::SERVER_VERSION_NUM, Int(None), Internal, false, "Shows the server version as an integer."),
     g("session_authorization", "", Str, Internal, true, "Sets the session user name."),
+    g("ssl", "off", Bool, Sighup, false, "Enables SSL connections."),
+    g("ssl_ca_file", "", Str, Sighup, false, "Location of the SSL certificate authority file."),
+    g("ssl_cert_file", "server.crt", Str, Sighup, false, "Location of the SSL server certificate file."),
+    g("ssl_key_file", "server.key", Str, Sighup, false, "Location of the SSL server private key file."),
     g("standard_conforming_strings", "on", Bool, User, true, "Causes '...' strings to treat backslashes literally."),
     g("statement_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any statement."),
     g("synchronous_commit", "on", Enum(&["local", "remote_write", "remote_apply", "on", "off"]), User, false, "Sets the current transaction's synchronization level."),
@@ -186,7 +209,31 @@ pub struct Settings {
 pub struct Fixed {
     pub max_connections: usize,
     pub max_notify_queue_size: u64,
+    /// The role the session logged in as, and whether it is a superuser.
     pub user: String,
+    pub superuser: bool,
+    /// The server-level settings (ssl, data_directory, ...).
+    pub server: std::sync::Arc<crate::config::Shown>,
+}
+
+/// Who the session acts as is kept in the settings, as PostgreSQL keeps it in the `role` and
+/// `session_authorization` settings, so that a transaction's abort and SET LOCAL's end restore
+/// it with the rest. The value is `\0oid/t|f/name` (OID, superuser, name), made only by
+/// `session::identity` after its checks: SQL text and start-up parameters cannot hold a NUL, so
+/// a client cannot store one directly.
+pub const IDENTITY_SETTINGS: [&str; 2] = ["role", "session_authorization"];
+
+/// Makes the stored form of an identity setting.
+pub fn encode_identity(oid: u32, superuser: bool, name: &str) -> String {
+    format!("\0{oid}/{}/{name}", if superuser { 't' } else { 'f' })
+}
+
+/// Reads the stored form of an identity setting: (OID, superuser, name).
+pub fn decode_identity(v: &str) -> Option<(u32, bool, &str)> {
+    let rest = v.strip_prefix('\0')?;
+    let (oid, rest) = rest.split_once('/')?;
+    let (sup, name) = rest.split_once('/')?;
+    Some((oid.parse().ok()?, sup == "t", name))
 }
 
 /// PostgreSQL's spellings of a boolean setting (also used for the server's own flags).
@@ -335,11 +382,8 @@ impl Settings {
                 format!("unrecognized configuration parameter \"{name}\""),
             ));
         };
-        if g.context == Internal {
-            return Err(PgError::new(
-                code::CANT_CHANGE_RUNTIME_PARAM,
-                format!("parameter \"{}\" cannot be changed", g.name),
-            ));
+        if g.context != User {
+            return Err(cannot_change(g));
         }
         let v = match g.kind {
             Bool => match parse_bool(value) {
@@ -486,6 +530,18 @@ impl Settings {
 
     /// SET name = value. Returns the canonical name and whether it is reported to the client.
     pub fn set(&mut self, name: &str, value: &str) -> PgResult<(String, bool)> {
+        if IDENTITY_SETTINGS.contains(&name)
+            && (value.is_empty() || decode_identity(value).is_some())
+        {
+            // The stored form (see IDENTITY_SETTINGS), or empty: back to the login role.
+            let values = Arc::make_mut(&mut self.values);
+            if value.is_empty() {
+                values.remove(name);
+            } else {
+                values.insert(name.to_string(), value.to_string());
+            }
+            return Ok((name.to_string(), true));
+        }
         let (n, v) = self.canonicalize(name, value)?;
         let report = find(&n).is_some_and(|g| g.report);
         if n == "client_encoding" {
@@ -519,10 +575,7 @@ impl Settings {
     /// RESET name.
     pub fn reset(&mut self, name: &str) -> PgResult<(String, bool)> {
         match find(name) {
-            Some(g) if g.context == Internal => Err(PgError::new(
-                code::CANT_CHANGE_RUNTIME_PARAM,
-                format!("parameter \"{}\" cannot be changed", g.name),
-            )),
+            Some(g) if g.context != User => Err(cannot_change(g)),
             Some(g) => {
                 let value = g.default.to_string();
                 self.store(g.name.to_string(), value);
@@ -553,6 +606,10 @@ impl Settings {
     pub fn reset_all(&mut self, startup: &Settings) -> Vec<String> {
         let before = self.clone();
         *self = startup.clone();
+        // SET ROLE and SET SESSION AUTHORIZATION survive RESET ALL (GUC_NO_RESET_ALL).
+        for name in IDENTITY_SETTINGS {
+            let _ = self.set(name, &before.identity_raw(name));
+        }
         GUCS.iter()
             .filter(|g| g.report && before.get_raw(g.name) != self.get_raw(g.name))
             .map(|g| g.name.to_string())
@@ -572,8 +629,21 @@ impl Settings {
             .or_else(|| find(name).map(|g| g.default))
     }
 
+    /// The stored identity setting `name` (see [`IDENTITY_SETTINGS`]): (OID, superuser, name).
+    pub fn identity(&self, name: &str) -> Option<(u32, bool, &str)> {
+        self.values.get(name).and_then(|v| decode_identity(v))
+    }
+
+    /// The raw stored value of an identity setting ("" when not set), for SET LOCAL's restore.
+    pub fn identity_raw(&self, name: &str) -> String {
+        self.values.get(name).cloned().unwrap_or_default()
+    }
+
     /// SHOW / current_setting(): the displayed value.
     pub fn show(&self, name: &str, fixed: &Fixed) -> PgResult<String> {
+        if name.eq_ignore_ascii_case("role") {
+            return Ok(self.identity("role").map_or("none", |r| r.2).to_string());
+        }
         let Some(g) = find(name) else {
             let lower = name.to_ascii_lowercase();
             if let Some(v) = self.values.get(&lower) {
@@ -588,7 +658,22 @@ impl Settings {
         Ok(match g.name {
             "max_connections" => fixed.max_connections.to_string(),
             "max_notify_queue_size" => fixed.max_notify_queue_size.to_string(),
-            "session_authorization" => fixed.user.clone(),
+            "session_authorization" => self
+                .identity("session_authorization")
+                .map_or_else(|| fixed.user.clone(), |r| r.2.to_string()),
+            // Of the current role (SET ROLE, else the session user), as PostgreSQL sets it.
+            "is_superuser" => {
+                let sup = self
+                    .identity("role")
+                    .or_else(|| self.identity("session_authorization"))
+                    .map_or(fixed.superuser, |r| r.1);
+                if sup { "on" } else { "off" }.to_string()
+            }
+            "ssl" => if fixed.server.ssl { "on" } else { "off" }.to_string(),
+            "ssl_cert_file" => fixed.server.ssl_cert_file.clone(),
+            "ssl_key_file" => fixed.server.ssl_key_file.clone(),
+            "ssl_ca_file" => fixed.server.ssl_ca_file.clone(),
+            "data_directory" => fixed.server.data_directory.clone(),
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
                 _ => raw,
@@ -686,6 +771,8 @@ mod tests {
             max_connections: 100,
             max_notify_queue_size: 1,
             user: "u".into(),
+            server: Default::default(),
+            superuser: true,
         }
     }
 
@@ -744,7 +831,10 @@ mod tests {
         assert_eq!(s.get_str("client_encoding"), Some("LATIN1"));
         assert!(s.client.is_some());
         assert_eq!(s.set("client_encoding", "bogus").unwrap_err().code, "22023");
-        assert_eq!(s.set("client_encoding", "big5").unwrap_err().code, "0A000");
+        assert_eq!(
+            s.set("client_encoding", "mule_internal").unwrap_err().code,
+            "0A000"
+        );
         s.reset("client_encoding").unwrap();
         assert!(s.client.is_none());
     }

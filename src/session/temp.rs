@@ -42,6 +42,7 @@ impl Core {
         let snap = self.catalog_snapshot();
         let catalog = &self.instance.catalog;
         if !sql::engine::schema_exists(catalog, &snap, &self.database, &name) {
+            let owner = crate::sql::expr::SessionCtx::role_oid(self);
             let (cell, cid) = Core::writer(self, "CREATE TABLE")?;
             let snap = self.catalog_snapshot();
             let catalog = &self.instance.catalog;
@@ -50,7 +51,7 @@ impl Core {
             })?;
             catalog
                 .namespaces
-                .create(oid, &self.database, &name, &self.user, &snap, &cell, cid)
+                .create(oid, &self.database, &name, owner, &snap, &cell, cid)
                 .map_err(|_| PgError::internal("temporary schema exists"))?;
             catalog.bump();
         }

@@ -14,7 +14,7 @@ pub mod create_as;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
-use super::engine::{self, Key, Rel, TableData};
+use super::engine::{self, Rel, TableData};
 use super::expr::SessionCtx;
 use super::plan::Planner;
 use super::types::{FormatCtx, Type};
@@ -28,6 +28,7 @@ use crate::txn::lock::LockMode;
 pub mod sequence;
 
 pub mod alter;
+pub mod role;
 pub mod schema;
 pub mod view;
 
@@ -125,6 +126,8 @@ pub enum Ddl {
     Alter(alter::Alter),
     /// CREATE / DROP SCHEMA (schema.rs).
     Schema(schema::SchemaDdl),
+    /// CREATE / ALTER / DROP ROLE, GRANT / REVOKE role (role.rs).
+    Role(role::RoleDdl),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
@@ -155,6 +158,7 @@ impl Ddl {
             Ddl::AddKey { .. } | Ddl::AddForeignKey { .. } => "ALTER TABLE",
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
+            Ddl::Role(r) => r.tag(),
             Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
@@ -239,6 +243,9 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    if let Some(r) = role::analyze(node) {
+        return Some(r.map(Ddl::Role));
+    }
     if let Some(d) = sequence::analyze(node) {
         return Some(d);
     }
@@ -785,7 +792,7 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
                 .collect(),
             indexes: vec![d.clone()],
             constraints: vec![],
-            owner: table.owner.clone(),
+            owner: table.owner,
             table: Some(table.oid),
             data: table.data.clone(),
         };
@@ -802,26 +809,31 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
 fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
     let tree = table.data.tree(def.oid);
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(usize::try_from(table.data.heap.len()).unwrap_or(0));
     table
         .data
         .heap
-        .for_each_root_key(&def.columns, |root, key| entries.push((key, root)));
+        .for_each_root_ikey(&def.columns, |root, key| entries.push((key, root)));
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;
-    let mut last_live: Option<Key> = None;
-    for (key, root) in entries {
-        if def.unique && !key.has_null() && dup.is_none() {
-            let live = table.data.heap.sees(root, &snap);
-            if live {
-                if last_live.as_ref() == Some(&key) {
-                    dup = Some(key.clone());
+    if def.unique {
+        let mut last_live: Option<&engine::IKey> = None;
+        for (key, root) in &entries {
+            if key.with_values(|v| v.iter().any(|x| x.is_null())) {
+                continue;
+            }
+            if table.data.heap.sees(*root, &snap) {
+                if last_live == Some(key) {
+                    dup = Some(key.to_key());
+                    break;
                 }
-                last_live = Some(key.clone());
+                last_live = Some(key);
             }
         }
-        tree.insert(key, root);
+    }
+    if dup.is_none() {
+        tree.insert_sorted(entries);
     }
     if let Some(key) = dup {
         table.data.drop_tree(def.oid);
@@ -864,6 +876,7 @@ pub fn run(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
 pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
+        Ddl::Role(r) => role::execute(r, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::CreateTableAs(c) => {
             create_as::execute(c, cx)?;
@@ -1212,7 +1225,7 @@ fn replace_with_data(
         columns: t.columns.clone(),
         indexes: t.indexes.clone(),
         constraints: t.constraints.clone(),
-        owner: t.owner.clone(),
+        owner: t.owner,
         table: t.table,
         data,
     };
@@ -1370,7 +1383,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         columns,
         indexes: indexes.clone(),
         constraints,
-        owner: cx.user().to_string(),
+        owner: cx.role_oid(),
         table: None,
         data: Arc::new(TableData::new()),
     };

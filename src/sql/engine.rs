@@ -29,7 +29,7 @@ mod packed;
 mod store;
 
 pub use conflict::{find_conflict, Conflict};
-use ikey::IKey;
+pub use ikey::IKey;
 use packed::PackedRow;
 pub use store::{KeyRef, KeyTree, RowHeap};
 
@@ -540,7 +540,7 @@ mod tests {
                         },
                     ],
                     constraints: vec![],
-                    owner: "postgres".into(),
+                    owner: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
                     table: None,
                     data: Arc::new(TableData::new()),
                 },

@@ -23,6 +23,7 @@ pub mod plan;
 pub mod ruleutils;
 pub mod sequence;
 pub mod session_fn;
+pub mod ssl_fn;
 pub mod types;
 
 use std::sync::Arc;
@@ -257,7 +258,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
     }
 }
 
-fn sval(n: &protobuf::Node) -> Option<String> {
+pub(crate) fn sval(n: &protobuf::Node) -> Option<String> {
     match n.node.as_ref()? {
         N::String(s) => Some(s.sval.clone()),
         N::AConst(c) => match &c.val {

@@ -15,8 +15,9 @@ pub fn result_type(f: SessionFn) -> Type {
         CurrentDate => Type::DATE,
         CurrentUser | SessionUser | CurrentDatabase | CurrentSchema | ClientEncoding => Type::NAME,
         CurrentSchemas => Type::NAME_ARRAY,
+        GetUserById => Type::NAME,
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
-        | GetUserById | ObjDescription => Type::TEXT,
+        | ObjDescription => Type::TEXT,
         ListeningChannels => Type::TEXT,
         BackendPid | InetClientPort | InetServerPort => Type::INT4,
         InetClientAddr | InetServerAddr => Type::INET,
@@ -30,6 +31,7 @@ pub fn result_type(f: SessionFn) -> Type {
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
         Catalog(c) => crate::sql::catalog_fn::result_type(c),
+        Ssl(f) => crate::sql::ssl_fn::result_type(f),
     }
 }
 
@@ -44,7 +46,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("current_database", 0) | ("current_catalog", 0) => (CurrentDatabase, Some(&[])),
         ("current_schema", 0) => (CurrentSchema, Some(&[])),
         ("current_schemas", 1) => (CurrentSchemas, Some(&[Type::BOOL])),
-        ("current_user", 0) | ("user", 0) => (CurrentUser, Some(&[])),
+        ("current_user", 0) | ("user", 0) | ("current_role", 0) => (CurrentUser, Some(&[])),
         ("session_user", 0) => (SessionUser, Some(&[])),
         ("version", 0) => (Version, Some(&[])),
         ("pg_client_encoding", 0) => (ClientEncoding, Some(&[])),
@@ -85,6 +87,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
         ("lastval", 0) => (Lastval, Some(&[])),
         ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
+        _ if name.starts_with("ssl_") => (Ssl(crate::sql::ssl_fn::lookup(name, nargs)?), Some(&[])),
         _ => {
             let (f, sig) = crate::sql::catalog_fn::lookup(name, nargs)?;
             (Catalog(f), Some(sig))
@@ -141,7 +144,8 @@ pub fn call(
             };
             crate::sql::types::cast::cast(ts, Type::TIMESTAMPTZ, to, -1, s.fmt())?
         }
-        CurrentUser | SessionUser => Value::Text(s.user().to_string()),
+        CurrentUser => Value::Text(s.user().to_string()),
+        SessionUser => Value::Text(s.session_user().to_string()),
         CurrentDatabase => Value::Text(s.database().to_string()),
         CurrentSchema | CurrentSchemas => {
             // The schemas of search_path that exist (pg_catalog, public, information_schema);
@@ -309,7 +313,7 @@ pub fn call(
             }
         }
         GetUserById => match args.first() {
-            Some(Value::Oid(o)) => Value::Text(crate::sql::catalog_fn::user_by_id(*o)),
+            Some(Value::Oid(o)) => Value::Text(crate::sql::ddl::role::name_by_oid(s, *o)),
             _ => Value::Null,
         },
         ObjDescription => {
@@ -327,6 +331,7 @@ pub fn call(
             }
         }
         Catalog(c) => crate::sql::catalog_fn::call(c, args, s)?,
+        Ssl(f) => crate::sql::ssl_fn::call(f, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {

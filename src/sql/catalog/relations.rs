@@ -371,6 +371,20 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_stat_ssl",
+        oid: 12249,
+        columns: &[
+            ("pid", 23),
+            ("ssl", 16),
+            ("version", 25),
+            ("cipher", 25),
+            ("bits", 23),
+            ("client_dn", 25),
+            ("client_serial", 1700),
+            ("issuer_dn", 25),
+        ],
+    },
+    Relation {
         name: "pg_tablespace",
         oid: 1213,
         columns: &[
@@ -605,6 +619,26 @@ pub(super) const RELATIONS: &[Relation] = &[
             ("rolconfig", 1009),
             ("oid", 26),
         ],
+    },
+    Relation {
+        name: "pg_shadow",
+        oid: 12005,
+        columns: &[
+            ("usename", 19),
+            ("usesysid", 26),
+            ("usecreatedb", 16),
+            ("usesuper", 16),
+            ("userepl", 16),
+            ("usebypassrls", 16),
+            ("passwd", 25),
+            ("valuntil", 1184),
+            ("useconfig", 1009),
+        ],
+    },
+    Relation {
+        name: "pg_group",
+        oid: 12010,
+        columns: &[("groname", 19), ("grosysid", 26), ("grolist", 1028)],
     },
     Relation {
         name: "pg_user",
