@@ -2411,6 +2411,13 @@ impl<'a> Planner<'a> {
         {
             return Ok(crate::sql::catalog_fn::regclass_of_oid_expr(e, from));
         }
+        if from == Type::REGCLASS && to == Type::OID {
+            if let Expr::Const(Value::Text(t)) = &e {
+                if let Some(oid) = self.regclass_const_oid(t)? {
+                    return Ok(oid);
+                }
+            }
+        }
         if from == Type::REGCLASS && to == Type::OID && !e.is_const() {
             return Ok(crate::sql::catalog_fn::oid_of_regclass_expr(e));
         }
