@@ -283,6 +283,23 @@ def temp_tables_are_per_session(r):
 
 
 @scenario
+def temp_table_of_other_session_by_schema(r):
+    """Naming another session's temporary schema does not reach its table."""
+    r.sql("s1", "CREATE TEMP TABLE {t}_c (v int)")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1)")
+    r.sql("s1", "SELECT count(*) FROM {t}_c c JOIN pg_class k ON k.relname = '{t}_c'")
+    q = ("SELECT n.nspname FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace"
+         " WHERE k.relname = '{t}_c'")
+    schema = r.admin.execute(q.format(t=r.t)).fetchone()[0]
+    r.sql("s2", f"SELECT * FROM {schema}.{{t}}_c")
+    r.sql("s2", f"INSERT INTO {schema}.{{t}}_c VALUES (2)")
+    r.sql("s1", "SELECT * FROM {t}_c")
+    r.sql("s1", "DISCARD TEMP")
+    # The schema's number differs between the servers (PostgreSQL's backend id, a pid here).
+    r.log = [line.replace(schema + ".", "pg_temp_N.") for line in r.log]
+
+
+@scenario
 def temp_table_rows_not_locked_by_others(r):
     """Two sessions write their own temporary tables of one name without waiting."""
     r.sql("s1", "CREATE TEMP TABLE {t}_c (id int PRIMARY KEY)")

@@ -187,6 +187,15 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        // Another session's temporary table (named with its pg_temp_N schema).
+        if rel.persistence == crate::catalog::Persistence::Temporary
+            && engine::is_temp_schema(&rel.name.schema)
+            && !engine::search_schemas(&cx.search_path).any(|s| s == rel.name.schema)
+        {
+            return Err(PgError::feature_not_supported(
+                "cannot access temporary tables of other sessions",
+            ));
+        }
         if rel.kind == RelKind::Sequence && !rowid {
             return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
         }
