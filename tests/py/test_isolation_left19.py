@@ -181,6 +181,23 @@ LOCKS = (
 
 
 @scenario
+def pg_locks_shows_row_waiter(r):
+    """A row-lock waiter shows as a SHARE lock on the holder's transaction id, not granted;
+    the holder's transaction id lock is granted, which a blocking-sessions query joins on."""
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "UPDATE {t} SET value = 11 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 12 WHERE id = 1")
+    r.sql("s3", "SELECT l.mode, l.granted, a.query FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+          " WHERE l.locktype = 'transactionid' AND a.query LIKE 'UPDATE {t}%' ORDER BY l.granted, a.query")
+    r.sql("s3", "SELECT wa.query AS waiting, ha.query AS holding"
+          " FROM pg_locks w JOIN pg_locks h ON h.transactionid = w.transactionid AND h.granted"
+          " JOIN pg_stat_activity wa ON wa.pid = w.pid JOIN pg_stat_activity ha ON ha.pid = h.pid"
+          " WHERE w.locktype = 'transactionid' AND NOT w.granted")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT count(*) FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted")
+
+
+@scenario
 def pg_locks_shows_waiter(r):
     """A DROP waiting behind a reader's ACCESS SHARE lock shows as not granted; once the
     reader commits it is granted, and its ROLLBACK leaves nothing."""
