@@ -35,3 +35,9 @@ SELECT ju_a.id FROM ju_a JOIN ju_b USING (id) AS j;
 SELECT j.x, j.y, j.id FROM ju_a JOIN ju_b USING (id) AS j;
 SELECT id FROM ju_a JOIN ju_b ON ju_a.id = ju_b.id;
 DROP TABLE ju_a, ju_b;
+
+-- name: settings_fixed_until_restart
+-- @errors
+SET max_connections = 5;
+SET max_prepared_transactions = 1;
+RESET max_connections;
