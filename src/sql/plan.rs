@@ -518,11 +518,7 @@ fn same_expr(a: &Expr, b: &Expr) -> bool {
             Expr::Func {
                 f: f2, args: a2, ..
             },
-        ) => {
-            std::ptr::fn_addr_eq(*f1, *f2)
-                && a1.len() == a2.len()
-                && a1.iter().zip(a2).all(|(x, y)| same_expr(x, y))
-        }
+        ) => std::ptr::fn_addr_eq(*f1, *f2) && same_exprs(a1, a2),
         (
             Expr::Cast {
                 expr: e1, to: t1, ..
@@ -538,9 +534,82 @@ fn same_expr(a: &Expr, b: &Expr) -> bool {
             Expr::Session {
                 f: f2, args: a2, ..
             },
-        ) => f1 == f2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| same_expr(x, y)),
+        ) => f1 == f2 && same_exprs(a1, a2),
+        (Expr::And(a1), Expr::And(a2))
+        | (Expr::Or(a1), Expr::Or(a2))
+        | (Expr::Coalesce(a1), Expr::Coalesce(a2))
+        | (Expr::Row(a1), Expr::Row(a2)) => same_exprs(a1, a2),
+        (Expr::Not(a1), Expr::Not(a2)) => same_expr(a1, a2),
+        (Expr::IsNull(a1, n1), Expr::IsNull(a2, n2)) => n1 == n2 && same_expr(a1, a2),
+        (Expr::BoolTest(a1, v1, n1), Expr::BoolTest(a2, v2, n2)) => {
+            v1 == v2 && n1 == n2 && same_expr(a1, a2)
+        }
+        (Expr::Distinct(f1, l1, r1, n1), Expr::Distinct(f2, l2, r2, n2)) => {
+            std::ptr::fn_addr_eq(*f1, *f2) && n1 == n2 && same_expr(l1, l2) && same_expr(r1, r2)
+        }
+        (Expr::NullIf(f1, l1, r1), Expr::NullIf(f2, l2, r2)) => {
+            std::ptr::fn_addr_eq(*f1, *f2) && same_expr(l1, l2) && same_expr(r1, r2)
+        }
+        (Expr::MinMax(a1, g1), Expr::MinMax(a2, g2)) => g1 == g2 && same_exprs(a1, a2),
+        (
+            Expr::Case {
+                whens: w1,
+                default: d1,
+            },
+            Expr::Case {
+                whens: w2,
+                default: d2,
+            },
+        ) => {
+            w1.len() == w2.len()
+                && w1
+                    .iter()
+                    .zip(w2)
+                    .all(|((c1, r1), (c2, r2))| same_expr(c1, c2) && same_expr(r1, r2))
+                && match (d1, d2) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => same_expr(x, y),
+                    _ => false,
+                }
+        }
+        (
+            Expr::InList {
+                expr: e1,
+                list: l1,
+                eq: q1,
+                negated: n1,
+            },
+            Expr::InList {
+                expr: e2,
+                list: l2,
+                eq: q2,
+                negated: n2,
+            },
+        ) => std::ptr::fn_addr_eq(*q1, *q2) && n1 == n2 && same_expr(e1, e2) && same_exprs(l1, l2),
+        (
+            Expr::ArrayCmp {
+                left: a1,
+                right: b1,
+                op: o1,
+                all: x1,
+            },
+            Expr::ArrayCmp {
+                left: a2,
+                right: b2,
+                op: o2,
+                all: x2,
+            },
+        ) => std::ptr::fn_addr_eq(*o1, *o2) && x1 == x2 && same_expr(a1, a2) && same_expr(b1, b2),
+        (Expr::Array(a1, t1), Expr::Array(a2, t2)) => t1 == t2 && same_exprs(a1, a2),
+        (Expr::Subscript(a1, i1), Expr::Subscript(a2, i2)) => {
+            same_expr(a1, a2) && same_expr(i1, i2)
+        }
         _ => false,
     }
+}
+
+fn same_exprs(a: &[Expr], b: &[Expr]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_expr(x, y))
 }
 
 /// The common type of a set of expressions (UNION, CASE, VALUES, COALESCE, ARRAY[]), following
