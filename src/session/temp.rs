@@ -185,7 +185,7 @@ impl Core {
                 .map(|r| (r.name.schema.clone(), r.name.name.clone()))
                 .collect();
             if !names.is_empty() {
-                self.temp_ddl(&Ddl::Truncate(names))?;
+                self.temp_ddl(&Ddl::Truncate(names, false))?;
             }
         }
         Ok(())
