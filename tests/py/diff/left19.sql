@@ -216,3 +216,10 @@ SELECT relname, relpersistence, n.nspname LIKE 'pg_temp\_%' AS in_temp FROM pg_c
 SELECT pg_get_viewdef('l19_tvv'::regclass, true);
 DISCARD TEMP;
 SELECT count(*) FROM pg_class WHERE relname LIKE 'l19\_tv_';
+
+-- name: temp_schema_functions
+CREATE TEMP TABLE l19_tsf (a int);
+SELECT pg_my_temp_schema() = (SELECT relnamespace FROM pg_class WHERE relname = 'l19_tsf') AS mine;
+SELECT pg_is_other_temp_schema(pg_my_temp_schema()), pg_is_other_temp_schema(11), pg_is_other_temp_schema(2200);
+SELECT nspname = 'pg_temp_' || substr(nspname, 9) AS named_as_pg FROM pg_namespace WHERE oid = pg_my_temp_schema();
+DROP TABLE l19_tsf;
