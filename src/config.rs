@@ -69,6 +69,14 @@ pub struct Args {
     /// Milliseconds between the background vacuum's rounds (autovacuum_naptime).
     #[arg(long, env = "THREADGRES_AUTOVACUUM_NAPTIME_MS")]
     pub autovacuum_naptime_ms: Option<u64>,
+    /// Host rules in pg_hba.conf's format (hba_file); without it, trust on loopback, or
+    /// scram-sha-256 everywhere when a password is set.
+    #[arg(long, env = "THREADGRES_HBA_FILE")]
+    pub hba_file: Option<PathBuf>,
+    /// Time allowed to complete client authentication (authentication_timeout): seconds, or
+    /// with a unit (s, min), 1 s to 10 min.
+    #[arg(long, env = "THREADGRES_AUTHENTICATION_TIMEOUT")]
+    pub authentication_timeout: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -93,6 +101,8 @@ struct FileConfig {
     autovacuum: Option<String>,
     autovacuum_naptime_ms: Option<u64>,
     max_memory: Option<String>,
+    hba_file: Option<PathBuf>,
+    authentication_timeout: Option<String>,
 }
 
 /// The effective configuration of one server instance.
@@ -121,6 +131,13 @@ pub struct Config {
     pub autovacuum_naptime_ms: u64,
     /// See `memory`: the bound on the server's resident size, in bytes.
     pub max_memory: u64,
+    /// The host rules file (`None`: the default rules, see `hba::default_rules`).
+    pub hba_file: Option<PathBuf>,
+    /// The rules read from `hba_file` at start (a bad file refuses the start); reloads replace
+    /// the instance's copy, not this one.
+    pub hba_rules: Option<crate::hba::Rules>,
+    /// authentication_timeout, in seconds (PostgreSQL's default 60, range 1..600).
+    pub authentication_timeout_s: u64,
 }
 
 impl Default for Config {
@@ -150,6 +167,9 @@ impl Default for Config {
             // background vacuum, 12.7-14.4k with 1 s rounds, 14.9-15.1k with 50 ms rounds.
             autovacuum_naptime_ms: 50,
             max_memory: crate::memory::default_limit(),
+            hba_file: None,
+            hba_rules: None,
+            authentication_timeout_s: 60,
         }
     }
 }
@@ -230,8 +250,36 @@ impl Config {
             // PostgreSQL's bounds: 1 s .. 24 days; shorter naps are allowed here (tests).
             c.autovacuum_naptime_ms = ms.clamp(10, 24 * 86_400_000);
         }
+        if let Some(t) = args.authentication_timeout.or(file.authentication_timeout) {
+            c.authentication_timeout_s = parse_seconds(&t)
+                .filter(|s| (1..=600).contains(s))
+                .ok_or_else(|| {
+                    format!("invalid authentication_timeout \"{t}\": use 1s to 10min")
+                })?;
+        }
+        if let Some(path) = args.hba_file.or(file.hba_file) {
+            // A bad file refuses the start, as PostgreSQL's "could not load pg_hba.conf".
+            let rules = crate::hba::file::load(&path, false)
+                .map_err(|e| format!("{e}; could not load pg_hba.conf"))?;
+            c.hba_file = Some(path);
+            c.hba_rules = Some(rules);
+        }
         Ok(c)
     }
+}
+
+/// Seconds, plain or with PostgreSQL's units s, min, h.
+fn parse_seconds(v: &str) -> Option<u64> {
+    let v = v.trim();
+    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let n: u64 = v[..split].parse().ok()?;
+    let factor = match v[split..].trim() {
+        "" | "s" => 1,
+        "min" => 60,
+        "h" => 3600,
+        _ => return None,
+    };
+    n.checked_mul(factor)
 }
 
 /// An on/off switch, spelled as PostgreSQL spells booleans; `default` when not given.

@@ -29,6 +29,8 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
+pub mod file;
+
 /// Bound on the size of a rules file and of each `@file` it includes (bytes): a file over it is
 /// refused as unreadable, so a reload can never read an unbounded file into memory.
 pub const MAX_FILE_BYTES: usize = 1 << 20;

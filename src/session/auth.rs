@@ -1,4 +1,6 @@
-//! SCRAM-SHA-256 authentication (RFC 5802 / 7677), the server side, as PostgreSQL speaks it.
+//! SCRAM-SHA-256 authentication (RFC 5802 / 7677), the server side, as PostgreSQL speaks it;
+//! and the checks of the other password methods (a cleartext password against a SCRAM secret or
+//! an MD5 hash, the MD5 challenge), and where the stored password comes from.
 //!
 //! The server-wide password is turned into a SCRAM secret (salt, StoredKey, ServerKey) once at
 //! start-up, so a connection costs two HMACs and a hash, not 4096 PBKDF2 rounds. Channel binding
@@ -19,28 +21,121 @@ fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     m.finalize().into_bytes().into()
 }
 
-/// The stored form of the password.
+/// The stored form of the password. The salt and iteration count are kept (not only the keys)
+/// so that a cleartext password (the `password` method) can be checked against it, and so that a
+/// verifier made elsewhere (PostgreSQL's `SCRAM-SHA-256$4096:salt$StoredKey:ServerKey`) fits.
+#[derive(Clone)]
 pub struct ScramSecret {
-    salt: [u8; 16],
+    salt: Vec<u8>,
+    iterations: u32,
     stored_key: [u8; 32],
     server_key: [u8; 32],
+}
+
+fn salted_password(password: &str, salt: &[u8], iterations: u32) -> [u8; 32] {
+    let mut salted = [0u8; 32];
+    pbkdf2::pbkdf2_hmac::<Sha256>(password.as_bytes(), salt, iterations, &mut salted);
+    salted
 }
 
 impl ScramSecret {
     pub fn new(password: &str) -> ScramSecret {
         let salt: [u8; 16] = rand::random();
-        let mut salted = [0u8; 32];
-        pbkdf2::pbkdf2_hmac::<Sha256>(password.as_bytes(), &salt, ITERATIONS, &mut salted);
+        let salted = salted_password(password, &salt, ITERATIONS);
         let client_key = hmac(&salted, b"Client Key");
         ScramSecret {
-            salt,
+            salt: salt.to_vec(),
+            iterations: ITERATIONS,
             stored_key: Sha256::digest(client_key).into(),
             server_key: hmac(&salted, b"Server Key"),
         }
     }
+
+    /// A secret no password matches, for a user without one: the exchange runs to its end and
+    /// fails as a wrong password does (PostgreSQL's mock authentication), so that a client
+    /// cannot tell whether the user has a password. The salt depends only on the user and
+    /// this server, as PostgreSQL's mock salt does.
+    pub fn mock(user: &str) -> ScramSecret {
+        static NONCE: std::sync::OnceLock<[u8; 16]> = std::sync::OnceLock::new();
+        let nonce = NONCE.get_or_init(rand::random);
+        let mut h = Sha256::new();
+        h.update(user.as_bytes());
+        h.update(nonce);
+        let salt: [u8; 32] = h.finalize().into();
+        ScramSecret {
+            salt: salt[..16].to_vec(),
+            iterations: ITERATIONS,
+            stored_key: rand::random(),
+            server_key: rand::random(),
+        }
+    }
+
+    /// Whether a cleartext password is the one this secret was made from (PostgreSQL's
+    /// scram_verify_plain_password: derive the ServerKey with the stored salt and iterations).
+    /// PostgreSQL normalizes the password with SASLprep first; here it is used as given, which
+    /// is the same for ASCII passwords.
+    pub fn verify_plain(&self, password: &str) -> bool {
+        let salted = salted_password(password, &self.salt, self.iterations);
+        hmac(&salted, b"Server Key") == self.server_key
+    }
 }
 
-fn auth_failed(user: &str) -> PgError {
+/// A user's stored password, as PostgreSQL keeps it in pg_authid.rolpassword.
+#[derive(Clone)]
+pub enum StoredPassword {
+    Scram(ScramSecret),
+    /// `md5` followed by 32 hex digits: md5(password || user name).
+    Md5(String),
+}
+
+/// The stored password of `user`: today the server-wide `--password` secret for every user.
+/// (The role catalog replaces this when roles exist.)
+pub fn stored_password(
+    instance: &crate::instance::Instance,
+    _user: &str,
+) -> Option<StoredPassword> {
+    instance.scram.clone().map(StoredPassword::Scram)
+}
+
+/// Whether `user` is a member of `role`, for host rules' `+role` and `samerole`. Without a role
+/// catalog every user is a role of its own with no other membership; a role is a member of
+/// itself, as in PostgreSQL.
+pub fn is_member(_instance: &crate::instance::Instance, user: &str, role: &str) -> bool {
+    user == role
+}
+
+fn md5_hex(parts: &[&[u8]]) -> String {
+    use md5::Digest;
+    let mut h = md5::Md5::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The MD5 form of a password as PostgreSQL stores it.
+pub fn md5_stored(password: &str, user: &str) -> String {
+    format!("md5{}", md5_hex(&[password.as_bytes(), user.as_bytes()]))
+}
+
+/// Checks the answer to AuthenticationMD5Password: `md5` + md5(hex of the stored hash || salt).
+pub fn md5_verify(stored: &str, salt: [u8; 4], response: &str) -> bool {
+    let Some(hash) = stored.strip_prefix("md5") else {
+        return false;
+    };
+    response == format!("md5{}", md5_hex(&[hash.as_bytes(), &salt]))
+}
+
+/// Checks a cleartext password (the `password` method) against a stored password of either
+/// kind (PostgreSQL's plain_crypt_verify).
+pub fn verify_plain(stored: &StoredPassword, user: &str, password: &str) -> bool {
+    match stored {
+        StoredPassword::Scram(s) => s.verify_plain(password),
+        StoredPassword::Md5(m) => *m == md5_stored(password, user),
+    }
+}
+
+pub fn auth_failed(user: &str) -> PgError {
     PgError::fatal(
         code::INVALID_PASSWORD,
         format!("password authentication failed for user \"{user}\""),
@@ -92,7 +187,11 @@ pub fn server_first(secret: &ScramSecret, initial: &[u8]) -> PgResult<(Exchange,
         .ok_or_else(|| malformed("missing nonce"))?;
     let server_nonce: [u8; 18] = rand::random();
     let nonce = format!("{client_nonce}{}", B64.encode(server_nonce));
-    let server_first = format!("r={nonce},s={},i={ITERATIONS}", B64.encode(secret.salt));
+    let server_first = format!(
+        "r={nonce},s={},i={}",
+        B64.encode(&secret.salt),
+        secret.iterations
+    );
     Ok((
         Exchange {
             client_first_bare: bare.to_string(),
@@ -141,4 +240,36 @@ pub fn server_final(
     }
     let server_signature = hmac(&secret.server_key, auth_message.as_bytes());
     Ok(format!("v={}", B64.encode(server_signature)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleartext_and_md5_checks() {
+        let s = ScramSecret::new("secret");
+        assert!(s.verify_plain("secret"));
+        assert!(!s.verify_plain("Secret"));
+        assert!(!ScramSecret::mock("u").verify_plain("secret"));
+        // PostgreSQL: SELECT 'md5' || md5('secret' || 'alice')
+        let m = md5_stored("secret", "alice");
+        assert_eq!(m, format!("md5{}", md5_hex(&[b"secretalice"])));
+        assert!(verify_plain(
+            &StoredPassword::Md5(m.clone()),
+            "alice",
+            "secret"
+        ));
+        assert!(!verify_plain(
+            &StoredPassword::Md5(m.clone()),
+            "bob",
+            "secret"
+        ));
+        let salt = [1, 2, 3, 4];
+        let answer = format!("md5{}", md5_hex(&[&m.as_bytes()[3..], &salt]));
+        assert!(md5_verify(&m, salt, &answer));
+        assert!(!md5_verify(&m, [4, 3, 2, 1], &answer));
+        assert_eq!(ScramSecret::mock("u").salt, ScramSecret::mock("u").salt);
+        assert_ne!(ScramSecret::mock("u").salt, ScramSecret::mock("v").salt);
+    }
 }

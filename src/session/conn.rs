@@ -76,23 +76,41 @@ mod buffers {
 pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketAddr, on: OnShard) {
     let _ = stream.set_nodelay(true);
     let mut rbuf = BytesMut::new();
-    let params = match read_startup(&instance, &mut stream, &mut rbuf).await {
-        Some(p) => p,
-        None => return,
-    };
-    let slot = match instance.admit() {
-        Ok(s) => s,
-        Err(e) => {
-            let mut out = BytesMut::new();
-            be::error_or_notice(&mut out, &e);
-            let _ = stream.write_all(&out).await;
+    // authentication_timeout bounds everything before the session starts: a client that sends
+    // nothing, stalls in the middle of its start-up packet or of the password exchange, or
+    // waits for its turn after failed passwords. As in PostgreSQL the connection is then
+    // closed without a message (PostgreSQL only logs "canceling authentication due to
+    // timeout").
+    let limit = std::time::Duration::from_secs(instance.config.authentication_timeout_s);
+    let started = tokio::time::timeout(limit, async {
+        let params = read_startup(&instance, &mut stream, &mut rbuf).await?;
+        let slot = match instance.admit() {
+            Ok(s) => s,
+            Err(e) => {
+                let mut out = BytesMut::new();
+                be::error_or_notice(&mut out, &e);
+                let _ = stream.write_all(&out).await;
+                return None;
+            }
+        };
+        let session = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await?;
+        Some((session, slot))
+    })
+    .await;
+    let (mut session, slot) = match started {
+        Ok(Some(started)) => started,
+        Ok(None) => return,
+        Err(_) => {
+            tracing::info!(%addr, "canceling authentication due to timeout");
             return;
         }
     };
-    let Some(session) = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await
-    else {
+    // AuthenticationOk, the parameters, BackendKeyData and ReadyForQuery.
+    if stream.write_all(&session.out).await.is_err() {
+        session.core.end_session();
         return;
-    };
+    }
+    session.out = BytesMut::new();
     // A task of its own, so that the memory of the start-up states above goes when this task
     // ends instead of staying in every session's task for its whole life.
     tokio::spawn(drive(Live {

@@ -56,6 +56,8 @@
 //!   [`SessionCtx`]), statement start and query execution.
 
 pub mod auth;
+pub mod auth_limit;
+mod authenticate;
 mod conn;
 mod copy_in;
 pub mod encoding;
@@ -271,6 +273,8 @@ impl Core {
             max_connections: self.instance.config.max_connections,
             max_notify_queue_size: self.instance.config.max_notify_queue_size,
             user: self.user.clone(),
+            hba_file: self.instance.hba.path_text(),
+            authentication_timeout_s: self.instance.config.authentication_timeout_s,
         }
     }
 

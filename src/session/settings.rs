@@ -78,6 +78,7 @@ const ISOLATIONS: &[&str] = &[
 /// The settings threadgres knows, in PostgreSQL's names. Order is SHOW ALL's order.
 const GUCS: &[Guc] = &[
     g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
+    g("authentication_timeout", "", Int(Some("s")), Internal, false, "Sets the maximum allowed time to complete client authentication."),
     g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
     g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
     g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
@@ -98,6 +99,7 @@ const GUCS: &[Guc] = &[
     g("enable_seqscan", "on", Bool, User, false, "Enables the planner's use of sequential-scan plans."),
     g("enable_sort", "on", Bool, User, false, "Enables the planner's use of explicit sort steps."),
     g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
+    g("hba_file", "", Str, Internal, false, "Sets the server's \"hba\" configuration file."),
     g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
     g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),
     g("in_hot_standby", "off", Bool, Internal, true, "Shows whether hot standby is currently active."),
@@ -185,6 +187,22 @@ pub struct Fixed {
     pub max_connections: usize,
     pub max_notify_queue_size: u64,
     pub user: String,
+    /// The host rules file (empty: the built-in rules).
+    pub hba_file: String,
+    pub authentication_timeout_s: u64,
+}
+
+/// SET of a setting the server fixes, worded by PostgreSQL's context of the setting.
+fn cant_change(name: &str) -> PgError {
+    let when = match name {
+        "hba_file" => " without restarting the server",
+        "authentication_timeout" => " now",
+        _ => "",
+    };
+    PgError::new(
+        code::CANT_CHANGE_RUNTIME_PARAM,
+        format!("parameter \"{name}\" cannot be changed{when}"),
+    )
 }
 
 /// PostgreSQL's spellings of a boolean setting (also used for the server's own flags).
@@ -334,10 +352,7 @@ impl Settings {
             ));
         };
         if g.context == Internal {
-            return Err(PgError::new(
-                code::CANT_CHANGE_RUNTIME_PARAM,
-                format!("parameter \"{}\" cannot be changed", g.name),
-            ));
+            return Err(cant_change(g.name));
         }
         let v = match g.kind {
             Bool => match parse_bool(value) {
@@ -516,10 +531,7 @@ impl Settings {
     /// RESET name.
     pub fn reset(&mut self, name: &str) -> PgResult<(String, bool)> {
         match find(name) {
-            Some(g) if g.context == Internal => Err(PgError::new(
-                code::CANT_CHANGE_RUNTIME_PARAM,
-                format!("parameter \"{}\" cannot be changed", g.name),
-            )),
+            Some(g) if g.context == Internal => Err(cant_change(g.name)),
             Some(g) => {
                 let value = g.default.to_string();
                 self.store(g.name.to_string(), value);
@@ -586,6 +598,8 @@ impl Settings {
             "max_connections" => fixed.max_connections.to_string(),
             "max_notify_queue_size" => fixed.max_notify_queue_size.to_string(),
             "session_authorization" => fixed.user.clone(),
+            "hba_file" => fixed.hba_file.clone(),
+            "authentication_timeout" => format_ms(fixed.authentication_timeout_s as i64 * 1000),
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
                 _ => raw,
@@ -683,6 +697,8 @@ mod tests {
             max_connections: 100,
             max_notify_queue_size: 1,
             user: "u".into(),
+            hba_file: String::new(),
+            authentication_timeout_s: 60,
         }
     }
 

@@ -1,14 +1,14 @@
 //! Start-up: from accept to the first ReadyForQuery. SSLRequest and GSSENCRequest are answered
 //! with `N`, CancelRequest goes to the instance; the StartupMessage's parameters become the
-//! session's settings (`options=-c ...` too), the client authenticates (SCRAM-SHA-256 when a
-//! password is set, see `auth.rs`), and the session registers with the instance and reports its
+//! session's settings (`options=-c ...` too), the client authenticates as the host rules say
+//! (`authenticate.rs`), and the session registers with the instance and reports its
 //! settings and key.
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use bytes::{Buf, BytesMut};
+use bytes::BytesMut;
 use rustc_hash::FxHashMap;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -16,13 +16,13 @@ use tokio::net::TcpStream;
 use super::conn::CLIENT_READ;
 use super::settings::Settings;
 use super::txn::TxState;
-use super::{auth, hash_str, now_ts, portals, read_ahead, Core, Session};
+use super::{hash_str, now_ts, portals, read_ahead, Core, Session};
 use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult, Severity};
 use crate::instance::{Activity, Instance};
 use crate::sql::TxOptions;
 use crate::wire::backend::{self as be, TxStatus};
-use crate::wire::frontend::{self as fe, Message, Startup};
+use crate::wire::frontend::{self as fe, Startup};
 
 /// Reads start-up packets until a StartupMessage; answers SSL/GSSENC with `N`.
 pub(super) async fn read_startup(
@@ -66,30 +66,6 @@ pub(super) async fn read_startup(
                 let _ = stream.write_all(&out).await;
                 return None;
             }
-        }
-    }
-}
-
-/// Reads one typed message during authentication: `Some(Some(body))` for a password
-/// message (the SASL exchange's), `Some(None)` for any other, `None` when the client left.
-async fn read_password(
-    instance: &Instance,
-    stream: &mut TcpStream,
-    rbuf: &mut BytesMut,
-) -> PgResult<Option<Option<Vec<u8>>>> {
-    loop {
-        if let Some(n) = fe::frame(rbuf, instance.config.max_message_size)? {
-            let body = match fe::decode(&rbuf[..n])? {
-                Message::Password(b) => Some(b.to_vec()),
-                _ => None,
-            };
-            rbuf.advance(n);
-            return Ok(Some(body));
-        }
-        rbuf.reserve(1024);
-        match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
-            Ok(0) | Err(_) => return Ok(None),
-            Ok(_) => {}
         }
     }
 }
@@ -178,50 +154,15 @@ impl Session {
             .filter(|d| !d.is_empty())
             .unwrap_or_else(|| user.clone());
 
-        // Authentication.
-        if let Some(secret) = &instance.scram {
-            be::auth_sasl(&mut out, &["SCRAM-SHA-256"]);
-            if stream.write_all(&out).await.is_err() {
-                return None;
-            }
-            out.clear();
-            let first = match read_password(instance, stream, rbuf).await {
-                Ok(Some(Some(b))) => b,
-                Ok(None) => return None,
-                Ok(Some(None)) => {
-                    return fail_startup(
-                        stream,
-                        PgError::protocol_violation("expected SASL response"),
-                    )
-                    .await
-                }
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            let (ex, server_first) = match auth::server_first(secret, &first) {
-                Ok(x) => x,
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            be::auth_sasl_continue(&mut out, server_first.as_bytes());
-            if stream.write_all(&out).await.is_err() {
-                return None;
-            }
-            out.clear();
-            let fin = match read_password(instance, stream, rbuf).await {
-                Ok(Some(Some(b))) => b,
-                Ok(None) => return None,
-                Ok(Some(None)) => {
-                    return fail_startup(
-                        stream,
-                        PgError::protocol_violation("expected SASL response"),
-                    )
-                    .await
-                }
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            match auth::server_final(secret, &ex, &fin, &user) {
-                Ok(server_final) => be::auth_sasl_final(&mut out, server_final.as_bytes()),
-                Err(e) => return fail_startup(stream, e).await,
-            }
+        // Authentication: the host rules decide how (`authenticate.rs`).
+        match super::authenticate::authenticate(
+            instance, stream, rbuf, &mut out, addr, &user, &database,
+        )
+        .await
+        {
+            Ok(()) => {}
+            Err(None) => return None,
+            Err(Some(e)) => return fail_startup(stream, e).await,
         }
         // Authenticated: from here on the client may learn whether the database exists (it is
         // checked first, as PostgreSQL's InitPostgres does) and what was wrong with its
@@ -309,11 +250,8 @@ impl Session {
         }
         be::backend_key_data(&mut s.out, s.core.shared.pid, s.core.shared.secret);
         be::ready_for_query(&mut s.out, TxStatus::Idle);
-        if stream.write_all(&s.out).await.is_err() {
-            s.core.end_session();
-            return None;
-        }
-        s.out = BytesMut::new();
+        // The caller writes `s.out`: outside authentication_timeout, so that a timeout cannot
+        // drop a registered session without ending it.
         Some(s)
     }
 }
