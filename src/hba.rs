@@ -327,10 +327,8 @@ fn tokenize_line(line: &str, include: Include, depth: usize) -> Result<Vec<Vec<T
     let mut fields = Vec::new();
     while pos < s.len() {
         let mut field = Vec::new();
-        loop {
-            let Some((text, quoted, comma)) = next_token(s, &mut pos) else {
-                break;
-            };
+        // A field's tokens, as long as each ends with a comma.
+        while let Some((text, quoted, comma)) = next_token(s, &mut pos) {
             if !quoted && text.len() > 1 && text.starts_with('@') {
                 field.extend(include_file(&text[1..], include, depth + 1)?);
             } else {

@@ -417,7 +417,8 @@ host replication all all reject
     ];
     let member = |user: &str, role: &str| user == role || (user == "ann" && role == "admins");
     // (address, ssl, user, database, line of the matching rule)
-    let cases: &[(Option<IpAddr>, bool, &str, &str, Option<usize>)] = &[
+    type Case<'a> = (Option<IpAddr>, bool, &'a str, &'a str, Option<usize>);
+    let cases: &[Case] = &[
         (None, false, "u", "d", Some(1)),
         (ip("10.1.2.3"), false, "blocked", "db1", Some(2)),
         (ip("10.1.2.3"), false, "u", "db1", Some(3)),
