@@ -127,6 +127,8 @@ impl HostRules {
         let Some(path) = &self.path else {
             return;
         };
+        // `false`: no TLS yet (hostssl lines load with PostgreSQL's warning); the tls branch
+        // passes whether the server has TLS, here, in `view` and in the config's first load.
         match load(path, false) {
             Ok(rules) => {
                 *self.current.write() = std::sync::Arc::new(rules);
