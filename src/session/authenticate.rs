@@ -210,8 +210,7 @@ async fn read_auth_message(
 }
 
 /// A password message holding one string (cleartext password, MD5 answer), checked as
-/// PostgreSQL's recv_password_packet checks it; an empty password closes the connection
-/// without a message, as there.
+/// PostgreSQL's recv_password_packet checks it.
 async fn read_password_text(
     stream: &mut TcpStream,
     rbuf: &mut BytesMut,
@@ -224,8 +223,10 @@ async fn read_password_text(
         )));
     }
     if text_len == 0 {
-        tracing::info!("empty password returned by client");
-        return Err(None);
+        return Err(Some(PgError::fatal(
+            code::INVALID_PASSWORD,
+            "empty password returned by client",
+        )));
     }
     Ok(String::from_utf8_lossy(&body[..text_len]).into_owned())
 }

@@ -484,6 +484,26 @@ def test_no_sql_before_authentication(workdir, start_tg, pg_cluster, pg, name):
         assert c.simple("SELECT pg_notification_queue_usage() = 0") == [("t",)]
 
 
+CLEARTEXT_PACKETS = {
+    "empty": pgwire.frame(b"p", b"\0"),
+    "two_strings": pgwire.frame(b"p", b"abc\0def\0"),
+    "unterminated": pgwire.frame(b"p", b"abc"),
+    "query": _q("SELECT 1"),
+}
+
+
+def test_cleartext_password_packets_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster):
+    text = "host all postgres 127.0.0.1/32 trust\nhost all all 127.0.0.1/32 password\n"
+    f = workdir / "packets.conf"
+    f.write_text(text)
+    tg = start_tg(["--listen", HOST, "--hba-file", str(f), "--password", PW])
+    pg_hba(text)
+    for name, data in CLEARTEXT_PACKETS.items():
+        ref = _instead(HOST, pg_cluster.port, SU, data, False)
+        assert _instead(HOST, tg.port, SU, data, False) == ref, name
+        assert len(ref) == 1 and ref[0][1] == "FATAL", (name, ref)
+
+
 def test_no_sql_before_cleartext_password(workdir, start_tg):
     f = workdir / "cleartext.conf"
     f.write_text("host all all 127.0.0.1/32 password\n")
