@@ -102,7 +102,24 @@ struct FileConfig {
     autovacuum_naptime_ms: Option<u64>,
     max_memory: Option<String>,
     hba_file: Option<PathBuf>,
-    authentication_timeout: Option<String>,
+    authentication_timeout: Option<Seconds>,
+}
+
+/// A duration in the TOML file: `30` or `"30s"`.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum Seconds {
+    Number(u64),
+    Text(String),
+}
+
+impl Seconds {
+    fn text(self) -> String {
+        match self {
+            Seconds::Number(n) => n.to_string(),
+            Seconds::Text(t) => t,
+        }
+    }
 }
 
 /// The effective configuration of one server instance.
@@ -250,7 +267,10 @@ impl Config {
             // PostgreSQL's bounds: 1 s .. 24 days; shorter naps are allowed here (tests).
             c.autovacuum_naptime_ms = ms.clamp(10, 24 * 86_400_000);
         }
-        if let Some(t) = args.authentication_timeout.or(file.authentication_timeout) {
+        if let Some(t) = args
+            .authentication_timeout
+            .or(file.authentication_timeout.map(Seconds::text))
+        {
             c.authentication_timeout_s = parse_seconds(&t)
                 .filter(|s| (1..=600).contains(s))
                 .ok_or_else(|| {
@@ -354,6 +374,24 @@ mod tests {
         assert!(config(&["--pin-shards", "true"]).unwrap().pin_shards);
         let err = config(&["--pin-shards", "2"]).unwrap_err();
         assert_eq!(err, "invalid pin_shards \"2\": use on or off");
+    }
+
+    #[test]
+    fn authentication_timeout_takes_seconds_or_units_within_postgres_range() {
+        assert_eq!(config(&[]).unwrap().authentication_timeout_s, 60);
+        let t =
+            |v: &str| config(&["--authentication-timeout", v]).map(|c| c.authentication_timeout_s);
+        assert_eq!(t("5"), Ok(5));
+        assert_eq!(t("30s"), Ok(30));
+        assert_eq!(t("2min"), Ok(120));
+        assert!(t("0").is_err());
+        assert!(t("11min").is_err());
+        assert!(t("soon").is_err());
+        let toml: FileConfig = toml::from_str("authentication_timeout = 30").unwrap();
+        assert_eq!(
+            toml.authentication_timeout.map(Seconds::text).as_deref(),
+            Some("30")
+        );
     }
 
     #[test]
