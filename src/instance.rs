@@ -137,6 +137,13 @@ impl Instance {
     }
 
     pub fn new(config: Config) -> Arc<Instance> {
+        let catalog = crate::sql::engine::SqlCatalog::new();
+        // `--password` is the bootstrap superuser's password.
+        if let Some(p) = config.password.as_deref() {
+            catalog
+                .roles
+                .set_bootstrap_password(Some(crate::catalog::password::Scram::new(p).to_text()));
+        }
         let mut dbs = HashMap::new();
         dbs.insert("postgres".to_string(), 5);
         dbs.insert("template1".to_string(), 1);
@@ -157,7 +164,7 @@ impl Instance {
             txns: crate::txn::TxnManager::new(config.max_connections + 16),
             locks: Default::default(),
             memory: Arc::new(crate::memory::MemoryLimit::new(config.max_memory)),
-            catalog: crate::sql::engine::SqlCatalog::new(),
+            catalog,
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),
@@ -171,6 +178,13 @@ impl Instance {
             shutting_down: AtomicBool::new(false),
             shutdown: Notify::new(),
         })
+    }
+
+    /// The role catalog's login view of role `name` (the interface to authentication):
+    /// what the newest commits say about it, None if there is no such role.
+    pub fn login_role(&self, name: &str) -> Option<crate::catalog::roles::LoginRole> {
+        let snap = crate::catalog::roles::Roles::latest(&self.txns);
+        self.catalog.roles.login(name, &snap)
     }
 
     /// Takes a connection slot, or fails with PostgreSQL's error when max_connections are in use.

@@ -43,6 +43,8 @@ use parking_lot::Mutex;
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 mod namespace;
+pub mod password;
+pub mod roles;
 pub mod sequence;
 pub use namespace::{Namespace, Namespaces};
 
@@ -166,8 +168,8 @@ pub struct Relation<D> {
     pub columns: Vec<ColumnDef>,
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
-    /// The owning role's name.
-    pub owner: String,
+    /// The owning role (pg_class.relowner).
+    pub owner: Oid,
     /// For an index: the table it indexes (pg_index.indrelid).
     pub table: Option<Oid>,
     pub data: Arc<D>,
@@ -208,7 +210,7 @@ pub struct NewRelation<D> {
     pub columns: Vec<ColumnDef>,
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
-    pub owner: String,
+    pub owner: Oid,
     pub table: Option<Oid>,
     pub data: Arc<D>,
 }
@@ -234,6 +236,8 @@ pub struct Catalog<D> {
     names: scc::HashMap<QualName, Vec<Arc<Relation<D>>>>,
     /// Schemas made by CREATE SCHEMA.
     pub namespaces: Namespaces,
+    /// Roles and memberships, shared by every database (`roles.rs`).
+    pub roles: roles::Roles,
 }
 
 impl<D> Default for Catalog<D> {
@@ -244,6 +248,7 @@ impl<D> Default for Catalog<D> {
             foreign_keys: AtomicU64::new(0),
             names: scc::HashMap::new(),
             namespaces: Namespaces::default(),
+            roles: roles::Roles::default(),
         }
     }
 }
@@ -386,6 +391,7 @@ impl<D> Catalog<D> {
     pub fn vacuum(&self, horizon: crate::txn::Csn) -> Vec<Oid> {
         use crate::txn::Status;
         self.namespaces.vacuum(horizon);
+        self.roles.vacuum(horizon);
         let mut gone = Vec::new();
         self.names.retain_sync(|_, versions| {
             versions.retain(|v| {
@@ -438,7 +444,7 @@ mod tests {
             columns: vec![],
             indexes: vec![],
             constraints: vec![],
-            owner: "postgres".into(),
+            owner: roles::BOOTSTRAP_SUPERUSER,
             table: None,
             data: Arc::new(()),
         }

@@ -25,8 +25,8 @@ pub struct Namespace {
     pub oid: Oid,
     pub database: String,
     pub name: String,
-    /// The owning role's name.
-    pub owner: String,
+    /// The owning role.
+    pub owner: Oid,
     created: Arc<TxnCell>,
     created_cid: Cid,
     ended: Mutex<Option<(Arc<TxnCell>, Cid)>>,
@@ -81,7 +81,7 @@ impl Namespaces {
         oid: Oid,
         database: &str,
         name: &str,
-        owner: &str,
+        owner: Oid,
         snap: &Snapshot,
         cell: &Arc<TxnCell>,
         cid: Cid,
@@ -105,7 +105,7 @@ impl Namespaces {
             oid,
             database: database.to_string(),
             name: name.to_string(),
-            owner: owner.to_string(),
+            owner,
             created: cell.clone(),
             created_cid: cid,
             ended: Mutex::new(None),

@@ -1,6 +1,7 @@
 //! SCRAM-SHA-256 authentication (RFC 5802 / 7677), the server side, as PostgreSQL speaks it;
 //! and the checks of the other password methods (a cleartext password against a SCRAM secret or
-//! an MD5 hash, the MD5 challenge), and where the stored password comes from.
+//! an MD5 hash, the MD5 challenge), and where the stored password and role memberships come
+//! from for authentication.
 //!
 //! The server-wide password is turned into a SCRAM secret (salt, StoredKey, ServerKey) once at
 //! start-up, so a connection costs two HMACs and a hash, not 4096 PBKDF2 rounds. Channel binding
@@ -11,9 +12,8 @@ use base64::Engine;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
+use crate::catalog::password::Scram;
 use crate::error::{code, PgError, PgResult};
-
-const ITERATIONS: u32 = 4096;
 
 fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     let mut m = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("any key length");
@@ -21,9 +21,9 @@ fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     m.finalize().into_bytes().into()
 }
 
-/// The stored form of the password. The salt and iteration count are kept (not only the keys)
-/// so that a cleartext password (the `password` method) can be checked against it, and so that a
-/// verifier made elsewhere (PostgreSQL's `SCRAM-SHA-256$4096:salt$StoredKey:ServerKey`) fits.
+/// The stored form of a password (its salt, iteration count and keys: what a role's
+/// verifier in pg_authid holds, `catalog::password`). The salt and iteration count also let a
+/// cleartext password (the `password` method) be checked against it.
 #[derive(Clone)]
 pub struct ScramSecret {
     salt: Vec<u8>,
@@ -32,29 +32,30 @@ pub struct ScramSecret {
     server_key: [u8; 32],
 }
 
-fn salted_password(password: &str, salt: &[u8], iterations: u32) -> [u8; 32] {
-    let mut salted = [0u8; 32];
-    pbkdf2::pbkdf2_hmac::<Sha256>(password.as_bytes(), salt, iterations, &mut salted);
-    salted
-}
-
 impl ScramSecret {
     pub fn new(password: &str) -> ScramSecret {
-        let salt: [u8; 16] = rand::random();
-        let salted = salted_password(password, &salt, ITERATIONS);
-        let client_key = hmac(&salted, b"Client Key");
+        Self::from_scram(Scram::new(password))
+    }
+
+    fn from_scram(s: Scram) -> ScramSecret {
         ScramSecret {
-            salt: salt.to_vec(),
-            iterations: ITERATIONS,
-            stored_key: Sha256::digest(client_key).into(),
-            server_key: hmac(&salted, b"Server Key"),
+            salt: s.salt,
+            iterations: s.iterations,
+            stored_key: s.stored_key,
+            server_key: s.server_key,
         }
     }
 
-    /// A secret no password matches, for a user without one: the exchange runs to its end and
-    /// fails as a wrong password does (PostgreSQL's mock authentication), so that a client
-    /// cannot tell whether the user has a password. The salt depends only on the user and
-    /// this server, as PostgreSQL's mock salt does.
+    /// A role's stored verifier (`SCRAM-SHA-256$4096:salt$StoredKey:ServerKey`); None for
+    /// anything else (an MD5 hash, garbage).
+    pub fn from_verifier(text: &str) -> Option<ScramSecret> {
+        Scram::parse(text).map(Self::from_scram)
+    }
+
+    /// A secret no password matches, for a user without one (no such role, no SCRAM verifier,
+    /// an expired one): the exchange runs to its end and fails as a wrong password does
+    /// (PostgreSQL's mock authentication), so that a client cannot tell which roles exist. The
+    /// salt depends only on the user and this server, as PostgreSQL's mock salt does.
     pub fn mock(user: &str) -> ScramSecret {
         static NONCE: std::sync::OnceLock<[u8; 16]> = std::sync::OnceLock::new();
         let nonce = NONCE.get_or_init(rand::random);
@@ -64,7 +65,7 @@ impl ScramSecret {
         let salt: [u8; 32] = h.finalize().into();
         ScramSecret {
             salt: salt[..16].to_vec(),
-            iterations: ITERATIONS,
+            iterations: 4096,
             stored_key: rand::random(),
             server_key: rand::random(),
         }
@@ -75,9 +76,33 @@ impl ScramSecret {
     /// PostgreSQL normalizes the password with SASLprep first; here it is used as given, which
     /// is the same for ASCII passwords.
     pub fn verify_plain(&self, password: &str) -> bool {
-        let salted = salted_password(password, &self.salt, self.iterations);
+        let mut salted = [0u8; 32];
+        pbkdf2::pbkdf2_hmac::<Sha256>(
+            password.as_bytes(),
+            &self.salt,
+            self.iterations,
+            &mut salted,
+        );
         hmac(&salted, b"Server Key") == self.server_key
     }
+
+    /// PostgreSQL's text form of this secret.
+    pub fn to_verifier(&self) -> String {
+        Scram {
+            iterations: self.iterations,
+            salt: self.salt.clone(),
+            stored_key: self.stored_key,
+            server_key: self.server_key,
+        }
+        .to_text()
+    }
+}
+
+pub fn auth_failed(user: &str) -> PgError {
+    PgError::fatal(
+        code::INVALID_PASSWORD,
+        format!("password authentication failed for user \"{user}\""),
+    )
 }
 
 /// A user's stored password, as PostgreSQL keeps it in pg_authid.rolpassword.
@@ -88,20 +113,33 @@ pub enum StoredPassword {
     Md5(String),
 }
 
-/// The stored password of `user`: today the server-wide `--password` secret for every user.
-/// (The role catalog replaces this when roles exist.)
-pub fn stored_password(
-    instance: &crate::instance::Instance,
-    _user: &str,
-) -> Option<StoredPassword> {
-    instance.scram.clone().map(StoredPassword::Scram)
+/// The stored password of `user` for authentication: its role's verifier, `None` when the role
+/// does not exist, has none, or its VALID UNTIL has passed (PostgreSQL's get_role_password).
+pub fn stored_password(instance: &crate::instance::Instance, user: &str) -> Option<StoredPassword> {
+    let login = instance.login_role(user)?;
+    if login
+        .valid_until
+        .is_some_and(|t| t <= crate::sql::types::datetime::now_timestamptz())
+    {
+        return None;
+    }
+    let text = login.password?;
+    if text.len() == 35 && text.starts_with("md5") {
+        return Some(StoredPassword::Md5(text));
+    }
+    ScramSecret::from_verifier(&text).map(StoredPassword::Scram)
 }
 
-/// Whether `user` is a member of `role`, for host rules' `+role` and `samerole`. Without a role
-/// catalog every user is a role of its own with no other membership; a role is a member of
-/// itself, as in PostgreSQL.
-pub fn is_member(_instance: &crate::instance::Instance, user: &str, role: &str) -> bool {
-    user == role
+/// Whether `user` is a member of `role` (directly or not, any membership: PostgreSQL's
+/// is_member_of_role_nosuper), for host rules' `+role` and `samerole`; false when either role
+/// does not exist. A role is a member of itself.
+pub fn is_member(instance: &crate::instance::Instance, user: &str, role: &str) -> bool {
+    let snap = crate::catalog::roles::Roles::latest(&instance.txns);
+    let roles = &instance.catalog.roles;
+    match (roles.by_name(user, &snap), roles.by_name(role, &snap)) {
+        (Some(u), Some(r)) => roles.is_member(u.oid, r.oid, false, &snap),
+        _ => false,
+    }
 }
 
 fn md5_hex(parts: &[&[u8]]) -> String {
@@ -133,13 +171,6 @@ pub fn verify_plain(stored: &StoredPassword, user: &str, password: &str) -> bool
         StoredPassword::Scram(s) => s.verify_plain(password),
         StoredPassword::Md5(m) => *m == md5_stored(password, user),
     }
-}
-
-pub fn auth_failed(user: &str) -> PgError {
-    PgError::fatal(
-        code::INVALID_PASSWORD,
-        format!("password authentication failed for user \"{user}\""),
-    )
 }
 
 fn malformed(detail: &str) -> PgError {

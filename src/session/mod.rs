@@ -61,6 +61,7 @@ mod authenticate;
 mod conn;
 mod copy_in;
 pub mod encoding;
+mod identity;
 mod messages;
 mod portals;
 mod protocol;
@@ -154,7 +155,11 @@ struct Portal {
 struct Core {
     instance: Arc<Instance>,
     shared: Arc<SessionShared>,
+    /// The role the client logged in as (the authenticated user), its OID and superuser flag;
+    /// SET ROLE and SET SESSION AUTHORIZATION are settings (`identity.rs`).
     user: String,
+    login_oid: u32,
+    login_superuser: bool,
     database: String,
     db_oid: u32,
     settings: Settings,
@@ -275,6 +280,7 @@ impl Core {
             user: self.user.clone(),
             hba_file: self.instance.hba.path_text(),
             authentication_timeout_s: self.instance.config.authentication_timeout_s,
+            superuser: self.login_superuser,
         }
     }
 
@@ -346,6 +352,7 @@ impl Core {
             search_path: self.settings.get_str("search_path").unwrap_or("public"),
             used: &self.tables_used,
             locks: &self.plan_locks,
+            superuser: self.current_role_is_superuser(),
         }
     }
 
@@ -384,7 +391,16 @@ impl SessionCtx for Core {
         self.shared.pid
     }
     fn user(&self) -> &str {
-        &self.user
+        self.current_role_name()
+    }
+    fn session_user(&self) -> &str {
+        self.session_role_name()
+    }
+    fn role_oid(&self) -> u32 {
+        self.current_role_oid()
+    }
+    fn validate_setting(&mut self, name: &str, value: &str) -> PgResult<String> {
+        Settings::new().set(name, value).map(|(n, _)| n)
     }
     fn database(&self) -> &str {
         &self.database

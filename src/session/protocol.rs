@@ -322,7 +322,7 @@ impl Session {
     // ------------------------------------------------------------ simple query
 
     fn simple_query(&mut self, text: &str) {
-        let parsed = match self.core.instance.parse_cache.parse(text) {
+        let parsed = match self.core.instance.parse_cache.parse_simple(text) {
             Ok(p) => p,
             Err(e) => {
                 self.core.begin_statement(&Arc::from(text));
@@ -351,9 +351,9 @@ impl Session {
             let raw = &parsed.stmts[i];
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             self.core.begin_statement(&parsed.text);
-            let r = match &raw.constant {
-                Some(stmt) => self.run_statement(stmt, Vec::new(), &[], false),
-                None => self.run_simple(&raw.node),
+            let r = match (&raw.constant, &parsed.literals) {
+                (Some(stmt), None) => self.run_statement(stmt, Vec::new(), &[], false),
+                _ => self.run_simple(&parsed, i),
             };
             if r.is_ok() {
                 if let Some(running) = self.running.as_mut() {
@@ -429,11 +429,20 @@ impl Session {
         self.ready();
     }
 
-    fn run_simple(&mut self, node: &pg_query::protobuf::node::Node) -> PgResult<()> {
+    /// Analyzes and runs statement `i` of a simple Query.
+    fn run_simple(&mut self, parsed: &Arc<crate::sql::parser::Parsed>, i: usize) -> PgResult<()> {
+        use crate::sql::parser::shape;
         let mut tries = 0;
+        // The text parsed on its own, when sharing another text's tree did not work out.
+        let mut alone: Option<crate::sql::parser::Parsed> = None;
         let stmt = loop {
             let mut params = Vec::new();
             let epoch = self.core.instance.catalog.epoch();
+            let node = &alone.as_ref().map_or(&parsed.stmts, |p| &p.stmts)[i].node;
+            let scope = match (&alone, &parsed.literals) {
+                (None, Some(bound)) => shape::enter(bound, i),
+                _ => None,
+            };
             let stmt = sql::analyze_in(
                 node,
                 &mut params,
@@ -441,6 +450,19 @@ impl Session {
                 sql::Mode::Simple,
                 Some(&self.core.table_cx()),
             );
+            if let Some(scope) = scope {
+                if !scope.complete() {
+                    // A number was read as something else than a value (`shape.rs`): this
+                    // analysis used the template's; analyze the text's own tree instead.
+                    if stmt.is_ok() {
+                        scope.poison();
+                    }
+                    drop(scope);
+                    self.core.plan_locks.borrow_mut().clear();
+                    alone = Some(crate::sql::parser::parse_uncached(&parsed.text)?);
+                    continue;
+                }
+            }
             let stmt = match stmt {
                 Ok(a) => a.stmt,
                 Err(e) => {

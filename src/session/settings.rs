@@ -117,6 +117,7 @@ const GUCS: &[Guc] = &[
     g("max_prepared_transactions", "0", Int(None), Internal, false, "Sets the maximum number of simultaneously prepared transactions."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
+    g("password_encryption", "scram-sha-256", Enum(&["md5", "scram-sha-256"]), User, false, "Chooses the algorithm for encrypting passwords."),
     g("search_path", "\"$user\", public", Str, User, false, "Sets the schema search order for names that are not schema-qualified."),
     g("server_encoding", "UTF8", Str, Internal, true, "Shows the server (database) character set encoding."),
     g("server_version", crate::SERVER_VERSION, Str, Internal, true, "Shows the server version."),
@@ -186,7 +187,9 @@ pub struct Settings {
 pub struct Fixed {
     pub max_connections: usize,
     pub max_notify_queue_size: u64,
+    /// The role the session logged in as, and whether it is a superuser.
     pub user: String,
+    pub superuser: bool,
     /// The host rules file (empty: the built-in rules).
     pub hba_file: String,
     pub authentication_timeout_s: u64,
@@ -203,6 +206,26 @@ fn cant_change(name: &str) -> PgError {
         code::CANT_CHANGE_RUNTIME_PARAM,
         format!("parameter \"{name}\" cannot be changed{when}"),
     )
+}
+
+/// Who the session acts as is kept in the settings, as PostgreSQL keeps it in the `role` and
+/// `session_authorization` settings, so that a transaction's abort and SET LOCAL's end restore
+/// it with the rest. The value is `\0oid/t|f/name` (OID, superuser, name), made only by
+/// `session::identity` after its checks: SQL text and start-up parameters cannot hold a NUL, so
+/// a client cannot store one directly.
+pub const IDENTITY_SETTINGS: [&str; 2] = ["role", "session_authorization"];
+
+/// Makes the stored form of an identity setting.
+pub fn encode_identity(oid: u32, superuser: bool, name: &str) -> String {
+    format!("\0{oid}/{}/{name}", if superuser { 't' } else { 'f' })
+}
+
+/// Reads the stored form of an identity setting: (OID, superuser, name).
+pub fn decode_identity(v: &str) -> Option<(u32, bool, &str)> {
+    let rest = v.strip_prefix('\0')?;
+    let (oid, rest) = rest.split_once('/')?;
+    let (sup, name) = rest.split_once('/')?;
+    Some((oid.parse().ok()?, sup == "t", name))
 }
 
 /// PostgreSQL's spellings of a boolean setting (also used for the server's own flags).
@@ -498,6 +521,18 @@ impl Settings {
 
     /// SET name = value. Returns the canonical name and whether it is reported to the client.
     pub fn set(&mut self, name: &str, value: &str) -> PgResult<(String, bool)> {
+        if IDENTITY_SETTINGS.contains(&name)
+            && (value.is_empty() || decode_identity(value).is_some())
+        {
+            // The stored form (see IDENTITY_SETTINGS), or empty: back to the login role.
+            let values = Arc::make_mut(&mut self.values);
+            if value.is_empty() {
+                values.remove(name);
+            } else {
+                values.insert(name.to_string(), value.to_string());
+            }
+            return Ok((name.to_string(), true));
+        }
         let (n, v) = self.canonicalize(name, value)?;
         let report = find(&n).is_some_and(|g| g.report);
         if n == "client_encoding" {
@@ -562,6 +597,10 @@ impl Settings {
     pub fn reset_all(&mut self, startup: &Settings) -> Vec<String> {
         let before = self.clone();
         *self = startup.clone();
+        // SET ROLE and SET SESSION AUTHORIZATION survive RESET ALL (GUC_NO_RESET_ALL).
+        for name in IDENTITY_SETTINGS {
+            let _ = self.set(name, &before.identity_raw(name));
+        }
         GUCS.iter()
             .filter(|g| g.report && before.get_raw(g.name) != self.get_raw(g.name))
             .map(|g| g.name.to_string())
@@ -581,8 +620,21 @@ impl Settings {
             .or_else(|| find(name).map(|g| g.default))
     }
 
+    /// The stored identity setting `name` (see [`IDENTITY_SETTINGS`]): (OID, superuser, name).
+    pub fn identity(&self, name: &str) -> Option<(u32, bool, &str)> {
+        self.values.get(name).and_then(|v| decode_identity(v))
+    }
+
+    /// The raw stored value of an identity setting ("" when not set), for SET LOCAL's restore.
+    pub fn identity_raw(&self, name: &str) -> String {
+        self.values.get(name).cloned().unwrap_or_default()
+    }
+
     /// SHOW / current_setting(): the displayed value.
     pub fn show(&self, name: &str, fixed: &Fixed) -> PgResult<String> {
+        if name.eq_ignore_ascii_case("role") {
+            return Ok(self.identity("role").map_or("none", |r| r.2).to_string());
+        }
         let Some(g) = find(name) else {
             let lower = name.to_ascii_lowercase();
             if let Some(v) = self.values.get(&lower) {
@@ -597,7 +649,17 @@ impl Settings {
         Ok(match g.name {
             "max_connections" => fixed.max_connections.to_string(),
             "max_notify_queue_size" => fixed.max_notify_queue_size.to_string(),
-            "session_authorization" => fixed.user.clone(),
+            "session_authorization" => self
+                .identity("session_authorization")
+                .map_or_else(|| fixed.user.clone(), |r| r.2.to_string()),
+            // Of the current role (SET ROLE, else the session user), as PostgreSQL sets it.
+            "is_superuser" => {
+                let sup = self
+                    .identity("role")
+                    .or_else(|| self.identity("session_authorization"))
+                    .map_or(fixed.superuser, |r| r.1);
+                if sup { "on" } else { "off" }.to_string()
+            }
             "hba_file" => fixed.hba_file.clone(),
             "authentication_timeout" => format_ms(fixed.authentication_timeout_s as i64 * 1000),
             _ => match g.kind {
@@ -699,6 +761,7 @@ mod tests {
             user: "u".into(),
             hba_file: String::new(),
             authentication_timeout_s: 60,
+            superuser: true,
         }
     }
 

@@ -154,7 +154,9 @@ impl Session {
             .filter(|d| !d.is_empty())
             .unwrap_or_else(|| user.clone());
 
-        // Authentication: the host rules decide how (`authenticate.rs`).
+        // Authentication: the host rules decide how (`authenticate.rs`); the role's stored
+        // verifier is the secret (a role that does not exist, has no verifier or whose VALID
+        // UNTIL has passed goes through the exchange and fails it, as in PostgreSQL).
         match super::authenticate::authenticate(
             instance, stream, rbuf, &mut out, addr, &user, &database,
         )
@@ -164,9 +166,15 @@ impl Session {
             Err(None) => return None,
             Err(Some(e)) => return fail_startup(stream, e).await,
         }
-        // Authenticated: from here on the client may learn whether the database exists (it is
-        // checked first, as PostgreSQL's InitPostgres does) and what was wrong with its
-        // parameters, each after AuthenticationOk.
+        let login = instance.login_role(&user);
+        // Authenticated: from here on the client may learn whether its role may log in, whether
+        // the database exists (in that order, as PostgreSQL's InitPostgres checks them) and
+        // what was wrong with its parameters, each after AuthenticationOk.
+        let login = match super::identity::check_login(instance, &user, login) {
+            Ok(l) => l,
+            Err(e) => return fail_after_auth(stream, out, e).await,
+        };
+        super::identity::apply_role_settings(&mut settings, &login, &params);
         let Some(db_oid) = instance.database_oid(&database) else {
             let e = PgError::fatal(
                 code::INVALID_CATALOG_NAME,
@@ -193,6 +201,8 @@ impl Session {
             instance: instance.clone(),
             shared,
             user,
+            login_oid: login.oid,
+            login_superuser: login.superuser,
             database,
             db_oid,
             startup_settings: settings.clone(),

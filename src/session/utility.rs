@@ -134,6 +134,10 @@ impl Session {
                 if name == "transaction_isolation" || name == "transaction isolation level" {
                     return Ok(Some(tag));
                 }
+                if let Some(r) = self.core.set_identity(name, None, false) {
+                    r?;
+                    return Ok(Some(tag));
+                }
                 let startup = self.core.startup_settings.clone();
                 let (_, report) = self.core.settings.reset_to_startup(name, &startup)?;
                 self.core.settings_dirty |= report;
@@ -254,6 +258,10 @@ impl Session {
                 self.portals.clear();
                 self.prepared.clear();
                 self.unnamed = None;
+                // SET SESSION AUTHORIZATION DEFAULT, then RESET ALL (which keeps the role).
+                if let Some(r) = self.core.set_identity("session_authorization", None, false) {
+                    r?;
+                }
                 let startup = self.core.startup_settings.clone();
                 self.core.settings.reset_all(&startup);
                 self.core.settings_dirty = true;
@@ -472,6 +480,9 @@ impl Session {
 impl Core {
     pub(super) fn set(&mut self, name: &str, value: Option<&str>, local: bool) -> PgResult<String> {
         let lname = name.to_ascii_lowercase();
+        if let Some(r) = self.set_identity(&lname, value, local) {
+            return r;
+        }
         // Transaction-scoped settings.
         if lname == "transaction_isolation" || lname == "transaction_read_only" {
             if let Some(v) = value {

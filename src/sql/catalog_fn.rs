@@ -381,7 +381,8 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             },
             None => Value::Null,
         },
-        FunctionIsVisible | HasRole | StatisticsObjIsVisible => Value::Bool(true),
+        HasRole => crate::sql::ddl::role::has_role(s, args)?,
+        FunctionIsVisible | StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),
         FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {

@@ -28,6 +28,7 @@ use crate::txn::lock::LockMode;
 pub mod sequence;
 
 pub mod alter;
+pub mod role;
 pub mod schema;
 pub mod view;
 
@@ -113,6 +114,8 @@ pub enum Ddl {
     Alter(alter::Alter),
     /// CREATE / DROP SCHEMA (schema.rs).
     Schema(schema::SchemaDdl),
+    /// CREATE / ALTER / DROP ROLE, GRANT / REVOKE role (role.rs).
+    Role(role::RoleDdl),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
@@ -143,6 +146,7 @@ impl Ddl {
             Ddl::AddKey { .. } | Ddl::AddForeignKey { .. } => "ALTER TABLE",
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
+            Ddl::Role(r) => r.tag(),
             Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
@@ -227,6 +231,9 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    if let Some(r) = role::analyze(node) {
+        return Some(r.map(Ddl::Role));
+    }
     if let Some(d) = sequence::analyze(node) {
         return Some(d);
     }
@@ -726,7 +733,7 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
                 .collect(),
             indexes: vec![d.clone()],
             constraints: vec![],
-            owner: table.owner.clone(),
+            owner: table.owner,
             table: Some(table.oid),
             data: table.data.clone(),
         };
@@ -805,6 +812,7 @@ pub fn run(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
 pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
+        Ddl::Role(r) => role::execute(r, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::CreateTableAs(c) => {
             create_as::execute(c, cx)?;
@@ -1153,7 +1161,7 @@ fn replace_with_data(
         columns: t.columns.clone(),
         indexes: t.indexes.clone(),
         constraints: t.constraints.clone(),
-        owner: t.owner.clone(),
+        owner: t.owner,
         table: t.table,
         data,
     };
@@ -1299,7 +1307,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         columns,
         indexes: indexes.clone(),
         constraints,
-        owner: cx.user().to_string(),
+        owner: cx.role_oid(),
         table: None,
         data: Arc::new(TableData::new()),
     };

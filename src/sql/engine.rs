@@ -527,7 +527,7 @@ mod tests {
                         },
                     ],
                     constraints: vec![],
-                    owner: "postgres".into(),
+                    owner: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
                     table: None,
                     data: Arc::new(TableData::new()),
                 },

@@ -18,7 +18,22 @@ use crate::sql::types::{self, cast, io, Array, FormatCtx, Type, Value};
 /// What expression evaluation may ask of the session that runs it.
 pub trait SessionCtx {
     fn pid(&self) -> i32;
+    /// The current user's name (current_user: SET ROLE's role, else the session user).
     fn user(&self) -> &str;
+    /// The session user's name (session_user).
+    fn session_user(&self) -> &str {
+        self.user()
+    }
+    /// Checks that `value` is valid for setting `name` (ALTER ROLE ... SET); returns the
+    /// setting's canonical name.
+    fn validate_setting(&mut self, name: &str, value: &str) -> PgResult<String> {
+        let _ = value;
+        Ok(name.to_string())
+    }
+    /// The current user's OID: the owner of what the session creates.
+    fn role_oid(&self) -> u32 {
+        crate::catalog::roles::BOOTSTRAP_SUPERUSER
+    }
     fn database(&self) -> &str;
     fn fmt(&self) -> &FormatCtx;
     fn instance(&self) -> &crate::instance::Instance;

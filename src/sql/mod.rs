@@ -257,7 +257,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
     }
 }
 
-fn sval(n: &protobuf::Node) -> Option<String> {
+pub(crate) fn sval(n: &protobuf::Node) -> Option<String> {
     match n.node.as_ref()? {
         N::String(s) => Some(s.sval.clone()),
         N::AConst(c) => match &c.val {

@@ -24,6 +24,8 @@ use prost::Message;
 
 use crate::error::{code, PgError, PgResult};
 
+pub mod shape;
+
 /// Longest text kept in the cache: long texts are rarely repeated verbatim (multi-row INSERTs).
 pub const MAX_CACHED_TEXT: usize = 4096;
 
@@ -80,8 +82,12 @@ pub struct Parsed {
     /// The text parsed, shared with whatever shows it (pg_stat_activity, prepared statements)
     /// so that starting a statement neither copies nor compares it.
     pub text: Arc<str>,
-    pub stmts: Vec<RawStatement>,
+    /// Shared with the texts of the same shape (`shape.rs`).
+    pub stmts: Arc<[RawStatement]>,
     pub notices: Vec<PgError>,
+    /// For a text that shares another text's tree: its own numbers. Its statements must then
+    /// be analyzed inside a [`shape::Scope`], never served from `RawStatement::constant`.
+    pub literals: Option<Arc<shape::Bound>>,
 }
 
 /// Parses `text` with PostgreSQL's grammar.
@@ -141,8 +147,9 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
     }
     Ok(Parsed {
         text: Arc::from(text),
-        stmts,
+        stmts: stmts.into(),
         notices: truncation_notices(text),
+        literals: None,
     })
 }
 
@@ -233,6 +240,8 @@ fn truncation_notices(text: &str) -> Vec<PgError> {
 pub struct ParseCache {
     // Keyed by the parsed text itself (`Parsed::text`), so an entry holds its text once.
     cache: scc::HashCache<Arc<str>, Arc<Parsed>>,
+    /// Templates of simple-Query texts by their shape's key (`shape.rs`); same bound.
+    shapes: scc::HashCache<Box<str>, Arc<shape::Shape>>,
 }
 
 impl ParseCache {
@@ -240,6 +249,7 @@ impl ParseCache {
         let max = entries.max(64);
         ParseCache {
             cache: scc::HashCache::with_capacity(max / 2, max),
+            shapes: scc::HashCache::with_capacity(max / 4, max),
         }
     }
 
@@ -254,6 +264,41 @@ impl ParseCache {
         if text.len() <= MAX_CACHED_TEXT {
             let _ = self.cache.put_sync(parsed.text.clone(), parsed.clone());
         }
+        Ok(parsed)
+    }
+
+    /// As [`Self::parse`], for a simple Query's text: a text that differs from one parsed
+    /// before only in its numbers shares that text's tree (`shape.rs`).
+    pub fn parse_simple(&self, text: &str) -> PgResult<Arc<Parsed>> {
+        if text.len() > MAX_CACHED_TEXT {
+            return self.parse(text);
+        }
+        if let Some(hit) = self.cache.read_sync(text, |_, v| v.clone()) {
+            return Ok(hit);
+        }
+        let Some((key, lits)) = shape::shape(text) else {
+            return self.parse(text);
+        };
+        if let Some(shape) = self.shapes.read_sync(key.as_str(), |_, v| v.clone()) {
+            if shape.poisoned() {
+                return self.parse(text);
+            }
+            let text: Arc<str> = Arc::from(text);
+            return Ok(Arc::new(Parsed {
+                text: text.clone(),
+                stmts: shape.template.stmts.clone(),
+                notices: shape.template.notices.clone(),
+                literals: Some(Arc::new(shape::Bound {
+                    shape: shape.clone(),
+                    text,
+                })),
+            }));
+        }
+        let parsed = Arc::new(parse_uncached(text)?);
+        if let Some(shape) = shape::Shape::new(parsed.clone(), lits) {
+            let _ = self.shapes.put_sync(key.into_boxed_str(), Arc::new(shape));
+        }
+        let _ = self.cache.put_sync(parsed.text.clone(), parsed.clone());
         Ok(parsed)
     }
 }

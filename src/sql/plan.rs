@@ -1802,6 +1802,10 @@ impl<'a> Planner<'a> {
                     }
                     return Err(modify::undefined_table(rv));
                 };
+                if let Some(e) = self.tables.as_ref().and_then(|t| denied_catalog(vt, t)) {
+                    // Raised where PostgreSQL's executor start raises it: at Bind.
+                    self.fold(Err(e))?;
+                }
                 let plan = Plan {
                     columns: virtual_columns(vt),
                     node: Node::Virtual(vt),
@@ -3195,6 +3199,14 @@ impl<'a> Planner<'a> {
 
     fn bind_const(&mut self, c: &protobuf::AConst) -> (Expr, Type) {
         use protobuf::a_const::Val;
+        if let Some(val) = crate::sql::parser::shape::override_for(c) {
+            // A number of a text that shares this tree (`parser/shape.rs`): its own value.
+            return self.bind_const(&protobuf::AConst {
+                isnull: false,
+                location: c.location,
+                val: Some(val),
+            });
+        }
         if c.isnull {
             return (Expr::Const(Value::Null), Type::UNKNOWN);
         }
@@ -4561,6 +4573,23 @@ pub fn node_name(n: &N) -> &'static str {
         N::RangeTableSample(_) => "TABLESAMPLE",
         _ => "this statement",
     }
+}
+
+/// PostgreSQL's table privileges on the catalogs that hold passwords: pg_authid (a table) and
+/// pg_shadow (a view) are readable by superusers only. Checked here until object privileges
+/// exist.
+fn denied_catalog(vt: VirtualTable, t: &modify::TableCx<'_>) -> Option<PgError> {
+    let what = match vt {
+        VirtualTable::Empty(1260) => "table pg_authid",
+        VirtualTable::Empty(12005) => "view pg_shadow",
+        _ => return None,
+    };
+    (!t.superuser).then(|| {
+        PgError::new(
+            code::INSUFFICIENT_PRIVILEGE,
+            format!("permission denied for {what}"),
+        )
+    })
 }
 
 fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {

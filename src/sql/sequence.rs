@@ -642,7 +642,11 @@ pub fn check_regclass_literal(
 }
 
 /// The rows of pg_sequence (2224) and pg_sequences (12048) for the sequences among `rels`.
-pub fn catalog_rows(oid: u32, rels: &[Arc<Rel>]) -> Vec<Vec<Value>> {
+pub fn catalog_rows(
+    oid: u32,
+    rels: &[Arc<Rel>],
+    owner_name: &dyn Fn(u32) -> String,
+) -> Vec<Vec<Value>> {
     let Some(def) = crate::sql::catalog::relation_by_oid(oid) else {
         return Vec::new();
     };
@@ -667,7 +671,7 @@ pub fn catalog_rows(oid: u32, rels: &[Arc<Rel>]) -> Vec<Vec<Value>> {
                 "seqcycle" | "cycle" => Value::Bool(o.cycle),
                 "schemaname" => Value::Text(r.name.schema.clone()),
                 "sequencename" => Value::Text(r.name.name.clone()),
-                "sequenceowner" => Value::Text(r.owner.clone()),
+                "sequenceowner" => Value::Text(owner_name(r.owner)),
                 // pg_sequence_last_value: NULL until the first nextval.
                 "last_value" if st.is_called => Value::Int8(st.last_value),
                 _ => Value::Null,

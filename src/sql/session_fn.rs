@@ -15,8 +15,9 @@ pub fn result_type(f: SessionFn) -> Type {
         CurrentDate => Type::DATE,
         CurrentUser | SessionUser | CurrentDatabase | CurrentSchema | ClientEncoding => Type::NAME,
         CurrentSchemas => Type::NAME_ARRAY,
+        GetUserById => Type::NAME,
         Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
-        | GetUserById | ObjDescription => Type::TEXT,
+        | ObjDescription => Type::TEXT,
         ListeningChannels => Type::TEXT,
         BackendPid | InetClientPort | InetServerPort => Type::INT4,
         InetClientAddr | InetServerAddr => Type::INET,
@@ -43,7 +44,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("current_database", 0) | ("current_catalog", 0) => (CurrentDatabase, Some(&[])),
         ("current_schema", 0) => (CurrentSchema, Some(&[])),
         ("current_schemas", 1) => (CurrentSchemas, Some(&[Type::BOOL])),
-        ("current_user", 0) | ("user", 0) => (CurrentUser, Some(&[])),
+        ("current_user", 0) | ("user", 0) | ("current_role", 0) => (CurrentUser, Some(&[])),
         ("session_user", 0) => (SessionUser, Some(&[])),
         ("version", 0) => (Version, Some(&[])),
         ("pg_client_encoding", 0) => (ClientEncoding, Some(&[])),
@@ -141,7 +142,8 @@ pub fn call(
             };
             crate::sql::types::cast::cast(ts, Type::TIMESTAMPTZ, to, -1, s.fmt())?
         }
-        CurrentUser | SessionUser => Value::Text(s.user().to_string()),
+        CurrentUser => Value::Text(s.user().to_string()),
+        SessionUser => Value::Text(s.session_user().to_string()),
         CurrentDatabase => Value::Text(s.database().to_string()),
         CurrentSchema | CurrentSchemas => {
             // The schemas of search_path that exist (pg_catalog, public, information_schema);
@@ -315,7 +317,7 @@ pub fn call(
             }
         }
         GetUserById => match args.first() {
-            Some(Value::Oid(o)) => Value::Text(crate::sql::catalog_fn::user_by_id(*o)),
+            Some(Value::Oid(o)) => Value::Text(crate::sql::ddl::role::name_by_oid(s, *o)),
             _ => Value::Null,
         },
         ObjDescription => {

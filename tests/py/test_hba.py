@@ -146,6 +146,13 @@ def attempt(host: str, port: int, user: str, database: str, password: str | None
                 return (tuple(asked), ("ok", rows[0][0]))
 
 
+def create_roles(port: int, *names: str, password: str | None = None, user: str = "postgres") -> None:
+    """Creates login roles on a threadgres (connecting as `user`, which a trust rule admits)."""
+    with pgwire.Conn.connect(HOST, port, user=user, password=password) as c:
+        for n in names:
+            c.simple(f"CREATE ROLE {n} LOGIN SUPERUSER PASSWORD '{PW}'")
+
+
 # ---------------------------------------------------------------------------------------------
 # matching, compared with PostgreSQL 15
 # ---------------------------------------------------------------------------------------------
@@ -187,6 +194,7 @@ def test_rules_match_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster):
     f = workdir / "match.conf"
     f.write_text(RULES)
     tg = start_tg(["--listen", HOST, "--hba-file", str(f), "--password", PW])
+    create_roles(tg.port, SU)
     pg_hba(RULES)
     ref = outcomes(pg_cluster.port)
     got = outcomes(tg.port)
@@ -218,6 +226,7 @@ def test_password_methods_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster, 
     f = workdir / f"{method}.conf"
     f.write_text(text)
     tg = start_tg(["--listen", HOST, "--hba-file", str(f), "--password", PW])
+    create_roles(tg.port, SU)
     pg_hba(text)
 
     def observe(port):
@@ -281,6 +290,7 @@ def test_reload_by_sighup_and_pg_reload_conf(workdir, start_tg):
     f = workdir / "reload.conf"
     f.write_text("host all all 127.0.0.1/32 trust\n")
     tg = start_tg(["--listen", HOST, "--hba-file", str(f)])
+    create_roles(tg.port, "alice", "bob", "carol")
     assert attempt(HOST, tg.port, "alice", "postgres")[1] == ("ok", "alice")
     # SIGHUP
     f.write_text("host all alice 127.0.0.1/32 reject\nhost all all 127.0.0.1/32 trust\n")
@@ -324,17 +334,17 @@ def test_ipv6_rules(workdir, start_tg):
     f = workdir / "v6.conf"
     f.write_text("host all all 127.0.0.1/32 reject\nhost all all ::1/128 trust\n")
     tg = start_tg(["--listen", "127.0.0.1,::1", "--hba-file", str(f)])
-    assert attempt("::1", tg.port, "u", "postgres")[1] == ("ok", "u")
-    assert attempt(HOST, tg.port, "u", "postgres")[1][1] == "28000"
+    assert attempt("::1", tg.port, "postgres", "postgres")[1] == ("ok", "postgres")
+    assert attempt(HOST, tg.port, "postgres", "postgres")[1][1] == "28000"
     f.write_text("host all all ::/0 reject\nhost all all 0.0.0.0/0 trust\n")
     tg.proc.send_signal(signal.SIGHUP)
     deadline = time.monotonic() + 10
-    while attempt("::1", tg.port, "u", "postgres")[1][0] != "FATAL":
+    while attempt("::1", tg.port, "postgres", "postgres")[1][0] != "FATAL":
         assert time.monotonic() < deadline
         time.sleep(0.05)
-    assert attempt("::1", tg.port, "u", "postgres")[1] == (
-        "FATAL", "28000", 'pg_hba.conf rejects connection for host "::1", user "u", database "postgres", no encryption')
-    assert attempt(HOST, tg.port, "u", "postgres")[1] == ("ok", "u")
+    assert attempt("::1", tg.port, "postgres", "postgres")[1] == (
+        "FATAL", "28000", 'pg_hba.conf rejects connection for host "::1", user "postgres", database "postgres", no encryption')
+    assert attempt(HOST, tg.port, "postgres", "postgres")[1] == ("ok", "postgres")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -346,18 +356,18 @@ def test_password_failures_delay_that_address_only(start_tg):
     tg = start_tg(["--listen", "127.0.0.1,::1" if v6 else HOST, "--password", PW])
     for _ in range(5):
         t0 = time.monotonic()
-        assert attempt(HOST, tg.port, "u", "postgres", "wrong")[1][1] == "28P01"
+        assert attempt(HOST, tg.port, "postgres", "postgres", "wrong")[1][1] == "28P01"
         assert time.monotonic() - t0 < 1.0
     t0 = time.monotonic()
-    assert attempt(HOST, tg.port, "u", "postgres", "wrong")[1][1] == "28P01"
+    assert attempt(HOST, tg.port, "postgres", "postgres", "wrong")[1][1] == "28P01"
     assert time.monotonic() - t0 >= 0.8, "the sixth failure in a row is delayed"
     if v6:
         t0 = time.monotonic()
-        assert attempt("::1", tg.port, "u", "postgres", PW)[1] == ("ok", "u")
+        assert attempt("::1", tg.port, "postgres", "postgres", PW)[1] == ("ok", "postgres")
         assert time.monotonic() - t0 < 0.8, "another address is not delayed"
     # the right password still works from the limited address, only later
     t0 = time.monotonic()
-    assert attempt(HOST, tg.port, "u", "postgres", PW)[1] == ("ok", "u")
+    assert attempt(HOST, tg.port, "postgres", "postgres", PW)[1] == ("ok", "postgres")
     assert time.monotonic() - t0 >= 0.8
     assert "attempt delayed" in tg.log_text()
 
@@ -399,7 +409,7 @@ def test_authentication_timeout(start_tg):
     c.close()
     assert ok and took < 5
     # the server goes on
-    assert attempt(HOST, tg.port, "u", "postgres", PW)[1] == ("ok", "u")
+    assert attempt(HOST, tg.port, "postgres", "postgres", PW)[1] == ("ok", "postgres")
     with pgwire.Conn.connect(HOST, tg.port, password=PW) as c:
         assert c.simple("SHOW authentication_timeout") == [("1s",)]
     assert "canceling authentication due to timeout" in tg.log_text()

@@ -600,6 +600,26 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_shadow",
+        oid: 12005,
+        columns: &[
+            ("usename", 19),
+            ("usesysid", 26),
+            ("usecreatedb", 16),
+            ("usesuper", 16),
+            ("userepl", 16),
+            ("usebypassrls", 16),
+            ("passwd", 25),
+            ("valuntil", 1184),
+            ("useconfig", 1009),
+        ],
+    },
+    Relation {
+        name: "pg_group",
+        oid: 12010,
+        columns: &[("groname", 19), ("grosysid", 26), ("grolist", 1028)],
+    },
+    Relation {
         name: "pg_user",
         oid: 12014,
         columns: &[

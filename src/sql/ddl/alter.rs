@@ -1105,7 +1105,7 @@ fn move_relation(
         columns: r.columns.clone(),
         indexes: r.indexes.clone(),
         constraints: r.constraints.clone(),
-        owner: r.owner.clone(),
+        owner: r.owner,
         table: r.table,
         data: r.data.clone(),
     };

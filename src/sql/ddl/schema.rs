@@ -117,14 +117,17 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 )
                 .with_detail("The prefix \"pg_\" is reserved for system schemas."));
             }
+            let owner = match owner {
+                Some(o) => super::role::role_oid(cx, o)?,
+                None => cx.role_oid(),
+            };
             let (cell, cid) = cx.writer("CREATE SCHEMA")?;
             let snap = cx.catalog_snapshot()?;
             let catalog = &cx.instance().catalog;
             let oid = catalog.new_oid().map_err(|e| catalog_error(e, name))?;
-            let owner = owner.clone().unwrap_or_else(|| cx.user().to_string());
             catalog
                 .namespaces
-                .create(oid, cx.database(), name, &owner, &snap, &cell, cid)
+                .create(oid, cx.database(), name, owner, &snap, &cell, cid)
                 .map_err(|_| {
                     PgError::new(
                         DUPLICATE_SCHEMA,

@@ -545,7 +545,7 @@ fn create_relation(
         columns: sequence_columns(),
         indexes: vec![],
         constraints: vec![],
-        owner: cx.user().to_string(),
+        owner: cx.role_oid(),
         table: None,
         data: Arc::new(TableData::of_sequence(seq)),
     };

@@ -178,6 +178,7 @@ pub fn create_view(
             search_path: &search_path,
             used: &used,
             locks: &locks,
+            superuser: true,
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);
@@ -249,7 +250,7 @@ pub fn create_view(
         columns,
         indexes: Vec::new(),
         constraints: Vec::new(),
-        owner: cx.user().to_string(),
+        owner: cx.role_oid(),
         table: None,
         data,
     };

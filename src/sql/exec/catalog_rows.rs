@@ -16,8 +16,6 @@ use super::Row;
 
 /// pg_namespace's OID of `public`.
 const PUBLIC_OID: u32 = 2200;
-/// The bootstrap superuser.
-const OWNER_OID: u32 = 10;
 
 fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
     let rel = builtin::relation_by_oid(oid).expect("catalog relation");
@@ -53,6 +51,21 @@ fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
         .collect()
 }
 
+/// Role names by OID, as the statement's catalog snapshot sees them.
+pub(super) fn role_names(cx: &mut EvalCx) -> std::collections::HashMap<u32, String> {
+    let Ok(snap) = cx.session.catalog_snapshot() else {
+        return Default::default();
+    };
+    cx.session
+        .instance()
+        .catalog
+        .roles
+        .visible(&snap)
+        .iter()
+        .map(|r| (r.oid, r.def.name.clone()))
+        .collect()
+}
+
 /// The schemas made by CREATE SCHEMA in the session's database: OID, name, owner OID.
 pub(super) fn created_namespaces(cx: &mut EvalCx) -> Vec<(u32, String, u32)> {
     let Ok(snap) = cx.session.catalog_snapshot() else {
@@ -65,12 +78,15 @@ pub(super) fn created_namespaces(cx: &mut EvalCx) -> Vec<(u32, String, u32)> {
         .namespaces
         .visible(&db, &snap)
         .iter()
-        .map(|n| (n.oid, n.name.clone(), OWNER_OID))
+        .map(|n| (n.oid, n.name.clone(), n.owner))
         .collect()
 }
 
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
+    if let Some(rows) = super::catalog_roles::rows(oid, cx) {
+        return Some(rows);
+    }
     let created = if matches!(oid, 1259 | 2606) {
         created_namespaces(cx)
     } else {
@@ -107,7 +123,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relnamespace" => Value::Oid(nsp(&r.name.schema)),
                         "reltype" | "reloftype" | "reltablespace" | "reltoastrelid"
                         | "relrewrite" => Value::Oid(0),
-                        "relowner" => Value::Oid(OWNER_OID),
+                        "relowner" => Value::Oid(r.owner),
                         "relam" => Value::Oid(match r.kind {
                             RelKind::Table => 2,
                             RelKind::Index => 403,
@@ -333,7 +349,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             })
             .collect(),
         // pg_sequence, pg_sequences
-        2224 | 12048 => crate::sql::sequence::catalog_rows(oid, &rels()),
+        2224 | 12048 => {
+            let rels = rels();
+            let names = role_names(cx);
+            let name = |o: u32| names.get(&o).cloned().unwrap_or_default();
+            crate::sql::sequence::catalog_rows(oid, &rels, &name)
+        }
         // pg_depend: the dependencies psql reads, a sequence's on the column that owns it
         // (serial: 'a', identity: 'i'); the others PostgreSQL records are not listed.
         2608 => rels()

@@ -461,6 +461,15 @@ impl SessionCtx for AtSnapshot<'_> {
     fn user(&self) -> &str {
         self.inner.user()
     }
+    fn session_user(&self) -> &str {
+        self.inner.session_user()
+    }
+    fn role_oid(&self) -> u32 {
+        self.inner.role_oid()
+    }
+    fn validate_setting(&mut self, name: &str, value: &str) -> PgResult<String> {
+        self.inner.validate_setting(name, value)
+    }
     fn database(&self) -> &str {
         self.inner.database()
     }

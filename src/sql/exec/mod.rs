@@ -65,6 +65,7 @@
 
 mod aggregate;
 mod bounds;
+mod catalog_roles;
 mod catalog_rows;
 mod cte;
 mod distinct;

@@ -34,6 +34,9 @@ pub struct TableCx<'a> {
     pub used: &'a std::cell::Cell<bool>,
     /// The relation locks the statement needs (taken by the session before it runs).
     pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
+    /// Whether the current role is a superuser: only superusers may read pg_authid and
+    /// pg_shadow (checked when the statement is planned, PostgreSQL's executor start).
+    pub superuser: bool,
 }
 
 impl TableCx<'_> {
