@@ -212,6 +212,46 @@ def test_rules_match_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster):
     assert by[(SU, "postgres", "wrong")][1][1] == "28P01"
 
 
+MEMBER_RULES = """\
+host all +hba_grp 127.0.0.1/32 reject
+host samerole all 127.0.0.1/32 reject
+host all all 127.0.0.1/32 trust
+"""
+
+MEMBER_ROLES = ["CREATE ROLE hba_grp", "CREATE ROLE hba_member LOGIN", "CREATE ROLE hba_other LOGIN",
+                "GRANT hba_grp TO hba_member", "CREATE ROLE hba_mid", "GRANT hba_mid TO hba_other",
+                "GRANT hba_grp TO hba_mid"]
+
+
+def test_role_membership_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster):
+    """`+role` and `samerole` follow memberships, direct or not (a role is a member of itself)."""
+    f = workdir / "members.conf"
+    f.write_text(MEMBER_RULES)
+    tg = start_tg(["--listen", HOST, "--hba-file", str(f)])
+    # template1: no role of that name, so `samerole` lets postgres in there
+    with pgwire.Conn.connect(HOST, pg_cluster.port) as pgc, \
+            pgwire.Conn.connect(HOST, tg.port, database="template1") as tgc:
+        for stmt in MEMBER_ROLES:
+            pgc.simple(stmt)
+            tgc.simple(stmt)
+    try:
+        pg_hba(MEMBER_RULES)
+        cases = [("hba_member", "postgres"), ("hba_other", "postgres"), ("postgres", "postgres"),
+                 ("postgres", "hba_grp"), ("hba_grp", "postgres")]
+
+        def observe(port):
+            return [attempt(HOST, port, u, d) for u, d in cases]
+        ref = observe(pg_cluster.port)
+        assert observe(tg.port) == ref
+        # members of hba_grp, directly or through hba_mid; postgres to its own database by
+        # samerole (a role is a member of itself)
+        # (postgres is no member of hba_grp: trust, then no such database)
+        assert [o[1][1] for o in ref] == ["28000", "28000", "28000", "3D000", "28000"], ref
+    finally:
+        with pgwire.Conn.connect(HOST, pg_cluster.port, database="template1") as pgc:
+            pgc.simple("DROP ROLE IF EXISTS hba_member, hba_other, hba_mid, hba_grp")
+
+
 METHOD_RULES = """\
 host all postgres 127.0.0.1/32 trust
 host all all 127.0.0.1/32 {method}
