@@ -51,6 +51,27 @@ fn main() {
                 addr.port()
             );
         }
+        if config.hba_file.is_none()
+            && config.password.is_none()
+            && server.local_addrs().iter().any(|a| !a.ip().is_loopback())
+        {
+            tracing::warn!(
+                "listening beyond loopback without --password or --hba-file: the default host \
+                 rules admit only clients on 127.0.0.1 and ::1"
+            );
+        }
+        // SIGHUP reads the host rules again, as PostgreSQL reloads pg_hba.conf.
+        let instance = server.instance.clone();
+        tokio::spawn(async move {
+            use tokio::signal::unix::{signal, SignalKind};
+            let Ok(mut hup) = signal(SignalKind::hangup()) else {
+                return;
+            };
+            while hup.recv().await.is_some() {
+                tracing::info!("received SIGHUP, reloading configuration files");
+                instance.hba.reload();
+            }
+        });
         server.run(shutdown_signal()).await;
     });
 }
