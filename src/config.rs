@@ -183,7 +183,7 @@ pub struct Config {
     pub tls: Option<crate::tls::Tls>,
     /// The host rules file (`None`: the default rules, see `hba::default_rules`).
     pub hba_file: Option<PathBuf>,
-    /// The rules read from `hba_file` at start (a bad file refuses the start); reloads replace
+    /// The rules read from `hba_file` at start (`load_hba`); reloads replace
     /// the instance's copy, not this one.
     pub hba_rules: Option<crate::hba::Rules>,
     /// authentication_timeout, in seconds (PostgreSQL's default 60, range 1..600).
@@ -376,15 +376,22 @@ impl Config {
                     format!("invalid authentication_timeout \"{t}\": use 1s to 10min")
                 })?;
         }
-        if let Some(path) = args.hba_file.or(file.hba_file) {
-            // A bad file refuses the start, as PostgreSQL's "could not load pg_hba.conf". `ssl`
-            // is what the server will have: a certificate that fails to load stops the start.
-            let rules = crate::hba::file::load(&path, c.ssl)
-                .map_err(|e| format!("{e}; could not load pg_hba.conf"))?;
-            c.hba_file = Some(path);
-            c.hba_rules = Some(rules);
-        }
+        c.hba_file = args.hba_file.or(file.hba_file);
         Ok(c)
+    }
+
+    /// Reads the host rules file, if one is given, into `hba_rules`. Called at start once
+    /// logging is set up, so that the warnings of lines that load anyway are seen (`hostssl`
+    /// with ssl off), and before anything is written to disk. `ssl` is whether the server will
+    /// have TLS: a certificate that then fails to load stops the start. A bad file refuses the
+    /// start, as PostgreSQL's "could not load pg_hba.conf".
+    pub fn load_hba(&mut self) -> Result<(), String> {
+        if let Some(path) = &self.hba_file {
+            let rules = crate::hba::file::load(path, self.ssl)
+                .map_err(|e| format!("{e}; could not load pg_hba.conf"))?;
+            self.hba_rules = Some(rules);
+        }
+        Ok(())
     }
 
     /// Creates the data directory if it is missing (mode 0700, as PostgreSQL wants its own),

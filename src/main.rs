@@ -17,10 +17,11 @@ fn main() {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    // The data directory and the TLS certificate before listening: a server that cannot
-    // read its key must not start (as PostgreSQL's postmaster).
+    // The data directory, the TLS certificate and the host rules before listening: a server
+    // that cannot read its key or its rules must not start (as PostgreSQL's postmaster).
     let prepared = config
-        .create_data_dir()
+        .load_hba()
+        .and_then(|()| config.create_data_dir())
         .and_then(|()| threadgres::tls::load(&config));
     match prepared {
         Ok(tls) => config.tls = tls,

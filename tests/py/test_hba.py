@@ -5,7 +5,9 @@ given the same rules file (the harness' cluster: its pg_hba.conf is rewritten an
 the comparison, and restored afterwards). Also: reload by SIGHUP and pg_reload_conf() (a bad
 file keeps the rules in force), pg_hba_file_rules, authentication_timeout, the per-address
 rate limit of password failures, oversized packets, and that no message reaches SQL before
-authentication succeeds.
+authentication succeeds. `hostssl` / `hostnossl` over real TLS connections (psql with
+sslmode=require and disable), compared with PostgreSQL 15 (the harness' cluster runs with
+ssl = on), and pg_hba_file_rules' hostssl warning when ssl is off on both.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ class Tg:
         self.port = servers.free_port()
         self.log = workdir / f"{name}.log"
         argv = [servers.threadgres_binary(), "--port", str(self.port), "--log-level", "info", *args]
+        if "--data-dir" not in args:
+            # its own data directory: TLS is on, and its self-signed certificate lives there
+            argv += ["--data-dir", str(workdir / f"{name}-data")]
         env = {k: v for k, v in os.environ.items() if not k.startswith("THREADGRES_")}
         with open(self.log, "ab") as logf:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=logf,
@@ -298,6 +303,105 @@ def test_pg_hba_file_rules_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster)
     assert len(ref) > 40
 
 
+# ---------------------------------------------------------------------------------------------
+# hostssl / hostnossl over real TLS, compared with PostgreSQL 15
+# ---------------------------------------------------------------------------------------------
+
+SSL_RULES = """\
+hostssl   all  hba_tls       127.0.0.1/32  trust
+hostnossl all  hba_plain     127.0.0.1/32  trust
+hostssl   all  hba_rejected  127.0.0.1/32  reject
+hostnossl all  postgres      127.0.0.1/32  trust
+"""
+SSL_ROLES = ["hba_tls", "hba_plain", "hba_rejected"]
+SSL_ROW = "SELECT current_user, ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()"
+
+
+def _psql_outcome(port: int, user: str, sslmode: str) -> tuple:
+    """psql's result for one connection: the row, or the server's FATAL (without psql's prefix,
+    which names the port)."""
+    conninfo = f"host={HOST} port={port} user={user} dbname=postgres sslmode={sslmode}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    r = subprocess.run(["psql", "-X", "-w", "-At", conninfo, "-c", SSL_ROW], env=env,
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode == 0:
+        return ("ok", r.stdout.strip())
+    i = r.stderr.find("FATAL:")
+    return ("error", " ".join(r.stderr[i:].split()) if i >= 0 else r.stderr.strip())
+
+
+def test_hostssl_and_hostnossl_over_tls_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster):
+    """hostssl lines match TLS connections only, hostnossl lines plain ones only; the refusals
+    say which (`SSL encryption` / `no encryption`)."""
+    f = workdir / "ssl.conf"
+    f.write_text(SSL_RULES)
+    tg = start_tg(["--listen", HOST, "--hba-file", str(f)])
+    with pgwire.Conn.connect(HOST, pg_cluster.port) as pgc, pgwire.Conn.connect(HOST, tg.port) as tgc:
+        for r in SSL_ROLES:
+            pgc.simple(f"CREATE ROLE {r} LOGIN")
+            tgc.simple(f"CREATE ROLE {r} LOGIN")
+    try:
+        pg_hba(SSL_RULES)
+        cases = [(u, m) for u in [*SSL_ROLES, "postgres"] for m in ("require", "disable")]
+
+        def observe(port):
+            return [_psql_outcome(port, u, m) for u, m in cases]
+        ref = observe(pg_cluster.port)
+        assert observe(tg.port) == ref
+        by = dict(zip(cases, ref))
+        entry = 'FATAL: no pg_hba.conf entry for host "127.0.0.1", user "{}", database "postgres", {}'
+        assert by[("hba_tls", "require")] == ("ok", "hba_tls|t")
+        assert by[("hba_tls", "disable")] == ("error", entry.format("hba_tls", "no encryption"))
+        assert by[("hba_plain", "require")] == ("error", entry.format("hba_plain", "SSL encryption"))
+        assert by[("hba_plain", "disable")] == ("ok", "hba_plain|f")
+        assert by[("hba_rejected", "require")] == (
+            "error", 'FATAL: pg_hba.conf rejects connection for host "127.0.0.1", user "hba_rejected", '
+                     'database "postgres", SSL encryption')
+    finally:
+        # postgres still gets in over a plain connection (the hostnossl line)
+        with pgwire.Conn.connect(HOST, pg_cluster.port) as pgc:
+            pgc.simple("DROP ROLE IF EXISTS " + ", ".join(SSL_ROLES))
+
+
+SSL_OFF_RULES = """\
+hostssl   all all 127.0.0.1/32 trust
+hostnossl all all 127.0.0.1/32 trust
+host      all all all          reject
+"""
+
+
+def test_hostssl_lines_when_ssl_is_off_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster):
+    """With ssl off, hostssl lines load with PostgreSQL's warning (pg_hba_file_rules' error
+    column) and never match; a TLS client is refused, a plain one matches hostnossl."""
+    f = workdir / "ssl-off.conf"
+    f.write_text(SSL_OFF_RULES)
+    tg = start_tg(["--listen", HOST, "--hba-file", str(f), "--ssl", "off"])
+    q = "SELECT line_number, type, auth_method, error FROM pg_hba_file_rules ORDER BY line_number"
+    with pgwire.Conn.connect(HOST, pg_cluster.port) as c:
+        c.simple("ALTER SYSTEM SET ssl = off")
+        c.simple("SELECT pg_reload_conf()")
+    try:
+        time.sleep(0.5)  # PostgreSQL reloads asynchronously
+        pg_hba(SSL_OFF_RULES, reload=False)
+        with pgwire.Conn.connect(HOST, pg_cluster.port) as c:
+            assert c.simple("SHOW ssl") == [("off",)]
+            ref = c.simple(q)
+    finally:
+        with pgwire.Conn.connect(HOST, pg_cluster.port) as c:
+            c.simple("ALTER SYSTEM RESET ssl")
+            c.simple("SELECT pg_reload_conf()")
+        time.sleep(0.5)
+    with pgwire.Conn.connect(HOST, tg.port) as c:
+        assert c.simple("SHOW ssl") == [("off",)]
+        got = c.simple(q)
+    assert got == ref
+    assert ref[0] == ("1", "hostssl", "trust", "hostssl record cannot match because SSL is disabled")
+    assert ref[1][3] is None
+    assert "hostssl record cannot match because SSL is disabled" in tg.log_text()
+    assert _psql_outcome(tg.port, "postgres", "disable") == ("ok", "postgres|f")
+    assert _psql_outcome(tg.port, "postgres", "require")[0] == "error"
+
+
 def test_default_rules_and_settings(start_tg):
     tg = start_tg(["--listen", HOST])
     with pgwire.Conn.connect(HOST, tg.port) as c:
@@ -440,6 +544,23 @@ def test_authentication_timeout(start_tg):
     ok, took = _closed_without_message(c, 10)
     c.close()
     assert ok and took < 5
+    # answered 'S' to its SSLRequest, then no TLS handshake
+    ssl_request = struct.pack("!ii", 8, pgwire.SSL_REQUEST_CODE)
+    c = pgwire.Conn.raw(HOST, tg.port)
+    c.send(ssl_request)
+    assert c.recv_byte() == b"S"
+    ok, took = _closed_without_message(c, 10)
+    c.close()
+    assert ok and took < 5
+    # TLS set up, then no start-up packet: the timeout counts from the connection
+    c = pgwire.Conn.raw(HOST, tg.port)
+    t0 = time.monotonic()
+    c.send(ssl_request)
+    assert c.recv_byte() == b"S"
+    c.start_tls()
+    ok, took = _closed_without_message(c, 10)
+    c.close()
+    assert ok and time.monotonic() - t0 < 5
     # stalled in the middle of SCRAM
     c = pgwire.Conn.raw(HOST, tg.port)
     c.send(pgwire.startup_packet({"user": "u", "database": "postgres"}))
