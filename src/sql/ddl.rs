@@ -100,7 +100,8 @@ pub enum Ddl {
         names: Vec<(String, String)>,
         if_exists: bool,
     },
-    Truncate(Vec<(String, String)>),
+    /// Tables, and whether CASCADE truncates the tables whose foreign keys reference them.
+    Truncate(Vec<(String, String)>, bool),
     AddKey {
         table: (String, String),
         key: KeySpec,
@@ -142,7 +143,7 @@ impl Ddl {
             Ddl::DropTables { .. } => "DROP TABLE",
             Ddl::CreateIndex { .. } => "CREATE INDEX",
             Ddl::DropIndexes { .. } => "DROP INDEX",
-            Ddl::Truncate(_) => "TRUNCATE TABLE",
+            Ddl::Truncate(..) => "TRUNCATE TABLE",
             Ddl::AddKey { .. } | Ddl::AddForeignKey { .. } => "ALTER TABLE",
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
@@ -348,6 +349,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                         _ => None,
                     })
                     .collect(),
+                t.behavior == protobuf::DropBehavior::DropCascade as i32,
             );
             Ok(match t.restart_seqs {
                 true => Ddl::Sequence(Box::new(sequence::SeqDdl::TruncateRestart(Box::new(d)))),
@@ -921,7 +923,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     .map_err(|e| catalog_error(e, name))?;
             }
         }
-        Ddl::Truncate(names) => {
+        Ddl::Truncate(names, cascade) => {
             let mut tables = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
@@ -939,6 +941,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         ))
                     }
                 }
+            }
+            if *cascade {
+                foreign_key::cascade_truncate(cx, &mut tables)?;
             }
             foreign_key::before_truncate(cx, &tables)?;
             for t in tables {
