@@ -22,6 +22,9 @@
 //!   with PostgreSQL's warning `hostssl record cannot match because SSL is disabled`; without
 //!   GSSAPI `hostgssenc` lines never match either.
 //! * Role membership (`+role`, `samerole`) is asked of the caller (`Client::member_of`).
+//! * `clientcert` is kept in the rule's options and enforced by the caller
+//!   (`session::authenticate`), which compares the certificate's CN only: `clientname=DN` lines
+//!   refuse every client there.
 //!
 //! Everything here is pure: parsing takes the file's text and a function that reads `@file`
 //! includes, matching takes the connection's facts (and the server's interface addresses for

@@ -1,7 +1,9 @@
 //! Authentication of a starting session: the host rules (`crate::hba`) pick the method for the
 //! client's address, user and database, and the method runs: trust, reject, or a password
 //! exchange (scram-sha-256; md5, which is the MD5 challenge when the stored password is an MD5
-//! hash and SCRAM otherwise, as in PostgreSQL 15; password, the cleartext password). Texts and
+//! hash and SCRAM otherwise, as in PostgreSQL 15; password, the cleartext password). `hostssl`
+//! and `hostnossl` lines match on whether this connection uses TLS, and a line's `clientcert`
+//! option asks for the client's certificate (verify-ca) and its CN (verify-full). Texts and
 //! SQLSTATEs are PostgreSQL's. Password attempts take turns per client address after repeated
 //! failures (`auth_limit`).
 //!
@@ -76,21 +78,133 @@ pub(super) async fn authenticate(
                 rule.line,
                 rule.text
             );
-            rule.method
+            (rule.method, ClientCert::of(rule))
         })
     };
-    let Some(method) = found else {
+    let Some((method, clientcert)) = found else {
         return Err(Some(PgError::fatal(
             code::INVALID_AUTHORIZATION_SPECIFICATION,
             format!("no pg_hba.conf entry for host \"{ip}\", user \"{user}\", database \"{database}\", {encryption}"),
         )));
     };
-    match method {
-        Method::Trust => Ok(()),
-        Method::Reject => Err(Some(PgError::fatal(
+    if clientcert != ClientCert::Off {
+        require_client_certificate(instance, stream)?;
+    }
+    if method == Method::Reject {
+        return Err(Some(PgError::fatal(
             code::INVALID_AUTHORIZATION_SPECIFICATION,
             format!("pg_hba.conf rejects connection for host \"{ip}\", user \"{user}\", database \"{database}\", {encryption}"),
-        ))),
+        )));
+    }
+    let r = run_method(instance, stream, rbuf, out, ip, method, user).await;
+    if r.is_ok() && matches!(clientcert, ClientCert::VerifyFull { .. }) {
+        if let Err(e) = certificate_names_user(stream, method, user, clientcert) {
+            // What the method had for the client (SCRAM's final message) goes first, as in
+            // PostgreSQL, where it is sent before the certificate is compared.
+            send(stream, out).await?;
+            return Err(Some(e));
+        }
+    }
+    r
+}
+
+/// The `clientcert` option of a `hostssl` line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ClientCert {
+    Off,
+    VerifyCa,
+    /// `dn`: `clientname=DN` (compare the whole subject, which is not done here).
+    VerifyFull {
+        dn: bool,
+    },
+}
+
+impl ClientCert {
+    fn of(rule: &hba::Rule) -> ClientCert {
+        match rule
+            .options
+            .iter()
+            .find_map(|o| o.strip_prefix("clientcert="))
+        {
+            Some("verify-full") => ClientCert::VerifyFull {
+                dn: rule.options.iter().any(|o| o == "clientname=DN"),
+            },
+            Some(_) => ClientCert::VerifyCa,
+            None => ClientCert::Off,
+        }
+    }
+}
+
+/// PostgreSQL's check before any method runs on a `clientcert` line: the server must have
+/// authorities to verify with (ssl_ca_file), and the client must have presented a certificate
+/// (rustls has verified any it presented: one that does not verify fails the handshake).
+fn require_client_certificate(instance: &Instance, stream: &Conn) -> AuthResult {
+    if instance.config.ssl_ca_file.is_none() || instance.config.tls.is_none() {
+        return Err(Some(PgError::fatal(
+            code::CONFIG_FILE_ERROR,
+            "client certificates can only be checked if a root certificate store is available",
+        )));
+    }
+    if stream.ssl_info().and_then(|i| i.client).is_none() {
+        return Err(Some(PgError::fatal(
+            code::INVALID_AUTHORIZATION_SPECIFICATION,
+            "connection requires a valid client certificate",
+        )));
+    }
+    Ok(())
+}
+
+/// `clientcert=verify-full`: the certificate's common name must be the user name
+/// (PostgreSQL's CheckCertAuth without a user map). A line with `clientname=DN` is refused: the
+/// DN in PostgreSQL's RFC 2253 form is not computed here, and refusing is the safe side. The
+/// failure is the method's (PostgreSQL's auth_failed).
+fn certificate_names_user(
+    stream: &Conn,
+    method: Method,
+    user: &str,
+    clientcert: ClientCert,
+) -> Result<(), PgError> {
+    let cn = stream
+        .ssl_info()
+        .and_then(|i| i.client)
+        .and_then(|c| c.common_name);
+    match cn.as_deref() {
+        _ if clientcert == (ClientCert::VerifyFull { dn: true }) => tracing::info!(
+            "certificate validation (clientcert=verify-full) failed for user \"{user}\": DN mismatch (clientname=DN is not supported)"
+        ),
+        Some(cn) if cn == user => return Ok(()),
+        None | Some("") => tracing::info!(
+            "certificate authentication failed for user \"{user}\": client certificate contains no user name"
+        ),
+        Some(_) => tracing::info!(
+            "certificate validation (clientcert=verify-full) failed for user \"{user}\": CN mismatch"
+        ),
+    }
+    Err(match method {
+        Method::Md5 | Method::Password | Method::ScramSha256 => auth::auth_failed(user),
+        Method::Trust => PgError::fatal(
+            code::INVALID_AUTHORIZATION_SPECIFICATION,
+            format!("\"trust\" authentication failed for user \"{user}\""),
+        ),
+        _ => PgError::fatal(
+            code::INVALID_AUTHORIZATION_SPECIFICATION,
+            format!("authentication failed for user \"{user}\": invalid authentication method"),
+        ),
+    })
+}
+
+/// Runs the line's method.
+async fn run_method(
+    instance: &Arc<Instance>,
+    stream: &mut Conn,
+    rbuf: &mut BytesMut,
+    out: &mut BytesMut,
+    ip: IpAddr,
+    method: Method,
+    user: &str,
+) -> AuthResult {
+    match method {
+        Method::Trust => Ok(()),
         m @ (Method::Md5 | Method::Password | Method::ScramSha256) => {
             let wait = instance.auth_limit.turn(ip, Instant::now());
             if !wait.is_zero() {
@@ -109,7 +223,8 @@ pub(super) async fn authenticate(
             }
             r
         }
-        // Lines with other methods are `local` lines, which a TCP client never matches.
+        // Reject is answered before; lines with other methods are `local` lines, which a TCP
+        // client never matches.
         _ => Err(Some(PgError::fatal(
             code::INVALID_AUTHORIZATION_SPECIFICATION,
             format!("authentication failed for user \"{user}\": invalid authentication method"),

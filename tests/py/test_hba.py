@@ -402,6 +402,106 @@ def test_hostssl_lines_when_ssl_is_off_as_in_postgres(workdir, start_tg, pg_hba,
     assert _psql_outcome(tg.port, "postgres", "require")[0] == "error"
 
 
+CERT_RULES = """\
+hostssl   all  hba_ca     127.0.0.1/32  trust          clientcert=verify-ca
+hostssl   all  hba_full   127.0.0.1/32  trust          clientcert=verify-full
+hostssl   all  hba_pw     127.0.0.1/32  scram-sha-256  clientcert=verify-full
+hostssl   all  hba_reject 127.0.0.1/32  reject         clientcert=verify-ca
+hostssl   all  hba_dn     127.0.0.1/32  trust          clientcert=verify-full clientname=DN
+hostnossl all  postgres   127.0.0.1/32  trust
+"""
+CERT_ROLES = ["hba_ca", "hba_full", "hba_pw", "hba_reject", "hba_dn"]
+
+
+@pytest.fixture(scope="module")
+def client_certs(workdir) -> Path:
+    """A CA (ca.crt) and client certificates it signed: CN=hba_full, CN=hba_pw, CN=someone."""
+    d = workdir / "certs"
+    d.mkdir(exist_ok=True)
+
+    def openssl(*args):
+        r = subprocess.run(["openssl", *args], cwd=d, capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *ec, "-subj", "/CN=hba test CA", "-days", "30", "-keyout", "ca.key", "-out", "ca.crt")
+    # X.509 v3 (rustls refuses v1 client certificates)
+    (d / "client.ext").write_text("basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n")
+    for cn in ("hba_full", "hba_pw", "someone"):
+        openssl("req", *ec, "-subj", f"/CN={cn}/O=Example", "-keyout", f"{cn}.key", "-out", f"{cn}.csr")
+        openssl("x509", "-req", "-in", f"{cn}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-days", "30", "-extfile", "client.ext", "-out", f"{cn}.crt")
+        os.chmod(d / f"{cn}.key", 0o600)
+    return d
+
+
+def _psql_cert_outcome(port: int, user: str, certs: Path, cert: str | None, password: str | None = None):
+    conninfo = f"host={HOST} port={port} user={user} dbname=postgres sslmode=require"
+    if cert:
+        conninfo += f" sslcert={certs / (cert + '.crt')} sslkey={certs / (cert + '.key')}"
+    else:
+        conninfo += f" sslcert={certs / 'none.crt'}"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+    if password:
+        env["PGPASSWORD"] = password
+    r = subprocess.run(["psql", "-X", "-w", "-At", conninfo, "-c", SSL_ROW], env=env,
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode == 0:
+        return ("ok", r.stdout.strip())
+    i = r.stderr.find("FATAL:")
+    return ("error", " ".join(r.stderr[i:].split()) if i >= 0 else r.stderr.strip())
+
+
+CERT_CASES = [("hba_ca", None, None), ("hba_ca", "someone", None), ("hba_full", "hba_full", None),
+              ("hba_full", "someone", None), ("hba_full", None, None), ("hba_pw", "hba_pw", PW),
+              ("hba_pw", "someone", PW), ("hba_pw", "hba_pw", "wrong"), ("hba_reject", "someone", None),
+              ("hba_reject", None, None), ("hba_dn", "someone", None)]
+
+
+def test_clientcert_as_in_postgres(workdir, start_tg, pg_hba, pg_cluster, client_certs):
+    """`clientcert=verify-ca` needs a certificate the server's CA verifies, `verify-full` also
+    its CN to be the user name; without ssl_ca_file such lines refuse every client."""
+    f = workdir / "certs.conf"
+    f.write_text(CERT_RULES)
+    no_ca = start_tg(["--listen", HOST, "--hba-file", str(f)], name="no-ca")
+    with_ca = start_tg(["--listen", HOST, "--hba-file", str(f), "--ssl-ca-file", str(client_certs / "ca.crt")],
+                       name="with-ca")
+    roles = [f"CREATE ROLE {r} LOGIN PASSWORD '{PW}'" for r in CERT_ROLES]
+    for port in (pg_cluster.port, no_ca.port, with_ca.port):
+        with pgwire.Conn.connect(HOST, port) as c:
+            for stmt in roles:
+                c.simple(stmt)
+
+    def observe(port):
+        return [_psql_cert_outcome(port, u, client_certs, cert, pw) for u, cert, pw in CERT_CASES]
+    try:
+        pg_hba(CERT_RULES)
+        ref = observe(pg_cluster.port)
+        assert observe(no_ca.port) == ref
+        assert ref[0] == ("error", "FATAL: client certificates can only be checked if a root certificate "
+                                   "store is available")
+        with pgwire.Conn.connect(HOST, pg_cluster.port) as c:
+            c.simple(f"ALTER SYSTEM SET ssl_ca_file = '{client_certs / 'ca.crt'}'")
+            c.simple("SELECT pg_reload_conf()")
+        time.sleep(0.5)
+        ref = observe(pg_cluster.port)
+        assert observe(with_ca.port) == ref
+        by = {(u, cert, pw): o for (u, cert, pw), o in zip(CERT_CASES, ref)}
+        assert by[("hba_ca", None, None)] == ("error", "FATAL: connection requires a valid client certificate")
+        assert by[("hba_ca", "someone", None)] == ("ok", "hba_ca|t")
+        assert by[("hba_full", "hba_full", None)] == ("ok", "hba_full|t")
+        assert by[("hba_full", "someone", None)] == (
+            "error", 'FATAL: "trust" authentication failed for user "hba_full"')
+        assert by[("hba_pw", "hba_pw", PW)] == ("ok", "hba_pw|t")
+        assert by[("hba_pw", "someone", PW)] == (
+            "error", 'FATAL: password authentication failed for user "hba_pw"')
+    finally:
+        with pgwire.Conn.connect(HOST, pg_cluster.port) as c:
+            c.simple("ALTER SYSTEM RESET ssl_ca_file")
+            c.simple("SELECT pg_reload_conf()")
+            c.simple("DROP ROLE IF EXISTS " + ", ".join(CERT_ROLES))
+        time.sleep(0.5)
+
+
 def test_default_rules_and_settings(start_tg):
     tg = start_tg(["--listen", HOST])
     with pgwire.Conn.connect(HOST, tg.port) as c:
