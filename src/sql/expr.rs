@@ -162,6 +162,8 @@ pub enum SessionFn {
     CurrentSchemas,
     Version,
     BackendPid,
+    /// pg_reload_conf(): reads the host rules again.
+    ReloadConf,
     PgNotify,
     ListeningChannels,
     NotificationQueueUsage,

@@ -99,6 +99,8 @@ impl WorkTable {
 pub enum VirtualTable {
     StatActivity,
     StatNotify,
+    /// pg_hba_file_rules: the host rules file as it is on disk (`hba`).
+    HbaFileRules,
     Database,
     Settings,
     Type,
@@ -4873,6 +4875,7 @@ fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {
     Some(match name {
         "pg_stat_activity" => VirtualTable::StatActivity,
         "pg_stat_notify" => VirtualTable::StatNotify,
+        "pg_hba_file_rules" => VirtualTable::HbaFileRules,
         "pg_database" => VirtualTable::Database,
         "pg_settings" => VirtualTable::Settings,
         "pg_type" => VirtualTable::Type,
@@ -4895,6 +4898,7 @@ pub fn virtual_relation(vt: VirtualTable) -> Option<&'static catalog::Relation> 
     let name = match vt {
         VirtualTable::StatActivity => "pg_stat_activity",
         VirtualTable::StatNotify => return None,
+        VirtualTable::HbaFileRules => "pg_hba_file_rules",
         VirtualTable::Database => "pg_database",
         VirtualTable::Settings => "pg_settings",
         VirtualTable::Type => "pg_type",
