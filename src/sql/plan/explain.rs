@@ -162,6 +162,7 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
                     F::BoolOr => "bool_or",
                     F::ArrayAgg => "array_agg",
                     F::StringAgg => "string_agg",
+                    f => f.extra_name(),
                 };
                 format!(
                     "{name}({}{})",
