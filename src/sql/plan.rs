@@ -4348,6 +4348,24 @@ impl<'a> Planner<'a> {
         let (af, result, targets) = (sig.func, sig.result, sig.args);
         let (key_target, arg_type) = (sig.order, sig.arg_type);
         let bound = self.coerce_agg_args(args, &targets, fc.location)?;
+        // PostgreSQL sorts a DISTINCT aggregate's input to find the duplicates, so without
+        // ORDER BY the values still come in ascending order (string_agg(DISTINCT x, ',')).
+        let order_matters = matches!(
+            af,
+            AggFunc::ArrayAgg
+                | AggFunc::StringAgg
+                | AggFunc::JsonAgg(..)
+                | AggFunc::JsonObjectAgg(..)
+        );
+        if fc.agg_distinct && order.is_empty() && order_matters {
+            if let Some(first) = bound.first() {
+                order.push(SortKey {
+                    expr: first.clone(),
+                    desc: false,
+                    nulls_first: false,
+                });
+            }
+        }
         if let (Some(target), Some(k), Some(t)) = (key_target, order.first_mut(), keys.first()) {
             let e = std::mem::replace(&mut k.expr, Expr::Const(Value::Null));
             k.expr = self.coerce(e, *t, target, -1, CoercionContext::Implicit, fc.location)?;

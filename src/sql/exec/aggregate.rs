@@ -10,7 +10,7 @@ use crate::sql::plan::{AggCall, AggFunc, Node, Plan};
 use crate::sql::types::{self, Array, Interval, Numeric, Type, Value};
 
 use super::bounds::{row_bytes, values_bytes, Held};
-use super::keys::{cmp_nullable, Key};
+use super::keys::Key;
 use super::{Budget, Operator, Row, Step};
 
 mod extra;
@@ -177,8 +177,7 @@ pub(super) fn finish(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<
             if !a.order.is_empty() {
                 items.sort_by(|x, y| {
                     for (i, k) in a.order.iter().enumerate() {
-                        let o = cmp_nullable(&x.0[i], &y.0[i]);
-                        let o = if k.desc { o.reverse() } else { o };
+                        let o = extra::sort_cmp(&x.0[i], &y.0[i], k.desc, k.nulls_first);
                         if o != Ordering::Equal {
                             return o;
                         }
@@ -286,9 +285,8 @@ impl Aggregate {
                 args.push(e.eval(r, cx)?);
             }
             if a.distinct {
-                if args.first().is_some_and(Value::is_null) {
-                    continue;
-                }
+                // A NULL is one more distinct value: array_agg(DISTINCT x) keeps one, and the
+                // strict aggregates skip it themselves.
                 let key = Key(args.clone());
                 if self.groups[gi].2[ai].contains(&key) {
                     continue;

@@ -106,6 +106,11 @@ SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY 'a');
 SELECT mode() WITHIN GROUP (ORDER BY 'a');
 SELECT bit_and('1');
 
+-- name: agg_distinct_order
+SELECT string_agg(DISTINCT s, ', '), array_agg(DISTINCT s), json_agg(DISTINCT s), jsonb_agg(DISTINCT n) FROM (VALUES ('paid', 3), ('new', 1), ('paid', 2), (NULL, NULL), ('cancelled', 2)) v(s, n);
+SELECT string_agg(DISTINCT s, ',' ORDER BY s DESC), array_agg(DISTINCT n ORDER BY n DESC NULLS LAST) FROM (VALUES ('b', 1), ('a', NULL), ('c', 2)) v(s, n);
+SELECT k, array_agg(DISTINCT v) FROM (VALUES (1, 'z'), (1, 'y'), (2, 'x'), (1, 'z')) t(k, v) GROUP BY k ORDER BY k;
+
 -- name: whole_row
 DROP TABLE IF EXISTS sg_wr;
 CREATE TABLE sg_wr (id int PRIMARY KEY, name text, salary numeric(10,2), f float8, b bool, j jsonb, d date, t text[]);

@@ -357,7 +357,7 @@ pub(crate) fn finish(st: State, a: &AggCall, fmt: &FormatCtx) -> PgResult<Value>
 }
 
 /// One ORDER BY key's comparison, NULLs placed as NULLS FIRST / LAST says.
-fn sort_cmp(x: &Value, y: &Value, desc: bool, nulls_first: bool) -> Ordering {
+pub(crate) fn sort_cmp(x: &Value, y: &Value, desc: bool, nulls_first: bool) -> Ordering {
     match (x.is_null(), y.is_null()) {
         (true, true) => Ordering::Equal,
         (true, false) if nulls_first => Ordering::Less,
