@@ -72,6 +72,75 @@ pub enum Srf {
     PartitionAncestors,
     /// A scalar function used in FROM: one row.
     Scalar,
+    /// Rows computed at the first call (exec/srf/list.rs).
+    List(ListFn),
+}
+
+/// The set-returning functions of exec/srf/list.rs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFn {
+    ArrayElements { jsonb: bool, text: bool },
+    ObjectKeys { jsonb: bool },
+    RegexpSplit,
+    RegexpMatches,
+}
+
+impl ListFn {
+    fn of(name: &str, n: usize) -> Option<ListFn> {
+        let elements = |jsonb, text| Some(ListFn::ArrayElements { jsonb, text });
+        match (name, n) {
+            ("json_array_elements", 1) => elements(false, false),
+            ("json_array_elements_text", 1) => elements(false, true),
+            ("jsonb_array_elements", 1) => elements(true, false),
+            ("jsonb_array_elements_text", 1) => elements(true, true),
+            ("json_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: false }),
+            ("jsonb_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: true }),
+            ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
+            ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
+            _ => None,
+        }
+    }
+
+    /// The argument types and the type of the rows.
+    fn signature(self, n: usize) -> (Vec<Type>, Type) {
+        match self {
+            ListFn::ArrayElements { jsonb, text } => {
+                let j = if jsonb { Type::JSONB } else { Type::JSON };
+                (vec![j], if text { Type::TEXT } else { j })
+            }
+            ListFn::ObjectKeys { jsonb } => (
+                vec![if jsonb { Type::JSONB } else { Type::JSON }],
+                Type::TEXT,
+            ),
+            ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
+            ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ListFn::ArrayElements {
+                jsonb: false,
+                text: false,
+            } => "json_array_elements",
+            ListFn::ArrayElements {
+                jsonb: false,
+                text: true,
+            } => "json_array_elements_text",
+            ListFn::ArrayElements {
+                jsonb: true,
+                text: false,
+            } => "jsonb_array_elements",
+            ListFn::ArrayElements {
+                jsonb: true,
+                text: true,
+            } => "jsonb_array_elements_text",
+            ListFn::ObjectKeys { jsonb: false } => "json_object_keys",
+            ListFn::ObjectKeys { jsonb: true } => "jsonb_object_keys",
+            ListFn::RegexpSplit => "regexp_split_to_table",
+            ListFn::RegexpMatches => "regexp_matches",
+        }
+    }
 }
 
 /// A bound call of a set-returning function.
@@ -2225,8 +2294,16 @@ impl<'a> Planner<'a> {
                 )
             }
         };
+        // jsonb_array_elements and the like name their column by their OUT parameter.
+        let col_name = match &node {
+            Node::Function {
+                srf: Srf::List(ListFn::ArrayElements { .. }),
+                ..
+            } if rf.alias.is_none() => "value".to_string(),
+            _ => alias_name.clone(),
+        };
         let mut columns = vec![Column {
-            name: alias_name.clone(),
+            name: col_name,
             ty,
             typmod: -1,
             origin: None,
@@ -2253,7 +2330,7 @@ impl<'a> Planner<'a> {
                 | ("generate_subscripts", 2)
                 | ("pg_listening_channels", 0)
                 | ("pg_partition_ancestors", 1)
-        );
+        ) || ListFn::of(&name, n).is_some();
         if !known {
             return Ok(None);
         }
@@ -2280,6 +2357,25 @@ impl<'a> Planner<'a> {
                 Ok(out)
             };
         let call = match name.as_str() {
+            _ if ListFn::of(&name, n).is_some() => {
+                let f = ListFn::of(&name, n).expect("checked");
+                let (want, out) = f.signature(n);
+                // An argument of another type: no such function (only unknown converts).
+                if types.iter().zip(&want).any(|(t, w)| {
+                    *t != *w
+                        && *t != Type::UNKNOWN
+                        && !(*w == Type::TEXT
+                            && matches!(*t, Type::VARCHAR | Type::BPCHAR | Type::NAME))
+                }) {
+                    return Err(undefined_function(&name, &types, fc.location));
+                }
+                SrfCall {
+                    srf: Srf::List(f),
+                    out,
+                    args: coerce_all(self, args, &types, &want)?,
+                    arg_types: want,
+                }
+            }
             "generate_series" => {
                 let all_int = types
                     .iter()

@@ -586,6 +586,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 super::Srf::GenerateSubscripts => "generate_subscripts",
                 super::Srf::PartitionAncestors => "pg_partition_ancestors",
                 super::Srf::Scalar => alias,
+                super::Srf::List(f) => f.name(),
             };
             let label = if alias == name {
                 format!("Function Scan on {name}")

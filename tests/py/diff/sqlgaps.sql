@@ -138,3 +138,36 @@ SELECT a FROM (VALUES (1, 'a')) a(a, b);
 -- @errors
 SELECT nosuch FROM (VALUES (1)) t(a);
 SELECT row_to_json(nosuch) FROM (VALUES (1)) t(a);
+
+-- name: srf_json_regexp
+SELECT jsonb_array_elements('[1, "a", {"b": 2}, null]'), json_array_elements('[1, "a" , {"b":2}]');
+SELECT jsonb_array_elements_text('[1, "a", {"b": 2}, null]'), json_array_elements_text('[true, "x"]');
+SELECT jsonb_object_keys('{"b": 1, "a": 2, "b": 3}'), json_object_keys('{"b": 1, "a": 2}');
+SELECT * FROM jsonb_array_elements_text('["x", "y"]') WITH ORDINALITY;
+SELECT e FROM jsonb_array_elements('[{"n": 1}, {"n": 2}]') e WHERE (e->>'n')::int > 1;
+SELECT regexp_split_to_table('a b  c', '\s+'), 1;
+SELECT * FROM regexp_split_to_table('A1b2C', '\d') AS t(part);
+SELECT regexp_matches('a1b22c333', '\d+', 'g');
+SELECT regexp_matches('foo-bar', '(\w+)-(\w+)');
+SELECT regexp_matches('xyz', '\d');
+SELECT regexp_matches('aAbB', '[a-b]', 'gi');
+SELECT jsonb_array_elements(NULL);
+SELECT * FROM jsonb_array_elements('[1, 2]');
+DROP TABLE IF EXISTS sg_j;
+CREATE TABLE sg_j (id int, doc jsonb);
+INSERT INTO sg_j VALUES (1, '{"tags": ["a", "b"], "k": {"x": 1}}'), (2, '{"tags": []}');
+SELECT id, jsonb_array_elements_text(doc->'tags') FROM sg_j ORDER BY 1, 2;
+SELECT id, k FROM sg_j, jsonb_object_keys(doc) k ORDER BY 1, 2;
+DROP TABLE sg_j;
+
+-- name: srf_json_regexp_errors
+-- @errors
+SELECT jsonb_array_elements('{"a": 1}');
+SELECT jsonb_array_elements('1');
+SELECT json_array_elements('{"a": 1}');
+SELECT json_array_elements('1');
+SELECT jsonb_object_keys('[1]');
+SELECT json_object_keys('1');
+SELECT jsonb_array_elements(1);
+SELECT regexp_matches('a', 'a', 'z');
+SELECT jsonb_array_elements('[1');
