@@ -243,6 +243,8 @@ pub mod code {
     pub const FEATURE_NOT_SUPPORTED: &str = "0A000";
     pub const INVALID_AUTHORIZATION_SPECIFICATION: &str = "28000";
     pub const INVALID_PASSWORD: &str = "28P01";
+    pub const CONFIG_FILE_ERROR: &str = "F0000";
+    pub const UNDEFINED_FILE: &str = "58P01";
     pub const INVALID_CATALOG_NAME: &str = "3D000";
     pub const INVALID_SQL_STATEMENT_NAME: &str = "26000";
     pub const INVALID_CURSOR_NAME: &str = "34000";
