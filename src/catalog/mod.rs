@@ -42,6 +42,7 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
+pub mod comments;
 mod namespace;
 pub mod password;
 pub mod roles;
@@ -238,6 +239,8 @@ pub struct Catalog<D> {
     pub namespaces: Namespaces,
     /// Roles and memberships, shared by every database (`roles.rs`).
     pub roles: roles::Roles,
+    /// Descriptions set by COMMENT ON (`comments.rs`).
+    pub comments: comments::Comments,
 }
 
 impl<D> Default for Catalog<D> {
@@ -249,6 +252,7 @@ impl<D> Default for Catalog<D> {
             names: scc::HashMap::new(),
             namespaces: Namespaces::default(),
             roles: roles::Roles::default(),
+            comments: comments::Comments::default(),
         }
     }
 }
@@ -419,6 +423,8 @@ impl<D> Catalog<D> {
         gone.retain(|o| !live.contains(o));
         gone.sort_unstable();
         gone.dedup();
+        self.comments.vacuum(horizon);
+        self.comments.forget(&gone);
         gone
     }
 }

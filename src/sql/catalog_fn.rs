@@ -396,8 +396,19 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             Some(oid) => text(get_constraintdef(s, oid)),
             None => Value::Null,
         },
-        // COMMENT ON is not supported: no column has a description.
-        ColDescription | StatisticsObjDefColumns | TriggerDef => Value::Null,
+        ColDescription => match (oid_arg(args.first()), args.get(1).and_then(Value::as_i64)) {
+            (Some(oid), Some(n)) => match i32::try_from(n) {
+                Ok(n) => text(crate::sql::ddl::comment::description(
+                    s,
+                    Some(1259),
+                    oid,
+                    n,
+                )?),
+                Err(_) => Value::Null,
+            },
+            _ => Value::Null,
+        },
+        StatisticsObjDefColumns | TriggerDef => Value::Null,
         RegclassOfOid => regclass_of_oid(s, args),
         OidOfRegclass => oid_of_regclass(s, args)?,
         ShobjDescription => {
@@ -409,9 +420,12 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 .into_iter()
                 .find(|(_, o)| Some(*o) == oid)
                 .map(|(n, _)| n);
-            match (class, name) {
-                ("pg_database", Some(n)) => {
+            match (class, name, oid) {
+                ("pg_database", Some(n), _) => {
                     text(fixed::database_description(&n).map(str::to_string))
+                }
+                ("pg_authid", _, Some(o)) => {
+                    text(crate::sql::ddl::comment::description(s, Some(1260), o, 0)?)
                 }
                 _ => Value::Null,
             }

@@ -28,6 +28,7 @@ use crate::txn::lock::LockMode;
 pub mod sequence;
 
 pub mod alter;
+pub mod comment;
 pub mod role;
 pub mod schema;
 pub mod view;
@@ -131,6 +132,8 @@ pub enum Ddl {
     Role(role::RoleDdl),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
+    /// COMMENT ON (comment.rs).
+    Comment(comment::Comment),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
     /// LOCK TABLE: the tables, the mode, NOWAIT.
     Lock {
@@ -161,6 +164,7 @@ impl Ddl {
             Ddl::Schema(s) => s.tag(),
             Ddl::Role(r) => r.tag(),
             Ddl::View(v) => v.tag(),
+            Ddl::Comment(_) => "COMMENT",
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -258,6 +262,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     }
     if let Some(v) = view::analyze(node) {
         return Some(v.map(Ddl::View));
+    }
+    if let Some(c) = comment::analyze(node) {
+        return Some(c.map(Ddl::Comment));
     }
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
@@ -879,6 +886,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::Role(r) => role::execute(r, cx)?,
+        Ddl::Comment(c) => comment::execute(c, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::CreateTableAs(c) => {
             create_as::execute(c, cx)?;

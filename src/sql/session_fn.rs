@@ -327,12 +327,17 @@ pub fn call(
                 Some(Value::Oid(o)) => *o,
                 _ => return Ok(Value::Null),
             };
-            let class = args
-                .get(1)
-                .and_then(Value::as_str)
-                .and_then(crate::sql::catalog::regclass_oid);
-            match class.and_then(|c| crate::sql::catalog::fixed::description(oid, c)) {
-                Some(d) => Value::Text(d.to_string()),
+            // obj_description(oid) matches any catalog; a catalog name that is none matches
+            // nothing (PostgreSQL's subquery gives NULL).
+            let class = match args.get(1) {
+                None => None,
+                Some(c) => match c.as_str().and_then(crate::sql::catalog::regclass_oid) {
+                    Some(o) => Some(o),
+                    None => return Ok(Value::Null),
+                },
+            };
+            match crate::sql::ddl::comment::description(s, class, oid, 0)? {
+                Some(d) => Value::Text(d),
                 None => Value::Null,
             }
         }

@@ -71,6 +71,11 @@ const DESCRIPTIONS: &[(u32, u32, &str)] = &[
     (2200, 2615, "standard public schema"),
 ];
 
+/// pg_description's fixed rows: (objoid, classoid, description).
+pub fn descriptions() -> impl Iterator<Item = (u32, u32, &'static str)> {
+    DESCRIPTIONS.iter().copied()
+}
+
 /// The description PostgreSQL 15 ships for a database of a fresh cluster (pg_shdescription).
 pub fn database_description(name: &str) -> Option<&'static str> {
     match name {
@@ -195,19 +200,6 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
             "extversion" => Some(text("1.0")),
             _ => None,
         })],
-        // pg_description
-        2609 => DESCRIPTIONS
-            .iter()
-            .map(|(o, class, d)| {
-                build_row(oid, |c| match c {
-                    "objoid" => Some(Value::Oid(*o)),
-                    "classoid" => Some(Value::Oid(*class)),
-                    "objsubid" => Some(Value::Int4(0)),
-                    "description" => Some(text(d)),
-                    _ => None,
-                })
-            })
-            .collect(),
         _ => return None,
     })
 }

@@ -392,11 +392,44 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_description, pg_shdescription: COMMENT ON's and the fixed ones (ddl/comment.rs)
+        2609 | 2396 => description_rows(oid, cx),
         super::pg_locks::OID => super::pg_locks::rows(cx),
         // pg_stat_ssl
         12249 => crate::sql::ssl_fn::stat_ssl_rows(cx.session.instance()),
         _ => return builtin::fixed::rows(oid),
     })
+}
+
+fn description_rows(oid: u32, cx: &mut EvalCx) -> Vec<Row> {
+    let shared = oid == 2396;
+    let Ok(rows) = crate::sql::ddl::comment::descriptions(cx.session, shared) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Row> = Vec::new();
+    if shared {
+        // The databases' descriptions PostgreSQL ships (pg_database's classoid 1262).
+        for (name, o) in cx.session.instance().database_names() {
+            if let Some(d) = builtin::fixed::database_description(&name) {
+                out.push(build(oid, |c| match c {
+                    "objoid" => Value::Oid(o),
+                    "classoid" => Value::Oid(1262),
+                    "description" => Value::Text(d.to_string()),
+                    _ => Value::Null,
+                }));
+            }
+        }
+    }
+    out.extend(rows.into_iter().map(|((class, o, sub), d)| {
+        build(oid, |c| match c {
+            "objoid" => Value::Oid(o),
+            "classoid" => Value::Oid(class),
+            "objsubid" => Value::Int4(sub),
+            "description" => Value::Text(d.clone()),
+            _ => Value::Null,
+        })
+    }));
+    out
 }
 
 /// Whether a column has a default in pg_attrdef: PostgreSQL stores none for `DEFAULT NULL`.

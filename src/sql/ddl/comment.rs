@@ -1,0 +1,313 @@
+//! COMMENT ON TABLE / VIEW / SEQUENCE / INDEX / COLUMN / SCHEMA / CONSTRAINT ... ON / ROLE, and
+//! the descriptions the catalogs and obj_description / col_description / shobj_description
+//! read back.
+//!
+//! Descriptions are kept in the catalog's versioned store (`catalog::comments`), so a COMMENT
+//! commits and rolls back with its transaction. A description is shown only while the snapshot
+//! that reads it sees its object (and, for a column, while the column is not dropped): that is
+//! how a description goes away with DROP and DROP COLUMN. The fixed descriptions PostgreSQL
+//! ships (`catalog::fixed`) are the starting value of their objects' keys; a COMMENT on such an
+//! object replaces it (an empty version hides it).
+//!
+//! Ownership is not checked: threadgres has no object privileges yet (every role may comment).
+
+use std::collections::{HashMap, HashSet};
+
+use pg_query::protobuf::{node::Node as N, ObjectType};
+
+use crate::catalog::comments::CommentKey;
+use crate::catalog::RelKind;
+use crate::error::{code, PgError, PgResult};
+use crate::sql::catalog as builtin;
+use crate::sql::engine::Rel;
+use crate::sql::expr::SessionCtx;
+use crate::sync::Arc;
+use crate::txn::lock::LockMode;
+
+/// pg_class, pg_namespace, pg_constraint, pg_authid: the classoids of what COMMENT names.
+const PG_CLASS: u32 = 1259;
+const PG_NAMESPACE: u32 = 2615;
+const PG_CONSTRAINT: u32 = 2606;
+const PG_AUTHID: u32 = 1260;
+
+/// What a COMMENT names, names as written.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// TABLE / VIEW / SEQUENCE / INDEX: the kind named, schema ("" if none), name.
+    Relation(RelKind, String, String),
+    /// COLUMN: schema, relation, column.
+    Column(String, String, String),
+    /// CONSTRAINT name ON table: schema, table, constraint.
+    Constraint(String, String, String),
+    Schema(String),
+    Role(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Comment {
+    pub target: Target,
+    /// None or empty: remove the description.
+    pub text: Option<String>,
+}
+
+fn names(n: Option<&N>) -> Vec<String> {
+    match n {
+        Some(N::List(l)) => l
+            .items
+            .iter()
+            .filter_map(|i| match i.node.as_ref()? {
+                N::String(s) => Some(s.sval.clone()),
+                _ => None,
+            })
+            .collect(),
+        Some(N::String(s)) => vec![s.sval.clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// (schema, name) of a qualified name list (a database part, if any, is ignored).
+fn split(mut v: Vec<String>) -> (String, String) {
+    let name = v.pop().unwrap_or_default();
+    (v.pop().unwrap_or_default(), name)
+}
+
+pub fn analyze(node: &N) -> Option<PgResult<Comment>> {
+    let N::CommentStmt(c) = node else {
+        return None;
+    };
+    let object = c.object.as_deref().and_then(|o| o.node.as_ref());
+    let mut list = names(object);
+    let ty = ObjectType::try_from(c.objtype).ok();
+    let rel = |k: RelKind, l: Vec<String>| {
+        let (s, n) = split(l);
+        Target::Relation(k, s, n)
+    };
+    let target = match ty {
+        Some(ObjectType::ObjectTable) => rel(RelKind::Table, list),
+        Some(ObjectType::ObjectView) => rel(RelKind::View, list),
+        Some(ObjectType::ObjectSequence) => rel(RelKind::Sequence, list),
+        Some(ObjectType::ObjectIndex) => rel(RelKind::Index, list),
+        Some(ObjectType::ObjectColumn) | Some(ObjectType::ObjectTabconstraint) => {
+            if list.len() < 2 {
+                return Some(Err(PgError::new(
+                    code::SYNTAX_ERROR,
+                    "column name must be qualified",
+                )));
+            }
+            let last = list.pop().unwrap_or_default();
+            let (s, t) = split(list);
+            if ty == Some(ObjectType::ObjectColumn) {
+                Target::Column(s, t, last)
+            } else {
+                Target::Constraint(s, t, last)
+            }
+        }
+        Some(ObjectType::ObjectSchema) => Target::Schema(list.pop().unwrap_or_default()),
+        Some(ObjectType::ObjectRole) => Target::Role(list.pop().unwrap_or_default()),
+        _ => {
+            return Some(Err(PgError::feature_not_supported(
+                "COMMENT on this kind of object is not supported yet",
+            )))
+        }
+    };
+    Some(Ok(Comment {
+        target,
+        text: (!c.comment.is_empty()).then(|| c.comment.clone()),
+    }))
+}
+
+fn missing_relation(schema: &str, name: &str) -> PgError {
+    let what = match schema {
+        "" => format!("relation \"{name}\" does not exist"),
+        s => format!("relation \"{s}.{name}\" does not exist"),
+    };
+    PgError::new(code::UNDEFINED_TABLE, what)
+}
+
+/// The relation a COMMENT names, locked as PostgreSQL locks it (ShareUpdateExclusive).
+fn relation(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Arc<Rel>> {
+    super::find_locked(cx, schema, name, LockMode::ShareUpdateExclusive)?
+        .ok_or_else(|| missing_relation(schema, name))
+}
+
+fn not_a(name: &str, what: &str) -> PgError {
+    PgError::new(code::WRONG_OBJECT_TYPE, format!("\"{name}\" is not {what}"))
+}
+
+fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
+    Ok(match target {
+        Target::Relation(kind, schema, name) => {
+            let r = relation(cx, schema, name)?;
+            if r.kind != *kind {
+                let what = match kind {
+                    RelKind::Table => "a table",
+                    RelKind::View => "a view",
+                    RelKind::Sequence => "a sequence",
+                    RelKind::Index => "an index",
+                };
+                return Err(not_a(&r.name.name, what));
+            }
+            (PG_CLASS, r.oid, 0)
+        }
+        Target::Column(schema, table, column) => {
+            let r = relation(cx, schema, table)?;
+            if matches!(r.kind, RelKind::Index | RelKind::Sequence) {
+                let what = if r.kind == RelKind::Index {
+                    "indexes"
+                } else {
+                    "sequences"
+                };
+                return Err(PgError::new(
+                    code::WRONG_OBJECT_TYPE,
+                    format!("cannot set comment on relation \"{}\"", r.name.name),
+                )
+                .with_detail(format!("This operation is not supported for {what}.")));
+            }
+            let Some((i, _)) = r.live_columns().find(|(_, c)| &c.name == column) else {
+                return Err(PgError::new(
+                    code::UNDEFINED_COLUMN,
+                    format!("column \"{column}\" of relation \"{table}\" does not exist"),
+                ));
+            };
+            (PG_CLASS, r.oid, i as i32 + 1)
+        }
+        Target::Constraint(schema, table, con) => {
+            let r = relation(cx, schema, table)?;
+            let Some(c) = r.constraints.iter().find(|c| &c.name == con) else {
+                return Err(PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!(
+                        "constraint \"{con}\" for table \"{}\" does not exist",
+                        r.name.name
+                    ),
+                ));
+            };
+            (PG_CONSTRAINT, c.oid, 0)
+        }
+        Target::Schema(name) => {
+            let oid = match builtin::namespace_oid(name) {
+                Some(o) => o,
+                None => {
+                    let snap = cx.catalog_snapshot()?;
+                    cx.instance()
+                        .catalog
+                        .namespaces
+                        .lookup(cx.database(), name, &snap)
+                        .map(|n| n.oid)
+                        .ok_or_else(|| {
+                            PgError::new(
+                                code::INVALID_SCHEMA_NAME,
+                                format!("schema \"{name}\" does not exist"),
+                            )
+                        })?
+                }
+            };
+            (PG_NAMESPACE, oid, 0)
+        }
+        Target::Role(name) => (PG_AUTHID, super::role::role_oid(cx, name)?, 0),
+    })
+}
+
+pub fn execute(c: &Comment, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    let key = key_of(cx, &c.target)?;
+    let (cell, cid) = cx.writer("COMMENT")?;
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    // An empty version also hides a fixed description (see the module comment).
+    let text = c.text.as_deref().unwrap_or("");
+    catalog
+        .comments
+        .set(key, text, &snap, &cell, cid)
+        .map_err(|_| {
+            PgError::new(
+                code::OBJECT_IN_USE,
+                "tuple concurrently updated".to_string(),
+            )
+        })?;
+    catalog.bump();
+    Ok(())
+}
+
+/// The objects of the session's database that its catalog snapshot sees, by classoid: the
+/// relations (with their live attnums), constraints and schemas; and the roles.
+struct Live {
+    relations: HashMap<u32, Vec<i32>>,
+    constraints: HashSet<u32>,
+    namespaces: HashSet<u32>,
+    roles: HashSet<u32>,
+}
+
+fn live(cx: &mut dyn SessionCtx) -> PgResult<Live> {
+    let snap = cx.catalog_snapshot()?;
+    let db = cx.database().to_string();
+    let catalog = &cx.instance().catalog;
+    let mut l = Live {
+        relations: HashMap::new(),
+        constraints: HashSet::new(),
+        namespaces: builtin::NAMESPACES.iter().map(|n| n.0).collect(),
+        roles: catalog.roles.visible(&snap).iter().map(|r| r.oid).collect(),
+    };
+    for r in catalog.visible(&snap) {
+        if r.name.database != db {
+            continue;
+        }
+        let cols = r.live_columns().map(|(i, _)| i as i32 + 1).collect();
+        l.relations.insert(r.oid, cols);
+        l.constraints.extend(r.constraints.iter().map(|c| c.oid));
+    }
+    l.namespaces
+        .extend(catalog.namespaces.visible(&db, &snap).iter().map(|n| n.oid));
+    Ok(l)
+}
+
+impl Live {
+    fn sees(&self, (class, oid, sub): CommentKey) -> bool {
+        match class {
+            PG_CLASS => self
+                .relations
+                .get(&oid)
+                .is_some_and(|cols| sub == 0 || cols.contains(&sub)),
+            PG_CONSTRAINT => self.constraints.contains(&oid),
+            PG_NAMESPACE => self.namespaces.contains(&oid),
+            PG_AUTHID => self.roles.contains(&oid),
+            _ => false,
+        }
+    }
+}
+
+/// pg_description's rows as the session's catalog snapshot sees them: (key, description), the
+/// fixed ones first unless a COMMENT replaced them; `shared`: pg_shdescription's (roles) instead.
+pub fn descriptions(cx: &mut dyn SessionCtx, shared: bool) -> PgResult<Vec<(CommentKey, String)>> {
+    let snap = cx.catalog_snapshot()?;
+    let set = cx.instance().catalog.comments.visible(&snap);
+    let live = live(cx)?;
+    let set: Vec<_> = set
+        .into_iter()
+        .filter(|(k, _)| (k.0 == PG_AUTHID) == shared && live.sees(*k))
+        .collect();
+    let mut out: Vec<(CommentKey, String)> = Vec::new();
+    if !shared {
+        for (oid, class, d) in builtin::fixed::descriptions() {
+            if !set.iter().any(|(k, _)| *k == (class, oid, 0)) {
+                out.push(((class, oid, 0), d.to_string()));
+            }
+        }
+    }
+    out.extend(set.into_iter().filter(|(_, d)| !d.is_empty()));
+    Ok(out)
+}
+
+/// The description of one object (obj_description, col_description, shobj_description):
+/// `class` None matches any classoid.
+pub fn description(
+    cx: &mut dyn SessionCtx,
+    class: Option<u32>,
+    oid: u32,
+    sub: i32,
+) -> PgResult<Option<String>> {
+    let shared = class == Some(PG_AUTHID);
+    Ok(descriptions(cx, shared)?
+        .into_iter()
+        .find(|(k, _)| k.1 == oid && k.2 == sub && class.is_none_or(|c| c == k.0))
+        .map(|(_, d)| d))
+}

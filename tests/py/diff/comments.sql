@@ -1,0 +1,112 @@
+-- Differential SQL cases: COMMENT ON (tables, views, sequences, indexes, columns, schemas,
+-- constraints, roles), pg_description / pg_shdescription, obj_description, col_description,
+-- shobj_description; descriptions going away with their object and rolling back with their
+-- transaction. Objects are prefixed cm_; each case drops what it makes.
+
+-- name: comments_basic
+DROP TABLE IF EXISTS cm_t CASCADE;
+CREATE TABLE cm_t (a int PRIMARY KEY, b text, CONSTRAINT cm_chk CHECK (a > 0));
+CREATE VIEW cm_v AS SELECT a FROM cm_t;
+CREATE SEQUENCE cm_s;
+CREATE INDEX cm_i ON cm_t (b);
+COMMENT ON TABLE cm_t IS 'the table';
+COMMENT ON VIEW cm_v IS 'the view';
+COMMENT ON SEQUENCE cm_s IS 'the sequence';
+COMMENT ON INDEX cm_i IS 'the index';
+COMMENT ON COLUMN cm_t.b IS 'column b';
+COMMENT ON COLUMN cm_v.a IS 'view column a';
+COMMENT ON CONSTRAINT cm_chk ON cm_t IS 'positive';
+SELECT obj_description('cm_t'::regclass, 'pg_class'), obj_description('cm_v'::regclass), obj_description('cm_s'::regclass, 'pg_class'), obj_description('cm_i'::regclass, 'pg_class');
+SELECT col_description('cm_t'::regclass, 1), col_description('cm_t'::regclass, 2), col_description('cm_v'::regclass, 1);
+SELECT obj_description(oid, 'pg_constraint') FROM pg_constraint WHERE conname = 'cm_chk';
+SELECT c.relname, d.objsubid, d.description, d.classoid::regclass FROM pg_description d JOIN pg_class c ON c.oid = d.objoid WHERE c.relname LIKE 'cm\_%' ORDER BY 1, 2;
+SELECT count(*) FROM pg_description d JOIN pg_constraint c ON c.oid = d.objoid AND d.classoid = 'pg_constraint'::regclass WHERE c.conname = 'cm_chk';
+COMMENT ON TABLE cm_t IS 'changed';
+COMMENT ON COLUMN cm_t.b IS NULL;
+COMMENT ON INDEX cm_i IS '';
+SELECT obj_description('cm_t'::regclass, 'pg_class'), col_description('cm_t'::regclass, 2), obj_description('cm_i'::regclass, 'pg_class');
+SELECT obj_description('cm_t'::regclass, 'no_such_catalog'), obj_description('cm_t'::regclass, 'pg_namespace');
+DROP VIEW cm_v;
+DROP SEQUENCE cm_s;
+DROP TABLE cm_t;
+
+-- name: comments_go_with_object
+DROP TABLE IF EXISTS cm_g;
+CREATE TABLE cm_g (a int, b int, c int);
+COMMENT ON TABLE cm_g IS 'g';
+COMMENT ON COLUMN cm_g.b IS 'gb';
+COMMENT ON COLUMN cm_g.c IS 'gc';
+ALTER TABLE cm_g DROP COLUMN b;
+SELECT col_description('cm_g'::regclass, 2), col_description('cm_g'::regclass, 3);
+SELECT d.objsubid, d.description FROM pg_description d WHERE d.objoid = 'cm_g'::regclass ORDER BY 1;
+CREATE TEMP TABLE cm_oid AS SELECT 'cm_g'::regclass::oid AS o;
+DROP TABLE cm_g;
+SELECT count(*) FROM pg_description d, cm_oid WHERE d.objoid = cm_oid.o;
+SELECT obj_description(o) FROM cm_oid;
+DROP TABLE cm_oid;
+
+-- name: comments_transactional
+DROP TABLE IF EXISTS cm_x;
+CREATE TABLE cm_x (a int);
+BEGIN;
+COMMENT ON TABLE cm_x IS 'in txn';
+SELECT obj_description('cm_x'::regclass, 'pg_class');
+ROLLBACK;
+SELECT obj_description('cm_x'::regclass, 'pg_class');
+BEGIN;
+COMMENT ON TABLE cm_x IS 'kept';
+SAVEPOINT s1;
+COMMENT ON TABLE cm_x IS 'savepoint';
+SELECT obj_description('cm_x'::regclass, 'pg_class');
+ROLLBACK TO s1;
+SELECT obj_description('cm_x'::regclass, 'pg_class');
+COMMIT;
+SELECT obj_description('cm_x'::regclass, 'pg_class');
+BEGIN;
+DROP TABLE cm_x;
+ROLLBACK;
+SELECT obj_description('cm_x'::regclass, 'pg_class');
+DROP TABLE cm_x;
+
+-- name: comments_schema_role
+DROP SCHEMA IF EXISTS cm_sch;
+DROP ROLE IF EXISTS cm_role;
+CREATE SCHEMA cm_sch;
+CREATE ROLE cm_role;
+COMMENT ON SCHEMA cm_sch IS 'a schema';
+COMMENT ON ROLE cm_role IS 'a role';
+SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = 'cm_sch';
+SELECT shobj_description(oid, 'pg_authid') FROM pg_roles WHERE rolname = 'cm_role';
+SELECT d.description FROM pg_shdescription d JOIN pg_authid a ON a.oid = d.objoid WHERE a.rolname = 'cm_role';
+SELECT d.description, d.classoid::regclass FROM pg_shdescription d JOIN pg_database b ON b.oid = d.objoid ORDER BY 1;
+COMMENT ON SCHEMA public IS 'changed public';
+SELECT obj_description('public'::regnamespace, 'pg_namespace');
+COMMENT ON SCHEMA public IS NULL;
+SELECT obj_description('public'::regnamespace, 'pg_namespace');
+COMMENT ON SCHEMA public IS 'standard public schema';
+SELECT obj_description('public'::regnamespace, 'pg_namespace'), obj_description('pg_catalog'::regnamespace, 'pg_namespace');
+DROP SCHEMA cm_sch;
+DROP ROLE cm_role;
+SELECT count(*) FROM pg_shdescription WHERE description = 'a role';
+SELECT count(*) FROM pg_description WHERE description = 'a schema';
+
+-- name: comments_errors
+-- @errors
+DROP TABLE IF EXISTS cm_e CASCADE;
+CREATE TABLE cm_e (a int, CONSTRAINT cm_e_chk CHECK (a > 0));
+CREATE VIEW cm_ev AS SELECT a FROM cm_e;
+CREATE INDEX cm_ei ON cm_e (a);
+COMMENT ON TABLE cm_nope IS 'x';
+COMMENT ON TABLE public.cm_nope IS 'x';
+COMMENT ON COLUMN cm_nope.a IS 'x';
+COMMENT ON COLUMN cm_e.nope IS 'x';
+COMMENT ON TABLE cm_ev IS 'x';
+COMMENT ON VIEW cm_e IS 'x';
+COMMENT ON INDEX cm_e IS 'x';
+COMMENT ON SEQUENCE cm_e IS 'x';
+COMMENT ON COLUMN cm_ei.a IS 'x';
+COMMENT ON CONSTRAINT nope ON cm_e IS 'x';
+COMMENT ON SCHEMA cm_nope IS 'x';
+COMMENT ON ROLE cm_nope IS 'x';
+DROP VIEW cm_ev;
+DROP TABLE cm_e;
