@@ -8,7 +8,8 @@ its widest value). \\conninfo's port is masked. Nothing else is.
 
 Not compared yet, because the objects do not exist in threadgres yet or are listed differently:
 roles other than
-the bootstrap superuser, comments (COMMENT ON), system catalogs in \\dt *.* / \\dS, \\dx+
+the bootstrap superuser, system catalogs in \\dt *.* / \\dS, \\dd (its query reads the
+catalogs' tableoid, and system columns do not exist yet), \\dx+
 (pg_depend has no extension members), \\df+ (function descriptions,
 pg_get_function_sqlbody), the whole \\l (other tests create databases) and \\dconfig without a
 pattern (the servers' configurations differ). Where a command errors on both servers (\\sf abs:
@@ -63,6 +64,18 @@ CREATE SEQUENCE counter START 10 INCREMENT 5;
 CREATE VIEW cheap AS SELECT id, name FROM items WHERE price < 10;
 CREATE SCHEMA extra;
 CREATE TABLE extra.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text);
+COMMENT ON TABLE items IS 'things for sale';
+COMMENT ON COLUMN items.name IS 'what it is called';
+COMMENT ON COLUMN items.price IS 'in euros';
+COMMENT ON INDEX items_name_idx IS 'lookup by name';
+COMMENT ON CONSTRAINT items_price_check ON items IS 'no free lunch';
+COMMENT ON VIEW cheap IS 'under ten';
+COMMENT ON COLUMN cheap.name IS 'view column';
+COMMENT ON SEQUENCE counter IS 'counts by five';
+COMMENT ON SCHEMA extra IS 'more things';
+COMMENT ON TABLE extra.notes IS 'notes';
+COMMENT ON TABLE t2 IS 'to be removed';
+COMMENT ON TABLE t2 IS NULL;
 """
 
 # (command, whether its output shows sizes)
@@ -96,7 +109,11 @@ COMMANDS = [
     (r"\du pg_*", False),
     (r"\dx", False),
     (r"\dv", False),
+    (r"\dv+", True),
     (r"\ds", False),
+    (r"\ds+", True),
+    (r"\dt+ extra.*", True),
+    (r"\dn+ extra", False),
     (r"\d cheap", False),
     (r"\d+ cheap", False),
     (r"\d counter", False),
