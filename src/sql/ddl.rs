@@ -29,6 +29,7 @@ pub mod sequence;
 
 pub mod alter;
 pub mod comment;
+pub mod like;
 pub mod role;
 pub mod schema;
 pub mod view;
@@ -81,6 +82,11 @@ pub struct CreateTable {
     pub location: i32,
     /// What a temporary table's rows or the table itself become at commit.
     pub on_commit: OnCommit,
+    /// LIKE clauses, expanded when the statement runs (like.rs).
+    pub likes: Vec<like::Like>,
+    /// Column descriptions to set once the table exists: (column, text) (LIKE INCLUDING
+    /// COMMENTS).
+    pub comments: Vec<(String, String)>,
 }
 
 /// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
@@ -496,6 +502,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let mut checks = Vec::new();
     let mut fks = Vec::new();
     let mut sequences = Vec::new();
+    let mut likes = Vec::new();
     for elt in &c.table_elts {
         match elt.node.as_ref() {
             Some(N::ColumnDef(cd)) => {
@@ -545,11 +552,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                 columns.push(col);
             }
             Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks, &mut fks)?,
-            Some(N::TableLikeClause(_)) => {
-                return Err(PgError::feature_not_supported(
-                    "CREATE TABLE ... LIKE is not supported yet",
-                ))
-            }
+            Some(N::TableLikeClause(l)) => likes.push(like::analyze(l, columns.len())),
             _ => {}
         }
     }
@@ -565,6 +568,8 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         sequences,
         location: rv.location,
         on_commit: on_commit(c.oncommit),
+        likes,
+        comments: Vec::new(),
     }))
 }
 
@@ -1278,6 +1283,13 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         }
         return Err(already_exists(&ct.name));
     }
+    let expanded;
+    let ct = if ct.likes.is_empty() {
+        ct
+    } else {
+        expanded = like::expand(ct, cx)?;
+        &expanded
+    };
     if ct.columns.len() > MAX_COLUMNS {
         return Err(PgError::new(
             code::TOO_MANY_COLUMNS,
@@ -1311,7 +1323,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         }
     }
     let mut constraints = Vec::new();
-    for d in &indexes {
+    // A plain index (LIKE ... INCLUDING INDEXES) backs no constraint.
+    for d in indexes.iter().filter(|d| d.unique) {
         constraints.push(ConstraintDef {
             oid: cx
                 .instance()
@@ -1408,5 +1421,6 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     if temp {
         cx.on_commit(table_oid, ct.on_commit);
     }
-    create_index_relations(cx, &t, &indexes)
+    create_index_relations(cx, &t, &indexes)?;
+    like::copy_comments(ct, &schema, cx)
 }

@@ -205,6 +205,8 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             sequences: Vec::new(),
             location: c.location,
             on_commit: c.on_commit,
+            likes: Vec::new(),
+            comments: Vec::new(),
         },
         cx,
     )?;

@@ -110,3 +110,39 @@ COMMENT ON SCHEMA cm_nope IS 'x';
 COMMENT ON ROLE cm_nope IS 'x';
 DROP VIEW cm_ev;
 DROP TABLE cm_e;
+
+-- name: like_basic
+-- @errors
+DROP TABLE IF EXISTS cm_src, cm_l1, cm_l2, cm_l3, cm_l4 CASCADE;
+CREATE TABLE cm_src (id int PRIMARY KEY, name text NOT NULL DEFAULT 'n', code varchar(5) UNIQUE, qty numeric(8,2) DEFAULT 1.5, junk int, CONSTRAINT cm_id_pos CHECK (id > 0));
+CREATE INDEX cm_src_name ON cm_src (name);
+ALTER TABLE cm_src DROP COLUMN junk;
+COMMENT ON COLUMN cm_src.name IS 'the name';
+CREATE TABLE cm_l1 (LIKE cm_src);
+CREATE TABLE cm_l2 (before int, LIKE cm_src INCLUDING DEFAULTS INCLUDING CONSTRAINTS, after text);
+CREATE TABLE cm_l3 (LIKE cm_src INCLUDING ALL);
+CREATE TABLE cm_l4 (LIKE cm_src INCLUDING ALL EXCLUDING INDEXES EXCLUDING COMMENTS);
+SELECT c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid), col_description(c.oid, a.attnum) FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum WHERE c.relname LIKE 'cm\_l%' AND c.relkind = 'r' ORDER BY 1, 2;
+SELECT r.relname, c.conname, c.contype, pg_get_constraintdef(c.oid, true) FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid WHERE r.relname LIKE 'cm\_l%' ORDER BY 1, 2;
+SELECT c.relname, i.relname, pg_get_indexdef(i.oid) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class c ON c.oid = x.indrelid WHERE c.relname LIKE 'cm\_l%' ORDER BY 1, 2;
+INSERT INTO cm_l3 (id, code) VALUES (1, 'a');
+INSERT INTO cm_l3 (id, code) VALUES (2, 'a');
+SELECT * FROM cm_l3;
+DROP TABLE cm_src, cm_l1, cm_l2, cm_l3, cm_l4;
+
+-- name: like_view_and_errors
+-- @errors
+DROP TABLE IF EXISTS cm_lsrc, cm_lv1 CASCADE;
+CREATE TABLE cm_lsrc (a int, b text);
+CREATE VIEW cm_lview AS SELECT a, b FROM cm_lsrc;
+CREATE SEQUENCE cm_lseq;
+CREATE TABLE cm_lv1 (LIKE cm_lview);
+SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'cm_lv1'::regclass AND attnum > 0 ORDER BY attnum;
+CREATE TABLE cm_lv2 (LIKE cm_nope);
+CREATE TABLE cm_lv2 (LIKE public.cm_nope);
+CREATE TABLE cm_lv2 (LIKE cm_lseq);
+CREATE TABLE cm_lv2 (a int, LIKE cm_lsrc);
+CREATE TABLE IF NOT EXISTS cm_lv1 (LIKE cm_nope);
+DROP SEQUENCE cm_lseq;
+DROP VIEW cm_lview;
+DROP TABLE cm_lsrc, cm_lv1;
