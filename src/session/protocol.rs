@@ -487,6 +487,10 @@ impl Session {
                 break stmt;
             }
         };
+        let perms = self.core.plan_perms.take();
+        if self.core.tx != TxState::Failed {
+            self.core.check_perms(&perms)?;
+        }
         self.run_statement(&stmt, Vec::new(), &[], false)
     }
 
@@ -541,6 +545,7 @@ impl Session {
                 if !locks.is_empty() {
                     self.core.lock_relations(&locks)?;
                 }
+                self.core.check_perms(&self.core.plan_perms.take())?;
                 self.run_statement(&a.stmt, params, formats, from_execute)
             }
             Statement::CopyTo { plan, options } => {
@@ -673,6 +678,7 @@ impl Session {
             source: ReplanSource::Parsed(parsed.clone()),
             epoch: self.core.instance.catalog.epoch(),
             locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
+            perms: self.core.plan_perms.take(),
         });
         let p = Prepared {
             deferred,
@@ -723,6 +729,9 @@ impl Session {
         }
         let epoch = self.core.instance.catalog.epoch();
         if r.epoch == epoch {
+            if self.core.tx != TxState::Failed {
+                self.core.check_perms(&r.perms)?;
+            }
             return Ok(p);
         }
         let node = match &r.source {
@@ -755,9 +764,13 @@ impl Session {
             ));
         }
         let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+        let perms = self.core.plan_perms.take();
         if self.core.tx != TxState::Failed && !locks.is_empty() {
             self.core.ensure_transaction(&a.stmt);
             self.core.lock_relations(&locks)?;
+        }
+        if self.core.tx != TxState::Failed {
+            self.core.check_perms(&perms)?;
         }
         let fresh = Arc::new(Prepared {
             text: p.text.clone(),
@@ -771,6 +784,7 @@ impl Session {
                 },
                 epoch,
                 locks,
+                perms,
             }),
         });
         if name.is_empty() {

@@ -296,6 +296,7 @@ impl Session {
             last_affected: None,
             tables_used: std::cell::Cell::new(false),
             plan_locks: Default::default(),
+            plan_perms: Default::default(),
             portal_snap: None,
             sequences: Default::default(),
         };

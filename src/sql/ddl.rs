@@ -28,6 +28,7 @@ use crate::txn::lock::LockMode;
 pub mod sequence;
 
 pub mod alter;
+pub mod grant;
 pub mod role;
 pub mod schema;
 pub mod view;
@@ -116,6 +117,8 @@ pub enum Ddl {
     Schema(schema::SchemaDdl),
     /// CREATE / ALTER / DROP ROLE, GRANT / REVOKE role (role.rs).
     Role(role::RoleDdl),
+    /// GRANT / REVOKE of object privileges (grant.rs).
+    Grant(Box<grant::Grant>),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
@@ -147,6 +150,13 @@ impl Ddl {
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
             Ddl::Role(r) => r.tag(),
+            Ddl::Grant(g) => {
+                if g.is_grant {
+                    "GRANT"
+                } else {
+                    "REVOKE"
+                }
+            }
             Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
@@ -233,6 +243,9 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     if let Some(r) = role::analyze(node) {
         return Some(r.map(Ddl::Role));
+    }
+    if let Some(g) = grant::analyze(node) {
+        return Some(g);
     }
     if let Some(d) = sequence::analyze(node) {
         return Some(d);
@@ -734,6 +747,8 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
             indexes: vec![d.clone()],
             constraints: vec![],
             owner: table.owner,
+            acl: None,
+            column_acls: vec![],
             table: Some(table.oid),
             data: table.data.clone(),
         };
@@ -813,6 +828,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::Role(r) => role::execute(r, cx)?,
+        Ddl::Grant(g) => grant::execute(g, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::CreateTableAs(c) => {
             create_as::execute(c, cx)?;
@@ -825,7 +841,10 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
-                    Some(r) if r.kind == RelKind::Table => found.push(r),
+                    Some(r) if r.kind == RelKind::Table => {
+                        grant::check_owner(cx, &r)?;
+                        found.push(r)
+                    }
                     Some(r) => return Err(view::wrong_kind(name, r.kind, "a table", "TABLE")),
                     None if *if_exists => {
                         cx.notice(missing_relation_debug(schema, name));
@@ -885,6 +904,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         format!("index \"{name}\" does not exist"),
                     ));
                 };
+                grant::check_owner(cx, &ir)?;
                 let def = &ir.indexes[0];
                 let snap = cx.catalog_snapshot()?;
                 let table = cx
@@ -920,7 +940,10 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let mut tables = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
-                    Some(r) if r.kind == RelKind::Table => tables.push(r),
+                    Some(r) if r.kind == RelKind::Table => {
+                        grant::check_any(cx, &r, crate::catalog::acl::TRUNCATE)?;
+                        tables.push(r)
+                    }
                     Some(_) => {
                         return Err(PgError::new(
                             code::WRONG_OBJECT_TYPE,
@@ -948,6 +971,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             if_not_exists,
         } => {
             let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
+            grant::check_owner(cx, &t)?;
             if let Some(n) = &key.name {
                 if find(cx, &t.name.schema, n)?.is_some() {
                     if *if_not_exists {
@@ -964,11 +988,13 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         }
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
+            grant::check_owner(cx, &t)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
         Ddl::AddForeignKey { table, fk } => {
             // PostgreSQL's ShareRowExclusiveLock: writers wait, readers go on.
             let t = table_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)?;
+            grant::check_owner(cx, &t)?;
             foreign_key::add(cx, &t, fk)?;
         }
         Ddl::Lock {
@@ -988,6 +1014,22 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         code::WRONG_OBJECT_TYPE,
                         format!("\"{name}\" is not a table or view"),
                     ));
+                }
+                // PostgreSQL's LockTableAclCheck: UPDATE, DELETE or TRUNCATE allow any mode,
+                // SELECT up to ACCESS SHARE, INSERT up to ROW EXCLUSIVE.
+                {
+                    use crate::catalog::acl::{DELETE, INSERT, SELECT, TRUNCATE, UPDATE};
+                    let mut bits = UPDATE | DELETE | TRUNCATE;
+                    if *mode == LockMode::AccessShare {
+                        bits |= SELECT;
+                    }
+                    if matches!(
+                        mode,
+                        LockMode::AccessShare | LockMode::RowShare | LockMode::RowExclusive
+                    ) {
+                        bits |= INSERT;
+                    }
+                    grant::check_any(cx, &r, bits)?;
                 }
                 cx.lock_relation(r.oid, *mode, nowait.then_some(name.as_str()))?;
             }
@@ -1162,6 +1204,8 @@ fn replace_with_data(
         indexes: t.indexes.clone(),
         constraints: t.constraints.clone(),
         owner: t.owner,
+        acl: t.acl.clone(),
+        column_acls: t.column_acls.clone(),
         table: t.table,
         data,
     };
@@ -1308,6 +1352,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         indexes: indexes.clone(),
         constraints,
         owner: cx.role_oid(),
+        acl: None,
+        column_acls: vec![],
         table: None,
         data: Arc::new(TableData::new()),
     };

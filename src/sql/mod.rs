@@ -20,6 +20,7 @@ pub mod expr;
 pub mod func;
 pub mod parser;
 pub mod plan;
+pub mod privs;
 pub mod ruleutils;
 pub mod sequence;
 pub mod session_fn;

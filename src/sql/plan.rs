@@ -27,6 +27,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog;
 use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
 use crate::sql::func::{self, FuncSig};
+use crate::sql::privs;
 use crate::sql::session_fn;
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
@@ -1185,6 +1186,8 @@ impl<'a> Planner<'a> {
             plan = modify::lock_rows(plan, wait, recheck)?;
             if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
                 cx.note_lock(rel.oid, crate::txn::lock::LockMode::RowShare);
+                // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
+                cx.require(rel, crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE);
             }
         }
         // Targets (with * expansion)
@@ -1212,6 +1215,9 @@ impl<'a> Planner<'a> {
                             continue;
                         }
                         if rel.as_ref().is_none_or(|r| *r == c.rel) {
+                            if let Some(cx) = &self.tables {
+                                cx.mark(c.origin, privs::ColUse::Select);
+                            }
                             star_cols.push((targets.len(), Some(i)));
                             targets.push((c.name.clone(), val, cr.location));
                             found = true;
@@ -1800,9 +1806,13 @@ impl<'a> Planner<'a> {
                     }
                     return Err(modify::undefined_table(rv));
                 };
-                if let Some(e) = self.tables.as_ref().and_then(|t| denied_catalog(vt, t)) {
-                    // Raised where PostgreSQL's executor start raises it: at Bind.
-                    self.fold(Err(e))?;
+                if let (Some(t), Some((oid, kind, name))) =
+                    (self.tables.as_ref(), guarded_catalog(vt))
+                {
+                    // Checked with the statement's other privileges, before it runs.
+                    t.used.set(true);
+                    t.perms
+                        .require(privs::Target::Catalog(oid, kind, name), t.check_as, 2);
                 }
                 let plan = Plan {
                     columns: virtual_columns(vt),
@@ -2719,10 +2729,16 @@ impl<'a> Planner<'a> {
         };
         if let Some(i) = find(scope)? {
             let c = &scope.cols[i];
+            if let Some(cx) = &self.tables {
+                cx.mark(c.origin, privs::ColUse::Select);
+            }
             return Ok((Expr::Column(i), c.ty));
         }
         for (depth, sc) in self.outer.iter().rev().enumerate() {
             if let Some(i) = find(sc)? {
+                if let Some(cx) = &self.tables {
+                    cx.mark(sc.cols[i].origin, privs::ColUse::Select);
+                }
                 return Ok((Expr::Outer(depth + 1, i), sc.cols[i].ty));
             }
         }
@@ -4573,21 +4589,15 @@ pub fn node_name(n: &N) -> &'static str {
     }
 }
 
-/// PostgreSQL's table privileges on the catalogs that hold passwords: pg_authid (a table) and
-/// pg_shadow (a view) are readable by superusers only. Checked here until object privileges
-/// exist.
-fn denied_catalog(vt: VirtualTable, t: &modify::TableCx<'_>) -> Option<PgError> {
-    let what = match vt {
-        VirtualTable::Empty(1260) => "table pg_authid",
-        VirtualTable::Empty(12005) => "view pg_shadow",
-        _ => return None,
-    };
-    (!t.superuser).then(|| {
-        PgError::new(
-            code::INSUFFICIENT_PRIVILEGE,
-            format!("permission denied for {what}"),
-        )
-    })
+/// The catalogs that hold passwords, which PostgreSQL grants no PUBLIC SELECT on (other
+/// catalogs are readable by everyone and need no check): pg_authid (a table) and pg_shadow (a
+/// view).
+fn guarded_catalog(vt: VirtualTable) -> Option<(u32, &'static str, &'static str)> {
+    match vt {
+        VirtualTable::Empty(1260) => Some((1260, "table", "pg_authid")),
+        VirtualTable::Empty(12005) => Some((12005, "view", "pg_shadow")),
+        _ => None,
+    }
 }
 
 fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {

@@ -37,7 +37,7 @@ pub enum Spec {
 }
 
 impl Spec {
-    fn of(r: &protobuf::RoleSpec) -> Spec {
+    pub fn of(r: &protobuf::RoleSpec) -> Spec {
         match RoleSpecType::try_from(r.roletype).unwrap_or(RoleSpecType::Undefined) {
             RoleSpecType::RolespecCurrentRole | RoleSpecType::RolespecCurrentUser => {
                 Spec::CurrentUser

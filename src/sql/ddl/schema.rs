@@ -83,7 +83,7 @@ pub fn analyze(node: &N) -> Option<PgResult<SchemaDdl>> {
     }
 }
 
-fn exists(cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
+pub(super) fn exists(cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
     let snap = cx.catalog_snapshot()?;
     Ok(BUILT_IN.contains(&name)
         || engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), name))

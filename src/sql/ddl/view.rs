@@ -110,7 +110,10 @@ pub fn execute(v: &ViewDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find(cx, schema, name)? {
-                    Some(r) if r.kind == RelKind::View => found.push(r),
+                    Some(r) if r.kind == RelKind::View => {
+                        super::grant::check_owner(cx, &r)?;
+                        found.push(r)
+                    }
                     Some(r) => return Err(wrong_kind(name, r.kind, "a view", "VIEW")),
                     None if *if_exists => cx.notice(notice(
                         format!("view \"{name}\" does not exist, skipping"),
@@ -170,6 +173,7 @@ pub fn create_view(
     let fmt = cx.fmt().clone();
     let used = Cell::new(false);
     let locks = Default::default();
+    let perms = crate::sql::privs::Collector::default();
     let plan = {
         let tables = TableCx {
             catalog: &cx.instance().catalog,
@@ -179,6 +183,8 @@ pub fn create_view(
             used: &used,
             locks: &locks,
             superuser: true,
+            perms: &perms,
+            check_as: None,
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);
@@ -251,6 +257,8 @@ pub fn create_view(
         indexes: Vec::new(),
         constraints: Vec::new(),
         owner: cx.role_oid(),
+        acl: None,
+        column_acls: vec![],
         table: None,
         data,
     };

@@ -14,6 +14,8 @@ pub mod on_conflict;
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
+use crate::catalog::acl;
+use crate::sql::privs::ColUse;
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
@@ -34,9 +36,14 @@ pub struct TableCx<'a> {
     pub used: &'a std::cell::Cell<bool>,
     /// The relation locks the statement needs (taken by the session before it runs).
     pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
-    /// Whether the current role is a superuser: only superusers may read pg_authid and
-    /// pg_shadow (checked when the statement is planned, PostgreSQL's executor start).
+    /// Whether the current role is a superuser.
     pub superuser: bool,
+    /// The privileges the statement needs (`sql::privs`), checked by the session before it
+    /// runs and again at each execution of a prepared statement.
+    pub perms: &'a crate::sql::privs::Collector,
+    /// The role a view's tables are checked as (its owner) while its query is planned; None:
+    /// the current user.
+    pub check_as: Option<u32>,
 }
 
 impl TableCx<'_> {
@@ -54,6 +61,19 @@ impl TableCx<'_> {
             self.note_lock(rel.oid, LockMode::AccessShare);
         }
         r
+    }
+
+    /// Records that the statement needs `bits` on `rel` (`sql::privs`).
+    pub(super) fn require(&self, rel: &Arc<Rel>, bits: u32) {
+        self.perms
+            .require(crate::sql::privs::Target::Rel(rel.clone()), self.check_as, bits);
+    }
+
+    /// Marks a column of relation `oid` as read, inserted or updated (`sql::privs`).
+    pub(super) fn mark(&self, origin: Option<(u32, i16)>, what: crate::sql::privs::ColUse) {
+        if let Some((oid, attnum)) = origin {
+            self.perms.mark(oid, self.check_as, attnum, what);
+        }
     }
 
     /// Records that the statement needs `mode` on relation `oid`.
@@ -187,6 +207,8 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        // A DML target's privilege is added by its statement; FOR UPDATE adds UPDATE.
+        cx.require(&rel, if rowid { 0 } else { acl::SELECT });
         if rel.kind == RelKind::Sequence && !rowid {
             return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
         }
@@ -246,7 +268,15 @@ impl Planner<'_> {
                 continue;
             };
             let n = parse_expr(expr)?;
-            let (e, t) = self.bind(&n, scope, None)?;
+            // A constraint's reads need no privilege.
+            if let Some(cx) = &self.tables {
+                cx.perms.suspend(true);
+            }
+            let bound = self.bind(&n, scope, None);
+            if let Some(cx) = &self.tables {
+                cx.perms.suspend(false);
+            }
+            let (e, t) = bound?;
             let e = self.coerce_bool(e, t, "CHECK", &n)?;
             out.push((c.name.clone(), e));
         }
@@ -284,6 +314,9 @@ impl Planner<'_> {
                     for (i, c) in scope.cols.iter().enumerate() {
                         if c.hidden || c.name.starts_with('\u{0}') {
                             continue;
+                        }
+                        if let Some(cx) = &self.tables {
+                            cx.mark(c.origin, ColUse::Select);
                         }
                         exprs.push(Expr::Column(i));
                         columns.push(Column {
@@ -433,6 +466,12 @@ impl Planner<'_> {
                     .at(loc(rt.location)));
                 }
                 targets.push(pos);
+            }
+        }
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::INSERT);
+            for t in &targets {
+                cx.mark(Some((rel.oid, *t as i16 + 1)), ColUse::Insert);
             }
         }
         let defaults = self.bind_defaults(&rel)?;
@@ -671,6 +710,9 @@ impl Planner<'_> {
             &s.from_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::UPDATE);
+        }
         let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
         let checks = self.bind_checks(&rel, &scope)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
@@ -717,6 +759,9 @@ impl Planner<'_> {
                 other => other,
             };
             let col = target_column(rel, &rt.name, loc(rt.location))?;
+            if let Some(cx) = &self.tables {
+                cx.mark(Some((rel.oid, col as i16 + 1)), ColUse::Update);
+            }
             if sets.iter().any(|(c, _)| *c == col) {
                 return Err(PgError::new(
                     code::DUPLICATE_COLUMN,
@@ -767,6 +812,9 @@ impl Planner<'_> {
             &s.using_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::DELETE);
+        }
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
             columns,
