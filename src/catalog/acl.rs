@@ -179,10 +179,15 @@ pub fn update(
             acl[p].privs |= item.privs | item.goptions;
             acl[p].goptions |= item.goptions;
         }
-        (None, true) => acl.push(AclItem {
-            privs: item.privs | item.goptions,
-            ..item
-        }),
+        (None, true) => {
+            // An item with no rights is never kept (aclupdate removes it).
+            if item.privs | item.goptions != 0 {
+                acl.push(AclItem {
+                    privs: item.privs | item.goptions,
+                    ..item
+                })
+            }
+        }
         (Some(p), false) => {
             acl[p].privs &= !item.privs;
             acl[p].goptions &= !(item.goptions | item.privs);
@@ -287,6 +292,32 @@ pub fn mask(
     result
 }
 
+/// aclnewowner: the ACL after the owner changes from `old` to `new`: every item naming the old
+/// owner as grantee or grantor names the new one, and items that then coincide are merged.
+pub fn new_owner(acl: &Acl, old: Oid, new: Oid) -> Acl {
+    let mut out: Acl = Vec::with_capacity(acl.len());
+    for a in acl {
+        let mut a = *a;
+        if a.grantee == old {
+            a.grantee = new;
+        }
+        if a.grantor == old {
+            a.grantor = new;
+        }
+        match out
+            .iter_mut()
+            .find(|o| o.grantee == a.grantee && o.grantor == a.grantor)
+        {
+            Some(o) => {
+                o.privs |= a.privs;
+                o.goptions |= a.goptions;
+            }
+            None => out.push(a),
+        }
+    }
+    out
+}
+
 #[cfg(all(test, not(feature = "shuttle")))]
 mod tests {
     use super::*;
@@ -337,15 +368,22 @@ mod tests {
         update(&mut acl, g(30, 20, SELECT, 0), true, 10, false, &no).unwrap();
         assert_eq!(
             text(&acl),
-            ["postgres=arwdDxt/postgres", "alice=r*/postgres", "\"Bob x\"=r/alice"]
-        );
-        assert_eq!(
-            update(&mut acl, g(20, 10, 0, SELECT), false, 10, false, &no),
-            Err(AclError::DependentPrivileges)
+            [
+                "postgres=arwdDxt/postgres",
+                "alice=r*/postgres",
+                "\"Bob x\"=r/alice"
+            ]
         );
         let mut acl2 = acl.clone();
+        assert_eq!(
+            update(&mut acl.clone(), g(20, 10, 0, SELECT), false, 10, false, &no),
+            Err(AclError::DependentPrivileges)
+        );
         update(&mut acl2, g(20, 10, 0, SELECT), false, 10, true, &no).unwrap();
-        assert_eq!(text(&acl2), ["postgres=arwdDxt/postgres", "alice=r/postgres"]);
+        assert_eq!(
+            text(&acl2),
+            ["postgres=arwdDxt/postgres", "alice=r/postgres"]
+        );
         update(&mut acl, g(20, 10, SELECT, SELECT), false, 10, true, &no).unwrap();
         assert_eq!(text(&acl), ["postgres=arwdDxt/postgres"]);
         assert_eq!(mask(&acl, 20, 10, SELECT, true, &no), 0);

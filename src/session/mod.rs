@@ -355,6 +355,7 @@ impl Core {
             used: &self.tables_used,
             locks: &self.plan_locks,
             superuser: self.current_role_is_superuser(),
+            role: self.current_role_oid(),
             perms: &self.plan_perms,
             check_as: None,
         }

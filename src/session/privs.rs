@@ -3,7 +3,7 @@
 //! prepared statement (PostgreSQL checks at executor start).
 
 use super::Core;
-use crate::error::PgResult;
+use crate::error::{PgError, PgResult};
 use crate::sql::privs::{self, RelPerm, Who};
 
 impl Core {
@@ -24,4 +24,40 @@ impl Core {
         };
         privs::check(perms, &who)
     }
+}
+
+/// PostgreSQL's CheckMyDatabase: a role that is not a superuser needs CONNECT on the database
+/// (FATAL 42501 `permission denied for database "d"`).
+pub(super) fn check_connect(
+    instance: &crate::instance::Instance,
+    login: &crate::catalog::roles::LoginRole,
+    database: &str,
+) -> PgResult<()> {
+    if login.superuser {
+        return Ok(());
+    }
+    let acl = privs::database_acl(instance, database);
+    let snap = crate::catalog::roles::Roles::latest(&instance.txns);
+    let who = Who {
+        role: login.oid,
+        superuser: false,
+        roles: &instance.catalog.roles,
+        snap: &snap,
+    };
+    let got = privs::acl_mask(
+        &who,
+        login.oid,
+        crate::catalog::roles::BOOTSTRAP_SUPERUSER,
+        Some(&acl),
+        crate::catalog::acl::ObjKind::Database,
+        crate::catalog::acl::CONNECT,
+    );
+    if got != 0 {
+        return Ok(());
+    }
+    Err(PgError::fatal(
+        crate::error::code::INSUFFICIENT_PRIVILEGE,
+        format!("permission denied for database \"{database}\""),
+    )
+    .with_detail("User does not have CONNECT privilege."))
 }

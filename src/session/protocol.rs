@@ -568,6 +568,11 @@ impl Session {
                 if let Some(e) = &target.deferred {
                     return Err(e.clone());
                 }
+                if !checks_at_bind(&target.stmt) {
+                    if let Some(r) = &target.replan {
+                        self.core.check_perms(&r.perms)?;
+                    }
+                }
                 if exprs.len() != target.param_types.len() {
                     return Err(PgError::new(
                         code::SYNTAX_ERROR,
@@ -729,7 +734,7 @@ impl Session {
         }
         let epoch = self.core.instance.catalog.epoch();
         if r.epoch == epoch {
-            if self.core.tx != TxState::Failed {
+            if self.core.tx != TxState::Failed && checks_at_bind(&p.stmt) {
                 self.core.check_perms(&r.perms)?;
             }
             return Ok(p);
@@ -769,7 +774,7 @@ impl Session {
             self.core.ensure_transaction(&a.stmt);
             self.core.lock_relations(&locks)?;
         }
-        if self.core.tx != TxState::Failed {
+        if self.core.tx != TxState::Failed && checks_at_bind(&a.stmt) {
             self.core.check_perms(&perms)?;
         }
         let fresh = Arc::new(Prepared {
@@ -1040,6 +1045,12 @@ impl Session {
             Statement::Query(plan) => {
                 if let PortalRows::NotRun = portal.rows {
                     self.core.check_failed(&stmt)?;
+                    if !checks_at_bind(&stmt) {
+                        // A statement that writes starts its executor at Execute.
+                        if let Some(r) = &portal.prepared.replan {
+                            self.core.check_perms(&r.perms)?;
+                        }
+                    }
                     self.core.ensure_transaction(&stmt);
                     let params = std::mem::take(&mut portal.params);
                     if max_rows <= 0 {
@@ -1163,5 +1174,15 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
                 || t.kind == T::TransStmtPrepare as i32
         }
         _ => false,
+    }
+}
+
+/// Whether a prepared statement's privileges are checked at Bind (PostgreSQL starts the
+/// executor of a plain query there, PORTAL_ONE_SELECT) or at Execute (statements that write:
+/// their portal runs the executor only when executed).
+fn checks_at_bind(stmt: &Statement) -> bool {
+    match stmt {
+        Statement::Query(plan) => !sql::runs_before_output(plan),
+        _ => true,
     }
 }

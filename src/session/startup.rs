@@ -251,6 +251,9 @@ impl Session {
             );
             return fail_after_auth(stream, out, e).await;
         };
+        if let Err(e) = super::privs::check_connect(instance, &login, &database) {
+            return fail_after_auth(stream, out, e).await;
+        }
         if let Some(e) = deferred {
             return fail_after_auth(stream, out, e).await;
         }

@@ -119,6 +119,8 @@ pub enum Ddl {
     Role(role::RoleDdl),
     /// GRANT / REVOKE of object privileges (grant.rs).
     Grant(Box<grant::Grant>),
+    /// ALTER ... OWNER TO (grant.rs).
+    Owner(Box<grant::OwnerTo>),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
@@ -150,6 +152,7 @@ impl Ddl {
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
             Ddl::Role(r) => r.tag(),
+            Ddl::Owner(o) => o.tag,
             Ddl::Grant(g) => {
                 if g.is_grant {
                     "GRANT"
@@ -580,9 +583,19 @@ fn notice(msg: String, sqlstate: &'static str) -> PgError {
     PgError::notice(sqlstate, msg)
 }
 
-/// The schema a new object goes to: the named one, or the first of search_path that exists.
+/// The schema a new object goes to: the named one, or the first of search_path that exists;
+/// the current role needs CREATE on it (42501 `permission denied for schema s`).
 /// `location`: where the object's name stands, for the error's position.
 fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
+    let s = creation_schema_named(cx, schema, location)?;
+    if schema != "pg_temp" {
+        grant::check_schema(cx, &s, crate::catalog::acl::CREATE)
+            .map_err(|e| e.at((location >= 0).then(|| location as u32 + 1)))?;
+    }
+    Ok(s)
+}
+
+fn creation_schema_named(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
     if schema.is_empty() {
         return cx.search_path().into_iter().next().ok_or_else(|| {
             PgError::new(
@@ -829,6 +842,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::Role(r) => role::execute(r, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
+        Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::CreateTableAs(c) => {
             create_as::execute(c, cx)?;
@@ -972,6 +986,8 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         } => {
             let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
             grant::check_owner(cx, &t)?;
+            // DefineIndex: the index goes into the table's schema, which needs CREATE.
+            grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             if let Some(n) = &key.name {
                 if find(cx, &t.name.schema, n)?.is_some() {
                     if *if_not_exists {
@@ -989,6 +1005,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             grant::check_owner(cx, &t)?;
+            grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
         Ddl::AddForeignKey { table, fk } => {

@@ -1187,7 +1187,10 @@ impl<'a> Planner<'a> {
             if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
                 cx.note_lock(rel.oid, crate::txn::lock::LockMode::RowShare);
                 // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
-                cx.require(rel, crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE);
+                cx.require(
+                    rel,
+                    crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE,
+                );
             }
         }
         // Targets (with * expansion)

@@ -93,7 +93,12 @@ impl Collector {
         std::mem::take(&mut *self.rels.borrow_mut())
     }
 
-    fn entry<R>(&self, oid: Oid, as_user: Option<Oid>, f: impl FnOnce(&mut RelPerm) -> R) -> Option<R> {
+    fn entry<R>(
+        &self,
+        oid: Oid,
+        as_user: Option<Oid>,
+        f: impl FnOnce(&mut RelPerm) -> R,
+    ) -> Option<R> {
         let mut rels = self.rels.borrow_mut();
         rels.iter_mut()
             .find(|p| p.oid() == oid && p.as_user == as_user)
@@ -162,8 +167,8 @@ pub struct Who<'a> {
 }
 
 impl Who<'_> {
-    fn has_privs_of(&self, member: Oid, role: Oid) -> bool {
-        member == role || self.roles.is_member(member, role, true, self.snap)
+    pub fn has_privs_of(&self, member: Oid, role: Oid) -> bool {
+        has_privs_of(self.roles, self.snap, member, role)
     }
 
     fn is_superuser(&self, role: Oid) -> bool {
@@ -174,6 +179,116 @@ impl Who<'_> {
             .by_oid(role, self.snap)
             .is_some_and(|r| r.def.superuser)
     }
+}
+
+/// PostgreSQL's has_privs_of_role, with pg_database_owner standing for the database's owner
+/// (the bootstrap superuser: databases are not created by users yet).
+pub fn has_privs_of(roles: &Roles, snap: &Snapshot, member: Oid, role: Oid) -> bool {
+    if member == role {
+        return true;
+    }
+    if role == crate::catalog::roles::PG_DATABASE_OWNER {
+        return has_privs_of(
+            roles,
+            snap,
+            member,
+            crate::catalog::roles::BOOTSTRAP_SUPERUSER,
+        );
+    }
+    roles.is_member(member, role, true, snap)
+}
+
+/// A schema as privileges see it.
+#[derive(Debug, Clone)]
+pub struct SchemaInfo {
+    pub oid: Oid,
+    pub owner: Oid,
+    /// None: the owner's defaults.
+    pub acl: Option<Acl>,
+    pub builtin: bool,
+}
+
+/// The schema `name` of `database` with its owner and ACL, as `snap` sees it.
+pub fn schema_info(
+    catalog: &super::engine::SqlCatalog,
+    snap: &Snapshot,
+    database: &str,
+    name: &str,
+) -> Option<SchemaInfo> {
+    if let Some((oid, _, owner)) = super::catalog::NAMESPACES.iter().find(|n| n.1 == name) {
+        let changed = catalog.namespaces.builtin_acl(database, name, snap);
+        return Some(SchemaInfo {
+            oid: *oid,
+            owner: changed.as_ref().map_or(*owner, |n| n.owner),
+            acl: match changed {
+                Some(n) => n.acl.clone(),
+                None => builtin_schema_acl(*oid),
+            },
+            builtin: true,
+        });
+    }
+    let n = catalog.namespaces.lookup(database, name, snap)?;
+    Some(SchemaInfo {
+        oid: n.oid,
+        owner: n.owner,
+        acl: n.acl.clone(),
+        builtin: false,
+    })
+}
+
+/// The ACLs initdb gives the built-in schemas: pg_catalog and information_schema are usable
+/// by everyone, public (owned by pg_database_owner) too.
+pub fn builtin_schema_acl(oid: Oid) -> Option<Acl> {
+    let owner = match oid {
+        11 | 13207 => crate::catalog::roles::BOOTSTRAP_SUPERUSER,
+        2200 => crate::catalog::roles::PG_DATABASE_OWNER,
+        _ => return None,
+    };
+    Some(vec![
+        acl::AclItem {
+            grantee: owner,
+            grantor: owner,
+            privs: acl::USAGE | acl::CREATE,
+            goptions: 0,
+        },
+        acl::AclItem {
+            grantee: acl::PUBLIC,
+            grantor: owner,
+            privs: acl::USAGE,
+            goptions: 0,
+        },
+    ])
+}
+
+/// The ACL of database `name`: granted, or the defaults (template databases: CONNECT for
+/// the owner only, as initdb leaves them).
+pub fn database_acl(inst: &crate::instance::Instance, name: &str) -> Acl {
+    if let Some(a) = inst.database_acls.read().get(name) {
+        return a.clone();
+    }
+    let owner = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
+    if name == "template0" || name == "template1" {
+        return vec![
+            acl::AclItem {
+                grantee: acl::PUBLIC,
+                grantor: owner,
+                privs: acl::CONNECT,
+                goptions: 0,
+            },
+            acl::AclItem {
+                grantee: owner,
+                grantor: owner,
+                privs: acl::ALL_DATABASE,
+                goptions: 0,
+            },
+        ];
+    }
+    acl::default_acl(ObjKind::Database, owner)
+}
+
+/// pg_namespace_aclmask: which of `want` `role` holds on schema `s`.
+pub fn schema_mask(who: &Who<'_>, role: Oid, s: &SchemaInfo, want: u32) -> u32 {
+    acl_mask(who, role, s.owner, s.acl.as_ref(), ObjKind::Schema, want)
 }
 
 /// The ACL kind of a relation.
@@ -227,7 +342,14 @@ pub fn catalog_acl(oid: Oid) -> Acl {
 
 /// pg_class_aclmask: which of `want` `role` holds on relation `rel`.
 pub fn rel_mask(who: &Who<'_>, role: Oid, rel: &Rel, want: u32) -> u32 {
-    acl_mask(who, role, rel.owner, rel.acl.as_ref(), rel_obj_kind(rel.kind), want)
+    acl_mask(
+        who,
+        role,
+        rel.owner,
+        rel.acl.as_ref(),
+        rel_obj_kind(rel.kind),
+        want,
+    )
 }
 
 /// aclmask over `acl` (None: the kind's defaults for `owner`), with the superuser and

@@ -25,6 +25,8 @@ use crate::sql::privs::denied;
 use crate::txn::lock::LockMode;
 
 const INVALID_GRANT_OPERATION: &str = "0LP01";
+/// PostgreSQL's system columns, by attribute number from -6 to -1.
+const SYSTEM_COLUMNS: [&str; 6] = ["tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"];
 const WARNING_PRIVILEGE_NOT_GRANTED: &str = "01007";
 const WARNING_PRIVILEGE_NOT_REVOKED: &str = "01006";
 
@@ -34,6 +36,8 @@ pub enum ObjType {
     /// ON [TABLE]: tables, views and (with a warning for other privileges) sequences.
     Table,
     Sequence,
+    Schema,
+    Database,
 }
 
 /// An analyzed GRANT / REVOKE of object privileges.
@@ -54,6 +58,194 @@ pub struct Grant {
     pub grant_option: bool,
     pub cascade: bool,
     pub grantor: Option<Spec>,
+    /// An error found while analyzing, raised when the statement runs.
+    pub fail: Option<PgError>,
+}
+
+impl Grant {
+    fn failed(is_grant: bool) -> Grant {
+        Grant {
+            is_grant,
+            objtype: ObjType::Table,
+            objects: Vec::new(),
+            in_schemas: Vec::new(),
+            privileges: None,
+            columns: Vec::new(),
+            grantees: Vec::new(),
+            grant_option: false,
+            cascade: false,
+            grantor: None,
+            fail: None,
+        }
+    }
+}
+
+/// ALTER TABLE / VIEW / SEQUENCE / INDEX / SCHEMA ... OWNER TO.
+#[derive(Debug, Clone)]
+pub struct OwnerTo {
+    pub target: OwnerTarget,
+    pub owner: Spec,
+    pub tag: &'static str,
+}
+
+#[derive(Debug, Clone)]
+pub enum OwnerTarget {
+    /// `kind`: the kind the statement names, with its word (None: ALTER TABLE, any kind).
+    Rel {
+        schema: String,
+        name: String,
+        kind: Option<(RelKind, &'static str)>,
+        missing_ok: bool,
+    },
+    Schema(String),
+}
+
+fn spec_oid(cx: &mut dyn SessionCtx, spec: &Spec) -> PgResult<Oid> {
+    match spec {
+        Spec::Name(n) => super::role::role_oid(cx, n),
+        Spec::Public => super::role::role_oid(cx, "public"),
+        Spec::CurrentUser => Ok(cx.role_oid()),
+        Spec::SessionUser => {
+            let n = cx.session_user().to_string();
+            super::role::role_oid(cx, &n)
+        }
+    }
+}
+
+/// The checks of ATExecChangeOwner / AlterSchemaOwner_internal for a non-superuser: the
+/// current role must be able to become the new owner (be a member of it), and the new owner
+/// needs CREATE on `schema` (None: the database, for a schema: not checked here).
+fn check_new_owner(cx: &mut dyn SessionCtx, new: Oid, schema: Option<&str>) -> PgResult<()> {
+    if super::role::is_superuser(cx)? {
+        return Ok(());
+    }
+    let snap = cx.catalog_snapshot()?;
+    let me = cx.role_oid();
+    let roles = &cx.instance().catalog.roles;
+    if !roles.is_member(me, new, false, &snap) {
+        let name = roles
+            .by_oid(new, &snap)
+            .map(|r| r.def.name.clone())
+            .unwrap_or_default();
+        return Err(PgError::new(
+            code::INSUFFICIENT_PRIVILEGE,
+            format!("must be member of role \"{name}\""),
+        ));
+    }
+    if let Some(s) = schema {
+        let db = cx.database().to_string();
+        let catalog = &cx.instance().catalog;
+        if let Some(info) = crate::sql::privs::schema_info(catalog, &snap, &db, s) {
+            let superuser = roles.by_oid(new, &snap).is_some_and(|r| r.def.superuser);
+            let who = crate::sql::privs::Who {
+                role: new,
+                superuser,
+                roles,
+                snap: &snap,
+            };
+            if crate::sql::privs::schema_mask(&who, new, &info, acl::CREATE) == 0 {
+                return Err(denied("schema", s));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs an OWNER TO.
+pub fn change_owner(o: &OwnerTo, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    match &o.target {
+        OwnerTarget::Schema(name) => {
+            let snap = cx.catalog_snapshot()?;
+            let db = cx.database().to_string();
+            let Some(info) =
+                crate::sql::privs::schema_info(&cx.instance().catalog, &snap, &db, name)
+            else {
+                return Err(PgError::new(
+                    code::INVALID_SCHEMA_NAME,
+                    format!("schema \"{name}\" does not exist"),
+                ));
+            };
+            let new = spec_oid(cx, &o.owner)?;
+            if new == info.owner {
+                return Ok(());
+            }
+            if !owns(cx, info.owner)? {
+                return Err(crate::sql::privs::not_owner("schema", name));
+            }
+            check_new_owner(cx, new, None)?;
+            let acl = info
+                .acl
+                .as_ref()
+                .map(|a| acl::new_owner(a, info.owner, new));
+            write_schema(cx, name, &info, new, acl)
+        }
+        OwnerTarget::Rel {
+            schema,
+            name,
+            kind,
+            missing_ok,
+        } => {
+            let Some(rel) = find_locked(cx, schema, name, LockMode::AccessExclusive)? else {
+                if *missing_ok {
+                    cx.notice(PgError::notice(
+                        code::SUCCESSFUL_COMPLETION,
+                        format!("relation \"{name}\" does not exist, skipping"),
+                    ));
+                    return Ok(());
+                }
+                return Err(PgError::new(
+                    code::UNDEFINED_TABLE,
+                    format!("relation \"{name}\" does not exist"),
+                ));
+            };
+            check_owner(cx, &rel)?;
+            if let Some((k, word)) = kind {
+                if rel.kind != *k {
+                    return Err(PgError::new(
+                        code::WRONG_OBJECT_TYPE,
+                        format!(
+                            "\"{name}\" is not a{} {word}",
+                            if *word == "index" { "n" } else { "" }
+                        ),
+                    ));
+                }
+            }
+            let new = spec_oid(cx, &o.owner)?;
+            if new == rel.owner {
+                return Ok(());
+            }
+            check_new_owner(cx, new, Some(&rel.name.schema))?;
+            set_rel_owner(cx, &rel, new)?;
+            let indexes: Vec<String> = rel.indexes.iter().map(|i| i.name.clone()).collect();
+            for i in indexes {
+                if let Some(ir) = super::find(cx, &rel.name.schema, &i)? {
+                    set_rel_owner(cx, &ir, new)?;
+                }
+            }
+            if rel.kind == RelKind::Table {
+                for s in crate::sql::sequence::owned_sequences(cx, &rel)? {
+                    set_rel_owner(cx, &s, new)?;
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn set_rel_owner(cx: &mut dyn SessionCtx, rel: &Arc<Rel>, new: Oid) -> PgResult<()> {
+    let old = rel.owner;
+    let acl = rel.acl.as_ref().map(|a| acl::new_owner(a, old, new));
+    let cols: Vec<(usize, Acl)> = rel
+        .column_acls
+        .iter()
+        .map(|(p, a)| (*p, acl::new_owner(a, old, new)))
+        .collect();
+    replace(cx, rel, |n| {
+        n.owner = new;
+        n.acl = acl;
+        n.column_acls = cols;
+    })?;
+    Ok(())
 }
 
 /// PostgreSQL's string_to_privilege.
@@ -114,10 +306,58 @@ fn str_of(n: &protobuf::Node) -> Option<&str> {
 /// Decides what a GrantStmt (or ALTER DEFAULT PRIVILEGES) is; None for other statements.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     match node {
-        N::GrantStmt(g) => Some(analyze_grant(g).map(|g| Ddl::Grant(Box::new(g)))),
+        // PostgreSQL analyzes GRANT when it runs it: errors wait for execution.
+        N::GrantStmt(g) => Some(Ok(Ddl::Grant(Box::new(analyze_grant(g).unwrap_or_else(
+            |e| Grant {
+                fail: Some(e),
+                ..Grant::failed(g.is_grant)
+            },
+        ))))),
         N::AlterDefaultPrivilegesStmt(_) => Some(Err(PgError::feature_not_supported(
             "ALTER DEFAULT PRIVILEGES is not supported yet",
         ))),
+        N::AlterTableStmt(a) => {
+            let [cmd] = a.cmds.as_slice() else {
+                return None;
+            };
+            let Some(N::AlterTableCmd(c)) = cmd.node.as_ref() else {
+                return None;
+            };
+            if c.subtype != protobuf::AlterTableType::AtChangeOwner as i32 {
+                return None;
+            }
+            let kind = match ObjectType::try_from(a.objtype).ok()? {
+                ObjectType::ObjectTable => None,
+                ObjectType::ObjectView => Some((RelKind::View, "view")),
+                ObjectType::ObjectSequence => Some((RelKind::Sequence, "sequence")),
+                ObjectType::ObjectIndex => Some((RelKind::Index, "index")),
+                _ => return None,
+            };
+            let rv = a.relation.as_ref()?;
+            Some(Ok(Ddl::Owner(Box::new(OwnerTo {
+                target: OwnerTarget::Rel {
+                    schema: rv.schemaname.clone(),
+                    name: rv.relname.clone(),
+                    kind,
+                    missing_ok: a.missing_ok,
+                },
+                owner: c.newowner.as_ref().map_or(Spec::CurrentUser, Spec::of),
+                tag: match kind {
+                    None => "ALTER TABLE",
+                    Some((RelKind::View, _)) => "ALTER VIEW",
+                    Some((RelKind::Sequence, _)) => "ALTER SEQUENCE",
+                    Some(_) => "ALTER INDEX",
+                },
+            }))))
+        }
+        N::AlterOwnerStmt(o) if o.object_type == ObjectType::ObjectSchema as i32 => {
+            let name = o.object.as_ref().and_then(|n| str_of(n))?.to_string();
+            Some(Ok(Ddl::Owner(Box::new(OwnerTo {
+                target: OwnerTarget::Schema(name),
+                owner: o.newowner.as_ref().map_or(Spec::CurrentUser, Spec::of),
+                tag: "ALTER SCHEMA",
+            }))))
+        }
         _ => None,
     }
 }
@@ -126,16 +366,8 @@ fn analyze_grant(g: &protobuf::GrantStmt) -> PgResult<Grant> {
     let objtype = match ObjectType::try_from(g.objtype).unwrap_or(ObjectType::Undefined) {
         ObjectType::ObjectTable => ObjType::Table,
         ObjectType::ObjectSequence => ObjType::Sequence,
-        ObjectType::ObjectSchema => {
-            return Err(PgError::feature_not_supported(
-                "GRANT / REVOKE on schemas is not supported yet",
-            ))
-        }
-        ObjectType::ObjectDatabase => {
-            return Err(PgError::feature_not_supported(
-                "GRANT / REVOKE on databases is not supported yet",
-            ))
-        }
+        ObjectType::ObjectSchema => ObjType::Schema,
+        ObjectType::ObjectDatabase => ObjType::Database,
         _ => {
             return Err(PgError::feature_not_supported(
                 "GRANT / REVOKE on this kind of object is not supported yet",
@@ -145,6 +377,8 @@ fn analyze_grant(g: &protobuf::GrantStmt) -> PgResult<Grant> {
     let (all, word) = match objtype {
         ObjType::Table => (acl::ALL_RELATION | acl::ALL_SEQUENCE, "relation"),
         ObjType::Sequence => (acl::ALL_SEQUENCE, "sequence"),
+        ObjType::Schema => (acl::ALL_SCHEMA, "schema"),
+        ObjType::Database => (acl::ALL_DATABASE, "database"),
     };
     let mut privileges = None;
     let mut columns = Vec::new();
@@ -162,7 +396,12 @@ fn analyze_grant(g: &protobuf::GrantStmt) -> PgResult<Grant> {
                     ));
                 }
                 let bit = privilege_bit(&ap.priv_name)?;
-                let cols = ap.cols.iter().filter_map(str_of).map(String::from).collect();
+                let cols = ap
+                    .cols
+                    .iter()
+                    .filter_map(str_of)
+                    .map(String::from)
+                    .collect();
                 columns.push((bit, cols));
                 continue;
             }
@@ -184,6 +423,7 @@ fn analyze_grant(g: &protobuf::GrantStmt) -> PgResult<Grant> {
         match o.node.as_ref() {
             Some(N::RangeVar(rv)) => objects.push((rv.schemaname.clone(), rv.relname.clone())),
             Some(N::String(s)) if all_in_schema => in_schemas.push(s.sval.clone()),
+            Some(N::String(s)) => objects.push((String::new(), s.sval.clone())),
             _ => {}
         }
     }
@@ -206,13 +446,42 @@ fn analyze_grant(g: &protobuf::GrantStmt) -> PgResult<Grant> {
         grant_option: g.grant_option,
         cascade: g.behavior == protobuf::DropBehavior::DropCascade as i32,
         grantor: g.grantor.as_ref().map(Spec::of),
+        fail: None,
     })
 }
 
 /// Runs a GRANT / REVOKE of object privileges.
 pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    if let Some(e) = &g.fail {
+        return Err(e.clone());
+    }
     let mut rels: Vec<Arc<Rel>> = Vec::new();
+    let mut schemas = Vec::new();
+    let mut databases = Vec::new();
     for (schema, name) in &g.objects {
+        if g.objtype == ObjType::Database {
+            if cx.instance().database_oid(name).is_none() {
+                return Err(PgError::new(
+                    code::INVALID_CATALOG_NAME,
+                    format!("database \"{name}\" does not exist"),
+                ));
+            }
+            databases.push(name.clone());
+            continue;
+        }
+        if g.objtype == ObjType::Schema {
+            let snap = cx.catalog_snapshot()?;
+            let db = cx.database().to_string();
+            let catalog = &cx.instance().catalog;
+            let Some(info) = crate::sql::privs::schema_info(catalog, &snap, &db, name) else {
+                return Err(PgError::new(
+                    code::INVALID_SCHEMA_NAME,
+                    format!("schema \"{name}\" does not exist"),
+                ));
+            };
+            schemas.push((name.clone(), info));
+            continue;
+        }
         let Some(r) = find_locked(cx, schema, name, LockMode::ShareUpdateExclusive)? else {
             return Err(PgError::new(
                 code::UNDEFINED_TABLE,
@@ -233,6 +502,7 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
         let want = |k: RelKind| match g.objtype {
             ObjType::Table => matches!(k, RelKind::Table | RelKind::View),
             ObjType::Sequence => k == RelKind::Sequence,
+            ObjType::Schema | ObjType::Database => false,
         };
         let found: Vec<Arc<Rel>> = cx
             .instance()
@@ -270,12 +540,138 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
             }
         };
         if oid != cx.role_oid() {
-            return Err(PgError::feature_not_supported("grantor must be current user"));
+            return Err(PgError::feature_not_supported(
+                "grantor must be current user",
+            ));
         }
     }
     for rel in rels {
         grant_relation(g, cx, &rel, &grantees)?;
     }
+    for (name, info) in schemas {
+        grant_schema(g, cx, &name, &info, &grantees)?;
+    }
+    for name in databases {
+        grant_database(g, cx, &name, &grantees)?;
+    }
+    Ok(())
+}
+
+/// ExecGrant_Database for one database (kept in the instance, see `database_acls`).
+fn grant_database(
+    g: &Grant,
+    cx: &mut dyn SessionCtx,
+    name: &str,
+    grantees: &[Oid],
+) -> PgResult<()> {
+    let owner = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
+    let all_privs = g.privileges.is_none();
+    let this = g.privileges.unwrap_or(acl::ALL_DATABASE);
+    let old = crate::sql::privs::database_acl(cx.instance(), name);
+    let (grantor, avail) = best_grantor(cx, this, &old, owner)?;
+    let snap = cx.catalog_snapshot()?;
+    let holds_any = avail != 0 || {
+        let roles = &cx.instance().catalog.roles;
+        let whole = acl::ALL_DATABASE | (acl::ALL_DATABASE << 16);
+        acl::mask(&old, grantor, owner, whole, false, &|a, b| {
+            crate::sql::privs::has_privs_of(roles, &snap, a, b)
+        }) != 0
+    };
+    let this = restrict(
+        cx, g.is_grant, avail, all_privs, this, grantor, holds_any, "database", name, None,
+    )?;
+    let mut acl = old;
+    let inst = cx.instance();
+    merge(&mut acl, g, grantees, this, grantor, owner, &|a, b| {
+        crate::sql::privs::has_privs_of(&inst.catalog.roles, &snap, a, b)
+    })?;
+    inst.database_acls.write().insert(name.to_string(), acl);
+    Ok(())
+}
+
+/// ExecGrant_Namespace for one schema.
+fn grant_schema(
+    g: &Grant,
+    cx: &mut dyn SessionCtx,
+    name: &str,
+    info: &crate::sql::privs::SchemaInfo,
+    grantees: &[Oid],
+) -> PgResult<()> {
+    let owner = info.owner;
+    let all_privs = g.privileges.is_none();
+    let this = g.privileges.unwrap_or(acl::ALL_SCHEMA);
+    let old = info
+        .acl
+        .clone()
+        .unwrap_or_else(|| acl::default_acl(ObjKind::Schema, owner));
+    let (grantor, avail) = best_grantor(cx, this, &old, owner)?;
+    let snap = cx.catalog_snapshot()?;
+    let holds_any = avail != 0 || {
+        let roles = &cx.instance().catalog.roles;
+        let whole = acl::ALL_SCHEMA | (acl::ALL_SCHEMA << 16);
+        acl::mask(&old, grantor, owner, whole, false, &|a, b| {
+            crate::sql::privs::has_privs_of(roles, &snap, a, b)
+        }) != 0
+    };
+    let this = restrict(
+        cx, g.is_grant, avail, all_privs, this, grantor, holds_any, "schema", name, None,
+    )?;
+    let mut acl = old;
+    {
+        let roles = &cx.instance().catalog.roles;
+        merge(&mut acl, g, grantees, this, grantor, owner, &|a, b| {
+            crate::sql::privs::has_privs_of(roles, &snap, a, b)
+        })?;
+    }
+    if Some(&acl) == info.acl.as_ref() {
+        return Ok(());
+    }
+    write_schema(cx, name, info, owner, Some(acl))
+}
+
+/// Writes a new version of schema `name` with `owner` and `acl`.
+pub fn write_schema(
+    cx: &mut dyn SessionCtx,
+    name: &str,
+    info: &crate::sql::privs::SchemaInfo,
+    owner: Oid,
+    acl: Option<Acl>,
+) -> PgResult<()> {
+    let (cell, cid) = cx.writer("GRANT")?;
+    let snap = cx.catalog_snapshot()?;
+    let db = cx.database().to_string();
+    let catalog = &cx.instance().catalog;
+    let busy = |_| {
+        PgError::new(
+            code::OBJECT_IN_USE,
+            format!("schema \"{name}\" is being changed by another transaction"),
+        )
+    };
+    let old = if info.builtin {
+        catalog.namespaces.builtin_acl(&db, name, &snap)
+    } else {
+        catalog.namespaces.lookup(&db, name, &snap)
+    };
+    if let Some(old) = old {
+        catalog.namespaces.end(&old, &cell, cid).map_err(busy)?;
+    }
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    catalog
+        .namespaces
+        .replace(
+            info.builtin,
+            info.oid,
+            &db,
+            name,
+            owner,
+            acl,
+            &snap,
+            &cell,
+            cid,
+        )
+        .map_err(busy)?;
+    catalog.bump();
     Ok(())
 }
 
@@ -453,7 +849,9 @@ fn grant_relation(
         ObjKind::Table
     };
     let all_privs = g.privileges.is_none();
-    let mut this = g.privileges.unwrap_or(if all_privs { kind.all() } else { 0 });
+    let mut this = g
+        .privileges
+        .unwrap_or(if all_privs { kind.all() } else { 0 });
     if g.objtype == ObjType::Table {
         if is_seq {
             if this & !acl::ALL_SEQUENCE != 0 {
@@ -473,8 +871,10 @@ fn grant_relation(
         }
     }
     // Column privileges: named ones, and on REVOKE of table privileges, every column's.
-    let mut col_privs: Vec<(usize, u32)> = Vec::new();
-    let mut add_col = |pos: usize, bits: u32| match col_privs.iter_mut().find(|(p, _)| *p == pos) {
+    // Positions: user columns from 0, system columns (which hold no ACL here but are
+    // revoked from, with PostgreSQL's warnings) below 0.
+    let mut col_privs: Vec<(i64, u32)> = Vec::new();
+    let mut add_col = |pos: i64, bits: u32| match col_privs.iter_mut().find(|(p, _)| *p == pos) {
         Some((_, b)) => *b |= bits,
         None => col_privs.push((pos, bits)),
     };
@@ -494,19 +894,28 @@ fn grant_relation(
             bit &= acl::SELECT;
         }
         for c in cols {
-            let Some(pos) = rel.live_columns().find(|(_, d)| d.name == *c).map(|(i, _)| i) else {
+            let Some(pos) = rel
+                .live_columns()
+                .find(|(_, d)| d.name == *c)
+                .map(|(i, _)| i)
+            else {
                 return Err(PgError::new(
                     code::UNDEFINED_COLUMN,
                     format!("column \"{c}\" of relation \"{name}\" does not exist"),
                 ));
             };
-            add_col(pos, bit);
+            add_col(pos as i64, bit);
         }
     }
     if !g.is_grant && this & acl::ALL_COLUMN != 0 {
+        if rel.kind != RelKind::View {
+            for pos in -(SYSTEM_COLUMNS.len() as i64)..0 {
+                add_col(pos, this & acl::ALL_COLUMN);
+            }
+        }
         let live: Vec<usize> = rel.live_columns().map(|(i, _)| i).collect();
         for pos in live {
-            add_col(pos, this & acl::ALL_COLUMN);
+            add_col(pos as i64, this & acl::ALL_COLUMN);
         }
     }
     let hp_owned = {
@@ -546,7 +955,7 @@ fn grant_relation(
     for (pos, bits) in col_privs {
         let old_col: Acl = new_cols
             .iter()
-            .find(|(p, _)| *p == pos)
+            .find(|(p, _)| *p as i64 == pos)
             .map(|(_, a)| a.clone())
             .unwrap_or_default();
         // The grantor is chosen over the table's and the column's ACLs together.
@@ -556,14 +965,23 @@ fn grant_relation(
             .unwrap_or_else(|| acl::default_acl(kind, owner));
         merged.extend(old_col.iter().copied());
         let (grantor, avail) = best_grantor(cx, bits, &merged, owner)?;
+        // pg_aclmask of a column: the table's privileges or the column's.
         let holds_any = avail != 0 || {
             let roles = &cx.instance().catalog.roles;
             let whole = acl::ALL_COLUMN | (acl::ALL_COLUMN << 16);
-            acl::mask(&old_col, grantor, owner, whole, false, &|a, b| {
-                hp_owned(roles, a, b)
-            }) != 0
+            let table = rel
+                .acl
+                .clone()
+                .unwrap_or_else(|| acl::default_acl(kind, owner));
+            let hp = |a, b| hp_owned(roles, a, b);
+            acl::mask(&old_col, grantor, owner, whole, false, &hp) != 0
+                || acl::mask(&table, grantor, owner, whole, false, &hp) != 0
         };
-        let colname = rel.columns[pos].name.clone();
+        let colname = if pos < 0 {
+            SYSTEM_COLUMNS[(pos + SYSTEM_COLUMNS.len() as i64) as usize].to_string()
+        } else {
+            rel.columns[pos as usize].name.clone()
+        };
         let this = restrict(
             cx,
             g.is_grant,
@@ -581,6 +999,10 @@ fn grant_relation(
         merge(&mut acl, g, grantees, this, grantor, owner, &|a, b| {
             hp_owned(roles, a, b)
         })?;
+        if pos < 0 {
+            continue;
+        }
+        let pos = pos as usize;
         new_cols.retain(|(p, _)| *p != pos);
         if !acl.is_empty() {
             new_cols.push((pos, acl));
@@ -605,7 +1027,11 @@ pub fn owns(cx: &mut dyn SessionCtx, owner: Oid) -> PgResult<bool> {
         return Ok(true);
     }
     let snap = cx.catalog_snapshot()?;
-    Ok(cx.instance().catalog.roles.is_member(me, owner, true, &snap))
+    Ok(cx
+        .instance()
+        .catalog
+        .roles
+        .is_member(me, owner, true, &snap))
 }
 
 /// 42501 `must be owner of table t` (view, sequence, index) unless the current role owns `rel`.
@@ -635,6 +1061,58 @@ pub fn check_any(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32) -> PgResult<()> 
         .map(|b| 1u32 << b)
         .filter(|b| bits & b != 0)
         .any(|b| crate::sql::privs::rel_mask(&who, role, rel, b) != 0)
+    {
+        return Ok(());
+    }
+    Err(denied(
+        crate::sql::privs::rel_kind_word(rel.kind),
+        &rel.name.name,
+    ))
+}
+
+/// 42501 `permission denied for schema s` unless the current role holds one of `bits` on
+/// schema `name` (a schema that does not exist passes: its lookup fails elsewhere).
+pub fn check_schema(cx: &mut dyn SessionCtx, name: &str, bits: u32) -> PgResult<()> {
+    if super::role::is_superuser(cx)? {
+        return Ok(());
+    }
+    let snap = cx.catalog_snapshot()?;
+    let db = cx.database().to_string();
+    let catalog = &cx.instance().catalog;
+    let Some(info) = crate::sql::privs::schema_info(catalog, &snap, &db, name) else {
+        return Ok(());
+    };
+    let who = crate::sql::privs::Who {
+        role: cx.role_oid(),
+        superuser: false,
+        roles: &catalog.roles,
+        snap: &snap,
+    };
+    if crate::sql::privs::schema_mask(&who, who.role, &info, bits) != 0 {
+        return Ok(());
+    }
+    Err(denied("schema", name))
+}
+
+/// checkFkeyPermissions: a foreign key needs REFERENCES on the referenced table, or on each
+/// of its referenced columns (42501 `permission denied for table t`).
+pub fn check_references(cx: &mut dyn SessionCtx, rel: &Rel, columns: &[usize]) -> PgResult<()> {
+    if rel.acl.is_none() && cx.role_oid() == rel.owner {
+        return Ok(());
+    }
+    let snap = cx.catalog_snapshot()?;
+    let superuser = super::role::is_superuser(cx)?;
+    let who = crate::sql::privs::Who {
+        role: cx.role_oid(),
+        superuser,
+        roles: &cx.instance().catalog.roles,
+        snap: &snap,
+    };
+    let role = who.role;
+    if crate::sql::privs::rel_mask(&who, role, rel, acl::REFERENCES) != 0
+        || columns.iter().all(|c| {
+            crate::sql::privs::column_mask(&who, role, rel, *c as i16 + 1, acl::REFERENCES) != 0
+        })
     {
         return Ok(());
     }

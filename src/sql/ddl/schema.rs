@@ -170,6 +170,9 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                         format!("schema \"{name}\" does not exist"),
                     ));
                 };
+                if !super::grant::owns(cx, ns.owner)? {
+                    return Err(crate::sql::privs::not_owner("schema", name));
+                }
                 // Its tables and views (indexes go with their tables), then what reads them.
                 let db = cx.database().to_string();
                 let members: Vec<_> = cx

@@ -183,6 +183,7 @@ pub fn create_view(
             used: &used,
             locks: &locks,
             superuser: true,
+            role: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
             perms: &perms,
             check_as: None,
         };

@@ -191,12 +191,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     let ty = Type(col.type_oid);
                     out.push(build(1249, |c| match c {
                         "attrelid" => Value::Oid(r.oid),
-                        "attacl" => acl_value(
-                            r.column_acls
-                                .iter()
-                                .find(|(p, _)| *p == i)
-                                .map(|(_, a)| a),
-                        ),
+                        "attacl" => {
+                            acl_value(r.column_acls.iter().find(|(p, _)| *p == i).map(|(_, a)| a))
+                        }
                         "attname" => Value::Text(if col.dropped {
                             format!("........pg.dropped.{}........", i + 1)
                         } else {

@@ -15,10 +15,10 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
 use crate::catalog::acl;
-use crate::sql::privs::ColUse;
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
+use crate::sql::privs::ColUse;
 use crate::sql::types::{Type, Value};
 use crate::storage::LockMode as RowLockMode;
 use crate::txn::lock::LockMode;
@@ -38,6 +38,8 @@ pub struct TableCx<'a> {
     pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
     /// Whether the current role is a superuser.
     pub superuser: bool,
+    /// The current role.
+    pub role: u32,
     /// The privileges the statement needs (`sql::privs`), checked by the session before it
     /// runs and again at each execution of a prepared statement.
     pub perms: &'a crate::sql::privs::Collector,
@@ -63,10 +65,32 @@ impl TableCx<'_> {
         r
     }
 
+    /// PostgreSQL's LookupExplicitNamespace: a name qualified with a schema needs USAGE on it.
+    fn check_schema_usage(&self, schema: &str) -> PgResult<()> {
+        let Some(info) =
+            crate::sql::privs::schema_info(self.catalog, &self.snap, self.database, schema)
+        else {
+            return Ok(());
+        };
+        let who = crate::sql::privs::Who {
+            role: self.role,
+            superuser: self.superuser,
+            roles: &self.catalog.roles,
+            snap: &self.snap,
+        };
+        if crate::sql::privs::schema_mask(&who, self.role, &info, acl::USAGE) != 0 {
+            return Ok(());
+        }
+        Err(crate::sql::privs::denied("schema", schema))
+    }
+
     /// Records that the statement needs `bits` on `rel` (`sql::privs`).
     pub(super) fn require(&self, rel: &Arc<Rel>, bits: u32) {
-        self.perms
-            .require(crate::sql::privs::Target::Rel(rel.clone()), self.check_as, bits);
+        self.perms.require(
+            crate::sql::privs::Target::Rel(rel.clone()),
+            self.check_as,
+            bits,
+        );
     }
 
     /// Marks a column of relation `oid` as read, inserted or updated (`sql::privs`).
@@ -207,6 +231,10 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        if !rv.schemaname.is_empty() && !cx.superuser && cx.check_as.is_none() {
+            cx.check_schema_usage(&rv.schemaname)
+                .map_err(|e| e.at(loc(rv.location)))?;
+        }
         // A DML target's privilege is added by its statement; FOR UPDATE adds UPDATE.
         cx.require(&rel, if rowid { 0 } else { acl::SELECT });
         if rel.kind == RelKind::Sequence && !rowid {
