@@ -376,7 +376,14 @@ mod tests {
         );
         let mut acl2 = acl.clone();
         assert_eq!(
-            update(&mut acl.clone(), g(20, 10, 0, SELECT), false, 10, false, &no),
+            update(
+                &mut acl.clone(),
+                g(20, 10, 0, SELECT),
+                false,
+                10,
+                false,
+                &no
+            ),
             Err(AclError::DependentPrivileges)
         );
         update(&mut acl2, g(20, 10, 0, SELECT), false, 10, true, &no).unwrap();

@@ -1121,3 +1121,60 @@ pub fn check_references(cx: &mut dyn SessionCtx, rel: &Rel, columns: &[usize]) -
         &rel.name.name,
     ))
 }
+
+/// The objects of the session's database (and the databases) whose ACLs name role `oid` as
+/// grantee or grantor, as DROP ROLE's DETAIL lists them: (object OID, column number or 0,
+/// text).
+pub fn acl_dependents(cx: &mut dyn SessionCtx, oid: Oid) -> PgResult<Vec<(u32, i32, String)>> {
+    let names = |acl: &Acl| acl.iter().any(|a| a.grantee == oid || a.grantor == oid);
+    let snap = cx.catalog_snapshot()?;
+    let db = cx.database().to_string();
+    let catalog = &cx.instance().catalog;
+    let mut out = Vec::new();
+    for n in catalog.namespaces.visible(&db, &snap) {
+        if n.owner != oid && n.acl.as_ref().is_some_and(names) {
+            out.push((n.oid, 0, format!("privileges for schema {}", n.name)));
+        }
+    }
+    for (_, name, _) in crate::sql::catalog::NAMESPACES {
+        if let Some(n) = catalog.namespaces.builtin_acl(&db, name, &snap) {
+            if n.owner != oid && n.acl.as_ref().is_some_and(names) {
+                out.push((n.oid, 0, format!("privileges for schema {name}")));
+            }
+        }
+    }
+    for r in catalog.visible(&snap) {
+        if r.name.database != db || r.owner == oid {
+            continue;
+        }
+        let word = crate::sql::privs::rel_kind_word(r.kind);
+        let shown = if r.name.schema == "public" {
+            r.name.name.clone()
+        } else {
+            format!("{}.{}", r.name.schema, r.name.name)
+        };
+        if r.acl.as_ref().is_some_and(names) {
+            out.push((r.oid, 0, format!("privileges for {word} {shown}")));
+        }
+        for (pos, a) in &r.column_acls {
+            if names(a) {
+                out.push((
+                    r.oid,
+                    *pos as i32 + 1,
+                    format!(
+                        "privileges for column {} of {word} {shown}",
+                        r.columns[*pos].name
+                    ),
+                ));
+            }
+        }
+    }
+    let inst = cx.instance();
+    for (name, a) in inst.database_acls.read().iter() {
+        if names(a) {
+            let doid = inst.database_oid(name).unwrap_or(0);
+            out.push((doid, 0, format!("privileges for database {name}")));
+        }
+    }
+    Ok(out)
+}

@@ -450,6 +450,13 @@ impl Planner<'_> {
                 columns.push(pos);
             }
         }
+        // DoCopy: INSERT on the columns copied into.
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::INSERT);
+            for c in &columns {
+                cx.mark(Some((rel.oid, *c as i16 + 1)), ColUse::Insert);
+            }
+        }
         let defaults = self.bind_defaults(&rel)?;
         let scope = self.scope_of(
             &Plan {

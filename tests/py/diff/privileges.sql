@@ -492,3 +492,56 @@ RESET ROLE;
 REVOKE CREATE ON SCHEMA public FROM pv_a;
 DROP TABLE pv_p;
 DROP ROLE pv_a;
+
+-- name: privileges_drop_role_dependencies
+-- @errors
+DROP SCHEMA IF EXISTS pv_sch CASCADE;
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int, b int);
+CREATE SCHEMA pv_sch;
+GRANT SELECT ON pv_t TO pv_a;
+GRANT UPDATE (b) ON pv_t TO pv_a;
+GRANT USAGE ON SCHEMA pv_sch TO pv_a;
+DROP ROLE pv_a;
+REVOKE ALL ON pv_t FROM pv_a;
+DROP ROLE pv_a;
+DROP SCHEMA pv_sch;
+DROP ROLE pv_a;
+DROP TABLE pv_t;
+
+-- name: privileges_copy
+-- @errors
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int, b int);
+INSERT INTO pv_t VALUES (1, 2);
+SET ROLE pv_a;
+COPY pv_t TO STDOUT;
+COPY pv_t FROM STDIN;
+COPY (SELECT a FROM pv_t) TO STDOUT;
+RESET ROLE;
+GRANT SELECT (a) ON pv_t TO pv_a;
+SET ROLE pv_a;
+COPY (SELECT a FROM pv_t) TO STDOUT;
+COPY pv_t (a) FROM STDIN;
+RESET ROLE;
+DROP TABLE pv_t;
+DROP ROLE pv_a;
+
+-- name: privileges_set_session_authorization
+-- @errors
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int);
+SET SESSION AUTHORIZATION pv_a;
+SELECT current_user, session_user;
+SELECT * FROM pv_t;
+CREATE TABLE pv_u (a int);
+RESET SESSION AUTHORIZATION;
+SELECT * FROM pv_t;
+DROP TABLE pv_t;
+DROP ROLE pv_a;
