@@ -503,12 +503,9 @@ impl Planner<'_> {
                 targets.push(pos);
             }
         }
-        if let Some(cx) = &self.tables {
-            cx.require(&rel, acl::INSERT);
-            for t in &targets {
-                cx.mark(Some((rel.oid, *t as i16 + 1)), ColUse::Insert);
-            }
-        }
+        // The columns the source gives values to (PostgreSQL's insertedCols): a VALUES row or
+        // SELECT shorter than the table leaves the rest to their defaults.
+        let mut given = targets.len();
         let defaults = self.bind_defaults(&rel)?;
         let empty = Scope::default();
         let null_of = |_: usize| Expr::Const(Value::Null);
@@ -519,6 +516,7 @@ impl Planner<'_> {
         let input = match select {
             None => {
                 // DEFAULT VALUES
+                given = 0;
                 let row: Vec<Expr> = (0..tcols.len())
                     .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                     .collect();
@@ -549,6 +547,7 @@ impl Planner<'_> {
                     if items.items.len() < targets.len() && !s.cols.is_empty() {
                         return Err(more_targets(&s.cols, items.items.len()));
                     }
+                    given = given.min(items.items.len());
                     let mut row: Vec<Expr> = (0..tcols.len())
                         .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                         .collect();
@@ -603,6 +602,7 @@ impl Planner<'_> {
                 if src.columns.len() < targets.len() && !s.cols.is_empty() {
                     return Err(more_targets(&s.cols, src.columns.len()));
                 }
+                given = src.columns.len();
                 let mut exprs: Vec<Expr> = (0..tcols.len())
                     .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                     .collect();
@@ -639,6 +639,12 @@ impl Planner<'_> {
                 }
             }
         };
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::INSERT);
+            for t in &targets[..given.min(targets.len())] {
+                cx.mark(Some((rel.oid, *t as i16 + 1)), ColUse::Insert);
+            }
+        }
         let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
         let relname = s

@@ -545,3 +545,67 @@ RESET SESSION AUTHORIZATION;
 SELECT * FROM pv_t;
 DROP TABLE pv_t;
 DROP ROLE pv_a;
+
+-- name: privileges_dml_reads_need_select
+-- @errors
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int, b int, c int DEFAULT 9);
+INSERT INTO pv_t VALUES (1, 2, 3);
+GRANT UPDATE, DELETE ON pv_t TO pv_a;
+GRANT INSERT (a, b) ON pv_t TO pv_a;
+SET ROLE pv_a;
+UPDATE pv_t SET a = 5;
+UPDATE pv_t SET a = a + 1;
+UPDATE pv_t SET a = 6 WHERE b = 2;
+UPDATE pv_t SET a = 7 FROM (SELECT 1 AS x) s;
+DELETE FROM pv_t WHERE a = 5;
+INSERT INTO pv_t VALUES (10, 11);
+INSERT INTO pv_t VALUES (10, 11, 12);
+INSERT INTO pv_t SELECT 1, 2;
+INSERT INTO pv_t DEFAULT VALUES;
+INSERT INTO pv_t (b) VALUES (3) RETURNING *;
+WITH d AS (DELETE FROM pv_t RETURNING a) SELECT count(*) FROM d;
+DELETE FROM pv_t;
+RESET ROLE;
+SELECT * FROM pv_t ORDER BY a;
+DROP TABLE pv_t;
+DROP ROLE pv_a;
+
+-- name: privileges_nested_views_and_subqueries
+-- @errors
+DROP VIEW IF EXISTS pv_v2;
+DROP VIEW IF EXISTS pv_v1;
+DROP TABLE IF EXISTS pv_t, pv_u;
+DROP ROLE IF EXISTS pv_o1, pv_o2, pv_a;
+CREATE ROLE pv_o1;
+CREATE ROLE pv_o2;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int, secret int);
+CREATE TABLE pv_u (a int);
+INSERT INTO pv_t VALUES (1, 42);
+INSERT INTO pv_u VALUES (1);
+CREATE VIEW pv_v1 AS SELECT a FROM pv_t;
+CREATE VIEW pv_v2 AS SELECT a FROM pv_v1;
+ALTER VIEW pv_v1 OWNER TO pv_o1;
+ALTER VIEW pv_v2 OWNER TO pv_o2;
+GRANT SELECT ON pv_v2 TO pv_a;
+GRANT SELECT (a) ON pv_t TO pv_o1;
+SET ROLE pv_a;
+SELECT * FROM pv_v2;
+RESET ROLE;
+GRANT SELECT ON pv_v1 TO pv_o2;
+GRANT SELECT ON pv_u TO pv_a;
+SET ROLE pv_a;
+SELECT * FROM pv_v2;
+SELECT * FROM pv_u WHERE a IN (SELECT a FROM pv_v2);
+SELECT * FROM pv_u WHERE EXISTS (SELECT 1 FROM pv_t WHERE pv_t.a = pv_u.a);
+SELECT (SELECT secret FROM pv_t LIMIT 1) FROM pv_u;
+WITH c AS (SELECT a FROM pv_t) SELECT * FROM c;
+SELECT * FROM (SELECT a FROM pv_v1) s;
+RESET ROLE;
+DROP VIEW pv_v2;
+DROP VIEW pv_v1;
+DROP TABLE pv_t, pv_u;
+DROP ROLE pv_o1, pv_o2, pv_a;
