@@ -609,3 +609,82 @@ DROP VIEW pv_v2;
 DROP VIEW pv_v1;
 DROP TABLE pv_t, pv_u;
 DROP ROLE pv_o1, pv_o2, pv_a;
+
+-- name: privileges_grantors_and_owner_changes
+-- @errors
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_o, pv_m, pv_a, pv_b;
+CREATE ROLE pv_o;
+CREATE ROLE pv_m IN ROLE pv_o;
+CREATE ROLE pv_a;
+CREATE ROLE pv_b;
+CREATE TABLE pv_t (a int, b int);
+ALTER TABLE pv_t OWNER TO pv_o;
+SET ROLE pv_m;
+GRANT SELECT ON pv_t TO pv_a WITH GRANT OPTION;
+RESET ROLE;
+SET ROLE pv_a;
+GRANT SELECT (a) ON pv_t TO pv_b;
+GRANT SELECT ON pv_t TO pv_b GRANTED BY pv_a;
+GRANT SELECT ON pv_t TO pv_b GRANTED BY pv_o;
+RESET ROLE;
+SELECT relacl::text FROM pg_class WHERE relname = 'pv_t';
+SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = (SELECT oid FROM pg_class WHERE relname = 'pv_t') AND attnum > 0 ORDER BY attnum;
+REVOKE SELECT ON pv_t FROM pv_o;
+SELECT relacl::text FROM pg_class WHERE relname = 'pv_t';
+ALTER TABLE pv_t OWNER TO pv_b;
+SELECT relacl::text FROM pg_class WHERE relname = 'pv_t';
+SELECT attname, attacl::text FROM pg_attribute WHERE attrelid = (SELECT oid FROM pg_class WHERE relname = 'pv_t') AND attnum > 0 ORDER BY attnum;
+SET ROLE pv_m;
+ALTER TABLE pv_t OWNER TO pv_o;
+RESET ROLE;
+GRANT foo ON pv_t TO pv_a;
+GRANT SELECT ON pv_t TO pv_a GRANTED BY pv_nosuch;
+DROP TABLE pv_t;
+DROP ROLE pv_m, pv_o, pv_a, pv_b;
+
+-- name: privileges_predefined_and_public
+-- @errors
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a, pv_b;
+CREATE ROLE pv_a IN ROLE pg_read_all_data;
+CREATE ROLE pv_b IN ROLE pg_write_all_data;
+CREATE TABLE pv_t (a int);
+SET ROLE pv_a;
+SELECT * FROM pv_t;
+INSERT INTO pv_t VALUES (1);
+RESET ROLE;
+SET ROLE pv_b;
+INSERT INTO pv_t VALUES (1);
+SELECT * FROM pv_t;
+UPDATE pv_t SET a = 2;
+DELETE FROM pv_t;
+RESET ROLE;
+GRANT SELECT ON pv_t TO PUBLIC;
+SET ROLE pv_b;
+SELECT * FROM pv_t;
+RESET ROLE;
+DROP TABLE pv_t;
+DROP ROLE pv_a, pv_b;
+
+-- name: privileges_schema_owner
+-- @errors
+DROP SCHEMA IF EXISTS pv_sch CASCADE;
+DROP ROLE IF EXISTS pv_o, pv_a;
+CREATE ROLE pv_o;
+CREATE ROLE pv_a;
+CREATE SCHEMA pv_sch;
+GRANT USAGE ON SCHEMA pv_sch TO PUBLIC;
+ALTER SCHEMA pv_sch OWNER TO pv_o;
+SELECT nspname, nspacl::text, nspowner = (SELECT oid FROM pg_roles WHERE rolname = 'pv_o') FROM pg_namespace WHERE nspname = 'pv_sch';
+SET ROLE pv_a;
+ALTER SCHEMA pv_sch OWNER TO pv_a;
+DROP SCHEMA pv_sch;
+RESET ROLE;
+SET ROLE pv_o;
+CREATE TABLE pv_sch.t (a int);
+GRANT CREATE ON SCHEMA pv_sch TO pv_a;
+RESET ROLE;
+SELECT nspacl::text FROM pg_namespace WHERE nspname = 'pv_sch';
+DROP SCHEMA pv_sch CASCADE;
+DROP ROLE pv_o, pv_a;
