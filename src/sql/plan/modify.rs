@@ -50,11 +50,14 @@ pub struct TableCx<'a> {
 
 impl TableCx<'_> {
     fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
+        // PostgreSQL's search path leaves out the schemas the role may not use.
+        let filter = schema.is_empty() && !self.superuser && self.check_as.is_none();
         let r = engine::find_rel(
             self.catalog,
             &self.snap,
             self.database,
-            engine::search_schemas(self.search_path),
+            engine::search_schemas(self.search_path)
+                .filter(|s| !filter || self.check_schema_usage(s).is_ok()),
             schema,
             name,
         );

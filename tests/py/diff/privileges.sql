@@ -688,3 +688,24 @@ RESET ROLE;
 SELECT nspacl::text FROM pg_namespace WHERE nspname = 'pv_sch';
 DROP SCHEMA pv_sch CASCADE;
 DROP ROLE pv_o, pv_a;
+
+-- name: privileges_search_path_usage
+-- @errors
+DROP SCHEMA IF EXISTS pv_sch CASCADE;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE SCHEMA pv_sch;
+CREATE TABLE pv_sch.pv_t (a int);
+INSERT INTO pv_sch.pv_t VALUES (1);
+GRANT SELECT ON pv_sch.pv_t TO pv_a;
+SET search_path = pv_sch, public;
+SET ROLE pv_a;
+SELECT * FROM pv_t;
+RESET ROLE;
+GRANT USAGE ON SCHEMA pv_sch TO pv_a;
+SET ROLE pv_a;
+SELECT * FROM pv_t;
+RESET ROLE;
+RESET search_path;
+DROP SCHEMA pv_sch CASCADE;
+DROP ROLE pv_a;
