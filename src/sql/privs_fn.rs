@@ -327,3 +327,65 @@ fn column_of(rel: &Rel, v: &Value, ty: Type) -> PgResult<Option<i16>> {
         }
     }
 }
+
+/// acldefault(kind, owner): the ACL a missing one stands for (utils/adt/acl.c), for the object
+/// kinds PostgreSQL abbreviates as c, r, s, d, n, f, l, L, t, F, S, T.
+pub fn acldefault(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+    let (Some(kind), Some(owner)) = (args.first(), args.get(1)) else {
+        return Ok(Value::Null);
+    };
+    if kind.is_null() || owner.is_null() {
+        return Ok(Value::Null);
+    }
+    let kind = kind.as_str().and_then(|s| s.chars().next()).unwrap_or('\0');
+    let owner = match owner {
+        Value::Oid(o) => *o,
+        v => v.as_i64().unwrap_or(0) as u32,
+    };
+    // (PUBLIC's default, the owner's)
+    let (world, own) = match kind {
+        'c' => (0, 0),
+        'r' => (0, acl::ALL_RELATION),
+        's' => (0, acl::ALL_SEQUENCE),
+        'd' => (acl::CREATE_TEMP | acl::CONNECT, acl::ALL_DATABASE),
+        'f' => (acl::EXECUTE, acl::EXECUTE),
+        'l' | 'T' => (acl::USAGE, acl::USAGE),
+        'L' => (0, acl::SELECT | acl::UPDATE),
+        'n' => (0, acl::ALL_SCHEMA),
+        't' => (0, acl::CREATE),
+        'F' | 'S' => (0, acl::USAGE),
+        other => {
+            return Err(PgError::new(
+                code::INTERNAL_ERROR,
+                format!("unrecognized object type abbreviation: {other}"),
+            ))
+        }
+    };
+    let mut items = Vec::new();
+    if world != 0 {
+        items.push(acl::AclItem {
+            grantee: acl::PUBLIC,
+            grantor: owner,
+            privs: world,
+            goptions: 0,
+        });
+    }
+    if own != 0 {
+        items.push(acl::AclItem {
+            grantee: owner,
+            grantor: owner,
+            privs: own,
+            goptions: 0,
+        });
+    }
+    let snap = cx.catalog_snapshot()?;
+    let roles = &cx.instance().catalog.roles;
+    let name = |o: Oid| roles.by_oid(o, &snap).map(|r| r.def.name.clone());
+    Ok(Value::Array(Box::new(crate::sql::types::Array::one_dim(
+        Type::ACLITEM,
+        items
+            .iter()
+            .map(|i| Value::Text(acl::item_text(i, &name)))
+            .collect(),
+    ))))
+}

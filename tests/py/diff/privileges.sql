@@ -709,3 +709,7 @@ RESET ROLE;
 RESET search_path;
 DROP SCHEMA pv_sch CASCADE;
 DROP ROLE pv_a;
+
+-- name: privileges_acldefault
+SELECT acldefault('r', 10)::text, acldefault('s', 10)::text, acldefault('d', 10)::text, acldefault('n', 10)::text, acldefault('c', 10)::text, acldefault('f', 10)::text, acldefault('T', 10)::text;
+SELECT acldefault('r', (SELECT oid FROM pg_roles WHERE rolname = 'pg_monitor'))::text, acldefault('r', 4294967)::text;
