@@ -21,7 +21,7 @@ log() { printf '\n==> %s\n' "$*"; }
 # shellcheck source=scripts/lib.sh
 . "$ROOT/scripts/lib.sh"
 
-APT_PACKAGES=(postgresql-15 postgresql-client-15 "${BUILD_PACKAGES[@]}")
+APT_PACKAGES=(postgresql-15 postgresql-client-15 openssl "${BUILD_PACKAGES[@]}")
 
 install_system_packages() {
     command -v dpkg-query >/dev/null 2>&1 || { echo "no dpkg: install ${APT_PACKAGES[*]} yourself" >&2; return 0; }

@@ -69,6 +69,24 @@ pub struct Args {
     /// Milliseconds between the background vacuum's rounds (autovacuum_naptime).
     #[arg(long, env = "THREADGRES_AUTOVACUUM_NAPTIME_MS")]
     pub autovacuum_naptime_ms: Option<u64>,
+    /// Whether SSLRequests are answered with TLS: on or off (ssl).
+    #[arg(long, env = "THREADGRES_SSL")]
+    pub ssl: Option<String>,
+    /// The server's certificate chain, PEM (ssl_cert_file). Without it and ssl_key_file, a
+    /// self-signed pair in the data directory, made on the first start.
+    #[arg(long, env = "THREADGRES_SSL_CERT_FILE")]
+    pub ssl_cert_file: Option<PathBuf>,
+    /// The certificate's private key, PEM, mode 0600 or stricter (ssl_key_file).
+    #[arg(long, env = "THREADGRES_SSL_KEY_FILE")]
+    pub ssl_key_file: Option<PathBuf>,
+    /// Authorities whose certificates clients may present, PEM (ssl_ca_file): clients are
+    /// asked for one (and need not send it).
+    #[arg(long, env = "THREADGRES_SSL_CA_FILE")]
+    pub ssl_ca_file: Option<PathBuf>,
+    /// The server's own files (data_directory; created if missing): the self-signed TLS
+    /// certificate today, the write-ahead log later.
+    #[arg(long, env = "THREADGRES_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -93,6 +111,11 @@ struct FileConfig {
     autovacuum: Option<String>,
     autovacuum_naptime_ms: Option<u64>,
     max_memory: Option<String>,
+    ssl: Option<String>,
+    ssl_cert_file: Option<PathBuf>,
+    ssl_key_file: Option<PathBuf>,
+    ssl_ca_file: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
 }
 
 /// The effective configuration of one server instance.
@@ -121,7 +144,62 @@ pub struct Config {
     pub autovacuum_naptime_ms: u64,
     /// See `memory`: the bound on the server's resident size, in bytes.
     pub max_memory: u64,
+    /// See `tls`: SSLRequests are answered with TLS (once `tls` is loaded).
+    pub ssl: bool,
+    pub ssl_cert_file: Option<PathBuf>,
+    pub ssl_key_file: Option<PathBuf>,
+    pub ssl_ca_file: Option<PathBuf>,
+    /// The server's own files; see [`DEFAULT_DATA_DIR`].
+    pub data_dir: PathBuf,
+    /// The certificate and key loaded at start (`tls::load`); `None`: SSLRequests are
+    /// answered `N`, whatever `ssl` says (a server built without loading them, as in tests).
+    pub tls: Option<crate::tls::Tls>,
 }
+
+/// The server-level settings SHOW and pg_settings show as text, made once at start (a
+/// session's settings code takes them by reference count, not by copying paths).
+#[derive(Debug, Default)]
+pub struct Shown {
+    /// ssl: on only when the certificate is loaded (SSLRequests are answered `S`).
+    pub ssl: bool,
+    pub ssl_cert_file: String,
+    pub ssl_key_file: String,
+    pub ssl_ca_file: String,
+    pub data_directory: String,
+}
+
+impl Config {
+    pub fn shown(&self) -> Shown {
+        let file = |loaded: Option<&PathBuf>, given: &Option<PathBuf>, default: &str| {
+            loaded
+                .or(given.as_ref())
+                .map_or_else(|| default.to_string(), |p| p.display().to_string())
+        };
+        Shown {
+            ssl: self.tls.is_some(),
+            ssl_cert_file: file(
+                self.tls.as_ref().map(|t| &t.cert_file),
+                &self.ssl_cert_file,
+                "server.crt",
+            ),
+            ssl_key_file: file(
+                self.tls.as_ref().map(|t| &t.key_file),
+                &self.ssl_key_file,
+                "server.key",
+            ),
+            ssl_ca_file: self
+                .ssl_ca_file
+                .as_ref()
+                .map_or_else(String::new, |p| p.display().to_string()),
+            data_directory: self.data_dir.display().to_string(),
+        }
+    }
+}
+
+/// The data directory when none is given: `threadgres-data` in the current directory, where
+/// a user who starts the server from a project directory looks for it (PostgreSQL has no
+/// default and requires `-D`; an invisible per-user location would surprise more).
+pub const DEFAULT_DATA_DIR: &str = "threadgres-data";
 
 impl Default for Config {
     fn default() -> Self {
@@ -150,6 +228,12 @@ impl Default for Config {
             // background vacuum, 12.7-14.4k with 1 s rounds, 14.9-15.1k with 50 ms rounds.
             autovacuum_naptime_ms: 50,
             max_memory: crate::memory::default_limit(),
+            ssl: true,
+            ssl_cert_file: None,
+            ssl_key_file: None,
+            ssl_ca_file: None,
+            data_dir: PathBuf::from(DEFAULT_DATA_DIR),
+            tls: None,
         }
     }
 }
@@ -230,7 +314,36 @@ impl Config {
             // PostgreSQL's bounds: 1 s .. 24 days; shorter naps are allowed here (tests).
             c.autovacuum_naptime_ms = ms.clamp(10, 24 * 86_400_000);
         }
+        c.ssl = on_off("ssl", args.ssl.or(file.ssl), c.ssl)?;
+        c.ssl_cert_file = args.ssl_cert_file.or(file.ssl_cert_file);
+        c.ssl_key_file = args.ssl_key_file.or(file.ssl_key_file);
+        c.ssl_ca_file = args.ssl_ca_file.or(file.ssl_ca_file);
+        if let Some(d) = args.data_dir.or(file.data_dir) {
+            c.data_dir = d;
+        }
         Ok(c)
+    }
+
+    /// Creates the data directory if it is missing (mode 0700, as PostgreSQL wants its own),
+    /// and makes its path absolute so that what SHOW data_directory says does not depend on
+    /// the current directory.
+    pub fn create_data_dir(&mut self) -> Result<(), String> {
+        let dir = &self.data_dir;
+        if !dir.is_dir() {
+            let mut b = std::fs::DirBuilder::new();
+            b.recursive(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::DirBuilderExt;
+                b.mode(0o700);
+            }
+            b.create(dir).map_err(|e| {
+                format!("could not create data directory \"{}\": {e}", dir.display())
+            })?;
+        }
+        self.data_dir = std::fs::canonicalize(dir)
+            .map_err(|e| format!("could not access data directory \"{}\": {e}", dir.display()))?;
+        Ok(())
     }
 }
 

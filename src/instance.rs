@@ -41,6 +41,8 @@ pub struct Activity {
     pub wait_event_type: Option<&'static str>,
     pub wait_event: Option<&'static str>,
     pub query: Arc<str>,
+    /// The connection's TLS parameters (pg_stat_ssl); `None` for a plain connection.
+    pub ssl: Option<crate::tls::SslInfo>,
 }
 
 /// A wait event as pg_stat_activity shows it: (wait_event_type, wait_event).
@@ -87,6 +89,8 @@ impl crate::notify::Wake for SessionShared {
 
 pub struct Instance {
     pub config: Config,
+    /// What SHOW says of the server-level settings (ssl, data_directory, ...).
+    pub shown: Arc<crate::config::Shown>,
     pub started_at: SystemTime,
     pub parse_cache: ParseCache,
     databases: RwLock<HashMap<String, u32>>,
@@ -159,6 +163,7 @@ impl Instance {
             locks: Default::default(),
             memory: Arc::new(crate::memory::MemoryLimit::new(config.max_memory)),
             catalog,
+            shown: Arc::new(config.shown()),
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),

@@ -26,6 +26,7 @@ pub mod shard_weight;
 pub mod sql;
 pub mod storage;
 pub mod sync;
+pub mod tls;
 pub mod txn;
 pub mod wire;
 

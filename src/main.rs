@@ -4,7 +4,7 @@ use threadgres::server::Server;
 
 fn main() {
     let args = Args::parse();
-    let config = match Config::from_args(args) {
+    let mut config = match Config::from_args(args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("threadgres: {e}");
@@ -17,6 +17,18 @@ fn main() {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+    // The data directory and the TLS certificate before listening: a server that cannot
+    // read its key must not start (as PostgreSQL's postmaster).
+    let prepared = config
+        .create_data_dir()
+        .and_then(|()| threadgres::tls::load(&config));
+    match prepared {
+        Ok(tls) => config.tls = tls,
+        Err(e) => {
+            eprintln!("threadgres: {e}");
+            std::process::exit(2);
+        }
+    }
     // This thread only accepts connections and waits for signals; sessions run on the shards
     // that `Server::bind` starts.
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::BytesMut;
-use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 use super::protocol::Flow;
+use super::socket::Conn;
 use super::startup::read_startup;
 use super::txn::TxState;
 use super::{read_ahead, Session};
@@ -73,12 +73,22 @@ mod buffers {
 }
 
 /// Serves one connection from accept to close, starting on the shard `on` names.
-pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketAddr, on: OnShard) {
+pub async fn serve(instance: Arc<Instance>, stream: TcpStream, addr: SocketAddr, on: OnShard) {
     let _ = stream.set_nodelay(true);
+    let mut stream = Conn::plain(stream);
     let mut rbuf = BytesMut::new();
-    let params = match read_startup(&instance, &mut stream, &mut rbuf).await {
-        Some(p) => p,
-        None => return,
+    // Until the start-up packet (and the TLS handshake) are in: a client that never sends
+    // them is dropped, silently, as PostgreSQL's startup-packet timeout does.
+    let startup = tokio::time::timeout(
+        super::startup::AUTHENTICATION_TIMEOUT,
+        read_startup(&instance, &mut stream, &mut rbuf),
+    );
+    let params = match startup.await {
+        Ok(Some(p)) => p,
+        Ok(None) | Err(_) => {
+            stream.close_notify();
+            return;
+        }
     };
     let slot = match instance.admit() {
         Ok(s) => s,
@@ -86,11 +96,13 @@ pub async fn serve(instance: Arc<Instance>, mut stream: TcpStream, addr: SocketA
             let mut out = BytesMut::new();
             be::error_or_notice(&mut out, &e);
             let _ = stream.write_all(&out).await;
+            stream.close_notify();
             return;
         }
     };
     let Some(session) = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await
     else {
+        stream.close_notify();
         return;
     };
     // A task of its own, so that the memory of the start-up states above goes when this task
@@ -110,7 +122,7 @@ pub(super) const CLIENT_READ: WaitEvent = ("Client", "ClientRead");
 /// A started session with everything that goes with it when it moves to another shard.
 struct Live {
     session: Session,
-    stream: TcpStream,
+    stream: Conn,
     rbuf: BytesMut,
     on: OnShard,
     slot: crate::instance::ConnectionSlot,
@@ -130,6 +142,7 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
         } = live;
         let to = match session.run(&mut stream, rbuf, &on).await {
             Exit::Ended => {
+                stream.close_notify();
                 session.core.end_session();
                 return;
             }
@@ -144,15 +157,16 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
         session.weight_epoch = u32::MAX;
         // The socket leaves this shard's driver and is registered with the other's from here;
         // the task spawned there holds only the session's own future.
-        let moved = stream.into_std().and_then(|std_stream| {
+        let (tcp, tls) = stream.into_parts();
+        let moved = tcp.into_std().and_then(|std_stream| {
             let _context = handle.enter();
             TcpStream::from_std(std_stream)
         });
         match moved {
-            Ok(stream) => {
+            Ok(tcp) => {
                 handle.spawn(drive(Live {
                     session,
-                    stream,
+                    stream: Conn::from_parts(tcp, tls),
                     rbuf: BytesMut::new(),
                     on,
                     slot,
@@ -183,7 +197,7 @@ enum Exit {
 }
 
 impl Session {
-    async fn run(&mut self, stream: &mut TcpStream, mut rbuf: BytesMut, on: &OnShard) -> Exit {
+    async fn run(&mut self, stream: &mut Conn, mut rbuf: BytesMut, on: &OnShard) -> Exit {
         // Messages that arrived with the start-up packet.
         if !rbuf.is_empty() && matches!(self.process_input(&mut rbuf), Flow::Close) {
             let _ = stream.write_all(&self.out).await;
@@ -208,7 +222,8 @@ impl Session {
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
                     Err(_) => return Exit::Ended,
                 };
-                if written < self.out.len() {
+                // (With TLS, encrypted records may still wait for the socket.)
+                if written < self.out.len() || stream.pending() {
                     self.set_wait(Some(("Client", "ClientWrite")));
                     if stream.write_all(&self.out[written..]).await.is_err() {
                         return Exit::Ended;
@@ -252,7 +267,7 @@ impl Session {
             if self.running.is_some() {
                 // A statement stopped in the middle (see `running.rs`): its output so far is
                 // written; await what it needs, then go on with it and the rest of the input.
-                if !self.await_running(stream).await {
+                if !self.await_running(stream.tcp()).await {
                     return Exit::Ended;
                 }
                 if self.out.capacity() == 0 {
@@ -274,7 +289,7 @@ impl Session {
             {
                 // The client's next statement is often there already (see `read_ahead`).
                 room_to_read(&mut rbuf);
-                match read_ahead::read_now(&*stream, &mut rbuf) {
+                match stream.read_now(&mut rbuf) {
                     read_ahead::Got::Data(_) => {
                         self.read_ahead.hit();
                         self.take_input(&mut rbuf);
@@ -320,16 +335,7 @@ impl Session {
                     // The buffers are only taken once there is something to read, so that an
                     // idle session holds none.
                     room_to_read(&mut rbuf);
-                    // A read through `AsyncRead` (not `try_read_buf`) tells tokio that a short
-                    // read drained the socket, which saves the extra read that would otherwise
-                    // end in WouldBlock after every message.
-                    let read = std::future::poll_fn(|cx| {
-                        match tokio_util::io::poll_read_buf(std::pin::Pin::new(&mut *stream), cx, &mut rbuf) {
-                            std::task::Poll::Pending => std::task::Poll::Ready(None),
-                            std::task::Poll::Ready(r) => std::task::Poll::Ready(Some(r)),
-                        }
-                    })
-                    .await;
+                    let read = stream.read_ready(&mut rbuf).await;
                     match read {
                         Some(Ok(0)) => return Exit::Ended,
                         Some(Ok(_)) => self.take_input(&mut rbuf),

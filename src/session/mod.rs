@@ -68,6 +68,7 @@ mod read_ahead;
 mod results;
 mod running;
 pub mod settings;
+mod socket;
 mod startup;
 mod two_phase;
 mod txn;
@@ -281,6 +282,7 @@ impl Core {
             max_connections: self.instance.config.max_connections,
             max_notify_queue_size: self.instance.config.max_notify_queue_size,
             user: self.user.clone(),
+            server: self.instance.shown.clone(),
             superuser: self.login_superuser,
         }
     }

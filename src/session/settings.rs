@@ -35,6 +35,23 @@ enum Context {
     User,
     /// Shown but fixed (server_version, max_connections, ...).
     Internal,
+    /// Fixed while the server runs (PostgreSQL: changed only in its configuration file).
+    Sighup,
+    /// Fixed until the server restarts.
+    Postmaster,
+}
+
+/// PostgreSQL's error for SET / RESET of a setting a session cannot change.
+fn cannot_change(g: &Guc) -> PgError {
+    let why = match g.context {
+        Sighup => " now",
+        Postmaster => " without restarting the server",
+        _ => "",
+    };
+    PgError::new(
+        code::CANT_CHANGE_RUNTIME_PARAM,
+        format!("parameter \"{}\" cannot be changed{why}", g.name),
+    )
 }
 
 struct Guc {
@@ -80,6 +97,7 @@ const GUCS: &[Guc] = &[
     g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
     g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
     g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
+    g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
     g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
     g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
     g("default_transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the transaction isolation level of each new transaction."),
@@ -111,8 +129,8 @@ const GUCS: &[Guc] = &[
     g("lc_time", "C", Str, User, false, "Sets the locale for formatting date and time values."),
     g("lock_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any wait for a lock."),
     g("log_min_messages", "warning", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]), User, false, "Sets the message levels that are logged."),
-    g("max_connections", "", Int(None), Internal, false, "Sets the maximum number of concurrent connections."),
-    g("max_prepared_transactions", "0", Int(None), Internal, false, "Sets the maximum number of simultaneously prepared transactions."),
+    g("max_connections", "", Int(None), Postmaster, false, "Sets the maximum number of concurrent connections."),
+    g("max_prepared_transactions", "0", Int(None), Postmaster, false, "Sets the maximum number of simultaneously prepared transactions."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
     g("password_encryption", "scram-sha-256", Enum(&["md5", "scram-sha-256"]), User, false, "Chooses the algorithm for encrypting passwords."),
@@ -121,6 +139,10 @@ const GUCS: &[Guc] = &[
     g("server_version", crate::SERVER_VERSION, Str, Internal, true, "Shows the server version."),
     g("server_version_num", crate::SERVER_VERSION_NUM, Int(None), Internal, false, "Shows the server version as an integer."),
     g("session_authorization", "", Str, Internal, true, "Sets the session user name."),
+    g("ssl", "off", Bool, Sighup, false, "Enables SSL connections."),
+    g("ssl_ca_file", "", Str, Sighup, false, "Location of the SSL certificate authority file."),
+    g("ssl_cert_file", "server.crt", Str, Sighup, false, "Location of the SSL server certificate file."),
+    g("ssl_key_file", "server.key", Str, Sighup, false, "Location of the SSL server private key file."),
     g("standard_conforming_strings", "on", Bool, User, true, "Causes '...' strings to treat backslashes literally."),
     g("statement_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any statement."),
     g("synchronous_commit", "on", Enum(&["local", "remote_write", "remote_apply", "on", "off"]), User, false, "Sets the current transaction's synchronization level."),
@@ -188,6 +210,8 @@ pub struct Fixed {
     /// The role the session logged in as, and whether it is a superuser.
     pub user: String,
     pub superuser: bool,
+    /// The server-level settings (ssl, data_directory, ...).
+    pub server: std::sync::Arc<crate::config::Shown>,
 }
 
 /// Who the session acts as is kept in the settings, as PostgreSQL keeps it in the `role` and
@@ -356,11 +380,8 @@ impl Settings {
                 format!("unrecognized configuration parameter \"{name}\""),
             ));
         };
-        if g.context == Internal {
-            return Err(PgError::new(
-                code::CANT_CHANGE_RUNTIME_PARAM,
-                format!("parameter \"{}\" cannot be changed", g.name),
-            ));
+        if g.context != User {
+            return Err(cannot_change(g));
         }
         let v = match g.kind {
             Bool => match parse_bool(value) {
@@ -551,10 +572,7 @@ impl Settings {
     /// RESET name.
     pub fn reset(&mut self, name: &str) -> PgResult<(String, bool)> {
         match find(name) {
-            Some(g) if g.context == Internal => Err(PgError::new(
-                code::CANT_CHANGE_RUNTIME_PARAM,
-                format!("parameter \"{}\" cannot be changed", g.name),
-            )),
+            Some(g) if g.context != User => Err(cannot_change(g)),
             Some(g) => {
                 let value = g.default.to_string();
                 self.store(g.name.to_string(), value);
@@ -648,6 +666,11 @@ impl Settings {
                     .map_or(fixed.superuser, |r| r.1);
                 if sup { "on" } else { "off" }.to_string()
             }
+            "ssl" => if fixed.server.ssl { "on" } else { "off" }.to_string(),
+            "ssl_cert_file" => fixed.server.ssl_cert_file.clone(),
+            "ssl_key_file" => fixed.server.ssl_key_file.clone(),
+            "ssl_ca_file" => fixed.server.ssl_ca_file.clone(),
+            "data_directory" => fixed.server.data_directory.clone(),
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
                 _ => raw,
@@ -745,6 +768,7 @@ mod tests {
             max_connections: 100,
             max_notify_queue_size: 1,
             user: "u".into(),
+            server: Default::default(),
             superuser: true,
         }
     }
@@ -804,7 +828,10 @@ mod tests {
         assert_eq!(s.get_str("client_encoding"), Some("LATIN1"));
         assert!(s.client.is_some());
         assert_eq!(s.set("client_encoding", "bogus").unwrap_err().code, "22023");
-        assert_eq!(s.set("client_encoding", "big5").unwrap_err().code, "0A000");
+        assert_eq!(
+            s.set("client_encoding", "mule_internal").unwrap_err().code,
+            "0A000"
+        );
         s.reset("client_encoding").unwrap();
         assert!(s.client.is_none());
     }

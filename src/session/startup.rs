@@ -1,5 +1,6 @@
-//! Start-up: from accept to the first ReadyForQuery. SSLRequest and GSSENCRequest are answered
-//! with `N`, CancelRequest goes to the instance; the StartupMessage's parameters become the
+//! Start-up: from accept to the first ReadyForQuery. SSLRequest is answered `S` and the TLS
+//! handshake follows when TLS is configured (`socket.rs`, `crate::tls`), else `N`;
+//! GSSENCRequest is answered `N`; CancelRequest goes to the instance; the StartupMessage's parameters become the
 //! session's settings (`options=-c ...` too), the client authenticates (SCRAM-SHA-256 when a
 //! password is set, see `auth.rs`), and the session registers with the instance and reports its
 //! settings and key.
@@ -10,11 +11,10 @@ use std::sync::Arc;
 
 use bytes::{Buf, BytesMut};
 use rustc_hash::FxHashMap;
-use tokio::io::AsyncWriteExt;
-use tokio::net::TcpStream;
 
 use super::conn::CLIENT_READ;
 use super::settings::Settings;
+use super::socket::Conn;
 use super::txn::TxState;
 use super::{auth, hash_str, now_ts, portals, read_ahead, Core, Session};
 use crate::client_affinity::Follow;
@@ -24,36 +24,92 @@ use crate::sql::TxOptions;
 use crate::wire::backend::{self as be, TxStatus};
 use crate::wire::frontend::{self as fe, Message, Startup};
 
-/// Reads start-up packets until a StartupMessage; answers SSL/GSSENC with `N`.
+/// How long a client has from its connection to the end of start-up before it is dropped
+/// (PostgreSQL's authentication_timeout default). For now it covers the start-up packet and
+/// the TLS handshake; the host-rules work makes it a setting covering authentication too.
+pub(super) const AUTHENTICATION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Reads start-up packets until a StartupMessage. An SSLRequest is answered `S` and followed
+/// by the TLS handshake when TLS is configured, else `N`; GSSENCRequest is answered `N`. As in
+/// PostgreSQL's ProcessStartupPacket, a second SSLRequest (or a GSSENCRequest after TLS) is an
+/// unsupported protocol version, and bytes that came along with a negotiation request, before
+/// the answer, end the connection: they were not encrypted, and may have been injected by a
+/// man in the middle.
 pub(super) async fn read_startup(
     instance: &Instance,
-    stream: &mut TcpStream,
+    stream: &mut Conn,
     rbuf: &mut BytesMut,
 ) -> Option<(Vec<(String, String)>, u16)> {
+    let (mut ssl_done, mut gss_done) = (false, false);
     loop {
         let n = loop {
             match fe::startup_frame(rbuf, instance.config.max_message_size) {
                 Ok(Some(n)) => break n,
                 Ok(None) => {}
                 Err(e) => {
-                    let mut out = BytesMut::new();
-                    be::error_or_notice(&mut out, &e);
-                    let _ = stream.write_all(&out).await;
+                    fail_startup(stream, e).await;
                     return None;
                 }
             }
             rbuf.reserve(1024);
-            match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
+            match stream.read_buf(rbuf).await {
                 Ok(0) | Err(_) => return None,
                 Ok(_) => {}
             }
         };
         let packet = rbuf.split_to(n).freeze();
         match fe::decode_startup(packet) {
-            Ok(Startup::Ssl) | Ok(Startup::GssEnc) => {
+            Ok(Startup::Ssl) if !ssl_done => {
+                let tls = instance.config.tls.as_ref();
+                let answer: &[u8] = if tls.is_some() { b"S" } else { b"N" };
+                if stream.write_all(answer).await.is_err() {
+                    return None;
+                }
+                if let Some(tls) = tls {
+                    // Bytes already read are not part of the handshake (PostgreSQL's OpenSSL
+                    // reads the socket too): they are reported below, over TLS.
+                    if let Err(e) = stream.start_tls(tls.config.clone()).await {
+                        tracing::info!("could not accept SSL connection: {e}");
+                        return None;
+                    }
+                }
+                if !rbuf.is_empty() {
+                    let e = unencrypted_data("SSL request");
+                    fail_startup(stream, e).await;
+                    return None;
+                }
+                ssl_done = true;
+                gss_done = tls.is_some();
+            }
+            Ok(Startup::GssEnc) if !gss_done => {
                 if stream.write_all(b"N").await.is_err() {
                     return None;
                 }
+                if !rbuf.is_empty() {
+                    let e = unencrypted_data("GSSAPI encryption request");
+                    fail_startup(stream, e).await;
+                    return None;
+                }
+                ssl_done = false;
+                gss_done = true;
+            }
+            Ok(request @ (Startup::Ssl | Startup::GssEnc)) => {
+                // Not another negotiation: the request code read as a protocol version.
+                let code = if request == Startup::Ssl {
+                    crate::wire::SSL_REQUEST_CODE
+                } else {
+                    crate::wire::GSSENC_REQUEST_CODE
+                };
+                let e = PgError::fatal(
+                    code::FEATURE_NOT_SUPPORTED,
+                    format!(
+                        "unsupported frontend protocol {}.{}: server supports 3.0 to 3.0",
+                        code >> 16,
+                        code & 0xffff
+                    ),
+                );
+                fail_startup(stream, e).await;
+                return None;
             }
             Ok(Startup::Cancel { pid, key }) => {
                 instance.cancel(pid, key);
@@ -61,20 +117,30 @@ pub(super) async fn read_startup(
             }
             Ok(Startup::Startup { params, minor }) => return Some((params, minor)),
             Err(e) => {
-                let mut out = BytesMut::new();
-                be::error_or_notice(&mut out, &e);
-                let _ = stream.write_all(&out).await;
+                fail_startup(stream, e).await;
                 return None;
             }
         }
     }
 }
 
+/// PostgreSQL's FATAL for bytes that arrived with a negotiation request.
+fn unencrypted_data(what: &str) -> PgError {
+    PgError::fatal(
+        code::PROTOCOL_VIOLATION,
+        format!("received unencrypted data after {what}"),
+    )
+    .with_detail(
+        "This could be either a client-software bug or evidence of an attempted \
+         man-in-the-middle attack.",
+    )
+}
+
 /// Reads one typed message during authentication: `Some(Some(body))` for a password
 /// message (the SASL exchange's), `Some(None)` for any other, `None` when the client left.
 async fn read_password(
     instance: &Instance,
-    stream: &mut TcpStream,
+    stream: &mut Conn,
     rbuf: &mut BytesMut,
 ) -> PgResult<Option<Option<Vec<u8>>>> {
     loop {
@@ -87,7 +153,7 @@ async fn read_password(
             return Ok(Some(body));
         }
         rbuf.reserve(1024);
-        match tokio::io::AsyncReadExt::read_buf(stream, rbuf).await {
+        match stream.read_buf(rbuf).await {
             Ok(0) | Err(_) => return Ok(None),
             Ok(_) => {}
         }
@@ -96,14 +162,14 @@ async fn read_password(
 
 /// A FATAL after authentication: what is pending in `out` (SASL final), AuthenticationOk, then
 /// the error.
-async fn fail_after_auth(stream: &mut TcpStream, mut out: BytesMut, e: PgError) -> Option<Session> {
+async fn fail_after_auth(stream: &mut Conn, mut out: BytesMut, e: PgError) -> Option<Session> {
     be::auth_ok(&mut out);
     be::error_or_notice(&mut out, &e);
     let _ = stream.write_all(&out).await;
     None
 }
 
-async fn fail_startup(stream: &mut TcpStream, e: PgError) -> Option<Session> {
+async fn fail_startup(stream: &mut Conn, e: PgError) -> Option<Session> {
     let mut out = BytesMut::new();
     be::error_or_notice(&mut out, &e);
     let _ = stream.write_all(&out).await;
@@ -113,7 +179,7 @@ async fn fail_startup(stream: &mut TcpStream, e: PgError) -> Option<Session> {
 impl Session {
     pub(super) async fn start(
         instance: &Arc<Instance>,
-        stream: &mut TcpStream,
+        stream: &mut Conn,
         rbuf: &mut BytesMut,
         (params, minor): (Vec<(String, String)>, u16),
         addr: SocketAddr,
@@ -267,6 +333,7 @@ impl Session {
             wait_event_type: Some(CLIENT_READ.0),
             wait_event: Some(CLIENT_READ.1),
             query: Arc::from(""),
+            ssl: stream.ssl_info(),
             ..Default::default()
         });
         let core = Core {
@@ -294,7 +361,7 @@ impl Session {
             settings_dirty: false,
             wait_shown: Some(CLIENT_READ),
             peer: addr,
-            local: stream.local_addr().ok(),
+            local: stream.tcp().local_addr().ok(),
             snap_slot: instance.txns.register(),
             last_affected: None,
             tables_used: std::cell::Cell::new(false),

@@ -14,7 +14,7 @@ pub mod create_as;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
-use super::engine::{self, Key, Rel, TableData};
+use super::engine::{self, Rel, TableData};
 use super::expr::SessionCtx;
 use super::plan::Planner;
 use super::types::{FormatCtx, Type};
@@ -101,7 +101,8 @@ pub enum Ddl {
         names: Vec<(String, String)>,
         if_exists: bool,
     },
-    Truncate(Vec<(String, String)>),
+    /// Tables, and whether CASCADE truncates the tables whose foreign keys reference them.
+    Truncate(Vec<(String, String)>, bool),
     AddKey {
         table: (String, String),
         key: KeySpec,
@@ -147,7 +148,7 @@ impl Ddl {
             Ddl::DropTables { .. } => "DROP TABLE",
             Ddl::CreateIndex { .. } => "CREATE INDEX",
             Ddl::DropIndexes { .. } => "DROP INDEX",
-            Ddl::Truncate(_) => "TRUNCATE TABLE",
+            Ddl::Truncate(..) => "TRUNCATE TABLE",
             Ddl::AddKey { .. } | Ddl::AddForeignKey { .. } => "ALTER TABLE",
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
@@ -364,6 +365,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                         _ => None,
                     })
                     .collect(),
+                t.behavior == protobuf::DropBehavior::DropCascade as i32,
             );
             Ok(match t.restart_seqs {
                 true => Ddl::Sequence(Box::new(sequence::SeqDdl::TruncateRestart(Box::new(d)))),
@@ -778,26 +780,31 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
 fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
     let tree = table.data.tree(def.oid);
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(usize::try_from(table.data.heap.len()).unwrap_or(0));
     table
         .data
         .heap
-        .for_each_root_key(&def.columns, |root, key| entries.push((key, root)));
+        .for_each_root_ikey(&def.columns, |root, key| entries.push((key, root)));
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;
-    let mut last_live: Option<Key> = None;
-    for (key, root) in entries {
-        if def.unique && !key.has_null() && dup.is_none() {
-            let live = table.data.heap.sees(root, &snap);
-            if live {
-                if last_live.as_ref() == Some(&key) {
-                    dup = Some(key.clone());
+    if def.unique {
+        let mut last_live: Option<&engine::IKey> = None;
+        for (key, root) in &entries {
+            if key.with_values(|v| v.iter().any(|x| x.is_null())) {
+                continue;
+            }
+            if table.data.heap.sees(*root, &snap) {
+                if last_live == Some(key) {
+                    dup = Some(key.to_key());
+                    break;
                 }
-                last_live = Some(key.clone());
+                last_live = Some(key);
             }
         }
-        tree.insert(key, root);
+    }
+    if dup.is_none() {
+        tree.insert_sorted(entries);
     }
     if let Some(key) = dup {
         table.data.drop_tree(def.oid);
@@ -950,7 +957,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     .map_err(|e| catalog_error(e, name))?;
             }
         }
-        Ddl::Truncate(names) => {
+        Ddl::Truncate(names, cascade) => {
             let mut tables = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
@@ -971,6 +978,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         ))
                     }
                 }
+            }
+            if *cascade {
+                foreign_key::cascade_truncate(cx, &mut tables)?;
             }
             foreign_key::before_truncate(cx, &tables)?;
             for t in tables {

@@ -29,7 +29,7 @@ mod packed;
 mod store;
 
 pub use conflict::{find_conflict, Conflict};
-use ikey::IKey;
+pub use ikey::IKey;
 use packed::PackedRow;
 pub use store::{KeyRef, KeyTree, RowHeap};
 

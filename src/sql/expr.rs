@@ -189,6 +189,8 @@ pub enum SessionFn {
     SeqIsCalled,
     /// The system information functions over the catalogs (`sql::catalog_fn`).
     Catalog(crate::sql::catalog_fn::CatalogFn),
+    /// pg_stat_ssl's information for the session itself (`sql::ssl_fn`).
+    Ssl(crate::sql::ssl_fn::SslFn),
 }
 
 /// How a subquery is used inside an expression.

@@ -25,6 +25,7 @@ pub mod privs_fn;
 pub mod ruleutils;
 pub mod sequence;
 pub mod session_fn;
+pub mod ssl_fn;
 pub mod types;
 
 use std::sync::Arc;

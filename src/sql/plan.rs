@@ -346,6 +346,9 @@ struct ScopeCol {
     /// Found by name but not by `*`: a recursive CTE's SEARCH and CYCLE columns in its
     /// recursive term.
     hidden: bool,
+    /// One side's own column of a JOIN ... USING pair: found only qualified (`a.id`) and by
+    /// `a.*`; unqualified `id` and `*` mean the merged column.
+    qualified_only: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -516,11 +519,7 @@ fn same_expr(a: &Expr, b: &Expr) -> bool {
             Expr::Func {
                 f: f2, args: a2, ..
             },
-        ) => {
-            std::ptr::fn_addr_eq(*f1, *f2)
-                && a1.len() == a2.len()
-                && a1.iter().zip(a2).all(|(x, y)| same_expr(x, y))
-        }
+        ) => std::ptr::fn_addr_eq(*f1, *f2) && same_exprs(a1, a2),
         (
             Expr::Cast {
                 expr: e1, to: t1, ..
@@ -536,9 +535,82 @@ fn same_expr(a: &Expr, b: &Expr) -> bool {
             Expr::Session {
                 f: f2, args: a2, ..
             },
-        ) => f1 == f2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| same_expr(x, y)),
+        ) => f1 == f2 && same_exprs(a1, a2),
+        (Expr::And(a1), Expr::And(a2))
+        | (Expr::Or(a1), Expr::Or(a2))
+        | (Expr::Coalesce(a1), Expr::Coalesce(a2))
+        | (Expr::Row(a1), Expr::Row(a2)) => same_exprs(a1, a2),
+        (Expr::Not(a1), Expr::Not(a2)) => same_expr(a1, a2),
+        (Expr::IsNull(a1, n1), Expr::IsNull(a2, n2)) => n1 == n2 && same_expr(a1, a2),
+        (Expr::BoolTest(a1, v1, n1), Expr::BoolTest(a2, v2, n2)) => {
+            v1 == v2 && n1 == n2 && same_expr(a1, a2)
+        }
+        (Expr::Distinct(f1, l1, r1, n1), Expr::Distinct(f2, l2, r2, n2)) => {
+            std::ptr::fn_addr_eq(*f1, *f2) && n1 == n2 && same_expr(l1, l2) && same_expr(r1, r2)
+        }
+        (Expr::NullIf(f1, l1, r1), Expr::NullIf(f2, l2, r2)) => {
+            std::ptr::fn_addr_eq(*f1, *f2) && same_expr(l1, l2) && same_expr(r1, r2)
+        }
+        (Expr::MinMax(a1, g1), Expr::MinMax(a2, g2)) => g1 == g2 && same_exprs(a1, a2),
+        (
+            Expr::Case {
+                whens: w1,
+                default: d1,
+            },
+            Expr::Case {
+                whens: w2,
+                default: d2,
+            },
+        ) => {
+            w1.len() == w2.len()
+                && w1
+                    .iter()
+                    .zip(w2)
+                    .all(|((c1, r1), (c2, r2))| same_expr(c1, c2) && same_expr(r1, r2))
+                && match (d1, d2) {
+                    (None, None) => true,
+                    (Some(x), Some(y)) => same_expr(x, y),
+                    _ => false,
+                }
+        }
+        (
+            Expr::InList {
+                expr: e1,
+                list: l1,
+                eq: q1,
+                negated: n1,
+            },
+            Expr::InList {
+                expr: e2,
+                list: l2,
+                eq: q2,
+                negated: n2,
+            },
+        ) => std::ptr::fn_addr_eq(*q1, *q2) && n1 == n2 && same_expr(e1, e2) && same_exprs(l1, l2),
+        (
+            Expr::ArrayCmp {
+                left: a1,
+                right: b1,
+                op: o1,
+                all: x1,
+            },
+            Expr::ArrayCmp {
+                left: a2,
+                right: b2,
+                op: o2,
+                all: x2,
+            },
+        ) => std::ptr::fn_addr_eq(*o1, *o2) && x1 == x2 && same_expr(a1, a2) && same_expr(b1, b2),
+        (Expr::Array(a1, t1), Expr::Array(a2, t2)) => t1 == t2 && same_exprs(a1, a2),
+        (Expr::Subscript(a1, i1), Expr::Subscript(a2, i2)) => {
+            same_expr(a1, a2) && same_expr(i1, i2)
+        }
         _ => false,
     }
+}
+
+fn same_exprs(a: &[Expr], b: &[Expr]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_expr(x, y))
 }
 
 /// The common type of a set of expressions (UNION, CASE, VALUES, COALESCE, ARRAY[]), following
@@ -885,6 +957,7 @@ impl<'a> Planner<'a> {
                         typmod: c.typmod,
                         origin: None,
                         hidden: false,
+                        qualified_only: false,
                     })
                     .collect(),
             };
@@ -1214,7 +1287,7 @@ impl<'a> Planner<'a> {
                     };
                     let mut found = false;
                     for (i, c) in scope.cols.iter().enumerate() {
-                        if c.hidden {
+                        if c.hidden || (rel.is_none() && c.qualified_only) {
                             continue;
                         }
                         if rel.as_ref().is_none_or(|r| *r == c.rel) {
@@ -1288,6 +1361,7 @@ impl<'a> Planner<'a> {
                         typmod: -1,
                         origin: None,
                         hidden: false,
+                        qualified_only: false,
                     });
                 }
                 plan = Plan {
@@ -1879,18 +1953,24 @@ impl<'a> Planner<'a> {
                     using = ls
                         .cols
                         .iter()
-                        .filter(|c| rs.cols.iter().any(|r| r.name == c.name))
+                        .filter(|c| !c.qualified_only && !c.hidden && !c.name.starts_with('\0'))
+                        .filter(|c| {
+                            rs.cols
+                                .iter()
+                                .any(|r| r.name == c.name && !r.qualified_only && !r.hidden)
+                        })
                         .map(|c| c.name.clone())
                         .collect();
                 }
+                let mut pairs = Vec::new();
                 for name in &using {
-                    let li = ls.cols.iter().position(|c| &c.name == name).ok_or_else(|| {
+                    let li = ls.cols.iter().position(|c| &c.name == name && !c.qualified_only).ok_or_else(|| {
                         PgError::new(
                             code::UNDEFINED_COLUMN,
                             format!("column \"{name}\" specified in USING clause does not exist in left table"),
                         )
                     })?;
-                    let ri = rs.cols.iter().position(|c| &c.name == name).ok_or_else(|| {
+                    let ri = rs.cols.iter().position(|c| &c.name == name && !c.qualified_only).ok_or_else(|| {
                         PgError::new(
                             code::UNDEFINED_COLUMN,
                             format!("column \"{name}\" specified in USING clause does not exist in right table"),
@@ -1903,6 +1983,7 @@ impl<'a> Planner<'a> {
                         -1,
                     )?;
                     conds.push(e);
+                    pairs.push((li, ri));
                 }
                 if let Some(q) = j.quals.as_ref().and_then(|n| n.node.as_ref()) {
                     let (e, t) = self.bind(q, &scope, None)?;
@@ -1914,7 +1995,7 @@ impl<'a> Planner<'a> {
                     _ => Some(Expr::And(conds)),
                 };
                 let columns = lp.columns.iter().chain(&rp.columns).cloned().collect();
-                let plan = Plan {
+                let mut plan = Plan {
                     node: Node::Join {
                         left: Box::new(lp),
                         right: Box::new(rp),
@@ -1924,6 +2005,9 @@ impl<'a> Planner<'a> {
                     },
                     columns,
                 };
+                if !using.is_empty() {
+                    (plan, scope) = self.merge_using(plan, scope, &pairs, left_width, j)?;
+                }
                 if let Some(a) = &j.alias {
                     return self.scope_for(plan, &a.aliasname, Some(a));
                 }
@@ -1934,6 +2018,91 @@ impl<'a> Planner<'a> {
                 node_name(other)
             ))),
         }
+    }
+
+    /// A JOIN with USING (or NATURAL): as in PostgreSQL, its columns are the merged USING
+    /// columns first (the left one's value for INNER and LEFT joins, the right one's for RIGHT,
+    /// COALESCE of both for FULL, in their common type), then the left side's other columns,
+    /// then the right side's. Each side's own USING columns stay reachable qualified (`a.id`,
+    /// `a.*`) unless the join has an alias, which hides the sides' names.
+    fn merge_using(
+        &mut self,
+        join: Plan,
+        scope: Scope,
+        pairs: &[(usize, usize)],
+        left_width: usize,
+        j: &protobuf::JoinExpr,
+    ) -> PgResult<(Plan, Scope)> {
+        let kind = kind_of(j.jointype);
+        let aliased = j.alias.is_some();
+        let using_alias = j.join_using_alias.as_ref().map(|a| a.aliasname.as_str());
+        let mut exprs = Vec::new();
+        let mut columns = Vec::new();
+        let mut cols = Vec::new();
+        let mut paired = vec![false; scope.cols.len()];
+        for &(li, ri) in pairs {
+            let (l, r) = (&scope.cols[li], &scope.cols[left_width + ri]);
+            paired[li] = true;
+            paired[left_width + ri] = true;
+            let ty = if l.ty == r.ty {
+                l.ty
+            } else {
+                common_type(&[l.ty, r.ty], "JOIN/USING", -1)?
+            };
+            let typmod = if l.typmod == r.typmod { l.typmod } else { -1 };
+            let (lt, rt, name) = (l.ty, r.ty, l.name.clone());
+            let rel = using_alias.map_or(String::new(), str::to_string);
+            let (lo, ro) = (l.origin, r.origin);
+            let le = self.coerce(Expr::Column(li), lt, ty, -1, CoercionContext::Implicit, -1)?;
+            let re = self.coerce(
+                Expr::Column(left_width + ri),
+                rt,
+                ty,
+                -1,
+                CoercionContext::Implicit,
+                -1,
+            )?;
+            let (e, origin) = match kind {
+                JoinKind::Inner | JoinKind::Left => (le, lo.filter(|_| lt == ty)),
+                JoinKind::Right => (re, ro.filter(|_| rt == ty)),
+                JoinKind::Full => (Expr::Coalesce(vec![le, re]), None),
+            };
+            exprs.push(e);
+            columns.push(Column {
+                name: name.clone(),
+                ty,
+                typmod,
+                origin,
+            });
+            cols.push(ScopeCol {
+                rel,
+                name,
+                ty,
+                typmod,
+                origin,
+                hidden: false,
+                qualified_only: false,
+            });
+        }
+        for (i, c) in scope.cols.into_iter().enumerate() {
+            if paired[i] && aliased {
+                continue;
+            }
+            exprs.push(Expr::Column(i));
+            columns.push(join.columns[i].clone());
+            cols.push(ScopeCol {
+                qualified_only: c.qualified_only || paired[i],
+                ..c
+            });
+        }
+        let plan = Plan {
+            node: Node::Project {
+                input: Box::new(join),
+                exprs,
+            },
+            columns,
+        };
+        Ok((plan, Scope { cols }))
     }
 
     fn scope_for(
@@ -1974,6 +2143,7 @@ impl<'a> Planner<'a> {
                         typmod: c.typmod,
                         origin: c.origin,
                         hidden,
+                        qualified_only: false,
                     }
                 })
                 .collect(),
@@ -2718,7 +2888,13 @@ impl<'a> Planner<'a> {
                 .cols
                 .iter()
                 .enumerate()
-                .filter(|(_, c)| &c.name == name && rel.is_none_or(|r| *r == c.rel))
+                .filter(|(_, c)| {
+                    &c.name == name
+                        && match rel {
+                            None => !c.qualified_only,
+                            Some(r) => *r == c.rel,
+                        }
+                })
                 .map(|(i, _)| i)
                 .collect();
             if hits.len() > 1 {

@@ -31,6 +31,7 @@ pub fn result_type(f: SessionFn) -> Type {
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
         Catalog(c) => crate::sql::catalog_fn::result_type(c),
+        Ssl(f) => crate::sql::ssl_fn::result_type(f),
     }
 }
 
@@ -98,6 +99,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
         ("lastval", 0) => (Lastval, Some(&[])),
         ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
+        _ if name.starts_with("ssl_") => (Ssl(crate::sql::ssl_fn::lookup(name, nargs)?), Some(&[])),
         _ => {
             let (f, sig) = crate::sql::catalog_fn::lookup(name, nargs)?;
             (Catalog(f), Some(sig))
@@ -341,6 +343,7 @@ pub fn call(
             }
         }
         Catalog(c) => crate::sql::catalog_fn::call(c, args, s)?,
+        Ssl(f) => crate::sql::ssl_fn::call(f, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {

@@ -390,6 +390,19 @@ class Session:
             self.lines.append(f"! {type(e).__name__}")
             self.dead = True
 
+    def start_tls(self) -> None:
+        """For a raw_session after an 'S' answer: the TLS handshake (recorded as ok or failed)."""
+        self.note("TLS handshake")
+        if self.dead:
+            self.lines.append("! (session already ended)")
+            return
+        try:
+            self.conn.start_tls()
+            self.lines.append("< TLS established")
+        except OSError as e:
+            self.lines.append(f"! TLS handshake failed ({type(e).__name__})")
+            self.dead = True
+
     # -- notifications --------------------------------------------------------------
     def wait_notify(self, n: int = 1, timeout: float = 10.0) -> list[pgwire.Msg]:
         """Record messages until n NotificationResponses arrived (bounded wait) while idle."""

@@ -518,7 +518,11 @@ class Conn:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise Timeout("timed out waiting for a backend message")
-        r, _, _ = select.select([self.sock], [], [], remaining)
+        # A TLS socket may hold decrypted bytes that select() cannot see.
+        pending = getattr(self.sock, "pending", None)
+        r = pending is not None and pending() > 0
+        if not r:
+            r, _, _ = select.select([self.sock], [], [], remaining)
         if not r:
             raise Timeout("timed out waiting for a backend message")
         try:
@@ -547,6 +551,17 @@ class Conn:
         if t == "Z":
             self.status = m.fields
         return m
+
+    def start_tls(self, context=None, server_hostname: Optional[str] = None) -> None:
+        """TLS handshake on the socket (after the server answered an SSLRequest with 'S');
+        later reads and writes are encrypted. Default: no certificate verification."""
+        import ssl
+        if context is None:
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        self.sock.settimeout(self.timeout)
+        self.sock = context.wrap_socket(self.sock, server_hostname=server_hostname)
 
     def recv_byte(self, timeout: Optional[float] = None) -> bytes:
         """Read a single raw byte (answer to SSLRequest / GSSENCRequest)."""

@@ -174,6 +174,10 @@ class ServerProcess:
     def returncode(self) -> Optional[int]:
         return None if self.proc is None else self.proc.poll()
 
+    def ssl_cert_path(self) -> Optional[Path]:
+        """The server's TLS certificate (self-signed: also the root to verify it with)."""
+        return None
+
     def log_size(self) -> int:
         try:
             return self.log_path.stat().st_size if self.log_path else 0
@@ -192,7 +196,8 @@ class ServerProcess:
 
 
 class ThreadgresProcess(ServerProcess):
-    """threadgres started as `threadgres --port P --listen 127.0.0.1 --log-level warn [extra]`."""
+    """threadgres started as `threadgres --port P --listen 127.0.0.1 --log-level warn [extra]`,
+    with `--data-dir <workdir>/<name>-data` unless extra gives one."""
 
     def __init__(self, binary: str, workdir: Path, extra_args: tuple = (), name: str = "threadgres",
                  password: Optional[str] = None):
@@ -210,6 +215,9 @@ class ThreadgresProcess(ServerProcess):
         self.port = self.port or free_port()
         self.log_path = self.workdir / f"{self.name}.log"
         args = [self.binary, "--port", str(self.port), "--listen", HOST, "--log-level", "warn", *self.extra_args]
+        if "--data-dir" not in self.extra_args:
+            # Its own data directory (the self-signed TLS certificate lives there).
+            args += ["--data-dir", str(self.workdir / f"{self.name}-data")]
         if self.password is not None:
             args += ["--password", self.password]
         # settings come from the command line only, not from THREADGRES_* variables of the caller
@@ -230,6 +238,13 @@ class ThreadgresProcess(ServerProcess):
             self.stop()
             raise
         return self.info
+
+    def ssl_cert_path(self) -> Optional[Path]:
+        args = list(self.extra_args)
+        if "--ssl-cert-file" in args:
+            return Path(args[args.index("--ssl-cert-file") + 1])
+        data = Path(args[args.index("--data-dir") + 1]) if "--data-dir" in args else self.workdir / f"{self.name}-data"
+        return data / "server.crt"
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -269,8 +284,9 @@ class Pg15Cluster(ServerProcess):
 
     Differences from a stock cluster, all for determinism or speed:
     UTF8 / C.UTF-8 locale with English messages, TimeZone Etc/UTC, fsync off,
-    listen on 127.0.0.1 only, and a SCRAM-authenticated role `scram_user`
-    (every other TCP login is trust).
+    listen on 127.0.0.1 only, a SCRAM-authenticated role `scram_user`
+    (every other TCP login is trust), and ssl = on with a self-signed certificate made by
+    `openssl` (as threadgres answers SSLRequest with 'S' by default).
     """
 
     name = "pg15"
@@ -336,9 +352,20 @@ class Pg15Cluster(ServerProcess):
         )
         if r.returncode != 0:
             raise ServerStartError(f"initdb failed:\n{r.stdout.decode()}\n{r.stderr.decode()}")
+        r = subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+             "-nodes", "-subj", "/CN=localhost", "-days", "3650",
+             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+             "-keyout", str(self.datadir / "server.key"), "-out", str(self.datadir / "server.crt")],
+            capture_output=True, timeout=60, **kw,
+        )
+        if r.returncode != 0:
+            raise ServerStartError(f"openssl failed:\n{r.stdout.decode()}\n{r.stderr.decode()}")
+        os.chmod(self.datadir / "server.key", 0o600)
         with open(self.datadir / "postgresql.conf", "a") as f:
             f.write(
                 "\n# threadgres test harness\n"
+                "ssl = on\n"
                 f"port = {self.port}\n"
                 f"listen_addresses = '{HOST}'\n"
                 f"unix_socket_directories = '{self.workdir}'\n"
@@ -357,6 +384,9 @@ class Pg15Cluster(ServerProcess):
                 f"host all {PG_SCRAM_USER} 127.0.0.1/32 scram-sha-256\n"
                 "host all all 127.0.0.1/32 trust\n"
             )
+
+    def ssl_cert_path(self) -> Optional[Path]:
+        return self.datadir / "server.crt"
 
     def scram_info(self) -> ServerInfo:
         assert self.info is not None

@@ -50,16 +50,17 @@ GO_CHECKS = [
     "results_text_format", "numeric", "null_params", "statement_cache", "statement_cache_table",
     "prepare_describe", "exec_mode_exec", "batch", "batch_table", "transactions", "transactions_table",
     "savepoints", "savepoints_table", "errors_sqlstate", "listen_notify", "copy_from_table",
+    "libpq_default_sslmode", "tls_require",
 ]
 NODE_CHECKS = [
     "connect", "simple_multi_statement", "params", "types", "timestamptz_params", "params_arrays",
     "bytea_buffer", "json", "named_statements", "transactions", "errors_sqlstate", "listen_notify",
-    "crud_table",
+    "crud_table", "ssl_no_verify", "ssl_with_ca",
 ]
 JAVA_CHECKS = [
     "connect", "show_statement", "prepared_types", "prepared_nulls", "select_statements", "is_valid",
     "autocommit_transactions", "transaction_isolation", "savepoints", "errors_sqlstate", "notifications",
-    "dml_table",
+    "dml_table", "ssl_require",
 ]
 
 
@@ -185,8 +186,13 @@ def java_build():
 
 def _run_check(cmd: list[str], server, check: str, client: str) -> None:
     args = [a.replace("{dsn}", server.dsn) for a in cmd] + [check]
+    env = _client_env()
+    cert = server.process.ssl_cert_path() if server.process is not None else None
+    if cert is not None:
+        # The server's self-signed certificate, as the root to verify it with (ssl_with_ca).
+        env["TG_SSL_ROOT_CERT"] = str(cert)
     try:
-        r = subprocess.run(args, env=_client_env(), capture_output=True, text=True, timeout=CHECK_TIMEOUT,
+        r = subprocess.run(args, env=env, capture_output=True, text=True, timeout=CHECK_TIMEOUT,
                            stdin=subprocess.DEVNULL, cwd=CLIENTS)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"{client} check {check} against {server.name}: no result within {CHECK_TIMEOUT}s\n"

@@ -9,6 +9,8 @@ binary formats) and asyncpg (binary formats, prepared statements)."""
 
 from __future__ import annotations
 
+import codecs
+
 import asyncpg
 import psycopg
 import pytest
@@ -42,13 +44,40 @@ ENCODINGS = [
     ("EUC_CN", "gb2312", "中文文本"),
     ("GBK", "gbk", "中文 丂"),
     ("GB18030", "gb18030", "中文 𠀀"),
+    ("big5", "big5", "中文字 丁"),
+    # Hanja whose JOHAB trail bytes PostgreSQL reads back (it refuses Hangul's: see
+    # test_encodings_cjk.py).
+    ("JOHAB", "johab", "漢字 韓國語"),
+    ("EUC_TW", "euc_tw_sample", "中文 乂"),
+    ("EUC-JIS-2004", "euc_jis_2004", "日本語 か\u309a"),
+    ("Shift_JIS_2004", "shift_jis_2004", "日本語 か\u309a ｶﾅ"),
     ("SQL_ASCII", "utf-8", "café ✓"),
     ("UTF8", "utf-8", "café ✓ 😀"),
 ]
 IDS = [e[0] for e in ENCODINGS]
 
+
+def _euc_tw_sample(name):
+    """Python has no EUC-TW codec: this one knows the sample's characters (CNS 11643 plane 1,
+    and plane 2 in its four-byte form)."""
+    if name != "euc_tw_sample":
+        return None
+    table = {"中": b"\xc4\xa4", "文": b"\xc5\xe5", "乂": b"\x8e\xa2\xa1\xa1"}
+
+    def encode(text, errors="strict"):
+        return b"".join(table.get(ch) or ch.encode("ascii") for ch in text), len(text)
+
+    def decode(data, errors="strict"):
+        raise NotImplementedError
+
+    return codecs.CodecInfo(encode, decode, name=name)
+
+
+codecs.register(_euc_tw_sample)
+
 # A character each encoding lacks (None: it has them all).
 MISSING = {name: ("✓" if name not in ("GB18030", "SQL_ASCII", "UTF8") else None) for name in IDS}
+MISSING.update({"EUC-JIS-2004": "😀", "Shift_JIS_2004": "😀"})  # JIS X 0213 has ✓
 
 # Bytes that are no character of the encoding, or a character without equivalent in UTF8.
 BAD_BYTES = {
@@ -60,6 +89,11 @@ BAD_BYTES = {
     "EUC_CN": b"\xa1",
     "GBK": b"\x80",
     "GB18030": b"\x81\x30",
+    "big5": b"\x8d\x20",
+    "JOHAB": b"\x88\x61",
+    "EUC_TW": b"\x8e\xa8\xa1\xa1",
+    "EUC-JIS-2004": b"\x8f\xa2\xa1",
+    "Shift_JIS_2004": b"\x82\xf5\x82",
     "SQL_ASCII": b"\xe9",
     "UTF8": b"\xc3\x28",
 }
@@ -258,7 +292,8 @@ def test_set_and_reset(pg, server):
     differential(pg, server, observe)
 
 
-@pytest.mark.parametrize("enc", ["bogus", "mule_internal", "Latin-1", "WINDOWS-1252", "unicode", "sjis"])
+@pytest.mark.parametrize("enc", ["bogus", "mule_internal", "Latin-1", "WINDOWS-1252", "unicode", "sjis", "big5",
+                                 "EUC-TW", "shiftjis2004", "Johab"])
 def test_startup_encoding_names(pg, server, enc):
     def observe(s):
         c = Conn.raw(s.host, s.port)
@@ -273,8 +308,9 @@ def test_startup_encoding_names(pg, server, enc):
     differential(pg, server, observe)
 
 
-@pytest.mark.parametrize("enc,codec,sample", [e for e in ENCODINGS if e[0] not in ("SQL_ASCII",)], ids=[
-    e[0] for e in ENCODINGS if e[0] not in ("SQL_ASCII",)])
+# (psycopg has no codec for EUC_TW.)
+@pytest.mark.parametrize("enc,codec,sample", [e for e in ENCODINGS if e[0] not in ("SQL_ASCII", "EUC_TW")], ids=[
+    e[0] for e in ENCODINGS if e[0] not in ("SQL_ASCII", "EUC_TW")])
 def test_psycopg(pg, server, enc, codec, sample):
     """psycopg with client_encoding: text and binary parameters and results, errors."""
     def observe(s):

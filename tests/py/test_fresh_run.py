@@ -152,7 +152,8 @@ def test_run_script_builds_from_scratch_and_serves():
         started = time.monotonic()
         with open(log, "wb") as out:
             proc = subprocess.Popen([*_clean_env(path, target), "nice", "-n", "10",
-                                     "bash", "scripts/run.sh", "--port", str(port)],
+                                     "bash", "scripts/run.sh", "--port", str(port),
+                                     "--data-dir", str(tmp / "data")],
                                     cwd=REPO, stdin=subprocess.DEVNULL, stdout=out,
                                     stderr=subprocess.STDOUT, start_new_session=True)
         info = servers.ServerInfo("threadgres", servers.HOST, port)

@@ -161,11 +161,13 @@ def startup_database_defaults_to_user(sc):
 
 @scenario(errors=False)
 def ssl_request_then_startup(sc):
+    # Both servers run with ssl on: 'S', the handshake, then the start-up inside TLS.
     s = sc.raw_session("s1")
     s.raw(struct.pack("!ii", 8, pgwire.SSL_REQUEST_CODE), "SSLRequest")
     s.read_byte()
+    s.start_tls()
     s.startup()
-    s.q("SELECT 'after ssl refusal'")
+    s.q("SELECT 'after ssl'")
 
 
 @scenario(errors=False)

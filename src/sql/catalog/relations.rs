@@ -349,6 +349,20 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_stat_ssl",
+        oid: 12249,
+        columns: &[
+            ("pid", 23),
+            ("ssl", 16),
+            ("version", 25),
+            ("cipher", 25),
+            ("bits", 23),
+            ("client_dn", 25),
+            ("client_serial", 1700),
+            ("issuer_dn", 25),
+        ],
+    },
+    Relation {
         name: "pg_tablespace",
         oid: 1213,
         columns: &[

@@ -454,8 +454,33 @@ pub fn before_drop(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>], cascade: bool) 
     Ok(())
 }
 
+/// TRUNCATE ... CASCADE: adds to `tables`, locked, every table whose foreign key references
+/// one of them (transitively), each with PostgreSQL's NOTICE.
+pub fn cascade_truncate(cx: &mut dyn SessionCtx, tables: &mut Vec<Arc<Rel>>) -> PgResult<()> {
+    let mut i = 0;
+    while i < tables.len() {
+        let t = tables[i].clone();
+        for (_, r) in dependents(cx, &t, tables)? {
+            if tables.iter().any(|x| x.oid == r.oid) {
+                continue;
+            }
+            let Some(r) = find_locked(cx, &r.name.schema, &r.name.name, LockMode::AccessExclusive)?
+            else {
+                continue;
+            };
+            cx.notice(PgError::notice(
+                code::SUCCESSFUL_COMPLETION,
+                format!("truncate cascades to table \"{}\"", r.name.name),
+            ));
+            tables.push(r);
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
 /// TRUNCATE of `tables`: 0A000 if another table's foreign key references one of them
-/// (PostgreSQL's check; TRUNCATE ... CASCADE is not supported).
+/// (PostgreSQL's check).
 pub fn before_truncate(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>]) -> PgResult<()> {
     for t in tables {
         if let Some((_, r)) = dependents(cx, t, tables)?.into_iter().next() {

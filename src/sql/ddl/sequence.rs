@@ -735,7 +735,7 @@ pub fn execute(d: &SeqDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         }
         SeqDdl::TruncateRestart(inner) => {
             super::execute(inner, cx)?;
-            let Ddl::Truncate(tables) = &**inner else {
+            let Ddl::Truncate(tables, _) = &**inner else {
                 return Ok(());
             };
             for (schema, name) in tables {

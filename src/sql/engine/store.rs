@@ -120,6 +120,13 @@ impl RowHeap {
             .for_each_root(|root, p| f(root, Key(p.columns(columns).into())))
     }
 
+    /// As [`Self::for_each_root_key`], in the trees' stored form (no allocation for an inline
+    /// key).
+    pub fn for_each_root_ikey(&self, columns: &[usize], mut f: impl FnMut(RowId, IKey)) {
+        self.0
+            .for_each_root(|root, p| f(root, IKey::of(&p.columns(columns))))
+    }
+
     /// Every chain root with its newest version not rolled back (see `Heap::for_each_root`).
     pub fn for_each_root(&self, mut f: impl FnMut(RowId, &Row)) {
         let mut buf = Vec::new();
@@ -131,6 +138,12 @@ impl RowHeap {
 /// A key as a tree visit shows it: the values of one entry (built on the stack for an inline
 /// key, so a lookup allocates nothing per entry it passes).
 pub struct KeyRef<'a>(pub &'a [Value]);
+
+/// Below this many entries an index is built by the calling thread alone.
+pub const PARALLEL_BUILD_MIN: usize = 100_000;
+/// Most threads one index build uses (PostgreSQL's max_parallel_maintenance_workers is 2,
+/// plus the leader).
+pub const MAX_BUILD_WORKERS: usize = 4;
 
 /// An index's tree (storage's [`Index`] of compact keys).
 #[derive(Default)]
@@ -148,6 +161,40 @@ impl KeyTree {
 
     pub(super) fn insert_ikey(&self, key: IKey, row: RowId) {
         self.0.insert(key, row)
+    }
+
+    /// Adds many entries, sorted, as CREATE INDEX does: past [`PARALLEL_BUILD_MIN`] entries
+    /// the sorted run is cut into one part per core (at most [`MAX_BUILD_WORKERS`]) inserted
+    /// by scoped threads at once, as PostgreSQL's parallel index build uses maintenance
+    /// workers. The tree is concurrent and the parts cover disjoint key ranges, so the
+    /// workers rarely meet.
+    pub fn insert_sorted(&self, entries: Vec<(IKey, RowId)>) {
+        let workers = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_BUILD_WORKERS);
+        if entries.len() < PARALLEL_BUILD_MIN || workers < 2 {
+            for (k, r) in entries {
+                self.0.insert(k, r);
+            }
+            return;
+        }
+        let per = entries.len().div_ceil(workers);
+        let mut parts: Vec<Vec<(IKey, RowId)>> = Vec::with_capacity(workers);
+        let mut rest = entries;
+        while rest.len() > per {
+            let tail = rest.split_off(rest.len() - per);
+            parts.push(tail);
+        }
+        parts.push(rest);
+        std::thread::scope(|s| {
+            for part in parts {
+                s.spawn(move || {
+                    for (k, r) in part {
+                        self.0.insert(k, r);
+                    }
+                });
+            }
+        });
     }
 
     pub fn remove(&self, key: &Key, row: RowId) -> bool {

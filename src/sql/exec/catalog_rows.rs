@@ -419,6 +419,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_stat_ssl
+        12249 => crate::sql::ssl_fn::stat_ssl_rows(cx.session.instance()),
         _ => return builtin::fixed::rows(oid),
     })
 }

@@ -397,6 +397,7 @@ impl Planner<'_> {
                     typmod: c.typmod,
                     origin: c.origin,
                     hidden: false,
+                    qualified_only: false,
                 })
                 .collect(),
         }

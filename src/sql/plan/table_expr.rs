@@ -31,6 +31,7 @@ fn scope_of(rel: &str, columns: &[ColumnDef]) -> Scope {
                 typmod: c.typmod,
                 origin: None,
                 hidden: false,
+                qualified_only: false,
             })
             .collect(),
     }

@@ -2,7 +2,10 @@ module threadgres/tests/clients/go
 
 go 1.25.0
 
-require github.com/jackc/pgx/v5 v5.12.0
+require (
+	github.com/jackc/pgx/v5 v5.12.0
+	github.com/lib/pq v1.12.3
+)
 
 require (
 	github.com/jackc/pgpassfile v1.0.0 // indirect

@@ -54,6 +54,8 @@ var checks = []check{
 	{"errors_sqlstate", checkErrors},
 	{"listen_notify", checkListenNotify},
 	{"copy_from_table", checkCopyFrom},
+	{"libpq_default_sslmode", checkLibpqDefaultSslmode},
+	{"tls_require", checkTLSRequire},
 }
 
 func main() {

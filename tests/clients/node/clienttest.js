@@ -345,6 +345,47 @@ check('crud_table', async () => {
   });
 });
 
+// ------------------------------------------------------------------ TLS
+
+// pg_stat_ssl's row for the session itself: [ssl, version].
+async function sslRow(c) {
+  const r = await c.query('SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+  return [r.rows[0].ssl, r.rows[0].version];
+}
+
+async function withSslClient(ssl, fn) {
+  const c = new Client({ connectionString: DSN, connectionTimeoutMillis: 10000, query_timeout: 15000, ssl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+// TLS without verifying the server (a self-signed certificate).
+check('ssl_no_verify', async () => {
+  await withSslClient({ rejectUnauthorized: false }, async (c) => {
+    const [ssl, version] = await sslRow(c);
+    assert.strictEqual(ssl, true);
+    assert.match(version, /^TLSv1\.[23]$/);
+    const r = await c.query('SELECT $1::int + 1 AS n', [41]);
+    assert.strictEqual(r.rows[0].n, 42);
+  });
+});
+
+// TLS verifying the server against its certificate as the root (TG_SSL_ROOT_CERT, set by the
+// harness: the server's own self-signed certificate, which names 127.0.0.1 and localhost).
+check('ssl_with_ca', async () => {
+  const path = process.env.TG_SSL_ROOT_CERT;
+  if (!path) throw new Error('TG_SSL_ROOT_CERT is not set');
+  const ca = require('fs').readFileSync(path, 'utf8');
+  await withSslClient({ ca, rejectUnauthorized: true }, async (c) => {
+    const [ssl] = await sslRow(c);
+    assert.strictEqual(ssl, true);
+  });
+});
+
 // ------------------------------------------------------------------ main
 
 function describeError(e) {

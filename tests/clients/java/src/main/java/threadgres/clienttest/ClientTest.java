@@ -151,6 +151,29 @@ public final class ClientTest {
         CHECKS.put("errors_sqlstate", ClientTest::checkErrors);
         CHECKS.put("notifications", ClientTest::checkNotifications);
         CHECKS.put("dml_table", ClientTest::checkDmlTable);
+        CHECKS.put("ssl_require", ClientTest::checkSslRequire);
+    }
+
+    /** ssl=true&sslmode=require (no verification of the server): the session runs over TLS. */
+    static void checkSslRequire() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("ssl", "true");
+        p.setProperty("sslmode", "require");
+        try (Connection c = connect(p); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(
+                     "SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()")) {
+            expectTrue("no pg_stat_ssl row", rs.next());
+            expect("pg_stat_ssl.ssl", rs.getBoolean(1), true);
+            String version = rs.getString(2);
+            expectTrue("TLS version " + version, version != null && version.startsWith("TLSv1."));
+        }
+        try (Connection c = connect(p); PreparedStatement ps = c.prepareStatement("SELECT ?::int + 1")) {
+            ps.setInt(1, 41);
+            try (ResultSet rs = ps.executeQuery()) {
+                expectTrue("no row", rs.next());
+                expect("?::int + 1", rs.getInt(1), 42);
+            }
+        }
     }
 
     /** Startup TimeZone (the JVM zone), ParameterStatus, SET application_name. */
