@@ -980,7 +980,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
             }
             if *cascade {
+                let named = tables.len();
                 foreign_key::cascade_truncate(cx, &mut tables)?;
+                // The referencing tables TRUNCATE reaches need the privilege too.
+                for t in tables[named..].to_vec() {
+                    grant::check_any(cx, &t, crate::catalog::acl::TRUNCATE)?;
+                }
             }
             foreign_key::before_truncate(cx, &tables)?;
             for t in tables {

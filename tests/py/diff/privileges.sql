@@ -713,3 +713,22 @@ DROP ROLE pv_a;
 -- name: privileges_acldefault
 SELECT acldefault('r', 10)::text, acldefault('s', 10)::text, acldefault('d', 10)::text, acldefault('n', 10)::text, acldefault('c', 10)::text, acldefault('f', 10)::text, acldefault('T', 10)::text;
 SELECT acldefault('r', (SELECT oid FROM pg_roles WHERE rolname = 'pg_monitor'))::text, acldefault('r', 4294967)::text;
+
+-- name: privileges_truncate_cascade
+-- @errors
+DROP TABLE IF EXISTS pv_c, pv_p;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_p (id int PRIMARY KEY);
+CREATE TABLE pv_c (id int REFERENCES pv_p);
+GRANT TRUNCATE ON pv_p TO pv_a;
+SET ROLE pv_a;
+TRUNCATE pv_p;
+TRUNCATE pv_p CASCADE;
+RESET ROLE;
+GRANT TRUNCATE ON pv_c TO pv_a;
+SET ROLE pv_a;
+TRUNCATE pv_p CASCADE;
+RESET ROLE;
+DROP TABLE pv_c, pv_p;
+DROP ROLE pv_a;
