@@ -983,8 +983,8 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 let named = tables.len();
                 foreign_key::cascade_truncate(cx, &mut tables)?;
                 // The referencing tables TRUNCATE reaches need the privilege too.
-                for t in tables[named..].to_vec() {
-                    grant::check_any(cx, &t, crate::catalog::acl::TRUNCATE)?;
+                for t in &tables[named..] {
+                    grant::check_any(cx, t, crate::catalog::acl::TRUNCATE)?;
                 }
             }
             foreign_key::before_truncate(cx, &tables)?;
