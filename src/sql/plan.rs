@@ -1984,6 +1984,11 @@ impl<'a> Planner<'a> {
                     )?;
                     conds.push(e);
                     pairs.push((li, ri));
+                    // The join condition reads both sides' columns.
+                    if let Some(cx) = &self.tables {
+                        cx.mark(ls.cols[li].origin, privs::ColUse::Select);
+                        cx.mark(rs.cols[ri].origin, privs::ColUse::Select);
+                    }
                 }
                 if let Some(q) = j.quals.as_ref().and_then(|n| n.node.as_ref()) {
                     let (e, t) = self.bind(q, &scope, None)?;

@@ -526,6 +526,8 @@ RESET ROLE;
 GRANT SELECT (a) ON pv_t TO pv_a;
 SET ROLE pv_a;
 COPY (SELECT a FROM pv_t) TO STDOUT;
+COPY pv_t TO STDOUT;
+COPY pv_t (a) TO STDOUT;
 COPY pv_t (a) FROM STDIN;
 RESET ROLE;
 DROP TABLE pv_t;
@@ -731,4 +733,28 @@ SET ROLE pv_a;
 TRUNCATE pv_p CASCADE;
 RESET ROLE;
 DROP TABLE pv_c, pv_p;
+DROP ROLE pv_a;
+
+-- name: privileges_join_using
+-- @errors
+DROP TABLE IF EXISTS pv_t1, pv_t2;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t1 (a int, b int);
+CREATE TABLE pv_t2 (a int, c int);
+INSERT INTO pv_t1 VALUES (1, 2);
+INSERT INTO pv_t2 VALUES (1, 3);
+GRANT SELECT ON pv_t1 TO pv_a;
+GRANT SELECT (c) ON pv_t2 TO pv_a;
+SET ROLE pv_a;
+SELECT c FROM pv_t1 JOIN pv_t2 USING (a);
+SELECT b, c FROM pv_t1 JOIN pv_t2 ON true;
+SELECT * FROM pv_t1 NATURAL JOIN pv_t2;
+RESET ROLE;
+GRANT SELECT (a) ON pv_t2 TO pv_a;
+SET ROLE pv_a;
+SELECT * FROM pv_t1 JOIN pv_t2 USING (a);
+SELECT a FROM pv_t1 FULL JOIN pv_t2 USING (a);
+RESET ROLE;
+DROP TABLE pv_t1, pv_t2;
 DROP ROLE pv_a;
