@@ -244,6 +244,7 @@ pub fn create_view(
                 format!("\"{name}\" is not a view"),
             ));
         }
+        super::grant::check_owner(cx, &old)?;
         check_replacement(&old, &columns)?;
         replace_with_data(cx, &old, data, move |n| n.columns = columns)?;
         return Ok(());

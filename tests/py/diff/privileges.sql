@@ -758,3 +758,51 @@ SELECT a FROM pv_t1 FULL JOIN pv_t2 USING (a);
 RESET ROLE;
 DROP TABLE pv_t1, pv_t2;
 DROP ROLE pv_a;
+
+-- name: privileges_view_ddl
+-- @errors
+DROP VIEW IF EXISTS pv_v;
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int);
+CREATE VIEW pv_v AS SELECT a FROM pv_t;
+GRANT CREATE ON SCHEMA public TO pv_a;
+GRANT SELECT ON pv_t TO pv_a;
+SET ROLE pv_a;
+CREATE OR REPLACE VIEW pv_v AS SELECT a FROM pv_t;
+ALTER VIEW pv_v RENAME TO pv_w;
+DROP VIEW pv_v;
+SELECT * FROM pv_v;
+CREATE VIEW pv_mine AS SELECT a FROM pv_t;
+SELECT * FROM pv_mine;
+DROP VIEW pv_mine;
+RESET ROLE;
+REVOKE CREATE ON SCHEMA public FROM pv_a;
+DROP VIEW pv_v;
+DROP TABLE pv_t;
+DROP ROLE pv_a;
+
+-- name: privileges_owner_of_sequences
+-- @errors
+DROP TABLE IF EXISTS pv_t;
+DROP SEQUENCE IF EXISTS pv_s;
+DROP ROLE IF EXISTS pv_o;
+CREATE ROLE pv_o;
+CREATE TABLE pv_t (id serial PRIMARY KEY, a int);
+CREATE SEQUENCE pv_s;
+GRANT USAGE ON SEQUENCE pv_s TO PUBLIC;
+ALTER SEQUENCE pv_s OWNER TO pv_o;
+ALTER TABLE pv_t OWNER TO pv_o;
+SELECT c.relname, r.rolname, c.relacl::text FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE c.relname LIKE 'pv\_%' ORDER BY 1;
+ALTER SEQUENCE pv_t OWNER TO postgres;
+ALTER VIEW pv_t OWNER TO postgres;
+ALTER TABLE pv_nosuch OWNER TO postgres;
+ALTER TABLE IF EXISTS pv_nosuch OWNER TO postgres;
+SET ROLE pv_o;
+INSERT INTO pv_t (a) VALUES (1);
+SELECT nextval('pv_s');
+RESET ROLE;
+DROP TABLE pv_t;
+DROP SEQUENCE pv_s;
+DROP ROLE pv_o;
