@@ -1178,3 +1178,47 @@ pub fn acl_dependents(cx: &mut dyn SessionCtx, oid: Oid) -> PgResult<Vec<(u32, i
     }
     Ok(out)
 }
+
+/// CreateSchemaCommand's checks: CREATE on the database (42501 `permission denied for database
+/// d`), and, for AUTHORIZATION of another role, membership in it.
+pub fn check_create_schema(cx: &mut dyn SessionCtx, owner: Oid) -> PgResult<()> {
+    if super::role::is_superuser(cx)? {
+        return Ok(());
+    }
+    let snap = cx.catalog_snapshot()?;
+    let me = cx.role_oid();
+    let db = cx.database().to_string();
+    let inst = cx.instance();
+    let acl = crate::sql::privs::database_acl(inst, &db);
+    let who = crate::sql::privs::Who {
+        role: me,
+        superuser: false,
+        roles: &inst.catalog.roles,
+        snap: &snap,
+    };
+    let bootstrap = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
+    if crate::sql::privs::acl_mask(
+        &who,
+        me,
+        bootstrap,
+        Some(&acl),
+        ObjKind::Database,
+        acl::CREATE,
+    ) == 0
+    {
+        return Err(denied("database", &db));
+    }
+    if owner != me && !inst.catalog.roles.is_member(me, owner, false, &snap) {
+        let name = inst
+            .catalog
+            .roles
+            .by_oid(owner, &snap)
+            .map(|r| r.def.name.clone())
+            .unwrap_or_default();
+        return Err(PgError::new(
+            code::INSUFFICIENT_PRIVILEGE,
+            format!("must be member of role \"{name}\""),
+        ));
+    }
+    Ok(())
+}

@@ -97,6 +97,12 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             if_not_exists,
             elements,
         } => {
+            // PostgreSQL resolves the owner and checks the privileges first.
+            let owner = match owner {
+                Some(o) => super::role::role_oid(cx, o)?,
+                None => cx.role_oid(),
+            };
+            super::grant::check_create_schema(cx, owner)?;
             if exists(cx, name)? {
                 if *if_not_exists {
                     cx.notice(notice(
@@ -117,10 +123,6 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 )
                 .with_detail("The prefix \"pg_\" is reserved for system schemas."));
             }
-            let owner = match owner {
-                Some(o) => super::role::role_oid(cx, o)?,
-                None => cx.role_oid(),
-            };
             let (cell, cid) = cx.writer("CREATE SCHEMA")?;
             let snap = cx.catalog_snapshot()?;
             let catalog = &cx.instance().catalog;

@@ -806,3 +806,24 @@ RESET ROLE;
 DROP TABLE pv_t;
 DROP SEQUENCE pv_s;
 DROP ROLE pv_o;
+
+-- name: privileges_create_schema
+-- @errors
+DROP SCHEMA IF EXISTS pv_sch;
+DROP ROLE IF EXISTS pv_a, pv_b;
+CREATE ROLE pv_a;
+CREATE ROLE pv_b;
+SET ROLE pv_a;
+CREATE SCHEMA pv_sch;
+CREATE SCHEMA pv_sch AUTHORIZATION pv_b;
+RESET ROLE;
+GRANT CREATE ON DATABASE postgres TO pv_a;
+SET ROLE pv_a;
+CREATE SCHEMA pv_sch AUTHORIZATION pv_b;
+CREATE SCHEMA pv_sch;
+SELECT nspname, nspowner = (SELECT oid FROM pg_roles WHERE rolname = 'pv_a') FROM pg_namespace WHERE nspname = 'pv_sch';
+DROP SCHEMA pv_sch;
+RESET ROLE;
+REVOKE CREATE ON DATABASE postgres FROM pv_a;
+SELECT datname, datacl::text FROM pg_database WHERE datname = 'postgres';
+DROP ROLE pv_a, pv_b;
