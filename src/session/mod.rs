@@ -70,6 +70,7 @@ mod running;
 pub mod settings;
 mod socket;
 mod startup;
+mod temp;
 mod two_phase;
 mod txn;
 mod utility;
@@ -206,6 +207,8 @@ struct Core {
     plan_perms: sql::privs::Collector,
     /// currval / lastval and cached sequence values (not transactional).
     sequences: sql::sequence::SessionSequences,
+    /// Temporary tables: the session's schema and ON COMMIT actions (temp.rs).
+    temp: temp::TempState,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -353,7 +356,7 @@ impl Core {
             catalog: &self.instance.catalog,
             snap,
             database: &self.database,
-            search_path: self.settings.get_str("search_path").unwrap_or("public"),
+            search_path: self.lookup_path(),
             used: &self.tables_used,
             locks: &self.plan_locks,
             superuser: self.current_role_is_superuser(),
@@ -528,7 +531,7 @@ impl SessionCtx for Core {
             .map_or(sql::Isolation::ReadCommitted, |t| t.isolation)
     }
     fn search_path(&self) -> Vec<String> {
-        let path = self.settings.get_str("search_path").unwrap_or("public");
+        let path = self.lookup_path();
         // "$user" names the schema called like the user, where there is one.
         let snap = Core::catalog_snapshot(self);
         let catalog = &self.instance.catalog;
@@ -544,5 +547,14 @@ impl SessionCtx for Core {
     }
     fn wait_for(&mut self, cell: &Arc<crate::txn::TxnCell>) -> PgResult<()> {
         self.wait_for_transaction(cell)
+    }
+    fn temp_schema(&mut self) -> PgResult<String> {
+        self.make_temp_schema()
+    }
+    fn own_temp_schema(&self) -> Option<String> {
+        Some(format!("pg_temp_{}", self.shared.pid))
+    }
+    fn on_commit(&mut self, oid: u32, action: sql::ddl::OnCommit) {
+        self.note_on_commit(oid, action)
     }
 }

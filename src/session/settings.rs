@@ -190,6 +190,8 @@ pub struct Settings {
     values: Arc<BTreeMap<String, String>>,
     pub fmt: FormatCtx,
     pub statement_timeout_ms: u64,
+    /// The longest one wait for a relation or row lock may last (0: no limit).
+    pub lock_timeout_ms: u64,
     pub idle_in_transaction_timeout_ms: u64,
     /// default_transaction_isolation, parsed: every statement outside a transaction block
     /// reads it, and a map lookup each time showed in profiles with many sessions.
@@ -501,6 +503,7 @@ impl Settings {
                 }
             }
             "statement_timeout" => self.statement_timeout_ms = value.parse().unwrap_or(0),
+            "lock_timeout" => self.lock_timeout_ms = value.parse().unwrap_or(0),
             "default_transaction_isolation" => {
                 self.default_isolation = Isolation::parse(&value).unwrap_or_default()
             }

@@ -369,6 +369,7 @@ impl Session {
             plan_perms: Default::default(),
             portal_snap: None,
             sequences: Default::default(),
+            temp: Default::default(),
         };
         let mut s = Session {
             core,

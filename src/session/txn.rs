@@ -273,6 +273,11 @@ impl Core {
     /// Commits the current transaction: LISTEN/UNLISTEN take effect, then notifications are
     /// published in commit order, then SET LOCAL values revert.
     pub(super) fn commit(&mut self) -> PgResult<()> {
+        // Temporary tables' ON COMMIT actions run inside the committing transaction.
+        if let Err(e) = self.on_commit_actions() {
+            self.abort();
+            return Err(e);
+        }
         let Some(mut txn) = self.txn.take() else {
             self.tx = TxState::Idle;
             return Ok(());
@@ -314,6 +319,7 @@ impl Core {
         }
         self.recycle_txn(txn);
         self.tx = TxState::Idle;
+        self.after_transaction_temp();
         Ok(())
     }
 
@@ -324,6 +330,7 @@ impl Core {
             self.settings_dirty = true;
         }
         self.tx = TxState::Idle;
+        self.after_transaction_temp();
     }
 
     /// Ends the storage side of a transaction: commits (open savepoint levels first) or aborts
@@ -574,6 +581,7 @@ impl Core {
     pub(super) fn end_session(&mut self) {
         // A transaction left open rolls back: its rows and row locks are released.
         self.abort();
+        self.drop_temp_schema();
         self.apply_listens(&[ListenAction::UnlistenAll]);
         self.instance.txns.unregister(&self.snap_slot);
         self.instance.unregister_session(self.shared.pid);

@@ -268,10 +268,14 @@ impl Session {
                 self.core.settings_dirty = true;
                 self.core.txn_mut().listens.push(ListenAction::UnlistenAll);
                 self.core.sequences.discard();
+                self.core.drop_temp_tables(None)?;
             }
             Statement::Discard(what) => {
                 if *what == "DISCARD SEQUENCES" {
                     self.core.sequences.discard();
+                }
+                if *what == "DISCARD TEMP" {
+                    self.core.drop_temp_tables(None)?;
                 }
             }
             Statement::Declare { name, plan, hold } => {

@@ -3,7 +3,9 @@
 //! The executor returns `Step::Wait(cell)`. A query run from the protocol stops there
 //! (`running.rs`) and the socket loop awaits [`Session::await_running`]: the session's task
 //! sleeps and its shard serves the others. The wait ends when the other transaction ends, on
-//! cancel, terminate or statement_timeout (57014 / 57P01), or with 40P01 when the waits form a
+//! cancel, terminate or statement_timeout (57014 / 57P01), after lock_timeout (55P03: each
+//! wait for a relation or row lock gets that long, as in PostgreSQL), or with 40P01 when the
+//! waits form a
 //! cycle: the chain of waits is checked when the wait starts and again every
 //! `deadlock_timeout` (1 s), as PostgreSQL checks after deadlock_timeout. A client that closes
 //! its connection while its session waits is noticed at those checks.
@@ -37,6 +39,18 @@ impl Wake for ThreadWaker {
     fn wake(self: Arc<Self>) {
         self.0.unpark();
     }
+}
+
+fn lock_timeout() -> PgError {
+    PgError::new(
+        code::LOCK_NOT_AVAILABLE,
+        "canceling statement due to lock timeout",
+    )
+}
+
+/// When a lock wait starting now must give up (lock_timeout; None: never).
+fn lock_deadline(timeout_ms: u64) -> Option<Instant> {
+    (timeout_ms > 0).then(|| Instant::now() + Duration::from_millis(timeout_ms))
 }
 
 fn deadlock(cycle: &[Arc<TxnCell>]) -> PgError {
@@ -76,6 +90,7 @@ impl Core {
             return Err(deadlock(&cycle));
         }
         self.shared.activity.lock().set_wait(Some(event));
+        let give_up = lock_deadline(self.settings.lock_timeout_ms);
         let result = tokio::task::block_in_place(|| {
             let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
             let mut cx = Context::from_waker(&waker);
@@ -88,13 +103,19 @@ impl Core {
                 }
                 self.check_interrupts()?;
                 let now = Instant::now();
+                if give_up.is_some_and(|g| now >= g) {
+                    return Err(lock_timeout());
+                }
                 if now >= next_check {
                     if let Some(cycle) = self.instance.txns.find_deadlock(&me) {
                         return Err(deadlock(&cycle));
                     }
                     next_check = now + DEADLOCK_TIMEOUT;
                 }
-                std::thread::park_timeout(CHECK_EVERY);
+                let nap = give_up.map_or(CHECK_EVERY, |g| {
+                    CHECK_EVERY.min(g.saturating_duration_since(now) + Duration::from_millis(1))
+                });
+                std::thread::park_timeout(nap);
             }
         });
         self.instance.txns.stop_waiting(&me);
@@ -130,11 +151,12 @@ impl Session {
         let shared = self.core.shared.clone();
         let mut wait = pin!(holder.wait_end());
         let mut next_check = Instant::now() + DEADLOCK_TIMEOUT;
+        let give_up = lock_deadline(self.core.settings.lock_timeout_ms);
         let result = loop {
-            let until = match self.core.deadline {
-                Some(d) => d.min(next_check),
-                None => next_check,
-            };
+            let until = [self.core.deadline, give_up]
+                .into_iter()
+                .flatten()
+                .fold(next_check, Instant::min);
             tokio::select! {
                 _ = wait.as_mut() => {
                     txns.settle(&holder);
@@ -147,6 +169,9 @@ impl Session {
                 break Err(e);
             }
             let now = Instant::now();
+            if give_up.is_some_and(|g| now >= g) {
+                break Err(lock_timeout());
+            }
             if now >= next_check {
                 if let Some(cycle) = txns.find_deadlock(&me) {
                     break Err(deadlock(&cycle));

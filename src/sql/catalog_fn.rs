@@ -56,6 +56,12 @@ pub enum CatalogFn {
     RegclassOfOid,
     /// The reverse: a cast of a regclass that is not a constant to oid or an integer.
     OidOfRegclass,
+    /// pg_get_viewdef (ruleutils/viewdef.rs).
+    ViewDef,
+    /// pg_my_temp_schema(): the session's temporary schema's OID, 0 without one.
+    MyTempSchema,
+    /// pg_is_other_temp_schema(oid): another session's temporary schema.
+    IsOtherTempSchema,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -99,6 +105,10 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
         ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
         ("pg_get_triggerdef", 1) => (TriggerDef, &[OID]),
         ("pg_get_triggerdef", 2) => (TriggerDef, &[OID, Type::BOOL]),
+        ("pg_get_viewdef", 1) => (ViewDef, &[OID]),
+        ("pg_get_viewdef", 2) => (ViewDef, &[OID, Type::BOOL]),
+        ("pg_my_temp_schema", 0) => (MyTempSchema, &[]),
+        ("pg_is_other_temp_schema", 1) => (IsOtherTempSchema, &[OID]),
         _ => return None,
     })
 }
@@ -120,12 +130,15 @@ pub fn result_type(f: CatalogFn) -> Type {
         | FunctionIdentityArguments
         | FunctionDef
         | TablespaceLocation
-        | TriggerDef => Type::TEXT,
+        | TriggerDef
+        | ViewDef => Type::TEXT,
         DatabaseEncoding => Type::NAME,
         RelationSize | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
         RegclassOfOid => Type::REGCLASS,
         AclDefault => Type::ACLITEM_ARRAY,
+        MyTempSchema => Type::OID,
+        IsOtherTempSchema => Type::BOOL,
         OidOfRegclass => Type::OID,
     }
 }
@@ -340,6 +353,41 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 text(get_expr(s, &node, relid))
             }
             _ => Value::Null,
+        },
+        MyTempSchema => {
+            let snap = s.catalog_snapshot()?;
+            let own = s.own_temp_schema();
+            let ns = own.and_then(|n| {
+                s.instance()
+                    .catalog
+                    .namespaces
+                    .lookup(s.database(), &n, &snap)
+            });
+            Value::Oid(ns.map_or(0, |n| n.oid))
+        }
+        IsOtherTempSchema => {
+            let Some(oid) = oid_arg(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let snap = s.catalog_snapshot()?;
+            let own = s.own_temp_schema();
+            let db = s.database().to_string();
+            let other = s
+                .instance()
+                .catalog
+                .namespaces
+                .visible(&db, &snap)
+                .into_iter()
+                .any(|n| {
+                    n.oid == oid
+                        && crate::sql::engine::is_temp_schema(&n.name)
+                        && own.as_deref() != Some(n.name.as_str())
+                });
+            Value::Bool(other)
+        }
+        ViewDef => match oid_arg(args.first()).and_then(|o| relation(s, o)) {
+            Some(rel) => text(ruleutils::viewdef::view_definition(s, &rel)),
+            None => Value::Null,
         },
         GetIndexDef => match oid_arg(args.first()) {
             Some(oid) => {

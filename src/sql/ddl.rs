@@ -79,6 +79,18 @@ pub struct CreateTable {
     pub sequences: Vec<sequence::ColumnSeq>,
     /// Where the table's name stands in the statement, for error positions.
     pub location: i32,
+    /// What a temporary table's rows or the table itself become at commit.
+    pub on_commit: OnCommit,
+}
+
+/// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnCommit {
+    /// No ON COMMIT clause.
+    Noop,
+    PreserveRows,
+    DeleteRows,
+    Drop,
 }
 
 /// An analyzed DDL statement.
@@ -561,8 +573,23 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         foreign_keys: fks,
         sequences,
         location: rv.location,
+        on_commit: on_commit(c.oncommit),
     }))
 }
+
+/// The ON COMMIT clause (checked when the table is created: only for temporary tables).
+fn on_commit(action: i32) -> OnCommit {
+    use protobuf::OnCommitAction as A;
+    match action {
+        x if x == A::OncommitDeleteRows as i32 => OnCommit::DeleteRows,
+        x if x == A::OncommitDrop as i32 => OnCommit::Drop,
+        x if x == A::OncommitPreserveRows as i32 => OnCommit::PreserveRows,
+        _ => OnCommit::Noop,
+    }
+}
+
+/// PostgreSQL's SQLSTATE for a table definition it refuses.
+const INVALID_TABLE_DEFINITION: &str = "42P16";
 
 fn already_exists(name: &str) -> PgError {
     PgError::new(
@@ -589,29 +616,67 @@ fn notice(msg: String, sqlstate: &'static str) -> PgError {
 /// the current role needs CREATE on it (42501 `permission denied for schema s`).
 /// `location`: where the object's name stands, for the error's position.
 fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
-    let s = creation_schema_named(cx, schema, location)?;
-    if schema != "pg_temp" {
+    creation_schema_for(cx, schema, location, false).map(|(s, _)| s)
+}
+
+/// The schema a relation is created in, and whether it is the session's temporary schema
+/// (`temp`: CREATE TEMP; a relation created in `pg_temp` is temporary too). Non-temporary
+/// relations go to the first schema of search_path that is not the temporary one, and need
+/// CREATE on it.
+pub(super) fn creation_schema_for(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    location: i32,
+    temp: bool,
+) -> PgResult<(String, bool)> {
+    let (s, is_temp) = creation_schema_resolved(cx, schema, location, temp)?;
+    if !is_temp {
         grant::check_schema(cx, &s, crate::catalog::acl::CREATE)
             .map_err(|e| e.at((location >= 0).then(|| location as u32 + 1)))?;
     }
-    Ok(s)
+    Ok((s, is_temp))
 }
 
-fn creation_schema_named(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
-    if schema.is_empty() {
-        return cx.search_path().into_iter().next().ok_or_else(|| {
-            PgError::new(
-                code::INVALID_SCHEMA_NAME,
-                "no schema has been selected to create in",
-            )
-        });
+fn creation_schema_resolved(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    location: i32,
+    temp: bool,
+) -> PgResult<(String, bool)> {
+    let own = cx.own_temp_schema();
+    if schema == "pg_temp" || (temp && schema.is_empty()) || own.as_deref() == Some(schema) {
+        return Ok((cx.temp_schema()?, true));
     }
-    if schema == "pg_temp" {
-        return Ok("public".to_string());
+    if engine::is_temp_schema(schema) {
+        return Err(PgError::new(
+            INVALID_TABLE_DEFINITION,
+            "cannot create relations in temporary schemas of other sessions",
+        )
+        .at((location >= 0).then(|| location as u32 + 1)));
+    }
+    if temp {
+        return Err(PgError::new(
+            INVALID_TABLE_DEFINITION,
+            "cannot create temporary relation in non-temporary schema",
+        )
+        .at((location >= 0).then(|| location as u32 + 1)));
+    }
+    if schema.is_empty() {
+        return cx
+            .search_path()
+            .into_iter()
+            .find(|s| !engine::is_temp_schema(s))
+            .map(|s| (s, false))
+            .ok_or_else(|| {
+                PgError::new(
+                    code::INVALID_SCHEMA_NAME,
+                    "no schema has been selected to create in",
+                )
+            });
     }
     let snap = cx.catalog_snapshot()?;
     if engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), schema) {
-        Ok(schema.to_string())
+        Ok((schema.to_string(), false))
     } else {
         Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
@@ -1254,7 +1319,19 @@ fn replace_with_data(
 }
 
 fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
-    let schema = creation_schema(cx, &ct.schema, ct.location)?;
+    let temp = ct.persistence == Persistence::Temporary;
+    let (schema, temp) = creation_schema_for(cx, &ct.schema, ct.location, temp)?;
+    let persistence = if temp {
+        Persistence::Temporary
+    } else {
+        ct.persistence
+    };
+    if !temp && ct.on_commit != OnCommit::Noop {
+        return Err(PgError::new(
+            INVALID_TABLE_DEFINITION,
+            "ON COMMIT can only be used on temporary tables",
+        ));
+    }
     if find(cx, &schema, &ct.name)?.is_some() {
         if ct.if_not_exists {
             cx.notice(notice(
@@ -1354,7 +1431,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         &schema,
         &ct.name,
         table_oid,
-        ct.persistence,
+        persistence,
         &ct.sequences,
         &mut columns,
     )?;
@@ -1379,7 +1456,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     let rel = NewRelation {
         name: qual(cx, &schema, &ct.name),
         kind: RelKind::Table,
-        persistence: ct.persistence,
+        persistence,
         columns,
         indexes: indexes.clone(),
         constraints,
@@ -1394,5 +1471,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         .catalog
         .create(Some(table_oid), rel, &snap, &cell, cid)
         .map_err(|e| catalog_error(e, &ct.name))?;
+    if temp {
+        cx.on_commit(table_oid, ct.on_commit);
+    }
     create_index_relations(cx, &t, &indexes)
 }

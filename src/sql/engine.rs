@@ -52,6 +52,12 @@ pub fn search_schemas(search_path: &str) -> impl Iterator<Item = &str> {
         .filter(|p| !p.is_empty() && !matches!(*p, "$user" | "pg_catalog" | "pg_temp"))
 }
 
+/// Whether `name` is a session's schema of temporary tables (`pg_temp_N`, session/temp.rs).
+pub fn is_temp_schema(name: &str) -> bool {
+    name.strip_prefix("pg_temp_")
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Whether schema `name` exists in `database` as `snap` sees it: `public`, or one made by
 /// CREATE SCHEMA.
 pub fn schema_exists(catalog: &SqlCatalog, snap: &Snapshot, database: &str, name: &str) -> bool {
@@ -73,6 +79,13 @@ pub fn find_rel<'s>(
         schema: s.to_string(),
         name: name.to_string(),
     };
+    if schema == "pg_temp" {
+        // The session's own temporary schema, which its search path names first.
+        return schemas
+            .into_iter()
+            .find(|s| is_temp_schema(s))
+            .and_then(|s| catalog.lookup(&q(s), snap));
+    }
     if !schema.is_empty() {
         return catalog.lookup(&q(schema), snap);
     }

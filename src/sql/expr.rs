@@ -125,6 +125,19 @@ pub trait SessionCtx {
     fn search_path(&self) -> Vec<String> {
         vec!["public".to_string()]
     }
+    /// The session's schema of temporary tables, made in the running transaction when it does
+    /// not exist yet.
+    fn temp_schema(&mut self) -> PgResult<String> {
+        Err(PgError::feature_not_supported(
+            "temporary tables are not available here",
+        ))
+    }
+    /// The name the session's temporary schema has (whether or not it exists yet).
+    fn own_temp_schema(&self) -> Option<String> {
+        None
+    }
+    /// Registers the ON COMMIT action of a temporary table just created.
+    fn on_commit(&mut self, _oid: u32, _action: crate::sql::ddl::OnCommit) {}
     /// The session's sequence state (currval, lastval, cached values); None where there is no
     /// session to keep it.
     fn sequences(&mut self) -> Option<&mut crate::sql::sequence::SessionSequences> {

@@ -36,6 +36,8 @@ use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 pub mod explain;
 pub mod index_path;
 pub mod join;
+pub mod lock_rows;
+mod regclass;
 mod search_cycle;
 mod table_expr;
 
@@ -184,6 +186,36 @@ pub struct SortKey {
     pub nulls_first: bool,
 }
 
+/// The table a scan reads, with the name the query gave it (`FROM t AS x`: EXPLAIN prints
+/// `Seq Scan on t x` and qualifies its columns with `x`). It dereferences to the table, so a
+/// scan's `rel` reads as the relation everywhere else.
+#[derive(Debug, Clone)]
+pub struct ScanRel {
+    pub rel: std::sync::Arc<crate::sql::engine::Rel>,
+    /// The alias, where the query gave one that differs from the table's name.
+    pub alias: Option<std::sync::Arc<str>>,
+}
+
+impl ScanRel {
+    /// The name the query refers to the table by.
+    pub fn ref_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.rel.name.name)
+    }
+}
+
+impl std::ops::Deref for ScanRel {
+    type Target = std::sync::Arc<crate::sql::engine::Rel>;
+    fn deref(&self) -> &Self::Target {
+        &self.rel
+    }
+}
+
+impl From<std::sync::Arc<crate::sql::engine::Rel>> for ScanRel {
+    fn from(rel: std::sync::Arc<crate::sql::engine::Rel>) -> ScanRel {
+        ScanRel { rel, alias: None }
+    }
+}
+
 /// What FOR UPDATE does with a row another transaction holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LockWait {
@@ -216,12 +248,12 @@ pub enum Node {
     /// A table's rows that the statement's snapshot sees, in slot order; with `rowid`, each
     /// row's slot follows its columns (for UPDATE / DELETE / FOR UPDATE).
     SeqScan {
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rel: ScanRel,
         rowid: bool,
     },
     /// The rows whose leading key columns of index `index` (of `rel.indexes`) equal `eq`.
     IndexScan {
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rel: ScanRel,
         rowid: bool,
         index: usize,
         eq: Vec<Expr>,
@@ -229,7 +261,7 @@ pub enum Node {
     /// Other index scans (ranges, IN lists, row-value IN, reads in index order, backwards for
     /// DESC): see `plan/index_path.rs`.
     IndexRange {
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
+        rel: ScanRel,
         rowid: bool,
         path: Box<index_path::IndexPath>,
     },
@@ -242,16 +274,11 @@ pub enum Node {
         ctes: Vec<std::sync::Arc<Plan>>,
         input: Box<Plan>,
     },
-    /// SELECT ... FOR UPDATE / SHARE: locks each row of `rel` its input yields (the row's slot
-    /// is input column `rowid`) at strength `mode`.
+    /// SELECT ... FOR UPDATE / SHARE: locks the rows of the tables in `spec` that each input
+    /// row was made from (plan/lock_rows.rs), above the sort and below LIMIT.
     LockRows {
         input: Box<Plan>,
-        rel: std::sync::Arc<crate::sql::engine::Rel>,
-        rowid: usize,
-        wait: LockWait,
-        mode: crate::storage::LockMode,
-        /// The WHERE clause, re-checked on a row updated concurrently (READ COMMITTED).
-        recheck: Option<Expr>,
+        spec: Box<lock_rows::LockSpec>,
     },
     Values(Vec<Vec<Expr>>),
     Function {
@@ -389,8 +416,9 @@ pub struct Planner<'a> {
 /// Planning state beyond scopes.
 #[derive(Default)]
 struct PlanState {
-    /// The next table reference carries its rows' slots (SELECT FOR UPDATE's table).
-    lock_rowid: bool,
+    /// The locking clauses of the SELECT whose FROM clause is being planned: its table
+    /// references carry their rows' slots (plan/lock_rows.rs).
+    lock: Option<lock_rows::FromLocks>,
     /// A set operation's leaf SELECT keeps unknown-typed outputs (`SELECT NULL UNION SELECT 1`)
     /// for the set operation to resolve, and reports where its targets are, for error
     /// positions (`target_locs`).
@@ -933,6 +961,7 @@ impl<'a> Planner<'a> {
             let right = self.plan_select(r);
             let right_locs = std::mem::take(&mut self.state.target_locs);
             let right = right?;
+            lock_rows::check_set_operation(s)?;
             let kind = match op {
                 x if x == protobuf::SetOperation::SetopUnion as i32 => SetOpKind::Union,
                 x if x == protobuf::SetOperation::SetopIntersect as i32 => SetOpKind::Intersect,
@@ -1179,7 +1208,9 @@ impl<'a> Planner<'a> {
         let win = self.state.win.take();
         let clause = self.state.clause.take();
         let in_window = std::mem::take(&mut self.state.in_window);
+        let lock = self.state.lock.take();
         let r = self.plan_simple_select_inner(s);
+        self.state.lock = lock;
         self.state.win = win;
         self.state.clause = clause;
         self.state.in_window = in_window;
@@ -1188,13 +1219,8 @@ impl<'a> Planner<'a> {
 
     fn plan_simple_select_inner(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let keep_unknown = std::mem::take(&mut self.state.keep_unknown);
-        // FOR UPDATE / SHARE over one table: its scan carries each row's slot.
-        let lock = if s.locking_clause.is_empty() || s.from_clause.is_empty() {
-            None
-        } else {
-            Some(self.lock_spec(s)?)
-        };
-        self.state.lock_rowid = lock.is_some();
+        // FOR UPDATE / SHARE: the scans of the locked tables carry each row's slot.
+        self.state.lock = lock_rows::FromLocks::parse(s);
         // FROM
         let (mut plan, scope) = if s.from_clause.is_empty() {
             (
@@ -1238,6 +1264,8 @@ impl<'a> Planner<'a> {
             }
             acc.expect("non-empty FROM")
         };
+        let lock = self.state.lock.take().map(|l| l.found(&plan));
+        let from_columns = plan.columns.clone();
         // WHERE
         let mut recheck = None;
         if let Some(w) = s.where_clause.as_ref().and_then(|n| n.node.as_ref()) {
@@ -1255,17 +1283,6 @@ impl<'a> Planner<'a> {
             });
         }
         plan = join::optimize(plan);
-        if let Some(wait) = lock {
-            plan = modify::lock_rows(plan, wait, recheck)?;
-            if let (Node::LockRows { rel, .. }, Some(cx)) = (&plan.node, &self.tables) {
-                cx.note_lock(rel.oid, crate::txn::lock::LockMode::RowShare);
-                // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
-                cx.require(
-                    rel,
-                    crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE,
-                );
-            }
-        }
         // Targets (with * expansion)
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
         let mut star_cols: Vec<(usize, Option<usize>)> = Vec::new(); // (target idx, scope col)
@@ -1379,6 +1396,16 @@ impl<'a> Planner<'a> {
             || s.having_clause.is_some()
             || targets.iter().any(|(_, n, _)| contains_aggregate(n))
             || s.sort_clause.iter().any(contains_aggregate);
+        if let Some(pending) = &lock {
+            pending.check(&lock_rows::Shape {
+                distinct: !s.distinct_clause.is_empty(),
+                group: !s.group_clause.is_empty(),
+                having: s.having_clause.is_some(),
+                aggregates: has_aggs,
+                srfs: !srf_targets.is_empty(),
+                ..Default::default()
+            })?;
+        }
         let mut agg_ctx = if has_aggs {
             let mut group = Vec::new();
             let mut group_types = Vec::new();
@@ -1711,6 +1738,7 @@ impl<'a> Planner<'a> {
 
         // Window functions run over the (grouped) rows, before DISTINCT, ORDER BY and LIMIT.
         let win = self.state.win.take().unwrap_or_default();
+        let has_windows = !win.calls.is_empty();
         if !win.calls.is_empty() {
             let base = plan.columns.len();
             let renumber = &mut |e: &mut Expr| {
@@ -1741,6 +1769,46 @@ impl<'a> Planner<'a> {
             };
         }
 
+        // FOR UPDATE: the FROM row rides along, hidden, for LockRows's re-check.
+        let lock = match lock {
+            Some(pending) => {
+                pending.check(&lock_rows::Shape {
+                    windows: has_windows,
+                    ..Default::default()
+                })?;
+                let (targets, on, late) = pending.finish()?;
+                if let Some(e) = late {
+                    self.fold(Err(e))?;
+                }
+                let from = exprs.len();
+                let kept = exprs.clone();
+                exprs.extend((0..from_columns.len()).map(Expr::Column));
+                columns.extend(from_columns.iter().cloned());
+                let mut conds: Vec<Expr> = recheck.into_iter().chain(on).collect();
+                let recheck = match conds.len() {
+                    0 => None,
+                    1 => conds.pop(),
+                    _ => Some(Expr::And(conds)),
+                };
+                if let Some(cx) = &self.tables {
+                    // A locked table is opened in ROW SHARE mode instead of ACCESS SHARE.
+                    use crate::txn::lock::LockMode as M;
+                    for t in &targets {
+                        cx.locks
+                            .borrow_mut()
+                            .retain(|l| *l != (t.rel.oid, M::AccessShare));
+                        cx.note_lock(t.rel.oid, M::RowShare);
+                        // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
+                        cx.require(
+                            &t.rel,
+                            crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE,
+                        );
+                    }
+                }
+                Some((targets, from, kept, recheck))
+            }
+            None => None,
+        };
         let total = exprs.len();
         plan = Plan {
             node: Node::Project {
@@ -1778,6 +1846,9 @@ impl<'a> Planner<'a> {
                     keys: sort_keys,
                 },
             });
+        }
+        if let Some((targets, from, kept, recheck)) = lock {
+            plan = lock_rows::lock_rows(plan, targets, from, kept, recheck);
         }
         plan = self.plan_limit(s, plan)?;
         if total > visible {
@@ -1869,6 +1940,9 @@ impl<'a> Planner<'a> {
                             self.state.worktable_refs += 1;
                         }
                         with_modify::check_readable(p, rv)?;
+                        if let Some(l) = self.state.lock.as_mut() {
+                            l.other(&relname, "a WITH query");
+                        }
                         let plan = Plan {
                             columns: p.columns.clone(),
                             node: Node::Cte(i, p.clone()),
@@ -1877,12 +1951,15 @@ impl<'a> Planner<'a> {
                     }
                 }
                 let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
-                    let rowid = std::mem::take(&mut self.state.lock_rowid);
+                    let rowid = self.state.lock.as_mut().is_some_and(|l| l.table(&relname));
                     if let Some(plan) = self.plan_table_ref(rv, rowid)? {
                         return self.scope_for(plan, &relname, alias);
                     }
                     return Err(modify::undefined_table(rv));
                 };
+                if let Some(l) = self.state.lock.as_mut() {
+                    l.applying(&relname); // PostgreSQL would lock catalog rows: nothing to lock here
+                }
                 if let (Some(t), Some((oid, kind, name))) =
                     (self.tables.as_ref(), guarded_catalog(vt))
                 {
@@ -1918,9 +1995,17 @@ impl<'a> Planner<'a> {
                     .as_ref()
                     .map(|a| a.aliasname.clone())
                     .unwrap_or_default();
+                if let Some(l) = self.state.lock.as_mut() {
+                    l.subquery(&name);
+                }
                 self.scope_for(plan, &name, rs.alias.as_ref())
             }
-            N::RangeFunction(rf) => self.plan_range_function(rf, left),
+            N::RangeFunction(rf) => {
+                if let (Some(l), Some(a)) = (self.state.lock.as_mut(), rf.alias.as_ref()) {
+                    l.other(&a.aliasname, "a function");
+                }
+                self.plan_range_function(rf, left)
+            }
             N::JoinExpr(j) => {
                 let l = j
                     .larg
@@ -2014,6 +2099,9 @@ impl<'a> Planner<'a> {
                     (plan, scope) = self.merge_using(plan, scope, &pairs, left_width, j)?;
                 }
                 if let Some(a) = &j.alias {
+                    if let Some(l) = self.state.lock.as_mut() {
+                        l.other(&a.aliasname, "a join");
+                    }
                     return self.scope_for(plan, &a.aliasname, Some(a));
                 }
                 Ok((plan, scope))
@@ -2435,6 +2523,11 @@ impl<'a> Planner<'a> {
                         .copied()
                         .filter(|_| !s.is_empty())
                         .unwrap_or(location);
+                    if to == Type::REGCLASS {
+                        if let Some(e) = self.regclass_literal(&s, at)? {
+                            return Ok(e);
+                        }
+                    }
                     let v = io::from_text(&s, to, input_mod, self.fmt)
                         .map_err(|err| err.at(loc(at)))?;
                     if typmod < 0 || interval {
@@ -2505,6 +2598,13 @@ impl<'a> Planner<'a> {
             && matches!(from, Type::OID | Type::INT4 | Type::INT8)
         {
             return Ok(crate::sql::catalog_fn::regclass_of_oid_expr(e, from));
+        }
+        if from == Type::REGCLASS && to == Type::OID {
+            if let Expr::Const(Value::Text(t)) = &e {
+                if let Some(oid) = self.regclass_const_oid(t)? {
+                    return Ok(oid);
+                }
+            }
         }
         if from == Type::REGCLASS && to == Type::OID && !e.is_const() {
             return Ok(crate::sql::catalog_fn::oid_of_regclass_expr(e));

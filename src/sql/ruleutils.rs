@@ -16,6 +16,8 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use crate::sql::func;
 use crate::sql::session_fn;
+
+pub mod viewdef;
 use crate::sql::types::{cast::format_type_with_typmod, Type};
 
 /// A column of the table an expression belongs to: (name, type, typmod).
@@ -30,6 +32,8 @@ enum T {
         ty: Type,
     },
     Var {
+        /// The relation's name in the query, where the column is printed qualified (views).
+        qual: Option<String>,
         name: String,
         ty: Type,
     },
@@ -122,6 +126,9 @@ fn names(nodes: &[protobuf::Node]) -> Vec<String> {
 
 struct Typer<'a> {
     cols: &'a [ColInfo<'a>],
+    /// The relations of a view's query, by the name the query gives them: column references
+    /// resolve among them and print qualified (`viewdef`); empty for defaults and checks.
+    rels: &'a [(String, Vec<ColInfo<'a>>)],
 }
 
 /// Integer types rank by width, then numeric, then the floats (PostgreSQL's implicit casts go
@@ -197,11 +204,15 @@ impl Typer<'_> {
             }
             N::ColumnRef(c) => {
                 let ns = names(&c.fields);
+                if !self.rels.is_empty() {
+                    return self.qualified_var(&ns);
+                }
                 let [name] = ns.as_slice() else {
                     return Err(Unsupported);
                 };
                 let (_, ty, _) = self.cols.iter().find(|c| c.0 == name).ok_or(Unsupported)?;
                 T::Var {
+                    qual: None,
                     name: name.clone(),
                     ty: *ty,
                 }
@@ -282,6 +293,16 @@ impl Typer<'_> {
     }
 
     fn func(&self, fc: &protobuf::FuncCall) -> R<T> {
+        if fc.agg_star && fc.args.is_empty() && !fc.agg_distinct && fc.over.is_none() {
+            if let [name] = names(&fc.funcname).as_slice() {
+                if name == "count" {
+                    return Ok(T::Keyword {
+                        text: "count(*)",
+                        ty: Type::INT8,
+                    });
+                }
+            }
+        }
         if fc.agg_star || fc.agg_distinct || fc.over.is_some() || !fc.agg_order.is_empty() {
             return Err(Unsupported);
         }
@@ -593,7 +614,9 @@ fn is_simple(t: &T, parent: &T) -> bool {
             }
             matches!(parent, T::Bool { .. })
         }
-        T::NullTest { .. } | T::AnyArray { .. } => matches!(parent, T::Bool { .. }),
+        T::NullTest { .. } => matches!(parent, T::Bool { .. }),
+        // A ScalarArrayOpExpr is not among isSimpleNode's cases: always parenthesized.
+        T::AnyArray { .. } => false,
         T::Bool { op, .. } => match parent {
             T::Bool { op: pop, .. } => match op {
                 BoolOp::Not | BoolOp::And => matches!(pop, BoolOp::And | BoolOp::Or),
@@ -617,6 +640,15 @@ fn paren(t: &T, show_implicit: bool, parent: &T) -> String {
 fn print(t: &T, show_implicit: bool) -> String {
     match t {
         T::Const { lit, ty } => const_text(lit, *ty),
+        T::Var {
+            qual: Some(q),
+            name,
+            ..
+        } => format!(
+            "{}.{}",
+            crate::sql::func::quote_ident(q),
+            crate::sql::func::quote_ident(name)
+        ),
         T::Var { name, .. } => crate::sql::func::quote_ident(name),
         T::Keyword { text, .. } => text.to_string(),
         T::Cast {
@@ -679,7 +711,7 @@ pub fn is_null_default(text: &str) -> bool {
 /// pg_get_expr of a column default: analyzed for a column of type `ty`, the conversion to it
 /// not shown.
 pub fn default_expr(text: &str, ty: Type, cols: &[ColInfo<'_>]) -> String {
-    let typer = Typer { cols };
+    let typer = Typer { cols, rels: &[] };
     crate::sql::plan::modify::parse_expr(text)
         .ok()
         .and_then(|n| typer.expr(&n).ok())
@@ -689,7 +721,7 @@ pub fn default_expr(text: &str, ty: Type, cols: &[ColInfo<'_>]) -> String {
 
 /// The expression of a CHECK constraint, analyzed over the table's columns.
 pub fn check_expr(text: &str, cols: &[ColInfo<'_>]) -> String {
-    let typer = Typer { cols };
+    let typer = Typer { cols, rels: &[] };
     crate::sql::plan::modify::parse_expr(text)
         .ok()
         .and_then(|n| typer.expr(&n).ok())

@@ -152,6 +152,19 @@ pub fn parse_qualified(s: &str) -> PgResult<Vec<String>> {
     Ok(parts)
 }
 
+/// Whether a schema named in a sequence's regclass text exists (none named: yes). `pg_temp`
+/// is the session's temporary schema, looked up through search_path.
+fn schema_known(
+    catalog: &engine::SqlCatalog,
+    snap: &crate::txn::Snapshot,
+    database: &str,
+    schema: &str,
+) -> bool {
+    schema.is_empty()
+        || matches!(schema, "pg_catalog" | "pg_temp")
+        || engine::schema_exists(catalog, snap, database, schema)
+}
+
 /// The relation a regclass-like text names, through search_path; 42P01 when there is none.
 pub fn find_named(cx: &mut dyn SessionCtx, text: &str) -> PgResult<Arc<Rel>> {
     let parts = parse_qualified(text)?;
@@ -174,13 +187,13 @@ pub fn find_named(cx: &mut dyn SessionCtx, text: &str) -> PgResult<Arc<Rel>> {
             ))
         }
     };
-    if !schema.is_empty() && !matches!(schema.as_str(), "public" | "pg_catalog") {
+    let snap = cx.catalog_snapshot()?;
+    if !schema_known(&cx.instance().catalog, &snap, cx.database(), &schema) {
         return Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),
         ));
     }
-    let snap = cx.catalog_snapshot()?;
     let path = cx.search_path();
     engine::find_rel(
         &cx.instance().catalog,
@@ -405,9 +418,14 @@ pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<V
                 ));
             };
             match owned_sequence(cx, &table, pos as i16 + 1)? {
+                // The session's temporary schema is written `pg_temp`, as PostgreSQL does.
                 Some(s) => Value::Text(format!(
                     "{}.{}",
-                    super::func::quote_ident(&s.name.schema),
+                    if cx.own_temp_schema().as_deref() == Some(s.name.schema.as_str()) {
+                        "pg_temp".into()
+                    } else {
+                        super::func::quote_ident(&s.name.schema)
+                    },
                     super::func::quote_ident(&s.name.name)
                 )),
                 None => Value::Null,
@@ -464,7 +482,8 @@ pub fn owned_sequences(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<Vec<Arc
 /// The text a relation is named by in a regclass argument (quoted where needed).
 pub fn regclass_text(schema: &str, name: &str) -> String {
     let n = super::func::quote_ident(name);
-    if schema.is_empty() || schema == "public" {
+    // A temporary schema comes first in its session's search path, the only one to use it.
+    if schema.is_empty() || schema == "public" || super::engine::is_temp_schema(schema) {
         n
     } else {
         format!("{}.{n}", super::func::quote_ident(schema))
@@ -623,7 +642,7 @@ pub fn check_regclass_literal(
         [s, n] => (s.as_str(), n.as_str()),
         _ => return Ok(()),
     };
-    if !schema.is_empty() && !matches!(schema, "public" | "pg_catalog") {
+    if !schema_known(cx.catalog, &cx.snap, cx.database, schema) {
         return Err(PgError::new(
             code::INVALID_SCHEMA_NAME,
             format!("schema \"{schema}\" does not exist"),
@@ -634,7 +653,7 @@ pub fn check_regclass_literal(
         cx.catalog,
         &cx.snap,
         cx.database,
-        engine::search_schemas(cx.search_path),
+        engine::search_schemas(&cx.search_path),
         schema,
         name,
     );

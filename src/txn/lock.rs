@@ -212,6 +212,8 @@ pub struct LockRow {
     pub xid: Xid,
     pub mode: LockMode,
     pub granted: bool,
+    /// The holder's or waiter's transaction (pg_locks also shows what it waits for).
+    pub cell: Arc<TxnCell>,
 }
 
 /// The relation locks of an instance (see the module comment).
@@ -349,6 +351,7 @@ impl LockTable {
                                 xid: *xid,
                                 mode: m,
                                 granted: true,
+                                cell: h.cell.clone(),
                             });
                         }
                     }
@@ -360,6 +363,7 @@ impl LockTable {
                         xid: w.cell.xid(),
                         mode: w.mode,
                         granted: false,
+                        cell: w.cell.clone(),
                     });
                 }
             }

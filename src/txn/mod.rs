@@ -132,6 +132,11 @@ impl TxnCell {
         self.top
     }
 
+    /// The transaction this one waits for, if it waits (pg_locks).
+    pub fn waiting_for(&self) -> Option<Arc<TxnCell>> {
+        self.waiting_for.lock().clone()
+    }
+
     pub fn pid(&self) -> i32 {
         self.pid
     }

@@ -321,6 +321,28 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_locks",
+        oid: 12073,
+        columns: &[
+            ("locktype", 25),
+            ("database", 26),
+            ("relation", 26),
+            ("page", 23),
+            ("tuple", 21),
+            ("virtualxid", 25),
+            ("transactionid", 28),
+            ("classid", 26),
+            ("objid", 26),
+            ("objsubid", 21),
+            ("virtualtransaction", 25),
+            ("pid", 23),
+            ("mode", 25),
+            ("granted", 16),
+            ("fastpath", 16),
+            ("waitstart", 1184),
+        ],
+    },
+    Relation {
         name: "pg_stat_activity",
         oid: 12222,
         columns: &[

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use pg_query::protobuf::{self, node::Node as N};
 
-use super::{already_exists, creation_schema, find, notice, CreateTable, NewColumn};
+use super::{already_exists, find, notice, CreateTable, NewColumn};
 use crate::catalog::Persistence;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec;
@@ -27,6 +27,7 @@ pub struct CreateTableAs {
     pub name: String,
     pub if_not_exists: bool,
     pub persistence: Persistence,
+    pub on_commit: super::OnCommit,
     /// Column names given after the table name (at most as many as the query has columns).
     pub names: Vec<String>,
     pub query: Plan,
@@ -143,6 +144,7 @@ fn from_into(
         schema: rv.schemaname.clone(),
         name: rv.relname.clone(),
         if_not_exists,
+        on_commit: super::on_commit(into.on_commit),
         persistence,
         names,
         query,
@@ -154,7 +156,8 @@ fn from_into(
 
 /// Creates the table and fills it. Returns the command tag.
 pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
-    let schema = creation_schema(cx, &c.schema, c.location)?;
+    let temp = c.persistence == Persistence::Temporary;
+    let (schema, _) = super::creation_schema_for(cx, &c.schema, c.location, temp)?;
     if find(cx, &schema, &c.name)?.is_some() {
         if c.if_not_exists {
             cx.notice(notice(
@@ -201,6 +204,7 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             foreign_keys: Vec::new(),
             sequences: Vec::new(),
             location: c.location,
+            on_commit: c.on_commit,
         },
         cx,
     )?;

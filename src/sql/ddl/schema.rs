@@ -186,6 +186,19 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                         r.name.database == db && &r.name.schema == name && r.kind != RelKind::Index
                     })
                     .collect();
+                // A sequence owned by a column (serial, identity) goes with its table and is
+                // not listed, as in PostgreSQL (an internal dependency).
+                let tables: Vec<_> = members.iter().map(|r| r.oid).collect();
+                let members: Vec<_> = members
+                    .into_iter()
+                    .filter(|r| {
+                        !r.data
+                            .sequence
+                            .as_ref()
+                            .and_then(|s| s.owned_by)
+                            .is_some_and(|o| tables.contains(&o.table))
+                    })
+                    .collect();
                 let why = format!("schema {name}");
                 let start = members.into_iter().map(|r| (r, why.clone())).collect();
                 let list = super::view::cascade_list(cx, start, &[], true)?;

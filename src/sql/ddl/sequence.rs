@@ -619,7 +619,14 @@ pub fn execute(d: &SeqDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             if_not_exists,
             spec,
         } => {
-            let schema = creation_schema(cx, schema, -1)?;
+            // CREATE TEMP SEQUENCE (or one in pg_temp) goes to the session's temporary schema.
+            let temp = *persistence == Persistence::Temporary;
+            let (schema, temp) = super::creation_schema_for(cx, schema, -1, temp)?;
+            let persistence = &if temp {
+                Persistence::Temporary
+            } else {
+                *persistence
+            };
             if find(cx, &schema, name)?.is_some() {
                 if *if_not_exists {
                     cx.notice(notice(

@@ -73,7 +73,12 @@ pub fn analyze(node: &N) -> Option<PgResult<ViewDdl>> {
                 )));
             }
             Some(Ok(ViewDdl::Create {
-                schema: rv.schemaname.clone(),
+                // CREATE TEMP VIEW: in the session's temporary schema.
+                schema: if rv.relpersistence == "t" && rv.schemaname.is_empty() {
+                    "pg_temp".to_string()
+                } else {
+                    rv.schemaname.clone()
+                },
                 name: rv.relname.clone(),
                 aliases: super::names_of(&v.aliases),
                 query: Box::new(query),
@@ -164,7 +169,14 @@ pub fn create_view(
     path: Option<String>,
 ) -> PgResult<()> {
     let schema = creation_schema(cx, schema, location)?;
-    let search_path = path.unwrap_or_else(|| cx.search_path().join(","));
+    // A view outside the temporary schema does not look in it: other sessions use the view.
+    let search_path = path.unwrap_or_else(|| {
+        cx.search_path()
+            .into_iter()
+            .filter(|s| !engine::is_temp_schema(s) || engine::is_temp_schema(&schema))
+            .collect::<Vec<_>>()
+            .join(",")
+    });
     let text = query
         .deparse(Default::default())
         .map_err(|e| PgError::internal(format!("cannot deparse the view's query: {e}")))?;
@@ -179,7 +191,7 @@ pub fn create_view(
             catalog: &cx.instance().catalog,
             snap,
             database: cx.database(),
-            search_path: &search_path,
+            search_path: std::borrow::Cow::Borrowed(&search_path),
             used: &used,
             locks: &locks,
             superuser: true,
@@ -254,7 +266,11 @@ pub fn create_view(
     let rel = NewRelation {
         name: qual(cx, &schema, name),
         kind: RelKind::View,
-        persistence: crate::catalog::Persistence::Permanent,
+        persistence: if engine::is_temp_schema(&schema) {
+            crate::catalog::Persistence::Temporary
+        } else {
+            crate::catalog::Persistence::Permanent
+        },
         columns,
         indexes: Vec::new(),
         constraints: Vec::new(),
@@ -605,6 +621,7 @@ pub fn drop_relation(cx: &mut dyn SessionCtx, r: &Rel) -> PgResult<()> {
                     .map_err(|e| catalog_error(e, &i.name))?;
             }
         }
+        super::sequence::drop_owned(cx, r)?;
     }
     Ok(())
 }

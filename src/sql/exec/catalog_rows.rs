@@ -17,7 +17,7 @@ use super::Row;
 /// pg_namespace's OID of `public`.
 const PUBLIC_OID: u32 = 2200;
 
-fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
+pub(super) fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
     let rel = builtin::relation_by_oid(oid).expect("catalog relation");
     rel.columns.iter().map(|(name, _)| f(name)).collect()
 }
@@ -419,6 +419,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        super::pg_locks::OID => super::pg_locks::rows(cx),
         // pg_stat_ssl
         12249 => crate::sql::ssl_fn::stat_ssl_rows(cx.session.instance()),
         _ => return builtin::fixed::rows(oid),

@@ -858,13 +858,13 @@ fn action_plan(fk: &Incoming, action: char, update: bool, cx: &mut EvalCx) -> Pg
         columns: columns.clone(),
         node: match leading_index_for(child, &fk.child_columns) {
             Some((i, order)) => Node::IndexScan {
-                rel: child.clone(),
+                rel: child.clone().into(),
                 rowid: true,
                 index: i,
                 eq: order.iter().map(|&p| Expr::Param(p)).collect(),
             },
             None => Node::SeqScan {
-                rel: child.clone(),
+                rel: child.clone().into(),
                 rowid: true,
             },
         },

@@ -76,7 +76,9 @@ mod index_range;
 mod join;
 mod keys;
 mod limit;
+mod lock_rows;
 mod modify_cte;
+mod pg_locks;
 mod project;
 mod scan;
 mod setop;
@@ -164,7 +166,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             _ => Some(build(input, env)),
         })),
         Node::Filter { input, .. } => Box::new(project::Filter::new(build(input, env))),
-        Node::LockRows { input, .. } => Box::new(table::LockRows::new(build(input, env))),
+        Node::LockRows { input, .. } => Box::new(lock_rows::LockRows::new(build(input, env))),
         Node::Join {
             left,
             right,

@@ -15,7 +15,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Changed, Key, Rel, WriteError, Writer};
 use crate::sql::expr::{text_of, EvalCx};
 use crate::sql::plan::modify::{Modify, ModifyKind};
-use crate::sql::plan::{LockWait, Node, Plan};
+use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{Type, Value};
 use crate::sql::Isolation;
 use crate::storage::{Entry, RowId};
@@ -254,7 +254,11 @@ pub(super) struct Access {
 }
 
 impl Access {
-    fn get<'a>(slot: &'a mut Option<Access>, cx: &mut EvalCx, what: &str) -> PgResult<&'a Access> {
+    pub(super) fn get<'a>(
+        slot: &'a mut Option<Access>,
+        cx: &mut EvalCx,
+        what: &str,
+    ) -> PgResult<&'a Access> {
         if slot.is_none() {
             // The writer first: the first write gives the transaction its cell, which the
             // snapshot then names as its own.
@@ -589,115 +593,5 @@ impl Operator for ModifyOp {
 
     fn affected(&self) -> Option<u64> {
         Some(self.affected)
-    }
-}
-
-/// SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE: locks each row its input yields before passing it on.
-pub(super) struct LockRows {
-    input: Box<dyn Operator>,
-    access: Option<Access>,
-    /// A row waiting for another transaction's lock: its slot, the row, and whether it is a
-    /// newer version found by READ COMMITTED's re-check.
-    pending: Option<(RowId, Row, bool)>,
-}
-
-impl LockRows {
-    pub(super) fn new(input: Box<dyn Operator>) -> LockRows {
-        LockRows {
-            input,
-            access: None,
-            pending: None,
-        }
-    }
-
-    /// Locks one row: `Ok(Some(row))` to pass on, `Ok(None)` to skip it, or a wait.
-    fn lock(
-        &mut self,
-        plan: &Plan,
-        id: RowId,
-        row: Row,
-        newer: bool,
-        cx: &mut EvalCx,
-    ) -> PgResult<Result<Option<Row>, Step>> {
-        let Node::LockRows {
-            rel,
-            rowid,
-            wait,
-            mode,
-            recheck,
-            ..
-        } = &plan.node
-        else {
-            unreachable!("LockRows opened from another node")
-        };
-        let access = Access::get(&mut self.access, cx, "SELECT FOR UPDATE")?;
-        let w = access.writer(newer);
-        match engine::lock(rel, id, &w, *mode) {
-            Ok(Changed::Done(_)) => Ok(Ok(Some(row))),
-            Ok(Changed::Skipped) => Ok(Ok(None)),
-            Ok(Changed::Concurrent(next)) => {
-                if cx.session.isolation() >= Isolation::RepeatableRead {
-                    return Err(serialization_failure());
-                }
-                let Some(next) = next else {
-                    return Ok(Ok(None)); // deleted meanwhile
-                };
-                let Some(latest) = rel.data.heap.read_latest(next, |d| d.to_vec()) else {
-                    return Ok(Ok(None));
-                };
-                let mut again = row;
-                again[..latest.len()].clone_from_slice(&latest);
-                again[*rowid] = Value::Int8(next as i64);
-                if let Some(pred) = recheck {
-                    if !matches!(pred.eval(&again, cx)?, Value::Bool(true)) {
-                        return Ok(Ok(None));
-                    }
-                }
-                self.lock(plan, next, again, true, cx)
-            }
-            Err(WriteError::Wait(c)) => match wait {
-                LockWait::Block => {
-                    self.pending = Some((id, row, newer));
-                    Ok(Err(Step::Wait(c)))
-                }
-                LockWait::Skip => Ok(Ok(None)),
-                LockWait::Error => Err(PgError::new(
-                    code::LOCK_NOT_AVAILABLE,
-                    format!(
-                        "could not obtain lock on row in relation \"{}\"",
-                        rel.name.name
-                    ),
-                )),
-            },
-            Err(WriteError::Unique { .. }) => Err(PgError::internal("unique check while locking")),
-        }
-    }
-}
-
-impl Operator for LockRows {
-    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::LockRows { input, rowid, .. } = &plan.node else {
-            unreachable!("LockRows opened from another node")
-        };
-        loop {
-            let (id, row, newer) = match self.pending.take() {
-                Some(p) => p,
-                None => {
-                    let row = match self.input.next(input, cx, b)? {
-                        Step::Row(r) => r,
-                        other => return Ok(other),
-                    };
-                    let Some(Value::Int8(id)) = row.get(*rowid) else {
-                        return Err(PgError::internal("locked row without its slot"));
-                    };
-                    (*id as RowId, row, false)
-                }
-            };
-            match self.lock(plan, id, row, newer, cx)? {
-                Ok(Some(r)) => return Ok(Step::Row(r)),
-                Ok(None) => {}
-                Err(step) => return Ok(step),
-            }
-        }
     }
 }

@@ -116,7 +116,7 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
                 .get(i)
                 .map_or_else(|| "ctid".to_string(), |c| quote_ident(&c.name));
             if cx.qualify {
-                format!("{}.{name}", quote_ident(&rel.name.name))
+                format!("{}.{name}", quote_ident(rel.ref_name()))
             } else {
                 name
             }
@@ -465,12 +465,36 @@ fn scan_name(rel: &crate::sql::engine::Rel, verbose: bool) -> String {
     }
 }
 
+/// A scanned table's name, followed by the alias the query gave it.
+fn scan_label(rel: &super::ScanRel, verbose: bool) -> String {
+    aliased(scan_name(rel, verbose), rel.alias.as_deref())
+}
+
+fn aliased(name: String, alias: Option<&str>) -> String {
+    match alias {
+        Some(a) => format!("{name} {}", quote_ident(a)),
+        None => name,
+    }
+}
+
+/// The alias of the table a data-changing statement's input scans (`UPDATE t AS x`).
+fn target_alias(p: &Plan) -> Option<&str> {
+    match &p.node {
+        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
+            rel.alias.as_deref()
+        }
+        Node::Filter { input, .. } | Node::Project { input, .. } => target_alias(input),
+        Node::Join { left, .. } => target_alias(left),
+        _ => None,
+    }
+}
+
 fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
     let here = cx.with(p);
     match &p.node {
         Node::Result => Disp::new("Result", p),
         Node::SeqScan { rel, .. } => {
-            let mut d = Disp::new(format!("Seq Scan on {}", scan_name(rel, e.verbose)), p);
+            let mut d = Disp::new(format!("Seq Scan on {}", scan_label(rel, e.verbose)), p);
             d.rows = rel.data.heap.len().max(1) as f64;
             d
         }
@@ -481,7 +505,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                     "{} using {} on {}",
                     scan_kind(p, cx),
                     quote_ident(&def.name),
-                    scan_name(rel, e.verbose)
+                    scan_label(rel, e.verbose)
                 ),
                 p,
             );
@@ -510,7 +534,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                     scan_kind(p, cx),
                     if path.backward { " Backward" } else { "" },
                     quote_ident(&def.name),
-                    scan_name(rel, e.verbose)
+                    scan_label(rel, e.verbose)
                 ),
                 p,
             );
@@ -612,7 +636,8 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 "UPDATE" => "Update",
                 _ => "Delete",
             };
-            let mut d = Disp::new(format!("{verb} on {}", scan_name(&m.rel, e.verbose)), p);
+            let target = aliased(scan_name(&m.rel, e.verbose), target_alias(&m.input));
+            let mut d = Disp::new(format!("{verb} on {target}"), p);
             d.children = vec![build(&m.input, cx, e)];
             d.rows = 0.0;
             d

@@ -431,7 +431,7 @@ pub(super) fn choose(plan: Plan) -> Plan {
 
 /// The scan node of `path`: the plain `IndexScan` when every key column it fixes is fixed by
 /// one equality and there is no range, else an `IndexRange`.
-pub(super) fn scan_node(rel: &std::sync::Arc<Rel>, rowid: bool, path: IndexPath) -> Node {
+pub(super) fn scan_node(rel: &super::ScanRel, rowid: bool, path: IndexPath) -> Node {
     let simple = path.lower.is_empty()
         && path.upper.is_empty()
         && path.later.is_empty()

@@ -20,7 +20,6 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
 use crate::sql::privs::ColUse;
 use crate::sql::types::{Type, Value};
-use crate::storage::LockMode as RowLockMode;
 use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
 
@@ -30,8 +29,9 @@ pub struct TableCx<'a> {
     pub catalog: &'a SqlCatalog,
     pub snap: Snapshot,
     pub database: &'a str,
-    /// The search_path setting as written (parsed only when a table name is looked up).
-    pub search_path: &'a str,
+    /// The search_path setting as written (parsed only when a table name is looked up), with
+    /// the session's temporary schema where it has one.
+    pub search_path: std::borrow::Cow<'a, str>,
     /// Set when a table name resolved (the plan then depends on the schema).
     pub used: &'a std::cell::Cell<bool>,
     /// The relation locks the statement needs (taken by the session before it runs).
@@ -56,7 +56,7 @@ impl TableCx<'_> {
             self.catalog,
             &self.snap,
             self.database,
-            engine::search_schemas(self.search_path)
+            engine::search_schemas(&self.search_path)
                 .filter(|s| !filter || self.check_schema_usage(s).is_ok()),
             schema,
             name,
@@ -234,6 +234,15 @@ impl Planner<'_> {
         let Some(rel) = cx.find(&rv.schemaname, &rv.relname) else {
             return Ok(None);
         };
+        // Another session's temporary table (named with its pg_temp_N schema).
+        if rel.persistence == crate::catalog::Persistence::Temporary
+            && engine::is_temp_schema(&rel.name.schema)
+            && !engine::search_schemas(&cx.search_path).any(|s| s == rel.name.schema)
+        {
+            return Err(PgError::feature_not_supported(
+                "cannot access temporary tables of other sessions",
+            ));
+        }
         if !rv.schemaname.is_empty() && !cx.superuser && cx.check_as.is_none() {
             cx.check_schema_usage(&rv.schemaname)
                 .map_err(|e| e.at(loc(rv.location)))?;
@@ -271,7 +280,17 @@ impl Planner<'_> {
         }
         Ok(Some(Plan {
             columns,
-            node: Node::SeqScan { rel, rowid },
+            node: Node::SeqScan {
+                rel: super::ScanRel {
+                    rel,
+                    alias: rv
+                        .alias
+                        .as_ref()
+                        .filter(|a| a.aliasname != rv.relname)
+                        .map(|a| a.aliasname.as_str().into()),
+                },
+                rowid,
+            },
         }))
     }
 
@@ -285,7 +304,7 @@ impl Planner<'_> {
                 if let Some(cx) = &self.tables {
                     cx.note_lock(rel.oid, LockMode::RowExclusive);
                 }
-                Ok((rel.clone(), p))
+                Ok((rel.rel.clone(), p))
             }
             None => Err(undefined_table(rv)),
         }
@@ -980,81 +999,6 @@ pub fn parse_expr(text: &str) -> PgResult<N> {
 /// columns (plan/index_path.rs); the conjuncts the index does not cover stay as a filter.
 pub(super) fn choose_index(plan: Plan) -> Plan {
     super::index_path::choose(plan)
-}
-
-impl Planner<'_> {
-    /// The wait policy and strength of SELECT ... FOR UPDATE / SHARE over one table.
-    pub(super) fn lock_spec(
-        &self,
-        s: &protobuf::SelectStmt,
-    ) -> PgResult<(super::LockWait, RowLockMode)> {
-        use protobuf::LockClauseStrength as S;
-        use protobuf::LockWaitPolicy as W;
-        if s.locking_clause.len() > 1 || s.from_clause.len() > 1 {
-            return Err(PgError::feature_not_supported(
-                "SELECT FOR UPDATE/SHARE of more than one table is not supported yet",
-            ));
-        }
-        if !s.group_clause.is_empty() || !s.distinct_clause.is_empty() {
-            return Err(PgError::feature_not_supported(
-                "FOR UPDATE is not allowed with GROUP BY clause",
-            ));
-        }
-        let Some(N::LockingClause(l)) = s.locking_clause[0].node.as_ref() else {
-            return Err(PgError::syntax("bad locking clause"));
-        };
-        let wait = match l.wait_policy {
-            x if x == W::LockWaitError as i32 => super::LockWait::Error,
-            x if x == W::LockWaitSkip as i32 => super::LockWait::Skip,
-            _ => super::LockWait::Block,
-        };
-        let mode = match l.strength {
-            x if x == S::LcsForkeyshare as i32 => RowLockMode::KeyShare,
-            x if x == S::LcsForshare as i32 => RowLockMode::Share,
-            x if x == S::LcsFornokeyupdate as i32 => RowLockMode::NoKeyUpdate,
-            _ => RowLockMode::Update,
-        };
-        Ok((wait, mode))
-    }
-}
-
-/// Puts a LockRows over the scan of the one table of a FOR UPDATE query (`plan`: its FROM
-/// and WHERE).
-pub(super) fn lock_rows(
-    plan: Plan,
-    (wait, mode): (super::LockWait, RowLockMode),
-    recheck: Option<Expr>,
-) -> PgResult<Plan> {
-    fn table_of(p: &Plan) -> Option<Arc<Rel>> {
-        match &p.node {
-            Node::SeqScan { rel, rowid: true }
-            | Node::IndexScan {
-                rel, rowid: true, ..
-            }
-            | Node::IndexRange {
-                rel, rowid: true, ..
-            } => Some(rel.clone()),
-            Node::Filter { input, .. } => table_of(input),
-            _ => None,
-        }
-    }
-    let Some(rel) = table_of(&plan) else {
-        return Err(PgError::feature_not_supported(
-            "SELECT FOR UPDATE/SHARE is supported over one table only",
-        ));
-    };
-    let rowid = rel.columns.len();
-    Ok(Plan {
-        columns: plan.columns.clone(),
-        node: Node::LockRows {
-            input: Box::new(plan),
-            rel,
-            rowid,
-            wait,
-            mode,
-            recheck,
-        },
-    })
 }
 
 /// A table's column defaults and CHECK predicates, bound outside any statement: for the

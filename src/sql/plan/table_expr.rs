@@ -94,7 +94,7 @@ impl Planner<'_> {
         // The view's query sees none of the query around it (no outer columns, no CTEs).
         let mut inner = Planner::new(self.params, self.fmt);
         inner.tables = self.tables.as_ref().map(|t| TableCx {
-            search_path: &def.search_path,
+            search_path: std::borrow::Cow::Borrowed(&def.search_path),
             // The view's tables are read with its owner's privileges.
             check_as: Some(view.owner),
             ..t.clone()

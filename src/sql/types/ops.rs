@@ -1578,6 +1578,10 @@ static SHIFT_R: &[BinOp] = &[
 /// timestamptz, text/name).
 macro_rules! cmp_table {
     ($name:ident, $op:expr) => {
+        cmp_table!($name, $op, []);
+    };
+    // `$extra`: signatures only this comparison has (xid has = and <> but no ordering).
+    ($name:ident, $op:expr, [$($extra:expr),*]) => {
         static $name: &[BinOp] = &[
             b!(BOOL, BOOL, BOOL, cmp_op::<{ $op }>),
             b!(INT2, INT2, BOOL, cmp_op::<{ $op }>),
@@ -1620,12 +1624,13 @@ macro_rules! cmp_table {
             b!(JSONB, JSONB, BOOL, cmp_op::<{ $op }>),
             b!(ANYARRAY, ANYARRAY, BOOL, cmp_op::<{ $op }>),
             b!(RECORD, RECORD, BOOL, cmp_op::<{ $op }>),
+            $($extra,)*
         ];
     };
 }
 
-cmp_table!(CMP_EQ, EQ);
-cmp_table!(CMP_NE, NE);
+cmp_table!(CMP_EQ, EQ, [b!(XID, XID, BOOL, cmp_op::<{ EQ }>)]);
+cmp_table!(CMP_NE, NE, [b!(XID, XID, BOOL, cmp_op::<{ NE }>)]);
 cmp_table!(CMP_LT, LT);
 cmp_table!(CMP_LE, LE);
 cmp_table!(CMP_GT, GT);

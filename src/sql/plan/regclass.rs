@@ -1,0 +1,80 @@
+//! `'name'::regclass` of a user relation. PostgreSQL's regclass input looks the name up when
+//! the literal is read (through search_path unless qualified); the built-in catalogs are
+//! known by name (`sql::catalog::regclass_oid`), user relations are looked up here in the
+//! statement's catalog view. A user relation's regclass value is held by name (see
+//! `types::cast`): the literal becomes that name as regclassout prints it (qualified only
+//! where search_path would not find it), which the sequence functions look up as before, and
+//! a cast of it to oid is folded to the relation's OID here.
+
+use super::{loc, Expr, Planner};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::engine::{self, Rel};
+use crate::sql::func::quote_ident;
+use crate::sql::types::Value;
+use crate::sync::Arc;
+
+impl Planner<'_> {
+    /// The user relation literal `text` names: None where the literal is read as before (a
+    /// built-in catalog, an OID, no catalog at hand, bad name syntax), 42P01 (at `at`) where
+    /// it names no relation.
+    fn regclass_rel(&self, text: &str, at: i32) -> PgResult<Option<Arc<Rel>>> {
+        let Some(cx) = self.tables.as_ref() else {
+            return Ok(None);
+        };
+        if crate::sql::catalog::regclass_oid(text).is_some() || text.trim().parse::<u32>().is_ok() {
+            return Ok(None);
+        }
+        let Ok(parts) = crate::sql::sequence::parse_qualified(text) else {
+            return Ok(None);
+        };
+        let (schema, name) = match parts.as_slice() {
+            [n] => ("", n.as_str()),
+            [s, n] => (s.as_str(), n.as_str()),
+            _ => return Ok(None),
+        };
+        let path = || engine::search_schemas(&cx.search_path);
+        let found = engine::find_rel(cx.catalog, &cx.snap, cx.database, path(), schema, name);
+        // The plan depends on the schema either way.
+        cx.used.set(true);
+        match found {
+            Some(rel) => Ok(Some(rel)),
+            None => Err(PgError::new(
+                code::UNDEFINED_TABLE,
+                format!("relation \"{}\" does not exist", parts.join(".")),
+            )
+            .at(loc(at))),
+        }
+    }
+
+    /// The regclass constant of literal `text` when it names a user relation (see
+    /// [`Planner::regclass_rel`]).
+    pub(super) fn regclass_literal(&self, text: &str, at: i32) -> PgResult<Option<Expr>> {
+        let Some(rel) = self.regclass_rel(text, at)? else {
+            return Ok(None);
+        };
+        let cx = self.tables.as_ref().expect("looked up above");
+        let visible = engine::find_rel(
+            cx.catalog,
+            &cx.snap,
+            cx.database,
+            engine::search_schemas(&cx.search_path),
+            "",
+            &rel.name.name,
+        )
+        .is_some_and(|r| r.oid == rel.oid);
+        let name = quote_ident(&rel.name.name);
+        Ok(Some(Expr::Const(Value::Text(if visible {
+            name
+        } else {
+            format!("{}.{name}", quote_ident(&rel.name.schema))
+        }))))
+    }
+
+    /// The OID of a user relation's regclass constant (`'t'::regclass::oid`, or compared with
+    /// an oid column).
+    pub(super) fn regclass_const_oid(&self, text: &str) -> PgResult<Option<Expr>> {
+        Ok(self
+            .regclass_rel(text, -1)?
+            .map(|rel| Expr::Const(Value::Oid(rel.oid))))
+    }
+}
