@@ -482,6 +482,10 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
             schemas.push((name.clone(), info));
             continue;
         }
+        // LookupExplicitNamespace: a qualified name needs USAGE on its schema.
+        if !schema.is_empty() {
+            check_schema(cx, schema, acl::USAGE)?;
+        }
         let Some(r) = find_locked(cx, schema, name, LockMode::ShareUpdateExclusive)? else {
             return Err(PgError::new(
                 code::UNDEFINED_TABLE,
@@ -499,6 +503,7 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 format!("schema \"{s}\" does not exist"),
             ));
         }
+        check_schema(cx, s, acl::USAGE)?;
         let want = |k: RelKind| match g.objtype {
             ObjType::Table => matches!(k, RelKind::Table | RelKind::View),
             ObjType::Sequence => k == RelKind::Sequence,

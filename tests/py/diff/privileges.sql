@@ -827,3 +827,24 @@ RESET ROLE;
 REVOKE CREATE ON DATABASE postgres FROM pv_a;
 SELECT datname, datacl::text FROM pg_database WHERE datname = 'postgres';
 DROP ROLE pv_a, pv_b;
+
+-- name: privileges_grant_needs_schema_usage
+-- @errors
+DROP SCHEMA IF EXISTS pv_sch CASCADE;
+DROP ROLE IF EXISTS pv_a, pv_b;
+CREATE ROLE pv_a;
+CREATE ROLE pv_b;
+CREATE SCHEMA pv_sch;
+CREATE TABLE pv_sch.t (a int);
+GRANT SELECT ON pv_sch.t TO pv_a WITH GRANT OPTION;
+SET ROLE pv_a;
+GRANT SELECT ON pv_sch.t TO pv_b;
+GRANT SELECT ON ALL TABLES IN SCHEMA pv_sch TO pv_b;
+RESET ROLE;
+GRANT USAGE ON SCHEMA pv_sch TO pv_a;
+SET ROLE pv_a;
+GRANT SELECT ON pv_sch.t TO pv_b;
+RESET ROLE;
+SELECT relacl::text FROM pg_class WHERE relname = 't' AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = 'pv_sch');
+DROP SCHEMA pv_sch CASCADE;
+DROP ROLE pv_a, pv_b;
