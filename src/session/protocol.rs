@@ -487,9 +487,8 @@ impl Session {
                 break stmt;
             }
         };
-        let perms = self.core.plan_perms.take();
         if self.core.tx != TxState::Failed {
-            self.core.check_perms(&perms)?;
+            self.core.check_perms(&self.core.plan_perms.list())?;
         }
         self.run_statement(&stmt, Vec::new(), &[], false)
     }

@@ -89,6 +89,12 @@ impl Collector {
         self.suspended.set(0);
     }
 
+    /// The list as collected (the simple-query path checks it in place, keeping the vector's
+    /// allocation for the next statement).
+    pub fn list(&self) -> std::cell::Ref<'_, Vec<RelPerm>> {
+        self.rels.borrow()
+    }
+
     pub fn take(&self) -> Vec<RelPerm> {
         std::mem::take(&mut *self.rels.borrow_mut())
     }
