@@ -629,6 +629,9 @@ pub(super) fn creation_schema_for(
     location: i32,
     temp: bool,
 ) -> PgResult<(String, bool)> {
+    if temp || schema == "pg_temp" {
+        grant::check_temp(cx).map_err(|e| e.at((location >= 0).then(|| location as u32 + 1)))?;
+    }
     let (s, is_temp) = creation_schema_resolved(cx, schema, location, temp)?;
     if !is_temp {
         grant::check_schema(cx, &s, crate::catalog::acl::CREATE)

@@ -212,6 +212,9 @@ pub struct SchemaInfo {
     /// None: the owner's defaults.
     pub acl: Option<Acl>,
     pub builtin: bool,
+    /// A session's temporary schema: every right of a schema for whoever may use it (only
+    /// its own session can), as pg_namespace_aclmask grants them.
+    pub temp: bool,
 }
 
 /// The schema `name` of `database` with its owner and ACL, as `snap` sees it.
@@ -231,6 +234,7 @@ pub fn schema_info(
                 None => builtin_schema_acl(*oid),
             },
             builtin: true,
+            temp: false,
         });
     }
     let n = catalog.namespaces.lookup(database, name, snap)?;
@@ -239,6 +243,7 @@ pub fn schema_info(
         owner: n.owner,
         acl: n.acl.clone(),
         builtin: false,
+        temp: super::engine::is_temp_schema(name),
     })
 }
 
@@ -294,6 +299,9 @@ pub fn database_acl(inst: &crate::instance::Instance, name: &str) -> Acl {
 
 /// pg_namespace_aclmask: which of `want` `role` holds on schema `s`.
 pub fn schema_mask(who: &Who<'_>, role: Oid, s: &SchemaInfo, want: u32) -> u32 {
+    if s.temp {
+        return want & acl::ALL_SCHEMA;
+    }
     acl_mask(who, role, s.owner, s.acl.as_ref(), ObjKind::Schema, want)
 }
 

@@ -1227,3 +1227,39 @@ pub fn check_create_schema(cx: &mut dyn SessionCtx, owner: Oid) -> PgResult<()> 
     }
     Ok(())
 }
+
+/// InitTempTableNamespace's check: TEMPORARY on the database (42501 `permission denied to
+/// create temporary tables in database "d"`). PostgreSQL checks when the session first makes
+/// its temporary schema; threadgres at each temporary relation it creates.
+pub fn check_temp(cx: &mut dyn SessionCtx) -> PgResult<()> {
+    if super::role::is_superuser(cx)? {
+        return Ok(());
+    }
+    let snap = cx.catalog_snapshot()?;
+    let me = cx.role_oid();
+    let db = cx.database().to_string();
+    let inst = cx.instance();
+    let acl = crate::sql::privs::database_acl(inst, &db);
+    let who = crate::sql::privs::Who {
+        role: me,
+        superuser: false,
+        roles: &inst.catalog.roles,
+        snap: &snap,
+    };
+    let bootstrap = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
+    if crate::sql::privs::acl_mask(
+        &who,
+        me,
+        bootstrap,
+        Some(&acl),
+        ObjKind::Database,
+        acl::CREATE_TEMP,
+    ) != 0
+    {
+        return Ok(());
+    }
+    Err(PgError::new(
+        code::INSUFFICIENT_PRIVILEGE,
+        format!("permission denied to create temporary tables in database \"{db}\""),
+    ))
+}

@@ -848,3 +848,21 @@ RESET ROLE;
 SELECT relacl::text FROM pg_class WHERE relname = 't' AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = 'pv_sch');
 DROP SCHEMA pv_sch CASCADE;
 DROP ROLE pv_a, pv_b;
+
+-- name: privileges_temporary
+-- @errors
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+REVOKE TEMPORARY ON DATABASE postgres FROM PUBLIC;
+SET ROLE pv_a;
+CREATE TEMP TABLE pv_tmp (a int);
+RESET ROLE;
+GRANT TEMPORARY ON DATABASE postgres TO PUBLIC;
+SELECT datacl::text FROM pg_database WHERE datname = 'postgres';
+SET ROLE pv_a;
+CREATE TEMP TABLE pv_tmp (a int);
+INSERT INTO pv_tmp VALUES (1);
+SELECT * FROM pv_tmp;
+DROP TABLE pv_tmp;
+RESET ROLE;
+DROP ROLE pv_a;
