@@ -33,6 +33,7 @@ use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
+mod acl_fn;
 pub mod explain;
 pub mod index_path;
 pub mod join;
@@ -72,6 +73,8 @@ pub enum Srf {
     PartitionAncestors,
     /// A scalar function used in FROM: one row.
     Scalar,
+    /// aclexplode(aclitem[]) in FROM: four columns per row (`plan/acl_fn.rs`).
+    AclExplode,
 }
 
 /// A bound call of a set-returning function.
@@ -2281,6 +2284,9 @@ impl<'a> Planner<'a> {
                 "only function calls are supported in FROM",
             ));
         };
+        if let Some(planned) = self.plan_aclexplode(fc, rf)? {
+            return Ok(planned);
+        }
         let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
         let alias_name = rf
             .alias

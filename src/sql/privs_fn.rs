@@ -389,3 +389,108 @@ pub fn acldefault(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
             .collect(),
     ))))
 }
+
+/// PostgreSQL's names of the privilege bits, in bit order (aclexplode's privilege_type).
+const PRIVILEGE_NAMES: [&str; 14] = [
+    "INSERT",
+    "SELECT",
+    "UPDATE",
+    "DELETE",
+    "TRUNCATE",
+    "REFERENCES",
+    "TRIGGER",
+    "EXECUTE",
+    "USAGE",
+    "CREATE",
+    "TEMPORARY",
+    "CONNECT",
+    "SET",
+    "ALTER SYSTEM",
+];
+
+/// aclexplode's rows for an `aclitem[]` value: (grantor, grantee, privilege_type,
+/// is_grantable) for each privilege of each item, in item and bit order.
+pub fn explode(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Vec<Vec<Value>>> {
+    let Value::Array(a) = v else {
+        return Ok(Vec::new());
+    };
+    let snap = cx.catalog_snapshot()?;
+    let roles = &cx.instance().catalog.roles;
+    let oid_of = |name: &str| -> PgResult<Oid> {
+        if name.is_empty() {
+            return Ok(acl::PUBLIC);
+        }
+        if let Some(r) = roles.by_name(name, &snap) {
+            return Ok(r.oid);
+        }
+        // A role that no longer exists is written as its OID.
+        name.parse().map_err(|_| {
+            PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("role \"{name}\" does not exist"),
+            )
+        })
+    };
+    let mut rows = Vec::new();
+    for item in &a.items {
+        let Some(text) = item.as_str() else {
+            continue;
+        };
+        let (grantee, privs, grantor) = parse_item(text)?;
+        let (grantee, grantor) = (oid_of(&grantee)?, oid_of(&grantor)?);
+        let mut chars = privs.chars().peekable();
+        while let Some(c) = chars.next() {
+            let grantable = chars.peek() == Some(&'*');
+            if grantable {
+                chars.next();
+            }
+            let Some(bit) = "arwdDxtXUCTcsA".find(c) else {
+                continue;
+            };
+            rows.push(vec![
+                Value::Oid(grantor),
+                Value::Oid(grantee),
+                Value::Text(PRIVILEGE_NAMES[bit].to_string()),
+                Value::Bool(grantable),
+            ]);
+        }
+    }
+    Ok(rows)
+}
+
+/// Splits an aclitem's text `grantee=privs/grantor` (names possibly double-quoted).
+fn parse_item(text: &str) -> PgResult<(String, String, String)> {
+    let bad = || {
+        PgError::new(
+            code::INVALID_TEXT_REPRESENTATION,
+            format!("invalid input syntax for type aclitem: \"{text}\""),
+        )
+    };
+    fn name(s: &str) -> (String, &str) {
+        if let Some(rest) = s.strip_prefix('"') {
+            let mut out = String::new();
+            let mut it = rest.char_indices();
+            while let Some((i, c)) = it.next() {
+                if c == '"' {
+                    if rest[i + 1..].starts_with('"') {
+                        out.push('"');
+                        it.next();
+                        continue;
+                    }
+                    return (out, &rest[i + 1..]);
+                }
+                out.push(c);
+            }
+            (out, "")
+        } else {
+            let end = s.find(['=', '/']).unwrap_or(s.len());
+            (s[..end].to_string(), &s[end..])
+        }
+    }
+    let (grantee, rest) = name(text);
+    let rest = rest.strip_prefix('=').ok_or_else(bad)?;
+    let slash = rest.find('/').ok_or_else(bad)?;
+    let privs = rest[..slash].to_string();
+    let (grantor, _) = name(&rest[slash + 1..]);
+    Ok((grantee, privs, grantor))
+}

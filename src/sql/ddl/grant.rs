@@ -5,10 +5,13 @@
 //! cannot grant is dropped with PostgreSQL's warnings, and the ACLs are changed with
 //! `catalog::acl::update` (REVOKE ... CASCADE / RESTRICT of dependent grants included).
 //!
-//! An ACL change writes a new version of the relation (as ALTER TABLE does), so it commits and
-//! rolls back with the transaction, and prepared statements are planned again (and their
-//! privileges checked against the new ACL). Schemas and databases: not yet (0A000), nor ALTER
-//! DEFAULT PRIVILEGES.
+//! An ACL change writes a new version of the relation or schema (as ALTER TABLE does), so it
+//! commits and rolls back with the transaction, and prepared statements are planned again (and
+//! their privileges checked against the new ACL). Databases keep their ACLs in the instance
+//! (`Instance::database_acls`, not transactional yet). Also here: ALTER ... OWNER TO (with
+//! `aclnewowner`), the ownership and privilege checks DDL makes (`check_owner`, `check_any`,
+//! `check_schema`, `check_references`, `check_create_schema`, `check_temp`) and the objects
+//! whose ACLs name a role, for DROP ROLE. Not yet: ALTER DEFAULT PRIVILEGES (0A000).
 
 use std::sync::Arc;
 

@@ -866,3 +866,17 @@ SELECT * FROM pv_tmp;
 DROP TABLE pv_tmp;
 RESET ROLE;
 DROP ROLE pv_a;
+
+-- name: privileges_aclexplode
+DROP TABLE IF EXISTS pv_t;
+DROP ROLE IF EXISTS pv_a, "pv B";
+CREATE ROLE pv_a;
+CREATE ROLE "pv B";
+CREATE TABLE pv_t (a int);
+GRANT SELECT, UPDATE ON pv_t TO pv_a WITH GRANT OPTION;
+GRANT INSERT ON pv_t TO "pv B", PUBLIC;
+SELECT (SELECT rolname FROM pg_roles WHERE oid = e.grantor) AS grantor, coalesce((SELECT rolname FROM pg_roles WHERE oid = e.grantee), 'PUBLIC') AS grantee, e.privilege_type, e.is_grantable FROM pg_class c, aclexplode(c.relacl) e WHERE c.relname = 'pv_t';
+SELECT count(*) FROM aclexplode(NULL::aclitem[]);
+SELECT privilege_type FROM aclexplode((SELECT relacl FROM pg_class WHERE relname = 'pv_t')) WITH ORDINALITY AS x WHERE ordinality < 3;
+DROP TABLE pv_t;
+DROP ROLE pv_a, "pv B";
