@@ -494,3 +494,28 @@ fn parse_item(text: &str) -> PgResult<(String, String, String)> {
     let (grantor, _) = name(&rest[slash + 1..]);
     Ok((grantee, privs, grantor))
 }
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aclitem_text_is_split() {
+        let p = |t: &str| parse_item(t).unwrap();
+        assert_eq!(
+            p("alice=r*w/postgres"),
+            ("alice".into(), "r*w".into(), "postgres".into())
+        );
+        assert_eq!(p("=U/postgres"), ("".into(), "U".into(), "postgres".into()));
+        assert_eq!(
+            p("\"a \"\"b\"\"=c\"=arw/\"x/y\""),
+            ("a \"b\"=c".into(), "arw".into(), "x/y".into())
+        );
+        assert!(parse_item("nonsense").is_err());
+        assert_eq!(
+            privilege_list(PrivFn::Table, "select, UPDATE with grant option").unwrap(),
+            acl::SELECT | (acl::UPDATE << 16)
+        );
+        assert!(privilege_list(PrivFn::Schema, "select").is_err());
+    }
+}
