@@ -130,10 +130,8 @@ pub fn call(f: PrivFn, args: &[Value], types: &[Type], cx: &mut dyn SessionCtx) 
         .unwrap_or_default()
         .to_string();
     let object = arg_ref(&args[obj], types[obj]);
-    let want_check = |bits: u32| bits;
     let roles = &cx.instance().catalog.roles;
     let superuser = roles.by_oid(user, &snap).is_some_and(|r| r.def.superuser);
-    let _ = want_check;
     match f {
         PrivFn::Table | PrivFn::Sequence | PrivFn::Column | PrivFn::AnyColumn => {
             // A system catalog: readable by everyone but the password catalogs.

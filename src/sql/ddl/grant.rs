@@ -586,7 +586,7 @@ fn grant_database(
         }) != 0
     };
     let this = restrict(
-        cx, g.is_grant, avail, all_privs, this, grantor, holds_any, "database", name, None,
+        cx, g.is_grant, avail, all_privs, this, holds_any, "database", name, None,
     )?;
     let mut acl = old;
     let inst = cx.instance();
@@ -622,7 +622,7 @@ fn grant_schema(
         }) != 0
     };
     let this = restrict(
-        cx, g.is_grant, avail, all_privs, this, grantor, holds_any, "schema", name, None,
+        cx, g.is_grant, avail, all_privs, this, holds_any, "schema", name, None,
     )?;
     let mut acl = old;
     {
@@ -739,13 +739,11 @@ fn restrict(
     avail: u32,
     all_privs: bool,
     privileges: u32,
-    grantor: Oid,
     holds_any: bool,
     kind: &str,
     objname: &str,
     colname: Option<&str>,
 ) -> PgResult<u32> {
-    let _ = grantor;
     if avail == 0 && !holds_any {
         return Err(match colname {
             Some(c) => PgError::new(
@@ -950,7 +948,7 @@ fn grant_relation(
             }) != 0
         };
         let this = restrict(
-            cx, g.is_grant, avail, all_privs, this, grantor, holds_any, word, &name, None,
+            cx, g.is_grant, avail, all_privs, this, holds_any, word, &name, None,
         )?;
         let mut acl = old;
         let roles = &cx.instance().catalog.roles;
@@ -996,7 +994,6 @@ fn grant_relation(
             avail,
             false,
             bits,
-            grantor,
             holds_any,
             "column",
             &name,

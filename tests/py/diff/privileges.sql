@@ -880,3 +880,32 @@ SELECT count(*) FROM aclexplode(NULL::aclitem[]);
 SELECT privilege_type FROM aclexplode((SELECT relacl FROM pg_class WHERE relname = 'pv_t')) WITH ORDINALITY AS x WHERE ordinality < 3;
 DROP TABLE pv_t;
 DROP ROLE pv_a, "pv B";
+
+-- name: privileges_row_locks
+-- @errors
+DROP TABLE IF EXISTS pv_t, pv_u;
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+CREATE TABLE pv_t (a int);
+CREATE TABLE pv_u (a int);
+INSERT INTO pv_t VALUES (1);
+INSERT INTO pv_u VALUES (1);
+GRANT SELECT ON pv_t, pv_u TO pv_a;
+SET ROLE pv_a;
+SELECT * FROM pv_t FOR SHARE;
+SELECT * FROM pv_t FOR KEY SHARE;
+SELECT * FROM pv_t FOR NO KEY UPDATE;
+RESET ROLE;
+GRANT UPDATE ON pv_t TO pv_a;
+SET ROLE pv_a;
+SELECT * FROM pv_t FOR SHARE;
+SELECT * FROM pv_t, pv_u WHERE pv_t.a = pv_u.a FOR UPDATE OF pv_t;
+SELECT * FROM pv_t, pv_u WHERE pv_t.a = pv_u.a FOR UPDATE;
+RESET ROLE;
+REVOKE UPDATE ON pv_t FROM pv_a;
+GRANT DELETE ON pv_t TO pv_a;
+SET ROLE pv_a;
+SELECT * FROM pv_t FOR UPDATE;
+RESET ROLE;
+DROP TABLE pv_t, pv_u;
+DROP ROLE pv_a;
