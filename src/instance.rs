@@ -94,10 +94,6 @@ pub struct Instance {
     pub started_at: SystemTime,
     pub parse_cache: ParseCache,
     databases: RwLock<HashMap<String, u32>>,
-    /// pg_database.datacl of the databases a GRANT / REVOKE changed (`sql::privs`); not
-    /// transactional, unlike PostgreSQL's (databases themselves are not yet either). One
-    /// entry per database, removed with it.
-    pub database_acls: RwLock<HashMap<String, crate::catalog::acl::Acl>>,
     next_db_oid: AtomicI32,
     pub sessions: scc::HashMap<i32, Arc<SessionShared>>,
     next_pid: AtomicI32,
@@ -167,7 +163,6 @@ impl Instance {
             config,
             started_at: SystemTime::now(),
             databases: RwLock::new(dbs),
-            database_acls: RwLock::new(HashMap::new()),
             next_db_oid: AtomicI32::new(16384),
             sessions: scc::HashMap::new(),
             // Session ids look like PostgreSQL pids and never repeat within a server's life.
@@ -300,7 +295,8 @@ impl Instance {
             }));
         }
         let mut dbs = self.databases.write();
-        self.database_acls.write().remove(name);
+        // Its ACL versions (GRANT ... ON DATABASE) go with it.
+        self.catalog.namespaces.forget_database(name);
         if dbs.remove(name).is_none() {
             if if_exists {
                 return Ok(false);

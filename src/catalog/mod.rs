@@ -47,7 +47,7 @@ mod namespace;
 pub mod password;
 pub mod roles;
 pub mod sequence;
-pub use namespace::{Namespace, Namespaces};
+pub use namespace::{Namespace, Namespaces, DATABASE_KEY};
 
 pub type Oid = u32;
 

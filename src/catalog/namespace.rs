@@ -23,6 +23,9 @@ use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
 
 use super::{CatalogError, Oid};
 
+/// The key under which `Namespaces::builtin` keeps a database's ACL (pg_database.datacl).
+pub const DATABASE_KEY: &str = "\u{0}database";
+
 /// One version of a created schema.
 #[derive(Debug)]
 pub struct Namespace {
@@ -123,6 +126,17 @@ impl Namespaces {
     ) -> Result<Arc<Namespace>, CatalogError> {
         let map = if builtin { &self.builtin } else { &self.names };
         Self::create_in(map, oid, database, name, (owner, acl), snap, cell, cid)
+    }
+
+    /// The version of database `database`'s changed ACL that `snap` sees, if any: kept beside
+    /// the built-in schemas' under a key no schema name can be.
+    pub fn database_acl(&self, database: &str, snap: &Snapshot) -> Option<Arc<Namespace>> {
+        self.builtin_acl(database, DATABASE_KEY, snap)
+    }
+
+    /// Forgets the ACL versions of a dropped database (DROP DATABASE is not transactional).
+    pub fn forget_database(&self, database: &str) {
+        self.builtin.retain_sync(|(db, _), _| db != database);
     }
 
     /// The version of built-in schema `name`'s changed ACL that `snap` sees, if any.

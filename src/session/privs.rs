@@ -36,8 +36,8 @@ pub(super) fn check_connect(
     if login.superuser {
         return Ok(());
     }
-    let acl = privs::database_acl(instance, database);
     let snap = crate::catalog::roles::Roles::latest(&instance.txns);
+    let acl = privs::database_acl(instance, &snap, database);
     let who = Who {
         role: login.oid,
         superuser: false,

@@ -273,9 +273,14 @@ pub fn builtin_schema_acl(oid: Oid) -> Option<Acl> {
 
 /// The ACL of database `name`: granted, or the defaults (template databases: CONNECT for
 /// the owner only, as initdb leaves them).
-pub fn database_acl(inst: &crate::instance::Instance, name: &str) -> Acl {
-    if let Some(a) = inst.database_acls.read().get(name) {
-        return a.clone();
+pub fn database_acl(inst: &crate::instance::Instance, snap: &Snapshot, name: &str) -> Acl {
+    if let Some(a) = inst
+        .catalog
+        .namespaces
+        .database_acl(name, snap)
+        .and_then(|n| n.acl.clone())
+    {
+        return a;
     }
     let owner = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
     if name == "template0" || name == "template1" {

@@ -245,7 +245,7 @@ pub fn call(f: PrivFn, args: &[Value], types: &[Type], cx: &mut dyn SessionCtx) 
                 },
             };
             let bits = privilege_list(f, &priv_text)?;
-            let acl = privs::database_acl(inst, &name);
+            let acl = privs::database_acl(inst, &snap, &name);
             let who = Who {
                 role: user,
                 superuser,

@@ -7,8 +7,8 @@
 //!
 //! An ACL change writes a new version of the relation or schema (as ALTER TABLE does), so it
 //! commits and rolls back with the transaction, and prepared statements are planned again (and
-//! their privileges checked against the new ACL). Databases keep their ACLs in the instance
-//! (`Instance::database_acls`, not transactional yet). Also here: ALTER ... OWNER TO (with
+//! their privileges checked against the new ACL); a database's ACL is versioned the same way
+//! (`Namespaces::database_acl`). Also here: ALTER ... OWNER TO (with
 //! `aclnewowner`), the ownership and privilege checks DDL makes (`check_owner`, `check_any`,
 //! `check_schema`, `check_references`, `check_create_schema`, `check_temp`) and the objects
 //! whose ACLs name a role, for DROP ROLE. Not yet: ALTER DEFAULT PRIVILEGES (0A000).
@@ -565,7 +565,7 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
     Ok(())
 }
 
-/// ExecGrant_Database for one database (kept in the instance, see `database_acls`).
+/// ExecGrant_Database for one database.
 fn grant_database(
     g: &Grant,
     cx: &mut dyn SessionCtx,
@@ -575,7 +575,8 @@ fn grant_database(
     let owner = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
     let all_privs = g.privileges.is_none();
     let this = g.privileges.unwrap_or(acl::ALL_DATABASE);
-    let old = crate::sql::privs::database_acl(cx.instance(), name);
+    let snap0 = cx.catalog_snapshot()?;
+    let old = crate::sql::privs::database_acl(cx.instance(), &snap0, name);
     let (grantor, avail) = best_grantor(cx, this, &old, owner)?;
     let snap = cx.catalog_snapshot()?;
     let holds_any = avail != 0 || {
@@ -593,7 +594,26 @@ fn grant_database(
     merge(&mut acl, g, grantees, this, grantor, owner, &|a, b| {
         crate::sql::privs::has_privs_of(&inst.catalog.roles, &snap, a, b)
     })?;
-    inst.database_acls.write().insert(name.to_string(), acl);
+    let (cell, cid) = cx.writer("GRANT")?;
+    let snap = cx.catalog_snapshot()?;
+    let inst = cx.instance();
+    let key = crate::catalog::DATABASE_KEY;
+    let busy = |_| {
+        PgError::new(
+            code::OBJECT_IN_USE,
+            format!("database \"{name}\" is being changed by another transaction"),
+        )
+    };
+    if let Some(v) = inst.catalog.namespaces.database_acl(name, &snap) {
+        inst.catalog.namespaces.end(&v, &cell, cid).map_err(busy)?;
+    }
+    let snap = cx.catalog_snapshot()?;
+    let inst = cx.instance();
+    let oid = inst.database_oid(name).unwrap_or(0);
+    inst.catalog
+        .namespaces
+        .replace(true, oid, name, key, owner, Some(acl), &snap, &cell, cid)
+        .map_err(busy)?;
     Ok(())
 }
 
@@ -1175,10 +1195,11 @@ pub fn acl_dependents(cx: &mut dyn SessionCtx, oid: Oid) -> PgResult<Vec<(u32, i
         }
     }
     let inst = cx.instance();
-    for (name, a) in inst.database_acls.read().iter() {
-        if names(a) {
-            let doid = inst.database_oid(name).unwrap_or(0);
-            out.push((doid, 0, format!("privileges for database {name}")));
+    for (name, doid) in inst.database_names() {
+        if let Some(v) = inst.catalog.namespaces.database_acl(&name, &snap) {
+            if v.acl.as_ref().is_some_and(names) {
+                out.push((doid, 0, format!("privileges for database {name}")));
+            }
         }
     }
     Ok(out)
@@ -1194,7 +1215,7 @@ pub fn check_create_schema(cx: &mut dyn SessionCtx, owner: Oid) -> PgResult<()> 
     let me = cx.role_oid();
     let db = cx.database().to_string();
     let inst = cx.instance();
-    let acl = crate::sql::privs::database_acl(inst, &db);
+    let acl = crate::sql::privs::database_acl(inst, &snap, &db);
     let who = crate::sql::privs::Who {
         role: me,
         superuser: false,
@@ -1239,7 +1260,7 @@ pub fn check_temp(cx: &mut dyn SessionCtx) -> PgResult<()> {
     let me = cx.role_oid();
     let db = cx.database().to_string();
     let inst = cx.instance();
-    let acl = crate::sql::privs::database_acl(inst, &db);
+    let acl = crate::sql::privs::database_acl(inst, &snap, &db);
     let who = crate::sql::privs::Who {
         role: me,
         superuser: false,

@@ -140,12 +140,16 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
         }
         VirtualTable::Database => {
             let names = super::catalog_rows::role_names(cx);
+            let snap = cx.session.catalog_snapshot().ok();
             let inst = cx.session.instance();
             inst.database_names()
                 .into_iter()
                 .map(|(name, oid)| {
-                    let acl = match inst.database_acls.read().get(&name) {
-                        Some(a) => super::catalog_rows::acl_array(Some(a), &names),
+                    let changed = snap
+                        .as_ref()
+                        .and_then(|s| inst.catalog.namespaces.database_acl(&name, s));
+                    let acl = match changed {
+                        Some(v) => super::catalog_rows::acl_array(v.acl.as_ref(), &names),
                         None => catalog::fixed::database_acl(&name),
                     };
                     vec![

@@ -909,3 +909,20 @@ SELECT * FROM pv_t FOR UPDATE;
 RESET ROLE;
 DROP TABLE pv_t, pv_u;
 DROP ROLE pv_a;
+
+-- name: privileges_database_grant_rolls_back
+DROP ROLE IF EXISTS pv_a;
+CREATE ROLE pv_a;
+BEGIN;
+GRANT CREATE ON DATABASE postgres TO pv_a;
+SELECT has_database_privilege('pv_a', 'postgres', 'create');
+ROLLBACK;
+SELECT has_database_privilege('pv_a', 'postgres', 'create');
+SELECT datacl::text FROM pg_database WHERE datname = 'template1';
+BEGIN;
+GRANT CONNECT ON DATABASE template1 TO pv_a;
+SELECT datacl::text FROM pg_database WHERE datname = 'template1';
+COMMIT;
+SELECT datacl::text FROM pg_database WHERE datname = 'template1';
+REVOKE CONNECT ON DATABASE template1 FROM pv_a;
+DROP ROLE pv_a;
