@@ -8,7 +8,8 @@
 //!
 //! GRANT / REVOKE on a schema (and ALTER SCHEMA ... OWNER TO) write a new version with the
 //! same OID. The built-in schemas' ACLs, once changed, are kept as versions of their own in
-//! `builtin` (the schemas themselves stay built in).
+//! `builtin` (the schemas themselves stay built in), and so are databases' ACLs (GRANT ... ON
+//! DATABASE), under [`DATABASE_KEY`].
 //!
 //! # Bounds
 //!
