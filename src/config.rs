@@ -87,6 +87,14 @@ pub struct Args {
     /// certificate today, the write-ahead log later.
     #[arg(long, env = "THREADGRES_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Host rules in pg_hba.conf's format (hba_file); without it, trust on loopback, or
+    /// scram-sha-256 everywhere when a password is set.
+    #[arg(long, env = "THREADGRES_HBA_FILE")]
+    pub hba_file: Option<PathBuf>,
+    /// Time allowed to complete client authentication (authentication_timeout): seconds, or
+    /// with a unit (s, min), 1 s to 10 min.
+    #[arg(long, env = "THREADGRES_AUTHENTICATION_TIMEOUT")]
+    pub authentication_timeout: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -116,6 +124,25 @@ struct FileConfig {
     ssl_key_file: Option<PathBuf>,
     ssl_ca_file: Option<PathBuf>,
     data_dir: Option<PathBuf>,
+    hba_file: Option<PathBuf>,
+    authentication_timeout: Option<Seconds>,
+}
+
+/// A duration in the TOML file: `30` or `"30s"`.
+#[derive(Deserialize, Debug)]
+#[serde(untagged)]
+enum Seconds {
+    Number(u64),
+    Text(String),
+}
+
+impl Seconds {
+    fn text(self) -> String {
+        match self {
+            Seconds::Number(n) => n.to_string(),
+            Seconds::Text(t) => t,
+        }
+    }
 }
 
 /// The effective configuration of one server instance.
@@ -154,6 +181,13 @@ pub struct Config {
     /// The certificate and key loaded at start (`tls::load`); `None`: SSLRequests are
     /// answered `N`, whatever `ssl` says (a server built without loading them, as in tests).
     pub tls: Option<crate::tls::Tls>,
+    /// The host rules file (`None`: the default rules, see `hba::default_rules`).
+    pub hba_file: Option<PathBuf>,
+    /// The rules read from `hba_file` at start (`load_hba`); reloads replace
+    /// the instance's copy, not this one.
+    pub hba_rules: Option<crate::hba::Rules>,
+    /// authentication_timeout, in seconds (PostgreSQL's default 60, range 1..600).
+    pub authentication_timeout_s: u64,
 }
 
 /// The server-level settings SHOW and pg_settings show as text, made once at start (a
@@ -166,6 +200,9 @@ pub struct Shown {
     pub ssl_key_file: String,
     pub ssl_ca_file: String,
     pub data_directory: String,
+    /// The host rules file (empty: the built-in rules).
+    pub hba_file: String,
+    pub authentication_timeout_s: u64,
 }
 
 impl Config {
@@ -192,6 +229,11 @@ impl Config {
                 .as_ref()
                 .map_or_else(String::new, |p| p.display().to_string()),
             data_directory: self.data_dir.display().to_string(),
+            hba_file: self
+                .hba_file
+                .as_ref()
+                .map_or_else(String::new, |p| p.display().to_string()),
+            authentication_timeout_s: self.authentication_timeout_s,
         }
     }
 }
@@ -234,6 +276,9 @@ impl Default for Config {
             ssl_ca_file: None,
             data_dir: PathBuf::from(DEFAULT_DATA_DIR),
             tls: None,
+            hba_file: None,
+            hba_rules: None,
+            authentication_timeout_s: 60,
         }
     }
 }
@@ -321,7 +366,32 @@ impl Config {
         if let Some(d) = args.data_dir.or(file.data_dir) {
             c.data_dir = d;
         }
+        if let Some(t) = args
+            .authentication_timeout
+            .or(file.authentication_timeout.map(Seconds::text))
+        {
+            c.authentication_timeout_s = parse_seconds(&t)
+                .filter(|s| (1..=600).contains(s))
+                .ok_or_else(|| {
+                    format!("invalid authentication_timeout \"{t}\": use 1s to 10min")
+                })?;
+        }
+        c.hba_file = args.hba_file.or(file.hba_file);
         Ok(c)
+    }
+
+    /// Reads the host rules file, if one is given, into `hba_rules`. Called at start once
+    /// logging is set up, so that the warnings of lines that load anyway are seen (`hostssl`
+    /// with ssl off), and before anything is written to disk. `ssl` is whether the server will
+    /// have TLS: a certificate that then fails to load stops the start. A bad file refuses the
+    /// start, as PostgreSQL's "could not load pg_hba.conf".
+    pub fn load_hba(&mut self) -> Result<(), String> {
+        if let Some(path) = &self.hba_file {
+            let rules = crate::hba::file::load(path, self.ssl)
+                .map_err(|e| format!("{e}; could not load pg_hba.conf"))?;
+            self.hba_rules = Some(rules);
+        }
+        Ok(())
     }
 
     /// Creates the data directory if it is missing (mode 0700, as PostgreSQL wants its own),
@@ -345,6 +415,20 @@ impl Config {
             .map_err(|e| format!("could not access data directory \"{}\": {e}", dir.display()))?;
         Ok(())
     }
+}
+
+/// Seconds, plain or with PostgreSQL's units s, min, h.
+fn parse_seconds(v: &str) -> Option<u64> {
+    let v = v.trim();
+    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let n: u64 = v[..split].parse().ok()?;
+    let factor = match v[split..].trim() {
+        "" | "s" => 1,
+        "min" => 60,
+        "h" => 3600,
+        _ => return None,
+    };
+    n.checked_mul(factor)
 }
 
 /// An on/off switch, spelled as PostgreSQL spells booleans; `default` when not given.
@@ -419,6 +503,24 @@ mod tests {
         assert!(config(&["--pin-shards", "true"]).unwrap().pin_shards);
         let err = config(&["--pin-shards", "2"]).unwrap_err();
         assert_eq!(err, "invalid pin_shards \"2\": use on or off");
+    }
+
+    #[test]
+    fn authentication_timeout_takes_seconds_or_units_within_postgres_range() {
+        assert_eq!(config(&[]).unwrap().authentication_timeout_s, 60);
+        let t =
+            |v: &str| config(&["--authentication-timeout", v]).map(|c| c.authentication_timeout_s);
+        assert_eq!(t("5"), Ok(5));
+        assert_eq!(t("30s"), Ok(30));
+        assert_eq!(t("2min"), Ok(120));
+        assert!(t("0").is_err());
+        assert!(t("11min").is_err());
+        assert!(t("soon").is_err());
+        let toml: FileConfig = toml::from_str("authentication_timeout = 30").unwrap();
+        assert_eq!(
+            toml.authentication_timeout.map(Seconds::text).as_deref(),
+            Some("30")
+        );
     }
 
     #[test]

@@ -36,9 +36,40 @@ impl Severity {
     }
 }
 
-/// An error or notice with PostgreSQL's fields.
+/// An error or notice with PostgreSQL's fields, boxed: errors travel in every `PgResult`,
+/// and a `Result<Value, PgError>` one pointer wide on the error side keeps the executor's
+/// hot paths (expression evaluation returns one per call) small.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PgError(Box<PgErrorData>);
+
+impl std::ops::Deref for PgError {
+    type Target = PgErrorData;
+    fn deref(&self) -> &PgErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for PgError {
+    fn deref_mut(&mut self) -> &mut PgErrorData {
+        &mut self.0
+    }
+}
+
+impl std::fmt::Debug for PgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl From<PgErrorData> for PgError {
+    fn from(d: PgErrorData) -> PgError {
+        PgError(Box::new(d))
+    }
+}
+
+/// The fields of a [`PgError`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PgError {
+pub struct PgErrorData {
     pub severity: Severity,
     pub code: &'static str,
     pub message: String,
@@ -65,7 +96,7 @@ pub type PgResult<T> = Result<T, PgError>;
 
 impl PgError {
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        PgError {
+        PgError(Box::new(PgErrorData {
             severity: Severity::Error,
             code,
             message: message.into(),
@@ -73,36 +104,29 @@ impl PgError {
             hint: None,
             position: None,
             objects: None,
-        }
+        }))
+    }
+
+    fn with_severity(mut self, severity: Severity) -> Self {
+        self.0.severity = severity;
+        self
     }
 
     pub fn fatal(code: &'static str, message: impl Into<String>) -> Self {
-        PgError {
-            severity: Severity::Fatal,
-            ..PgError::new(code, message)
-        }
+        PgError::new(code, message).with_severity(Severity::Fatal)
     }
 
     pub fn notice(code: &'static str, message: impl Into<String>) -> Self {
-        PgError {
-            severity: Severity::Notice,
-            ..PgError::new(code, message)
-        }
+        PgError::new(code, message).with_severity(Severity::Notice)
     }
 
     /// A DEBUG1 ..= DEBUG5 message (sent only when client_min_messages asks for that level).
     pub fn debug(level: u8, code: &'static str, message: impl Into<String>) -> Self {
-        PgError {
-            severity: Severity::Debug(level),
-            ..PgError::new(code, message)
-        }
+        PgError::new(code, message).with_severity(Severity::Debug(level))
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
-        PgError {
-            severity: Severity::Warning,
-            ..PgError::new(code, message)
-        }
+        PgError::new(code, message).with_severity(Severity::Warning)
     }
 
     pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
@@ -243,6 +267,8 @@ pub mod code {
     pub const FEATURE_NOT_SUPPORTED: &str = "0A000";
     pub const INVALID_AUTHORIZATION_SPECIFICATION: &str = "28000";
     pub const INVALID_PASSWORD: &str = "28P01";
+    pub const CONFIG_FILE_ERROR: &str = "F0000";
+    pub const UNDEFINED_FILE: &str = "58P01";
     pub const INVALID_CATALOG_NAME: &str = "3D000";
     pub const INVALID_SQL_STATEMENT_NAME: &str = "26000";
     pub const INVALID_CURSOR_NAME: &str = "34000";

@@ -116,6 +116,10 @@ pub struct Instance {
     pub shutdown: Notify,
     /// The SCRAM secret when a password is configured; trust authentication otherwise.
     pub scram: Option<crate::session::auth::ScramSecret>,
+    /// Host rules (`hba`): which clients may connect and how they authenticate.
+    pub hba: crate::hba::file::HostRules,
+    /// Recent authentication failures per client address (`session::auth_limit`).
+    pub auth_limit: crate::session::auth_limit::AuthLimiter,
 }
 
 /// Admission ticket: holding one counts against max_connections.
@@ -149,6 +153,13 @@ impl Instance {
         dbs.insert("template1".to_string(), 1);
         dbs.insert("template0".to_string(), 4);
         Arc::new(Instance {
+            hba: crate::hba::file::HostRules::new(
+                config.hba_file.clone(),
+                config.hba_rules.clone(),
+                config.password.is_some(),
+                config.tls.is_some(),
+            ),
+            auth_limit: Default::default(),
             scram: config
                 .password
                 .as_deref()

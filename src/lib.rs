@@ -16,6 +16,7 @@ pub mod client_affinity;
 pub mod config;
 pub mod encoding;
 pub mod error;
+pub mod hba;
 pub mod idle_spin;
 pub mod instance;
 pub mod memory;

@@ -17,10 +17,11 @@ fn main() {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    // The data directory and the TLS certificate before listening: a server that cannot
-    // read its key must not start (as PostgreSQL's postmaster).
+    // The data directory, the TLS certificate and the host rules before listening: a server
+    // that cannot read its key or its rules must not start (as PostgreSQL's postmaster).
     let prepared = config
-        .create_data_dir()
+        .load_hba()
+        .and_then(|()| config.create_data_dir())
         .and_then(|()| threadgres::tls::load(&config));
     match prepared {
         Ok(tls) => config.tls = tls,
@@ -51,6 +52,27 @@ fn main() {
                 addr.port()
             );
         }
+        if config.hba_file.is_none()
+            && config.password.is_none()
+            && server.local_addrs().iter().any(|a| !a.ip().is_loopback())
+        {
+            tracing::warn!(
+                "listening beyond loopback without --password or --hba-file: the default host \
+                 rules admit only clients on 127.0.0.1 and ::1"
+            );
+        }
+        // SIGHUP reads the host rules again, as PostgreSQL reloads pg_hba.conf.
+        let instance = server.instance.clone();
+        tokio::spawn(async move {
+            use tokio::signal::unix::{signal, SignalKind};
+            let Ok(mut hup) = signal(SignalKind::hangup()) else {
+                return;
+            };
+            while hup.recv().await.is_some() {
+                tracing::info!("received SIGHUP, reloading configuration files");
+                instance.hba.reload();
+            }
+        });
         server.run(shutdown_signal()).await;
     });
 }

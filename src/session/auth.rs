@@ -1,4 +1,7 @@
-//! SCRAM-SHA-256 authentication (RFC 5802 / 7677), the server side, as PostgreSQL speaks it.
+//! SCRAM-SHA-256 authentication (RFC 5802 / 7677), the server side, as PostgreSQL speaks it;
+//! and the checks of the other password methods (a cleartext password against a SCRAM secret or
+//! an MD5 hash, the MD5 challenge), and where the stored password and role memberships come
+//! from for authentication.
 //!
 //! The server-wide password is turned into a SCRAM secret (salt, StoredKey, ServerKey) once at
 //! start-up, so a connection costs two HMACs and a hash, not 4096 PBKDF2 rounds. Channel binding
@@ -19,7 +22,9 @@ fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
 }
 
 /// The stored form of a password (its salt, iteration count and keys: what a role's
-/// verifier in pg_authid holds, `catalog::password`).
+/// verifier in pg_authid holds, `catalog::password`). The salt and iteration count also let a
+/// cleartext password (the `password` method) be checked against it.
+#[derive(Clone)]
 pub struct ScramSecret {
     salt: Vec<u8>,
     iterations: u32,
@@ -47,6 +52,40 @@ impl ScramSecret {
         Scram::parse(text).map(Self::from_scram)
     }
 
+    /// A secret no password matches, for a user without one (no such role, no SCRAM verifier,
+    /// an expired one): the exchange runs to its end and fails as a wrong password does
+    /// (PostgreSQL's mock authentication), so that a client cannot tell which roles exist. The
+    /// salt depends only on the user and this server, as PostgreSQL's mock salt does.
+    pub fn mock(user: &str) -> ScramSecret {
+        static NONCE: std::sync::OnceLock<[u8; 16]> = std::sync::OnceLock::new();
+        let nonce = NONCE.get_or_init(rand::random);
+        let mut h = Sha256::new();
+        h.update(user.as_bytes());
+        h.update(nonce);
+        let salt: [u8; 32] = h.finalize().into();
+        ScramSecret {
+            salt: salt[..16].to_vec(),
+            iterations: 4096,
+            stored_key: rand::random(),
+            server_key: rand::random(),
+        }
+    }
+
+    /// Whether a cleartext password is the one this secret was made from (PostgreSQL's
+    /// scram_verify_plain_password: derive the ServerKey with the stored salt and iterations).
+    /// PostgreSQL normalizes the password with SASLprep first; here it is used as given, which
+    /// is the same for ASCII passwords.
+    pub fn verify_plain(&self, password: &str) -> bool {
+        let mut salted = [0u8; 32];
+        pbkdf2::pbkdf2_hmac::<Sha256>(
+            password.as_bytes(),
+            &self.salt,
+            self.iterations,
+            &mut salted,
+        );
+        hmac(&salted, b"Server Key") == self.server_key
+    }
+
     /// PostgreSQL's text form of this secret.
     pub fn to_verifier(&self) -> String {
         Scram {
@@ -59,11 +98,79 @@ impl ScramSecret {
     }
 }
 
-fn auth_failed(user: &str) -> PgError {
+pub fn auth_failed(user: &str) -> PgError {
     PgError::fatal(
         code::INVALID_PASSWORD,
         format!("password authentication failed for user \"{user}\""),
     )
+}
+
+/// A user's stored password, as PostgreSQL keeps it in pg_authid.rolpassword.
+#[derive(Clone)]
+pub enum StoredPassword {
+    Scram(ScramSecret),
+    /// `md5` followed by 32 hex digits: md5(password || user name).
+    Md5(String),
+}
+
+/// The stored password of `user` for authentication: its role's verifier, `None` when the role
+/// does not exist, has none, or its VALID UNTIL has passed (PostgreSQL's get_role_password).
+pub fn stored_password(instance: &crate::instance::Instance, user: &str) -> Option<StoredPassword> {
+    let login = instance.login_role(user)?;
+    if login
+        .valid_until
+        .is_some_and(|t| t <= crate::sql::types::datetime::now_timestamptz())
+    {
+        return None;
+    }
+    let text = login.password?;
+    if text.len() == 35 && text.starts_with("md5") {
+        return Some(StoredPassword::Md5(text));
+    }
+    ScramSecret::from_verifier(&text).map(StoredPassword::Scram)
+}
+
+/// Whether `user` is a member of `role` (directly or not, any membership: PostgreSQL's
+/// is_member_of_role_nosuper), for host rules' `+role` and `samerole`; false when either role
+/// does not exist. A role is a member of itself.
+pub fn is_member(instance: &crate::instance::Instance, user: &str, role: &str) -> bool {
+    let snap = crate::catalog::roles::Roles::latest(&instance.txns);
+    let roles = &instance.catalog.roles;
+    match (roles.by_name(user, &snap), roles.by_name(role, &snap)) {
+        (Some(u), Some(r)) => roles.is_member(u.oid, r.oid, false, &snap),
+        _ => false,
+    }
+}
+
+fn md5_hex(parts: &[&[u8]]) -> String {
+    use md5::Digest;
+    let mut h = md5::Md5::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The MD5 form of a password as PostgreSQL stores it.
+pub fn md5_stored(password: &str, user: &str) -> String {
+    format!("md5{}", md5_hex(&[password.as_bytes(), user.as_bytes()]))
+}
+
+/// Checks the answer to AuthenticationMD5Password: `md5` + md5(hex of the stored hash || salt).
+pub fn md5_verify(stored: &str, salt: [u8; 4], response: &str) -> bool {
+    let Some(hash) = stored.strip_prefix("md5") else {
+        return false;
+    };
+    response == format!("md5{}", md5_hex(&[hash.as_bytes(), &salt]))
+}
+
+/// Checks a cleartext password (the `password` method) against a stored password of either
+/// kind (PostgreSQL's plain_crypt_verify).
+pub fn verify_plain(stored: &StoredPassword, user: &str, password: &str) -> bool {
+    match stored {
+        StoredPassword::Scram(s) => s.verify_plain(password),
+        StoredPassword::Md5(m) => *m == md5_stored(password, user),
+    }
 }
 
 fn malformed(detail: &str) -> PgError {
@@ -164,4 +271,36 @@ pub fn server_final(
     }
     let server_signature = hmac(&secret.server_key, auth_message.as_bytes());
     Ok(format!("v={}", B64.encode(server_signature)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleartext_and_md5_checks() {
+        let s = ScramSecret::new("secret");
+        assert!(s.verify_plain("secret"));
+        assert!(!s.verify_plain("Secret"));
+        assert!(!ScramSecret::mock("u").verify_plain("secret"));
+        // PostgreSQL: SELECT 'md5' || md5('secret' || 'alice')
+        let m = md5_stored("secret", "alice");
+        assert_eq!(m, format!("md5{}", md5_hex(&[b"secretalice"])));
+        assert!(verify_plain(
+            &StoredPassword::Md5(m.clone()),
+            "alice",
+            "secret"
+        ));
+        assert!(!verify_plain(
+            &StoredPassword::Md5(m.clone()),
+            "bob",
+            "secret"
+        ));
+        let salt = [1, 2, 3, 4];
+        let answer = format!("md5{}", md5_hex(&[&m.as_bytes()[3..], &salt]));
+        assert!(md5_verify(&m, salt, &answer));
+        assert!(!md5_verify(&m, [4, 3, 2, 1], &answer));
+        assert_eq!(ScramSecret::mock("u").salt, ScramSecret::mock("u").salt);
+        assert_ne!(ScramSecret::mock("u").salt, ScramSecret::mock("v").salt);
+    }
 }

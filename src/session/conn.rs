@@ -77,34 +77,45 @@ pub async fn serve(instance: Arc<Instance>, stream: TcpStream, addr: SocketAddr,
     let _ = stream.set_nodelay(true);
     let mut stream = Conn::plain(stream);
     let mut rbuf = BytesMut::new();
-    // Until the start-up packet (and the TLS handshake) are in: a client that never sends
-    // them is dropped, silently, as PostgreSQL's startup-packet timeout does.
-    let startup = tokio::time::timeout(
-        super::startup::AUTHENTICATION_TIMEOUT,
-        read_startup(&instance, &mut stream, &mut rbuf),
-    );
-    let params = match startup.await {
-        Ok(Some(p)) => p,
-        Ok(None) | Err(_) => {
+    // authentication_timeout bounds everything before the session starts: a client that sends
+    // nothing, stalls in the middle of its start-up packet, its TLS handshake or the password
+    // exchange, or waits for its turn after failed passwords. As in PostgreSQL the connection is then
+    // closed without a message (PostgreSQL only logs "canceling authentication due to
+    // timeout").
+    let limit = std::time::Duration::from_secs(instance.config.authentication_timeout_s);
+    let started = tokio::time::timeout(limit, async {
+        let params = read_startup(&instance, &mut stream, &mut rbuf).await?;
+        let slot = match instance.admit() {
+            Ok(s) => s,
+            Err(e) => {
+                let mut out = BytesMut::new();
+                be::error_or_notice(&mut out, &e);
+                let _ = stream.write_all(&out).await;
+                return None;
+            }
+        };
+        let session = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await?;
+        Some((session, slot))
+    })
+    .await;
+    let (mut session, slot) = match started {
+        Ok(Some(started)) => started,
+        Ok(None) => {
+            stream.close_notify();
+            return;
+        }
+        Err(_) => {
+            tracing::info!(%addr, "canceling authentication due to timeout");
             stream.close_notify();
             return;
         }
     };
-    let slot = match instance.admit() {
-        Ok(s) => s,
-        Err(e) => {
-            let mut out = BytesMut::new();
-            be::error_or_notice(&mut out, &e);
-            let _ = stream.write_all(&out).await;
-            stream.close_notify();
-            return;
-        }
-    };
-    let Some(session) = Session::start(&instance, &mut stream, &mut rbuf, params, addr).await
-    else {
-        stream.close_notify();
+    // AuthenticationOk, the parameters, BackendKeyData and ReadyForQuery.
+    if stream.write_all(&session.out).await.is_err() {
+        session.core.end_session();
         return;
-    };
+    }
+    session.out = BytesMut::new();
     // A task of its own, so that the memory of the start-up states above goes when this task
     // ends instead of staying in every session's task for its whole life.
     tokio::spawn(drive(Live {

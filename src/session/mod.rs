@@ -56,6 +56,8 @@
 //!   [`SessionCtx`]), statement start and query execution.
 
 pub mod auth;
+pub mod auth_limit;
+mod authenticate;
 mod conn;
 mod copy_in;
 pub mod encoding;

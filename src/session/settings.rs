@@ -95,6 +95,7 @@ const ISOLATIONS: &[&str] = &[
 /// The settings threadgres knows, in PostgreSQL's names. Order is SHOW ALL's order.
 const GUCS: &[Guc] = &[
     g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
+    g("authentication_timeout", "", Int(Some("s")), Sighup, false, "Sets the maximum allowed time to complete client authentication."),
     g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
     g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
     g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
@@ -116,6 +117,7 @@ const GUCS: &[Guc] = &[
     g("enable_seqscan", "on", Bool, User, false, "Enables the planner's use of sequential-scan plans."),
     g("enable_sort", "on", Bool, User, false, "Enables the planner's use of explicit sort steps."),
     g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
+    g("hba_file", "", Str, Postmaster, false, "Sets the server's \"hba\" configuration file."),
     g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
     g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),
     g("in_hot_standby", "off", Bool, Internal, true, "Shows whether hot standby is currently active."),
@@ -212,7 +214,7 @@ pub struct Fixed {
     /// The role the session logged in as, and whether it is a superuser.
     pub user: String,
     pub superuser: bool,
-    /// The server-level settings (ssl, data_directory, ...).
+    /// The server-level settings (ssl, data_directory, hba_file, ...).
     pub server: std::sync::Arc<crate::config::Shown>,
 }
 
@@ -674,6 +676,10 @@ impl Settings {
             "ssl_key_file" => fixed.server.ssl_key_file.clone(),
             "ssl_ca_file" => fixed.server.ssl_ca_file.clone(),
             "data_directory" => fixed.server.data_directory.clone(),
+            "hba_file" => fixed.server.hba_file.clone(),
+            "authentication_timeout" => {
+                format_ms(fixed.server.authentication_timeout_s as i64 * 1000)
+            }
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
                 _ => raw,

@@ -1,33 +1,28 @@
 //! Start-up: from accept to the first ReadyForQuery. SSLRequest is answered `S` and the TLS
 //! handshake follows when TLS is configured (`socket.rs`, `crate::tls`), else `N`;
-//! GSSENCRequest is answered `N`; CancelRequest goes to the instance; the StartupMessage's parameters become the
-//! session's settings (`options=-c ...` too), the client authenticates (SCRAM-SHA-256 when a
-//! password is set, see `auth.rs`), and the session registers with the instance and reports its
-//! settings and key.
+//! GSSENCRequest is answered `N`; CancelRequest goes to the instance; the StartupMessage's
+//! parameters become the session's settings (`options=-c ...` too), the client authenticates
+//! as the host rules say (`authenticate.rs`), and the session registers with the instance and
+//! reports its settings and key. authentication_timeout bounds all of it (`conn::serve`).
 
 use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use bytes::{Buf, BytesMut};
+use bytes::BytesMut;
 use rustc_hash::FxHashMap;
 
 use super::conn::CLIENT_READ;
 use super::settings::Settings;
 use super::socket::Conn;
 use super::txn::TxState;
-use super::{auth, hash_str, now_ts, portals, read_ahead, Core, Session};
+use super::{hash_str, now_ts, portals, read_ahead, Core, Session};
 use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult, Severity};
 use crate::instance::{Activity, Instance};
 use crate::sql::TxOptions;
 use crate::wire::backend::{self as be, TxStatus};
-use crate::wire::frontend::{self as fe, Message, Startup};
-
-/// How long a client has from its connection to the end of start-up before it is dropped
-/// (PostgreSQL's authentication_timeout default). For now it covers the start-up packet and
-/// the TLS handshake; the host-rules work makes it a setting covering authentication too.
-pub(super) const AUTHENTICATION_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+use crate::wire::frontend::{self as fe, Startup};
 
 /// Reads start-up packets until a StartupMessage. An SSLRequest is answered `S` and followed
 /// by the TLS handshake when TLS is configured, else `N`; GSSENCRequest is answered `N`. As in
@@ -136,30 +131,6 @@ fn unencrypted_data(what: &str) -> PgError {
     )
 }
 
-/// Reads one typed message during authentication: `Some(Some(body))` for a password
-/// message (the SASL exchange's), `Some(None)` for any other, `None` when the client left.
-async fn read_password(
-    instance: &Instance,
-    stream: &mut Conn,
-    rbuf: &mut BytesMut,
-) -> PgResult<Option<Option<Vec<u8>>>> {
-    loop {
-        if let Some(n) = fe::frame(rbuf, instance.config.max_message_size)? {
-            let body = match fe::decode(&rbuf[..n])? {
-                Message::Password(b) => Some(b.to_vec()),
-                _ => None,
-            };
-            rbuf.advance(n);
-            return Ok(Some(body));
-        }
-        rbuf.reserve(1024);
-        match stream.read_buf(rbuf).await {
-            Ok(0) | Err(_) => return Ok(None),
-            Ok(_) => {}
-        }
-    }
-}
-
 /// A FATAL after authentication: what is pending in `out` (SASL final), AuthenticationOk, then
 /// the error.
 async fn fail_after_auth(stream: &mut Conn, mut out: BytesMut, e: PgError) -> Option<Session> {
@@ -244,64 +215,19 @@ impl Session {
             .filter(|d| !d.is_empty())
             .unwrap_or_else(|| user.clone());
 
-        // Authentication. The role's stored verifier is the secret; a role that does not
-        // exist, has no SCRAM verifier or whose VALID UNTIL has passed still goes through the
-        // exchange, with a secret nobody knows, and fails it as PostgreSQL's does (the client
-        // learns nothing about which roles exist).
-        let login = instance.login_role(&user);
-        if instance.scram.is_some() {
-            let secret = login
-                .as_ref()
-                .filter(|l| l.valid_until.is_none_or(|t| t > now_ts()))
-                .and_then(|l| l.password.as_deref())
-                .and_then(auth::ScramSecret::from_verifier)
-                .unwrap_or_else(|| {
-                    auth::ScramSecret::new(&format!("{:x}", rand::random::<u128>()))
-                });
-            let secret = &secret;
-            be::auth_sasl(&mut out, &["SCRAM-SHA-256"]);
-            if stream.write_all(&out).await.is_err() {
-                return None;
-            }
-            out.clear();
-            let first = match read_password(instance, stream, rbuf).await {
-                Ok(Some(Some(b))) => b,
-                Ok(None) => return None,
-                Ok(Some(None)) => {
-                    return fail_startup(
-                        stream,
-                        PgError::protocol_violation("expected SASL response"),
-                    )
-                    .await
-                }
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            let (ex, server_first) = match auth::server_first(secret, &first) {
-                Ok(x) => x,
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            be::auth_sasl_continue(&mut out, server_first.as_bytes());
-            if stream.write_all(&out).await.is_err() {
-                return None;
-            }
-            out.clear();
-            let fin = match read_password(instance, stream, rbuf).await {
-                Ok(Some(Some(b))) => b,
-                Ok(None) => return None,
-                Ok(Some(None)) => {
-                    return fail_startup(
-                        stream,
-                        PgError::protocol_violation("expected SASL response"),
-                    )
-                    .await
-                }
-                Err(e) => return fail_startup(stream, e).await,
-            };
-            match auth::server_final(secret, &ex, &fin, &user) {
-                Ok(server_final) => be::auth_sasl_final(&mut out, server_final.as_bytes()),
-                Err(e) => return fail_startup(stream, e).await,
-            }
+        // Authentication: the host rules decide how (`authenticate.rs`); the role's stored
+        // verifier is the secret (a role that does not exist, has no verifier or whose VALID
+        // UNTIL has passed goes through the exchange and fails it, as in PostgreSQL).
+        match super::authenticate::authenticate(
+            instance, stream, rbuf, &mut out, addr, &user, &database,
+        )
+        .await
+        {
+            Ok(()) => {}
+            Err(None) => return None,
+            Err(Some(e)) => return fail_startup(stream, e).await,
         }
+        let login = instance.login_role(&user);
         // Authenticated: from here on the client may learn whether its role may log in, whether
         // the database exists (in that order, as PostgreSQL's InitPostgres checks them) and
         // what was wrong with its parameters, each after AuthenticationOk.
@@ -401,11 +327,8 @@ impl Session {
         }
         be::backend_key_data(&mut s.out, s.core.shared.pid, s.core.shared.secret);
         be::ready_for_query(&mut s.out, TxStatus::Idle);
-        if stream.write_all(&s.out).await.is_err() {
-            s.core.end_session();
-            return None;
-        }
-        s.out = BytesMut::new();
+        // The caller writes `s.out`: outside authentication_timeout, so that a timeout cannot
+        // drop a registered session without ending it.
         Some(s)
     }
 }

@@ -162,6 +162,8 @@ pub enum SessionFn {
     CurrentSchemas,
     Version,
     BackendPid,
+    /// pg_reload_conf(): reads the host rules again.
+    ReloadConf,
     PgNotify,
     ListeningChannels,
     NotificationQueueUsage,
@@ -388,6 +390,17 @@ impl Expr {
         }
     }
 
+    /// An operand: a column or a constant without a call into [`Self::eval`], whose frame is
+    /// large (every expression kind's locals); most operands are one of those two.
+    #[inline(always)]
+    fn eval_operand(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
+        match self {
+            Expr::Column(i) => Ok(row[*i].clone()),
+            Expr::Const(v) => Ok(v.clone()),
+            _ => self.eval(row, cx),
+        }
+    }
+
     pub fn eval(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
         Ok(match self {
             Expr::Const(v) => v.clone(),
@@ -398,11 +411,11 @@ impl Expr {
                 cx.outer[n - level][*i].clone()
             }
             Expr::Bin(f, a, b) => {
-                let a = a.eval(row, cx)?;
+                let a = a.eval_operand(row, cx)?;
                 if a.is_null() {
                     return Ok(Value::Null);
                 }
-                let b = b.eval(row, cx)?;
+                let b = b.eval_operand(row, cx)?;
                 if b.is_null() {
                     return Ok(Value::Null);
                 }

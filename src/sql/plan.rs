@@ -34,6 +34,9 @@ use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 mod acl_fn;
+mod aggregates;
+mod whole_row;
+pub use aggregates::{Regr, Spread};
 pub mod explain;
 pub mod index_path;
 pub mod join;
@@ -75,6 +78,75 @@ pub enum Srf {
     Scalar,
     /// aclexplode(aclitem[]) in FROM: four columns per row (`plan/acl_fn.rs`).
     AclExplode,
+    /// Rows computed at the first call (exec/srf/list.rs).
+    List(ListFn),
+}
+
+/// The set-returning functions of exec/srf/list.rs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFn {
+    ArrayElements { jsonb: bool, text: bool },
+    ObjectKeys { jsonb: bool },
+    RegexpSplit,
+    RegexpMatches,
+}
+
+impl ListFn {
+    fn of(name: &str, n: usize) -> Option<ListFn> {
+        let elements = |jsonb, text| Some(ListFn::ArrayElements { jsonb, text });
+        match (name, n) {
+            ("json_array_elements", 1) => elements(false, false),
+            ("json_array_elements_text", 1) => elements(false, true),
+            ("jsonb_array_elements", 1) => elements(true, false),
+            ("jsonb_array_elements_text", 1) => elements(true, true),
+            ("json_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: false }),
+            ("jsonb_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: true }),
+            ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
+            ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
+            _ => None,
+        }
+    }
+
+    /// The argument types and the type of the rows.
+    fn signature(self, n: usize) -> (Vec<Type>, Type) {
+        match self {
+            ListFn::ArrayElements { jsonb, text } => {
+                let j = if jsonb { Type::JSONB } else { Type::JSON };
+                (vec![j], if text { Type::TEXT } else { j })
+            }
+            ListFn::ObjectKeys { jsonb } => (
+                vec![if jsonb { Type::JSONB } else { Type::JSON }],
+                Type::TEXT,
+            ),
+            ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
+            ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ListFn::ArrayElements {
+                jsonb: false,
+                text: false,
+            } => "json_array_elements",
+            ListFn::ArrayElements {
+                jsonb: false,
+                text: true,
+            } => "json_array_elements_text",
+            ListFn::ArrayElements {
+                jsonb: true,
+                text: false,
+            } => "jsonb_array_elements",
+            ListFn::ArrayElements {
+                jsonb: true,
+                text: true,
+            } => "jsonb_array_elements_text",
+            ListFn::ObjectKeys { jsonb: false } => "json_object_keys",
+            ListFn::ObjectKeys { jsonb: true } => "jsonb_object_keys",
+            ListFn::RegexpSplit => "regexp_split_to_table",
+            ListFn::RegexpMatches => "regexp_matches",
+        }
+    }
 }
 
 /// A bound call of a set-returning function.
@@ -103,6 +175,8 @@ impl WorkTable {
 pub enum VirtualTable {
     StatActivity,
     StatNotify,
+    /// pg_hba_file_rules: the host rules file as it is on disk (`hba`).
+    HbaFileRules,
     Database,
     Settings,
     Type,
@@ -124,6 +198,20 @@ pub enum AggFunc {
     BoolOr,
     ArrayAgg,
     StringAgg,
+    // The rest: plan/aggregates.rs (names, types), exec/aggregate/extra.rs (accumulators).
+    /// (jsonb, the argument is a whole row converted by whole_row.rs)
+    JsonAgg(bool, bool),
+    /// (jsonb, the value's type); the key's type is `AggCall::arg_type`.
+    JsonObjectAgg(bool, Type),
+    Spread(aggregates::Spread),
+    BitAnd,
+    BitOr,
+    BitXor,
+    Regr(aggregates::Regr),
+    /// (an array of fractions)
+    PercentileCont(bool),
+    PercentileDisc(bool),
+    Mode,
 }
 
 #[derive(Debug, Clone)]
@@ -2320,8 +2408,16 @@ impl<'a> Planner<'a> {
                 )
             }
         };
+        // jsonb_array_elements and the like name their column by their OUT parameter.
+        let col_name = match &node {
+            Node::Function {
+                srf: Srf::List(ListFn::ArrayElements { .. }),
+                ..
+            } if rf.alias.is_none() => "value".to_string(),
+            _ => alias_name.clone(),
+        };
         let mut columns = vec![Column {
-            name: alias_name.clone(),
+            name: col_name,
             ty,
             typmod: -1,
             origin: None,
@@ -2348,7 +2444,7 @@ impl<'a> Planner<'a> {
                 | ("generate_subscripts", 2)
                 | ("pg_listening_channels", 0)
                 | ("pg_partition_ancestors", 1)
-        );
+        ) || ListFn::of(&name, n).is_some();
         if !known {
             return Ok(None);
         }
@@ -2375,6 +2471,25 @@ impl<'a> Planner<'a> {
                 Ok(out)
             };
         let call = match name.as_str() {
+            _ if ListFn::of(&name, n).is_some() => {
+                let f = ListFn::of(&name, n).expect("checked");
+                let (want, out) = f.signature(n);
+                // An argument of another type: no such function (only unknown converts).
+                if types.iter().zip(&want).any(|(t, w)| {
+                    *t != *w
+                        && *t != Type::UNKNOWN
+                        && !(*w == Type::TEXT
+                            && matches!(*t, Type::VARCHAR | Type::BPCHAR | Type::NAME))
+                }) {
+                    return Err(undefined_function(&name, &types, fc.location));
+                }
+                SrfCall {
+                    srf: Srf::List(f),
+                    out,
+                    args: coerce_all(self, args, &types, &want)?,
+                    arg_types: want,
+                }
+            }
             "generate_series" => {
                 let all_int = types
                     .iter()
@@ -3031,6 +3146,9 @@ impl<'a> Planner<'a> {
                 }
                 return Ok((Expr::Outer(depth + 1, i), sc.cols[i].ty));
             }
+        }
+        if let Some(row) = self.whole_row(scope, fields) {
+            return Ok((row.expr(), Type::RECORD));
         }
         match fields {
             [_, _, _, _] => Err(PgError::feature_not_supported(format!(
@@ -3982,6 +4100,10 @@ impl<'a> Planner<'a> {
         if names.len() > 1 && names[0] != "pg_catalog" && names[0] != "information_schema" {
             return Err(undefined_function(&names.join("."), &[], fc.location));
         }
+        if let Some(af) = aggregate_func(&name, fc.agg_star) {
+            let (within, over) = (fc.agg_within_group, fc.over.is_some());
+            aggregates::check_within_group(af, within, over, &name, fc.location)?;
+        }
         if let Some(over) = &fc.over {
             return self.bind_window(fc, over, &name, scope, agg);
         }
@@ -3994,6 +4116,12 @@ impl<'a> Planner<'a> {
                 format!("{name} is not an aggregate function"),
             )
             .at(loc(fc.location)));
+        }
+        if let ("row_to_json" | "to_json" | "to_jsonb", [arg]) = (name.as_str(), &fc.args[..]) {
+            if let Some(row) = self.whole_row_arg(scope, arg)? {
+                let jb = name == "to_jsonb";
+                return Ok((row.json(jb), if jb { Type::JSONB } else { Type::JSON }));
+            }
         }
         let positional = positional_args(&name, &fc.args, fc.location)?;
         let mut args = Vec::new();
@@ -4103,16 +4231,14 @@ impl<'a> Planner<'a> {
     fn coerce_agg_args(
         &mut self,
         args: Vec<(Expr, Type)>,
-        first: Option<Type>,
+        targets: &[Option<Type>],
         location: i32,
     ) -> PgResult<Vec<Expr>> {
         let mut bound = Vec::new();
         for (i, (e, t)) in args.into_iter().enumerate() {
-            let target = if i == 0 {
-                first.unwrap_or(t)
-            } else {
-                Type::TEXT
-            };
+            // Arguments past the typed ones: string_agg's delimiter.
+            let target = targets.get(i).copied().unwrap_or(Some(Type::TEXT));
+            let target = target.unwrap_or(t);
             let target = if target == Type::UNKNOWN {
                 Type::TEXT
             } else {
@@ -4294,9 +4420,9 @@ impl<'a> Planner<'a> {
             )
             .at(loc(fc.location)));
         };
-        let arg_type = types.first().copied().unwrap_or(Type::INT8);
-        let (result, arg_target) = agg_signature(af, arg_type, name, fc.location)?;
-        let bound = self.coerce_agg_args(args, arg_target, fc.location)?;
+        let sig = agg_types(af, &types, &[], name, fc.location)?;
+        let (af, result, targets, arg_type) = (sig.func, sig.result, sig.args, sig.arg_type);
+        let bound = self.coerce_agg_args(args, &targets, fc.location)?;
         let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
             Some(f) => {
                 let (e, t) = self.bind(f, scope, agg)?;
@@ -4308,7 +4434,7 @@ impl<'a> Planner<'a> {
             func: Err(AggCall {
                 func: af,
                 args: bound,
-                arg_type: arg_target.unwrap_or(arg_type),
+                arg_type,
                 result,
                 distinct: false,
                 filter,
@@ -4416,17 +4542,16 @@ impl<'a> Planner<'a> {
             }
             args.push(self.bind(an, &input, None)?);
         }
-        let arg_type = args.first().map(|(_, t)| *t).unwrap_or(Type::INT8);
-        let (result, arg_target) = agg_signature(af, arg_type, name, fc.location)?;
-        let bound = self.coerce_agg_args(args, arg_target, fc.location)?;
-        let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
-            Some(f) => {
-                let (e, t) = self.bind(f, &input, None)?;
-                Some(self.coerce_bool(e, t, "FILTER", f)?)
+        // json_agg of a whole row names its fields.
+        let mut af = af;
+        if let (AggFunc::JsonAgg(jb, _), [arg]) = (af, &fc.args[..]) {
+            if let Some(row) = self.whole_row_arg(&input, arg)? {
+                args[0] = (row.json(jb), if jb { Type::JSONB } else { Type::JSON });
+                af = AggFunc::JsonAgg(jb, true);
             }
-            None => None,
-        };
+        }
         let mut order = Vec::new();
+        let mut order_types = Vec::new();
         for o in &fc.agg_order {
             let Some(N::SortBy(sb)) = &o.node else {
                 continue;
@@ -4436,13 +4561,54 @@ impl<'a> Planner<'a> {
                 .as_ref()
                 .and_then(|n| n.node.as_ref())
                 .expect("order");
-            let (e, _) = self.bind(on, &input, None)?;
+            let (e, t) = self.bind(on, &input, None)?;
             order.push(sort_key(e, sb));
+            order_types.push(t);
         }
+        // Only an ordered-set aggregate's WITHIN GROUP keys are typed by the aggregate.
+        let keys: &[Type] = if fc.agg_within_group {
+            &order_types
+        } else {
+            &[]
+        };
+        let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
+        let sig = agg_types(af, &types, keys, name, fc.location)?;
+        let (af, result, targets) = (sig.func, sig.result, sig.args);
+        let (key_target, arg_type) = (sig.order, sig.arg_type);
+        let bound = self.coerce_agg_args(args, &targets, fc.location)?;
+        // PostgreSQL sorts a DISTINCT aggregate's input to find the duplicates, so without
+        // ORDER BY the values still come in ascending order (string_agg(DISTINCT x, ',')).
+        let order_matters = matches!(
+            af,
+            AggFunc::ArrayAgg
+                | AggFunc::StringAgg
+                | AggFunc::JsonAgg(..)
+                | AggFunc::JsonObjectAgg(..)
+        );
+        if fc.agg_distinct && order.is_empty() && order_matters {
+            if let Some(first) = bound.first() {
+                order.push(SortKey {
+                    expr: first.clone(),
+                    desc: false,
+                    nulls_first: false,
+                });
+            }
+        }
+        if let (Some(target), Some(k), Some(t)) = (key_target, order.first_mut(), keys.first()) {
+            let e = std::mem::replace(&mut k.expr, Expr::Const(Value::Null));
+            k.expr = self.coerce(e, *t, target, -1, CoercionContext::Implicit, fc.location)?;
+        }
+        let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
+            Some(f) => {
+                let (e, t) = self.bind(f, &input, None)?;
+                Some(self.coerce_bool(e, t, "FILTER", f)?)
+            }
+            None => None,
+        };
         let call = AggCall {
             func: af,
             args: bound,
-            arg_type: arg_target.unwrap_or(arg_type),
+            arg_type,
             result,
             distinct: fc.agg_distinct,
             filter,
@@ -4452,6 +4618,28 @@ impl<'a> Planner<'a> {
         ctx.aggs.push(call);
         Ok((Expr::Column(idx), result))
     }
+}
+
+/// The signature of aggregate `af` over arguments of `types` (and WITHIN GROUP keys of `keys`).
+fn agg_types(
+    af: AggFunc,
+    types: &[Type],
+    keys: &[Type],
+    name: &str,
+    location: i32,
+) -> PgResult<aggregates::Signature> {
+    if let Some(s) = aggregates::signature(af, types, keys, name, location)? {
+        return Ok(s);
+    }
+    let arg_type = types.first().copied().unwrap_or(Type::INT8);
+    let (result, target) = agg_signature(af, arg_type, name, location)?;
+    Ok(aggregates::Signature {
+        func: af,
+        result,
+        args: vec![target],
+        order: None,
+        arg_type: target.unwrap_or(arg_type),
+    })
 }
 
 /// An aggregate's result type and the type its (first) argument is coerced to (None: kept),
@@ -4504,6 +4692,7 @@ fn agg_signature(
             (t.array().unwrap_or(Type::TEXT_ARRAY), Some(t))
         }
         AggFunc::StringAgg => (Type::TEXT, Some(Type::TEXT)),
+        _ => return Err(undefined_function(name, &[arg_type], fc_location)),
     };
     Ok((result, arg_target))
 }
@@ -4678,7 +4867,7 @@ fn aggregate_func(name: &str, star: bool) -> Option<AggFunc> {
         "bool_or" => AggFunc::BoolOr,
         "array_agg" => AggFunc::ArrayAgg,
         "string_agg" => AggFunc::StringAgg,
-        _ => return None,
+        _ => return aggregates::aggregate_func(name),
     })
 }
 
@@ -4897,6 +5086,7 @@ fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {
     Some(match name {
         "pg_stat_activity" => VirtualTable::StatActivity,
         "pg_stat_notify" => VirtualTable::StatNotify,
+        "pg_hba_file_rules" => VirtualTable::HbaFileRules,
         "pg_database" => VirtualTable::Database,
         "pg_settings" => VirtualTable::Settings,
         "pg_type" => VirtualTable::Type,
@@ -4919,6 +5109,7 @@ pub fn virtual_relation(vt: VirtualTable) -> Option<&'static catalog::Relation> 
     let name = match vt {
         VirtualTable::StatActivity => "pg_stat_activity",
         VirtualTable::StatNotify => return None,
+        VirtualTable::HbaFileRules => "pg_hba_file_rules",
         VirtualTable::Database => "pg_database",
         VirtualTable::Settings => "pg_settings",
         VirtualTable::Type => "pg_type",

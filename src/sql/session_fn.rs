@@ -25,9 +25,8 @@ pub fn result_type(f: SessionFn) -> Type {
         CurrentXactId => Type::XID8,
         PgNotify | Sleep | AdvisoryUnlockAll => Type::VOID,
         NotificationQueueUsage => Type::FLOAT8,
-        CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible | HasPrivilege(_) => {
-            Type::BOOL
-        }
+        ReloadConf | CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible
+        | HasPrivilege(_) => Type::BOOL,
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
         Catalog(c) => crate::sql::catalog_fn::result_type(c),
@@ -51,6 +50,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("version", 0) => (Version, Some(&[])),
         ("pg_client_encoding", 0) => (ClientEncoding, Some(&[])),
         ("pg_backend_pid", 0) => (BackendPid, Some(&[])),
+        ("pg_reload_conf", 0) => (ReloadConf, Some(&[])),
         ("inet_client_addr", 0) => (InetClientAddr, Some(&[])),
         ("txid_current", 0) => (TxidCurrent, Some(&[])),
         ("pg_current_xact_id", 0) => (CurrentXactId, Some(&[])),
@@ -198,6 +198,12 @@ pub fn call(
             None => Value::Null,
         },
         BackendPid => Value::Int4(s.pid()),
+        ReloadConf => {
+            // PostgreSQL signals the postmaster and returns at once; here the rules are read
+            // before the function returns.
+            s.instance().hba.reload();
+            Value::Bool(true)
+        }
         PgNotify => {
             let channel = text_arg(&args[0]).unwrap_or("");
             let payload = text_arg(&args[1]).unwrap_or("");

@@ -40,6 +40,9 @@ pub struct Fields {
     pub serial: String,
     pub subject: String,
     pub issuer: String,
+    /// The subject's first commonName, unescaped (PostgreSQL's `peer_cn`, which host rules
+    /// with `clientcert=verify-full` compare with the user name); `None` without one.
+    pub common_name: Option<String>,
 }
 
 /// Reads the serial number, issuer and subject of a DER certificate.
@@ -75,7 +78,26 @@ pub fn fields(der: &[u8]) -> Option<Fields> {
         serial,
         subject: name(subject)?,
         issuer: name(issuer)?,
+        common_name: common_name(subject),
     })
+}
+
+/// The value of a Name's first commonName attribute (OID 2.5.4.3).
+fn common_name(mut rdns: &[u8]) -> Option<String> {
+    while !rdns.is_empty() {
+        let (_, mut set, rest) = element(rdns)?;
+        rdns = rest;
+        while !set.is_empty() {
+            let (_, atv, rest) = element(set)?;
+            set = rest;
+            let (tag, oid, rest) = element(atv)?;
+            if tag == OID && oid == [0x55, 0x04, 0x03] {
+                let (tag, value, _) = element(rest)?;
+                return string_value(tag, value);
+            }
+        }
+    }
+    None
 }
 
 /// A Name (SEQUENCE OF SET OF AttributeTypeAndValue) as `/type=value...`.
@@ -226,6 +248,7 @@ mod tests {
         let f = fields(cert.der()).unwrap();
         assert_eq!(f.serial, "66051");
         assert_eq!(f.subject, "/CN=alice\\, \\\"the\\\" user/O=Example");
+        assert_eq!(f.common_name.as_deref(), Some("alice, \"the\" user"));
         assert_eq!(f.issuer, f.subject);
     }
 

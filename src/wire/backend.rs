@@ -48,6 +48,14 @@ pub fn auth_cleartext(out: &mut BytesMut) {
     finish(out, at);
 }
 
+/// AuthenticationMD5Password with its 4-byte salt.
+pub fn auth_md5(out: &mut BytesMut, salt: [u8; 4]) {
+    let at = begin(out, b'R');
+    out.put_i32(5);
+    out.put_slice(&salt);
+    finish(out, at);
+}
+
 pub fn auth_sasl(out: &mut BytesMut, mechanisms: &[&str]) {
     let at = begin(out, b'R');
     out.put_i32(10);

@@ -112,8 +112,12 @@ pub fn startup_frame(buf: &[u8], max: usize) -> PgResult<Option<usize>> {
         return Ok(None);
     }
     let len = i32::from_be_bytes([buf[0], buf[1], buf[2], buf[3]]);
+    // PostgreSQL's MAX_STARTUP_PACKET_LENGTH, checked from the length word before the rest is
+    // read.
     if len < 8 || len as usize > max.min(10_000) {
-        return Err(invalid_length());
+        return Err(PgError::protocol_violation(
+            "invalid length of startup packet",
+        ));
     }
     let len = len as usize;
     Ok((buf.len() >= len).then_some(len))

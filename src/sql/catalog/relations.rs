@@ -343,6 +343,21 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_hba_file_rules",
+        oid: 12114,
+        columns: &[
+            ("line_number", 23),
+            ("type", 25),
+            ("database", 1009),
+            ("user_name", 1009),
+            ("address", 25),
+            ("netmask", 25),
+            ("auth_method", 25),
+            ("options", 1009),
+            ("error", 25),
+        ],
+    },
+    Relation {
         name: "pg_stat_activity",
         oid: 12222,
         columns: &[

@@ -10,8 +10,10 @@ use crate::sql::plan::{AggCall, AggFunc, Node, Plan};
 use crate::sql::types::{self, Array, Interval, Numeric, Type, Value};
 
 use super::bounds::{row_bytes, values_bytes, Held};
-use super::keys::{cmp_nullable, Key};
+use super::keys::Key;
 use super::{Budget, Operator, Row, Step};
+
+mod extra;
 
 /// Running state of one aggregate in one group.
 #[derive(Clone)]
@@ -21,15 +23,22 @@ pub(super) enum Acc {
     MinMax(Option<Value>),
     Bool(Option<bool>),
     Collect(Vec<(Vec<Value>, Value, Option<String>)>),
+    /// The aggregates of `extra.rs`.
+    Extra(Box<extra::State>),
 }
 
 pub(super) fn initial(a: &AggCall) -> Acc {
+    if let Some(s) = extra::initial(a) {
+        return Acc::Extra(Box::new(s));
+    }
     match a.func {
         AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
         AggFunc::Sum | AggFunc::Avg => Acc::Sum(None, 0),
         AggFunc::Min | AggFunc::Max => Acc::MinMax(None),
         AggFunc::BoolAnd | AggFunc::BoolOr => Acc::Bool(None),
         AggFunc::ArrayAgg | AggFunc::StringAgg => Acc::Collect(Vec::new()),
+        // Every other aggregate has its state in extra.rs.
+        _ => Acc::Count(0),
     }
 }
 
@@ -61,8 +70,12 @@ pub(super) fn update(
     order: Vec<Value>,
     fmt: &types::FormatCtx,
 ) -> PgResult<()> {
+    if let Acc::Extra(s) = acc {
+        return extra::update(s, a, args, order, fmt);
+    }
     let v = args.first().cloned().unwrap_or(Value::Null);
     match acc {
+        Acc::Extra(_) => {}
         Acc::Count(n) => {
             if a.func == AggFunc::CountStar || !v.is_null() {
                 *n += 1;
@@ -135,6 +148,7 @@ pub(super) fn update(
 
 pub(super) fn finish(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<Value> {
     Ok(match acc {
+        Acc::Extra(s) => extra::finish(*s, a, fmt)?,
         Acc::Count(n) => Value::Int8(n),
         Acc::Sum(None, _) => Value::Null,
         Acc::Sum(Some(s), n) => {
@@ -163,8 +177,7 @@ pub(super) fn finish(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<
             if !a.order.is_empty() {
                 items.sort_by(|x, y| {
                     for (i, k) in a.order.iter().enumerate() {
-                        let o = cmp_nullable(&x.0[i], &y.0[i]);
-                        let o = if k.desc { o.reverse() } else { o };
+                        let o = extra::sort_cmp(&x.0[i], &y.0[i], k.desc, k.nulls_first);
                         if o != Ordering::Equal {
                             return o;
                         }
@@ -272,9 +285,8 @@ impl Aggregate {
                 args.push(e.eval(r, cx)?);
             }
             if a.distinct {
-                if args.first().is_some_and(Value::is_null) {
-                    continue;
-                }
+                // A NULL is one more distinct value: array_agg(DISTINCT x) keeps one, and the
+                // strict aggregates skip it themselves.
                 let key = Key(args.clone());
                 if self.groups[gi].2[ai].contains(&key) {
                     continue;
@@ -287,7 +299,7 @@ impl Aggregate {
             for k in &a.order {
                 order.push(k.expr.eval(r, cx)?);
             }
-            if matches!(a.func, AggFunc::ArrayAgg | AggFunc::StringAgg) {
+            if matches!(a.func, AggFunc::ArrayAgg | AggFunc::StringAgg) || extra::collects(a) {
                 self.held.add(
                     values_bytes(&args) + values_bytes(&order) + 64,
                     b.work_mem,

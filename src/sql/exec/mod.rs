@@ -72,6 +72,7 @@ mod distinct;
 mod explain;
 pub(crate) mod foreign_key;
 mod hash_join;
+mod hba_rules;
 mod index_range;
 mod join;
 mod keys;

@@ -43,7 +43,11 @@ impl Operator for Project {
         };
         let mut out = Vec::with_capacity(exprs.len());
         for e in exprs {
-            out.push(e.eval(&row, cx)?);
+            out.push(match e {
+                // Most projected expressions are plain columns: no call into eval's frame.
+                Expr::Column(i) => row[*i].clone(),
+                _ => e.eval(&row, cx)?,
+            });
         }
         Ok(Step::Row(out))
     }

@@ -67,9 +67,15 @@ impl Operator for Virtual {
         let Node::Virtual(vt) = &plan.node else {
             unreachable!("Virtual opened from another node")
         };
-        let rows = self
-            .rows
-            .get_or_insert_with(|| virtual_rows(*vt, cx).into_iter());
+        if self.rows.is_none() {
+            // The rules file is read when the view is, and reading it can fail.
+            let rows = match vt {
+                VirtualTable::HbaFileRules => super::hba_rules::rows(cx.session.instance())?,
+                _ => virtual_rows(*vt, cx),
+            };
+            self.rows = Some(rows.into_iter());
+        }
+        let rows = self.rows.as_mut().expect("set above");
         Ok(emit(rows, b))
     }
 }
@@ -85,6 +91,7 @@ fn text_or_null(s: Option<&str>) -> Value {
 fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
     let inst = cx.session.instance();
     match vt {
+        VirtualTable::HbaFileRules => unreachable!("read by Virtual::next"),
         VirtualTable::StatActivity => {
             let dbs = inst.database_names();
             inst.activity_snapshot()

@@ -12,6 +12,8 @@ use crate::sql::types::{self, cast, FormatCtx, Numeric, Type, Value};
 
 use super::{Budget, Operator, Row, Step};
 
+mod list;
+
 /// The values still to come from one call of a set-returning function.
 pub(super) enum Series {
     Int {
@@ -68,6 +70,7 @@ impl Series {
         let zero_step =
             || PgError::new(code::INVALID_PARAMETER_VALUE, "step size cannot equal zero");
         Ok(match srf {
+            Srf::List(f) => Series::Items(list::rows(f, &vals, cx.session.fmt())?.into_iter()),
             Srf::Scalar => {
                 let v = scalar.expect("scalar function").eval(&[], cx)?;
                 Series::Items(vec![v].into_iter())

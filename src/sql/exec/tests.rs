@@ -133,7 +133,7 @@ fn drive(sql: &str, session: &mut TestSession, budget: Budget) -> Outcome {
             Ok(Step::Done) => break,
             Ok(Step::Wait(_)) => panic!("{sql}: no other transaction to wait for"),
             Err(e) => {
-                out.error = Some((e.code.to_string(), e.message));
+                out.error = Some((e.code.to_string(), e.message.clone()));
                 break;
             }
         }

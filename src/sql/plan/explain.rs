@@ -162,6 +162,7 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
                     F::BoolOr => "bool_or",
                     F::ArrayAgg => "array_agg",
                     F::StringAgg => "string_agg",
+                    f => f.extra_name(),
                 };
                 format!(
                     "{name}({}{})",
@@ -610,6 +611,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 super::Srf::PartitionAncestors => "pg_partition_ancestors",
                 super::Srf::AclExplode => "aclexplode",
                 super::Srf::Scalar => alias,
+                super::Srf::List(f) => f.name(),
             };
             let label = if alias == name {
                 format!("Function Scan on {name}")

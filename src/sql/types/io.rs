@@ -1829,6 +1829,7 @@ mod tests {
             from_text(s, Type::INT4_ARRAY, -1, &c)
                 .unwrap_err()
                 .detail
+                .clone()
                 .unwrap_or_default()
         };
         assert_eq!(err("{1,2"), "Unexpected end of input.");

@@ -713,7 +713,7 @@ mod tests {
 
     #[test]
     fn errors() {
-        let d = |s: &str| parse(s, false).unwrap_err().detail.unwrap();
+        let d = |s: &str| parse(s, false).unwrap_err().detail.clone().unwrap();
         assert_eq!(d(r#"{"a":}"#), "Expected JSON value, but found \"}\".");
         assert_eq!(d("x"), "Token \"x\" is invalid.");
         assert_eq!(d(r#"{"a":1,}"#), "Expected string, but found \"}\".");
