@@ -926,3 +926,25 @@ COMMIT;
 SELECT datacl::text FROM pg_database WHERE datname = 'template1';
 REVOKE CONNECT ON DATABASE template1 FROM pv_a;
 DROP ROLE pv_a;
+
+-- name: privileges_whole_row
+-- @errors
+DROP TABLE IF EXISTS pv_w;
+DROP ROLE IF EXISTS pv_w_a;
+CREATE ROLE pv_w_a;
+CREATE TABLE pv_w (a int, secret text);
+INSERT INTO pv_w VALUES (1, 's');
+GRANT SELECT (a) ON pv_w TO pv_w_a;
+SET ROLE pv_w_a;
+SELECT a FROM pv_w;
+SELECT pv_w::text FROM pv_w;
+SELECT row_to_json(w) FROM pv_w w;
+SELECT count(w) FROM pv_w w;
+SELECT a FROM pv_w w WHERE w IS NOT NULL;
+RESET ROLE;
+GRANT SELECT (secret) ON pv_w TO pv_w_a;
+SET ROLE pv_w_a;
+SELECT pv_w::text FROM pv_w;
+RESET ROLE;
+DROP TABLE pv_w;
+DROP ROLE pv_w_a;
