@@ -64,6 +64,17 @@ CREATE SEQUENCE counter START 10 INCREMENT 5;
 CREATE VIEW cheap AS SELECT id, name FROM items WHERE price < 10;
 CREATE SCHEMA extra;
 CREATE TABLE extra.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text);
+DROP ROLE IF EXISTS pm_reader, "pm Writer";
+CREATE ROLE pm_reader;
+CREATE ROLE "pm Writer";
+GRANT SELECT ON items TO pm_reader;
+GRANT SELECT, INSERT, UPDATE ON items TO "pm Writer" WITH GRANT OPTION;
+GRANT SELECT (id, item), UPDATE (qty) ON orders TO pm_reader;
+GRANT USAGE ON SEQUENCE counter TO pm_reader;
+GRANT SELECT ON cheap TO PUBLIC;
+GRANT USAGE ON SCHEMA extra TO pm_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA extra TO "pm Writer";
+REVOKE ALL ON t2 FROM postgres;
 COMMENT ON TABLE items IS 'things for sale';
 COMMENT ON COLUMN items.name IS 'what it is called';
 COMMENT ON COLUMN items.price IS 'in euros';
@@ -76,6 +87,7 @@ COMMENT ON SCHEMA extra IS 'more things';
 COMMENT ON TABLE extra.notes IS 'notes';
 COMMENT ON TABLE t2 IS 'to be removed';
 COMMENT ON TABLE t2 IS NULL;
+COMMENT ON ROLE pm_reader IS 'reads things';
 """
 
 # (command, whether its output shows sizes)
@@ -107,6 +119,9 @@ COMMANDS = [
     (r"\du+ postgres", False),
     (r"\dg postgres", False),
     (r"\du pg_*", False),
+    (r"\du pm*", False),
+    (r"\du+ pm*", False),
+    (r"\dg pm*", False),
     (r"\dx", False),
     (r"\dv", False),
     (r"\dv+", True),
@@ -145,6 +160,11 @@ COMMANDS = [
     (r"\d+ items_name_code_idx", False),
     (r"\dp", False),
     (r"\dp items", False),
+    (r"\z", False),
+    (r"\z orders", False),
+    (r"\dp extra.*", False),
+    (r"\dp t2", False),
+    (r"\dp cheap", False),
     (r"\dconfig work_mem", False),
     (r"\dconfig *style*", False),
     # Commands over catalogs that stay empty (or fixed) in both servers.

@@ -9,7 +9,8 @@
 //! ships (`catalog::fixed`) are the starting value of their objects' keys; a COMMENT on such an
 //! object replaces it (an empty version hides it).
 //!
-//! Ownership is not checked: threadgres has no object privileges yet (every role may comment).
+//! Only an object's owner may comment on it (a role: those with CREATEROLE; a superuser role:
+//! superusers), as PostgreSQL's check_object_ownership rules.
 
 use std::collections::{HashMap, HashSet};
 
@@ -130,6 +131,14 @@ fn relation(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Arc<R
         .ok_or_else(|| missing_relation(schema, name))
 }
 
+/// A column's or constraint's ownership error names a "relation", as PostgreSQL's does.
+fn owner_of_relation(cx: &mut dyn SessionCtx, r: &Rel) -> PgResult<()> {
+    if super::grant::owns(cx, r.owner)? {
+        return Ok(());
+    }
+    Err(crate::sql::privs::not_owner("relation", &r.name.name))
+}
+
 fn not_a(name: &str, what: &str) -> PgError {
     PgError::new(code::WRONG_OBJECT_TYPE, format!("\"{name}\" is not {what}"))
 }
@@ -147,6 +156,7 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
                 };
                 return Err(not_a(&r.name.name, what));
             }
+            super::grant::check_owner(cx, &r)?;
             (PG_CLASS, r.oid, 0)
         }
         Target::Column(schema, table, column) => {
@@ -169,6 +179,7 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
                     format!("column \"{column}\" of relation \"{table}\" does not exist"),
                 ));
             };
+            owner_of_relation(cx, &r)?;
             (PG_CLASS, r.oid, i as i32 + 1)
         }
         Target::Constraint(schema, table, con) => {
@@ -182,18 +193,21 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
                     ),
                 ));
             };
-            (PG_CONSTRAINT, c.oid, 0)
+            let oid = c.oid;
+            owner_of_relation(cx, &r)?;
+            (PG_CONSTRAINT, oid, 0)
         }
         Target::Schema(name) => {
-            let oid = match builtin::namespace_oid(name) {
-                Some(o) => o,
+            let found = builtin::NAMESPACES.iter().find(|n| n.1 == name);
+            let (oid, owner) = match found {
+                Some(n) => (n.0, n.2),
                 None => {
                     let snap = cx.catalog_snapshot()?;
                     cx.instance()
                         .catalog
                         .namespaces
                         .lookup(cx.database(), name, &snap)
-                        .map(|n| n.oid)
+                        .map(|n| (n.oid, n.owner))
                         .ok_or_else(|| {
                             PgError::new(
                                 code::INVALID_SCHEMA_NAME,
@@ -202,9 +216,39 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
                         })?
                 }
             };
+            if !super::grant::owns(cx, owner)? {
+                return Err(crate::sql::privs::not_owner("schema", name));
+            }
             (PG_NAMESPACE, oid, 0)
         }
-        Target::Role(name) => (PG_AUTHID, super::role::role_oid(cx, name)?, 0),
+        Target::Role(name) => {
+            let role = super::role::lookup(cx, name)?;
+            let Some(role) = role else {
+                return Err(PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("role \"{name}\" does not exist"),
+                ));
+            };
+            // Roles are "owned" by those with CREATEROLE, superusers by superusers only.
+            let snap = cx.catalog_snapshot()?;
+            let me = cx.role_oid();
+            let mine = cx.instance().catalog.roles.by_oid(me, &snap);
+            let (su, createrole) =
+                mine.map_or((false, false), |r| (r.def.superuser, r.def.createrole));
+            if role.def.superuser && !su {
+                return Err(PgError::new(
+                    code::INSUFFICIENT_PRIVILEGE,
+                    "must be superuser",
+                ));
+            }
+            if !su && !createrole {
+                return Err(PgError::new(
+                    code::INSUFFICIENT_PRIVILEGE,
+                    "must have CREATEROLE privilege",
+                ));
+            }
+            (PG_AUTHID, role.oid, 0)
+        }
     })
 }
 

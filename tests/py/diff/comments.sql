@@ -146,3 +146,37 @@ CREATE TABLE IF NOT EXISTS cm_lv1 (LIKE cm_nope);
 DROP SEQUENCE cm_lseq;
 DROP VIEW cm_lview;
 DROP TABLE cm_lsrc, cm_lv1;
+
+-- name: comments_ownership
+-- @errors
+DROP TABLE IF EXISTS cm_own;
+DROP SCHEMA IF EXISTS cm_osch;
+DROP ROLE IF EXISTS cm_plain, cm_creator, cm_other;
+CREATE ROLE cm_plain;
+CREATE ROLE cm_creator CREATEROLE;
+CREATE ROLE cm_other;
+CREATE TABLE cm_own (a int, CONSTRAINT cm_own_chk CHECK (a > 0));
+CREATE SCHEMA cm_osch;
+GRANT USAGE ON SCHEMA cm_osch TO cm_plain;
+SET ROLE cm_plain;
+COMMENT ON TABLE cm_own IS 'x';
+COMMENT ON COLUMN cm_own.a IS 'x';
+COMMENT ON COLUMN cm_own.nope IS 'x';
+COMMENT ON CONSTRAINT cm_own_chk ON cm_own IS 'x';
+COMMENT ON SCHEMA cm_osch IS 'x';
+COMMENT ON SCHEMA public IS 'x';
+COMMENT ON ROLE cm_other IS 'x';
+COMMENT ON ROLE postgres IS 'x';
+RESET ROLE;
+SET ROLE cm_creator;
+COMMENT ON ROLE cm_other IS 'by creator';
+COMMENT ON ROLE postgres IS 'x';
+RESET ROLE;
+ALTER TABLE cm_own OWNER TO cm_plain;
+SET ROLE cm_plain;
+COMMENT ON TABLE cm_own IS 'mine';
+RESET ROLE;
+SELECT obj_description('cm_own'::regclass, 'pg_class'), (SELECT shobj_description(oid, 'pg_authid') FROM pg_roles WHERE rolname = 'cm_other');
+DROP TABLE cm_own;
+DROP SCHEMA cm_osch;
+DROP ROLE cm_plain, cm_creator, cm_other;
