@@ -8,7 +8,6 @@ threadgres started with --password (its bootstrap superuser's password).
 from __future__ import annotations
 
 import dataclasses
-
 import time
 
 import psycopg
