@@ -83,6 +83,8 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
             .with_detail(format!("This operation is not supported for {what}."))
             .at((like.location >= 0).then(|| like.location as u32 + 1)));
         }
+        // PostgreSQL's transformTableLikeClause: SELECT on the source table (or view).
+        super::grant::check_any(cx, &src, crate::catalog::acl::SELECT)?;
         let o = like.options;
         let mut cols = Vec::new();
         for (_, c) in src.live_columns() {

@@ -180,3 +180,22 @@ SELECT obj_description('cm_own'::regclass, 'pg_class'), (SELECT shobj_descriptio
 DROP TABLE cm_own;
 DROP SCHEMA cm_osch;
 DROP ROLE cm_plain, cm_creator, cm_other;
+
+-- name: like_needs_select
+-- @errors
+DROP TABLE IF EXISTS cm_lp, cm_lp2;
+DROP ROLE IF EXISTS cm_lrole;
+CREATE ROLE cm_lrole;
+CREATE TABLE cm_lp (a int);
+GRANT CREATE ON SCHEMA public TO cm_lrole;
+SET ROLE cm_lrole;
+CREATE TABLE cm_lp2 (LIKE cm_lp);
+RESET ROLE;
+GRANT SELECT ON cm_lp TO cm_lrole;
+SET ROLE cm_lrole;
+CREATE TABLE cm_lp2 (LIKE cm_lp);
+DROP TABLE cm_lp2;
+RESET ROLE;
+REVOKE CREATE ON SCHEMA public FROM cm_lrole;
+DROP TABLE cm_lp;
+DROP ROLE cm_lrole;
