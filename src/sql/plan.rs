@@ -81,8 +81,19 @@ pub enum Srf {
 /// The set-returning functions of exec/srf/list.rs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListFn {
-    ArrayElements { jsonb: bool, text: bool },
-    ObjectKeys { jsonb: bool },
+    ArrayElements {
+        jsonb: bool,
+        text: bool,
+    },
+    ObjectKeys {
+        jsonb: bool,
+    },
+    /// json(b)_each[_text]: rows of (key, value), two columns in FROM, a record in the select
+    /// list.
+    Each {
+        jsonb: bool,
+        text: bool,
+    },
     RegexpSplit,
     RegexpMatches,
 }
@@ -97,6 +108,22 @@ impl ListFn {
             ("jsonb_array_elements_text", 1) => elements(true, true),
             ("json_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: false }),
             ("jsonb_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: true }),
+            ("json_each", 1) => Some(ListFn::Each {
+                jsonb: false,
+                text: false,
+            }),
+            ("json_each_text", 1) => Some(ListFn::Each {
+                jsonb: false,
+                text: true,
+            }),
+            ("jsonb_each", 1) => Some(ListFn::Each {
+                jsonb: true,
+                text: false,
+            }),
+            ("jsonb_each_text", 1) => Some(ListFn::Each {
+                jsonb: true,
+                text: true,
+            }),
             ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
             ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
             _ => None,
@@ -113,6 +140,10 @@ impl ListFn {
             ListFn::ObjectKeys { jsonb } => (
                 vec![if jsonb { Type::JSONB } else { Type::JSON }],
                 Type::TEXT,
+            ),
+            ListFn::Each { jsonb, .. } => (
+                vec![if jsonb { Type::JSONB } else { Type::JSON }],
+                Type::RECORD,
             ),
             ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
             ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
@@ -139,6 +170,12 @@ impl ListFn {
             } => "jsonb_array_elements_text",
             ListFn::ObjectKeys { jsonb: false } => "json_object_keys",
             ListFn::ObjectKeys { jsonb: true } => "jsonb_object_keys",
+            ListFn::Each { jsonb, text } => match (jsonb, text) {
+                (false, false) => "json_each",
+                (false, true) => "json_each_text",
+                (true, false) => "jsonb_each",
+                (true, true) => "jsonb_each_text",
+            },
             ListFn::RegexpSplit => "regexp_split_to_table",
             ListFn::RegexpMatches => "regexp_matches",
         }
@@ -2392,12 +2429,34 @@ impl<'a> Planner<'a> {
             } if rf.alias.is_none() => "value".to_string(),
             _ => alias_name.clone(),
         };
-        let mut columns = vec![Column {
-            name: col_name,
-            ty,
-            typmod: -1,
-            origin: None,
-        }];
+        let mut columns = match &node {
+            // A function of several OUT parameters: one column each (exec spreads the record).
+            Node::Function {
+                srf: Srf::List(ListFn::Each { jsonb, text }),
+                ..
+            } => {
+                let value = match (jsonb, text) {
+                    (_, true) => Type::TEXT,
+                    (true, false) => Type::JSONB,
+                    (false, false) => Type::JSON,
+                };
+                [("key", Type::TEXT), ("value", value)]
+                    .into_iter()
+                    .map(|(n, ty)| Column {
+                        name: n.into(),
+                        ty,
+                        typmod: -1,
+                        origin: None,
+                    })
+                    .collect()
+            }
+            _ => vec![Column {
+                name: col_name,
+                ty,
+                typmod: -1,
+                origin: None,
+            }],
+        };
         if rf.ordinality {
             columns.push(Column {
                 name: "ordinality".into(),

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{EvalCx, Expr};
-use crate::sql::plan::{Node, Plan, Srf};
+use crate::sql::plan::{ListFn, Node, Plan, Srf};
 use crate::sql::types::ops::BinFn;
 use crate::sql::types::{self, cast, FormatCtx, Numeric, Type, Value};
 
@@ -271,12 +271,16 @@ impl Operator for Function {
         let Some(v) = series.next(cx.session.fmt())? else {
             return Ok(Step::Done);
         };
-        Ok(Step::Row(if *ordinality {
+        // A function of several OUT parameters yields a record: one column per field.
+        let mut row = match (srf, v) {
+            (Srf::List(ListFn::Each { .. }), Value::Record(fields)) => fields,
+            (_, v) => vec![v],
+        };
+        if *ordinality {
             self.ordinal += 1;
-            vec![v, Value::Int8(self.ordinal)]
-        } else {
-            vec![v]
-        }))
+            row.push(Value::Int8(self.ordinal));
+        }
+        Ok(Step::Row(row))
     }
 }
 

@@ -1,0 +1,65 @@
+-- Differential SQL cases: more of what a new user tries first (issues 19/20): json(b)_each
+-- and friends (set-returning functions of several columns), jsonb_set / jsonb_insert,
+-- GROUP BY ROLLUP / CUBE / GROUPING SETS, table row types.
+
+-- name: srf_json_each
+SELECT * FROM jsonb_each('{"b": 1, "a": [1, 2], "b": {"x": null}}');
+SELECT * FROM json_each('{"b": 1, "a" : [1,2], "b": "x"}');
+SELECT * FROM jsonb_each_text('{"b": 1, "a": null, "c": "s", "d": [1]}');
+SELECT * FROM json_each_text('{"b": 1, "a": null, "c": "s", "d": [1]}');
+SELECT * FROM jsonb_each_text('{"x": 1, "y": 2}') WITH ORDINALITY AS e(k, v, n);
+SELECT k, value FROM jsonb_each('{"x": 1, "y": 2}') AS e(k) JOIN (VALUES ('y')) w(k2) ON k = k2;
+SELECT key FROM jsonb_each('{}');
+SELECT * FROM jsonb_each(NULL);
+DROP TABLE IF EXISTS sg2_j;
+CREATE TABLE sg2_j (id int, doc jsonb);
+INSERT INTO sg2_j VALUES (1, '{"x": 1, "y": "s"}'), (2, '{}'), (3, NULL), (4, '{"z": [true]}');
+SELECT id, e.key, e.value FROM sg2_j, jsonb_each(sg2_j.doc) e ORDER BY 1, 2;
+SELECT id, key, value FROM sg2_j CROSS JOIN LATERAL jsonb_each_text(doc) ORDER BY 1, 2;
+DROP TABLE sg2_j;
+
+-- name: srf_json_each_record
+-- In the select list the pairs are records; binary mode would send a json(b) field of a record
+-- with the text type oid (records carry no field types yet), so text modes only.
+-- @modes simple,extended
+SELECT jsonb_each('{"b": 1, "a": null}');
+SELECT json_each_text('{"b": 1, "a": "x y"}');
+SELECT id, jsonb_each(doc) FROM (VALUES (1, '{"x": 1, "y": "s"}'::jsonb), (2, NULL)) v(id, doc) ORDER BY 1, 2;
+
+-- name: srf_json_each_errors
+-- @errors
+SELECT * FROM jsonb_each('[1]');
+SELECT * FROM jsonb_each_text('3');
+SELECT * FROM json_each('[1]');
+SELECT * FROM json_each('1');
+SELECT * FROM json_each_text('"s"');
+SELECT * FROM jsonb_each('{"a": 1}') AS e(a, b, c);
+SELECT * FROM jsonb_each(1);
+
+-- name: jsonb_set_insert
+SELECT jsonb_set('{"a": [1, 2, 3], "b": {"c": 1}}', '{a,1}', '"x"');
+SELECT jsonb_set('{"a": 1}', '{b}', '2'), jsonb_set('{"a": 1}', '{b}', '2', false), jsonb_set('{"a": 1}', '{b,c}', '2');
+SELECT jsonb_set('[1, 2, 3]', '{-1}', '9'), jsonb_set('[1, 2, 3]', '{10}', '9'), jsonb_set('[1, 2, 3]', '{-10}', '9'), jsonb_set('[]', '{5}', '9');
+SELECT jsonb_set('{"a": 1}', '{}', '9'), jsonb_set('{"a": 1}', '{a}', NULL), jsonb_set('{"a": 1}', '{1}', '9'), jsonb_set('[1]', '{0,0}', '9');
+SELECT jsonb_set('{"a": [1]}', '{a,0,b}', '9'), jsonb_set('{"a": {"b": 1}}', '{a,b,c}', '9'), jsonb_set('[[1]]', '{0,-5}', '9'), jsonb_set('{"z": {"b": 1}}', '{z,aa}', '[true]');
+SELECT jsonb_set('{"a": 1, "b": 2}', '{b}', '{"n": null}', false), jsonb_set('[1, 2]', '{ 1}', '7');
+SELECT jsonb_insert('[1, 2, 3]', '{1}', '9'), jsonb_insert('[1, 2, 3]', '{1}', '9', true), jsonb_insert('[1, 2, 3]', '{-1}', '9'), jsonb_insert('[1, 2, 3]', '{-1}', '9', true);
+SELECT jsonb_insert('{"a": 1}', '{b}', '9'), jsonb_insert('[1, 2]', '{10}', '9'), jsonb_insert('[1, 2]', '{-10}', '9', true), jsonb_insert('{"a": {"b": [0]}}', '{a,b,0}', '"new"');
+DROP TABLE IF EXISTS sg2_doc;
+CREATE TABLE sg2_doc (id int, d jsonb);
+INSERT INTO sg2_doc VALUES (1, '{"n": 1, "tags": ["a"]}'), (2, NULL);
+UPDATE sg2_doc SET d = jsonb_set(d, '{n}', to_jsonb((d->>'n')::int + 1)) WHERE id = 1;
+UPDATE sg2_doc SET d = jsonb_insert(d, '{tags,0}', '"z"') WHERE id = 1;
+SELECT id, d, jsonb_pretty(d), jsonb_strip_nulls(jsonb_set(d, '{x}', 'null')) FROM sg2_doc ORDER BY id;
+DROP TABLE sg2_doc;
+
+-- name: jsonb_set_insert_errors
+-- @errors
+SELECT jsonb_set('[1, 2]', '{x}', '9');
+SELECT jsonb_set('1', '{a}', '9');
+SELECT jsonb_set('"s"', '{}', '9');
+SELECT jsonb_set('{"a": 1}', '{NULL}', '3');
+SELECT jsonb_set('{"a": [1]}', '{a,z}', '9');
+SELECT jsonb_insert('{"a": 1}', '{a}', '9');
+SELECT jsonb_insert('{"a": [1]}', '{a,x}', '9');
+SELECT jsonb_set('{"a": 1}'::json, '{a}', '1');
