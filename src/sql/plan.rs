@@ -33,6 +33,7 @@ use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 mod aggregates;
+mod grouping_sets;
 mod whole_row;
 pub use aggregates::{Regr, Spread};
 pub mod explain;
@@ -513,6 +514,8 @@ struct AggCtx {
     group: Vec<Expr>,
     group_types: Vec<(Type, i32)>,
     aggs: Vec<AggCall>,
+    /// GROUP BY ROLLUP / CUBE / GROUPING SETS (plan/grouping_sets.rs).
+    gsets: Option<grouping_sets::Sets>,
 }
 
 pub struct Planner<'a> {
@@ -1530,7 +1533,14 @@ impl<'a> Planner<'a> {
         let mut agg_ctx = if has_aggs {
             let mut group = Vec::new();
             let mut group_types = Vec::new();
-            for g in &s.group_clause {
+            let expanded = grouping_sets::expand(&s.group_clause)?;
+            let leaves: Vec<&protobuf::Node> = match &expanded {
+                Some(x) => x.leaves.clone(),
+                None => s.group_clause.iter().collect(),
+            };
+            // Each leaf's grouping key (one key per distinct expression with grouping sets).
+            let mut leaf_pos = Vec::with_capacity(leaves.len());
+            for g in leaves {
                 let Some(gn) = g.node.as_ref() else { continue };
                 // GROUP BY 1 / GROUP BY alias refer to the target list.
                 let resolved: &protobuf::Node = match gn {
@@ -1566,14 +1576,40 @@ impl<'a> Planner<'a> {
                 self.state.clause = Some("GROUP BY");
                 let (e, t) = self.bind(rn, &scope, None)?;
                 self.state.clause = None;
+                if expanded.is_some() {
+                    if let Some(p) = group.iter().position(|x| same_expr(x, &e)) {
+                        leaf_pos.push(p);
+                        continue;
+                    }
+                }
+                leaf_pos.push(group.len());
                 group.push(e);
                 group_types.push((t, -1));
             }
+            let gsets = expanded.map(|x| {
+                let sets: Vec<Vec<usize>> = x
+                    .sets
+                    .iter()
+                    .map(|s| s.iter().map(|l| leaf_pos[*l]).collect())
+                    .collect();
+                // Several sets: the set number is one more grouping key.
+                let set_pos = (sets.len() > 1).then_some(group.len());
+                if set_pos.is_some() {
+                    group.push(Expr::Column(plan.columns.len()));
+                    group_types.push((Type::INT4, -1));
+                }
+                grouping_sets::Sets {
+                    sets,
+                    set_pos,
+                    set_col: plan.columns.len(),
+                }
+            });
             Some(AggCtx {
                 input: scope.clone(),
                 group,
                 group_types,
                 aggs: Vec::new(),
+                gsets,
             })
         } else {
             None
@@ -1838,10 +1874,14 @@ impl<'a> Planner<'a> {
                 typmod: -1,
                 origin: None,
             }));
+            let (input, group) = match &ctx.gsets {
+                Some(gs) => gs.apply(plan, ctx.group),
+                None => (plan, ctx.group),
+            };
             plan = Plan {
                 node: Node::Aggregate {
-                    input: Box::new(plan),
-                    group: ctx.group,
+                    input: Box::new(input),
+                    group,
                     aggs: ctx.aggs,
                 },
                 columns: agg_columns,
@@ -3323,6 +3363,7 @@ impl<'a> Planner<'a> {
             }
         }
         match n {
+            N::GroupingFunc(gf) => self.bind_grouping(gf, agg),
             N::AConst(c) => Ok(self.bind_const(c)),
             N::ColumnRef(cr) => {
                 let fields = names_of(&cr.fields);

@@ -63,3 +63,35 @@ SELECT jsonb_set('{"a": [1]}', '{a,z}', '9');
 SELECT jsonb_insert('{"a": 1}', '{a}', '9');
 SELECT jsonb_insert('{"a": [1]}', '{a,x}', '9');
 SELECT jsonb_set('{"a": 1}'::json, '{a}', '1');
+
+-- name: grouping_sets
+DROP TABLE IF EXISTS sg2_sales;
+CREATE TABLE sg2_sales (region text, product text, yr int, amount numeric);
+INSERT INTO sg2_sales VALUES ('east', 'a', 2020, 10), ('east', 'b', 2020, 20), ('east', 'a', 2021, 5), ('west', 'a', 2020, 7), ('west', NULL, 2021, 3), (NULL, 'b', 2021, 1);
+SELECT region, product, sum(amount), count(*) FROM sg2_sales GROUP BY ROLLUP (region, product) ORDER BY 1, 2, 3;
+SELECT region, product, sum(amount), grouping(region, product) AS g FROM sg2_sales GROUP BY CUBE (region, product) ORDER BY g, 1, 2;
+SELECT region, yr, sum(amount) FROM sg2_sales GROUP BY GROUPING SETS ((region), (yr), ()) ORDER BY 1, 2, 3;
+SELECT region, product, yr, count(*) FROM sg2_sales GROUP BY region, ROLLUP (product, yr) ORDER BY 1, 2, 3, 4;
+SELECT region, product, yr, count(*) FROM sg2_sales GROUP BY ROLLUP ((region, product), yr) ORDER BY 1, 2, 3, 4;
+SELECT region, sum(amount) FROM sg2_sales GROUP BY GROUPING SETS (region, region) ORDER BY 1, 2;
+SELECT region, grouping(region), sum(amount) FROM sg2_sales GROUP BY GROUPING SETS (region, ()) HAVING sum(amount) > 5 ORDER BY 2, 1;
+SELECT CASE WHEN grouping(region) = 1 THEN 'all' ELSE region END AS r, sum(amount) FROM sg2_sales GROUP BY ROLLUP (region) ORDER BY grouping(region), 1;
+SELECT region, grouping(region) FROM sg2_sales GROUP BY region ORDER BY 1;
+SELECT sum(amount), count(*) FROM sg2_sales GROUP BY ();
+SELECT region, sum(amount) FROM sg2_sales GROUP BY GROUPING SETS ((region)) ORDER BY 1;
+SELECT upper(region), count(*) FROM sg2_sales GROUP BY ROLLUP (upper(region)) ORDER BY 1, 2;
+SELECT region, product, count(*) FROM sg2_sales GROUP BY GROUPING SETS (ROLLUP (region), CUBE (product)) ORDER BY 1, 2, 3;
+DROP TABLE sg2_sales;
+
+-- name: grouping_sets_errors
+-- @errors
+DROP TABLE IF EXISTS sg2_g;
+CREATE TABLE sg2_g (a int, b int);
+SELECT grouping(a) FROM sg2_g;
+SELECT grouping(b) FROM sg2_g GROUP BY a;
+SELECT a FROM sg2_g WHERE grouping(a) = 0 GROUP BY a;
+SELECT a FROM sg2_g GROUP BY CUBE (a, a, a, a, a, a, a, a, a, a, a, a, a);
+SELECT a FROM sg2_g GROUP BY CUBE (a, a, a, a, a, a, a, a, a, a, a, a), CUBE (b, b);
+SELECT grouping(a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a) FROM sg2_g GROUP BY a;
+SELECT a, b FROM sg2_g GROUP BY ROLLUP (a);
+DROP TABLE sg2_g;
