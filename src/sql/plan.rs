@@ -557,6 +557,9 @@ struct PlanState {
     lit_locs: HashMap<usize, i32>,
     /// Set by a FROM item that refers to the items before it (LATERAL).
     lateral: bool,
+    /// Set for the statement's top SELECT: its whole-row targets of a table report the
+    /// table's row type in RowDescription (plan/whole_row.rs).
+    report_row_types: bool,
     /// How many times a recursive CTE's work table was referenced.
     worktable_refs: usize,
     /// The work tables of the recursive terms being planned: id, the number of subqueries in
@@ -870,6 +873,7 @@ impl<'a> Planner<'a> {
             Some(with) => self.plan_with(with, top)?,
             None => Vec::new(),
         };
+        self.state.report_row_types = top;
         let body = self.plan_select_body(s)?;
         Ok(with_modify::run_with(body, modifying))
     }
@@ -1071,6 +1075,8 @@ impl<'a> Planner<'a> {
             ));
         }
         let op = s.op;
+        // Only a plain top SELECT reports table row types (not a set operation's sides).
+        let report_row_types = std::mem::take(&mut self.state.report_row_types);
         let mut plan = if op != protobuf::SetOperation::SetopNone as i32 && op != 0 {
             let l = s
                 .larg
@@ -1098,6 +1104,7 @@ impl<'a> Planner<'a> {
         } else if !s.values_lists.is_empty() {
             self.plan_values(&s.values_lists)?
         } else {
+            self.state.report_row_types = report_row_types;
             return self.plan_simple_select(s);
         };
         // ORDER BY / LIMIT on a set operation or VALUES refer to output columns.
@@ -1346,6 +1353,7 @@ impl<'a> Planner<'a> {
 
     fn plan_simple_select_inner(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let keep_unknown = std::mem::take(&mut self.state.keep_unknown);
+        let report_row_types = std::mem::take(&mut self.state.report_row_types);
         // FOR UPDATE / SHARE: the scans of the locked tables carry each row's slot.
         self.state.lock = lock_rows::FromLocks::parse(s);
         // FROM
@@ -1663,6 +1671,14 @@ impl<'a> Planner<'a> {
                 let (e, t) = self.bind(n, &scope, agg_ctx.as_mut())?;
                 let typmod = self.typmod_of_node(n);
                 (e, t, typmod)
+            };
+            // `SELECT t FROM t`: the table's row type, as PostgreSQL reports it.
+            let t = match (&e, &node.node) {
+                (Expr::Row(_), Some(N::ColumnRef(cr))) if report_row_types && agg_ctx.is_none() => {
+                    self.table_row_type(&scope, &names_of(&cr.fields))
+                        .unwrap_or(t)
+                }
+                _ => t,
             };
             // Unknown-typed targets resolve to text (a parameter in the target list too).
             if let Expr::Param(p) = &e {

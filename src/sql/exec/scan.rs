@@ -198,7 +198,11 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
             }
             rows
         }
-        VirtualTable::Type => catalog::type_rows(),
+        VirtualTable::Type => {
+            let mut rows = catalog::type_rows();
+            rows.extend(super::catalog_types::rows(cx));
+            rows
+        }
         VirtualTable::Namespace => catalog::NAMESPACES
             .iter()
             .map(|(oid, name, owner)| (*oid, name.to_string(), *owner))

@@ -95,3 +95,20 @@ SELECT a FROM sg2_g GROUP BY CUBE (a, a, a, a, a, a, a, a, a, a, a, a), CUBE (b,
 SELECT grouping(a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a) FROM sg2_g GROUP BY a;
 SELECT a, b FROM sg2_g GROUP BY ROLLUP (a);
 DROP TABLE sg2_g;
+
+-- name: table_row_types
+-- A table or view has a composite type (named as it, typrelid = the table) and an array of it;
+-- OIDs differ between servers, so only their relations are compared.
+DROP VIEW IF EXISTS sg2_rv;
+DROP TABLE IF EXISTS sg2_rt;
+CREATE TABLE sg2_rt (a int, b text);
+CREATE INDEX sg2_rt_a ON sg2_rt (a);
+CREATE VIEW sg2_rv AS SELECT a FROM sg2_rt;
+SELECT c.relname, c.reltype <> 0 AS has_type, t.typname, t.typtype, t.typcategory, t.typrelid = c.oid AS relid_ok, t.typlen, t.typbyval, t.typalign, t.typstorage, t.typinput::text, t.typoutput::text, t.typreceive::text, t.typsend::text, t.typnamespace::regnamespace::text, a.typname AS array_name, a.typtype AS array_type, a.typcategory AS array_cat, a.typelem = t.oid AS elem_ok, a.typinput::text AS array_in, a.typarray FROM pg_class c JOIN pg_type t ON t.oid = c.reltype JOIN pg_type a ON a.oid = t.typarray WHERE c.relname LIKE 'sg2_r%' ORDER BY 1;
+SELECT relname, reltype = 0 AS no_type FROM pg_class WHERE relname LIKE 'sg2_r%' ORDER BY 1;
+SELECT count(*) FROM pg_type WHERE typname IN ('sg2_rt', '_sg2_rt', 'sg2_rv', '_sg2_rv', 'sg2_rt_a');
+ALTER TABLE sg2_rt ADD COLUMN c int;
+SELECT count(*) FROM pg_type t JOIN pg_class c ON c.reltype = t.oid WHERE c.relname = 'sg2_rt';
+DROP VIEW sg2_rv;
+DROP TABLE sg2_rt;
+SELECT count(*) FROM pg_type WHERE typname LIKE '%sg2_r%';
