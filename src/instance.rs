@@ -306,6 +306,8 @@ impl Instance {
             }));
         }
         let mut dbs = self.databases.write();
+        // Its ACL versions (GRANT ... ON DATABASE) go with it.
+        self.catalog.namespaces.forget_database(name);
         if dbs.remove(name).is_none() {
             if if_exists {
                 return Ok(false);

@@ -42,11 +42,12 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell};
 
+pub mod acl;
 mod namespace;
 pub mod password;
 pub mod roles;
 pub mod sequence;
-pub use namespace::{Namespace, Namespaces};
+pub use namespace::{Namespace, Namespaces, DATABASE_KEY};
 
 pub type Oid = u32;
 
@@ -170,6 +171,10 @@ pub struct Relation<D> {
     pub constraints: Vec<ConstraintDef>,
     /// The owning role (pg_class.relowner).
     pub owner: Oid,
+    /// pg_class.relacl: None until the first GRANT / REVOKE (the owner's defaults).
+    pub acl: Option<acl::Acl>,
+    /// pg_attribute.attacl of the columns that have one: (position, ACL), by position.
+    pub column_acls: Vec<(usize, acl::Acl)>,
     /// For an index: the table it indexes (pg_index.indrelid).
     pub table: Option<Oid>,
     pub data: Arc<D>,
@@ -211,6 +216,9 @@ pub struct NewRelation<D> {
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
     pub owner: Oid,
+    /// As [`Relation::acl`] and [`Relation::column_acls`].
+    pub acl: Option<acl::Acl>,
+    pub column_acls: Vec<(usize, acl::Acl)>,
     pub table: Option<Oid>,
     pub data: Arc<D>,
 }
@@ -366,6 +374,8 @@ impl<D> Catalog<D> {
             indexes: rel.indexes,
             constraints: rel.constraints,
             owner: rel.owner,
+            acl: rel.acl,
+            column_acls: rel.column_acls,
             table: rel.table,
             data: rel.data,
             created: Some(cell.clone()),
@@ -470,6 +480,8 @@ mod tests {
             indexes: vec![],
             constraints: vec![],
             owner: roles::BOOTSTRAP_SUPERUSER,
+            acl: None,
+            column_acls: vec![],
             table: None,
             data: Arc::new(()),
         }

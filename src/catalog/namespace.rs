@@ -6,9 +6,14 @@
 //! module above). The built-in schemas (pg_catalog, public, information_schema, pg_toast) are
 //! not kept here: they always exist.
 //!
+//! GRANT / REVOKE on a schema (and ALTER SCHEMA ... OWNER TO) write a new version with the
+//! same OID. The built-in schemas' ACLs, once changed, are kept as versions of their own in
+//! `builtin` (the schemas themselves stay built in), and so are databases' ACLs (GRANT ... ON
+//! DATABASE), under [`DATABASE_KEY`].
+//!
 //! # Bounds
 //!
-//! One version per CREATE SCHEMA; versions nobody can see any more are forgotten by
+//! One version per CREATE SCHEMA and per ACL or owner change; versions nobody can see any more are forgotten by
 //! [`Namespaces::vacuum`], called with the catalog's.
 
 use std::sync::Arc;
@@ -19,6 +24,9 @@ use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
 
 use super::{CatalogError, Oid};
 
+/// The key under which `Namespaces::builtin` keeps a database's ACL (pg_database.datacl).
+pub const DATABASE_KEY: &str = "\u{0}database";
+
 /// One version of a created schema.
 #[derive(Debug)]
 pub struct Namespace {
@@ -27,6 +35,8 @@ pub struct Namespace {
     pub name: String,
     /// The owning role.
     pub owner: Oid,
+    /// pg_namespace.nspacl; None: the owner's defaults.
+    pub acl: Option<super::acl::Acl>,
     created: Arc<TxnCell>,
     created_cid: Cid,
     ended: Mutex<Option<(Arc<TxnCell>, Cid)>>,
@@ -49,6 +59,8 @@ impl Namespace {
 #[derive(Default)]
 pub struct Namespaces {
     names: scc::HashMap<(String, String), Vec<Arc<Namespace>>>,
+    /// Changed ACLs of the built-in schemas, by (database, name).
+    builtin: scc::HashMap<(String, String), Vec<Arc<Namespace>>>,
 }
 
 impl Namespaces {
@@ -86,9 +98,73 @@ impl Namespaces {
         cell: &Arc<TxnCell>,
         cid: Cid,
     ) -> Result<Arc<Namespace>, CatalogError> {
-        let entry = self
-            .names
-            .entry_sync((database.to_string(), name.to_string()));
+        Self::create_in(
+            &self.names,
+            oid,
+            database,
+            name,
+            (owner, None),
+            snap,
+            cell,
+            cid,
+        )
+    }
+
+    /// A new version of `old` (ended by the caller in the same command) with another owner or
+    /// ACL; for a built-in schema (`builtin`), its first or next ACL version.
+    #[allow(clippy::too_many_arguments)]
+    pub fn replace(
+        &self,
+        builtin: bool,
+        oid: Oid,
+        database: &str,
+        name: &str,
+        owner: Oid,
+        acl: Option<super::acl::Acl>,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<Arc<Namespace>, CatalogError> {
+        let map = if builtin { &self.builtin } else { &self.names };
+        Self::create_in(map, oid, database, name, (owner, acl), snap, cell, cid)
+    }
+
+    /// The version of database `database`'s changed ACL that `snap` sees, if any: kept beside
+    /// the built-in schemas' under a key no schema name can be.
+    pub fn database_acl(&self, database: &str, snap: &Snapshot) -> Option<Arc<Namespace>> {
+        self.builtin_acl(database, DATABASE_KEY, snap)
+    }
+
+    /// Forgets the ACL versions of a dropped database (DROP DATABASE is not transactional).
+    pub fn forget_database(&self, database: &str) {
+        self.builtin.retain_sync(|(db, _), _| db != database);
+    }
+
+    /// The version of built-in schema `name`'s changed ACL that `snap` sees, if any.
+    pub fn builtin_acl(
+        &self,
+        database: &str,
+        name: &str,
+        snap: &Snapshot,
+    ) -> Option<Arc<Namespace>> {
+        self.builtin
+            .read_sync(&(database.to_string(), name.to_string()), |_, v| {
+                v.iter().rev().find(|n| n.visible(snap)).cloned()
+            })?
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create_in(
+        map: &scc::HashMap<(String, String), Vec<Arc<Namespace>>>,
+        oid: Oid,
+        database: &str,
+        name: &str,
+        (owner, acl): (Oid, Option<super::acl::Acl>),
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<Arc<Namespace>, CatalogError> {
+        let entry = map.entry_sync((database.to_string(), name.to_string()));
         let mut versions = entry.or_default();
         for v in versions.get().iter() {
             if v.visible(snap) {
@@ -106,6 +182,7 @@ impl Namespaces {
             database: database.to_string(),
             name: name.to_string(),
             owner,
+            acl,
             created: cell.clone(),
             created_cid: cid,
             ended: Mutex::new(None),
@@ -131,7 +208,12 @@ impl Namespaces {
 
     /// Forgets versions created by aborted transactions or dropped by commits below `horizon`.
     pub fn vacuum(&self, horizon: Csn) {
-        self.names.retain_sync(|_, versions| {
+        Self::vacuum_map(&self.names, horizon);
+        Self::vacuum_map(&self.builtin, horizon);
+    }
+
+    fn vacuum_map(map: &scc::HashMap<(String, String), Vec<Arc<Namespace>>>, horizon: Csn) {
+        map.retain_sync(|_, versions| {
             versions.retain(|v| {
                 let aborted = v.created.status() == Status::Aborted;
                 let ended = matches!(

@@ -64,6 +64,7 @@ pub mod encoding;
 mod identity;
 mod messages;
 mod portals;
+mod privs;
 mod protocol;
 mod read_ahead;
 mod results;
@@ -123,6 +124,8 @@ struct Replan {
     /// The relation locks each run takes before it checks the epoch (a DDL it waited for
     /// changes the epoch, and the statement is planned again).
     locks: Vec<(u32, crate::txn::lock::LockMode)>,
+    /// The privileges each run checks (`sql::privs`), with the role current then.
+    perms: Vec<crate::sql::privs::RelPerm>,
 }
 
 enum ReplanSource {
@@ -202,6 +205,8 @@ struct Core {
     portal_snap: Option<crate::txn::Snapshot>,
     /// The relation locks the statement being analyzed needs (`TableCx::locks`).
     plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
+    /// The privileges the statement being analyzed needs (`sql::privs`).
+    plan_perms: sql::privs::Collector,
     /// currval / lastval and cached sequence values (not transactional).
     sequences: sql::sequence::SessionSequences,
     /// Temporary tables: the session's schema and ON COMMIT actions (temp.rs).
@@ -348,6 +353,7 @@ impl Core {
         let snap = self.catalog_snapshot();
         self.tables_used.set(false);
         self.plan_locks.borrow_mut().clear();
+        self.plan_perms.clear();
         sql::plan::modify::TableCx {
             catalog: &self.instance.catalog,
             snap,
@@ -356,6 +362,9 @@ impl Core {
             used: &self.tables_used,
             locks: &self.plan_locks,
             superuser: self.current_role_is_superuser(),
+            role: self.current_role_oid(),
+            perms: &self.plan_perms,
+            check_as: None,
         }
     }
 

@@ -487,6 +487,9 @@ impl Session {
                 break stmt;
             }
         };
+        if self.core.tx != TxState::Failed {
+            self.core.check_perms(&self.core.plan_perms.list())?;
+        }
         self.run_statement(&stmt, Vec::new(), &[], false)
     }
 
@@ -541,6 +544,7 @@ impl Session {
                 if !locks.is_empty() {
                     self.core.lock_relations(&locks)?;
                 }
+                self.core.check_perms(&self.core.plan_perms.take())?;
                 self.run_statement(&a.stmt, params, formats, from_execute)
             }
             Statement::CopyTo { plan, options } => {
@@ -562,6 +566,11 @@ impl Session {
                 let target = self.revalidate(name, target)?;
                 if let Some(e) = &target.deferred {
                     return Err(e.clone());
+                }
+                if !checks_at_bind(&target.stmt) {
+                    if let Some(r) = &target.replan {
+                        self.core.check_perms(&r.perms)?;
+                    }
                 }
                 if exprs.len() != target.param_types.len() {
                     return Err(PgError::new(
@@ -673,6 +682,7 @@ impl Session {
             source: ReplanSource::Parsed(parsed.clone()),
             epoch: self.core.instance.catalog.epoch(),
             locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
+            perms: self.core.plan_perms.take(),
         });
         let p = Prepared {
             deferred,
@@ -723,6 +733,9 @@ impl Session {
         }
         let epoch = self.core.instance.catalog.epoch();
         if r.epoch == epoch {
+            if self.core.tx != TxState::Failed && checks_at_bind(&p.stmt) {
+                self.core.check_perms(&r.perms)?;
+            }
             return Ok(p);
         }
         let node = match &r.source {
@@ -755,9 +768,13 @@ impl Session {
             ));
         }
         let locks = std::mem::take(&mut *self.core.plan_locks.borrow_mut());
+        let perms = self.core.plan_perms.take();
         if self.core.tx != TxState::Failed && !locks.is_empty() {
             self.core.ensure_transaction(&a.stmt);
             self.core.lock_relations(&locks)?;
+        }
+        if self.core.tx != TxState::Failed && checks_at_bind(&a.stmt) {
+            self.core.check_perms(&perms)?;
         }
         let fresh = Arc::new(Prepared {
             text: p.text.clone(),
@@ -771,6 +788,7 @@ impl Session {
                 },
                 epoch,
                 locks,
+                perms,
             }),
         });
         if name.is_empty() {
@@ -1026,6 +1044,12 @@ impl Session {
             Statement::Query(plan) => {
                 if let PortalRows::NotRun = portal.rows {
                     self.core.check_failed(&stmt)?;
+                    if !checks_at_bind(&stmt) {
+                        // A statement that writes starts its executor at Execute.
+                        if let Some(r) = &portal.prepared.replan {
+                            self.core.check_perms(&r.perms)?;
+                        }
+                    }
                     self.core.ensure_transaction(&stmt);
                     let params = std::mem::take(&mut portal.params);
                     if max_rows <= 0 {
@@ -1149,5 +1173,15 @@ fn is_tx_control(node: &pg_query::protobuf::node::Node) -> bool {
                 || t.kind == T::TransStmtPrepare as i32
         }
         _ => false,
+    }
+}
+
+/// Whether a prepared statement's privileges are checked at Bind (PostgreSQL starts the
+/// executor of a plain query there, PORTAL_ONE_SELECT) or at Execute (statements that write:
+/// their portal runs the executor only when executed).
+fn checks_at_bind(stmt: &Statement) -> bool {
+    match stmt {
+        Statement::Query(plan) => !sql::runs_before_output(plan),
+        _ => true,
     }
 }

@@ -243,6 +243,9 @@ impl Session {
             );
             return fail_after_auth(stream, out, e).await;
         };
+        if let Err(e) = super::privs::check_connect(instance, &login, &database) {
+            return fail_after_auth(stream, out, e).await;
+        }
         if let Some(e) = deferred {
             return fail_after_auth(stream, out, e).await;
         }
@@ -289,6 +292,7 @@ impl Session {
             last_affected: None,
             tables_used: std::cell::Cell::new(false),
             plan_locks: Default::default(),
+            plan_perms: Default::default(),
             portal_snap: None,
             sequences: Default::default(),
             temp: Default::default(),

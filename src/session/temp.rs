@@ -42,7 +42,9 @@ impl Core {
         let snap = self.catalog_snapshot();
         let catalog = &self.instance.catalog;
         if !sql::engine::schema_exists(catalog, &snap, &self.database, &name) {
-            let owner = crate::sql::expr::SessionCtx::role_oid(self);
+            // PostgreSQL's InitTempTableNamespace: owned by the bootstrap superuser (the
+            // session may use it through `sql::privs::SchemaInfo::temp`).
+            let owner = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
             let (cell, cid) = Core::writer(self, "CREATE TABLE")?;
             let snap = self.catalog_snapshot();
             let catalog = &self.instance.catalog;

@@ -225,6 +225,7 @@ impl Session {
                     source: super::ReplanSource::Node(query.clone()),
                     epoch: self.core.instance.catalog.epoch(),
                     locks: std::mem::take(&mut *self.core.plan_locks.borrow_mut()),
+                    perms: self.core.plan_perms.take(),
                 });
                 self.add_prepared(
                     name.clone(),
@@ -469,6 +470,7 @@ impl Session {
                     sql::Mode::Simple,
                     Some(&self.core.table_cx()),
                 )?;
+                self.core.check_perms(&self.core.plan_perms.take())?;
                 return self.run_utility(&a.stmt);
             }
         }

@@ -33,6 +33,8 @@ pub enum CatalogFn {
     /// pg_function_is_visible: every function is a built-in in pg_catalog.
     FunctionIsVisible,
     HasRole,
+    /// acldefault("char", oid): an object kind's default ACL for an owner.
+    AclDefault,
     RelationIsPublishable,
     /// pg_get_statisticsobjdef_columns: there are no extended statistics.
     StatisticsObjDefColumns,
@@ -88,6 +90,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
         ("pg_function_is_visible", 1) => (FunctionIsVisible, &[OID]),
         ("pg_has_role", 2) => (HasRole, &[Type::NAME, T]),
         ("pg_has_role", 3) => (HasRole, &[Type::NAME, Type::NAME, T]),
+        ("acldefault", 2) => (AclDefault, &[Type::CHAR, OID]),
         ("pg_relation_is_publishable", 1) => (RelationIsPublishable, &[Type::REGCLASS]),
         ("pg_get_statisticsobjdef_columns", 1) => (StatisticsObjDefColumns, &[OID]),
         ("pg_get_function_arguments", 1) => (FunctionArguments, &[OID]),
@@ -133,6 +136,7 @@ pub fn result_type(f: CatalogFn) -> Type {
         RelationSize | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
         RegclassOfOid => Type::REGCLASS,
+        AclDefault => Type::ACLITEM_ARRAY,
         MyTempSchema => Type::OID,
         IsOtherTempSchema => Type::BOOL,
         OidOfRegclass => Type::OID,
@@ -430,6 +434,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             None => Value::Null,
         },
         HasRole => crate::sql::ddl::role::has_role(s, args)?,
+        AclDefault => crate::sql::privs_fn::acldefault(s, args)?,
         FunctionIsVisible | StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),

@@ -28,6 +28,7 @@ use crate::txn::lock::LockMode;
 pub mod sequence;
 
 pub mod alter;
+pub mod grant;
 pub mod role;
 pub mod schema;
 pub mod view;
@@ -129,6 +130,10 @@ pub enum Ddl {
     Schema(schema::SchemaDdl),
     /// CREATE / ALTER / DROP ROLE, GRANT / REVOKE role (role.rs).
     Role(role::RoleDdl),
+    /// GRANT / REVOKE of object privileges (grant.rs).
+    Grant(Box<grant::Grant>),
+    /// ALTER ... OWNER TO (grant.rs).
+    Owner(Box<grant::OwnerTo>),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
     /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
@@ -160,6 +165,14 @@ impl Ddl {
             Ddl::Alter(a) => a.tag(),
             Ddl::Schema(s) => s.tag(),
             Ddl::Role(r) => r.tag(),
+            Ddl::Owner(o) => o.tag,
+            Ddl::Grant(g) => {
+                if g.is_grant {
+                    "GRANT"
+                } else {
+                    "REVOKE"
+                }
+            }
             Ddl::View(v) => v.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
@@ -246,6 +259,9 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     if let Some(r) = role::analyze(node) {
         return Some(r.map(Ddl::Role));
+    }
+    if let Some(g) = grant::analyze(node) {
+        return Some(g);
     }
     if let Some(d) = sequence::analyze(node) {
         return Some(d);
@@ -596,7 +612,8 @@ fn notice(msg: String, sqlstate: &'static str) -> PgError {
     PgError::notice(sqlstate, msg)
 }
 
-/// The schema a new object goes to: the named one, or the first of search_path that exists.
+/// The schema a new object goes to: the named one, or the first of search_path that exists;
+/// the current role needs CREATE on it (42501 `permission denied for schema s`).
 /// `location`: where the object's name stands, for the error's position.
 fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgResult<String> {
     creation_schema_for(cx, schema, location, false).map(|(s, _)| s)
@@ -604,8 +621,26 @@ fn creation_schema(cx: &mut dyn SessionCtx, schema: &str, location: i32) -> PgRe
 
 /// The schema a relation is created in, and whether it is the session's temporary schema
 /// (`temp`: CREATE TEMP; a relation created in `pg_temp` is temporary too). Non-temporary
-/// relations go to the first schema of search_path that is not the temporary one.
+/// relations go to the first schema of search_path that is not the temporary one, and need
+/// CREATE on it.
 pub(super) fn creation_schema_for(
+    cx: &mut dyn SessionCtx,
+    schema: &str,
+    location: i32,
+    temp: bool,
+) -> PgResult<(String, bool)> {
+    if temp || schema == "pg_temp" {
+        grant::check_temp(cx).map_err(|e| e.at((location >= 0).then(|| location as u32 + 1)))?;
+    }
+    let (s, is_temp) = creation_schema_resolved(cx, schema, location, temp)?;
+    if !is_temp {
+        grant::check_schema(cx, &s, crate::catalog::acl::CREATE)
+            .map_err(|e| e.at((location >= 0).then(|| location as u32 + 1)))?;
+    }
+    Ok((s, is_temp))
+}
+
+fn creation_schema_resolved(
     cx: &mut dyn SessionCtx,
     schema: &str,
     location: i32,
@@ -795,6 +830,8 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
             indexes: vec![d.clone()],
             constraints: vec![],
             owner: table.owner,
+            acl: None,
+            column_acls: vec![],
             table: Some(table.oid),
             data: table.data.clone(),
         };
@@ -879,6 +916,8 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
     match ddl {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::Role(r) => role::execute(r, cx)?,
+        Ddl::Grant(g) => grant::execute(g, cx)?,
+        Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
         Ddl::CreateTableAs(c) => {
             create_as::execute(c, cx)?;
@@ -891,7 +930,10 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
-                    Some(r) if r.kind == RelKind::Table => found.push(r),
+                    Some(r) if r.kind == RelKind::Table => {
+                        grant::check_owner(cx, &r)?;
+                        found.push(r)
+                    }
                     Some(r) => return Err(view::wrong_kind(name, r.kind, "a table", "TABLE")),
                     None if *if_exists => {
                         cx.notice(missing_relation_debug(schema, name));
@@ -951,6 +993,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         format!("index \"{name}\" does not exist"),
                     ));
                 };
+                grant::check_owner(cx, &ir)?;
                 let def = &ir.indexes[0];
                 let snap = cx.catalog_snapshot()?;
                 let table = cx
@@ -986,7 +1029,10 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let mut tables = Vec::new();
             for (schema, name) in names {
                 match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
-                    Some(r) if r.kind == RelKind::Table => tables.push(r),
+                    Some(r) if r.kind == RelKind::Table => {
+                        grant::check_any(cx, &r, crate::catalog::acl::TRUNCATE)?;
+                        tables.push(r)
+                    }
                     Some(_) => {
                         return Err(PgError::new(
                             code::WRONG_OBJECT_TYPE,
@@ -1002,7 +1048,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
             }
             if *cascade {
+                let named = tables.len();
                 foreign_key::cascade_truncate(cx, &mut tables)?;
+                // The referencing tables TRUNCATE reaches need the privilege too.
+                for t in &tables[named..] {
+                    grant::check_any(cx, t, crate::catalog::acl::TRUNCATE)?;
+                }
             }
             foreign_key::before_truncate(cx, &tables)?;
             for t in tables {
@@ -1017,6 +1068,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             if_not_exists,
         } => {
             let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
+            grant::check_owner(cx, &t)?;
+            // DefineIndex: the index goes into the table's schema, which needs CREATE.
+            grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             if let Some(n) = &key.name {
                 if find(cx, &t.name.schema, n)?.is_some() {
                     if *if_not_exists {
@@ -1033,11 +1087,14 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         }
         Ddl::AddKey { table, key } => {
             let t = table_for_alter(cx, &table.0, &table.1)?;
+            grant::check_owner(cx, &t)?;
+            grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
         Ddl::AddForeignKey { table, fk } => {
             // PostgreSQL's ShareRowExclusiveLock: writers wait, readers go on.
             let t = table_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)?;
+            grant::check_owner(cx, &t)?;
             foreign_key::add(cx, &t, fk)?;
         }
         Ddl::Lock {
@@ -1057,6 +1114,22 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         code::WRONG_OBJECT_TYPE,
                         format!("\"{name}\" is not a table or view"),
                     ));
+                }
+                // PostgreSQL's LockTableAclCheck: UPDATE, DELETE or TRUNCATE allow any mode,
+                // SELECT up to ACCESS SHARE, INSERT up to ROW EXCLUSIVE.
+                {
+                    use crate::catalog::acl::{DELETE, INSERT, SELECT, TRUNCATE, UPDATE};
+                    let mut bits = UPDATE | DELETE | TRUNCATE;
+                    if *mode == LockMode::AccessShare {
+                        bits |= SELECT;
+                    }
+                    if matches!(
+                        mode,
+                        LockMode::AccessShare | LockMode::RowShare | LockMode::RowExclusive
+                    ) {
+                        bits |= INSERT;
+                    }
+                    grant::check_any(cx, &r, bits)?;
                 }
                 cx.lock_relation(r.oid, *mode, nowait.then_some(name.as_str()))?;
             }
@@ -1231,6 +1304,8 @@ fn replace_with_data(
         indexes: t.indexes.clone(),
         constraints: t.constraints.clone(),
         owner: t.owner,
+        acl: t.acl.clone(),
+        column_acls: t.column_acls.clone(),
         table: t.table,
         data,
     };
@@ -1389,6 +1464,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         indexes: indexes.clone(),
         constraints,
         owner: cx.role_oid(),
+        acl: None,
+        column_acls: vec![],
         table: None,
         data: Arc::new(TableData::new()),
     };

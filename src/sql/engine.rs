@@ -541,6 +541,8 @@ mod tests {
                     ],
                     constraints: vec![],
                     owner: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
+                    acl: None,
+                    column_acls: vec![],
                     table: None,
                     data: Arc::new(TableData::new()),
                 },

@@ -182,7 +182,8 @@ pub enum SessionFn {
     TableIsVisible,
     TypeIsVisible,
     FormatType,
-    HasPrivilege,
+    /// has_table_privilege and its kin (`sql::privs_fn`).
+    HasPrivilege(crate::sql::privs_fn::PrivFn),
     GetUserById,
     ObjDescription,
     InetClientAddr,

@@ -20,6 +20,8 @@ pub mod expr;
 pub mod func;
 pub mod parser;
 pub mod plan;
+pub mod privs;
+pub mod privs_fn;
 pub mod ruleutils;
 pub mod sequence;
 pub mod session_fn;

@@ -27,11 +27,13 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog;
 use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
 use crate::sql::func::{self, FuncSig};
+use crate::sql::privs;
 use crate::sql::session_fn;
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
 use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
+mod acl_fn;
 mod aggregates;
 mod grouping_sets;
 mod whole_row;
@@ -75,6 +77,8 @@ pub enum Srf {
     PartitionAncestors,
     /// A scalar function used in FROM: one row.
     Scalar,
+    /// aclexplode(aclitem[]) in FROM: four columns per row (`plan/acl_fn.rs`).
+    AclExplode,
     /// Rows computed at the first call (exec/srf/list.rs).
     List(ListFn),
 }
@@ -1443,6 +1447,9 @@ impl<'a> Planner<'a> {
                             continue;
                         }
                         if rel.as_ref().is_none_or(|r| *r == c.rel) {
+                            if let Some(cx) = &self.tables {
+                                cx.mark(c.origin, privs::ColUse::Select);
+                            }
                             star_cols.push((targets.len(), Some(i)));
                             targets.push((c.name.clone(), val, cr.location));
                             found = true;
@@ -1975,6 +1982,11 @@ impl<'a> Planner<'a> {
                             .borrow_mut()
                             .retain(|l| *l != (t.rel.oid, M::AccessShare));
                         cx.note_lock(t.rel.oid, M::RowShare);
+                        // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
+                        cx.require(
+                            &t.rel,
+                            crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE,
+                        );
                     }
                 }
                 Some((targets, from, kept, recheck))
@@ -2132,9 +2144,13 @@ impl<'a> Planner<'a> {
                 if let Some(l) = self.state.lock.as_mut() {
                     l.applying(&relname); // PostgreSQL would lock catalog rows: nothing to lock here
                 }
-                if let Some(e) = self.tables.as_ref().and_then(|t| denied_catalog(vt, t)) {
-                    // Raised where PostgreSQL's executor start raises it: at Bind.
-                    self.fold(Err(e))?;
+                if let (Some(t), Some((oid, kind, name))) =
+                    (self.tables.as_ref(), guarded_catalog(vt))
+                {
+                    // Checked with the statement's other privileges, before it runs.
+                    t.used.set(true);
+                    t.perms
+                        .require(privs::Target::Catalog(oid, kind, name), t.check_as, 2);
                 }
                 let plan = Plan {
                     columns: virtual_columns(vt),
@@ -2237,6 +2253,11 @@ impl<'a> Planner<'a> {
                     )?;
                     conds.push(e);
                     pairs.push((li, ri));
+                    // The join condition reads both sides' columns.
+                    if let Some(cx) = &self.tables {
+                        cx.mark(ls.cols[li].origin, privs::ColUse::Select);
+                        cx.mark(rs.cols[ri].origin, privs::ColUse::Select);
+                    }
                 }
                 if let Some(q) = j.quals.as_ref().and_then(|n| n.node.as_ref()) {
                     let (e, t) = self.bind(q, &scope, None)?;
@@ -2444,6 +2465,9 @@ impl<'a> Planner<'a> {
                 "only function calls are supported in FROM",
             ));
         };
+        if let Some(planned) = self.plan_aclexplode(fc, rf)? {
+            return Ok(planned);
+        }
         let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
         let alias_name = rf
             .alias
@@ -3225,10 +3249,16 @@ impl<'a> Planner<'a> {
         };
         if let Some(i) = find(scope)? {
             let c = &scope.cols[i];
+            if let Some(cx) = &self.tables {
+                cx.mark(c.origin, privs::ColUse::Select);
+            }
             return Ok((Expr::Column(i), c.ty));
         }
         for (depth, sc) in self.outer.iter().rev().enumerate() {
             if let Some(i) = find(sc)? {
+                if let Some(cx) = &self.tables {
+                    cx.mark(sc.cols[i].origin, privs::ColUse::Select);
+                }
                 return Ok((Expr::Outer(depth + 1, i), sc.cols[i].ty));
             }
         }
@@ -5154,21 +5184,15 @@ pub fn node_name(n: &N) -> &'static str {
     }
 }
 
-/// PostgreSQL's table privileges on the catalogs that hold passwords: pg_authid (a table) and
-/// pg_shadow (a view) are readable by superusers only. Checked here until object privileges
-/// exist.
-fn denied_catalog(vt: VirtualTable, t: &modify::TableCx<'_>) -> Option<PgError> {
-    let what = match vt {
-        VirtualTable::Empty(1260) => "table pg_authid",
-        VirtualTable::Empty(12005) => "view pg_shadow",
-        _ => return None,
-    };
-    (!t.superuser).then(|| {
-        PgError::new(
-            code::INSUFFICIENT_PRIVILEGE,
-            format!("permission denied for {what}"),
-        )
-    })
+/// The catalogs that hold passwords, which PostgreSQL grants no PUBLIC SELECT on (other
+/// catalogs are readable by everyone and need no check): pg_authid (a table) and pg_shadow (a
+/// view).
+fn guarded_catalog(vt: VirtualTable) -> Option<(u32, &'static str, &'static str)> {
+    match vt {
+        VirtualTable::Empty(1260) => Some((1260, "table", "pg_authid")),
+        VirtualTable::Empty(12005) => Some((12005, "view", "pg_shadow")),
+        _ => None,
+    }
 }
 
 fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {

@@ -23,6 +23,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::catalog::acl;
 use crate::catalog::sequence::{SeqError, Sequence};
 use crate::catalog::{Oid, QualName, RelKind};
 use crate::error::{code, PgError, PgResult};
@@ -322,6 +323,16 @@ fn not_defined(msg: String) -> PgError {
     PgError::new(code::OBJECT_NOT_IN_PREREQUISITE_STATE, msg)
 }
 
+/// PostgreSQL's checks of the sequence functions: nextval needs USAGE or UPDATE, currval
+/// SELECT or USAGE, setval UPDATE (42501 `permission denied for sequence s`). The owner of a
+/// sequence nobody granted anything on passes at once.
+fn seq_priv(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32) -> PgResult<()> {
+    if rel.acl.is_none() && cx.role_oid() == rel.owner {
+        return Ok(());
+    }
+    crate::sql::ddl::grant::check_any(cx, rel, bits)
+}
+
 /// Result types of the sequence functions.
 pub fn result_type(f: SessionFn) -> Type {
     match f {
@@ -339,11 +350,13 @@ pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<V
     Ok(match f {
         SessionFn::Nextval => {
             let rel = rel_of_arg(cx, &args[0])?;
+            seq_priv(cx, &rel, acl::USAGE | acl::UPDATE)?;
             Value::Int8(nextval_rel(cx, &rel)?)
         }
         SessionFn::Currval => {
             let rel = rel_of_arg(cx, &args[0])?;
             let seq = sequence_of(&rel)?;
+            seq_priv(cx, &rel, acl::SELECT | acl::USAGE)?;
             let state = cx.sequences().ok_or_else(no_session)?;
             let e = state.entry(&rel, seq);
             if !e.last_valid {
@@ -357,6 +370,7 @@ pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<V
         SessionFn::Setval => {
             let rel = rel_of_arg(cx, &args[0])?;
             let seq = sequence_of(&rel)?;
+            seq_priv(cx, &rel, acl::UPDATE)?;
             let value = args[1].as_i64().unwrap_or(0);
             let is_called = args.get(2).and_then(Value::as_bool).unwrap_or(true);
             cx.current_xid("setval")?;

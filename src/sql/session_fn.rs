@@ -26,7 +26,7 @@ pub fn result_type(f: SessionFn) -> Type {
         PgNotify | Sleep | AdvisoryUnlockAll => Type::VOID,
         NotificationQueueUsage => Type::FLOAT8,
         ReloadConf | CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible
-        | HasPrivilege => Type::BOOL,
+        | HasPrivilege(_) => Type::BOOL,
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
         Catalog(c) => crate::sql::catalog_fn::result_type(c),
@@ -78,9 +78,21 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("pg_get_userbyid", 1) => (GetUserById, Some(&[Type::OID])),
         ("obj_description", 1) => (ObjDescription, Some(&[Type::OID])),
         ("obj_description", 2) => (ObjDescription, Some(&[Type::OID, Type::NAME])),
-        ("has_table_privilege", 2)
-        | ("has_schema_privilege", 2)
-        | ("has_database_privilege", 2) => (HasPrivilege, None),
+        (n, k)
+            if crate::sql::privs_fn::PrivFn::of(n).is_some_and(|f| {
+                let obj = if f == crate::sql::privs_fn::PrivFn::Column {
+                    2
+                } else {
+                    1
+                };
+                k == obj + 1 || k == obj + 2
+            }) =>
+        {
+            (
+                HasPrivilege(crate::sql::privs_fn::PrivFn::of(n).expect("checked")),
+                None,
+            )
+        }
         ("nextval", 1) => (Nextval, Some(&[Type::REGCLASS])),
         ("currval", 1) => (Currval, Some(&[Type::REGCLASS])),
         ("setval", 2) => (Setval, Some(&[Type::REGCLASS, Type::INT8])),
@@ -302,7 +314,7 @@ pub fn call(
         TableIsVisible => crate::sql::catalog_fn::table_is_visible(s, args),
         // Every type is a built-in in pg_catalog.
         TypeIsVisible => Value::Bool(true),
-        HasPrivilege => Value::Bool(true),
+        HasPrivilege(p) => return crate::sql::privs_fn::call(p, args, arg_types, s),
         FormatType => {
             let oid = match args.first() {
                 Some(Value::Oid(o)) => Some(*o),

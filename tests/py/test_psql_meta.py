@@ -63,6 +63,17 @@ CREATE SEQUENCE counter START 10 INCREMENT 5;
 CREATE VIEW cheap AS SELECT id, name FROM items WHERE price < 10;
 CREATE SCHEMA extra;
 CREATE TABLE extra.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text);
+DROP ROLE IF EXISTS pm_reader, "pm Writer";
+CREATE ROLE pm_reader;
+CREATE ROLE "pm Writer";
+GRANT SELECT ON items TO pm_reader;
+GRANT SELECT, INSERT, UPDATE ON items TO "pm Writer" WITH GRANT OPTION;
+GRANT SELECT (id, item), UPDATE (qty) ON orders TO pm_reader;
+GRANT USAGE ON SEQUENCE counter TO pm_reader;
+GRANT SELECT ON cheap TO PUBLIC;
+GRANT USAGE ON SCHEMA extra TO pm_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA extra TO "pm Writer";
+REVOKE ALL ON t2 FROM postgres;
 """
 
 # (command, whether its output shows sizes)
@@ -94,6 +105,9 @@ COMMANDS = [
     (r"\du+ postgres", False),
     (r"\dg postgres", False),
     (r"\du pg_*", False),
+    (r"\du pm*", False),
+    (r"\du+ pm*", False),
+    (r"\dg pm*", False),
     (r"\dx", False),
     (r"\dv", False),
     (r"\ds", False),
@@ -128,6 +142,11 @@ COMMANDS = [
     (r"\d+ items_name_code_idx", False),
     (r"\dp", False),
     (r"\dp items", False),
+    (r"\z", False),
+    (r"\z orders", False),
+    (r"\dp extra.*", False),
+    (r"\dp t2", False),
+    (r"\dp cheap", False),
     (r"\dconfig work_mem", False),
     (r"\dconfig *style*", False),
     # Commands over catalogs that stay empty (or fixed) in both servers.

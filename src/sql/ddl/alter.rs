@@ -439,7 +439,10 @@ fn relation(
         name,
         crate::txn::lock::LockMode::AccessExclusive,
     )? {
-        Some(r) => Ok(Some(r)),
+        Some(r) => {
+            super::grant::check_owner(cx, &r)?;
+            Ok(Some(r))
+        }
         None if if_exists => {
             cx.notice(notice(
                 format!("relation \"{name}\" does not exist, skipping"),
@@ -1106,6 +1109,8 @@ fn move_relation(
         indexes: r.indexes.clone(),
         constraints: r.constraints.clone(),
         owner: r.owner,
+        acl: r.acl.clone(),
+        column_acls: r.column_acls.clone(),
         table: r.table,
         data: r.data.clone(),
     };

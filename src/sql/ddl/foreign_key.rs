@@ -209,6 +209,10 @@ pub fn resolve(
         }
         cols
     };
+    if let Some(p) = &parent {
+        // checkFkeyPermissions: REFERENCES on the table, or on each referenced column.
+        super::grant::check_references(cx, p, &ref_columns)?;
+    }
     if columns.len() != ref_columns.len() {
         return Err(PgError::new(
             INVALID_FOREIGN_KEY,

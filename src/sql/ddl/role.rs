@@ -37,7 +37,7 @@ pub enum Spec {
 }
 
 impl Spec {
-    fn of(r: &protobuf::RoleSpec) -> Spec {
+    pub fn of(r: &protobuf::RoleSpec) -> Spec {
         match RoleSpecType::try_from(r.roletype).unwrap_or(RoleSpecType::Undefined) {
             RoleSpecType::RolespecCurrentRole | RoleSpecType::RolespecCurrentUser => {
                 Spec::CurrentUser
@@ -851,8 +851,12 @@ fn owned_objects(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Vec<String>> {
         };
         out.push((r.oid, format!("owner of {kind} {name}")));
     }
-    out.sort_by_key(|(o, _)| *o);
-    Ok(out.into_iter().map(|(_, s)| s).collect())
+    // Privileges granted to or by the role (pg_shdepend's ACL entries), after what it owns
+    // of the same object, columns after their table.
+    let mut out: Vec<(u32, i32, String)> = out.into_iter().map(|(o, s)| (o, 0, s)).collect();
+    out.extend(super::grant::acl_dependents(cx, oid)?);
+    out.sort_by_key(|(o, sub, _)| (*o, *sub));
+    Ok(out.into_iter().map(|(_, _, s)| s).collect())
 }
 
 /// Whether `member` holds the admin option on `role`, directly or through roles it is a

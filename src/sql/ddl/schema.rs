@@ -83,7 +83,7 @@ pub fn analyze(node: &N) -> Option<PgResult<SchemaDdl>> {
     }
 }
 
-fn exists(cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
+pub(super) fn exists(cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
     let snap = cx.catalog_snapshot()?;
     Ok(BUILT_IN.contains(&name)
         || engine::schema_exists(&cx.instance().catalog, &snap, cx.database(), name))
@@ -97,6 +97,12 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             if_not_exists,
             elements,
         } => {
+            // PostgreSQL resolves the owner and checks the privileges first.
+            let owner = match owner {
+                Some(o) => super::role::role_oid(cx, o)?,
+                None => cx.role_oid(),
+            };
+            super::grant::check_create_schema(cx, owner)?;
             if exists(cx, name)? {
                 if *if_not_exists {
                     cx.notice(notice(
@@ -117,10 +123,6 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 )
                 .with_detail("The prefix \"pg_\" is reserved for system schemas."));
             }
-            let owner = match owner {
-                Some(o) => super::role::role_oid(cx, o)?,
-                None => cx.role_oid(),
-            };
             let (cell, cid) = cx.writer("CREATE SCHEMA")?;
             let snap = cx.catalog_snapshot()?;
             let catalog = &cx.instance().catalog;
@@ -170,6 +172,9 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                         format!("schema \"{name}\" does not exist"),
                     ));
                 };
+                if !super::grant::owns(cx, ns.owner)? {
+                    return Err(crate::sql::privs::not_owner("schema", name));
+                }
                 // Its tables and views (indexes go with their tables), then what reads them.
                 let db = cx.database().to_string();
                 let members: Vec<_> = cx

@@ -546,6 +546,8 @@ fn create_relation(
         indexes: vec![],
         constraints: vec![],
         owner: cx.role_oid(),
+        acl: None,
+        column_acls: vec![],
         table: None,
         data: Arc::new(TableData::of_sequence(seq)),
     };
@@ -681,6 +683,7 @@ pub fn execute(d: &SeqDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                     format!("\"{name}\" is not a sequence"),
                 ));
             };
+            super::grant::check_owner(cx, &rel)?;
             let (options, state, restart) = init_params(spec, Some((old.options, old.state())))?;
             let mut owner = old.owned_by;
             if let Some(names) = &spec.owned_by {
@@ -710,7 +713,10 @@ pub fn execute(d: &SeqDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find(cx, schema, name)? {
-                    Some(r) if r.kind == RelKind::Sequence => found.push(r),
+                    Some(r) if r.kind == RelKind::Sequence => {
+                        super::grant::check_owner(cx, &r)?;
+                        found.push(r)
+                    }
                     Some(_) => {
                         return Err(PgError::new(
                             code::WRONG_OBJECT_TYPE,

@@ -115,7 +115,10 @@ pub fn execute(v: &ViewDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             let mut found = Vec::new();
             for (schema, name) in names {
                 match find(cx, schema, name)? {
-                    Some(r) if r.kind == RelKind::View => found.push(r),
+                    Some(r) if r.kind == RelKind::View => {
+                        super::grant::check_owner(cx, &r)?;
+                        found.push(r)
+                    }
                     Some(r) => return Err(wrong_kind(name, r.kind, "a view", "VIEW")),
                     None if *if_exists => cx.notice(notice(
                         format!("view \"{name}\" does not exist, skipping"),
@@ -182,6 +185,7 @@ pub fn create_view(
     let fmt = cx.fmt().clone();
     let used = Cell::new(false);
     let locks = Default::default();
+    let perms = crate::sql::privs::Collector::default();
     let plan = {
         let tables = TableCx {
             catalog: &cx.instance().catalog,
@@ -191,6 +195,9 @@ pub fn create_view(
             used: &used,
             locks: &locks,
             superuser: true,
+            role: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
+            perms: &perms,
+            check_as: None,
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);
@@ -249,6 +256,7 @@ pub fn create_view(
                 format!("\"{name}\" is not a view"),
             ));
         }
+        super::grant::check_owner(cx, &old)?;
         check_replacement(&old, &columns)?;
         replace_with_data(cx, &old, data, move |n| n.columns = columns)?;
         return Ok(());
@@ -267,6 +275,8 @@ pub fn create_view(
         indexes: Vec::new(),
         constraints: Vec::new(),
         owner: cx.role_oid(),
+        acl: None,
+        column_acls: vec![],
         table: None,
         data,
     };

@@ -3,9 +3,9 @@
 //! statement's catalog snapshot sees it, with PostgreSQL 15's columns and values.
 //!
 //! pg_authid and pg_shadow hold the password verifiers: PostgreSQL lets only superusers read
-//! them (42501 `permission denied for table pg_authid`, from its table privileges, which
-//! threadgres checks when it plans the statement until object privileges exist:
-//! `plan::denied_catalog`). pg_roles and pg_user show `********` in place of any password.
+//! them (42501 `permission denied for table pg_authid`): their ACLs have no PUBLIC SELECT
+//! (`sql::privs::catalog_acl`), checked with the statement's other privileges before it runs.
+//! pg_roles and pg_user show `********` in place of any password.
 
 use crate::catalog::roles::Role;
 use crate::sql::catalog as builtin;

@@ -51,6 +51,23 @@ pub(super) fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
         .collect()
 }
 
+/// An `aclitem[]` value (NULL for a missing ACL), role names from `names`.
+pub(super) fn acl_array(
+    acl: Option<&crate::catalog::acl::Acl>,
+    names: &std::collections::HashMap<u32, String>,
+) -> Value {
+    let Some(acl) = acl else {
+        return Value::Null;
+    };
+    let name = |o: u32| names.get(&o).cloned();
+    Value::Array(Box::new(Array::one_dim(
+        Type::ACLITEM,
+        acl.iter()
+            .map(|i| Value::Text(crate::catalog::acl::item_text(i, &name)))
+            .collect(),
+    )))
+}
+
 /// Role names by OID, as the statement's catalog snapshot sees them.
 pub(super) fn role_names(cx: &mut EvalCx) -> std::collections::HashMap<u32, String> {
     let Ok(snap) = cx.session.catalog_snapshot() else {
@@ -98,6 +115,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             .find(|(_, n, _)| n == schema)
             .map_or(PUBLIC_OID, |(o, _, _)| *o)
     };
+    let names = if matches!(oid, 1259 | 1249) {
+        role_names(cx)
+    } else {
+        Default::default()
+    };
+    let acl_value = |acl: Option<&crate::catalog::acl::Acl>| acl_array(acl, &names);
     let mut rels = || visible_relations(cx);
     Some(match oid {
         // pg_class
@@ -127,6 +150,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             Value::Oid(0)
                         }
                         "relowner" => Value::Oid(r.owner),
+                        "relacl" => acl_value(r.acl.as_ref()),
                         "relam" => Value::Oid(match r.kind {
                             RelKind::Table => 2,
                             RelKind::Index => 403,
@@ -170,6 +194,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     let ty = Type(col.type_oid);
                     out.push(build(1249, |c| match c {
                         "attrelid" => Value::Oid(r.oid),
+                        "attacl" => {
+                            acl_value(r.column_acls.iter().find(|(p, _)| *p == i).map(|(_, a)| a))
+                        }
                         "attname" => Value::Text(if col.dropped {
                             format!("........pg.dropped.{}........", i + 1)
                         } else {

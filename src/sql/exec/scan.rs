@@ -145,31 +145,42 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                 Value::Int8(s.channels as i64),
             ]]
         }
-        VirtualTable::Database => inst
-            .database_names()
-            .into_iter()
-            .map(|(name, oid)| {
-                vec![
-                    Value::Oid(oid),
-                    Value::Text(name.clone()),
-                    Value::Oid(10),
-                    Value::Int4(6),
-                    Value::Text("c".into()),
-                    Value::Bool(name.starts_with("template")),
-                    Value::Bool(name != "template0"),
-                    Value::Int4(-1),
-                    // threadgres has no transaction IDs yet: the values of a fresh cluster
-                    Value::Oid(716),
-                    Value::Oid(1),
-                    Value::Oid(1663),
-                    Value::Text("C.UTF-8".into()),
-                    Value::Text("C.UTF-8".into()),
-                    Value::Null,
-                    Value::Null,
-                    catalog::fixed::database_acl(&name),
-                ]
-            })
-            .collect(),
+        VirtualTable::Database => {
+            let names = super::catalog_rows::role_names(cx);
+            let snap = cx.session.catalog_snapshot().ok();
+            let inst = cx.session.instance();
+            inst.database_names()
+                .into_iter()
+                .map(|(name, oid)| {
+                    let changed = snap
+                        .as_ref()
+                        .and_then(|s| inst.catalog.namespaces.database_acl(&name, s));
+                    let acl = match changed {
+                        Some(v) => super::catalog_rows::acl_array(v.acl.as_ref(), &names),
+                        None => catalog::fixed::database_acl(&name),
+                    };
+                    vec![
+                        Value::Oid(oid),
+                        Value::Text(name.clone()),
+                        Value::Oid(10),
+                        Value::Int4(6),
+                        Value::Text("c".into()),
+                        Value::Bool(name.starts_with("template")),
+                        Value::Bool(name != "template0"),
+                        Value::Int4(-1),
+                        // threadgres has no transaction IDs yet: the values of a fresh cluster
+                        Value::Oid(716),
+                        Value::Oid(1),
+                        Value::Oid(1663),
+                        Value::Text("C.UTF-8".into()),
+                        Value::Text("C.UTF-8".into()),
+                        Value::Null,
+                        Value::Null,
+                        acl,
+                    ]
+                })
+                .collect()
+        }
         VirtualTable::Settings => {
             let names = crate::session::settings::all_names();
             let mut rows = Vec::new();
@@ -203,19 +214,36 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
             rows.extend(super::catalog_types::rows(cx));
             rows
         }
-        VirtualTable::Namespace => catalog::NAMESPACES
-            .iter()
-            .map(|(oid, name, owner)| (*oid, name.to_string(), *owner))
-            .chain(super::catalog_rows::created_namespaces(cx))
-            .map(|(oid, name, owner)| {
-                vec![
-                    Value::Oid(oid),
-                    Value::Text(name),
-                    Value::Oid(owner),
-                    catalog::fixed::namespace_acl(oid),
-                ]
-            })
-            .collect(),
+        VirtualTable::Namespace => {
+            let list: Vec<_> = catalog::NAMESPACES
+                .iter()
+                .map(|(oid, name, owner)| (*oid, name.to_string(), *owner))
+                .chain(super::catalog_rows::created_namespaces(cx))
+                .collect();
+            let names = super::catalog_rows::role_names(cx);
+            let snap = cx.session.catalog_snapshot().ok();
+            let db = cx.session.database().to_string();
+            list.into_iter()
+                .map(|(oid, name, owner)| {
+                    let info = snap.as_ref().and_then(|s| {
+                        crate::sql::privs::schema_info(
+                            &cx.session.instance().catalog,
+                            s,
+                            &db,
+                            &name,
+                        )
+                    });
+                    let (owner, acl) = match &info {
+                        Some(i) => (
+                            i.owner,
+                            super::catalog_rows::acl_array(i.acl.as_ref(), &names),
+                        ),
+                        None => (owner, catalog::fixed::namespace_acl(oid)),
+                    };
+                    vec![Value::Oid(oid), Value::Text(name), Value::Oid(owner), acl]
+                })
+                .collect()
+        }
         VirtualTable::Empty(oid) => super::catalog_rows::rows(oid, cx).unwrap_or_default(),
     }
 }

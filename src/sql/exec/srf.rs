@@ -41,6 +41,8 @@ pub(super) enum Series {
         end: i32,
     },
     Items(std::vec::IntoIter<Value>),
+    /// Whole rows (aclexplode's records).
+    Rows(std::vec::IntoIter<Vec<Value>>),
 }
 
 impl Series {
@@ -158,6 +160,10 @@ impl Series {
                 _ => Series::empty(),
             },
             Srf::PartitionAncestors => Series::empty(),
+            Srf::AclExplode => {
+                let rows = crate::sql::privs_fn::explode(cx.session, &vals[0])?;
+                Series::Rows(rows.into_iter())
+            }
             Srf::ListeningChannels => {
                 let channels: Vec<Value> = cx
                     .session
@@ -231,6 +237,7 @@ impl Series {
                 Some(Value::Int4(*next - 1))
             }
             Series::Items(items) => items.next(),
+            Series::Rows(rows) => rows.next().and_then(|r| r.into_iter().next()),
         })
     }
 }
@@ -268,14 +275,19 @@ impl Operator for Function {
                 cx,
             )?),
         };
-        let Some(v) = series.next(cx.session.fmt())? else {
+        let row = match series {
+            Series::Rows(rows) => rows.next(),
+            s => s.next(cx.session.fmt())?.map(|v| vec![v]),
+        };
+        let Some(mut row) = row else {
             return Ok(Step::Done);
         };
         // A function of several OUT parameters yields a record: one column per field.
-        let mut row = match (srf, v) {
-            (Srf::List(ListFn::Each { .. }), Value::Record(fields)) => fields,
-            (_, v) => vec![v],
-        };
+        if let (Srf::List(ListFn::Each { .. }), [Value::Record(_)]) = (srf, row.as_slice()) {
+            if let Some(Value::Record(fields)) = row.pop() {
+                row = fields;
+            }
+        }
         if *ordinality {
             self.ordinal += 1;
             row.push(Value::Int8(self.ordinal));

@@ -609,6 +609,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 super::Srf::ListeningChannels => "pg_listening_channels",
                 super::Srf::GenerateSubscripts => "generate_subscripts",
                 super::Srf::PartitionAncestors => "pg_partition_ancestors",
+                super::Srf::AclExplode => "aclexplode",
                 super::Srf::Scalar => alias,
                 super::Srf::List(f) => f.name(),
             };

@@ -14,9 +14,11 @@ pub mod on_conflict;
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::{loc, CoercionContext, Column, Expr, Node, Plan, Planner, Scope, ScopeCol};
+use crate::catalog::acl;
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, SqlCatalog};
+use crate::sql::privs::ColUse;
 use crate::sql::types::{Type, Value};
 use crate::txn::lock::LockMode;
 use crate::txn::Snapshot;
@@ -34,18 +36,28 @@ pub struct TableCx<'a> {
     pub used: &'a std::cell::Cell<bool>,
     /// The relation locks the statement needs (taken by the session before it runs).
     pub locks: &'a std::cell::RefCell<Vec<(u32, LockMode)>>,
-    /// Whether the current role is a superuser: only superusers may read pg_authid and
-    /// pg_shadow (checked when the statement is planned, PostgreSQL's executor start).
+    /// Whether the current role is a superuser.
     pub superuser: bool,
+    /// The current role.
+    pub role: u32,
+    /// The privileges the statement needs (`sql::privs`), checked by the session before it
+    /// runs and again at each execution of a prepared statement.
+    pub perms: &'a crate::sql::privs::Collector,
+    /// The role a view's tables are checked as (its owner) while its query is planned; None:
+    /// the current user.
+    pub check_as: Option<u32>,
 }
 
 impl TableCx<'_> {
     fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
+        // PostgreSQL's search path leaves out the schemas the role may not use.
+        let filter = schema.is_empty() && !self.superuser && self.check_as.is_none();
         let r = engine::find_rel(
             self.catalog,
             &self.snap,
             self.database,
-            engine::search_schemas(&self.search_path),
+            engine::search_schemas(&self.search_path)
+                .filter(|s| !filter || self.check_schema_usage(s).is_ok()),
             schema,
             name,
         );
@@ -54,6 +66,41 @@ impl TableCx<'_> {
             self.note_lock(rel.oid, LockMode::AccessShare);
         }
         r
+    }
+
+    /// PostgreSQL's LookupExplicitNamespace: a name qualified with a schema needs USAGE on it.
+    fn check_schema_usage(&self, schema: &str) -> PgResult<()> {
+        let Some(info) =
+            crate::sql::privs::schema_info(self.catalog, &self.snap, self.database, schema)
+        else {
+            return Ok(());
+        };
+        let who = crate::sql::privs::Who {
+            role: self.role,
+            superuser: self.superuser,
+            roles: &self.catalog.roles,
+            snap: &self.snap,
+        };
+        if crate::sql::privs::schema_mask(&who, self.role, &info, acl::USAGE) != 0 {
+            return Ok(());
+        }
+        Err(crate::sql::privs::denied("schema", schema))
+    }
+
+    /// Records that the statement needs `bits` on `rel` (`sql::privs`).
+    pub(super) fn require(&self, rel: &Arc<Rel>, bits: u32) {
+        self.perms.require(
+            crate::sql::privs::Target::Rel(rel.clone()),
+            self.check_as,
+            bits,
+        );
+    }
+
+    /// Marks a column of relation `oid` as read, inserted or updated (`sql::privs`).
+    pub(super) fn mark(&self, origin: Option<(u32, i16)>, what: crate::sql::privs::ColUse) {
+        if let Some((oid, attnum)) = origin {
+            self.perms.mark(oid, self.check_as, attnum, what);
+        }
     }
 
     /// Records that the statement needs `mode` on relation `oid`.
@@ -196,6 +243,12 @@ impl Planner<'_> {
                 "cannot access temporary tables of other sessions",
             ));
         }
+        if !rv.schemaname.is_empty() && !cx.superuser && cx.check_as.is_none() {
+            cx.check_schema_usage(&rv.schemaname)
+                .map_err(|e| e.at(loc(rv.location)))?;
+        }
+        // A DML target's privilege is added by its statement; FOR UPDATE adds UPDATE.
+        cx.require(&rel, if rowid { 0 } else { acl::SELECT });
         if rel.kind == RelKind::Sequence && !rowid {
             return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
         }
@@ -265,7 +318,15 @@ impl Planner<'_> {
                 continue;
             };
             let n = parse_expr(expr)?;
-            let (e, t) = self.bind(&n, scope, None)?;
+            // A constraint's reads need no privilege.
+            if let Some(cx) = &self.tables {
+                cx.perms.suspend(true);
+            }
+            let bound = self.bind(&n, scope, None);
+            if let Some(cx) = &self.tables {
+                cx.perms.suspend(false);
+            }
+            let (e, t) = bound?;
             let e = self.coerce_bool(e, t, "CHECK", &n)?;
             out.push((c.name.clone(), e));
         }
@@ -303,6 +364,9 @@ impl Planner<'_> {
                     for (i, c) in scope.cols.iter().enumerate() {
                         if c.hidden || c.name.starts_with('\u{0}') {
                             continue;
+                        }
+                        if let Some(cx) = &self.tables {
+                            cx.mark(c.origin, ColUse::Select);
                         }
                         exprs.push(Expr::Column(i));
                         columns.push(Column {
@@ -409,6 +473,13 @@ impl Planner<'_> {
                 columns.push(pos);
             }
         }
+        // DoCopy: INSERT on the columns copied into.
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::INSERT);
+            for c in &columns {
+                cx.mark(Some((rel.oid, *c as i16 + 1)), ColUse::Insert);
+            }
+        }
         let defaults = self.bind_defaults(&rel)?;
         let scope = self.scope_of(
             &Plan {
@@ -455,6 +526,9 @@ impl Planner<'_> {
                 targets.push(pos);
             }
         }
+        // The columns the source gives values to (PostgreSQL's insertedCols): a VALUES row or
+        // SELECT shorter than the table leaves the rest to their defaults.
+        let mut given = targets.len();
         let defaults = self.bind_defaults(&rel)?;
         let empty = Scope::default();
         let null_of = |_: usize| Expr::Const(Value::Null);
@@ -465,6 +539,7 @@ impl Planner<'_> {
         let input = match select {
             None => {
                 // DEFAULT VALUES
+                given = 0;
                 let row: Vec<Expr> = (0..tcols.len())
                     .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                     .collect();
@@ -495,6 +570,7 @@ impl Planner<'_> {
                     if items.items.len() < targets.len() && !s.cols.is_empty() {
                         return Err(more_targets(&s.cols, items.items.len()));
                     }
+                    given = given.min(items.items.len());
                     let mut row: Vec<Expr> = (0..tcols.len())
                         .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                         .collect();
@@ -549,6 +625,7 @@ impl Planner<'_> {
                 if src.columns.len() < targets.len() && !s.cols.is_empty() {
                     return Err(more_targets(&s.cols, src.columns.len()));
                 }
+                given = src.columns.len();
                 let mut exprs: Vec<Expr> = (0..tcols.len())
                     .map(|i| defaults[i].clone().unwrap_or_else(|| null_of(i)))
                     .collect();
@@ -585,6 +662,12 @@ impl Planner<'_> {
                 }
             }
         };
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::INSERT);
+            for t in &targets[..given.min(targets.len())] {
+                cx.mark(Some((rel.oid, *t as i16 + 1)), ColUse::Insert);
+            }
+        }
         let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
         let relname = s
@@ -691,6 +774,9 @@ impl Planner<'_> {
             &s.from_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::UPDATE);
+        }
         let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
         let checks = self.bind_checks(&rel, &scope)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
@@ -737,6 +823,9 @@ impl Planner<'_> {
                 other => other,
             };
             let col = target_column(rel, &rt.name, loc(rt.location))?;
+            if let Some(cx) = &self.tables {
+                cx.mark(Some((rel.oid, col as i16 + 1)), ColUse::Update);
+            }
             if sets.iter().any(|(c, _)| *c == col) {
                 return Err(PgError::new(
                     code::DUPLICATE_COLUMN,
@@ -787,6 +876,9 @@ impl Planner<'_> {
             &s.using_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
+        if let Some(cx) = &self.tables {
+            cx.require(&rel, acl::DELETE);
+        }
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
             columns,

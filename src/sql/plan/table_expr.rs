@@ -95,6 +95,8 @@ impl Planner<'_> {
         let mut inner = Planner::new(self.params, self.fmt);
         inner.tables = self.tables.as_ref().map(|t| TableCx {
             search_path: std::borrow::Cow::Borrowed(&def.search_path),
+            // The view's tables are read with its owner's privileges.
+            check_as: Some(view.owner),
             ..t.clone()
         });
         let plan = inner.plan_query(&node)?;

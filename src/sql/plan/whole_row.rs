@@ -83,6 +83,12 @@ impl Planner<'_> {
                 row.cols.push((c.name.clone(), c.ty));
             }
             if !row.items.is_empty() {
+                // The whole row reads every column: each needs SELECT, as in PostgreSQL.
+                if let Some(cx) = &self.tables {
+                    for c in sc.cols.iter().filter(|c| !c.hidden && &c.rel == rel) {
+                        cx.mark(c.origin, crate::sql::privs::ColUse::Select);
+                    }
+                }
                 return Some(row);
             }
         }

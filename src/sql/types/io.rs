@@ -1152,6 +1152,13 @@ fn wrong_value(ty: Type) -> PgError {
 
 /// Appends PostgreSQL's binary (send) format of `v` as type `ty`.
 pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
+    if matches!(ty, Type::ACLITEM | Type::ACLITEM_ARRAY) {
+        // aclitem has no send function in PostgreSQL.
+        return Err(PgError::new(
+            "42883",
+            "no binary output function available for type aclitem",
+        ));
+    }
     match (v, ty) {
         (Value::Null, _) => return Err(PgError::internal("binary output of NULL")),
         (Value::Void, _) => {}

@@ -137,6 +137,13 @@ impl Planner<'_> {
                                     )
                                     .at(loc(infer.location))
                                 })?;
+                            // The inferred arbiter's columns are read (SELECT privilege).
+                            if let Some(cx) = &self.tables {
+                                cx.mark(
+                                    Some((rel.oid, col as i16 + 1)),
+                                    crate::sql::privs::ColUse::Select,
+                                );
+                            }
                             cols.push(Some(col));
                         }
                     }
@@ -152,8 +159,10 @@ impl Planner<'_> {
         };
         let action = if update {
             let mut both = scope.clone();
+            // EXCLUDED needs no privilege (PostgreSQL's exclRte has none to check).
             both.cols.extend(scope.cols.iter().map(|c| ScopeCol {
                 rel: "excluded".to_string(),
+                origin: None,
                 ..c.clone()
             }));
             let sets = self.bind_sets(rel, &oc.target_list, &both)?;
