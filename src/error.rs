@@ -323,6 +323,8 @@ pub mod code {
     pub const INVALID_TABLE_DEFINITION: &str = "42P16";
     pub const INVALID_SCHEMA_NAME: &str = "3F000";
     pub const TOO_MANY_COLUMNS: &str = "54011";
+    pub const STATEMENT_TOO_COMPLEX: &str = "54001";
+    pub const TOO_MANY_ARGUMENTS: &str = "54023";
     pub const UNIQUE_VIOLATION: &str = "23505";
     pub const NOT_NULL_VIOLATION: &str = "23502";
     pub const CHECK_VIOLATION: &str = "23514";

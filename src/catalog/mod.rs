@@ -243,6 +243,10 @@ pub struct Catalog<D> {
     /// constraints that reference its table (see [`Catalog::may_have_foreign_keys`]).
     foreign_keys: AtomicU64,
     names: scc::HashMap<QualName, Vec<Arc<Relation<D>>>>,
+    /// The row type of each table and view (PostgreSQL's pg_class.reltype, a composite pg_type
+    /// row; its array type is the OID before it): relation OID -> type OID. One entry per
+    /// relation OID that has a version here, removed when the relation is vacuumed away.
+    row_types: scc::HashMap<Oid, Oid>,
     /// Schemas made by CREATE SCHEMA.
     pub namespaces: Namespaces,
     /// Roles and memberships, shared by every database (`roles.rs`).
@@ -258,6 +262,7 @@ impl<D> Default for Catalog<D> {
             epoch: AtomicU64::new(1),
             foreign_keys: AtomicU64::new(0),
             names: scc::HashMap::new(),
+            row_types: scc::HashMap::new(),
             namespaces: Namespaces::default(),
             roles: roles::Roles::default(),
             comments: comments::Comments::default(),
@@ -295,6 +300,11 @@ impl<D> Catalog<D> {
         Ok(oid)
     }
 
+    /// The row type OID of a table or view (pg_class.reltype); its array type is one less.
+    pub fn row_type(&self, relid: Oid) -> Option<Oid> {
+        self.row_types.read_sync(&relid, |_, t| *t)
+    }
+
     /// The version of `name` that `snap` sees.
     pub fn lookup(&self, name: &QualName, snap: &Snapshot) -> Option<Arc<Relation<D>>> {
         self.names.read_sync(name, |_, versions| {
@@ -327,6 +337,15 @@ impl<D> Catalog<D> {
             Some(o) => o,
             None => self.new_oid()?,
         };
+        // A new table or view gets its array type and row type OIDs after its own (as
+        // PostgreSQL numbers them); a new version keeps them.
+        let row_type =
+            if matches!(rel.kind, RelKind::Table | RelKind::View) && self.row_type(oid).is_none() {
+                let _array = self.new_oid()?;
+                Some(self.new_oid()?)
+            } else {
+                None
+            };
         let entry = self.names.entry_sync(rel.name.clone());
         let mut versions = entry.or_default();
         for v in versions.get().iter() {
@@ -369,6 +388,9 @@ impl<D> Catalog<D> {
         });
         versions.get_mut().push(r.clone());
         drop(versions);
+        if let Some(t) = row_type {
+            let _ = self.row_types.insert_sync(oid, t);
+        }
         self.bump();
         Ok(r)
     }
@@ -435,6 +457,9 @@ impl<D> Catalog<D> {
         gone.dedup();
         self.comments.vacuum(horizon);
         self.comments.forget(&gone);
+        for o in &gone {
+            self.row_types.remove_sync(o);
+        }
         gone
     }
 }

@@ -1558,6 +1558,8 @@ const RADIANS_PER_DEGREE: f64 = 0.017_453_292_519_943_295;
 
 /// Degree-based trigonometry computed from exact anchor angles (30, 45, 60 degrees) so that
 /// sind(30) = 0.5 etc. come out exact, as PostgreSQL's do.
+mod jsonb_set;
+
 mod degtrig {
     use super::cmath;
     use super::RADIANS_PER_DEGREE as RPD;
@@ -3664,6 +3666,30 @@ static FUNCS: &[FuncSig] = &[
     ),
     sig!("jsonb_pretty", [JSONB], TEXT, f_jsonb_pretty),
     sig!("jsonb_strip_nulls", [JSONB], JSONB, f_jsonb_strip_nulls),
+    sig!(
+        "jsonb_set",
+        [JSONB, TEXT_ARRAY, JSONB],
+        JSONB,
+        jsonb_set::f_jsonb_set
+    ),
+    sig!(
+        "jsonb_set",
+        [JSONB, TEXT_ARRAY, JSONB, BOOL],
+        JSONB,
+        jsonb_set::f_jsonb_set
+    ),
+    sig!(
+        "jsonb_insert",
+        [JSONB, TEXT_ARRAY, JSONB],
+        JSONB,
+        jsonb_set::f_jsonb_insert
+    ),
+    sig!(
+        "jsonb_insert",
+        [JSONB, TEXT_ARRAY, JSONB, BOOL],
+        JSONB,
+        jsonb_set::f_jsonb_insert
+    ),
     sig_var!(
         "json_extract_path",
         [JSON, TEXT],

@@ -35,6 +35,7 @@ use crate::sql::types::{io, FormatCtx, Numeric, Type, Value};
 
 mod acl_fn;
 mod aggregates;
+mod grouping_sets;
 mod whole_row;
 pub use aggregates::{Regr, Spread};
 pub mod explain;
@@ -85,8 +86,19 @@ pub enum Srf {
 /// The set-returning functions of exec/srf/list.rs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListFn {
-    ArrayElements { jsonb: bool, text: bool },
-    ObjectKeys { jsonb: bool },
+    ArrayElements {
+        jsonb: bool,
+        text: bool,
+    },
+    ObjectKeys {
+        jsonb: bool,
+    },
+    /// json(b)_each[_text]: rows of (key, value), two columns in FROM, a record in the select
+    /// list.
+    Each {
+        jsonb: bool,
+        text: bool,
+    },
     RegexpSplit,
     RegexpMatches,
 }
@@ -101,6 +113,22 @@ impl ListFn {
             ("jsonb_array_elements_text", 1) => elements(true, true),
             ("json_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: false }),
             ("jsonb_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: true }),
+            ("json_each", 1) => Some(ListFn::Each {
+                jsonb: false,
+                text: false,
+            }),
+            ("json_each_text", 1) => Some(ListFn::Each {
+                jsonb: false,
+                text: true,
+            }),
+            ("jsonb_each", 1) => Some(ListFn::Each {
+                jsonb: true,
+                text: false,
+            }),
+            ("jsonb_each_text", 1) => Some(ListFn::Each {
+                jsonb: true,
+                text: true,
+            }),
             ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
             ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
             _ => None,
@@ -117,6 +145,10 @@ impl ListFn {
             ListFn::ObjectKeys { jsonb } => (
                 vec![if jsonb { Type::JSONB } else { Type::JSON }],
                 Type::TEXT,
+            ),
+            ListFn::Each { jsonb, .. } => (
+                vec![if jsonb { Type::JSONB } else { Type::JSON }],
+                Type::RECORD,
             ),
             ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
             ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
@@ -143,6 +175,12 @@ impl ListFn {
             } => "jsonb_array_elements_text",
             ListFn::ObjectKeys { jsonb: false } => "json_object_keys",
             ListFn::ObjectKeys { jsonb: true } => "jsonb_object_keys",
+            ListFn::Each { jsonb, text } => match (jsonb, text) {
+                (false, false) => "json_each",
+                (false, true) => "json_each_text",
+                (true, false) => "jsonb_each",
+                (true, true) => "jsonb_each_text",
+            },
             ListFn::RegexpSplit => "regexp_split_to_table",
             ListFn::RegexpMatches => "regexp_matches",
         }
@@ -480,6 +518,8 @@ struct AggCtx {
     group: Vec<Expr>,
     group_types: Vec<(Type, i32)>,
     aggs: Vec<AggCall>,
+    /// GROUP BY ROLLUP / CUBE / GROUPING SETS (plan/grouping_sets.rs).
+    gsets: Option<grouping_sets::Sets>,
 }
 
 pub struct Planner<'a> {
@@ -521,6 +561,9 @@ struct PlanState {
     lit_locs: HashMap<usize, i32>,
     /// Set by a FROM item that refers to the items before it (LATERAL).
     lateral: bool,
+    /// Set for the statement's top SELECT: its whole-row targets of a table report the
+    /// table's row type in RowDescription (plan/whole_row.rs).
+    report_row_types: bool,
     /// How many times a recursive CTE's work table was referenced.
     worktable_refs: usize,
     /// The work tables of the recursive terms being planned: id, the number of subqueries in
@@ -834,6 +877,7 @@ impl<'a> Planner<'a> {
             Some(with) => self.plan_with(with, top)?,
             None => Vec::new(),
         };
+        self.state.report_row_types = top;
         let body = self.plan_select_body(s)?;
         Ok(with_modify::run_with(body, modifying))
     }
@@ -1035,6 +1079,8 @@ impl<'a> Planner<'a> {
             ));
         }
         let op = s.op;
+        // Only a plain top SELECT reports table row types (not a set operation's sides).
+        let report_row_types = std::mem::take(&mut self.state.report_row_types);
         let mut plan = if op != protobuf::SetOperation::SetopNone as i32 && op != 0 {
             let l = s
                 .larg
@@ -1062,6 +1108,7 @@ impl<'a> Planner<'a> {
         } else if !s.values_lists.is_empty() {
             self.plan_values(&s.values_lists)?
         } else {
+            self.state.report_row_types = report_row_types;
             return self.plan_simple_select(s);
         };
         // ORDER BY / LIMIT on a set operation or VALUES refer to output columns.
@@ -1310,6 +1357,7 @@ impl<'a> Planner<'a> {
 
     fn plan_simple_select_inner(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
         let keep_unknown = std::mem::take(&mut self.state.keep_unknown);
+        let report_row_types = std::mem::take(&mut self.state.report_row_types);
         // FOR UPDATE / SHARE: the scans of the locked tables carry each row's slot.
         self.state.lock = lock_rows::FromLocks::parse(s);
         // FROM
@@ -1500,7 +1548,14 @@ impl<'a> Planner<'a> {
         let mut agg_ctx = if has_aggs {
             let mut group = Vec::new();
             let mut group_types = Vec::new();
-            for g in &s.group_clause {
+            let expanded = grouping_sets::expand(&s.group_clause)?;
+            let leaves: Vec<&protobuf::Node> = match &expanded {
+                Some(x) => x.leaves.clone(),
+                None => s.group_clause.iter().collect(),
+            };
+            // Each leaf's grouping key (one key per distinct expression with grouping sets).
+            let mut leaf_pos = Vec::with_capacity(leaves.len());
+            for g in leaves {
                 let Some(gn) = g.node.as_ref() else { continue };
                 // GROUP BY 1 / GROUP BY alias refer to the target list.
                 let resolved: &protobuf::Node = match gn {
@@ -1536,14 +1591,40 @@ impl<'a> Planner<'a> {
                 self.state.clause = Some("GROUP BY");
                 let (e, t) = self.bind(rn, &scope, None)?;
                 self.state.clause = None;
+                if expanded.is_some() {
+                    if let Some(p) = group.iter().position(|x| same_expr(x, &e)) {
+                        leaf_pos.push(p);
+                        continue;
+                    }
+                }
+                leaf_pos.push(group.len());
                 group.push(e);
                 group_types.push((t, -1));
             }
+            let gsets = expanded.map(|x| {
+                let sets: Vec<Vec<usize>> = x
+                    .sets
+                    .iter()
+                    .map(|s| s.iter().map(|l| leaf_pos[*l]).collect())
+                    .collect();
+                // Several sets: the set number is one more grouping key.
+                let set_pos = (sets.len() > 1).then_some(group.len());
+                if set_pos.is_some() {
+                    group.push(Expr::Column(plan.columns.len()));
+                    group_types.push((Type::INT4, -1));
+                }
+                grouping_sets::Sets {
+                    sets,
+                    set_pos,
+                    set_col: plan.columns.len(),
+                }
+            });
             Some(AggCtx {
                 input: scope.clone(),
                 group,
                 group_types,
                 aggs: Vec::new(),
+                gsets,
             })
         } else {
             None
@@ -1597,6 +1678,14 @@ impl<'a> Planner<'a> {
                 let (e, t) = self.bind(n, &scope, agg_ctx.as_mut())?;
                 let typmod = self.typmod_of_node(n);
                 (e, t, typmod)
+            };
+            // `SELECT t FROM t`: the table's row type, as PostgreSQL reports it.
+            let t = match (&e, &node.node) {
+                (Expr::Row(_), Some(N::ColumnRef(cr))) if report_row_types && agg_ctx.is_none() => {
+                    self.table_row_type(&scope, &names_of(&cr.fields))
+                        .unwrap_or(t)
+                }
+                _ => t,
             };
             // Unknown-typed targets resolve to text (a parameter in the target list too).
             if let Expr::Param(p) = &e {
@@ -1808,10 +1897,14 @@ impl<'a> Planner<'a> {
                 typmod: -1,
                 origin: None,
             }));
+            let (input, group) = match &ctx.gsets {
+                Some(gs) => gs.apply(plan, ctx.group),
+                None => (plan, ctx.group),
+            };
             plan = Plan {
                 node: Node::Aggregate {
-                    input: Box::new(plan),
-                    group: ctx.group,
+                    input: Box::new(input),
+                    group,
                     aggs: ctx.aggs,
                 },
                 columns: agg_columns,
@@ -2416,12 +2509,34 @@ impl<'a> Planner<'a> {
             } if rf.alias.is_none() => "value".to_string(),
             _ => alias_name.clone(),
         };
-        let mut columns = vec![Column {
-            name: col_name,
-            ty,
-            typmod: -1,
-            origin: None,
-        }];
+        let mut columns = match &node {
+            // A function of several OUT parameters: one column each (exec spreads the record).
+            Node::Function {
+                srf: Srf::List(ListFn::Each { jsonb, text }),
+                ..
+            } => {
+                let value = match (jsonb, text) {
+                    (_, true) => Type::TEXT,
+                    (true, false) => Type::JSONB,
+                    (false, false) => Type::JSON,
+                };
+                [("key", Type::TEXT), ("value", value)]
+                    .into_iter()
+                    .map(|(n, ty)| Column {
+                        name: n.into(),
+                        ty,
+                        typmod: -1,
+                        origin: None,
+                    })
+                    .collect()
+            }
+            _ => vec![Column {
+                name: col_name,
+                ty,
+                typmod: -1,
+                origin: None,
+            }],
+        };
         if rf.ordinality {
             columns.push(Column {
                 name: "ordinality".into(),
@@ -3294,6 +3409,7 @@ impl<'a> Planner<'a> {
             }
         }
         match n {
+            N::GroupingFunc(gf) => self.bind_grouping(gf, agg),
             N::AConst(c) => Ok(self.bind_const(c)),
             N::ColumnRef(cr) => {
                 let fields = names_of(&cr.fields);

@@ -37,7 +37,7 @@ fn int2vector(items: impl Iterator<Item = i16>) -> Value {
     )))
 }
 
-fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
+pub(super) fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
     let Ok(snap) = cx.session.catalog_snapshot() else {
         return Vec::new();
     };
@@ -138,14 +138,17 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 })
                 .flatten()
                 .collect();
+            let catalog = &cx.session.instance().catalog;
             rels.iter()
                 .map(|r| {
                     build(1259, |c| match c {
                         "oid" | "relfilenode" => Value::Oid(r.oid),
                         "relname" => Value::Text(r.name.name.clone()),
                         "relnamespace" => Value::Oid(nsp(&r.name.schema)),
-                        "reltype" | "reloftype" | "reltablespace" | "reltoastrelid"
-                        | "relrewrite" => Value::Oid(0),
+                        "reltype" => Value::Oid(catalog.row_type(r.oid).unwrap_or(0)),
+                        "reloftype" | "reltablespace" | "reltoastrelid" | "relrewrite" => {
+                            Value::Oid(0)
+                        }
                         "relowner" => Value::Oid(r.owner),
                         "relacl" => acl_value(r.acl.as_ref()),
                         "relam" => Value::Oid(match r.kind {

@@ -67,6 +67,7 @@ mod aggregate;
 mod bounds;
 mod catalog_roles;
 mod catalog_rows;
+mod catalog_types;
 mod cte;
 mod distinct;
 mod explain;

@@ -209,7 +209,11 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
             }
             rows
         }
-        VirtualTable::Type => catalog::type_rows(),
+        VirtualTable::Type => {
+            let mut rows = catalog::type_rows();
+            rows.extend(super::catalog_types::rows(cx));
+            rows
+        }
         VirtualTable::Namespace => {
             let list: Vec<_> = catalog::NAMESPACES
                 .iter()

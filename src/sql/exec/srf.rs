@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{EvalCx, Expr};
-use crate::sql::plan::{Node, Plan, Srf};
+use crate::sql::plan::{ListFn, Node, Plan, Srf};
 use crate::sql::types::ops::BinFn;
 use crate::sql::types::{self, cast, FormatCtx, Numeric, Type, Value};
 
@@ -282,6 +282,12 @@ impl Operator for Function {
         let Some(mut row) = row else {
             return Ok(Step::Done);
         };
+        // A function of several OUT parameters yields a record: one column per field.
+        if let (Srf::List(ListFn::Each { .. }), [Value::Record(_)]) = (srf, row.as_slice()) {
+            if let Some(Value::Record(fields)) = row.pop() {
+                row = fields;
+            }
+        }
         if *ordinality {
             self.ordinal += 1;
             row.push(Value::Int8(self.ordinal));

@@ -6,9 +6,12 @@
 //! that print names (row_to_json, to_json, to_jsonb, json_agg, jsonb_agg) are bound here with
 //! the names and types as constant arguments instead.
 //!
-//! Not done: PostgreSQL types a table's whole row as the table's composite type (its own
-//! pg_type row and OID in RowDescription); here it is `record` (2249), which is what
-//! PostgreSQL reports for subqueries and VALUES.
+//! PostgreSQL types a table's whole row as the table's composite type (its own pg_type row,
+//! `Catalog::row_type`); the top SELECT's RowDescription reports that OID for a whole-row
+//! target of a table or view, elsewhere the row is `record` (2249), which is what PostgreSQL
+//! reports for subqueries and VALUES. A FROM item is taken to be the table when its columns
+//! are exactly the table's columns in order (a subquery selecting all of them, in order,
+//! reports the table's type too).
 
 use pg_query::protobuf::{self, node::Node as N};
 
@@ -90,6 +93,34 @@ impl Planner<'_> {
             }
         }
         None
+    }
+
+    /// The row type of the table or view that FROM item `fields` (one name) is, if it is one.
+    pub(super) fn table_row_type(&self, scope: &Scope, fields: &[String]) -> Option<Type> {
+        let [rel] = fields else {
+            return None;
+        };
+        let tables = self.tables.as_ref()?;
+        let mut relid = None;
+        let mut next = 1i16;
+        for c in scope.cols.iter().filter(|c| !c.hidden && &c.rel == rel) {
+            let (oid, attnum) = c.origin?;
+            if *relid.get_or_insert(oid) != oid || attnum < next {
+                return None;
+            }
+            next = attnum + 1;
+        }
+        let relid = relid?;
+        // Every live column of the table, none left out.
+        let table = tables
+            .catalog
+            .visible(&tables.snap)
+            .into_iter()
+            .find(|r| r.oid == relid)?;
+        if table.live_columns().count() != scope.cols.iter().filter(|c| &c.rel == rel).count() {
+            return None;
+        }
+        tables.catalog.row_type(relid).map(Type)
     }
 
     /// A function argument that is a whole-row reference (not a column of that name).

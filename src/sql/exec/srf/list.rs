@@ -81,6 +81,43 @@ pub(super) fn rows(f: ListFn, vals: &[Value], fmt: &FormatCtx) -> PgResult<Vec<V
                 _ => Err(invalid(format!("cannot call {name} on a scalar"))),
             }
         }
+        ListFn::Each { jsonb, text } => {
+            // jsonb's pairs come in its canonical order, its duplicate keys removed.
+            let normalized;
+            let src = if jsonb {
+                normalized = json::jsonb_in(text_arg(&vals[0]))?;
+                normalized.as_str()
+            } else {
+                text_arg(&vals[0])
+            };
+            let root = json::parse(src, jsonb)?;
+            let fields = match (&root.v, jsonb) {
+                (json::Json::Object(fields), _) => fields,
+                (_, true) => {
+                    let name = if text {
+                        "jsonb_each_text"
+                    } else {
+                        "jsonb_each"
+                    };
+                    return Err(invalid(format!("cannot call {name} on a non-object")));
+                }
+                (json::Json::Array(_), false) => {
+                    return Err(invalid("cannot deconstruct an array as an object".into()))
+                }
+                (_, false) => return Err(invalid("cannot deconstruct a scalar".into())),
+            };
+            Ok(fields
+                .iter()
+                .map(|(k, n)| {
+                    let v = if text {
+                        json::node_as_text(src, n, jsonb)
+                    } else {
+                        Value::Text(json::node_text(src, n, jsonb))
+                    };
+                    Value::Record(vec![Value::Text(k.clone()), v])
+                })
+                .collect())
+        }
         ListFn::RegexpSplit => match call("regexp_split_to_array", vals, fmt)? {
             Value::Array(a) => Ok(a.items),
             _ => Ok(Vec::new()),
