@@ -39,13 +39,7 @@ struct Version {
 
 impl Version {
     fn visible(&self, snap: &Snapshot) -> bool {
-        if !snap.sees_write(Some(&self.created), self.created_cid) {
-            return false;
-        }
-        match &*self.ended.lock() {
-            None => true,
-            Some((cell, cid)) => !snap.sees_write(Some(cell), *cid),
-        }
+        super::version_visible(snap, Some(&self.created), self.created_cid, &self.ended)
     }
 }
 

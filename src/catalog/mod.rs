@@ -190,16 +190,26 @@ impl<D> std::fmt::Debug for Relation<D> {
     }
 }
 
-impl<D> Relation<D> {
-    /// Whether this version is the one `snap` sees.
-    pub fn visible(&self, snap: &Snapshot) -> bool {
-        if !snap.sees_write(self.created.as_deref(), self.created_cid) {
-            return false;
-        }
-        match &*self.ended.lock() {
+/// Whether a catalog version (a relation, schema, role or comment) is the one `snap` sees: its
+/// creation is visible (`created` None: there from the start) and its end, once replaced or
+/// dropped, is not.
+pub(crate) fn version_visible(
+    snap: &Snapshot,
+    created: Option<&TxnCell>,
+    created_cid: Cid,
+    ended: &Mutex<Option<(Arc<TxnCell>, Cid)>>,
+) -> bool {
+    snap.sees_write(created, created_cid)
+        && match &*ended.lock() {
             None => true,
             Some((cell, cid)) => !snap.sees_write(Some(cell), *cid),
         }
+}
+
+impl<D> Relation<D> {
+    /// Whether this version is the one `snap` sees.
+    pub fn visible(&self, snap: &Snapshot) -> bool {
+        version_visible(snap, self.created.as_deref(), self.created_cid, &self.ended)
     }
 
     /// The columns that are not dropped, with their positions.

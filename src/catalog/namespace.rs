@@ -45,13 +45,7 @@ pub struct Namespace {
 impl Namespace {
     /// Whether this version is the one `snap` sees.
     pub fn visible(&self, snap: &Snapshot) -> bool {
-        if !snap.sees_write(Some(&self.created), self.created_cid) {
-            return false;
-        }
-        match &*self.ended.lock() {
-            None => true,
-            Some((cell, cid)) => !snap.sees_write(Some(cell), *cid),
-        }
+        super::version_visible(snap, Some(&self.created), self.created_cid, &self.ended)
     }
 }
 

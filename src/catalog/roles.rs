@@ -126,15 +126,11 @@ impl Stamp {
     }
 
     fn visible(&self, snap: &Snapshot) -> bool {
-        let created = match &self.created {
-            None => true,
-            Some((c, cid)) => snap.sees_write(Some(c), *cid),
+        let (cell, cid) = match &self.created {
+            Some((c, cid)) => (Some(&**c), *cid),
+            None => (None, 0),
         };
-        created
-            && match &*self.ended.lock() {
-                None => true,
-                Some((cell, cid)) => !snap.sees_write(Some(cell), *cid),
-            }
+        super::version_visible(snap, cell, cid, &self.ended)
     }
 
     /// Created by a transaction other than `cell`'s that is still running, and not ended: it

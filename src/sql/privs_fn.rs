@@ -303,19 +303,9 @@ fn relation(cx: &mut dyn SessionCtx, r: Ref) -> PgResult<Option<std::sync::Arc<R
 /// a number (None if there is no such live column).
 fn column_of(rel: &Rel, v: &Value, ty: Type) -> PgResult<Option<i16>> {
     match v {
-        Value::Text(name) if !matches!(ty, Type::INT2 | Type::INT4 | Type::INT8) => rel
-            .live_columns()
-            .find(|(_, c)| c.name == *name)
-            .map(|(i, _)| Some(i as i16 + 1))
-            .ok_or_else(|| {
-                PgError::new(
-                    code::UNDEFINED_COLUMN,
-                    format!(
-                        "column \"{name}\" of relation \"{}\" does not exist",
-                        rel.name.name
-                    ),
-                )
-            }),
+        Value::Text(name) if !matches!(ty, Type::INT2 | Type::INT4 | Type::INT8) => {
+            crate::sql::plan::modify::target_column(rel, name, None).map(|i| Some(i as i16 + 1))
+        }
         other => {
             let n = other.as_i64().unwrap_or(0);
             Ok(rel

@@ -1211,29 +1211,12 @@ pub fn check_create_schema(cx: &mut dyn SessionCtx, owner: Oid) -> PgResult<()> 
     if super::role::is_superuser(cx)? {
         return Ok(());
     }
+    if database_mask(cx, acl::CREATE)? == 0 {
+        return Err(denied("database", cx.database()));
+    }
     let snap = cx.catalog_snapshot()?;
     let me = cx.role_oid();
-    let db = cx.database().to_string();
     let inst = cx.instance();
-    let acl = crate::sql::privs::database_acl(inst, &snap, &db);
-    let who = crate::sql::privs::Who {
-        role: me,
-        superuser: false,
-        roles: &inst.catalog.roles,
-        snap: &snap,
-    };
-    let bootstrap = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
-    if crate::sql::privs::acl_mask(
-        &who,
-        me,
-        bootstrap,
-        Some(&acl),
-        ObjKind::Database,
-        acl::CREATE,
-    ) == 0
-    {
-        return Err(denied("database", &db));
-    }
     if owner != me && !inst.catalog.roles.is_member(me, owner, false, &snap) {
         let name = inst
             .catalog
@@ -1253,14 +1236,25 @@ pub fn check_create_schema(cx: &mut dyn SessionCtx, owner: Oid) -> PgResult<()> 
 /// create temporary tables in database "d"`). PostgreSQL checks when the session first makes
 /// its temporary schema; threadgres at each temporary relation it creates.
 pub fn check_temp(cx: &mut dyn SessionCtx) -> PgResult<()> {
-    if super::role::is_superuser(cx)? {
+    if super::role::is_superuser(cx)? || database_mask(cx, acl::CREATE_TEMP)? != 0 {
         return Ok(());
     }
+    Err(PgError::new(
+        code::INSUFFICIENT_PRIVILEGE,
+        format!(
+            "permission denied to create temporary tables in database \"{}\"",
+            cx.database()
+        ),
+    ))
+}
+
+/// Which of `want` the current role holds on the session's database (a non-superuser: the
+/// database belongs to the bootstrap superuser).
+fn database_mask(cx: &mut dyn SessionCtx, want: u32) -> PgResult<u32> {
     let snap = cx.catalog_snapshot()?;
     let me = cx.role_oid();
-    let db = cx.database().to_string();
     let inst = cx.instance();
-    let acl = crate::sql::privs::database_acl(inst, &snap, &db);
+    let acl = crate::sql::privs::database_acl(inst, &snap, cx.database());
     let who = crate::sql::privs::Who {
         role: me,
         superuser: false,
@@ -1268,19 +1262,12 @@ pub fn check_temp(cx: &mut dyn SessionCtx) -> PgResult<()> {
         snap: &snap,
     };
     let bootstrap = crate::catalog::roles::BOOTSTRAP_SUPERUSER;
-    if crate::sql::privs::acl_mask(
+    Ok(crate::sql::privs::acl_mask(
         &who,
         me,
         bootstrap,
         Some(&acl),
         ObjKind::Database,
-        acl::CREATE_TEMP,
-    ) != 0
-    {
-        return Ok(());
-    }
-    Err(PgError::new(
-        code::INSUFFICIENT_PRIVILEGE,
-        format!("permission denied to create temporary tables in database \"{db}\""),
+        want,
     ))
 }

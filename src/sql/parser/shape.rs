@@ -377,8 +377,6 @@ pub fn override_for(c: &protobuf::AConst) -> Option<Val> {
 #[derive(Default)]
 struct Walker {
     consts: Vec<(usize, i32)>,
-    /// The struct being serialized is an A_Const.
-    in_const: bool,
 }
 
 #[derive(Debug)]
@@ -504,6 +502,16 @@ impl ser::Serializer for &mut I32Probe {
     }
 }
 
+impl<'a> Walker {
+    /// The walker inside a compound value that is not an A_Const.
+    fn nested(&'a mut self) -> Nested<'a> {
+        Nested {
+            w: self,
+            is_const: false,
+        }
+    }
+}
+
 impl<'a> ser::Serializer for &'a mut Walker {
     type Ok = ();
     type Error = WalkError;
@@ -555,22 +563,13 @@ impl<'a> ser::Serializer for &'a mut Walker {
         v.serialize(self)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Nested<'a>, WalkError> {
-        Ok(Nested {
-            w: self,
-            is_const: false,
-        })
+        Ok(self.nested())
     }
     fn serialize_tuple(self, _: usize) -> Result<Nested<'a>, WalkError> {
-        Ok(Nested {
-            w: self,
-            is_const: false,
-        })
+        Ok(self.nested())
     }
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Nested<'a>, WalkError> {
-        Ok(Nested {
-            w: self,
-            is_const: false,
-        })
+        Ok(self.nested())
     }
     fn serialize_tuple_variant(
         self,
@@ -579,21 +578,16 @@ impl<'a> ser::Serializer for &'a mut Walker {
         _: &'static str,
         _: usize,
     ) -> Result<Nested<'a>, WalkError> {
-        Ok(Nested {
-            w: self,
-            is_const: false,
-        })
+        Ok(self.nested())
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Nested<'a>, WalkError> {
-        Ok(Nested {
-            w: self,
-            is_const: false,
-        })
+        Ok(self.nested())
     }
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Nested<'a>, WalkError> {
-        let is_const = name == "AConst";
-        self.in_const = is_const;
-        Ok(Nested { w: self, is_const })
+        Ok(Nested {
+            w: self,
+            is_const: name == "AConst",
+        })
     }
     fn serialize_struct_variant(
         self,
@@ -602,10 +596,7 @@ impl<'a> ser::Serializer for &'a mut Walker {
         _: &'static str,
         _: usize,
     ) -> Result<Nested<'a>, WalkError> {
-        Ok(Nested {
-            w: self,
-            is_const: false,
-        })
+        Ok(self.nested())
     }
 }
 
@@ -621,49 +612,28 @@ impl Nested<'_> {
     }
 }
 
-impl ser::SerializeSeq for Nested<'_> {
-    type Ok = ();
-    type Error = WalkError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), WalkError> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), WalkError> {
-        Ok(())
-    }
+/// The compound kinds whose parts are visited alike: each part walked, nothing at the end.
+macro_rules! visit_parts {
+    ($($trait:ident::$method:ident),*) => {
+        $(impl ser::$trait for Nested<'_> {
+            type Ok = ();
+            type Error = WalkError;
+            fn $method<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), WalkError> {
+                self.element(v)
+            }
+            fn end(self) -> Result<(), WalkError> {
+                Ok(())
+            }
+        })*
+    };
 }
 
-impl ser::SerializeTuple for Nested<'_> {
-    type Ok = ();
-    type Error = WalkError;
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), WalkError> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), WalkError> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleStruct for Nested<'_> {
-    type Ok = ();
-    type Error = WalkError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), WalkError> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), WalkError> {
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Nested<'_> {
-    type Ok = ();
-    type Error = WalkError;
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), WalkError> {
-        self.element(v)
-    }
-    fn end(self) -> Result<(), WalkError> {
-        Ok(())
-    }
-}
+visit_parts!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Nested<'_> {
     type Ok = ();

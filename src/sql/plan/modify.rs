@@ -934,7 +934,7 @@ fn multi_assign_item(m: &protobuf::MultiAssignRef) -> PgResult<&N> {
 }
 
 /// The position of a target column named in INSERT, UPDATE SET or COPY (42703 if there is none).
-fn target_column(rel: &Rel, name: &str, at: Option<u32>) -> PgResult<usize> {
+pub(crate) fn target_column(rel: &Rel, name: &str, at: Option<u32>) -> PgResult<usize> {
     rel.live_columns()
         .find(|(_, c)| c.name == name)
         .map(|(i, _)| i)

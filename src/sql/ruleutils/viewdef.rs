@@ -69,6 +69,22 @@ struct Printer<'s> {
 }
 
 impl<'s> Printer<'s> {
+    /// The relations planned so far, each with its live columns, for a [`Typer`].
+    fn rel_columns(&self) -> Vec<(String, Vec<ColInfo<'_>>)> {
+        self.rels
+            .iter()
+            .map(|r| {
+                (
+                    r.name.clone(),
+                    r.rel
+                        .live_columns()
+                        .map(|(_, c)| (c.name.as_str(), Type(c.type_oid), c.typmod))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
     fn new(s: &'s mut dyn SessionCtx, search_path: &str) -> Printer<'s> {
         Printer {
             s,
@@ -94,19 +110,7 @@ impl<'s> Printer<'s> {
         for item in &sel.from_clause {
             from.push(self.print_from_item(item.node.as_ref().ok_or(Unsupported)?)?);
         }
-        let cols: Vec<(String, Vec<ColInfo<'_>>)> = self
-            .rels
-            .iter()
-            .map(|r| {
-                (
-                    r.name.clone(),
-                    r.rel
-                        .live_columns()
-                        .map(|(_, c)| (c.name.as_str(), Type(c.type_oid), c.typmod))
-                        .collect(),
-                )
-            })
-            .collect();
+        let cols = self.rel_columns();
         let typer = Typer {
             cols: &[],
             rels: &cols,
@@ -302,19 +306,7 @@ impl<'s> Printer<'s> {
                 let mut text = format!("{left}\n{:w$}{kind} {right}", "", w = JOIN + 1);
                 if let Some(q) = j.quals.as_ref().and_then(|n| n.node.as_ref()) {
                     // The ON condition sees the relations planned so far.
-                    let cols: Vec<(String, Vec<ColInfo<'_>>)> = self
-                        .rels
-                        .iter()
-                        .map(|r| {
-                            (
-                                r.name.clone(),
-                                r.rel
-                                    .live_columns()
-                                    .map(|(_, c)| (c.name.as_str(), Type(c.type_oid), c.typmod))
-                                    .collect(),
-                            )
-                        })
-                        .collect();
+                    let cols = self.rel_columns();
                     let typer = Typer {
                         cols: &[],
                         rels: &cols,
