@@ -192,27 +192,10 @@ pub fn current_cpu() -> Cpu {
     -1
 }
 
-/// The CPUs this process may run on (its affinity mask), in increasing order; empty when
-/// unknown.
-#[cfg(target_os = "linux")]
+/// The CPUs this process may run on (its affinity mask at start), in increasing order; empty
+/// when unknown.
 pub fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: cpu_set_t is plain bits; zeroed is the empty set.
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: the size passed is the size of `set`, which the kernel fills.
-    let rc =
-        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) };
-    if rc != 0 {
-        return Vec::new();
-    }
-    (0..libc::CPU_SETSIZE as usize)
-        // SAFETY: `cpu` is below CPU_SETSIZE, the number of bits in `set`.
-        .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &set) })
-        .collect()
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn allowed_cpus() -> Vec<usize> {
-    Vec::new()
+    crate::cpus::process_cpus().to_vec()
 }
 
 /// The CPU shard `shard` is bound to: the shards take the allowed CPUs in turn.
@@ -221,27 +204,8 @@ pub fn shard_cpu(shard: usize, allowed: &[usize]) -> Option<usize> {
 }
 
 /// Binds the calling thread to `cpu`.
-#[cfg(target_os = "linux")]
 pub fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
-    // SAFETY: cpu_set_t is plain bits; zeroed is the empty set.
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    if cpu >= libc::CPU_SETSIZE as usize {
-        return Err(std::io::Error::from_raw_os_error(libc::EINVAL));
-    }
-    // SAFETY: `cpu` is below CPU_SETSIZE (checked above), and CPU_SET checks nothing itself.
-    unsafe { libc::CPU_SET(cpu, &mut set) };
-    // SAFETY: the size passed is the size of `set`; thread 0 is the calling thread.
-    let rc = unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn pin_current_thread(_cpu: usize) -> std::io::Result<()> {
-    Ok(())
+    crate::cpus::bind_current_thread(cpu)
 }
 
 /// The CPU that received the socket's last packet (`SO_INCOMING_CPU`); -1 when unknown.
@@ -396,13 +360,13 @@ mod tests {
         let cpu = *allowed.last().unwrap();
         let (mask, ran_on) = std::thread::spawn(move || {
             pin_current_thread(cpu).unwrap();
-            (allowed_cpus(), current_cpu())
+            (crate::cpus::thread_mask(), current_cpu())
         })
         .join()
         .unwrap();
         assert_eq!(mask, vec![cpu]);
         assert_eq!(ran_on, cpu as Cpu);
         assert!(pin_current_thread(libc::CPU_SETSIZE as usize).is_err());
-        assert_eq!(allowed_cpus(), allowed, "other threads keep their mask");
+        assert_eq!(crate::cpus::thread_mask(), allowed, "other threads keep their mask");
     }
 }

@@ -113,11 +113,7 @@ pub struct ActiveSessions {
 
 impl Default for ActiveSessions {
     fn default() -> Self {
-        ActiveSessions::new(
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
-        )
+        ActiveSessions::new(crate::cpus::count())
     }
 }
 

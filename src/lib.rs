@@ -14,6 +14,7 @@ pub mod autovacuum;
 pub mod catalog;
 pub mod client_affinity;
 pub mod config;
+pub mod cpus;
 pub mod encoding;
 pub mod error;
 pub mod hba;

@@ -84,6 +84,8 @@ pub struct Server {
 
 impl Server {
     pub async fn bind(config: Config) -> std::io::Result<Server> {
+        // The process's CPUs, recorded before any shard thread is bound (see `cpus`).
+        crate::cpus::process_cpus();
         let mut listeners = Vec::new();
         for addr in &config.listen {
             listeners.push(TcpListener::bind((*addr, config.port)).await?);

@@ -860,27 +860,27 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
 fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
     let tree = table.data.tree(def.oid);
-    let mut entries = Vec::with_capacity(usize::try_from(table.data.heap.len()).unwrap_or(0));
-    table
-        .data
-        .heap
-        .for_each_root_ikey(&def.columns, |root, key| entries.push((key, root)));
+    let mut entries = table.data.heap.root_ikeys(&def.columns);
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;
     if def.unique {
-        let mut last_live: Option<&engine::IKey> = None;
-        for (key, root) in &entries {
-            if key.with_values(|v| v.iter().any(|x| x.is_null())) {
-                continue;
-            }
-            if table.data.heap.sees(*root, &snap) {
-                if last_live == Some(key) {
+        // Only equal neighbours can be duplicates: visibility is looked up for those alone.
+        let mut i = 0;
+        while i < entries.len() && dup.is_none() {
+            let key = &entries[i].0;
+            let same = entries[i..].iter().take_while(|(k, _)| k == key).count();
+            if same > 1 && !key.with_values(|v| v.iter().any(|x| x.is_null())) {
+                let heap = &table.data.heap;
+                let live = entries[i..i + same]
+                    .iter()
+                    .filter(|(_, root)| heap.sees(*root, &snap))
+                    .count();
+                if live > 1 {
                     dup = Some(key.to_key());
-                    break;
                 }
-                last_live = Some(key);
             }
+            i += same;
         }
     }
     if dup.is_none() {

@@ -339,19 +339,19 @@ fn trees_of(rel: &Rel) -> Vec<(usize, Arc<KeyTree>)> {
 }
 
 /// INSERT of one row (already checked against NOT NULL and CHECK constraints).
-pub fn insert(rel: &Rel, row: Row, w: &Writer<'_>) -> Result<RowId, WriteError> {
+pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteError> {
     let trees = trees_of(rel);
     let mut guards = Vec::new();
-    check_unique(rel, &trees, &row, None, w, &mut guards)?;
+    check_unique(rel, &trees, row, None, w, &mut guards)?;
     let keys: Vec<IKey> = trees
         .iter()
-        .map(|(i, _)| IKey::of_columns(&row, &rel.indexes[*i].columns))
+        .map(|(i, _)| IKey::of_columns(row, &rel.indexes[*i].columns))
         .collect();
     let id = rel
         .data
         .heap
         .0
-        .insert(PackedRow::encode(&row), w.cell, w.cid);
+        .insert(PackedRow::encode(row), w.cell, w.cid);
     for ((_, tree), key) in trees.iter().zip(keys) {
         tree.insert_ikey(key, id);
     }
@@ -574,7 +574,7 @@ mod tests {
             snap: &s1,
             latest: false,
         };
-        insert(&rel, row(1, 10), &w1).unwrap();
+        insert(&rel, &row(1, 10), &w1).unwrap();
         let t2 = m.begin(2);
         let s2 = m.snapshot(&slot, t2.top(), 0);
         let w2 = Writer {
@@ -584,22 +584,22 @@ mod tests {
             latest: false,
         };
         assert!(matches!(
-            insert(&rel, row(1, 20), &w2),
+            insert(&rel, &row(1, 20), &w2),
             Err(WriteError::Wait(_))
         ));
         m.commit(&t1);
         assert!(matches!(
-            insert(&rel, row(1, 20), &w2),
+            insert(&rel, &row(1, 20), &w2),
             Err(WriteError::Unique { index: 1, .. })
         ));
-        insert(&rel, row(2, 20), &w2).unwrap();
+        insert(&rel, &row(2, 20), &w2).unwrap();
         m.abort(&t2, &[]);
         // The aborted row's key is free again.
         let t3 = m.begin(3);
         let s3 = m.snapshot(&slot, t3.top(), 0);
         insert(
             &rel,
-            row(2, 30),
+            &row(2, 30),
             &Writer {
                 cell: &t3,
                 cid: 0,
@@ -621,7 +621,7 @@ mod tests {
         let s = m.snapshot(&slot, t.top(), 0);
         let id = insert(
             &rel,
-            row(1, 10),
+            &row(1, 10),
             &Writer {
                 cell: &t,
                 cid: 0,

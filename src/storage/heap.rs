@@ -14,7 +14,7 @@
 
 use super::lock::{self, LockMode, Lockers};
 use super::RowId;
-use crate::sync::{Arc, AtomicU64, Mutex, Ordering};
+use crate::sync::{Arc, AtomicBool, AtomicU64, Mutex, Ordering};
 use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
 
 /// No next version.
@@ -185,6 +185,10 @@ pub struct Heap<R> {
     slots: boxcar::Vec<Mutex<Slot<R>>>,
     /// Freed slots with the watermark at their release; reusable once the horizon passes it.
     free: Mutex<std::collections::VecDeque<(Csn, RowId)>>,
+    /// Whether `free` holds anything (set and cleared under its lock): a bulk insert into a
+    /// table never vacuumed takes no lock to find that no slot can be reused. A stale false
+    /// only makes one insert append a slot instead of reusing one.
+    has_free: AtomicBool,
     /// The last horizon a vacuum used: slots released below it may be reused.
     reusable_below: AtomicU64,
 }
@@ -194,6 +198,7 @@ impl<R> Default for Heap<R> {
         Heap {
             slots: boxcar::Vec::new(),
             free: Mutex::new(std::collections::VecDeque::new()),
+            has_free: AtomicBool::new(false),
             reusable_below: AtomicU64::new(0),
         }
     }
@@ -261,16 +266,21 @@ impl<R> Heap<R> {
         lockers: Option<Box<Lockers>>,
     ) -> RowId {
         let tuple = Slot::tuple(data, cell, cid, flags, lockers);
-        let reusable = self.reusable_below.load(Ordering::SeqCst);
-        let reuse = {
+        let reuse = if self.has_free.load(Ordering::Relaxed) {
+            let reusable = self.reusable_below.load(Ordering::SeqCst);
             let mut free = self.free.lock();
             match free.front() {
                 Some(&(stamp, id)) if stamp < reusable => {
                     free.pop_front();
+                    if free.is_empty() {
+                        self.has_free.store(false, Ordering::Relaxed);
+                    }
                     Some(id)
                 }
                 _ => None,
             }
+        } else {
+            None
         };
         if let Some(id) = reuse {
             if let Some(slot) = self.slot(id) {
@@ -408,8 +418,13 @@ impl<R> Heap<R> {
     /// Visits every chain root with the newest version of its HOT chain that was not rolled
     /// back (CREATE INDEX: an index entry points at the root and carries the key of the newest
     /// version). `f` runs with that version's slot locked: it must not call back into the heap.
-    pub fn for_each_root(&self, mut f: impl FnMut(RowId, &R)) {
-        for root in 0..self.len() {
+    pub fn for_each_root(&self, f: impl FnMut(RowId, &R)) {
+        self.for_each_root_in(0..self.len(), f)
+    }
+
+    /// [`Self::for_each_root`] over the roots in `slots` (a part of a parallel scan).
+    pub fn for_each_root_in(&self, slots: std::ops::Range<RowId>, mut f: impl FnMut(RowId, &R)) {
+        for root in slots {
             let Some(slot) = self.slot(root) else {
                 continue;
             };
@@ -417,6 +432,16 @@ impl<R> Heap<R> {
                 let s = slot.lock();
                 match s.state() {
                     State::Tuple if s.flags() & HEAP_ONLY != 0 => continue,
+                    // Most roots have no newer version: read under the one lock taken.
+                    State::Tuple if s.flags() & HOT_UPDATED == 0 || s.next() == NONE => {
+                        if s.xmin
+                            .as_ref()
+                            .is_none_or(|x| x.status() != Status::Aborted)
+                        {
+                            f(root, s.data());
+                        }
+                        continue;
+                    }
                     State::Tuple => root,
                     State::Redirect(n) => n,
                     State::Free(_) => continue,
@@ -770,6 +795,7 @@ impl<R> Heap<R> {
             // Stamps only grow, so the queue stays ordered: `put` takes from the oldest end.
             let mut free = self.free.lock();
             free.extend(freed.into_iter().map(|id| (released_at, id)));
+            self.has_free.store(true, Ordering::Relaxed);
         }
         stats
     }

@@ -48,7 +48,17 @@ mod tag {
     pub const ARRAY: u8 = 20;
     pub const RECORD: u8 = 21;
     pub const VOID: u8 = 22;
+    /// Text ending in a run of [`super::SPACE_RUN_MIN`] or more spaces: the text before the
+    /// run (length and bytes), then the run's length. bpchar values are padded to their
+    /// declared length (pgbench's `filler char(84)` holds 84 spaces), and the run costs a
+    /// varint instead of a byte each; decoding gives the same string back.
+    pub const TEXT_SPACES: u8 = 23;
 }
+
+/// The shortest run of trailing spaces a text value stores as a count.
+const SPACE_RUN_MIN: usize = 8;
+/// The longest run a stored row can hold: a value is at most 1 GB, as in PostgreSQL.
+const MAX_SPACE_RUN: usize = 1 << 30;
 
 /// Numeric kinds after a NUMERIC tag.
 const NUM_FINITE: u8 = 0;
@@ -117,8 +127,16 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
             }
         }
         Value::Text(s) => {
-            out.push(tag::TEXT);
-            put_bytes(out, s.as_bytes());
+            let b = s.as_bytes();
+            let run = b.iter().rev().take_while(|&&c| c == b' ').count();
+            if run >= SPACE_RUN_MIN {
+                out.push(tag::TEXT_SPACES);
+                put_bytes(out, &b[..b.len() - run]);
+                put_varint(out, run as u64);
+            } else {
+                out.push(tag::TEXT);
+                put_bytes(out, b);
+            }
         }
         Value::Bytea(b) => {
             out.push(tag::BYTEA);
@@ -270,6 +288,10 @@ impl<'a> Reader<'a> {
             tag::TEXT | tag::BYTEA => {
                 self.bytes()?;
             }
+            tag::TEXT_SPACES => {
+                self.bytes()?;
+                self.varint()?;
+            }
             tag::NUMERIC => {
                 if self.u8()? == NUM_FINITE {
                     self.varint()?;
@@ -317,6 +339,18 @@ impl<'a> Reader<'a> {
             // Written from a String, so valid UTF-8; checked anyway (it is cheap) rather than
             // trusted with unsafe code.
             tag::TEXT => Value::Text(std::str::from_utf8(self.bytes()?).ok()?.to_owned()),
+            tag::TEXT_SPACES => {
+                let head = std::str::from_utf8(self.bytes()?).ok()?;
+                let run = self.len()?;
+                // A run longer than any value could be is a malformed row, not an allocation.
+                if run > MAX_SPACE_RUN {
+                    return None;
+                }
+                let mut s = String::with_capacity(head.len() + run);
+                s.push_str(head);
+                s.extend(std::iter::repeat_n(' ', run));
+                Value::Text(s)
+            }
             tag::BYTEA => Value::Bytea(self.bytes()?.to_vec()),
             tag::DATE => Value::Date(self.i32()?),
             tag::TIME => Value::Time(self.i64()?),
@@ -484,6 +518,31 @@ impl PackedRow {
         let mut out = Vec::new();
         self.decode_into(&mut out);
         out
+    }
+
+    /// The value of column `col`, the ones before it skipped without being built (NULL past
+    /// the row's end): a one-column index key, with no allocation for a fixed-width value.
+    pub fn column(&self, col: usize) -> Value {
+        let mut r = Reader {
+            b: self.body(),
+            pos: 0,
+        };
+        for _ in 0..col {
+            if r.at_end() {
+                return Value::Null;
+            }
+            if r.skip().is_none() {
+                debug_assert!(false, "malformed packed row");
+                return Value::Null;
+            }
+        }
+        if r.at_end() {
+            return Value::Null;
+        }
+        r.value().unwrap_or_else(|| {
+            debug_assert!(false, "malformed packed row");
+            Value::Null
+        })
     }
 
     /// The values of columns `cols` (in that order), the others skipped without being built:

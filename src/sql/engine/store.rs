@@ -113,18 +113,64 @@ impl RowHeap {
         self.0.read_latest(id, |p| with_row(p, &mut Vec::new(), f))
     }
 
-    /// Like [`RowHeap::for_each_root`], with only the version's key for an index over
-    /// `columns` (CREATE INDEX: the other columns are skipped, not decoded).
-    pub fn for_each_root_key(&self, columns: &[usize], mut f: impl FnMut(RowId, Key)) {
-        self.0
-            .for_each_root(|root, p| f(root, Key(p.columns(columns).into())))
+    /// The stored-form key of every chain root for an index over `columns` (the newest version
+    /// not rolled back, as `Heap::for_each_root` reads it; the other columns are skipped, not
+    /// decoded), in slot order. Past [`PARALLEL_BUILD_MIN`] slots the heap
+    /// is cut into one range per core (at most [`MAX_BUILD_WORKERS`]) read by scoped threads
+    /// at once; their parts are joined in order.
+    pub fn root_ikeys(&self, columns: &[usize]) -> Vec<(IKey, RowId)> {
+        let len = self.0.len();
+        let workers = crate::cpus::count().min(MAX_BUILD_WORKERS);
+        let slots = usize::try_from(len).unwrap_or(usize::MAX);
+        if slots < PARALLEL_BUILD_MIN || workers < 2 {
+            let mut out = Vec::with_capacity(slots);
+            self.root_ikeys_in(0..len, columns, &mut out);
+            return out;
+        }
+        let per = len.div_ceil(workers as RowId);
+        let parts: Vec<Vec<(IKey, RowId)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers as RowId)
+                .map(|w| {
+                    let range = (w * per).min(len)..((w + 1) * per).min(len);
+                    s.spawn(move || {
+                        crate::cpus::unbind_current_thread();
+                        let mut out =
+                            Vec::with_capacity(range.end.saturating_sub(range.start) as usize);
+                        self.root_ikeys_in(range, columns, &mut out);
+                        out
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        });
+        // The first part grows in place (a large vector is remapped, not copied).
+        let total: usize = parts.iter().map(Vec::len).sum();
+        let mut parts = parts.into_iter();
+        let mut out = parts.next().unwrap_or_default();
+        out.reserve_exact(total - out.len());
+        for part in parts {
+            out.extend(part);
+        }
+        out
     }
 
-    /// As [`Self::for_each_root_key`], in the trees' stored form (no allocation for an inline
-    /// key).
-    pub fn for_each_root_ikey(&self, columns: &[usize], mut f: impl FnMut(RowId, IKey)) {
-        self.0
-            .for_each_root(|root, p| f(root, IKey::of(&p.columns(columns))))
+    fn root_ikeys_in(
+        &self,
+        slots: std::ops::Range<RowId>,
+        columns: &[usize],
+        out: &mut Vec<(IKey, RowId)>,
+    ) {
+        match *columns {
+            [c] => self.0.for_each_root_in(slots, |root, p| {
+                out.push((IKey::of(std::slice::from_ref(&p.column(c))), root))
+            }),
+            _ => self.0.for_each_root_in(slots, |root, p| {
+                out.push((IKey::of(&p.columns(columns)), root))
+            }),
+        }
     }
 
     /// Every chain root with its newest version not rolled back (see `Heap::for_each_root`).
@@ -168,10 +214,9 @@ impl KeyTree {
     /// by scoped threads at once, as PostgreSQL's parallel index build uses maintenance
     /// workers. The tree is concurrent and the parts cover disjoint key ranges, so the
     /// workers rarely meet.
-    pub fn insert_sorted(&self, entries: Vec<(IKey, RowId)>) {
-        let workers = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_BUILD_WORKERS);
+    pub fn insert_sorted(&self, mut entries: Vec<(IKey, RowId)>) {
+        // The process's CPUs, not the calling thread's: a shard thread is bound to one.
+        let workers = crate::cpus::count().min(MAX_BUILD_WORKERS);
         if entries.len() < PARALLEL_BUILD_MIN || workers < 2 {
             for (k, r) in entries {
                 self.0.insert(k, r);
@@ -179,17 +224,13 @@ impl KeyTree {
             return;
         }
         let per = entries.len().div_ceil(workers);
-        let mut parts: Vec<Vec<(IKey, RowId)>> = Vec::with_capacity(workers);
-        let mut rest = entries;
-        while rest.len() > per {
-            let tail = rest.split_off(rest.len() - per);
-            parts.push(tail);
-        }
-        parts.push(rest);
         std::thread::scope(|s| {
-            for part in parts {
+            // Each worker moves the entries out of its part in place (no copy of the run).
+            for part in entries.chunks_mut(per) {
                 s.spawn(move || {
-                    for (k, r) in part {
+                    crate::cpus::unbind_current_thread();
+                    for e in part {
+                        let (k, r) = std::mem::replace(e, (IKey::Null, 0));
                         self.0.insert(k, r);
                     }
                 });

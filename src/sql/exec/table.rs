@@ -409,31 +409,29 @@ impl ModifyOp {
                     }
                 }
             }
-            Pending::Insert(row) => {
-                match engine::insert(&m.rel, row.clone().into_boxed_slice(), &w) {
-                    Ok(_) => {
-                        self.affected += 1;
-                        if let Some(q) = self.fk_queue(m, cx)? {
-                            q.inserted(&m.rel, &row)?;
-                        }
-                        if let Some(ret) = &m.returning {
-                            let out = ret
-                                .iter()
-                                .map(|e| e.eval(&row, cx))
-                                .collect::<PgResult<_>>()?;
-                            self.out.push_back(out);
-                        }
-                        Ok(None)
+            Pending::Insert(row) => match engine::insert(&m.rel, &row, &w) {
+                Ok(_) => {
+                    self.affected += 1;
+                    if let Some(q) = self.fk_queue(m, cx)? {
+                        q.inserted(&m.rel, &row)?;
                     }
-                    Err(WriteError::Unique { index, key }) => {
-                        Err(unique_violation(&m.rel, index, &key, cx))
+                    if let Some(ret) = &m.returning {
+                        let out = ret
+                            .iter()
+                            .map(|e| e.eval(&row, cx))
+                            .collect::<PgResult<_>>()?;
+                        self.out.push_back(out);
                     }
-                    Err(WriteError::Wait(c)) => {
-                        self.pending = Some(Pending::Insert(row));
-                        Ok(Some(Step::Wait(c)))
-                    }
+                    Ok(None)
                 }
-            }
+                Err(WriteError::Unique { index, key }) => {
+                    Err(unique_violation(&m.rel, index, &key, cx))
+                }
+                Err(WriteError::Wait(c)) => {
+                    self.pending = Some(Pending::Insert(row));
+                    Ok(Some(Step::Wait(c)))
+                }
+            },
             Pending::Change(id, input, newer) => {
                 let old = &input[..width];
                 let result = match &m.kind {

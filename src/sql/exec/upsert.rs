@@ -96,7 +96,7 @@ pub(super) fn upsert(
         let id = match engine::find_conflict(rel, &oc.arbiters, row, &access.cell) {
             Conflict::Wait(c) => return Ok(Upserted::Wait(c)),
             Conflict::None => {
-                match engine::insert(rel, row.to_vec().into_boxed_slice(), &access.writer(false)) {
+                match engine::insert(rel, row, &access.writer(false)) {
                     Ok(_) => return Ok(Upserted::Written(row.to_vec())),
                     Err(WriteError::Unique { index, .. })
                         if oc.arbiters.iter().any(|&i| rel.indexes[i].oid == index) =>

@@ -31,6 +31,8 @@ fn scalar() -> impl Strategy<Value = Value> {
         ]
         .prop_map(|n| Value::Numeric(Box::new(n))),
         ".{0,200}".prop_map(Value::Text),
+        // bpchar-like: a run of trailing spaces, stored as a count past SPACE_RUN_MIN.
+        (".{0,12}", 0usize..100).prop_map(|(s, n)| Value::Text(s + &" ".repeat(n))),
         proptest::collection::vec(any::<u8>(), 0..300).prop_map(Value::Bytea),
         any::<i32>().prop_map(Value::Date),
         any::<i64>().prop_map(Value::Time),
@@ -152,7 +154,7 @@ fn key() -> impl Strategy<Value = Vec<Value>> {
 }
 
 #[test]
-fn accounts_row_fits_a_112_byte_chunk() {
+fn accounts_row_fits_a_32_byte_chunk() {
     // pgbench_accounts: int4, int4, int4, char(84).
     let row = [
         Value::Int4(1_000_000),
@@ -160,7 +162,28 @@ fn accounts_row_fits_a_112_byte_chunk() {
         Value::Int4(0),
         Value::Text(" ".repeat(84)),
     ];
-    assert_eq!(PackedRow::encode(&row).size(), 102);
+    // The filler's 84 spaces are stored as a count: 1 header byte, 3 × 5 for the integers,
+    // 3 for the text (tag, empty head, run length).
+    let packed = PackedRow::encode(&row);
+    assert_eq!(packed.size(), 19);
+    assert_eq!(packed.decode(), row.to_vec());
+}
+
+#[test]
+fn trailing_spaces_round_trip_at_every_run_length() {
+    for head in ["", "x", "héllo ", " a"] {
+        for run in 0..40 {
+            let v = Value::Text(format!("{head}{}", " ".repeat(run)));
+            let row = [v.clone(), Value::Int4(7)];
+            let packed = PackedRow::encode(&row);
+            assert_eq!(packed.decode(), row.to_vec(), "{head:?} + {run} spaces");
+            assert_eq!(
+                packed.column(1),
+                Value::Int4(7),
+                "skip over {head:?} + {run}"
+            );
+        }
+    }
 }
 
 #[test]
