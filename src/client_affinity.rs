@@ -367,6 +367,10 @@ mod tests {
         assert_eq!(mask, vec![cpu]);
         assert_eq!(ran_on, cpu as Cpu);
         assert!(pin_current_thread(libc::CPU_SETSIZE as usize).is_err());
-        assert_eq!(crate::cpus::thread_mask(), allowed, "other threads keep their mask");
+        assert_eq!(
+            crate::cpus::thread_mask(),
+            allowed,
+            "other threads keep their mask"
+        );
     }
 }

@@ -20,12 +20,12 @@
 //! grow with the size of the copy. CSV fields with quoted newlines are not supported yet (the
 //! row fails to parse with 22P04).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::txn::TxState;
 use super::Session;
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
 use crate::sql::parser::Parsed;
 use crate::sql::plan::modify::CopyFrom;
 use crate::sql::types::{io, Type, Value};
@@ -41,8 +41,9 @@ pub(super) struct CopyIn {
     options: CopyOptions,
     /// Bytes of an unfinished line.
     partial: Vec<u8>,
-    /// Parsed rows not inserted yet.
-    rows: Vec<Vec<Expr>>,
+    /// Parsed rows not inserted yet (full table rows; the left-out columns are filled with
+    /// their defaults when the batch is inserted).
+    rows: Vec<Vec<Value>>,
     /// Rows inserted so far.
     count: u64,
     /// Lines seen (for the header and error context).
@@ -78,68 +79,87 @@ fn bad_copy(msg: impl Into<String>) -> PgError {
     PgError::new(code::BAD_COPY_FILE_FORMAT, msg)
 }
 
-/// Splits a text-format line into fields (None: NULL), undoing backslash escapes.
-fn text_fields(line: &str, o: &CopyOptions) -> Vec<Option<String>> {
+/// Splits a text-format line into fields (None: NULL), undoing backslash escapes. A field
+/// without a backslash is borrowed from the line (no copy: most fields of most files).
+fn text_fields<'a>(line: &'a str, o: &CopyOptions, out: &mut Vec<Option<Cow<'a, str>>>) {
+    out.clear();
     let delim = o.delimiter.chars().next().unwrap_or('\t');
-    let mut out = Vec::new();
-    for raw in line.split(delim) {
+    let mut push = |raw: &'a str| {
         if raw == o.null {
             out.push(None);
+        } else if !raw.contains('\\') {
+            out.push(Some(Cow::Borrowed(raw)));
+        } else {
+            out.push(Some(Cow::Owned(unescape(raw))));
+        }
+    };
+    if delim.is_ascii() {
+        // An ASCII byte never occurs inside a multibyte character: split on bytes.
+        let bytes = line.as_bytes();
+        let mut start = 0;
+        for at in memchr::memchr_iter(delim as u8, bytes) {
+            push(&line[start..at]);
+            start = at + 1;
+        }
+        push(&line[start..]);
+    } else {
+        line.split(delim).for_each(push);
+    }
+}
+
+/// A text-format field with its backslash escapes undone.
+fn unescape(raw: &str) -> String {
+    let mut s = String::with_capacity(raw.len());
+    let mut it = raw.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            s.push(c);
             continue;
         }
-        let mut s = String::with_capacity(raw.len());
-        let mut it = raw.chars().peekable();
-        while let Some(c) = it.next() {
-            if c != '\\' {
-                s.push(c);
-                continue;
-            }
-            match it.next() {
-                Some('t') => s.push('\t'),
-                Some('n') => s.push('\n'),
-                Some('r') => s.push('\r'),
-                Some('b') => s.push('\u{8}'),
-                Some('f') => s.push('\u{c}'),
-                Some('v') => s.push('\u{b}'),
-                Some(d @ '0'..='7') => {
-                    let mut v = d.to_digit(8).unwrap_or(0);
-                    for _ in 0..2 {
-                        match it.peek().and_then(|c| c.to_digit(8)) {
-                            Some(x) => {
-                                v = v * 8 + x;
-                                it.next();
-                            }
-                            None => break,
+        match it.next() {
+            Some('t') => s.push('\t'),
+            Some('n') => s.push('\n'),
+            Some('r') => s.push('\r'),
+            Some('b') => s.push('\u{8}'),
+            Some('f') => s.push('\u{c}'),
+            Some('v') => s.push('\u{b}'),
+            Some(d @ '0'..='7') => {
+                let mut v = d.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match it.peek().and_then(|c| c.to_digit(8)) {
+                        Some(x) => {
+                            v = v * 8 + x;
+                            it.next();
                         }
+                        None => break,
                     }
+                }
+                s.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            Some('x') => {
+                let mut v = 0;
+                let mut n = 0;
+                while n < 2 {
+                    match it.peek().and_then(|c| c.to_digit(16)) {
+                        Some(x) => {
+                            v = v * 16 + x;
+                            it.next();
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    s.push('x');
+                } else {
                     s.push(char::from_u32(v).unwrap_or('\u{fffd}'));
                 }
-                Some('x') => {
-                    let mut v = 0;
-                    let mut n = 0;
-                    while n < 2 {
-                        match it.peek().and_then(|c| c.to_digit(16)) {
-                            Some(x) => {
-                                v = v * 16 + x;
-                                it.next();
-                                n += 1;
-                            }
-                            None => break,
-                        }
-                    }
-                    if n == 0 {
-                        s.push('x');
-                    } else {
-                        s.push(char::from_u32(v).unwrap_or('\u{fffd}'));
-                    }
-                }
-                Some(other) => s.push(other),
-                None => {}
             }
+            Some(other) => s.push(other),
+            None => {}
         }
-        out.push(Some(s));
     }
-    out
+    s
 }
 
 /// Splits a CSV line into fields: quoted fields may contain the delimiter and doubled quotes;
@@ -211,8 +231,15 @@ impl Session {
             return;
         };
         if !c.failed && !c.ended {
-            c.partial.extend_from_slice(data);
-            if let Err(e) = self.copy_lines(&mut c, false) {
+            // Most messages of a text copy start at a line's start (libpq sends what the
+            // client gave it, usually whole lines): their lines are read in place.
+            let r = if c.partial.is_empty() && c.options.format != CopyFormat::Binary {
+                self.copy_text(&mut c, data, false)
+            } else {
+                c.partial.extend_from_slice(data);
+                self.copy_lines(&mut c, false)
+            };
+            if let Err(e) = r {
                 c.failed = true;
                 self.report_error(e);
             }
@@ -225,8 +252,14 @@ impl Session {
         if c.options.format == CopyFormat::Binary {
             return self.copy_binary(c, last);
         }
-        let mut start = 0;
         let buf = std::mem::take(&mut c.partial);
+        self.copy_text(c, &buf, last)
+    }
+
+    /// Parses the complete lines of `buf` (held bytes, or a message), keeping the rest of an
+    /// unfinished line, and inserts whenever a batch is full.
+    fn copy_text(&mut self, c: &mut CopyIn, buf: &[u8], last: bool) -> PgResult<()> {
+        let mut start = 0;
         while let Some(nl) = memchr::memchr(b'\n', &buf[start..]) {
             let end = start + nl;
             // With its newline, which a conversion error lists after a partial character.
@@ -259,9 +292,20 @@ impl Session {
             c.ended = true;
             return Ok(());
         }
-        let fields = match c.options.format {
-            CopyFormat::Csv => csv_fields(line, &c.options)?,
-            _ => text_fields(line, &c.options),
+        let mut text_buf = Vec::with_capacity(c.target.columns.len());
+        let csv;
+        let fields: &[Option<Cow<'_, str>>] = match c.options.format {
+            CopyFormat::Csv => {
+                csv = csv_fields(line, &c.options)?
+                    .into_iter()
+                    .map(|f| f.map(Cow::Owned))
+                    .collect::<Vec<_>>();
+                &csv
+            }
+            _ => {
+                text_fields(line, &c.options, &mut text_buf);
+                &text_buf
+            }
         };
         let t = &c.target;
         if fields.len() > t.columns.len() {
@@ -271,19 +315,13 @@ impl Session {
             let missing = &t.rel.columns[t.columns[fields.len()]].name;
             return Err(bad_copy(format!("missing data for column \"{missing}\"")));
         }
-        let mut row: Vec<Expr> = t
-            .defaults
-            .iter()
-            .map(|d| d.clone().unwrap_or(Expr::Const(Value::Null)))
-            .collect();
-        for (f, &col) in fields.into_iter().zip(&t.columns) {
-            let cd = &t.rel.columns[col];
-            row[col] = Expr::Const(match f {
-                None => Value::Null,
-                Some(text) => {
-                    io::from_text(&text, Type(cd.type_oid), cd.typmod, &self.core.settings.fmt)?
-                }
-            });
+        let mut row = vec![Value::Null; t.rel.columns.len()];
+        for (f, &col) in fields.iter().zip(&t.columns) {
+            if let Some(text) = f {
+                let cd = &t.rel.columns[col];
+                row[col] =
+                    io::from_text(text, Type(cd.type_oid), cd.typmod, &self.core.settings.fmt)?;
+            }
         }
         c.rows.push(row);
         if c.rows.len() >= BATCH {
@@ -375,14 +413,10 @@ impl Session {
                     t.columns.len()
                 )));
             }
-            let mut row: Vec<Expr> = t
-                .defaults
-                .iter()
-                .map(|d| d.clone().unwrap_or(Expr::Const(Value::Null)))
-                .collect();
+            let mut row = vec![Value::Null; t.rel.columns.len()];
             for (f, &col) in fields.into_iter().zip(&t.columns) {
                 let cd = &t.rel.columns[col];
-                row[col] = Expr::Const(match f {
+                row[col] = match f {
                     None => Value::Null,
                     Some((s, e)) => {
                         let ty = Type(cd.type_oid);
@@ -392,7 +426,7 @@ impl Session {
                             ty,
                         )?
                     }
-                });
+                };
             }
             c.rows.push(row);
             at = end;
@@ -489,7 +523,13 @@ mod tests {
 
     #[test]
     fn text_fields_undo_escapes_and_nulls() {
-        let f = text_fields("1\ta\\tb\\\\c\t\\N\t\\101\\x41", &opts(false));
+        let mut f = Vec::new();
+        text_fields("1\ta\\tb\\\\c\t\\N\t\\101\\x41", &opts(false), &mut f);
+        assert!(
+            matches!(f[0], Some(Cow::Borrowed(_))),
+            "no copy without a backslash"
+        );
+        let f: Vec<Option<String>> = f.into_iter().map(|x| x.map(Cow::into_owned)).collect();
         assert_eq!(
             f,
             vec![

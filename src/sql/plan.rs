@@ -410,6 +410,9 @@ pub enum Node {
         spec: Box<lock_rows::LockSpec>,
     },
     Values(Vec<Vec<Expr>>),
+    /// Rows made outside the planner (a batch of COPY FROM), handed to the operator without a
+    /// copy (see [`Feed`]).
+    Feed(Feed),
     Function {
         srf: Srf,
         args: Vec<Expr>,
@@ -5256,4 +5259,38 @@ pub fn virtual_columns(vt: VirtualTable) -> Vec<Column> {
         col("queue_usage", Type::FLOAT8),
         col("channels", Type::INT8),
     ]
+}
+
+/// The rows of a [`Node::Feed`]: full table rows, taken (not copied) by the one operator that
+/// reads them, with the `defaults` of the columns the rows leave out evaluated per row as
+/// INSERT evaluates them (a `nextval` per row). A plan holding a feed is run once: a second
+/// run finds it empty.
+#[derive(Clone, Default)]
+pub struct Feed {
+    pub rows: std::sync::Arc<parking_lot::Mutex<Vec<Vec<crate::sql::types::Value>>>>,
+    pub defaults: Vec<(usize, Expr)>,
+}
+
+impl Feed {
+    pub fn new(rows: Vec<Vec<crate::sql::types::Value>>, defaults: Vec<(usize, Expr)>) -> Feed {
+        Feed {
+            rows: std::sync::Arc::new(parking_lot::Mutex::new(rows)),
+            defaults,
+        }
+    }
+
+    /// How many rows are still to be read.
+    pub fn len(&self) -> usize {
+        self.rows.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::fmt::Debug for Feed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Feed({} rows)", self.len())
+    }
 }

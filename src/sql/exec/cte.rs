@@ -116,6 +116,7 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
         | Node::Values(_)
+        | Node::Feed(_)
         | Node::Function { .. }
         | Node::Virtual(_)
         | Node::WorkTable(_) => {}

@@ -154,6 +154,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))
         }
         Node::Values(_) => Box::new(scan::Values::default()),
+        Node::Feed(_) => Box::new(scan::Feed::default()),
         Node::Function { .. } => Box::new(srf::Function::default()),
         Node::Virtual(_) => Box::new(scan::Virtual::default()),
         Node::ProjectSet { input, .. } => Box::new(srf::ProjectSet::new(build(input, env))),

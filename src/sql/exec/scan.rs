@@ -55,6 +55,34 @@ impl Operator for Values {
     }
 }
 
+/// The rows of a [`crate::sql::plan::Feed`], taken at the first pull and handed out as they
+/// are, each with its left-out columns' defaults evaluated.
+#[derive(Default)]
+pub(super) struct Feed {
+    rows: Option<std::vec::IntoIter<Row>>,
+}
+
+impl Operator for Feed {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::Feed(feed) = &plan.node else {
+            unreachable!("Feed opened from another node")
+        };
+        let rows = self
+            .rows
+            .get_or_insert_with(|| std::mem::take(&mut *feed.rows.lock()).into_iter());
+        if b.tick() {
+            return Ok(Step::Yield);
+        }
+        let Some(mut row) = rows.next() else {
+            return Ok(Step::Done);
+        };
+        for (col, e) in &feed.defaults {
+            row[*col] = e.eval(&[], cx)?;
+        }
+        Ok(Step::Row(row))
+    }
+}
+
 /// A virtual table: its rows are computed at the first pull (one snapshot of the instance's
 /// state), then handed out.
 #[derive(Default)]

@@ -432,6 +432,7 @@ fn relations(p: &Plan) -> usize {
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
         | Node::Values(_)
+        | Node::Feed(_)
         | Node::Function { .. }
         | Node::Virtual(_)
         | Node::Cte(..)
@@ -597,6 +598,12 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
         Node::Values(rows) => {
             let mut d = Disp::new("Values Scan on \"*VALUES*\"", p);
             d.rows = rows.len() as f64;
+            d
+        }
+        // Never explained (COPY has no EXPLAIN), shown as the rows it holds.
+        Node::Feed(f) => {
+            let mut d = Disp::new("Values Scan on \"*VALUES*\"", p);
+            d.rows = f.len() as f64;
             d
         }
         Node::Function { srf, .. } => {

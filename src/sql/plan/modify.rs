@@ -160,8 +160,16 @@ pub struct CopyFrom {
 }
 
 impl CopyFrom {
-    /// The plan that inserts `rows` (each a full table row of expressions).
-    pub fn insert_plan(&self, rows: Vec<Vec<Expr>>) -> Plan {
+    /// The plan that inserts `rows` (full table rows; the columns the data leaves out get
+    /// their defaults, evaluated per row).
+    pub fn insert_plan(&self, rows: Vec<Vec<Value>>) -> Plan {
+        let defaults = self
+            .defaults
+            .iter()
+            .enumerate()
+            .filter(|(col, _)| !self.columns.contains(col))
+            .filter_map(|(col, d)| Some((col, d.clone()?)))
+            .collect();
         Plan {
             columns: Vec::new(),
             node: Node::Modify(Box::new(Modify {
@@ -169,7 +177,7 @@ impl CopyFrom {
                 kind: ModifyKind::Insert,
                 input: Plan {
                     columns: table_columns(&self.rel),
-                    node: Node::Values(rows),
+                    node: Node::Feed(super::Feed::new(rows, defaults)),
                 },
                 checks: self.checks.clone(),
                 returning: None,

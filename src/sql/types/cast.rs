@@ -547,8 +547,15 @@ pub fn apply_typmod(v: Value, ty: Type, typmod: i32, explicit: bool) -> PgResult
                 None => {
                     let n = s.chars().count();
                     let mut s = s;
-                    for _ in n..len {
-                        s.push(' ');
+                    // One allocation for the padding (a char(84) filler is mostly spaces),
+                    // written a slice at a time rather than a char at a time.
+                    const SPACES: &str = "                                ";
+                    let mut pad = len.saturating_sub(n);
+                    s.reserve_exact(pad);
+                    while pad > 0 {
+                        let k = pad.min(SPACES.len());
+                        s.push_str(&SPACES[..k]);
+                        pad -= k;
                     }
                     Ok(Value::Text(s))
                 }
