@@ -1679,8 +1679,10 @@ BENCH_NOTES = {
             "(for PostgreSQL, RSS counts shared memory once per process). The last row is "
             "`pgbench -n -C -c 1 -f select1.sql` (1000 / tps).",
     "tables": "pgbench's tables, loaded with `pgbench -i -I dtGvp -s S` on both servers "
-              "(server-side generation with `generate_series`: threadgres has no COPY FROM "
-              "yet, so PostgreSQL runs the same steps). Load time = pgbench's \"done in\" "
+              "(server-side generation with `generate_series`, the steps measured since before "
+              "threadgres had COPY FROM; the default client-side steps are spot-checked in "
+              "bench/README.md). Both servers are reached over plain TCP (`PGSSLMODE=disable`). "
+              "Load time = pgbench's \"done in\" "
               "(PostgreSQL's old tables are dropped and a CHECKPOINT taken first, untimed; "
               "threadgres is restarted before each load). Memory after the load: "
               "threadgres's VmRSS increase over the load (fresh process), beside PostgreSQL's "
@@ -1993,6 +1995,10 @@ def flatten_latency(out):
 
 
 def main():
+    # One transport for both servers: threadgres offers TLS by default and a default
+    # PostgreSQL cluster does not, so libpq's sslmode=prefer would encrypt every threadgres
+    # session (pgbench, psql) and none of PostgreSQL's. Plain TCP for both.
+    os.environ["PGSSLMODE"] = "disable"
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--mode", choices=["quick", "full"], default="quick")
     ap.add_argument("--smoke", action="store_true", help="seconds-long points (CI)")
