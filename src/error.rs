@@ -77,6 +77,9 @@ pub struct PgErrorData {
     pub hint: Option<String>,
     /// 1-based character offset into the statement text, as PostgreSQL reports it.
     pub position: Option<u32>,
+    /// Where the error happened (field W, psql's CONTEXT lines), innermost first, one line
+    /// each: e.g. the COPY FROM line being loaded.
+    pub context: Option<String>,
     /// The schema, table, column, data type and constraint an error is about (fields s, t, c,
     /// d, n), boxed: most errors have none, and errors travel in every `PgResult`.
     pub objects: Option<Box<ErrorObjects>>,
@@ -103,6 +106,7 @@ impl PgError {
             detail: None,
             hint: None,
             position: None,
+            context: None,
             objects: None,
         }))
     }
@@ -154,6 +158,17 @@ impl PgError {
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Adds an outer context line (after any the error already has, as PostgreSQL's error
+    /// context callbacks add theirs from the innermost out).
+    pub fn with_context(mut self, line: impl Into<String>) -> Self {
+        let line = line.into();
+        self.context = Some(match self.context.take() {
+            Some(inner) => format!("{inner}\n{line}"),
+            None => line,
+        });
         self
     }
 

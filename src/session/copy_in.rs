@@ -19,8 +19,15 @@
 //! size per CopyData plus one line; rows are inserted every [`BATCH`] rows, so memory does not
 //! grow with the size of the copy. CSV fields with quoted newlines are not supported yet (the
 //! row fails to parse with 22P04).
+//!
+//! Errors carry PostgreSQL's COPY context (`COPY t, line N...`, see [`context`]): the line
+//! being read, or for an error raised while a batch is inserted, the line of the row it was
+//! raised for (the `Feed` counts the rows it hands to the INSERT operator).
+
+mod context;
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::txn::TxState;
@@ -28,7 +35,7 @@ use super::Session;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::parser::Parsed;
 use crate::sql::plan::modify::CopyFrom;
-use crate::sql::types::{io, Type, Value};
+use crate::sql::types::{cast, io, Type, Value};
 use crate::sql::{CopyFormat, CopyOptions};
 use crate::wire::backend as be;
 
@@ -48,6 +55,11 @@ pub(super) struct CopyIn {
     count: u64,
     /// Lines seen (for the header and error context).
     line: u64,
+    /// The line number and text of the rows in `rows` (for the context of an error raised
+    /// while they are inserted).
+    batch: context::BatchLines,
+    /// Rows of the batch being inserted that the INSERT operator has read.
+    handed: Arc<AtomicUsize>,
     /// The statement failed: the rest of the data is discarded.
     failed: bool,
     /// The end-of-data marker `\.` was seen (binary: the trailer).
@@ -67,6 +79,8 @@ impl CopyIn {
             rows: Vec::new(),
             count: 0,
             line: 0,
+            batch: Default::default(),
+            handed: Default::default(),
             failed: false,
             ended: false,
             header_done: false,
@@ -282,7 +296,9 @@ impl Session {
 
     fn copy_line(&mut self, c: &mut CopyIn, bytes: &[u8]) -> PgResult<()> {
         c.line += 1;
-        let text = super::encoding::text_in(self.core.settings.client, bytes)?;
+        let rel = &c.target.rel.name.name;
+        let text = super::encoding::text_in(self.core.settings.client, bytes)
+            .map_err(|e| context::line(e, rel, c.line))?;
         let line = text.strip_suffix('\n').unwrap_or(&text);
         let line = line.strip_suffix('\r').unwrap_or(line);
         if c.line == 1 && c.options.header {
@@ -296,7 +312,8 @@ impl Session {
         let csv;
         let fields: &[Option<Cow<'_, str>>] = match c.options.format {
             CopyFormat::Csv => {
-                csv = csv_fields(line, &c.options)?
+                csv = csv_fields(line, &c.options)
+                    .map_err(|e| context::line_text(e, rel, c.line, line))?
                     .into_iter()
                     .map(|f| f.map(Cow::Owned))
                     .collect::<Vec<_>>();
@@ -309,21 +326,31 @@ impl Session {
         };
         let t = &c.target;
         if fields.len() > t.columns.len() {
-            return Err(bad_copy("extra data after last expected column"));
-        }
-        if fields.len() < t.columns.len() {
-            let missing = &t.rel.columns[t.columns[fields.len()]].name;
-            return Err(bad_copy(format!("missing data for column \"{missing}\"")));
+            let e = bad_copy("extra data after last expected column");
+            return Err(context::line_text(e, rel, c.line, line));
         }
         let mut row = vec![Value::Null; t.rel.columns.len()];
-        for (f, &col) in fields.iter().zip(&t.columns) {
+        for (i, &col) in t.columns.iter().enumerate() {
+            let cd = &t.rel.columns[col];
+            // As PostgreSQL, the fields there are are converted before a missing one is
+            // reported (an empty line: its one empty field fails to convert first).
+            let Some(f) = fields.get(i) else {
+                let e = bad_copy(format!("missing data for column \"{}\"", cd.name));
+                return Err(context::line_text(e, rel, c.line, line));
+            };
             if let Some(text) = f {
-                let cd = &t.rel.columns[col];
                 row[col] =
-                    io::from_text(text, Type(cd.type_oid), cd.typmod, &self.core.settings.fmt)?;
+                    io::from_text(text, Type(cd.type_oid), cd.typmod, &self.core.settings.fmt)
+                        .map_err(|e| {
+                            context::column(e, rel, c.line, &cd.name, Some(text), false)
+                        })?;
             }
         }
+        if c.rows.is_empty() {
+            c.batch.first = c.line;
+        }
         c.rows.push(row);
+        c.batch.push(line);
         if c.rows.len() >= BATCH {
             self.copy_flush(c)?;
         }
@@ -394,7 +421,15 @@ impl Session {
                     continue;
                 }
                 if len < 0 {
-                    return Err(bad_copy("invalid field size"));
+                    let e = bad_copy("invalid field size");
+                    let rel = &t.rel.name.name;
+                    return Err(match t.columns.get(fields.len()) {
+                        Some(&col) => {
+                            let name = &t.rel.columns[col].name;
+                            context::column(e, rel, c.line + 1, name, None, true)
+                        }
+                        None => context::line(e, rel, c.line + 1),
+                    });
                 }
                 if buf.len() < end + len as usize {
                     whole = false;
@@ -408,10 +443,11 @@ impl Session {
             }
             c.line += 1;
             if count as usize != t.columns.len() {
-                return Err(bad_copy(format!(
+                let e = bad_copy(format!(
                     "row field count is {count}, expected {}",
                     t.columns.len()
-                )));
+                ));
+                return Err(context::line(e, &t.rel.name.name, c.line));
             }
             let mut row = vec![Value::Null; t.rel.columns.len()];
             for (f, &col) in fields.into_iter().zip(&t.columns) {
@@ -421,12 +457,19 @@ impl Session {
                     Some((s, e)) => {
                         let ty = Type(cd.type_oid);
                         let client = self.core.settings.client;
-                        io::from_binary(
-                            &super::encoding::binary_param(client, &buf[s..e], ty)?,
-                            ty,
-                        )?
+                        super::encoding::binary_param(client, &buf[s..e], ty)
+                            .and_then(|v| io::from_binary(&v, ty))
+                            // As PostgreSQL's receive functions, with the column's typmod
+                            // (character(n) padded or too long, numeric scale ...).
+                            .and_then(|v| cast::apply_typmod(v, ty, cd.typmod, false))
+                            .map_err(|e| {
+                                context::column(e, &t.rel.name.name, c.line, &cd.name, None, true)
+                            })?
                     }
                 };
+            }
+            if c.rows.is_empty() {
+                c.batch.first = c.line;
             }
             c.rows.push(row);
             at = end;
@@ -435,7 +478,8 @@ impl Session {
             }
         }
         if last && at < buf.len() && !c.ended {
-            return Err(bad_copy("unexpected EOF in COPY data"));
+            let e = bad_copy("unexpected EOF in COPY data");
+            return Err(context::line(e, &t.rel.name.name, c.line + 1));
         }
         c.partial = buf[at..].to_vec();
         if last && !c.rows.is_empty() {
@@ -447,11 +491,15 @@ impl Session {
     /// Inserts the parsed rows through the INSERT operator.
     fn copy_flush(&mut self, c: &mut CopyIn) -> PgResult<()> {
         let rows = std::mem::take(&mut c.rows);
-        let plan = c.target.insert_plan(rows);
+        c.handed.store(0, Ordering::Relaxed);
+        let plan = c.target.insert_plan(rows, c.handed.clone());
         let (_, error) = self.core.run_query_partial(&plan, &[]);
         if let Some(e) = error {
-            return Err(e);
+            // The row the error was raised for is the last one the operator read.
+            let row = c.handed.load(Ordering::Relaxed).saturating_sub(1);
+            return Err(c.batch.error(e, &c.target.rel.name.name, row));
         }
+        c.batch.clear();
         c.count += self.core.last_affected.unwrap_or(0);
         Ok(())
     }
@@ -464,9 +512,11 @@ impl Session {
         };
         if !c.failed {
             let r = match fail {
-                Some(m) => Err(PgError::new(
-                    code::QUERY_CANCELED,
-                    format!("COPY from stdin failed: {m}"),
+                // The context names the line PostgreSQL was reading.
+                Some(m) => Err(context::line(
+                    PgError::new(code::QUERY_CANCELED, format!("COPY from stdin failed: {m}")),
+                    &c.target.rel.name.name,
+                    c.line + 1,
                 )),
                 None => self.copy_lines(&mut c, true),
             };

@@ -5269,6 +5269,10 @@ pub fn virtual_columns(vt: VirtualTable) -> Vec<Column> {
 pub struct Feed {
     pub rows: std::sync::Arc<parking_lot::Mutex<Vec<Vec<crate::sql::types::Value>>>>,
     pub defaults: Vec<(usize, Expr)>,
+    /// How many rows the operator has handed out (stored as each one is, before its defaults
+    /// are evaluated): after an error, the row it was raised for is the last one handed out,
+    /// which COPY FROM names in the error's context.
+    pub handed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Feed {
@@ -5276,6 +5280,7 @@ impl Feed {
         Feed {
             rows: std::sync::Arc::new(parking_lot::Mutex::new(rows)),
             defaults,
+            handed: Default::default(),
         }
     }
 

@@ -358,6 +358,10 @@ fn write_error(out: &mut BytesMut, e: &PgError, enc: Client) -> Result<(), PgErr
         out.put_u8(b'P');
         put_cstr(out, &p.to_string());
     }
+    if let Some(w) = &e.context {
+        out.put_u8(b'W');
+        put_cstr_in(out, w, enc)?;
+    }
     if let Some(o) = &e.objects {
         for (tag, v) in [
             (b's', &o.schema),

@@ -60,6 +60,8 @@ impl Operator for Values {
 #[derive(Default)]
 pub(super) struct Feed {
     rows: Option<std::vec::IntoIter<Row>>,
+    /// Rows handed out (published to the plan's `handed` with a plain store per row).
+    handed: usize,
 }
 
 impl Operator for Feed {
@@ -76,6 +78,9 @@ impl Operator for Feed {
         let Some(mut row) = rows.next() else {
             return Ok(Step::Done);
         };
+        self.handed += 1;
+        feed.handed
+            .store(self.handed, std::sync::atomic::Ordering::Relaxed);
         for (col, e) in &feed.defaults {
             row[*col] = e.eval(&[], cx)?;
         }

@@ -299,7 +299,17 @@ fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
             if row[i].is_null() {
                 "null".to_string()
             } else {
-                text_of(&row[i], Type(c.type_oid), cx.session.fmt())
+                // PostgreSQL shows at most 64 bytes of a value (at a character boundary).
+                let mut s = text_of(&row[i], Type(c.type_oid), cx.session.fmt());
+                if s.len() > 64 {
+                    let mut n = 64;
+                    while !s.is_char_boundary(n) {
+                        n -= 1;
+                    }
+                    s.truncate(n);
+                    s.push_str("...");
+                }
+                s
             }
         })
         .collect();

@@ -161,8 +161,13 @@ pub struct CopyFrom {
 
 impl CopyFrom {
     /// The plan that inserts `rows` (full table rows; the columns the data leaves out get
-    /// their defaults, evaluated per row).
-    pub fn insert_plan(&self, rows: Vec<Vec<Value>>) -> Plan {
+    /// their defaults, evaluated per row). `handed` counts the rows the plan has read (see
+    /// [`super::Feed::handed`]).
+    pub fn insert_plan(
+        &self,
+        rows: Vec<Vec<Value>>,
+        handed: Arc<std::sync::atomic::AtomicUsize>,
+    ) -> Plan {
         let defaults = self
             .defaults
             .iter()
@@ -177,7 +182,10 @@ impl CopyFrom {
                 kind: ModifyKind::Insert,
                 input: Plan {
                     columns: table_columns(&self.rel),
-                    node: Node::Feed(super::Feed::new(rows, defaults)),
+                    node: Node::Feed(super::Feed {
+                        handed,
+                        ..super::Feed::new(rows, defaults)
+                    }),
                 },
                 checks: self.checks.clone(),
                 returning: None,
