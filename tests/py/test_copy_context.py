@@ -57,6 +57,8 @@ CASES = [
     ("split_line", [], "COPY ct FROM STDIN", ["1\t2\tx\ty\n2\t", "-2\tx\ty\n"]),
     ("no_final_newline", [], "COPY ct FROM STDIN", ["1\t2\tx\ty\n2\t-2\tx\ty"]),
     ("invalid_utf8", [], "COPY ct FROM STDIN", [b"1\t2\tx\ty\n2\t2\tx\t\xff\n"]),
+    ("latin1_line", ["SET client_encoding TO 'LATIN1'"], "COPY ct FROM STDIN", [b"1\t-2\tx\t\xfc\n"]),
+    ("latin1_value", ["SET client_encoding TO 'LATIN1'"], "COPY ct FROM STDIN", [b"1\t\xfc\tx\ty\n"]),
     ("second_batch_check", [], "COPY ct FROM STDIN", [_rows(1500) + "1501\t-1\tx\ty\n"]),
     ("second_batch_unique", [], "COPY ct FROM STDIN", [_rows(1500) + "7\t1\tx\ty\n"]),
     ("batch_edge_unique", [], "COPY ct FROM STDIN", [_rows(999) + "7\t1\tx\ty\n" + _rows(5, 2000)]),
@@ -131,6 +133,11 @@ def test_copy_from_binary_bad_field(pg, server):
     differential(pg, server, lambda s: _run(s, [], "COPY ct FROM STDIN (FORMAT binary)", [sig + row + b"\xff\xff"]))
 
 
+def test_copy_from_binary_bad_signature(pg, server):
+    """A bad file header: PostgreSQL reads it before the rows, with no COPY context."""
+    differential(pg, server, lambda s: _run(s, [], "COPY ct FROM STDIN (FORMAT binary)", [b"PGCOPY\nnot"]))
+
+
 def test_copy_fail_context(pg, server):
     """CopyFail from the client after some rows: 57014 with the line the server was reading."""
     def observe(s):
@@ -140,7 +147,8 @@ def test_copy_fail_context(pg, server):
             c.query(TABLE)
             c.send_query("COPY ct FROM STDIN")
             c.read_until("G")
-            c.copy_data(b"1\t2\tx\ty\n2\t2\tx\ty\n").copy_fail("client gave up").push()
+            # Two whole lines and part of a third.
+            c.copy_data(b"1\t2\tx\ty\n2\t2\tx\ty\n3\t").copy_fail("client gave up").push()
             err = [m.fields for m in c.read_until_ready() if m.type == "E"]
             out = [(f.get("C"), f.get("M"), f.get("W")) for f in err]
             count = c.simple("SELECT count(*) FROM ct")
