@@ -239,13 +239,19 @@ fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64) -> Option<String>
         let c = *def.columns.get(column as usize - 1)?;
         return Some(quote_ident(&table.columns.get(c)?.name));
     }
-    Some(format!(
+    Some(index_definition(&idx, def, &table))
+}
+
+/// pg_get_indexdef's whole-index form (also pg_indexes.indexdef): `def` is `idx`'s definition,
+/// `table` the table it indexes.
+pub fn index_definition(idx: &Rel, def: &crate::catalog::IndexDef, table: &Rel) -> String {
+    format!(
         "CREATE {}INDEX {} ON {} USING btree ({})",
         if def.unique { "UNIQUE " } else { "" },
         quote_ident(&idx.name.name),
-        qualified(&table),
-        column_list(&table, &def.columns)
-    ))
+        qualified(table),
+        column_list(table, &def.columns)
+    )
 }
 
 /// pg_get_constraintdef(constraint [, pretty]).

@@ -104,6 +104,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if let Some(rows) = super::catalog_roles::rows(oid, cx) {
         return Some(rows);
     }
+    if let Some(rows) = super::catalog_views::rows(oid, cx) {
+        return Some(rows);
+    }
     let created = if matches!(oid, 1259 | 2606) {
         created_namespaces(cx)
     } else {
