@@ -48,3 +48,42 @@ CREATE VIEW cp_v AS SELECT id, a FROM cp_vt;
 SELECT schemaname, viewname, viewowner, definition FROM pg_views WHERE viewname = 'cp_v';
 DROP VIEW cp_v;
 DROP TABLE cp_vt;
+
+-- name: regrole_predefined
+SELECT 'postgres'::regrole, 'POSTGRES'::regrole, '"postgres"'::regrole, '10'::regrole, 10::regrole, 0::regrole, 99999::regrole, '-'::regrole;
+SELECT 'postgres'::regrole::oid, 'pg_monitor'::regrole::oid::int4, 'pg_read_all_data'::regrole::int8, 'pg_monitor'::pg_catalog.regrole::text;
+SELECT pg_typeof('postgres'::regrole), 'postgres'::regrole = 10, 'postgres'::regrole::text = 'postgres';
+SELECT rolname FROM pg_roles WHERE oid = 'pg_monitor'::regrole;
+SELECT to_regrole('postgres'), to_regrole('nosuch'), to_regrole('POSTGRES');
+
+-- name: regrole_unknown_role
+-- @errors
+SELECT 'cp_no_such_role'::regrole;
+SELECT '"Postgres"'::regrole;
+
+-- name: regrole_bad_name
+-- @errors
+SELECT 'a.b'::regrole;
+SELECT ''::regrole;
+SELECT 'two words'::regrole;
+SELECT to_regrole('a.b');
+
+-- name: regrole_created_roles
+DROP ROLE IF EXISTS cp_r1;
+DROP ROLE IF EXISTS "Cp Role";
+CREATE ROLE cp_r1;
+CREATE ROLE "Cp Role";
+SELECT 'cp_r1'::regrole::text, '"Cp Role"'::regrole::text, to_regrole('"Cp Role"')::text;
+SELECT r.rolname, r.oid::regrole::text, r.oid::regrole = r.oid, to_regrole(quote_ident(r.rolname))::oid = r.oid FROM pg_roles r WHERE r.rolname IN ('cp_r1', 'Cp Role', 'postgres', 'pg_monitor') ORDER BY 1;
+SELECT rolname FROM pg_roles WHERE oid = 'cp_r1'::regrole;
+SELECT count(*) FROM pg_roles r WHERE r.oid = '"Cp Role"'::regrole::oid;
+DROP ROLE cp_r1;
+DROP ROLE "Cp Role";
+
+-- name: regrole_created_roles_values
+-- @modes simple,extended
+-- (In binary a regrole is its OID, which differs between servers for a role made here.)
+DROP ROLE IF EXISTS cp_r2;
+CREATE ROLE cp_r2;
+SELECT 'cp_r2'::regrole, to_regrole('cp_r2'), r.oid::regrole FROM pg_roles r WHERE r.rolname = 'cp_r2';
+DROP ROLE cp_r2;
