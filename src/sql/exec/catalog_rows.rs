@@ -193,6 +193,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         1249 => {
             let mut out = Vec::new();
             for r in rels() {
+                // An index's attributes are copies of its table's columns without their
+                // constraints: PostgreSQL's never have attnotnull, a default or an identity.
+                let index = r.kind == RelKind::Index;
                 for (i, col) in r.columns.iter().enumerate() {
                     let ty = Type(col.type_oid);
                     out.push(build(1249, |c| match c {
@@ -220,10 +223,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                                 .map_or(if ty.typlen() > 0 { 'p' } else { 'x' }, |a| a.1),
                         ),
                         "attcompression" | "attgenerated" => char_value('\0'),
-                        "attnotnull" => Value::Bool(col.not_null),
-                        "atthasdef" => Value::Bool(has_default(col)),
+                        "attnotnull" => Value::Bool(col.not_null && !index),
+                        "atthasdef" => Value::Bool(has_default(col) && !index),
                         "atthasmissing" => Value::Bool(false),
-                        "attidentity" => char_value(col.identity.unwrap_or('\0')),
+                        "attidentity" => {
+                            char_value(col.identity.filter(|_| !index).unwrap_or('\0'))
+                        }
                         "attisdropped" => Value::Bool(col.dropped),
                         "attislocal" => Value::Bool(true),
                         "attcollation" => {

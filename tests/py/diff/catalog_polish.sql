@@ -87,3 +87,13 @@ DROP ROLE IF EXISTS cp_r2;
 CREATE ROLE cp_r2;
 SELECT 'cp_r2'::regrole, to_regrole('cp_r2'), r.oid::regrole FROM pg_roles r WHERE r.rolname = 'cp_r2';
 DROP ROLE cp_r2;
+
+-- name: pg_attribute_of_indexes
+DROP TABLE IF EXISTS cp_ai;
+CREATE TABLE cp_ai (id int PRIMARY KEY, a text UNIQUE, b int NOT NULL DEFAULT 7, c int, d int GENERATED ALWAYS AS IDENTITY, s serial);
+CREATE INDEX cp_ai_bc ON cp_ai (b, c);
+CREATE UNIQUE INDEX cp_ai_ds ON cp_ai (d, s);
+SELECT c.relname, a.attname, a.attnum, a.attnotnull, a.atthasdef, a.attidentity, a.attgenerated, a.atttypid, a.attlen, a.attstorage, a.attalign, a.attcollation, a.attislocal, a.attbyval, a.attisdropped FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname LIKE 'cp\_ai%' AND c.relkind = 'i' ORDER BY 1, 3;
+SELECT attname, attnotnull FROM pg_attribute WHERE attrelid = 'cp_ai_pkey'::regclass;
+SELECT attname, attnotnull, atthasdef, attidentity FROM pg_attribute WHERE attrelid = 'cp_ai'::regclass AND attnum > 0 ORDER BY attnum;
+DROP TABLE cp_ai;
