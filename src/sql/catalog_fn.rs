@@ -262,8 +262,9 @@ pub fn index_definition(idx: &Rel, def: &crate::catalog::IndexDef, table: &Rel) 
     )
 }
 
-/// pg_get_constraintdef(constraint [, pretty]).
-fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
+/// pg_get_constraintdef(constraint [, pretty]): only a CHECK's expression prints differently
+/// in the two forms.
+fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<String> {
     let rels = all_relations(s);
     let (rel, k) = rels
         .iter()
@@ -283,7 +284,8 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
             )
         }
         ConstraintKind::Check { expr } => {
-            format!("CHECK ({})", ruleutils::check_expr(expr, &column_info(rel)))
+            let cols = column_info(rel);
+            format!("CHECK ({})", ruleutils::check_expr_in(expr, &cols, pretty))
         }
         ConstraintKind::ForeignKey {
             columns,
@@ -411,7 +413,10 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             None => Value::Null,
         },
         GetConstraintDef => match oid_arg(args.first()) {
-            Some(oid) => text(get_constraintdef(s, oid)),
+            Some(oid) => {
+                let pretty = matches!(args.get(1), Some(Value::Bool(true)));
+                text(get_constraintdef(s, oid, pretty))
+            }
             None => Value::Null,
         },
         ColDescription => match (oid_arg(args.first()), args.get(1).and_then(Value::as_i64)) {

@@ -97,3 +97,40 @@ SELECT c.relname, a.attname, a.attnum, a.attnotnull, a.atthasdef, a.attidentity,
 SELECT attname, attnotnull FROM pg_attribute WHERE attrelid = 'cp_ai_pkey'::regclass;
 SELECT attname, attnotnull, atthasdef, attidentity FROM pg_attribute WHERE attrelid = 'cp_ai'::regclass AND attnum > 0 ORDER BY attnum;
 DROP TABLE cp_ai;
+
+-- name: constraintdef_check_forms
+DROP TABLE IF EXISTS cp_ck;
+CREATE TABLE cp_ck (a int CHECK (a > 0), b int, c text, d numeric, e varchar(14), k float8, o int2, f int8, h bool,
+  CONSTRAINT ck_and CHECK (a > 0 AND b < 10),
+  CONSTRAINT ck_or CHECK (a > 0 OR b IS NULL),
+  CONSTRAINT ck_fn CHECK (length(c) < 5),
+  CONSTRAINT ck_fn2 CHECK (lower(c) <> upper(c)),
+  CONSTRAINT ck_fn3 CHECK (length(e) < 5),
+  CONSTRAINT ck_in CHECK (c IN ('x', 'y')),
+  CONSTRAINT ck_in2 CHECK (b IN (1, 2, 3)),
+  CONSTRAINT ck_not_in CHECK (c NOT IN ('p', 'q')),
+  CONSTRAINT ck_not_in1 CHECK (c NOT IN ('z')),
+  CONSTRAINT ck_not CHECK (NOT (a = 5)),
+  CONSTRAINT ck_not2 CHECK (NOT h),
+  CONSTRAINT ck_bool CHECK (h),
+  CONSTRAINT ck_mix CHECK ((a > 0 AND b > 0) OR c IS NOT NULL),
+  CONSTRAINT ck_mix2 CHECK (upper(c) = 'X' AND (a IS NULL OR a BETWEEN 1 AND 3)),
+  CONSTRAINT ck_arith CHECK (a + b * 2 > 3),
+  CONSTRAINT ck_arith2 CHECK (a::bigint * 2 - 1 > o % 3),
+  CONSTRAINT ck_arith3 CHECK (a + o > f),
+  CONSTRAINT ck_between CHECK (b BETWEEN 1 AND 10),
+  CONSTRAINT ck_num CHECK (d >= 0.5),
+  CONSTRAINT ck_num2 CHECK (d < 10),
+  CONSTRAINT ck_neg CHECK (a > -5),
+  CONSTRAINT ck_float CHECK (k > 0.5),
+  CONSTRAINT ck_like CHECK (e LIKE 'x%'),
+  CONSTRAINT ck_empty CHECK (c <> ''));
+SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, false), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid = 'cp_ck'::regclass ORDER BY conname;
+DROP TABLE cp_ck;
+
+-- name: constraintdef_other_kinds
+DROP TABLE IF EXISTS cp_ckc, cp_ckp;
+CREATE TABLE cp_ckp (id int PRIMARY KEY, u int UNIQUE);
+CREATE TABLE cp_ckc (id int REFERENCES cp_ckp ON DELETE CASCADE, v int CHECK (v <> 0));
+SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid IN ('cp_ckp'::regclass, 'cp_ckc'::regclass) ORDER BY conname;
+DROP TABLE cp_ckc, cp_ckp;
