@@ -201,7 +201,7 @@ pub fn check_node(text: &str) -> String {
 }
 
 /// pg_get_expr: prints a node made by [`default_node`] or [`check_node`].
-fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32) -> Option<String> {
+fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32, pretty: bool) -> Option<String> {
     let rel = relation(s, relid)?;
     let cols = column_info(&rel);
     let body = node.strip_suffix('}')?;
@@ -209,10 +209,11 @@ fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32) -> Option<String> {
         let (num, text) = rest.split_once(" :expr ")?;
         let attnum: usize = num.parse().ok()?;
         let col = rel.columns.get(attnum.checked_sub(1)?)?;
-        return Some(ruleutils::default_expr(text, Type(col.type_oid), &cols));
+        let ty = Type(col.type_oid);
+        return Some(ruleutils::default_expr_in(text, ty, &cols, pretty));
     }
     let text = body.strip_prefix("{CHECK :expr ")?;
-    Some(ruleutils::check_expr(text, &cols))
+    Some(ruleutils::check_expr_in(text, &cols, pretty))
 }
 
 fn column_list(rel: &Rel, cols: &[usize]) -> String {
@@ -366,7 +367,8 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         GetExpr => match (args.first().and_then(Value::as_str), oid_arg(args.get(1))) {
             (Some(node), Some(relid)) => {
                 let node = node.to_string();
-                text(get_expr(s, &node, relid))
+                let pretty = matches!(args.get(2), Some(Value::Bool(true)));
+                text(get_expr(s, &node, relid, pretty))
             }
             _ => Value::Null,
         },

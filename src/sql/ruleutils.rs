@@ -666,7 +666,9 @@ fn print_in(t: &T, show_implicit: bool, pretty: bool) -> String {
             arg: a,
             implicit: true,
             ..
-        } if !show_implicit => print_in(a, false, pretty),
+            // A hidden conversion still parents its argument (isSimpleNode: an operator
+            // under a cast is parenthesized, `(2 * 3 - 1)` as a numeric default).
+        } if !show_implicit => arg(a, false),
         T::Cast {
             arg: a, ty, typmod, ..
         } => {
@@ -722,11 +724,16 @@ pub fn is_null_default(text: &str) -> bool {
 /// pg_get_expr of a column default: analyzed for a column of type `ty`, the conversion to it
 /// not shown.
 pub fn default_expr(text: &str, ty: Type, cols: &[ColInfo<'_>]) -> String {
+    default_expr_in(text, ty, cols, true)
+}
+
+/// pg_get_expr of a column default, in pretty form or not (`print_in`).
+pub fn default_expr_in(text: &str, ty: Type, cols: &[ColInfo<'_>], pretty: bool) -> String {
     let typer = Typer { cols, rels: &[] };
     crate::sql::plan::modify::parse_expr(text)
         .ok()
         .and_then(|n| typer.expr(&n).ok())
-        .map(|t| print(&coerce(t, ty), false))
+        .map(|t| print_in(&coerce(t, ty), false, pretty))
         .unwrap_or_else(|| text.to_string())
 }
 

@@ -134,3 +134,15 @@ CREATE TABLE cp_ckp (id int PRIMARY KEY, u int UNIQUE);
 CREATE TABLE cp_ckc (id int REFERENCES cp_ckp ON DELETE CASCADE, v int CHECK (v <> 0));
 SELECT conname, pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid IN ('cp_ckp'::regclass, 'cp_ckc'::regclass) ORDER BY conname;
 DROP TABLE cp_ckc, cp_ckp;
+
+-- name: get_expr_default_forms
+DROP TABLE IF EXISTS cp_df;
+CREATE TABLE cp_df (a int DEFAULT 1 + 2, b numeric DEFAULT 5, c text DEFAULT 'x' || 'y', d timestamptz DEFAULT now(), e int8 DEFAULT -1, f varchar(5) DEFAULT upper('q'), g numeric DEFAULT 2 * 3 - 1, h int DEFAULT 7, i float8 DEFAULT 0.5, j bool DEFAULT (NOT false), k int DEFAULT (3), l int8 DEFAULT 1 + 2, m float8 DEFAULT 1 + 1, n numeric DEFAULT length('ab'), o varchar DEFAULT 'a' || 'b');
+SELECT a.attname, pg_get_expr(d.adbin, d.adrelid), pg_get_expr(d.adbin, d.adrelid, true), pg_get_expr(d.adbin, d.adrelid, false) FROM pg_attrdef d JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum WHERE d.adrelid = 'cp_df'::regclass ORDER BY 1;
+DROP TABLE cp_df;
+
+-- name: get_expr_check_forms
+DROP TABLE IF EXISTS cp_gx;
+CREATE TABLE cp_gx (a int, b text, CONSTRAINT cp_gx_c CHECK (a > 0 AND (b IS NULL OR b IN ('u', 'v'))));
+SELECT pg_get_expr(conbin, conrelid), pg_get_expr(conbin, conrelid, true) FROM pg_constraint WHERE conname = 'cp_gx_c';
+DROP TABLE cp_gx;
