@@ -13,7 +13,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql;
 use crate::sql::exec::Row;
 use crate::sql::plan::Column;
-use crate::sql::types::{io, FormatCtx, Value};
+use crate::sql::types::{io, FormatCtx, Type, Value};
 use crate::wire::backend::{self as be, FieldDescription};
 use crate::wire::Format;
 
@@ -47,6 +47,33 @@ fn format_of(formats: &[Format], i: usize) -> Format {
         1 => formats[0],
         _ => formats.get(i).copied().unwrap_or(Format::Text),
     }
+}
+
+/// Whether rows of `columns` sent in `formats` carry a regclass in binary. A user relation's
+/// regclass is held by name (the types layer has no catalog) and binary sends the OID, so the
+/// session resolves those values first ([`resolve_regclass`]).
+pub(super) fn binary_regclass(columns: &[Column], formats: &[Format]) -> bool {
+    columns
+        .iter()
+        .enumerate()
+        .any(|(i, c)| c.ty == Type::REGCLASS && format_of(formats, i) == Format::Binary)
+}
+
+/// `row` with its regclass values held by name replaced by their relations' OIDs.
+pub(super) fn resolve_regclass(
+    cx: &mut dyn sql::expr::SessionCtx,
+    columns: &[Column],
+    row: Row,
+) -> PgResult<Row> {
+    row.into_iter()
+        .zip(columns)
+        .map(|(v, c)| match (c.ty, &v) {
+            (Type::REGCLASS, Value::Text(_)) => {
+                sql::catalog_fn::oid_of_regclass(cx, std::slice::from_ref(&v))
+            }
+            _ => Ok(v),
+        })
+        .collect()
 }
 
 /// One DataRow; `text` is scratch space for text-format values; `client` the client's
@@ -111,10 +138,17 @@ impl Session {
         formats: &[Format],
         rows: &[Row],
     ) -> PgResult<()> {
-        let fmt = &self.core.settings.fmt;
         let mut text = String::new();
+        let regclass = binary_regclass(columns, formats);
         for row in rows {
-            let client = self.core.settings.client;
+            let resolved;
+            let row = if regclass {
+                resolved = resolve_regclass(&mut self.core, columns, row.clone())?;
+                &resolved
+            } else {
+                row
+            };
+            let (fmt, client) = (&self.core.settings.fmt, self.core.settings.client);
             write_row(&mut self.out, fmt, columns, formats, row, &mut text, client)?;
         }
         Ok(())

@@ -36,7 +36,9 @@
 use std::sync::Arc;
 
 use super::protocol::Flow;
-use super::results::{write_row, write_row_description, Formats};
+use super::results::{
+    binary_regclass, resolve_regclass, write_row, write_row_description, Formats,
+};
 use super::{Portal, PortalRows, Session};
 use crate::error::{PgError, PgResult};
 use crate::sql::exec::{self, row_bytes, Executor, Held, Row, Step, MAX_RESULT_BYTES};
@@ -294,6 +296,7 @@ impl Session {
         let plan = r.exec.plan().clone();
         let columns = &plan.columns;
         let mut text = String::new();
+        let regclass = binary_regclass(columns, &r.formats);
         loop {
             let step = r.exec.next(&mut EvalCx {
                 params: &r.params,
@@ -303,6 +306,14 @@ impl Session {
             match step {
                 Ok(Step::Row(row)) => {
                     r.rows += 1;
+                    let row = if regclass {
+                        match resolve_regclass(&mut *core, columns, row) {
+                            Ok(row) => row,
+                            Err(e) => return Pulled::Ended(Some(e)),
+                        }
+                    } else {
+                        row
+                    };
                     match &mut r.sink {
                         Sink::Wire => {
                             if !core.notices.is_empty() {

@@ -537,7 +537,7 @@ fn regclass_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
 
 /// The OID of a regclass value: held as an OID already, or by name (a user relation, looked
 /// up as regclass input does: through search_path unless qualified).
-fn oid_of_regclass(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+pub(crate) fn oid_of_regclass(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
     let text = match args.first() {
         Some(Value::Text(t)) => t.clone(),
         Some(Value::Null) | None => return Ok(Value::Null),

@@ -466,6 +466,10 @@ pub enum Node {
         input: Box<Plan>,
         group: Vec<Expr>,
         aggs: Vec<AggCall>,
+        /// The group keys of the empty grouping sets (ROLLUP's grand total, `()`): with no
+        /// input rows each still gives one row, as PostgreSQL's does. Empty without grouping
+        /// sets (no GROUP BY is one group anyway).
+        empty_sets: Vec<Vec<Value>>,
     },
     /// Window functions: each input row with one value per call appended. Rows come out in
     /// the order of the last call's partition and order keys.
@@ -1905,11 +1909,16 @@ impl<'a> Planner<'a> {
                 Some(gs) => gs.apply(plan, ctx.group),
                 None => (plan, ctx.group),
             };
+            let empty_sets = ctx
+                .gsets
+                .as_ref()
+                .map_or_else(Vec::new, |gs| gs.empty_set_keys(group.len()));
             plan = Plan {
                 node: Node::Aggregate {
                     input: Box::new(input),
                     group,
                     aggs: ctx.aggs,
+                    empty_sets,
                 },
                 columns: agg_columns,
             };

@@ -431,3 +431,27 @@ def test_libpq_pipeline_status_sanity(pg, server):
         with _connect(s) as conn:
             return conn.pgconn.protocol_version, conn.pgconn.status == pq.ConnStatus.OK
     differential(pg, server, observe)
+
+
+def test_regclass_in_binary_is_the_relation_oid(pg, server):
+    """A binary regclass is the relation's OID, for a user table too (threadgres holds a user
+    relation's regclass by name; the session resolves it before sending)."""
+    def observe(s):
+        with _connect(s) as conn:
+            conn.autocommit = True
+            conn.execute("DROP TABLE IF EXISTS psy_regclass_t")
+            conn.execute("CREATE TABLE psy_regclass_t (a int)")
+            oid = conn.execute("SELECT 'psy_regclass_t'::regclass::oid").fetchone()[0]
+            cur = conn.cursor(binary=True)
+            cur.execute("SELECT 'psy_regclass_t'::regclass, 'pg_class'::regclass, "
+                        "c.oid::regclass FROM pg_class c WHERE c.relname = 'psy_regclass_t'")
+            user, builtin, via_oid = cur.fetchone()
+            text = conn.execute("SELECT 'psy_regclass_t'::regclass::text").fetchone()[0]
+            conn.execute("DROP TABLE psy_regclass_t")
+            return {
+                "user_is_oid": int.from_bytes(user, "big") == oid,
+                "via_oid_is_oid": int.from_bytes(via_oid, "big") == oid,
+                "builtin": int.from_bytes(builtin, "big"),
+                "text": text,
+            }
+    differential(pg, server, observe)

@@ -314,7 +314,13 @@ impl Aggregate {
 
 impl Operator for Aggregate {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Aggregate { input, group, aggs } = &plan.node else {
+        let Node::Aggregate {
+            input,
+            group,
+            aggs,
+            empty_sets,
+        } = &plan.node
+        else {
             unreachable!("Aggregate opened from another node")
         };
         if !self.started {
@@ -328,6 +334,12 @@ impl Operator for Aggregate {
             match self.input.next(input, cx, b)? {
                 Step::Row(r) => self.add(&r, group, aggs, cx, b)?,
                 Step::Done => {
+                    if self.groups.is_empty() {
+                        // No input rows: the empty grouping sets still give their row.
+                        for key in empty_sets {
+                            self.new_group(key.clone(), aggs, b)?;
+                        }
+                    }
                     self.index = HashMap::new();
                     self.out = Some(std::mem::take(&mut self.groups).into_iter());
                 }

@@ -148,7 +148,9 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
         | Node::LockRows { input, .. }
         | Node::Distinct { input, .. } => colname(input, i, cx),
         Node::Aggregate { input, group, .. } if i < group.len() => expr(&group[i], &cx.with(input)),
-        Node::Aggregate { input, group, aggs } => match aggs.get(i - group.len()) {
+        Node::Aggregate {
+            input, group, aggs, ..
+        } => match aggs.get(i - group.len()) {
             Some(a) => {
                 use super::AggFunc as F;
                 let name = match a.func {
@@ -894,7 +896,9 @@ fn needs(p: &Plan, need: Vec<bool>, out: &mut std::collections::HashSet<usize>) 
             n.resize(input.columns.len(), true);
             needs(input, n, out);
         }
-        Node::Aggregate { input, group, aggs } => {
+        Node::Aggregate {
+            input, group, aggs, ..
+        } => {
             let mut n = vec![false; input.columns.len()];
             group.iter().for_each(|g| mark(g, &mut n));
             for a in aggs {

@@ -10,8 +10,9 @@
 //! Bounds: CUBE of at most 12 elements and at most 4096 grouping sets, PostgreSQL's limits
 //! (with its errors), so the repeated input is at most 4096 times the input.
 //!
-//! Not done: with no input rows PostgreSQL still returns the row of an empty grouping set
-//! (the grand total of ROLLUP); here no rows come.
+//! With no input rows there are no groups, but PostgreSQL still returns one row for each empty
+//! grouping set (the grand total of ROLLUP, CUBE's `()`): the aggregate is given those sets'
+//! keys (every grouping key NULL, the set number set) to start from when its input is empty.
 
 use pg_query::protobuf::{self, node::Node as N, GroupingSetKind};
 
@@ -175,6 +176,23 @@ impl Sets {
                 Box::new(Expr::Column(pos)),
             ),
         }
+    }
+
+    /// The group keys (of `width` keys) of the empty grouping sets, for an empty input.
+    pub fn empty_set_keys(&self, width: usize) -> Vec<Vec<Value>> {
+        let Some(pos) = self.set_pos else {
+            return Vec::new(); // one set: plain grouping (an empty one is no GROUP BY)
+        };
+        self.sets
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.is_empty())
+            .map(|(i, _)| {
+                let mut key = vec![Value::Null; width];
+                key[pos] = Value::Int4(i as i32 + 1);
+                key
+            })
+            .collect()
     }
 
     /// The aggregation's input (each row repeated per set, the set number appended) and its
