@@ -56,6 +56,12 @@ pub enum CatalogFn {
     RegclassOfOid,
     /// The reverse: a cast of a regclass that is not a constant to oid or an integer.
     OidOfRegclass,
+    /// The regrole of an OID (`oid::regrole`) and the OID of a regrole held by name: roles
+    /// made by CREATE ROLE are known only to the catalog (see `plan/regrole.rs`).
+    RegroleOfOid,
+    OidOfRegrole,
+    /// to_regrole(text): the role's regrole, NULL where no role has the name.
+    ToRegrole,
     /// pg_get_viewdef (ruleutils/viewdef.rs).
     ViewDef,
     /// pg_my_temp_schema(): the session's temporary schema's OID, 0 without one.
@@ -108,6 +114,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> 
         ("pg_get_viewdef", 1) => (ViewDef, &[OID]),
         ("pg_get_viewdef", 2) => (ViewDef, &[OID, Type::BOOL]),
         ("pg_my_temp_schema", 0) => (MyTempSchema, &[]),
+        ("to_regrole", 1) => (ToRegrole, &[T]),
         ("pg_is_other_temp_schema", 1) => (IsOtherTempSchema, &[OID]),
         _ => return None,
     })
@@ -139,7 +146,8 @@ pub fn result_type(f: CatalogFn) -> Type {
         AclDefault => Type::ACLITEM_ARRAY,
         MyTempSchema => Type::OID,
         IsOtherTempSchema => Type::BOOL,
-        OidOfRegclass => Type::OID,
+        OidOfRegclass | OidOfRegrole => Type::OID,
+        RegroleOfOid | ToRegrole => Type::REGROLE,
     }
 }
 
@@ -193,7 +201,7 @@ pub fn check_node(text: &str) -> String {
 }
 
 /// pg_get_expr: prints a node made by [`default_node`] or [`check_node`].
-fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32) -> Option<String> {
+fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32, pretty: bool) -> Option<String> {
     let rel = relation(s, relid)?;
     let cols = column_info(&rel);
     let body = node.strip_suffix('}')?;
@@ -201,10 +209,11 @@ fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32) -> Option<String> {
         let (num, text) = rest.split_once(" :expr ")?;
         let attnum: usize = num.parse().ok()?;
         let col = rel.columns.get(attnum.checked_sub(1)?)?;
-        return Some(ruleutils::default_expr(text, Type(col.type_oid), &cols));
+        let ty = Type(col.type_oid);
+        return Some(ruleutils::default_expr_in(text, ty, &cols, pretty));
     }
     let text = body.strip_prefix("{CHECK :expr ")?;
-    Some(ruleutils::check_expr(text, &cols))
+    Some(ruleutils::check_expr_in(text, &cols, pretty))
 }
 
 fn column_list(rel: &Rel, cols: &[usize]) -> String {
@@ -239,17 +248,24 @@ fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64) -> Option<String>
         let c = *def.columns.get(column as usize - 1)?;
         return Some(quote_ident(&table.columns.get(c)?.name));
     }
-    Some(format!(
+    Some(index_definition(&idx, def, &table))
+}
+
+/// pg_get_indexdef's whole-index form (also pg_indexes.indexdef): `def` is `idx`'s definition,
+/// `table` the table it indexes.
+pub fn index_definition(idx: &Rel, def: &crate::catalog::IndexDef, table: &Rel) -> String {
+    format!(
         "CREATE {}INDEX {} ON {} USING btree ({})",
         if def.unique { "UNIQUE " } else { "" },
         quote_ident(&idx.name.name),
-        qualified(&table),
-        column_list(&table, &def.columns)
-    ))
+        qualified(table),
+        column_list(table, &def.columns)
+    )
 }
 
-/// pg_get_constraintdef(constraint [, pretty]).
-fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
+/// pg_get_constraintdef(constraint [, pretty]): only a CHECK's expression prints differently
+/// in the two forms.
+fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<String> {
     let rels = all_relations(s);
     let (rel, k) = rels
         .iter()
@@ -269,7 +285,8 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32) -> Option<String> {
             )
         }
         ConstraintKind::Check { expr } => {
-            format!("CHECK ({})", ruleutils::check_expr(expr, &column_info(rel)))
+            let cols = column_info(rel);
+            format!("CHECK ({})", ruleutils::check_expr_in(expr, &cols, pretty))
         }
         ConstraintKind::ForeignKey {
             columns,
@@ -350,7 +367,8 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         GetExpr => match (args.first().and_then(Value::as_str), oid_arg(args.get(1))) {
             (Some(node), Some(relid)) => {
                 let node = node.to_string();
-                text(get_expr(s, &node, relid))
+                let pretty = matches!(args.get(2), Some(Value::Bool(true)));
+                text(get_expr(s, &node, relid, pretty))
             }
             _ => Value::Null,
         },
@@ -397,7 +415,10 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             None => Value::Null,
         },
         GetConstraintDef => match oid_arg(args.first()) {
-            Some(oid) => text(get_constraintdef(s, oid)),
+            Some(oid) => {
+                let pretty = matches!(args.get(1), Some(Value::Bool(true)));
+                text(get_constraintdef(s, oid, pretty))
+            }
             None => Value::Null,
         },
         ColDescription => match (oid_arg(args.first()), args.get(1).and_then(Value::as_i64)) {
@@ -415,6 +436,9 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         StatisticsObjDefColumns | TriggerDef => Value::Null,
         RegclassOfOid => regclass_of_oid(s, args),
         OidOfRegclass => oid_of_regclass(s, args)?,
+        RegroleOfOid => regrole_of_oid(s, args),
+        OidOfRegrole => oid_of_regrole(s, args)?,
+        ToRegrole => to_regrole(s, args)?,
         ShobjDescription => {
             let oid = oid_arg(args.first());
             let class = args.get(1).and_then(Value::as_str).unwrap_or("");
@@ -566,6 +590,81 @@ pub fn oid_of_regclass_expr(e: crate::sql::expr::Expr) -> crate::sql::expr::Expr
         f: crate::sql::expr::SessionFn::Catalog(CatalogFn::OidOfRegclass),
         args: vec![e],
         arg_types: vec![Type::REGCLASS],
+    }
+}
+
+/// `oid::regrole`: a predefined role (or an OID no role has) stays an OID, which regroleout
+/// prints; a role made by CREATE ROLE becomes its name as regroleout prints it.
+fn regrole_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
+    let Some(oid) = oid_arg(args.first()) else {
+        return Value::Null;
+    };
+    if fixed::role_name(oid).is_some() {
+        return Value::Oid(oid);
+    }
+    let Ok(snap) = s.catalog_snapshot() else {
+        return Value::Oid(oid);
+    };
+    match s.instance().catalog.roles.by_oid(oid, &snap) {
+        Some(role) => Value::Text(quote_ident(&role.def.name)),
+        None => Value::Oid(oid),
+    }
+}
+
+/// The OID of a regrole value: held as an OID already, or by its role's name (42704 where
+/// the role is gone, as PostgreSQL's regrolein would say reading the name again).
+fn oid_of_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+    let text = match args.first() {
+        Some(Value::Text(t)) => t.clone(),
+        Some(Value::Null) | None => return Ok(Value::Null),
+        Some(v) => return Ok(oid_arg(Some(v)).map_or(Value::Null, Value::Oid)),
+    };
+    let parts = crate::sql::sequence::parse_qualified(&text)?;
+    let name = parts.first().map_or("", String::as_str);
+    let snap = s.catalog_snapshot()?;
+    match s.instance().catalog.roles.by_name(name, &snap) {
+        Some(role) => Ok(Value::Oid(role.oid)),
+        None => Err(PgError::new(
+            code::UNDEFINED_OBJECT,
+            format!("role \"{name}\" does not exist"),
+        )),
+    }
+}
+
+/// to_regrole: as regrolein (42602 for a name that is not one identifier), with NULL in place
+/// of the error for a name no role has.
+fn to_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+    let Some(text) = args.first().and_then(Value::as_str) else {
+        return Ok(Value::Null);
+    };
+    let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
+    let parts = crate::sql::sequence::parse_qualified(text).map_err(|_| bad())?;
+    let [name] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let snap = s.catalog_snapshot()?;
+    Ok(match s.instance().catalog.roles.by_name(name, &snap) {
+        Some(role) if fixed::role_name(role.oid).is_some() => Value::Oid(role.oid),
+        Some(_) => Value::Text(quote_ident(name)),
+        None => Value::Null,
+    })
+}
+
+/// The expression an explicit cast of an oid or integer `e` to regrole is planned as.
+pub fn regrole_of_oid_expr(e: crate::sql::expr::Expr, from: Type) -> crate::sql::expr::Expr {
+    crate::sql::expr::Expr::Session {
+        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::RegroleOfOid),
+        args: vec![e],
+        arg_types: vec![from],
+    }
+}
+
+/// The expression a cast of a regrole `e` that is not a constant to oid is planned as.
+pub fn oid_of_regrole_expr(e: crate::sql::expr::Expr) -> crate::sql::expr::Expr {
+    crate::sql::expr::Expr::Session {
+        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::OidOfRegrole),
+        args: vec![e],
+        arg_types: vec![Type::REGROLE],
     }
 }
 

@@ -43,6 +43,7 @@ pub mod index_path;
 pub mod join;
 pub mod lock_rows;
 mod regclass;
+mod regrole;
 mod search_cycle;
 mod table_expr;
 
@@ -2776,6 +2777,11 @@ impl<'a> Planner<'a> {
                             return Ok(e);
                         }
                     }
+                    if to == Type::REGROLE {
+                        if let Some(e) = self.regrole_literal(&s, at)? {
+                            return Ok(e);
+                        }
+                    }
                     let v = io::from_text(&s, to, input_mod, self.fmt)
                         .map_err(|err| err.at(loc(at)))?;
                     if typmod < 0 || interval {
@@ -2846,6 +2852,9 @@ impl<'a> Planner<'a> {
             && matches!(from, Type::OID | Type::INT4 | Type::INT8)
         {
             return Ok(crate::sql::catalog_fn::regclass_of_oid_expr(e, from));
+        }
+        if let Some(e) = self.regrole_cast(&e, from, to, ctx)? {
+            return self.coerce(e.0, e.1, to, typmod, ctx, location);
         }
         if from == Type::REGCLASS && to == Type::OID {
             if let Expr::Const(Value::Text(t)) = &e {

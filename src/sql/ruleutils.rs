@@ -627,9 +627,11 @@ fn is_simple(t: &T, parent: &T) -> bool {
     }
 }
 
-fn paren(t: &T, show_implicit: bool, parent: &T) -> String {
-    let s = print(t, show_implicit);
-    if is_simple(t, parent) {
+/// get_rule_expr_paren: in pretty mode an argument is parenthesized where it is not simple;
+/// otherwise never, since every node that could need them prints its own.
+fn paren_in(t: &T, show_implicit: bool, parent: &T, pretty: bool) -> String {
+    let s = print_in(t, show_implicit, pretty);
+    if !pretty || is_simple(t, parent) {
         s
     } else {
         format!("({s})")
@@ -638,6 +640,15 @@ fn paren(t: &T, show_implicit: bool, parent: &T) -> String {
 
 /// get_rule_expr in pretty mode.
 fn print(t: &T, show_implicit: bool) -> String {
+    print_in(t, show_implicit, true)
+}
+
+/// get_rule_expr, in pretty mode (PRETTYFLAG_PAREN: parentheses only where needed) or not
+/// (every operator, boolean, null test, ANY/ALL and shown cast wraps itself in parentheses,
+/// as pg_get_constraintdef(oid) and pg_get_expr(expr, rel) print).
+fn print_in(t: &T, show_implicit: bool, pretty: bool) -> String {
+    let wrap = |s: String| if pretty { s } else { format!("({s})") };
+    let arg = |a: &T, implicit: bool| paren_in(a, implicit, t, pretty);
     match t {
         T::Const { lit, ty } => const_text(lit, *ty),
         T::Var {
@@ -652,51 +663,53 @@ fn print(t: &T, show_implicit: bool) -> String {
         T::Var { name, .. } => crate::sql::func::quote_ident(name),
         T::Keyword { text, .. } => text.to_string(),
         T::Cast {
-            arg,
+            arg: a,
             implicit: true,
             ..
-        } if !show_implicit => print(arg, false),
+            // A hidden conversion still parents its argument (isSimpleNode: an operator
+            // under a cast is parenthesized, `(2 * 3 - 1)` as a numeric default).
+        } if !show_implicit => arg(a, false),
         T::Cast {
-            arg, ty, typmod, ..
+            arg: a, ty, typmod, ..
         } => {
             format!(
                 "{}::{}",
-                paren(arg, false, t),
+                wrap(arg(a, false)),
                 format_type_with_typmod(*ty, *typmod)
             )
         }
-        T::Op { op, l, r, .. } => format!("{} {op} {}", paren(l, true, t), paren(r, true, t)),
-        T::Bool { op, args } => match op {
-            BoolOp::Not => format!("NOT {}", paren(&args[0], false, t)),
+        T::Op { op, l, r, .. } => wrap(format!("{} {op} {}", arg(l, true), arg(r, true))),
+        T::Bool { op, args } => wrap(match op {
+            BoolOp::Not => format!("NOT {}", arg(&args[0], false)),
             BoolOp::And | BoolOp::Or => args
                 .iter()
-                .map(|a| paren(a, false, t))
+                .map(|a| arg(a, false))
                 .collect::<Vec<_>>()
                 .join(if *op == BoolOp::And { " AND " } else { " OR " }),
-        },
-        T::NullTest { arg, not } => format!(
+        }),
+        T::NullTest { arg: a, not } => wrap(format!(
             "{} IS {}NULL",
-            paren(arg, true, t),
+            arg(a, true),
             if *not { "NOT " } else { "" }
-        ),
+        )),
         T::Func { name, args, .. } => format!(
             "{}({})",
             name,
             args.iter()
-                .map(|a| print(a, true))
+                .map(|a| print_in(a, true, pretty))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        T::AnyArray { op, l, items, all } => format!(
+        T::AnyArray { op, l, items, all } => wrap(format!(
             "{} {op} {} (ARRAY[{}])",
-            paren(l, true, t),
+            arg(l, true),
             if *all { "ALL" } else { "ANY" },
             items
                 .iter()
-                .map(|a| print(a, true))
+                .map(|a| print_in(a, true, pretty))
                 .collect::<Vec<_>>()
                 .join(", ")
-        ),
+        )),
     }
 }
 
@@ -711,21 +724,31 @@ pub fn is_null_default(text: &str) -> bool {
 /// pg_get_expr of a column default: analyzed for a column of type `ty`, the conversion to it
 /// not shown.
 pub fn default_expr(text: &str, ty: Type, cols: &[ColInfo<'_>]) -> String {
+    default_expr_in(text, ty, cols, true)
+}
+
+/// pg_get_expr of a column default, in pretty form or not (`print_in`).
+pub fn default_expr_in(text: &str, ty: Type, cols: &[ColInfo<'_>], pretty: bool) -> String {
     let typer = Typer { cols, rels: &[] };
     crate::sql::plan::modify::parse_expr(text)
         .ok()
         .and_then(|n| typer.expr(&n).ok())
-        .map(|t| print(&coerce(t, ty), false))
+        .map(|t| print_in(&coerce(t, ty), false, pretty))
         .unwrap_or_else(|| text.to_string())
 }
 
-/// The expression of a CHECK constraint, analyzed over the table's columns.
+/// The expression of a CHECK constraint, analyzed over the table's columns (pretty form).
 pub fn check_expr(text: &str, cols: &[ColInfo<'_>]) -> String {
+    check_expr_in(text, cols, true)
+}
+
+/// The expression of a CHECK constraint, in pretty form or not (`print_in`).
+pub fn check_expr_in(text: &str, cols: &[ColInfo<'_>], pretty: bool) -> String {
     let typer = Typer { cols, rels: &[] };
     crate::sql::plan::modify::parse_expr(text)
         .ok()
         .and_then(|n| typer.expr(&n).ok())
-        .map(|t| print(&coerce(t, Type::BOOL), false))
+        .map(|t| print_in(&coerce(t, Type::BOOL), false, pretty))
         .unwrap_or_else(|| text.to_string())
 }
 
@@ -781,6 +804,24 @@ mod tests {
         assert_eq!(
             c("a::bigint * 2 - 1 > o % 3"),
             "(a::bigint * 2 - 1) > (o::integer % 3)"
+        );
+    }
+
+    #[test]
+    fn checks_as_postgres_prints_them_not_pretty() {
+        let c = |s: &str| check_expr_in(s, COLS, false);
+        assert_eq!(c("a > 0 and b < 10"), "((a > 0) AND (b < (10)::numeric))");
+        assert_eq!(c("not h"), "(NOT h)");
+        assert_eq!(c("h"), "h");
+        assert_eq!(c("length(e) < 5"), "(length((e)::text) < 5)");
+        assert_eq!(
+            c("d in ('a','b')"),
+            "(d = ANY (ARRAY['a'::text, 'b'::text]))"
+        );
+        assert_eq!(c("a > -5"), "(a > '-5'::integer)");
+        assert_eq!(
+            c("a::bigint * 2 - 1 > o % 3"),
+            "((((a)::bigint * 2) - 1) > ((o)::integer % 3))"
         );
     }
 }

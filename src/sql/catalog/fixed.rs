@@ -33,6 +33,11 @@ pub const ROLES: &[(u32, &str, bool)] = &[
     (6182, "pg_write_all_data", false),
 ];
 
+/// A predefined role's (or the bootstrap superuser's) OID by name (regrole input).
+pub fn role_oid(name: &str) -> Option<u32> {
+    ROLES.iter().find(|r| r.1 == name).map(|r| r.0)
+}
+
 /// A role's name by OID (pg_get_userbyid).
 pub fn role_name(oid: u32) -> Option<&'static str> {
     ROLES.iter().find(|r| r.0 == oid).map(|r| r.1)

@@ -788,6 +788,42 @@ pub(super) const RELATIONS: &[Relation] = &[
             ("last_value", 20),
         ],
     },
+    // The views over user relations that psql users and drivers read (exec/catalog_views.rs).
+    Relation {
+        name: "pg_views",
+        oid: 12028,
+        columns: &[
+            ("schemaname", 19),
+            ("viewname", 19),
+            ("viewowner", 19),
+            ("definition", 25),
+        ],
+    },
+    Relation {
+        name: "pg_tables",
+        oid: 12033,
+        columns: &[
+            ("schemaname", 19),
+            ("tablename", 19),
+            ("tableowner", 19),
+            ("tablespace", 19),
+            ("hasindexes", 16),
+            ("hasrules", 16),
+            ("hastriggers", 16),
+            ("rowsecurity", 16),
+        ],
+    },
+    Relation {
+        name: "pg_indexes",
+        oid: 12043,
+        columns: &[
+            ("schemaname", 19),
+            ("tablename", 19),
+            ("indexname", 19),
+            ("tablespace", 19),
+            ("indexdef", 25),
+        ],
+    },
     Relation {
         name: "pg_stat_user_tables",
         oid: 12299,

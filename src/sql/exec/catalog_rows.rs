@@ -104,6 +104,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if let Some(rows) = super::catalog_roles::rows(oid, cx) {
         return Some(rows);
     }
+    if let Some(rows) = super::catalog_views::rows(oid, cx) {
+        return Some(rows);
+    }
     let created = if matches!(oid, 1259 | 2606) {
         created_namespaces(cx)
     } else {
@@ -190,6 +193,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         1249 => {
             let mut out = Vec::new();
             for r in rels() {
+                // An index's attributes are copies of its table's columns without their
+                // constraints: PostgreSQL's never have attnotnull, a default or an identity.
+                let index = r.kind == RelKind::Index;
                 for (i, col) in r.columns.iter().enumerate() {
                     let ty = Type(col.type_oid);
                     out.push(build(1249, |c| match c {
@@ -217,10 +223,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                                 .map_or(if ty.typlen() > 0 { 'p' } else { 'x' }, |a| a.1),
                         ),
                         "attcompression" | "attgenerated" => char_value('\0'),
-                        "attnotnull" => Value::Bool(col.not_null),
-                        "atthasdef" => Value::Bool(has_default(col)),
+                        "attnotnull" => Value::Bool(col.not_null && !index),
+                        "atthasdef" => Value::Bool(has_default(col) && !index),
                         "atthasmissing" => Value::Bool(false),
-                        "attidentity" => char_value(col.identity.unwrap_or('\0')),
+                        "attidentity" => {
+                            char_value(col.identity.filter(|_| !index).unwrap_or('\0'))
+                        }
                         "attisdropped" => Value::Bool(col.dropped),
                         "attislocal" => Value::Bool(true),
                         "attcollation" => {

@@ -68,6 +68,7 @@ mod bounds;
 mod catalog_roles;
 mod catalog_rows;
 mod catalog_types;
+mod catalog_views;
 mod cte;
 mod distinct;
 mod explain;

@@ -33,6 +33,7 @@ fn is_reg(t: Type) -> bool {
             | Type::REGCLASS
             | Type::REGPROC
             | Type::REGNAMESPACE
+            | Type::REGROLE
             | Type::REGPROCEDURE
     )
 }
@@ -260,6 +261,16 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
                 )
             })?),
         },
+        // A regrole held by name: a role made by CREATE ROLE, whose OID only the catalog knows
+        // (the planner folds or looks these up first, `plan/regrole.rs`).
+        (Type::REGROLE, Value::Text(s)) if !is_string(to) => Value::Oid(
+            crate::sql::catalog::fixed::role_oid(s.trim()).ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("role \"{}\" does not exist", s.trim()),
+                )
+            })?,
+        ),
         (_, v) => v,
     };
     // Arrays: element by element.
@@ -333,6 +344,7 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
                 | Type::REGCLASS
                 | Type::REGPROC
                 | Type::REGNAMESPACE
+                | Type::REGROLE
                 | Type::REGPROCEDURE => {
                     if from == Type::INT8 && !(0..=u32::MAX as i64).contains(&i) {
                         return Err(PgError::out_of_range("OID"));
@@ -381,6 +393,7 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
             | Type::REGCLASS
             | Type::REGPROC
             | Type::REGNAMESPACE
+            | Type::REGROLE
             | Type::REGPROCEDURE => Value::Oid(*o),
             _ => return convert_io(v, from, to, typmod, ctx),
         },

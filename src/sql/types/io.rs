@@ -51,6 +51,7 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
             | Type::REGPROC
             | Type::REGCLASS
             | Type::REGNAMESPACE
+            | Type::REGROLE
             | Type::REGPROCEDURE
                 if *o == 0 =>
             {
@@ -63,6 +64,13 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
                 }
             },
             Type::REGTYPE => out.push_str(&regtype_name(*o)),
+            // Roles made by CREATE ROLE are held by name (`plan/regrole.rs`).
+            Type::REGROLE => match crate::sql::catalog::fixed::role_name(*o) {
+                Some(n) => out.push_str(n),
+                None => {
+                    let _ = write!(out, "{o}");
+                }
+            },
             Type::REGCLASS => match crate::sql::catalog::regclass_name(*o) {
                 Some(n) => out.push_str(n),
                 None => {
@@ -721,7 +729,12 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             Value::Int4(parse_int(s, i32::MIN as i64, i32::MAX as i64, "integer")? as i32)
         }
         Type::INT8 => Value::Int8(parse_int(s, i64::MIN, i64::MAX, "bigint")?),
-        Type::OID | Type::REGCLASS | Type::REGPROC | Type::REGNAMESPACE | Type::REGPROCEDURE
+        Type::OID
+        | Type::REGCLASS
+        | Type::REGPROC
+        | Type::REGNAMESPACE
+        | Type::REGROLE
+        | Type::REGPROCEDURE
             if is_oid_literal(s) =>
         {
             Value::Oid(parse_int(s, -(u32::MAX as i64), u32::MAX as i64, "oid")? as u32)
@@ -753,6 +766,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             }
         },
         Type::REGPROCEDURE => Value::Oid(parse_regprocedure(s)?),
+        Type::REGROLE => regrole_in(s)?,
         Type::REGPROC => match crate::sql::catalog::proc_oid(s.trim()) {
             _ if s.trim() == "-" => Value::Oid(0),
             Some(o) => Value::Oid(o),
@@ -1170,7 +1184,12 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Int4(i), Type::INT2) => out.put_i16(*i as i16),
         (
             Value::Int4(i),
-            Type::OID | Type::REGTYPE | Type::REGCLASS | Type::REGNAMESPACE | Type::REGPROCEDURE,
+            Type::OID
+            | Type::REGTYPE
+            | Type::REGCLASS
+            | Type::REGNAMESPACE
+            | Type::REGROLE
+            | Type::REGPROCEDURE,
         ) => out.put_u32(*i as u32),
         (Value::Int4(i), _) => out.put_i32(*i),
         (Value::Int8(i), Type::INT4) => out.put_i32(*i as i32),
@@ -1183,6 +1202,9 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Text(s), Type::CHAR) => out.put_u8(s.as_bytes().first().copied().unwrap_or(0)),
         (Value::Text(s), Type::REGTYPE) => out.put_u32(parse_regtype(s)?.0),
         (Value::Text(s), Type::REGCLASS) => out.put_u32(regclass_oid(s).unwrap_or(0)),
+        (Value::Text(s), Type::REGROLE) => {
+            out.put_u32(crate::sql::catalog::fixed::role_oid(s).unwrap_or(0))
+        }
         (Value::Text(s), Type::JSONB) => {
             out.put_u8(1);
             out.put_slice(s.as_bytes());
@@ -1432,6 +1454,7 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         | Type::REGCLASS
         | Type::REGPROC
         | Type::REGNAMESPACE
+        | Type::REGROLE
         | Type::REGPROCEDURE => Value::Oid(r.u32()?),
         Type::FLOAT4 => Value::Float4(f32::from_bits(r.u32()?)),
         Type::FLOAT8 => Value::Float8(f64::from_bits(r.i64()? as u64)),
@@ -1687,6 +1710,24 @@ fn parse_regprocedure(s: &str) -> PgResult<u32> {
         .find(|p| p.argtypes == types)
         .map(|p| p.oid)
         .ok_or_else(missing)
+}
+
+/// regrole input where no catalog is at hand (the planner reads literals with one,
+/// `plan/regrole.rs`): `-` is no role, a predefined role is its OID, any other name is held
+/// by name, unchecked.
+fn regrole_in(s: &str) -> PgResult<Value> {
+    if s == "-" {
+        return Ok(Value::Oid(0));
+    }
+    let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
+    let parts = crate::sql::sequence::parse_qualified(s).map_err(|_| bad())?;
+    let [name] = parts.as_slice() else {
+        return Err(bad());
+    };
+    Ok(match crate::sql::catalog::fixed::role_oid(name) {
+        Some(oid) => Value::Oid(oid),
+        None => Value::Text(crate::sql::func::quote_ident(name)),
+    })
 }
 
 #[cfg(test)]

@@ -79,6 +79,9 @@ impl Type {
     pub const ACLITEM: Type = Type(1033);
     /// A schema, by OID (regnamespace); prints the schema's name.
     pub const REGNAMESPACE: Type = Type(4089);
+    /// A role, by OID (regrole); prints the role's name. A role made by CREATE ROLE is held by
+    /// name, as a user relation's regclass is (`plan/regrole.rs`).
+    pub const REGROLE: Type = Type(4096);
     /// A function with its argument types, by OID (regprocedure): prints `abs(integer)`.
     pub const REGPROCEDURE: Type = Type(2202);
 
@@ -219,6 +222,7 @@ impl Type {
             Type::PG_NODE_TREE => "pg_node_tree",
             Type::ACLITEM => "aclitem",
             Type::REGNAMESPACE => "regnamespace",
+            Type::REGROLE => "regrole",
             Type::REGPROCEDURE => "regprocedure",
             _ => return format!("type {}", self.0),
         }
@@ -295,6 +299,7 @@ impl Type {
             "regtype" => Type::REGTYPE,
             "regproc" => Type::REGPROC,
             "regnamespace" => Type::REGNAMESPACE,
+            "regrole" => Type::REGROLE,
             "regprocedure" => Type::REGPROCEDURE,
             "aclitem" => Type::ACLITEM,
             "void" => Type::VOID,
@@ -311,7 +316,7 @@ impl Type {
             Type::INT2 => 2,
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
             Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID | Type::REGNAMESPACE => 4,
-            Type::REGPROCEDURE => 4,
+            Type::REGPROCEDURE | Type::REGROLE => 4,
             Type::ACLITEM => 12,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
             Type::XID8 => 8,
@@ -339,6 +344,7 @@ impl Type {
             | Type::REGTYPE
             | Type::REGPROC
             | Type::REGNAMESPACE
+            | Type::REGROLE
             | Type::REGPROCEDURE => 'N',
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
             Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => 'D',
