@@ -49,17 +49,17 @@ fn format_of(formats: &[Format], i: usize) -> Format {
     }
 }
 
-/// Whether rows of `columns` sent in `formats` carry a regclass in binary. A user relation's
-/// regclass is held by name (the types layer has no catalog) and binary sends the OID, so the
-/// session resolves those values first ([`resolve_regclass`]).
+/// Whether rows of `columns` sent in `formats` carry a regclass or regrole in binary. A user
+/// relation's regclass, and a created role's regrole, is held by name (the types layer has no
+/// catalog) and binary sends the OID, so the session resolves those values first
+/// ([`resolve_regclass`]).
 pub(super) fn binary_regclass(columns: &[Column], formats: &[Format]) -> bool {
-    columns
-        .iter()
-        .enumerate()
-        .any(|(i, c)| c.ty == Type::REGCLASS && format_of(formats, i) == Format::Binary)
+    columns.iter().enumerate().any(|(i, c)| {
+        matches!(c.ty, Type::REGCLASS | Type::REGROLE) && format_of(formats, i) == Format::Binary
+    })
 }
 
-/// `row` with its regclass values held by name replaced by their relations' OIDs.
+/// `row` with its regclass and regrole values held by name replaced by their OIDs.
 pub(super) fn resolve_regclass(
     cx: &mut dyn sql::expr::SessionCtx,
     columns: &[Column],
@@ -70,6 +70,9 @@ pub(super) fn resolve_regclass(
         .map(|(v, c)| match (c.ty, &v) {
             (Type::REGCLASS, Value::Text(_)) => {
                 sql::catalog_fn::oid_of_regclass(cx, std::slice::from_ref(&v))
+            }
+            (Type::REGROLE, Value::Text(_)) => {
+                sql::catalog_fn::oid_of_regrole(cx, std::slice::from_ref(&v))
             }
             _ => Ok(v),
         })

@@ -613,7 +613,7 @@ fn regrole_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
 
 /// The OID of a regrole value: held as an OID already, or by its role's name (42704 where
 /// the role is gone, as PostgreSQL's regrolein would say reading the name again).
-fn oid_of_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+pub(crate) fn oid_of_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
     let text = match args.first() {
         Some(Value::Text(t)) => t.clone(),
         Some(Value::Null) | None => return Ok(Value::Null),

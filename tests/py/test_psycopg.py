@@ -448,10 +448,20 @@ def test_regclass_in_binary_is_the_relation_oid(pg, server):
             user, builtin, via_oid = cur.fetchone()
             text = conn.execute("SELECT 'psy_regclass_t'::regclass::text").fetchone()[0]
             conn.execute("DROP TABLE psy_regclass_t")
+            # regrole likewise: a created role and a predefined one.
+            conn.execute("DROP ROLE IF EXISTS psy_regrole_r")
+            conn.execute("CREATE ROLE psy_regrole_r")
+            role_oid = conn.execute("SELECT oid FROM pg_roles WHERE rolname = 'psy_regrole_r'"
+                                    ).fetchone()[0]
+            cur.execute("SELECT 'psy_regrole_r'::regrole, 'pg_monitor'::regrole")
+            role, predefined = cur.fetchone()
+            conn.execute("DROP ROLE psy_regrole_r")
             return {
                 "user_is_oid": int.from_bytes(user, "big") == oid,
                 "via_oid_is_oid": int.from_bytes(via_oid, "big") == oid,
                 "builtin": int.from_bytes(builtin, "big"),
                 "text": text,
+                "role_is_oid": int.from_bytes(role, "big") == role_oid,
+                "predefined": int.from_bytes(predefined, "big"),
             }
     differential(pg, server, observe)
