@@ -128,14 +128,7 @@ impl Comments {
     /// Forgets versions created by aborted transactions or ended by commits below `horizon`.
     pub fn vacuum(&self, horizon: Csn) {
         self.map.retain_sync(|_, versions| {
-            versions.retain(|v| {
-                let aborted = v.created.status() == Status::Aborted;
-                let ended = matches!(
-                    v.ended.lock().as_ref().map(|(c, _)| c.status()),
-                    Some(Status::Committed(c)) if c < horizon
-                );
-                !(aborted || ended)
-            });
+            versions.retain(|v| !super::version_dead(Some(&v.created), &v.ended, horizon));
             !versions.is_empty()
         });
     }

@@ -206,6 +206,22 @@ pub(crate) fn version_visible(
         }
 }
 
+/// Whether no snapshot at or above `horizon` can see a catalog version: its creator aborted,
+/// or a commit below the horizon ended it (the vacuum test of every versioned catalog map).
+pub(crate) fn version_dead(
+    created: Option<&TxnCell>,
+    ended: &Mutex<Option<(Arc<TxnCell>, Cid)>>,
+    horizon: crate::txn::Csn,
+) -> bool {
+    use crate::txn::Status;
+    let aborted = created.is_some_and(|c| c.status() == Status::Aborted);
+    let ended = matches!(
+        ended.lock().as_ref().map(|(c, _)| c.status()),
+        Some(Status::Committed(c)) if c < horizon
+    );
+    aborted || ended
+}
+
 impl<D> Relation<D> {
     /// Whether this version is the one `snap` sees.
     pub fn visible(&self, snap: &Snapshot) -> bool {
@@ -435,24 +451,16 @@ impl<D> Catalog<D> {
     /// commits below `horizon`. Returns the relations whose every version is gone (their data
     /// can be dropped).
     pub fn vacuum(&self, horizon: crate::txn::Csn) -> Vec<Oid> {
-        use crate::txn::Status;
         self.namespaces.vacuum(horizon);
         self.roles.vacuum(horizon);
         let mut gone = Vec::new();
         self.names.retain_sync(|_, versions| {
             versions.retain(|v| {
-                let aborted = v
-                    .created
-                    .as_ref()
-                    .is_some_and(|c| c.status() == Status::Aborted);
-                let ended = matches!(
-                    v.ended.lock().as_ref().map(|(c, _)| c.status()),
-                    Some(Status::Committed(c)) if c < horizon
-                );
-                if aborted || ended {
+                let dead = version_dead(v.created.as_deref(), &v.ended, horizon);
+                if dead {
                     gone.push(v.oid);
                 }
-                !(aborted || ended)
+                !dead
             });
             !versions.is_empty()
         });

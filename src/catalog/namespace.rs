@@ -208,14 +208,7 @@ impl Namespaces {
 
     fn vacuum_map(map: &scc::HashMap<(String, String), Vec<Arc<Namespace>>>, horizon: Csn) {
         map.retain_sync(|_, versions| {
-            versions.retain(|v| {
-                let aborted = v.created.status() == Status::Aborted;
-                let ended = matches!(
-                    v.ended.lock().as_ref().map(|(c, _)| c.status()),
-                    Some(Status::Committed(c)) if c < horizon
-                );
-                !(aborted || ended)
-            });
+            versions.retain(|v| !super::version_dead(Some(&v.created), &v.ended, horizon));
             !versions.is_empty()
         });
     }

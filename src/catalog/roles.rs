@@ -157,15 +157,8 @@ impl Stamp {
 
     /// Whether no snapshot can see this version any more.
     fn dead(&self, horizon: Csn) -> bool {
-        let aborted = self
-            .created
-            .as_ref()
-            .is_some_and(|(c, _)| c.status() == Status::Aborted);
-        let ended = matches!(
-            self.ended.lock().as_ref().map(|(c, _)| c.status()),
-            Some(Status::Committed(c)) if c < horizon
-        );
-        aborted || ended
+        let created = self.created.as_ref().map(|(c, _)| &**c);
+        super::version_dead(created, &self.ended, horizon)
     }
 }
 
