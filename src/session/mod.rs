@@ -265,7 +265,9 @@ struct Session {
     /// When to try the socket right after an answer (see `read_ahead`).
     read_ahead: read_ahead::ReadAhead,
     /// COPY FROM STDIN in progress (copy-in mode).
-    copy_in: Option<copy_in::CopyIn>,
+    /// Boxed: it is taken out and put back per CopyData message (one per row from libpq's
+    /// PQputline), a pointer's move instead of the whole state's.
+    copy_in: Option<Box<copy_in::CopyIn>>,
     /// A query stopped in the middle of its run (`running.rs`), resumed by the socket loop.
     running: Option<Box<running::Running>>,
 }

@@ -453,6 +453,14 @@ impl Session {
                 }
             }
             Statement::CopyFrom { target, options } => {
+                // As PostgreSQL, refused before the copy starts (a temporary table aside).
+                let temp = target.rel.persistence == crate::catalog::Persistence::Temporary;
+                if self.core.txn_mut().read_only && !temp {
+                    return Err(PgError::new(
+                        code::READ_ONLY_SQL_TRANSACTION,
+                        "cannot execute COPY FROM in a read-only transaction",
+                    ));
+                }
                 self.start_copy_in(target, options);
                 return Ok(None);
             }

@@ -31,6 +31,7 @@ mod store;
 pub use conflict::{find_conflict, Conflict};
 pub use ikey::IKey;
 use packed::PackedRow;
+pub use packed::RowPacker;
 pub use store::{KeyRef, KeyTree, RowHeap};
 
 /// A stored row: one value per column (dropped columns hold NULL).
@@ -363,6 +364,13 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
 /// rewrites a table fills the new heap, then builds every index over it).
 pub fn load(data: &TableData, row: Row, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
     data.heap.0.insert(PackedRow::encode(&row), cell, cid)
+}
+
+/// Inserts a row packed by a [`RowPacker`] into a table that has no index (COPY FROM's direct
+/// path, which checked the row's NOT NULL columns and takes only such tables).
+pub fn insert_packed(rel: &Rel, row: &RowPacker, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
+    debug_assert!(rel.indexes.is_empty(), "a packed insert maintains no index");
+    rel.data.heap.0.insert(row.finish(), cell, cid)
 }
 
 /// What an UPDATE or DELETE of one version found.

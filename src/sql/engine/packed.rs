@@ -126,18 +126,7 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
                 None => out.push(NUM_POS_INF),
             }
         }
-        Value::Text(s) => {
-            let b = s.as_bytes();
-            let run = b.iter().rev().take_while(|&&c| c == b' ').count();
-            if run >= SPACE_RUN_MIN {
-                out.push(tag::TEXT_SPACES);
-                put_bytes(out, &b[..b.len() - run]);
-                put_varint(out, run as u64);
-            } else {
-                out.push(tag::TEXT);
-                put_bytes(out, b);
-            }
-        }
+        Value::Text(s) => encode_text(s, 0, out),
         Value::Bytea(b) => {
             out.push(tag::BYTEA);
             put_bytes(out, b);
@@ -204,6 +193,57 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
             }
         }
         Value::Void => out.push(tag::VOID),
+    }
+}
+
+/// Appends the packed form of the text `s` followed by `pad` spaces (the same bytes as
+/// `encode_value` gives that text, without building it).
+fn encode_text(s: &str, pad: usize, out: &mut Vec<u8>) {
+    let b = s.as_bytes();
+    let trailing = b.iter().rev().take_while(|&&c| c == b' ').count();
+    let run = trailing + pad;
+    if run >= SPACE_RUN_MIN {
+        out.push(tag::TEXT_SPACES);
+        put_bytes(out, &b[..b.len() - trailing]);
+        put_varint(out, run as u64);
+    } else {
+        out.push(tag::TEXT);
+        put_varint(out, (b.len() + pad) as u64);
+        out.extend_from_slice(b);
+        out.resize(out.len() + pad, b' ');
+    }
+}
+
+/// A row packed one value at a time into a buffer kept from row to row (COPY FROM's direct
+/// path): text values go in without a `String` each, and `character(n)` padding without
+/// being written out. [`finish`](Self::finish) gives the same row `PackedRow::encode` gives
+/// the values.
+#[derive(Default)]
+pub struct RowPacker {
+    body: Vec<u8>,
+}
+
+impl RowPacker {
+    /// Starts a new row.
+    pub fn clear(&mut self) {
+        if self.body.capacity() > SCRATCH_KEEP {
+            self.body = Vec::new();
+        }
+        self.body.clear();
+    }
+
+    pub fn push(&mut self, v: &Value) {
+        encode_value(v, &mut self.body);
+    }
+
+    /// A text value: `s` followed by `pad` spaces.
+    pub fn push_text(&mut self, s: &str, pad: usize) {
+        encode_text(s, pad, &mut self.body);
+    }
+
+    /// The row packed so far.
+    pub fn finish(&self) -> PackedRow {
+        PackedRow::from_body(&self.body)
     }
 }
 
@@ -436,6 +476,11 @@ impl PackedRow {
         for v in vals {
             encode_value(v, body);
         }
+        Self::from_body(body)
+    }
+
+    /// The row whose packed values are `body`.
+    fn from_body(body: &[u8]) -> PackedRow {
         let mut all = Vec::with_capacity(varint_len(body.len() as u64) + body.len());
         put_varint(&mut all, body.len() as u64);
         all.extend_from_slice(body);

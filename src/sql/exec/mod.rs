@@ -69,6 +69,7 @@ mod catalog_roles;
 mod catalog_rows;
 mod catalog_types;
 mod catalog_views;
+pub mod copy_load;
 mod cte;
 mod distinct;
 mod explain;

@@ -506,7 +506,12 @@ fn out_of_range_for(s: &str, type_name: &str) -> PgError {
 
 /// PostgreSQL's integer input (whitespace around, optional sign, decimal digits).
 pub fn parse_int(s: &str, min: i64, max: i64, type_name: &str) -> PgResult<i64> {
-    let t = s.trim_matches(|c: char| c.is_ascii_whitespace());
+    let edge = |b: Option<&u8>| b.is_some_and(u8::is_ascii_whitespace);
+    let t = if edge(s.as_bytes().first()) || edge(s.as_bytes().last()) {
+        s.trim_matches(|c: char| c.is_ascii_whitespace())
+    } else {
+        s
+    };
     let b = t.as_bytes();
     let (neg, digits) = match b.first() {
         Some(b'-') => (true, &t[1..]),
@@ -515,6 +520,15 @@ pub fn parse_int(s: &str, min: i64, max: i64, type_name: &str) -> PgResult<i64> 
     };
     if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
         return Err(PgError::invalid_text(type_name, s));
+    }
+    if digits.len() <= 18 {
+        // At most 18 digits: no overflow of an i64 (bulk loads parse millions of these).
+        let v = digits.bytes().fold(0i64, |v, c| v * 10 + (c - b'0') as i64);
+        let v = if neg { -v } else { v };
+        if v < min || v > max {
+            return Err(out_of_range_for(s, type_name));
+        }
+        return Ok(v);
     }
     let mut v: i128 = 0;
     for c in digits.bytes() {

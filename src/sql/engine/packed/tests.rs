@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use bigdecimal::num_bigint::BigInt;
 use proptest::prelude::*;
 
-use super::PackedRow;
+use super::{PackedRow, RowPacker};
 use crate::sql::engine::ikey::{IKey, ThinVals};
 use crate::sql::engine::{cmp_slices, Key};
 use crate::sql::types::network::Inet;
@@ -116,6 +116,25 @@ proptest! {
         prop_assert!(same(&k.to_key().0, &key));
         let cols: Vec<usize> = (0..key.len()).collect();
         prop_assert!(same(&IKey::of_columns(&key, &cols).to_key().0, &key));
+    }
+
+    /// A row packed value by value (COPY's direct path) is the row `encode` packs, padded
+    /// text included.
+    #[test]
+    fn packer_packs_as_encode(row in proptest::collection::vec(value(), 0..8),
+                              text in "[a-z ]{0,12}", pad in 0usize..20) {
+        let mut p = RowPacker::default();
+        p.push_text("stale", 3);
+        p.clear();
+        for v in &row {
+            p.push(v);
+        }
+        p.push_text(&text, pad);
+        let mut want = row.clone();
+        want.push(Value::Text(format!("{text}{}", " ".repeat(pad))));
+        let (got, enc) = (p.finish(), PackedRow::encode(&want));
+        prop_assert_eq!(got.body(), enc.body());
+        prop_assert!(same(&p.finish().decode(), &want));
     }
 
     /// Compact keys order exactly as the engine's keys, whatever their representations.
