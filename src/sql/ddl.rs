@@ -14,7 +14,7 @@ pub mod create_as;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
-use super::engine::{self, Rel, TableData};
+use super::engine::{self, KeyTree, Rel, TableData};
 use super::expr::SessionCtx;
 use super::plan::Planner;
 use super::types::{FormatCtx, Type};
@@ -859,7 +859,6 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
 /// would hold a key twice among live rows.
 fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
-    let tree = table.data.tree(def.oid);
     let mut entries = table.data.heap.root_ikeys(&def.columns);
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
@@ -884,7 +883,7 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
         }
     }
     if dup.is_none() {
-        tree.insert_sorted(entries);
+        table.data.install_tree(def.oid, KeyTree::build(entries));
     }
     if let Some(key) = dup {
         table.data.drop_tree(def.oid);
@@ -1178,6 +1177,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 let txns = &cx.instance().txns;
                 let (horizon, now) = (txns.horizon(), txns.visible());
                 for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+                    // As PostgreSQL's VACUUM resets the table's counts of changes: the
+                    // background vacuum has nothing left to do for them (after a bulk load
+                    // it would otherwise scan the table again, beside the next statement).
+                    r.data
+                        .changes
+                        .store(0, std::sync::atomic::Ordering::Relaxed);
                     engine::vacuum(r, horizon, now);
                     let s = &r.data.stats;
                     s.vacuums.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -257,6 +257,16 @@ impl TableData {
         t
     }
 
+    /// Puts a built tree in place as index `oid`'s (replacing one created empty).
+    pub fn install_tree(&self, oid: Oid, tree: KeyTree) {
+        let tree = Arc::new(tree);
+        let mut trees = self.trees.write();
+        match trees.iter_mut().find(|(o, _)| *o == oid) {
+            Some((_, t)) => *t = tree,
+            None => trees.push((oid, tree)),
+        }
+    }
+
     /// Forgets an index's tree (DROP INDEX once no version refers to it).
     pub fn drop_tree(&self, oid: Oid) {
         self.trees.write().retain(|(o, _)| *o != oid);

@@ -275,6 +275,98 @@ fn index_ranges_resume_and_find_equal_keys() {
     let _held = ix.lock_key(&3);
 }
 
+fn bound(b: (u8, i64)) -> Bound<i64> {
+    match b.0 % 3 {
+        0 => Bound::Included(b.1),
+        1 => Bound::Excluded(b.1),
+        _ => Bound::Unbounded,
+    }
+}
+
+/// Every scan of `ix` in both directions, resumed `max` entries at a time, against `model`.
+fn check_scans(ix: &Index<i64>, model: &BTreeSet<(i64, RowId)>, lo: Bound<i64>, hi: Bound<i64>) {
+    let want: Vec<(i64, RowId)> = model
+        .iter()
+        .filter(|(k, _)| std::ops::RangeBounds::contains(&(lo, hi), k))
+        .copied()
+        .collect();
+    for max in [1, 3, usize::MAX] {
+        let (mut fwd, mut after) = (Vec::new(), None);
+        loop {
+            after = ix.scan(lo.as_ref(), hi.as_ref(), after.as_ref(), max, |k, r| {
+                fwd.push((*k, r));
+                true
+            });
+            if after.is_none() {
+                break;
+            }
+        }
+        assert_eq!(fwd, want, "forward, {max} at a time, {lo:?}..{hi:?}");
+        let (mut back, mut before) = (Vec::new(), None);
+        loop {
+            before = ix.scan_back(lo.as_ref(), hi.as_ref(), before.as_ref(), max, |k, r| {
+                back.push((*k, r));
+                true
+            });
+            if before.is_none() {
+                break;
+            }
+        }
+        back.reverse();
+        assert_eq!(back, want, "backward, {max} at a time, {lo:?}..{hi:?}");
+    }
+}
+
+proptest! {
+    /// An index cut into key ranges by a parallel build answers every scan, lookup, insert and
+    /// removal as one tree holding the same entries would (rules out entries lost or seen
+    /// twice at a range boundary, and scans that stop at one).
+    #[test]
+    fn ranged_index_is_one_ordered_index(
+        keys in proptest::collection::vec(0..40i64, 0..120),
+        threads in 1..5usize,
+        scans in proptest::collection::vec(((0..3u8, -2..42i64), (0..3u8, -2..42i64)), 1..6),
+        later in proptest::collection::vec((any::<bool>(), 0..40i64, 0..200u64), 0..20),
+    ) {
+        let mut model: BTreeSet<(i64, RowId)> =
+            keys.iter().enumerate().map(|(r, &k)| (k, r as RowId)).collect();
+        let entries: Vec<(i64, RowId)> = model.iter().copied().collect();
+        let ix = Index::build(entries, threads, 5, || ());
+        prop_assert!(ix.parts() <= threads.max(1));
+        prop_assert_eq!(ix.len(), model.len());
+        for (insert, k, r) in later {
+            if insert {
+                ix.insert(k, r);
+                model.insert((k, r));
+            } else {
+                prop_assert_eq!(ix.remove(&k, r), model.remove(&(k, r)));
+            }
+        }
+        prop_assert_eq!(ix.len(), model.len());
+        for k in -1..41 {
+            let want: Vec<RowId> = model.range((k, 0)..=(k, RowId::MAX)).map(|e| e.1).collect();
+            prop_assert_eq!(ix.rows_of(&k), want);
+        }
+        for (lo, hi) in scans {
+            check_scans(&ix, &model, bound(lo), bound(hi));
+        }
+    }
+}
+
+#[test]
+fn parallel_build_fills_its_ranges_in_order() {
+    let entries: Vec<(i64, RowId)> = (0..10_000).map(|k| (k / 3, k as RowId)).collect();
+    let ix = Index::build(entries.clone(), 4, 1000, || ());
+    assert_eq!(ix.parts(), 4);
+    assert_eq!(ix.len(), entries.len());
+    let model: BTreeSet<(i64, RowId)> = entries.into_iter().collect();
+    check_scans(&ix, &model, Bound::Unbounded, Bound::Unbounded);
+    check_scans(&ix, &model, Bound::Included(833), Bound::Excluded(2500));
+    // Too few entries for more than one range per 1000.
+    let small = Index::build((0..1500).map(|k| (k, k as RowId)).collect(), 4, 1000, || ());
+    assert_eq!(small.parts(), 1);
+}
+
 /// Operations of the reference-model test.
 #[derive(Debug, Clone)]
 enum Op {

@@ -115,7 +115,20 @@ impl IKey {
 }
 
 impl Ord for IKey {
+    /// Inlined for the common integer key (tree searches compare keys a few dozen times per
+    /// lookup or insert); the other kinds in [`IKey::cmp_other`].
+    #[inline]
     fn cmp(&self, o: &Self) -> Ordering {
+        match (self, o) {
+            (IKey::Int(_, a), IKey::Int(_, b)) => a.cmp(b),
+            _ => self.cmp_other(o),
+        }
+    }
+}
+
+impl IKey {
+    #[inline(never)]
+    fn cmp_other(&self, o: &Self) -> Ordering {
         use IKey::*;
         match (self, o) {
             (Int(_, a), Int(_, b)) => a.cmp(b),

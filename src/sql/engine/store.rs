@@ -209,15 +209,24 @@ impl KeyTree {
         self.0.insert(key, row)
     }
 
-    /// Adds many entries, sorted, as CREATE INDEX does, from one thread: a tree filled in key
-    /// order by one thread came out better for lookups than one filled by two threads at once
-    /// (each inserting its half of the keys): `pgbench -S -M prepared` at 1000 clients read
-    /// 102k rows/s from the first and 94-96k from the second, for 50 ms saved on a 1M-entry
-    /// build. The scan that collects the entries runs in parallel ([`RowHeap::root_ikeys`]).
-    pub fn insert_sorted(&self, entries: Vec<(IKey, RowId)>) {
-        for (k, r) in entries {
-            self.0.insert(k, r);
-        }
+    /// A tree holding `entries` (in key order), as CREATE INDEX builds it: past
+    /// [`PARALLEL_BUILD_MIN`] entries, cut in key ranges that one thread each fills in key
+    /// order, at most one per core and [`MAX_BUILD_WORKERS`] (see `storage::index` for why
+    /// not several threads in one tree). The scan that collects the entries runs in parallel
+    /// too ([`RowHeap::root_ikeys`]).
+    pub fn build(entries: Vec<(IKey, RowId)>) -> KeyTree {
+        let threads = crate::cpus::count().min(MAX_BUILD_WORKERS);
+        KeyTree(Index::build(
+            entries,
+            threads,
+            PARALLEL_BUILD_MIN,
+            crate::cpus::unbind_current_thread,
+        ))
+    }
+
+    /// Key ranges the tree is cut into.
+    pub fn parts(&self) -> usize {
+        self.0.parts()
     }
 
     pub fn remove(&self, key: &Key, row: RowId) -> bool {
