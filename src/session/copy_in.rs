@@ -25,6 +25,7 @@
 //! raised for (the `Feed` counts the rows it hands to the INSERT operator).
 
 mod context;
+mod pipe;
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -58,6 +59,12 @@ pub(super) struct CopyIn {
     direct: Option<DirectLoad>,
     /// The fields of a line, kept empty between lines (its allocation is reused).
     fields: Vec<Option<Cow<'static, str>>>,
+    /// A direct load's data is read in chunks of whole lines ([`pipe`]): the chunk being
+    /// gathered, a spare buffer for the next, and the helper thread converting the chunk
+    /// before.
+    pending: Vec<u8>,
+    spare: Vec<u8>,
+    pipe: Option<pipe::Pipe>,
     /// Rows inserted so far.
     count: u64,
     /// Lines seen (for the header and error context).
@@ -88,6 +95,9 @@ impl CopyIn {
             partial: Vec::new(),
             direct,
             fields: Vec::new(),
+            pending: Vec::new(),
+            spare: Vec::new(),
+            pipe: None,
             rows: Vec::new(),
             count: 0,
             line: 0,
@@ -277,7 +287,9 @@ impl Session {
         if !c.failed && !c.ended {
             // Most messages of a text copy start at a line's start (libpq sends what the
             // client gave it, usually whole lines): their lines are read in place.
-            let r = if c.partial.is_empty() && c.options.format != CopyFormat::Binary {
+            let r = if c.direct.is_some() {
+                self.copy_chunked(&mut c, data)
+            } else if c.partial.is_empty() && c.options.format != CopyFormat::Binary {
                 self.copy_text(&mut c, data, false)
             } else {
                 c.partial.extend_from_slice(data);
@@ -289,6 +301,94 @@ impl Session {
             }
         }
         self.copy_in = Some(c);
+    }
+
+    /// A direct load's data: gathered into chunks of whole lines, each converted by the
+    /// helper thread but the first (see [`pipe`]).
+    fn copy_chunked(&mut self, c: &mut CopyIn, data: &[u8]) -> PgResult<()> {
+        c.pending.extend_from_slice(data);
+        if c.pending.len() < pipe::CHUNK {
+            return Ok(());
+        }
+        // A chunk longer than CHUNK waits for its line's end.
+        let Some(nl) = memchr::memrchr(b'\n', &c.pending) else {
+            return Ok(());
+        };
+        let mut chunk = std::mem::take(&mut c.spare);
+        chunk.clear();
+        chunk.extend_from_slice(&c.pending[nl + 1..]);
+        c.pending.truncate(nl + 1);
+        std::mem::swap(&mut chunk, &mut c.pending);
+        // The chunk before comes back; this one goes to the helper at once, to be converted
+        // while the session inserts the rows of the one before.
+        let before = match c.pipe.as_mut() {
+            Some(p) => p.wait()?,
+            None => None,
+        };
+        if c.pipe.is_none() && c.line > 0 {
+            if let Some(d) = &c.direct {
+                let format = pipe::LineFormat {
+                    options: c.options.clone(),
+                    client: self.core.settings.client,
+                    fmt: self.core.settings.fmt.clone(),
+                };
+                c.pipe = pipe::Pipe::start(format, d.conv());
+            }
+        }
+        let chunk = match c.pipe.as_mut() {
+            // The first chunk (a header line, perhaps), or no helper to be had.
+            None => Some(chunk),
+            Some(p) => p.send(chunk).err(),
+        };
+        if let Some(done) = before {
+            self.copy_done(c, done)?;
+        }
+        if let Some(chunk) = chunk {
+            if !c.ended {
+                let r = self.copy_text(c, &chunk, false);
+                c.spare = chunk;
+                return r;
+            }
+        }
+        Ok(())
+    }
+
+    /// A chunk back from the helper: its rows inserted, then the rest of it read here.
+    fn copy_done(&mut self, c: &mut CopyIn, mut done: pipe::Done) -> PgResult<()> {
+        let rel = &c.target.rel.name.name;
+        let Some(d) = c.direct.as_mut() else {
+            return Err(PgError::internal("a COPY chunk came back without its load"));
+        };
+        d.begin(&mut self.core)
+            .map_err(|e| context::line(e, rel, c.line + 1))?;
+        if let Err((i, e)) = d.insert_batch(&mut done.batch) {
+            return Err(context::line(e, rel, c.line + 1 + i as u64));
+        }
+        c.line += done.lines;
+        c.count += done.lines;
+        let r = match done.buf.get(done.consumed..) {
+            Some(rest) if !rest.is_empty() => self.copy_text(c, rest, false),
+            _ => Ok(()),
+        };
+        c.spare = done.buf;
+        r
+    }
+
+    /// The end of a direct load's data: the helper's chunk, then the rest gathered.
+    fn copy_chunked_end(&mut self, c: &mut CopyIn) -> PgResult<()> {
+        let before = match c.pipe.take() {
+            Some(mut p) => p.wait()?,
+            None => None,
+        };
+        // Converted past the end marker: dropped.
+        if let Some(done) = before.filter(|_| !c.ended) {
+            self.copy_done(c, done)?;
+        }
+        if c.ended {
+            return Ok(());
+        }
+        let rest = std::mem::take(&mut c.pending);
+        self.copy_text(c, &rest, true)
     }
 
     /// Parses the complete lines held, and inserts whenever a batch is full.
@@ -356,7 +456,8 @@ impl Session {
         if let Some(d) = c.direct.as_mut() {
             if d.pack(&fields, &self.core.settings.fmt) {
                 c.fields = recycle(fields);
-                d.insert(&mut self.core)
+                d.begin(&mut self.core)
+                    .and_then(|()| d.insert())
                     .map_err(|e| context::line(e, rel, c.line))?;
                 c.count += 1;
                 return Ok(());
@@ -553,6 +654,7 @@ impl Session {
                     &c.target.rel.name.name,
                     c.line + 1,
                 )),
+                None if c.direct.is_some() => self.copy_chunked_end(&mut c),
                 None => self.copy_lines(&mut c, true),
             };
             self.flush_notices();

@@ -30,8 +30,7 @@ mod store;
 
 pub use conflict::{find_conflict, Conflict};
 pub use ikey::IKey;
-use packed::PackedRow;
-pub use packed::RowPacker;
+pub use packed::{PackedRow, RowPacker};
 pub use store::{KeyRef, KeyTree, RowHeap};
 
 /// A stored row: one value per column (dropped columns hold NULL).
@@ -378,9 +377,9 @@ pub fn load(data: &TableData, row: Row, cell: &Arc<TxnCell>, cid: Cid) -> RowId 
 
 /// Inserts a row packed by a [`RowPacker`] into a table that has no index (COPY FROM's direct
 /// path, which checked the row's NOT NULL columns and takes only such tables).
-pub fn insert_packed(rel: &Rel, row: &RowPacker, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
+pub fn insert_packed(rel: &Rel, row: PackedRow, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
     debug_assert!(rel.indexes.is_empty(), "a packed insert maintains no index");
-    rel.data.heap.0.insert(row.finish(), cell, cid)
+    rel.data.heap.0.insert(row, cell, cid)
 }
 
 /// What an UPDATE or DELETE of one version found.

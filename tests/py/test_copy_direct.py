@@ -67,6 +67,23 @@ CASES = [
      [_many(1200) + _line("1201", c="zz      ") + _many(1300, 1202)]),
     ("many_then_error", [], "COPY cd FROM STDIN", [_many(2500) + _line("2501", b="q")]),
     ("split_lines", [], "COPY cd FROM STDIN", [_line("1") + _line("2")[:5], _line("2")[5:] + _line("3")]),
+    # Copies past a few 64 KiB chunks: the chunks after the first are converted on a helper
+    # thread, which hands a line it cannot take back to the session.
+    ("big", [], "COPY cd FROM STDIN", [_many(10000)]),
+    ("big_cut_in_a_helper_chunk", [], "COPY cd FROM STDIN",
+     [_many(4999) + _line("5000", c="zz      ") + _many(5000, 5001)]),
+    ("big_error_in_a_helper_chunk", [], "COPY cd FROM STDIN",
+     [_many(4999) + _line("5000", b="q") + _many(5000, 5001)]),
+    ("big_not_null_late", [], "COPY cd FROM STDIN", [_many(8999) + _line("\\N") + _many(1000, 9001)]),
+    ("big_end_marker_in_a_helper_chunk", [], "COPY cd FROM STDIN",
+     [_many(4999) + "\\.\n" + _many(5000, 5001)]),
+    ("big_invalid_utf8_in_a_helper_chunk", [], "COPY cd FROM STDIN",
+     [_many(4999).encode() + _line("5000", t="x").encode().replace(b"\tx\t", b"\t\xff\t")
+      + _many(5000, 5001).encode()]),
+    ("big_csv", [], "COPY cd FROM STDIN (FORMAT csv)",
+     ["".join(f'{i},{i},2,"a,b",xy,"q""{i}",2024-01-02,1.5,\n' for i in range(1, 10001))]),
+    ("big_columns", [], "COPY cd (t, a) FROM STDIN", ["".join(f"r{i}\t{i}\n" for i in range(1, 20001))]),
+    ("big_many_messages", [], "COPY cd FROM STDIN", [_line(str(i)) for i in range(1, 6001)]),
     ("end_marker", [], "COPY cd FROM STDIN", [_line("1") + "\\.\n"]),
 ]
 

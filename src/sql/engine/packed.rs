@@ -218,7 +218,7 @@ fn encode_text(s: &str, pad: usize, out: &mut Vec<u8>) {
 /// path): text values go in without a `String` each, and `character(n)` padding without
 /// being written out. [`finish`](Self::finish) gives the same row `PackedRow::encode` gives
 /// the values.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct RowPacker {
     body: Vec<u8>,
 }

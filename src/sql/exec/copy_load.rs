@@ -17,21 +17,28 @@
 //! ones the operator gives. The caller inserts that row before packing the next line, so rows
 //! are stored in the order of the data whichever path they take.
 //!
-//! Bounds: one row's packed bytes are held (the buffer shrinks back after a row over 64 KiB).
+//! The conversion is a [`RowConv`] of its own, which another thread can run: a big copy's
+//! lines are converted and packed on a helper thread (`session::copy_in::pipe`) into a
+//! [`Batch`] while the session inserts the batch before.
+//!
+//! Bounds: one row's packed bytes are held (the buffer shrinks back after a row over 64 KiB);
+//! a batch holds the rows of the lines it is given.
 
 use std::borrow::Cow;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 use crate::catalog::{ConstraintKind, RelKind};
-use crate::error::PgResult;
-use crate::sql::engine::{self, Rel, RowPacker};
+use crate::error::{PgError, PgResult};
+use crate::memory::MemoryLimit;
+use crate::sql::engine::{self, PackedRow, Rel, RowPacker};
 use crate::sql::expr::SessionCtx;
 use crate::sql::plan::modify::CopyFrom;
 use crate::sql::types::{io, FormatCtx, Type, Value};
 use crate::txn::{Cid, TxnCell};
 
 /// How a column's text becomes its stored value.
+#[derive(Clone)]
 enum Conv {
     /// Stored as given (text, and varchar / bpchar without a length).
     Text,
@@ -46,6 +53,7 @@ enum Conv {
 }
 
 /// A table column in the packed row.
+#[derive(Clone)]
 struct Column {
     /// The data's field for it; None: NULL (a dropped column, or one the data leaves out and
     /// whose default is NULL).
@@ -54,71 +62,19 @@ struct Column {
     not_null: bool,
 }
 
-/// A COPY FROM into a table that needs no per-row work but conversion (see the module
-/// documentation).
-pub struct DirectLoad {
-    rel: Arc<Rel>,
-    columns: Vec<Column>,
+/// Converts a line's fields into a packed row of the table (any thread may run one).
+#[derive(Clone)]
+pub struct RowConv {
+    columns: Arc<[Column]>,
     /// Fields a line has.
     fields: usize,
     packer: RowPacker,
-    /// The transaction's cell and the command, asked of the session at the first row.
-    writer: Option<(crate::sync::Arc<TxnCell>, Cid)>,
-    /// Rows inserted.
-    written: u64,
-    /// Rows inserted and not yet added to the table's counters (added when the load ends,
-    /// whichever way: the rows are garbage for vacuum to find if it failed).
-    uncounted: u64,
 }
 
-impl DirectLoad {
-    /// The direct load of `t`, when its table qualifies.
-    pub fn new(t: &CopyFrom) -> Option<DirectLoad> {
-        let rel = &t.rel;
-        let plain = rel.kind == RelKind::Table
-            && rel.data.view.is_none()
-            && rel.indexes.is_empty()
-            && t.checks.is_empty()
-            && !rel
-                .constraints
-                .iter()
-                .any(|c| matches!(c.kind, ConstraintKind::ForeignKey { .. }));
-        if !plain {
-            return None;
-        }
-        let mut columns = Vec::with_capacity(rel.columns.len());
-        for (i, cd) in rel.columns.iter().enumerate() {
-            let field = t.columns.iter().position(|&c| c == i);
-            if field.is_none() && t.defaults.get(i).is_some_and(Option::is_some) {
-                return None;
-            }
-            let ty = Type(cd.type_oid);
-            let len = (cd.typmod - 4).max(0) as usize;
-            let conv = match ty {
-                Type::TEXT => Conv::Text,
-                Type::VARCHAR | Type::BPCHAR if cd.typmod < 0 => Conv::Text,
-                Type::VARCHAR => Conv::VarChar(len),
-                Type::BPCHAR => Conv::BpChar(len),
-                Type::INT2 | Type::INT4 | Type::INT8 => Conv::Int(ty),
-                _ => Conv::Input(ty, cd.typmod),
-            };
-            columns.push(Column {
-                field,
-                conv,
-                not_null: cd.not_null && !cd.dropped,
-            });
-        }
-        Some(DirectLoad {
-            rel: rel.clone(),
-            columns,
-            fields: t.columns.len(),
-            packer: RowPacker::default(),
-            writer: None,
-            written: 0,
-            uncounted: 0,
-        })
-    }
+/// Rows packed by a [`RowConv`], to insert in order.
+pub type Batch = Vec<PackedRow>;
 
+impl RowConv {
     /// Packs a line's fields (None: NULL). False when the line must go through the INSERT
     /// operator instead (see the module documentation).
     pub fn pack(&mut self, fields: &[Option<Cow<'_, str>>], fmt: &FormatCtx) -> bool {
@@ -126,7 +82,7 @@ impl DirectLoad {
             return false;
         }
         self.packer.clear();
-        for c in &self.columns {
+        for c in self.columns.iter() {
             let Some(Some(s)) = c.field.map(|f| &fields[f]) else {
                 if c.not_null {
                     return false;
@@ -176,27 +132,132 @@ impl DirectLoad {
         true
     }
 
-    /// Inserts the row [`pack`](Self::pack) packed last, as the transaction's write (its
-    /// first write gives the transaction its cell), within the server's memory bound.
-    pub fn insert(&mut self, cx: &mut dyn SessionCtx) -> PgResult<()> {
-        cx.check_memory(self.written)?;
-        if self.writer.is_none() {
-            // As the INSERT operator: the writer first, then the snapshot that names it (a
-            // REPEATABLE READ transaction's snapshot is taken by its first statement).
-            let w = cx.writer("INSERT")?;
-            cx.snapshot()?;
-            self.writer = Some(w);
+    /// The row [`pack`](Self::pack) packed last.
+    pub fn row(&self) -> PackedRow {
+        self.packer.finish()
+    }
+}
+
+/// The transaction's cell and command, and the server's memory bound.
+struct Writer {
+    cell: crate::sync::Arc<TxnCell>,
+    cid: Cid,
+    memory: Arc<MemoryLimit>,
+}
+
+/// A COPY FROM into a table that needs no per-row work but conversion (see the module
+/// documentation).
+pub struct DirectLoad {
+    rel: Arc<Rel>,
+    conv: RowConv,
+    /// What the rows are written as, asked of the session once ([`begin`](Self::begin)).
+    writer: Option<Writer>,
+    /// Rows inserted.
+    written: u64,
+    /// Rows inserted and not yet added to the table's counters (added when the load ends,
+    /// whichever way: the rows are garbage for vacuum to find if it failed).
+    uncounted: u64,
+}
+
+impl DirectLoad {
+    /// The direct load of `t`, when its table qualifies.
+    pub fn new(t: &CopyFrom) -> Option<DirectLoad> {
+        let rel = &t.rel;
+        let plain = rel.kind == RelKind::Table
+            && rel.data.view.is_none()
+            && rel.indexes.is_empty()
+            && t.checks.is_empty()
+            && !rel
+                .constraints
+                .iter()
+                .any(|c| matches!(c.kind, ConstraintKind::ForeignKey { .. }));
+        if !plain {
+            return None;
         }
-        let (cell, cid) = self.writer.as_ref().expect("set above");
-        engine::insert_packed(&self.rel, &self.packer, cell, *cid);
-        self.written += 1;
-        self.uncounted += 1;
+        let mut columns = Vec::with_capacity(rel.columns.len());
+        for (i, cd) in rel.columns.iter().enumerate() {
+            let field = t.columns.iter().position(|&c| c == i);
+            if field.is_none() && t.defaults.get(i).is_some_and(Option::is_some) {
+                return None;
+            }
+            let ty = Type(cd.type_oid);
+            let len = (cd.typmod - 4).max(0) as usize;
+            let conv = match ty {
+                Type::TEXT => Conv::Text,
+                Type::VARCHAR | Type::BPCHAR if cd.typmod < 0 => Conv::Text,
+                Type::VARCHAR => Conv::VarChar(len),
+                Type::BPCHAR => Conv::BpChar(len),
+                Type::INT2 | Type::INT4 | Type::INT8 => Conv::Int(ty),
+                _ => Conv::Input(ty, cd.typmod),
+            };
+            columns.push(Column {
+                field,
+                conv,
+                not_null: cd.not_null && !cd.dropped,
+            });
+        }
+        Some(DirectLoad {
+            rel: rel.clone(),
+            conv: RowConv {
+                columns: columns.into(),
+                fields: t.columns.len(),
+                packer: RowPacker::default(),
+            },
+            writer: None,
+            written: 0,
+            uncounted: 0,
+        })
+    }
+
+    /// The conversion, for another thread to pack rows with.
+    pub fn conv(&self) -> RowConv {
+        self.conv.clone()
+    }
+
+    /// Packs a line's fields (see [`RowConv::pack`]).
+    pub fn pack(&mut self, fields: &[Option<Cow<'_, str>>], fmt: &FormatCtx) -> bool {
+        self.conv.pack(fields, fmt)
+    }
+
+    /// Takes what the rows are written as, before the first insert: the transaction's writer
+    /// (its first write gives the transaction its cell), then, as the INSERT operator, the
+    /// snapshot that names it (a REPEATABLE READ transaction's snapshot is taken by its first
+    /// statement). Only the first call asks the session.
+    pub fn begin(&mut self, cx: &mut dyn SessionCtx) -> PgResult<()> {
+        if self.writer.is_none() {
+            let (cell, cid) = cx.writer("INSERT")?;
+            cx.snapshot()?;
+            let memory = cx.instance().memory.clone();
+            self.writer = Some(Writer { cell, cid, memory });
+        }
         Ok(())
     }
 
-    /// Rows inserted so far.
-    pub fn written(&self) -> u64 {
-        self.written
+    /// Inserts the row [`pack`](Self::pack) packed last, within the server's memory bound
+    /// (53200 past it, the row not inserted).
+    pub fn insert(&mut self) -> PgResult<()> {
+        let row = self.conv.row();
+        self.insert_row(row)
+    }
+
+    /// Inserts a batch's rows in order (the batch is left empty); on an error, the index of
+    /// the row it was raised for (the rows before it are inserted).
+    pub fn insert_batch(&mut self, batch: &mut Batch) -> Result<(), (usize, PgError)> {
+        for (i, row) in batch.drain(..).enumerate() {
+            self.insert_row(row).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
+    fn insert_row(&mut self, row: PackedRow) -> PgResult<()> {
+        let Some(w) = self.writer.as_ref() else {
+            return Err(PgError::internal("a direct load inserted before it began"));
+        };
+        w.memory.check(self.written)?;
+        engine::insert_packed(&self.rel, row, &w.cell, w.cid);
+        self.written += 1;
+        self.uncounted += 1;
+        Ok(())
     }
 }
 
