@@ -106,6 +106,8 @@ pub struct Instance {
     pub txns: crate::txn::TxnManager,
     /// The memory bound (`memory.rs`).
     pub memory: Arc<crate::memory::MemoryLimit>,
+    /// COPY FROM helper threads running (`session::copy_in::pipe`: one per core at most).
+    pub copy_helpers: Arc<AtomicUsize>,
     /// Relation locks (`txn::lock`).
     pub locks: crate::txn::lock::LockTable,
     /// The live schema: tables and indexes of every database, with their data.
@@ -169,6 +171,7 @@ impl Instance {
             txns: crate::txn::TxnManager::new(config.max_connections + 16),
             locks: Default::default(),
             memory: Arc::new(crate::memory::MemoryLimit::new(config.max_memory)),
+            copy_helpers: Arc::default(),
             catalog,
             shown: Arc::new(config.shown()),
             config,

@@ -307,18 +307,42 @@ impl Session {
     /// helper thread but the first (see [`pipe`]).
     fn copy_chunked(&mut self, c: &mut CopyIn, data: &[u8]) -> PgResult<()> {
         c.pending.extend_from_slice(data);
-        if c.pending.len() < pipe::CHUNK {
-            return Ok(());
+        // A big message makes several chunks, so that each wait for the helper stays short;
+        // `start`: the bytes of `pending` already handed on.
+        let mut start = 0;
+        let mut r = Ok(());
+        while c.pending.len() - start >= pipe::CHUNK && !c.ended && r.is_ok() {
+            // Whole lines, up to 2 * CHUNK bytes unless one line is longer.
+            let avail = &c.pending[start..];
+            let head = &avail[..avail.len().min(2 * pipe::CHUNK)];
+            let end = match memchr::memrchr(b'\n', head) {
+                Some(nl) => nl + 1,
+                None => match memchr::memchr(b'\n', &avail[head.len()..]) {
+                    Some(nl) => head.len() + nl + 1,
+                    // A line longer than CHUNK waits for its end.
+                    None => break,
+                },
+            };
+            let mut chunk = std::mem::take(&mut c.spare);
+            chunk.clear();
+            if start == 0 && avail.len() - end <= end {
+                // The usual message: the few bytes after the cut move, not the chunk.
+                chunk.extend_from_slice(&avail[end..]);
+                c.pending.truncate(end);
+                std::mem::swap(&mut chunk, &mut c.pending);
+            } else {
+                chunk.extend_from_slice(&avail[..end]);
+                start += end;
+            }
+            r = self.copy_chunk(c, chunk);
         }
-        // A chunk longer than CHUNK waits for its line's end.
-        let Some(nl) = memchr::memrchr(b'\n', &c.pending) else {
-            return Ok(());
-        };
-        let mut chunk = std::mem::take(&mut c.spare);
-        chunk.clear();
-        chunk.extend_from_slice(&c.pending[nl + 1..]);
-        c.pending.truncate(nl + 1);
-        std::mem::swap(&mut chunk, &mut c.pending);
+        c.pending.drain(..start);
+        r
+    }
+
+    /// Loads a chunk of whole lines: hands it to the helper (the first chunk is read here),
+    /// and inserts the chunk the helper had.
+    fn copy_chunk(&mut self, c: &mut CopyIn, chunk: Vec<u8>) -> PgResult<()> {
         // The chunk before comes back; this one goes to the helper at once, to be converted
         // while the session inserts the rows of the one before.
         let before = match c.pipe.as_mut() {
@@ -332,7 +356,7 @@ impl Session {
                     client: self.core.settings.client,
                     fmt: self.core.settings.fmt.clone(),
                 };
-                c.pipe = pipe::Pipe::start(format, d.conv());
+                c.pipe = pipe::Pipe::start(format, d.conv(), &self.core.instance.copy_helpers);
             }
         }
         let chunk = match c.pipe.as_mut() {

@@ -20,14 +20,16 @@
 //! per chunk), on the shard's thread, like a parallel index build's; never for another
 //! transaction.
 //!
-//! Bounds: at most one helper per core in the server at once ([`HELPERS`]; past that, a copy
-//! loads its rows on its session's thread); per copy, two chunk buffers of [`CHUNK`] bytes plus
-//! the longest line and the packed rows of one chunk. A helper ends when its copy ends (the
+//! Bounds: at most one helper per core in the server at once (`Instance::copy_helpers`; past that, a copy
+//! loads its rows on its session's thread); per copy, the data gathered (up to a message more
+//! than [`CHUNK`] bytes), the chunk with the helper (at most 2 × [`CHUNK`] bytes, or one
+//! longer line) and the packed rows of one chunk. A helper ends when its copy ends (the
 //! session joins it, after at most the chunk in hand).
 
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::{csv_fields, recycle, text_fields};
@@ -39,9 +41,6 @@ use crate::sql::{CopyFormat, CopyOptions};
 
 /// Bytes of whole lines a chunk gathers at least.
 pub(super) const CHUNK: usize = 64 * 1024;
-
-/// Helpers running in the server (at most one per core).
-static HELPERS: AtomicUsize = AtomicUsize::new(0);
 
 /// How the helper reads lines: as the session (its copy options, client encoding and
 /// date/number formats).
@@ -69,25 +68,30 @@ pub(super) struct Pipe {
     in_flight: bool,
 }
 
-/// A place among the [`HELPERS`], given back when the helper ends.
-struct HelperSlot;
+/// A place among the server's helpers, given back when the helper ends.
+struct HelperSlot(Arc<AtomicUsize>);
 
 impl Drop for HelperSlot {
     fn drop(&mut self) {
-        HELPERS.fetch_sub(1, Ordering::AcqRel);
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
 impl Pipe {
-    /// Starts a helper converting with `conv`, if the server has a place for one.
-    pub(super) fn start(format: LineFormat, mut conv: RowConv) -> Option<Pipe> {
+    /// Starts a helper converting with `conv`, if the server has a place for one among its
+    /// `helpers` (the count of those running).
+    pub(super) fn start(
+        format: LineFormat,
+        mut conv: RowConv,
+        helpers: &Arc<AtomicUsize>,
+    ) -> Option<Pipe> {
         let max = crate::cpus::count().max(1);
-        HELPERS
+        helpers
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < max).then_some(n + 1)
             })
             .ok()?;
-        let slot = HelperSlot;
+        let slot = HelperSlot(helpers.clone());
         let (jobs, job_rx) = sync_channel::<Vec<u8>>(1);
         let (done_tx, done) = sync_channel::<Done>(1);
         let thread = std::thread::Builder::new()
