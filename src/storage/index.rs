@@ -21,6 +21,16 @@
 //! the build; later entries go to the range of their key, a lookup to one range (one compare
 //! per range boundary first), and a scan goes on from one range into the next.
 //!
+//! Every tree holds a sentinel below all entries ([`Slot::Low`]), never removed, and a scan
+//! down from above a tree's largest entry starts from its end instead: scc's search for the
+//! start of a range (`approximate`) looks for an entry on the far side of the bound, and when
+//! there is none it visits every leaf, each visit walking the leaf list: a lookup of a key
+//! below all of a tree's keys took 1.1 s on 500,000 entries, growing with the square of the
+//! size. A range boundary's key is below its tree's entries for the probe `(key, row 0)`, so a
+//! ranged index met it on every lookup of that key. The sentinel costs no memory (it lives in
+//! the niche of the key's enum tag, checked by a test) and sits at the left end, so a tree
+//! filled in key order stays ordered; a high sentinel would sit where ascending inserts go.
+//!
 //! Bounds: at most [`MAX_PARTS`] ranges.
 
 use std::hash::{Hash, Hasher};
@@ -53,7 +63,58 @@ pub struct Index<K: Ord + Clone + 'static> {
 struct Part<K: Ord + Clone + 'static> {
     /// The first entry of the range (None for the first part).
     from: Option<Entry<K>>,
-    tree: scc::TreeIndex<Entry<K>, ()>,
+    /// The entries, after a [`Slot::Low`] sentinel.
+    tree: scc::TreeIndex<Slot<K>, ()>,
+}
+
+/// What a tree holds: the entries, above one sentinel (see the module's header).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Slot<K> {
+    Low,
+    Key(Entry<K>),
+}
+
+impl<K: Ord + Clone + 'static> Part<K> {
+    fn new(from: Option<Entry<K>>) -> Part<K> {
+        let tree = scc::TreeIndex::new();
+        let _ = tree.insert_sync(Slot::Low, ());
+        Part { from, tree }
+    }
+
+    /// The forward range between `lower` and `upper`, the sentinel left out.
+    fn range<'g>(
+        &'g self,
+        lower: Bound<Entry<K>>,
+        upper: Bound<Entry<K>>,
+        guard: &'g scc::Guard,
+    ) -> impl DoubleEndedIterator<Item = &'g Entry<K>> + 'g {
+        let lower = match lower {
+            Bound::Unbounded => Bound::Excluded(Slot::Low),
+            b => b.map(Slot::Key),
+        };
+        self.tree
+            .range((lower, upper.map(Slot::Key)), guard)
+            .filter_map(|(s, _)| match s {
+                Slot::Key(e) => Some(e),
+                Slot::Low => None,
+            })
+    }
+
+    /// [`range`](Self::range) for a scan down: an upper bound above the largest entry is
+    /// left out (scc would search the whole tree for an entry above it).
+    fn range_back<'g>(
+        &'g self,
+        lower: Bound<Entry<K>>,
+        upper: Bound<Entry<K>>,
+        guard: &'g scc::Guard,
+    ) -> impl Iterator<Item = &'g Entry<K>> + 'g {
+        let above_all = match (&upper, self.tree.iter(guard).next_back()) {
+            (Bound::Included(e) | Bound::Excluded(e), Some((Slot::Key(max), _))) => e > max,
+            _ => true,
+        };
+        let upper = if above_all { Bound::Unbounded } else { upper };
+        self.range(lower, upper, guard).rev()
+    }
 }
 
 impl<K: Ord + Clone + Send + Sync + 'static> Default for Index<K> {
@@ -63,6 +124,10 @@ impl<K: Ord + Clone + Send + Sync + 'static> Default for Index<K> {
 }
 
 impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
+    /// Bytes a tree holds for one entry's key: the sentinel should add none (a test checks
+    /// it for the server's key type).
+    pub const SLOT_BYTES: usize = std::mem::size_of::<Slot<K>>();
+
     pub fn new() -> Index<K> {
         Self::with_parts(vec![None])
     }
@@ -74,13 +139,7 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
             "the first range starts at the lowest key"
         );
         Index {
-            parts: froms
-                .into_iter()
-                .map(|from| Part {
-                    from,
-                    tree: scc::TreeIndex::new(),
-                })
-                .collect(),
+            parts: froms.into_iter().map(Part::new).collect(),
             stripes: (0..STRIPES).map(|_| Mutex::new(())).collect(),
         }
     }
@@ -111,10 +170,10 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         let fill = |part: &Part<K>, chunk: &[(K, RowId)]| {
             for (key, row) in chunk {
                 let _ = part.tree.insert_sync(
-                    Entry {
+                    Slot::Key(Entry {
                         key: key.clone(),
                         row: *row,
-                    },
+                    }),
                     (),
                 );
             }
@@ -179,7 +238,7 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
     /// Adds an entry (already present: nothing happens).
     pub fn insert(&self, key: K, row: RowId) {
         let e = Entry { key, row };
-        let _ = self.part_of(&e).tree.insert_sync(e, ());
+        let _ = self.part_of(&e).tree.insert_sync(Slot::Key(e), ());
     }
 
     pub fn remove(&self, key: &K, row: RowId) -> bool {
@@ -188,15 +247,16 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
             key: key.clone(),
             row,
         };
-        self.part_of(&e).tree.remove_sync(&e)
+        self.part_of(&e).tree.remove_sync(&Slot::Key(e))
     }
 
     pub fn len(&self) -> usize {
-        self.parts.iter().map(|p| p.tree.len()).sum()
+        // Each tree's sentinel left out.
+        self.parts.iter().map(|p| p.tree.len() - 1).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.parts.iter().all(|p| p.tree.is_empty())
+        self.len() == 0
     }
 
     /// Key ranges the index is cut into.
@@ -239,14 +299,13 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         let guard = scc::Guard::new();
         let (first, last) = (self.first_part(&lower), self.last_part(&upper));
         if first == last {
-            let range = self.parts[first].tree.range((lower, upper), &guard);
-            return visit(range, max, f);
+            return visit(self.parts[first].range(lower, upper, &guard), max, f);
         }
         // first > last: the bounds cross inside one range boundary (an empty range).
         let parts = self.parts.get(first..=last).unwrap_or_default();
         let range = parts
             .iter()
-            .flat_map(|p| p.tree.range((lower.clone(), upper.clone()), &guard));
+            .flat_map(|p| p.range(lower.clone(), upper.clone(), &guard));
         visit(range, max, f)
     }
 
@@ -268,14 +327,13 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         let guard = scc::Guard::new();
         let (first, last) = (self.first_part(&lower), self.last_part(&upper));
         if first == last {
-            let range = self.parts[last].tree.range((lower, upper), &guard);
-            return visit(range.rev(), max, f);
+            return visit(self.parts[last].range_back(lower, upper, &guard), max, f);
         }
         let parts = self.parts.get(first..=last).unwrap_or_default();
         let range = parts
             .iter()
             .rev()
-            .flat_map(|p| p.tree.range((lower.clone(), upper.clone()), &guard).rev());
+            .flat_map(|p| p.range_back(lower.clone(), upper.clone(), &guard));
         visit(range, max, f)
     }
 
@@ -328,13 +386,13 @@ fn upper_bound<K: Clone>(hi: Bound<&K>) -> Bound<Entry<K>> {
 
 /// Hands at most `max` entries of `entries` to `f`; the last one visited when more may follow
 /// (to resume after it), None when they ran out or `f` stopped.
-fn visit<'g, K: Clone + 'g, V: 'g>(
-    entries: impl Iterator<Item = (&'g Entry<K>, &'g V)>,
+fn visit<'g, K: Clone + 'g>(
+    entries: impl Iterator<Item = &'g Entry<K>>,
     max: usize,
     mut f: impl FnMut(&K, RowId) -> bool,
 ) -> Option<Entry<K>> {
     let mut last: Option<&Entry<K>> = None;
-    for (n, (e, _)) in entries.enumerate() {
+    for (n, e) in entries.enumerate() {
         if n == max {
             return last.cloned();
         }

@@ -210,4 +210,9 @@ fn key_and_row_pointers_are_thin() {
     assert_eq!(std::mem::size_of::<PackedRow>(), 8);
     assert_eq!(std::mem::size_of::<Option<PackedRow>>(), 8);
     assert_eq!(std::mem::size_of::<IKey>(), 16);
+    // An index tree's sentinel lives in IKey's tag (storage::index).
+    assert_eq!(
+        crate::storage::Index::<IKey>::SLOT_BYTES,
+        std::mem::size_of::<crate::storage::Entry<IKey>>()
+    );
 }
