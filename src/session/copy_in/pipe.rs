@@ -20,10 +20,10 @@
 //! per chunk), on the shard's thread, like a parallel index build's; never for another
 //! transaction.
 //!
-//! Bounds: at most one helper per core in the server at once (`Instance::copy_helpers`; past that, a copy
-//! loads its rows on its session's thread); per copy, the data gathered (up to a message more
-//! than [`CHUNK`] bytes), the chunk with the helper (at most 2 × [`CHUNK`] bytes, or one
-//! longer line) and the packed rows of one chunk. A helper ends when its copy ends (the
+//! Bounds: at most one helper per core in the server at once (`Instance::copy_helpers`; past
+//! that, a copy loads its rows on its session's thread); per copy, the data gathered (up to a
+//! message more than [`CHUNK`] bytes), the chunk with the helper (at most 2 × [`CHUNK`] bytes,
+//! or one longer line) and the packed rows of one chunk. A helper ends when its copy ends (the
 //! session joins it, after at most the chunk in hand).
 
 use std::borrow::Cow;
