@@ -256,7 +256,12 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        // Each tree's first entry is its sentinel: empty when nothing follows it (scc's len
+        // counts every entry).
+        let guard = scc::Guard::new();
+        self.parts
+            .iter()
+            .all(|p| p.tree.iter(&guard).nth(1).is_none())
     }
 
     /// Key ranges the index is cut into.

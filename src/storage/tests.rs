@@ -566,6 +566,15 @@ fn scans_from_beyond_the_entries_find_the_nearest_ones() {
         assert!(small.remove(&k, k as RowId));
     }
     assert_eq!(small.len(), 10);
+    assert!(!small.is_empty());
+    for k in 0..10 {
+        assert!(small.remove(&k, k as RowId));
+    }
+    assert!(small.is_empty());
+    assert_eq!(small.len(), 0);
+    for k in 0..10 {
+        small.insert(k, k as RowId);
+    }
     assert_eq!(small.rows_of(&15), Vec::<RowId>::new());
     let mut last = None;
     small.scan_back(Bound::Unbounded, Bound::Included(&30), None, 1, |k, _| {
