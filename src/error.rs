@@ -322,6 +322,7 @@ pub mod code {
     pub const GROUPING_ERROR: &str = "42803";
     pub const INVALID_COLUMN_REFERENCE: &str = "42P10";
     pub const INVALID_RECURSION: &str = "42P19";
+    pub const INVALID_OBJECT_DEFINITION: &str = "42P17";
     pub const INDETERMINATE_DATATYPE: &str = "42P18";
     pub const NAME_TOO_LONG: &str = "42622";
     pub const INSUFFICIENT_PRIVILEGE: &str = "42501";
@@ -350,6 +351,7 @@ pub mod code {
     pub const OUT_OF_MEMORY: &str = "53200";
     pub const BAD_COPY_FILE_FORMAT: &str = "22P04";
     pub const INTERNAL_ERROR: &str = "XX000";
+    pub const CONNECTION_FAILURE: &str = "08006";
     pub const INVALID_PREPARED_STATEMENT_DEFINITION: &str = "42P14";
     pub const INVALID_CURSOR_STATE: &str = "24000";
     pub const IDLE_IN_TRANSACTION_SESSION_TIMEOUT: &str = "25P03";

@@ -26,6 +26,7 @@ pub mod server;
 pub mod session;
 pub mod shard_weight;
 pub mod sql;
+pub mod stack;
 pub mod storage;
 pub mod sync;
 pub mod tls;

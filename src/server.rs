@@ -103,6 +103,8 @@ impl Server {
             builder
                 .worker_threads(1)
                 .thread_name(format!("tg-shard-{i}"))
+                // Deep statements recurse on this stack; the guard keeps them within it.
+                .thread_stack_size(crate::stack::SHARD_STACK_BYTES)
                 .enable_all();
             if let Some(cpu) = client_affinity::shard_cpu(i, &cpus) {
                 // Every thread of the runtime: the worker, and the thread that takes the

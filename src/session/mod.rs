@@ -211,6 +211,11 @@ struct Core {
     sequences: sql::sequence::SessionSequences,
     /// Temporary tables: the session's schema and ON COMMIT actions (temp.rs).
     temp: temp::TempState,
+    /// The client's socket (the TCP one under TLS; a session that moves shards keeps it), and
+    /// when a running statement last checked that the client is still there
+    /// (client_connection_check_interval).
+    client_fd: std::os::fd::RawFd,
+    client_checked: std::cell::Cell<Instant>,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -459,6 +464,19 @@ impl SessionCtx for Core {
                 return Err(PgError::statement_timeout());
             }
         }
+        if self.settings.client_check_ms > 0 {
+            let now = Instant::now();
+            let every = Duration::from_millis(self.settings.client_check_ms);
+            if now >= self.client_checked.get() + every {
+                self.client_checked.set(now);
+                if wait::fd_client_gone(self.client_fd) {
+                    return Err(PgError::fatal(
+                        code::CONNECTION_FAILURE,
+                        "connection to client lost",
+                    ));
+                }
+            }
+        }
         Ok(())
     }
     fn interrupt_pending(&self) -> bool {
@@ -482,6 +500,10 @@ impl SessionCtx for Core {
                 let mut until = end;
                 if let Some(d) = self.deadline {
                     until = until.min(d);
+                }
+                if self.settings.client_check_ms > 0 {
+                    // Wake for the next check that the client is still there.
+                    until = until.min(now + Duration::from_millis(self.settings.client_check_ms));
                 }
                 if now >= end {
                     return Ok(());

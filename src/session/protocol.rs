@@ -94,6 +94,7 @@ impl Session {
     /// Runs `f` (the handling of one message, or the resumption of a statement), catching a
     /// panic: the session ends with FATAL XX000 and the server goes on.
     pub(super) fn guarded(&mut self, f: impl FnOnce(&mut Self) -> Flow) -> Flow {
+        let _stack = crate::stack::enter(self.core.settings.max_stack_depth_kb);
         match std::panic::catch_unwind(AssertUnwindSafe(|| f(self))) {
             Ok(flow) => flow,
             Err(panic) => {

@@ -97,6 +97,9 @@ const GUCS: &[Guc] = &[
     g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
     g("authentication_timeout", "", Int(Some("s")), Sighup, false, "Sets the maximum allowed time to complete client authentication."),
     g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
+    // On by default here, unlike PostgreSQL (0): a session task notices its socket closing
+    // at the cost of a peek per interval, so a statement whose client left stops.
+    g("client_connection_check_interval", "1000", Int(Some("ms")), User, false, "Sets the time interval between checks for disconnection while running queries."),
     g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
     g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
     g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
@@ -132,6 +135,7 @@ const GUCS: &[Guc] = &[
     g("lock_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any wait for a lock."),
     g("log_min_messages", "warning", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]), User, false, "Sets the message levels that are logged."),
     g("max_connections", "", Int(None), Postmaster, false, "Sets the maximum number of concurrent connections."),
+    g("max_stack_depth", "2MB", Str, User, false, "Sets the maximum stack depth, in kilobytes."),
     g("max_prepared_transactions", "0", Int(None), Postmaster, false, "Sets the maximum number of simultaneously prepared transactions."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
@@ -202,6 +206,10 @@ pub struct Settings {
     /// 0 for `log` and above: the protocol's own DEBUG messages (Parse, Bind) test this
     /// instead of looking the setting up for every message.
     pub client_debug: u8,
+    /// client_connection_check_interval in ms (0: no checks).
+    pub client_check_ms: u64,
+    /// max_stack_depth in kB (see `crate::stack`): every message's handling starts with it.
+    pub max_stack_depth_kb: usize,
     /// The conversion client_encoding asks for (`None`: UTF8 or SQL_ASCII; see
     /// `session::encoding`), kept here so that transactions restore it with the setting.
     pub client: crate::encoding::Client,
@@ -223,6 +231,9 @@ pub struct Fixed {
 /// it with the rest. The value is `\0oid/t|f/name` (OID, superuser, name), made only by
 /// `session::identity` after its checks: SQL text and start-up parameters cannot hold a NUL, so
 /// a client cannot store one directly.
+/// Settings only a superuser may change (PostgreSQL's PGC_SUSET among those threadgres has).
+pub const SUPERUSER_SETTINGS: [&str; 1] = ["max_stack_depth"];
+
 pub const IDENTITY_SETTINGS: [&str; 2] = ["role", "session_authorization"];
 
 /// Makes the stored form of an identity setting.
@@ -277,17 +288,24 @@ fn parse_ms(v: &str, unit: &str) -> Option<i64> {
 /// A memory setting in kB (its unit): a plain number, or a number with kB, MB, GB or TB.
 fn parse_kb(v: &str) -> Option<i64> {
     let v = v.trim().trim_matches('\'');
-    let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+    let split = v
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(v.len());
     let (num, unit) = v.split_at(split);
-    let n: i64 = num.parse().ok()?;
-    let f = match unit.trim() {
-        "" | "kB" => 1,
-        "MB" => 1024,
-        "GB" => 1024 * 1024,
-        "TB" => 1024 * 1024 * 1024,
+    let f: f64 = match unit.trim() {
+        "B" => 1.0 / 1024.0,
+        "" | "kB" => 1.0,
+        "MB" => 1024.0,
+        "GB" => 1024.0 * 1024.0,
+        "TB" => 1024.0 * 1024.0 * 1024.0,
         _ => return None,
     };
-    n.checked_mul(f)
+    if !num.contains('.') && f >= 1.0 {
+        return num.parse::<i64>().ok()?.checked_mul(f as i64);
+    }
+    // A fraction is rounded to whole kB, as PostgreSQL rounds to the setting's unit.
+    let kb = (num.parse::<f64>().ok()? * f).round();
+    (kb.is_finite() && kb.abs() < i64::MAX as f64).then_some(kb as i64)
 }
 
 /// SHOW's form of a memory setting: the largest unit that divides it.
@@ -370,7 +388,11 @@ fn datestyle_text(ds: DateStyle) -> String {
 
 impl Settings {
     pub fn new() -> Settings {
-        Settings::default()
+        Settings {
+            max_stack_depth_kb: crate::stack::DEFAULT_KB,
+            client_check_ms: 1000,
+            ..Settings::default()
+        }
     }
 
     /// Normalizes and validates `value` for `name`; returns (canonical name, stored value).
@@ -476,6 +498,26 @@ impl Settings {
                     }
                     format_kb(kb)
                 }
+                "max_stack_depth" => {
+                    let kb =
+                        parse_kb(value).ok_or_else(|| invalid_value("max_stack_depth", value))?;
+                    if !(100..=2_147_483_647).contains(&kb) {
+                        return Err(PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            format!("{kb} kB is outside the valid range for parameter \"max_stack_depth\" (100 .. 2147483647)"),
+                        ));
+                    }
+                    let max = crate::stack::max_setting_kb() as i64;
+                    if kb > max {
+                        return Err(PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            format!("invalid value for parameter \"max_stack_depth\": {kb}"),
+                        )
+                        .with_detail(format!("\"max_stack_depth\" must not exceed {max}kB."))
+                        .with_hint("Increase the platform's stack depth limit via \"ulimit -s\" or local equivalent."));
+                    }
+                    format_kb(kb)
+                }
                 _ => value.to_string(),
             },
         };
@@ -505,6 +547,11 @@ impl Settings {
                 }
             }
             "statement_timeout" => self.statement_timeout_ms = value.parse().unwrap_or(0),
+            "client_connection_check_interval" => self.client_check_ms = value.parse().unwrap_or(0),
+            "max_stack_depth" => {
+                self.max_stack_depth_kb =
+                    parse_kb(&value).map_or(crate::stack::DEFAULT_KB, |kb| kb as usize)
+            }
             "lock_timeout" => self.lock_timeout_ms = value.parse().unwrap_or(0),
             "default_transaction_isolation" => {
                 self.default_isolation = Isolation::parse(&value).unwrap_or_default()

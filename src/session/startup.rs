@@ -296,6 +296,8 @@ impl Session {
             portal_snap: None,
             sequences: Default::default(),
             temp: Default::default(),
+            client_fd: std::os::fd::AsRawFd::as_raw_fd(stream.tcp()),
+            client_checked: std::cell::Cell::new(std::time::Instant::now()),
         };
         let mut s = Session {
             core,

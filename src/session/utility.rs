@@ -497,6 +497,14 @@ impl Core {
         if let Some(r) = self.set_identity(&lname, value, local) {
             return r;
         }
+        if super::settings::SUPERUSER_SETTINGS.contains(&lname.as_str())
+            && !self.current_role_is_superuser()
+        {
+            return Err(PgError::new(
+                code::INSUFFICIENT_PRIVILEGE,
+                format!("permission denied to set parameter \"{lname}\""),
+            ));
+        }
         // Transaction-scoped settings.
         if lname == "transaction_isolation" || lname == "transaction_read_only" {
             if let Some(v) = value {

@@ -196,11 +196,16 @@ impl Session {
 /// it sent meanwhile stays in the socket).
 fn client_gone(stream: &TcpStream) -> bool {
     use std::os::fd::AsRawFd;
+    fd_client_gone(stream.as_raw_fd())
+}
+
+/// [`client_gone`] for the session's socket by its descriptor.
+pub(super) fn fd_client_gone(fd: std::os::fd::RawFd) -> bool {
     let mut byte = 0u8;
     // SAFETY: a one-byte peek into a local buffer on a socket this session owns.
     let n = unsafe {
         libc::recv(
-            stream.as_raw_fd(),
+            fd,
             (&mut byte as *mut u8).cast(),
             1,
             libc::MSG_PEEK | libc::MSG_DONTWAIT,

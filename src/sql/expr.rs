@@ -402,6 +402,7 @@ impl Expr {
     }
 
     pub fn eval(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
+        crate::stack::check()?;
         Ok(match self {
             Expr::Const(v) => v.clone(),
             Expr::Param(i) => cx.params.get(*i).cloned().unwrap_or(Value::Null),

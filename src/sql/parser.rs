@@ -90,14 +90,26 @@ pub struct Parsed {
     pub literals: Option<Arc<shape::Bound>>,
 }
 
-/// Parses `text` with PostgreSQL's grammar.
-pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
+/// The C parser's errors when a tree is deeper than its stack allows: reported as
+/// PostgreSQL reports the same input.
+fn too_deep_for_the_parser(message: &str) -> bool {
+    message == "stack depth limit exceeded" || message.contains("nested too deeply")
+}
+
+/// Parses `text` with PostgreSQL's grammar into its parse tree.
+///
+/// The C parser checks its own stack (libpg_query sizes its max_stack_depth to the headroom
+/// below this frame, at most 2 MB), which bounds the tree's depth; the Rust decoding of the
+/// tree recurses as deep again, on a shard stack sized for it (`crate::stack`), and only
+/// starts with that much room left.
+pub fn parse_tree(text: &str) -> PgResult<protobuf::ParseResult> {
     let input = CString::new(text).map_err(|_| {
         PgError::new(
             code::CHARACTER_NOT_IN_REPERTOIRE,
             "invalid byte sequence for encoding \"UTF8\": 0x00",
         )
     })?;
+    crate::stack::check()?;
     // SAFETY: the input is a valid NUL-terminated string; the result is freed below, after its
     // buffers were copied out.
     let result = unsafe { pg_query_parse_protobuf_opts(input.as_ptr(), 0) };
@@ -105,18 +117,25 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
         if !result.error.is_null() {
             let e = &*result.error;
             let message = CStr::from_ptr(e.message).to_string_lossy().into_owned();
-            // The lexer's and grammar's errors are all syntax errors, except numeric literals
-            // out of range.
-            let code = if message.contains("out of range") && !message.contains("syntax error") {
-                code::NUMERIC_VALUE_OUT_OF_RANGE
+            if too_deep_for_the_parser(&message) {
+                Err(crate::stack::too_deep())
             } else {
-                code::SYNTAX_ERROR
-            };
-            let mut err = PgError::new(code, message);
-            if e.cursorpos > 0 {
-                err.position = Some(e.cursorpos as u32);
+                // The lexer's and grammar's errors are all syntax errors, except numeric
+                // literals out of range.
+                let code = if message.contains("out of range") && !message.contains("syntax error")
+                {
+                    code::NUMERIC_VALUE_OUT_OF_RANGE
+                } else {
+                    code::SYNTAX_ERROR
+                };
+                let mut err = PgError::new(code, message);
+                if e.cursorpos > 0 {
+                    err.position = Some(e.cursorpos as u32);
+                }
+                Err(err)
             }
-            Err(err)
+        } else if crate::stack::remaining() < decode_stack(result.parse_tree.len) {
+            Err(crate::stack::too_deep())
         } else {
             let data = std::slice::from_raw_parts(
                 result.parse_tree.data as *const u8,
@@ -127,6 +146,33 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
         }
     };
     unsafe { pg_query_free_protobuf_parse_result(result) };
+    parsed
+}
+
+/// Stack the Rust decoding of a tree of `len` protobuf bytes may need. The C encoder nests
+/// at most 10,000 messages (libpg_query's PG_QUERY_PROTOBUF_MAX_DEPTH); decoding the deepest
+/// trees the grammar gives took at most 17 MiB (coalesce() and ARRAY[] nested 4,995 deep;
+/// `tests::the_deepest_trees_decode` runs them), about 1.7 KiB per message level, and a
+/// level takes at least 2 bytes (tag and length), so a short text needs little.
+fn decode_stack(len: usize) -> usize {
+    len.saturating_mul(1024).min(24 << 20)
+}
+
+/// Parses a stored text holding one statement (a view's query, a default's expression) into
+/// its statement's node.
+pub fn parse_node(text: &str) -> PgResult<N> {
+    parse_tree(text)?
+        .stmts
+        .into_iter()
+        .next()
+        .and_then(|s| s.stmt)
+        .and_then(|s| s.node)
+        .ok_or_else(|| PgError::internal("stored text holds no statement"))
+}
+
+/// Parses `text` with PostgreSQL's grammar.
+pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
+    let parsed = parse_tree(text);
     let tree = parsed?;
     check_parameter_junk(text)?;
     let mut stmts = Vec::with_capacity(tree.stmts.len());
@@ -306,6 +352,54 @@ impl ParseCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs `f` on a thread with a shard's stack.
+    fn on_shard_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(crate::stack::SHARD_STACK_BYTES)
+            .spawn(f)
+            .unwrap()
+            .join()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_deepest_trees_decode() {
+        // The deepest of each shape the C parser still encodes (found by bisection): each
+        // decodes within `decode_stack`, and one level more is PostgreSQL's 54001.
+        let shapes: [(&str, fn(usize) -> String, usize); 5] = [
+            (
+                "coalesce",
+                |n| format!("SELECT {}1{}", "coalesce(".repeat(n), ",1)".repeat(n)),
+                4995,
+            ),
+            (
+                "array",
+                |n| format!("SELECT {}1{}", "ARRAY[".repeat(n), "]".repeat(n)),
+                4995,
+            ),
+            (
+                "plus",
+                |n| format!("SELECT {}", vec!["1"; n].join("+")),
+                4996,
+            ),
+            (
+                "exists",
+                |n| format!("SELECT {}1{}", "EXISTS(SELECT ".repeat(n), ")".repeat(n)),
+                1665,
+            ),
+            ("union", |n| vec!["SELECT 1"; n].join(" UNION ALL "), 9992),
+        ];
+        for (name, make, deepest) in shapes {
+            let text = make(deepest);
+            let ok = on_shard_stack(move || parse_tree(&text).map(|t| t.stmts.len()));
+            assert_eq!(ok, Ok(1), "{name}");
+            let text = make(deepest + 1);
+            let err = on_shard_stack(move || parse_tree(&text).unwrap_err());
+            assert_eq!(err.code, "54001", "{name}: {}", err.message);
+            assert_eq!(err.message, "stack depth limit exceeded");
+        }
+    }
 
     #[test]
     fn syntax_errors_have_positions() {

@@ -550,6 +550,9 @@ pub struct Planner<'a> {
     state: PlanState,
     /// The catalog, where table names are resolved (None: no tables, as in PREPARE's types).
     pub tables: Option<modify::TableCx<'a>>,
+    /// The views whose queries enclose this one, outermost first (a view met again is a
+    /// recursive definition).
+    expanding: Vec<u32>,
 }
 
 /// Planning state beyond scopes.
@@ -842,6 +845,7 @@ impl<'a> Planner<'a> {
             deferred: None,
             state: PlanState::default(),
             tables: None,
+            expanding: Vec::new(),
         }
     }
 
@@ -871,6 +875,7 @@ impl<'a> Planner<'a> {
     }
 
     pub fn plan_select(&mut self, s: &protobuf::SelectStmt) -> PgResult<Plan> {
+        crate::stack::check()?;
         let saved_ctes = self.ctes.len();
         let top = self.state.query_depth == 0;
         self.state.query_depth += 1;
@@ -2094,6 +2099,7 @@ impl<'a> Planner<'a> {
     /// Plans one FROM item. `left` is the scope of the items before it, which a LATERAL
     /// subquery or a function may refer to; doing so sets `self.state.lateral`.
     fn plan_from_item(&mut self, n: &N, left: Option<&Scope>) -> PgResult<(Plan, Scope)> {
+        crate::stack::check()?;
         match n {
             N::RangeVar(rv) => {
                 let alias = rv.alias.as_ref();
@@ -3384,6 +3390,7 @@ impl<'a> Planner<'a> {
         scope: &Scope,
         mut agg: Option<&mut AggCtx>,
     ) -> PgResult<(Expr, Type)> {
+        crate::stack::check()?;
         if let Some(ctx) = agg.as_deref_mut() {
             if !ctx.group.is_empty() && !matches!(n, N::AConst(_)) && !contains_aggregate_node(n) {
                 let mut probe = Planner {
@@ -3397,6 +3404,7 @@ impl<'a> Planner<'a> {
                     deferred: None,
                     state: PlanState::default(),
                     tables: self.tables.clone(),
+                    expanding: self.expanding.clone(),
                 };
                 if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                     if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {

@@ -168,6 +168,10 @@ fn coerce(t: T, to: Type) -> T {
 
 impl Typer<'_> {
     fn expr(&self, n: &N) -> R<T> {
+        // Too deep to print: callers show the stored text instead.
+        if crate::stack::exceeded() {
+            return Err(Unsupported);
+        }
         Ok(match n {
             N::AConst(c) => {
                 use protobuf::a_const::Val;

@@ -31,13 +31,12 @@
 //! * The queue of one statement holds its events' keys, at most [`WORK_MEM`] bytes estimated;
 //!   past that the statement fails with 54000 (PostgreSQL's after-trigger queue spills to disk;
 //!   there is no disk here).
-//! * Nested actions (a cascade whose rows cascade further) run at most [`MAX_DEPTH`] levels
-//!   deep; past that 54001 `stack depth limit exceeded`, as PostgreSQL ends a too deep trigger
-//!   recursion.
+//! * Nested actions (a cascade whose rows cascade further) run as deep as the stack guard
+//!   allows (`crate::stack`, max_stack_depth); past that 54001 `stack depth limit exceeded`, as
+//!   PostgreSQL ends a too deep trigger recursion.
 //! * A lookup without a usable index scans the table in one step (no yield), as PostgreSQL's RI
 //!   query would scan it.
 
-use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -54,16 +53,6 @@ use crate::txn::lock::LockMode as RelLock;
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::{Executor, Step, WORK_MEM};
-
-/// The deepest nesting of cascaded actions (see the module comment). Each level takes about
-/// 10.6 KiB of stack in a debug build (measured), so 100 levels stay near 1 MiB of a worker
-/// thread's 2 MiB.
-pub const MAX_DEPTH: usize = 100;
-
-thread_local! {
-    /// Nested actions running on this thread's stack now.
-    static DEPTH: Cell<usize> = const { Cell::new(0) };
-}
 
 /// One foreign key of the written table, as the referencing side.
 pub(crate) struct Outgoing {
@@ -675,15 +664,7 @@ impl Queue {
     ) -> PgResult<Option<Step>> {
         loop {
             if let Some(n) = &mut self.nested {
-                let depth = DEPTH.with(|d| d.get());
-                if depth >= MAX_DEPTH {
-                    return Err(
-                        PgError::new("54001", "stack depth limit exceeded").with_hint(
-                            "Increase the configuration parameter \"max_stack_depth\" (currently \
-                         2048kB), after ensuring the platform's stack depth limit is adequate.",
-                        ),
-                    );
-                }
+                crate::stack::check()?;
                 let mut session = AtSnapshot {
                     inner: &mut *cx.session,
                     snap: n.snap,
@@ -693,9 +674,7 @@ impl Queue {
                     outer: Vec::new(),
                     session: &mut session,
                 };
-                DEPTH.with(|d| d.set(depth + 1));
                 let step = n.exec.next(&mut ncx);
-                DEPTH.with(|d| d.set(depth));
                 match step? {
                     Step::Row(_) => continue,
                     Step::Done => {

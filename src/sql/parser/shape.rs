@@ -608,6 +608,10 @@ struct Nested<'a> {
 
 impl Nested<'_> {
     fn element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), WalkError> {
+        // Too deep to walk: the text gets no shape and is analysed on its own.
+        if crate::stack::exceeded() {
+            return Err(WalkError);
+        }
         v.serialize(&mut *self.w)
     }
 }

@@ -989,16 +989,8 @@ fn assignment_error_at(e: PgError, column: &str, from: Type, to: Type, location:
 
 /// Parses a stored expression text (a default or a check) back into a node.
 pub fn parse_expr(text: &str) -> PgResult<N> {
-    let parsed = pg_query::parse(&format!("SELECT {text}"), 0)
-        .map_err(|e| PgError::internal(format!("stored expression does not parse: {e}")))?;
-    let stmt = parsed
-        .protobuf
-        .stmts
-        .into_iter()
-        .next()
-        .and_then(|s| s.stmt)
-        .and_then(|s| s.node);
-    let Some(N::SelectStmt(sel)) = stmt else {
+    let stmt = crate::sql::parser::parse_node(&format!("SELECT {text}"))?;
+    let N::SelectStmt(sel) = stmt else {
         return Err(PgError::internal("stored expression is not an expression"));
     };
     sel.target_list

@@ -81,18 +81,22 @@ impl Planner<'_> {
         let def = view.data.view.as_ref().ok_or_else(|| {
             PgError::internal(format!("view \"{}\" has no definition", view.name.name))
         })?;
-        let parsed = pg_query::parse(&def.query, 0)
-            .map_err(|e| PgError::internal(format!("view query does not parse: {e}")))?;
-        let node = parsed
-            .protobuf
-            .stmts
-            .into_iter()
-            .next()
-            .and_then(|s| s.stmt)
-            .and_then(|s| s.node)
-            .ok_or_else(|| PgError::internal("view query is empty"))?;
+        // A view whose query reads itself, directly or through other views, is refused when a
+        // query expands it, as PostgreSQL's rewriter refuses it.
+        if self.expanding.contains(&view.oid) {
+            return Err(PgError::new(
+                code::INVALID_OBJECT_DEFINITION,
+                format!(
+                    "infinite recursion detected in rules for relation \"{}\"",
+                    view.name.name
+                ),
+            ));
+        }
+        crate::stack::check()?;
+        let node = crate::sql::parser::parse_node(&def.query)?;
         // The view's query sees none of the query around it (no outer columns, no CTEs).
         let mut inner = Planner::new(self.params, self.fmt);
+        inner.expanding = self.expanding.iter().copied().chain([view.oid]).collect();
         inner.tables = self.tables.as_ref().map(|t| TableCx {
             search_path: std::borrow::Cow::Borrowed(&def.search_path),
             // The view's tables are read with its owner's privileges.

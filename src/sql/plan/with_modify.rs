@@ -88,6 +88,7 @@ impl Planner<'_> {
     }
 
     fn plan_dml_in(&mut self, node: &N, top: bool) -> PgResult<Plan> {
+        crate::stack::check()?;
         let with = match node {
             N::InsertStmt(s) => s.with_clause.as_ref(),
             N::UpdateStmt(s) => s.with_clause.as_ref(),

@@ -37,20 +37,14 @@ pub fn view_definition(s: &mut dyn SessionCtx, view: &Rel) -> Option<String> {
         return None;
     }
     let def = view.data.view.as_ref()?;
-    let printed = pg_query::parse(&def.query, 0).ok().and_then(|parsed| {
-        let stmt = parsed
-            .protobuf
-            .stmts
-            .first()?
-            .stmt
-            .as_ref()?
-            .node
-            .as_ref()?;
-        let N::SelectStmt(sel) = stmt else {
-            return None;
-        };
-        Printer::new(s, &def.search_path).query(sel, view).ok()
-    });
+    let printed = crate::sql::parser::parse_node(&def.query)
+        .ok()
+        .and_then(|stmt| {
+            let N::SelectStmt(sel) = &stmt else {
+                return None;
+            };
+            Printer::new(s, &def.search_path).query(sel, view).ok()
+        });
     Some(printed.unwrap_or_else(|| format!(" {};", def.query.trim().trim_end_matches(';'))))
 }
 

@@ -13,12 +13,22 @@ use bytes::{BufMut, BytesMut};
 use std::fmt::Write;
 
 // ---------------------------------------------------------------------------------------------
+/// The most dimensions an array has (PostgreSQL's MAXDIM).
+pub const MAX_DIMS: usize = 6;
+
+// ---------------------------------------------------------------------------------------------
 // Text output
 // ---------------------------------------------------------------------------------------------
 
 /// Appends the text form of `v` (of type `ty`) to `out`. NULL appends nothing (callers send
 /// NULL as such).
 pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
+    if crate::stack::exceeded() {
+        // Only values nested deeper than any input or expression builds them reach here
+        // (see `crate::stack`); their deepest parts print as `...` rather than end the process.
+        out.push_str("...");
+        return;
+    }
     match v {
         Value::Null | Value::Void => {}
         Value::Bool(b) => out.push(if *b { 't' } else { 'f' }),
@@ -963,6 +973,15 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
         }
         fn level(&mut self, depth: usize) -> PgResult<()> {
             // at '{'
+            if depth >= MAX_DIMS {
+                return Err(PgError::new(
+                    code::PROGRAM_LIMIT_EXCEEDED,
+                    format!(
+                        "number of array dimensions ({}) exceeds the maximum allowed ({MAX_DIMS})",
+                        depth + 1
+                    ),
+                ));
+            }
             self.i += 1;
             if self.lens.len() <= depth {
                 self.lens.push(None);
@@ -1180,6 +1199,7 @@ fn wrong_value(ty: Type) -> PgError {
 
 /// Appends PostgreSQL's binary (send) format of `v` as type `ty`.
 pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
+    crate::stack::check()?;
     if matches!(ty, Type::ACLITEM | Type::ACLITEM_ARRAY) {
         // aclitem has no send function in PostgreSQL.
         return Err(PgError::new(
@@ -1451,6 +1471,7 @@ fn utf8(b: &[u8]) -> PgResult<String> {
 
 /// Decodes PostgreSQL's binary (receive) format of type `ty`.
 pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
+    crate::stack::check()?;
     let mut r = Reader { b, pos: 0 };
     if let Some(elem) = ty.elem() {
         return read_array_binary(&mut r, elem);

@@ -72,6 +72,7 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self) -> PgResult<Node> {
+        crate::stack::check()?;
         self.ws();
         if self.i >= self.b.len() {
             return Err(self.eof());

@@ -261,13 +261,29 @@ impl Type {
     /// Looks a type up by any name SQL accepts for it (`int`, `integer`, `int4`, `pg_catalog.int4`,
     /// `character varying`, `_int4`, `timestamptz`, ...). Names are already lower-cased by the parser.
     pub fn from_name(name: &str) -> Option<Type> {
-        let name = name.strip_prefix("pg_catalog.").unwrap_or(name);
-        if let Some(elem) = name.strip_prefix('_') {
-            return Type::from_name(elem).and_then(Type::array);
+        // Array markers are peeled in a loop (a name is client input: `'____…'::regtype`).
+        let mut name = name;
+        let mut arrays = 0usize;
+        loop {
+            name = name.strip_prefix("pg_catalog.").unwrap_or(name);
+            if let Some(elem) = name.strip_prefix('_') {
+                name = elem;
+            } else if let Some(elem) = name.strip_suffix("[]") {
+                name = elem;
+            } else {
+                break;
+            }
+            arrays += 1;
         }
-        if let Some(elem) = name.strip_suffix("[]") {
-            return Type::from_name(elem).and_then(Type::array);
+        let mut t = Type::scalar_from_name(name)?;
+        for _ in 0..arrays {
+            t = t.array()?;
         }
+        Some(t)
+    }
+
+    /// [`Type::from_name`] of a name without array markers.
+    fn scalar_from_name(name: &str) -> Option<Type> {
         Some(match name {
             "bool" | "boolean" => Type::BOOL,
             "bytea" => Type::BYTEA,
