@@ -62,10 +62,13 @@ pub const FRAME_RATIO: usize = 16;
 /// max_stack_depth's default, in kB (PostgreSQL's).
 pub const DEFAULT_KB: usize = 2048;
 
-/// The largest max_stack_depth a session may set, in kB: what a shard thread's stack holds.
+/// The largest max_stack_depth a session may set, in kB: PostgreSQL's limit under the usual
+/// 8 MB `ulimit -s` (8 MB less its 512 kB slop), which a shard thread's stack holds.
 pub const fn max_setting_kb() -> usize {
-    (SHARD_STACK_BYTES - 2 * SLOP) / FRAME_RATIO / 1024
+    7680
 }
+
+const _: () = assert!(max_setting_kb() * 1024 * FRAME_RATIO + 2 * SLOP <= SHARD_STACK_BYTES);
 
 thread_local! {
     /// The lowest stack address a check lets this thread reach: the larger of the current
@@ -147,6 +150,17 @@ pub fn remaining() -> usize {
         return usize::MAX;
     }
     stack_pointer().saturating_sub(l)
+}
+
+/// The bytes of stack the current thread has above its slop, whatever the statement's budget
+/// (usize::MAX when its stack cannot be told): for code whose depth is bounded by other means
+/// and that only must not overflow the thread.
+pub fn thread_remaining() -> usize {
+    let b = thread_bound();
+    if b == 1 {
+        return usize::MAX;
+    }
+    stack_pointer().saturating_sub(b)
 }
 
 /// PostgreSQL's error when the stack depth limit is reached.

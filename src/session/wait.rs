@@ -192,24 +192,22 @@ impl Session {
     }
 }
 
-/// Whether the client closed its end of the connection (a peek that reads end-of-file; input
-/// it sent meanwhile stays in the socket).
+/// Whether the client closed its end of the connection (input it sent before, a Terminate
+/// message included, may still wait in the socket).
 fn client_gone(stream: &TcpStream) -> bool {
     use std::os::fd::AsRawFd;
     fd_client_gone(stream.as_raw_fd())
 }
 
-/// [`client_gone`] for the session's socket by its descriptor.
+/// [`client_gone`] for the session's socket by its descriptor: the peer's FIN or a reset, as
+/// PostgreSQL's client_connection_check_interval sees it (POLLRDHUP).
 pub(super) fn fd_client_gone(fd: std::os::fd::RawFd) -> bool {
-    let mut byte = 0u8;
-    // SAFETY: a one-byte peek into a local buffer on a socket this session owns.
-    let n = unsafe {
-        libc::recv(
-            fd,
-            (&mut byte as *mut u8).cast(),
-            1,
-            libc::MSG_PEEK | libc::MSG_DONTWAIT,
-        )
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLRDHUP,
+        revents: 0,
     };
-    n == 0
+    // SAFETY: one pollfd on the stack for a socket this session owns; no waiting.
+    let n = unsafe { libc::poll(&mut p, 1, 0) };
+    n > 0 && p.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0
 }

@@ -655,6 +655,16 @@ impl Expr {
                             }
                         }
                     }
+                    if inner_dims.len() >= crate::sql::types::io::MAX_DIMS {
+                        return Err(PgError::new(
+                            code::PROGRAM_LIMIT_EXCEEDED,
+                            format!(
+                                "number of array dimensions ({}) exceeds the maximum allowed ({})",
+                                inner_dims.len() + 1,
+                                crate::sql::types::io::MAX_DIMS
+                            ),
+                        ));
+                    }
                     let mut dims = vec![(items.len() as i32, 1)];
                     dims.extend(inner_dims);
                     Value::Array(Box::new(Array {

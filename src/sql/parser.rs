@@ -101,7 +101,9 @@ fn too_deep_for_the_parser(message: &str) -> bool {
 /// The C parser checks its own stack (libpg_query sizes its max_stack_depth to the headroom
 /// below this frame, at most 2 MB), which bounds the tree's depth; the Rust decoding of the
 /// tree recurses as deep again, on a shard stack sized for it (`crate::stack`), and only
-/// starts with that much room left.
+/// starts with that much room left on the thread. The statement's own budget
+/// (max_stack_depth) is not asked: the decoding's depth is bounded already, and the analysis
+/// that follows checks the budget at every level.
 pub fn parse_tree(text: &str) -> PgResult<protobuf::ParseResult> {
     let input = CString::new(text).map_err(|_| {
         PgError::new(
@@ -134,7 +136,7 @@ pub fn parse_tree(text: &str) -> PgResult<protobuf::ParseResult> {
                 }
                 Err(err)
             }
-        } else if crate::stack::remaining() < decode_stack(result.parse_tree.len) {
+        } else if crate::stack::thread_remaining() < decode_stack(result.parse_tree.len) {
             Err(crate::stack::too_deep())
         } else {
             let data = std::slice::from_raw_parts(

@@ -122,3 +122,30 @@ def test_server_version_is_15(server):
         assert c.parameters["server_version"].startswith("15.")
         assert c.simple("SELECT version() LIKE 'PostgreSQL 15.%'") == [("t",)]
         assert int(c.simple("SHOW server_version_num")[0][0]) // 10000 == 15
+
+
+@TG
+@pytest.mark.parametrize("query", [
+    "SELECT pg_sleep(600)",
+    "SELECT count(*) FROM generate_series(1, 100000000000)",
+    "SELECT count(*) FROM generate_series(1, 1000000) a, generate_series(1, 1000000) b",
+], ids=["sleep", "scan", "join"])
+def test_statement_of_a_gone_client_stops(server, query):
+    """client_connection_check_interval is on by default here (1s; PostgreSQL's default is
+    off): a statement whose client closed its socket stops within a few seconds (issue 27)."""
+    with server.connect_raw() as mon:
+        assert pgwire.rows(mon.query("SHOW client_connection_check_interval")) == [("1s",)]
+        c = server.connect_raw()
+        pid = int(pgwire.rows(c.query("SELECT pg_backend_pid()"))[0][0])
+        c.send_query(query)
+        time.sleep(0.5)
+        active = f"SELECT count(*) FROM pg_stat_activity WHERE pid = {pid} AND state = 'active'"
+        assert pgwire.rows(mon.query(active)) == [("1",)]
+        c.close()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if pgwire.rows(mon.query(f"SELECT count(*) FROM pg_stat_activity WHERE pid = {pid}")) == [("0",)]:
+                break
+            time.sleep(0.2)
+        else:
+            pytest.fail(f"session {pid} still there 10 s after its client left")
