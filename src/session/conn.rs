@@ -151,7 +151,14 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
             on,
             slot,
         } = live;
-        let to = match session.run(&mut stream, rbuf, &on).await {
+        let run = CatchPanic(session.run(&mut stream, rbuf, &on)).await;
+        let to = match run.unwrap_or_else(|what| {
+            // A panic outside a message's handling (which `guarded` catches): the session
+            // still ends as any other does, so its transaction, locks, snapshot and
+            // registrations go with it.
+            tracing::error!("session task panicked: {what}");
+            Exit::Ended
+        }) {
             Exit::Ended => {
                 stream.close_notify();
                 session.core.end_session();
@@ -189,6 +196,27 @@ fn drive(live: Live) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> +
             }
         }
     })
+}
+
+/// A future whose panics come back as `Err(message)` instead of unwinding out of the task
+/// (tokio would catch them too, but drop the session without ending it).
+struct CatchPanic<F>(F);
+
+impl<F: std::future::Future> std::future::Future for CatchPanic<F> {
+    type Output = Result<F::Output, String>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        // SAFETY: the inner future is never moved out of the pinned wrapper.
+        let inner = unsafe { self.map_unchecked_mut(|s| &mut s.0) };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.poll(cx))) {
+            Ok(std::task::Poll::Ready(v)) => std::task::Poll::Ready(Ok(v)),
+            Ok(std::task::Poll::Pending) => std::task::Poll::Pending,
+            Err(panic) => std::task::Poll::Ready(Err(super::protocol::panic_message(&*panic))),
+        }
+    }
 }
 
 /// Makes room in the read buffer, taking one from the pool when the session holds none.

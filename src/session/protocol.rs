@@ -98,12 +98,13 @@ impl Session {
         match std::panic::catch_unwind(AssertUnwindSafe(|| f(self))) {
             Ok(flow) => flow,
             Err(panic) => {
-                let what = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown".into());
-                tracing::error!(pid = self.core.shared.pid, "session panicked: {what}");
+                let what = panic_message(&*panic);
+                let statement = self.core.shared.activity.lock().query.clone();
+                tracing::error!(
+                    pid = self.core.shared.pid,
+                    %statement,
+                    "session panicked: {what}"
+                );
                 self.running = None;
                 self.fatal(PgError::fatal(
                     code::INTERNAL_ERROR,
@@ -1185,4 +1186,13 @@ fn checks_at_bind(stmt: &Statement) -> bool {
         Statement::Query(plan) => !sql::runs_before_output(plan),
         _ => true,
     }
+}
+
+/// The text a panic was raised with.
+pub(super) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown".into())
 }

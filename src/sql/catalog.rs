@@ -16,7 +16,7 @@ mod relations;
 mod types;
 
 use relations::RELATIONS;
-pub use types::{align_and_storage, proc_name, proc_oid, type_rows};
+pub use types::{align_and_storage, proc_name, proc_oid, type_oids, type_rows};
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.
 #[derive(Debug)]

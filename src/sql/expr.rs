@@ -409,7 +409,18 @@ impl Expr {
             Expr::Column(i) => row[*i].clone(),
             Expr::Outer(level, i) => {
                 let n = cx.outer.len();
-                cx.outer[n - level][*i].clone()
+                match n.checked_sub(*level).and_then(|l| cx.outer.get(l)?.get(*i)) {
+                    Some(v) => v.clone(),
+                    // A WITH query that reads a column of the query around it, read from a
+                    // sub-select evaluated once (as uncorrelated) without that query's row.
+                    None => {
+                        return Err(PgError::new(
+                            code::FEATURE_NOT_SUPPORTED,
+                            "a WITH query reading a column of an outer query cannot be read \
+                             from an uncorrelated sub-select yet",
+                        ))
+                    }
+                }
             }
             Expr::Bin(f, a, b) => {
                 let a = a.eval_operand(row, cx)?;

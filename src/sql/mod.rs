@@ -28,6 +28,9 @@ pub mod session_fn;
 pub mod ssl_fn;
 pub mod types;
 
+#[cfg(test)]
+mod fuzz_tests;
+
 use std::sync::Arc;
 
 use pg_query::protobuf::{self, node::Node as N};

@@ -369,7 +369,8 @@ mod tests {
     fn the_deepest_trees_decode() {
         // The deepest of each shape the C parser still encodes (found by bisection): each
         // decodes within `decode_stack`, and one level more is PostgreSQL's 54001.
-        let shapes: [(&str, fn(usize) -> String, usize); 5] = [
+        type Shape = (&'static str, fn(usize) -> String, usize);
+        let shapes: [Shape; 5] = [
             (
                 "coalesce",
                 |n| format!("SELECT {}1{}", "coalesce(".repeat(n), ",1)".repeat(n)),

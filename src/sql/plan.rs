@@ -957,6 +957,36 @@ impl<'a> Planner<'a> {
         if s.op != protobuf::SetOperation::SetopUnion as i32 {
             return Ok(None);
         }
+        // Clauses PostgreSQL does not run on a recursive union (they would not end it).
+        let at = |n: Option<&protobuf::Node>| {
+            n.and_then(|n| n.node.as_ref()).map_or(-1, |n| match n {
+                N::SortBy(sb) => sb
+                    .node
+                    .as_ref()
+                    .and_then(|n| n.node.as_ref())
+                    .map_or(-1, node_location),
+                n => node_location(n),
+            })
+        };
+        let refuse = |what: &str, location: i32| {
+            Err(PgError::new(
+                code::FEATURE_NOT_SUPPORTED,
+                format!("{what} in a recursive query is not implemented"),
+            )
+            .at(loc(location)))
+        };
+        if !s.sort_clause.is_empty() {
+            return refuse("ORDER BY", at(s.sort_clause.first()));
+        }
+        if s.limit_offset.is_some() {
+            return refuse("OFFSET", at(s.limit_offset.as_deref()));
+        }
+        if s.limit_count.is_some() {
+            return refuse("LIMIT", at(s.limit_count.as_deref()));
+        }
+        if !s.locking_clause.is_empty() {
+            return refuse("FOR UPDATE/SHARE", -1);
+        }
         self.state.keep_unknown = true;
         let init = self.plan_select(l);
         let init_locs = std::mem::take(&mut self.state.target_locs);

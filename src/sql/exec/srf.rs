@@ -105,6 +105,24 @@ impl Series {
                     Some(Value::Numeric(s)) => (**s).clone(),
                     _ => Numeric::from_i64(1),
                 };
+                // PostgreSQL's checks, in its order: a series that would never end is refused.
+                for (what, v) in [
+                    ("start value", &*next),
+                    ("stop value", &*stop),
+                    ("step size", &step),
+                ] {
+                    let bad = if v.is_nan() {
+                        "NaN"
+                    } else if v.is_infinite() {
+                        "infinity"
+                    } else {
+                        continue;
+                    };
+                    return Err(PgError::new(
+                        code::INVALID_PARAMETER_VALUE,
+                        format!("{what} cannot be {bad}"),
+                    ));
+                }
                 let up = match step.cmp(&Numeric::from_i64(0)) {
                     Ordering::Equal => return Err(zero_step()),
                     o => o == Ordering::Greater,

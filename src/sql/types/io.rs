@@ -1412,6 +1412,11 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// Bytes not read yet: a count the client sends is never trusted for an allocation
+    /// beyond what these bytes can hold.
+    fn left(&self) -> usize {
+        self.b.len() - self.pos
+    }
     fn take(&mut self, n: usize) -> PgResult<&'a [u8]> {
         if self.b.len() - self.pos < n {
             return Err(insufficient());
@@ -1584,7 +1589,8 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
             if n < 0 {
                 return Err(bad_binary());
             }
-            let mut fields = Vec::with_capacity(n as usize);
+            // Each field takes at least 8 bytes (type and length).
+            let mut fields = Vec::with_capacity((n as usize).min(r.left() / 8));
             for _ in 0..n {
                 let oid = r.u32()?;
                 let len = r.i32()?;
@@ -1708,7 +1714,8 @@ fn read_array_binary(r: &mut Reader, elem: Type) -> PgResult<Value> {
             "array size exceeds the maximum allowed",
         ));
     }
-    let mut items = Vec::with_capacity(total as usize);
+    // Each element takes at least its 4-byte length.
+    let mut items = Vec::with_capacity((total as usize).min(r.left() / 4));
     for _ in 0..total {
         let len = r.i32()?;
         if len == -1 {

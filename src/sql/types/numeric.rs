@@ -1124,6 +1124,14 @@ impl Numeric {
         if x.is_zero() {
             return Ok(Numeric::from_parts(BigInt::zero(), MIN_SIG_DIGITS as u32));
         }
+        if x.is_negative() {
+            // Only an integral exponent gets here (a fractional one of a negative base failed
+            // above), too large for power_int: |x|^y, negated for an odd y.
+            let (m, s) = y.parts().unwrap();
+            let odd = (m / pow10(s)) % 2u32 != BigInt::zero();
+            let r = x.abs().power(y)?;
+            return Ok(if odd { r.neg() } else { r });
+        }
         let ln_num = x.approx_ln() * y.to_f64();
         if ln_num.abs() > MAX_DISPLAY_SCALE as f64 * 3.01 * 100.0 {
             if ln_num > 0.0 {
