@@ -11,12 +11,14 @@
 //! rows and the I/O functions they name.
 
 pub mod fixed;
+pub mod operators;
 pub mod procs;
 mod relations;
 mod types;
+mod types_extra;
 
-use relations::RELATIONS;
-pub use types::{align_and_storage, proc_name, proc_oid, type_oids, type_rows};
+use relations::{INFORMATION_SCHEMA, RELATIONS};
+pub use types::{align_and_storage, proc_name, proc_oid, type_exists, type_oids, type_rows};
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.
 #[derive(Debug)]
@@ -32,9 +34,17 @@ pub fn relation(name: &str) -> Option<&'static Relation> {
     RELATIONS.iter().find(|r| r.name == name)
 }
 
-/// Looks a catalog relation up by OID.
+/// Looks a catalog relation up by OID (information_schema's views included).
 pub fn relation_by_oid(oid: u32) -> Option<&'static Relation> {
-    RELATIONS.iter().find(|r| r.oid == oid)
+    RELATIONS
+        .iter()
+        .chain(INFORMATION_SCHEMA)
+        .find(|r| r.oid == oid)
+}
+
+/// Looks a view of schema information_schema up by name.
+pub fn information_schema_relation(name: &str) -> Option<&'static Relation> {
+    INFORMATION_SCHEMA.iter().find(|r| r.name == name)
 }
 
 /// The OID of a catalog relation named as in `'pg_type'::regclass`.
@@ -46,7 +56,7 @@ pub fn regclass_oid(name: &str) -> Option<u32> {
 
 /// The name of a catalog relation by OID (regclass output).
 pub fn regclass_name(oid: u32) -> Option<&'static str> {
-    relation_by_oid(oid).map(|r| r.name)
+    RELATIONS.iter().find(|r| r.oid == oid).map(|r| r.name)
 }
 
 /// The namespaces every database has: (oid, name, owner).

@@ -2708,8 +2708,9 @@ impl<'a> Planner<'a> {
                 }
             }
             "unnest" => {
+                // int2vector and oidvector too, as PostgreSQL's unnest(anyarray) takes them.
                 let elem = types[0]
-                    .elem()
+                    .subscript_elem()
                     .ok_or_else(|| undefined_function(&name, &types, fc.location))?;
                 SrfCall {
                     srf: Srf::Unnest,
@@ -3196,6 +3197,13 @@ impl<'a> Planner<'a> {
                         }
                     }
                     Type::ANYARRAY => {
+                        // int2vector and oidvector are arrays of int2 / oid to polymorphic
+                        // functions (array_length, array_lower, ...), as in PostgreSQL.
+                        let t = match t {
+                            Type::INT2VECTOR => Type::INT2_ARRAY,
+                            Type::OIDVECTOR => Type::OID_ARRAY,
+                            t => t,
+                        };
                         if !t.is_array() {
                             return None;
                         }
@@ -5255,6 +5263,11 @@ fn guarded_catalog(vt: VirtualTable) -> Option<(u32, &'static str, &'static str)
 }
 
 fn virtual_table(schema: &str, name: &str) -> Option<VirtualTable> {
+    if schema == "information_schema" {
+        return Some(VirtualTable::Empty(
+            catalog::information_schema_relation(name)?.oid,
+        ));
+    }
     if !(schema.is_empty() || schema == "pg_catalog" || schema == "threadgres") {
         return None;
     }

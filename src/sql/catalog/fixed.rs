@@ -165,6 +165,8 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
             .collect(),
         // pg_proc
         1255 => super::procs::rows(),
+        // pg_operator
+        2617 => super::operators::rows(),
         // pg_auth_members: pg_monitor's memberships, as initdb grants them
         1261 => [3374, 3375, 3377]
             .iter()

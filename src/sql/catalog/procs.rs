@@ -99,6 +99,10 @@ fn parse(line: &str) -> Option<Proc> {
 }
 
 /// Every pg_proc row, in OID order.
+///
+/// The file has all of PostgreSQL's overloads of a name; those that take or return a type
+/// threadgres does not have (`length(bit)`, `max(money)`, `lower(anyrange)`, ...) cannot be
+/// called, so they are left out: every row names types pg_type lists.
 pub fn procs() -> &'static [Proc] {
     static PROCS: OnceLock<Vec<Proc>> = OnceLock::new();
     PROCS.get_or_init(|| {
@@ -106,6 +110,11 @@ pub fn procs() -> &'static [Proc] {
             .lines()
             .filter(|l| !l.starts_with('#') && !l.is_empty())
             .filter_map(parse)
+            .filter(|p| {
+                std::iter::once(p.rettype)
+                    .chain(p.argtypes.iter().copied())
+                    .all(super::type_exists)
+            })
             .collect()
     })
 }
@@ -141,7 +150,7 @@ pub fn rows() -> Vec<Vec<Value>> {
                     "pronargs" => Value::Int2(p.nargs),
                     "pronargdefaults" => Value::Int2(p.nargdefaults),
                     "prorettype" => Value::Oid(p.rettype),
-                    "proargtypes" => Value::Array(Box::new(Array::one_dim(
+                    "proargtypes" => Value::Array(Box::new(Array::vector(
                         Type::OID,
                         p.argtypes.iter().map(|t| Value::Oid(*t)).collect(),
                     ))),

@@ -285,6 +285,27 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_operator",
+        oid: 2617,
+        columns: &[
+            ("oid", 26),
+            ("oprname", 19),
+            ("oprnamespace", 26),
+            ("oprowner", 26),
+            ("oprkind", 18),
+            ("oprcanmerge", 16),
+            ("oprcanhash", 16),
+            ("oprleft", 26),
+            ("oprright", 26),
+            ("oprresult", 26),
+            ("oprcom", 26),
+            ("oprnegate", 26),
+            ("oprcode", 24),
+            ("oprrest", 24),
+            ("oprjoin", 24),
+        ],
+    },
+    Relation {
         name: "pg_range",
         oid: 3541,
         columns: &[
@@ -854,3 +875,25 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
 ];
+
+/// The information_schema views threadgres builds (exec/catalog_info_schema.rs), found only by
+/// their schema-qualified name. The columns' domains (sql_identifier, character_data,
+/// yes_or_no) are given as their base types, name and varchar: threadgres has no domains.
+pub(super) const INFORMATION_SCHEMA: &[Relation] = &[Relation {
+    name: "tables",
+    oid: 13425,
+    columns: &[
+        ("table_catalog", 19),
+        ("table_schema", 19),
+        ("table_name", 19),
+        ("table_type", 1043),
+        ("self_referencing_column_name", 19),
+        ("reference_generation", 1043),
+        ("user_defined_type_catalog", 19),
+        ("user_defined_type_schema", 19),
+        ("user_defined_type_name", 19),
+        ("is_insertable_into", 1043),
+        ("is_typed", 1043),
+        ("commit_action", 1043),
+    ],
+}];

@@ -4,7 +4,7 @@
 use crate::sql::types::Value;
 
 /// The pg_type row of a type threadgres implements.
-struct TypeRow {
+pub(super) struct TypeRow {
     oid: u32,
     name: &'static str,
     len: i16,
@@ -23,7 +23,7 @@ struct TypeRow {
 }
 
 #[allow(clippy::too_many_arguments)]
-const fn ty(
+pub(super) const fn ty(
     oid: u32,
     name: &'static str,
     len: i16,
@@ -1062,6 +1062,7 @@ pub fn type_rows() -> Vec<Vec<Value>> {
     let ch = |c: u8| Value::Text((c as char).to_string());
     TYPES
         .iter()
+        .chain(super::types_extra::TYPES)
         .map(|t| {
             let mut row = vec![
                 Value::Oid(t.oid),
@@ -1264,19 +1265,37 @@ const PROCS: &[(u32, &str)] = &[
 
 /// regproc output: the function's name, or None when it is not one threadgres knows.
 pub fn proc_name(oid: u32) -> Option<&'static str> {
-    PROCS.iter().find(|p| p.0 == oid).map(|p| p.1)
+    PROCS
+        .iter()
+        .chain(super::types_extra::PROCS)
+        .find(|p| p.0 == oid)
+        .map(|p| p.1)
+        .or_else(|| super::operators::func_name(oid))
 }
 
 /// regproc input by name.
 pub fn proc_oid(name: &str) -> Option<u32> {
     let n = name.strip_prefix("pg_catalog.").unwrap_or(name);
-    PROCS.iter().find(|p| p.1 == n).map(|p| p.0)
+    PROCS
+        .iter()
+        .chain(super::types_extra::PROCS)
+        .find(|p| p.1 == n)
+        .map(|p| p.0)
 }
 
 /// pg_type's typalign and typstorage of a built-in type, as pg_attribute repeats them.
 pub fn align_and_storage(oid: u32) -> Option<(char, char)> {
     TYPES
         .iter()
+        .chain(super::types_extra::TYPES)
         .find(|t| t.oid == oid)
         .map(|t| (t.align as char, t.storage as char))
+}
+
+/// Whether pg_type has a row for `oid`.
+pub fn type_exists(oid: u32) -> bool {
+    TYPES
+        .iter()
+        .chain(super::types_extra::TYPES)
+        .any(|t| t.oid == oid)
 }

@@ -31,7 +31,7 @@ fn char_value(c: char) -> Value {
 }
 
 fn int2vector(items: impl Iterator<Item = i16>) -> Value {
-    Value::Array(Box::new(Array::one_dim(
+    Value::Array(Box::new(Array::vector(
         Type::INT2,
         items.map(Value::Int2).collect(),
     )))
@@ -105,6 +105,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         return Some(rows);
     }
     if let Some(rows) = super::catalog_views::rows(oid, cx) {
+        return Some(rows);
+    }
+    if let Some(rows) = super::catalog_info_schema::rows(oid, cx) {
         return Some(rows);
     }
     let created = if matches!(oid, 1259 | 2606) {

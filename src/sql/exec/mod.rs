@@ -65,6 +65,7 @@
 
 mod aggregate;
 mod bounds;
+mod catalog_info_schema;
 mod catalog_roles;
 mod catalog_rows;
 mod catalog_types;

@@ -106,6 +106,15 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
             }
         },
         Value::Uuid(u) => write_uuid(u, out),
+        // int2vector and oidvector print their elements separated by spaces (`701 701 23`).
+        Value::Array(a) if matches!(ty, Type::INT2VECTOR | Type::OIDVECTOR) => {
+            for (i, v) in a.items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_text(v, a.elem, ctx, out);
+            }
+        }
         Value::Array(a) => write_array(a, ctx, out),
         Value::Record(fields) => write_record(fields, ctx, out),
     }
@@ -741,6 +750,15 @@ pub fn from_text(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<Va
 fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<Value> {
     if let Some(elem) = ty.elem() {
         return parse_array(s, elem, typmod, ctx).map(|a| Value::Array(Box::new(a)));
+    }
+    if matches!(ty, Type::INT2VECTOR | Type::OIDVECTOR) {
+        // Elements separated by spaces, subscripts from 0.
+        let elem = ty.subscript_elem().unwrap_or(Type::OID);
+        let items = s
+            .split_ascii_whitespace()
+            .map(|e| from_text_inner(e, elem, -1, ctx))
+            .collect::<PgResult<Vec<_>>>()?;
+        return Ok(Value::Array(Box::new(Array::vector(elem, items))));
     }
     Ok(match ty {
         Type::BOOL => {

@@ -318,6 +318,8 @@ impl Type {
             "regrole" => Type::REGROLE,
             "regprocedure" => Type::REGPROCEDURE,
             "aclitem" => Type::ACLITEM,
+            "int2vector" => Type::INT2VECTOR,
+            "oidvector" => Type::OIDVECTOR,
             "void" => Type::VOID,
             "record" => Type::RECORD,
             "uuid" => Type::UUID,
@@ -440,6 +442,16 @@ impl Array {
             vec![(items.len() as i32, 1)]
         };
         Array { elem, dims, items }
+    }
+
+    /// A value of the catalogs' vector types (int2vector, oidvector): one dimension whose
+    /// subscripts start at 0, as PostgreSQL's do.
+    pub fn vector(elem: Type, items: Vec<Value>) -> Array {
+        let mut a = Array::one_dim(elem, items);
+        if let Some(d) = a.dims.first_mut() {
+            d.1 = 0;
+        }
+        a
     }
 }
 
