@@ -142,16 +142,6 @@ fn init_limit() -> usize {
     l
 }
 
-/// The bytes of stack the current thread may still use before a check fails (usize::MAX
-/// when its stack cannot be told).
-pub fn remaining() -> usize {
-    let l = limit();
-    if l == 1 {
-        return usize::MAX;
-    }
-    stack_pointer().saturating_sub(l)
-}
-
 /// The bytes of stack the current thread has above its slop, whatever the statement's budget
 /// (usize::MAX when its stack cannot be told): for code whose depth is bounded by other means
 /// and that only must not overflow the thread.
