@@ -36,7 +36,7 @@ fn main() {
         .enable_all()
         .build()
         .expect("tokio runtime");
-    runtime.block_on(async move {
+    let stopped = runtime.block_on(async move {
         let server = match Server::bind(config.clone()).await {
             Ok(s) => s,
             Err(e) => {
@@ -73,8 +73,12 @@ fn main() {
                 instance.hba.reload();
             }
         });
-        server.run(shutdown_signal()).await;
+        server.run(shutdown_signal()).await
     });
+    // A lost shard is a fault: a non-zero status lets a supervisor restart the server.
+    if let threadgres::server::Stopped::ShardLost(_) = stopped {
+        std::process::exit(1);
+    }
 }
 
 async fn shutdown_signal() {

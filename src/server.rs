@@ -27,6 +27,16 @@
 //! The accept loop runs on the caller's runtime and never blocks on a session: admission
 //! control (max_connections) happens inside the session task, which answers a refused client
 //! with PostgreSQL's FATAL 53300.
+//!
+//! A shard whose runtime stops while the server runs (its thread died outside any session task,
+//! whose panics are caught) takes its sessions with it and would leave the port open with
+//! connections placed on a shard that never runs them. The watchdog (`watch_shards`) pings
+//! every shard once a second from the caller's runtime; a ping that comes back cancelled means
+//! the shard's runtime is gone, and the server then stops as it does on SIGTERM and `run`
+//! reports `Stopped::ShardLost` (the binary exits with status 1, for a supervisor to restart
+//! it). A ping that is not answered for `STALL_WARNING` is logged once per stall: a statement on
+//! that shard is not giving way, which stalls the shard's other sessions (a bug to fix, not a
+//! reason to stop). At most one ping per shard is outstanding.
 
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -145,9 +155,9 @@ impl Server {
             .collect()
     }
 
-    /// Accepts connections until `shutdown` resolves, then tells every session to terminate
-    /// and waits (bounded) for them to finish.
-    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+    /// Accepts connections until `shutdown` resolves or a shard is lost, then tells every
+    /// session to terminate and waits (bounded) for them to finish.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) -> Stopped {
         let instance = self.instance.clone();
         let spinners: Vec<_> = self
             .shards
@@ -180,7 +190,16 @@ impl Server {
                 }
             }));
         }
-        shutdown.await;
+        let stopped = tokio::select! {
+            () = shutdown => Stopped::Requested,
+            lost = watch_shards(self.shards.clone()) => {
+                tracing::error!(
+                    "shard {lost} stopped while the server was running; its sessions are gone: \
+                     shutting down"
+                );
+                Stopped::ShardLost(lost)
+            }
+        };
         tracing::info!("shutting down");
         instance.begin_shutdown();
         for t in spinners.iter() {
@@ -196,6 +215,78 @@ impl Server {
         }
         // The shards stop here, with whatever sessions did not finish in time.
         drop(self.runtimes);
+        stopped
+    }
+
+    /// Takes shard `index`'s runtime out of the server, still running: dropping what this
+    /// returns stops that shard as a dying thread would, while the server runs on (fault
+    /// injection for the watchdog's test).
+    #[doc(hidden)]
+    pub fn detach_shard(&mut self, index: usize) -> Option<DetachedShard> {
+        let rt = self.runtimes.get_mut(index)?.0.take()?;
+        Some(DetachedShard(Runtime(Some(rt))))
+    }
+}
+
+/// A shard's runtime held outside its server (see `Server::detach_shard`).
+#[doc(hidden)]
+pub struct DetachedShard(#[allow(dead_code)] Runtime);
+
+/// Why `Server::run` returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// The shutdown future resolved (SIGTERM, Ctrl-C, a test).
+    Requested,
+    /// This shard's runtime stopped while the server ran.
+    ShardLost(usize),
+}
+
+/// How often the watchdog pings each shard.
+const PING_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long a shard may leave a ping unanswered before the watchdog logs it.
+const STALL_WARNING: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Pings every shard until one is found stopped, and returns its index (see the module doc).
+async fn watch_shards(shards: Arc<Shards>) -> usize {
+    struct Ping {
+        answer: tokio::task::JoinHandle<()>,
+        sent: std::time::Instant,
+        warned: bool,
+    }
+    let mut pings: Vec<Option<Ping>> = shards.list.iter().map(|_| None).collect();
+    let mut tick = tokio::time::interval(PING_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let now = std::time::Instant::now();
+        for (index, slot) in pings.iter_mut().enumerate() {
+            if matches!(slot, Some(ping) if ping.answer.is_finished()) {
+                // The task is `async {}`: it cannot fail, so an error is a cancellation by a
+                // runtime that has shut down.
+                if let Some(ping) = slot.take() {
+                    if ping.answer.await.is_err() {
+                        return index;
+                    }
+                }
+            } else if let Some(ping) = slot {
+                if !ping.warned && now.duration_since(ping.sent) >= STALL_WARNING {
+                    ping.warned = true;
+                    tracing::warn!(
+                        shard = index,
+                        sessions = shards.list[index].sessions.load(Ordering::Relaxed),
+                        "shard {index} has not run a task for {} s: a statement there is not \
+                         giving way",
+                        STALL_WARNING.as_secs()
+                    );
+                }
+                continue;
+            }
+            *slot = Some(Ping {
+                answer: shards.list[index].handle.spawn(async {}),
+                sent: now,
+                warned: false,
+            });
+        }
     }
 }
 

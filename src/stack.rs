@@ -26,8 +26,12 @@
 //!    entered.
 //!
 //! Shard threads get [`SHARD_STACK_BYTES`] of stack (virtual memory: pages are committed only
-//! when a deep statement touches them), which is what the largest `max_stack_depth` allowed
-//! ([`max_setting_kb`]) needs, plus the slop.
+//! when a deep statement touches them): twice what the largest `max_stack_depth` allowed
+//! ([`max_setting_kb`]) lets a statement use, plus the slop. The second half is for the walkers
+//! that do not check: code that only reads a tree a checked recursion has built (the EXPLAIN
+//! and rule printers, comparisons and copies of nested values, the planner's tree rewrites)
+//! recurses as deep as that builder did, with frames no larger, so it finds at least as much
+//! stack left below the budget as the builder used above it.
 //!
 //! # Invariants
 //!
@@ -38,6 +42,8 @@
 //!    outer statement's budget.
 //! 3. Between two checks, a path uses less than `SLOP` bytes of stack: recursive code checks
 //!    at every level, and no single frame is that large.
+//! 4. On a shard thread, the budget never exceeds half of the stack: a tree built by checked
+//!    recursion can be walked once more, unchecked, to the same depth.
 //!
 //! # Bounds
 //!
@@ -49,7 +55,7 @@ use std::cell::Cell;
 use crate::error::{code, PgError, PgResult};
 
 /// Stack of each shard thread (and of the threads its runtime starts to run blocking work).
-pub const SHARD_STACK_BYTES: usize = 128 << 20;
+pub const SHARD_STACK_BYTES: usize = 256 << 20;
 
 /// Room a check always keeps below it: what code between two checks may use (PostgreSQL's
 /// STACK_DEPTH_SLOP has the same value), including the C parser's own 512 kB slop.
@@ -68,7 +74,8 @@ pub const fn max_setting_kb() -> usize {
     7680
 }
 
-const _: () = assert!(max_setting_kb() * 1024 * FRAME_RATIO + 2 * SLOP <= SHARD_STACK_BYTES);
+// Invariant 4: the largest budget, twice, and the slop fit in a shard's stack.
+const _: () = assert!(2 * max_setting_kb() * 1024 * FRAME_RATIO + 2 * SLOP <= SHARD_STACK_BYTES);
 
 thread_local! {
     /// The lowest stack address a check lets this thread reach: the larger of the current

@@ -1121,29 +1121,17 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         format!("relation \"{name}\" does not exist"),
                     ));
                 };
-                if r.kind != RelKind::Table {
+                if !matches!(r.kind, RelKind::Table | RelKind::View) {
                     return Err(PgError::new(
                         code::WRONG_OBJECT_TYPE,
                         format!("\"{name}\" is not a table or view"),
                     ));
                 }
-                // PostgreSQL's LockTableAclCheck: UPDATE, DELETE or TRUNCATE allow any mode,
-                // SELECT up to ACCESS SHARE, INSERT up to ROW EXCLUSIVE.
-                {
-                    use crate::catalog::acl::{DELETE, INSERT, SELECT, TRUNCATE, UPDATE};
-                    let mut bits = UPDATE | DELETE | TRUNCATE;
-                    if *mode == LockMode::AccessShare {
-                        bits |= SELECT;
-                    }
-                    if matches!(
-                        mode,
-                        LockMode::AccessShare | LockMode::RowShare | LockMode::RowExclusive
-                    ) {
-                        bits |= INSERT;
-                    }
-                    grant::check_any(cx, &r, bits)?;
-                }
+                grant::check_any(cx, &r, view::lock_privileges(*mode))?;
                 cx.lock_relation(r.oid, *mode, nowait.then_some(name.as_str()))?;
+                if r.kind == RelKind::View {
+                    view::lock_view(cx, &r, *mode, *nowait)?;
+                }
             }
         }
         Ddl::Alter(a) => alter::execute(a, cx)?,

@@ -1052,12 +1052,12 @@ const TYPES: &[TypeRow] = &[
     ),
 ];
 
-/// The rows of pg_type, in the column order of its `Relation`.
 /// The OIDs of every type pg_type lists.
 pub fn type_oids() -> impl Iterator<Item = u32> {
     TYPES.iter().map(|t| t.oid)
 }
 
+/// The rows of pg_type, in the column order of its `Relation`.
 pub fn type_rows() -> Vec<Vec<Value>> {
     let ch = |c: u8| Value::Text((c as char).to_string());
     TYPES

@@ -1073,10 +1073,22 @@ pub fn check_owner(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<()> {
 /// Whether the current role holds any of `bits` on `rel` (pg_class_aclcheck with
 /// ACLMASK_ANY); 42501 `permission denied for table t` if not.
 pub fn check_any(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32) -> PgResult<()> {
+    let role = cx.role_oid();
+    check_any_as(cx, rel, bits, role)
+}
+
+/// `check_any` for `role` instead of the current role (a view's owner, whose privileges the
+/// relations under the view are used with).
+pub fn check_any_as(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32, role: Oid) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
-    let superuser = super::role::is_superuser(cx)?;
+    let superuser = if role == cx.role_oid() {
+        super::role::is_superuser(cx)?
+    } else {
+        let by_oid = cx.instance().catalog.roles.by_oid(role, &snap);
+        by_oid.is_some_and(|r| r.def.superuser)
+    };
     let who = crate::sql::privs::Who {
-        role: cx.role_oid(),
+        role,
         superuser,
         roles: &cx.instance().catalog.roles,
         snap: &snap,

@@ -30,6 +30,79 @@ use crate::sql::plan::modify::TableCx;
 use crate::sql::plan::Planner;
 use crate::sql::types::cast::format_type_with_typmod;
 use crate::sql::types::Type;
+use crate::txn::lock::LockMode;
+
+/// The privileges that allow LOCK in `mode` (PostgreSQL's LockTableAclCheck): UPDATE, DELETE
+/// or TRUNCATE allow any mode, SELECT up to ACCESS SHARE, INSERT up to ROW EXCLUSIVE.
+pub fn lock_privileges(mode: LockMode) -> u32 {
+    use crate::catalog::acl::{DELETE, INSERT, SELECT, TRUNCATE, UPDATE};
+    let mut bits = UPDATE | DELETE | TRUNCATE;
+    if mode == LockMode::AccessShare {
+        bits |= SELECT;
+    }
+    if matches!(
+        mode,
+        LockMode::AccessShare | LockMode::RowShare | LockMode::RowExclusive
+    ) {
+        bits |= INSERT;
+    }
+    bits
+}
+
+/// LOCK TABLE on a view (already locked itself): locks every relation its query reads, in
+/// the same mode and with the view owner's privileges, and the relations under the views among
+/// them, as PostgreSQL does. The walk enters each view at most once per path (a recursive
+/// definition ends where it meets itself), so it is bounded by the catalog's views.
+pub fn lock_view(
+    cx: &mut dyn SessionCtx,
+    view: &Rel,
+    mode: LockMode,
+    nowait: bool,
+) -> PgResult<()> {
+    let snap = cx.catalog_snapshot()?;
+    let db = cx.database().to_string();
+    let rels: Vec<Arc<Rel>> = cx
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| r.name.database == db)
+        .collect();
+    let mut ancestors = vec![view.oid];
+    lock_reads(cx, view, &rels, mode, nowait, &mut ancestors)
+}
+
+fn lock_reads(
+    cx: &mut dyn SessionCtx,
+    view: &Rel,
+    rels: &[Arc<Rel>],
+    mode: LockMode,
+    nowait: bool,
+    ancestors: &mut Vec<Oid>,
+) -> PgResult<()> {
+    crate::stack::check()?;
+    let Some(def) = view.data.view.as_ref() else {
+        return Ok(());
+    };
+    for (oid, _) in &def.deps {
+        let Some(r) = rels.iter().find(|r| r.oid == *oid) else {
+            continue;
+        };
+        // A view met again below itself (a recursive definition) is locked already: PostgreSQL
+        // stops there rather than failing; only tables and views are locked.
+        if ancestors.contains(&r.oid) || !matches!(r.kind, RelKind::Table | RelKind::View) {
+            continue;
+        }
+        super::grant::check_any_as(cx, r, lock_privileges(mode), view.owner)?;
+        cx.lock_relation(r.oid, mode, nowait.then_some(r.name.name.as_str()))?;
+        if r.kind == RelKind::View {
+            ancestors.push(r.oid);
+            lock_reads(cx, r, rels, mode, nowait, ancestors)?;
+            ancestors.pop();
+        }
+    }
+    Ok(())
+}
 
 /// PostgreSQL lists at most this many dependent objects in a message (MAX_REPORTED_DEPS).
 const MAX_REPORTED: usize = 100;
