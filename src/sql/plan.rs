@@ -530,6 +530,21 @@ struct AggCtx {
     gsets: Option<grouping_sets::Sets>,
 }
 
+/// The select list of a SELECT, `*` expanded.
+struct Targets<'s> {
+    /// Output name, expression and location of each target.
+    list: Vec<(String, &'s protobuf::Node, i32)>,
+    /// The targets a `*` expanded to: the scope column of each.
+    star: HashMap<usize, usize>,
+    /// The targets that call set-returning functions: the ProjectSet column holding the
+    /// call's value, and its type.
+    srf: HashMap<usize, (usize, Type)>,
+}
+
+/// The rows to lock of a SELECT ... FOR UPDATE: the tables, where the FROM row starts among
+/// the projection's columns, the visible expressions, and the conditions to re-check.
+type LockPlan = (Vec<lock_rows::LockTarget>, usize, Vec<Expr>, Option<Expr>);
+
 pub struct Planner<'a> {
     /// Parameter types: given by the client, or UNKNOWN until the planner infers them.
     pub params: &'a mut Vec<Type>,
@@ -1404,7 +1419,154 @@ impl<'a> Planner<'a> {
         // FOR UPDATE / SHARE: the scans of the locked tables carry each row's slot.
         self.state.lock = lock_rows::FromLocks::parse(s);
         // FROM
-        let (mut plan, scope) = if s.from_clause.is_empty() {
+        let (mut plan, scope) = self.plan_from_list(s)?;
+        let lock = self.state.lock.take().map(|l| l.found(&plan));
+        let from_columns = plan.columns.clone();
+        // WHERE
+        let recheck;
+        (plan, recheck) = self.plan_where(s, plan, &scope)?;
+        plan = join::optimize(plan);
+        // Targets (with * expansion)
+        let mut targets = self.expand_targets(s, &scope)?;
+
+        // Set-returning functions in the select list become a ProjectSet below the projection.
+        let (mut plan, scope) = self.plan_target_srfs(&mut targets, plan, scope)?;
+
+        // Aggregation?
+        let has_aggs = !s.group_clause.is_empty()
+            || s.having_clause.is_some()
+            || targets.list.iter().any(|(_, n, _)| contains_aggregate(n))
+            || s.sort_clause.iter().any(contains_aggregate);
+        if let Some(pending) = &lock {
+            pending.check(&lock_rows::Shape {
+                distinct: !s.distinct_clause.is_empty(),
+                group: !s.group_clause.is_empty(),
+                having: s.having_clause.is_some(),
+                aggregates: has_aggs,
+                srfs: !targets.srf.is_empty(),
+                ..Default::default()
+            })?;
+        }
+        let mut agg_ctx = if has_aggs {
+            Some(self.group_by_context(s, &targets.list, &scope, &plan)?)
+        } else {
+            None
+        };
+
+        // Window calls may appear in the target list and ORDER BY.
+        let named_windows = s
+            .window_clause
+            .iter()
+            .filter_map(|w| match &w.node {
+                Some(N::WindowDef(d)) => Some((**d).clone()),
+                _ => None,
+            })
+            .collect();
+        self.state.win = Some(WinCtx {
+            named: named_windows,
+            ..Default::default()
+        });
+
+        // Bind targets (against the input scope or the aggregation context).
+        let (mut exprs, mut columns) = self.bind_targets(
+            &targets,
+            &scope,
+            &mut agg_ctx,
+            keep_unknown,
+            report_row_types,
+        )?;
+        let visible = exprs.len();
+
+        // HAVING
+        let having = self.bind_having(s, &scope, &mut agg_ctx)?;
+
+        // ORDER BY: output column names/positions first, then expressions over the input.
+        let sort_keys =
+            self.bind_order_by(s, &scope, &mut agg_ctx, &mut exprs, &mut columns, visible)?;
+
+        // DISTINCT ON expressions.
+        let distinct_on =
+            self.bind_distinct_on(s, &scope, &mut agg_ctx, &mut exprs, &mut columns, visible)?;
+
+        if let Some(ctx) = agg_ctx {
+            plan = plan_aggregate(plan, ctx, having);
+        }
+
+        // Window functions run over the (grouped) rows, before DISTINCT, ORDER BY and LIMIT.
+        let has_windows;
+        (plan, has_windows) = self.plan_windows(plan, &mut exprs);
+
+        // FOR UPDATE: the FROM row rides along, hidden, for LockRows's re-check.
+        let lock = match lock {
+            Some(pending) => Some(self.finish_lock(
+                pending,
+                has_windows,
+                recheck,
+                &mut exprs,
+                &mut columns,
+                &from_columns,
+            )?),
+            None => None,
+        };
+        let total = exprs.len();
+        plan = Plan {
+            node: Node::Project {
+                input: Box::new(plan),
+                exprs,
+            },
+            columns: columns.clone(),
+        };
+
+        if distinct_on.is_some() || !s.distinct_clause.is_empty() {
+            // DISTINCT ON keeps the first row of each group in ORDER BY order: sort first.
+            if distinct_on.is_some() && !sort_keys.is_empty() {
+                plan = Plan {
+                    columns: plan.columns.clone(),
+                    node: Node::Sort {
+                        input: Box::new(plan),
+                        keys: sort_keys.clone(),
+                    },
+                };
+            }
+            plan = Plan {
+                columns: plan.columns.clone(),
+                node: Node::Distinct {
+                    input: Box::new(plan),
+                    on: distinct_on.clone(),
+                    width: visible,
+                },
+            };
+        }
+        if !sort_keys.is_empty() {
+            plan = index_path::use_index_order(Plan {
+                columns: plan.columns.clone(),
+                node: Node::Sort {
+                    input: Box::new(plan),
+                    keys: sort_keys,
+                },
+            });
+        }
+        if let Some((targets, from, kept, recheck)) = lock {
+            plan = lock_rows::lock_rows(plan, targets, from, kept, recheck);
+        }
+        plan = self.plan_limit(s, plan)?;
+        if total > visible {
+            columns.truncate(visible);
+            plan = Plan {
+                node: Node::Project {
+                    input: Box::new(plan),
+                    exprs: (0..visible).map(Expr::Column).collect(),
+                },
+                columns,
+            };
+        }
+        Ok(plan)
+    }
+
+    /// The FROM list: its items joined left to right (a cross join, lateral where an item
+    /// refers to the items before it); without FROM, one row of no columns.
+    fn plan_from_list(&mut self, s: &protobuf::SelectStmt) -> PgResult<(Plan, Scope)> {
+        Ok(if s.from_clause.is_empty() {
             (
                 Plan {
                     node: Node::Result,
@@ -1445,14 +1607,21 @@ impl<'a> Planner<'a> {
                 });
             }
             acc.expect("non-empty FROM")
-        };
-        let lock = self.state.lock.take().map(|l| l.found(&plan));
-        let from_columns = plan.columns.clone();
-        // WHERE
+        })
+    }
+
+    /// WHERE: a Filter over the FROM rows (an index scan where one applies); the condition is
+    /// returned too, for FOR UPDATE's re-check.
+    fn plan_where(
+        &mut self,
+        s: &protobuf::SelectStmt,
+        mut plan: Plan,
+        scope: &Scope,
+    ) -> PgResult<(Plan, Option<Expr>)> {
         let mut recheck = None;
         if let Some(w) = s.where_clause.as_ref().and_then(|n| n.node.as_ref()) {
             self.state.clause = Some("WHERE");
-            let (e, t) = self.bind(w, &scope, None)?;
+            let (e, t) = self.bind(w, scope, None)?;
             self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
             recheck = Some(pred.clone());
@@ -1464,8 +1633,15 @@ impl<'a> Planner<'a> {
                 },
             });
         }
-        plan = join::optimize(plan);
-        // Targets (with * expansion)
+        Ok((plan, recheck))
+    }
+
+    /// The select list, `*` expanded to the columns in scope.
+    fn expand_targets<'s>(
+        &self,
+        s: &'s protobuf::SelectStmt,
+        scope: &Scope,
+    ) -> PgResult<Targets<'s>> {
         let mut targets: Vec<(String, &protobuf::Node, i32)> = Vec::new();
         let mut star_cols: Vec<(usize, Option<usize>)> = Vec::new(); // (target idx, scope col)
         for t in &s.target_list {
@@ -1527,167 +1703,174 @@ impl<'a> Planner<'a> {
             .into_iter()
             .filter_map(|(t, c)| c.map(|c| (t, c)))
             .collect();
+        Ok(Targets {
+            list: targets,
+            star: star_map,
+            srf: HashMap::new(),
+        })
+    }
 
-        // Set-returning functions in the select list become a ProjectSet below the projection.
-        let mut srf_targets: HashMap<usize, (usize, Type)> = HashMap::new();
-        let mut scope = scope;
-        {
-            let mut srfs = Vec::new();
-            for (i, (_, node, _)) in targets.iter().enumerate() {
-                if star_map.contains_key(&i) {
-                    continue;
-                }
-                if let Some(N::FuncCall(fc)) = &node.node {
-                    if let Some(call) = self.bind_srf(fc, &scope)? {
-                        srf_targets.insert(i, (scope.cols.len() + srfs.len(), call.out));
-                        srfs.push(call);
-                    }
+    /// Set-returning functions in the select list become a ProjectSet below the projection;
+    /// `targets.srf` records the column of each one's value.
+    fn plan_target_srfs(
+        &mut self,
+        targets: &mut Targets<'_>,
+        mut plan: Plan,
+        mut scope: Scope,
+    ) -> PgResult<(Plan, Scope)> {
+        let Targets {
+            list: targets,
+            star: star_map,
+            srf: srf_targets,
+        } = targets;
+        let mut srfs = Vec::new();
+        for (i, (_, node, _)) in targets.iter().enumerate() {
+            if star_map.contains_key(&i) {
+                continue;
+            }
+            if let Some(N::FuncCall(fc)) = &node.node {
+                if let Some(call) = self.bind_srf(fc, &scope)? {
+                    srf_targets.insert(i, (scope.cols.len() + srfs.len(), call.out));
+                    srfs.push(call);
                 }
             }
-            if !srfs.is_empty() {
-                let mut columns = plan.columns.clone();
-                for (k, c) in srfs.iter().enumerate() {
-                    columns.push(Column {
-                        name: format!("?srf{k}?"),
-                        ty: c.out,
-                        typmod: -1,
-                        origin: None,
-                    });
-                    scope.cols.push(ScopeCol {
-                        rel: "?srf?".into(),
-                        name: format!("?srf{k}?"),
-                        ty: c.out,
-                        typmod: -1,
-                        origin: None,
-                        hidden: false,
-                        qualified_only: false,
-                    });
-                }
-                plan = Plan {
-                    node: Node::ProjectSet {
-                        input: Box::new(plan),
-                        srfs,
-                    },
-                    columns,
-                };
+        }
+        if !srfs.is_empty() {
+            let mut columns = plan.columns.clone();
+            for (k, c) in srfs.iter().enumerate() {
+                columns.push(Column {
+                    name: format!("?srf{k}?"),
+                    ty: c.out,
+                    typmod: -1,
+                    origin: None,
+                });
+                scope.cols.push(ScopeCol {
+                    rel: "?srf?".into(),
+                    name: format!("?srf{k}?"),
+                    ty: c.out,
+                    typmod: -1,
+                    origin: None,
+                    hidden: false,
+                    qualified_only: false,
+                });
             }
-        }
-
-        // Aggregation?
-        let has_aggs = !s.group_clause.is_empty()
-            || s.having_clause.is_some()
-            || targets.iter().any(|(_, n, _)| contains_aggregate(n))
-            || s.sort_clause.iter().any(contains_aggregate);
-        if let Some(pending) = &lock {
-            pending.check(&lock_rows::Shape {
-                distinct: !s.distinct_clause.is_empty(),
-                group: !s.group_clause.is_empty(),
-                having: s.having_clause.is_some(),
-                aggregates: has_aggs,
-                srfs: !srf_targets.is_empty(),
-                ..Default::default()
-            })?;
-        }
-        let mut agg_ctx = if has_aggs {
-            let mut group = Vec::new();
-            let mut group_types = Vec::new();
-            let expanded = grouping_sets::expand(&s.group_clause)?;
-            let leaves: Vec<&protobuf::Node> = match &expanded {
-                Some(x) => x.leaves.clone(),
-                None => s.group_clause.iter().collect(),
+            plan = Plan {
+                node: Node::ProjectSet {
+                    input: Box::new(plan),
+                    srfs,
+                },
+                columns,
             };
-            // Each leaf's grouping key (one key per distinct expression with grouping sets).
-            let mut leaf_pos = Vec::with_capacity(leaves.len());
-            for g in leaves {
-                let Some(gn) = g.node.as_ref() else { continue };
-                // GROUP BY 1 / GROUP BY alias refer to the target list.
-                let resolved: &protobuf::Node = match gn {
-                    N::AConst(c) => match &c.val {
-                        Some(protobuf::a_const::Val::Ival(i)) => {
-                            let i = i.ival as usize;
-                            if i < 1 || i > targets.len() {
-                                return Err(PgError::new(
-                                    code::INVALID_COLUMN_REFERENCE,
-                                    format!("GROUP BY position {i} is not in select list"),
-                                )
-                                .at(loc(c.location)));
-                            }
-                            targets[i - 1].1
+        }
+        Ok((plan, scope))
+    }
+
+    /// GROUP BY (grouping sets included): the aggregation context that a grouped query's
+    /// target list, HAVING and ORDER BY are bound in.
+    fn group_by_context(
+        &mut self,
+        s: &protobuf::SelectStmt,
+        targets: &[(String, &protobuf::Node, i32)],
+        scope: &Scope,
+        plan: &Plan,
+    ) -> PgResult<AggCtx> {
+        let mut group = Vec::new();
+        let mut group_types = Vec::new();
+        let expanded = grouping_sets::expand(&s.group_clause)?;
+        let leaves: Vec<&protobuf::Node> = match &expanded {
+            Some(x) => x.leaves.clone(),
+            None => s.group_clause.iter().collect(),
+        };
+        // Each leaf's grouping key (one key per distinct expression with grouping sets).
+        let mut leaf_pos = Vec::with_capacity(leaves.len());
+        for g in leaves {
+            let Some(gn) = g.node.as_ref() else { continue };
+            // GROUP BY 1 / GROUP BY alias refer to the target list.
+            let resolved: &protobuf::Node = match gn {
+                N::AConst(c) => match &c.val {
+                    Some(protobuf::a_const::Val::Ival(i)) => {
+                        let i = i.ival as usize;
+                        if i < 1 || i > targets.len() {
+                            return Err(PgError::new(
+                                code::INVALID_COLUMN_REFERENCE,
+                                format!("GROUP BY position {i} is not in select list"),
+                            )
+                            .at(loc(c.location)));
                         }
-                        _ => g,
-                    },
-                    N::ColumnRef(cr) if cr.fields.len() == 1 => {
-                        let name = str_of(&cr.fields[0]).unwrap_or("");
-                        if scope.cols.iter().any(|c| c.name == name) {
-                            g
-                        } else {
-                            targets
-                                .iter()
-                                .find(|(n, _, _)| n == name)
-                                .map(|(_, n, _)| *n)
-                                .unwrap_or(g)
-                        }
+                        targets[i - 1].1
                     }
                     _ => g,
-                };
-                let rn = resolved.node.as_ref().expect("node");
-                self.state.clause = Some("GROUP BY");
-                let (e, t) = self.bind(rn, &scope, None)?;
-                self.state.clause = None;
-                if expanded.is_some() {
-                    if let Some(p) = group.iter().position(|x| same_expr(x, &e)) {
-                        leaf_pos.push(p);
-                        continue;
+                },
+                N::ColumnRef(cr) if cr.fields.len() == 1 => {
+                    let name = str_of(&cr.fields[0]).unwrap_or("");
+                    if scope.cols.iter().any(|c| c.name == name) {
+                        g
+                    } else {
+                        targets
+                            .iter()
+                            .find(|(n, _, _)| n == name)
+                            .map(|(_, n, _)| *n)
+                            .unwrap_or(g)
                     }
                 }
-                leaf_pos.push(group.len());
-                group.push(e);
-                group_types.push((t, -1));
+                _ => g,
+            };
+            let rn = resolved.node.as_ref().expect("node");
+            self.state.clause = Some("GROUP BY");
+            let (e, t) = self.bind(rn, scope, None)?;
+            self.state.clause = None;
+            if expanded.is_some() {
+                if let Some(p) = group.iter().position(|x| same_expr(x, &e)) {
+                    leaf_pos.push(p);
+                    continue;
+                }
             }
-            let gsets = expanded.map(|x| {
-                let sets: Vec<Vec<usize>> = x
-                    .sets
-                    .iter()
-                    .map(|s| s.iter().map(|l| leaf_pos[*l]).collect())
-                    .collect();
-                // Several sets: the set number is one more grouping key.
-                let set_pos = (sets.len() > 1).then_some(group.len());
-                if set_pos.is_some() {
-                    group.push(Expr::Column(plan.columns.len()));
-                    group_types.push((Type::INT4, -1));
-                }
-                grouping_sets::Sets {
-                    sets,
-                    set_pos,
-                    set_col: plan.columns.len(),
-                }
-            });
-            Some(AggCtx {
-                input: scope.clone(),
-                group,
-                group_types,
-                aggs: Vec::new(),
-                gsets,
-            })
-        } else {
-            None
-        };
-
-        // Window calls may appear in the target list and ORDER BY.
-        let named_windows = s
-            .window_clause
-            .iter()
-            .filter_map(|w| match &w.node {
-                Some(N::WindowDef(d)) => Some((**d).clone()),
-                _ => None,
-            })
-            .collect();
-        self.state.win = Some(WinCtx {
-            named: named_windows,
-            ..Default::default()
+            leaf_pos.push(group.len());
+            group.push(e);
+            group_types.push((t, -1));
+        }
+        let gsets = expanded.map(|x| {
+            let sets: Vec<Vec<usize>> = x
+                .sets
+                .iter()
+                .map(|s| s.iter().map(|l| leaf_pos[*l]).collect())
+                .collect();
+            // Several sets: the set number is one more grouping key.
+            let set_pos = (sets.len() > 1).then_some(group.len());
+            if set_pos.is_some() {
+                group.push(Expr::Column(plan.columns.len()));
+                group_types.push((Type::INT4, -1));
+            }
+            grouping_sets::Sets {
+                sets,
+                set_pos,
+                set_col: plan.columns.len(),
+            }
         });
+        Ok(AggCtx {
+            input: scope.clone(),
+            group,
+            group_types,
+            aggs: Vec::new(),
+            gsets,
+        })
+    }
 
-        // Bind targets (against the input scope or the aggregation context).
+    /// Binds the select list (against the input scope or the aggregation context): the
+    /// projection's expressions and output columns.
+    fn bind_targets(
+        &mut self,
+        targets: &Targets<'_>,
+        scope: &Scope,
+        agg_ctx: &mut Option<AggCtx>,
+        keep_unknown: bool,
+        report_row_types: bool,
+    ) -> PgResult<(Vec<Expr>, Vec<Column>)> {
+        let Targets {
+            list: targets,
+            star: star_map,
+            srf: srf_targets,
+        } = targets;
         let mut exprs = Vec::new();
         let mut columns = Vec::new();
         for (i, (name, node, _)) in targets.iter().enumerate() {
@@ -1718,14 +1901,14 @@ impl<'a> Planner<'a> {
                 (e, c.ty, c.typmod)
             } else {
                 let n = node.node.as_ref().expect("target");
-                let (e, t) = self.bind(n, &scope, agg_ctx.as_mut())?;
+                let (e, t) = self.bind(n, scope, agg_ctx.as_mut())?;
                 let typmod = self.typmod_of_node(n);
                 (e, t, typmod)
             };
             // `SELECT t FROM t`: the table's row type, as PostgreSQL reports it.
             let t = match (&e, &node.node) {
                 (Expr::Row(_), Some(N::ColumnRef(cr))) if report_row_types && agg_ctx.is_none() => {
-                    self.table_row_type(&scope, &names_of(&cr.fields))
+                    self.table_row_type(scope, &names_of(&cr.fields))
                         .unwrap_or(t)
                 }
                 _ => t,
@@ -1783,7 +1966,6 @@ impl<'a> Planner<'a> {
                 origin,
             });
         }
-        let visible = exprs.len();
         if keep_unknown {
             self.state.target_locs = targets
                 .iter()
@@ -1793,20 +1975,40 @@ impl<'a> Planner<'a> {
                 })
                 .collect();
         }
+        Ok((exprs, columns))
+    }
 
-        // HAVING
+    /// HAVING, over the groups (window calls are not allowed in it).
+    fn bind_having(
+        &mut self,
+        s: &protobuf::SelectStmt,
+        scope: &Scope,
+        agg_ctx: &mut Option<AggCtx>,
+    ) -> PgResult<Option<Expr>> {
         let mut having = None;
         if let Some(h) = s.having_clause.as_ref().and_then(|n| n.node.as_ref()) {
             let win = self.state.win.take();
             self.state.clause = Some("HAVING");
-            let r = self.bind(h, &scope, agg_ctx.as_mut());
+            let r = self.bind(h, scope, agg_ctx.as_mut());
             self.state.clause = None;
             self.state.win = win;
             let (e, t) = r?;
             having = Some(self.coerce_bool(e, t, "HAVING", h)?);
         }
+        Ok(having)
+    }
 
-        // ORDER BY: output column names/positions first, then expressions over the input.
+    /// ORDER BY: output column names/positions first, then expressions over the input, which
+    /// join the projection as hidden columns.
+    fn bind_order_by(
+        &mut self,
+        s: &protobuf::SelectStmt,
+        scope: &Scope,
+        agg_ctx: &mut Option<AggCtx>,
+        exprs: &mut Vec<Expr>,
+        columns: &mut Vec<Column>,
+        visible: usize,
+    ) -> PgResult<Vec<SortKey>> {
         let mut sort_keys = Vec::new();
         for sb in &s.sort_clause {
             let Some(N::SortBy(sb)) = &sb.node else {
@@ -1856,7 +2058,7 @@ impl<'a> Planner<'a> {
             let idx = match idx {
                 Some(i) => i,
                 None => {
-                    let (e, t) = self.bind(n, &scope, agg_ctx.as_mut())?;
+                    let (e, t) = self.bind(n, scope, agg_ctx.as_mut())?;
                     match exprs.iter().position(|x| same_expr(x, &e)) {
                         Some(p) => p,
                         None => {
@@ -1881,8 +2083,19 @@ impl<'a> Planner<'a> {
             };
             sort_keys.push(sort_key(Expr::Column(idx), sb));
         }
+        Ok(sort_keys)
+    }
 
-        // DISTINCT ON expressions.
+    /// DISTINCT ON expressions: output columns, or hidden columns added to the projection.
+    fn bind_distinct_on(
+        &mut self,
+        s: &protobuf::SelectStmt,
+        scope: &Scope,
+        agg_ctx: &mut Option<AggCtx>,
+        exprs: &mut Vec<Expr>,
+        columns: &mut Vec<Column>,
+        visible: usize,
+    ) -> PgResult<Option<Vec<Expr>>> {
         let mut distinct_on = None;
         if !s.distinct_clause.is_empty() && s.distinct_clause.iter().any(|d| d.node.is_some()) {
             let mut keys = Vec::new();
@@ -1902,7 +2115,7 @@ impl<'a> Planner<'a> {
                 let idx = match idx {
                     Some(i) => i,
                     None => {
-                        let (e, t) = self.bind(n, &scope, agg_ctx.as_mut())?;
+                        let (e, t) = self.bind(n, scope, agg_ctx.as_mut())?;
                         match exprs.iter().position(|x| same_expr(x, &e)) {
                             Some(p) => p,
                             None => {
@@ -1922,53 +2135,13 @@ impl<'a> Planner<'a> {
             }
             distinct_on = Some(keys);
         }
+        Ok(distinct_on)
+    }
 
-        if let Some(ctx) = agg_ctx {
-            let mut agg_columns: Vec<Column> = ctx
-                .group_types
-                .iter()
-                .map(|(t, m)| Column {
-                    name: "?group?".into(),
-                    ty: *t,
-                    typmod: *m,
-                    origin: None,
-                })
-                .collect();
-            agg_columns.extend(ctx.aggs.iter().map(|a| Column {
-                name: "?agg?".into(),
-                ty: a.result,
-                typmod: -1,
-                origin: None,
-            }));
-            let (input, group) = match &ctx.gsets {
-                Some(gs) => gs.apply(plan, ctx.group),
-                None => (plan, ctx.group),
-            };
-            let empty_sets = ctx
-                .gsets
-                .as_ref()
-                .map_or_else(Vec::new, |gs| gs.empty_set_keys(group.len()));
-            plan = Plan {
-                node: Node::Aggregate {
-                    input: Box::new(input),
-                    group,
-                    aggs: ctx.aggs,
-                    empty_sets,
-                },
-                columns: agg_columns,
-            };
-            if let Some(pred) = having {
-                plan = Plan {
-                    columns: plan.columns.clone(),
-                    node: Node::Filter {
-                        input: Box::new(plan),
-                        pred,
-                    },
-                };
-            }
-        }
-
-        // Window functions run over the (grouped) rows, before DISTINCT, ORDER BY and LIMIT.
+    /// Window functions run over the (grouped) rows, before DISTINCT, ORDER BY and LIMIT: the
+    /// Window node for the calls bound with the select list and ORDER BY, whose references
+    /// (`WIN_BASE + k`) in `exprs` become its columns. Also whether there were any.
+    fn plan_windows(&mut self, mut plan: Plan, exprs: &mut [Expr]) -> (Plan, bool) {
         let win = self.state.win.take().unwrap_or_default();
         let has_windows = !win.calls.is_empty();
         if !win.calls.is_empty() {
@@ -1980,7 +2153,7 @@ impl<'a> Planner<'a> {
                     }
                 }
             };
-            for e in &mut exprs {
+            for e in exprs.iter_mut() {
                 e.walk_mut(renumber);
             }
             let mut wcols = plan.columns.clone();
@@ -2000,100 +2173,54 @@ impl<'a> Planner<'a> {
                 columns: wcols,
             };
         }
+        (plan, has_windows)
+    }
 
-        // FOR UPDATE: the FROM row rides along, hidden, for LockRows's re-check.
-        let lock = match lock {
-            Some(pending) => {
-                pending.check(&lock_rows::Shape {
-                    windows: has_windows,
-                    ..Default::default()
-                })?;
-                let (targets, on, late) = pending.finish()?;
-                if let Some(e) = late {
-                    self.fold(Err(e))?;
-                }
-                let from = exprs.len();
-                let kept = exprs.clone();
-                exprs.extend((0..from_columns.len()).map(Expr::Column));
-                columns.extend(from_columns.iter().cloned());
-                let mut conds: Vec<Expr> = recheck.into_iter().chain(on).collect();
-                let recheck = match conds.len() {
-                    0 => None,
-                    1 => conds.pop(),
-                    _ => Some(Expr::And(conds)),
-                };
-                if let Some(cx) = &self.tables {
-                    // A locked table is opened in ROW SHARE mode instead of ACCESS SHARE.
-                    use crate::txn::lock::LockMode as M;
-                    for t in &targets {
-                        cx.locks
-                            .borrow_mut()
-                            .retain(|l| *l != (t.rel.oid, M::AccessShare));
-                        cx.note_lock(t.rel.oid, M::RowShare);
-                        // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
-                        cx.require(
-                            &t.rel,
-                            crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE,
-                        );
-                    }
-                }
-                Some((targets, from, kept, recheck))
-            }
-            None => None,
+    /// FOR UPDATE: the FROM row rides along, hidden, for LockRows's re-check; the locked
+    /// tables are opened in ROW SHARE mode and need UPDATE privilege.
+    fn finish_lock(
+        &mut self,
+        pending: lock_rows::Pending,
+        has_windows: bool,
+        recheck: Option<Expr>,
+        exprs: &mut Vec<Expr>,
+        columns: &mut Vec<Column>,
+        from_columns: &[Column],
+    ) -> PgResult<LockPlan> {
+        pending.check(&lock_rows::Shape {
+            windows: has_windows,
+            ..Default::default()
+        })?;
+        let (targets, on, late) = pending.finish()?;
+        if let Some(e) = late {
+            self.fold(Err(e))?;
+        }
+        let from = exprs.len();
+        let kept = exprs.clone();
+        exprs.extend((0..from_columns.len()).map(Expr::Column));
+        columns.extend(from_columns.iter().cloned());
+        let mut conds: Vec<Expr> = recheck.into_iter().chain(on).collect();
+        let recheck = match conds.len() {
+            0 => None,
+            1 => conds.pop(),
+            _ => Some(Expr::And(conds)),
         };
-        let total = exprs.len();
-        plan = Plan {
-            node: Node::Project {
-                input: Box::new(plan),
-                exprs,
-            },
-            columns: columns.clone(),
-        };
-
-        if distinct_on.is_some() || !s.distinct_clause.is_empty() {
-            // DISTINCT ON keeps the first row of each group in ORDER BY order: sort first.
-            if distinct_on.is_some() && !sort_keys.is_empty() {
-                plan = Plan {
-                    columns: plan.columns.clone(),
-                    node: Node::Sort {
-                        input: Box::new(plan),
-                        keys: sort_keys.clone(),
-                    },
-                };
+        if let Some(cx) = &self.tables {
+            // A locked table is opened in ROW SHARE mode instead of ACCESS SHARE.
+            use crate::txn::lock::LockMode as M;
+            for t in &targets {
+                cx.locks
+                    .borrow_mut()
+                    .retain(|l| *l != (t.rel.oid, M::AccessShare));
+                cx.note_lock(t.rel.oid, M::RowShare);
+                // PostgreSQL 15's ACL_SELECT_FOR_UPDATE is UPDATE.
+                cx.require(
+                    &t.rel,
+                    crate::catalog::acl::SELECT | crate::catalog::acl::UPDATE,
+                );
             }
-            plan = Plan {
-                columns: plan.columns.clone(),
-                node: Node::Distinct {
-                    input: Box::new(plan),
-                    on: distinct_on.clone(),
-                    width: visible,
-                },
-            };
         }
-        if !sort_keys.is_empty() {
-            plan = index_path::use_index_order(Plan {
-                columns: plan.columns.clone(),
-                node: Node::Sort {
-                    input: Box::new(plan),
-                    keys: sort_keys,
-                },
-            });
-        }
-        if let Some((targets, from, kept, recheck)) = lock {
-            plan = lock_rows::lock_rows(plan, targets, from, kept, recheck);
-        }
-        plan = self.plan_limit(s, plan)?;
-        if total > visible {
-            columns.truncate(visible);
-            plan = Plan {
-                node: Node::Project {
-                    input: Box::new(plan),
-                    exprs: (0..visible).map(Expr::Column).collect(),
-                },
-                columns,
-            };
-        }
-        Ok(plan)
+        Ok((targets, from, kept, recheck))
     }
 
     fn typmod_of_node(&self, n: &N) -> i32 {
@@ -2131,219 +2258,234 @@ impl<'a> Planner<'a> {
     fn plan_from_item(&mut self, n: &N, left: Option<&Scope>) -> PgResult<(Plan, Scope)> {
         crate::stack::check()?;
         match n {
-            N::RangeVar(rv) => {
-                let alias = rv.alias.as_ref();
-                let relname = alias
-                    .map(|a| a.aliasname.clone())
-                    .unwrap_or_else(|| rv.relname.clone());
-                // CTE?
-                if rv.schemaname.is_empty() {
-                    if let Some((i, (_, p))) = self
-                        .ctes
-                        .iter()
-                        .enumerate()
-                        .rev()
-                        .find(|(_, (name, _))| *name == rv.relname)
-                    {
-                        if let Node::WorkTable(w) = &p.node {
-                            // The executor runs an expression's subquery on its own, where the
-                            // work table of the run it is part of is out of reach; PostgreSQL
-                            // rejects the reference too.
-                            let sublinks = self.state.sublinks;
-                            let wt = self.state.worktables.iter_mut().find(|t| t.0 == w.id());
-                            let misplaced = match wt {
-                                Some(t) if t.1 < sublinks => Some("within a subquery"),
-                                Some(t) if t.2 > 0 => Some("more than once"),
-                                Some(t) => {
-                                    t.2 += 1;
-                                    None
-                                }
-                                None => None,
-                            };
-                            if let Some(how) = misplaced {
-                                return Err(PgError::new(
-                                    code::INVALID_RECURSION,
-                                    format!(
-                                        "recursive reference to query \"{}\" must not appear {how}",
-                                        rv.relname
-                                    ),
-                                )
-                                .at(loc(rv.location)));
-                            }
-                            self.state.worktable_refs += 1;
-                        }
-                        with_modify::check_readable(p, rv)?;
-                        if let Some(l) = self.state.lock.as_mut() {
-                            l.other(&relname, "a WITH query");
-                        }
-                        let plan = Plan {
-                            columns: p.columns.clone(),
-                            node: Node::Cte(i, p.clone()),
-                        };
-                        return self.scope_for(plan, &relname, alias);
-                    }
-                }
-                let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
-                    let rowid = self.state.lock.as_mut().is_some_and(|l| l.table(&relname));
-                    if let Some(plan) = self.plan_table_ref(rv, rowid)? {
-                        return self.scope_for(plan, &relname, alias);
-                    }
-                    return Err(modify::undefined_table(rv));
-                };
-                if let Some(l) = self.state.lock.as_mut() {
-                    l.applying(&relname); // PostgreSQL would lock catalog rows: nothing to lock here
-                }
-                if let (Some(t), Some((oid, kind, name))) =
-                    (self.tables.as_ref(), guarded_catalog(vt))
-                {
-                    // Checked with the statement's other privileges, before it runs.
-                    t.used.set(true);
-                    t.perms
-                        .require(privs::Target::Catalog(oid, kind, name), t.check_as, 2);
-                }
-                let plan = Plan {
-                    columns: virtual_columns(vt),
-                    node: Node::Virtual(vt),
-                };
-                self.scope_for(plan, &relname, alias)
-            }
-            N::RangeSubselect(rs) => {
-                let q = rs
-                    .subquery
-                    .as_ref()
-                    .and_then(|n| n.node.as_ref())
-                    .ok_or_else(|| PgError::syntax("empty subquery"))?;
-                let plan = match left {
-                    Some(ls) if rs.lateral => {
-                        self.outer.push(ls.clone());
-                        let plan = self.plan_query(q);
-                        self.outer.pop();
-                        self.state.lateral = true;
-                        plan?
-                    }
-                    _ => self.plan_query(q)?,
-                };
-                let name = rs
-                    .alias
-                    .as_ref()
-                    .map(|a| a.aliasname.clone())
-                    .unwrap_or_default();
-                if let Some(l) = self.state.lock.as_mut() {
-                    l.subquery(&name);
-                }
-                self.scope_for(plan, &name, rs.alias.as_ref())
-            }
+            N::RangeVar(rv) => self.plan_range_var(rv),
+            N::RangeSubselect(rs) => self.plan_range_subselect(rs, left),
             N::RangeFunction(rf) => {
                 if let (Some(l), Some(a)) = (self.state.lock.as_mut(), rf.alias.as_ref()) {
                     l.other(&a.aliasname, "a function");
                 }
                 self.plan_range_function(rf, left)
             }
-            N::JoinExpr(j) => {
-                let l = j
-                    .larg
-                    .as_ref()
-                    .and_then(|n| n.node.as_ref())
-                    .ok_or_else(|| PgError::syntax("bad join"))?;
-                let r = j
-                    .rarg
-                    .as_ref()
-                    .and_then(|n| n.node.as_ref())
-                    .ok_or_else(|| PgError::syntax("bad join"))?;
-                let (lp, ls) = self.plan_from_item(l, left)?;
-                let left_lateral = std::mem::take(&mut self.state.lateral);
-                // The right side may refer to the left one (LATERAL).
-                let (rp, rs) = self.plan_from_item(r, Some(&ls))?;
-                let lateral = std::mem::replace(&mut self.state.lateral, left_lateral);
-                if lateral && matches!(kind_of(j.jointype), JoinKind::Right | JoinKind::Full) {
-                    return Err(PgError::new(
-                        code::INVALID_COLUMN_REFERENCE,
-                        "invalid reference to FROM-clause entry for table",
-                    ));
-                }
-                let left_width = ls.cols.len();
-                let mut scope = ls.clone();
-                scope.cols.extend(rs.cols.clone());
-                let kind = kind_of(j.jointype);
-                let mut conds = Vec::new();
-                let mut using: Vec<String> = names_of(&j.using_clause);
-                if j.is_natural {
-                    using = ls
-                        .cols
-                        .iter()
-                        .filter(|c| !c.qualified_only && !c.hidden && !c.name.starts_with('\0'))
-                        .filter(|c| {
-                            rs.cols
-                                .iter()
-                                .any(|r| r.name == c.name && !r.qualified_only && !r.hidden)
-                        })
-                        .map(|c| c.name.clone())
-                        .collect();
-                }
-                let mut pairs = Vec::new();
-                for name in &using {
-                    let li = ls.cols.iter().position(|c| &c.name == name && !c.qualified_only).ok_or_else(|| {
-                        PgError::new(
-                            code::UNDEFINED_COLUMN,
-                            format!("column \"{name}\" specified in USING clause does not exist in left table"),
-                        )
-                    })?;
-                    let ri = rs.cols.iter().position(|c| &c.name == name && !c.qualified_only).ok_or_else(|| {
-                        PgError::new(
-                            code::UNDEFINED_COLUMN,
-                            format!("column \"{name}\" specified in USING clause does not exist in right table"),
-                        )
-                    })?;
-                    let (e, _) = self.make_binop(
-                        "=",
-                        (Expr::Column(li), ls.cols[li].ty),
-                        (Expr::Column(left_width + ri), rs.cols[ri].ty),
-                        -1,
-                    )?;
-                    conds.push(e);
-                    pairs.push((li, ri));
-                    // The join condition reads both sides' columns.
-                    if let Some(cx) = &self.tables {
-                        cx.mark(ls.cols[li].origin, privs::ColUse::Select);
-                        cx.mark(rs.cols[ri].origin, privs::ColUse::Select);
-                    }
-                }
-                if let Some(q) = j.quals.as_ref().and_then(|n| n.node.as_ref()) {
-                    let (e, t) = self.bind(q, &scope, None)?;
-                    conds.push(self.coerce_bool(e, t, "JOIN/ON", q)?);
-                }
-                let on = match conds.len() {
-                    0 => None,
-                    1 => conds.pop(),
-                    _ => Some(Expr::And(conds)),
-                };
-                let columns = lp.columns.iter().chain(&rp.columns).cloned().collect();
-                let mut plan = Plan {
-                    node: Node::Join {
-                        left: Box::new(lp),
-                        right: Box::new(rp),
-                        kind,
-                        on,
-                        lateral,
-                    },
-                    columns,
-                };
-                if !using.is_empty() {
-                    (plan, scope) = self.merge_using(plan, scope, &pairs, left_width, j)?;
-                }
-                if let Some(a) = &j.alias {
-                    if let Some(l) = self.state.lock.as_mut() {
-                        l.other(&a.aliasname, "a join");
-                    }
-                    return self.scope_for(plan, &a.aliasname, Some(a));
-                }
-                Ok((plan, scope))
-            }
+            N::JoinExpr(j) => self.plan_join_expr(j, left),
             other => Err(PgError::feature_not_supported(format!(
                 "FROM item not supported: {}",
                 node_name(other)
             ))),
         }
+    }
+
+    /// A named FROM item: a WITH query, a table or view, or a virtual table.
+    fn plan_range_var(&mut self, rv: &protobuf::RangeVar) -> PgResult<(Plan, Scope)> {
+        let alias = rv.alias.as_ref();
+        let relname = alias
+            .map(|a| a.aliasname.clone())
+            .unwrap_or_else(|| rv.relname.clone());
+        // CTE?
+        if rv.schemaname.is_empty() {
+            if let Some((i, (_, p))) = self
+                .ctes
+                .iter()
+                .enumerate()
+                .rev()
+                .find(|(_, (name, _))| *name == rv.relname)
+            {
+                if let Node::WorkTable(w) = &p.node {
+                    // The executor runs an expression's subquery on its own, where the
+                    // work table of the run it is part of is out of reach; PostgreSQL
+                    // rejects the reference too.
+                    let sublinks = self.state.sublinks;
+                    let wt = self.state.worktables.iter_mut().find(|t| t.0 == w.id());
+                    let misplaced = match wt {
+                        Some(t) if t.1 < sublinks => Some("within a subquery"),
+                        Some(t) if t.2 > 0 => Some("more than once"),
+                        Some(t) => {
+                            t.2 += 1;
+                            None
+                        }
+                        None => None,
+                    };
+                    if let Some(how) = misplaced {
+                        return Err(PgError::new(
+                            code::INVALID_RECURSION,
+                            format!(
+                                "recursive reference to query \"{}\" must not appear {how}",
+                                rv.relname
+                            ),
+                        )
+                        .at(loc(rv.location)));
+                    }
+                    self.state.worktable_refs += 1;
+                }
+                with_modify::check_readable(p, rv)?;
+                if let Some(l) = self.state.lock.as_mut() {
+                    l.other(&relname, "a WITH query");
+                }
+                let plan = Plan {
+                    columns: p.columns.clone(),
+                    node: Node::Cte(i, p.clone()),
+                };
+                return self.scope_for(plan, &relname, alias);
+            }
+        }
+        let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
+            let rowid = self.state.lock.as_mut().is_some_and(|l| l.table(&relname));
+            if let Some(plan) = self.plan_table_ref(rv, rowid)? {
+                return self.scope_for(plan, &relname, alias);
+            }
+            return Err(modify::undefined_table(rv));
+        };
+        if let Some(l) = self.state.lock.as_mut() {
+            l.applying(&relname); // PostgreSQL would lock catalog rows: nothing to lock here
+        }
+        if let (Some(t), Some((oid, kind, name))) = (self.tables.as_ref(), guarded_catalog(vt)) {
+            // Checked with the statement's other privileges, before it runs.
+            t.used.set(true);
+            t.perms
+                .require(privs::Target::Catalog(oid, kind, name), t.check_as, 2);
+        }
+        let plan = Plan {
+            columns: virtual_columns(vt),
+            node: Node::Virtual(vt),
+        };
+        self.scope_for(plan, &relname, alias)
+    }
+
+    /// A subquery in FROM, LATERAL or not.
+    fn plan_range_subselect(
+        &mut self,
+        rs: &protobuf::RangeSubselect,
+        left: Option<&Scope>,
+    ) -> PgResult<(Plan, Scope)> {
+        let q = rs
+            .subquery
+            .as_ref()
+            .and_then(|n| n.node.as_ref())
+            .ok_or_else(|| PgError::syntax("empty subquery"))?;
+        let plan = match left {
+            Some(ls) if rs.lateral => {
+                self.outer.push(ls.clone());
+                let plan = self.plan_query(q);
+                self.outer.pop();
+                self.state.lateral = true;
+                plan?
+            }
+            _ => self.plan_query(q)?,
+        };
+        let name = rs
+            .alias
+            .as_ref()
+            .map(|a| a.aliasname.clone())
+            .unwrap_or_default();
+        if let Some(l) = self.state.lock.as_mut() {
+            l.subquery(&name);
+        }
+        self.scope_for(plan, &name, rs.alias.as_ref())
+    }
+
+    /// An explicit JOIN: its ON condition, or the equalities of USING / NATURAL.
+    fn plan_join_expr(
+        &mut self,
+        j: &protobuf::JoinExpr,
+        left: Option<&Scope>,
+    ) -> PgResult<(Plan, Scope)> {
+        let l = j
+            .larg
+            .as_ref()
+            .and_then(|n| n.node.as_ref())
+            .ok_or_else(|| PgError::syntax("bad join"))?;
+        let r = j
+            .rarg
+            .as_ref()
+            .and_then(|n| n.node.as_ref())
+            .ok_or_else(|| PgError::syntax("bad join"))?;
+        let (lp, ls) = self.plan_from_item(l, left)?;
+        let left_lateral = std::mem::take(&mut self.state.lateral);
+        // The right side may refer to the left one (LATERAL).
+        let (rp, rs) = self.plan_from_item(r, Some(&ls))?;
+        let lateral = std::mem::replace(&mut self.state.lateral, left_lateral);
+        if lateral && matches!(kind_of(j.jointype), JoinKind::Right | JoinKind::Full) {
+            return Err(PgError::new(
+                code::INVALID_COLUMN_REFERENCE,
+                "invalid reference to FROM-clause entry for table",
+            ));
+        }
+        let left_width = ls.cols.len();
+        let mut scope = ls.clone();
+        scope.cols.extend(rs.cols.clone());
+        let kind = kind_of(j.jointype);
+        let mut conds = Vec::new();
+        let mut using: Vec<String> = names_of(&j.using_clause);
+        if j.is_natural {
+            using = ls
+                .cols
+                .iter()
+                .filter(|c| !c.qualified_only && !c.hidden && !c.name.starts_with('\0'))
+                .filter(|c| {
+                    rs.cols
+                        .iter()
+                        .any(|r| r.name == c.name && !r.qualified_only && !r.hidden)
+                })
+                .map(|c| c.name.clone())
+                .collect();
+        }
+        let mut pairs = Vec::new();
+        for name in &using {
+            let li = ls.cols.iter().position(|c| &c.name == name && !c.qualified_only).ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_COLUMN,
+                    format!("column \"{name}\" specified in USING clause does not exist in left table"),
+                )
+            })?;
+            let ri = rs.cols.iter().position(|c| &c.name == name && !c.qualified_only).ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_COLUMN,
+                    format!("column \"{name}\" specified in USING clause does not exist in right table"),
+                )
+            })?;
+            let (e, _) = self.make_binop(
+                "=",
+                (Expr::Column(li), ls.cols[li].ty),
+                (Expr::Column(left_width + ri), rs.cols[ri].ty),
+                -1,
+            )?;
+            conds.push(e);
+            pairs.push((li, ri));
+            // The join condition reads both sides' columns.
+            if let Some(cx) = &self.tables {
+                cx.mark(ls.cols[li].origin, privs::ColUse::Select);
+                cx.mark(rs.cols[ri].origin, privs::ColUse::Select);
+            }
+        }
+        if let Some(q) = j.quals.as_ref().and_then(|n| n.node.as_ref()) {
+            let (e, t) = self.bind(q, &scope, None)?;
+            conds.push(self.coerce_bool(e, t, "JOIN/ON", q)?);
+        }
+        let on = match conds.len() {
+            0 => None,
+            1 => conds.pop(),
+            _ => Some(Expr::And(conds)),
+        };
+        let columns = lp.columns.iter().chain(&rp.columns).cloned().collect();
+        let mut plan = Plan {
+            node: Node::Join {
+                left: Box::new(lp),
+                right: Box::new(rp),
+                kind,
+                on,
+                lateral,
+            },
+            columns,
+        };
+        if !using.is_empty() {
+            (plan, scope) = self.merge_using(plan, scope, &pairs, left_width, j)?;
+        }
+        if let Some(a) = &j.alias {
+            if let Some(l) = self.state.lock.as_mut() {
+                l.other(&a.aliasname, "a join");
+            }
+            return self.scope_for(plan, &a.aliasname, Some(a));
+        }
+        Ok((plan, scope))
     }
 
     /// A JOIN with USING (or NATURAL): as in PostgreSQL, its columns are the merged USING
@@ -3430,49 +3572,8 @@ impl<'a> Planner<'a> {
     ) -> PgResult<(Expr, Type)> {
         crate::stack::check()?;
         if let Some(ctx) = agg.as_deref_mut() {
-            if !ctx.group.is_empty() && !matches!(n, N::AConst(_)) && !contains_aggregate_node(n) {
-                let mut probe = Planner {
-                    params: self.params,
-                    fmt: self.fmt,
-                    outer: self.outer.clone(),
-                    ctes: self.ctes.clone(),
-                    referenced: Vec::new(),
-                    allow_params: self.allow_params,
-                    defer_fold_errors: true,
-                    deferred: None,
-                    state: PlanState::default(),
-                    tables: self.tables.clone(),
-                    expanding: self.expanding.clone(),
-                };
-                if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
-                    if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {
-                        return Ok((Expr::Column(p), t));
-                    }
-                }
-            }
-            if let N::ColumnRef(cr) = n {
-                let fields = names_of(&cr.fields);
-                if let Ok((Expr::Column(_), _)) =
-                    self.lookup_column(&ctx.input, &fields, cr.location)
-                {
-                    let rel = ctx
-                        .input
-                        .cols
-                        .iter()
-                        .find(|c| Some(&c.name) == fields.last())
-                        .map(|c| c.rel.clone())
-                        .unwrap_or_default();
-                    let name = if rel.is_empty() {
-                        fields.join(".")
-                    } else {
-                        format!("{rel}.{}", fields.last().cloned().unwrap_or_default())
-                    };
-                    return Err(PgError::new(
-                        code::GROUPING_ERROR,
-                        format!("column \"{name}\" must appear in the GROUP BY clause or be used in an aggregate function"),
-                    )
-                    .at(loc(cr.location)));
-                }
+            if let Some(bound) = self.bind_group_key(n, ctx)? {
+                return Ok(bound);
             }
         }
         match n {
@@ -3491,95 +3592,10 @@ impl<'a> Planner<'a> {
                 }
                 self.lookup_column(scope, &fields, cr.location)
             }
-            N::ParamRef(p) => {
-                let i = p.number as usize;
-                if i == 0 || !self.allow_params {
-                    return Err(PgError::new(
-                        code::UNDEFINED_PARAMETER,
-                        format!("there is no parameter ${i}"),
-                    )
-                    .at(loc(p.location)));
-                }
-                if i > crate::sql::MAX_PARAMS {
-                    return Err(PgError::new(
-                        code::UNDEFINED_PARAMETER,
-                        format!("there is no parameter ${i}"),
-                    )
-                    .at(loc(p.location)));
-                }
-                if self.params.len() < i {
-                    self.params.resize(i, Type::UNKNOWN);
-                }
-                if self.referenced.len() < i {
-                    self.referenced.resize(i, false);
-                }
-                self.referenced[i - 1] = true;
-                Ok((Expr::Param(i - 1), self.params[i - 1]))
-            }
-            N::TypeCast(tc) => {
-                let arg = tc
-                    .arg
-                    .as_ref()
-                    .and_then(|n| n.node.as_ref())
-                    .ok_or_else(|| PgError::syntax("bad cast"))?;
-                let tn = tc
-                    .type_name
-                    .as_ref()
-                    .ok_or_else(|| PgError::syntax("bad cast"))?;
-                let (to, typmod) = self.resolve_type_name(tn)?;
-                // ARRAY[]::t[] takes its type from the cast.
-                if let (N::AArrayExpr(a), Some(elem)) = (arg, to.elem()) {
-                    if a.elements.is_empty() {
-                        let empty = crate::sql::types::Array::one_dim(elem, Vec::new());
-                        return Ok((Expr::Const(Value::Array(Box::new(empty))), to));
-                    }
-                }
-                // '...'::interval etc: a literal is read directly as the target type.
-                let (e, from) = self.bind(arg, scope, agg)?;
-                // Errors reading a literal point at the literal, others at the cast.
-                let at = match arg {
-                    N::AConst(c) => c.location,
-                    _ => tc.location,
-                };
-                let e = self
-                    .coerce(e, from, to, typmod, CoercionContext::Explicit, at)
-                    .map_err(|mut e| {
-                        // "cannot cast type" is about the cast itself, literal or not.
-                        if e.code == code::CANNOT_COERCE {
-                            e.position = loc(tc.location);
-                        }
-                        e
-                    })?;
-                Ok((e, to))
-            }
+            N::ParamRef(p) => self.bind_param(p),
+            N::TypeCast(tc) => self.bind_type_cast(tc, scope, agg),
             N::AExpr(a) => self.bind_aexpr(a, scope, agg),
-            N::BoolExpr(b) => {
-                let mut args = Vec::new();
-                let word = match b.boolop {
-                    x if x == protobuf::BoolExprType::AndExpr as i32 => "AND",
-                    x if x == protobuf::BoolExprType::OrExpr as i32 => "OR",
-                    _ => "NOT",
-                };
-                for a in &b.args {
-                    let an = a.node.as_ref().expect("arg");
-                    let (e, t) = self.bind(an, scope, agg.as_deref_mut())?;
-                    args.push(self.coerce_bool(e, t, word, an)?);
-                }
-                // eval_const_expressions: a constant TRUE decides an OR, a constant FALSE an
-                // AND, and the other arguments are dropped unevaluated (volatile or not).
-                let decided = |v: bool| {
-                    args.iter()
-                        .any(|a| matches!(a, Expr::Const(Value::Bool(b)) if *b == v))
-                };
-                let e = match word {
-                    "AND" if decided(false) => Expr::Const(Value::Bool(false)),
-                    "OR" if decided(true) => Expr::Const(Value::Bool(true)),
-                    "AND" => Expr::And(args),
-                    "OR" => Expr::Or(args),
-                    _ => Expr::Not(Box::new(args.pop().expect("NOT arg"))),
-                };
-                Ok((e, Type::BOOL))
-            }
+            N::BoolExpr(b) => self.bind_bool_expr(b, scope, agg),
             N::NullTest(nt) => {
                 let an = nt.arg.as_ref().and_then(|n| n.node.as_ref()).expect("arg");
                 let (e, _) = self.bind(an, scope, agg)?;
@@ -3641,107 +3657,10 @@ impl<'a> Planner<'a> {
                 }
                 Ok((Expr::MinMax(out, word == "GREATEST"), ty))
             }
-            N::SqlvalueFunction(f) => {
-                use protobuf::SqlValueFunctionOp as O;
-                let (sf, ty) = match f.op {
-                    x if x == O::SvfopCurrentDate as i32 => (SessionFn::CurrentDate, Type::DATE),
-                    x if x == O::SvfopCurrentTimestamp as i32
-                        || x == O::SvfopCurrentTimestampN as i32 =>
-                    {
-                        (SessionFn::Now, Type::TIMESTAMPTZ)
-                    }
-                    x if x == O::SvfopLocaltimestamp as i32
-                        || x == O::SvfopLocaltimestampN as i32 =>
-                    {
-                        (SessionFn::LocalTimestamp, Type::TIMESTAMP)
-                    }
-                    x if x == O::SvfopCurrentRole as i32
-                        || x == O::SvfopCurrentUser as i32
-                        || x == O::SvfopUser as i32 =>
-                    {
-                        (SessionFn::CurrentUser, Type::NAME)
-                    }
-                    x if x == O::SvfopSessionUser as i32 => (SessionFn::SessionUser, Type::NAME),
-                    x if x == O::SvfopCurrentCatalog as i32 => {
-                        (SessionFn::CurrentDatabase, Type::NAME)
-                    }
-                    x if x == O::SvfopCurrentSchema as i32 => {
-                        (SessionFn::CurrentSchema, Type::NAME)
-                    }
-                    // LOCALTIME is the time of day of LOCALTIMESTAMP.
-                    x if x == O::SvfopLocaltime as i32 || x == O::SvfopLocaltimeN as i32 => {
-                        (SessionFn::LocalTimestamp, Type::TIME)
-                    }
-                    // CURRENT_TIME is the time of day of CURRENT_TIMESTAMP, with its zone.
-                    x if x == O::SvfopCurrentTime as i32 || x == O::SvfopCurrentTimeN as i32 => {
-                        (SessionFn::Now, Type::TIMETZ)
-                    }
-                    _ => {
-                        return Err(PgError::feature_not_supported(
-                            "this SQL value function is not supported yet",
-                        ))
-                    }
-                };
-                let from = match ty {
-                    Type::TIME => Type::TIMESTAMP,
-                    Type::TIMETZ => Type::TIMESTAMPTZ,
-                    _ => ty,
-                };
-                let e = Expr::Session {
-                    f: sf,
-                    args: Vec::new(),
-                    arg_types: Vec::new(),
-                };
-                // CURRENT_TIMESTAMP(p) and the like round to a precision.
-                let typmod = if f.typmod >= 0 { f.typmod } else { -1 };
-                if from != ty || typmod >= 0 {
-                    let e = self.coerce(e, from, ty, typmod, CoercionContext::Explicit, -1)?;
-                    return Ok((e, ty));
-                }
-                Ok((e, ty))
-            }
+            N::SqlvalueFunction(f) => self.bind_sql_value_function(f),
             N::FuncCall(fc) => self.bind_func(fc, scope, agg),
             N::SubLink(sl) => self.bind_sublink(sl, scope, agg),
-            N::AArrayExpr(a) => {
-                let mut items = Vec::new();
-                for e in &a.elements {
-                    items.push(self.bind(
-                        e.node.as_ref().expect("elem"),
-                        scope,
-                        agg.as_deref_mut(),
-                    )?);
-                }
-                let types: Vec<Type> = items.iter().map(|(_, t)| *t).collect();
-                if types.is_empty() {
-                    return Err(PgError::new(
-                        code::INDETERMINATE_DATATYPE,
-                        "cannot determine type of empty array",
-                    )
-                    .with_hint(
-                        "Explicitly cast to the desired type, for example ARRAY[]::integer[].",
-                    )
-                    .at(loc(a.location)));
-                }
-                let ty = common_type(&types, "ARRAY", a.location)?;
-                let (elem, arr) = if ty.is_array() {
-                    (ty.elem().expect("elem"), ty)
-                } else {
-                    (
-                        ty,
-                        ty.array().ok_or_else(|| {
-                            PgError::new(
-                                code::UNDEFINED_OBJECT,
-                                format!("could not find array type for data type {}", ty.name()),
-                            )
-                        })?,
-                    )
-                };
-                let mut out = Vec::new();
-                for (e, t) in items {
-                    out.push(self.coerce(e, t, ty, -1, CoercionContext::Implicit, a.location)?);
-                }
-                Ok((Expr::Array(out, elem), arr))
-            }
+            N::AArrayExpr(a) => self.bind_array_expr(a, scope, agg),
             N::RowExpr(r) => {
                 let mut items = Vec::new();
                 for a in &r.args {
@@ -3751,38 +3670,7 @@ impl<'a> Planner<'a> {
                 }
                 Ok((Expr::Row(items), Type::RECORD))
             }
-            N::AIndirection(ind) => {
-                let an = ind.arg.as_ref().and_then(|n| n.node.as_ref()).expect("arg");
-                let (mut e, mut t) = self.bind(an, scope, agg.as_deref_mut())?;
-                for i in &ind.indirection {
-                    match &i.node {
-                        Some(N::AIndices(ix)) if !ix.is_slice => {
-                            let idx = ix
-                                .uidx
-                                .as_ref()
-                                .and_then(|n| n.node.as_ref())
-                                .ok_or_else(|| PgError::syntax("bad subscript"))?;
-                            let (ie, it) = self.bind(idx, scope, agg.as_deref_mut())?;
-                            let ie =
-                                self.coerce(ie, it, Type::INT4, -1, CoercionContext::Implicit, -1)?;
-                            let elem = t.subscript_elem().ok_or_else(|| {
-                                PgError::new(
-                                    code::DATATYPE_MISMATCH,
-                                    format!("cannot subscript type {} because it does not support subscripting", t.name()),
-                                )
-                            })?;
-                            e = Expr::Subscript(Box::new(e), Box::new(ie));
-                            t = elem;
-                        }
-                        _ => {
-                            return Err(PgError::feature_not_supported(
-                                "array slices and field selection are not supported yet",
-                            ))
-                        }
-                    }
-                }
-                Ok((e, t))
-            }
+            N::AIndirection(ind) => self.bind_indirection(ind, scope, agg),
             N::CollateClause(c) => {
                 let an = c.arg.as_ref().and_then(|n| n.node.as_ref()).expect("arg");
                 self.bind(an, scope, agg)
@@ -3792,6 +3680,296 @@ impl<'a> Planner<'a> {
                 node_name(other)
             ))),
         }
+    }
+
+    /// In a grouped query, an expression equal to a GROUP BY key is that key's column of the
+    /// Aggregate node's output (Some); a bare column of the input that is not one is an error.
+    fn bind_group_key(&mut self, n: &N, ctx: &mut AggCtx) -> PgResult<Option<(Expr, Type)>> {
+        if !ctx.group.is_empty() && !matches!(n, N::AConst(_)) && !contains_aggregate_node(n) {
+            let mut probe = Planner {
+                params: self.params,
+                fmt: self.fmt,
+                outer: self.outer.clone(),
+                ctes: self.ctes.clone(),
+                referenced: Vec::new(),
+                allow_params: self.allow_params,
+                defer_fold_errors: true,
+                deferred: None,
+                state: PlanState::default(),
+                tables: self.tables.clone(),
+                expanding: self.expanding.clone(),
+            };
+            if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
+                if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {
+                    return Ok(Some((Expr::Column(p), t)));
+                }
+            }
+        }
+        if let N::ColumnRef(cr) = n {
+            let fields = names_of(&cr.fields);
+            if let Ok((Expr::Column(_), _)) = self.lookup_column(&ctx.input, &fields, cr.location) {
+                let rel = ctx
+                    .input
+                    .cols
+                    .iter()
+                    .find(|c| Some(&c.name) == fields.last())
+                    .map(|c| c.rel.clone())
+                    .unwrap_or_default();
+                let name = if rel.is_empty() {
+                    fields.join(".")
+                } else {
+                    format!("{rel}.{}", fields.last().cloned().unwrap_or_default())
+                };
+                return Err(PgError::new(
+                    code::GROUPING_ERROR,
+                    format!("column \"{name}\" must appear in the GROUP BY clause or be used in an aggregate function"),
+                )
+                .at(loc(cr.location)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A parameter reference `$n`: its type as given, or UNKNOWN until a context infers it.
+    fn bind_param(&mut self, p: &protobuf::ParamRef) -> PgResult<(Expr, Type)> {
+        let i = p.number as usize;
+        if i == 0 || !self.allow_params {
+            return Err(PgError::new(
+                code::UNDEFINED_PARAMETER,
+                format!("there is no parameter ${i}"),
+            )
+            .at(loc(p.location)));
+        }
+        if i > crate::sql::MAX_PARAMS {
+            return Err(PgError::new(
+                code::UNDEFINED_PARAMETER,
+                format!("there is no parameter ${i}"),
+            )
+            .at(loc(p.location)));
+        }
+        if self.params.len() < i {
+            self.params.resize(i, Type::UNKNOWN);
+        }
+        if self.referenced.len() < i {
+            self.referenced.resize(i, false);
+        }
+        self.referenced[i - 1] = true;
+        Ok((Expr::Param(i - 1), self.params[i - 1]))
+    }
+
+    /// `expr::type` and CAST(expr AS type).
+    fn bind_type_cast(
+        &mut self,
+        tc: &protobuf::TypeCast,
+        scope: &Scope,
+        agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let arg = tc
+            .arg
+            .as_ref()
+            .and_then(|n| n.node.as_ref())
+            .ok_or_else(|| PgError::syntax("bad cast"))?;
+        let tn = tc
+            .type_name
+            .as_ref()
+            .ok_or_else(|| PgError::syntax("bad cast"))?;
+        let (to, typmod) = self.resolve_type_name(tn)?;
+        // ARRAY[]::t[] takes its type from the cast.
+        if let (N::AArrayExpr(a), Some(elem)) = (arg, to.elem()) {
+            if a.elements.is_empty() {
+                let empty = crate::sql::types::Array::one_dim(elem, Vec::new());
+                return Ok((Expr::Const(Value::Array(Box::new(empty))), to));
+            }
+        }
+        // '...'::interval etc: a literal is read directly as the target type.
+        let (e, from) = self.bind(arg, scope, agg)?;
+        // Errors reading a literal point at the literal, others at the cast.
+        let at = match arg {
+            N::AConst(c) => c.location,
+            _ => tc.location,
+        };
+        let e = self
+            .coerce(e, from, to, typmod, CoercionContext::Explicit, at)
+            .map_err(|mut e| {
+                // "cannot cast type" is about the cast itself, literal or not.
+                if e.code == code::CANNOT_COERCE {
+                    e.position = loc(tc.location);
+                }
+                e
+            })?;
+        Ok((e, to))
+    }
+
+    /// AND, OR and NOT.
+    fn bind_bool_expr(
+        &mut self,
+        b: &protobuf::BoolExpr,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let mut args = Vec::new();
+        let word = match b.boolop {
+            x if x == protobuf::BoolExprType::AndExpr as i32 => "AND",
+            x if x == protobuf::BoolExprType::OrExpr as i32 => "OR",
+            _ => "NOT",
+        };
+        for a in &b.args {
+            let an = a.node.as_ref().expect("arg");
+            let (e, t) = self.bind(an, scope, agg.as_deref_mut())?;
+            args.push(self.coerce_bool(e, t, word, an)?);
+        }
+        // eval_const_expressions: a constant TRUE decides an OR, a constant FALSE an
+        // AND, and the other arguments are dropped unevaluated (volatile or not).
+        let decided = |v: bool| {
+            args.iter()
+                .any(|a| matches!(a, Expr::Const(Value::Bool(b)) if *b == v))
+        };
+        let e = match word {
+            "AND" if decided(false) => Expr::Const(Value::Bool(false)),
+            "OR" if decided(true) => Expr::Const(Value::Bool(true)),
+            "AND" => Expr::And(args),
+            "OR" => Expr::Or(args),
+            _ => Expr::Not(Box::new(args.pop().expect("NOT arg"))),
+        };
+        Ok((e, Type::BOOL))
+    }
+
+    /// CURRENT_DATE, CURRENT_TIMESTAMP(p), CURRENT_USER and the other SQL value functions.
+    fn bind_sql_value_function(
+        &mut self,
+        f: &protobuf::SqlValueFunction,
+    ) -> PgResult<(Expr, Type)> {
+        use protobuf::SqlValueFunctionOp as O;
+        let (sf, ty) = match f.op {
+            x if x == O::SvfopCurrentDate as i32 => (SessionFn::CurrentDate, Type::DATE),
+            x if x == O::SvfopCurrentTimestamp as i32 || x == O::SvfopCurrentTimestampN as i32 => {
+                (SessionFn::Now, Type::TIMESTAMPTZ)
+            }
+            x if x == O::SvfopLocaltimestamp as i32 || x == O::SvfopLocaltimestampN as i32 => {
+                (SessionFn::LocalTimestamp, Type::TIMESTAMP)
+            }
+            x if x == O::SvfopCurrentRole as i32
+                || x == O::SvfopCurrentUser as i32
+                || x == O::SvfopUser as i32 =>
+            {
+                (SessionFn::CurrentUser, Type::NAME)
+            }
+            x if x == O::SvfopSessionUser as i32 => (SessionFn::SessionUser, Type::NAME),
+            x if x == O::SvfopCurrentCatalog as i32 => (SessionFn::CurrentDatabase, Type::NAME),
+            x if x == O::SvfopCurrentSchema as i32 => (SessionFn::CurrentSchema, Type::NAME),
+            // LOCALTIME is the time of day of LOCALTIMESTAMP.
+            x if x == O::SvfopLocaltime as i32 || x == O::SvfopLocaltimeN as i32 => {
+                (SessionFn::LocalTimestamp, Type::TIME)
+            }
+            // CURRENT_TIME is the time of day of CURRENT_TIMESTAMP, with its zone.
+            x if x == O::SvfopCurrentTime as i32 || x == O::SvfopCurrentTimeN as i32 => {
+                (SessionFn::Now, Type::TIMETZ)
+            }
+            _ => {
+                return Err(PgError::feature_not_supported(
+                    "this SQL value function is not supported yet",
+                ))
+            }
+        };
+        let from = match ty {
+            Type::TIME => Type::TIMESTAMP,
+            Type::TIMETZ => Type::TIMESTAMPTZ,
+            _ => ty,
+        };
+        let e = Expr::Session {
+            f: sf,
+            args: Vec::new(),
+            arg_types: Vec::new(),
+        };
+        // CURRENT_TIMESTAMP(p) and the like round to a precision.
+        let typmod = if f.typmod >= 0 { f.typmod } else { -1 };
+        if from != ty || typmod >= 0 {
+            let e = self.coerce(e, from, ty, typmod, CoercionContext::Explicit, -1)?;
+            return Ok((e, ty));
+        }
+        Ok((e, ty))
+    }
+
+    /// ARRAY[...]: the elements in their common type.
+    fn bind_array_expr(
+        &mut self,
+        a: &protobuf::AArrayExpr,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let mut items = Vec::new();
+        for e in &a.elements {
+            items.push(self.bind(e.node.as_ref().expect("elem"), scope, agg.as_deref_mut())?);
+        }
+        let types: Vec<Type> = items.iter().map(|(_, t)| *t).collect();
+        if types.is_empty() {
+            return Err(PgError::new(
+                code::INDETERMINATE_DATATYPE,
+                "cannot determine type of empty array",
+            )
+            .with_hint("Explicitly cast to the desired type, for example ARRAY[]::integer[].")
+            .at(loc(a.location)));
+        }
+        let ty = common_type(&types, "ARRAY", a.location)?;
+        let (elem, arr) = if ty.is_array() {
+            (ty.elem().expect("elem"), ty)
+        } else {
+            (
+                ty,
+                ty.array().ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_OBJECT,
+                        format!("could not find array type for data type {}", ty.name()),
+                    )
+                })?,
+            )
+        };
+        let mut out = Vec::new();
+        for (e, t) in items {
+            out.push(self.coerce(e, t, ty, -1, CoercionContext::Implicit, a.location)?);
+        }
+        Ok((Expr::Array(out, elem), arr))
+    }
+
+    /// Subscripts, `a[i][j]` (slices and field selection are not supported).
+    fn bind_indirection(
+        &mut self,
+        ind: &protobuf::AIndirection,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let an = ind.arg.as_ref().and_then(|n| n.node.as_ref()).expect("arg");
+        let (mut e, mut t) = self.bind(an, scope, agg.as_deref_mut())?;
+        for i in &ind.indirection {
+            match &i.node {
+                Some(N::AIndices(ix)) if !ix.is_slice => {
+                    let idx = ix
+                        .uidx
+                        .as_ref()
+                        .and_then(|n| n.node.as_ref())
+                        .ok_or_else(|| PgError::syntax("bad subscript"))?;
+                    let (ie, it) = self.bind(idx, scope, agg.as_deref_mut())?;
+                    let ie = self.coerce(ie, it, Type::INT4, -1, CoercionContext::Implicit, -1)?;
+                    let elem = t.subscript_elem().ok_or_else(|| {
+                        PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            format!(
+                                "cannot subscript type {} because it does not support subscripting",
+                                t.name()
+                            ),
+                        )
+                    })?;
+                    e = Expr::Subscript(Box::new(e), Box::new(ie));
+                    t = elem;
+                }
+                _ => {
+                    return Err(PgError::feature_not_supported(
+                        "array slices and field selection are not supported yet",
+                    ))
+                }
+            }
+        }
+        Ok((e, t))
     }
 
     /// An unknown-typed string literal, its location remembered (see `PlanState::lit_locs`).
@@ -3854,85 +4032,10 @@ impl<'a> Planner<'a> {
         let kind = a.kind;
         if kind == K::AexprOp as i32 || kind == K::AexprLike as i32 || kind == K::AexprIlike as i32
         {
-            let r = self.bind(rnode.expect("right operand"), scope, agg.as_deref_mut())?;
-            let Some(ln) = lnode else {
-                // Prefix operator.
-                let cands = ops::unary_operators(&name);
-                let t = if r.1 == Type::UNKNOWN {
-                    cands.first().map(|c| c.arg).unwrap_or(Type::TEXT)
-                } else {
-                    r.1
-                };
-                let op = cands
-                    .iter()
-                    .find(|o| o.arg == t)
-                    .or_else(|| {
-                        cands
-                            .iter()
-                            .find(|o| cast::can_coerce(t, o.arg, CoercionContext::Implicit))
-                    })
-                    .ok_or_else(|| {
-                        PgError::new(
-                            code::UNDEFINED_FUNCTION,
-                            format!("operator does not exist: {} {}", name, r.1.name()),
-                        )
-                        .with_hint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
-                        .at(loc(a.location))
-                    })?;
-                // Fold negative literals so that -2147483648 is an int4 as in PostgreSQL.
-                let e = self.coerce(r.0, r.1, op.arg, -1, CoercionContext::Implicit, a.location)?;
-                if let Expr::Const(v) = &e {
-                    if let Ok(folded) = (op.f)(v, self.fmt) {
-                        return Ok((Expr::Const(folded), op.result));
-                    }
-                }
-                return Ok((Expr::Un(op.f, Box::new(e)), op.result));
-            };
-            let l = self.bind(ln, scope, agg.as_deref_mut())?;
-            return self.make_binop(&name, l, r, a.location);
+            return self.bind_operator(a, &name, scope, agg);
         }
         if kind == K::AexprOpAny as i32 || kind == K::AexprOpAll as i32 {
-            let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
-            let r = self.bind(rnode.expect("right"), scope, agg.as_deref_mut())?;
-            let elem_t = match r.1 {
-                t if t.is_array() => t.elem().expect("elem"),
-                Type::UNKNOWN => {
-                    if l.1 == Type::UNKNOWN {
-                        Type::TEXT
-                    } else {
-                        l.1
-                    }
-                }
-                other => {
-                    return Err(PgError::new(
-                        code::WRONG_OBJECT_TYPE,
-                        "op ANY/ALL (array) requires array on right side",
-                    )
-                    .with_detail(other.name())
-                    .at(loc(a.location)))
-                }
-            };
-            let arr_t = elem_t.array().unwrap_or(Type::TEXT_ARRAY);
-            let (op, lt, rt) = self.resolve_binop(&name, l.1, elem_t, a.location)?;
-            let le = self.coerce(l.0, l.1, lt, -1, CoercionContext::Implicit, a.location)?;
-            let target_arr = rt.array().unwrap_or(arr_t);
-            let re = self.coerce(
-                r.0,
-                r.1,
-                target_arr,
-                -1,
-                CoercionContext::Implicit,
-                a.location,
-            )?;
-            return Ok((
-                Expr::ArrayCmp {
-                    left: Box::new(le),
-                    right: Box::new(re),
-                    op: op.f,
-                    all: kind == K::AexprOpAll as i32,
-                },
-                Type::BOOL,
-            ));
+            return self.bind_op_array(a, &name, scope, agg);
         }
         if kind == K::AexprDistinct as i32 || kind == K::AexprNotDistinct as i32 {
             let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
@@ -3957,119 +4060,14 @@ impl<'a> Planner<'a> {
             return Ok((Expr::NullIf(op.f, Box::new(le), Box::new(re)), ty));
         }
         if kind == K::AexprIn as i32 {
-            // Row-value IN, `(a, b) IN ((1, 2), ($1, $2))`: member-wise equality, so that each
-            // member is typed (and parameters inferred) from its counterpart.
-            if let (Some(N::RowExpr(lrow)), Some(N::List(list))) = (lnode, rnode) {
-                let rows: Option<Vec<&protobuf::RowExpr>> = list
-                    .items
-                    .iter()
-                    .map(|i| match &i.node {
-                        Some(N::RowExpr(r)) => Some(&**r),
-                        _ => None,
-                    })
-                    .collect();
-                if let Some(rows) = rows {
-                    let mut ors = Vec::new();
-                    for r in rows {
-                        if r.args.len() != lrow.args.len() {
-                            return Err(PgError::syntax(
-                                "unequal number of entries in row expressions",
-                            )
-                            .at(loc(a.location)));
-                        }
-                        let mut ands = Vec::new();
-                        for (ln, rn) in lrow.args.iter().zip(&r.args) {
-                            let le = self.bind(
-                                ln.node.as_ref().expect("member"),
-                                scope,
-                                agg.as_deref_mut(),
-                            )?;
-                            let re = self.bind(
-                                rn.node.as_ref().expect("member"),
-                                scope,
-                                agg.as_deref_mut(),
-                            )?;
-                            ands.push(self.make_binop("=", le, re, a.location)?.0);
-                        }
-                        ors.push(Expr::And(ands));
-                    }
-                    let e = Expr::Or(ors);
-                    let negated = name == "<>";
-                    return Ok((if negated { Expr::Not(Box::new(e)) } else { e }, Type::BOOL));
-                }
-            }
-            let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
-            let Some(N::List(list)) = rnode else {
-                return Err(PgError::syntax("IN requires a list"));
-            };
-            let mut items = Vec::new();
-            for i in &list.items {
-                items.push(self.bind(i.node.as_ref().expect("item"), scope, agg.as_deref_mut())?);
-            }
-            let negated = name == "<>";
-            if matches!(l.0, Expr::Row(_)) {
-                // Row-value IN: expand to OR of row comparisons.
-                let mut ors = Vec::new();
-                for it in items {
-                    let (e, _) = self.row_equal(l.clone(), it, a.location)?;
-                    ors.push(e);
-                }
-                let e = Expr::Or(ors);
-                return Ok((if negated { Expr::Not(Box::new(e)) } else { e }, Type::BOOL));
-            }
-            let mut types = vec![l.1];
-            types.extend(items.iter().map(|(_, t)| *t));
-            let ty = common_type(&types, "IN", a.location)?;
-            let (op, lt, _) = self.resolve_binop("=", ty, ty, a.location)?;
-            let le = self.coerce(l.0, l.1, lt, -1, CoercionContext::Implicit, a.location)?;
-            let mut list_exprs = Vec::new();
-            for (e, t) in items {
-                list_exprs.push(self.coerce(
-                    e,
-                    t,
-                    lt,
-                    -1,
-                    CoercionContext::Implicit,
-                    a.location,
-                )?);
-            }
-            return Ok((
-                Expr::InList {
-                    expr: Box::new(le),
-                    list: list_exprs,
-                    eq: op.f,
-                    negated,
-                },
-                Type::BOOL,
-            ));
+            return self.bind_in_list(a, &name, scope, agg);
         }
         if kind == K::AexprBetween as i32
             || kind == K::AexprNotBetween as i32
             || kind == K::AexprBetweenSym as i32
             || kind == K::AexprNotBetweenSym as i32
         {
-            let Some(N::List(bounds)) = rnode else {
-                return Err(PgError::syntax("BETWEEN requires two bounds"));
-            };
-            let x = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
-            let lo = self.bind(
-                bounds.items[0].node.as_ref().expect("lo"),
-                scope,
-                agg.as_deref_mut(),
-            )?;
-            let hi = self.bind(bounds.items[1].node.as_ref().expect("hi"), scope, agg)?;
-            let (ge, _) = self.make_binop(">=", x.clone(), lo.clone(), a.location)?;
-            let (le, _) = self.make_binop("<=", x.clone(), hi.clone(), a.location)?;
-            let mut e = Expr::And(vec![ge, le]);
-            if kind == K::AexprBetweenSym as i32 || kind == K::AexprNotBetweenSym as i32 {
-                let (ge2, _) = self.make_binop(">=", x.clone(), hi, a.location)?;
-                let (le2, _) = self.make_binop("<=", x, lo, a.location)?;
-                e = Expr::Or(vec![e, Expr::And(vec![ge2, le2])]);
-            }
-            if kind == K::AexprNotBetween as i32 || kind == K::AexprNotBetweenSym as i32 {
-                e = Expr::Not(Box::new(e));
-            }
-            return Ok((e, Type::BOOL));
+            return self.bind_between(a, scope, agg);
         }
         if kind == K::AexprSimilar as i32 {
             return Err(PgError::feature_not_supported(
@@ -4079,6 +4077,234 @@ impl<'a> Planner<'a> {
         Err(PgError::feature_not_supported(
             "unsupported operator expression",
         ))
+    }
+
+    /// A prefix or infix operator (LIKE and ILIKE are `~~` and `~~*`).
+    fn bind_operator(
+        &mut self,
+        a: &protobuf::AExpr,
+        name: &str,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let lnode = a.lexpr.as_ref().and_then(|n| n.node.as_ref());
+        let rnode = a.rexpr.as_ref().and_then(|n| n.node.as_ref());
+        let r = self.bind(rnode.expect("right operand"), scope, agg.as_deref_mut())?;
+        let Some(ln) = lnode else {
+            // Prefix operator.
+            let cands = ops::unary_operators(name);
+            let t = if r.1 == Type::UNKNOWN {
+                cands.first().map(|c| c.arg).unwrap_or(Type::TEXT)
+            } else {
+                r.1
+            };
+            let op = cands
+                .iter()
+                .find(|o| o.arg == t)
+                .or_else(|| {
+                    cands
+                        .iter()
+                        .find(|o| cast::can_coerce(t, o.arg, CoercionContext::Implicit))
+                })
+                .ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_FUNCTION,
+                        format!("operator does not exist: {} {}", name, r.1.name()),
+                    )
+                    .with_hint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+                    .at(loc(a.location))
+                })?;
+            // Fold negative literals so that -2147483648 is an int4 as in PostgreSQL.
+            let e = self.coerce(r.0, r.1, op.arg, -1, CoercionContext::Implicit, a.location)?;
+            if let Expr::Const(v) = &e {
+                if let Ok(folded) = (op.f)(v, self.fmt) {
+                    return Ok((Expr::Const(folded), op.result));
+                }
+            }
+            return Ok((Expr::Un(op.f, Box::new(e)), op.result));
+        };
+        let l = self.bind(ln, scope, agg)?;
+        self.make_binop(name, l, r, a.location)
+    }
+
+    /// `x op ANY (array)` and `x op ALL (array)`.
+    fn bind_op_array(
+        &mut self,
+        a: &protobuf::AExpr,
+        name: &str,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let lnode = a.lexpr.as_ref().and_then(|n| n.node.as_ref());
+        let rnode = a.rexpr.as_ref().and_then(|n| n.node.as_ref());
+        let kind = a.kind;
+        use protobuf::AExprKind as K;
+        let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
+        let r = self.bind(rnode.expect("right"), scope, agg)?;
+        let elem_t = match r.1 {
+            t if t.is_array() => t.elem().expect("elem"),
+            Type::UNKNOWN => {
+                if l.1 == Type::UNKNOWN {
+                    Type::TEXT
+                } else {
+                    l.1
+                }
+            }
+            other => {
+                return Err(PgError::new(
+                    code::WRONG_OBJECT_TYPE,
+                    "op ANY/ALL (array) requires array on right side",
+                )
+                .with_detail(other.name())
+                .at(loc(a.location)))
+            }
+        };
+        let arr_t = elem_t.array().unwrap_or(Type::TEXT_ARRAY);
+        let (op, lt, rt) = self.resolve_binop(name, l.1, elem_t, a.location)?;
+        let le = self.coerce(l.0, l.1, lt, -1, CoercionContext::Implicit, a.location)?;
+        let target_arr = rt.array().unwrap_or(arr_t);
+        let re = self.coerce(
+            r.0,
+            r.1,
+            target_arr,
+            -1,
+            CoercionContext::Implicit,
+            a.location,
+        )?;
+        Ok((
+            Expr::ArrayCmp {
+                left: Box::new(le),
+                right: Box::new(re),
+                op: op.f,
+                all: kind == K::AexprOpAll as i32,
+            },
+            Type::BOOL,
+        ))
+    }
+
+    /// `x IN (...)` and `x NOT IN (...)` (`<>` as `name`), row values included.
+    fn bind_in_list(
+        &mut self,
+        a: &protobuf::AExpr,
+        name: &str,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let lnode = a.lexpr.as_ref().and_then(|n| n.node.as_ref());
+        let rnode = a.rexpr.as_ref().and_then(|n| n.node.as_ref());
+        // Row-value IN, `(a, b) IN ((1, 2), ($1, $2))`: member-wise equality, so that each
+        // member is typed (and parameters inferred) from its counterpart.
+        if let (Some(N::RowExpr(lrow)), Some(N::List(list))) = (lnode, rnode) {
+            let rows: Option<Vec<&protobuf::RowExpr>> = list
+                .items
+                .iter()
+                .map(|i| match &i.node {
+                    Some(N::RowExpr(r)) => Some(&**r),
+                    _ => None,
+                })
+                .collect();
+            if let Some(rows) = rows {
+                let mut ors = Vec::new();
+                for r in rows {
+                    if r.args.len() != lrow.args.len() {
+                        return Err(PgError::syntax(
+                            "unequal number of entries in row expressions",
+                        )
+                        .at(loc(a.location)));
+                    }
+                    let mut ands = Vec::new();
+                    for (ln, rn) in lrow.args.iter().zip(&r.args) {
+                        let le = self.bind(
+                            ln.node.as_ref().expect("member"),
+                            scope,
+                            agg.as_deref_mut(),
+                        )?;
+                        let re = self.bind(
+                            rn.node.as_ref().expect("member"),
+                            scope,
+                            agg.as_deref_mut(),
+                        )?;
+                        ands.push(self.make_binop("=", le, re, a.location)?.0);
+                    }
+                    ors.push(Expr::And(ands));
+                }
+                let e = Expr::Or(ors);
+                let negated = name == "<>";
+                return Ok((if negated { Expr::Not(Box::new(e)) } else { e }, Type::BOOL));
+            }
+        }
+        let l = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
+        let Some(N::List(list)) = rnode else {
+            return Err(PgError::syntax("IN requires a list"));
+        };
+        let mut items = Vec::new();
+        for i in &list.items {
+            items.push(self.bind(i.node.as_ref().expect("item"), scope, agg.as_deref_mut())?);
+        }
+        let negated = name == "<>";
+        if matches!(l.0, Expr::Row(_)) {
+            // Row-value IN: expand to OR of row comparisons.
+            let mut ors = Vec::new();
+            for it in items {
+                let (e, _) = self.row_equal(l.clone(), it, a.location)?;
+                ors.push(e);
+            }
+            let e = Expr::Or(ors);
+            return Ok((if negated { Expr::Not(Box::new(e)) } else { e }, Type::BOOL));
+        }
+        let mut types = vec![l.1];
+        types.extend(items.iter().map(|(_, t)| *t));
+        let ty = common_type(&types, "IN", a.location)?;
+        let (op, lt, _) = self.resolve_binop("=", ty, ty, a.location)?;
+        let le = self.coerce(l.0, l.1, lt, -1, CoercionContext::Implicit, a.location)?;
+        let mut list_exprs = Vec::new();
+        for (e, t) in items {
+            list_exprs.push(self.coerce(e, t, lt, -1, CoercionContext::Implicit, a.location)?);
+        }
+        Ok((
+            Expr::InList {
+                expr: Box::new(le),
+                list: list_exprs,
+                eq: op.f,
+                negated,
+            },
+            Type::BOOL,
+        ))
+    }
+
+    /// BETWEEN [SYMMETRIC] and NOT BETWEEN [SYMMETRIC].
+    fn bind_between(
+        &mut self,
+        a: &protobuf::AExpr,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let lnode = a.lexpr.as_ref().and_then(|n| n.node.as_ref());
+        let rnode = a.rexpr.as_ref().and_then(|n| n.node.as_ref());
+        let kind = a.kind;
+        use protobuf::AExprKind as K;
+        let Some(N::List(bounds)) = rnode else {
+            return Err(PgError::syntax("BETWEEN requires two bounds"));
+        };
+        let x = self.bind(lnode.expect("left"), scope, agg.as_deref_mut())?;
+        let lo = self.bind(
+            bounds.items[0].node.as_ref().expect("lo"),
+            scope,
+            agg.as_deref_mut(),
+        )?;
+        let hi = self.bind(bounds.items[1].node.as_ref().expect("hi"), scope, agg)?;
+        let (ge, _) = self.make_binop(">=", x.clone(), lo.clone(), a.location)?;
+        let (le, _) = self.make_binop("<=", x.clone(), hi.clone(), a.location)?;
+        let mut e = Expr::And(vec![ge, le]);
+        if kind == K::AexprBetweenSym as i32 || kind == K::AexprNotBetweenSym as i32 {
+            let (ge2, _) = self.make_binop(">=", x.clone(), hi, a.location)?;
+            let (le2, _) = self.make_binop("<=", x, lo, a.location)?;
+            e = Expr::Or(vec![e, Expr::And(vec![ge2, le2])]);
+        }
+        if kind == K::AexprNotBetween as i32 || kind == K::AexprNotBetweenSym as i32 {
+            e = Expr::Not(Box::new(e));
+        }
+        Ok((e, Type::BOOL))
     }
 
     fn row_equal(
@@ -4801,6 +5027,54 @@ impl<'a> Planner<'a> {
         ctx.aggs.push(call);
         Ok((Expr::Column(idx), result))
     }
+}
+
+/// The Aggregate node over the grouped query's input (grouping sets expanded), with HAVING
+/// over it.
+fn plan_aggregate(mut plan: Plan, ctx: AggCtx, having: Option<Expr>) -> Plan {
+    let mut agg_columns: Vec<Column> = ctx
+        .group_types
+        .iter()
+        .map(|(t, m)| Column {
+            name: "?group?".into(),
+            ty: *t,
+            typmod: *m,
+            origin: None,
+        })
+        .collect();
+    agg_columns.extend(ctx.aggs.iter().map(|a| Column {
+        name: "?agg?".into(),
+        ty: a.result,
+        typmod: -1,
+        origin: None,
+    }));
+    let (input, group) = match &ctx.gsets {
+        Some(gs) => gs.apply(plan, ctx.group),
+        None => (plan, ctx.group),
+    };
+    let empty_sets = ctx
+        .gsets
+        .as_ref()
+        .map_or_else(Vec::new, |gs| gs.empty_set_keys(group.len()));
+    plan = Plan {
+        node: Node::Aggregate {
+            input: Box::new(input),
+            group,
+            aggs: ctx.aggs,
+            empty_sets,
+        },
+        columns: agg_columns,
+    };
+    if let Some(pred) = having {
+        plan = Plan {
+            columns: plan.columns.clone(),
+            node: Node::Filter {
+                input: Box::new(plan),
+                pred,
+            },
+        };
+    }
+    plan
 }
 
 /// The signature of aggregate `af` over arguments of `types` (and WITHIN GROUP keys of `keys`).
