@@ -7,11 +7,12 @@
 
 use pg_query::protobuf::{self, node::Node as N};
 
+use super::agg::AggCtx;
 use super::coerce::common_type;
 use super::names::node_name;
 use super::nodes::{Column, Node, Plan};
 use super::scope::Scope;
-use super::{loc, names_of, AggCtx, Planner};
+use super::{loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
 use crate::sql::types::cast::CoercionContext;

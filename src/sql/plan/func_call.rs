@@ -7,8 +7,9 @@
 
 use pg_query::protobuf::{self, node::Node as N};
 
+use super::agg::{aggregate_func, AggCtx};
 use super::scope::Scope;
-use super::{aggregate_func, aggregates, loc, names_of, AggCtx, Planner};
+use super::{aggregates, loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{Expr, SessionFn};
 use crate::sql::func::{self, FuncSig};

@@ -7,9 +7,10 @@
 
 use pg_query::protobuf::{self, node::Node as N};
 
+use super::agg::AggCtx;
 use super::coerce::common_type;
 use super::scope::Scope;
-use super::{loc, names_of, AggCtx, Planner};
+use super::{loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::Expr;
 use crate::sql::types::cast::{self, CoercionContext};
