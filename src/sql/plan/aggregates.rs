@@ -176,7 +176,7 @@ fn to_float8(t: Type) -> bool {
 }
 
 /// The signature of `af` called with `types` (and, for an ordered-set aggregate, WITHIN GROUP
-/// keys of `order` types); None for the aggregates plan.rs types itself.
+/// keys of `order` types); None for the aggregates plan/agg.rs types itself.
 pub(super) fn signature(
     af: AggFunc,
     types: &[Type],

@@ -1,0 +1,282 @@
+//! Types and coercion (PostgreSQL's parse_coerce.c and parse_type.c): converting an expression
+//! from one type to another by the cast rules of a context (implicit, assignment, explicit),
+//! where unknown literals are read as the target type (their errors pointing at them) and
+//! unknown parameters take it; the common type of a set of expressions (`common_type`, as
+//! select_common_type); boolean conditions; and type names with their typmods.
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use super::names::node_location;
+use super::{loc, names_of, Planner};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::expr::Expr;
+use crate::sql::types::cast::{self, CoercionContext};
+use crate::sql::types::{io, Type, Value};
+
+/// The common type of a set of expressions (UNION, CASE, VALUES, COALESCE, ARRAY[]), following
+/// PostgreSQL's select_common_type: unknowns defer to the others, within a category the
+/// preferred type or the type every other can implicitly convert to wins.
+pub fn common_type(types: &[Type], context: &str, location: i32) -> PgResult<Type> {
+    let known: Vec<Type> = types
+        .iter()
+        .copied()
+        .filter(|t| *t != Type::UNKNOWN)
+        .collect();
+    let Some(&first) = known.first() else {
+        return Ok(Type::TEXT);
+    };
+    let mut best = first;
+    for &t in &known[1..] {
+        if t == best {
+            continue;
+        }
+        if t.category() != best.category() {
+            return Err(PgError::new(
+                code::DATATYPE_MISMATCH,
+                format!(
+                    "{} types {} and {} cannot be matched",
+                    context,
+                    best.name(),
+                    t.name()
+                ),
+            )
+            .at(loc(location)));
+        }
+        // Move to `t` if only it can take the other's values, or if it is the preferred type.
+        let only_t_wider = cast::can_coerce(best, t, CoercionContext::Implicit)
+            && !cast::can_coerce(t, best, CoercionContext::Implicit);
+        let t_preferred = !best.is_preferred()
+            && t.is_preferred()
+            && cast::can_coerce(best, t, CoercionContext::Implicit);
+        if only_t_wider || t_preferred {
+            best = t;
+        }
+    }
+    // Text-like mixes (varchar, bpchar, name) resolve to text as PostgreSQL does.
+    if best.category() == 'S' && known.iter().any(|t| *t != best) {
+        best = Type::TEXT;
+    }
+    Ok(best)
+}
+
+impl Planner<'_> {
+    pub(super) fn coerce_bool(&mut self, e: Expr, t: Type, clause: &str, n: &N) -> PgResult<Expr> {
+        if t == Type::BOOL {
+            return Ok(e);
+        }
+        if t == Type::UNKNOWN {
+            return self.coerce(e, t, Type::BOOL, -1, CoercionContext::Implicit, -1);
+        }
+        Err(PgError::new(
+            code::DATATYPE_MISMATCH,
+            format!(
+                "argument of {clause} must be type boolean, not type {}",
+                t.name()
+            ),
+        )
+        .at(loc(node_location(n))))
+    }
+
+    /// Converts `e` of type `from` to `to`. Unknown literals are parsed now (so their errors
+    /// point at them); unknown parameters take the target type.
+    pub fn coerce(
+        &mut self,
+        e: Expr,
+        from: Type,
+        to: Type,
+        typmod: i32,
+        ctx: CoercionContext,
+        location: i32,
+    ) -> PgResult<Expr> {
+        if from == to && typmod < 0 {
+            return Ok(e);
+        }
+        if from == Type::UNKNOWN {
+            match e {
+                Expr::Const(Value::Text(s)) => {
+                    // The literal is read without the typmod (only interval's input needs it),
+                    // its errors pointing at it; the typmod is applied as a separate length
+                    // coercion, folded like any constant: an explicit cast truncates
+                    // (`'abcdef'::varchar(3)`), assignment rejects over-long values, and such
+                    // errors come at plan time without a position, as in PostgreSQL.
+                    let interval = to == Type::INTERVAL || to.elem() == Some(Type::INTERVAL);
+                    let input_mod = if interval { typmod } else { -1 };
+                    let at = self
+                        .state
+                        .lit_locs
+                        .get(&(s.as_ptr() as usize))
+                        .copied()
+                        .filter(|_| !s.is_empty())
+                        .unwrap_or(location);
+                    if to == Type::REGCLASS {
+                        if let Some(e) = self.regclass_literal(&s, at)? {
+                            return Ok(e);
+                        }
+                    }
+                    if to == Type::REGROLE {
+                        if let Some(e) = self.regrole_literal(&s, at)? {
+                            return Ok(e);
+                        }
+                    }
+                    let v = io::from_text(&s, to, input_mod, self.fmt)
+                        .map_err(|err| err.at(loc(at)))?;
+                    if typmod < 0 || interval {
+                        return Ok(Expr::Const(v));
+                    }
+                    let explicit = ctx == CoercionContext::Explicit;
+                    let r = cast::apply_typmod(v.clone(), to, typmod, explicit);
+                    return Ok(match self.fold(r)? {
+                        Some(v) => Expr::Const(v),
+                        None => Expr::Cast {
+                            explicit,
+                            expr: Box::new(Expr::Const(v)),
+                            from: to,
+                            to,
+                            typmod,
+                        },
+                    });
+                }
+                Expr::Const(Value::Null) => return Ok(Expr::Const(Value::Null)),
+                Expr::Param(i) => {
+                    if self.params[i] == Type::UNKNOWN {
+                        self.params[i] = to;
+                        if typmod >= 0 {
+                            return Ok(Expr::Cast {
+                                explicit: ctx == CoercionContext::Explicit,
+                                expr: Box::new(Expr::Param(i)),
+                                from: to,
+                                to,
+                                typmod,
+                            });
+                        }
+                        return Ok(Expr::Param(i));
+                    }
+                    let pt = self.params[i];
+                    return self.coerce(Expr::Param(i), pt, to, typmod, ctx, location);
+                }
+                other => {
+                    return Ok(Expr::Cast {
+                        explicit: false,
+                        expr: Box::new(other),
+                        from: Type::TEXT,
+                        to,
+                        typmod,
+                    })
+                }
+            }
+        }
+        if from == to && typmod >= 0 && !e.is_const() {
+            return Ok(Expr::Cast {
+                explicit: ctx == CoercionContext::Explicit,
+                expr: Box::new(e),
+                from,
+                to,
+                typmod,
+            });
+        }
+        if !cast::can_coerce(from, to, ctx) {
+            let msg = match ctx {
+                CoercionContext::Explicit => {
+                    format!("cannot cast type {} to {}", from.name(), to.name())
+                }
+                _ => format!("cannot cast type {} to {}", from.name(), to.name()),
+            };
+            return Err(PgError::new(code::CANNOT_COERCE, msg).at(loc(location)));
+        }
+        if ctx == CoercionContext::Explicit
+            && to == Type::REGCLASS
+            && matches!(from, Type::OID | Type::INT4 | Type::INT8)
+        {
+            return Ok(crate::sql::catalog_fn::regclass_of_oid_expr(e, from));
+        }
+        if let Some(e) = self.regrole_cast(&e, from, to, ctx)? {
+            return self.coerce(e.0, e.1, to, typmod, ctx, location);
+        }
+        if from == Type::REGCLASS && to == Type::OID {
+            if let Expr::Const(Value::Text(t)) = &e {
+                if let Some(oid) = self.regclass_const_oid(t)? {
+                    return Ok(oid);
+                }
+            }
+        }
+        if from == Type::REGCLASS && to == Type::OID && !e.is_const() {
+            return Ok(crate::sql::catalog_fn::oid_of_regclass_expr(e));
+        }
+        if let Expr::Const(v) = &e {
+            // Fold casts of constants so that errors surface at plan time with a position.
+            let v = if ctx == CoercionContext::Explicit {
+                cast::cast_explicit(v.clone(), from, to, typmod, self.fmt)
+            } else {
+                cast::cast(v.clone(), from, to, typmod, self.fmt)
+            };
+            // PostgreSQL folds constant casts while planning: errors come before any result.
+            if let Some(v) = self.fold(v)? {
+                return Ok(Expr::Const(v));
+            }
+        }
+        Ok(Expr::Cast {
+            explicit: ctx == CoercionContext::Explicit,
+            expr: Box::new(e),
+            from,
+            to,
+            typmod,
+        })
+    }
+
+    pub fn resolve_type_name(&self, tn: &protobuf::TypeName) -> PgResult<(Type, i32)> {
+        let names = names_of(&tn.names);
+        // Types live in pg_catalog; another schema either does not exist or has none.
+        if let [schema, _] = names.as_slice() {
+            if schema != "pg_catalog" && schema != "public" && schema != "information_schema" {
+                return Err(PgError::new(
+                    code::INVALID_SCHEMA_NAME,
+                    format!("schema \"{schema}\" does not exist"),
+                )
+                .at(loc(tn.location)));
+            }
+        }
+        let name = names.last().cloned().unwrap_or_default();
+        let mut ty = Type::from_name(&name)
+            .filter(|_| names.len() == 1 || names[0] == "pg_catalog")
+            .ok_or_else(|| {
+                let mut shown = names.join(".");
+                if !tn.array_bounds.is_empty() {
+                    shown.push_str("[]");
+                }
+                PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("type \"{shown}\" does not exist"),
+                )
+                .at(loc(tn.location))
+            })?;
+        let mut mods = Vec::new();
+        for m in &tn.typmods {
+            if let Some(N::AConst(c)) = &m.node {
+                if let Some(protobuf::a_const::Val::Ival(i)) = &c.val {
+                    mods.push(i.ival);
+                }
+            }
+        }
+        let mut typmod = if mods.is_empty() {
+            -1
+        } else {
+            cast::typmod_of(ty, &mods).map_err(|e| e.at(loc(tn.location)))?
+        };
+        // char without length is char(1).
+        if ty == Type::BPCHAR && mods.is_empty() && name == "bpchar" {
+            typmod = -1;
+        } else if ty == Type::BPCHAR && mods.is_empty() {
+            typmod = cast::typmod_of(ty, &[1]).unwrap_or(-1);
+        }
+        if !tn.array_bounds.is_empty() {
+            ty = ty.array().ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("type \"{name}[]\" does not exist"),
+                )
+            })?;
+            typmod = -1;
+        }
+        Ok((ty, typmod))
+    }
+}

@@ -1,0 +1,366 @@
+//! Function calls (PostgreSQL's parse_func.c): a call is an aggregate or window call (agg.rs,
+//! window.rs), a function the planner handles itself (pg_typeof), a session function, or a
+//! built-in function chosen among its overloads by argument types (`resolve_function`: exact,
+//! polymorphic and implicitly cast arguments, scored); named arguments are put in positional
+//! order. Calls of immutable functions on constants are folded. The errors for undefined and
+//! ambiguous functions are PostgreSQL's.
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use super::agg::{aggregate_func, AggCtx};
+use super::scope::Scope;
+use super::{aggregates, loc, names_of, Planner};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::expr::{Expr, SessionFn};
+use crate::sql::func::{self, FuncSig};
+use crate::sql::session_fn;
+use crate::sql::types::cast::{self, CoercionContext};
+use crate::sql::types::{Type, Value};
+
+/// `name(type, type)` as PostgreSQL prints a call's signature in errors.
+pub(super) fn signature(name: &str, types: &[Type]) -> String {
+    let args: Vec<String> = types.iter().map(|t| t.name()).collect();
+    format!("{}({})", name, args.join(", "))
+}
+
+pub(super) fn undefined_function(name: &str, types: &[Type], location: i32) -> PgError {
+    PgError::new(
+        code::UNDEFINED_FUNCTION,
+        format!("function {} does not exist", signature(name, types)),
+    )
+    .with_hint(
+        "No function matches the given name and argument types. You might need to add explicit type casts.",
+    )
+    .at(loc(location))
+}
+
+/// PostgreSQL's error when several candidates fit equally well.
+pub(super) fn not_unique(name: &str, types: &[Type], location: i32) -> PgError {
+    PgError::new(
+        code::AMBIGUOUS_FUNCTION,
+        format!("function {} is not unique", signature(name, types)),
+    )
+    .with_hint(
+        "Could not choose a best candidate function. You might need to add explicit type casts.",
+    )
+    .at(loc(location))
+}
+
+impl Planner<'_> {
+    fn resolve_function(
+        &mut self,
+        name: &str,
+        types: &[Type],
+        location: i32,
+    ) -> PgResult<(&'static FuncSig, Vec<Type>, Type)> {
+        let cands = func::lookup(name);
+        if cands.is_empty() {
+            return Err(undefined_function(name, types, location));
+        }
+        let fits = |sig: &FuncSig| -> Option<(Vec<Type>, i32)> {
+            let n = types.len();
+            if sig.variadic {
+                if n + 1 < sig.args.len() {
+                    return None;
+                }
+            } else if sig.args.len() != n {
+                return None;
+            }
+            let mut want = Vec::with_capacity(n);
+            let mut score = 0;
+            let mut poly: Option<Type> = None;
+            for (i, &t) in types.iter().enumerate() {
+                let s = if i < sig.args.len() {
+                    sig.args[i]
+                } else {
+                    *sig.args.last()?
+                };
+                let target = match s {
+                    Type::ANY => {
+                        if t == Type::UNKNOWN {
+                            Type::TEXT
+                        } else {
+                            t
+                        }
+                    }
+                    Type::ANYELEMENT => {
+                        let e = if t == Type::UNKNOWN { Type::TEXT } else { t };
+                        match poly {
+                            Some(p) if p != e && t != Type::UNKNOWN => return None,
+                            Some(p) => p,
+                            None => {
+                                poly = Some(e);
+                                e
+                            }
+                        }
+                    }
+                    Type::ANYARRAY => {
+                        // int2vector and oidvector are arrays of int2 / oid to polymorphic
+                        // functions (array_length, array_lower, ...), as in PostgreSQL.
+                        let t = match t {
+                            Type::INT2VECTOR => Type::INT2_ARRAY,
+                            Type::OIDVECTOR => Type::OID_ARRAY,
+                            t => t,
+                        };
+                        if !t.is_array() {
+                            return None;
+                        }
+                        if let Some(e) = t.elem() {
+                            match poly {
+                                Some(p) if p != e => return None,
+                                _ => poly = Some(e),
+                            }
+                        }
+                        t
+                    }
+                    other => other,
+                };
+                if t == target {
+                    score += 10;
+                } else if t == Type::UNKNOWN {
+                    if target.category() == 'S' {
+                        score += 2;
+                    }
+                } else if cast::can_coerce(t, target, CoercionContext::Implicit) {
+                    if target.is_preferred() {
+                        score += 1;
+                    }
+                } else {
+                    return None;
+                }
+                want.push(target);
+            }
+            Some((want, score))
+        };
+        let mut best: Option<(&'static FuncSig, Vec<Type>, i32)> = None;
+        for sig in cands {
+            if let Some((want, score)) = fits(sig) {
+                if best.as_ref().is_none_or(|(_, _, s)| score > *s) {
+                    best = Some((sig, want, score));
+                }
+            }
+        }
+        let Some((sig, want, _)) = best else {
+            return Err(undefined_function(name, types, location));
+        };
+        let ret = match sig.ret {
+            Type::ANYELEMENT => want
+                .iter()
+                .zip(
+                    sig.args
+                        .iter()
+                        .chain(std::iter::repeat(sig.args.last().unwrap_or(&Type::TEXT))),
+                )
+                .find_map(|(w, s)| match *s {
+                    Type::ANYELEMENT => Some(*w),
+                    Type::ANYARRAY => w.elem(),
+                    _ => None,
+                })
+                .unwrap_or(Type::TEXT),
+            Type::ANYARRAY => want
+                .iter()
+                .zip(
+                    sig.args
+                        .iter()
+                        .chain(std::iter::repeat(sig.args.last().unwrap_or(&Type::TEXT))),
+                )
+                .find_map(|(w, s)| match *s {
+                    Type::ANYARRAY => Some(*w),
+                    Type::ANYELEMENT => w.array(),
+                    _ => None,
+                })
+                .unwrap_or(Type::TEXT_ARRAY),
+            other => other,
+        };
+        Ok((sig, want, ret))
+    }
+
+    pub(super) fn bind_func(
+        &mut self,
+        fc: &protobuf::FuncCall,
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Expr, Type)> {
+        let names = names_of(&fc.funcname);
+        let name = names.last().cloned().unwrap_or_default();
+        if names.len() > 1 && names[0] != "pg_catalog" && names[0] != "information_schema" {
+            return Err(undefined_function(&names.join("."), &[], fc.location));
+        }
+        if let Some(af) = aggregate_func(&name, fc.agg_star) {
+            let (within, over) = (fc.agg_within_group, fc.over.is_some());
+            aggregates::check_within_group(af, within, over, &name, fc.location)?;
+        }
+        if let Some(over) = &fc.over {
+            return self.bind_window(fc, over, &name, scope, agg);
+        }
+        if let Some(af) = aggregate_func(&name, fc.agg_star) {
+            return self.bind_aggregate(af, fc, &name, agg);
+        }
+        if fc.agg_distinct || fc.agg_star || !fc.agg_order.is_empty() {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("{name} is not an aggregate function"),
+            )
+            .at(loc(fc.location)));
+        }
+        if let ("row_to_json" | "to_json" | "to_jsonb", [arg]) = (name.as_str(), &fc.args[..]) {
+            if let Some(row) = self.whole_row_arg(scope, arg)? {
+                let jb = name == "to_jsonb";
+                return Ok((row.json(jb), if jb { Type::JSONB } else { Type::JSON }));
+            }
+        }
+        let positional = positional_args(&name, &fc.args, fc.location)?;
+        let mut args = Vec::new();
+        for a in positional.as_ref().unwrap_or(&fc.args) {
+            args.push(self.bind(a.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?);
+        }
+        let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
+        // Functions handled by the planner itself.
+        match (name.as_str(), args.len()) {
+            ("pg_typeof", 1) => {
+                let name = Expr::Const(Value::Text(types[0].name()));
+                let (arg, _) = args.pop().expect("one argument");
+                if arg.is_const() {
+                    return Ok((name, Type::REGTYPE));
+                }
+                // PostgreSQL folds pg_typeof only over a constant: otherwise its argument is
+                // evaluated (once per call), and so are the side effects of volatile calls
+                // inside it (pg_typeof(pg_notify(...)) notifies).
+                let e = Expr::Case {
+                    whens: vec![(Expr::IsNull(Box::new(arg), false), name.clone())],
+                    default: Some(Box::new(name)),
+                };
+                return Ok((e, Type::REGTYPE));
+            }
+            ("coalesce", _) | ("greatest", _) | ("least", _) | ("nullif", 2) => {}
+            _ => {}
+        }
+        if let Some((sf, sig)) = session_fn::lookup(&name, args.len()) {
+            if let Some(first) = positional.as_ref().unwrap_or(&fc.args).first() {
+                crate::sql::sequence::check_regclass_literal(self.tables.as_ref(), sf, first)?;
+            }
+            let mut out = Vec::new();
+            let mut arg_types = Vec::new();
+            for (i, (e, t)) in args.into_iter().enumerate() {
+                let target = match sig {
+                    Some(s) => s[i],
+                    None => {
+                        if t == Type::UNKNOWN {
+                            Type::TEXT
+                        } else {
+                            t
+                        }
+                    }
+                };
+                out.push(
+                    self.coerce(e, t, target, -1, CoercionContext::Implicit, fc.location)
+                        .map_err(|_| undefined_function(&name, &types, fc.location))?,
+                );
+                arg_types.push(target);
+            }
+            if sf == SessionFn::ListeningChannels {
+                return Err(PgError::feature_not_supported(
+                    "pg_listening_channels() is only supported in FROM",
+                ));
+            }
+            let ret = session_fn::result_type(sf);
+            return Ok((
+                Expr::Session {
+                    f: sf,
+                    args: out,
+                    arg_types,
+                },
+                ret,
+            ));
+        }
+        let (sig, want, ret) = self
+            .resolve_function(&name, &types, fc.location)
+            .map_err(|e| {
+                // The message names the function as written, schema included.
+                if names.len() > 1 && e.code == code::UNDEFINED_FUNCTION {
+                    undefined_function(&names.join("."), &types, fc.location)
+                } else {
+                    e
+                }
+            })?;
+        let mut out = Vec::new();
+        for ((e, t), w) in args.into_iter().zip(want) {
+            out.push(self.coerce(e, t, w, -1, CoercionContext::Implicit, fc.location)?);
+        }
+        if !func::is_volatile(&name) && out.iter().all(Expr::is_const) {
+            let vals: Vec<Value> = out
+                .iter()
+                .map(|e| match e {
+                    Expr::Const(v) => v.clone(),
+                    _ => unreachable!(),
+                })
+                .collect();
+            if sig.strict && vals.iter().any(Value::is_null) {
+                return Ok((Expr::Const(Value::Null), ret));
+            }
+            if let Some(v) = self.fold((sig.f)(&vals, self.fmt))? {
+                return Ok((Expr::Const(v), ret));
+            }
+        }
+        Ok((
+            Expr::Func {
+                f: sig.f,
+                args: out,
+                strict: sig.strict,
+            },
+            ret,
+        ))
+    }
+}
+
+/// Arguments in positional order for a call with named arguments (`make_interval(days =>
+/// 10)`), omitted ones taking their defaults; None when all are positional.
+fn positional_args(
+    name: &str,
+    args: &[protobuf::Node],
+    location: i32,
+) -> PgResult<Option<Vec<protobuf::Node>>> {
+    if !args
+        .iter()
+        .any(|a| matches!(a.node, Some(N::NamedArgExpr(_))))
+    {
+        return Ok(None);
+    }
+    // Parameter names; every default is 0.
+    let params: &[&str] = match name {
+        "make_interval" => &["years", "months", "weeks", "days", "hours", "mins", "secs"],
+        _ => &[],
+    };
+    let zero = || protobuf::Node {
+        node: Some(N::AConst(protobuf::AConst {
+            isnull: false,
+            val: Some(protobuf::a_const::Val::Ival(protobuf::Integer { ival: 0 })),
+            location: -1,
+        })),
+    };
+    let mut out: Vec<Option<protobuf::Node>> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let (pos, node) = match &a.node {
+            Some(N::NamedArgExpr(na)) => {
+                let pos = params.iter().position(|p| *p == na.name).ok_or_else(|| {
+                    PgError::new(
+                        code::UNDEFINED_FUNCTION,
+                        format!("function {name} does not exist"),
+                    )
+                    .with_hint("No function matches the given name and argument types. You might need to add explicit type casts.")
+                    .at(loc(location))
+                })?;
+                let arg = na.arg.as_ref().map(|b| (**b).clone()).unwrap_or_else(zero);
+                (pos, arg)
+            }
+            _ => (i, a.clone()),
+        };
+        if out.len() <= pos {
+            out.resize(pos + 1, None);
+        }
+        out[pos] = Some(node);
+    }
+    Ok(Some(
+        out.into_iter().map(|n| n.unwrap_or_else(zero)).collect(),
+    ))
+}

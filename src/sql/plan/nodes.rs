@@ -1,0 +1,487 @@
+//! The plan: its nodes (`Node`) and output columns (`Column`), and what the nodes hold —
+//! bound calls of set-returning functions, aggregates and window functions, sort keys, scanned
+//! tables, join and set-operation kinds, a recursive CTE's work table, COPY FROM's row feed.
+//!
+//! These are the planner's output and the executor's input (exec/ matches on `Node`); nothing
+//! here binds or resolves anything, so the types sit apart from the code that makes them.
+
+use super::virtual_table::VirtualTable;
+use super::{aggregates, explain, index_path, join, lock_rows, modify};
+use crate::sql::expr::Expr;
+use crate::sql::types::{Type, Value};
+
+/// One output column of a plan.
+#[derive(Debug, Clone)]
+pub struct Column {
+    pub name: String,
+    pub ty: Type,
+    pub typmod: i32,
+    /// The catalog relation and attribute number a plain column reference comes from, for
+    /// RowDescription (PostgreSQL reports them, through subqueries and CTEs too).
+    pub origin: Option<(u32, i16)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub node: Node,
+    pub columns: Vec<Column>,
+}
+
+/// Set-returning functions usable in FROM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Srf {
+    GenerateSeriesInt,
+    GenerateSeriesNumeric,
+    GenerateSeriesTimestamp,
+    Unnest,
+    ListeningChannels,
+    GenerateSubscripts,
+    /// pg_partition_ancestors(regclass): no rows, as for any relation that is not in a
+    /// partition tree (threadgres has no partitioning).
+    PartitionAncestors,
+    /// A scalar function used in FROM: one row.
+    Scalar,
+    /// aclexplode(aclitem[]) in FROM: four columns per row (`plan/acl_fn.rs`).
+    AclExplode,
+    /// Rows computed at the first call (exec/srf/list.rs).
+    List(ListFn),
+}
+
+/// The set-returning functions of exec/srf/list.rs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFn {
+    ArrayElements {
+        jsonb: bool,
+        text: bool,
+    },
+    ObjectKeys {
+        jsonb: bool,
+    },
+    /// json(b)_each[_text]: rows of (key, value), two columns in FROM, a record in the select
+    /// list.
+    Each {
+        jsonb: bool,
+        text: bool,
+    },
+    RegexpSplit,
+    RegexpMatches,
+}
+
+impl ListFn {
+    pub(super) fn of(name: &str, n: usize) -> Option<ListFn> {
+        let elements = |jsonb, text| Some(ListFn::ArrayElements { jsonb, text });
+        match (name, n) {
+            ("json_array_elements", 1) => elements(false, false),
+            ("json_array_elements_text", 1) => elements(false, true),
+            ("jsonb_array_elements", 1) => elements(true, false),
+            ("jsonb_array_elements_text", 1) => elements(true, true),
+            ("json_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: false }),
+            ("jsonb_object_keys", 1) => Some(ListFn::ObjectKeys { jsonb: true }),
+            ("json_each", 1) => Some(ListFn::Each {
+                jsonb: false,
+                text: false,
+            }),
+            ("json_each_text", 1) => Some(ListFn::Each {
+                jsonb: false,
+                text: true,
+            }),
+            ("jsonb_each", 1) => Some(ListFn::Each {
+                jsonb: true,
+                text: false,
+            }),
+            ("jsonb_each_text", 1) => Some(ListFn::Each {
+                jsonb: true,
+                text: true,
+            }),
+            ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
+            ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
+            _ => None,
+        }
+    }
+
+    /// The argument types and the type of the rows.
+    pub(super) fn signature(self, n: usize) -> (Vec<Type>, Type) {
+        match self {
+            ListFn::ArrayElements { jsonb, text } => {
+                let j = if jsonb { Type::JSONB } else { Type::JSON };
+                (vec![j], if text { Type::TEXT } else { j })
+            }
+            ListFn::ObjectKeys { jsonb } => (
+                vec![if jsonb { Type::JSONB } else { Type::JSON }],
+                Type::TEXT,
+            ),
+            ListFn::Each { jsonb, .. } => (
+                vec![if jsonb { Type::JSONB } else { Type::JSON }],
+                Type::RECORD,
+            ),
+            ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
+            ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ListFn::ArrayElements {
+                jsonb: false,
+                text: false,
+            } => "json_array_elements",
+            ListFn::ArrayElements {
+                jsonb: false,
+                text: true,
+            } => "json_array_elements_text",
+            ListFn::ArrayElements {
+                jsonb: true,
+                text: false,
+            } => "jsonb_array_elements",
+            ListFn::ArrayElements {
+                jsonb: true,
+                text: true,
+            } => "jsonb_array_elements_text",
+            ListFn::ObjectKeys { jsonb: false } => "json_object_keys",
+            ListFn::ObjectKeys { jsonb: true } => "jsonb_object_keys",
+            ListFn::Each { jsonb, text } => match (jsonb, text) {
+                (false, false) => "json_each",
+                (false, true) => "json_each_text",
+                (true, false) => "jsonb_each",
+                (true, true) => "jsonb_each_text",
+            },
+            ListFn::RegexpSplit => "regexp_split_to_table",
+            ListFn::RegexpMatches => "regexp_matches",
+        }
+    }
+}
+
+/// A bound call of a set-returning function.
+#[derive(Debug, Clone)]
+pub struct SrfCall {
+    pub srf: Srf,
+    pub out: Type,
+    pub args: Vec<Expr>,
+    pub arg_types: Vec<Type>,
+}
+
+/// Names the work table of a recursive CTE: its RecursiveUnion node and the WorkTable nodes of
+/// its recursive term hold clones of one. The rows themselves live in the executor, keyed by
+/// [`WorkTable::id`], so that one plan can be run by several executors at once.
+#[derive(Debug, Clone, Default)]
+pub struct WorkTable(std::sync::Arc<()>);
+
+impl WorkTable {
+    pub fn id(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.0) as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggFunc {
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    BoolAnd,
+    BoolOr,
+    ArrayAgg,
+    StringAgg,
+    // The rest: plan/aggregates.rs (names, types), exec/aggregate/extra.rs (accumulators).
+    /// (jsonb, the argument is a whole row converted by whole_row.rs)
+    JsonAgg(bool, bool),
+    /// (jsonb, the value's type); the key's type is `AggCall::arg_type`.
+    JsonObjectAgg(bool, Type),
+    Spread(aggregates::Spread),
+    BitAnd,
+    BitOr,
+    BitXor,
+    Regr(aggregates::Regr),
+    /// (an array of fractions)
+    PercentileCont(bool),
+    PercentileDisc(bool),
+    Mode,
+}
+
+#[derive(Debug, Clone)]
+pub struct AggCall {
+    pub func: AggFunc,
+    pub args: Vec<Expr>,
+    pub arg_type: Type,
+    pub result: Type,
+    pub distinct: bool,
+    pub filter: Option<Expr>,
+    pub order: Vec<SortKey>,
+}
+
+/// Functions that only exist as window functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WinFunc {
+    RowNumber,
+    Rank,
+    DenseRank,
+    PercentRank,
+    CumeDist,
+    Ntile,
+    Lag,
+    Lead,
+    FirstValue,
+    LastValue,
+    NthValue,
+}
+
+/// One end of a window frame.
+#[derive(Debug, Clone)]
+pub enum FrameBound {
+    UnboundedPreceding,
+    /// `n PRECEDING` (ROWS mode; the offset is evaluated once per partition).
+    Preceding(Expr),
+    CurrentRow,
+    Following(Expr),
+    UnboundedFollowing,
+}
+
+/// A window frame: ROWS (physical rows) or RANGE (the current row and its peers).
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub rows: bool,
+    pub start: FrameBound,
+    pub end: FrameBound,
+}
+
+/// A window function call: a window function or an aggregate over a window.
+#[derive(Debug, Clone)]
+pub struct WindowCall {
+    pub func: Result<WinFunc, AggCall>,
+    pub args: Vec<Expr>,
+    pub partition: Vec<Expr>,
+    pub order: Vec<SortKey>,
+    pub frame: Frame,
+}
+
+#[derive(Debug, Clone)]
+pub struct SortKey {
+    pub expr: Expr,
+    pub desc: bool,
+    pub nulls_first: bool,
+}
+
+/// The table a scan reads, with the name the query gave it (`FROM t AS x`: EXPLAIN prints
+/// `Seq Scan on t x` and qualifies its columns with `x`). It dereferences to the table, so a
+/// scan's `rel` reads as the relation everywhere else.
+#[derive(Debug, Clone)]
+pub struct ScanRel {
+    pub rel: std::sync::Arc<crate::sql::engine::Rel>,
+    /// The alias, where the query gave one that differs from the table's name.
+    pub alias: Option<std::sync::Arc<str>>,
+}
+
+impl ScanRel {
+    /// The name the query refers to the table by.
+    pub fn ref_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.rel.name.name)
+    }
+}
+
+impl std::ops::Deref for ScanRel {
+    type Target = std::sync::Arc<crate::sql::engine::Rel>;
+    fn deref(&self) -> &Self::Target {
+        &self.rel
+    }
+}
+
+impl From<std::sync::Arc<crate::sql::engine::Rel>> for ScanRel {
+    fn from(rel: std::sync::Arc<crate::sql::engine::Rel>) -> ScanRel {
+        ScanRel { rel, alias: None }
+    }
+}
+
+/// What FOR UPDATE does with a row another transaction holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockWait {
+    Block,
+    /// NOWAIT: 55P03.
+    Error,
+    /// SKIP LOCKED.
+    Skip,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    Inner,
+    Left,
+    Right,
+    Full,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOpKind {
+    Union,
+    Intersect,
+    Except,
+}
+
+#[derive(Debug, Clone)]
+pub enum Node {
+    /// One row with no columns (SELECT without FROM).
+    Result,
+    /// A table's rows that the statement's snapshot sees, in slot order; with `rowid`, each
+    /// row's slot follows its columns (for UPDATE / DELETE / FOR UPDATE).
+    SeqScan {
+        rel: ScanRel,
+        rowid: bool,
+    },
+    /// The rows whose leading key columns of index `index` (of `rel.indexes`) equal `eq`.
+    IndexScan {
+        rel: ScanRel,
+        rowid: bool,
+        index: usize,
+        eq: Vec<Expr>,
+    },
+    /// Other index scans (ranges, IN lists, row-value IN, reads in index order, backwards for
+    /// DESC): see `plan/index_path.rs`.
+    IndexRange {
+        rel: ScanRel,
+        rowid: bool,
+        path: Box<index_path::IndexPath>,
+    },
+    /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
+    Modify(Box<modify::Modify>),
+    /// A top-level WITH with data-modifying statements: the rows of `input`, with each of
+    /// `ctes` (a `Modify`, read through `Cte` nodes) run exactly once, to its end, whether or
+    /// not `input` reads all of its rows (see `exec::modify_cte`).
+    ModifyingCtes {
+        ctes: Vec<std::sync::Arc<Plan>>,
+        input: Box<Plan>,
+    },
+    /// SELECT ... FOR UPDATE / SHARE: locks the rows of the tables in `spec` that each input
+    /// row was made from (plan/lock_rows.rs), above the sort and below LIMIT.
+    LockRows {
+        input: Box<Plan>,
+        spec: Box<lock_rows::LockSpec>,
+    },
+    Values(Vec<Vec<Expr>>),
+    /// Rows made outside the planner (a batch of COPY FROM), handed to the operator without a
+    /// copy (see [`Feed`]).
+    Feed(Feed),
+    Function {
+        srf: Srf,
+        args: Vec<Expr>,
+        arg_types: Vec<Type>,
+        scalar: Option<Expr>,
+        ordinality: bool,
+    },
+    Virtual(VirtualTable),
+    /// Set-returning functions in the select list: each input row yields as many rows as the
+    /// longest function result, the input columns repeated, shorter results padded with NULL.
+    ProjectSet {
+        input: Box<Plan>,
+        srfs: Vec<SrfCall>,
+    },
+    /// A materialized CTE, referenced by index into the statement's CTE list.
+    Cte(usize, std::sync::Arc<Plan>),
+    /// WITH RECURSIVE: the rows of `init`, then those of `step` run again and again over the
+    /// rows its previous run produced (`work`, which `step` reads through a WorkTable node)
+    /// until it produces none. Without `all`, rows already produced are dropped.
+    RecursiveUnion {
+        init: Box<Plan>,
+        step: Box<Plan>,
+        all: bool,
+        work: WorkTable,
+    },
+    /// The recursive term's view of its CTE: the rows of the previous iteration.
+    WorkTable(WorkTable),
+    Project {
+        input: Box<Plan>,
+        exprs: Vec<Expr>,
+    },
+    Filter {
+        input: Box<Plan>,
+        pred: Expr,
+    },
+    /// A nested-loop join. A lateral join runs `right` once per left row, with the left row as
+    /// the innermost outer row (`Expr::Outer(1, _)` inside `right`).
+    Join {
+        left: Box<Plan>,
+        right: Box<Plan>,
+        kind: JoinKind,
+        on: Option<Expr>,
+        lateral: bool,
+    },
+    /// A hash join (plan/join.rs).
+    HashJoin(Box<join::HashJoin>),
+    /// EXPLAIN [ANALYZE] of a plan: the lines of QUERY PLAN (plan/explain.rs).
+    Explain(Box<explain::Explain>),
+    Aggregate {
+        input: Box<Plan>,
+        group: Vec<Expr>,
+        aggs: Vec<AggCall>,
+        /// The group keys of the empty grouping sets (ROLLUP's grand total, `()`): with no
+        /// input rows each still gives one row, as PostgreSQL's does. Empty without grouping
+        /// sets (no GROUP BY is one group anyway).
+        empty_sets: Vec<Vec<Value>>,
+    },
+    /// Window functions: each input row with one value per call appended. Rows come out in
+    /// the order of the last call's partition and order keys.
+    Window {
+        input: Box<Plan>,
+        calls: Vec<WindowCall>,
+    },
+    Sort {
+        input: Box<Plan>,
+        keys: Vec<SortKey>,
+    },
+    /// DISTINCT over the first `width` columns, or DISTINCT ON the given expressions.
+    Distinct {
+        input: Box<Plan>,
+        on: Option<Vec<Expr>>,
+        width: usize,
+    },
+    Limit {
+        input: Box<Plan>,
+        offset: Option<Expr>,
+        count: Option<Expr>,
+    },
+    SetOp {
+        op: SetOpKind,
+        all: bool,
+        left: Box<Plan>,
+        right: Box<Plan>,
+    },
+}
+
+/// The rows of a [`Node::Feed`]: full table rows, taken (not copied) by the one operator that
+/// reads them, with the `defaults` of the columns the rows leave out evaluated per row as
+/// INSERT evaluates them (a `nextval` per row). A plan holding a feed is run once: a second
+/// run finds it empty.
+#[derive(Clone, Default)]
+pub struct Feed {
+    pub rows: std::sync::Arc<parking_lot::Mutex<Vec<Vec<crate::sql::types::Value>>>>,
+    pub defaults: Vec<(usize, Expr)>,
+    /// How many rows the operator has handed out (stored as each one is, before its defaults
+    /// are evaluated): after an error, the row it was raised for is the last one handed out,
+    /// which COPY FROM names in the error's context.
+    pub handed: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Feed {
+    pub fn new(rows: Vec<Vec<crate::sql::types::Value>>, defaults: Vec<(usize, Expr)>) -> Feed {
+        Feed {
+            rows: std::sync::Arc::new(parking_lot::Mutex::new(rows)),
+            defaults,
+            handed: Default::default(),
+        }
+    }
+
+    /// How many rows are still to be read.
+    pub fn len(&self) -> usize {
+        self.rows.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::fmt::Debug for Feed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Feed({} rows)", self.len())
+    }
+}

@@ -1,0 +1,259 @@
+//! Name resolution (PostgreSQL's parse_relation.c): the columns a FROM clause puts in scope
+//! (`Scope`, `ScopeCol`), the scope of one FROM item under its alias (`scope_for`), and the lookup
+//! of a column reference — qualified or not, in this query or an enclosing one (an outer
+//! reference), or a whole row — with PostgreSQL's errors for ambiguous and missing columns,
+//! whose hint names the closest column names (`missing_column`, Levenshtein distance).
+
+use pg_query::protobuf;
+
+use super::nodes::Plan;
+use super::{loc, names_of, search_cycle, Planner};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::expr::Expr;
+use crate::sql::privs;
+use crate::sql::types::Type;
+
+#[derive(Clone, Debug)]
+pub(super) struct ScopeCol {
+    pub(super) rel: String,
+    pub(super) name: String,
+    pub(super) ty: Type,
+    pub(super) typmod: i32,
+    pub(super) origin: Option<(u32, i16)>,
+    /// Found by name but not by `*`: a recursive CTE's SEARCH and CYCLE columns in its
+    /// recursive term.
+    pub(super) hidden: bool,
+    /// One side's own column of a JOIN ... USING pair: found only qualified (`a.id`) and by
+    /// `a.*`; unqualified `id` and `*` mean the merged column.
+    pub(super) qualified_only: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scope {
+    pub(super) cols: Vec<ScopeCol>,
+}
+
+/// Levenshtein distance between two names, byte-wise with unit costs (PostgreSQL's
+/// varstr_levenshtein as its fuzzy column matching calls it).
+fn levenshtein(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+impl Planner<'_> {
+    pub(super) fn scope_for(
+        &self,
+        mut plan: Plan,
+        rel: &str,
+        alias: Option<&protobuf::Alias>,
+    ) -> PgResult<(Plan, Scope)> {
+        if let Some(a) = alias {
+            let names = names_of(&a.colnames);
+            if names.len() > plan.columns.len() {
+                return Err(PgError::new(
+                    code::INVALID_COLUMN_REFERENCE,
+                    format!(
+                        "table \"{}\" has {} columns available but {} columns specified",
+                        a.aliasname,
+                        plan.columns.len(),
+                        names.len()
+                    ),
+                ));
+            }
+            for (i, name) in names.into_iter().enumerate() {
+                if let Some(c) = plan.columns.get_mut(i) {
+                    c.name = name;
+                }
+            }
+        }
+        let scope = Scope {
+            cols: plan
+                .columns
+                .iter()
+                .map(|c| {
+                    let (name, hidden) = search_cycle::visible_name(&c.name);
+                    ScopeCol {
+                        rel: rel.to_string(),
+                        name: name.to_string(),
+                        ty: c.ty,
+                        typmod: c.typmod,
+                        origin: c.origin,
+                        hidden,
+                        qualified_only: false,
+                    }
+                })
+                .collect(),
+        };
+        Ok((plan, scope))
+    }
+
+    pub(super) fn lookup_column(
+        &self,
+        scope: &Scope,
+        fields: &[String],
+        location: i32,
+    ) -> PgResult<(Expr, Type)> {
+        let find = |sc: &Scope| -> PgResult<Option<usize>> {
+            let (rel, name) = match fields {
+                [name] => (None, name),
+                [rel, name] => (Some(rel), name),
+                [_, rel, name] => (Some(rel), name),
+                _ => return Ok(None),
+            };
+            let hits: Vec<usize> = sc
+                .cols
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| {
+                    &c.name == name
+                        && match rel {
+                            None => !c.qualified_only,
+                            Some(r) => *r == c.rel,
+                        }
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if hits.len() > 1 {
+                return Err(PgError::new(
+                    code::AMBIGUOUS_COLUMN,
+                    format!("column reference \"{name}\" is ambiguous"),
+                )
+                .at(loc(location)));
+            }
+            Ok(hits.first().copied())
+        };
+        if let Some(i) = find(scope)? {
+            let c = &scope.cols[i];
+            if let Some(cx) = &self.tables {
+                cx.mark(c.origin, privs::ColUse::Select);
+            }
+            return Ok((Expr::Column(i), c.ty));
+        }
+        for (depth, sc) in self.outer.iter().rev().enumerate() {
+            if let Some(i) = find(sc)? {
+                if let Some(cx) = &self.tables {
+                    cx.mark(sc.cols[i].origin, privs::ColUse::Select);
+                }
+                return Ok((Expr::Outer(depth + 1, i), sc.cols[i].ty));
+            }
+        }
+        if let Some(row) = self.whole_row(scope, fields) {
+            return Ok((row.expr(), Type::RECORD));
+        }
+        match fields {
+            [_, _, _, _] => Err(PgError::feature_not_supported(format!(
+                "cross-database references are not implemented: {}",
+                fields.join(".")
+            ))
+            .at(loc(location))),
+            [_, _, _, _, _, ..] => Err(PgError::syntax(format!(
+                "improper qualified name (too many dotted names): {}",
+                fields.join(".")
+            ))
+            .at(loc(location))),
+            [rel, name] if !scope.cols.iter().any(|c| &c.rel == rel) => Err(PgError::new(
+                code::UNDEFINED_TABLE,
+                format!("missing FROM-clause entry for table \"{rel}\""),
+            )
+            .at(loc(location))
+            .with_detail(String::new())
+            .strip_empty_detail()
+            .named(name)),
+            _ => Err(self.missing_column(scope, fields).at(loc(location))),
+        }
+    }
+
+    /// PostgreSQL's errorMissingColumn: the error for a column found nowhere, with a hint
+    /// naming the closest column names (Levenshtein distance) of the tables in scope.
+    fn missing_column(&self, scope: &Scope, fields: &[String]) -> PgError {
+        let (rel, name) = match fields {
+            [name] => (None, name),
+            [rel, name] | [_, rel, name] => (Some(rel), name),
+            _ => {
+                return PgError::new(
+                    code::UNDEFINED_COLUMN,
+                    format!("column \"{}\" does not exist", fields.join(".")),
+                )
+            }
+        };
+        let message = match rel {
+            Some(r) => format!("column {r}.{name} does not exist"),
+            None => format!("column \"{name}\" does not exist"),
+        };
+        let err = PgError::new(code::UNDEFINED_COLUMN, message);
+        const MAX_FUZZY_DISTANCE: usize = 3;
+        let mut distance = MAX_FUZZY_DISTANCE + 1;
+        let mut first: Option<&ScopeCol> = None;
+        let mut second: Option<&ScopeCol> = None;
+        let scopes = std::iter::once(scope).chain(self.outer.iter().rev());
+        for sc in scopes {
+            for c in &sc.cols {
+                if c.hidden || c.rel.is_empty() || c.name.starts_with('\0') {
+                    continue;
+                }
+                let penalty = rel.map_or(0, |r| levenshtein(r, &c.rel));
+                if penalty > distance {
+                    continue;
+                }
+                let d = levenshtein(&c.name, name);
+                if d > name.len() / 2 {
+                    continue;
+                }
+                let d = d + penalty;
+                if d < distance {
+                    distance = d;
+                    first = Some(c);
+                    second = None;
+                } else if d == distance {
+                    if second.is_some() {
+                        first = None;
+                        second = None;
+                        distance = d.saturating_sub(1);
+                    } else if first.is_some() {
+                        second = Some(c);
+                    } else if distance <= MAX_FUZZY_DISTANCE {
+                        first = Some(c);
+                    }
+                }
+            }
+        }
+        match (first, second) {
+            (Some(a), None) => err.with_hint(format!(
+                "Perhaps you meant to reference the column \"{}.{}\".",
+                a.rel, a.name
+            )),
+            (Some(a), Some(b)) => err.with_hint(format!(
+                "Perhaps you meant to reference the column \"{}.{}\" or the column \"{}.{}\".",
+                a.rel, a.name, b.rel, b.name
+            )),
+            _ => err,
+        }
+    }
+}
+
+trait ErrExt {
+    fn strip_empty_detail(self) -> Self;
+    fn named(self, name: &str) -> Self;
+}
+
+impl ErrExt for PgError {
+    fn strip_empty_detail(mut self) -> Self {
+        if self.detail.as_deref() == Some("") {
+            self.detail = None;
+        }
+        self
+    }
+    fn named(self, _name: &str) -> Self {
+        self
+    }
+}
