@@ -8,8 +8,13 @@
 //!
 //! Functions that need session state (now(), current_user, ...) and the ones whose behavior
 //! depends on argument types the signature cannot express (concat, format, pg_typeof) live in
-//! the planner / `session_fn`; EXTRACT is available both as `extract(text, x)` here and as
+//! the planner / [`session`]; EXTRACT is available both as `extract(text, x)` here and as
 //! [`extract_field`] for callers that know the type.
+
+pub mod catalog;
+pub mod privs;
+pub mod session;
+pub mod ssl;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::datetime as dt;

@@ -15,7 +15,6 @@
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::sql::func;
-use crate::sql::session_fn;
 
 pub mod viewdef;
 use crate::sql::types::{cast::format_type_with_typmod, Type};
@@ -316,7 +315,7 @@ impl Typer<'_> {
         for a in &fc.args {
             args.push(self.expr(a.node.as_ref().ok_or(Unsupported)?)?);
         }
-        if let Some((sf, sig)) = session_fn::lookup(&name, args.len()) {
+        if let Some((sf, sig)) = func::session::lookup(&name, args.len()) {
             let args = match sig {
                 Some(want) => args
                     .into_iter()
@@ -328,7 +327,7 @@ impl Typer<'_> {
             return Ok(T::Func {
                 name,
                 args,
-                ty: session_fn::result_type(sf),
+                ty: func::session::result_type(sf),
             });
         }
         // The signature whose arguments take these without conversion, else the first of
