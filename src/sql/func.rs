@@ -61,10 +61,11 @@ mod table;
 #[cfg(test)]
 mod tests;
 
+/// The planner's path to [`crate::sql::quote::quote_ident`].
+pub use crate::sql::quote::quote_ident;
 pub use datetime::{extract_field, zone_for_at_time_zone};
 pub use math::random_double;
 pub use regexp::similar_to_regex;
-pub use string::{quote_ident, quote_literal};
 
 use crate::error::PgResult;
 use crate::sql::types::{FormatCtx, Type, Value};

@@ -20,6 +20,7 @@ pub mod func;
 pub mod parser;
 pub mod plan;
 pub mod privs;
+pub mod quote;
 pub mod ruleutils;
 pub mod sequence;
 pub mod types;
@@ -527,7 +528,7 @@ fn analyze_inner(
                     // A list setting (GUC_LIST_QUOTE: search_path) takes each SET argument as
                     // one name, quoted where it needs it: SET search_path = 'a,b' is "a,b".
                     let values = if name == "search_path" {
-                        values.iter().map(|v| func::quote_ident(v)).collect()
+                        values.iter().map(|v| quote::quote_ident(v)).collect()
                     } else {
                         values
                     };

@@ -15,6 +15,7 @@
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::sql::func;
+use crate::sql::quote::simple_quote_literal;
 
 pub mod viewdef;
 use crate::sql::types::{cast::format_type_with_typmod, Type};
@@ -548,11 +549,6 @@ fn binop(op: &str, l: T, r: T) -> R<T> {
     })
 }
 
-/// The SQL literal form of a string (standard_conforming_strings on).
-fn quote_literal(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
-}
-
 /// get_const_expr: a constant of type `ty`.
 fn const_text(lit: &Lit, ty: Type) -> String {
     let label = |body: String| format!("{body}::{}", format_type_with_typmod(ty, -1));
@@ -589,8 +585,8 @@ fn const_text(lit: &Lit, ty: Type) -> String {
         }
         Lit::Int(i) => label(format!("'{i}'")),
         Lit::Num(n) => label(format!("'{n}'")),
-        Lit::Str(s) if ty == Type::UNKNOWN => quote_literal(s),
-        Lit::Str(s) => label(quote_literal(s)),
+        Lit::Str(s) if ty == Type::UNKNOWN => simple_quote_literal(s),
+        Lit::Str(s) => label(simple_quote_literal(s)),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::{fixed, procs};
 use crate::sql::engine::Rel;
 use crate::sql::expr::SessionCtx;
-use crate::sql::func::quote_ident;
+use crate::sql::quote::quote_ident;
 use crate::sql::ruleutils;
 use crate::sql::types::{Numeric, Type, Value};
 use crate::sync::Arc;

@@ -4,6 +4,7 @@
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{SessionCtx, SessionFn};
+use crate::sql::quote::{quote_ident, quote_literal};
 use crate::sql::types::{datetime, io, Array, Type, Value};
 
 /// Result type of each session function (given its argument types).
@@ -478,26 +479,4 @@ fn format_fn(
         }
     }
     Ok(Value::Text(out))
-}
-
-pub fn quote_ident(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if safe {
-        s.to_string()
-    } else {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    }
-}
-
-pub fn quote_literal(s: &str) -> String {
-    if s.contains('\\') {
-        format!("E'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
-    } else {
-        format!("'{}'", s.replace('\'', "''"))
-    }
 }
