@@ -40,6 +40,9 @@
 //! | `func/catalog.rs` | system information over the catalogs: pg_get_expr, pg_get_indexdef, pg_get_constraintdef, pg_relation_size, col_description, regclass/regrole lookups, ... |
 //! | `func/privs.rs` | has_*_privilege, and aclexplode's rows |
 //! | `func/ssl.rs` | pg_stat_ssl and the sslinfo functions |
+//!
+//! Quoting names and literals (quote_ident, quote_literal, format's `%I` / `%L`) is done by
+//! [`crate::sql::quote`], which the deparser and the catalog functions share.
 
 pub mod catalog;
 pub mod privs;
