@@ -69,10 +69,10 @@ pub(super) fn resolve_regclass(
         .zip(columns)
         .map(|(v, c)| match (c.ty, &v) {
             (Type::REGCLASS, Value::Text(_)) => {
-                sql::catalog_fn::oid_of_regclass(cx, std::slice::from_ref(&v))
+                sql::func::catalog::oid_of_regclass(cx, std::slice::from_ref(&v))
             }
             (Type::REGROLE, Value::Text(_)) => {
-                sql::catalog_fn::oid_of_regrole(cx, std::slice::from_ref(&v))
+                sql::func::catalog::oid_of_regrole(cx, std::slice::from_ref(&v))
             }
             _ => Ok(v),
         })

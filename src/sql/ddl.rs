@@ -23,6 +23,7 @@ use crate::catalog::{
     QualName, RelKind, MAX_COLUMNS,
 };
 use crate::error::{code, PgError, PgResult};
+use crate::sql::parser::str_of;
 use crate::txn::lock::LockMode;
 
 pub mod sequence;
@@ -189,13 +190,6 @@ impl Ddl {
             Ddl::Lock { .. } => "LOCK TABLE",
             Ddl::Sequence(s) => s.tag(),
         }
-    }
-}
-
-fn str_of(n: &protobuf::Node) -> Option<&str> {
-    match n.node.as_ref()? {
-        N::String(s) => Some(&s.sval),
-        _ => None,
     }
 }
 

@@ -182,8 +182,8 @@ pub enum SessionFn {
     TableIsVisible,
     TypeIsVisible,
     FormatType,
-    /// has_table_privilege and its kin (`sql::privs_fn`).
-    HasPrivilege(crate::sql::privs_fn::PrivFn),
+    /// has_table_privilege and its kin (`sql::func::privs`).
+    HasPrivilege(crate::sql::func::privs::PrivFn),
     GetUserById,
     ObjDescription,
     InetClientAddr,
@@ -202,10 +202,10 @@ pub enum SessionFn {
     SeqLastValue,
     SeqLogCnt,
     SeqIsCalled,
-    /// The system information functions over the catalogs (`sql::catalog_fn`).
-    Catalog(crate::sql::catalog_fn::CatalogFn),
-    /// pg_stat_ssl's information for the session itself (`sql::ssl_fn`).
-    Ssl(crate::sql::ssl_fn::SslFn),
+    /// The system information functions over the catalogs (`sql::func::catalog`).
+    Catalog(crate::sql::func::catalog::CatalogFn),
+    /// pg_stat_ssl's information for the session itself (`sql::func::ssl`).
+    Ssl(crate::sql::func::ssl::SslFn),
 }
 
 /// How a subquery is used inside an expression.
@@ -456,7 +456,7 @@ impl Expr {
                 for a in args {
                     vals.push(a.eval(row, cx)?);
                 }
-                crate::sql::session_fn::call(*f, &vals, arg_types, cx.session)?
+                crate::sql::func::session::call(*f, &vals, arg_types, cx.session)?
             }
             Expr::Cast {
                 explicit,

@@ -12,7 +12,6 @@
 //! session owns, so the session executes them.
 
 pub mod catalog;
-pub mod catalog_fn;
 pub mod ddl;
 pub mod engine;
 pub mod exec;
@@ -21,12 +20,14 @@ pub mod func;
 pub mod parser;
 pub mod plan;
 pub mod privs;
-pub mod privs_fn;
+pub mod quote;
 pub mod ruleutils;
 pub mod sequence;
-pub mod session_fn;
-pub mod ssl_fn;
 pub mod types;
+
+/// The planner's paths to `func::catalog` and `func::session` (they were `sql/catalog_fn.rs` and
+/// `sql/session_fn.rs`), kept while `plan` is being split.
+pub use self::func::{catalog as catalog_fn, session as session_fn};
 
 #[cfg(test)]
 mod fuzz_tests;
@@ -527,7 +528,7 @@ fn analyze_inner(
                     // A list setting (GUC_LIST_QUOTE: search_path) takes each SET argument as
                     // one name, quoted where it needs it: SET search_path = 'a,b' is "a,b".
                     let values = if name == "search_path" {
-                        values.iter().map(|v| func::quote_ident(v)).collect()
+                        values.iter().map(|v| quote::quote_ident(v)).collect()
                     } else {
                         values
                     };

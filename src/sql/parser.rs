@@ -351,6 +351,15 @@ impl ParseCache {
     }
 }
 
+/// The text of a `String` node (a part of a qualified name, a field of a column reference);
+/// None for any other node.
+pub fn str_of(n: &protobuf::Node) -> Option<&str> {
+    match n.node.as_ref()? {
+        N::String(s) => Some(&s.sval),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::sql::func;
-use crate::sql::session_fn;
+use crate::sql::quote::simple_quote_literal;
 
 pub mod viewdef;
 use crate::sql::types::{cast::format_type_with_typmod, Type};
@@ -316,7 +316,7 @@ impl Typer<'_> {
         for a in &fc.args {
             args.push(self.expr(a.node.as_ref().ok_or(Unsupported)?)?);
         }
-        if let Some((sf, sig)) = session_fn::lookup(&name, args.len()) {
+        if let Some((sf, sig)) = func::session::lookup(&name, args.len()) {
             let args = match sig {
                 Some(want) => args
                     .into_iter()
@@ -328,7 +328,7 @@ impl Typer<'_> {
             return Ok(T::Func {
                 name,
                 args,
-                ty: session_fn::result_type(sf),
+                ty: func::session::result_type(sf),
             });
         }
         // The signature whose arguments take these without conversion, else the first of
@@ -549,11 +549,6 @@ fn binop(op: &str, l: T, r: T) -> R<T> {
     })
 }
 
-/// The SQL literal form of a string (standard_conforming_strings on).
-fn quote_literal(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
-}
-
 /// get_const_expr: a constant of type `ty`.
 fn const_text(lit: &Lit, ty: Type) -> String {
     let label = |body: String| format!("{body}::{}", format_type_with_typmod(ty, -1));
@@ -590,8 +585,8 @@ fn const_text(lit: &Lit, ty: Type) -> String {
         }
         Lit::Int(i) => label(format!("'{i}'")),
         Lit::Num(n) => label(format!("'{n}'")),
-        Lit::Str(s) if ty == Type::UNKNOWN => quote_literal(s),
-        Lit::Str(s) => label(quote_literal(s)),
+        Lit::Str(s) if ty == Type::UNKNOWN => simple_quote_literal(s),
+        Lit::Str(s) => label(simple_quote_literal(s)),
     }
 }
 

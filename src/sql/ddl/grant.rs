@@ -24,6 +24,7 @@ use crate::catalog::{Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::Rel;
 use crate::sql::expr::SessionCtx;
+use crate::sql::parser::str_of;
 use crate::sql::privs::denied;
 use crate::txn::lock::LockMode;
 
@@ -296,13 +297,6 @@ fn privilege_name(bit: u32) -> &'static str {
         4096 => "SET",
         8192 => "ALTER SYSTEM",
         _ => "???",
-    }
-}
-
-fn str_of(n: &protobuf::Node) -> Option<&str> {
-    match n.node.as_ref()? {
-        N::String(s) => Some(&s.sval),
-        _ => None,
     }
 }
 

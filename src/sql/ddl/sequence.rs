@@ -19,6 +19,7 @@ use crate::catalog::{ColumnDef, NewRelation, Oid, Persistence, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{Rel, TableData};
 use crate::sql::expr::SessionCtx;
+use crate::sql::parser::str_of;
 use crate::sql::plan::Planner;
 use crate::sql::sequence::nextval_default;
 use crate::sql::types::{FormatCtx, Type};
@@ -99,13 +100,6 @@ impl SeqDdl {
             SeqDdl::TruncateRestart(d) => d.tag(),
             SeqDdl::Invalid(_, tag) => tag,
         }
-    }
-}
-
-fn str_of(n: &protobuf::Node) -> Option<&str> {
-    match n.node.as_ref()? {
-        N::String(s) => Some(&s.sval),
-        _ => None,
     }
 }
 

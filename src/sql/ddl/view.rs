@@ -483,7 +483,7 @@ fn kind_word(kind: RelKind) -> &'static str {
 /// How PostgreSQL names a relation in a message: qualified unless search_path finds it, each
 /// part quoted where needed (getObjectDescription's quote_qualified_identifier).
 pub fn describe(cx: &mut dyn SessionCtx, r: &Rel) -> PgResult<String> {
-    use crate::sql::func::quote_ident;
+    use crate::sql::quote::quote_ident;
     let visible = find(cx, "", &r.name.name)?.is_some_and(|x| x.oid == r.oid);
     Ok(if visible {
         format!("{} {}", kind_word(r.kind), quote_ident(&r.name.name))

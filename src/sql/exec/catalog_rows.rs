@@ -6,9 +6,9 @@
 
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::sql::catalog as builtin;
-use crate::sql::catalog_fn::{check_node, default_node};
 use crate::sql::engine::Rel;
 use crate::sql::expr::EvalCx;
+use crate::sql::func::catalog::{check_node, default_node};
 use crate::sql::types::{Array, Type, Value};
 use crate::sync::Arc;
 
@@ -437,7 +437,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         2609 | 2396 => description_rows(oid, cx),
         super::pg_locks::OID => super::pg_locks::rows(cx),
         // pg_stat_ssl
-        12249 => crate::sql::ssl_fn::stat_ssl_rows(cx.session.instance()),
+        12249 => crate::sql::func::ssl::stat_ssl_rows(cx.session.instance()),
         _ => return builtin::fixed::rows(oid),
     })
 }

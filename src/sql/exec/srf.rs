@@ -179,7 +179,7 @@ impl Series {
             },
             Srf::PartitionAncestors => Series::empty(),
             Srf::AclExplode => {
-                let rows = crate::sql::privs_fn::explode(cx.session, &vals[0])?;
+                let rows = crate::sql::func::privs::explode(cx.session, &vals[0])?;
                 Series::Rows(rows.into_iter())
             }
             Srf::ListeningChannels => {

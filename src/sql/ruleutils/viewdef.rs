@@ -22,7 +22,7 @@ use super::{coerce, names, print, ColInfo, Typer, Unsupported, R, T};
 use crate::catalog::RelKind;
 use crate::sql::engine::{self, Rel};
 use crate::sql::expr::SessionCtx;
-use crate::sql::func::quote_ident;
+use crate::sql::quote::quote_ident;
 use crate::sql::types::Type;
 use crate::sync::Arc;
 

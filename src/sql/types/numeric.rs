@@ -196,7 +196,7 @@ impl Numeric {
         }
     }
 
-    /// -1, 0 or 1 (NaN gives NaN in `sign()` of func.rs; here 0).
+    /// -1, 0 or 1 (NaN gives NaN in `sign()` of func/math.rs; here 0).
     pub fn signum(&self) -> i32 {
         match &self.0 {
             Repr::Finite { m, .. } => match m.sign() {

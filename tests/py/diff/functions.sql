@@ -11,6 +11,7 @@ SELECT ascii('A'), chr(65), chr(233), md5('abc'), to_hex(255), to_hex(-1), quote
 SELECT starts_with('abc', 'ab'), 'abc' LIKE 'a_c', 'ABC' ILIKE 'a%', 'abc' ~ '^a.c$', 'abc' ~* 'B', 'abc' !~ 'z', 'a%' LIKE 'a\%';
 SELECT regexp_replace('a1b22c', '[0-9]+', '#', 'g'), regexp_replace('abc', 'b', 'X'), regexp_match('foo123', '[0-9]+'), string_to_array('a,b,,c', ',');
 SELECT format('%s-%s', 'a', 1), format('%I', 'Col'), format('%L', 'x''y'), format('%3s|%-3s|', 'a', 'b'), format('%1$s %1$s', 'r');
+SELECT format('%I.%I.%I.%I', 'select', 'int', 'left', 'json'), format('%I', 'a$b'), quote_ident('a$b'), quote_ident('select'), quote_ident('name'), format('%L', E'a\\b'), quote_literal(E'a\\b');
 SELECT string_agg(s, ', ' ORDER BY s) FROM (VALUES ('b'), ('a'), ('c')) t(s);
 SELECT overlay('abcdef' placing 'XY' from 2 for 3), 'abc' || 'def' = 'abcdef', 'a' < 'ab', 'Z' < 'a', 'abc' > 'abd';
 

@@ -154,7 +154,7 @@ SELECT * FROM l19_oc_keep;
 SELECT * FROM l19_oc_del;
 
 -- name: pg_get_viewdef_pretty
-DROP VIEW IF EXISTS l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8;
+DROP VIEW IF EXISTS l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8, l19_vq;
 DROP TABLE IF EXISTS l19_vi, l19_vu;
 CREATE TABLE l19_vi (id int PRIMARY KEY, name text NOT NULL DEFAULT 'x', price numeric(10,2), code varchar(20));
 CREATE TABLE l19_vu (id int, tid int, note text);
@@ -168,7 +168,9 @@ CREATE VIEW l19_v7 (a, b) AS SELECT a.id, b.note FROM l19_vi a, l19_vu b WHERE a
 CREATE VIEW l19_v8 AS SELECT a.id FROM l19_vi a JOIN (l19_vu b JOIN l19_vu c ON b.id = c.id) ON a.id = b.id;
 SELECT c.relname, pg_get_viewdef(c.oid, true) FROM pg_class c WHERE c.relname LIKE 'l19\_v_' ORDER BY 1;
 SELECT pg_get_viewdef(0, true), pg_get_viewdef('l19_vi'::regclass, true);
-DROP VIEW l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8;
+CREATE VIEW l19_vq AS SELECT id AS "a$b", name AS "select", code AS "Code", 'it''s a\b'::text AS lit FROM l19_vi;
+SELECT pg_get_viewdef('l19_vq'::regclass, true);
+DROP VIEW l19_v1, l19_v2, l19_v3, l19_v4, l19_v5, l19_v6, l19_v7, l19_v8, l19_vq;
 DROP TABLE l19_vi, l19_vu;
 
 -- name: sequences_in_other_schemas

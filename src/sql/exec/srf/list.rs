@@ -15,7 +15,7 @@ fn text_arg(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
 
-/// A scalar function of func.rs by name and argument count.
+/// A scalar function of the function library (`sql::func`) by name and argument count.
 fn call(name: &str, args: &[Value], fmt: &FormatCtx) -> PgResult<Value> {
     let sig = func::lookup(name)
         .iter()

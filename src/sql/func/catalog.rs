@@ -12,7 +12,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::{fixed, procs};
 use crate::sql::engine::Rel;
 use crate::sql::expr::SessionCtx;
-use crate::sql::func::quote_ident;
+use crate::sql::quote::quote_ident;
 use crate::sql::ruleutils;
 use crate::sql::types::{Numeric, Type, Value};
 use crate::sync::Arc;
@@ -472,7 +472,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             None => Value::Null,
         },
         HasRole => crate::sql::ddl::role::has_role(s, args)?,
-        AclDefault => crate::sql::privs_fn::acldefault(s, args)?,
+        AclDefault => super::privs::acldefault(s, args)?,
         FunctionIsVisible | StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),

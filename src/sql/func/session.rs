@@ -4,6 +4,7 @@
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{SessionCtx, SessionFn};
+use crate::sql::quote::{quote_ident, quote_literal};
 use crate::sql::types::{datetime, io, Array, Type, Value};
 
 /// Result type of each session function (given its argument types).
@@ -29,8 +30,8 @@ pub fn result_type(f: SessionFn) -> Type {
         | HasPrivilege(_) => Type::BOOL,
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => crate::sql::sequence::result_type(f),
-        Catalog(c) => crate::sql::catalog_fn::result_type(c),
-        Ssl(f) => crate::sql::ssl_fn::result_type(f),
+        Catalog(c) => super::catalog::result_type(c),
+        Ssl(f) => super::ssl::result_type(f),
     }
 }
 
@@ -79,8 +80,8 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("obj_description", 1) => (ObjDescription, Some(&[Type::OID])),
         ("obj_description", 2) => (ObjDescription, Some(&[Type::OID, Type::NAME])),
         (n, k)
-            if crate::sql::privs_fn::PrivFn::of(n).is_some_and(|f| {
-                let obj = if f == crate::sql::privs_fn::PrivFn::Column {
+            if super::privs::PrivFn::of(n).is_some_and(|f| {
+                let obj = if f == super::privs::PrivFn::Column {
                     2
                 } else {
                     1
@@ -89,7 +90,7 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
             }) =>
         {
             (
-                HasPrivilege(crate::sql::privs_fn::PrivFn::of(n).expect("checked")),
+                HasPrivilege(super::privs::PrivFn::of(n).expect("checked")),
                 None,
             )
         }
@@ -99,9 +100,9 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
         ("lastval", 0) => (Lastval, Some(&[])),
         ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
-        _ if name.starts_with("ssl_") => (Ssl(crate::sql::ssl_fn::lookup(name, nargs)?), Some(&[])),
+        _ if name.starts_with("ssl_") => (Ssl(super::ssl::lookup(name, nargs)?), Some(&[])),
         _ => {
-            let (f, sig) = crate::sql::catalog_fn::lookup(name, nargs)?;
+            let (f, sig) = super::catalog::lookup(name, nargs)?;
             (Catalog(f), Some(sig))
         }
     })
@@ -311,10 +312,10 @@ pub fn call(
                 }
             }
         }
-        TableIsVisible => crate::sql::catalog_fn::table_is_visible(s, args),
+        TableIsVisible => super::catalog::table_is_visible(s, args),
         // Every type is a built-in in pg_catalog.
         TypeIsVisible => Value::Bool(true),
-        HasPrivilege(p) => return crate::sql::privs_fn::call(p, args, arg_types, s),
+        HasPrivilege(p) => return super::privs::call(p, args, arg_types, s),
         FormatType => {
             let oid = match args.first() {
                 Some(Value::Oid(o)) => Some(*o),
@@ -353,8 +354,8 @@ pub fn call(
                 None => Value::Null,
             }
         }
-        Catalog(c) => crate::sql::catalog_fn::call(c, args, s)?,
-        Ssl(f) => crate::sql::ssl_fn::call(f, s)?,
+        Catalog(c) => super::catalog::call(c, args, s)?,
+        Ssl(f) => super::ssl::call(f, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {
@@ -478,26 +479,4 @@ fn format_fn(
         }
     }
     Ok(Value::Text(out))
-}
-
-pub fn quote_ident(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if safe {
-        s.to_string()
-    } else {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    }
-}
-
-pub fn quote_literal(s: &str) -> String {
-    if s.contains('\\') {
-        format!("E'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
-    } else {
-        format!("'{}'", s.replace('\'', "''"))
-    }
 }
