@@ -23,7 +23,7 @@ use crate::catalog::{
     QualName, RelKind, MAX_COLUMNS,
 };
 use crate::error::{code, PgError, PgResult};
-use crate::sql::parser::str_of;
+use crate::sql::parser::{names_of, str_of};
 use crate::txn::lock::LockMode;
 
 pub mod sequence;
@@ -191,14 +191,6 @@ impl Ddl {
             Ddl::Sequence(s) => s.tag(),
         }
     }
-}
-
-fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
-    nodes
-        .iter()
-        .filter_map(str_of)
-        .map(str::to_string)
-        .collect()
 }
 
 /// SQL text of an expression, as PostgreSQL's deparser would print it.

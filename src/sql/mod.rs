@@ -25,10 +25,6 @@ pub mod ruleutils;
 pub mod sequence;
 pub mod types;
 
-/// The planner's paths to `func::catalog` and `func::session` (they were `sql/catalog_fn.rs` and
-/// `sql/session_fn.rs`), kept while `plan` is being split.
-pub use self::func::{catalog as catalog_fn, session as session_fn};
-
 #[cfg(test)]
 mod fuzz_tests;
 

@@ -360,6 +360,15 @@ pub fn str_of(n: &protobuf::Node) -> Option<&str> {
     }
 }
 
+/// The strings of a name list (`schema.name`, a column list), skipping other nodes.
+pub fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
+    nodes
+        .iter()
+        .filter_map(str_of)
+        .map(str::to_string)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

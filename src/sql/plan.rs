@@ -53,6 +53,7 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::Expr;
+use crate::sql::parser::{names_of, str_of};
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{FormatCtx, Type, Value};
 
@@ -171,21 +172,6 @@ fn loc(l: i32) -> Option<u32> {
     } else {
         None
     }
-}
-
-fn str_of(n: &protobuf::Node) -> Option<&str> {
-    match n.node.as_ref()? {
-        N::String(s) => Some(&s.sval),
-        _ => None,
-    }
-}
-
-fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
-    nodes
-        .iter()
-        .filter_map(str_of)
-        .map(str::to_string)
-        .collect()
 }
 
 impl<'a> Planner<'a> {

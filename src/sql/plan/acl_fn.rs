@@ -1,6 +1,6 @@
 //! aclexplode(aclitem[]) in FROM: one row per privilege of each item, with the columns
 //! grantor, grantee, privilege_type and is_grantable (PostgreSQL's record result; the rows are
-//! made by `sql::privs_fn::explode`).
+//! made by `sql::func::privs::explode`).
 
 use pg_query::protobuf::{self};
 

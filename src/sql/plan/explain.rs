@@ -188,19 +188,7 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
     }
 }
 
-fn quote_ident(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if plain {
-        s.to_string()
-    } else {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    }
-}
+use crate::sql::quote::quote_ident;
 
 fn value_type(v: &Value) -> Type {
     match v {

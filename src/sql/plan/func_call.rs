@@ -12,8 +12,8 @@ use super::scope::Scope;
 use super::{aggregates, loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::{Expr, SessionFn};
+use crate::sql::func::session as session_fn;
 use crate::sql::func::{self, FuncSig};
-use crate::sql::session_fn;
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::{Type, Value};
 

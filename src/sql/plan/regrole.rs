@@ -9,7 +9,7 @@
 use super::{loc, Expr, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::fixed;
-use crate::sql::catalog_fn;
+use crate::sql::func::catalog as catalog_fn;
 use crate::sql::func::quote_ident;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{Type, Value};

@@ -16,7 +16,7 @@ use super::{loc, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::expr::Expr;
 use crate::sql::func;
-use crate::sql::session_fn;
+use crate::sql::func::session as session_fn;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::Type;
 
