@@ -117,8 +117,8 @@ pub trait SessionCtx {
         ))
     }
     /// The running transaction's isolation level.
-    fn isolation(&self) -> crate::sql::Isolation {
-        crate::sql::Isolation::ReadCommitted
+    fn isolation(&self) -> crate::txn::Isolation {
+        crate::txn::Isolation::ReadCommitted
     }
     /// The schemas of search_path that exist, in order (where unqualified names are looked up
     /// and created).

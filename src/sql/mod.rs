@@ -33,43 +33,12 @@ use std::sync::Arc;
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
+use parser::sval;
 use plan::modify::TableCx;
 use plan::{Plan, Planner};
 use types::{FormatCtx, Type, Value};
 
-/// Most parameters one statement may have (PostgreSQL's limit is 65535 in Bind).
-pub const MAX_PARAMS: usize = 65_535;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub enum Isolation {
-    ReadUncommitted,
-    #[default]
-    ReadCommitted,
-    RepeatableRead,
-    Serializable,
-}
-
-impl Isolation {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Isolation::ReadUncommitted => "read uncommitted",
-            Isolation::ReadCommitted => "read committed",
-            Isolation::RepeatableRead => "repeatable read",
-            Isolation::Serializable => "serializable",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Isolation> {
-        [
-            Isolation::ReadUncommitted,
-            Isolation::ReadCommitted,
-            Isolation::RepeatableRead,
-            Isolation::Serializable,
-        ]
-        .into_iter()
-        .find(|i| i.as_str().eq_ignore_ascii_case(s))
-    }
-}
+pub use crate::txn::Isolation;
 
 /// Transaction characteristics from BEGIN / SET TRANSACTION / SET SESSION CHARACTERISTICS.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -257,23 +226,6 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::CopyTo { .. } | Statement::CopyFrom { .. } => "COPY",
         Statement::NoOp(t) => t,
         Statement::Deferred(_) => "",
-    }
-}
-
-pub(crate) fn sval(n: &protobuf::Node) -> Option<String> {
-    match n.node.as_ref()? {
-        N::String(s) => Some(s.sval.clone()),
-        N::AConst(c) => match &c.val {
-            Some(protobuf::a_const::Val::Sval(s)) => Some(s.sval.clone()),
-            Some(protobuf::a_const::Val::Ival(i)) => Some(i.ival.to_string()),
-            Some(protobuf::a_const::Val::Fval(f)) => Some(f.fval.clone()),
-            Some(protobuf::a_const::Val::Boolval(b)) => {
-                Some(if b.boolval { "on" } else { "off" }.to_string())
-            }
-            _ => None,
-        },
-        N::TypeCast(tc) => tc.arg.as_ref().and_then(|a| sval(a)),
-        _ => None,
     }
 }
 

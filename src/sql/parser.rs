@@ -360,6 +360,28 @@ pub fn str_of(n: &protobuf::Node) -> Option<&str> {
     }
 }
 
+/// Most parameters one statement may have (PostgreSQL's limit is 65535 in Bind).
+pub const MAX_PARAMS: usize = 65_535;
+
+/// The text of a constant or name node as a setting's value reads it (a string, a number, a
+/// boolean as on/off, through casts).
+pub fn sval(n: &protobuf::Node) -> Option<String> {
+    match n.node.as_ref()? {
+        N::String(s) => Some(s.sval.clone()),
+        N::AConst(c) => match &c.val {
+            Some(protobuf::a_const::Val::Sval(s)) => Some(s.sval.clone()),
+            Some(protobuf::a_const::Val::Ival(i)) => Some(i.ival.to_string()),
+            Some(protobuf::a_const::Val::Fval(f)) => Some(f.fval.clone()),
+            Some(protobuf::a_const::Val::Boolval(b)) => {
+                Some(if b.boolval { "on" } else { "off" }.to_string())
+            }
+            _ => None,
+        },
+        N::TypeCast(tc) => tc.arg.as_ref().and_then(|a| sval(a)),
+        _ => None,
+    }
+}
+
 /// The strings of a name list (`schema.name`, a column list), skipping other nodes.
 pub fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
     nodes

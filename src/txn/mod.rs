@@ -72,11 +72,13 @@
 //! `cargo test --features shuttle --lib txn::model` runs commit visibility, the horizon protocol
 //! and wake-ups under shuttle's schedulers, on the real code through the `sync` facade.
 
+mod isolation;
 pub mod lock;
 #[cfg(all(test, feature = "shuttle"))]
 mod model;
 mod wait;
 
+pub use isolation::Isolation;
 pub use wait::WaitEnd;
 
 use crate::sync::{Arc, AtomicU64, Mutex, Ordering};

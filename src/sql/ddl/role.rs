@@ -270,7 +270,7 @@ fn analyze_now(node: &N) -> Option<PgResult<RoleDdl>> {
                     name,
                     set.args
                         .iter()
-                        .filter_map(crate::sql::sval)
+                        .filter_map(crate::sql::parser::sval)
                         .collect::<Vec<_>>()
                         .join(", "),
                 ),

@@ -47,9 +47,9 @@ use crate::sql::expr::{text_of, EvalCx, Expr, SessionCtx};
 use crate::sql::plan::modify::{defaults_and_checks, table_columns, Modify, ModifyKind};
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{FormatCtx, Type, Value};
-use crate::sql::Isolation;
 use crate::storage::{LockMode, RowId};
 use crate::txn::lock::LockMode as RelLock;
+use crate::txn::Isolation;
 use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::{Executor, Step, WORK_MEM};

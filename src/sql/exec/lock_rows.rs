@@ -15,8 +15,8 @@ use crate::sql::expr::EvalCx;
 use crate::sql::plan::lock_rows::LockSpec;
 use crate::sql::plan::{LockWait, Node, Plan};
 use crate::sql::types::Value;
-use crate::sql::Isolation;
 use crate::storage::RowId;
+use crate::txn::Isolation;
 
 use super::table::{serialization_failure, Access};
 use super::{Budget, Operator, Row, Step};

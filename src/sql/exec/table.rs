@@ -17,8 +17,8 @@ use crate::sql::expr::{text_of, EvalCx};
 use crate::sql::plan::modify::{Modify, ModifyKind};
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{Type, Value};
-use crate::sql::Isolation;
 use crate::storage::{Entry, RowId};
+use crate::txn::Isolation;
 use crate::txn::Snapshot;
 
 use super::upsert::Upserted;

@@ -19,8 +19,8 @@ use crate::sql::expr::EvalCx;
 use crate::sql::plan::modify::on_conflict::{ConflictAction, OnConflict};
 use crate::sql::plan::modify::Modify;
 use crate::sql::types::Value;
-use crate::sql::Isolation;
 use crate::storage::RowId;
+use crate::txn::Isolation;
 use crate::txn::Snapshot;
 
 use super::table::{check_row, serialization_failure, unique_violation, Access};

@@ -260,7 +260,7 @@ impl Planner<'_> {
             )
             .at(loc(p.location)));
         }
-        if i > crate::sql::MAX_PARAMS {
+        if i > crate::sql::parser::MAX_PARAMS {
             return Err(PgError::new(
                 code::UNDEFINED_PARAMETER,
                 format!("there is no parameter ${i}"),
