@@ -435,7 +435,7 @@ fn parse_seconds(v: &str) -> Option<u64> {
 fn on_off(name: &str, value: Option<String>, default: bool) -> Result<bool, String> {
     match value {
         None => Ok(default),
-        Some(v) => crate::session::settings::parse_bool(&v)
+        Some(v) => crate::sql::types::io::parse_bool(&v)
             .ok_or_else(|| format!("invalid {name} \"{v}\": use on or off")),
     }
 }

@@ -32,6 +32,7 @@
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
+pub mod auth_limit;
 pub mod file;
 
 /// Bound on the size of a rules file and of each `@file` it includes (bytes): a file over it is

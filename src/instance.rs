@@ -116,12 +116,10 @@ pub struct Instance {
     pub active_sessions: crate::idle_spin::ActiveSessions,
     pub shutting_down: AtomicBool,
     pub shutdown: Notify,
-    /// The SCRAM secret when a password is configured; trust authentication otherwise.
-    pub scram: Option<crate::session::auth::ScramSecret>,
     /// Host rules (`hba`): which clients may connect and how they authenticate.
     pub hba: crate::hba::file::HostRules,
-    /// Recent authentication failures per client address (`session::auth_limit`).
-    pub auth_limit: crate::session::auth_limit::AuthLimiter,
+    /// Recent authentication failures per client address (`hba::auth_limit`).
+    pub auth_limit: crate::hba::auth_limit::AuthLimiter,
 }
 
 /// Admission ticket: holding one counts against max_connections.
@@ -162,10 +160,6 @@ impl Instance {
                 config.tls.is_some(),
             ),
             auth_limit: Default::default(),
-            scram: config
-                .password
-                .as_deref()
-                .map(crate::session::auth::ScramSecret::new),
             parse_cache: ParseCache::new(config.parse_cache_entries),
             notify: Hub::new(config.max_connections + 16, config.max_notify_queue_size),
             txns: crate::txn::TxnManager::new(config.max_connections + 16),

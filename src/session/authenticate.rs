@@ -5,7 +5,7 @@
 //! and `hostnossl` lines match on whether this connection uses TLS, and a line's `clientcert`
 //! option asks for the client's certificate (verify-ca) and its CN (verify-full). Texts and
 //! SQLSTATEs are PostgreSQL's. Password attempts take turns per client address after repeated
-//! failures (`auth_limit`).
+//! failures (`hba::auth_limit`).
 //!
 //! Before authentication completes a client can send nothing but the password message: any
 //! other message type is FATAL 08P01 `expected ... response, got message type N` as soon as its

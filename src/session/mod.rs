@@ -56,7 +56,6 @@
 //!   [`SessionCtx`]), statement start and query execution.
 
 pub mod auth;
-pub mod auth_limit;
 mod authenticate;
 mod conn;
 mod copy_in;

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::error::{code, PgError, PgResult};
+use crate::sql::types::io::parse_bool;
 use crate::sql::types::{
     datetime, DateOrder, DateOutput, DateStyle, FormatCtx, IntervalStyle, TimeZone,
 };
@@ -247,16 +248,6 @@ pub fn decode_identity(v: &str) -> Option<(u32, bool, &str)> {
     let (oid, rest) = rest.split_once('/')?;
     let (sup, name) = rest.split_once('/')?;
     Some((oid.parse().ok()?, sup == "t", name))
-}
-
-/// PostgreSQL's spellings of a boolean setting (also used for the server's own flags).
-pub(crate) fn parse_bool(v: &str) -> Option<bool> {
-    let v = v.trim().to_ascii_lowercase();
-    match v.as_str() {
-        "on" | "true" | "yes" | "1" | "t" | "y" => Some(true),
-        "off" | "false" | "no" | "0" | "f" | "n" => Some(false),
-        _ => None,
-    }
 }
 
 fn parse_ms(v: &str, unit: &str) -> Option<i64> {

@@ -1,8 +1,11 @@
 //! Quoting identifiers and string literals as PostgreSQL writes them into SQL text: for
 //! quote_ident / quote_literal and format('%I' / '%L'), and wherever a name or a string is
 //! printed back as SQL (pg_get_viewdef and the other deparsing functions, regclass and regrole
-//! output, SET search_path). It depends on nothing in the SQL layer, so the types layer, the
-//! deparser and the function library can all use it.
+//! output, SET search_path); and reading such a name back (`parse_qualified`, as regclass
+//! input does). It depends on nothing in the SQL layer, so the types layer, the deparser and
+//! the function library can all use it.
+
+use crate::error::{code, PgError, PgResult};
 
 /// PostgreSQL 15's keywords that are not UNRESERVED_KEYWORD (parser/kwlist.h): the reserved, the
 /// column-name and the type-or-function-name keywords, which quote_identifier quotes.
@@ -200,6 +203,62 @@ pub fn quote_literal(s: &str) -> String {
 /// single quotes doubled, never the E'' form (standard_conforming_strings is on).
 pub fn simple_quote_literal(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
+}
+
+/// Splits a relation name as regclass input does: dot-separated identifiers, unquoted ones
+/// folded to lower case, `""` inside quotes standing for one quote.
+pub fn parse_qualified(s: &str) -> PgResult<Vec<String>> {
+    let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
+    let mut parts = Vec::new();
+    let mut chars = s.trim().chars().peekable();
+    loop {
+        let mut part = String::new();
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            loop {
+                match chars.next() {
+                    Some('"') if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        part.push('"');
+                    }
+                    Some('"') => break,
+                    Some(c) => part.push(c),
+                    None => return Err(bad()),
+                }
+            }
+            if part.is_empty() {
+                return Err(bad());
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c == '.' || c.is_whitespace() {
+                    break;
+                }
+                part.extend(c.to_lowercase());
+                chars.next();
+            }
+            if part.is_empty() {
+                return Err(bad());
+            }
+        }
+        // PostgreSQL truncates identifiers to NAMEDATALEN - 1 bytes.
+        while part.len() > 63 {
+            part.pop();
+        }
+        parts.push(part);
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        match chars.next() {
+            None => break,
+            Some('.') => continue,
+            Some(_) => return Err(bad()),
+        }
+    }
+    Ok(parts)
 }
 
 #[cfg(test)]

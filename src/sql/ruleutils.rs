@@ -656,10 +656,10 @@ fn print_in(t: &T, show_implicit: bool, pretty: bool) -> String {
             ..
         } => format!(
             "{}.{}",
-            crate::sql::func::quote_ident(q),
-            crate::sql::func::quote_ident(name)
+            crate::sql::quote::quote_ident(q),
+            crate::sql::quote::quote_ident(name)
         ),
-        T::Var { name, .. } => crate::sql::func::quote_ident(name),
+        T::Var { name, .. } => crate::sql::quote::quote_ident(name),
         T::Keyword { text, .. } => text.to_string(),
         T::Cast {
             arg: a,

@@ -29,6 +29,7 @@ use crate::catalog::{Oid, QualName, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel};
 use crate::sql::expr::{SessionCtx, SessionFn};
+use crate::sql::quote::parse_qualified;
 use crate::sql::types::{Type, Value};
 
 /// Sequences remembered per session (see the module's Bounds).
@@ -94,62 +95,6 @@ impl SessionSequences {
         }
         e
     }
-}
-
-/// Splits a relation name as regclass input does: dot-separated identifiers, unquoted ones
-/// folded to lower case, `""` inside quotes standing for one quote.
-pub fn parse_qualified(s: &str) -> PgResult<Vec<String>> {
-    let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
-    let mut parts = Vec::new();
-    let mut chars = s.trim().chars().peekable();
-    loop {
-        let mut part = String::new();
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.peek() == Some(&'"') {
-            chars.next();
-            loop {
-                match chars.next() {
-                    Some('"') if chars.peek() == Some(&'"') => {
-                        chars.next();
-                        part.push('"');
-                    }
-                    Some('"') => break,
-                    Some(c) => part.push(c),
-                    None => return Err(bad()),
-                }
-            }
-            if part.is_empty() {
-                return Err(bad());
-            }
-        } else {
-            while let Some(&c) = chars.peek() {
-                if c == '.' || c.is_whitespace() {
-                    break;
-                }
-                part.extend(c.to_lowercase());
-                chars.next();
-            }
-            if part.is_empty() {
-                return Err(bad());
-            }
-        }
-        // PostgreSQL truncates identifiers to NAMEDATALEN - 1 bytes.
-        while part.len() > 63 {
-            part.pop();
-        }
-        parts.push(part);
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        match chars.next() {
-            None => break,
-            Some('.') => continue,
-            Some(_) => return Err(bad()),
-        }
-    }
-    Ok(parts)
 }
 
 /// Whether a schema named in a sequence's regclass text exists (none named: yes). `pg_temp`

@@ -172,7 +172,7 @@ pub fn functiondef(p: &Proc) -> Result<String, String> {
     }
     let mut out = format!(
         "CREATE OR REPLACE FUNCTION pg_catalog.{}({})\n RETURNS {}\n LANGUAGE internal\n",
-        crate::sql::func::quote_ident(&p.name),
+        crate::sql::quote::quote_ident(&p.name),
         p.arguments,
         p.result
     );
@@ -218,7 +218,7 @@ pub fn functiondef(p: &Proc) -> Result<String, String> {
 pub fn signature(p: &Proc) -> String {
     format!(
         "{}({})",
-        crate::sql::func::quote_ident(&p.name),
+        crate::sql::quote::quote_ident(&p.name),
         p.argtypes
             .iter()
             .map(|t| crate::sql::types::io::regtype_name(*t))

@@ -792,7 +792,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                         )
                         .with_hint(format!(
                             "You might need to specify \"USING {}::{}\".",
-                            crate::sql::func::quote_ident(name),
+                            crate::sql::quote::quote_ident(name),
                             format_type_with_typmod(*ty, *typmod)
                         ))
                     }),
@@ -1029,7 +1029,7 @@ fn rename_in_expr(text: &str, old: &str, new: &str) -> String {
     let mut out = text.to_string();
     for (s, e, name) in identifiers(text).into_iter().rev() {
         if name == old {
-            out.replace_range(s..e, &crate::sql::func::quote_ident(new));
+            out.replace_range(s..e, &crate::sql::quote::quote_ident(new));
         }
     }
     out
@@ -1043,7 +1043,7 @@ pub(super) fn rename_in_query(text: &str, old: &str, new: &str) -> String {
     let mut out = text.to_string();
     for (s, e, name) in identifier_tokens(text, true).into_iter().rev() {
         if name == old {
-            out.replace_range(s..e, &crate::sql::func::quote_ident(new));
+            out.replace_range(s..e, &crate::sql::quote::quote_ident(new));
         }
     }
     out

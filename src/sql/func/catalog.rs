@@ -549,7 +549,7 @@ pub(crate) fn oid_of_regclass(s: &mut dyn SessionCtx, args: &[Value]) -> PgResul
     if let Ok(oid) = text.trim().parse::<u32>() {
         return Ok(Value::Oid(oid));
     }
-    let parts = crate::sql::sequence::parse_qualified(&text)?;
+    let parts = crate::sql::quote::parse_qualified(&text)?;
     let (schema, name) = match parts.as_slice() {
         [n] => ("", n.as_str()),
         [sch, n] => (sch.as_str(), n.as_str()),
@@ -619,7 +619,7 @@ pub(crate) fn oid_of_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult
         Some(Value::Null) | None => return Ok(Value::Null),
         Some(v) => return Ok(oid_arg(Some(v)).map_or(Value::Null, Value::Oid)),
     };
-    let parts = crate::sql::sequence::parse_qualified(&text)?;
+    let parts = crate::sql::quote::parse_qualified(&text)?;
     let name = parts.first().map_or("", String::as_str);
     let snap = s.catalog_snapshot()?;
     match s.instance().catalog.roles.by_name(name, &snap) {
@@ -638,7 +638,7 @@ fn to_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
         return Ok(Value::Null);
     };
     let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
-    let parts = crate::sql::sequence::parse_qualified(text).map_err(|_| bad())?;
+    let parts = crate::sql::quote::parse_qualified(text).map_err(|_| bad())?;
     let [name] = parts.as_slice() else {
         return Err(bad());
     };

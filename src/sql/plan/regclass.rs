@@ -9,7 +9,7 @@
 use super::{loc, Expr, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel};
-use crate::sql::func::quote_ident;
+use crate::sql::quote::quote_ident;
 use crate::sql::types::Value;
 use crate::sync::Arc;
 
@@ -24,7 +24,7 @@ impl Planner<'_> {
         if crate::sql::catalog::regclass_oid(text).is_some() || text.trim().parse::<u32>().is_ok() {
             return Ok(None);
         }
-        let Ok(parts) = crate::sql::sequence::parse_qualified(text) else {
+        let Ok(parts) = crate::sql::quote::parse_qualified(text) else {
             return Ok(None);
         };
         let (schema, name) = match parts.as_slice() {

@@ -10,7 +10,7 @@ use super::{loc, Expr, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::fixed;
 use crate::sql::func::catalog as catalog_fn;
-use crate::sql::func::quote_ident;
+use crate::sql::quote::quote_ident;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{Type, Value};
 
@@ -29,7 +29,7 @@ impl Planner<'_> {
             return Ok(None);
         }
         let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax").at(loc(at));
-        let parts = crate::sql::sequence::parse_qualified(text).map_err(|_| bad())?;
+        let parts = crate::sql::quote::parse_qualified(text).map_err(|_| bad())?;
         let [name] = parts.as_slice() else {
             return Err(bad());
         };
@@ -49,7 +49,7 @@ impl Planner<'_> {
     /// The OID of a regrole constant held by name (`'r'::regrole::oid`).
     pub(super) fn regrole_const_oid(&self, text: &str) -> Option<Expr> {
         let cx = self.tables.as_ref()?;
-        let parts = crate::sql::sequence::parse_qualified(text).ok()?;
+        let parts = crate::sql::quote::parse_qualified(text).ok()?;
         let [name] = parts.as_slice() else {
             return None;
         };

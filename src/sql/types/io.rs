@@ -1237,13 +1237,13 @@ fn regrole_in(s: &str) -> PgResult<Value> {
         return Ok(Value::Oid(0));
     }
     let bad = || PgError::new(code::INVALID_NAME, "invalid name syntax");
-    let parts = crate::sql::sequence::parse_qualified(s).map_err(|_| bad())?;
+    let parts = crate::sql::quote::parse_qualified(s).map_err(|_| bad())?;
     let [name] = parts.as_slice() else {
         return Err(bad());
     };
     Ok(match crate::sql::catalog::fixed::role_oid(name) {
         Some(oid) => Value::Oid(oid),
-        None => Value::Text(crate::sql::func::quote_ident(name)),
+        None => Value::Text(crate::sql::quote::quote_ident(name)),
     })
 }
 
