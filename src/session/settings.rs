@@ -250,6 +250,16 @@ pub fn decode_identity(v: &str) -> Option<(u32, bool, &str)> {
     Some((oid.parse().ok()?, sup == "t", name))
 }
 
+/// A boolean setting's value: boolean input's spellings (prefixes of true/false/yes/no/off,
+/// on, 1, 0), without the blanks around them that boolean input allows (PostgreSQL's
+/// parse_bool).
+fn guc_bool(v: &str) -> Option<bool> {
+    if v.trim_matches(|c: char| c.is_ascii_whitespace()) != v {
+        return None;
+    }
+    parse_bool(v)
+}
+
 fn parse_ms(v: &str, unit: &str) -> Option<i64> {
     let v = v.trim();
     let split = v
@@ -401,7 +411,7 @@ impl Settings {
             return Err(cannot_change(g));
         }
         let v = match g.kind {
-            Bool => match parse_bool(value) {
+            Bool => match guc_bool(value) {
                 Some(true) => "on".to_string(),
                 Some(false) => "off".to_string(),
                 None => {

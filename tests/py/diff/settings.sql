@@ -190,3 +190,17 @@ SHOW TimeZone;
 SET TimeZone = 'no/such_zone';
 RESET TimeZone;
 SHOW TimeZone;
+
+-- name: boolean_setting_spellings
+-- @errors
+SET enable_seqscan = 'tr';
+SHOW enable_seqscan;
+SET enable_seqscan = 'of';
+SHOW enable_seqscan;
+SET enable_seqscan = 'YE';
+SHOW enable_seqscan;
+SET enable_seqscan = ' n';
+SET enable_seqscan = 'o';
+SET enable_seqscan = 1;
+SHOW enable_seqscan;
+RESET enable_seqscan;
