@@ -55,7 +55,6 @@ const DEBTS: &[(&str, &str)] = &[
     ("sql::exec", "session"),
     ("sql::exec", "sql::ddl"),
     ("sql::exec", "sql::ruleutils"),
-    ("sql::expr", "sql::ddl"),
     ("sql::expr", "sql::exec"),
     ("sql::expr", "sql::plan"),
     ("sql::func", "sql::ddl"),
@@ -63,9 +62,7 @@ const DEBTS: &[(&str, &str)] = &[
     ("sql::func", "sql::ruleutils"),
     ("sql::parser", "sql"),
     ("instance", "sql::parser"),
-    ("sql::sequence", "sql::ddl"),
     ("sql::sequence", "sql::plan"),
-    ("sql::ruleutils", "sql::ddl"),
 ];
 
 fn layer_of(unit: &str) -> Option<usize> {

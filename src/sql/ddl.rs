@@ -23,7 +23,7 @@ use crate::catalog::{
     QualName, RelKind, MAX_COLUMNS,
 };
 use crate::error::{code, PgError, PgResult};
-use crate::sql::parser::{names_of, str_of};
+use crate::sql::parser::{deparse_expr, names_of, str_of};
 use crate::txn::lock::LockMode;
 
 pub mod sequence;
@@ -91,15 +91,7 @@ pub struct CreateTable {
     pub comments: Vec<(String, String)>,
 }
 
-/// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OnCommit {
-    /// No ON COMMIT clause.
-    Noop,
-    PreserveRows,
-    DeleteRows,
-    Drop,
-}
+pub use crate::sql::expr::OnCommit;
 
 /// An analyzed DDL statement.
 #[derive(Debug, Clone)]
@@ -191,27 +183,6 @@ impl Ddl {
             Ddl::Sequence(s) => s.tag(),
         }
     }
-}
-
-/// SQL text of an expression, as PostgreSQL's deparser would print it.
-pub fn deparse_expr(n: &N) -> PgResult<String> {
-    let select = protobuf::SelectStmt {
-        target_list: vec![protobuf::Node {
-            node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
-                val: Some(Box::new(protobuf::Node {
-                    node: Some(n.clone()),
-                })),
-                ..Default::default()
-            }))),
-        }],
-        limit_option: protobuf::LimitOption::Default as i32,
-        op: protobuf::SetOperation::SetopNone as i32,
-        ..Default::default()
-    };
-    let text = N::SelectStmt(Box::new(select))
-        .deparse(Default::default())
-        .map_err(|e| PgError::new(code::SYNTAX_ERROR, format!("cannot deparse: {e}")))?;
-    Ok(text.strip_prefix("SELECT ").unwrap_or(&text).to_string())
 }
 
 /// The column a CHECK expression refers to, if it refers to exactly one (PostgreSQL names an

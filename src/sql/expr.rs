@@ -15,6 +15,16 @@ use crate::sql::plan::Plan;
 use crate::sql::types::ops::{BinFn, UnFn};
 use crate::sql::types::{self, cast, io, Array, FormatCtx, Type, Value};
 
+/// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnCommit {
+    /// No ON COMMIT clause.
+    Noop,
+    PreserveRows,
+    DeleteRows,
+    Drop,
+}
+
 /// What expression evaluation may ask of the session that runs it.
 pub trait SessionCtx {
     fn pid(&self) -> i32;
@@ -137,7 +147,7 @@ pub trait SessionCtx {
         None
     }
     /// Registers the ON COMMIT action of a temporary table just created.
-    fn on_commit(&mut self, _oid: u32, _action: crate::sql::ddl::OnCommit) {}
+    fn on_commit(&mut self, _oid: u32, _action: OnCommit) {}
     /// The session's sequence state (currval, lastval, cached values); None where there is no
     /// session to keep it.
     fn sequences(&mut self) -> Option<&mut crate::sql::sequence::SessionSequences> {

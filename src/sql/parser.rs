@@ -360,6 +360,27 @@ pub fn str_of(n: &protobuf::Node) -> Option<&str> {
     }
 }
 
+/// SQL text of an expression, as PostgreSQL's deparser would print it.
+pub fn deparse_expr(n: &N) -> PgResult<String> {
+    let select = protobuf::SelectStmt {
+        target_list: vec![protobuf::Node {
+            node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
+                val: Some(Box::new(protobuf::Node {
+                    node: Some(n.clone()),
+                })),
+                ..Default::default()
+            }))),
+        }],
+        limit_option: protobuf::LimitOption::Default as i32,
+        op: protobuf::SetOperation::SetopNone as i32,
+        ..Default::default()
+    };
+    let text = N::SelectStmt(Box::new(select))
+        .deparse(Default::default())
+        .map_err(|e| PgError::new(code::SYNTAX_ERROR, format!("cannot deparse: {e}")))?;
+    Ok(text.strip_prefix("SELECT ").unwrap_or(&text).to_string())
+}
+
 /// Most parameters one statement may have (PostgreSQL's limit is 65535 in Bind).
 pub const MAX_PARAMS: usize = 65_535;
 

@@ -30,6 +30,7 @@ use crate::catalog::acl::{self, Acl, ObjKind};
 use crate::catalog::roles::Roles;
 use crate::catalog::{Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::expr::SessionCtx;
 use crate::txn::Snapshot;
 
 /// pg_read_all_data and pg_write_all_data (PostgreSQL 14+).
@@ -490,4 +491,33 @@ fn check_rel(who: &Who<'_>, role: Oid, rel: &Rel, p: &RelPerm) -> PgResult<()> {
         }
     }
     Ok(())
+}
+
+/// Whether the current role holds any of `bits` on `rel` (pg_class_aclcheck with
+/// ACLMASK_ANY); 42501 `permission denied for table t` if not.
+pub fn check_any(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32) -> PgResult<()> {
+    let role = cx.role_oid();
+    check_any_as(cx, rel, bits, role)
+}
+
+/// `check_any` for `role` instead of the current role (a view's owner, whose privileges the
+/// relations under the view are used with).
+pub fn check_any_as(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32, role: Oid) -> PgResult<()> {
+    let snap = cx.catalog_snapshot()?;
+    let roles = &cx.instance().catalog.roles;
+    let superuser = roles.by_oid(role, &snap).is_some_and(|r| r.def.superuser);
+    let who = Who {
+        role,
+        superuser,
+        roles,
+        snap: &snap,
+    };
+    if (0..16)
+        .map(|b| 1u32 << b)
+        .filter(|b| bits & b != 0)
+        .any(|b| rel_mask(&who, role, rel, b) != 0)
+    {
+        return Ok(());
+    }
+    Err(denied(rel_kind_word(rel.kind), &rel.name.name))
 }

@@ -275,7 +275,7 @@ fn seq_priv(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32) -> PgResult<()> {
     if rel.acl.is_none() && cx.role_oid() == rel.owner {
         return Ok(());
     }
-    crate::sql::ddl::grant::check_any(cx, rel, bits)
+    crate::sql::privs::check_any(cx, rel, bits)
 }
 
 /// Result types of the sequence functions.

@@ -23,13 +23,14 @@ use std::sync::Arc;
 use pg_query::protobuf::{self, node::Node as N, AlterTableType as At, ConstrType, ObjectType};
 
 use super::{
-    build_index, catalog_error, deparse_expr, find, key_or_check, notice, replace_with_data, Check,
-    KeySpec, NewColumn,
+    build_index, catalog_error, find, key_or_check, notice, replace_with_data, Check, KeySpec,
+    NewColumn,
 };
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, RelKind, MAX_COLUMNS};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel, Row, TableData};
 use crate::sql::expr::{EvalCx, Expr, SessionCtx};
+use crate::sql::parser::deparse_expr;
 use crate::sql::plan::modify::parse_expr;
 use crate::sql::plan::Planner;
 use crate::sql::types::cast::format_type_with_typmod;

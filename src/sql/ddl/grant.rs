@@ -26,6 +26,7 @@ use crate::sql::engine::Rel;
 use crate::sql::expr::SessionCtx;
 use crate::sql::parser::str_of;
 use crate::sql::privs::denied;
+pub use crate::sql::privs::{check_any, check_any_as};
 use crate::txn::lock::LockMode;
 
 const INVALID_GRANT_OPERATION: &str = "0LP01";
@@ -1059,43 +1060,6 @@ pub fn check_owner(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<()> {
         return Ok(());
     }
     Err(crate::sql::privs::not_owner(
-        crate::sql::privs::rel_kind_word(rel.kind),
-        &rel.name.name,
-    ))
-}
-
-/// Whether the current role holds any of `bits` on `rel` (pg_class_aclcheck with
-/// ACLMASK_ANY); 42501 `permission denied for table t` if not.
-pub fn check_any(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32) -> PgResult<()> {
-    let role = cx.role_oid();
-    check_any_as(cx, rel, bits, role)
-}
-
-/// `check_any` for `role` instead of the current role (a view's owner, whose privileges the
-/// relations under the view are used with).
-pub fn check_any_as(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32, role: Oid) -> PgResult<()> {
-    let snap = cx.catalog_snapshot()?;
-    let superuser = if role == cx.role_oid() {
-        super::role::is_superuser(cx)?
-    } else {
-        let by_oid = cx.instance().catalog.roles.by_oid(role, &snap);
-        by_oid.is_some_and(|r| r.def.superuser)
-    };
-    let who = crate::sql::privs::Who {
-        role,
-        superuser,
-        roles: &cx.instance().catalog.roles,
-        snap: &snap,
-    };
-    let role = who.role;
-    if (0..16)
-        .map(|b| 1u32 << b)
-        .filter(|b| bits & b != 0)
-        .any(|b| crate::sql::privs::rel_mask(&who, role, rel, b) != 0)
-    {
-        return Ok(());
-    }
-    Err(denied(
         crate::sql::privs::rel_kind_word(rel.kind),
         &rel.name.name,
     ))

@@ -361,7 +361,7 @@ fn expr_text<'t>(typer: &Typer<'t>, n: &N, want: Type) -> R<(String, Option<&'t 
             };
             Ok((print(&t, false), var))
         }
-        Err(Unsupported) => crate::sql::ddl::deparse_expr(n)
+        Err(Unsupported) => crate::sql::parser::deparse_expr(n)
             .map(|s| (s, None))
             .map_err(|_| Unsupported),
     }
