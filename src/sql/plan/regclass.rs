@@ -21,7 +21,11 @@ impl Planner<'_> {
         let Some(cx) = self.tables.as_ref() else {
             return Ok(None);
         };
-        if crate::sql::catalog::regclass_oid(text).is_some() || text.trim().parse::<u32>().is_ok() {
+        // "-" is InvalidOid, as regclass input reads it.
+        if text == "-"
+            || crate::sql::catalog::regclass_oid(text).is_some()
+            || text.trim().parse::<u32>().is_ok()
+        {
             return Ok(None);
         }
         let Ok(parts) = crate::sql::quote::parse_qualified(text) else {

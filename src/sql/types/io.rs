@@ -784,6 +784,10 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             Value::Oid(parse_int(s, -(u32::MAX as i64), u32::MAX as i64, "oid")? as u32)
         }
         Type::OID => return Err(PgError::invalid_text("oid", s)),
+        // The reg* types read "-" as InvalidOid, which is how they print it.
+        Type::REGCLASS | Type::REGTYPE | Type::REGNAMESPACE | Type::REGPROCEDURE if s == "-" => {
+            Value::Oid(0)
+        }
         Type::FLOAT4 => Value::Float4(parse_float4(s)?),
         Type::FLOAT8 => Value::Float8(parse_float8(s)?),
         Type::NUMERIC => Value::Numeric(Box::new(Numeric::parse(s)?)),

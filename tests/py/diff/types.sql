@@ -108,3 +108,8 @@ SELECT pg_typeof(NULL), pg_typeof(ARRAY[1]), pg_typeof(count(*)), pg_typeof(sum(
 SELECT pg_typeof(sum(1.0)), pg_typeof(avg(1.0::float8)), pg_typeof(max('a'::varchar)), pg_typeof(extract(year from now()));
 SELECT pg_typeof('a'::char(2) || 'b'), pg_typeof(1::oid), pg_typeof(current_schema()), pg_typeof(version()), pg_typeof(pg_backend_pid());
 SELECT pg_typeof(CASE WHEN true THEN 1 ELSE 1.5 END), pg_typeof(coalesce(1, 2::int8)), pg_typeof(x) FROM generate_series(1::int8, 1) x;
+
+-- name: reg_types_read_dash_as_invalid_oid
+SELECT '-'::regclass, '-'::regtype, '-'::regnamespace, '-'::regprocedure, '-'::regproc, '-'::regrole;
+SELECT '-'::regclass::oid, '-'::regtype::oid, '-'::regnamespace::oid, '-'::regprocedure::oid;
+SELECT '0'::regtype, '0'::regtype::text::regtype::oid;
