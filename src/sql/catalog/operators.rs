@@ -120,6 +120,16 @@ pub fn func_name(oid: u32) -> Option<&'static str> {
         .map(|f| f.1.as_str())
 }
 
+/// The OID of a function a listed operator refers to, by name (regproc input; operator
+/// functions have one row per name).
+pub fn func_oid(name: &str) -> Option<u32> {
+    operators()
+        .iter()
+        .flat_map(|o| o.funcs.iter())
+        .find(|f| f.0 != 0 && f.1 == name)
+        .map(|f| f.0)
+}
+
 /// The rows of pg_operator, in the column order of its relation.
 pub fn rows() -> Vec<Vec<Value>> {
     operators()

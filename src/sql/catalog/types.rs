@@ -1273,7 +1273,7 @@ pub fn proc_name(oid: u32) -> Option<&'static str> {
         .or_else(|| super::operators::func_name(oid))
 }
 
-/// regproc input by name.
+/// regproc input by name: the names regproc output prints (`proc_name`) read back.
 pub fn proc_oid(name: &str) -> Option<u32> {
     let n = name.strip_prefix("pg_catalog.").unwrap_or(name);
     PROCS
@@ -1281,6 +1281,7 @@ pub fn proc_oid(name: &str) -> Option<u32> {
         .chain(super::types_extra::PROCS)
         .find(|p| p.1 == n)
         .map(|p| p.0)
+        .or_else(|| super::operators::func_oid(n))
 }
 
 /// pg_type's typalign and typstorage of a built-in type, as pg_attribute repeats them.

@@ -773,15 +773,19 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             Value::Int4(parse_int(s, i32::MIN as i64, i32::MAX as i64, "integer")? as i32)
         }
         Type::INT8 => Value::Int8(parse_int(s, i64::MIN, i64::MAX, "bigint")?),
-        Type::OID
-        | Type::REGCLASS
+        Type::OID if is_oid_literal(s) => {
+            Value::Oid(parse_int(s, -(u32::MAX as i64), u32::MAX as i64, "oid")? as u32)
+        }
+        // The reg* types take a number only when the text is nothing but digits (" 63 " is a
+        // name there, as in PostgreSQL).
+        Type::REGCLASS
         | Type::REGPROC
         | Type::REGNAMESPACE
         | Type::REGROLE
         | Type::REGPROCEDURE
-            if is_oid_literal(s) =>
+            if !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit()) =>
         {
-            Value::Oid(parse_int(s, -(u32::MAX as i64), u32::MAX as i64, "oid")? as u32)
+            Value::Oid(parse_int(s, 0, u32::MAX as i64, "oid")? as u32)
         }
         Type::OID => return Err(PgError::invalid_text("oid", s)),
         // The reg* types read "-" as InvalidOid, which is how they print it.
@@ -832,7 +836,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             None => {
                 return Err(PgError::new(
                     "42883",
-                    format!("function \"{}\" does not exist", s.trim()),
+                    format!("function \"{s}\" does not exist"),
                 ))
             }
         },

@@ -110,6 +110,8 @@ SELECT pg_typeof('a'::char(2) || 'b'), pg_typeof(1::oid), pg_typeof(current_sche
 SELECT pg_typeof(CASE WHEN true THEN 1 ELSE 1.5 END), pg_typeof(coalesce(1, 2::int8)), pg_typeof(x) FROM generate_series(1::int8, 1) x;
 
 -- name: reg_types_read_dash_as_invalid_oid
+-- @errors
 SELECT '-'::regclass, '-'::regtype, '-'::regnamespace, '-'::regprocedure, '-'::regproc, '-'::regrole;
 SELECT '-'::regclass::oid, '-'::regtype::oid, '-'::regnamespace::oid, '-'::regprocedure::oid;
 SELECT '0'::regtype, '0'::regtype::text::regtype::oid;
+SELECT 'int2eq'::regproc, 'int2eq'::regproc::oid, ' 63 '::regproc, 63::oid::regproc::text::regproc::oid;
