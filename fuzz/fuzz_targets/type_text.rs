@@ -1,5 +1,5 @@
 //! Text input of every type: the first two bytes pick the type, the rest is the text. What
-//! a type accepts, its output prints as text that the type reads again.
+//! a type accepts, its output prints as text that the type reads again (regproc excepted).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -20,7 +20,9 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(v) = io::from_text(text, ty, -1, &ctx) {
         let mut out = String::new();
         io::write_text(&v, ty, &ctx, &mut out);
-        if !v.is_null() {
+        // regproc prints an overloaded name (`pg_catalog.max`) that its input refuses as
+        // ambiguous, in PostgreSQL too.
+        if !v.is_null() && ty != Type::REGPROC {
             assert!(
                 io::from_text(&out, ty, -1, &ctx).is_ok(),
                 "{ty:?}: {text:?} printed as {out:?}, which does not read back"

@@ -72,8 +72,10 @@ proptest! {
                 if let Ok(v) = io::from_text(&text, ty, -1, &ctx) {
                     let mut out = String::new();
                     io::write_text(&v, ty, &ctx, &mut out);
-                    // What was accepted prints as something the same type reads again.
-                    if !v.is_null() {
+                    // What was accepted prints as something the same type reads again;
+                    // except regproc, whose output of an overloaded name (`pg_catalog.max`)
+                    // its input refuses as ambiguous, in PostgreSQL too.
+                    if !v.is_null() && ty != Type::REGPROC {
                         assert!(
                             io::from_text(&out, ty, -1, &ctx).is_ok(),
                             "{ty:?}: {text:?} printed as {out:?}, which does not read back"

@@ -98,6 +98,11 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
             Type::REGPROC => match crate::sql::catalog::proc_name(*o)
                 .or_else(|| crate::sql::catalog::procs::by_oid(*o).map(|p| p.name.as_str()))
             {
+                // A name regproc input would not find uniquely is qualified, as PostgreSQL's
+                // regprocout does (`pg_catalog.max`).
+                Some(n) if crate::sql::catalog::procs::named(n).nth(1).is_some() => {
+                    let _ = write!(out, "pg_catalog.{n}");
+                }
                 Some(n) => out.push_str(n),
                 None => {
                     let _ = write!(out, "{o}");

@@ -115,3 +115,4 @@ SELECT '-'::regclass, '-'::regtype, '-'::regnamespace, '-'::regprocedure, '-'::r
 SELECT '-'::regclass::oid, '-'::regtype::oid, '-'::regnamespace::oid, '-'::regprocedure::oid;
 SELECT '0'::regtype, '0'::regtype::text::regtype::oid;
 SELECT 'int2eq'::regproc, 'int2eq'::regproc::oid, ' 63 '::regproc, 63::oid::regproc::text::regproc::oid;
+SELECT 2244::oid::regproc, 'pg_catalog.int4pl'::regproc, 177::oid::regproc;
