@@ -1282,7 +1282,8 @@ fn parse_fields(s: &str, kind: DtKind, ctx: &FormatCtx) -> PgResult<Parsed> {
                     } else {
                         0
                     };
-                    if h > 24 || m > 59 || sec > 60 {
+                    // 24 is an hour only as 24:00:00 (PostgreSQL's rule for every time field).
+                    if h > 24 || m > 59 || sec > 60 || (h == 24 && (m > 0 || sec > 0)) {
                         return Err(dt_field_overflow(s));
                     }
                     p.time = Some(h * USECS_PER_HOUR + m * USECS_PER_MINUTE + sec * USECS_PER_SEC);

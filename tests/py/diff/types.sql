@@ -116,3 +116,10 @@ SELECT '-'::regclass::oid, '-'::regtype::oid, '-'::regnamespace::oid, '-'::regpr
 SELECT '0'::regtype, '0'::regtype::text::regtype::oid;
 SELECT 'int2eq'::regproc, 'int2eq'::regproc::oid, ' 63 '::regproc, 63::oid::regproc::text::regproc::oid;
 SELECT 2244::oid::regproc, 'pg_catalog.int4pl'::regproc, 177::oid::regproc;
+
+-- name: time_hhmm_hour_24
+-- @errors
+SELECT '2400'::time, '2400'::timetz;
+SELECT '2442'::timetz;
+SELECT '2442'::time;
+SELECT '240001'::time;
