@@ -154,10 +154,10 @@ def test_deep_input(pg, server, name):
     def fn(sc: difftest.Scenario) -> None:
         s = sc.session("s1")
         for sql in CASES[name]:
-            s.q(sql, show=difftest._short(sql, 60), timeout=60)
+            s.q(sql, show=difftest._short(sql, 60), timeout=180)
         # The session and the server go on.
         s.q("SELECT 1")
 
-    difftest.run_differential(pg, server, fn, key=f"deep:{name}", timeout=60)
+    difftest.run_differential(pg, server, fn, key=f"deep:{name}", timeout=180)
     with server.connect_raw() as c:
         assert pgwire.rows(c.query("SELECT 2")) == [("2",)]
