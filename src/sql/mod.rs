@@ -549,19 +549,7 @@ fn analyze_inner(
             for p in &e.params {
                 let Some(n) = p.node.as_ref() else { continue };
                 let mut planner = planner(&mut no_params, fmt, Mode::Simple, tables);
-                let select = protobuf::SelectStmt {
-                    target_list: vec![protobuf::Node {
-                        node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
-                            val: Some(Box::new(protobuf::Node {
-                                node: Some(n.clone()),
-                            })),
-                            ..Default::default()
-                        }))),
-                    }],
-                    limit_option: protobuf::LimitOption::Default as i32,
-                    op: protobuf::SetOperation::SetopNone as i32,
-                    ..Default::default()
-                };
+                let select = parser::select_of(n);
                 let plan = planner.plan_select(&select)?;
                 let ty = plan.columns[0].ty;
                 let expr = match plan.node {

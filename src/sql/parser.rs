@@ -360,9 +360,10 @@ pub fn str_of(n: &protobuf::Node) -> Option<&str> {
     }
 }
 
-/// SQL text of an expression, as PostgreSQL's deparser would print it.
-pub fn deparse_expr(n: &N) -> PgResult<String> {
-    let select = protobuf::SelectStmt {
+/// `SELECT <n>`: an expression as the one target of a bare SELECT, for code that analyses or
+/// prints an expression by way of a query.
+pub fn select_of(n: &N) -> protobuf::SelectStmt {
+    protobuf::SelectStmt {
         target_list: vec![protobuf::Node {
             node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
                 val: Some(Box::new(protobuf::Node {
@@ -374,7 +375,12 @@ pub fn deparse_expr(n: &N) -> PgResult<String> {
         limit_option: protobuf::LimitOption::Default as i32,
         op: protobuf::SetOperation::SetopNone as i32,
         ..Default::default()
-    };
+    }
+}
+
+/// SQL text of an expression, as PostgreSQL's deparser would print it.
+pub fn deparse_expr(n: &N) -> PgResult<String> {
+    let select = select_of(n);
     let text = N::SelectStmt(Box::new(select))
         .deparse(Default::default())
         .map_err(|e| PgError::new(code::SYNTAX_ERROR, format!("cannot deparse: {e}")))?;
