@@ -25,6 +25,7 @@ pub mod notify;
 pub mod server;
 pub mod session;
 pub mod shard_weight;
+pub mod shards;
 pub mod sql;
 pub mod stack;
 pub mod storage;

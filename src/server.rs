@@ -38,50 +38,15 @@
 //! that shard is not giving way, which stalls the shard's other sessions (a bug to fix, not a
 //! reason to stop). At most one ping per shard is outstanding.
 
-use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
 
-use crate::client_affinity::{self, Follow, ShardView};
 use crate::config::Config;
-use crate::idle_spin::IdleSpinner;
 use crate::instance::Instance;
-use crate::shard_weight::ShardWeight;
-
-/// Binds a shard thread to its CPU (see `client_affinity`); where the kernel refuses, the
-/// thread runs unbound, and the server says so once.
-fn pin_shard_thread(cpu: usize) {
-    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if let Err(e) = client_affinity::pin_current_thread(cpu) {
-        if !WARNED.swap(true, Ordering::Relaxed) {
-            tracing::warn!("cannot bind shard threads to CPUs ({e}); they run unbound");
-        }
-    }
-}
-
-/// What sessions see of one shard: its runtime handle (to move a session there), and the
-/// counts and gauges that its sessions keep.
-pub struct Shard {
-    handle: tokio::runtime::Handle,
-    /// Sessions on this shard and not yet ended; placement picks the smallest.
-    sessions: AtomicUsize,
-    /// The CPU this shard's thread was last seen on by a session checking its client's CPU
-    /// (see `client_affinity`); -1 before that.
-    cpu: AtomicI32,
-    /// Keeps this shard's worker polling for a moment after its sessions answered.
-    pub spinner: Arc<IdleSpinner>,
-    /// Sets the worker thread's CPU weight from how many sessions here are active.
-    pub weight: Arc<ShardWeight>,
-}
-
-/// Every shard, shared by the accept loop and the sessions. It holds runtime handles, not the
-/// runtimes, so the sessions that hold it do not keep their own runtimes alive.
-pub struct Shards {
-    list: Vec<Shard>,
-    /// Whether sessions follow their clients' CPU (`--client-affinity`).
-    affinity: bool,
-}
+pub use crate::shards::{OnShard, Shards};
+use crate::shards::{Runtime, ShardOptions};
 
 /// A running server: its instance and the addresses it listens on.
 pub struct Server {
@@ -100,43 +65,13 @@ impl Server {
         for addr in &config.listen {
             listeners.push(TcpListener::bind((*addr, config.port)).await?);
         }
-        let mut list = Vec::with_capacity(config.worker_threads);
-        let mut runtimes = Vec::with_capacity(config.worker_threads);
-        let cpus = if config.pin_shards {
-            client_affinity::allowed_cpus()
-        } else {
-            Vec::new()
-        };
-        for i in 0..config.worker_threads.max(1) {
-            let mut builder = tokio::runtime::Builder::new_multi_thread();
-            // The name fits Linux's 15-character thread names, so `top -H` and perf show it.
-            builder
-                .worker_threads(1)
-                .thread_name(format!("tg-shard-{i}"))
-                // Deep statements recurse on this stack; the guard keeps them within it.
-                .thread_stack_size(crate::stack::SHARD_STACK_BYTES)
-                .enable_all();
-            if let Some(cpu) = client_affinity::shard_cpu(i, &cpus) {
-                // Every thread of the runtime: the worker, and the thread that takes the
-                // worker over while a session blocks (see the module doc).
-                builder.on_thread_start(move || pin_shard_thread(cpu));
-            }
-            let runtime = builder.build()?;
-            list.push(Shard {
-                handle: runtime.handle().clone(),
-                sessions: AtomicUsize::new(0),
-                cpu: AtomicI32::new(-1),
-                spinner: Arc::new(IdleSpinner::new(std::time::Duration::from_micros(
-                    config.idle_spin_us,
-                ))),
-                weight: Arc::new(ShardWeight::new(config.shard_weight)),
-            });
-            runtimes.push(Runtime(Some(runtime)));
-        }
-        let shards = Arc::new(Shards {
-            list,
+        let (shards, runtimes) = Shards::start(&ShardOptions {
+            count: config.worker_threads.max(1),
+            pin: config.pin_shards,
+            idle_spin: std::time::Duration::from_micros(config.idle_spin_us),
+            weight: config.shard_weight,
             affinity: config.client_affinity,
-        });
+        })?;
         let instance = Instance::new(config);
         crate::autovacuum::start(&instance);
         crate::memory::start_monitor(&instance.memory);
@@ -297,31 +232,6 @@ impl Server {
     }
 }
 
-impl Shards {
-    /// How many sessions each shard runs now.
-    pub fn sessions(&self) -> Vec<usize> {
-        self.list
-            .iter()
-            .map(|s| s.sessions.load(Ordering::Relaxed))
-            .collect()
-    }
-}
-
-/// A shard's runtime; always `Some` until dropped.
-struct Runtime(Option<tokio::runtime::Runtime>);
-
-impl Drop for Runtime {
-    /// Stops the shard without waiting for its tasks, which is allowed anywhere; a plain drop
-    /// of a runtime panics inside another runtime, where the server may well be dropped.
-    fn drop(&mut self) {
-        if let Some(rt) = self.0.take() {
-            rt.shutdown_background();
-        }
-    }
-}
-
-static NEXT_SHARD: AtomicUsize = AtomicUsize::new(0);
-
 /// Moves an accepted connection to the shard with the fewest sessions and starts its session
 /// there. The socket is re-registered with that shard's driver, so its readiness events wake
 /// that shard's thread alone.
@@ -338,15 +248,8 @@ fn place(
             return;
         }
     };
-    // The fewest sessions wins; ties go round-robin, so that connections opened together
-    // spread even when sessions of an earlier client are still ending.
-    let n = shards.list.len();
-    let start = NEXT_SHARD.fetch_add(1, Ordering::Relaxed);
-    let index = (0..n)
-        .map(|i| (start + i) % n)
-        .min_by_key(|&i| shards.list[i].sessions.load(Ordering::Relaxed))
-        .expect("at least one shard");
-    let on = OnShard::join(shards, index);
+    let on = OnShard::place(shards);
+    let index = on.index();
     tracing::debug!(%addr, shard = index, sessions = on.shard().sessions.load(Ordering::Relaxed), "connection placed");
     let instance = instance.clone();
     on.shard().handle.clone().spawn(async move {
@@ -355,60 +258,4 @@ fn place(
             Err(e) => tracing::warn!("could not register a connection: {e}"),
         }
     });
-}
-
-/// A session's place on a shard: counted in the shard's sessions for as long as it lives,
-/// however its task ends (a panic included), and the way to the shard's gauges and to the
-/// other shards when it follows its client (see `client_affinity`).
-pub struct OnShard {
-    shards: Arc<Shards>,
-    index: usize,
-}
-
-impl OnShard {
-    fn join(shards: Arc<Shards>, index: usize) -> OnShard {
-        shards.list[index].sessions.fetch_add(1, Ordering::Relaxed);
-        OnShard { shards, index }
-    }
-
-    /// The shard this session runs on.
-    pub fn shard(&self) -> &Shard {
-        &self.shards.list[self.index]
-    }
-
-    /// The shard to follow the client to, when a check is due at `now` and the checks so far
-    /// name one (see `client_affinity`). Runs on this shard's thread, after an answer.
-    pub fn follow(
-        &self,
-        follow: &mut Follow,
-        now: std::time::Instant,
-        socket: &impl std::os::fd::AsRawFd,
-    ) -> Option<usize> {
-        if !self.shards.affinity || self.shards.list.len() < 2 || !follow.due(now) {
-            return None;
-        }
-        let cpu = client_affinity::current_cpu();
-        self.shard().cpu.store(cpu, Ordering::Relaxed);
-        let client = client_affinity::incoming_cpu(socket);
-        let views = self.shards.list.iter().map(|s| ShardView {
-            cpu: s.cpu.load(Ordering::Relaxed),
-            sessions: s.sessions.load(Ordering::Relaxed),
-        });
-        let choice = client_affinity::choose(self.index, client, views);
-        follow.checked(now, choice)
-    }
-
-    /// This session's place on shard `index` instead, and that shard's runtime, where its
-    /// task must continue.
-    pub fn move_to(self, index: usize) -> (OnShard, tokio::runtime::Handle) {
-        let to = OnShard::join(self.shards.clone(), index);
-        let handle = to.shard().handle.clone();
-        (to, handle)
-    }
-}
-
-impl Drop for OnShard {
-    fn drop(&mut self) {
-        self.shard().sessions.fetch_sub(1, Ordering::Relaxed);
-    }
 }

@@ -22,7 +22,7 @@ use super::{
     MAX_PREPARED,
 };
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::Column;
 use crate::sql::types::{io, Type, Value};
 use crate::sql::{self, Statement};
@@ -354,7 +354,10 @@ impl Session {
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             self.core.begin_statement(&parsed.text);
             let r = match (&raw.constant, &parsed.literals) {
-                (Some(stmt), None) => self.run_statement(stmt, Vec::new(), &[], false),
+                (Some(c), None) => {
+                    let stmt = crate::sql::Statement::Channel(c.clone());
+                    self.run_statement(&stmt, Vec::new(), &[], false)
+                }
                 _ => self.run_simple(&parsed, i),
             };
             if r.is_ok() {

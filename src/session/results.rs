@@ -61,7 +61,7 @@ pub(super) fn binary_regclass(columns: &[Column], formats: &[Format]) -> bool {
 
 /// `row` with its regclass and regrole values held by name replaced by their OIDs.
 pub(super) fn resolve_regclass(
-    cx: &mut dyn sql::expr::SessionCtx,
+    cx: &mut dyn crate::sql::context::SessionCtx,
     columns: &[Column],
     row: Row,
 ) -> PgResult<Row> {
@@ -69,10 +69,10 @@ pub(super) fn resolve_regclass(
         .zip(columns)
         .map(|(v, c)| match (c.ty, &v) {
             (Type::REGCLASS, Value::Text(_)) => {
-                sql::func::catalog::oid_of_regclass(cx, std::slice::from_ref(&v))
+                sql::func::system::catalog::oid_of_regclass(cx, std::slice::from_ref(&v))
             }
             (Type::REGROLE, Value::Text(_)) => {
-                sql::func::catalog::oid_of_regrole(cx, std::slice::from_ref(&v))
+                sql::func::system::catalog::oid_of_regrole(cx, std::slice::from_ref(&v))
             }
             _ => Ok(v),
         })

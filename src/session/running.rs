@@ -41,8 +41,8 @@ use super::results::{
 };
 use super::{Portal, PortalRows, Session};
 use crate::error::{PgError, PgResult};
+use crate::sql::exec::EvalCx;
 use crate::sql::exec::{self, row_bytes, Executor, Held, Row, Step, MAX_RESULT_BYTES};
-use crate::sql::expr::EvalCx;
 use crate::sql::parser::Parsed;
 use crate::sql::plan::Plan;
 use crate::sql::types::Value;

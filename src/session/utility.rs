@@ -12,8 +12,9 @@ use super::settings::{self, Settings};
 use super::txn::{ListenAction, TxState};
 use super::{Core, Portal, PortalRows, Prepared, Session};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::exec::Row;
-use crate::sql::expr::SessionCtx;
+use crate::sql::parser::ChannelStmt;
 use crate::sql::plan::Column;
 use crate::sql::types::{Type, Value};
 use crate::sql::{self, SetValue, Statement, TxOptions};
@@ -187,13 +188,13 @@ impl Session {
                 }
                 self.write_rows(&cols, &formats, &[vec![Value::Text(value)]])?;
             }
-            Statement::Listen(ch) => {
+            Statement::Channel(ChannelStmt::Listen(ch)) => {
                 self.core
                     .txn_mut()
                     .listens
                     .push(ListenAction::Listen(ch.clone()));
             }
-            Statement::Unlisten(ch) => {
+            Statement::Channel(ChannelStmt::Unlisten(ch)) => {
                 // PostgreSQL does not even record UNLISTEN in a session that never listened.
                 if !self.core.listening.is_empty() || self.core.txn_has_listens() {
                     let a = match ch {
@@ -203,7 +204,7 @@ impl Session {
                     self.core.txn_mut().listens.push(a);
                 }
             }
-            Statement::Notify { channel, payload } => {
+            Statement::Channel(ChannelStmt::Notify { channel, payload }) => {
                 self.core.notify(channel, payload)?;
             }
             Statement::Prepare { name, query, types } => {

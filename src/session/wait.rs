@@ -25,7 +25,7 @@ use tokio::net::TcpStream;
 
 use super::{Core, Session};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::SessionCtx;
+use crate::sql::context::SessionCtx;
 use crate::txn::TxnCell;
 
 /// PostgreSQL's default deadlock_timeout.

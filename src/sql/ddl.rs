@@ -14,8 +14,8 @@ pub mod create_as;
 
 use pg_query::protobuf::{self, node::Node as N, ConstrType};
 
+use super::context::SessionCtx;
 use super::engine::{self, KeyTree, Rel, TableData};
-use super::expr::SessionCtx;
 use super::plan::Planner;
 use super::types::{FormatCtx, Type};
 use crate::catalog::{
@@ -91,7 +91,7 @@ pub struct CreateTable {
     pub comments: Vec<(String, String)>,
 }
 
-pub use crate::sql::expr::OnCommit;
+pub use crate::sql::context::OnCommit;
 
 /// An analyzed DDL statement.
 #[derive(Debug, Clone)]
@@ -853,7 +853,7 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
             .0
             .iter()
             .zip(def.columns.iter())
-            .map(|(v, &c)| super::expr::text_of(v, Type(table.columns[c].type_oid), cx.fmt()))
+            .map(|(v, &c)| super::exec::text_of(v, Type(table.columns[c].type_oid), cx.fmt()))
             .collect();
         return Err(PgError::new(
             code::UNIQUE_VIOLATION,

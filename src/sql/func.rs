@@ -8,7 +8,7 @@
 //!
 //! Functions that need session state (now(), current_user, ...) and the ones whose behavior
 //! depends on argument types the signature cannot express (concat, format, pg_typeof) live in
-//! the planner / [`session`]; EXTRACT is available both as `extract(text, x)` here and as
+//! the registry [`session_fn`]; EXTRACT is available both as `extract(text, x)` here and as
 //! [`extract_field`] for callers that know the type.
 //!
 //! The library is a folder of files by family of functions, as PostgreSQL's `utils/adt` is:
@@ -30,24 +30,25 @@
 //! | `func/misc.rs` | to_regtype, num_nulls/num_nonnulls, gen_random_uuid, format_type, text(x), pg_is_in_recovery |
 //! | `func/tests.rs` | unit tests through [`lookup`] |
 //!
-//! The functions evaluated through the session ([`crate::sql::expr::SessionFn`], with
-//! [`crate::sql::expr::SessionCtx`]) are not in the table; the planner finds them with
-//! [`session::lookup`]:
+//! The functions evaluated through the session ([`SessionFn`], with
+//! [`crate::sql::context::SessionCtx`]) are not in the table. The planner finds them in the
+//! registry `func/session_fn.rs` (names, argument and result types); their bodies are in the
+//! subfolder `func/system/`, a layer above the planner and the deparser (see
+//! docs/architecture.md), because they print stored expressions and read the catalogs:
 //!
 //! | file | holds |
 //! |------|-------|
-//! | `func/session.rs` | the session's and the instance's functions: now(), current_user, pg_backend_pid(), set_config(), format(), ...; it dispatches to the three below |
-//! | `func/catalog.rs` | system information over the catalogs: pg_get_expr, pg_get_indexdef, pg_get_constraintdef, pg_relation_size, col_description, regclass/regrole lookups, ... |
-//! | `func/privs.rs` | has_*_privilege, and aclexplode's rows |
-//! | `func/ssl.rs` | pg_stat_ssl and the sslinfo functions |
+//! | `func/session_fn.rs` | the registry: [`SessionFn`] and its families' names, signatures and result types |
+//! | `func/system/mod.rs` | the session's and the instance's functions: now(), current_user, pg_backend_pid(), set_config(), format(), ...; it dispatches to the three below |
+//! | `func/system/catalog.rs` | system information over the catalogs: pg_get_expr, pg_get_indexdef, pg_get_constraintdef, pg_relation_size, col_description, pg_has_role, regclass/regrole lookups, ... |
+//! | `func/system/privs.rs` | has_*_privilege, and aclexplode's rows |
+//! | `func/system/ssl.rs` | pg_stat_ssl and the sslinfo functions |
 //!
 //! Quoting names and literals (quote_ident, quote_literal, format's `%I` / `%L`) is done by
 //! [`crate::sql::quote`], which the deparser and the catalog functions share.
 
-pub mod catalog;
-pub mod privs;
-pub mod session;
-pub mod ssl;
+pub mod session_fn;
+pub mod system;
 
 mod args;
 mod array;
@@ -69,6 +70,7 @@ pub use crate::sql::quote::quote_ident;
 pub use datetime::{extract_field, zone_for_at_time_zone};
 pub use math::random_double;
 pub use regexp::similar_to_regex;
+pub use session_fn::SessionFn;
 
 use crate::error::PgResult;
 use crate::sql::types::{FormatCtx, Type, Value};

@@ -12,11 +12,12 @@
 //! session owns, so the session executes them.
 
 pub mod catalog;
+pub mod context;
 pub mod ddl;
 pub mod engine;
 pub mod exec;
-pub mod expr;
 pub mod func;
+pub mod guc;
 pub mod parser;
 pub mod plan;
 pub mod privs;
@@ -33,7 +34,7 @@ use std::sync::Arc;
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
-use parser::sval;
+use parser::{sval, ChannelStmt};
 use plan::modify::TableCx;
 use plan::{Plan, Planner};
 use types::{FormatCtx, Type, Value};
@@ -110,12 +111,8 @@ pub enum Statement {
     Show(String),
     /// The channel is shared with the transaction's pending LISTEN/UNLISTEN actions, which
     /// would otherwise copy it at every execution.
-    Listen(Arc<str>),
-    Unlisten(Option<Arc<str>>),
-    Notify {
-        channel: String,
-        payload: String,
-    },
+    /// LISTEN, UNLISTEN, NOTIFY (read by the parser: `parser::ChannelStmt`).
+    Channel(ChannelStmt),
     /// PREPARE: the types and the statement are analyzed when PREPARE runs, as in PostgreSQL.
     Prepare {
         name: String,
@@ -125,7 +122,7 @@ pub enum Statement {
     /// EXECUTE: each argument with its type and its location in the text.
     Execute {
         name: String,
-        params: Vec<(expr::Expr, Type, i32)>,
+        params: Vec<(plan::Expr, Type, i32)>,
     },
     Deallocate(Option<String>),
     DiscardAll,
@@ -207,9 +204,9 @@ pub fn tag_of(s: &Statement) -> &'static str {
         | Statement::SetSessionCharacteristics(_) => "SET",
         Statement::Reset(_) | Statement::ResetAll => "RESET",
         Statement::Show(_) => "SHOW",
-        Statement::Listen(_) => "LISTEN",
-        Statement::Unlisten(_) => "UNLISTEN",
-        Statement::Notify { .. } => "NOTIFY",
+        Statement::Channel(ChannelStmt::Listen(_)) => "LISTEN",
+        Statement::Channel(ChannelStmt::Unlisten(_)) => "UNLISTEN",
+        Statement::Channel(ChannelStmt::Notify { .. }) => "NOTIFY",
         Statement::Prepare { .. } => "PREPARE",
         Statement::Execute { .. } => "EXECUTE",
         Statement::Deallocate(Some(_)) => "DEALLOCATE",
@@ -295,26 +292,6 @@ fn planner<'a>(
 
 /// Decides what a parsed statement is and plans it if it is a query. `params` holds the
 /// parameter types the client declared (UNKNOWN for OID 0); the planner fills in the rest.
-/// The analysis of a statement that depends on nothing but its text — not on settings,
-/// parameters or the catalog — so that it can be done once when the text is parsed and kept in
-/// the parse cache: LISTEN, UNLISTEN and NOTIFY (their analysis copies names and a literal).
-/// None for every other statement, and for these when the analysis fails (the error is raised
-/// again, at execution, by [`analyze`]).
-pub fn analyze_constant(node: &N) -> Option<Statement> {
-    match node {
-        N::ListenStmt(_) | N::UnlistenStmt(_) | N::NotifyStmt(_) => analyze_inner(
-            node,
-            &mut Vec::new(),
-            &FormatCtx::default(),
-            Mode::Simple,
-            &mut None,
-            None,
-        )
-        .ok(),
-        _ => None,
-    }
-}
-
 pub fn analyze(
     node: &N,
     params: &mut Vec<Type>,
@@ -513,16 +490,9 @@ fn analyze_inner(
             }
         }
         N::VariableShowStmt(s) => Statement::Show(s.name.to_ascii_lowercase()),
-        N::ListenStmt(l) => Statement::Listen(Arc::from(l.conditionname.as_str())),
-        N::UnlistenStmt(u) => Statement::Unlisten(if u.conditionname.is_empty() {
-            None
-        } else {
-            Some(Arc::from(u.conditionname.as_str()))
-        }),
-        N::NotifyStmt(n) => Statement::Notify {
-            channel: n.conditionname.clone(),
-            payload: n.payload.clone(),
-        },
+        N::ListenStmt(_) | N::UnlistenStmt(_) | N::NotifyStmt(_) => {
+            Statement::Channel(ChannelStmt::of(node).expect("a channel statement"))
+        }
         N::PrepareStmt(p) => {
             let types = p
                 .argtypes
@@ -556,7 +526,7 @@ fn analyze_inner(
                     plan::Node::Project { exprs, .. } => exprs.into_iter().next(),
                     _ => None,
                 }
-                .unwrap_or(expr::Expr::Const(Value::Null));
+                .unwrap_or(plan::Expr::Const(Value::Null));
                 exprs.push((expr, ty, plan::node_location(n)));
             }
             Statement::Execute {

@@ -67,13 +67,44 @@ unsafe extern "C" {
 #[derive(Debug)]
 pub struct RawStatement {
     pub node: N,
-    /// The statement analysed once, here, when its analysis depends on its text alone (see
-    /// [`super::analyze_constant`]): a query text served from the parse cache then runs
-    /// without being analysed again.
-    pub constant: Option<super::Statement>,
+    /// The statement read once, here, when its meaning is its text alone (see
+    /// [`ChannelStmt`]): a query text served from the parse cache then runs without being
+    /// analysed again.
+    pub constant: Option<ChannelStmt>,
     /// Byte range of this statement in the text.
     pub location: usize,
     pub len: usize,
+}
+
+/// LISTEN, UNLISTEN and NOTIFY: statements whose meaning is their text alone, read when the
+/// text is parsed (so once per cached text) and run from the cache without analysis. Names
+/// are shared (`Arc`) so that running one from the cache copies nothing.
+#[derive(Debug, Clone)]
+pub enum ChannelStmt {
+    Listen(Arc<str>),
+    /// None: UNLISTEN *.
+    Unlisten(Option<Arc<str>>),
+    Notify {
+        channel: Arc<str>,
+        payload: Arc<str>,
+    },
+}
+
+impl ChannelStmt {
+    /// The statement of `node`, when it is one of the three.
+    pub fn of(node: &N) -> Option<ChannelStmt> {
+        Some(match node {
+            N::ListenStmt(l) => ChannelStmt::Listen(Arc::from(l.conditionname.as_str())),
+            N::UnlistenStmt(u) => ChannelStmt::Unlisten(
+                (!u.conditionname.is_empty()).then(|| Arc::from(u.conditionname.as_str())),
+            ),
+            N::NotifyStmt(n) => ChannelStmt::Notify {
+                channel: Arc::from(n.conditionname.as_str()),
+                payload: Arc::from(n.payload.as_str()),
+            },
+            _ => return None,
+        })
+    }
 }
 
 /// The parsed form of one query text: its statements and the notices the lexer raised.
@@ -183,7 +214,7 @@ pub fn parse_uncached(text: &str) -> PgResult<Parsed> {
             continue;
         };
         stmts.push(RawStatement {
-            constant: super::analyze_constant(&node),
+            constant: ChannelStmt::of(&node),
             node,
             location: raw.stmt_location as usize,
             len: if raw.stmt_len == 0 {

@@ -52,7 +52,6 @@ use std::collections::HashMap;
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
 use crate::sql::parser::{names_of, str_of};
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{FormatCtx, Type, Value};
@@ -84,13 +83,14 @@ pub mod lock_rows;
 mod regclass;
 mod regrole;
 mod search_cycle;
+pub mod sequence;
 mod table_expr;
 
 pub use coerce::common_type;
 pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
-    AggCall, AggFunc, Column, Feed, Frame, FrameBound, JoinKind, ListFn, LockWait, Node, Plan,
-    ScanRel, SetOpKind, SortKey, Srf, SrfCall, WinFunc, WindowCall, WorkTable,
+    AggCall, AggFunc, Column, Expr, Feed, Frame, FrameBound, JoinKind, ListFn, LockWait, Node,
+    Plan, ScanRel, SetOpKind, SortKey, Srf, SrfCall, SubqueryKind, WinFunc, WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 

@@ -30,7 +30,7 @@ use crate::catalog::acl::{self, Acl, ObjKind};
 use crate::catalog::roles::Roles;
 use crate::catalog::{Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::SessionCtx;
+use crate::sql::context::SessionCtx;
 use crate::txn::Snapshot;
 
 /// pg_read_all_data and pg_write_all_data (PostgreSQL 14+).
@@ -520,4 +520,56 @@ pub fn check_any_as(cx: &mut dyn SessionCtx, rel: &Rel, bits: u32, role: Oid) ->
         return Ok(());
     }
     Err(denied(rel_kind_word(rel.kind), &rel.name.name))
+}
+
+// Roles as the session's catalog snapshot sees them (DDL, the system functions and the
+// privilege checks all read them).
+
+pub fn does_not_exist(name: &str) -> PgError {
+    PgError::new(
+        code::UNDEFINED_OBJECT,
+        format!("role \"{name}\" does not exist"),
+    )
+}
+
+/// The role `name` as the session's catalog snapshot sees it.
+pub fn lookup(
+    cx: &mut dyn SessionCtx,
+    name: &str,
+) -> PgResult<Option<std::sync::Arc<crate::catalog::roles::Role>>> {
+    let snap = cx.catalog_snapshot()?;
+    Ok(cx.instance().catalog.roles.by_name(name, &snap))
+}
+
+/// The OID of role `name`; 42704 if there is none.
+pub fn role_oid(cx: &mut dyn SessionCtx, name: &str) -> PgResult<u32> {
+    lookup(cx, name)?
+        .map(|r| r.oid)
+        .ok_or_else(|| does_not_exist(name))
+}
+
+/// pg_get_userbyid: the role's name, or `unknown (OID=n)`.
+pub fn name_by_oid(cx: &mut dyn SessionCtx, oid: u32) -> String {
+    let Ok(snap) = cx.catalog_snapshot() else {
+        return format!("unknown (OID={oid})");
+    };
+    cx.instance()
+        .catalog
+        .roles
+        .by_oid(oid, &snap)
+        .map_or_else(|| format!("unknown (OID={oid})"), |r| r.def.name.clone())
+}
+
+/// Whether `member` holds the admin option on `role`, directly or through roles it is a
+/// member of (PostgreSQL's is_admin_of_role; superusers always do).
+pub fn is_admin_of(cx: &mut dyn SessionCtx, member: u32, role: u32) -> PgResult<bool> {
+    let snap = cx.catalog_snapshot()?;
+    let roles = &cx.instance().catalog.roles;
+    if roles.by_oid(member, &snap).is_some_and(|r| r.def.superuser) {
+        return Ok(true);
+    }
+    Ok(roles
+        .members(&snap)
+        .iter()
+        .any(|m| m.role == role && m.admin && roles.is_member(member, m.member, false, &snap)))
 }

@@ -316,7 +316,7 @@ impl Typer<'_> {
         for a in &fc.args {
             args.push(self.expr(a.node.as_ref().ok_or(Unsupported)?)?);
         }
-        if let Some((sf, sig)) = func::session::lookup(&name, args.len()) {
+        if let Some((sf, sig)) = func::session_fn::lookup(&name, args.len()) {
             let args = match sig {
                 Some(want) => args
                     .into_iter()
@@ -328,7 +328,7 @@ impl Typer<'_> {
             return Ok(T::Func {
                 name,
                 args,
-                ty: func::session::result_type(sf),
+                ty: func::session_fn::result_type(sf),
             });
         }
         // The signature whose arguments take these without conversion, else the first of

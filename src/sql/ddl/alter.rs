@@ -28,10 +28,12 @@ use super::{
 };
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, RelKind, MAX_COLUMNS};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, Rel, Row, TableData};
-use crate::sql::expr::{EvalCx, Expr, SessionCtx};
+use crate::sql::exec::EvalCx;
 use crate::sql::parser::deparse_expr;
 use crate::sql::plan::modify::parse_expr;
+use crate::sql::plan::Expr;
 use crate::sql::plan::Planner;
 use crate::sql::types::cast::format_type_with_typmod;
 use crate::sql::types::{FormatCtx, Type, Value};

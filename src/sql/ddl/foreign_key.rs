@@ -17,10 +17,10 @@ use pg_query::protobuf;
 use super::{find_locked, names_of, notice, rel_name, replace};
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, IndexDef, Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
 use crate::sql::exec::foreign_key::Found;
 use crate::sql::exec::foreign_key::{find_row, key_applies, missing_parent, unique_index_for};
-use crate::sql::expr::SessionCtx;
 use crate::sql::types::{cast, Type, Value};
 use crate::txn::lock::LockMode;
 

@@ -22,8 +22,8 @@ use super::{find_locked, replace, Ddl};
 use crate::catalog::acl::{self, Acl, AclItem, ObjKind};
 use crate::catalog::{Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
-use crate::sql::expr::SessionCtx;
 use crate::sql::parser::str_of;
 use crate::sql::privs::denied;
 pub use crate::sql::privs::{check_any, check_any_as};
@@ -107,12 +107,12 @@ pub enum OwnerTarget {
 
 fn spec_oid(cx: &mut dyn SessionCtx, spec: &Spec) -> PgResult<Oid> {
     match spec {
-        Spec::Name(n) => super::role::role_oid(cx, n),
-        Spec::Public => super::role::role_oid(cx, "public"),
+        Spec::Name(n) => crate::sql::privs::role_oid(cx, n),
+        Spec::Public => crate::sql::privs::role_oid(cx, "public"),
         Spec::CurrentUser => Ok(cx.role_oid()),
         Spec::SessionUser => {
             let n = cx.session_user().to_string();
-            super::role::role_oid(cx, &n)
+            crate::sql::privs::role_oid(cx, &n)
         }
     }
 }
@@ -524,22 +524,22 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
     for spec in &g.grantees {
         grantees.push(match spec {
             Spec::Public => acl::PUBLIC,
-            Spec::Name(n) => super::role::role_oid(cx, n)?,
+            Spec::Name(n) => crate::sql::privs::role_oid(cx, n)?,
             Spec::CurrentUser => cx.role_oid(),
             Spec::SessionUser => {
                 let n = cx.session_user().to_string();
-                super::role::role_oid(cx, &n)?
+                crate::sql::privs::role_oid(cx, &n)?
             }
         });
     }
     if let Some(spec) = &g.grantor {
         let oid = match spec {
-            Spec::Name(n) => super::role::role_oid(cx, n)?,
-            Spec::Public => super::role::role_oid(cx, "public")?,
+            Spec::Name(n) => crate::sql::privs::role_oid(cx, n)?,
+            Spec::Public => crate::sql::privs::role_oid(cx, "public")?,
             Spec::CurrentUser => cx.role_oid(),
             Spec::SessionUser => {
                 let n = cx.session_user().to_string();
-                super::role::role_oid(cx, &n)?
+                crate::sql::privs::role_oid(cx, &n)?
             }
         };
         if oid != cx.role_oid() {

@@ -17,7 +17,7 @@
 
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::SessionCtx;
+use crate::sql::context::SessionCtx;
 use crate::sql::types::Type;
 use crate::txn::lock::LockMode;
 

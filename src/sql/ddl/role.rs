@@ -19,7 +19,8 @@ use crate::catalog::password;
 use crate::catalog::roles::{Member, Role, RoleDef, BOOTSTRAP_SUPERUSER, PG_DATABASE_OWNER};
 use crate::catalog::{CatalogError, RelKind, FIRST_USER_OID};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::SessionCtx;
+use crate::sql::context::SessionCtx;
+use crate::sql::privs::{does_not_exist, is_admin_of, lookup};
 use crate::sql::types::{Type, Value};
 use std::sync::Arc;
 
@@ -325,13 +326,6 @@ fn analyze_now(node: &N) -> Option<PgResult<RoleDdl>> {
     })
 }
 
-fn does_not_exist(name: &str) -> PgError {
-    PgError::new(
-        code::UNDEFINED_OBJECT,
-        format!("role \"{name}\" does not exist"),
-    )
-}
-
 fn denied(msg: impl Into<String>) -> PgError {
     PgError::new(code::INSUFFICIENT_PRIVILEGE, msg)
 }
@@ -339,19 +333,6 @@ fn denied(msg: impl Into<String>) -> PgError {
 fn reserved(name: &str) -> PgError {
     PgError::new(RESERVED_NAME, format!("role name \"{name}\" is reserved"))
         .with_detail("Role names starting with \"pg_\" are reserved.")
-}
-
-/// The role `name` as the session's catalog snapshot sees it.
-pub fn lookup(cx: &mut dyn SessionCtx, name: &str) -> PgResult<Option<Arc<Role>>> {
-    let snap = cx.catalog_snapshot()?;
-    Ok(cx.instance().catalog.roles.by_name(name, &snap))
-}
-
-/// The OID of role `name`; 42704 if there is none.
-pub fn role_oid(cx: &mut dyn SessionCtx, name: &str) -> PgResult<u32> {
-    lookup(cx, name)?
-        .map(|r| r.oid)
-        .ok_or_else(|| does_not_exist(name))
 }
 
 /// The role a spec names (CURRENT_USER: the current role, SESSION_USER: the session user).
@@ -859,20 +840,6 @@ fn owned_objects(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Vec<String>> {
     Ok(out.into_iter().map(|(_, _, s)| s).collect())
 }
 
-/// Whether `member` holds the admin option on `role`, directly or through roles it is a
-/// member of (PostgreSQL's is_admin_of_role; superusers always do).
-fn is_admin_of(cx: &mut dyn SessionCtx, member: u32, role: u32) -> PgResult<bool> {
-    let snap = cx.catalog_snapshot()?;
-    let roles = &cx.instance().catalog.roles;
-    if roles.by_oid(member, &snap).is_some_and(|r| r.def.superuser) {
-        return Ok(true);
-    }
-    Ok(roles
-        .members(&snap)
-        .iter()
-        .any(|m| m.role == role && m.admin && roles.is_member(member, m.member, false, &snap)))
-}
-
 /// Checks that the current role may change the members of `role` (AddRoleMems / DelRoleMems).
 fn check_membership_change(cx: &mut dyn SessionCtx, role: &Role) -> PgResult<()> {
     let me = current(cx)?;
@@ -1013,79 +980,7 @@ fn del_members(
     Ok(())
 }
 
-/// pg_get_userbyid: the role's name, or `unknown (OID=n)`.
-pub fn name_by_oid(cx: &mut dyn SessionCtx, oid: u32) -> String {
-    let Ok(snap) = cx.catalog_snapshot() else {
-        return format!("unknown (OID={oid})");
-    };
-    cx.instance()
-        .catalog
-        .roles
-        .by_oid(oid, &snap)
-        .map_or_else(|| format!("unknown (OID={oid})"), |r| r.def.name.clone())
-}
-
 /// Whether `oid` is the bootstrap superuser (used where only it may act).
 pub fn is_bootstrap(oid: u32) -> bool {
     oid == BOOTSTRAP_SUPERUSER
-}
-
-/// A role argument of pg_has_role: a name (42704 if there is none) or an OID (None if there is
-/// none: the function then returns NULL, as PostgreSQL's _id variants do).
-fn role_arg(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Option<Arc<Role>>> {
-    let snap = cx.catalog_snapshot()?;
-    let roles = &cx.instance().catalog.roles;
-    match v {
-        Value::Oid(o) => Ok(roles.by_oid(*o, &snap)),
-        Value::Text(name) => roles
-            .by_name(name, &snap)
-            .map(Some)
-            .ok_or_else(|| does_not_exist(name)),
-        other => Ok(other.as_i64().and_then(|o| roles.by_oid(o as u32, &snap))),
-    }
-}
-
-/// pg_has_role([user,] role, privilege): MEMBER (SET ROLE allowed), USAGE (privileges held
-/// without SET ROLE), each optionally WITH ADMIN / GRANT OPTION, comma-separated.
-pub fn has_role(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
-    if args.iter().any(|a| matches!(a, Value::Null)) {
-        return Ok(Value::Null);
-    }
-    let (user, role, mode) = match args {
-        [role, mode] => {
-            let me = cx.role_oid();
-            (Value::Oid(me), role, mode)
-        }
-        [user, role, mode] => (user.clone(), role, mode),
-        _ => return Ok(Value::Null),
-    };
-    let mode = match mode {
-        Value::Text(t) => t.clone(),
-        _ => String::new(),
-    };
-    let (Some(user), Some(role)) = (role_arg(cx, &user)?, role_arg(cx, role)?) else {
-        return Ok(Value::Null);
-    };
-    let snap = cx.catalog_snapshot()?;
-    let mut ok = false;
-    for part in mode.split(',') {
-        let p = part.trim().to_ascii_lowercase();
-        let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
-        let roles = &cx.instance().catalog.roles;
-        ok |= match p.as_str() {
-            "member" => user.def.superuser || roles.is_member(user.oid, role.oid, false, &snap),
-            "usage" => user.def.superuser || roles.is_member(user.oid, role.oid, true, &snap),
-            "member with admin option"
-            | "member with grant option"
-            | "usage with admin option"
-            | "usage with grant option" => is_admin_of(cx, user.oid, role.oid)?,
-            _ => {
-                return Err(PgError::new(
-                    code::INVALID_PARAMETER_VALUE,
-                    format!("unrecognized privilege type: \"{}\"", part.trim()),
-                ))
-            }
-        };
-    }
-    Ok(Value::Bool(ok))
 }

@@ -11,8 +11,8 @@ use pg_query::protobuf::{self, node::Node as N, ObjectType};
 use super::{catalog_error, notice};
 use crate::catalog::RelKind;
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine;
-use crate::sql::expr::SessionCtx;
 
 /// PostgreSQL's SQLSTATEs for schemas.
 const DUPLICATE_SCHEMA: &str = "42P06";
@@ -99,7 +99,7 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         } => {
             // PostgreSQL resolves the owner and checks the privileges first.
             let owner = match owner {
-                Some(o) => super::role::role_oid(cx, o)?,
+                Some(o) => crate::sql::privs::role_oid(cx, o)?,
                 None => cx.role_oid(),
             };
             super::grant::check_create_schema(cx, owner)?;

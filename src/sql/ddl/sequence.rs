@@ -17,8 +17,8 @@ use super::{catalog_error, creation_schema, find, notice, qual, replace_with_dat
 use crate::catalog::sequence::{OwnedBy, SeqOptions, SeqState, Sequence};
 use crate::catalog::{ColumnDef, NewRelation, Oid, Persistence, RelKind};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::{Rel, TableData};
-use crate::sql::expr::SessionCtx;
 use crate::sql::parser::str_of;
 use crate::sql::plan::Planner;
 use crate::sql::sequence::nextval_default;

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 
 use crate::error::{PgError, PgResult};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{AggCall, AggFunc, Node, Plan};
 use crate::sql::types::{self, Array, Interval, Numeric, Type, Value};
 
@@ -252,7 +252,7 @@ impl Aggregate {
     fn add(
         &mut self,
         r: &Row,
-        group: &[crate::sql::expr::Expr],
+        group: &[crate::sql::plan::Expr],
         aggs: &[AggCall],
         cx: &mut EvalCx,
         b: &Budget,

@@ -11,7 +11,7 @@
 
 use crate::catalog::acl;
 use crate::catalog::RelKind;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::privs::{self, Who};
 use crate::sql::types::Value;
 

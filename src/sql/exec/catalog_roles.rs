@@ -9,7 +9,7 @@
 
 use crate::catalog::roles::Role;
 use crate::sql::catalog as builtin;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::types::{Array, Type, Value};
 use std::sync::Arc;
 

@@ -7,8 +7,8 @@
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::sql::catalog as builtin;
 use crate::sql::engine::Rel;
-use crate::sql::expr::EvalCx;
-use crate::sql::func::catalog::{check_node, default_node};
+use crate::sql::exec::EvalCx;
+use crate::sql::func::system::catalog::{check_node, default_node};
 use crate::sql::types::{Array, Type, Value};
 use crate::sync::Arc;
 
@@ -437,14 +437,14 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         2609 | 2396 => description_rows(oid, cx),
         super::pg_locks::OID => super::pg_locks::rows(cx),
         // pg_stat_ssl
-        12249 => crate::sql::func::ssl::stat_ssl_rows(cx.session.instance()),
+        12249 => crate::sql::func::system::ssl::stat_ssl_rows(cx.session.instance()),
         _ => return builtin::fixed::rows(oid),
     })
 }
 
 fn description_rows(oid: u32, cx: &mut EvalCx) -> Vec<Row> {
     let shared = oid == 2396;
-    let Ok(rows) = crate::sql::ddl::comment::descriptions(cx.session, shared) else {
+    let Ok(rows) = crate::sql::func::system::comments::descriptions(cx.session, shared) else {
         return Vec::new();
     };
     let mut out: Vec<Row> = Vec::new();

@@ -3,7 +3,7 @@
 //! (named with a leading underscore), as PostgreSQL makes them at CREATE TABLE / VIEW. Their
 //! OIDs come from the catalog (`Catalog::row_type`).
 
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::types::Value;
 
 use super::catalog_rows::{created_namespaces, visible_relations};

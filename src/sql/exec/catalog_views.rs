@@ -7,8 +7,8 @@
 //! so these views list the user's relations only.
 
 use crate::catalog::{ConstraintKind, RelKind};
-use crate::sql::expr::EvalCx;
-use crate::sql::func::catalog::index_definition;
+use crate::sql::exec::EvalCx;
+use crate::sql::func::system::catalog::index_definition;
 use crate::sql::types::Value;
 
 use super::catalog_rows::{build, role_names, visible_relations};

@@ -22,7 +22,7 @@ use std::sync::{Arc, Weak};
 use parking_lot::Mutex;
 
 use crate::error::{PgError, PgResult};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan, WorkTable};
 
 use super::bounds::{row_bytes, Held};

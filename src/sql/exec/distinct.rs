@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan};
 
 use super::bounds::{row_bytes, Held};

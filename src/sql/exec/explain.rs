@@ -15,7 +15,7 @@ use std::time::Instant;
 use parking_lot::Mutex;
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::explain;
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::Value;

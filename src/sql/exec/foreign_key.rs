@@ -42,9 +42,11 @@ use std::sync::Arc;
 
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, Changed, Key, Rel, WriteError, Writer};
-use crate::sql::expr::{text_of, EvalCx, Expr, SessionCtx};
+use crate::sql::exec::{text_of, EvalCx};
 use crate::sql::plan::modify::{defaults_and_checks, table_columns, Modify, ModifyKind};
+use crate::sql::plan::Expr;
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{FormatCtx, Type, Value};
 use crate::storage::{LockMode, RowId};

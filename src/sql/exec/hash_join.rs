@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::join::HashJoin as Spec;
 use crate::sql::plan::{JoinKind, Node, Plan};
 use crate::sql::types::{self, Value};

@@ -14,7 +14,7 @@ use std::ops::Bound;
 
 use crate::error::PgResult;
 use crate::sql::engine::{self, Key, KeyRef};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::index_path::{Fixed, IndexPath, RangeBound, MAX_PROBES};
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{self, Value};

@@ -4,7 +4,7 @@
 //! left row, which it sees as its innermost outer row.
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{JoinKind, Node, Plan};
 use crate::sql::types::Value;
 

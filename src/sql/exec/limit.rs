@@ -1,7 +1,8 @@
 //! LIMIT and OFFSET: stop pulling the input once the rows are there.
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::{EvalCx, Expr};
+use crate::sql::exec::EvalCx;
+use crate::sql::plan::Expr;
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::Value;
 

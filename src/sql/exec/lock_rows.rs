@@ -11,7 +11,7 @@
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Changed, WriteError};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::lock_rows::LockSpec;
 use crate::sql::plan::{LockWait, Node, Plan};
 use crate::sql::types::Value;

@@ -73,6 +73,7 @@ mod catalog_views;
 pub mod copy_load;
 mod cte;
 mod distinct;
+mod eval;
 mod explain;
 pub(crate) mod foreign_key;
 mod hash_join;
@@ -98,13 +99,13 @@ mod window;
 use std::ops::Deref;
 
 use crate::error::{PgError, PgResult};
-use crate::sql::expr::EvalCx;
 use crate::sql::plan::{Column, Node, Plan};
 use crate::sql::types::{io, Type, Value};
 
 pub(crate) use bounds::{row_bytes, Held};
 pub use bounds::{Budget, BUDGET_ROWS, BUDGET_TIME, MAX_RESULT_BYTES, WORK_MEM};
 use cte::Env;
+pub use eval::{text_of, EvalCx};
 
 pub type Row = Vec<Value>;
 

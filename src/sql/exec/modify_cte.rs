@@ -26,7 +26,7 @@ use std::sync::Arc;
 use parking_lot::Mutex;
 
 use crate::error::{PgError, PgResult};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan};
 
 use super::cte::{Env, Store};

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::types::Value;
 use crate::txn::lock::LockMode;
 

@@ -1,7 +1,8 @@
 //! Row-at-a-time operators: the select list (Project) and WHERE/HAVING (Filter).
 
 use crate::error::PgResult;
-use crate::sql::expr::{EvalCx, Expr};
+use crate::sql::exec::EvalCx;
+use crate::sql::plan::Expr;
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::Value;
 

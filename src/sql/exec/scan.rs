@@ -3,7 +3,7 @@
 
 use crate::error::PgResult;
 use crate::sql::catalog;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan, VirtualTable};
 use crate::sql::types::Value;
 
@@ -215,12 +215,12 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
                 .collect()
         }
         VirtualTable::Settings => {
-            let names = crate::session::settings::all_names();
+            let names = crate::sql::guc::all_names();
             let mut rows = Vec::new();
             for (name, desc) in names {
                 if let Ok(Some(v)) = cx.session.get_setting(name, true) {
                     rows.push(vec![
-                        Value::Text(crate::session::settings::display_name(name).to_string()),
+                        Value::Text(crate::sql::guc::display_name(name).to_string()),
                         Value::Text(v),
                         Value::Null,
                         Value::Text("Client Connection Defaults".into()),

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan, SetOpKind};
 
 use super::bounds::{row_bytes, Held};

@@ -2,7 +2,7 @@
 //! once (stably, so equal keys keep their input order), then returned one per pull.
 
 use crate::error::PgResult;
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::Value;
 

@@ -5,7 +5,8 @@
 use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::{EvalCx, Expr};
+use crate::sql::exec::EvalCx;
+use crate::sql::plan::Expr;
 use crate::sql::plan::{ListFn, Node, Plan, Srf};
 use crate::sql::types::ops::BinFn;
 use crate::sql::types::{self, cast, FormatCtx, Numeric, Type, Value};
@@ -179,7 +180,7 @@ impl Series {
             },
             Srf::PartitionAncestors => Series::empty(),
             Srf::AclExplode => {
-                let rows = crate::sql::func::privs::explode(cx.session, &vals[0])?;
+                let rows = crate::sql::func::system::privs::explode(cx.session, &vals[0])?;
                 Series::Rows(rows.into_iter())
             }
             Srf::ListeningChannels => {

@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Changed, Key, Rel, WriteError, Writer};
-use crate::sql::expr::{text_of, EvalCx};
+use crate::sql::exec::{text_of, EvalCx};
 use crate::sql::plan::modify::{Modify, ModifyKind};
 use crate::sql::plan::{Node, Plan};
 use crate::sql::types::{Type, Value};

@@ -7,7 +7,7 @@ use super::*;
 use crate::config::Config;
 use crate::error::PgResult;
 use crate::instance::Instance;
-use crate::sql::expr::SessionCtx;
+use crate::sql::context::SessionCtx;
 use crate::sql::types::FormatCtx;
 use crate::sql::{Mode, Statement};
 

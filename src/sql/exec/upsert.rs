@@ -15,7 +15,7 @@
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Changed, Conflict, WriteError};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::modify::on_conflict::{ConflictAction, OnConflict};
 use crate::sql::plan::modify::Modify;
 use crate::sql::types::Value;

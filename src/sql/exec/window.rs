@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::EvalCx;
+use crate::sql::exec::EvalCx;
 use crate::sql::plan::{FrameBound, Node, Plan, WinFunc, WindowCall};
 use crate::sql::types::Value;
 

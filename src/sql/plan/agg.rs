@@ -16,7 +16,7 @@ use super::nodes::{AggCall, AggFunc, Column, Node, Plan, SortKey};
 use super::scope::Scope;
 use super::{aggregates, grouping_sets, loc, names_of, str_of, PlanState, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{Type, Value};
 

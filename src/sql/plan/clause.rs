@@ -11,7 +11,7 @@ use super::nodes::{Column, Node, Plan, SortKey};
 use super::scope::Scope;
 use super::{loc, modify, str_of, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 
 impl Planner<'_> {
     /// WHERE: a Filter over the FROM rows (an index scan where one applies); the condition is

@@ -9,7 +9,7 @@ use pg_query::protobuf::{self, node::Node as N};
 use super::names::node_location;
 use super::{loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::{io, Type, Value};
 
@@ -187,7 +187,7 @@ impl Planner<'_> {
             && to == Type::REGCLASS
             && matches!(from, Type::OID | Type::INT4 | Type::INT8)
         {
-            return Ok(crate::sql::func::catalog::regclass_of_oid_expr(e, from));
+            return Ok(super::regclass::regclass_of_oid_expr(e, from));
         }
         if let Some(e) = self.regrole_cast(&e, from, to, ctx)? {
             return self.coerce(e.0, e.1, to, typmod, ctx, location);
@@ -200,7 +200,7 @@ impl Planner<'_> {
             }
         }
         if from == Type::REGCLASS && to == Type::OID && !e.is_const() {
-            return Ok(crate::sql::func::catalog::oid_of_regclass_expr(e));
+            return Ok(super::regclass::oid_of_regclass_expr(e));
         }
         if let Expr::Const(v) = &e {
             // Fold casts of constants so that errors surface at plan time with a position.

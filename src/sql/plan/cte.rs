@@ -11,7 +11,7 @@ use super::names::node_location;
 use super::nodes::{Node, Plan, WorkTable};
 use super::{loc, names_of, search_cycle, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::Type;
 

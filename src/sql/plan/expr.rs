@@ -14,7 +14,8 @@ use super::nodes::{Column, Node, Plan};
 use super::scope::Scope;
 use super::{loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::{Expr, SessionFn, SubqueryKind};
+use crate::sql::func::SessionFn;
+use crate::sql::plan::{Expr, SubqueryKind};
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{Numeric, Type, Value};
 

@@ -15,7 +15,7 @@ use super::scope::{Scope, ScopeCol};
 use super::virtual_table::{guarded_catalog, virtual_columns, virtual_table};
 use super::{loc, modify, names_of, with_modify, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::privs;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::Type;

@@ -11,9 +11,10 @@ use super::agg::{aggregate_func, AggCtx};
 use super::scope::Scope;
 use super::{aggregates, loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::{Expr, SessionFn};
-use crate::sql::func::session as session_fn;
+use crate::sql::func::session_fn;
+use crate::sql::func::SessionFn;
 use crate::sql::func::{self, FuncSig};
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::{Type, Value};
 
@@ -237,7 +238,7 @@ impl Planner<'_> {
         }
         if let Some((sf, sig)) = session_fn::lookup(&name, args.len()) {
             if let Some(first) = positional.as_ref().unwrap_or(&fc.args).first() {
-                crate::sql::sequence::check_regclass_literal(self.tables.as_ref(), sf, first)?;
+                super::sequence::check_regclass_literal(self.tables.as_ref(), sf, first)?;
             }
             let mut out = Vec::new();
             let mut arg_types = Vec::new();

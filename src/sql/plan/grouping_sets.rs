@@ -17,7 +17,7 @@
 use pg_query::protobuf::{self, node::Node as N, GroupingSetKind};
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::{Array, Type, Value};
 
 use super::{Column, Node, Plan, Srf, SrfCall};

@@ -142,7 +142,7 @@ pub(super) fn is_equality(f: &ops::BinFn) -> bool {
 pub(super) fn row_independent(e: &Expr) -> bool {
     !e.any(&mut |x| matches!(x, Expr::Column(_) | Expr::Subquery(..)))
         && !e.any(&mut |x| {
-            matches!(x, Expr::Session { f, .. } if crate::sql::func::session::is_volatile(*f))
+            matches!(x, Expr::Session { f, .. } if crate::sql::func::session_fn::is_volatile(*f))
         })
 }
 

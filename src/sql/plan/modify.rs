@@ -266,7 +266,7 @@ impl Planner<'_> {
         // A DML target's privilege is added by its statement; FOR UPDATE adds UPDATE.
         cx.require(&rel, if rowid { 0 } else { acl::SELECT });
         if rel.kind == RelKind::Sequence && !rowid {
-            return Ok(Some(crate::sql::sequence::scan_plan(&rel)));
+            return Ok(Some(super::sequence::scan_plan(&rel)));
         }
         if rel.kind == RelKind::View {
             if rowid {
@@ -684,7 +684,7 @@ impl Planner<'_> {
                 cx.mark(Some((rel.oid, *t as i16 + 1)), ColUse::Insert);
             }
         }
-        let input = crate::sql::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
+        let input = super::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
         // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
         let relname = s
             .relation
@@ -850,7 +850,7 @@ impl Planner<'_> {
                 .at(loc(rt.location)));
             }
             if !matches!(val, N::SetToDefault(_)) {
-                crate::sql::sequence::check_identity_update(rel, col)?;
+                super::sequence::check_identity_update(rel, col)?;
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {

@@ -12,7 +12,7 @@ use super::coerce::common_type;
 use super::scope::Scope;
 use super::{loc, names_of, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::ops;
 use crate::sql::types::{FormatCtx, Type, Value};

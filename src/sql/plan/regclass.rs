@@ -9,8 +9,10 @@
 use super::{loc, Expr, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Rel};
+use crate::sql::func::session_fn::CatalogFn;
+use crate::sql::func::SessionFn;
 use crate::sql::quote::quote_ident;
-use crate::sql::types::Value;
+use crate::sql::types::{Type, Value};
 use crate::sync::Arc;
 
 impl Planner<'_> {
@@ -80,5 +82,24 @@ impl Planner<'_> {
         Ok(self
             .regclass_rel(text, -1)?
             .map(|rel| Expr::Const(Value::Oid(rel.oid))))
+    }
+}
+
+/// The expression an explicit cast of `e` (an OID or integer) to regclass is planned as.
+pub(super) fn regclass_of_oid_expr(e: Expr, from: Type) -> Expr {
+    Expr::Session {
+        f: SessionFn::Catalog(CatalogFn::RegclassOfOid),
+        args: vec![e],
+        arg_types: vec![from],
+    }
+}
+
+/// The expression a cast of a regclass `e` that is not a constant to oid (or an integer) is
+/// planned as (the integer cast applied to its result by the caller).
+pub(super) fn oid_of_regclass_expr(e: Expr) -> Expr {
+    Expr::Session {
+        f: SessionFn::Catalog(CatalogFn::OidOfRegclass),
+        args: vec![e],
+        arg_types: vec![Type::REGCLASS],
     }
 }

@@ -4,12 +4,13 @@
 //! values are held as OIDs; a role made by CREATE ROLE is held by its name as regroleout
 //! prints it (quoted where needed), as a user relation's regclass is, since a value's text
 //! output has no catalog at hand. A cast of such a value to oid is folded to the role's OID
-//! here, or looked up when it runs (`catalog_fn::oid_of_regrole`).
+//! here, or looked up when it runs (`func/system/catalog.rs`, `oid_of_regrole`).
 
 use super::{loc, Expr, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::fixed;
-use crate::sql::func::catalog as catalog_fn;
+use crate::sql::func::session_fn::CatalogFn;
+use crate::sql::func::SessionFn;
 use crate::sql::quote::quote_ident;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{Type, Value};
@@ -73,7 +74,7 @@ impl Planner<'_> {
     ) -> PgResult<Option<(Expr, Type)>> {
         let ints = [Type::OID, Type::INT4, Type::INT8];
         if to == Type::REGROLE && ctx == CoercionContext::Explicit && ints.contains(&from) {
-            let e = catalog_fn::regrole_of_oid_expr(e.clone(), from);
+            let e = regrole_of_oid_expr(e.clone(), from);
             return Ok(Some((e, Type::REGROLE)));
         }
         if from != Type::REGROLE || !ints.contains(&to) {
@@ -82,7 +83,25 @@ impl Planner<'_> {
         Ok(match e {
             Expr::Const(Value::Text(t)) => self.regrole_const_oid(t).map(|e| (e, Type::OID)),
             Expr::Const(_) => None,
-            e => Some((catalog_fn::oid_of_regrole_expr(e.clone()), Type::OID)),
+            e => Some((oid_of_regrole_expr(e.clone()), Type::OID)),
         })
+    }
+}
+
+/// The expression an explicit cast of an oid or integer `e` to regrole is planned as.
+pub(super) fn regrole_of_oid_expr(e: Expr, from: Type) -> Expr {
+    Expr::Session {
+        f: SessionFn::Catalog(CatalogFn::RegroleOfOid),
+        args: vec![e],
+        arg_types: vec![from],
+    }
+}
+
+/// The expression a cast of a regrole `e` that is not a constant to oid is planned as.
+pub(super) fn oid_of_regrole_expr(e: Expr) -> Expr {
+    Expr::Session {
+        f: SessionFn::Catalog(CatalogFn::OidOfRegrole),
+        args: vec![e],
+        arg_types: vec![Type::REGROLE],
     }
 }

@@ -9,7 +9,7 @@ use pg_query::protobuf;
 use super::nodes::Plan;
 use super::{loc, names_of, search_cycle, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::privs;
 use crate::sql::types::Type;
 

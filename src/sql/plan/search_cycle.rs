@@ -18,7 +18,7 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use super::{code, common_type, loc, names_of, Planner, Scope};
 use crate::error::{PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::plan::{Column, Node, Plan};
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{Array, FormatCtx, Type, Value};

@@ -15,7 +15,7 @@ use super::scope::{Scope, ScopeCol};
 use super::window::WinCtx;
 use super::{index_path, join, loc, lock_rows, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::{io, Type, Value};
 

@@ -15,7 +15,7 @@ use super::nodes::{Column, Node, Plan};
 use super::scope::{Scope, ScopeCol};
 use super::{loc, names_of, str_of, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::privs;
 use crate::sql::types::Type;
 

@@ -16,7 +16,7 @@
 use pg_query::protobuf::{self, node::Node as N};
 
 use crate::error::PgResult;
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::types::{io, json, Array, FormatCtx, Type, Value};
 
 use super::{names_of, Planner, Scope};

@@ -14,9 +14,9 @@ use super::nodes::{AggCall, Column, Frame, FrameBound, Node, Plan, WinFunc, Wind
 use super::scope::Scope;
 use super::{loc, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
 use crate::sql::func;
-use crate::sql::func::session as session_fn;
+use crate::sql::func::session_fn;
+use crate::sql::plan::Expr;
 use crate::sql::types::cast::CoercionContext;
 use crate::sql::types::Type;
 

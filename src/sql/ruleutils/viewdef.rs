@@ -20,8 +20,8 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use super::{coerce, names, print, ColInfo, Typer, Unsupported, R, T};
 use crate::catalog::RelKind;
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, Rel};
-use crate::sql::expr::SessionCtx;
 use crate::sql::quote::quote_ident;
 use crate::sql::types::Type;
 use crate::sync::Arc;

@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::Expr;
+use crate::sql::plan::Expr;
 use crate::sql::plan::{AggCall, AggFunc, Regr, Spread};
 use crate::sql::types::{self, json, Array, FormatCtx, Numeric, Type, Value};
 

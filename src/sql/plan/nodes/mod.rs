@@ -7,8 +7,10 @@
 
 use super::virtual_table::VirtualTable;
 use super::{aggregates, explain, index_path, join, lock_rows, modify};
-use crate::sql::expr::Expr;
 use crate::sql::types::{Type, Value};
+
+mod expr;
+pub use expr::{Expr, SubqueryKind};
 
 /// One output column of a plan.
 #[derive(Debug, Clone)]

@@ -8,44 +8,11 @@
 use crate::catalog::acl::{self, ObjKind};
 use crate::catalog::{Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
-use crate::sql::expr::SessionCtx;
+use crate::sql::func::session_fn::PrivFn;
 use crate::sql::privs::{self, Who};
 use crate::sql::types::{Type, Value};
-
-/// Which function: table, column, any column, sequence, schema, database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrivFn {
-    Table,
-    Column,
-    AnyColumn,
-    Sequence,
-    Schema,
-    Database,
-}
-
-impl PrivFn {
-    pub fn of(name: &str) -> Option<PrivFn> {
-        Some(match name {
-            "has_table_privilege" => PrivFn::Table,
-            "has_column_privilege" => PrivFn::Column,
-            "has_any_column_privilege" => PrivFn::AnyColumn,
-            "has_sequence_privilege" => PrivFn::Sequence,
-            "has_schema_privilege" => PrivFn::Schema,
-            "has_database_privilege" => PrivFn::Database,
-            _ => return None,
-        })
-    }
-
-    /// How many arguments the object takes (the column function names a column too).
-    fn object_args(self) -> usize {
-        if self == PrivFn::Column {
-            2
-        } else {
-            1
-        }
-    }
-}
 
 /// An argument naming something: by name or by OID.
 enum Ref {
@@ -119,7 +86,7 @@ pub fn call(f: PrivFn, args: &[Value], types: &[Type], cx: &mut dyn SessionCtx) 
     let user: Oid = if with_user {
         match arg_ref(&args[0], types[0]) {
             Ref::Oid(o) => o,
-            Ref::Name(n) => crate::sql::ddl::role::role_oid(cx, &n)?,
+            Ref::Name(n) => crate::sql::privs::role_oid(cx, &n)?,
         }
     } else {
         cx.role_oid()

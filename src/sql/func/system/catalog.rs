@@ -4,152 +4,21 @@
 //! pg_has_role, ...
 //!
 //! They read the live schema through the session's catalog snapshot, so they are evaluated as
-//! session functions ([`crate::sql::expr::SessionFn::Catalog`]). The stored expressions they
+//! session functions ([`crate::sql::func::SessionFn::Catalog`]). The stored expressions they
 //! print are kept as SQL text; `sql::ruleutils` prints them as PostgreSQL does.
 
+use crate::catalog::roles::Role;
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::{fixed, procs};
+use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
-use crate::sql::expr::SessionCtx;
+use crate::sql::func::session_fn::CatalogFn;
+use crate::sql::privs::{does_not_exist, is_admin_of};
 use crate::sql::quote::quote_ident;
 use crate::sql::ruleutils;
 use crate::sql::types::{Numeric, Type, Value};
 use crate::sync::Arc;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CatalogFn {
-    EncodingToChar,
-    CharToEncoding,
-    GetExpr,
-    GetIndexDef,
-    GetConstraintDef,
-    ColDescription,
-    ShobjDescription,
-    /// pg_relation_size, pg_table_size, pg_total_relation_size, pg_indexes_size
-    RelationSize,
-    DatabaseSize,
-    SizePretty,
-    /// pg_function_is_visible: every function is a built-in in pg_catalog.
-    FunctionIsVisible,
-    HasRole,
-    /// acldefault("char", oid): an object kind's default ACL for an owner.
-    AclDefault,
-    RelationIsPublishable,
-    /// pg_get_statisticsobjdef_columns: there are no extended statistics.
-    StatisticsObjDefColumns,
-    /// pg_get_function_arguments, pg_get_function_result, pg_get_function_identity_arguments
-    FunctionArguments,
-    FunctionResult,
-    FunctionIdentityArguments,
-    FunctionDef,
-    /// pg_tablespace_location: the built-in tablespaces live in the data directory ('').
-    TablespaceLocation,
-    DatabaseEncoding,
-    /// pg_statistics_obj_is_visible, pg_collation_is_visible: every one is in pg_catalog.
-    StatisticsObjIsVisible,
-    /// pg_get_triggerdef: there are no triggers in pg_trigger, so no OID names one (NULL).
-    TriggerDef,
-    /// An explicit cast of an OID to regclass (`conrelid::regclass`), planned as a call of
-    /// this: a user relation's regclass is held by name (see `types::cast`), which only the
-    /// catalog snapshot knows.
-    RegclassOfOid,
-    /// The reverse: a cast of a regclass that is not a constant to oid or an integer.
-    OidOfRegclass,
-    /// The regrole of an OID (`oid::regrole`) and the OID of a regrole held by name: roles
-    /// made by CREATE ROLE are known only to the catalog (see `plan/regrole.rs`).
-    RegroleOfOid,
-    OidOfRegrole,
-    /// to_regrole(text): the role's regrole, NULL where no role has the name.
-    ToRegrole,
-    /// pg_get_viewdef (ruleutils/viewdef.rs).
-    ViewDef,
-    /// pg_my_temp_schema(): the session's temporary schema's OID, 0 without one.
-    MyTempSchema,
-    /// pg_is_other_temp_schema(oid): another session's temporary schema.
-    IsOtherTempSchema,
-}
-
-/// Catalog functions by SQL name and argument count: (function, argument types).
-pub fn lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [Type])> {
-    use CatalogFn::*;
-    const OID: Type = Type::OID;
-    const T: Type = Type::TEXT;
-    Some(match (name, nargs) {
-        ("pg_encoding_to_char", 1) => (EncodingToChar, &[Type::INT4]),
-        ("pg_char_to_encoding", 1) => (CharToEncoding, &[Type::NAME]),
-        ("pg_get_expr", 2) => (GetExpr, &[Type::PG_NODE_TREE, OID]),
-        ("pg_get_expr", 3) => (GetExpr, &[Type::PG_NODE_TREE, OID, Type::BOOL]),
-        ("pg_get_indexdef", 1) => (GetIndexDef, &[OID]),
-        ("pg_get_indexdef", 3) => (GetIndexDef, &[OID, Type::INT4, Type::BOOL]),
-        ("pg_get_constraintdef", 1) => (GetConstraintDef, &[OID]),
-        ("pg_get_constraintdef", 2) => (GetConstraintDef, &[OID, Type::BOOL]),
-        ("col_description", 2) => (ColDescription, &[OID, Type::INT4]),
-        ("shobj_description", 2) => (ShobjDescription, &[OID, Type::NAME]),
-        ("pg_relation_size", 1)
-        | ("pg_table_size", 1)
-        | ("pg_total_relation_size", 1)
-        | ("pg_indexes_size", 1) => (RelationSize, &[Type::REGCLASS]),
-        ("pg_relation_size", 2) => (RelationSize, &[Type::REGCLASS, T]),
-        ("pg_database_size", 1) => (DatabaseSize, &[Type::NAME]),
-        ("pg_size_pretty", 1) => (SizePretty, &[Type::NUMERIC]),
-        ("pg_function_is_visible", 1) => (FunctionIsVisible, &[OID]),
-        ("pg_has_role", 2) => (HasRole, &[Type::NAME, T]),
-        ("pg_has_role", 3) => (HasRole, &[Type::NAME, Type::NAME, T]),
-        ("acldefault", 2) => (AclDefault, &[Type::CHAR, OID]),
-        ("pg_relation_is_publishable", 1) => (RelationIsPublishable, &[Type::REGCLASS]),
-        ("pg_get_statisticsobjdef_columns", 1) => (StatisticsObjDefColumns, &[OID]),
-        ("pg_get_function_arguments", 1) => (FunctionArguments, &[OID]),
-        ("pg_get_function_result", 1) => (FunctionResult, &[OID]),
-        ("pg_get_function_identity_arguments", 1) => (FunctionIdentityArguments, &[OID]),
-        ("pg_get_functiondef", 1) => (FunctionDef, &[OID]),
-        ("pg_tablespace_location", 1) => (TablespaceLocation, &[OID]),
-        ("getdatabaseencoding", 0) => (DatabaseEncoding, &[]),
-        ("pg_statistics_obj_is_visible", 1) | ("pg_collation_is_visible", 1) => {
-            (StatisticsObjIsVisible, &[OID])
-        }
-        ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
-        ("pg_get_triggerdef", 1) => (TriggerDef, &[OID]),
-        ("pg_get_triggerdef", 2) => (TriggerDef, &[OID, Type::BOOL]),
-        ("pg_get_viewdef", 1) => (ViewDef, &[OID]),
-        ("pg_get_viewdef", 2) => (ViewDef, &[OID, Type::BOOL]),
-        ("pg_my_temp_schema", 0) => (MyTempSchema, &[]),
-        ("to_regrole", 1) => (ToRegrole, &[T]),
-        ("pg_is_other_temp_schema", 1) => (IsOtherTempSchema, &[OID]),
-        _ => return None,
-    })
-}
-
-pub fn result_type(f: CatalogFn) -> Type {
-    use CatalogFn::*;
-    match f {
-        EncodingToChar => Type::NAME,
-        CharToEncoding => Type::INT4,
-        GetExpr
-        | GetIndexDef
-        | GetConstraintDef
-        | ColDescription
-        | ShobjDescription
-        | SizePretty
-        | StatisticsObjDefColumns
-        | FunctionArguments
-        | FunctionResult
-        | FunctionIdentityArguments
-        | FunctionDef
-        | TablespaceLocation
-        | TriggerDef
-        | ViewDef => Type::TEXT,
-        DatabaseEncoding => Type::NAME,
-        RelationSize | DatabaseSize => Type::INT8,
-        FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
-        RegclassOfOid => Type::REGCLASS,
-        AclDefault => Type::ACLITEM_ARRAY,
-        MyTempSchema => Type::OID,
-        IsOtherTempSchema => Type::BOOL,
-        OidOfRegclass | OidOfRegrole => Type::OID,
-        RegroleOfOid | ToRegrole => Type::REGROLE,
-    }
-}
 
 fn oid_arg(v: Option<&Value>) -> Option<u32> {
     match v? {
@@ -423,7 +292,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         },
         ColDescription => match (oid_arg(args.first()), args.get(1).and_then(Value::as_i64)) {
             (Some(oid), Some(n)) => match i32::try_from(n) {
-                Ok(n) => text(crate::sql::ddl::comment::description(
+                Ok(n) => text(crate::sql::func::system::comments::description(
                     s,
                     Some(1259),
                     oid,
@@ -452,9 +321,12 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 ("pg_database", Some(n), _) => {
                     text(fixed::database_description(&n).map(str::to_string))
                 }
-                ("pg_authid", _, Some(o)) => {
-                    text(crate::sql::ddl::comment::description(s, Some(1260), o, 0)?)
-                }
+                ("pg_authid", _, Some(o)) => text(crate::sql::func::system::comments::description(
+                    s,
+                    Some(1260),
+                    o,
+                    0,
+                )?),
                 _ => Value::Null,
             }
         }
@@ -471,7 +343,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             },
             None => Value::Null,
         },
-        HasRole => crate::sql::ddl::role::has_role(s, args)?,
+        HasRole => has_role(s, args)?,
         AclDefault => super::privs::acldefault(s, args)?,
         FunctionIsVisible | StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
@@ -574,25 +446,6 @@ pub(crate) fn oid_of_regclass(s: &mut dyn SessionCtx, args: &[Value]) -> PgResul
     })
 }
 
-/// The expression an explicit cast of `e` (an OID or integer) to regclass is planned as.
-pub fn regclass_of_oid_expr(e: crate::sql::expr::Expr, from: Type) -> crate::sql::expr::Expr {
-    crate::sql::expr::Expr::Session {
-        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::RegclassOfOid),
-        args: vec![e],
-        arg_types: vec![from],
-    }
-}
-
-/// The expression a cast of a regclass `e` that is not a constant to oid (or an integer) is
-/// planned as (the integer cast applied to its result by the caller).
-pub fn oid_of_regclass_expr(e: crate::sql::expr::Expr) -> crate::sql::expr::Expr {
-    crate::sql::expr::Expr::Session {
-        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::OidOfRegclass),
-        args: vec![e],
-        arg_types: vec![Type::REGCLASS],
-    }
-}
-
 /// `oid::regrole`: a predefined role (or an OID no role has) stays an OID, which regroleout
 /// prints; a role made by CREATE ROLE becomes its name as regroleout prints it.
 fn regrole_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
@@ -650,24 +503,6 @@ fn to_regrole(s: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
     })
 }
 
-/// The expression an explicit cast of an oid or integer `e` to regrole is planned as.
-pub fn regrole_of_oid_expr(e: crate::sql::expr::Expr, from: Type) -> crate::sql::expr::Expr {
-    crate::sql::expr::Expr::Session {
-        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::RegroleOfOid),
-        args: vec![e],
-        arg_types: vec![from],
-    }
-}
-
-/// The expression a cast of a regrole `e` that is not a constant to oid is planned as.
-pub fn oid_of_regrole_expr(e: crate::sql::expr::Expr) -> crate::sql::expr::Expr {
-    crate::sql::expr::Expr::Session {
-        f: crate::sql::expr::SessionFn::Catalog(CatalogFn::OidOfRegrole),
-        args: vec![e],
-        arg_types: vec![Type::REGROLE],
-    }
-}
-
 /// pg_get_userbyid: a role's name, or PostgreSQL's placeholder for an unknown OID.
 pub fn user_by_id(oid: u32) -> String {
     fixed::role_name(oid).map_or_else(|| format!("unknown (OID={oid})"), str::to_string)
@@ -686,4 +521,64 @@ mod tests {
         assert_eq!(size_pretty(123_456_789), "118 MB");
         assert_eq!(size_pretty(-20_000), "-20 kB");
     }
+}
+
+/// A role argument of pg_has_role: a name (42704 if there is none) or an OID (None if there is
+/// none: the function then returns NULL, as PostgreSQL's _id variants do).
+fn role_arg(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Option<Arc<Role>>> {
+    let snap = cx.catalog_snapshot()?;
+    let roles = &cx.instance().catalog.roles;
+    match v {
+        Value::Oid(o) => Ok(roles.by_oid(*o, &snap)),
+        Value::Text(name) => roles
+            .by_name(name, &snap)
+            .map(Some)
+            .ok_or_else(|| does_not_exist(name)),
+        other => Ok(other.as_i64().and_then(|o| roles.by_oid(o as u32, &snap))),
+    }
+}
+
+/// pg_has_role([user,] role, privilege): MEMBER (SET ROLE allowed), USAGE (privileges held
+/// without SET ROLE), each optionally WITH ADMIN / GRANT OPTION, comma-separated.
+pub fn has_role(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
+    if args.iter().any(|a| matches!(a, Value::Null)) {
+        return Ok(Value::Null);
+    }
+    let (user, role, mode) = match args {
+        [role, mode] => {
+            let me = cx.role_oid();
+            (Value::Oid(me), role, mode)
+        }
+        [user, role, mode] => (user.clone(), role, mode),
+        _ => return Ok(Value::Null),
+    };
+    let mode = match mode {
+        Value::Text(t) => t.clone(),
+        _ => String::new(),
+    };
+    let (Some(user), Some(role)) = (role_arg(cx, &user)?, role_arg(cx, role)?) else {
+        return Ok(Value::Null);
+    };
+    let snap = cx.catalog_snapshot()?;
+    let mut ok = false;
+    for part in mode.split(',') {
+        let p = part.trim().to_ascii_lowercase();
+        let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
+        let roles = &cx.instance().catalog.roles;
+        ok |= match p.as_str() {
+            "member" => user.def.superuser || roles.is_member(user.oid, role.oid, false, &snap),
+            "usage" => user.def.superuser || roles.is_member(user.oid, role.oid, true, &snap),
+            "member with admin option"
+            | "member with grant option"
+            | "usage with admin option"
+            | "usage with grant option" => is_admin_of(cx, user.oid, role.oid)?,
+            _ => {
+                return Err(PgError::new(
+                    code::INVALID_PARAMETER_VALUE,
+                    format!("unrecognized privilege type: \"{}\"", part.trim()),
+                ))
+            }
+        };
+    }
+    Ok(Value::Bool(ok))
 }

@@ -8,48 +8,10 @@
 
 use crate::error::PgResult;
 use crate::instance::Instance;
-use crate::sql::expr::SessionCtx;
-use crate::sql::types::{Type, Value};
+use crate::sql::context::SessionCtx;
+use crate::sql::func::session_fn::SslFn;
+use crate::sql::types::Value;
 use crate::tls::SslInfo;
-
-/// The sslinfo functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SslFn {
-    IsUsed,
-    Version,
-    Cipher,
-    ClientCertPresent,
-    /// ssl_client_serial(), ssl_client_dn(), ssl_issuer_dn(): NULL without a client
-    /// certificate (the issuer is the client certificate's).
-    ClientSerial,
-    ClientDn,
-    IssuerDn,
-}
-
-/// The function of that name (all take no arguments).
-pub fn lookup(name: &str, nargs: usize) -> Option<SslFn> {
-    if nargs != 0 {
-        return None;
-    }
-    Some(match name {
-        "ssl_is_used" => SslFn::IsUsed,
-        "ssl_version" => SslFn::Version,
-        "ssl_cipher" => SslFn::Cipher,
-        "ssl_client_cert_present" => SslFn::ClientCertPresent,
-        "ssl_client_serial" => SslFn::ClientSerial,
-        "ssl_client_dn" => SslFn::ClientDn,
-        "ssl_issuer_dn" => SslFn::IssuerDn,
-        _ => return None,
-    })
-}
-
-pub fn result_type(f: SslFn) -> Type {
-    match f {
-        SslFn::IsUsed | SslFn::ClientCertPresent => Type::BOOL,
-        SslFn::ClientSerial => Type::NUMERIC,
-        SslFn::Version | SslFn::Cipher | SslFn::ClientDn | SslFn::IssuerDn => Type::TEXT,
-    }
-}
 
 /// The session's own TLS parameters, from its pg_stat_activity row.
 fn own(s: &dyn SessionCtx) -> Option<SslInfo> {

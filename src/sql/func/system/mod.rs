@@ -2,117 +2,16 @@
 //! pg_backend_pid(), pg_notify(), set_config(), pg_sleep(), ... They are evaluated through
 //! [`SessionCtx`], so the executor stays independent of the session's implementation.
 
+pub mod catalog;
+pub mod comments;
+pub mod privs;
+pub mod ssl;
+
 use crate::error::{code, PgError, PgResult};
-use crate::sql::expr::{SessionCtx, SessionFn};
+use crate::sql::context::SessionCtx;
+use crate::sql::func::SessionFn;
 use crate::sql::quote::{quote_ident, quote_literal};
 use crate::sql::types::{datetime, io, Array, Type, Value};
-
-/// Result type of each session function (given its argument types).
-pub fn result_type(f: SessionFn) -> Type {
-    use SessionFn::*;
-    match f {
-        Now | StatementTimestamp | ClockTimestamp | PostmasterStartTime => Type::TIMESTAMPTZ,
-        LocalTimestamp => Type::TIMESTAMP,
-        CurrentDate => Type::DATE,
-        CurrentUser | SessionUser | CurrentDatabase | CurrentSchema | ClientEncoding => Type::NAME,
-        CurrentSchemas => Type::NAME_ARRAY,
-        GetUserById => Type::NAME,
-        Version | CurrentSetting | SetConfig | Concat | ConcatWs | Format | FormatType
-        | ObjDescription => Type::TEXT,
-        ListeningChannels => Type::TEXT,
-        BackendPid | InetClientPort | InetServerPort => Type::INT4,
-        InetClientAddr | InetServerAddr => Type::INET,
-        TxidCurrent => Type::INT8,
-        CurrentXactId => Type::XID8,
-        PgNotify | Sleep | AdvisoryUnlockAll => Type::VOID,
-        NotificationQueueUsage => Type::FLOAT8,
-        ReloadConf | CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible
-        | HasPrivilege(_) => Type::BOOL,
-        Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
-        | SeqIsCalled => crate::sql::sequence::result_type(f),
-        Catalog(c) => super::catalog::result_type(c),
-        Ssl(f) => super::ssl::result_type(f),
-    }
-}
-
-/// Session functions by SQL name: (function, argument types; `None` = any arguments).
-pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [Type]>)> {
-    use SessionFn::*;
-    const T: Type = Type::TEXT;
-    Some(match (name, nargs) {
-        ("now", 0) | ("transaction_timestamp", 0) => (Now, Some(&[])),
-        ("statement_timestamp", 0) => (StatementTimestamp, Some(&[])),
-        ("clock_timestamp", 0) => (ClockTimestamp, Some(&[])),
-        ("current_database", 0) | ("current_catalog", 0) => (CurrentDatabase, Some(&[])),
-        ("current_schema", 0) => (CurrentSchema, Some(&[])),
-        ("current_schemas", 1) => (CurrentSchemas, Some(&[Type::BOOL])),
-        ("current_user", 0) | ("user", 0) | ("current_role", 0) => (CurrentUser, Some(&[])),
-        ("session_user", 0) => (SessionUser, Some(&[])),
-        ("version", 0) => (Version, Some(&[])),
-        ("pg_client_encoding", 0) => (ClientEncoding, Some(&[])),
-        ("pg_backend_pid", 0) => (BackendPid, Some(&[])),
-        ("pg_reload_conf", 0) => (ReloadConf, Some(&[])),
-        ("inet_client_addr", 0) => (InetClientAddr, Some(&[])),
-        ("txid_current", 0) => (TxidCurrent, Some(&[])),
-        ("pg_current_xact_id", 0) => (CurrentXactId, Some(&[])),
-        ("inet_client_port", 0) => (InetClientPort, Some(&[])),
-        ("inet_server_addr", 0) => (InetServerAddr, Some(&[])),
-        ("inet_server_port", 0) => (InetServerPort, Some(&[])),
-        ("pg_notify", 2) => (PgNotify, Some(&[T, T])),
-        ("pg_listening_channels", 0) => (ListeningChannels, Some(&[])),
-        ("pg_notification_queue_usage", 0) => (NotificationQueueUsage, Some(&[])),
-        ("pg_sleep", 1) => (Sleep, Some(&[Type::FLOAT8])),
-        ("current_setting", 1) => (CurrentSetting, Some(&[T])),
-        ("current_setting", 2) => (CurrentSetting, Some(&[T, Type::BOOL])),
-        ("set_config", 3) => (SetConfig, Some(&[T, T, Type::BOOL])),
-        ("pg_cancel_backend", 1) => (CancelBackend, Some(&[Type::INT4])),
-        ("pg_terminate_backend", 1) => (TerminateBackend, Some(&[Type::INT4])),
-        ("pg_terminate_backend", 2) => (TerminateBackend, Some(&[Type::INT4, Type::INT8])),
-        ("pg_advisory_unlock_all", 0) => (AdvisoryUnlockAll, Some(&[])),
-        ("pg_postmaster_start_time", 0) => (PostmasterStartTime, Some(&[])),
-        ("concat", _) => (Concat, None),
-        ("concat_ws", n) if n >= 1 => (ConcatWs, None),
-        ("format", n) if n >= 1 => (Format, None),
-        ("pg_table_is_visible", 1) => (TableIsVisible, Some(&[Type::OID])),
-        ("pg_type_is_visible", 1) => (TypeIsVisible, Some(&[Type::OID])),
-        ("format_type", 2) => (FormatType, Some(&[Type::OID, Type::INT4])),
-        ("pg_get_userbyid", 1) => (GetUserById, Some(&[Type::OID])),
-        ("obj_description", 1) => (ObjDescription, Some(&[Type::OID])),
-        ("obj_description", 2) => (ObjDescription, Some(&[Type::OID, Type::NAME])),
-        (n, k)
-            if super::privs::PrivFn::of(n).is_some_and(|f| {
-                let obj = if f == super::privs::PrivFn::Column {
-                    2
-                } else {
-                    1
-                };
-                k == obj + 1 || k == obj + 2
-            }) =>
-        {
-            (
-                HasPrivilege(super::privs::PrivFn::of(n).expect("checked")),
-                None,
-            )
-        }
-        ("nextval", 1) => (Nextval, Some(&[Type::REGCLASS])),
-        ("currval", 1) => (Currval, Some(&[Type::REGCLASS])),
-        ("setval", 2) => (Setval, Some(&[Type::REGCLASS, Type::INT8])),
-        ("setval", 3) => (Setval, Some(&[Type::REGCLASS, Type::INT8, Type::BOOL])),
-        ("lastval", 0) => (Lastval, Some(&[])),
-        ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
-        _ if name.starts_with("ssl_") => (Ssl(super::ssl::lookup(name, nargs)?), Some(&[])),
-        _ => {
-            let (f, sig) = super::catalog::lookup(name, nargs)?;
-            (Catalog(f), Some(sig))
-        }
-    })
-}
-
-/// Whether the function may be evaluated once per statement at plan time. None of these are:
-/// they read session state that may change between Parse and Execute.
-pub fn is_volatile(_f: SessionFn) -> bool {
-    true
-}
 
 pub fn version_string() -> String {
     format!(
@@ -312,10 +211,10 @@ pub fn call(
                 }
             }
         }
-        TableIsVisible => super::catalog::table_is_visible(s, args),
+        TableIsVisible => catalog::table_is_visible(s, args),
         // Every type is a built-in in pg_catalog.
         TypeIsVisible => Value::Bool(true),
-        HasPrivilege(p) => return super::privs::call(p, args, arg_types, s),
+        HasPrivilege(p) => return privs::call(p, args, arg_types, s),
         FormatType => {
             let oid = match args.first() {
                 Some(Value::Oid(o)) => Some(*o),
@@ -332,7 +231,7 @@ pub fn call(
             }
         }
         GetUserById => match args.first() {
-            Some(Value::Oid(o)) => Value::Text(crate::sql::ddl::role::name_by_oid(s, *o)),
+            Some(Value::Oid(o)) => Value::Text(crate::sql::privs::name_by_oid(s, *o)),
             _ => Value::Null,
         },
         ObjDescription => {
@@ -349,13 +248,13 @@ pub fn call(
                     None => return Ok(Value::Null),
                 },
             };
-            match crate::sql::ddl::comment::description(s, class, oid, 0)? {
+            match crate::sql::func::system::comments::description(s, class, oid, 0)? {
                 Some(d) => Value::Text(d),
                 None => Value::Null,
             }
         }
-        Catalog(c) => super::catalog::call(c, args, s)?,
-        Ssl(f) => super::ssl::call(f, s)?,
+        Catalog(c) => catalog::call(c, args, s)?,
+        Ssl(f) => ssl::call(f, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {

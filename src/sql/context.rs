@@ -1,0 +1,148 @@
+//! What running a statement asks of the session that runs it.
+//!
+//! Evaluation (now(), pg_notify(), settings), the system functions, sequences, privilege checks
+//! and DDL reach the session only through [`SessionCtx`], which the session implements, so none
+//! of them knows about connections or transactions.
+
+use crate::error::{PgError, PgResult};
+use crate::sql::types::FormatCtx;
+
+/// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnCommit {
+    /// No ON COMMIT clause.
+    Noop,
+    PreserveRows,
+    DeleteRows,
+    Drop,
+}
+
+/// What expression evaluation may ask of the session that runs it.
+pub trait SessionCtx {
+    fn pid(&self) -> i32;
+    /// The current user's name (current_user: SET ROLE's role, else the session user).
+    fn user(&self) -> &str;
+    /// The session user's name (session_user).
+    fn session_user(&self) -> &str {
+        self.user()
+    }
+    /// Checks that `value` is valid for setting `name` (ALTER ROLE ... SET); returns the
+    /// setting's canonical name.
+    fn validate_setting(&mut self, name: &str, value: &str) -> PgResult<String> {
+        let _ = value;
+        Ok(name.to_string())
+    }
+    /// The current user's OID: the owner of what the session creates.
+    fn role_oid(&self) -> u32 {
+        crate::catalog::roles::BOOTSTRAP_SUPERUSER
+    }
+    fn database(&self) -> &str;
+    fn fmt(&self) -> &FormatCtx;
+    fn instance(&self) -> &crate::instance::Instance;
+    /// Queues a notification in the current transaction (pg_notify / NOTIFY).
+    fn notify(&mut self, channel: &str, payload: &str) -> PgResult<()>;
+    fn listening_channels(&self) -> Vec<String>;
+    fn get_setting(&self, name: &str, missing_ok: bool) -> PgResult<Option<String>>;
+    fn set_setting(&mut self, name: &str, value: &str, is_local: bool) -> PgResult<String>;
+    /// Fails with 57014 if the statement was cancelled or timed out.
+    fn check_interrupts(&self) -> PgResult<()>;
+    /// Whether a cancel or terminate request is waiting (two atomic loads): the executor asks
+    /// before each row, so that a request made by the statement itself (pg_cancel_backend of
+    /// its own pid) stops it after the row that made it, as PostgreSQL's per-tuple
+    /// CHECK_FOR_INTERRUPTS does.
+    fn interrupt_pending(&self) -> bool {
+        false
+    }
+    /// Sleeps, interruptibly (pg_sleep).
+    fn sleep(&self, seconds: f64) -> PgResult<()>;
+    /// Start of the current transaction, µs since 2000-01-01 UTC (now()).
+    fn transaction_timestamp(&self) -> i64;
+    /// Start of the current statement (statement_timestamp()).
+    fn statement_timestamp(&self) -> i64;
+    /// Sends a NOTICE or WARNING to the client (after the current message).
+    fn notice(&mut self, notice: PgError);
+    /// The client's address and port (inet_client_addr()); None where there is no TCP peer.
+    fn client_addr(&self) -> Option<std::net::SocketAddr>;
+    /// The server's end of the connection (inet_server_addr()).
+    fn server_addr(&self) -> Option<std::net::SocketAddr>;
+    /// The current transaction's id, assigned on first use (txid_current()).
+    fn current_xid(&mut self, func: &str) -> PgResult<u64>;
+    /// The snapshot to read the catalog with: the newest commits and this transaction's own
+    /// earlier commands (PostgreSQL's catalog snapshot).
+    fn catalog_snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        Err(PgError::feature_not_supported(
+            "tables are not available here",
+        ))
+    }
+    /// The snapshot of the running statement (READ COMMITTED) or transaction (REPEATABLE
+    /// READ), taken at its first use.
+    fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
+        Err(PgError::feature_not_supported(
+            "tables are not available here",
+        ))
+    }
+    /// The transaction's (or current savepoint's) cell and the current command id, for a
+    /// write; the first write of a transaction gives it its id. Fails in a read-only
+    /// transaction (25006, naming `what`).
+    fn writer(
+        &mut self,
+        what: &str,
+    ) -> PgResult<(std::sync::Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
+        Err(PgError::feature_not_supported(format!(
+            "{what} is not available here"
+        )))
+    }
+    /// Takes relation lock `mode` on `rel` for the transaction, waiting while another holds a
+    /// conflicting one (with `nowait`, the relation's name: fail with 55P03 instead). True when
+    /// it waited (the schema may have changed meanwhile).
+    /// Fails with 53200 when the server is past its memory bound (`memory.rs`); `written`:
+    /// rows the statement wrote so far.
+    fn check_memory(&mut self, written: u64) -> PgResult<()> {
+        let _ = written;
+        Ok(())
+    }
+    fn lock_relation(
+        &mut self,
+        rel: u32,
+        mode: crate::txn::lock::LockMode,
+        nowait: Option<&str>,
+    ) -> PgResult<bool> {
+        let _ = (rel, mode, nowait);
+        Ok(false)
+    }
+    /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
+    /// deadlock (40P01), cancel or timeout.
+    fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {
+        let _ = cell;
+        Err(PgError::feature_not_supported(
+            "waiting is not available here",
+        ))
+    }
+    /// The running transaction's isolation level.
+    fn isolation(&self) -> crate::txn::Isolation {
+        crate::txn::Isolation::ReadCommitted
+    }
+    /// The schemas of search_path that exist, in order (where unqualified names are looked up
+    /// and created).
+    fn search_path(&self) -> Vec<String> {
+        vec!["public".to_string()]
+    }
+    /// The session's schema of temporary tables, made in the running transaction when it does
+    /// not exist yet.
+    fn temp_schema(&mut self) -> PgResult<String> {
+        Err(PgError::feature_not_supported(
+            "temporary tables are not available here",
+        ))
+    }
+    /// The name the session's temporary schema has (whether or not it exists yet).
+    fn own_temp_schema(&self) -> Option<String> {
+        None
+    }
+    /// Registers the ON COMMIT action of a temporary table just created.
+    fn on_commit(&mut self, _oid: u32, _action: OnCommit) {}
+    /// The session's sequence state (currval, lastval, cached values); None where there is no
+    /// session to keep it.
+    fn sequences(&mut self) -> Option<&mut crate::sql::sequence::SessionSequences> {
+        None
+    }
+}

@@ -1,0 +1,175 @@
+//! The settings (GUCs) threadgres knows: one table of names, defaults, kinds and contexts, in
+//! PostgreSQL's names and order.
+//!
+//! The table is read by the session's settings (`session/settings.rs`, which keeps each
+//! session's values), by SHOW ALL and by pg_settings. It holds no state.
+
+use crate::error::{code, PgError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Bool,
+    /// Integer, optionally with a time unit in which plain numbers are given ("ms", "s").
+    Int(Option<&'static str>),
+    Enum(&'static [&'static str]),
+    Str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// Anyone may change it.
+    User,
+    /// Shown but fixed (server_version, max_connections, ...).
+    Internal,
+    /// Fixed while the server runs (PostgreSQL: changed only in its configuration file).
+    Sighup,
+    /// Fixed until the server restarts.
+    Postmaster,
+}
+
+/// PostgreSQL's error for SET / RESET of a setting a session cannot change.
+pub fn cannot_change(g: &Guc) -> PgError {
+    let why = match g.context {
+        Sighup => " now",
+        Postmaster => " without restarting the server",
+        _ => "",
+    };
+    PgError::new(
+        code::CANT_CHANGE_RUNTIME_PARAM,
+        format!("parameter \"{}\" cannot be changed{why}", g.name),
+    )
+}
+
+pub struct Guc {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub kind: Kind,
+    pub context: Context,
+    /// Sent as ParameterStatus at startup and whenever it changes.
+    pub report: bool,
+    pub desc: &'static str,
+}
+
+const fn g(
+    name: &'static str,
+    default: &'static str,
+    kind: Kind,
+    context: Context,
+    report: bool,
+    desc: &'static str,
+) -> Guc {
+    Guc {
+        name,
+        default,
+        kind,
+        context,
+        report,
+        desc,
+    }
+}
+
+use Context::*;
+use Kind::*;
+
+const ISOLATIONS: &[&str] = &[
+    "serializable",
+    "repeatable read",
+    "read committed",
+    "read uncommitted",
+];
+
+/// The settings threadgres knows, in PostgreSQL's names. Order is SHOW ALL's order.
+pub const GUCS: &[Guc] = &[
+    g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
+    g("authentication_timeout", "", Int(Some("s")), Sighup, false, "Sets the maximum allowed time to complete client authentication."),
+    g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
+    // On by default here, unlike PostgreSQL (0): a session task notices its socket closing
+    // at the cost of a peek per interval, so a statement whose client left stops.
+    g("client_connection_check_interval", "1000", Int(Some("ms")), User, false, "Sets the time interval between checks for disconnection while running queries."),
+    g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
+    g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
+    g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
+    g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
+    g("default_transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the transaction isolation level of each new transaction."),
+    g("default_transaction_read_only", "off", Bool, User, true, "Sets the default read-only status of new transactions."),
+    // Planner method switches: accepted and shown as PostgreSQL's; threadgres's planner has no
+    // costs to weigh, so they change nothing (tests set them on both servers to make
+    // PostgreSQL's plans for small tables take the shapes threadgres's rules give).
+    g("enable_bitmapscan", "on", Bool, User, false, "Enables the planner's use of bitmap-scan plans."),
+    g("enable_hashagg", "on", Bool, User, false, "Enables the planner's use of hashed aggregation plans."),
+    g("enable_hashjoin", "on", Bool, User, false, "Enables the planner's use of hash join plans."),
+    g("enable_indexonlyscan", "on", Bool, User, false, "Enables the planner's use of index-only-scan plans."),
+    g("enable_indexscan", "on", Bool, User, false, "Enables the planner's use of index-scan plans."),
+    g("enable_material", "on", Bool, User, false, "Enables the planner's use of materialization."),
+    g("enable_mergejoin", "on", Bool, User, false, "Enables the planner's use of merge join plans."),
+    g("enable_nestloop", "on", Bool, User, false, "Enables the planner's use of nested-loop join plans."),
+    g("enable_seqscan", "on", Bool, User, false, "Enables the planner's use of sequential-scan plans."),
+    g("enable_sort", "on", Bool, User, false, "Enables the planner's use of explicit sort steps."),
+    g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
+    g("hba_file", "", Str, Postmaster, false, "Sets the server's \"hba\" configuration file."),
+    g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
+    g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),
+    g("in_hot_standby", "off", Bool, Internal, true, "Shows whether hot standby is currently active."),
+    g("integer_datetimes", "on", Bool, Internal, true, "Shows whether datetimes are integer based."),
+    g("intervalstyle", "postgres", Enum(&["postgres", "postgres_verbose", "sql_standard", "iso_8601"]), User, true, "Sets the display format for interval values."),
+    g("is_superuser", "on", Bool, Internal, true, "Shows whether the current user is a superuser."),
+    g("jit", "off", Bool, User, false, "Allow JIT compilation."),
+    g("lc_messages", "C", Str, User, false, "Sets the language in which messages are displayed."),
+    g("lc_monetary", "C", Str, User, false, "Sets the locale for formatting monetary amounts."),
+    g("lc_numeric", "C", Str, User, false, "Sets the locale for formatting numbers."),
+    g("lc_time", "C", Str, User, false, "Sets the locale for formatting date and time values."),
+    g("lock_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any wait for a lock."),
+    g("log_min_messages", "warning", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]), User, false, "Sets the message levels that are logged."),
+    g("max_connections", "", Int(None), Postmaster, false, "Sets the maximum number of concurrent connections."),
+    g("max_stack_depth", "2MB", Str, User, false, "Sets the maximum stack depth, in kilobytes."),
+    g("max_prepared_transactions", "0", Int(None), Postmaster, false, "Sets the maximum number of simultaneously prepared transactions."),
+    g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
+    g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
+    g("password_encryption", "scram-sha-256", Enum(&["md5", "scram-sha-256"]), User, false, "Chooses the algorithm for encrypting passwords."),
+    g("search_path", "\"$user\", public", Str, User, false, "Sets the schema search order for names that are not schema-qualified."),
+    g("server_encoding", "UTF8", Str, Internal, true, "Shows the server (database) character set encoding."),
+    g("server_version", crate::SERVER_VERSION, Str, Internal, true, "Shows the server version."),
+    g("server_version_num", crate::SERVER_VERSION_NUM, Int(None), Internal, false, "Shows the server version as an integer."),
+    g("session_authorization", "", Str, Internal, true, "Sets the session user name."),
+    g("ssl", "off", Bool, Sighup, false, "Enables SSL connections."),
+    g("ssl_ca_file", "", Str, Sighup, false, "Location of the SSL certificate authority file."),
+    g("ssl_cert_file", "server.crt", Str, Sighup, false, "Location of the SSL server certificate file."),
+    g("ssl_key_file", "server.key", Str, Sighup, false, "Location of the SSL server private key file."),
+    g("standard_conforming_strings", "on", Bool, User, true, "Causes '...' strings to treat backslashes literally."),
+    g("statement_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any statement."),
+    g("synchronous_commit", "on", Enum(&["local", "remote_write", "remote_apply", "on", "off"]), User, false, "Sets the current transaction's synchronization level."),
+    g("timezone", "Etc/UTC", Str, User, true, "Sets the time zone for displaying and interpreting time stamps."),
+    g("trace_notify", "off", Bool, User, false, "Generates debugging output for LISTEN and NOTIFY."),
+    g("transaction_deferrable", "off", Bool, User, false, "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."),
+    g("transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the current transaction's isolation level."),
+    g("transaction_read_only", "off", Bool, User, false, "Sets the current transaction's read-only status."),
+    g("work_mem", "4MB", Str, User, false, "Sets the maximum memory to be used for query workspaces."),
+];
+
+/// The names PostgreSQL shows in mixed case (SHOW ALL, ParameterStatus).
+pub fn display_name(name: &str) -> &str {
+    match name {
+        "datestyle" => "DateStyle",
+        "intervalstyle" => "IntervalStyle",
+        "timezone" => "TimeZone",
+        other => other,
+    }
+}
+
+pub fn find(name: &str) -> Option<&'static Guc> {
+    // Without allocating: SHOW and current_setting() look names up on every call.
+    let name = [
+        ("transaction isolation level", "transaction_isolation"),
+        ("time zone", "timezone"),
+        ("session authorization", "session_authorization"),
+    ]
+    .iter()
+    .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+    .map_or(name, |(_, canonical)| canonical);
+    GUCS.iter().find(|g| g.name.eq_ignore_ascii_case(name))
+}
+
+/// Names and descriptions for pg_settings / SHOW ALL.
+pub fn all_names() -> Vec<(&'static str, &'static str)> {
+    GUCS.iter().map(|g| (g.name, g.desc)).collect()
+}

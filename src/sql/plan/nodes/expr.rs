@@ -1,0 +1,180 @@
+//! Bound expressions: the planner's output for every expression of a statement.
+//!
+//! The planner turns parse-tree expressions into [`Expr`]: names are resolved to column
+//! indexes, operators and functions to function pointers, implicit casts are explicit nodes,
+//! and unknown literals are already converted. The executor evaluates them
+//! (`exec/eval.rs`); a subquery inside one holds its own [`Plan`].
+
+use crate::sql::func::{ScalarFn, SessionFn};
+use crate::sql::types::ops::{BinFn, UnFn};
+use crate::sql::types::{Type, Value};
+
+use super::Plan;
+
+/// How a subquery is used inside an expression.
+#[derive(Debug, Clone)]
+pub enum SubqueryKind {
+    Scalar,
+    Exists,
+    /// `x op ANY (subquery)` / `x op ALL (subquery)`.
+    Quantified {
+        test: Box<Expr>,
+        op: BinFn,
+        all: bool,
+    },
+    Array,
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Const(Value),
+    Param(usize),
+    Column(usize),
+    /// A column of an enclosing query's row: (levels up, index).
+    Outer(usize, usize),
+    Bin(BinFn, Box<Expr>, Box<Expr>),
+    Un(UnFn, Box<Expr>),
+    Func {
+        f: ScalarFn,
+        args: Vec<Expr>,
+        strict: bool,
+    },
+    Session {
+        f: SessionFn,
+        args: Vec<Expr>,
+        arg_types: Vec<Type>,
+    },
+    Cast {
+        /// Explicit casts truncate to a length typmod instead of failing.
+        explicit: bool,
+        expr: Box<Expr>,
+        from: Type,
+        to: Type,
+        typmod: i32,
+    },
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Not(Box<Expr>),
+    IsNull(Box<Expr>, bool),
+    /// IS [NOT] TRUE / FALSE / UNKNOWN: (expr, expected value or None for unknown, negated).
+    BoolTest(Box<Expr>, Option<bool>, bool),
+    /// IS [NOT] DISTINCT FROM, with the equality operator.
+    Distinct(BinFn, Box<Expr>, Box<Expr>, bool),
+    Case {
+        whens: Vec<(Expr, Expr)>,
+        default: Option<Box<Expr>>,
+    },
+    Coalesce(Vec<Expr>),
+    NullIf(BinFn, Box<Expr>, Box<Expr>),
+    /// GREATEST (true) / LEAST (false).
+    MinMax(Vec<Expr>, bool),
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        eq: BinFn,
+        negated: bool,
+    },
+    /// `x op ANY/ALL (array)`.
+    ArrayCmp {
+        left: Box<Expr>,
+        right: Box<Expr>,
+        op: BinFn,
+        all: bool,
+    },
+    Array(Vec<Expr>, Type),
+    Row(Vec<Expr>),
+    Subquery(Box<Plan>, SubqueryKind),
+    /// array[idx] (1-based, NULL when out of range).
+    Subscript(Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    pub fn is_const(&self) -> bool {
+        matches!(self, Expr::Const(_))
+    }
+
+    /// Applies `f` to every expression inside this one, then to this one (subquery plans are
+    /// not entered).
+    pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => {}
+            Expr::Bin(_, a, b)
+            | Expr::Distinct(_, a, b, _)
+            | Expr::NullIf(_, a, b)
+            | Expr::Subscript(a, b) => {
+                a.walk_mut(f);
+                b.walk_mut(f);
+            }
+            Expr::ArrayCmp { left, right, .. } => {
+                left.walk_mut(f);
+                right.walk_mut(f);
+            }
+            Expr::Un(_, a)
+            | Expr::Not(a)
+            | Expr::IsNull(a, _)
+            | Expr::BoolTest(a, ..)
+            | Expr::Cast { expr: a, .. } => a.walk_mut(f),
+            Expr::Func { args: v, .. }
+            | Expr::Session { args: v, .. }
+            | Expr::And(v)
+            | Expr::Or(v)
+            | Expr::Coalesce(v)
+            | Expr::MinMax(v, _)
+            | Expr::Array(v, _)
+            | Expr::Row(v) => v.iter_mut().for_each(|e| e.walk_mut(f)),
+            Expr::InList { expr, list, .. } => {
+                expr.walk_mut(f);
+                list.iter_mut().for_each(|e| e.walk_mut(f));
+            }
+            Expr::Case { whens, default } => {
+                for (c, r) in whens {
+                    c.walk_mut(f);
+                    r.walk_mut(f);
+                }
+                if let Some(d) = default {
+                    d.walk_mut(f);
+                }
+            }
+            Expr::Subquery(_, kind) => {
+                if let SubqueryKind::Quantified { test, .. } = kind {
+                    test.walk_mut(f);
+                }
+            }
+        }
+        f(self);
+    }
+
+    /// Whether `f` holds for this expression or any expression inside it (subquery plans are
+    /// not entered: `f` sees the Subquery node itself).
+    pub fn any(&self, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+        if f(self) {
+            return true;
+        }
+        let list = |v: &[Expr], f: &mut dyn FnMut(&Expr) -> bool| v.iter().any(|e| e.any(f));
+        match self {
+            Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => false,
+            Expr::Bin(_, a, b)
+            | Expr::Distinct(_, a, b, _)
+            | Expr::NullIf(_, a, b)
+            | Expr::Subscript(a, b) => a.any(f) || b.any(f),
+            Expr::ArrayCmp { left, right, .. } => left.any(f) || right.any(f),
+            Expr::Un(_, a)
+            | Expr::Not(a)
+            | Expr::IsNull(a, _)
+            | Expr::BoolTest(a, ..)
+            | Expr::Cast { expr: a, .. } => a.any(f),
+            Expr::Func { args, .. } | Expr::Session { args, .. } => list(args, f),
+            Expr::And(v) | Expr::Or(v) | Expr::Coalesce(v) | Expr::MinMax(v, _) => list(v, f),
+            Expr::Array(v, _) | Expr::Row(v) => list(v, f),
+            Expr::InList { expr, list: l, .. } => expr.any(f) || list(l, f),
+            Expr::Case { whens, default } => {
+                whens.iter().any(|(c, r)| c.any(f) || r.any(f))
+                    || default.as_ref().is_some_and(|d| d.any(f))
+            }
+            Expr::Subquery(_, kind) => match kind {
+                SubqueryKind::Quantified { test, .. } => test.any(f),
+                _ => false,
+            },
+        }
+    }
+}
