@@ -508,21 +508,6 @@ pub fn user_by_id(oid: u32) -> String {
     fixed::role_name(oid).map_or_else(|| format!("unknown (OID={oid})"), str::to_string)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::size_pretty;
-
-    #[test]
-    fn sizes_as_postgres_prints_them() {
-        assert_eq!(size_pretty(0), "0 bytes");
-        assert_eq!(size_pretty(8192), "8192 bytes");
-        assert_eq!(size_pretty(10 * 1024), "10 kB");
-        assert_eq!(size_pretty(7_700_000), "7520 kB");
-        assert_eq!(size_pretty(123_456_789), "118 MB");
-        assert_eq!(size_pretty(-20_000), "-20 kB");
-    }
-}
-
 /// A role argument of pg_has_role: a name (42704 if there is none) or an OID (None if there is
 /// none: the function then returns NULL, as PostgreSQL's _id variants do).
 fn role_arg(cx: &mut dyn SessionCtx, v: &Value) -> PgResult<Option<Arc<Role>>> {
@@ -581,4 +566,19 @@ pub fn has_role(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
         };
     }
     Ok(Value::Bool(ok))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_pretty;
+
+    #[test]
+    fn sizes_as_postgres_prints_them() {
+        assert_eq!(size_pretty(0), "0 bytes");
+        assert_eq!(size_pretty(8192), "8192 bytes");
+        assert_eq!(size_pretty(10 * 1024), "10 kB");
+        assert_eq!(size_pretty(7_700_000), "7520 kB");
+        assert_eq!(size_pretty(123_456_789), "118 MB");
+        assert_eq!(size_pretty(-20_000), "-20 kB");
+    }
 }
