@@ -86,63 +86,61 @@ fn decimal_is_midpoint(sci: &str, a: (u64, i32), b: (u64, i32)) -> bool {
 /// Shortest decimal that reads back as `f` under any tie-breaking (bounds excluded) and, among
 /// those, the closest, ties to even: PostgreSQL's (Ryu) output.
 fn shortest_f64(f: f64) -> String {
-    let first = format!("{f:e}");
-    let start = first
-        .split('e')
-        .next()
-        .map(|m| m.chars().filter(|c| c.is_ascii_digit()).count())
-        .unwrap_or(1)
-        .max(1);
     let a = f.abs();
-    let me = float_parts(a.to_bits(), 52, 11, 1023);
-    let up = float_parts(a.next_up().to_bits(), 52, 11, 1023);
-    let down = if a > 0.0 {
-        Some(float_parts(a.next_down().to_bits(), 52, 11, 1023))
-    } else {
-        None
-    };
-    let ok = |c: &str| {
-        c.parse::<f64>().ok() == Some(f)
-            && !(a.next_up().is_finite() && decimal_is_midpoint(c, me, up))
-            && !down.is_some_and(|d| decimal_is_midpoint(c, me, d))
-    };
-    for n in start..=17 {
-        // The correctly rounded n-digit value (ties to even) is the closest candidate.
-        let c = format!("{:.*e}", n - 1, f);
-        if ok(&c) {
-            return c;
-        }
-        if n == start && ok(&first) {
-            return first;
-        }
-    }
-    format!("{:.16e}", f)
+    let parts = |x: f64| float_parts(x.to_bits(), 52, 11, 1023);
+    shortest(
+        format!("{f:e}"),
+        17,
+        parts(a),
+        a.next_up().is_finite().then(|| parts(a.next_up())),
+        (a > 0.0).then(|| parts(a.next_down())),
+        |c| c.parse::<f64>().ok() == Some(f),
+        |p| format!("{:.*e}", p, f),
+    )
 }
 
+/// [`shortest_f64`] for float4.
 fn shortest_f32(f: f32) -> String {
-    let first = format!("{f:e}");
+    let a = f.abs();
+    let parts = |x: f32| float_parts(x.to_bits() as u64, 23, 8, 127);
+    shortest(
+        format!("{f:e}"),
+        9,
+        parts(a),
+        a.next_up().is_finite().then(|| parts(a.next_up())),
+        (a > 0.0).then(|| parts(a.next_down())),
+        |c| c.parse::<f32>().ok() == Some(f),
+        |p| format!("{:.*e}", p, f),
+    )
+}
+
+/// The search of [`shortest_f64`] and [`shortest_f32`]: from the digits of `first` (Rust's
+/// shortest `{:e}`) up to `max_digits`, the first correctly rounded candidate that `reads_back`
+/// and is not the exact midpoint between the float (`me`, as `m * 2^e`) and its finite
+/// neighbours `up` / `down`; `fixed(p)` writes the float with `p` digits after the point.
+fn shortest(
+    first: String,
+    max_digits: usize,
+    me: (u64, i32),
+    up: Option<(u64, i32)>,
+    down: Option<(u64, i32)>,
+    reads_back: impl Fn(&str) -> bool,
+    fixed: impl Fn(usize) -> String,
+) -> String {
     let start = first
         .split('e')
         .next()
         .map(|m| m.chars().filter(|c| c.is_ascii_digit()).count())
         .unwrap_or(1)
         .max(1);
-    let a = f.abs();
-    let me = float_parts(a.to_bits() as u64, 23, 8, 127);
-    let up = float_parts(a.next_up().to_bits() as u64, 23, 8, 127);
-    let down = if a > 0.0 {
-        Some(float_parts(a.next_down().to_bits() as u64, 23, 8, 127))
-    } else {
-        None
-    };
     let ok = |c: &str| {
-        c.parse::<f32>().ok() == Some(f)
-            && !(a.next_up().is_finite() && decimal_is_midpoint(c, me, up))
+        reads_back(c)
+            && !up.is_some_and(|u| decimal_is_midpoint(c, me, u))
             && !down.is_some_and(|d| decimal_is_midpoint(c, me, d))
     };
-    for n in start..=9 {
+    for n in start..=max_digits {
         // The correctly rounded n-digit value (ties to even) is the closest candidate.
-        let c = format!("{:.*e}", n - 1, f);
+        let c = fixed(n - 1);
         if ok(&c) {
             return c;
         }
@@ -150,7 +148,7 @@ fn shortest_f32(f: f32) -> String {
             return first;
         }
     }
-    format!("{:.8e}", f)
+    fixed(max_digits - 1)
 }
 
 fn write_float(
