@@ -17,8 +17,28 @@
 //! use can see). It runs on its own thread, never on a shard's, so sessions are not held up by
 //! it beyond the slots it touches.
 //!
-//! Bounds: one thread; a round visits every table once at most. Shutdown: the thread is
-//! detached and stops with the process (it holds nothing that needs to be written out).
+//! # Invariants
+//!
+//! 1. No change is forgotten: a round subtracts from a table's `changes` exactly the count it
+//!    read (`fetch_sub`, in `round`), so changes counted while it vacuums carry to the next round.
+//! 2. One horizon per round, computed before any table is visited (`txns.horizon()`): nothing
+//!    a snapshot that was in use at the start of the round can see is removed.
+//! 3. Only tables are vacuumed (`RelKind::Table`); views and sequences have no row versions.
+//! 4. The allocator is asked to give memory back only after a round that removed something
+//!    (row versions or catalog versions).
+//!
+//! # Concurrency and lock order
+//!
+//! The thread takes no lock of its own and no relation lock, and waits for no transaction:
+//! `engine::vacuum` takes a table's row slot mutexes one at a time (then the heap's free list
+//! lock, alone), and the catalog's vacuum takes the catalog's own locks (see `catalog`). Between
+//! rounds it holds only a `Weak` to the instance.
+//!
+//! # Bounds
+//!
+//! One thread; a round visits every table once at most. Shutdown: the thread is detached; it
+//! ends at its first wake-up after the instance is gone, or with the process (it holds nothing
+//! that needs to be written out).
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};

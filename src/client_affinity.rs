@@ -59,6 +59,29 @@
 //! CPUs); the same 32 runs, pinned, were all fast. The price is that a shard cannot leave a core
 //! that something else keeps busy; it still gets its fair share there, and its sessions can
 //! follow their clients to other shards.
+//!
+//! # Invariants
+//!
+//! 1. [`choose`] names only another shard, last seen on the client's CPU, with at most as many
+//!    sessions as the session's own shard; none when the client's CPU is unknown or is already
+//!    its shard's.
+//! 2. A session moves only after [`STRIKES`] checks in a row named the same shard
+//!    ([`Follow::checked`]: any other outcome starts the count again).
+//! 3. Checks are spaced: after the first, at least [`CHECK_ANSWERS`] answers and
+//!    [`CHECK_EVERY`] apart ([`Follow::due`]), and [`SETTLE`] after a move ([`Follow::moved`]).
+//!
+//! # Concurrency
+//!
+//! This module keeps no shared state: a [`Follow`] belongs to its session, and the views it
+//! chooses from are read by the caller from what each shard publishes (its CPU and session
+//! count, Relaxed atomics in `server.rs`, written by the shard's own thread and by sessions as
+//! they join and leave). A view may be out of date by the time the session moves; invariants 2
+//! and 3 bound what that can cost to one move per [`SETTLE`].
+//!
+//! # Bounds
+//!
+//! One `getsockopt` and one `sched_getcpu` per check; a check reads one view per shard. A
+//! session moves at most once per [`SETTLE`] (200 ms) plus [`STRIKES`] checks.
 
 use std::time::{Duration, Instant};
 

@@ -8,6 +8,23 @@
 //! and helper threads spread themselves over it again ([`unbind_current_thread`]).
 //!
 //! This module imports nothing from the crate: storage and the SQL engine use it.
+//!
+//! # Invariants
+//!
+//! 1. The process's mask is read once (a `OnceLock`): every later answer is that first reading,
+//!    whatever threads have been bound since. The server asks before it binds a shard
+//!    (`client_affinity::allowed_cpus` in `server.rs`); a first call from a bound thread would
+//!    record that thread's CPU alone.
+//! 2. `bind` sets no affinity when a CPU is outside the kernel's set size (`CPU_SETSIZE`): it
+//!    returns EINVAL before the system call.
+//! 3. `unbind_current_thread` never narrows a thread's mask: it binds to the recorded process
+//!    mask, or leaves the thread alone when that is unknown (empty).
+//!
+//! # Concurrency and bounds
+//!
+//! No locks; the mask is initialised once, by whichever thread asks first, and read-only after.
+//! At most `CPU_SETSIZE` (1024 on Linux) CPUs are seen. Outside Linux the mask is unknown,
+//! binding does nothing and [`count`] falls back to `available_parallelism`.
 
 use std::sync::OnceLock;
 

@@ -25,6 +25,33 @@
 //! Cost and bound: at most one worker's worth of CPU per shard, only within the window after
 //! notification traffic; a server without it sleeps. `--idle-spin-us 0` turns it off.
 //!
+//! # Invariants
+//!
+//! 1. No lost wake-up: the spinner creates its `Notified` future, then sets `sleeping`, then
+//!    reads `active` before it waits (`run`); `touch` sets `active`, then reads and clears
+//!    `sleeping` and notifies. All four accesses are SeqCst, so either the spinner sees the
+//!    activity and does not wait, or `touch` sees it sleeping and wakes it (a notification
+//!    that comes before the wait is kept by `Notify` as a permit).
+//! 2. At most one `notify_one` per sleep: `touch` notifies only when its `swap` of `sleeping`
+//!    from true to false succeeds.
+//! 3. A spin window ends only after [`Config::idle_spin_us`] without a touch: the spinner resets
+//!    its clock whenever it finds `active` set, and clears the flag as it does.
+//! 4. [`ActiveSessions`] counts a session at most once per epoch (the session's own `last`
+//!    record), and the epoch and its count change together in one compare-and-swap of one
+//!    packed word; `previous` is the count of the epoch just before the current one, or 0 after
+//!    a gap.
+//!
+//! # Concurrency
+//!
+//! No locks: two flags and a `Notify` per spinner, one packed counter per `ActiveSessions`.
+//! Sessions of any shard may touch a spinner; one task per shard runs it.
+//!
+//! # Bounds
+//!
+//! One spinner task per shard, spinning at most one window after the last touch and yielding
+//! to the OS on every turn. Epochs wrap after 2^32 of them (49 days of milliseconds); a wrap
+//! can only make one epoch's count look current for one epoch.
+//!
 //! [`Config::idle_spin_us`]: crate::config::Config
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -18,6 +18,28 @@
 //! than that.
 //!
 //! Default: 80 % of the machine's memory, or of the cgroup's limit when one is set.
+//!
+//! # Invariants
+//!
+//! 1. `used` only ever holds a reading of the resident size: it is written by `refresh` alone
+//!    (the monitor every [`CHECK_EVERY`], a writer every [`RECHECK_ROWS`] rows, and `new`).
+//! 2. `check` refuses only when the reading it uses is past the bound; it never refuses a
+//!    caller for what another caller is about to write.
+//! 3. Where the resident size cannot be read (no `/proc/self/statm`), the reading is 0 and no
+//!    statement is refused: the bound is off rather than wrong.
+//!
+//! # Concurrency
+//!
+//! No locks: one `AtomicU64`, loaded and stored Relaxed (a reading a few milliseconds old is as
+//! good as a fresh one for a soft bound). The monitor thread holds only a `Weak` to the limit
+//! and ends at its first wake-up after the limit is dropped.
+//!
+//! # Bounds and behaviour at the bound
+//!
+//! Past the bound, each statement that writes a row fails with 53200 `out of memory`, with the
+//! sizes in its detail, until a reading is under it again; reads and removals go on. The
+//! overshoot is what all sessions write in one [`CHECK_EVERY`], and one writer's at most
+//! [`RECHECK_ROWS`] rows between its own readings.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};

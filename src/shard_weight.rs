@@ -34,6 +34,33 @@
 //! The nice value belongs to a thread, and a shard's worker can move to another thread (tokio
 //! hands the worker on when a session blocks in `block_in_place`), so what was applied is kept
 //! per thread.
+//!
+//! While notifications stream to clients (a session sent other sessions' notifications in this
+//! epoch or the one before), a shard keeps the default weight: there the shard is the sender
+//! its listeners wait for, not a server its clients preempt.
+//!
+//! # Invariants
+//!
+//! 1. A thread asks the kernel only for a nice value other than the one it last set itself
+//!    (`APPLIED`, thread-local, compared in `answered_at`), so a steady load makes no system
+//!    calls.
+//! 2. Once the kernel refuses, the shard never asks again (`asking` cleared, checked first in
+//!    `answered`), and the warning is logged once for the whole server (`WARNED`).
+//! 3. The nice value is between 0 and `-MOST_NICE_LEVELS` (`nice_for`); a shard never makes its
+//!    thread weigh less than a default thread.
+//! 4. Each session counts once per epoch towards the active count: the session keeps its own
+//!    record of the epoch it last answered in (`ActiveSessions::record`).
+//!
+//! # Concurrency
+//!
+//! No locks. A shard's `ShardWeight` is touched only by its own thread (`answered` must run
+//! there: the nice value it sets is the calling thread's); its atomics are Relaxed, as nothing
+//! else is published through them. `WARNED` is one process-wide flag, swapped once.
+//!
+//! # Bounds
+//!
+//! Epochs of [`EPOCH`] (4 ms); at most [`MOST_NICE_LEVELS`] levels below the default; one
+//! `setpriority` call per change of the target value; a refusal costs one failed call per shard.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

@@ -28,12 +28,32 @@
 //! 2. All versions of a relation share its OID and its data.
 //! 3. `epoch` only grows; it is bumped after a change is made and again when the changing
 //!    transaction ends, so a plan made before either sees a different epoch.
+//! 4. A version is ended by one transaction: `end` refuses (`Busy`) while a transaction in
+//!    progress has ended it, and (`Exists`) once one has committed that; only an aborted end,
+//!    or one of the same top transaction, may be written over.
+//! 5. `vacuum` removes a version only when its creator aborted or its end committed before the
+//!    horizon (`version_dead`), so no snapshot in use can still see it; it reports an OID gone
+//!    (for the data, comments and row type to go with it) only when no version under any name
+//!    still has that OID (a renamed relation keeps it).
+//!
+//! # Who touches what, and lock order
+//!
+//! The versions of a name live in one entry of `names` (scc's map): `create` holds that entry
+//! while it checks invariant 1 and pushes the new version, and `vacuum` while it drops dead
+//! versions; lookups read it under scc's shared access. A version's `ended` mutex is taken
+//! alone by `end`, and inside an entry by `create`, `lookup`, `visible` and `vacuum` (through
+//! `version_visible` / `version_dead`): the order is always map entry, then `ended`, never the
+//! reverse, and never two `ended` mutexes at once. Namespaces, roles and comments keep their
+//! own maps; `vacuum` visits them one after another, holding nothing of this one. `next_oid`,
+//! `epoch` and `foreign_keys` are SeqCst counters.
 //!
 //! # Bounds
 //!
 //! OIDs of user objects start at 16384 (PostgreSQL's FirstNormalObjectId) and are 32-bit; past
 //! 2^32 - 1 creation fails with 54000. A table has at most [`MAX_COLUMNS`] columns (PostgreSQL's
-//! limit).
+//! limit). A name's versions accumulate until vacuum removes the dead ones. `foreign_keys` only
+//! grows: [`Catalog::may_have_foreign_keys`] stays true once any foreign key was made, a hint that
+//! only saves work where none ever was.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;

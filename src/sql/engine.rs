@@ -10,6 +10,46 @@
 //! Nothing here waits: a write that meets another transaction's uncommitted change returns
 //! [`WriteError::Wait`] with that transaction's cell, and the caller (the executor, through its
 //! session) awaits its end and tries again.
+//!
+//! The files of `engine/`: `store.rs` (the heap and index trees as SQL sees them: rows decoded
+//! to values, keys as [`Key`]s), `packed.rs` (the packed row format), `ikey.rs` (the compact
+//! index key), `conflict.rs` (INSERT ... ON CONFLICT's check).
+//!
+//! # Invariants
+//!
+//! 1. Every change to a table's heap goes through this module: the storage heap inside
+//!    [`RowHeap`] is `pub(super)` (`engine/store.rs`), so outside `engine` a heap can only be
+//!    read; [`insert`], [`update`], [`delete`], [`lock`], [`load`], [`insert_packed`] and
+//!    [`vacuum`] are the writes.
+//! 2. A row is in every index of the relation version its writer planned with: [`insert`]
+//!    adds an entry to each of `rel.indexes`' trees once the row is in the heap, and [`update`]
+//!    does so for the new version unless no indexed column changed (a HOT update, whose new
+//!    version the old entries reach through the chain). [`vacuum`] removes a version's
+//!    entries in the same pass that reclaims the version.
+//! 3. A unique key is checked and its entry added under the key's lock: `check_unique` takes
+//!    the key locks of the unique indexes whose key the write sets, in index order, and the
+//!    guards are dropped only after the new entries are in. A key with a NULL, or one an update
+//!    leaves unchanged, is not checked (NULLs are distinct; the old version holds the key).
+//! 4. An update that changes a unique index's column takes the key-update row lock
+//!    (`LockMode::Update`); any other update `LockMode::NoKeyUpdate`, which KEY SHARE lockers
+//!    (foreign key checks) do not conflict with.
+//! 5. A table has at most one tree per index OID: [`TableData::tree`] creates a missing tree
+//!    under the write lock of `trees` after looking again.
+//!
+//! # Lock order
+//!
+//! Key locks (index order, one stripe each) → the heap's slot locks (taken inside storage while
+//! the key locks are held: `probe_key`, the insert or update itself) → nothing. The `trees`
+//! lock of [`TableData`] is held only to find, add or replace a tree, never across another
+//! lock or call. No lock is held when a write returns, and none while anyone waits for a
+//! transaction: [`WriteError::Wait`] drops them all.
+//!
+//! # Bounds
+//!
+//! A write holds at most one key lock per unique index of its table. Statistics and the
+//! background vacuum's change count are atomic counters added once per statement. The parallel
+//! index build (`KeyTree::build`) starts at `PARALLEL_BUILD_MIN` entries with at most
+//! `MAX_BUILD_WORKERS` threads (`engine/store.rs`).
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};

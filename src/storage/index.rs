@@ -31,7 +31,39 @@
 //! the niche of the key's enum tag, checked by a test) and sits at the left end, so a tree
 //! filled in key order stays ordered; a high sentinel would sit where ascending inserts go.
 //!
-//! Bounds: at most [`MAX_PARTS`] ranges.
+//! # Invariants
+//!
+//! 1. Every range's tree holds exactly one [`Slot::Low`]: `Part::new` inserts it, `remove`
+//!    only ever removes a `Slot::Key`, and `len` / `is_empty` leave one entry per tree out.
+//! 2. The ranges are fixed when the index is made: the first starts at the lowest key
+//!    (asserted in `with_parts`), the others at ascending entries (`build` takes them from the
+//!    sorted input's chunk starts); `insert` and `remove` route an entry to the last range
+//!    whose start is at or below it (`part_of`), so range `i` holds only entries from its start
+//!    up to range `i + 1`'s, and a scan visits the ranges in order (`first_part`..`last_part`).
+//! 3. An entry is the pair (key, row), the tree's own key: it is present once at most, and
+//!    inserting it again changes nothing.
+//! 4. Keys that compare equal take the same key lock: `lock_key` hashes the key, and callers
+//!    of `lock_hash` must hash equal keys equally (the engine hashes its `Key` of values for
+//!    packed keys: `sql/engine/store.rs`, `KeyTree::lock_key`).
+//!
+//! # Who touches what, and locks
+//!
+//! Reads (`scan`, `scan_back`, `rows_of`, `len`) and writes (`insert`, `remove`) take no lock of
+//! this module: scc's trees are read under an epoch guard and change leaf by leaf, so a scan
+//! sees each entry present or absent, and returns where it stopped for the caller to resume. The
+//! key locks are taken only by callers, one stripe per key, and this module never holds one:
+//! the engine's unique check takes them in index order and holds them while it looks and
+//! inserts (`sql/engine.rs`, `check_unique`), ON CONFLICT's check one at a time while it looks
+//! (`sql/engine/conflict.rs`); neither waits for another transaction while holding one, they
+//! return the transaction to wait for and drop the lock.
+//! Two keys of one index may share a stripe; they then serialize, which is all it costs.
+//!
+//! # Bounds
+//!
+//! At most [`MAX_PARTS`] ranges (an index built with more threads gets that many; a build over
+//! fewer than `min_per_thread` entries per thread gets fewer), and [`STRIPES`] key locks per
+//! index whatever its size. A scan visits at most `max` entries per call. The trees grow
+//! without bound; dead entries go when vacuum removes them (`engine::vacuum`).
 
 use std::hash::{Hash, Hasher};
 use std::ops::Bound;

@@ -527,13 +527,23 @@ impl Numeric {
     }
 
     pub fn div(&self, o: &Numeric) -> PgResult<Numeric> {
+        if let Some(q) = self.div_special(o) {
+            return q;
+        }
+        let s = Numeric::div_scale(self, o);
+        self.div_rscale(o, s)
+    }
+
+    /// The quotient of a division where either side is NaN or infinite (PostgreSQL's rules,
+    /// shared by `/` and `div`); None when both are finite.
+    fn div_special(&self, o: &Numeric) -> Option<PgResult<Numeric>> {
         use Repr::*;
-        match (&self.0, &o.0) {
+        Some(match (&self.0, &o.0) {
             (NaN, _) | (_, NaN) => Ok(Numeric::nan()),
             (PosInf | NegInf, PosInf | NegInf) => Ok(Numeric::nan()),
             (PosInf | NegInf, Finite { m, .. }) => {
                 if m.is_zero() {
-                    return Err(PgError::division_by_zero());
+                    return Some(Err(PgError::division_by_zero()));
                 }
                 if (self.signum() > 0) == m.is_positive() {
                     Ok(Numeric::infinity())
@@ -542,11 +552,8 @@ impl Numeric {
                 }
             }
             (Finite { .. }, PosInf | NegInf) => Ok(Numeric::zero()),
-            (Finite { .. }, Finite { .. }) => {
-                let s = Numeric::div_scale(self, o);
-                self.div_rscale(o, s)
-            }
-        }
+            (Finite { .. }, Finite { .. }) => return None,
+        })
     }
 
     /// Finite division rounded to `rscale` digits.
@@ -575,28 +582,17 @@ impl Numeric {
     /// Truncating integer division (`div(numeric, numeric)`).
     pub fn div_trunc(&self, o: &Numeric) -> PgResult<Numeric> {
         use Repr::*;
-        match (&self.0, &o.0) {
-            (NaN, _) | (_, NaN) => Ok(Numeric::nan()),
-            (PosInf | NegInf, PosInf | NegInf) => Ok(Numeric::nan()),
-            (PosInf | NegInf, Finite { m, .. }) => {
-                if m.is_zero() {
-                    return Err(PgError::division_by_zero());
-                }
-                if (self.signum() > 0) == m.is_positive() {
-                    Ok(Numeric::infinity())
-                } else {
-                    Ok(Numeric::neg_infinity())
-                }
-            }
-            (Finite { .. }, PosInf | NegInf) => Ok(Numeric::zero()),
-            (Finite { m: a, scale: sa }, Finite { m: b, scale: sb }) => {
-                if b.is_zero() {
-                    return Err(PgError::division_by_zero());
-                }
-                let (a, b, _) = Numeric::align(a, *sa, b, *sb);
-                Ok(Numeric::from_parts(a / b, 0))
-            }
+        if let Some(q) = self.div_special(o) {
+            return q;
         }
+        let (Finite { m: a, scale: sa }, Finite { m: b, scale: sb }) = (&self.0, &o.0) else {
+            unreachable!("div_special answers unless both sides are finite")
+        };
+        if b.is_zero() {
+            return Err(PgError::division_by_zero());
+        }
+        let (a, b, _) = Numeric::align(a, *sa, b, *sb);
+        Ok(Numeric::from_parts(a / b, 0))
     }
 
     /// Remainder with the sign of the dividend; scale is the larger input scale.

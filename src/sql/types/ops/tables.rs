@@ -1,0 +1,453 @@
+//! The operator tables: for each operator name, the candidate signatures (left, right and
+//! result type, as PostgreSQL's pg_operator rows) with the function that implements each.
+//! `binary_operators` / `unary_operators` are what the planner resolves a call over, so a
+//! signature missing here is an operator that does not exist; `find_binary` picks an exact
+//! signature for callers that know the operand types. The small macros build rows; the
+//! arithmetic and comparison tables are generated per type family by `arith_table!` and
+//! `cmp_table!`.
+
+use super::arith::{
+    abs_float, abs_int, abs_num, f8_cbrt, f8_pow_op, f8_sqrt, float_arith, identity, int_arith,
+    interval_arith, neg_float, neg_int, neg_interval, neg_num, not_int, num_arith, num_pow_op,
+};
+use super::array::{array_concat, array_contained_op, array_contains_op, array_overlap_op};
+use super::datetime::{
+    date_minus_date, date_minus_int, date_minus_interval, date_plus_int, date_plus_interval,
+    date_plus_time, time_minus_interval, time_minus_time, time_plus_interval, timetz_interval,
+    ts_minus_interval, ts_minus_ts, ts_plus_interval, tstz_minus_interval, tstz_plus_interval,
+};
+use super::inet::{inet_overlap, inet_subnet};
+use super::json::{
+    json_get, json_get_path, jsonb_concat, jsonb_contains_op, jsonb_delete, jsonb_exists,
+};
+use super::order::{bpchar_cmp, cmp_op, regtype_cmp, tstz_cross_cmp};
+use super::text::{bpchar_like_op, bytea_concat, like_op, regex_op, starts_with_op, text_concat};
+use super::{
+    BinFn, BinOp, UnOp, ADD, AND, DIV, EQ, GE, GT, LE, LT, MOD, MUL, NE, OR, SHL, SHR, SUB, XOR,
+};
+use crate::sql::types::Type;
+
+// ---------------------------------------------------------------------------------------------
+// Operator tables
+// ---------------------------------------------------------------------------------------------
+
+macro_rules! b {
+    ($l:ident, $r:ident, $res:ident, $f:expr) => {
+        BinOp {
+            left: Type::$l,
+            right: Type::$r,
+            result: Type::$res,
+            f: $f,
+        }
+    };
+}
+
+macro_rules! u {
+    ($a:ident, $res:ident, $f:expr) => {
+        UnOp {
+            arg: Type::$a,
+            result: Type::$res,
+            f: $f,
+        }
+    };
+}
+
+/// The arithmetic operator table for `+ - * /` (same pattern for each).
+macro_rules! arith_table {
+    ($name:ident, $op:expr, [$($extra:expr),*]) => {
+        static $name: &[BinOp] = &[
+            b!(INT2, INT2, INT2, int_arith::<{ $op }, 2>),
+            b!(INT4, INT4, INT4, int_arith::<{ $op }, 4>),
+            b!(INT8, INT8, INT8, int_arith::<{ $op }, 8>),
+            b!(INT2, INT4, INT4, int_arith::<{ $op }, 4>),
+            b!(INT4, INT2, INT4, int_arith::<{ $op }, 4>),
+            b!(INT2, INT8, INT8, int_arith::<{ $op }, 8>),
+            b!(INT8, INT2, INT8, int_arith::<{ $op }, 8>),
+            b!(INT4, INT8, INT8, int_arith::<{ $op }, 8>),
+            b!(INT8, INT4, INT8, int_arith::<{ $op }, 8>),
+            b!(FLOAT4, FLOAT4, FLOAT4, float_arith::<{ $op }, 4>),
+            b!(FLOAT8, FLOAT8, FLOAT8, float_arith::<{ $op }, 8>),
+            b!(FLOAT4, FLOAT8, FLOAT8, float_arith::<{ $op }, 8>),
+            b!(FLOAT8, FLOAT4, FLOAT8, float_arith::<{ $op }, 8>),
+            b!(NUMERIC, NUMERIC, NUMERIC, num_arith::<{ $op }>),
+            $($extra),*
+        ];
+    };
+}
+
+arith_table!(
+    STAR,
+    MUL,
+    [
+        b!(INTERVAL, FLOAT8, INTERVAL, interval_arith::<MUL>),
+        b!(FLOAT8, INTERVAL, INTERVAL, interval_arith::<MUL>)
+    ]
+);
+arith_table!(
+    SLASH,
+    DIV,
+    [b!(INTERVAL, FLOAT8, INTERVAL, interval_arith::<DIV>)]
+);
+
+static PLUS: &[BinOp] = &[
+    b!(INT2, INT2, INT2, int_arith::<ADD, 2>),
+    b!(INT4, INT4, INT4, int_arith::<ADD, 4>),
+    b!(INT8, INT8, INT8, int_arith::<ADD, 8>),
+    b!(INT2, INT4, INT4, int_arith::<ADD, 4>),
+    b!(INT4, INT2, INT4, int_arith::<ADD, 4>),
+    b!(INT2, INT8, INT8, int_arith::<ADD, 8>),
+    b!(INT8, INT2, INT8, int_arith::<ADD, 8>),
+    b!(INT4, INT8, INT8, int_arith::<ADD, 8>),
+    b!(INT8, INT4, INT8, int_arith::<ADD, 8>),
+    b!(FLOAT4, FLOAT4, FLOAT4, float_arith::<ADD, 4>),
+    b!(FLOAT8, FLOAT8, FLOAT8, float_arith::<ADD, 8>),
+    b!(FLOAT4, FLOAT8, FLOAT8, float_arith::<ADD, 8>),
+    b!(FLOAT8, FLOAT4, FLOAT8, float_arith::<ADD, 8>),
+    b!(NUMERIC, NUMERIC, NUMERIC, num_arith::<ADD>),
+    b!(DATE, INT4, DATE, date_plus_int),
+    b!(INT4, DATE, DATE, date_plus_int),
+    b!(DATE, INTERVAL, TIMESTAMP, date_plus_interval),
+    b!(INTERVAL, DATE, TIMESTAMP, date_plus_interval),
+    b!(DATE, TIME, TIMESTAMP, date_plus_time),
+    b!(TIME, DATE, TIMESTAMP, date_plus_time),
+    b!(TIMESTAMP, INTERVAL, TIMESTAMP, ts_plus_interval),
+    b!(INTERVAL, TIMESTAMP, TIMESTAMP, ts_plus_interval),
+    b!(TIMESTAMPTZ, INTERVAL, TIMESTAMPTZ, tstz_plus_interval),
+    b!(INTERVAL, TIMESTAMPTZ, TIMESTAMPTZ, tstz_plus_interval),
+    b!(TIME, INTERVAL, TIME, time_plus_interval),
+    b!(INTERVAL, TIME, TIME, time_plus_interval),
+    b!(TIMETZ, INTERVAL, TIMETZ, timetz_interval::<ADD>),
+    b!(INTERVAL, TIMETZ, TIMETZ, timetz_interval::<ADD>),
+    b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<ADD>),
+];
+
+static MINUS: &[BinOp] = &[
+    b!(INT2, INT2, INT2, int_arith::<SUB, 2>),
+    b!(INT4, INT4, INT4, int_arith::<SUB, 4>),
+    b!(INT8, INT8, INT8, int_arith::<SUB, 8>),
+    b!(INT2, INT4, INT4, int_arith::<SUB, 4>),
+    b!(INT4, INT2, INT4, int_arith::<SUB, 4>),
+    b!(INT2, INT8, INT8, int_arith::<SUB, 8>),
+    b!(INT8, INT2, INT8, int_arith::<SUB, 8>),
+    b!(INT4, INT8, INT8, int_arith::<SUB, 8>),
+    b!(INT8, INT4, INT8, int_arith::<SUB, 8>),
+    b!(FLOAT4, FLOAT4, FLOAT4, float_arith::<SUB, 4>),
+    b!(FLOAT8, FLOAT8, FLOAT8, float_arith::<SUB, 8>),
+    b!(FLOAT4, FLOAT8, FLOAT8, float_arith::<SUB, 8>),
+    b!(FLOAT8, FLOAT4, FLOAT8, float_arith::<SUB, 8>),
+    b!(NUMERIC, NUMERIC, NUMERIC, num_arith::<SUB>),
+    b!(DATE, INT4, DATE, date_minus_int),
+    b!(DATE, DATE, INT4, date_minus_date),
+    b!(DATE, INTERVAL, TIMESTAMP, date_minus_interval),
+    b!(TIMESTAMP, INTERVAL, TIMESTAMP, ts_minus_interval),
+    b!(TIMESTAMP, TIMESTAMP, INTERVAL, ts_minus_ts),
+    b!(TIMESTAMPTZ, INTERVAL, TIMESTAMPTZ, tstz_minus_interval),
+    b!(TIMESTAMPTZ, TIMESTAMPTZ, INTERVAL, ts_minus_ts),
+    b!(TIME, INTERVAL, TIME, time_minus_interval),
+    b!(TIMETZ, INTERVAL, TIMETZ, timetz_interval::<SUB>),
+    b!(TIME, TIME, INTERVAL, time_minus_time),
+    b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<SUB>),
+    b!(JSONB, TEXT, JSONB, jsonb_delete),
+    b!(JSONB, INT4, JSONB, jsonb_delete),
+    b!(JSONB, TEXT_ARRAY, JSONB, jsonb_delete),
+];
+
+static PERCENT: &[BinOp] = &[
+    b!(INT2, INT2, INT2, int_arith::<MOD, 2>),
+    b!(INT4, INT4, INT4, int_arith::<MOD, 4>),
+    b!(INT8, INT8, INT8, int_arith::<MOD, 8>),
+    b!(NUMERIC, NUMERIC, NUMERIC, num_arith::<MOD>),
+];
+
+static POW: &[BinOp] = &[
+    b!(FLOAT8, FLOAT8, FLOAT8, f8_pow_op),
+    b!(NUMERIC, NUMERIC, NUMERIC, num_pow_op),
+];
+
+macro_rules! bit_table {
+    ($name:ident, $op:expr) => {
+        static $name: &[BinOp] = &[
+            b!(INT2, INT2, INT2, int_arith::<{ $op }, 2>),
+            b!(INT4, INT4, INT4, int_arith::<{ $op }, 4>),
+            b!(INT8, INT8, INT8, int_arith::<{ $op }, 8>),
+        ];
+    };
+}
+
+bit_table!(BIT_AND, AND);
+bit_table!(BIT_OR, OR);
+bit_table!(BIT_XOR, XOR);
+
+static SHIFT_L: &[BinOp] = &[
+    b!(INET, INET, BOOL, inet_subnet::<false, true>),
+    b!(INT2, INT4, INT2, int_arith::<SHL, 2>),
+    b!(INT4, INT4, INT4, int_arith::<SHL, 4>),
+    b!(INT8, INT4, INT8, int_arith::<SHL, 8>),
+];
+
+static SHIFT_R: &[BinOp] = &[
+    b!(INET, INET, BOOL, inet_subnet::<true, true>),
+    b!(INT2, INT4, INT2, int_arith::<SHR, 2>),
+    b!(INT4, INT4, INT4, int_arith::<SHR, 4>),
+    b!(INT8, INT4, INT8, int_arith::<SHR, 8>),
+];
+
+/// Comparison table for one operator: same-type comparisons for every type plus the cross-type
+/// families PostgreSQL has (integers of different widths, float4/float8, date/timestamp/
+/// timestamptz, text/name).
+macro_rules! cmp_table {
+    ($name:ident, $op:expr) => {
+        cmp_table!($name, $op, []);
+    };
+    // `$extra`: signatures only this comparison has (xid has = and <> but no ordering).
+    ($name:ident, $op:expr, [$($extra:expr),*]) => {
+        static $name: &[BinOp] = &[
+            b!(BOOL, BOOL, BOOL, cmp_op::<{ $op }>),
+            b!(INT2, INT2, BOOL, cmp_op::<{ $op }>),
+            b!(INT4, INT4, BOOL, cmp_op::<{ $op }>),
+            b!(INT8, INT8, BOOL, cmp_op::<{ $op }>),
+            b!(INT2, INT4, BOOL, cmp_op::<{ $op }>),
+            b!(INT4, INT2, BOOL, cmp_op::<{ $op }>),
+            b!(INT2, INT8, BOOL, cmp_op::<{ $op }>),
+            b!(INT8, INT2, BOOL, cmp_op::<{ $op }>),
+            b!(INT4, INT8, BOOL, cmp_op::<{ $op }>),
+            b!(INT8, INT4, BOOL, cmp_op::<{ $op }>),
+            b!(FLOAT4, FLOAT4, BOOL, cmp_op::<{ $op }>),
+            b!(FLOAT8, FLOAT8, BOOL, cmp_op::<{ $op }>),
+            b!(FLOAT4, FLOAT8, BOOL, cmp_op::<{ $op }>),
+            b!(FLOAT8, FLOAT4, BOOL, cmp_op::<{ $op }>),
+            b!(NUMERIC, NUMERIC, BOOL, cmp_op::<{ $op }>),
+            b!(TEXT, TEXT, BOOL, cmp_op::<{ $op }>),
+            b!(BPCHAR, BPCHAR, BOOL, bpchar_cmp::<{ $op }>),
+            b!(NAME, NAME, BOOL, cmp_op::<{ $op }>),
+            b!(NAME, TEXT, BOOL, cmp_op::<{ $op }>),
+            b!(TEXT, NAME, BOOL, cmp_op::<{ $op }>),
+            b!(CHAR, CHAR, BOOL, cmp_op::<{ $op }>),
+            b!(BYTEA, BYTEA, BOOL, cmp_op::<{ $op }>),
+            b!(DATE, DATE, BOOL, cmp_op::<{ $op }>),
+            b!(TIME, TIME, BOOL, cmp_op::<{ $op }>),
+            b!(TIMETZ, TIMETZ, BOOL, cmp_op::<{ $op }>),
+            b!(INET, INET, BOOL, cmp_op::<{ $op }>),
+            b!(TIMESTAMP, TIMESTAMP, BOOL, cmp_op::<{ $op }>),
+            b!(TIMESTAMPTZ, TIMESTAMPTZ, BOOL, cmp_op::<{ $op }>),
+            b!(DATE, TIMESTAMP, BOOL, cmp_op::<{ $op }>),
+            b!(TIMESTAMP, DATE, BOOL, cmp_op::<{ $op }>),
+            b!(DATE, TIMESTAMPTZ, BOOL, tstz_cross_cmp::<{ $op }>),
+            b!(TIMESTAMPTZ, DATE, BOOL, tstz_cross_cmp::<{ $op }>),
+            b!(TIMESTAMP, TIMESTAMPTZ, BOOL, tstz_cross_cmp::<{ $op }>),
+            b!(TIMESTAMPTZ, TIMESTAMP, BOOL, tstz_cross_cmp::<{ $op }>),
+            b!(INTERVAL, INTERVAL, BOOL, cmp_op::<{ $op }>),
+            b!(OID, OID, BOOL, cmp_op::<{ $op }>),
+            b!(REGTYPE, REGTYPE, BOOL, regtype_cmp::<{ $op }>),
+            b!(UUID, UUID, BOOL, cmp_op::<{ $op }>),
+            b!(JSONB, JSONB, BOOL, cmp_op::<{ $op }>),
+            b!(ANYARRAY, ANYARRAY, BOOL, cmp_op::<{ $op }>),
+            b!(RECORD, RECORD, BOOL, cmp_op::<{ $op }>),
+            $($extra,)*
+        ];
+    };
+}
+
+cmp_table!(CMP_EQ, EQ, [b!(XID, XID, BOOL, cmp_op::<{ EQ }>)]);
+cmp_table!(CMP_NE, NE, [b!(XID, XID, BOOL, cmp_op::<{ NE }>)]);
+cmp_table!(CMP_LT, LT);
+cmp_table!(CMP_LE, LE);
+cmp_table!(CMP_GT, GT);
+cmp_table!(CMP_GE, GE);
+
+static JSON_GET: &[BinOp] = &[
+    b!(JSONB, TEXT, JSONB, json_get::<true, false>),
+    b!(JSONB, INT4, JSONB, json_get::<true, false>),
+    b!(JSON, TEXT, JSON, json_get::<false, false>),
+    b!(JSON, INT4, JSON, json_get::<false, false>),
+];
+static JSON_GET_TEXT: &[BinOp] = &[
+    b!(JSONB, TEXT, TEXT, json_get::<true, true>),
+    b!(JSONB, INT4, TEXT, json_get::<true, true>),
+    b!(JSON, TEXT, TEXT, json_get::<false, true>),
+    b!(JSON, INT4, TEXT, json_get::<false, true>),
+];
+static JSON_PATH: &[BinOp] = &[
+    b!(JSONB, TEXT_ARRAY, JSONB, json_get_path::<true, false>),
+    b!(JSON, TEXT_ARRAY, JSON, json_get_path::<false, false>),
+];
+static JSON_PATH_TEXT: &[BinOp] = &[
+    b!(JSONB, TEXT_ARRAY, TEXT, json_get_path::<true, true>),
+    b!(JSON, TEXT_ARRAY, TEXT, json_get_path::<false, true>),
+];
+static JSONB_EXISTS: &[BinOp] = &[b!(JSONB, TEXT, BOOL, jsonb_exists::<0>)];
+static JSONB_EXISTS_ANY: &[BinOp] = &[b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<1>)];
+static JSONB_EXISTS_ALL: &[BinOp] = &[b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<2>)];
+
+static CONCAT: &[BinOp] = &[
+    b!(JSONB, JSONB, JSONB, jsonb_concat),
+    b!(TEXT, TEXT, TEXT, text_concat),
+    b!(TEXT, ANYELEMENT, TEXT, text_concat),
+    b!(ANYELEMENT, TEXT, TEXT, text_concat),
+    b!(BYTEA, BYTEA, BYTEA, bytea_concat),
+    b!(ANYARRAY, ANYARRAY, ANYARRAY, array_concat),
+    b!(ANYARRAY, ANYELEMENT, ANYARRAY, array_concat),
+    b!(ANYELEMENT, ANYARRAY, ANYARRAY, array_concat),
+];
+
+pub(super) static LIKE: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, like_op::<false, false>),
+    b!(BPCHAR, TEXT, BOOL, bpchar_like_op::<false, false>),
+    b!(NAME, TEXT, BOOL, like_op::<false, false>),
+    b!(BYTEA, BYTEA, BOOL, like_op::<false, false>),
+];
+static NOT_LIKE: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, like_op::<true, false>),
+    b!(BPCHAR, TEXT, BOOL, bpchar_like_op::<true, false>),
+    b!(NAME, TEXT, BOOL, like_op::<true, false>),
+    b!(BYTEA, BYTEA, BOOL, like_op::<true, false>),
+];
+static ILIKE: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, like_op::<false, true>),
+    b!(BPCHAR, TEXT, BOOL, bpchar_like_op::<false, true>),
+    b!(NAME, TEXT, BOOL, like_op::<false, true>),
+];
+static NOT_ILIKE: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, like_op::<true, true>),
+    b!(BPCHAR, TEXT, BOOL, bpchar_like_op::<true, true>),
+    b!(NAME, TEXT, BOOL, like_op::<true, true>),
+];
+static RE_MATCH: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, regex_op::<false, false>),
+    b!(NAME, TEXT, BOOL, regex_op::<false, false>),
+];
+static RE_NOT_MATCH: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, regex_op::<true, false>),
+    b!(NAME, TEXT, BOOL, regex_op::<true, false>),
+];
+static RE_IMATCH: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, regex_op::<false, true>),
+    b!(NAME, TEXT, BOOL, regex_op::<false, true>),
+];
+static RE_NOT_IMATCH: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, regex_op::<true, true>),
+    b!(NAME, TEXT, BOOL, regex_op::<true, true>),
+];
+static STARTS_WITH: &[BinOp] = &[b!(TEXT, TEXT, BOOL, starts_with_op)];
+static CONTAINS: &[BinOp] = &[
+    b!(JSONB, JSONB, BOOL, jsonb_contains_op::<false>),
+    b!(ANYARRAY, ANYARRAY, BOOL, array_contains_op),
+];
+static CONTAINED: &[BinOp] = &[
+    b!(JSONB, JSONB, BOOL, jsonb_contains_op::<true>),
+    b!(ANYARRAY, ANYARRAY, BOOL, array_contained_op),
+];
+static OVERLAP: &[BinOp] = &[
+    b!(ANYARRAY, ANYARRAY, BOOL, array_overlap_op),
+    b!(INET, INET, BOOL, inet_overlap),
+];
+static SUBNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<false, false>)];
+static SUPERNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<true, false>)];
+
+/// Whether `f` is one of the `=` operators (an index can serve it).
+pub fn is_equality(f: &BinFn) -> bool {
+    CMP_EQ.iter().any(|op| op.f as usize == *f as usize)
+}
+
+/// Every candidate signature of binary operator `name`.
+pub fn binary_operators(name: &str) -> &'static [BinOp] {
+    match name {
+        "+" => PLUS,
+        "-" => MINUS,
+        "*" => STAR,
+        "/" => SLASH,
+        "%" => PERCENT,
+        "^" => POW,
+        "&" => BIT_AND,
+        "|" => BIT_OR,
+        "#" => BIT_XOR,
+        "<<" => SHIFT_L,
+        ">>" => SHIFT_R,
+        "=" => CMP_EQ,
+        "<>" | "!=" => CMP_NE,
+        "<" => CMP_LT,
+        "<=" => CMP_LE,
+        ">" => CMP_GT,
+        ">=" => CMP_GE,
+        "||" => CONCAT,
+        "~~" => LIKE,
+        "!~~" => NOT_LIKE,
+        "~~*" => ILIKE,
+        "!~~*" => NOT_ILIKE,
+        "~" => RE_MATCH,
+        "!~" => RE_NOT_MATCH,
+        "~*" => RE_IMATCH,
+        "!~*" => RE_NOT_IMATCH,
+        "^@" => STARTS_WITH,
+        "@>" => CONTAINS,
+        "<@" => CONTAINED,
+        "&&" => OVERLAP,
+        "<<=" => SUBNET_EQ,
+        ">>=" => SUPERNET_EQ,
+        "->" => JSON_GET,
+        "->>" => JSON_GET_TEXT,
+        "#>" => JSON_PATH,
+        "#>>" => JSON_PATH_TEXT,
+        "?" => JSONB_EXISTS,
+        "?|" => JSONB_EXISTS_ANY,
+        "?&" => JSONB_EXISTS_ALL,
+        _ => &[],
+    }
+}
+
+static UMINUS: &[UnOp] = &[
+    u!(INT2, INT2, neg_int::<2>),
+    u!(INT4, INT4, neg_int::<4>),
+    u!(INT8, INT8, neg_int::<8>),
+    u!(FLOAT4, FLOAT4, neg_float),
+    u!(FLOAT8, FLOAT8, neg_float),
+    u!(NUMERIC, NUMERIC, neg_num),
+    u!(INTERVAL, INTERVAL, neg_interval),
+];
+
+static UPLUS: &[UnOp] = &[
+    u!(INT2, INT2, identity),
+    u!(INT4, INT4, identity),
+    u!(INT8, INT8, identity),
+    u!(FLOAT4, FLOAT4, identity),
+    u!(FLOAT8, FLOAT8, identity),
+    u!(NUMERIC, NUMERIC, identity),
+];
+
+static UABS: &[UnOp] = &[
+    u!(INT2, INT2, abs_int::<2>),
+    u!(INT4, INT4, abs_int::<4>),
+    u!(INT8, INT8, abs_int::<8>),
+    u!(FLOAT4, FLOAT4, abs_float),
+    u!(FLOAT8, FLOAT8, abs_float),
+    u!(NUMERIC, NUMERIC, abs_num),
+];
+
+static UNOT: &[UnOp] = &[
+    u!(INT2, INT2, not_int::<2>),
+    u!(INT4, INT4, not_int::<4>),
+    u!(INT8, INT8, not_int::<8>),
+];
+
+static USQRT: &[UnOp] = &[u!(FLOAT8, FLOAT8, f8_sqrt)];
+static UCBRT: &[UnOp] = &[u!(FLOAT8, FLOAT8, f8_cbrt)];
+
+/// Every candidate signature of prefix operator `name`.
+pub fn unary_operators(name: &str) -> &'static [UnOp] {
+    match name {
+        "-" => UMINUS,
+        "+" => UPLUS,
+        "@" => UABS,
+        "~" => UNOT,
+        "|/" => USQRT,
+        "||/" => UCBRT,
+        _ => &[],
+    }
+}
+
+/// Convenience for callers that already know the operand types: finds the exact signature.
+pub fn find_binary(name: &str, left: Type, right: Type) -> Option<&'static BinOp> {
+    binary_operators(name)
+        .iter()
+        .find(|o| o.left == left && o.right == right)
+}
