@@ -26,7 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "protocol, storage, transactions, notifications",
-        &["wire", "hba", "txn", "storage", "catalog", "notify"],
+        &["wire", "hba", "txn", "storage", "catalog", "notify", "wal"],
     ),
     (
         "values and the built-in catalog",
