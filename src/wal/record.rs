@@ -111,9 +111,9 @@ fn zeros_crc(mut crc: u32, mut n: usize) -> u32 {
     crc
 }
 
-/// The CRC of a header (its crc field ignored) and payload. The length field goes last so that
-/// the payload can be checksummed before the length is known to be plausible... and so that a
-/// header of all zeros never checks out.
+/// The CRC of a header (without its crc field) and payload, in the format's order: header bytes
+/// 8..32, the payload, then the length word. The order is part of the format; computing the
+/// header's tail first lets a void record's CRC run over its zeros without building them.
 pub fn crc_of(h: &[u8; HEADER_LEN], payload: &[u8]) -> u32 {
     let crc = crc32c::crc32c(&h[8..]);
     let crc = crc32c::crc32c_append(crc, payload);

@@ -480,3 +480,41 @@ fn options_are_checked() {
     o.wal_segment_size = 5000;
     assert!(Wal::open(o, None).is_err());
 }
+
+#[test]
+fn a_resumed_log_is_never_followed_by_records_of_its_previous_run() {
+    let d = TempDir::new("stale-tail");
+    let seg = 8192;
+    let o = opts(&d.0, seg, 4096);
+    let wal = Wal::open(o.clone(), None).unwrap();
+    let a = wal.insert_blocking(K, 0, 1, &[1; 100]).unwrap();
+    let b = wal.insert_blocking(K, 0, 2, &[2; 100]).unwrap();
+    let c = wal.insert_blocking(K, 0, 3, &[3; 100]).unwrap();
+    wal.wait_flushed_blocking(c.end).unwrap();
+    drop(wal);
+    // A crash tore B while C's page reached the disk (unsynced writes persist in any order).
+    let path = d.0.join(file_name(b.lsn.0 / seg, seg));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[(b.lsn.0 % seg) as usize + 50] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let (got, end) = read_all(&d.0, seg, first_lsn(seg)).unwrap();
+    assert_eq!(
+        (got.len(), end),
+        (1, b.lsn),
+        "a torn tail, since C lies within a batch"
+    );
+    // The second run writes a record of B's size at B's place: C would now follow it.
+    let wal = Wal::open(o, Some(end)).unwrap();
+    let b2 = wal.insert_blocking(K, 0, 4, &[4; 100]).unwrap();
+    assert_eq!(b2.end, c.lsn);
+    wal.wait_flushed_blocking(b2.end).unwrap();
+    drop(wal);
+    let (got, end) = read_all(&d.0, seg, first_lsn(seg)).unwrap();
+    let xids: Vec<_> = got.iter().map(|r| r.xid).collect();
+    assert_eq!(
+        (xids, end),
+        (vec![1, 4], b2.end),
+        "C of the first run is gone"
+    );
+    assert_eq!(a.lsn, first_lsn(seg));
+}
