@@ -42,8 +42,11 @@ fn point(threads: usize, secs: f64, payload: usize, locked: bool) -> f64 {
     }
     let buf = Arc::new(buf);
     let stop = Arc::new(AtomicBool::new(false));
+    // The consumer stops only after the inserters: one waiting for ring space (the consumer
+    // falls behind when threads outnumber cores) needs it to finish.
+    let consumer_stop = Arc::new(AtomicBool::new(false));
     let consumer = {
-        let (buf, stop) = (buf.clone(), stop.clone());
+        let (buf, stop) = (buf.clone(), consumer_stop.clone());
         std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
                 if !buf.write_step(&mut Discard, false).unwrap() {
@@ -80,6 +83,7 @@ fn point(threads: usize, secs: f64, payload: usize, locked: bool) -> f64 {
         w.join().unwrap();
     }
     let elapsed = t0.elapsed().as_secs_f64();
+    consumer_stop.store(true, Ordering::Relaxed);
     consumer.join().unwrap();
     total.load(Ordering::Relaxed) as f64 / elapsed
 }
