@@ -143,8 +143,9 @@
 //!    `buffers_full`. Records larger than the ring are copied in pieces this way.
 //! 2. [`INSERT_SLOTS`] insertions in progress at once (sessions run as tasks on a few shard
 //!    threads, so this is far above what happens); another one yields until a slot is free.
-//! 3. Flush waiters: one entry per waiting future (at most one per session); ring waiters at
-//!    most one per insertion in progress.
+//! 3. Flush waiters: one entry per waiting future (at most one per session; a blocking wait
+//!    may leave a second, no-op entry from its first poll, dropped at the next flush); ring
+//!    waiters at most two per insertion in progress, dropped at the writer's next write.
 //! 4. A record is at most 1 GiB (PostgreSQL's limit); a transaction streams many records.
 //! 5. Segment files: one pre-allocated ahead; after `remove_before`, at most `max_wal_size`
 //!    worth of files are kept (the log grows past it only if checkpoints fall behind, which is
