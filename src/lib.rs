@@ -32,6 +32,7 @@ pub mod storage;
 pub mod sync;
 pub mod tls;
 pub mod txn;
+pub mod wal;
 pub mod wire;
 
 /// The PostgreSQL version threadgres presents to clients (server_version).

@@ -27,7 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "protocol, storage, transactions, notifications",
-        &["wire", "hba", "txn", "storage", "catalog", "notify"],
+        &["wire", "hba", "txn", "storage", "catalog", "notify", "wal"],
     ),
     ("parsing", &["sql::parser"]),
     (
