@@ -97,8 +97,8 @@ if [ "${SKIP_CARGO:-0}" != "1" ]; then
     log "cargo test (release profile: reuses the build above)"
     # a failing Rust test does not stop the integration tests; the exit status reports both
     cargo test --release || cargo_test_rc=$?
-    log "model checks of the notification hub, the transaction manager and row locks (shuttle)"
-    cargo test --release --features shuttle --lib -- notify::model txn::model storage::lock_model || cargo_test_rc=$?
+    log "model checks of the notification hub, the transaction manager and row locks, and the WAL (shuttle)"
+    cargo test --release --features shuttle --lib -- notify::model txn::model storage::lock_model wal::model || cargo_test_rc=$?
 fi
 
 export THREADGRES_BIN="${THREADGRES_BIN:-$ROOT/target/release/threadgres}"
