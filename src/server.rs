@@ -66,7 +66,7 @@ impl Server {
             listeners.push(TcpListener::bind((*addr, config.port)).await?);
         }
         let (shards, runtimes) = Shards::start(&ShardOptions {
-            count: config.worker_threads.max(1),
+            count: config.worker_threads,
             pin: config.pin_shards,
             idle_spin: std::time::Duration::from_micros(config.idle_spin_us),
             weight: config.shard_weight,

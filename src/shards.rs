@@ -28,7 +28,7 @@ use crate::shard_weight::ShardWeight;
 
 /// How the shards are built (from the server's configuration).
 pub struct ShardOptions {
-    /// How many shards (one thread each).
+    /// How many shards (one thread each; at least one is started).
     pub count: usize,
     /// Bind each shard's threads to one CPU (`--pin-shards`).
     pub pin: bool,

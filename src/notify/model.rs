@@ -8,8 +8,7 @@
 //! wrong byte count or a dangling entry.
 
 use super::*;
-use shuttle::scheduler::{PctScheduler, RandomScheduler};
-use shuttle::{thread, Config, MaxSteps, Runner};
+use shuttle::thread;
 
 struct FlagWake(AtomicBool);
 
@@ -19,17 +18,8 @@ impl Wake for FlagWake {
     }
 }
 
-fn config() -> Config {
-    let mut c = Config::new();
-    c.max_steps = MaxSteps::FailAfter(20_000);
-    c
-}
-
 fn run(f: impl Fn() + Send + Sync + 'static) {
-    let f = std::sync::Arc::new(f);
-    let g = f.clone();
-    Runner::new(RandomScheduler::new(300), config()).run(move || g());
-    Runner::new(PctScheduler::new(3, 300), config()).run(move || f());
+    crate::sync::model_run(20_000, 300, f)
 }
 
 /// Receives `expected` entries, sleeping (yielding) until woken each time.

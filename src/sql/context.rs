@@ -146,3 +146,27 @@ pub trait SessionCtx {
         None
     }
 }
+
+/// The relations of the session's database that its catalog snapshot sees (the catalog holds
+/// every database's).
+pub fn database_relations(
+    cx: &mut dyn SessionCtx,
+) -> PgResult<Vec<std::sync::Arc<crate::sql::engine::Rel>>> {
+    let snap = cx.catalog_snapshot()?;
+    let db = cx.database().to_string();
+    Ok(cx
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| r.name.database == db)
+        .collect())
+}
+
+/// Relation `oid` of the session's database, when its catalog snapshot sees it.
+pub fn database_relation(
+    cx: &mut dyn SessionCtx,
+    oid: u32,
+) -> PgResult<Option<std::sync::Arc<crate::sql::engine::Rel>>> {
+    Ok(database_relations(cx)?.into_iter().find(|r| r.oid == oid))
+}

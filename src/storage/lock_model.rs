@@ -7,24 +7,14 @@
 //! succeeds while a granted share lock's transaction still runs, and a share lock granted on a
 //! row a running transaction has deleted.
 
-use shuttle::scheduler::{PctScheduler, RandomScheduler};
-use shuttle::{thread, Config, MaxSteps, Runner};
+use shuttle::thread;
 
 use super::*;
 use crate::sync::{Arc, AtomicBool, Ordering};
 use crate::txn::{Status, TxnCell, TxnManager};
 
-fn config() -> Config {
-    let mut c = Config::new();
-    c.max_steps = MaxSteps::FailAfter(50_000);
-    c
-}
-
 fn run(f: impl Fn() + Send + Sync + 'static) {
-    let f = std::sync::Arc::new(f);
-    let g = f.clone();
-    Runner::new(RandomScheduler::new(300), config()).run(move || g());
-    Runner::new(PctScheduler::new(3, 300), config()).run(move || f());
+    crate::sync::model_run(50_000, 300, f)
 }
 
 fn wait_end(c: &Arc<TxnCell>) {

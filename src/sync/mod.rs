@@ -57,3 +57,21 @@ mod imp {
 }
 
 pub use imp::*;
+
+/// Runs a model test on the real code under shuttle's random and PCT (depth 3) schedulers,
+/// `iterations` schedules each; a schedule that takes more than `max_steps` steps fails (a
+/// livelock). The model tests of every concurrent module run through this.
+#[cfg(all(test, feature = "shuttle"))]
+pub fn model_run(max_steps: usize, iterations: usize, f: impl Fn() + Send + Sync + 'static) {
+    use shuttle::scheduler::{PctScheduler, RandomScheduler};
+    use shuttle::{Config, MaxSteps, Runner};
+    let config = || {
+        let mut c = Config::new();
+        c.max_steps = MaxSteps::FailAfter(max_steps);
+        c
+    };
+    let f = std::sync::Arc::new(f);
+    let g = f.clone();
+    Runner::new(RandomScheduler::new(iterations), config()).run(move || g());
+    Runner::new(PctScheduler::new(3, iterations), config()).run(move || f());
+}

@@ -5,24 +5,14 @@
 //! schedules. Each test names the anomaly it rules out.
 
 use super::*;
-use shuttle::scheduler::{PctScheduler, RandomScheduler};
-use shuttle::{thread, Config, MaxSteps, Runner};
-
-fn config() -> Config {
-    let mut c = Config::new();
-    c.max_steps = MaxSteps::FailAfter(50_000);
-    c
-}
+use shuttle::thread;
 
 fn run(f: impl Fn() + Send + Sync + 'static) {
     run_n(300, f)
 }
 
 fn run_n(iterations: usize, f: impl Fn() + Send + Sync + 'static) {
-    let f = std::sync::Arc::new(f);
-    let g = f.clone();
-    Runner::new(RandomScheduler::new(iterations), config()).run(move || g());
-    Runner::new(PctScheduler::new(3, iterations), config()).run(move || f());
+    crate::sync::model_run(50_000, iterations, f)
 }
 
 /// No half-visible commit order: a snapshot that sees a later commit sees every earlier one,

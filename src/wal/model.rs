@@ -12,23 +12,13 @@
 use super::record::{self, kind};
 use super::*;
 use crate::sync::{AtomicU64, Mutex, Ordering};
-use shuttle::scheduler::{PctScheduler, RandomScheduler};
-use shuttle::{thread, Config, MaxSteps, Runner};
+use shuttle::thread;
 
 const START: u64 = 4096;
 const RING: usize = 4096;
 
-fn config() -> Config {
-    let mut c = Config::new();
-    c.max_steps = MaxSteps::FailAfter(50_000);
-    c
-}
-
 fn run(f: impl Fn() + Send + Sync + 'static) {
-    let f = std::sync::Arc::new(f);
-    let g = f.clone();
-    Runner::new(RandomScheduler::new(300), config()).run(move || g());
-    Runner::new(PctScheduler::new(3, 300), config()).run(move || f());
+    crate::sync::model_run(50_000, 300, f)
 }
 
 /// An in-memory sink: bytes appended in order, `synced` = how far a sync covered.

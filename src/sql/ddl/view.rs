@@ -59,15 +59,7 @@ pub fn lock_view(
     mode: LockMode,
     nowait: bool,
 ) -> PgResult<()> {
-    let snap = cx.catalog_snapshot()?;
-    let db = cx.database().to_string();
-    let rels: Vec<Arc<Rel>> = cx
-        .instance()
-        .catalog
-        .visible(&snap)
-        .into_iter()
-        .filter(|r| r.name.database == db)
-        .collect();
+    let rels = crate::sql::context::database_relations(cx)?;
     let mut ancestors = vec![view.oid];
     lock_reads(cx, view, &rels, mode, nowait, &mut ancestors)
 }
@@ -450,15 +442,9 @@ fn dependencies(
 
 /// Every view of the session's database, as the catalog snapshot sees it, in OID order.
 fn all_views(cx: &mut dyn SessionCtx) -> PgResult<Vec<Arc<Rel>>> {
-    let snap = cx.catalog_snapshot()?;
-    let db = cx.database().to_string();
-    Ok(cx
-        .instance()
-        .catalog
-        .visible(&snap)
-        .into_iter()
-        .filter(|r| r.kind == RelKind::View && r.name.database == db)
-        .collect())
+    let mut rels = crate::sql::context::database_relations(cx)?;
+    rels.retain(|r| r.kind == RelKind::View);
+    Ok(rels)
 }
 
 fn reads(view: &Rel, oid: Oid) -> Option<&[usize]> {

@@ -11,7 +11,7 @@ use crate::catalog::roles::Role;
 use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::{fixed, procs};
-use crate::sql::context::SessionCtx;
+use crate::sql::context::{database_relation, database_relations, SessionCtx};
 use crate::sql::engine::Rel;
 use crate::sql::func::session_fn::CatalogFn;
 use crate::sql::privs::{does_not_exist, is_admin_of};
@@ -29,26 +29,11 @@ fn oid_arg(v: Option<&Value>) -> Option<u32> {
 
 /// The relation with this OID in the session's database, as its catalog snapshot sees it.
 fn relation(s: &mut dyn SessionCtx, oid: u32) -> Option<Arc<Rel>> {
-    let snap = s.catalog_snapshot().ok()?;
-    let db = s.database().to_string();
-    s.instance()
-        .catalog
-        .visible(&snap)
-        .into_iter()
-        .find(|r| r.oid == oid && r.name.database == db)
+    database_relation(s, oid).ok().flatten()
 }
 
 fn all_relations(s: &mut dyn SessionCtx) -> Vec<Arc<Rel>> {
-    let Ok(snap) = s.catalog_snapshot() else {
-        return Vec::new();
-    };
-    let db = s.database().to_string();
-    s.instance()
-        .catalog
-        .visible(&snap)
-        .into_iter()
-        .filter(|r| r.name.database == db)
-        .collect()
+    database_relations(s).unwrap_or_default()
 }
 
 /// The (name, type, typmod) of a table's live columns, for printing its expressions.

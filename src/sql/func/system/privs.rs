@@ -253,16 +253,7 @@ fn catalog_oid(r: &Ref) -> Option<Oid> {
 fn relation(cx: &mut dyn SessionCtx, r: Ref) -> PgResult<Option<std::sync::Arc<Rel>>> {
     match r {
         Ref::Name(n) => crate::sql::sequence::find_named(cx, &n).map(Some),
-        Ref::Oid(o) => {
-            let snap = cx.catalog_snapshot()?;
-            let db = cx.database().to_string();
-            Ok(cx
-                .instance()
-                .catalog
-                .visible(&snap)
-                .into_iter()
-                .find(|r| r.oid == o && r.name.database == db))
-        }
+        Ref::Oid(o) => crate::sql::context::database_relation(cx, o),
     }
 }
 
