@@ -83,9 +83,14 @@ pub struct Args {
     /// asked for one (and need not send it).
     #[arg(long, env = "THREADGRES_SSL_CA_FILE")]
     pub ssl_ca_file: Option<PathBuf>,
-    /// The server's own files (data_directory; created if missing): the self-signed TLS
-    /// certificate today, the write-ahead log later.
-    #[arg(long, env = "THREADGRES_DATA_DIR")]
+    /// The data directory (data_directory; created and initialized if missing): the
+    /// checkpoint image, the lock file, the self-signed TLS certificate. `-D` as PostgreSQL's.
+    #[arg(
+        short = 'D',
+        long,
+        visible_alias = "pgdata",
+        env = "THREADGRES_DATA_DIR"
+    )]
     pub data_dir: Option<PathBuf>,
     /// Host rules in pg_hba.conf's format (hba_file); without it, trust on loopback, or
     /// scram-sha-256 everywhere when a password is set.

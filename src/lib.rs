@@ -15,6 +15,7 @@ pub mod catalog;
 pub mod client_affinity;
 pub mod config;
 pub mod cpus;
+pub mod durable;
 pub mod encoding;
 pub mod error;
 pub mod hba;

@@ -65,6 +65,7 @@ use super::types::{self, Value};
 
 mod conflict;
 mod ikey;
+mod image;
 mod packed;
 mod store;
 
