@@ -240,6 +240,7 @@ impl Instance {
                 }
             }
         }
+        instance.start_checkpointer();
         if fresh {
             let w = instance
                 .checkpoint(crate::durable::Kind::Initial)
@@ -252,6 +253,45 @@ impl Instance {
             }
         }
         Ok(instance)
+    }
+
+    /// The background checkpointer: every checkpoint_timeout, an image when something was
+    /// committed since the last one (PostgreSQL skips an idle system's timed checkpoints too).
+    /// It holds the instance weakly and ends at shutdown, which writes the last image itself.
+    fn start_checkpointer(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        let every = std::time::Duration::from_secs(self.config.checkpoint_timeout_s);
+        let spawned = std::thread::Builder::new()
+            .name("checkpointer".into())
+            .spawn(move || {
+                let mut last = weak.upgrade().map(|i| i.txns.visible());
+                let mut due = std::time::Instant::now() + every;
+                loop {
+                    // Short naps, so that shutdown is noticed within a quarter second.
+                    std::thread::sleep(std::time::Duration::from_millis(250).min(every));
+                    let Some(instance) = weak.upgrade() else {
+                        return;
+                    };
+                    if instance.shutting_down.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    if std::time::Instant::now() < due {
+                        continue;
+                    }
+                    due = std::time::Instant::now() + every;
+                    let now = instance.txns.visible();
+                    if last == Some(now) {
+                        continue;
+                    }
+                    match instance.checkpoint(crate::durable::Kind::Timed) {
+                        Ok(_) => last = Some(now),
+                        Err(e) => tracing::error!("timed checkpoint failed: {}", e.message),
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::error!("could not start the checkpointer: {e}");
+        }
     }
 
     /// Writes a checkpoint image (CHECKPOINT, shutdown); None for an instance without a data

@@ -33,6 +33,8 @@ pub enum Kind {
     Requested,
     /// At a clean shutdown: nothing happened after it, so UNLOGGED tables keep their rows.
     Shutdown,
+    /// checkpoint_timeout after the last one, when something was committed since.
+    Timed,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -245,7 +247,10 @@ mod tests {
             assert_eq!(format!("{got:?}"), format!("{want:?}"));
         }
         assert_eq!(r.offset, bytes.len() as u64);
-        assert!(r.next_item().unwrap_err().contains("ends before its last item"));
+        assert!(r
+            .next_item()
+            .unwrap_err()
+            .contains("ends before its last item"));
     }
 
     #[test]
@@ -257,7 +262,10 @@ mod tests {
             let mut r = ImageReader::new(&bad[..]).unwrap();
             let err = (0..3).find_map(|_| r.next_item().err());
             let err = err.expect("a flipped byte is always found");
-            assert!(err.starts_with("checkpoint image damaged at offset"), "{err}");
+            assert!(
+                err.starts_with("checkpoint image damaged at offset"),
+                "{err}"
+            );
         }
         for cut in MAGIC.len()..good.len() {
             let mut r = ImageReader::new(&good[..cut]).unwrap();

@@ -325,3 +325,29 @@ def test_checkpoint_runs_while_writers_go_on(server, durable):
     assert rows == []
     assert c.simple("SELECT count(*) FROM pairs") == [("400",)]
     c.close()
+
+
+@TG
+def test_timed_checkpoints_bound_what_a_crash_loses(server, durable):
+    p = durable("--checkpoint-timeout", "1s")
+    c = p.info.connect_raw()
+    assert c.simple("SHOW checkpoint_timeout") == [("1s",)]
+    c.simple("CREATE TABLE t (a int)")
+    c.simple("CREATE TABLE tick (a int)")
+    c.simple("INSERT INTO t VALUES (1)")
+    deadline = time.monotonic() + 20
+    # The server logs at warn in tests: the image's time tells when the timed one came.
+    image = p.workdir / f"{p.name}-data" / "checkpoint"
+    # Two new images: the second surely began after the INSERT committed.
+    for _ in range(2):
+        written = image.stat().st_mtime_ns
+        while image.stat().st_mtime_ns == written:
+            assert time.monotonic() < deadline, "no timed checkpoint was written"
+            time.sleep(0.05)
+        c.simple("INSERT INTO tick VALUES (1)")  # a commit since: the next one is not skipped
+    c.close()
+    kill9(p)
+    p.start()
+    c = p.info.connect_raw()
+    assert c.simple("SELECT a FROM t") == [("1",)]
+    c.close()

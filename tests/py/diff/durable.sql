@@ -20,3 +20,9 @@ CHECKPOINT;
 RESET ROLE;
 DROP ROLE dur_plain;
 DROP ROLE dur_ckpt;
+
+-- name: checkpoint_settings
+-- @errors
+SHOW checkpoint_timeout;
+SELECT name, short_desc FROM pg_settings WHERE name = 'checkpoint_timeout';
+SET checkpoint_timeout = '10min';
