@@ -454,8 +454,10 @@ impl Instance {
             }));
         }
         let mut dbs = self.databases.write();
-        // Its ACL versions (GRANT ... ON DATABASE) go with it.
-        self.catalog.namespaces.forget_database(name);
+        if dbs.contains_key(name) {
+            // Its objects and ACL versions (GRANT ... ON DATABASE) go with it.
+            self.catalog.forget_database(name);
+        }
         if dbs.remove(name).is_none() {
             if if_exists {
                 return Ok(false);

@@ -484,6 +484,30 @@ impl<D> Catalog<D> {
         Ok(())
     }
 
+    /// Forgets every relation, schema and description of a dropped database at once (DROP
+    /// DATABASE is not transactional, and no session is connected to it: the caller checked),
+    /// so that a database made later under the same name starts empty. Returns the relations
+    /// forgotten (their data goes with them).
+    pub fn forget_database(&self, database: &str) -> Vec<Oid> {
+        let mut gone = Vec::new();
+        self.names.retain_sync(|name, versions| {
+            if name.database != database {
+                return true;
+            }
+            gone.extend(versions.iter().map(|v| v.oid));
+            false
+        });
+        gone.sort_unstable();
+        gone.dedup();
+        self.namespaces.forget_database(database);
+        self.comments.forget(&gone);
+        for o in &gone {
+            self.row_types.remove_sync(o);
+        }
+        self.bump();
+        gone
+    }
+
     /// Forgets versions nobody can see any more: created by aborted transactions, or ended by
     /// commits below `horizon`. Returns the relations whose every version is gone (their data
     /// can be dropped).

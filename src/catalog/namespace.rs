@@ -146,8 +146,10 @@ impl Namespaces {
         self.builtin_acl(database, DATABASE_KEY, snap)
     }
 
-    /// Forgets the ACL versions of a dropped database (DROP DATABASE is not transactional).
+    /// Forgets the schemas and ACL versions of a dropped database (DROP DATABASE is not
+    /// transactional).
     pub fn forget_database(&self, database: &str) {
+        self.names.retain_sync(|(db, _), _| db != database);
         self.builtin.retain_sync(|(db, _), _| db != database);
     }
 

@@ -351,3 +351,37 @@ def test_timed_checkpoints_bound_what_a_crash_loses(server, durable):
     c = p.info.connect_raw()
     assert c.simple("SELECT a FROM t") == [("1",)]
     c.close()
+
+
+@TG
+def test_drop_database_takes_its_objects_with_it(server, durable):
+    p = durable()
+    c = p.info.connect_raw()
+    c.simple("CREATE DATABASE gone")
+    g = p.info.connect_raw(database="gone")
+    g.simple("CREATE SCHEMA s")
+    g.simple("CREATE TABLE s.t (a int)")
+    g.simple("CREATE TABLE t AS SELECT 1 AS a")
+    g.simple("COMMENT ON TABLE t IS 'old'")
+    g.close()
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            c.simple("DROP DATABASE gone")
+            break
+        except pgwire.ServerError as e:
+            # the session just closed may still be counted for a moment (55006)
+            assert e.fields["C"] == "55006" and time.monotonic() < deadline, e.fields
+            time.sleep(0.05)
+    c.simple("CREATE DATABASE gone")
+    c.close()
+    for restart in (False, True):
+        if restart:
+            p.restart()
+        g = p.info.connect_raw(database="gone")
+        assert g.simple("SELECT count(*) FROM pg_class WHERE relname = 't'") == [("0",)]
+        assert g.simple("SELECT count(*) FROM pg_namespace WHERE nspname = 's'") == [("0",)]
+        if restart:
+            g.simple("CREATE TABLE t (b text)")
+            assert g.simple("SELECT obj_description('t'::regclass)") == [(None,)]
+        g.close()
