@@ -186,6 +186,7 @@ fn relation_image(catalog: &SqlCatalog, rel: &Rel) -> RelationImage {
         column_acls: rel.column_acls.clone(),
         table: rel.table,
         row_type: catalog.row_type(rel.oid),
+        storage: rel.data.storage_of(rel.oid),
         view: rel.data.view.as_ref().map(|v| ViewImage {
             query: v.query.clone(),
             deps: v.deps.clone(),

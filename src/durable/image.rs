@@ -65,6 +65,8 @@ pub struct RelationImage {
     pub table: Option<Oid>,
     /// pg_class.reltype of a table or view.
     pub row_type: Option<Oid>,
+    /// The storage's number (pg_class.relfilenode of a table or sequence).
+    pub storage: Oid,
     pub view: Option<ViewImage>,
     pub sequence: Option<SequenceImage>,
 }

@@ -78,6 +78,10 @@ pub fn restore(
             Item::Relation(img) => {
                 relations += 1;
                 let d = relation_data(&img, &data)?;
+                if matches!(img.kind, RelKind::Table | RelKind::Sequence) && img.storage != img.oid
+                {
+                    d.set_storage(img.storage);
+                }
                 if img.kind == RelKind::Table && !img.indexes.is_empty() {
                     indexes.push((d.clone(), img.indexes.clone()));
                 }

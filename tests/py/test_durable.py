@@ -118,6 +118,8 @@ CHECKS = [
     "SELECT shobj_description('grp'::regrole, 'pg_authid')",
     "SELECT obj_description(oid, 'pg_namespace') FROM pg_namespace WHERE nspname = 'app'",
     "SELECT * FROM scratch",
+    "SELECT relname, relfilenode = oid FROM pg_class WHERE relname IN ('emptied', 'renamed', 'seq') ORDER BY 1",
+    "SELECT relfilenode FROM pg_class WHERE relname = 'emptied'",
 ]
 
 
