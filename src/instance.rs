@@ -310,7 +310,14 @@ impl Instance {
         };
         let w = d
             .checkpoint(&self.catalog, &self.txns, counters, kind)
-            .map_err(|e| PgError::new(code::IO_ERROR, e))?;
+            .map_err(|e| {
+                let c = if e.disk_full {
+                    code::DISK_FULL
+                } else {
+                    code::IO_ERROR
+                };
+                PgError::new(c, e.message)
+            })?;
         tracing::info!(
             "checkpoint complete ({kind:?}): wrote {} relations, {} rows, {} bytes; total={:.3} s",
             w.relations,

@@ -26,6 +26,23 @@ pub struct Counters {
     pub next_xid: u64,
 }
 
+/// Why a checkpoint failed: the message, and whether the disk was full (PostgreSQL's 53100
+/// for ENOSPC) rather than another I/O error (58030).
+#[derive(Debug)]
+pub struct Failed {
+    pub message: String,
+    pub disk_full: bool,
+}
+
+impl From<String> for Failed {
+    fn from(message: String) -> Failed {
+        Failed {
+            message,
+            disk_full: false,
+        }
+    }
+}
+
 /// What a checkpoint wrote.
 #[derive(Debug, Clone, Copy)]
 pub struct Written {
@@ -33,6 +50,16 @@ pub struct Written {
     pub rows: u64,
     pub bytes: u64,
     pub seconds: f64,
+}
+
+/// An I/O error as PostgreSQL words it (`%m`: the system's text, without Rust's
+/// "(os error N)").
+fn os_text(e: &std::io::Error) -> String {
+    let t = e.to_string();
+    match t.rfind(" (os error ") {
+        Some(i) => t[..i].to_string(),
+        None => t,
+    }
 }
 
 /// Microseconds since 2000-01-01 UTC (PostgreSQL's timestamptz epoch).
@@ -51,15 +78,28 @@ pub fn write(
     txns: &TxnManager,
     counters: Counters,
     kind: Kind,
-) -> Result<Written, String> {
+) -> Result<Written, Failed> {
     let started = Instant::now();
     let slot = txns.register();
     let snap = txns.snapshot(&slot, 0, 0);
     let result = (|| {
         let tmp = dir.join(format!("{IMAGE_FILE}.tmp"));
-        let file = File::create(&tmp)
-            .map_err(|e| format!("could not create file \"{}\": {e}", tmp.display()))?;
-        let io = |e: std::io::Error| format!("could not write file \"{}\": {e}", tmp.display());
+        let file = File::create(&tmp).map_err(|e| Failed {
+            disk_full: e.raw_os_error() == Some(libc::ENOSPC),
+            message: format!(
+                "could not create file \"{}\": {}",
+                tmp.display(),
+                os_text(&e)
+            ),
+        })?;
+        let io = |e: std::io::Error| Failed {
+            disk_full: e.raw_os_error() == Some(libc::ENOSPC),
+            message: format!(
+                "could not write to file \"{}\": {}",
+                tmp.display(),
+                os_text(&e)
+            ),
+        };
         let mut w = ImageWriter::new(file).map_err(io)?;
         w.put(&Item::Header(Header {
             kind,
@@ -169,6 +209,11 @@ pub fn write(
         })
     })();
     txns.unregister(&slot);
+    if result.is_err() {
+        // A failed image (a full disk, an I/O error) leaves the previous one in place; the
+        // partial file goes, so that it holds no space.
+        let _ = std::fs::remove_file(dir.join(format!("{IMAGE_FILE}.tmp")));
+    }
     result
 }
 

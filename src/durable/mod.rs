@@ -50,7 +50,7 @@ use std::path::Path;
 
 use parking_lot::Mutex;
 
-pub use checkpoint::{Counters, Written};
+pub use checkpoint::{Counters, Failed, Written};
 pub use datadir::DataDir;
 pub use image::Kind;
 pub use restore::Restored;
@@ -108,7 +108,7 @@ impl Durable {
         txns: &TxnManager,
         counters: Counters,
         kind: Kind,
-    ) -> Result<Written, String> {
+    ) -> Result<Written, Failed> {
         let _one = self.checkpointing.lock();
         let path = self.dir.lock().path().to_path_buf();
         let w = checkpoint::write(&path, catalog, txns, counters, kind)?;

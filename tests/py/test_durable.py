@@ -387,3 +387,44 @@ def test_drop_database_takes_its_objects_with_it(server, durable):
             g.simple("CREATE TABLE t (b text)")
             assert g.simple("SELECT obj_description('t'::regclass)") == [(None,)]
         g.close()
+
+
+@TG
+def test_a_full_disk_fails_the_checkpoint_and_damages_nothing(server, tmp_root):
+    """On a 4 MB tmpfs: a checkpoint that does not fit fails with 53100 as PostgreSQL's
+    ENOSPC does, the previous image stays whole, and the server goes on."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    mnt = tmp_root / "small-disk"
+    mnt.mkdir(exist_ok=True)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)]).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    p = servers.ThreadgresProcess(servers.threadgres_binary(), tmp_root / "small-disk-work",
+                                  extra_args=("--data-dir", str(mnt / "data")), name="small")
+    try:
+        p.start()
+        c = p.info.connect_raw()
+        c.simple("CREATE TABLE kept (a int)")
+        c.simple("INSERT INTO kept VALUES (1)")
+        c.simple("CHECKPOINT")
+        c.simple("CREATE TABLE big AS SELECT g, repeat(md5(g::text), 4) AS t "
+                 "FROM generate_series(1, 200000) g")
+        with pytest.raises(pgwire.ServerError) as e:
+            c.simple("CHECKPOINT")
+        assert e.value.fields["C"] == "53100", e.value.fields
+        assert "No space left on device" in e.value.fields["M"]
+        assert not (mnt / "data" / "checkpoint.tmp").exists()
+        assert c.simple("SELECT count(*) FROM big") == [("200000",)]
+        c.simple("DROP TABLE big")
+        c.simple("INSERT INTO kept VALUES (2)")
+        c.simple("CHECKPOINT")
+        c.close()
+        kill9(p)
+        p.start()
+        c = p.info.connect_raw()
+        assert c.simple("SELECT sum(a) FROM kept") == [("3",)]
+        assert c.simple("SELECT count(*) FROM pg_class WHERE relname = 'big'") == [("0",)]
+        c.close()
+    finally:
+        p.stop()
+        subprocess.run(["umount", str(mnt)])
