@@ -11,8 +11,12 @@
 //! [`WriteError::Wait`] with that transaction's cell, and the caller (the executor, through its
 //! session) awaits its end and tries again.
 //!
-//! The files of `engine/`: `store.rs` (the heap and index trees as SQL sees them: rows decoded
-//! to values, keys as [`Key`]s), `packed.rs` (the packed row format), `ikey.rs` (the compact
+//! Reads go through the door too: outside `engine`, rows and index entries are read with the
+//! functions of `read.rs` ([`scan`], [`fetch`], [`index_scan`], ...), never through a table's
+//! heap or trees.
+//!
+//! The files of `engine/`: `read.rs` (the reads), `store.rs` (the heap and index trees as SQL
+//! sees them: rows decoded to values, keys as [`Key`]s), `packed.rs` (the packed row format), `ikey.rs` (the compact
 //! index key), `conflict.rs` (INSERT ... ON CONFLICT's check).
 //!
 //! # Invariants
@@ -66,11 +70,16 @@ use super::types::{self, Value};
 mod conflict;
 mod ikey;
 mod packed;
+mod read;
 mod store;
 
 pub use conflict::{find_conflict, Conflict};
 pub use ikey::IKey;
 pub use packed::{PackedRow, RowPacker};
+pub use read::{
+    fetch, index_scan, index_scan_back, is_empty, next_version, read, read_latest, root_keys, scan,
+    scan_owned, sees, versions,
+};
 pub use store::{KeyRef, KeyTree, RowHeap};
 
 /// A stored row: one value per column (dropped columns hold NULL).
@@ -282,8 +291,9 @@ impl TableData {
         }
     }
 
-    /// The tree of index `oid`, created empty on first use.
-    pub fn tree(&self, oid: Oid) -> Arc<KeyTree> {
+    /// The tree of index `oid`, created empty on first use (reached from outside `engine`
+    /// through `read.rs`'s index scans).
+    fn tree(&self, oid: Oid) -> Arc<KeyTree> {
         if let Some((_, t)) = self.trees.read().iter().find(|(o, _)| *o == oid) {
             return t.clone();
         }

@@ -257,7 +257,6 @@ impl Operator for IndexRange {
                 let Some(r) = ranges.get(*cur) else {
                     return false;
                 };
-                let tree = rel.data.tree(def.oid);
                 let mut found: Vec<(Vec<Value>, RowId)> = Vec::with_capacity(BATCH);
                 let mut ended = false;
                 let lo = r.start.as_ref().map_or(Bound::Unbounded, Bound::Included);
@@ -274,9 +273,9 @@ impl Operator for IndexRange {
                     }
                 };
                 let next = if path.backward {
-                    tree.scan_back(lo, hi, resume.as_ref(), BATCH, visit)
+                    engine::index_scan_back(rel, def.oid, lo, hi, resume.as_ref(), BATCH, visit)
                 } else {
-                    tree.scan(lo, hi, resume.as_ref(), BATCH, visit)
+                    engine::index_scan(rel, def.oid, lo, hi, resume.as_ref(), BATCH, visit)
                 };
                 match next {
                     Some(e) if !ended => *resume = Some(e),
@@ -288,7 +287,7 @@ impl Operator for IndexRange {
                 for (key, root) in found {
                     // The entry may be stale (the chain moved to another key): check the
                     // version against the entry's whole key.
-                    if let Some((_, Some(row))) = rel.data.heap.fetch(root, snap, |id, data| {
+                    if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
                         let same = def
                             .columns
                             .iter()

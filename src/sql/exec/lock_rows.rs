@@ -77,7 +77,7 @@ impl LockRows {
                 let Some(next) = next else {
                     return Ok(Locked::Skip); // deleted meanwhile
                 };
-                let Some(latest) = t.rel.data.heap.read_latest(next, |d| d.to_vec()) else {
+                let Some(latest) = engine::read_latest(&t.rel, next, |d| d.to_vec()) else {
                     return Ok(Locked::Skip);
                 };
                 let start = spec.from + t.base;
