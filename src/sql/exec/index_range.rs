@@ -16,7 +16,7 @@ use crate::error::PgResult;
 use crate::sql::engine::{self, Key, KeyRef};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::index_path::{Fixed, IndexPath, RangeBound, MAX_PROBES};
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::Plan;
 use crate::sql::types::{self, Value};
 use crate::storage::{Entry, RowId};
 
@@ -242,9 +242,7 @@ fn judge(r: &Range, k: &[Value], backward: bool) -> Option<bool> {
 
 impl Operator for IndexRange {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::IndexRange { rel, rowid, path } = &plan.node else {
-            unreachable!("IndexRange opened from another node")
-        };
+        opened_from!(plan, IndexRange, rel, rowid, path);
         let def = &rel.indexes[path.index];
         if self.ranges.is_none() {
             self.plan_ranges(path, def.columns.len(), cx)?;

@@ -92,9 +92,7 @@ pub(super) struct SeqScan {
 
 impl Operator for SeqScan {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::SeqScan { rel, rowid } = &plan.node else {
-            unreachable!("SeqScan opened from another node")
-        };
+        opened_from!(plan, SeqScan, rel, rowid);
         let pos = &mut self.pos;
         self.rows.next(cx, b, |snap, buf| {
             match engine::scan_owned(rel, *pos, BATCH, snap, 1, |id, data| {
@@ -121,15 +119,7 @@ pub(super) struct IndexScan {
 
 impl Operator for IndexScan {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::IndexScan {
-            rel,
-            rowid,
-            index,
-            eq,
-        } = &plan.node
-        else {
-            unreachable!("IndexScan opened from another node")
-        };
+        opened_from!(plan, IndexScan, rel, rowid, index, eq);
         let def = &rel.indexes[*index];
         if self.key.is_none() {
             let mut vals = Vec::with_capacity(eq.len());
