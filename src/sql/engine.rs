@@ -23,8 +23,9 @@
 //!
 //! 1. Every change to a table's heap goes through this module: the storage heap inside
 //!    [`RowHeap`] is `pub(super)` (`engine/store.rs`), so outside `engine` a heap can only be
-//!    read; [`insert`], [`update`], [`delete`], [`lock`], [`load`], [`insert_packed`] and
-//!    [`vacuum`] are the writes.
+//!    read, and only through `read.rs` (the heap's and trees' own reads are `pub(super)` too);
+//!    [`insert`], [`update`], [`delete`], [`lock`], [`load`], [`insert_packed`] and [`vacuum`]
+//!    are the writes.
 //! 2. A row is in every index of the relation version its writer planned with: [`insert`]
 //!    adds an entry to each of `rel.indexes`' trees once the row is in the heap, and [`update`]
 //!    does so for the new version unless no indexed column changed (a HOT update, whose new
