@@ -83,9 +83,14 @@ pub struct Args {
     /// asked for one (and need not send it).
     #[arg(long, env = "THREADGRES_SSL_CA_FILE")]
     pub ssl_ca_file: Option<PathBuf>,
-    /// The server's own files (data_directory; created if missing): the self-signed TLS
-    /// certificate today, the write-ahead log later.
-    #[arg(long, env = "THREADGRES_DATA_DIR")]
+    /// The data directory (data_directory; created and initialized if missing): the
+    /// checkpoint image, the lock file, the self-signed TLS certificate. `-D` as PostgreSQL's.
+    #[arg(
+        short = 'D',
+        long,
+        visible_alias = "pgdata",
+        env = "THREADGRES_DATA_DIR"
+    )]
     pub data_dir: Option<PathBuf>,
     /// Host rules in pg_hba.conf's format (hba_file); without it, trust on loopback, or
     /// scram-sha-256 everywhere when a password is set.
@@ -95,6 +100,10 @@ pub struct Args {
     /// with a unit (s, min), 1 s to 10 min.
     #[arg(long, env = "THREADGRES_AUTHENTICATION_TIMEOUT")]
     pub authentication_timeout: Option<String>,
+    /// Time between automatic checkpoints (checkpoint_timeout): seconds, or with a unit (s,
+    /// min, h), 1 s to 1 day (PostgreSQL's minimum is 30 s; shorter serves tests).
+    #[arg(long, env = "THREADGRES_CHECKPOINT_TIMEOUT")]
+    pub checkpoint_timeout: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -126,6 +135,7 @@ struct FileConfig {
     data_dir: Option<PathBuf>,
     hba_file: Option<PathBuf>,
     authentication_timeout: Option<Seconds>,
+    checkpoint_timeout: Option<Seconds>,
 }
 
 /// A duration in the TOML file: `30` or `"30s"`.
@@ -188,6 +198,8 @@ pub struct Config {
     pub hba_rules: Option<crate::hba::Rules>,
     /// authentication_timeout, in seconds (PostgreSQL's default 60, range 1..600).
     pub authentication_timeout_s: u64,
+    /// checkpoint_timeout, in seconds (PostgreSQL's default 300).
+    pub checkpoint_timeout_s: u64,
 }
 
 /// The server-level settings SHOW and pg_settings show as text, made once at start (a
@@ -203,6 +215,7 @@ pub struct Shown {
     /// The host rules file (empty: the built-in rules).
     pub hba_file: String,
     pub authentication_timeout_s: u64,
+    pub checkpoint_timeout_s: u64,
 }
 
 impl Config {
@@ -234,6 +247,7 @@ impl Config {
                 .as_ref()
                 .map_or_else(String::new, |p| p.display().to_string()),
             authentication_timeout_s: self.authentication_timeout_s,
+            checkpoint_timeout_s: self.checkpoint_timeout_s,
         }
     }
 }
@@ -279,6 +293,7 @@ impl Default for Config {
             hba_file: None,
             hba_rules: None,
             authentication_timeout_s: 60,
+            checkpoint_timeout_s: 300,
         }
     }
 }
@@ -376,6 +391,14 @@ impl Config {
                     format!("invalid authentication_timeout \"{t}\": use 1s to 10min")
                 })?;
         }
+        if let Some(t) = args
+            .checkpoint_timeout
+            .or(file.checkpoint_timeout.map(Seconds::text))
+        {
+            c.checkpoint_timeout_s = parse_seconds(&t)
+                .filter(|s| (1..=86_400).contains(s))
+                .ok_or_else(|| format!("invalid checkpoint_timeout \"{t}\": use 1s to 1d"))?;
+        }
         c.hba_file = args.hba_file.or(file.hba_file);
         Ok(c)
     }
@@ -426,6 +449,7 @@ fn parse_seconds(v: &str) -> Option<u64> {
         "" | "s" => 1,
         "min" => 60,
         "h" => 3600,
+        "d" => 86_400,
         _ => return None,
     };
     n.checked_mul(factor)

@@ -284,6 +284,8 @@ pub mod code {
     pub const INVALID_PASSWORD: &str = "28P01";
     pub const CONFIG_FILE_ERROR: &str = "F0000";
     pub const UNDEFINED_FILE: &str = "58P01";
+    pub const IO_ERROR: &str = "58030";
+    pub const DISK_FULL: &str = "53100";
     pub const INVALID_CATALOG_NAME: &str = "3D000";
     pub const INVALID_SQL_STATEMENT_NAME: &str = "26000";
     pub const INVALID_CURSOR_NAME: &str = "34000";

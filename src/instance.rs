@@ -120,6 +120,9 @@ pub struct Instance {
     pub hba: crate::hba::file::HostRules,
     /// Recent authentication failures per client address (`hba::auth_limit`).
     pub auth_limit: crate::hba::auth_limit::AuthLimiter,
+    /// The data directory and checkpoints (`durable`); unset for an instance that lives in
+    /// memory only (tests that start a server in-process).
+    pub durable: std::sync::OnceLock<crate::durable::Durable>,
 }
 
 /// Admission ticket: holding one counts against max_connections.
@@ -180,7 +183,155 @@ impl Instance {
             active_sessions: Default::default(),
             shutting_down: AtomicBool::new(false),
             shutdown: Notify::new(),
+            durable: std::sync::OnceLock::new(),
         })
+    }
+
+    /// An instance on its data directory: locks it, initializes it on the first start (the
+    /// bootstrap superuser's password from `--password` is stored then) or reads back what it
+    /// holds, before any session runs. Errors are FATAL lines.
+    pub fn open(config: Config) -> Result<Arc<Instance>, String> {
+        let instance = Instance::new(config);
+        let (durable, restored) = crate::durable::Durable::open(
+            &instance.config.data_dir,
+            instance.config.port,
+            &instance.catalog,
+            &instance.txns,
+        )?;
+        let fresh = durable.fresh();
+        let _ = instance.durable.set(durable);
+        if let Some(r) = restored {
+            let h = &r.header;
+            tracing::info!(
+                "database system was {} at {}; restored {} relations and {} rows ({} bytes) in \
+                 {:.3} s",
+                match h.kind {
+                    crate::durable::Kind::Shutdown => "shut down",
+                    _ => "interrupted; last checkpoint",
+                },
+                chrono::DateTime::from_timestamp_micros(h.written_at + 946_684_800_000_000)
+                    .map(|t| t.to_string())
+                    .unwrap_or_default(),
+                r.relations,
+                r.rows,
+                r.bytes,
+                r.seconds
+            );
+            *instance.databases.write() = r.databases.into_iter().collect();
+            instance
+                .next_db_oid
+                .fetch_max(h.next_db_oid, Ordering::SeqCst);
+            instance
+                .next_xid
+                .fetch_max(h.next_xid, std::sync::atomic::Ordering::SeqCst);
+            // The stored password wins over --password (ALTER ROLE changes it for good);
+            // --password still sets one where the role has none.
+            if let Some(p) = instance.config.password.as_deref() {
+                let snap = crate::catalog::roles::Roles::latest(&instance.txns);
+                let stored = instance
+                    .catalog
+                    .roles
+                    .by_oid(crate::catalog::roles::BOOTSTRAP_SUPERUSER, &snap)
+                    .and_then(|r| r.def.password.clone());
+                if stored.is_none() {
+                    instance.catalog.roles.set_bootstrap_password(Some(
+                        crate::catalog::password::Scram::new(p).to_text(),
+                    ));
+                }
+            }
+        }
+        instance.start_checkpointer();
+        if fresh {
+            let w = instance
+                .checkpoint(crate::durable::Kind::Initial)
+                .map_err(|e| e.message.clone())?;
+            if w.is_some() {
+                tracing::info!(
+                    "initialized data directory \"{}\"",
+                    instance.config.data_dir.display()
+                );
+            }
+        }
+        Ok(instance)
+    }
+
+    /// The background checkpointer: every checkpoint_timeout, an image when something was
+    /// committed since the last one (PostgreSQL skips an idle system's timed checkpoints too).
+    /// It holds the instance weakly and ends at shutdown, which writes the last image itself.
+    fn start_checkpointer(self: &Arc<Self>) {
+        let weak = Arc::downgrade(self);
+        let every = std::time::Duration::from_secs(self.config.checkpoint_timeout_s);
+        let spawned = std::thread::Builder::new()
+            .name("checkpointer".into())
+            .spawn(move || {
+                let mut last = weak.upgrade().map(|i| i.txns.visible());
+                let mut due = std::time::Instant::now() + every;
+                loop {
+                    // Short naps, so that shutdown is noticed within a quarter second.
+                    std::thread::sleep(std::time::Duration::from_millis(250).min(every));
+                    let Some(instance) = weak.upgrade() else {
+                        return;
+                    };
+                    if instance.shutting_down.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    if std::time::Instant::now() < due {
+                        continue;
+                    }
+                    due = std::time::Instant::now() + every;
+                    let now = instance.txns.visible();
+                    if last == Some(now) {
+                        continue;
+                    }
+                    match instance.checkpoint(crate::durable::Kind::Timed) {
+                        Ok(_) => last = Some(now),
+                        Err(e) => tracing::error!("timed checkpoint failed: {}", e.message),
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::error!("could not start the checkpointer: {e}");
+        }
+    }
+
+    /// Writes a checkpoint image (CHECKPOINT, shutdown); None for an instance without a data
+    /// directory.
+    pub fn checkpoint(
+        &self,
+        kind: crate::durable::Kind,
+    ) -> PgResult<Option<crate::durable::Written>> {
+        let Some(d) = self.durable.get() else {
+            return Ok(None);
+        };
+        let counters = crate::durable::Counters {
+            databases: self.database_names(),
+            next_db_oid: self.next_db_oid.load(Ordering::SeqCst),
+            next_xid: self.next_xid.load(std::sync::atomic::Ordering::SeqCst),
+        };
+        let w = d
+            .checkpoint(&self.catalog, &self.txns, counters, kind)
+            .map_err(|e| PgError::new(code::IO_ERROR, e))?;
+        tracing::info!(
+            "checkpoint complete ({kind:?}): wrote {} relations, {} rows, {} bytes; total={:.3} s",
+            w.relations,
+            w.rows,
+            w.bytes,
+            w.seconds
+        );
+        Ok(Some(w))
+    }
+
+    /// The end of a clean shutdown, once sessions are gone: a shutdown image, then the data
+    /// directory is released.
+    pub fn shutdown_checkpoint(&self) -> Result<(), String> {
+        let r = self
+            .checkpoint(crate::durable::Kind::Shutdown)
+            .map_err(|e| e.message.clone());
+        if let Some(d) = self.durable.get() {
+            // Released even when the image failed: the previous one is whole (invariant 1).
+            d.close();
+        }
+        r.map(|_| ())
     }
 
     /// The role catalog's login view of role `name` (the interface to authentication):
@@ -303,8 +454,10 @@ impl Instance {
             }));
         }
         let mut dbs = self.databases.write();
-        // Its ACL versions (GRANT ... ON DATABASE) go with it.
-        self.catalog.namespaces.forget_database(name);
+        if dbs.contains_key(name) {
+            // Its objects and ACL versions (GRANT ... ON DATABASE) go with it.
+            self.catalog.forget_database(name);
+        }
         if dbs.remove(name).is_none() {
             if if_exists {
                 return Ok(false);

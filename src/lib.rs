@@ -13,6 +13,7 @@
 pub mod catalog;
 pub mod config;
 pub mod cpus;
+pub mod durable;
 pub mod encoding;
 pub mod error;
 pub mod hba;

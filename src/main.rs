@@ -36,8 +36,17 @@ fn main() {
         .enable_all()
         .build()
         .expect("tokio runtime");
+    // The data directory is locked and read back before the server listens: no session ever
+    // sees a half-restored instance.
+    let instance = match threadgres::instance::Instance::open(config.clone()) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("threadgres: FATAL:  {e}");
+            std::process::exit(1);
+        }
+    };
     let stopped = runtime.block_on(async move {
-        let server = match Server::bind(config.clone()).await {
+        let server = match Server::bind_instance(instance).await {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("threadgres: could not listen on port {}: {e}", config.port);
@@ -73,7 +82,13 @@ fn main() {
                 instance.hba.reload();
             }
         });
-        server.run(shutdown_signal()).await
+        let instance = server.instance.clone();
+        let stopped = server.run(shutdown_signal()).await;
+        // Sessions are gone: the shutdown checkpoint, then the data directory is released.
+        if let Err(e) = instance.shutdown_checkpoint() {
+            tracing::error!("shutdown checkpoint failed: {e}");
+        }
+        stopped
     });
     // A lost shard is a fault: a non-zero status lets a supervisor restart the server.
     if let threadgres::runtime::server::Stopped::ShardLost(_) = stopped {

@@ -42,6 +42,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["sql::types", "sql::catalog", "sql::quote", "sql::guc"],
     ),
     ("the storage door", &["sql::engine"]),
+    (
+        "durability: data directory, checkpoints, recovery",
+        &["durable"],
+    ),
     ("the instance", &["config", "tls", "instance"]),
     ("functions of values", &["sql::func"]),
     (

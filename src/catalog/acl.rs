@@ -19,6 +19,7 @@
 //! size is bounded by the roles that exist squared, in practice a handful.
 
 use super::Oid;
+use serde::{Deserialize, Serialize};
 
 /// Privilege bits (PostgreSQL's AclMode, `nodes/parsenodes.h`).
 pub const INSERT: u32 = 1 << 0;
@@ -70,7 +71,7 @@ impl ObjKind {
 }
 
 /// One `aclitem`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AclItem {
     pub grantee: Oid,
     pub grantor: Oid,

@@ -55,6 +55,7 @@
 //! grows: [`Catalog::may_have_foreign_keys`] stays true once any foreign key was made, a hint that
 //! only saves work where none ever was.
 
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -78,7 +79,7 @@ pub const MAX_COLUMNS: usize = 1600;
 pub const FIRST_USER_OID: Oid = 16384;
 
 /// One column of a table (pg_attribute, with its default from pg_attrdef).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ColumnDef {
     pub name: String,
     pub type_oid: Oid,
@@ -92,7 +93,7 @@ pub struct ColumnDef {
     pub dropped: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RelKind {
     Table,
     Index,
@@ -112,7 +113,7 @@ impl RelKind {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Persistence {
     Permanent,
     Unlogged,
@@ -131,7 +132,7 @@ impl Persistence {
 }
 
 /// An index of a table (pg_index).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexDef {
     pub oid: Oid,
     pub name: String,
@@ -142,7 +143,7 @@ pub struct IndexDef {
 }
 
 /// What a constraint checks (pg_constraint.contype).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ConstraintKind {
     PrimaryKey {
         index: Oid,
@@ -166,7 +167,7 @@ pub enum ConstraintKind {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConstraintDef {
     pub oid: Oid,
     pub name: String,
@@ -174,7 +175,7 @@ pub struct ConstraintDef {
 }
 
 /// Where a relation lives by name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct QualName {
     pub database: String,
     pub schema: String,
@@ -346,6 +347,22 @@ impl<D> Catalog<D> {
         Ok(oid)
     }
 
+    /// The OID the next `new_oid` gives (for a checkpoint's image).
+    pub fn peek_next_oid(&self) -> Oid {
+        self.next_oid.load(Ordering::SeqCst)
+    }
+
+    /// Makes `new_oid` give nothing below `next` (a checkpoint's counter read back at start).
+    pub fn restore_next_oid(&self, next: Oid) {
+        self.next_oid.fetch_max(next, Ordering::SeqCst);
+    }
+
+    /// Records the row type of relation `relid` before its first version is made, so that
+    /// `create` keeps it rather than numbering a new one (a checkpoint's image read back).
+    pub fn restore_row_type(&self, relid: Oid, row_type: Oid) {
+        let _ = self.row_types.insert_sync(relid, row_type);
+    }
+
     /// The row type OID of a table or view (pg_class.reltype); its array type is one less.
     pub fn row_type(&self, relid: Oid) -> Option<Oid> {
         self.row_types.read_sync(&relid, |_, t| *t)
@@ -465,6 +482,30 @@ impl<D> Catalog<D> {
         }
         self.bump();
         Ok(())
+    }
+
+    /// Forgets every relation, schema and description of a dropped database at once (DROP
+    /// DATABASE is not transactional, and no session is connected to it: the caller checked),
+    /// so that a database made later under the same name starts empty. Returns the relations
+    /// forgotten (their data goes with them).
+    pub fn forget_database(&self, database: &str) -> Vec<Oid> {
+        let mut gone = Vec::new();
+        self.names.retain_sync(|name, versions| {
+            if name.database != database {
+                return true;
+            }
+            gone.extend(versions.iter().map(|v| v.oid));
+            false
+        });
+        gone.sort_unstable();
+        gone.dedup();
+        self.namespaces.forget_database(database);
+        self.comments.forget(&gone);
+        for o in &gone {
+            self.row_types.remove_sync(o);
+        }
+        self.bump();
+        gone
     }
 
     /// Forgets versions nobody can see any more: created by aborted transactions, or ended by

@@ -123,14 +123,33 @@ impl Namespaces {
         Self::create_in(map, oid, database, name, (owner, acl), snap, cell, cid)
     }
 
+    /// Every version `snap` sees in every database: created schemas (false) and changed ACLs
+    /// of built-in schemas and databases (true), for a checkpoint's image.
+    pub fn all_visible(&self, snap: &Snapshot) -> Vec<(bool, Arc<Namespace>)> {
+        let mut out = Vec::new();
+        for (builtin, map) in [(false, &self.names), (true, &self.builtin)] {
+            map.iter_sync(|_, v| {
+                out.extend(
+                    v.iter()
+                        .filter(|n| n.visible(snap))
+                        .map(|n| (builtin, n.clone())),
+                );
+                true
+            });
+        }
+        out
+    }
+
     /// The version of database `database`'s changed ACL that `snap` sees, if any: kept beside
     /// the built-in schemas' under a key no schema name can be.
     pub fn database_acl(&self, database: &str, snap: &Snapshot) -> Option<Arc<Namespace>> {
         self.builtin_acl(database, DATABASE_KEY, snap)
     }
 
-    /// Forgets the ACL versions of a dropped database (DROP DATABASE is not transactional).
+    /// Forgets the schemas and ACL versions of a dropped database (DROP DATABASE is not
+    /// transactional).
     pub fn forget_database(&self, database: &str) {
+        self.names.retain_sync(|(db, _), _| db != database);
         self.builtin.retain_sync(|(db, _), _| db != database);
     }
 

@@ -36,6 +36,7 @@
 //! catalog's vacuum. Role names are at most 63 bytes (NAMEDATALEN - 1; longer names are
 //! truncated by the parser, as PostgreSQL's are). OIDs come from the catalog's counter.
 
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
@@ -65,11 +66,14 @@ pub const PREDEFINED: &[(Oid, &str)] = &[
     (6182, "pg_write_all_data"),
 ];
 
+/// The predefined role whose members may run CHECKPOINT.
+pub const PG_CHECKPOINT: Oid = 4544;
+
 /// The predefined role no one can be a member of, which stands for a database's owner.
 pub const PG_DATABASE_OWNER: Oid = 6171;
 
 /// What a role is (one pg_authid row without its OID).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoleDef {
     pub name: String,
     pub superuser: bool,
@@ -256,6 +260,34 @@ impl Roles {
                 stamp: Stamp::new(None),
             });
         }
+    }
+
+    /// Replaces the whole role catalog with frozen versions (visible to every snapshot): a
+    /// checkpoint's image read back at start, before any session runs. `members` are (role,
+    /// member, grantor, admin).
+    pub fn restore(&self, roles: Vec<(Oid, RoleDef)>, members: Vec<(Oid, Oid, Oid, bool)>) {
+        *self.roles.write() = roles
+            .into_iter()
+            .map(|(oid, def)| {
+                Arc::new(Role {
+                    oid,
+                    def,
+                    stamp: Stamp::new(None),
+                })
+            })
+            .collect();
+        *self.members.write() = members
+            .into_iter()
+            .map(|(role, member, grantor, admin)| {
+                Arc::new(Member {
+                    role,
+                    member,
+                    grantor,
+                    admin,
+                    stamp: Stamp::new(None),
+                })
+            })
+            .collect();
     }
 
     /// The newest committed state, for logins (which run in no transaction).

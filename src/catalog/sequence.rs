@@ -33,6 +33,7 @@
 //! One mutex and a few words per sequence; values are 64-bit with PostgreSQL's overflow rules.
 
 use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -42,7 +43,7 @@ use super::Oid;
 pub const SEQ_LOG_VALS: i64 = 32;
 
 /// A sequence's options (pg_sequence).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeqOptions {
     /// int2, int4 or int8 (pg_sequence.seqtypid).
     pub type_oid: Oid,
@@ -55,7 +56,7 @@ pub struct SeqOptions {
 }
 
 /// The sequence relation's row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeqState {
     pub last_value: i64,
     pub log_cnt: i64,
@@ -64,7 +65,7 @@ pub struct SeqState {
 
 /// The column a sequence belongs to (OWNED BY, serial, identity): the table's OID and the
 /// column's attribute number (1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OwnedBy {
     pub table: Oid,
     pub attnum: i16,

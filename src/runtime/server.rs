@@ -57,7 +57,14 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server whose instance lives in memory only (tests that start one in-process).
     pub async fn bind(config: Config) -> std::io::Result<Server> {
+        Server::bind_instance(Instance::new(config)).await
+    }
+
+    /// A server for `instance` (made by `Instance::open` on its data directory, or `new`).
+    pub async fn bind_instance(instance: Arc<Instance>) -> std::io::Result<Server> {
+        let config = &instance.config;
         // The process's CPUs, recorded before any shard thread is bound (see `cpus`).
         crate::cpus::process_cpus();
         let mut listeners = Vec::new();
@@ -71,7 +78,6 @@ impl Server {
             weight: config.shard_weight,
             affinity: config.client_affinity,
         })?;
-        let instance = Instance::new(config);
         crate::runtime::autovacuum::start(&instance);
         crate::memory::start_monitor(&instance.memory);
         Ok(Server {

@@ -563,6 +563,7 @@ impl Settings {
             "authentication_timeout" => {
                 format_ms(fixed.server.authentication_timeout_s as i64 * 1000)
             }
+            "checkpoint_timeout" => format_ms(fixed.server.checkpoint_timeout_s as i64 * 1000),
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
                 _ => raw,

@@ -470,6 +470,27 @@ impl Session {
                 return Err(PgError::internal("COPY TO reached the utility path"));
             }
             Statement::NoOp(_) => {}
+            Statement::Checkpoint => {
+                let snap = self.core.catalog_snapshot();
+                let allowed = self.core.current_role_is_superuser()
+                    || crate::sql::privs::has_privs_of(
+                        &self.core.instance.catalog.roles,
+                        &snap,
+                        self.core.current_role_oid(),
+                        crate::catalog::roles::PG_CHECKPOINT,
+                    );
+                if !allowed {
+                    return Err(PgError::new(
+                        code::INSUFFICIENT_PRIVILEGE,
+                        "must be superuser or have privileges of pg_checkpoint to do CHECKPOINT",
+                    ));
+                }
+                // Written on this shard's thread, as PostgreSQL's CHECKPOINT waits in its
+                // backend; the background checkpointer of the write-ahead log takes this over.
+                self.core
+                    .instance
+                    .checkpoint(crate::durable::Kind::Requested)?;
+            }
             Statement::Deferred(node) => {
                 let mut params = Vec::new();
                 let a = sql::analyze_in(

@@ -1273,6 +1273,13 @@ fn replace_with_data(
     };
     f(&mut n);
     let catalog = &cx.instance().catalog;
+    if !Arc::ptr_eq(&n.data, &t.data) && n.kind != RelKind::View {
+        // A new storage (TRUNCATE, a rewrite, RESTART of a sequence) gets a new number.
+        let number = catalog
+            .new_oid()
+            .map_err(|e| catalog_error(e, &t.name.name))?;
+        n.data.set_storage(number);
+    }
     catalog
         .end(t, &cell, cid)
         .map_err(|e| catalog_error(e, &t.name.name))?;

@@ -70,6 +70,7 @@ use super::types::{self, Value};
 
 mod conflict;
 mod ikey;
+mod image;
 mod packed;
 mod read;
 mod store;
@@ -256,6 +257,10 @@ pub struct TableData {
     pub changes: std::sync::atomic::AtomicU64,
     /// What pg_stat_user_tables shows (`TableStats`).
     pub stats: TableStats,
+    /// The storage's number (PostgreSQL's relfilenode), an OID: 0 while it is the first
+    /// storage of its relation, numbered as the relation; a TRUNCATE or a rewrite makes a new
+    /// storage with a new number, which the write-ahead log names rows by.
+    storage: std::sync::atomic::AtomicU32,
 }
 
 /// Counters of one table for pg_stat_user_tables: rows written (added once per statement),
@@ -274,6 +279,22 @@ pub struct TableStats {
 impl TableData {
     pub fn new() -> TableData {
         TableData::default()
+    }
+
+    /// The storage's number for relation `rel_oid` (pg_class.relfilenode of a table or
+    /// sequence).
+    pub fn storage_of(&self, rel_oid: Oid) -> Oid {
+        match self.storage.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => rel_oid,
+            n => n,
+        }
+    }
+
+    /// Numbers a new storage (made to replace a relation's: TRUNCATE, a rewrite), or puts a
+    /// number back (a restore); before the data is shared.
+    pub fn set_storage(&self, number: Oid) {
+        self.storage
+            .store(number, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The data of a sequence relation: no rows, only its counter.

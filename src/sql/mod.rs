@@ -156,6 +156,8 @@ pub enum Statement {
     Ddl(Box<ddl::Ddl>),
     /// Accepted and ignored, with its command tag (e.g. ANALYZE with nothing to analyze).
     NoOp(&'static str),
+    /// CHECKPOINT: an image of the instance written to the data directory (`durable`).
+    Checkpoint,
     /// A utility statement that PostgreSQL analyzes only when it runs (COPY through the
     /// extended protocol): errors in it belong to Execute, not Parse or Bind.
     Deferred(Box<N>),
@@ -222,6 +224,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::DropDatabase { .. } => "DROP DATABASE",
         Statement::CopyTo { .. } | Statement::CopyFrom { .. } => "COPY",
         Statement::NoOp(t) => t,
+        Statement::Checkpoint => "CHECKPOINT",
         Statement::Deferred(_) => "",
     }
 }
@@ -603,7 +606,7 @@ fn analyze_inner(
         N::VacuumStmt(v) if v.rels.is_empty() => {
             Statement::NoOp(if v.is_vacuumcmd { "VACUUM" } else { "ANALYZE" })
         }
-        N::CheckPointStmt(_) => Statement::NoOp("CHECKPOINT"),
+        N::CheckPointStmt(_) => Statement::Checkpoint,
         other => {
             return Err(PgError::feature_not_supported(format!(
                 "{} is not supported yet",

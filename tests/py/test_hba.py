@@ -17,6 +17,7 @@ import signal
 import socket
 import struct
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,7 +44,8 @@ class Tg:
         argv = [servers.threadgres_binary(), "--port", str(self.port), "--log-level", "info", *args]
         if "--data-dir" not in args:
             # its own data directory: TLS is on, and its self-signed certificate lives there
-            argv += ["--data-dir", str(workdir / f"{name}-data")]
+            # (a new one per server: the directory keeps roles and tables across restarts)
+            argv += ["--data-dir", tempfile.mkdtemp(prefix=f"{name}-data-", dir=workdir)]
         env = {k: v for k, v in os.environ.items() if not k.startswith("THREADGRES_")}
         with open(self.log, "ab") as logf:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=logf,

@@ -479,8 +479,8 @@ impl PackedRow {
         Self::from_body(body)
     }
 
-    /// The row whose packed values are `body`.
-    fn from_body(body: &[u8]) -> PackedRow {
+    /// The row whose packed values are `body` (as [`PackedRow::body`] gave them).
+    pub fn from_body(body: &[u8]) -> PackedRow {
         let mut all = Vec::with_capacity(varint_len(body.len() as u64) + body.len());
         put_varint(&mut all, body.len() as u64);
         all.extend_from_slice(body);

@@ -148,7 +148,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             rels.iter()
                 .map(|r| {
                     build(1259, |c| match c {
-                        "oid" | "relfilenode" => Value::Oid(r.oid),
+                        "oid" => Value::Oid(r.oid),
+                        "relfilenode" => Value::Oid(match r.kind {
+                            RelKind::View => 0,
+                            RelKind::Index => r.oid,
+                            _ => r.data.storage_of(r.oid),
+                        }),
                         "relname" => Value::Text(r.name.name.clone()),
                         "relnamespace" => Value::Oid(nsp(&r.name.schema)),
                         "reltype" => Value::Oid(catalog.row_type(r.oid).unwrap_or(0)),

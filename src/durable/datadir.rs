@@ -1,0 +1,154 @@
+//! The data directory: created and initialized on the first start, marked with the format
+//! version of its files, and locked so that two servers never open it at once.
+//!
+//! The lock is `postmaster.pid` (the name PostgreSQL's tools look for), holding this server's
+//! process id, the directory, the start time and the port, under an exclusive `flock`. The
+//! kernel drops a `flock` when its process ends however it ends (kill -9 included), so a stale
+//! file left by a crash never blocks a restart, while a running server always does.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::io::AsRawFd;
+use std::path::{Path, PathBuf};
+
+/// The version of the data directory's file formats: a server refuses a directory written in
+/// another.
+pub const FORMAT_VERSION: u32 = 1;
+/// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
+/// directory without it was never initialized completely.
+pub const VERSION_FILE: &str = "THREADGRES_VERSION";
+/// The lock file.
+pub const LOCK_FILE: &str = "postmaster.pid";
+
+/// An open, locked data directory. Dropping it releases the lock; [`DataDir::close`] also
+/// removes the lock file (a clean shutdown).
+pub struct DataDir {
+    path: PathBuf,
+    lock: Option<File>,
+    /// Whether this start initialized the directory.
+    pub fresh: bool,
+}
+
+impl DataDir {
+    /// Locks the directory `path` (which exists) and checks or writes its version. Errors are
+    /// the FATAL lines the server prints before exiting.
+    pub fn open(path: &Path, port: u16) -> Result<DataDir, String> {
+        let lock_path = path.join(LOCK_FILE);
+        let mut lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| {
+                format!(
+                    "could not create lock file \"{}\": {e}",
+                    lock_path.display()
+                )
+            })?;
+        // SAFETY: flock on a file descriptor this function owns; no memory is involved.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let other = std::fs::read_to_string(&lock_path).unwrap_or_default();
+            let pid = other.lines().next().unwrap_or("?").trim().to_string();
+            return Err(format!(
+                "lock file \"{LOCK_FILE}\" already exists\nHINT:  Is another threadgres server \
+                 (PID {pid}) running in data directory \"{}\"?",
+                path.display()
+            ));
+        }
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        lock.set_len(0)
+            .and_then(|()| {
+                write!(
+                    lock,
+                    "{}\n{}\n{started}\n{port}\n",
+                    std::process::id(),
+                    path.display()
+                )
+            })
+            .and_then(|()| lock.sync_all())
+            .map_err(|e| format!("could not write lock file \"{}\": {e}", lock_path.display()))?;
+        let version_path = path.join(VERSION_FILE);
+        let fresh = match std::fs::read_to_string(&version_path) {
+            Ok(v) => {
+                let found = v.trim();
+                if found != FORMAT_VERSION.to_string() {
+                    return Err(format!(
+                        "database files are incompatible with server\nDETAIL:  The data \
+                         directory was initialized with format version {found}, which is not \
+                         compatible with this version {FORMAT_VERSION}."
+                    ));
+                }
+                false
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => true,
+            Err(e) => {
+                return Err(format!(
+                    "could not read file \"{}\": {e}",
+                    version_path.display()
+                ))
+            }
+        };
+        Ok(DataDir {
+            path: path.to_path_buf(),
+            lock: Some(lock),
+            fresh,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Marks the directory initialized (after its first checkpoint is written).
+    pub fn mark_initialized(&mut self) -> Result<(), String> {
+        write_atomically(
+            &self.path,
+            VERSION_FILE,
+            format!("{FORMAT_VERSION}\n").as_bytes(),
+        )?;
+        self.fresh = false;
+        Ok(())
+    }
+
+    /// Removes the lock file and releases the lock (the last step of a clean shutdown).
+    pub fn close(&mut self) {
+        if let Some(f) = self.lock.take() {
+            let _ = std::fs::remove_file(self.path.join(LOCK_FILE));
+            drop(f);
+        }
+    }
+}
+
+/// Writes `name` in `dir` so that a crash leaves either the old file or the new one whole:
+/// a temporary file, fsync, rename over the name, fsync of the directory.
+pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+    let tmp = dir.join(format!("{name}.tmp"));
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        Ok(())
+    };
+    write().map_err(|e| format!("could not write file \"{}\": {e}", tmp.display()))?;
+    install(dir, name)
+}
+
+/// Renames `name.tmp` over `name` in `dir` and makes the rename durable.
+pub fn install(dir: &Path, name: &str) -> Result<(), String> {
+    let tmp = dir.join(format!("{name}.tmp"));
+    let target = dir.join(name);
+    std::fs::rename(&tmp, &target).map_err(|e| {
+        format!(
+            "could not rename file \"{}\" to \"{}\": {e}",
+            tmp.display(),
+            target.display()
+        )
+    })?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| format!("could not fsync directory \"{}\": {e}", dir.display()))
+}
