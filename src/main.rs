@@ -1,6 +1,6 @@
 use clap::Parser;
 use threadgres::config::{Args, Config};
-use threadgres::server::Server;
+use threadgres::runtime::server::Server;
 
 fn main() {
     let args = Args::parse();
@@ -91,7 +91,7 @@ fn main() {
         stopped
     });
     // A lost shard is a fault: a non-zero status lets a supervisor restart the server.
-    if let threadgres::server::Stopped::ShardLost(_) = stopped {
+    if let threadgres::runtime::server::Stopped::ShardLost(_) = stopped {
         std::process::exit(1);
     }
 }

@@ -15,7 +15,8 @@ mod common;
 
 use common::{message, until_ready};
 use threadgres::config::Config;
-use threadgres::server::{Server, Shards};
+use threadgres::runtime::server::Server;
+use threadgres::runtime::shards::Shards;
 
 /// Pins thread `tid` (0: the calling thread) to `cpu`; false where the kernel refuses.
 fn pin(tid: i32, cpu: usize) -> bool {

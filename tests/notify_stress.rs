@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use threadgres::config::Config;
-use threadgres::server::Server;
+use threadgres::runtime::server::Server;
 
 const SENDERS: usize = 8;
 const LISTENERS: usize = 6;

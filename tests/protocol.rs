@@ -8,7 +8,7 @@ mod common;
 
 use common::{connect, login, message, read_msg, startup_packet, until_ready};
 use threadgres::config::Config;
-use threadgres::server::Server;
+use threadgres::runtime::server::Server;
 
 struct TestServer {
     port: u16,

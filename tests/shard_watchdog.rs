@@ -8,7 +8,7 @@ mod common;
 
 use common::{login, read_msg};
 use threadgres::config::Config;
-use threadgres::server::{Server, Stopped};
+use threadgres::runtime::server::{Server, Stopped};
 
 #[test]
 fn a_lost_shard_stops_the_server() {

@@ -14,7 +14,7 @@ use common::{message, startup_packet};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName};
 use threadgres::config::Config;
-use threadgres::server::Server;
+use threadgres::runtime::server::Server;
 
 type Tls = rustls::StreamOwned<rustls::ClientConnection, TcpStream>;
 

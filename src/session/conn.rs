@@ -21,7 +21,7 @@ use super::txn::TxState;
 use super::{read_ahead, Session};
 use crate::error::{code, PgError};
 use crate::instance::{Instance, WaitEvent};
-use crate::shards::OnShard;
+use crate::runtime::shards::OnShard;
 use crate::wire::backend as be;
 
 /// A commit that wakes at most this many other sessions lets them run before its reply is

@@ -85,10 +85,10 @@ use std::time::{Duration, Instant};
 use bytes::BytesMut;
 use rustc_hash::FxHashMap;
 
-use crate::client_affinity::Follow;
 use crate::error::{code, PgError, PgResult};
 use crate::instance::{Instance, SessionShared, WaitEvent};
 use crate::notify::{self, Listener};
+use crate::runtime::client_affinity::Follow;
 use crate::sql::context::SessionCtx;
 use crate::sql::exec::EvalCx;
 use crate::sql::exec::{self, Row};

@@ -19,6 +19,7 @@ use super::Core;
 use crate::catalog::RelKind;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::ddl::{Ddl, OnCommit};
+use crate::sql::engine;
 use crate::sql::{self, Statement};
 
 /// A session's temporary-table state.
@@ -183,7 +184,7 @@ impl Core {
             let names: Vec<(String, String)> = self
                 .temp_tables(Some(&delete))
                 .iter()
-                .filter(|r| !r.data.heap.is_empty())
+                .filter(|r| !engine::is_empty(r))
                 .map(|r| (r.name.schema.clone(), r.name.name.clone()))
                 .collect();
             if !names.is_empty() {

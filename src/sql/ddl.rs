@@ -816,7 +816,7 @@ fn create_index_relations(cx: &mut dyn SessionCtx, table: &Rel, defs: &[IndexDef
 /// would hold a key twice among live rows.
 fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
-    let mut entries = table.data.heap.root_ikeys(&def.columns);
+    let mut entries = engine::root_keys(table, &def.columns);
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;
@@ -827,10 +827,9 @@ fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult
             let key = &entries[i].0;
             let same = entries[i..].iter().take_while(|(k, _)| k == key).count();
             if same > 1 && !key.with_values(|v| v.iter().any(|x| x.is_null())) {
-                let heap = &table.data.heap;
                 let live = entries[i..i + same]
                     .iter()
-                    .filter(|(_, root)| heap.sees(*root, &snap))
+                    .filter(|(_, root)| engine::sees(table, *root, &snap))
                     .count();
                 if live > 1 {
                     dup = Some(key.to_key());

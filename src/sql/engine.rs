@@ -11,16 +11,21 @@
 //! [`WriteError::Wait`] with that transaction's cell, and the caller (the executor, through its
 //! session) awaits its end and tries again.
 //!
-//! The files of `engine/`: `store.rs` (the heap and index trees as SQL sees them: rows decoded
-//! to values, keys as [`Key`]s), `packed.rs` (the packed row format), `ikey.rs` (the compact
+//! Reads go through the door too: outside `engine`, rows and index entries are read with the
+//! functions of `read.rs` ([`scan`], [`fetch`], [`index_scan`], ...), never through a table's
+//! heap or trees.
+//!
+//! The files of `engine/`: `read.rs` (the reads), `store.rs` (the heap and index trees as SQL
+//! sees them: rows decoded to values, keys as [`Key`]s), `packed.rs` (the packed row format), `ikey.rs` (the compact
 //! index key), `conflict.rs` (INSERT ... ON CONFLICT's check).
 //!
 //! # Invariants
 //!
 //! 1. Every change to a table's heap goes through this module: the storage heap inside
 //!    [`RowHeap`] is `pub(super)` (`engine/store.rs`), so outside `engine` a heap can only be
-//!    read; [`insert`], [`update`], [`delete`], [`lock`], [`load`], [`insert_packed`] and
-//!    [`vacuum`] are the writes.
+//!    read, and only through `read.rs` (the heap's and trees' own reads are `pub(super)` too);
+//!    [`insert`], [`update`], [`delete`], [`lock`], [`load`], [`insert_packed`] and [`vacuum`]
+//!    are the writes.
 //! 2. A row is in every index of the relation version its writer planned with: [`insert`]
 //!    adds an entry to each of `rel.indexes`' trees once the row is in the heap, and [`update`]
 //!    does so for the new version unless no indexed column changed (a HOT update, whose new
@@ -67,11 +72,16 @@ mod conflict;
 mod ikey;
 mod image;
 mod packed;
+mod read;
 mod store;
 
 pub use conflict::{find_conflict, Conflict};
 pub use ikey::IKey;
 pub use packed::{PackedRow, RowPacker};
+pub use read::{
+    fetch, index_scan, index_scan_back, is_empty, next_version, read, read_latest, root_keys, scan,
+    scan_owned, sees, versions,
+};
 pub use store::{KeyRef, KeyTree, RowHeap};
 
 /// A stored row: one value per column (dropped columns hold NULL).
@@ -303,8 +313,9 @@ impl TableData {
         }
     }
 
-    /// The tree of index `oid`, created empty on first use.
-    pub fn tree(&self, oid: Oid) -> Arc<KeyTree> {
+    /// The tree of index `oid`, created empty on first use (reached from outside `engine`
+    /// through `read.rs`'s index scans).
+    fn tree(&self, oid: Oid) -> Arc<KeyTree> {
         if let Some((_, t)) = self.trees.read().iter().find(|(o, _)| *o == oid) {
             return t.clone();
         }

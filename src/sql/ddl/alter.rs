@@ -578,7 +578,7 @@ fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<
     if w.rewrite || !checks.is_empty() || !not_null.is_empty() {
         let snap = cx.catalog_snapshot()?;
         let mut old_rows: Vec<Row> = Vec::new();
-        t.data.heap.scan(0, usize::MAX, &snap, |_, r| {
+        engine::scan(t, 0, usize::MAX, &snap, |_, r| {
             old_rows.push(r.clone());
             true
         });

@@ -18,7 +18,7 @@ use super::{find_locked, names_of, notice, rel_name, replace};
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, IndexDef, Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
-use crate::sql::engine::Rel;
+use crate::sql::engine::{self, Rel};
 use crate::sql::exec::foreign_key::Found;
 use crate::sql::exec::foreign_key::{find_row, key_applies, missing_parent, unique_index_for};
 use crate::sql::types::{cast, Type, Value};
@@ -303,7 +303,7 @@ fn validate(
     let parent = parent.unwrap_or(child);
     let snap = cx.catalog_snapshot()?;
     let mut keys: Vec<Vec<Value>> = Vec::new();
-    child.data.heap.scan(0, usize::MAX, &snap, |_, r| {
+    engine::scan(child, 0, usize::MAX, &snap, |_, r| {
         keys.push(columns.iter().map(|&c| r[c].clone()).collect());
         true
     });

@@ -1,5 +1,8 @@
 //! A table's heap and index trees as SQL sees them: rows as values, keys as [`Key`]s.
 //!
+//! The reads are `pub(super)`: outside `engine` they are reached through `read.rs`, the read
+//! side of the door.
+//!
 //! Storage holds rows packed ([`PackedRow`]) and keys compact ([`IKey`]); these wrappers decode
 //! them at the door, so the executor and DDL keep reading `&[Value]` rows and `Key`s. A row is
 //! decoded while its slot is locked (as the closures ran under the lock before), into a buffer
@@ -35,17 +38,17 @@ fn with_row<T>(p: &PackedRow, buf: &mut Vec<Value>, f: impl FnOnce(&Row) -> T) -
 
 impl RowHeap {
     /// Slots ever used (a scan's end).
-    pub fn len(&self) -> RowId {
+    pub(super) fn len(&self) -> RowId {
         self.0.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// Visits, in slot order from `from`, the versions `snap` sees among at most `max` slots;
     /// `f` returns false to stop early. Returns where to go on, or None at the end.
-    pub fn scan(
+    pub(super) fn scan(
         &self,
         from: RowId,
         max: usize,
@@ -59,7 +62,7 @@ impl RowHeap {
 
     /// Like [`RowHeap::scan`], each row given as an owned vector decoded once (no copy), with
     /// room for `spare` more values (a scan appends its row id there).
-    pub fn scan_owned(
+    pub(super) fn scan_owned(
         &self,
         from: RowId,
         max: usize,
@@ -72,7 +75,7 @@ impl RowHeap {
     }
 
     /// The version of the chain rooted at `root` that `snap` sees (see `Heap::fetch`).
-    pub fn fetch<T>(
+    pub(super) fn fetch<T>(
         &self,
         root: RowId,
         snap: &Snapshot,
@@ -94,22 +97,27 @@ impl RowHeap {
 
     /// Whether `snap` sees a version of the chain rooted at `root` (`fetch` without decoding
     /// the row).
-    pub fn sees(&self, root: RowId, snap: &Snapshot) -> bool {
+    pub(super) fn sees(&self, root: RowId, snap: &Snapshot) -> bool {
         self.0.fetch(root, snap, |_, _| ()).is_some()
     }
 
     /// The version in slot `id` if `snap` sees it (no chain is followed).
-    pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&Row) -> T) -> Option<T> {
+    pub(super) fn read<T>(
+        &self,
+        id: RowId,
+        snap: &Snapshot,
+        f: impl FnOnce(&Row) -> T,
+    ) -> Option<T> {
         self.0.read(id, snap, |p| with_row(p, &mut Vec::new(), f))
     }
 
-    /// The newest committed-or-own version at `id` (see `Heap::read_latest`).
     /// The slot of the version that replaced the one at `id` (its update link), if any.
-    pub fn next_version(&self, id: RowId) -> Option<RowId> {
+    pub(super) fn next_version(&self, id: RowId) -> Option<RowId> {
         self.0.next_version(id)
     }
 
-    pub fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&Row) -> T) -> Option<T> {
+    /// The newest committed-or-own version at `id` (see `Heap::read_latest`).
+    pub(super) fn read_latest<T>(&self, id: RowId, f: impl FnOnce(&Row) -> T) -> Option<T> {
         self.0.read_latest(id, |p| with_row(p, &mut Vec::new(), f))
     }
 
@@ -118,7 +126,7 @@ impl RowHeap {
     /// decoded), in slot order. Past [`PARALLEL_BUILD_MIN`] slots the heap
     /// is cut into one range per core (at most [`MAX_BUILD_WORKERS`]) read by scoped threads
     /// at once; their parts are joined in order.
-    pub fn root_ikeys(&self, columns: &[usize]) -> Vec<(IKey, RowId)> {
+    pub(super) fn root_ikeys(&self, columns: &[usize]) -> Vec<(IKey, RowId)> {
         let len = self.0.len();
         let workers = crate::cpus::count().min(MAX_BUILD_WORKERS);
         let slots = usize::try_from(len).unwrap_or(usize::MAX);
@@ -171,13 +179,6 @@ impl RowHeap {
                 out.push((IKey::of(&p.columns(columns)), root))
             }),
         }
-    }
-
-    /// Every chain root with its newest version not rolled back (see `Heap::for_each_root`).
-    pub fn for_each_root(&self, mut f: impl FnMut(RowId, &Row)) {
-        let mut buf = Vec::new();
-        self.0
-            .for_each_root(|root, p| with_row(p, &mut buf, |r| f(root, r)))
     }
 }
 
@@ -256,7 +257,7 @@ impl KeyTree {
     /// Visits the entries between `lo` and `hi` in key order, at most `max` of them, starting
     /// after `after` if given; `f` returns false to stop. Returns the last entry visited if the
     /// range may go on (to resume after it), None when it is exhausted or `f` stopped.
-    pub fn scan(
+    pub(super) fn scan(
         &self,
         lo: Bound<&Key>,
         hi: Bound<&Key>,
@@ -275,7 +276,7 @@ impl KeyTree {
 
     /// [`scan`](Self::scan) in descending key order, resuming before `before` (ORDER BY ...
     /// DESC read from an index).
-    pub fn scan_back(
+    pub(super) fn scan_back(
         &self,
         lo: Bound<&Key>,
         hi: Bound<&Key>,
@@ -293,7 +294,7 @@ impl KeyTree {
     }
 
     /// The rows of the entries whose key equals `key`.
-    pub fn rows_of(&self, key: &Key) -> Vec<RowId> {
+    pub(super) fn rows_of(&self, key: &Key) -> Vec<RowId> {
         self.rows_of_ikey(&IKey::of(&key.0))
     }
 

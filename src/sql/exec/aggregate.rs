@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::error::{PgError, PgResult};
 use crate::sql::exec::EvalCx;
-use crate::sql::plan::{AggCall, AggFunc, Node, Plan};
+use crate::sql::plan::{AggCall, AggFunc, Plan};
 use crate::sql::types::{self, Array, Interval, Numeric, Type, Value};
 
 use super::bounds::{row_bytes, values_bytes, Held};
@@ -314,15 +314,7 @@ impl Aggregate {
 
 impl Operator for Aggregate {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Aggregate {
-            input,
-            group,
-            aggs,
-            empty_sets,
-        } = &plan.node
-        else {
-            unreachable!("Aggregate opened from another node")
-        };
+        opened_from!(plan, Aggregate, input, group, aggs, empty_sets);
         if !self.started {
             self.started = true;
             // Without GROUP BY there is one group even when there are no rows.

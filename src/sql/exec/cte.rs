@@ -319,15 +319,7 @@ impl RecursiveUnion {
 
 impl Operator for RecursiveUnion {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::RecursiveUnion {
-            init,
-            step,
-            all,
-            work,
-        } = &plan.node
-        else {
-            unreachable!("RecursiveUnion opened from another node")
-        };
+        opened_from!(plan, RecursiveUnion, init, step, all, work);
         loop {
             let pulled = if let Some(op) = &mut self.init {
                 op.next(init, cx, b)?

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::error::PgResult;
 use crate::sql::exec::EvalCx;
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::Plan;
 
 use super::bounds::{row_bytes, Held};
 use super::keys::Key;
@@ -34,9 +34,7 @@ impl Distinct {
 
 impl Operator for Distinct {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Distinct { input, on, width } = &plan.node else {
-            unreachable!("Distinct opened from another node")
-        };
+        opened_from!(plan, Distinct, input, on, width);
         while self.out.is_none() {
             match self.input.next(input, cx, b)? {
                 Step::Row(r) => {

@@ -226,9 +226,10 @@ pub(crate) fn find_row(
     match leading_index_for(rel, columns) {
         Some((i, order)) => {
             let k = Key(order.iter().map(|&p| key[p].clone()).collect());
-            let tree = rel.data.tree(rel.indexes[i].oid);
             let prefix = order.len();
-            tree.scan(
+            engine::index_scan(
+                rel,
+                rel.indexes[i].oid,
                 std::ops::Bound::Included(&k),
                 std::ops::Bound::Unbounded,
                 None,
@@ -246,19 +247,17 @@ pub(crate) fn find_row(
                 },
             );
             candidates.retain(|&root| {
-                rel.data
-                    .heap
-                    .fetch(root, snap, |_, r| same_key(r, columns, key))
+                engine::fetch(rel, root, snap, |_, r| same_key(r, columns, key))
                     .is_some_and(|(_, same)| same)
             });
             // The visible version's slot, for the lock.
             candidates = candidates
                 .into_iter()
-                .filter_map(|root| rel.data.heap.fetch(root, snap, |id, _| id).map(|x| x.0))
+                .filter_map(|root| engine::fetch(rel, root, snap, |id, _| id).map(|x| x.0))
                 .collect();
         }
         None => {
-            rel.data.heap.scan(0, usize::MAX, snap, |id, r| {
+            engine::scan(rel, 0, usize::MAX, snap, |id, r| {
                 if same_key(r, columns, key) {
                     candidates.push(id);
                 }
@@ -290,13 +289,10 @@ pub(crate) fn find_row(
                     // This transaction updated the version since (the snapshot, taken from the
                     // watermark, may not show yet a commit this session already waited for):
                     // its own newer version is the one to lock.
-                    let Some(next) = rel.data.heap.next_version(at) else {
+                    let Some(next) = engine::next_version(rel, at) else {
                         break;
                     };
-                    let still = rel
-                        .data
-                        .heap
-                        .read_latest(next, |r| same_key(r, columns, key))
+                    let still = engine::read_latest(rel, next, |r| same_key(r, columns, key))
                         .unwrap_or(false);
                     if !still || next == at {
                         break;
@@ -313,10 +309,7 @@ pub(crate) fn find_row(
                         ));
                     }
                     let Some(next) = next else { break };
-                    let still = rel
-                        .data
-                        .heap
-                        .read_latest(next, |r| same_key(r, columns, key))
+                    let still = engine::read_latest(rel, next, |r| same_key(r, columns, key))
                         .unwrap_or(false);
                     if !still {
                         break;

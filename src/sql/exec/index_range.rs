@@ -16,7 +16,7 @@ use crate::error::PgResult;
 use crate::sql::engine::{self, Key, KeyRef};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::index_path::{Fixed, IndexPath, RangeBound, MAX_PROBES};
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::Plan;
 use crate::sql::types::{self, Value};
 use crate::storage::{Entry, RowId};
 
@@ -242,9 +242,7 @@ fn judge(r: &Range, k: &[Value], backward: bool) -> Option<bool> {
 
 impl Operator for IndexRange {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::IndexRange { rel, rowid, path } = &plan.node else {
-            unreachable!("IndexRange opened from another node")
-        };
+        opened_from!(plan, IndexRange, rel, rowid, path);
         let def = &rel.indexes[path.index];
         if self.ranges.is_none() {
             self.plan_ranges(path, def.columns.len(), cx)?;
@@ -257,7 +255,6 @@ impl Operator for IndexRange {
                 let Some(r) = ranges.get(*cur) else {
                     return false;
                 };
-                let tree = rel.data.tree(def.oid);
                 let mut found: Vec<(Vec<Value>, RowId)> = Vec::with_capacity(BATCH);
                 let mut ended = false;
                 let lo = r.start.as_ref().map_or(Bound::Unbounded, Bound::Included);
@@ -274,9 +271,9 @@ impl Operator for IndexRange {
                     }
                 };
                 let next = if path.backward {
-                    tree.scan_back(lo, hi, resume.as_ref(), BATCH, visit)
+                    engine::index_scan_back(rel, def.oid, lo, hi, resume.as_ref(), BATCH, visit)
                 } else {
-                    tree.scan(lo, hi, resume.as_ref(), BATCH, visit)
+                    engine::index_scan(rel, def.oid, lo, hi, resume.as_ref(), BATCH, visit)
                 };
                 match next {
                     Some(e) if !ended => *resume = Some(e),
@@ -288,7 +285,7 @@ impl Operator for IndexRange {
                 for (key, root) in found {
                     // The entry may be stale (the chain moved to another key): check the
                     // version against the entry's whole key.
-                    if let Some((_, Some(row))) = rel.data.heap.fetch(root, snap, |id, data| {
+                    if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
                         let same = def
                             .columns
                             .iter()

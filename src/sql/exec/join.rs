@@ -5,7 +5,7 @@
 
 use crate::error::PgResult;
 use crate::sql::exec::EvalCx;
-use crate::sql::plan::{JoinKind, Node, Plan};
+use crate::sql::plan::{JoinKind, Plan};
 use crate::sql::types::Value;
 
 use super::bounds::{row_bytes, Held};
@@ -76,16 +76,7 @@ impl Join {
 
 impl Operator for Join {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Join {
-            left,
-            right,
-            kind,
-            on,
-            ..
-        } = &plan.node
-        else {
-            unreachable!("Join opened from another node")
-        };
+        opened_from!(plan, Join, left, right, kind, on);
         loop {
             match self.phase {
                 Phase::Left => match self.left.next(left, cx, b)? {

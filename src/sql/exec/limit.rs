@@ -3,7 +3,7 @@
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::Expr;
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::Plan;
 use crate::sql::types::Value;
 
 use super::{Budget, Operator, Step};
@@ -25,14 +25,7 @@ impl Limit {
 
 impl Operator for Limit {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Limit {
-            input,
-            offset,
-            count,
-        } = &plan.node
-        else {
-            unreachable!("Limit opened from another node")
-        };
+        opened_from!(plan, Limit, input, offset, count);
         // PostgreSQL evaluates (and checks) the bounds before it fetches any row, and LIMIT 0
         // never runs its input.
         let (skip, left) = match &mut self.bounds {

@@ -13,7 +13,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Changed, WriteError};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::lock_rows::LockSpec;
-use crate::sql::plan::{LockWait, Node, Plan};
+use crate::sql::plan::{LockWait, Plan};
 use crate::sql::types::Value;
 use crate::storage::RowId;
 use crate::txn::Isolation;
@@ -77,7 +77,7 @@ impl LockRows {
                 let Some(next) = next else {
                     return Ok(Locked::Skip); // deleted meanwhile
                 };
-                let Some(latest) = t.rel.data.heap.read_latest(next, |d| d.to_vec()) else {
+                let Some(latest) = engine::read_latest(&t.rel, next, |d| d.to_vec()) else {
                     return Ok(Locked::Skip);
                 };
                 let start = spec.from + t.base;
@@ -113,9 +113,7 @@ impl LockRows {
 
 impl Operator for LockRows {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::LockRows { input, spec } = &plan.node else {
-            unreachable!("LockRows opened from another node")
-        };
+        opened_from!(plan, LockRows, input, spec);
         'rows: loop {
             let (mut row, mut k, mut newer) = match self.pending.take() {
                 Some(p) => p,

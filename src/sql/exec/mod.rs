@@ -63,6 +63,18 @@
 //! * The result [`run_plan`] and [`run_plan_streaming`] materialize for the session is bounded by
 //!   [`MAX_RESULT_BYTES`] the same way (until the session streams from an open executor).
 
+/// Binds the named fields of the plan node an operator was opened from
+/// (`opened_from!(plan, Sort, input, keys)`): `build_op` hands each operator only the node it
+/// was built for, so any other node is a bug. One spelling for the two dozen operators that
+/// each wrote it out; defined before the operator modules so that they see it.
+macro_rules! opened_from {
+    ($plan:expr, $variant:ident $(, $field:ident)*) => {
+        let $crate::sql::plan::Node::$variant { $($field,)* .. } = &$plan.node else {
+            unreachable!(concat!(stringify!($variant), " opened from another node"))
+        };
+    };
+}
+
 mod aggregate;
 mod bounds;
 mod catalog_info_schema;

@@ -93,9 +93,7 @@ impl ModifyingCtes {
 
 impl Operator for ModifyingCtes {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::ModifyingCtes { ctes, input } = &plan.node else {
-            unreachable!("ModifyingCtes opened from another node")
-        };
+        opened_from!(plan, ModifyingCtes, ctes, input);
         let _published = publish(&self.stores);
         if !self.input_done {
             match self.input.next(input, cx, b)? {

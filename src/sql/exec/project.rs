@@ -3,7 +3,7 @@
 use crate::error::PgResult;
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::Expr;
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::Plan;
 use crate::sql::types::Value;
 
 use super::{Budget, Operator, Step};
@@ -23,9 +23,7 @@ impl Project {
 
 impl Operator for Project {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Project { input, exprs } = &plan.node else {
-            unreachable!("Project opened from another node")
-        };
+        opened_from!(plan, Project, input, exprs);
         let row = match &mut self.input {
             Some(op) => match op.next(input, cx, b)? {
                 Step::Row(r) => r,
@@ -66,9 +64,7 @@ impl Filter {
 
 impl Operator for Filter {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Filter { input, pred } = &plan.node else {
-            unreachable!("Filter opened from another node")
-        };
+        opened_from!(plan, Filter, input, pred);
         // A predicate that is constant false or NULL is PostgreSQL's One-Time Filter: the input
         // is never run, so volatile calls below it have no effects.
         if let Expr::Const(v) = pred {

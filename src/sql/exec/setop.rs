@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::error::PgResult;
 use crate::sql::exec::EvalCx;
-use crate::sql::plan::{Node, Plan, SetOpKind};
+use crate::sql::plan::{Plan, SetOpKind};
 
 use super::bounds::{row_bytes, Held};
 use super::keys::Key;
@@ -48,15 +48,7 @@ impl SetOp {
 
 impl Operator for SetOp {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::SetOp {
-            op,
-            all,
-            left,
-            right,
-        } = &plan.node
-        else {
-            unreachable!("SetOp opened from another node")
-        };
+        opened_from!(plan, SetOp, op, all, left, right);
         let (op, all) = (*op, *all);
         loop {
             match &mut self.phase {

@@ -3,7 +3,7 @@
 
 use crate::error::PgResult;
 use crate::sql::exec::EvalCx;
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::Plan;
 use crate::sql::types::Value;
 
 use super::bounds::{row_bytes, values_bytes, Held};
@@ -31,9 +31,7 @@ impl Sort {
 
 impl Operator for Sort {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Sort { input, keys } = &plan.node else {
-            unreachable!("Sort opened from another node")
-        };
+        opened_from!(plan, Sort, input, keys);
         while self.out.is_none() {
             match self.input.next(input, cx, b)? {
                 Step::Row(r) => {

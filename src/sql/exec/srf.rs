@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::Expr;
-use crate::sql::plan::{ListFn, Node, Plan, Srf};
+use crate::sql::plan::{ListFn, Plan, Srf};
 use crate::sql::types::ops::BinFn;
 use crate::sql::types::{self, cast, FormatCtx, Numeric, Type, Value};
 
@@ -270,16 +270,7 @@ pub(super) struct Function {
 
 impl Operator for Function {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Function {
-            srf,
-            args,
-            arg_types,
-            scalar,
-            ordinality,
-        } = &plan.node
-        else {
-            unreachable!("Function opened from another node")
-        };
+        opened_from!(plan, Function, srf, args, arg_types, scalar, ordinality);
         if b.tick() {
             return Ok(Step::Yield);
         }
@@ -336,9 +327,7 @@ impl ProjectSet {
 
 impl Operator for ProjectSet {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::ProjectSet { input, srfs } = &plan.node else {
-            unreachable!("ProjectSet opened from another node")
-        };
+        opened_from!(plan, ProjectSet, input, srfs);
         loop {
             if let Some(r) = &self.current {
                 if b.tick() {

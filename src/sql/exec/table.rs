@@ -92,12 +92,10 @@ pub(super) struct SeqScan {
 
 impl Operator for SeqScan {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::SeqScan { rel, rowid } = &plan.node else {
-            unreachable!("SeqScan opened from another node")
-        };
+        opened_from!(plan, SeqScan, rel, rowid);
         let pos = &mut self.pos;
         self.rows.next(cx, b, |snap, buf| {
-            match rel.data.heap.scan_owned(*pos, BATCH, snap, 1, |id, data| {
+            match engine::scan_owned(rel, *pos, BATCH, snap, 1, |id, data| {
                 buf.push_back(owned_row(data, id, *rowid));
                 true
             }) {
@@ -121,15 +119,7 @@ pub(super) struct IndexScan {
 
 impl Operator for IndexScan {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::IndexScan {
-            rel,
-            rowid,
-            index,
-            eq,
-        } = &plan.node
-        else {
-            unreachable!("IndexScan opened from another node")
-        };
+        opened_from!(plan, IndexScan, rel, rowid, index, eq);
         let def = &rel.indexes[*index];
         if self.key.is_none() {
             let mut vals = Vec::with_capacity(eq.len());
@@ -144,11 +134,12 @@ impl Operator for IndexScan {
         let key = self.key.as_ref().expect("set above");
         let after = &mut self.after;
         self.rows.next(cx, b, |snap, buf| {
-            let tree = rel.data.tree(def.oid);
             let prefix = key.0.len();
             let mut roots = Vec::with_capacity(BATCH);
             let mut ended = false;
-            let next = tree.scan(
+            let next = engine::index_scan(
+                rel,
+                def.oid,
                 std::ops::Bound::Included(key),
                 std::ops::Bound::Unbounded,
                 after.as_ref(),
@@ -177,7 +168,7 @@ impl Operator for IndexScan {
             let cols = &def.columns[..prefix];
             for root in roots {
                 // The entry may be stale (the chain moved to another key): check the version.
-                if let Some((_, Some(row))) = rel.data.heap.fetch(root, snap, |id, data| {
+                if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
                     let same = cols
                         .iter()
                         .zip(key.0.iter())
@@ -496,7 +487,7 @@ impl ModifyOp {
                             return Err(serialization_failure());
                         }
                         // READ COMMITTED: the newest version, if it still qualifies.
-                        let Some(latest) = m.rel.data.heap.read_latest(next, |d| d.to_vec()) else {
+                        let Some(latest) = engine::read_latest(&m.rel, next, |d| d.to_vec()) else {
                             return Ok(None);
                         };
                         let mut again = input.clone();

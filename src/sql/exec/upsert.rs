@@ -54,13 +54,14 @@ fn cannot_affect_twice() -> PgError {
 /// Whether the version at `id` was written by this very command (visible to the command after
 /// it, not to this one).
 fn written_by_this_command(m: &Modify, id: RowId, snap: &Snapshot) -> bool {
-    let heap = &m.rel.data.heap;
     let next = Snapshot {
         csn: 0, // no other transaction's commit: only our own writes
         top: snap.top,
         cid: snap.cid + 1,
     };
-    snap.top != 0 && heap.read(id, &next, |_| ()).is_some() && heap.read(id, snap, |_| ()).is_none()
+    snap.top != 0
+        && engine::read(&m.rel, id, &next, |_| ()).is_some()
+        && engine::read(&m.rel, id, snap, |_| ()).is_none()
 }
 
 /// Under REPEATABLE READ, a conflicting row must be visible to the transaction's snapshot
@@ -74,7 +75,7 @@ fn check_visible(
 ) -> PgResult<()> {
     if cx.session.isolation() >= Isolation::RepeatableRead
         && !own
-        && m.rel.data.heap.read(id, &access.snap, |_| ()).is_none()
+        && engine::read(&m.rel, id, &access.snap, |_| ()).is_none()
     {
         return Err(serialization_failure());
     }
@@ -146,7 +147,7 @@ pub(super) fn upsert(
             }
         }
         check_visible(m, id, access, false, cx)?;
-        let Some(existing) = rel.data.heap.read_latest(id, |d| d.to_vec()) else {
+        let Some(existing) = engine::read_latest(rel, id, |d| d.to_vec()) else {
             continue;
         };
         // SET and WHERE see the existing row, then the proposed one (`excluded`).

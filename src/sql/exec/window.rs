@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec::EvalCx;
-use crate::sql::plan::{FrameBound, Node, Plan, WinFunc, WindowCall};
+use crate::sql::plan::{FrameBound, Plan, WinFunc, WindowCall};
 use crate::sql::types::Value;
 
 use super::aggregate::{finish, initial, update, Acc};
@@ -47,9 +47,7 @@ impl Window {
 
 impl Operator for Window {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
-        let Node::Window { input, calls } = &plan.node else {
-            unreachable!("Window opened from another node")
-        };
+        opened_from!(plan, Window, input, calls);
         loop {
             match &mut self.phase {
                 Phase::Collect => match self.input.next(input, cx, b)? {

@@ -388,6 +388,27 @@ mod degtrig {
     }
 }
 
+/// An angle in degrees brought into [0, 90] for an odd function (sine, tangent), as
+/// PostgreSQL's dsind and dtand do: the angle, the sign the result takes so far, and whether
+/// the angle was folded past 90°.
+fn reduce_odd(x: f64) -> (f64, f64, bool) {
+    let mut arg = x % 360.0;
+    let mut sign = 1.0;
+    if arg < 0.0 {
+        arg = -arg;
+        sign = -sign;
+    }
+    if arg > 180.0 {
+        arg = 360.0 - arg;
+        sign = -sign;
+    }
+    let folded = arg > 90.0;
+    if folded {
+        arg = 180.0 - arg;
+    }
+    (arg, sign, folded)
+}
+
 /// Degree-based trig functions (sind, cosd, tand, cotd, asind, acosd, atand).
 pub(super) fn f_trigd<const K: u8>(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     use degtrig::*;
@@ -401,19 +422,7 @@ pub(super) fn f_trigd<const K: u8>(a: &[Value], _: &FormatCtx) -> PgResult<Value
             if x.is_infinite() {
                 return Err(trig_out_of_range());
             }
-            let mut arg = x % 360.0;
-            let mut sign = 1.0;
-            if arg < 0.0 {
-                arg = -arg;
-                sign = -sign;
-            }
-            if arg > 180.0 {
-                arg = 360.0 - arg;
-                sign = -sign;
-            }
-            if arg > 90.0 {
-                arg = 180.0 - arg;
-            }
+            let (arg, sign, _) = reduce_odd(x);
             sign * sind_q1(arg)
         }
         1 => {
@@ -437,18 +446,9 @@ pub(super) fn f_trigd<const K: u8>(a: &[Value], _: &FormatCtx) -> PgResult<Value
             if x.is_infinite() {
                 return Err(trig_out_of_range());
             }
-            let mut arg = x % 360.0;
-            let mut sign = 1.0;
-            if arg < 0.0 {
-                arg = -arg;
-                sign = -sign;
-            }
-            if arg > 180.0 {
-                arg = 360.0 - arg;
-                sign = -sign;
-            }
-            if arg > 90.0 {
-                arg = 180.0 - arg;
+            // Past 90° tangent changes sign where sine does not.
+            let (arg, mut sign, folded) = reduce_odd(x);
+            if folded {
                 sign = -sign;
             }
             let t = if K == 2 {

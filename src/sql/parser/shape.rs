@@ -405,6 +405,30 @@ macro_rules! ignore_scalars {
     };
 }
 
+/// The values without content (None, `()`, unit structs and variants), which both serializers
+/// pass over.
+macro_rules! ignore_units {
+    () => {
+        fn serialize_none(self) -> Result<(), WalkError> {
+            Ok(())
+        }
+        fn serialize_unit(self) -> Result<(), WalkError> {
+            Ok(())
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<(), WalkError> {
+            Ok(())
+        }
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+        ) -> Result<(), WalkError> {
+            Ok(())
+        }
+    };
+}
+
 impl ser::Serializer for &mut I32Probe {
     type Ok = ();
     type Error = WalkError;
@@ -423,25 +447,9 @@ impl ser::Serializer for &mut I32Probe {
         serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64,
         serialize_f32: f32, serialize_f64: f64, serialize_char: char, serialize_str: &str,
         serialize_bytes: &[u8]);
-    fn serialize_none(self) -> Result<(), WalkError> {
-        Ok(())
-    }
+    ignore_units!();
     fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), WalkError> {
         Err(WalkError)
-    }
-    fn serialize_unit(self) -> Result<(), WalkError> {
-        Ok(())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), WalkError> {
-        Ok(())
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-    ) -> Result<(), WalkError> {
-        Ok(())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,
@@ -526,25 +534,9 @@ impl<'a> ser::Serializer for &'a mut Walker {
         serialize_i64: i64, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32,
         serialize_u64: u64, serialize_f32: f32, serialize_f64: f64, serialize_char: char,
         serialize_str: &str, serialize_bytes: &[u8]);
-    fn serialize_none(self) -> Result<(), WalkError> {
-        Ok(())
-    }
+    ignore_units!();
     fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<(), WalkError> {
         v.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<(), WalkError> {
-        Ok(())
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), WalkError> {
-        Ok(())
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-    ) -> Result<(), WalkError> {
-        Ok(())
     }
     fn serialize_newtype_struct<T: ?Sized + Serialize>(
         self,

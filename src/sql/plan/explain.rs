@@ -19,6 +19,7 @@ use std::fmt::Write;
 
 use super::index_path::Fixed;
 use super::{Expr, JoinKind, Node, Plan, SetOpKind, SortKey};
+use crate::sql::engine;
 use crate::sql::types::{cast, io, ops, FormatCtx, Type, Value};
 
 /// An EXPLAIN statement: the plan to explain and the options.
@@ -487,7 +488,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
         Node::Result => Disp::new("Result", p),
         Node::SeqScan { rel, .. } => {
             let mut d = Disp::new(format!("Seq Scan on {}", scan_label(rel, e.verbose)), p);
-            d.rows = rel.data.heap.len().max(1) as f64;
+            d.rows = engine::versions(rel).max(1) as f64;
             d
         }
         Node::IndexScan { rel, index, eq, .. } => {

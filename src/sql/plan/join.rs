@@ -18,6 +18,7 @@
 
 use super::index_path::{self, row_independent};
 use super::{Expr, JoinKind, Node, Plan};
+use crate::sql::engine;
 use crate::sql::types::Type;
 
 /// A hash join: `right` is hashed on `right_keys`, `left` probes it with `left_keys`.
@@ -358,16 +359,16 @@ fn join(
 /// slots, a unique-key lookup one row, and filters halve.
 fn est(p: &Plan) -> f64 {
     match &p.node {
-        Node::SeqScan { rel, .. } => rel.data.heap.len().max(1) as f64,
+        Node::SeqScan { rel, .. } => engine::versions(rel).max(1) as f64,
         Node::IndexScan { rel, index, eq, .. } => {
             let def = &rel.indexes[*index];
             if def.unique && eq.len() == def.columns.len() {
                 1.0
             } else {
-                (rel.data.heap.len() as f64 / 10.0).max(1.0)
+                (engine::versions(rel) as f64 / 10.0).max(1.0)
             }
         }
-        Node::IndexRange { rel, .. } => (rel.data.heap.len() as f64 / 4.0).max(1.0),
+        Node::IndexRange { rel, .. } => (engine::versions(rel) as f64 / 4.0).max(1.0),
         Node::Filter { input, .. } => (est(input) / 2.0).max(1.0),
         Node::Values(rows) => rows.len() as f64,
         Node::Project { input, .. }
@@ -390,7 +391,7 @@ fn est(p: &Plan) -> f64 {
 /// The row slots of the table a side scans (0 when it is not a table).
 fn table_rows(p: &Plan) -> f64 {
     match &p.node {
-        Node::SeqScan { rel, .. } => rel.data.heap.len() as f64,
+        Node::SeqScan { rel, .. } => engine::versions(rel) as f64,
         Node::Filter { input, .. } => table_rows(input),
         _ => 0.0,
     }

@@ -22,9 +22,9 @@
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::client_affinity::{self, Follow, ShardView};
-use crate::idle_spin::IdleSpinner;
-use crate::shard_weight::ShardWeight;
+use crate::runtime::client_affinity::{self, Follow, ShardView};
+use crate::runtime::idle_spin::IdleSpinner;
+use crate::runtime::shard_weight::ShardWeight;
 
 /// How the shards are built (from the server's configuration).
 pub struct ShardOptions {

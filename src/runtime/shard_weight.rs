@@ -66,7 +66,7 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::idle_spin::ActiveSessions;
+use crate::runtime::idle_spin::ActiveSessions;
 
 /// The most nice levels a shard goes below the default (a weight of about 28 threads).
 pub const MOST_NICE_LEVELS: i32 = 15;

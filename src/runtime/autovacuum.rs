@@ -95,7 +95,7 @@ pub fn round(instance: &Instance) -> usize {
             continue;
         }
         let changes = rel.data.changes.load(Ordering::Relaxed);
-        let versions = rel.data.heap.len();
+        let versions = engine::versions(&rel);
         if changes <= THRESHOLD + versions * SCALE_PERCENT / 100 {
             continue;
         }

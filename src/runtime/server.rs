@@ -45,8 +45,7 @@ use tokio::net::TcpListener;
 
 use crate::config::Config;
 use crate::instance::Instance;
-pub use crate::shards::{OnShard, Shards};
-use crate::shards::{Runtime, ShardOptions};
+use crate::runtime::shards::{OnShard, Runtime, ShardOptions, Shards};
 
 /// A running server: its instance and the addresses it listens on.
 pub struct Server {
@@ -79,7 +78,7 @@ impl Server {
             weight: config.shard_weight,
             affinity: config.client_affinity,
         })?;
-        crate::autovacuum::start(&instance);
+        crate::runtime::autovacuum::start(&instance);
         crate::memory::start_monitor(&instance.memory);
         Ok(Server {
             instance,
