@@ -113,7 +113,7 @@ pub struct Instance {
     /// The live schema: tables and indexes of every database, with their data.
     pub catalog: crate::sql::engine::SqlCatalog,
     /// Sessions that answered a client lately; decides idle spinning (see `idle_spin`).
-    pub active_sessions: crate::idle_spin::ActiveSessions,
+    pub active_sessions: crate::runtime::idle_spin::ActiveSessions,
     pub shutting_down: AtomicBool,
     pub shutdown: Notify,
     /// Host rules (`hba`): which clients may connect and how they authenticate.

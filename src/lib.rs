@@ -31,10 +31,6 @@ pub mod txn;
 pub mod wal;
 pub mod wire;
 
-// `instance.rs` names the idle spinner's gauge by its path from before `runtime/` gathered the
-// runtime files; the alias keeps that path until `instance.rs` says `runtime::idle_spin`.
-pub use runtime::idle_spin;
-
 /// The PostgreSQL version threadgres presents to clients (server_version).
 pub const SERVER_VERSION: &str = "15.18";
 /// server_version_num for [`SERVER_VERSION`].
