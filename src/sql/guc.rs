@@ -171,6 +171,66 @@ pub fn find(name: &str) -> Option<&'static Guc> {
 }
 
 /// Names and descriptions for pg_settings / SHOW ALL.
+/// What pg_settings shows of a setting besides its name and texts, as PostgreSQL's view does.
+pub struct SettingRow {
+    /// The value in the setting's base unit (a time setting shown as `5min` is `300` in s).
+    pub setting: String,
+    pub unit: Option<&'static str>,
+    pub context: &'static str,
+    pub vartype: &'static str,
+}
+
+/// pg_settings' columns of `g`, whose SHOW value is `shown`.
+pub fn setting_row(g: &Guc, shown: &str) -> SettingRow {
+    let unit = match g.kind {
+        Int(u) => u,
+        _ => None,
+    };
+    let setting = match unit.and_then(|u| in_unit(shown, u)) {
+        Some(n) => n.to_string(),
+        None => shown.to_string(),
+    };
+    SettingRow {
+        setting,
+        unit,
+        context: match g.context {
+            User => "user",
+            Internal => "internal",
+            Sighup => "sighup",
+            Postmaster => "postmaster",
+        },
+        vartype: match g.kind {
+            Bool => "bool",
+            Int(_) => "integer",
+            Enum(_) => "enum",
+            Str => "string",
+        },
+    }
+}
+
+/// A time as SHOW gives it (`0`, `250ms`, `5min`) in `unit` (ms or s).
+fn in_unit(shown: &str, unit: &str) -> Option<i64> {
+    let split = shown
+        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .unwrap_or(shown.len());
+    let n: i64 = shown[..split].parse().ok()?;
+    let ms = match &shown[split..] {
+        "" => return Some(n),
+        "ms" => 1,
+        "s" => 1000,
+        "min" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    let per = match unit {
+        "ms" => 1,
+        "s" => 1000,
+        _ => return None,
+    };
+    n.checked_mul(ms).map(|v| v / per)
+}
+
 pub fn all_names() -> Vec<(&'static str, &'static str)> {
     GUCS.iter().map(|g| (g.name, g.desc)).collect()
 }

@@ -218,16 +218,20 @@ fn virtual_rows(vt: VirtualTable, cx: &mut EvalCx) -> Vec<Row> {
             let names = crate::sql::guc::all_names();
             let mut rows = Vec::new();
             for (name, desc) in names {
+                let Some(g) = crate::sql::guc::find(name) else {
+                    continue;
+                };
                 if let Ok(Some(v)) = cx.session.get_setting(name, true) {
+                    let r = crate::sql::guc::setting_row(g, &v);
                     rows.push(vec![
                         Value::Text(crate::sql::guc::display_name(name).to_string()),
-                        Value::Text(v),
-                        Value::Null,
+                        Value::Text(r.setting),
+                        r.unit.map_or(Value::Null, |u| Value::Text(u.into())),
                         Value::Text("Client Connection Defaults".into()),
                         Value::Text(desc.to_string()),
                         Value::Null,
-                        Value::Text("user".into()),
-                        Value::Text("string".into()),
+                        Value::Text(r.context.into()),
+                        Value::Text(r.vartype.into()),
                         Value::Text("default".into()),
                         Value::Null,
                         Value::Null,

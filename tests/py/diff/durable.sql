@@ -24,7 +24,7 @@ DROP ROLE dur_ckpt;
 -- name: checkpoint_settings
 -- @errors
 SHOW checkpoint_timeout;
-SELECT name, short_desc FROM pg_settings WHERE name = 'checkpoint_timeout';
+SELECT name, setting, unit, context, vartype, short_desc FROM pg_settings WHERE name = 'checkpoint_timeout';
 SET checkpoint_timeout = '10min';
 
 -- name: relfilenode_changes_with_the_storage
@@ -46,3 +46,12 @@ SELECT relfilenode = oid FROM pg_class WHERE relname = 'dur_fs';
 DROP VIEW dur_fv;
 DROP TABLE dur_f;
 DROP SEQUENCE dur_fs;
+
+-- name: settings_units_contexts_types
+SELECT name, setting, unit, context, vartype FROM pg_settings WHERE name IN ('statement_timeout', 'lock_timeout', 'standard_conforming_strings', 'default_transaction_isolation', 'extra_float_digits', 'authentication_timeout', 'idle_session_timeout') ORDER BY name;
+SELECT name, context, vartype FROM pg_settings WHERE name = 'server_version_num';
+SET statement_timeout = '2min';
+SELECT setting, unit FROM pg_settings WHERE name = 'statement_timeout';
+SET statement_timeout = 1500;
+SELECT setting FROM pg_settings WHERE name = 'statement_timeout';
+RESET statement_timeout;
