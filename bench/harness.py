@@ -428,7 +428,11 @@ class TgServer:
 
     def command(self):
         return [self.binary, "--port", str(self.port), "--listen", "127.0.0.1",
-                "--max-connections", str(self.max_connections), "--log-level", "warn"]
+                "--max-connections", str(self.max_connections), "--log-level", "warn",
+                "--data-dir", self.data_dir()]
+
+    def data_dir(self):
+        return os.path.join(self.run_dir, "threadgres-data")
 
     def start(self, max_connections=None):
         self.max_connections = max_connections or self.default_max
@@ -437,6 +441,9 @@ class TgServer:
             self.available = False
             return False
         self.port = free_port()
+        # Every start is a fresh server, as before the data directory kept tables: a point never
+        # finds (or pays to read back) what an earlier one loaded.
+        shutil.rmtree(self.data_dir(), ignore_errors=True)
         self.logf = open(os.path.join(self.run_dir, "threadgres.log"), "a")
         self.logf.write(f"--- {datetime.datetime.now().isoformat()} {' '.join(self.command())}\n")
         self.logf.flush()
@@ -987,8 +994,8 @@ class Suite:
     # (server-side generation, the steps measured since before threadgres had COPY FROM; the
     # default steps, with client-side generation through COPY, are a point of their own at the
     # run scale). A server holds the tables of its last load; `tables_ready` loads them again
-    # (untimed) when the scale differs or the process is a new one (threadgres keeps its
-    # tables in memory only).
+    # (untimed) when the scale differs or the process is a new one (each threadgres start gets
+    # an empty data directory).
     def points_tables(self):
         c = self.cfg
         scale = c["tbl_scale"]
