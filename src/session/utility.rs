@@ -485,11 +485,19 @@ impl Session {
                         "must be superuser or have privileges of pg_checkpoint to do CHECKPOINT",
                     ));
                 }
-                // Written on this shard's thread, as PostgreSQL's CHECKPOINT waits in its
-                // backend; the background checkpointer of the write-ahead log takes this over.
+                // Written under block_in_place, as pg_sleep waits: the shard's other sessions
+                // move to another worker meanwhile. The session shows PostgreSQL's wait event.
                 self.core
-                    .instance
-                    .checkpoint(crate::durable::Kind::Requested)?;
+                    .shared
+                    .activity
+                    .lock()
+                    .set_wait(Some(("IPC", "CheckpointDone")));
+                let instance = self.core.instance.clone();
+                let done = tokio::task::block_in_place(|| {
+                    instance.checkpoint(crate::durable::Kind::Requested)
+                });
+                self.core.shared.activity.lock().set_wait(None);
+                done?;
             }
             Statement::Deferred(node) => {
                 let mut params = Vec::new();

@@ -428,3 +428,36 @@ def test_a_full_disk_fails_the_checkpoint_and_damages_nothing(server, tmp_root):
     finally:
         p.stop()
         subprocess.run(["umount", str(mnt)])
+
+
+@TG
+def test_checkpoint_lets_the_shard_serve_others(server, durable):
+    """One shard: while a session's CHECKPOINT writes, another session of the same shard runs
+    and sees it waiting on PostgreSQL's wait event (IPC / CheckpointDone)."""
+    import threading
+    p = durable("--worker-threads", "1")
+    c = p.info.connect_raw()
+    c.simple("CREATE TABLE big AS SELECT g, md5(g::text) AS t FROM generate_series(1, 1500000) g")
+    pid = c.simple("SELECT pg_backend_pid()")[0][0]
+    o = p.info.connect_raw()
+    done = threading.Event()
+    errors = []
+
+    def checkpoint():
+        try:
+            c.simple("CHECKPOINT")
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+        done.set()
+    t = threading.Thread(target=checkpoint)
+    t.start()
+    seen = False
+    while not done.is_set():
+        rows = o.simple(f"SELECT wait_event_type, wait_event FROM pg_stat_activity WHERE pid = {pid}")
+        seen = seen or rows == [("IPC", "CheckpointDone")]
+    t.join()
+    assert not errors, errors
+    assert seen, "the other session never ran while the checkpoint was written"
+    assert o.simple(f"SELECT wait_event FROM pg_stat_activity WHERE pid = {pid}") == [("ClientRead",)]
+    c.close()
+    o.close()
