@@ -97,6 +97,27 @@ pub struct ErrorObjects {
 
 pub type PgResult<T> = Result<T, PgError>;
 
+/// An OS error as PostgreSQL's `%m` prints it (`No such file or directory`), without Rust's
+/// ` (os error 2)`.
+pub fn os_error_text(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// A failed file operation as PostgreSQL reports it: `what: %m`, 53100 with its hint when the
+/// disk is full, 58030 otherwise.
+pub fn io_error(e: &std::io::Error, what: String) -> PgError {
+    if e.raw_os_error() == Some(libc::ENOSPC) {
+        PgError::new(code::DISK_FULL, format!("{what}: No space left on device"))
+            .with_hint("Check free disk space.")
+    } else {
+        PgError::new(code::IO_ERROR, format!("{what}: {}", os_error_text(e)))
+    }
+}
+
 impl PgError {
     pub fn new(code: &'static str, message: impl Into<String>) -> Self {
         PgError(Box::new(PgErrorData {

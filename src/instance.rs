@@ -209,9 +209,13 @@ impl Instance {
                     crate::durable::Kind::Shutdown => "shut down",
                     _ => "interrupted; last checkpoint",
                 },
-                chrono::DateTime::from_timestamp_micros(h.written_at + 946_684_800_000_000)
-                    .map(|t| t.to_string())
-                    .unwrap_or_default(),
+                chrono::DateTime::from_timestamp_micros(
+                    h.written_at
+                        + crate::sql::types::datetime::UNIX_TO_PG_SECS
+                            * crate::sql::types::datetime::USECS_PER_SEC,
+                )
+                .map(|t| t.to_string())
+                .unwrap_or_default(),
                 r.relations,
                 r.rows,
                 r.bytes,
@@ -308,16 +312,7 @@ impl Instance {
             next_db_oid: self.next_db_oid.load(Ordering::SeqCst),
             next_xid: self.next_xid.load(std::sync::atomic::Ordering::SeqCst),
         };
-        let w = d
-            .checkpoint(&self.catalog, &self.txns, counters, kind)
-            .map_err(|e| {
-                let c = if e.disk_full {
-                    code::DISK_FULL
-                } else {
-                    code::IO_ERROR
-                };
-                PgError::new(c, e.message)
-            })?;
+        let w = d.checkpoint(&self.catalog, &self.txns, counters, kind)?;
         tracing::info!(
             "checkpoint complete ({kind:?}): wrote {} relations, {} rows, {} bytes; total={:.3} s",
             w.relations,
@@ -460,11 +455,9 @@ impl Instance {
                 format!("There are {in_use} other sessions using the database.")
             }));
         }
+        // The lock is held while the objects go, so that a CREATE DATABASE of the same name
+        // cannot meet them.
         let mut dbs = self.databases.write();
-        if dbs.contains_key(name) {
-            // Its objects and ACL versions (GRANT ... ON DATABASE) go with it.
-            self.catalog.forget_database(name);
-        }
         if dbs.remove(name).is_none() {
             if if_exists {
                 return Ok(false);
@@ -474,6 +467,8 @@ impl Instance {
                 format!("database \"{name}\" does not exist"),
             ));
         }
+        // Its objects and ACL versions (GRANT ... ON DATABASE) go with it.
+        self.catalog.forget_database(name);
         Ok(true)
     }
 

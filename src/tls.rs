@@ -32,6 +32,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::ServerConfig;
 
 use crate::config::Config;
+use crate::error::os_error_text;
 
 mod x509;
 
@@ -163,18 +164,9 @@ fn client_verifier(
 
 fn pem_error(e: rustls::pki_types::pem::Error) -> String {
     match e {
-        rustls::pki_types::pem::Error::Io(e) => io_error(&e),
+        rustls::pki_types::pem::Error::Io(e) => os_error_text(&e),
         rustls::pki_types::pem::Error::NoItemsFound => "no PEM data found".into(),
         other => format!("{other:?}"),
-    }
-}
-
-/// An I/O error as PostgreSQL's `%m` prints it ("No such file or directory").
-fn io_error(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
     }
 }
 
@@ -186,7 +178,7 @@ fn check_key_permissions(key_file: &Path) -> Result<(), String> {
         format!(
             "could not access private key file \"{}\": {}",
             key_file.display(),
-            io_error(&e)
+            os_error_text(&e)
         )
     })?;
     if !meta.is_file() {
@@ -237,7 +229,7 @@ fn ensure_self_signed(cert: &Path, key: &Path) -> Result<(), String> {
             return Err(format!(
                 "could not write a self-signed certificate in \"{}\": {}",
                 dir.display(),
-                io_error(&e)
+                os_error_text(&e)
             ));
         }
         let won = std::fs::hard_link(&tmp_key, key);
@@ -250,7 +242,7 @@ fn ensure_self_signed(cert: &Path, key: &Path) -> Result<(), String> {
                     return Err(format!(
                         "could not write \"{}\": {}",
                         cert.display(),
-                        io_error(&e)
+                        os_error_text(&e)
                     ));
                 }
                 tracing::info!(
@@ -269,7 +261,7 @@ fn ensure_self_signed(cert: &Path, key: &Path) -> Result<(), String> {
                 return Err(format!(
                     "could not write \"{}\": {}",
                     key.display(),
-                    io_error(&e)
+                    os_error_text(&e)
                 ));
             }
         }

@@ -13,7 +13,9 @@ use std::time::Instant;
 
 use super::image::{self, Header, ImageWriter, Item, Kind, RelationImage, ViewImage};
 use crate::catalog::{Persistence, RelKind};
+use crate::error::{io_error, PgResult};
 use crate::sql::engine::{is_temp_schema, Rel, SqlCatalog};
+use crate::sql::types::datetime::now_timestamptz;
 use crate::txn::TxnManager;
 
 /// The image's file name in the data directory.
@@ -26,23 +28,6 @@ pub struct Counters {
     pub next_xid: u64,
 }
 
-/// Why a checkpoint failed: the message, and whether the disk was full (PostgreSQL's 53100
-/// for ENOSPC) rather than another I/O error (58030).
-#[derive(Debug)]
-pub struct Failed {
-    pub message: String,
-    pub disk_full: bool,
-}
-
-impl From<String> for Failed {
-    fn from(message: String) -> Failed {
-        Failed {
-            message,
-            disk_full: false,
-        }
-    }
-}
-
 /// What a checkpoint wrote.
 #[derive(Debug, Clone, Copy)]
 pub struct Written {
@@ -52,25 +37,6 @@ pub struct Written {
     pub seconds: f64,
 }
 
-/// An I/O error as PostgreSQL words it (`%m`: the system's text, without Rust's
-/// "(os error N)").
-fn os_text(e: &std::io::Error) -> String {
-    let t = e.to_string();
-    match t.rfind(" (os error ") {
-        Some(i) => t[..i].to_string(),
-        None => t,
-    }
-}
-
-/// Microseconds since 2000-01-01 UTC (PostgreSQL's timestamptz epoch).
-fn now_pg() -> i64 {
-    const UNIX_TO_2000_US: i64 = 946_684_800_000_000;
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros() as i64 - UNIX_TO_2000_US)
-        .unwrap_or(0)
-}
-
 /// Writes an image of what the newest snapshot sees into `dir`.
 pub fn write(
     dir: &Path,
@@ -78,32 +44,21 @@ pub fn write(
     txns: &TxnManager,
     counters: Counters,
     kind: Kind,
-) -> Result<Written, Failed> {
+) -> PgResult<Written> {
     let started = Instant::now();
     let slot = txns.register();
     let snap = txns.snapshot(&slot, 0, 0);
     let result = (|| {
         let tmp = dir.join(format!("{IMAGE_FILE}.tmp"));
-        let file = File::create(&tmp).map_err(|e| Failed {
-            disk_full: e.raw_os_error() == Some(libc::ENOSPC),
-            message: format!(
-                "could not create file \"{}\": {}",
-                tmp.display(),
-                os_text(&e)
-            ),
-        })?;
-        let io = |e: std::io::Error| Failed {
-            disk_full: e.raw_os_error() == Some(libc::ENOSPC),
-            message: format!(
-                "could not write to file \"{}\": {}",
-                tmp.display(),
-                os_text(&e)
-            ),
+        let file = File::create(&tmp)
+            .map_err(|e| io_error(&e, format!("could not create file \"{}\"", tmp.display())))?;
+        let io = |e: std::io::Error| {
+            io_error(&e, format!("could not write to file \"{}\"", tmp.display()))
         };
         let mut w = ImageWriter::new(file).map_err(io)?;
         w.put(&Item::Header(Header {
             kind,
-            written_at: now_pg(),
+            written_at: now_timestamptz(),
             next_oid: catalog.peek_next_oid(),
             next_db_oid: counters.next_db_oid,
             next_xid: counters.next_xid,

@@ -6,6 +6,7 @@
 //! kernel drops a `flock` when its process ends however it ends (kill -9 included), so a stale
 //! file left by a crash never blocks a restart, while a running server always does.
 
+use crate::error::{io_error, PgResult};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::io::AsRawFd;
@@ -104,7 +105,7 @@ impl DataDir {
     }
 
     /// Marks the directory initialized (after its first checkpoint is written).
-    pub fn mark_initialized(&mut self) -> Result<(), String> {
+    pub fn mark_initialized(&mut self) -> PgResult<()> {
         write_atomically(
             &self.path,
             VERSION_FILE,
@@ -125,7 +126,7 @@ impl DataDir {
 
 /// Writes `name` in `dir` so that a crash leaves either the old file or the new one whole:
 /// a temporary file, fsync, rename over the name, fsync of the directory.
-pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> PgResult<()> {
     let tmp = dir.join(format!("{name}.tmp"));
     let write = || -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
@@ -133,22 +134,26 @@ pub fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Stri
         f.sync_all()?;
         Ok(())
     };
-    write().map_err(|e| format!("could not write file \"{}\": {e}", tmp.display()))?;
+    write().map_err(|e| io_error(&e, format!("could not write file \"{}\"", tmp.display())))?;
     install(dir, name)
 }
 
 /// Renames `name.tmp` over `name` in `dir` and makes the rename durable.
-pub fn install(dir: &Path, name: &str) -> Result<(), String> {
+pub fn install(dir: &Path, name: &str) -> PgResult<()> {
     let tmp = dir.join(format!("{name}.tmp"));
     let target = dir.join(name);
     std::fs::rename(&tmp, &target).map_err(|e| {
-        format!(
-            "could not rename file \"{}\" to \"{}\": {e}",
+        let what = format!(
+            "could not rename file \"{}\" to \"{}\"",
             tmp.display(),
             target.display()
-        )
+        );
+        io_error(&e, what)
     })?;
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| format!("could not fsync directory \"{}\": {e}", dir.display()))
+    File::open(dir).and_then(|d| d.sync_all()).map_err(|e| {
+        io_error(
+            &e,
+            format!("could not fsync directory \"{}\"", dir.display()),
+        )
+    })
 }

@@ -50,11 +50,12 @@ use std::path::Path;
 
 use parking_lot::Mutex;
 
-pub use checkpoint::{Counters, Failed, Written};
+pub use checkpoint::{Counters, Written};
 pub use datadir::DataDir;
 pub use image::Kind;
 pub use restore::Restored;
 
+use crate::error::PgResult;
 use crate::sql::engine::SqlCatalog;
 use crate::txn::TxnManager;
 
@@ -108,7 +109,7 @@ impl Durable {
         txns: &TxnManager,
         counters: Counters,
         kind: Kind,
-    ) -> Result<Written, Failed> {
+    ) -> PgResult<Written> {
         let _one = self.checkpointing.lock();
         let path = self.dir.lock().path().to_path_buf();
         let w = checkpoint::write(&path, catalog, txns, counters, kind)?;

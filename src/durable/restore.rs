@@ -77,7 +77,7 @@ pub fn restore(
             }
             Item::Relation(img) => {
                 relations += 1;
-                let d = relation_data(&img, &data)?;
+                let d = relation_data(&img, &data).map_err(failed)?;
                 if matches!(img.kind, RelKind::Table | RelKind::Sequence) && img.storage != img.oid
                 {
                     d.set_storage(img.storage);
@@ -169,32 +169,26 @@ fn relation_data(
     Ok(match img.kind {
         RelKind::Table => Arc::new(TableData::new()),
         RelKind::Index => {
-            let table = img.table.and_then(|t| data.get(&t)).ok_or_else(|| {
-                format!(
-                    "could not restore the checkpoint image: index \"{}\" without its table",
-                    img.name.name
-                )
-            })?;
+            let table = img
+                .table
+                .and_then(|t| data.get(&t))
+                .ok_or_else(|| format!("index \"{}\" without its table", img.name.name))?;
             table.0.clone()
         }
         RelKind::Sequence => {
-            let s = img.sequence.as_ref().ok_or_else(|| {
-                format!(
-                    "could not restore the checkpoint image: sequence \"{}\" without its state",
-                    img.name.name
-                )
-            })?;
+            let s = img
+                .sequence
+                .as_ref()
+                .ok_or_else(|| format!("sequence \"{}\" without its state", img.name.name))?;
             Arc::new(TableData::of_sequence(Sequence::new(
                 s.options, s.owned_by, s.state,
             )))
         }
         RelKind::View => {
-            let v = img.view.as_ref().ok_or_else(|| {
-                format!(
-                    "could not restore the checkpoint image: view \"{}\" without its query",
-                    img.name.name
-                )
-            })?;
+            let v = img
+                .view
+                .as_ref()
+                .ok_or_else(|| format!("view \"{}\" without its query", img.name.name))?;
             Arc::new(TableData::of_view(ViewDef {
                 query: v.query.clone(),
                 deps: v.deps.clone(),

@@ -6,15 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{parse, Parsed, Rules};
 
-/// An OS error as PostgreSQL's `%m` prints it (`No such file or directory`), without Rust's
-/// ` (os error 2)`.
-pub fn os_error_text(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error ") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
-}
+use crate::error::os_error_text;
 
 /// Reads at most `MAX_FILE_BYTES` of a file; a longer file is an error.
 fn read_bounded(path: &Path) -> std::io::Result<String> {

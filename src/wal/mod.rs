@@ -278,7 +278,7 @@ impl Wal {
         opts.validate()?;
         let seg = opts.wal_segment_size;
         std::fs::create_dir_all(&opts.dir).map_err(|e| {
-            segment::io_error(
+            crate::error::io_error(
                 &e,
                 format!("could not create directory \"{}\"", opts.dir.display()),
             )
@@ -332,7 +332,7 @@ impl Wal {
         for &n in existing.iter().filter(|&&n| n > segno) {
             let p = segs.path(n);
             std::fs::remove_file(&p).map_err(|e| {
-                segment::io_error(&e, format!("could not remove file \"{}\"", p.display()))
+                crate::error::io_error(&e, format!("could not remove file \"{}\"", p.display()))
             })?;
         }
         segs.set_next(
@@ -434,7 +434,7 @@ fn zero_tail(segs: &Segments, segno: u64, from: u64, fsync: bool) -> PgResult<()
     use std::os::unix::fs::FileExt;
     let path = segs.path(segno);
     let err = |e: std::io::Error| {
-        segment::io_error(
+        crate::error::io_error(
             &e,
             format!("could not write to file \"{}\"", path.display()),
         )

@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::record::{self, Record, HEADER_LEN};
-use super::segment::{self, Segments};
+use super::segment::Segments;
 use super::Lsn;
 use crate::error::{PgError, PgResult};
 
@@ -74,7 +74,7 @@ impl WalReader {
                 Ok(f) => f,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
                 Err(e) => {
-                    return Err(segment::io_error(
+                    return Err(crate::error::io_error(
                         &e,
                         format!("could not open file \"{}\"", path.display()),
                     ))
@@ -82,7 +82,7 @@ impl WalReader {
             };
             let mut v = Vec::with_capacity(self.segs.seg_size as usize);
             f.read_to_end(&mut v).map_err(|e| {
-                segment::io_error(&e, format!("could not read file \"{}\"", path.display()))
+                crate::error::io_error(&e, format!("could not read file \"{}\"", path.display()))
             })?;
             self.cache = Some((segno, v));
         }

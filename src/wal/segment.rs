@@ -7,14 +7,12 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
 use super::insert::Sink;
+use crate::error::io_error;
 use crate::error::{PgError, PgResult, Severity};
 
 /// The timeline in every file name. A standby or point-in-time recovery that forks history
 /// will number its timelines (the first 8 hex digits); until then there is one.
 const TIMELINE: u32 = 1;
-
-const DISK_FULL: &str = "53100";
-const IO_ERROR: &str = "58030";
 
 /// Injected faults, for tests: the next sync or write fails; while `no_space` is set, segment
 /// creation fails as on a full disk.
@@ -67,18 +65,6 @@ struct State {
     /// The insert position at the last `remove_before`, to estimate how many segments a
     /// checkpoint cycle consumes.
     last_cycle_pos: u64,
-}
-
-pub fn io_error(e: &io::Error, what: String) -> PgError {
-    if e.raw_os_error() == Some(libc::ENOSPC) {
-        PgError::new(DISK_FULL, format!("{what}: No space left on device"))
-            .with_hint("Check free disk space.")
-    } else {
-        let msg = e.to_string();
-        // std appends " (os error N)"; PostgreSQL's %m is the bare strerror text.
-        let msg = msg.split(" (os error").next().unwrap_or(&msg).to_string();
-        PgError::new(IO_ERROR, format!("{what}: {msg}"))
-    }
 }
 
 fn fatal(mut e: PgError) -> PgError {

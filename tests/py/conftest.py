@@ -7,6 +7,8 @@ with .name .host .port .user .database .password .dsn .conninfo .env() .connect_
   tg            threadgres started by the harness (--port P --listen 127.0.0.1 --log-level warn)
   server        both, as parameters with ids "threadgres" and "pg15"
   server_scram  both with password (SCRAM-SHA-256) authentication; tg_scram / pg_scram alone
+  tg_dedicated  a function starting threadgres servers of the test's own (extra arguments,
+                own work and data directory), stopped at the test's end
 
 Select one side with `-k pg15` or `-k threadgres`. Binary and address overrides:
 THREADGRES_BIN, THREADGRES_NO_BUILD=1, THREADGRES_ADDR, PG15_ADDR, PG_BINDIR (servers.py).

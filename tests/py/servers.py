@@ -217,7 +217,7 @@ class ThreadgresProcess(ServerProcess):
         args = [self.binary, "--port", str(self.port), "--listen", HOST, "--log-level", "warn", *self.extra_args]
         if "--data-dir" not in self.extra_args:
             # Its own data directory (the self-signed TLS certificate lives there).
-            args += ["--data-dir", str(self.workdir / f"{self.name}-data")]
+            args += ["--data-dir", str(self.data_dir())]
         if self.password is not None:
             args += ["--password", self.password]
         # settings come from the command line only, not from THREADGRES_* variables of the caller
@@ -239,12 +239,17 @@ class ThreadgresProcess(ServerProcess):
             raise
         return self.info
 
+    def data_dir(self) -> Path:
+        args = list(self.extra_args)
+        if "--data-dir" in args:
+            return Path(args[args.index("--data-dir") + 1])
+        return self.workdir / f"{self.name}-data"
+
     def ssl_cert_path(self) -> Optional[Path]:
         args = list(self.extra_args)
         if "--ssl-cert-file" in args:
             return Path(args[args.index("--ssl-cert-file") + 1])
-        data = Path(args[args.index("--data-dir") + 1]) if "--data-dir" in args else self.workdir / f"{self.name}-data"
-        return data / "server.crt"
+        return self.data_dir() / "server.crt"
 
     def stop(self) -> None:
         if self.proc is not None:

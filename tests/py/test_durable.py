@@ -19,23 +19,6 @@ import servers
 TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
 
 
-@pytest.fixture
-def durable(tmp_root, request):
-    """A dedicated threadgres on its own data directory: durable(*args) -> ThreadgresProcess."""
-    procs = []
-
-    def start(*args, name=None):
-        name = name or f"durable-{request.node.name.split('[')[0][5:]}-{len(procs)}"
-        p = servers.ThreadgresProcess(servers.threadgres_binary(), tmp_root / name,
-                                      extra_args=args, name=name)
-        procs.append(p)
-        p.start()
-        return p
-    yield start
-    for p in procs:
-        p.stop()
-
-
 def kill9(p: servers.ThreadgresProcess) -> None:
     p.proc.send_signal(signal.SIGKILL)
     p.proc.wait(10)
@@ -132,8 +115,8 @@ def snapshot_of(info) -> list:
 
 
 @TG
-def test_restart_keeps_every_kind_of_object(server, durable):
-    p = durable()
+def test_restart_keeps_every_kind_of_object(server, tg_dedicated):
+    p = tg_dedicated()
     c = p.info.connect_raw()
     for q in SETUP:
         c.simple(q)
@@ -180,8 +163,8 @@ def test_restart_keeps_every_kind_of_object(server, durable):
 
 
 @TG
-def test_temporary_tables_are_not_kept(server, durable):
-    p = durable()
+def test_temporary_tables_are_not_kept(server, tg_dedicated):
+    p = tg_dedicated()
     c = p.info.connect_raw()
     c.simple("CREATE TEMP TABLE tmp (a int)")
     c.simple("INSERT INTO tmp VALUES (1)")
@@ -196,8 +179,8 @@ def test_temporary_tables_are_not_kept(server, durable):
 
 
 @TG
-def test_kill9_keeps_the_last_checkpoint_and_empties_unlogged_tables(server, durable):
-    p = durable()
+def test_kill9_keeps_the_last_checkpoint_and_empties_unlogged_tables(server, tg_dedicated):
+    p = tg_dedicated()
     c = p.info.connect_raw()
     c.simple("CREATE TABLE t (a int)")
     c.simple("INSERT INTO t VALUES (1), (2)")
@@ -216,9 +199,9 @@ def test_kill9_keeps_the_last_checkpoint_and_empties_unlogged_tables(server, dur
 
 
 @TG
-def test_a_second_server_on_the_directory_is_refused(server, durable, tmp_root):
-    p = durable()
-    data = tmp_root / p.name / f"{p.name}-data"
+def test_a_second_server_on_the_directory_is_refused(server, tg_dedicated):
+    p = tg_dedicated()
+    data = p.data_dir()
     assert (data / "postmaster.pid").read_text().split("\n")[0] == str(p.proc.pid)
     out = subprocess.run(
         [servers.threadgres_binary(), "--port", str(servers.free_port()), "--listen", servers.HOST,
@@ -271,9 +254,9 @@ def test_password_is_set_at_initialization_and_alter_role_wins(server, tmp_root)
 
 
 @TG
-def test_damaged_or_foreign_directories_are_refused(server, durable, tmp_root):
-    p = durable()
-    data = tmp_root / p.name / f"{p.name}-data"
+def test_damaged_or_foreign_directories_are_refused(server, tg_dedicated, tmp_root):
+    p = tg_dedicated()
+    data = p.data_dir()
     c = p.info.connect_raw()
     c.simple("CREATE TABLE t AS SELECT g FROM generate_series(1, 1000) g")
     c.close()
@@ -306,9 +289,9 @@ def test_damaged_or_foreign_directories_are_refused(server, durable, tmp_root):
 
 
 @TG
-def test_checkpoint_runs_while_writers_go_on(server, durable):
+def test_checkpoint_runs_while_writers_go_on(server, tg_dedicated):
     """An image is read at one snapshot: a transaction's rows are in it whole or not at all."""
-    p = durable()
+    p = tg_dedicated()
     c = p.info.connect_raw()
     c.simple("CREATE TABLE pairs (k int, side int)")
     w = p.info.connect_raw()
@@ -330,8 +313,8 @@ def test_checkpoint_runs_while_writers_go_on(server, durable):
 
 
 @TG
-def test_timed_checkpoints_bound_what_a_crash_loses(server, durable):
-    p = durable("--checkpoint-timeout", "1s")
+def test_timed_checkpoints_bound_what_a_crash_loses(server, tg_dedicated):
+    p = tg_dedicated("--checkpoint-timeout", "1s")
     c = p.info.connect_raw()
     assert c.simple("SHOW checkpoint_timeout") == [("1s",)]
     c.simple("CREATE TABLE t (a int)")
@@ -339,7 +322,7 @@ def test_timed_checkpoints_bound_what_a_crash_loses(server, durable):
     c.simple("INSERT INTO t VALUES (1)")
     deadline = time.monotonic() + 20
     # The server logs at warn in tests: the image's time tells when the timed one came.
-    image = p.workdir / f"{p.name}-data" / "checkpoint"
+    image = p.data_dir() / "checkpoint"
     # Two new images: the second surely began after the INSERT committed.
     for _ in range(2):
         written = image.stat().st_mtime_ns
@@ -356,8 +339,8 @@ def test_timed_checkpoints_bound_what_a_crash_loses(server, durable):
 
 
 @TG
-def test_drop_database_takes_its_objects_with_it(server, durable):
-    p = durable()
+def test_drop_database_takes_its_objects_with_it(server, tg_dedicated):
+    p = tg_dedicated()
     c = p.info.connect_raw()
     c.simple("CREATE DATABASE gone")
     g = p.info.connect_raw(database="gone")
@@ -431,11 +414,11 @@ def test_a_full_disk_fails_the_checkpoint_and_damages_nothing(server, tmp_root):
 
 
 @TG
-def test_checkpoint_lets_the_shard_serve_others(server, durable):
+def test_checkpoint_lets_the_shard_serve_others(server, tg_dedicated):
     """One shard: while a session's CHECKPOINT writes, another session of the same shard runs
     and sees it waiting on PostgreSQL's wait event (IPC / CheckpointDone)."""
     import threading
-    p = durable("--worker-threads", "1")
+    p = tg_dedicated("--worker-threads", "1")
     c = p.info.connect_raw()
     c.simple("CREATE TABLE big AS SELECT g, md5(g::text) AS t FROM generate_series(1, 1500000) g")
     pid = c.simple("SELECT pg_backend_pid()")[0][0]

@@ -18,22 +18,6 @@ import servers
 TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
 
 
-@pytest.fixture
-def tg_extra(tmp_root, request):
-    """Start a dedicated threadgres with extra arguments: tg_extra(*args) -> ThreadgresProcess."""
-    procs = []
-
-    def start(*args, name="threadgres-extra"):
-        p = servers.ThreadgresProcess(servers.threadgres_binary(), tmp_root / f"{name}-{len(procs)}",
-                                      extra_args=args, name=name)
-        procs.append(p)
-        p.start()
-        return p
-    yield start
-    for p in procs:
-        p.stop()
-
-
 @TG
 def test_gssenc_request_answered_n(server):
     """PostgreSQL built with GSSAPI answers 'G'; threadgres has no GSS and must answer 'N'."""
@@ -59,8 +43,8 @@ def _connect_when_slot_free(info, timeout=10.0):
 
 
 @TG
-def test_max_connections(server, tg_extra):
-    p = tg_extra("--max-connections", "3")
+def test_max_connections(server, tg_dedicated):
+    p = tg_dedicated("--max-connections", "3")
     # the start-up probe's connection may still be counted for a moment
     conns = [_connect_when_slot_free(p.info) for _ in range(3)]
     extra = pgwire.Conn.raw(p.info.host, p.info.port)
@@ -79,8 +63,8 @@ def test_max_connections(server, tg_extra):
 
 @TG
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_shutdown_signal_terminates_sessions(server, tg_extra, sig):
-    p = tg_extra()
+def test_shutdown_signal_terminates_sessions(server, tg_dedicated, sig):
+    p = tg_dedicated()
     idle = p.info.connect_raw()
     in_tx = p.info.connect_raw()
     in_tx.simple("BEGIN")

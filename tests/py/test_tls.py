@@ -218,21 +218,6 @@ def pg_client_certs(tmp_root, test_ca):
     p.stop()
 
 
-@pytest.fixture
-def extra_tg(tmp_root):
-    procs = []
-
-    def start(*args, name="threadgres-tls-extra", workdir=None):
-        p = servers.ThreadgresProcess(servers.threadgres_binary(),
-                                      workdir or tmp_root / f"{name}-{len(procs)}", extra_args=args, name=name)
-        procs.append(p)
-        p.start()
-        return p
-    yield start
-    for p in procs:
-        p.stop()
-
-
 # ------------------------------------------------------------------ psql
 
 def test_psql_sslmode_require_with_the_self_signed_certificate(tg):
@@ -267,8 +252,8 @@ def test_psql_verify_full_refuses_a_certificate_it_cannot_verify(tg, tg_ca, test
     assert r.returncode != 0 and "certificate verify failed" in r.stderr, r.stderr
 
 
-def test_ssl_off_answers_n(extra_tg):
-    p = extra_tg("--ssl", "off", name="threadgres-ssl-off")
+def test_ssl_off_answers_n(tg_dedicated):
+    p = tg_dedicated("--ssl", "off", name="threadgres-ssl-off")
     info = p.info
     with socket.create_connection((info.host, info.port), timeout=10) as s:
         s.sendall(SSL_REQUEST)
@@ -415,9 +400,9 @@ def test_plaintext_after_s_closes_and_the_server_goes_on(tg):
     _psql(tg, _conninfo(tg, sslmode="require"), "-c", "SELECT 1")
 
 
-def test_sessions_following_their_clients_keep_tls(extra_tg):
+def test_sessions_following_their_clients_keep_tls(tg_dedicated):
     # Two shards: a session that moves to its client's CPU takes its TLS state along.
-    p = extra_tg("--worker-threads", "2", name="threadgres-tls-shards")
+    p = tg_dedicated("--worker-threads", "2", name="threadgres-tls-shards")
     psycopg = pytest.importorskip("psycopg")
     conns = [psycopg.connect(_conninfo(p.info, sslmode="require"), connect_timeout=10, autocommit=True)
              for _ in range(4)]
@@ -432,9 +417,9 @@ def test_sessions_following_their_clients_keep_tls(extra_tg):
 
 # ------------------------------------------------------------------ data directory and files
 
-def test_the_self_signed_pair_is_made_once_and_reused(extra_tg, tmp_root):
+def test_the_self_signed_pair_is_made_once_and_reused(tg_dedicated, tmp_root):
     work = tmp_root / "tls-reuse"
-    p = extra_tg(name="threadgres-reuse", workdir=work)
+    p = tg_dedicated(name="threadgres-reuse", workdir=work)
     data = work / "threadgres-reuse-data"
     cert = (data / "server.crt").read_bytes()
     assert (data / "server.key").stat().st_mode & 0o777 == 0o600

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import re
 
 import pytest
 
@@ -36,6 +37,7 @@ __all__ = [
     "tmp_root", "tg_process", "tg_scram_process", "pg_cluster",
     "pg", "tg", "server", "pg_scram", "tg_scram", "server_scram",
     "pytest_runtest_makereport",
+    "tg_dedicated",
 ]
 
 SERVER_IDS = ["threadgres", "pg15"]
@@ -81,6 +83,27 @@ def tg_process(tmp_root):
     _started(proc)
     yield proc
     proc.stop()
+
+
+@pytest.fixture
+def tg_dedicated(tmp_root, request):
+    """Dedicated threadgres servers for one test, stopped at its end:
+    tg_dedicated(*args, name=..., workdir=...) -> ThreadgresProcess. Each gets a work folder
+    (and so a data directory) of its own, named after the test, since a data directory now
+    keeps what a server wrote."""
+    procs = []
+    test = re.sub(r"[^A-Za-z0-9_.-]", "-", request.node.name)
+
+    def start(*args, name="threadgres-dedicated", workdir=None):
+        p = servers.ThreadgresProcess(servers.threadgres_binary(),
+                                      workdir or tmp_root / f"{test}-{len(procs)}",
+                                      extra_args=args, name=name)
+        procs.append(p)
+        p.start()
+        return p
+    yield start
+    for p in procs:
+        p.stop()
 
 
 @pytest.fixture(scope="session")

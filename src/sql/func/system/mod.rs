@@ -45,7 +45,7 @@ pub fn call(
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_micros() as i64)
                 .unwrap_or(0);
-            Value::TimestampTz(since - 946_684_800_000_000)
+            Value::TimestampTz(since - datetime::UNIX_TO_PG_SECS * datetime::USECS_PER_SEC)
         }
         LocalTimestamp | CurrentDate => {
             let ts = Value::TimestampTz(s.transaction_timestamp());
