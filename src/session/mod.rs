@@ -55,6 +55,7 @@
 //! * here: [`Session`] (the protocol state) and [`Core`] (the state expressions may use, through
 //!   [`SessionCtx`]), statement start and query execution.
 
+mod advisory;
 pub mod auth;
 mod authenticate;
 mod conn;
@@ -216,6 +217,8 @@ struct Core {
     /// (client_connection_check_interval).
     client_fd: std::os::fd::RawFd,
     client_checked: std::cell::Cell<Instant>,
+    /// The advisory locks held and the one awaited (`advisory.rs`).
+    advisory: advisory::AdvisoryHeld,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -572,7 +575,43 @@ impl SessionCtx for Core {
             .collect()
     }
     fn wait_for(&mut self, cell: &Arc<crate::txn::TxnCell>) -> PgResult<()> {
+        // A statement stopped at an advisory lock by a caller that cannot stop (`run_plan`)
+        // waits here, as the advisory lock (wait event and all).
+        if self.advisory.is_waiting() {
+            let r = self.wait_for_transaction_as(cell, ("Lock", "advisory"));
+            if r.is_err() {
+                self.advisory_stop_waiting();
+            }
+            return r;
+        }
         self.wait_for_transaction(cell)
+    }
+    fn advisory_acquire(
+        &mut self,
+        key: crate::txn::advisory::AdvisoryKey,
+        mode: crate::txn::advisory::AdvisoryMode,
+        xact: bool,
+        wait: bool,
+    ) -> PgResult<crate::txn::advisory::AdvisoryAcquired> {
+        self.acquire_advisory(key, mode, xact, wait)
+    }
+    fn advisory_lock(
+        &mut self,
+        key: crate::txn::advisory::AdvisoryKey,
+        mode: crate::txn::advisory::AdvisoryMode,
+        xact: bool,
+    ) -> PgResult<()> {
+        self.advisory_lock_waiting(key, mode, xact)
+    }
+    fn advisory_unlock(
+        &mut self,
+        key: crate::txn::advisory::AdvisoryKey,
+        mode: crate::txn::advisory::AdvisoryMode,
+    ) -> bool {
+        self.unlock_advisory(key, mode)
+    }
+    fn advisory_unlock_all(&mut self) {
+        self.advisory_release_level(false);
     }
     fn temp_schema(&mut self) -> PgResult<String> {
         self.make_temp_schema()

@@ -298,6 +298,7 @@ impl Session {
             temp: Default::default(),
             client_fd: std::os::fd::AsRawFd::as_raw_fd(stream.tcp()),
             client_checked: std::cell::Cell::new(std::time::Instant::now()),
+            advisory: Default::default(),
         };
         let mut s = Session {
             core,

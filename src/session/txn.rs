@@ -357,6 +357,8 @@ impl Core {
             // After the end, so that a waiter woken by it finds the commit visible.
             self.release_locks(txn, &cell);
         }
+        // Transaction-level advisory locks go with it, after its end as the relation locks.
+        self.advisory_release_level(true);
         txn.wrote = false;
         // READ COMMITTED drops its snapshot at each command, so whether one was published is
         // remembered apart: an idle session must not hold the vacuum horizon back.
@@ -397,6 +399,7 @@ impl Core {
                 if std::mem::take(&mut txn.published) {
                     self.snap_slot.clear();
                 }
+                self.advisory_release_level(true);
             }
         }
     }
@@ -581,6 +584,8 @@ impl Core {
     pub(super) fn end_session(&mut self) {
         // A transaction left open rolls back: its rows and row locks are released.
         self.abort();
+        // Session-level advisory locks last until here.
+        self.advisory_release_level(false);
         self.drop_temp_schema();
         self.apply_listens(&[ListenAction::UnlistenAll]);
         self.instance.txns.unregister(&self.snap_slot);

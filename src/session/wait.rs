@@ -1,4 +1,5 @@
-//! Waiting for another transaction that holds a row or key this session's statement needs.
+//! Waiting for another transaction that holds a row or key this session's statement needs, or
+//! for another session's advisory lock (its token, `txn::advisory`).
 //!
 //! The executor returns `Step::Wait(cell)`. A query run from the protocol stops there
 //! (`running.rs`) and the socket loop awaits [`Session::await_running`]: the session's task
@@ -84,9 +85,11 @@ impl Core {
             Some(c) => c,
             None => return Ok(()),
         };
+        // The advisory locks this session holds wait with it (deadlock detection).
+        let also = self.advisory_tokens();
         let txns = &self.instance.txns;
-        if let Some(cycle) = txns.start_waiting(&me, holder) {
-            txns.stop_waiting(&me);
+        if let Some(cycle) = txns.start_waiting_as(&me, &also, holder) {
+            txns.stop_waiting_as(&me, &also);
             return Err(deadlock(&cycle));
         }
         self.shared.activity.lock().set_wait(Some(event));
@@ -107,7 +110,7 @@ impl Core {
                     return Err(lock_timeout());
                 }
                 if now >= next_check {
-                    if let Some(cycle) = self.instance.txns.find_deadlock(&me) {
+                    if let Some(cycle) = self.instance.txns.find_deadlock_as(&me, &also) {
                         return Err(deadlock(&cycle));
                     }
                     next_check = now + DEADLOCK_TIMEOUT;
@@ -118,7 +121,7 @@ impl Core {
                 std::thread::park_timeout(nap);
             }
         });
-        self.instance.txns.stop_waiting(&me);
+        self.instance.txns.stop_waiting_as(&me, &also);
         self.shared.activity.lock().set_wait(None);
         result
     }
@@ -139,15 +142,24 @@ impl Session {
         };
         let instance = self.core.instance.clone();
         let txns = &instance.txns;
-        if let Some(cycle) = txns.start_waiting(&me, &holder) {
-            txns.stop_waiting(&me);
+        let also = self.core.advisory_tokens();
+        let advisory = self.core.advisory.is_waiting();
+        if let Some(cycle) = txns.start_waiting_as(&me, &also, &holder) {
+            txns.stop_waiting_as(&me, &also);
+            if advisory {
+                self.core.advisory_stop_waiting();
+            }
             if let Some(r) = self.running.as_mut() {
                 r.failed = Some(deadlock(&cycle));
             }
             return true;
         }
         let before = self.core.wait_shown;
-        self.set_wait(Some(("Lock", "transactionid")));
+        self.set_wait(Some(if advisory {
+            ("Lock", "advisory")
+        } else {
+            ("Lock", "transactionid")
+        }));
         let shared = self.core.shared.clone();
         let mut wait = pin!(holder.wait_end());
         let mut next_check = Instant::now() + DEADLOCK_TIMEOUT;
@@ -173,18 +185,21 @@ impl Session {
                 break Err(lock_timeout());
             }
             if now >= next_check {
-                if let Some(cycle) = txns.find_deadlock(&me) {
+                if let Some(cycle) = txns.find_deadlock_as(&me, &also) {
                     break Err(deadlock(&cycle));
                 }
                 if client_gone(stream) {
-                    txns.stop_waiting(&me);
+                    txns.stop_waiting_as(&me, &also);
                     return false;
                 }
                 next_check = now + DEADLOCK_TIMEOUT;
             }
         };
-        txns.stop_waiting(&me);
+        txns.stop_waiting_as(&me, &also);
         self.set_wait(before);
+        if result.is_err() && advisory {
+            self.core.advisory_stop_waiting();
+        }
         if let (Err(e), Some(r)) = (result, self.running.as_mut()) {
             r.failed = Some(e);
         }

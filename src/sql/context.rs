@@ -118,6 +118,45 @@ pub trait SessionCtx {
             "waiting is not available here",
         ))
     }
+    /// Advisory locks (`txn::advisory`): asks for `mode` on `key` at transaction level (`xact`)
+    /// or session level. With `wait`, a refusal lists the session as waiting: the caller
+    /// awaits the returned token's end and asks again.
+    fn advisory_acquire(
+        &mut self,
+        key: crate::txn::advisory::AdvisoryKey,
+        mode: crate::txn::advisory::AdvisoryMode,
+        xact: bool,
+        wait: bool,
+    ) -> PgResult<crate::txn::advisory::AdvisoryAcquired> {
+        let _ = (key, mode, xact, wait);
+        Err(PgError::feature_not_supported(
+            "advisory locks are not available here",
+        ))
+    }
+    /// [`SessionCtx::advisory_acquire`], waiting in place until granted (40P01, 55P03, 57014
+    /// as other lock waits).
+    fn advisory_lock(
+        &mut self,
+        key: crate::txn::advisory::AdvisoryKey,
+        mode: crate::txn::advisory::AdvisoryMode,
+        xact: bool,
+    ) -> PgResult<()> {
+        let _ = (key, mode, xact);
+        Err(PgError::feature_not_supported(
+            "advisory locks are not available here",
+        ))
+    }
+    /// Releases one session-level hold; false (with PostgreSQL's warning) when none is held.
+    fn advisory_unlock(
+        &mut self,
+        key: crate::txn::advisory::AdvisoryKey,
+        mode: crate::txn::advisory::AdvisoryMode,
+    ) -> bool {
+        let _ = (key, mode);
+        false
+    }
+    /// Releases every session-level advisory lock (pg_advisory_unlock_all).
+    fn advisory_unlock_all(&mut self) {}
     /// The running transaction's isolation level.
     fn isolation(&self) -> crate::txn::Isolation {
         crate::txn::Isolation::ReadCommitted

@@ -219,6 +219,8 @@ pub struct LockRow {
 /// The relation locks of an instance (see the module comment).
 pub struct LockTable {
     stripes: Box<[Mutex<FxHashMap<u32, Entry>>]>,
+    /// The advisory locks (`txn::advisory`), kept beside the relation locks.
+    pub advisory: super::advisory::AdvisoryTable,
 }
 
 impl Default for LockTable {
@@ -227,6 +229,7 @@ impl Default for LockTable {
             stripes: (0..STRIPES)
                 .map(|_| Mutex::new(FxHashMap::default()))
                 .collect(),
+            advisory: Default::default(),
         }
     }
 }

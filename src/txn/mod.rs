@@ -69,9 +69,10 @@
 //!
 //! # Model checks
 //!
-//! `cargo test --features shuttle --lib txn::model` runs commit visibility, the horizon protocol
-//! and wake-ups under shuttle's schedulers, on the real code through the `sync` facade.
+//! `cargo test --features shuttle --lib txn::model` runs commit visibility, the horizon protocol,
+//! wake-ups and advisory-lock exclusion (`advisory.rs`) under shuttle's schedulers, on the real code through the `sync` facade.
 
+pub mod advisory;
 mod isolation;
 pub mod lock;
 #[cfg(all(test, feature = "shuttle"))]
@@ -443,8 +444,24 @@ impl TxnManager {
         me: &Arc<TxnCell>,
         holder: &Arc<TxnCell>,
     ) -> Option<Vec<Arc<TxnCell>>> {
-        *me.waiting_for.lock() = Some(holder.top_cell());
-        self.find_deadlock(me)
+        self.start_waiting_as(me, &[], holder)
+    }
+
+    /// [`TxnManager::start_waiting`] for a session that also stands behind the cells `also`
+    /// (the tokens of the advisory locks it holds, `txn::advisory`): they wait for `holder` too,
+    /// so a chain of waits that reaches one of them comes back to `me`.
+    pub fn start_waiting_as(
+        &self,
+        me: &Arc<TxnCell>,
+        also: &[Arc<TxnCell>],
+        holder: &Arc<TxnCell>,
+    ) -> Option<Vec<Arc<TxnCell>>> {
+        let target = holder.top_cell();
+        for a in also {
+            *a.waiting_for.lock() = Some(target.clone());
+        }
+        *me.waiting_for.lock() = Some(target);
+        self.find_deadlock_as(me, also)
     }
 
     /// Clears what `me` waits for (the wait ended, or failed).
@@ -452,12 +469,29 @@ impl TxnManager {
         me.waiting_for.lock().take();
     }
 
+    /// [`TxnManager::stop_waiting`] for `me` and the cells that waited with it.
+    pub fn stop_waiting_as(&self, me: &TxnCell, also: &[Arc<TxnCell>]) {
+        for a in also {
+            a.waiting_for.lock().take();
+        }
+        me.waiting_for.lock().take();
+    }
+
     /// Follows the chain of waits from `me`; a chain that comes back to `me` is a deadlock.
     pub fn find_deadlock(&self, me: &Arc<TxnCell>) -> Option<Vec<Arc<TxnCell>>> {
+        self.find_deadlock_as(me, &[])
+    }
+
+    /// [`TxnManager::find_deadlock`], where reaching one of `also` is coming back to `me`.
+    pub fn find_deadlock_as(
+        &self,
+        me: &Arc<TxnCell>,
+        also: &[Arc<TxnCell>],
+    ) -> Option<Vec<Arc<TxnCell>>> {
         let mut chain = vec![me.clone()];
         let mut at = me.waiting_for.lock().clone()?;
         for _ in 0..MAX_WAIT_CHAIN {
-            if Arc::ptr_eq(&at, me) {
+            if Arc::ptr_eq(&at, me) || also.iter().any(|a| Arc::ptr_eq(&at, a)) {
                 return Some(chain);
             }
             if at.status() != Status::InProgress {
@@ -563,6 +597,28 @@ mod tests {
         m.stop_waiting(&c);
         m.abort(&c, &[]);
         assert!(m.find_deadlock(&a).is_none());
+    }
+
+    #[test]
+    fn a_cycle_through_a_sessions_advisory_token_is_found() {
+        // a holds an advisory lock (token ta) and waits for b's transaction; b waits for ta.
+        let m = TxnManager::new(4);
+        let (a, b) = (m.begin(10), m.begin(11));
+        let ta = m.begin(10);
+        let also = [ta.clone()];
+        assert!(m.start_waiting_as(&a, &also, &b).is_none());
+        let cycle = m.start_waiting(&b, &ta).expect("deadlock");
+        assert_eq!(
+            cycle.iter().map(|c| c.pid()).collect::<Vec<_>>(),
+            vec![11, 10]
+        );
+        assert!(
+            m.find_deadlock_as(&a, &also).is_some(),
+            "seen from a's side too"
+        );
+        m.stop_waiting_as(&a, &also);
+        assert!(ta.waiting_for().is_none());
+        assert!(m.find_deadlock(&b).is_none());
     }
 
     #[test]

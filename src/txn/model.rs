@@ -164,3 +164,46 @@ fn crossing_waits_are_found() {
         assert!(fa || fb, "a deadlock nobody saw");
     });
 }
+
+/// Advisory locks: two sessions that take one key exclusively, each awaiting the other's token
+/// when refused, never hold it at once and never miss the wake-up of a release (advisory
+/// invariants 2 and 3).
+#[test]
+fn advisory_exclusive_holders_exclude_each_other_and_waiters_wake() {
+    use super::advisory::{AdvisoryAcquired, AdvisoryKey, AdvisoryMode, AdvisoryTable};
+    run(|| {
+        let m = Arc::new(TxnManager::new(4));
+        let t = Arc::new(AdvisoryTable::default());
+        let inside = Arc::new(AtomicU64::new(0));
+        let key = AdvisoryKey::one(1, 42);
+        let sessions: Vec<_> = (1..=2)
+            .map(|pid| {
+                let (m, t, inside) = (m.clone(), t.clone(), inside.clone());
+                thread::spawn(move || {
+                    for _ in 0..2 {
+                        let token = m.begin(pid);
+                        loop {
+                            match t.acquire(key, AdvisoryMode::Exclusive, pid, &token, true) {
+                                Ok(AdvisoryAcquired::Granted) => break,
+                                Ok(AdvisoryAcquired::Wait(other)) => {
+                                    shuttle::future::block_on(other.wait_end());
+                                }
+                                Err(_) => unreachable!("far below the bound"),
+                            }
+                        }
+                        assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0, "two holders");
+                        inside.fetch_sub(1, Ordering::SeqCst);
+                        // Recorded first, then the token ends (invariant 3).
+                        t.set_modes(key, pid, 0, &token);
+                        m.abort(&token, &[]);
+                    }
+                })
+            })
+            .collect();
+        for s in sessions {
+            s.join().unwrap();
+        }
+        assert_eq!(t.held(), 0);
+        assert!(t.rows().is_empty());
+    });
+}

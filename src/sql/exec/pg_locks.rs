@@ -3,7 +3,10 @@
 //! id lock when it writes, and the SHARE lock on the transaction id of the transaction whose
 //! row it waits for (not granted), as PostgreSQL shows them.
 //!
-//! What PostgreSQL shows beside these is left out: tuple locks and advisory locks. Row locks
+//! Advisory locks (`txn::advisory`) follow, one row per session and mode held or awaited, keyed
+//! as PostgreSQL keys them (classid, objid, objsubid 1 for one bigint, 2 for two int4s).
+//!
+//! What PostgreSQL shows beside these is left out: tuple locks. Row locks
 //! live in the rows themselves, as in PostgreSQL, so they are not listed either. The virtual
 //! transaction id is written `pid/xid` (PostgreSQL: backend id / local transaction id). A lock
 //! is shown as taken by the fast path where PostgreSQL would take it so (a granted weak mode:
@@ -43,6 +46,14 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
         .filter(|l| !l.granted)
         .map(|l| l.cell.top())
         .collect();
+    let mut advisory = inst.locks.advisory.rows();
+    advisory.sort_by_key(|a| (a.key, a.pid, !a.granted));
+    // A session waiting for an advisory lock waits for a token, not a transaction id.
+    let advisory_waiters: BTreeSet<i32> = advisory
+        .iter()
+        .filter(|a| !a.granted)
+        .map(|a| a.pid)
+        .collect();
     for h in holders {
         let vxid = format!("{}/{}", h.pid, h.xid);
         let row = |locktype: &str, xid: Option<u64>, mode: &str, granted: bool| {
@@ -71,7 +82,7 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
         }
         // A row-lock wait: for the holder's transaction id, in SHARE mode.
         if let Some(holder) = h.cell.waiting_for() {
-            if !relation_waiters.contains(&h.cell.top()) {
+            if !relation_waiters.contains(&h.cell.top()) && !advisory_waiters.contains(&h.pid) {
                 out.push(row("transactionid", Some(holder.xid()), "ShareLock", false));
             }
         }
@@ -99,6 +110,21 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
             "mode" => Value::Text(l.mode.name().into()),
             "granted" => Value::Bool(l.granted),
             "fastpath" => Value::Bool(fastpath),
+            _ => Value::Null,
+        }));
+    }
+    for a in advisory {
+        out.push(build(OID, |c| match c {
+            "locktype" => Value::Text("advisory".into()),
+            "database" => Value::Oid(a.key.database),
+            "classid" => Value::Oid(a.key.classid),
+            "objid" => Value::Oid(a.key.objid),
+            "objsubid" => Value::Int2(a.key.objsubid as i16),
+            "virtualtransaction" => Value::Text(format!("{}/0", a.pid)),
+            "pid" => Value::Int4(a.pid),
+            "mode" => Value::Text(a.mode.name().into()),
+            "granted" => Value::Bool(a.granted),
+            "fastpath" => Value::Bool(false),
             _ => Value::Null,
         }));
     }

@@ -2,9 +2,13 @@
 
 use crate::error::PgResult;
 use crate::sql::exec::EvalCx;
+use crate::sql::func::session_fn::AdvisoryOp;
+use crate::sql::func::system;
+use crate::sql::func::SessionFn;
 use crate::sql::plan::Expr;
 use crate::sql::plan::Plan;
 use crate::sql::types::Value;
+use crate::txn::advisory::AdvisoryAcquired;
 
 use super::{Budget, Operator, Step};
 
@@ -13,42 +17,106 @@ pub(super) struct Project {
     /// operator on the path of every `SELECT 1`).
     input: Option<Box<dyn Operator>>,
     done: bool,
+    /// A row stopped at an advisory lock wait: the input row and the values made before it.
+    waiting: Option<(Vec<Value>, Vec<Value>)>,
 }
 
 impl Project {
     pub fn new(input: Option<Box<dyn Operator>>) -> Self {
-        Project { input, done: false }
+        Project {
+            input,
+            done: false,
+            waiting: None,
+        }
     }
+}
+
+/// A select-list item that is a call of pg_advisory_lock or one of its waiting kin: the
+/// statement stops at its wait (the session awaits the holder, its shard serving others) and
+/// the call is made again, with the values before it kept. Elsewhere the call waits in place.
+fn advisory_wait(e: &Expr, row: &[Value], cx: &mut EvalCx) -> PgResult<Result<Value, Step>> {
+    let Expr::Session {
+        f: SessionFn::Advisory(a),
+        args,
+        ..
+    } = e
+    else {
+        return Ok(Ok(e.eval(row, cx)?));
+    };
+    if a.op != AdvisoryOp::Lock {
+        return Ok(Ok(e.eval(row, cx)?));
+    }
+    let mut vals = Vec::with_capacity(args.len());
+    for a in args {
+        vals.push(a.eval(row, cx)?);
+    }
+    let Some(key) = system::advisory_key(&vals, &*cx.session) else {
+        return Ok(Ok(Value::Null));
+    };
+    Ok(
+        match cx
+            .session
+            .advisory_acquire(key, system::advisory_mode(*a), a.xact, true)?
+        {
+            AdvisoryAcquired::Granted => Ok(Value::Void),
+            AdvisoryAcquired::Wait(token) => Err(Step::Wait(token)),
+        },
+    )
 }
 
 impl Operator for Project {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         opened_from!(plan, Project, input, exprs);
-        let row = match &mut self.input {
-            Some(op) => match op.next(input, cx, b)? {
-                Step::Row(r) => r,
-                other => return Ok(other),
+        let (row, mut out) = match self.waiting.take() {
+            Some(w) => w,
+            None => match self.input_row(input, cx, b)? {
+                Ok(r) => (r, Vec::with_capacity(exprs.len())),
+                Err(step) => return Ok(step),
             },
-            None => {
-                if self.done {
-                    return Ok(Step::Done);
-                }
-                if b.tick() {
-                    return Ok(Step::Yield);
-                }
-                self.done = true;
-                Vec::new()
-            }
         };
-        let mut out = Vec::with_capacity(exprs.len());
-        for e in exprs {
+        while out.len() < exprs.len() {
+            let e = &exprs[out.len()];
             out.push(match e {
                 // Most projected expressions are plain columns: no call into eval's frame.
                 Expr::Column(i) => row[*i].clone(),
+                Expr::Session { .. } => match advisory_wait(e, &row, cx)? {
+                    Ok(v) => v,
+                    Err(step) => {
+                        self.waiting = Some((row, out));
+                        return Ok(step);
+                    }
+                },
                 _ => e.eval(&row, cx)?,
             });
         }
         Ok(Step::Row(out))
+    }
+}
+
+impl Project {
+    /// The next input row, or the step to pass up instead.
+    fn input_row(
+        &mut self,
+        input: &Plan,
+        cx: &mut EvalCx,
+        b: &mut Budget,
+    ) -> PgResult<Result<Vec<Value>, Step>> {
+        Ok(Ok(match &mut self.input {
+            Some(op) => match op.next(input, cx, b)? {
+                Step::Row(r) => r,
+                other => return Ok(Err(other)),
+            },
+            None => {
+                if self.done {
+                    return Ok(Err(Step::Done));
+                }
+                if b.tick() {
+                    return Ok(Err(Step::Yield));
+                }
+                self.done = true;
+                Vec::new()
+            }
+        }))
     }
 }
 

@@ -37,6 +37,8 @@ pub enum SessionFn {
     CancelBackend,
     TerminateBackend,
     AdvisoryUnlockAll,
+    /// pg_advisory_lock and its kin (one bigint key or two int4 keys).
+    Advisory(AdvisoryFn),
     PostmasterStartTime,
     /// concat(any...): needs the argument types to print them.
     Concat,
@@ -93,6 +95,13 @@ pub fn result_type(f: SessionFn) -> Type {
         NotificationQueueUsage => Type::FLOAT8,
         ReloadConf | CancelBackend | TerminateBackend | TableIsVisible | TypeIsVisible
         | HasPrivilege(_) => Type::BOOL,
+        Advisory(a) => {
+            if a.op == AdvisoryOp::Lock {
+                Type::VOID
+            } else {
+                Type::BOOL
+            }
+        }
         Nextval | Currval | Setval | Lastval | GetSerialSequence | SeqLastValue | SeqLogCnt
         | SeqIsCalled => sequence_result_type(f),
         Catalog(c) => catalog_result_type(c),
@@ -159,6 +168,14 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("lastval", 0) => (Lastval, Some(&[])),
         ("pg_get_serial_sequence", 2) => (GetSerialSequence, Some(&[T, T])),
         _ if name.starts_with("ssl_") => (Ssl(ssl_lookup(name, nargs)?), Some(&[])),
+        _ if name.contains("advisory") => {
+            let f = AdvisoryFn::of(name)?;
+            match nargs {
+                1 => (Advisory(f), Some(&[Type::INT8])),
+                2 => (Advisory(f), Some(&[Type::INT4, Type::INT4])),
+                _ => return None,
+            }
+        }
         _ => {
             let (f, sig) = catalog_lookup(name, nargs)?;
             (Catalog(f), Some(sig))
@@ -170,6 +187,56 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
 /// they read session state that may change between Parse and Execute.
 pub fn is_volatile(_f: SessionFn) -> bool {
     true
+}
+
+/// What an advisory lock function does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdvisoryOp {
+    /// Waits for the lock.
+    Lock,
+    /// pg_try_advisory_*: true if granted at once, false otherwise.
+    TryLock,
+    Unlock,
+}
+
+/// One of the pg_advisory_* functions (pg_advisory_unlock_all apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AdvisoryFn {
+    pub op: AdvisoryOp,
+    /// ShareLock (`_shared`) rather than ExclusiveLock.
+    pub shared: bool,
+    /// Held until the transaction ends (`_xact_`) rather than the session.
+    pub xact: bool,
+}
+
+impl AdvisoryFn {
+    pub fn of(name: &str) -> Option<AdvisoryFn> {
+        let (op, rest) = if let Some(r) = name.strip_prefix("pg_try_advisory_") {
+            (AdvisoryOp::TryLock, r)
+        } else if let Some(r) = name.strip_prefix("pg_advisory_unlock") {
+            (AdvisoryOp::Unlock, r)
+        } else {
+            (AdvisoryOp::Lock, name.strip_prefix("pg_advisory_")?)
+        };
+        let (xact, rest) = match rest.strip_prefix("xact_") {
+            Some(r) => (true, r),
+            None => (false, rest),
+        };
+        let rest = if op == AdvisoryOp::Unlock {
+            rest
+        } else {
+            rest.strip_prefix("lock")?
+        };
+        let shared = match rest {
+            "" => false,
+            "_shared" => true,
+            _ => return None,
+        };
+        if xact && op == AdvisoryOp::Unlock {
+            return None; // transaction-level locks cannot be unlocked
+        }
+        Some(AdvisoryFn { op, shared, xact })
+    }
 }
 
 /// Result types of the sequence functions.

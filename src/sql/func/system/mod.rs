@@ -9,9 +9,11 @@ pub mod ssl;
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
+use crate::sql::func::session_fn::{AdvisoryFn, AdvisoryOp};
 use crate::sql::func::SessionFn;
 use crate::sql::quote::{quote_ident, quote_literal};
 use crate::sql::types::{datetime, io, Array, Type, Value};
+use crate::txn::advisory::{AdvisoryAcquired, AdvisoryKey, AdvisoryMode};
 
 pub fn version_string() -> String {
     format!(
@@ -23,6 +25,26 @@ pub fn version_string() -> String {
 
 fn text_arg(v: &Value) -> Option<&str> {
     v.as_str()
+}
+
+/// The lock an advisory lock function's arguments name, in the session's database (None when
+/// one is NULL: the functions are strict).
+pub fn advisory_key(args: &[Value], s: &dyn SessionCtx) -> Option<AdvisoryKey> {
+    let db = s.instance().database_oid(s.database()).unwrap_or(0);
+    match args {
+        [k] => Some(AdvisoryKey::one(db, k.as_i64()?)),
+        [a, b] => Some(AdvisoryKey::two(db, a.as_i64()? as i32, b.as_i64()? as i32)),
+        _ => None,
+    }
+}
+
+/// The mode an advisory lock function takes or releases.
+pub fn advisory_mode(f: AdvisoryFn) -> AdvisoryMode {
+    if f.shared {
+        AdvisoryMode::Share
+    } else {
+        AdvisoryMode::Exclusive
+    }
 }
 
 pub fn call(
@@ -183,7 +205,27 @@ pub fn call(
                 }
             }
         }
-        AdvisoryUnlockAll => Value::Void,
+        AdvisoryUnlockAll => {
+            s.advisory_unlock_all();
+            Value::Void
+        }
+        Advisory(a) => {
+            let Some(key) = advisory_key(args, s) else {
+                return Ok(Value::Null); // strict
+            };
+            let mode = advisory_mode(a);
+            match a.op {
+                AdvisoryOp::Lock => {
+                    s.advisory_lock(key, mode, a.xact)?;
+                    Value::Void
+                }
+                AdvisoryOp::TryLock => Value::Bool(matches!(
+                    s.advisory_acquire(key, mode, a.xact, false)?,
+                    AdvisoryAcquired::Granted
+                )),
+                AdvisoryOp::Unlock => Value::Bool(s.advisory_unlock(key, mode)),
+            }
+        }
         Concat | ConcatWs | Format => {
             let fmt = s.fmt().clone();
             let text = |i: usize| -> Option<String> {
