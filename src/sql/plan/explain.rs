@@ -178,6 +178,8 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
                 use super::AggFunc as F;
                 let name = match a.func {
                     F::CountStar => return "count(*)".into(),
+                    // PostgreSQL shows the column itself.
+                    F::Dependent => return list(&a.args, &cx.with(input)),
                     F::Count => "count",
                     F::Sum => "sum",
                     F::Avg => "avg",
