@@ -377,6 +377,7 @@ fn analyze_inner(
                 Err(err) => return Err(err),
             };
             let [analyze, verbose, costs, timing, summary] = opts;
+            let planning_started = std::time::Instant::now();
             let mut planner = planner(params, fmt, mode, tables);
             let plan = match inner {
                 N::SelectStmt(_) => planner.plan_query(inner)?,
@@ -391,6 +392,7 @@ fn analyze_inner(
             };
             planner.finish_params()?;
             *deferred = planner.deferred.take();
+            let planning = planning_started.elapsed();
             Statement::Query(Arc::new(Plan {
                 columns: vec![plan::Column {
                     name: "QUERY PLAN".into(),
@@ -405,6 +407,7 @@ fn analyze_inner(
                     costs,
                     timing,
                     summary,
+                    planning,
                     error,
                 })),
             }))

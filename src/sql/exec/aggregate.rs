@@ -34,7 +34,7 @@ pub(super) fn initial(a: &AggCall) -> Acc {
     match a.func {
         AggFunc::CountStar | AggFunc::Count => Acc::Count(0),
         AggFunc::Sum | AggFunc::Avg => Acc::Sum(None, 0),
-        AggFunc::Min | AggFunc::Max => Acc::MinMax(None),
+        AggFunc::Min | AggFunc::Max | AggFunc::Dependent => Acc::MinMax(None),
         AggFunc::BoolAnd | AggFunc::BoolOr => Acc::Bool(None),
         AggFunc::ArrayAgg | AggFunc::StringAgg => Acc::Collect(Vec::new()),
         // Every other aggregate has its state in extra.rs.
@@ -109,6 +109,8 @@ pub(super) fn update(
             }
             let replace = match best {
                 None => true,
+                // The same value in every row of the group: the first is kept.
+                Some(_) if a.func == AggFunc::Dependent => false,
                 Some(b) => {
                     let o = types::compare(&v, b);
                     if a.func == AggFunc::Min {

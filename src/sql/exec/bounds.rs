@@ -113,6 +113,11 @@ impl Held {
     pub fn sub(&mut self, bytes: usize) {
         self.bytes = self.bytes.saturating_sub(bytes);
     }
+
+    /// The bytes counted now (EXPLAIN ANALYZE's memory figures).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
 }
 
 #[cold]

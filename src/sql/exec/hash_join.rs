@@ -19,6 +19,7 @@ use crate::sql::plan::{JoinKind, Node, Plan};
 use crate::sql::types::{self, Value};
 
 use super::bounds::{row_bytes, Held};
+use super::explain::NodeInstr;
 use super::{Budget, Operator, Row, Step};
 
 /// A key of the hash table: values equal under `types::compare` hash alike (the planner only
@@ -100,10 +101,18 @@ pub(super) struct HashJoin {
     left_matched: bool,
     /// The first left row, pulled before the build.
     first: Option<Row>,
+    /// Under EXPLAIN ANALYZE: where the table's size and build time are reported, and when
+    /// the build's current stretch began (timed per call, not per row).
+    instr: Option<NodeInstr>,
+    build_from: Option<std::time::Instant>,
 }
 
 impl HashJoin {
-    pub(super) fn new(left: Box<dyn Operator>, right: Box<dyn Operator>) -> HashJoin {
+    pub(super) fn new(
+        left: Box<dyn Operator>,
+        right: Box<dyn Operator>,
+        instr: Option<NodeInstr>,
+    ) -> HashJoin {
         HashJoin {
             left,
             right,
@@ -117,6 +126,30 @@ impl HashJoin {
             pos: 0,
             left_matched: false,
             first: None,
+            instr,
+            build_from: None,
+        }
+    }
+
+    /// The build's clock: started when the build starts or resumes, stopped when it ends or
+    /// the call returns.
+    fn build_clock(&mut self, on: bool) {
+        let Some(i) = self.instr.as_ref().filter(|i| i.timing) else {
+            return;
+        };
+        match (on, self.build_from.take()) {
+            (true, _) => self.build_from = Some(std::time::Instant::now()),
+            (false, Some(t)) => i.stat.add_build(t.elapsed()),
+            (false, None) => {}
+        }
+    }
+
+    /// The build is done: the table's figures for EXPLAIN ANALYZE.
+    fn built(&mut self) {
+        self.build_clock(false);
+        if let Some(i) = &self.instr {
+            i.stat.note_memory(self.held.bytes());
+            i.stat.note_buckets(buckets(self.table.capacity()));
         }
     }
 
@@ -142,8 +175,29 @@ fn keeps_right(kind: JoinKind) -> bool {
     matches!(kind, JoinKind::Right | JoinKind::Full)
 }
 
+/// The buckets of a std `HashMap` that holds `capacity` entries: a power of two with one in
+/// eight kept free (hashbrown's layout; small tables are full powers of two).
+fn buckets(capacity: usize) -> usize {
+    if capacity < 8 {
+        (capacity + 1).next_power_of_two()
+    } else {
+        (capacity * 8 / 7).next_power_of_two()
+    }
+}
+
 impl Operator for HashJoin {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        if matches!(self.phase, Phase::Build) {
+            self.build_clock(true);
+        }
+        let step = self.step(plan, cx, b);
+        self.build_clock(false);
+        step
+    }
+}
+
+impl HashJoin {
+    fn step(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         let Node::HashJoin(spec) = &plan.node else {
             unreachable!("HashJoin opened from another node")
         };
@@ -153,8 +207,12 @@ impl Operator for HashJoin {
                     Step::Row(l) => {
                         self.first = Some(l);
                         self.phase = Phase::Build;
+                        self.build_clock(true);
                     }
-                    Step::Done if keeps_right(spec.kind) => self.phase = Phase::Build,
+                    Step::Done if keeps_right(spec.kind) => {
+                        self.phase = Phase::Build;
+                        self.build_clock(true);
+                    }
                     Step::Done => {
                         self.phase = Phase::Done;
                         return Ok(Step::Done);
@@ -174,10 +232,13 @@ impl Operator for HashJoin {
                         self.rows.push(r);
                         self.matched.push(false);
                     }
-                    Step::Done => match self.first.take() {
-                        Some(l) => self.start_probe(spec, l),
-                        None => self.phase = Phase::Unmatched(0),
-                    },
+                    Step::Done => {
+                        self.built();
+                        match self.first.take() {
+                            Some(l) => self.start_probe(spec, l),
+                            None => self.phase = Phase::Unmatched(0),
+                        }
+                    }
                     other => return Ok(other),
                 },
                 Phase::Left => match self.left.next(&spec.left, cx, b)? {

@@ -154,9 +154,18 @@ pub(crate) trait Operator: Send {
 fn build(plan: &Plan, env: &Env) -> Box<dyn Operator> {
     let op = build_op(plan, env);
     match &env.instr {
-        Some(i) => Box::new(explain::Counted::new(op, i.stat(plan))),
+        Some(i) => Box::new(explain::Counted::new(op, i.stat(plan), i.timing())),
         None => op,
     }
+}
+
+/// Under EXPLAIN ANALYZE, the measurements of `plan`'s node, for an operator that reports
+/// more than rows and time (memory, a hash build).
+fn node_stat(plan: &Plan, env: &Env) -> Option<explain::NodeInstr> {
+    env.instr.as_ref().map(|i| explain::NodeInstr {
+        stat: i.stat(plan),
+        timing: i.timing(),
+    })
 }
 
 fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
@@ -200,11 +209,14 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::HashJoin(j) => Box::new(hash_join::HashJoin::new(
             build(&j.left, env),
             build(&j.right, env),
+            node_stat(plan, env),
         )),
         Node::Explain(_) => Box::new(explain::ExplainOp::default()),
         Node::Aggregate { input, .. } => Box::new(aggregate::Aggregate::new(build(input, env))),
         Node::Window { input, .. } => Box::new(window::Window::new(build(input, env))),
-        Node::Sort { input, .. } => Box::new(sort::Sort::new(build(input, env))),
+        Node::Sort { input, .. } => {
+            Box::new(sort::Sort::new(build(input, env), node_stat(plan, env)))
+        }
         Node::Distinct { input, .. } => Box::new(distinct::Distinct::new(build(input, env))),
         Node::Limit { input, .. } => Box::new(limit::Limit::new(build(input, env))),
         Node::SetOp { left, right, .. } => {

@@ -7,6 +7,7 @@ use crate::sql::plan::Plan;
 use crate::sql::types::Value;
 
 use super::bounds::{row_bytes, values_bytes, Held};
+use super::explain::NodeInstr;
 use super::keys::cmp_sort_keys;
 use super::{Budget, Operator, Row, Step};
 
@@ -16,15 +17,18 @@ pub(super) struct Sort {
     held: Held,
     /// Set once sorted: the rows still to return.
     out: Option<std::vec::IntoIter<(Vec<Value>, Row)>>,
+    /// Under EXPLAIN ANALYZE: where the memory held is reported.
+    instr: Option<NodeInstr>,
 }
 
 impl Sort {
-    pub fn new(input: Box<dyn Operator>) -> Self {
+    pub fn new(input: Box<dyn Operator>, instr: Option<NodeInstr>) -> Self {
         Sort {
             input,
             keyed: Vec::new(),
             held: Held::default(),
             out: None,
+            instr,
         }
     }
 }
@@ -45,6 +49,9 @@ impl Operator for Sort {
                 }
                 Step::Done => {
                     cx.session.check_interrupts()?;
+                    if let Some(i) = &self.instr {
+                        i.stat.note_memory(self.held.bytes());
+                    }
                     let mut keyed = std::mem::take(&mut self.keyed);
                     keyed.sort_by(|(a, _), (b, _)| cmp_sort_keys(a, b, keys));
                     self.out = Some(keyed.into_iter());

@@ -2,7 +2,9 @@
 //! GROUP BY and grouping sets make the aggregation context (`AggCtx`) that a grouped query's
 //! target list, HAVING and ORDER BY are bound in; within it a group key's expression becomes the
 //! key's column, an aggregate call (`bind_aggregate`) becomes a column of the Aggregate node
-//! computed over the input rows, and any other column reference is a grouping error. The
+//! computed over the input rows, and any other column reference is a grouping error, unless
+//! the GROUP BY holds its table's whole primary key (PostgreSQL's functional dependency:
+//! `AggCtx::dependent_column` reads it through a hidden `Dependent` aggregate). The
 //! signatures of the built-in aggregates (`agg_signature`) are here; those of the others are in
 //! plan/aggregates.rs. `plan_aggregate` makes the Aggregate node, with HAVING over it.
 
@@ -13,7 +15,7 @@ use super::expr::same_expr;
 use super::func_call::{not_unique, undefined_function};
 use super::names::node_location;
 use super::nodes::{AggCall, AggFunc, Column, Node, Plan, SortKey};
-use super::scope::Scope;
+use super::scope::{Scope, ScopeCol};
 use super::{aggregates, grouping_sets, loc, names_of, str_of, PlanState, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::plan::Expr;
@@ -28,6 +30,82 @@ pub(super) struct AggCtx {
     pub(super) aggs: Vec<AggCall>,
     /// GROUP BY ROLLUP / CUBE / GROUPING SETS (plan/grouping_sets.rs).
     pub(super) gsets: Option<grouping_sets::Sets>,
+}
+
+impl AggCtx {
+    /// The input column that output column `p` of the Aggregate node is: a group key that is
+    /// a plain column, or a column read through its functional dependency.
+    pub(super) fn source_column(&self, p: usize) -> Option<usize> {
+        let e = match p.checked_sub(self.group.len()) {
+            None => self.group.get(p)?,
+            Some(a) => {
+                let call = self.aggs.get(a).filter(|c| c.func == AggFunc::Dependent)?;
+                call.args.first()?
+            }
+        };
+        match e {
+            Expr::Column(ci) => Some(*ci),
+            _ => None,
+        }
+    }
+
+    /// PostgreSQL's functional dependency (check_functional_grouping): a column of a table
+    /// named in FROM at this level whose primary key columns are all plain GROUP BY keys (of
+    /// every grouping set) has one value per group, so it may be used ungrouped: it is read
+    /// through a hidden aggregate that keeps the group's value. Only primary keys count, not
+    /// unique constraints (their columns may be NULL); `ci` is a column of the input.
+    pub(super) fn dependent_column(&mut self, ci: usize) -> Option<Expr> {
+        let cols = &self.input.cols;
+        let t = cols.get(ci)?.table.as_ref()?;
+        let of_item = |k: usize| cols.get(k)?.table.as_ref().filter(|c| c.same_item(t));
+        let pk: Vec<usize> = (0..cols.len())
+            .filter_map(of_item)
+            .filter(|c| c.in_pk)
+            .map(|c| c.pos)
+            .collect();
+        if pk.is_empty() {
+            return None;
+        }
+        // With grouping sets, only the keys common to all of them.
+        let common: Vec<usize> = match &self.gsets {
+            None => (0..self.group.len()).collect(),
+            Some(gs) => (0..self.group.len())
+                .filter(|g| gs.sets.iter().all(|s| s.contains(g)))
+                .collect(),
+        };
+        let grouped: Vec<usize> = common
+            .iter()
+            .filter_map(|&g| match self.group.get(g) {
+                Some(Expr::Column(k)) => of_item(*k).map(|c| c.pos),
+                _ => None,
+            })
+            .collect();
+        if !pk.iter().all(|p| grouped.contains(p)) {
+            return None;
+        }
+        let ty = cols[ci].ty;
+        let arg = Expr::Column(ci);
+        let i = match self
+            .aggs
+            .iter()
+            .position(|a| a.func == AggFunc::Dependent && same_expr(&a.args[0], &arg))
+        {
+            Some(i) => i,
+            None => {
+                self.aggs.push(AggCall {
+                    func: AggFunc::Dependent,
+                    args: vec![arg],
+                    arg_type: ty,
+                    result: ty,
+                    distinct: false,
+                    filter: None,
+                    order: Vec::new(),
+                });
+                self.aggs.len() - 1
+            }
+        };
+        Some(Expr::Column(self.group.len() + i))
+    }
 }
 
 impl Planner<'_> {
@@ -151,12 +229,19 @@ impl Planner<'_> {
         }
         if let N::ColumnRef(cr) = n {
             let fields = names_of(&cr.fields);
-            if let Ok((Expr::Column(_), _)) = self.lookup_column(&ctx.input, &fields, cr.location) {
-                let rel = ctx
-                    .input
-                    .cols
-                    .iter()
-                    .find(|c| Some(&c.name) == fields.last())
+            if let Ok((Expr::Column(ci), ty)) = self.lookup_column(&ctx.input, &fields, cr.location)
+            {
+                if let Some(e) = ctx.dependent_column(ci) {
+                    return Ok(Some((e, ty)));
+                }
+                // The column found; a merged USING column (no name of its own) is named by
+                // the first side's, as PostgreSQL's flattened join variable is.
+                let cols = &ctx.input.cols;
+                let named = |c: &ScopeCol| Some(&c.name) == fields.last() && !c.rel.is_empty();
+                let rel = cols
+                    .get(ci)
+                    .filter(|c| !c.rel.is_empty())
+                    .or_else(|| cols.iter().find(|c| named(c)))
                     .map(|c| c.rel.clone())
                     .unwrap_or_default();
                 let name = if rel.is_empty() {

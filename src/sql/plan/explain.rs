@@ -31,13 +31,29 @@ pub struct Explain {
     pub costs: bool,
     pub timing: bool,
     pub summary: bool,
+    /// How long planning the statement took (SUMMARY's Planning Time).
+    pub planning: std::time::Duration,
     /// An error in the options, raised when the statement runs: PostgreSQL checks them in
     /// ExplainQuery, after the extended protocol's Describe has answered.
     pub error: Option<crate::error::PgError>,
 }
 
-/// What ANALYZE counted for a plan node: rows returned and loops (times started).
-pub type Stats<'a> = &'a dyn Fn(&Plan) -> Option<(u64, u64)>;
+/// What ANALYZE measured for a plan node, summed over its loops: rows returned, loops (times
+/// started), time to each loop's first row and time in all (zero with TIMING off).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NodeStat {
+    pub rows: u64,
+    pub loops: u64,
+    pub startup_ns: u64,
+    pub total_ns: u64,
+    /// A Sort's or hash join's peak bytes held, a hash join's buckets and its build time.
+    pub mem_bytes: u64,
+    pub buckets: u64,
+    pub build_ns: u64,
+}
+
+/// ANALYZE's measurements by plan node.
+pub type Stats<'a> = &'a dyn Fn(&Plan) -> Option<NodeStat>;
 
 /// One displayed node.
 struct Disp<'p> {
@@ -50,6 +66,10 @@ struct Disp<'p> {
     filtered_from: Option<&'p Plan>,
     /// An index-only scan: ANALYZE shows its heap fetches (every row: no visibility map).
     heap_fetches: bool,
+    /// ANALYZE's lines of a Sort (its memory) or of a Hash (its hash join's table: the join's
+    /// plan node, whose operator measured the build).
+    sort_memory: bool,
+    hash_of: Option<&'p Plan>,
     rows: f64,
     width: usize,
 }
@@ -63,6 +83,8 @@ impl<'p> Disp<'p> {
             stat: Some(p),
             filtered_from: None,
             heap_fetches: false,
+            sort_memory: false,
+            hash_of: None,
             rows: 1000.0,
             width: width_of(p),
         }
@@ -156,6 +178,8 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
                 use super::AggFunc as F;
                 let name = match a.func {
                     F::CountStar => return "count(*)".into(),
+                    // PostgreSQL shows the column itself.
+                    F::Dependent => return list(&a.args, &cx.with(input)),
                     F::Count => "count",
                     F::Sum => "sum",
                     F::Avg => "avg",
@@ -694,10 +718,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             let mut hash = Disp::new("Hash", &j.right);
             hash.rows = r.rows;
             hash.width = r.width;
-            if e.analyze {
-                hash.props
-                    .push("Buckets: 1024  Batches: 1  Memory Usage: 9kB".into());
-            }
+            hash.hash_of = Some(p);
             hash.children = vec![r];
             d.rows = l.rows.max(hash.rows);
             d.children = vec![l, hash];
@@ -725,9 +746,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             let mut d = Disp::new("Sort", p);
             d.props
                 .push(format!("Sort Key: {}", sort_keys(keys, &cx.with(input))));
-            if e.analyze {
-                d.props.push("Sort Method: quicksort  Memory: 25kB".into());
-            }
+            d.sort_memory = true;
             let c = build(input, cx, e);
             d.rows = c.rows;
             d.children = vec![c];
@@ -976,20 +995,31 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
     let mut removed = None;
     if e.analyze {
         match count(d.stat) {
-            Some((rows, loops)) if loops > 0 => {
-                let per = (rows as f64 / loops as f64).round();
+            Some(st) if st.loops > 0 => {
+                // PostgreSQL shows per-loop averages.
+                let loops = st.loops as f64;
+                let per = st.rows as f64 / loops;
                 if e.timing {
+                    let ms = |ns: u64| ns as f64 / 1e6 / loops;
+                    // A Hash returns no rows: its time is its join's build, first to last.
+                    let (first, total) = match count(d.hash_of) {
+                        Some(j) => (j.build_ns, j.build_ns),
+                        None => (st.startup_ns, st.total_ns),
+                    };
                     let _ = write!(
                         line,
-                        " (actual time=0.001..0.001 rows={per:.0} loops={loops})"
+                        " (actual time={:.3}..{:.3} rows={per:.0} loops={})",
+                        ms(first),
+                        ms(total),
+                        st.loops
                     );
                 } else {
-                    let _ = write!(line, " (actual rows={per:.0} loops={loops})");
+                    let _ = write!(line, " (actual rows={per:.0} loops={})", st.loops);
                 }
-                if let Some((below, _)) = count(d.filtered_from) {
-                    let gone = below.saturating_sub(rows);
+                if let Some(below) = count(d.filtered_from) {
+                    let gone = below.rows.saturating_sub(st.rows);
                     if gone > 0 {
-                        removed = Some((gone as f64 / loops as f64).round());
+                        removed = Some(gone as f64 / loops);
                     }
                 }
             }
@@ -1007,15 +1037,36 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
             }
         }
     }
+    let ran = |p: Option<&Plan>| count(p).filter(|s| s.loops > 0);
+    if d.sort_memory && e.analyze {
+        if let Some(st) = ran(d.stat) {
+            out.push(format!(
+                "{pad}Sort Method: quicksort  Memory: {}kB",
+                kb(st.mem_bytes)
+            ));
+        }
+    }
+    if let (Some(j), true) = (ran(d.hash_of), e.analyze) {
+        out.push(format!(
+            "{pad}Buckets: {}  Batches: 1  Memory Usage: {}kB",
+            j.buckets,
+            kb(j.mem_bytes)
+        ));
+    }
     if d.heap_fetches {
-        if let Some((rows, loops)) = count(d.filtered_from.or(d.stat)) {
-            let per = (rows as f64 / loops.max(1) as f64).round();
+        if let Some(st) = count(d.filtered_from.or(d.stat)) {
+            let per = st.rows as f64 / st.loops.max(1) as f64;
             out.push(format!("{pad}Heap Fetches: {per:.0}"));
         }
     }
     for c in &d.children {
         write(c, depth_col + 6, e, stats, out);
     }
+}
+
+/// Bytes in kB, rounded up, as PostgreSQL prints memory.
+fn kb(bytes: u64) -> u64 {
+    bytes.div_ceil(1024)
 }
 
 /// The lines of EXPLAIN for `e` (with ANALYZE's counts from `stats`).

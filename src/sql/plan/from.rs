@@ -11,7 +11,7 @@ use super::coerce::common_type;
 use super::func_call::{not_unique, undefined_function};
 use super::names::node_name;
 use super::nodes::{Column, JoinKind, ListFn, Node, Plan, Srf, SrfCall};
-use super::scope::{Scope, ScopeCol};
+use super::scope::{Scope, ScopeCol, TableCol};
 use super::virtual_table::{guarded_catalog, virtual_columns, virtual_table};
 use super::{loc, modify, names_of, with_modify, Planner};
 use crate::error::{code, PgError, PgResult};
@@ -149,7 +149,33 @@ impl Planner<'_> {
         let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
             let rowid = self.state.lock.as_mut().is_some_and(|l| l.table(&relname));
             if let Some(plan) = self.plan_table_ref(rv, rowid)? {
-                return self.scope_for(plan, &relname, alias);
+                let pk = match &plan.node {
+                    Node::SeqScan { rel, .. } => Some((
+                        rel.rel.oid,
+                        rel.rel
+                            .indexes
+                            .iter()
+                            .find(|i| i.primary)
+                            .map(|i| i.columns.clone())
+                            .unwrap_or_default(),
+                    )),
+                    _ => None,
+                };
+                let (plan, mut scope) = self.scope_for(plan, &relname, alias)?;
+                if let Some((oid, pk)) = pk {
+                    for (pos, c) in scope.cols.iter_mut().enumerate() {
+                        // The row id FOR UPDATE adds is no column of the table.
+                        if c.origin.is_some() {
+                            c.table = Some(TableCol {
+                                rel: relname.clone(),
+                                oid,
+                                pos,
+                                in_pk: pk.contains(&pos),
+                            });
+                        }
+                    }
+                }
+                return Ok((plan, scope));
             }
             return Err(modify::undefined_table(rv));
         };
@@ -340,6 +366,12 @@ impl Planner<'_> {
             let (lt, rt, name) = (l.ty, r.ty, l.name.clone());
             let rel = using_alias.map_or(String::new(), str::to_string);
             let (lo, ro) = (l.origin, r.origin);
+            // The merged column is the left (right) table's own where PostgreSQL's join alias
+            // variable is a plain variable of that side.
+            let (lt_col, rt_col) = (
+                l.table.clone().filter(|_| lt == ty),
+                r.table.clone().filter(|_| rt == ty),
+            );
             let le = self.coerce(Expr::Column(li), lt, ty, -1, CoercionContext::Implicit, -1)?;
             let re = self.coerce(
                 Expr::Column(left_width + ri),
@@ -349,10 +381,10 @@ impl Planner<'_> {
                 CoercionContext::Implicit,
                 -1,
             )?;
-            let (e, origin) = match kind {
-                JoinKind::Inner | JoinKind::Left => (le, lo.filter(|_| lt == ty)),
-                JoinKind::Right => (re, ro.filter(|_| rt == ty)),
-                JoinKind::Full => (Expr::Coalesce(vec![le, re]), None),
+            let (e, origin, table) = match kind {
+                JoinKind::Inner | JoinKind::Left => (le, lo.filter(|_| lt == ty), lt_col),
+                JoinKind::Right => (re, ro.filter(|_| rt == ty), rt_col),
+                JoinKind::Full => (Expr::Coalesce(vec![le, re]), None, None),
             };
             exprs.push(e);
             columns.push(Column {
@@ -369,6 +401,7 @@ impl Planner<'_> {
                 origin,
                 hidden: false,
                 qualified_only: false,
+                table,
             });
         }
         for (i, c) in scope.cols.into_iter().enumerate() {

@@ -433,6 +433,7 @@ impl Planner<'_> {
                     origin: c.origin,
                     hidden: false,
                     qualified_only: false,
+                    table: None,
                 })
                 .collect(),
         }

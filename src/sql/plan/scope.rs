@@ -26,6 +26,27 @@ pub(super) struct ScopeCol {
     /// One side's own column of a JOIN ... USING pair: found only qualified (`a.id`) and by
     /// `a.*`; unqualified `id` and `*` mean the merged column.
     pub(super) qualified_only: bool,
+    /// Where the column is a table's own, named in FROM at this query level (PostgreSQL's
+    /// RTE_RELATION): which table and column, for GROUP BY's functional dependency
+    /// (`AggCtx::dependent_column`). None for subqueries, views, functions and the rest.
+    pub(super) table: Option<TableCol>,
+}
+
+/// A column of a table named in FROM: the FROM item's name (unique within a query level), the
+/// table, the column's position, and whether the column is in the table's primary key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct TableCol {
+    pub(super) rel: String,
+    pub(super) oid: u32,
+    pub(super) pos: usize,
+    pub(super) in_pk: bool,
+}
+
+impl TableCol {
+    /// Whether `other` is a column of the same FROM item.
+    pub(super) fn same_item(&self, other: &TableCol) -> bool {
+        self.rel == other.rel && self.oid == other.oid
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -90,6 +111,7 @@ impl Planner<'_> {
                         origin: c.origin,
                         hidden,
                         qualified_only: false,
+                        table: None,
                     }
                 })
                 .collect(),

@@ -77,6 +77,7 @@ impl Planner<'_> {
                         origin: None,
                         hidden: false,
                         qualified_only: false,
+                        table: None,
                     })
                     .collect(),
             };

@@ -32,6 +32,7 @@ fn scope_of(rel: &str, columns: &[ColumnDef]) -> Scope {
                 origin: None,
                 hidden: false,
                 qualified_only: false,
+                table: None,
             })
             .collect(),
     }

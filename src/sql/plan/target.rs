@@ -147,6 +147,7 @@ impl Planner<'_> {
                     origin: None,
                     hidden: false,
                     qualified_only: false,
+                    table: None,
                 });
             }
             plan = Plan {
@@ -177,7 +178,7 @@ impl Planner<'_> {
         } = targets;
         let mut exprs = Vec::new();
         let mut columns = Vec::new();
-        for (i, (name, node, _)) in targets.iter().enumerate() {
+        for (i, (name, node, location)) in targets.iter().enumerate() {
             let (e, t, typmod) = if let Some((ci, ty)) = srf_targets.get(&i) {
                 if agg_ctx.is_some() {
                     return Err(PgError::feature_not_supported(
@@ -190,13 +191,15 @@ impl Planner<'_> {
                 let e = match agg_ctx.as_mut() {
                     Some(ctx) => {
                         let col = Expr::Column(*ci);
-                        match ctx.group.iter().position(|g| same_expr(g, &col)) {
-                            Some(p) => Expr::Column(p),
+                        let key = ctx.group.iter().position(|g| same_expr(g, &col));
+                        match key.map(Expr::Column).or_else(|| ctx.dependent_column(*ci)) {
+                            Some(e) => e,
                             None => {
                                 return Err(PgError::new(
                                     code::GROUPING_ERROR,
                                     format!("column \"{}.{}\" must appear in the GROUP BY clause or be used in an aggregate function", c.rel, c.name),
-                                ))
+                                )
+                                .at(loc(*location)))
                             }
                         }
                     }
@@ -237,10 +240,10 @@ impl Planner<'_> {
                     .and_then(|d| self.outer.iter().rev().nth(d))
                     .and_then(|sc| sc.cols.get(*ci))
                     .and_then(|c| c.origin),
-                (Expr::Column(p), Some(ctx)) => match ctx.group.get(*p) {
-                    Some(Expr::Column(ci)) => ctx.input.cols.get(*ci).and_then(|c| c.origin),
-                    _ => None,
-                },
+                (Expr::Column(p), Some(ctx)) => ctx
+                    .source_column(*p)
+                    .and_then(|ci| ctx.input.cols.get(ci))
+                    .and_then(|c| c.origin),
                 _ => None,
             };
             // A column reference has its column's typmod (char(5) is 9 in RowDescription).
@@ -254,10 +257,9 @@ impl Planner<'_> {
                         .checked_sub(1)
                         .and_then(|d| self.outer.iter().rev().nth(d))
                         .and_then(|sc| sc.cols.get(*ci)),
-                    (Expr::Column(p), Some(ctx)) => match ctx.group.get(*p) {
-                        Some(Expr::Column(ci)) => ctx.input.cols.get(*ci),
-                        _ => None,
-                    },
+                    (Expr::Column(p), Some(ctx)) => {
+                        ctx.source_column(*p).and_then(|ci| ctx.input.cols.get(ci))
+                    }
                     _ => None,
                 };
                 col.filter(|c| c.ty == t).map_or(-1, |c| c.typmod)

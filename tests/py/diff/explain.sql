@@ -113,6 +113,19 @@ RESET enable_bitmapscan;
 SELECT count(*) FROM ex_t;
 DROP TABLE ex_t;
 
+-- name: explain_analyze_loops
+-- Per-loop averages: the inner side runs once per outer row; 210 rows over 20 loops print as
+-- PostgreSQL rounds 10.5. A node never started says so.
+DROP TABLE IF EXISTS ex_o;
+CREATE TABLE ex_o (id int PRIMARY KEY, v int);
+INSERT INTO ex_o SELECT g, g FROM generate_series(1, 20) g;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_o o, LATERAL (SELECT count(*) FROM generate_series(1, o.v)) s;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_o o, LATERAL (SELECT count(*) FROM generate_series(1, o.v)) s WHERE o.v > 100;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM ex_o WHERE v % 3 = 0 LIMIT 2;
+EXPLAIN (ANALYZE false, COSTS OFF) SELECT * FROM ex_o;
+EXPLAIN (COSTS OFF, SUMMARY OFF) SELECT * FROM ex_o;
+DROP TABLE ex_o;
+
 -- name: explain_option_errors
 -- @errors
 EXPLAIN (TIMING) SELECT 1;

@@ -163,6 +163,7 @@ impl Planner<'_> {
             both.cols.extend(scope.cols.iter().map(|c| ScopeCol {
                 rel: "excluded".to_string(),
                 origin: None,
+                table: None,
                 ..c.clone()
             }));
             let sets = self.bind_sets(rel, &oc.target_list, &both)?;

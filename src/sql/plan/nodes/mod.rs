@@ -200,6 +200,9 @@ pub enum AggFunc {
     PercentileCont(bool),
     PercentileDisc(bool),
     Mode,
+    /// A column used ungrouped because it depends on the grouped primary key (plan/agg.rs):
+    /// its value, the same in every row of the group. Never written by users.
+    Dependent,
 }
 
 #[derive(Debug, Clone)]
