@@ -12,13 +12,7 @@ from __future__ import annotations
 import time
 
 import pgwire
-
-
-def wait_until(cond, what: str, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
+from polling import wait_until
 
 
 def waiting(admin: pgwire.Conn, key: int) -> list[tuple]:

@@ -5,11 +5,10 @@ schedule (autovacuum_naptime, 60 s), so the two cannot be compared step by step.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import servers
+from polling import wait_until
 
 TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
 
@@ -21,13 +20,6 @@ def fast_vacuum(tmp_root):
     p.start()
     yield p
     p.stop()
-
-
-def wait_until(cond, what: str, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
 
 
 def autovacuums(c, table: str) -> int:

@@ -24,6 +24,7 @@ import pytest
 
 import pgwire
 import servers
+from polling import wait_until
 
 TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
 
@@ -43,13 +44,6 @@ def threads(pid: int) -> int:
             if line.startswith("Threads:"):
                 return int(line.split()[1])
     raise AssertionError("no Threads line")
-
-
-def wait_until(cond, what: str, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 def activity(c: pgwire.Conn, pattern: str) -> list[tuple]:
