@@ -28,7 +28,8 @@ fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
     rel.columns.iter().map(|(name, _)| f(name)).collect()
 }
 
-fn text_array(items: &[String]) -> Value {
+/// A text[] of `items`; NULL for none (as PostgreSQL's catalogs show an empty list).
+pub(super) fn text_array(items: &[String]) -> Value {
     if items.is_empty() {
         return Value::Null;
     }

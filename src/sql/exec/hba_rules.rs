@@ -1,23 +1,14 @@
 //! The rows of pg_hba_file_rules: each line of the host rules file as PostgreSQL 15 shows it
 //! (the file as it is on disk now, like PostgreSQL's view, whatever rules are loaded).
 
+use super::catalog_roles::text_array;
 use super::Row;
 use crate::error::{code, PgError, PgResult};
 use crate::instance::Instance;
-use crate::sql::types::{Array, Type, Value};
+use crate::sql::types::Value;
 
 fn text(s: Option<String>) -> Value {
     s.map(Value::Text).unwrap_or(Value::Null)
-}
-
-fn text_array(items: Vec<String>) -> Value {
-    if items.is_empty() {
-        return Value::Null;
-    }
-    Value::Array(Box::new(Array::one_dim(
-        Type::TEXT,
-        items.into_iter().map(Value::Text).collect(),
-    )))
 }
 
 pub(super) fn rows(instance: &Instance) -> PgResult<Vec<Row>> {
@@ -45,17 +36,18 @@ pub(super) fn rows(instance: &Instance) -> PgResult<Vec<Row>> {
                 ],
                 Some(r) => {
                     let (address, netmask) = r.address_columns();
-                    let names =
-                        |t: &[crate::hba::Token]| t.iter().map(|t| t.text.clone()).collect();
+                    let names = |t: &[crate::hba::Token]| {
+                        t.iter().map(|t| t.text.clone()).collect::<Vec<String>>()
+                    };
                     vec![
                         line,
                         Value::Text(r.conn.name().into()),
-                        text_array(names(&r.databases)),
-                        text_array(names(&r.users)),
+                        text_array(&names(&r.databases)),
+                        text_array(&names(&r.users)),
                         text(address),
                         text(netmask),
                         Value::Text(r.method.name().into()),
-                        text_array(r.options),
+                        text_array(&r.options),
                         error,
                     ]
                 }
