@@ -22,7 +22,7 @@ use crate::sql::types::{
 use crate::txn::Isolation;
 
 pub use crate::sql::guc::{all_names, display_name};
-use crate::sql::guc::{cannot_change, find, Context::*, Kind::*, GUCS};
+use crate::sql::guc::{cannot_change, find, parse_ms, Context::*, Kind::*, GUCS};
 
 /// A session's settings.
 #[derive(Clone, Debug, Default)]
@@ -93,32 +93,6 @@ fn guc_bool(v: &str) -> Option<bool> {
         return None;
     }
     parse_bool(v)
-}
-
-fn parse_ms(v: &str, unit: &str) -> Option<i64> {
-    let v = v.trim();
-    let split = v
-        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
-        .unwrap_or(v.len());
-    let (num, suffix) = v.split_at(split);
-    let n: f64 = num.parse().ok()?;
-    let factor = match suffix.trim() {
-        "" => {
-            if unit == "s" {
-                1000.0
-            } else {
-                1.0
-            }
-        }
-        "us" => 0.001,
-        "ms" => 1.0,
-        "s" => 1000.0,
-        "min" => 60_000.0,
-        "h" => 3_600_000.0,
-        "d" => 86_400_000.0,
-        _ => return None,
-    };
-    Some((n * factor).round() as i64)
 }
 
 /// A memory setting in kB (its unit): a plain number, or a number with kB, MB, GB or TB.

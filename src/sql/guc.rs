@@ -170,7 +170,6 @@ pub fn find(name: &str) -> Option<&'static Guc> {
     GUCS.iter().find(|g| g.name.eq_ignore_ascii_case(name))
 }
 
-/// Names and descriptions for pg_settings / SHOW ALL.
 /// What pg_settings shows of a setting besides its name and texts, as PostgreSQL's view does.
 pub struct SettingRow {
     /// The value in the setting's base unit (a time setting shown as `5min` is `300` in s).
@@ -186,7 +185,9 @@ pub fn setting_row(g: &Guc, shown: &str) -> SettingRow {
         Int(u) => u,
         _ => None,
     };
-    let setting = match unit.and_then(|u| in_unit(shown, u)) {
+    // SHOW prints a time with a unit (`5min`); pg_settings gives it in the setting's unit.
+    let in_unit = |u: &str| Some(parse_ms(shown, u)? / if u == "s" { 1000 } else { 1 });
+    let setting = match unit.and_then(in_unit) {
         Some(n) => n.to_string(),
         None => shown.to_string(),
     };
@@ -208,29 +209,35 @@ pub fn setting_row(g: &Guc, shown: &str) -> SettingRow {
     }
 }
 
-/// A time as SHOW gives it (`0`, `250ms`, `5min`) in `unit` (ms or s).
-fn in_unit(shown: &str, unit: &str) -> Option<i64> {
-    let split = shown
-        .find(|c: char| !(c.is_ascii_digit() || c == '-'))
-        .unwrap_or(shown.len());
-    let n: i64 = shown[..split].parse().ok()?;
-    let ms = match &shown[split..] {
-        "" => return Some(n),
-        "ms" => 1,
-        "s" => 1000,
-        "min" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
+/// A time setting's value in ms: a number in the setting's `unit` (ms or s), or a number with
+/// one of PostgreSQL's time units (us, ms, s, min, h, d), rounded to whole ms.
+pub fn parse_ms(v: &str, unit: &str) -> Option<i64> {
+    let v = v.trim();
+    let split = v
+        .find(|c: char| !(c.is_ascii_digit() || c == '-' || c == '.'))
+        .unwrap_or(v.len());
+    let (num, suffix) = v.split_at(split);
+    let n: f64 = num.parse().ok()?;
+    let factor = match suffix.trim() {
+        "" => {
+            if unit == "s" {
+                1000.0
+            } else {
+                1.0
+            }
+        }
+        "us" => 0.001,
+        "ms" => 1.0,
+        "s" => 1000.0,
+        "min" => 60_000.0,
+        "h" => 3_600_000.0,
+        "d" => 86_400_000.0,
         _ => return None,
     };
-    let per = match unit {
-        "ms" => 1,
-        "s" => 1000,
-        _ => return None,
-    };
-    n.checked_mul(ms).map(|v| v / per)
+    Some((n * factor).round() as i64)
 }
 
+/// Names and descriptions for pg_settings / SHOW ALL.
 pub fn all_names() -> Vec<(&'static str, &'static str)> {
     GUCS.iter().map(|g| (g.name, g.desc)).collect()
 }
