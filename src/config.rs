@@ -104,6 +104,33 @@ pub struct Args {
     /// min, h), 1 s to 1 day (PostgreSQL's minimum is 30 s; shorter serves tests).
     #[arg(long, env = "THREADGRES_CHECKPOINT_TIMEOUT")]
     pub checkpoint_timeout: Option<String>,
+    /// Flush the write-ahead log to disk at commit (fsync): on or off (off: a crash of the
+    /// machine may lose or damage anything, as in PostgreSQL).
+    #[arg(long, env = "THREADGRES_FSYNC")]
+    pub fsync: Option<String>,
+    /// Size of each WAL segment file (wal_segment_size; initdb's --wal-segsize), a power of two
+    /// from 64kB to 1GB, with a unit (kB, MB, GB); fixed when the data directory is created.
+    #[arg(long, env = "THREADGRES_WAL_SEGMENT_SIZE")]
+    pub wal_segment_size: Option<String>,
+    /// WAL kept for recycling (min_wal_size), with a unit; default 80MB.
+    #[arg(long, env = "THREADGRES_MIN_WAL_SIZE")]
+    pub min_wal_size: Option<String>,
+    /// WAL kept at most after a checkpoint, and the amount after which one is started
+    /// (max_wal_size), with a unit; default 1GB.
+    #[arg(long, env = "THREADGRES_MAX_WAL_SIZE")]
+    pub max_wal_size: Option<String>,
+    /// The WAL ring in memory (wal_buffers), a power of two from 64kB up to the segment
+    /// size; default 4MB.
+    #[arg(long, env = "THREADGRES_WAL_BUFFERS")]
+    pub wal_buffers: Option<String>,
+    /// How long the WAL writer sleeps between flushes of asynchronous commits
+    /// (wal_writer_delay), in ms (or with s); 1ms to 10s, default 200ms.
+    #[arg(long, env = "THREADGRES_WAL_WRITER_DELAY")]
+    pub wal_writer_delay: Option<String>,
+    /// How long a requested flush waits for more commits to join it (commit_delay), in
+    /// microseconds, 0 to 100000; default 0.
+    #[arg(long, env = "THREADGRES_COMMIT_DELAY")]
+    pub commit_delay: Option<String>,
     /// Optional TOML configuration file with the same settings (snake_case keys).
     #[arg(long, env = "THREADGRES_CONFIG")]
     pub config: Option<PathBuf>,
@@ -136,6 +163,13 @@ struct FileConfig {
     hba_file: Option<PathBuf>,
     authentication_timeout: Option<Seconds>,
     checkpoint_timeout: Option<Seconds>,
+    fsync: Option<String>,
+    wal_segment_size: Option<String>,
+    min_wal_size: Option<String>,
+    max_wal_size: Option<String>,
+    wal_buffers: Option<String>,
+    wal_writer_delay: Option<String>,
+    commit_delay: Option<String>,
 }
 
 /// A duration in the TOML file: `30` or `"30s"`.
@@ -200,6 +234,50 @@ pub struct Config {
     pub authentication_timeout_s: u64,
     /// checkpoint_timeout, in seconds (PostgreSQL's default 300).
     pub checkpoint_timeout_s: u64,
+    /// The write-ahead log's settings.
+    pub wal: WalSettings,
+}
+
+/// The write-ahead log's server-level settings, with PostgreSQL's names (bytes and
+/// microseconds here; SHOW gives them in PostgreSQL's units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WalSettings {
+    pub fsync: bool,
+    pub wal_segment_size: u64,
+    pub min_wal_size: u64,
+    pub max_wal_size: u64,
+    pub wal_buffers: u64,
+    pub wal_writer_delay_ms: u64,
+    pub commit_delay_us: u64,
+}
+
+impl Default for WalSettings {
+    fn default() -> Self {
+        WalSettings {
+            fsync: true,
+            wal_segment_size: 16 << 20,
+            min_wal_size: 80 << 20,
+            max_wal_size: 1 << 30,
+            wal_buffers: 4 << 20,
+            wal_writer_delay_ms: 200,
+            commit_delay_us: 0,
+        }
+    }
+}
+
+impl WalSettings {
+    /// The log's options for the directory `dir`.
+    pub fn options(&self, dir: &std::path::Path) -> crate::wal::WalOptions {
+        let mut o = crate::wal::WalOptions::new(dir);
+        o.fsync = self.fsync;
+        o.wal_segment_size = self.wal_segment_size;
+        o.min_wal_size = self.min_wal_size.max(2 * self.wal_segment_size);
+        o.max_wal_size = self.max_wal_size.max(2 * self.wal_segment_size);
+        o.wal_buffers = (self.wal_buffers as usize).min(self.wal_segment_size as usize);
+        o.wal_writer_delay = std::time::Duration::from_millis(self.wal_writer_delay_ms);
+        o.commit_delay = std::time::Duration::from_micros(self.commit_delay_us);
+        o
+    }
 }
 
 /// The server-level settings SHOW and pg_settings show as text, made once at start (a
@@ -216,6 +294,7 @@ pub struct Shown {
     pub hba_file: String,
     pub authentication_timeout_s: u64,
     pub checkpoint_timeout_s: u64,
+    pub wal: WalSettings,
 }
 
 impl Config {
@@ -248,6 +327,7 @@ impl Config {
                 .map_or_else(String::new, |p| p.display().to_string()),
             authentication_timeout_s: self.authentication_timeout_s,
             checkpoint_timeout_s: self.checkpoint_timeout_s,
+            wal: self.wal,
         }
     }
 }
@@ -294,6 +374,7 @@ impl Default for Config {
             hba_rules: None,
             authentication_timeout_s: 60,
             checkpoint_timeout_s: 300,
+            wal: WalSettings::default(),
         }
     }
 }
@@ -400,6 +481,15 @@ impl Config {
                 .ok_or_else(|| format!("invalid checkpoint_timeout \"{t}\": use 1s to 1d"))?;
         }
         c.hba_file = args.hba_file.or(file.hba_file);
+        c.wal = wal_settings(&wal_given(
+            args.fsync.or(file.fsync),
+            args.wal_segment_size.or(file.wal_segment_size),
+            args.min_wal_size.or(file.min_wal_size),
+            args.max_wal_size.or(file.max_wal_size),
+            args.wal_buffers.or(file.wal_buffers),
+            args.wal_writer_delay.or(file.wal_writer_delay),
+            args.commit_delay.or(file.commit_delay),
+        ))?;
         Ok(c)
     }
 
@@ -437,6 +527,101 @@ impl Config {
         self.data_dir = std::fs::canonicalize(dir)
             .map_err(|e| format!("could not access data directory \"{}\": {e}", dir.display()))?;
         Ok(())
+    }
+}
+
+/// The WAL settings as given (name, value), in a fixed order.
+type WalGiven = [(&'static str, Option<String>); 7];
+
+fn wal_given(
+    fsync: Option<String>,
+    seg: Option<String>,
+    min: Option<String>,
+    max: Option<String>,
+    buffers: Option<String>,
+    delay: Option<String>,
+    commit_delay: Option<String>,
+) -> WalGiven {
+    [
+        ("fsync", fsync),
+        ("wal_segment_size", seg),
+        ("min_wal_size", min),
+        ("max_wal_size", max),
+        ("wal_buffers", buffers),
+        ("wal_writer_delay", delay),
+        ("commit_delay", commit_delay),
+    ]
+}
+
+/// Parses and checks the WAL settings (PostgreSQL's ranges, but segments from 64kB, which
+/// tests use; PostgreSQL's smallest is 1MB).
+fn wal_settings(given: &WalGiven) -> Result<WalSettings, String> {
+    let mut w = WalSettings::default();
+    let size = |name: &str, v: &str, min: u64, max: u64| {
+        crate::memory::parse_size(v)
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "invalid {name} \"{v}\": use {} to {}",
+                    fmt_size(min),
+                    fmt_size(max)
+                )
+            })
+    };
+    for (name, value) in given {
+        let Some(v) = value else { continue };
+        match *name {
+            "fsync" => w.fsync = on_off("fsync", Some(v.clone()), true)?,
+            "wal_segment_size" => {
+                w.wal_segment_size = size(name, v, 64 << 10, 1 << 30)?;
+                if !w.wal_segment_size.is_power_of_two() {
+                    return Err(format!(
+                        "invalid wal_segment_size \"{v}\": not a power of two"
+                    ));
+                }
+            }
+            "min_wal_size" => w.min_wal_size = size(name, v, 128 << 10, 1 << 40)?,
+            "max_wal_size" => w.max_wal_size = size(name, v, 128 << 10, 1 << 40)?,
+            "wal_buffers" => {
+                w.wal_buffers = size(name, v, 64 << 10, 1 << 30)?;
+                if !w.wal_buffers.is_power_of_two() {
+                    return Err(format!("invalid wal_buffers \"{v}\": not a power of two"));
+                }
+            }
+            "wal_writer_delay" => {
+                let t = v.trim();
+                let ms = match t.strip_suffix("ms") {
+                    Some(n) => n.trim().parse().ok(),
+                    None => parse_seconds(t)
+                        .map(|s| s * 1000)
+                        .filter(|_| t.ends_with('s'))
+                        .or_else(|| t.parse().ok()),
+                };
+                w.wal_writer_delay_ms = ms
+                    .filter(|n| (1..=10_000).contains(n))
+                    .ok_or_else(|| format!("invalid wal_writer_delay \"{v}\": use 1ms to 10s"))?;
+            }
+            "commit_delay" => {
+                w.commit_delay_us = v
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|n| *n <= 100_000)
+                    .ok_or_else(|| format!("invalid commit_delay \"{v}\": use 0 to 100000"))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(w)
+}
+
+fn fmt_size(n: u64) -> String {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
+        format!("{}GB", n >> 30)
+    } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{}MB", n >> 20)
+    } else {
+        format!("{}kB", n >> 10)
     }
 }
 

@@ -197,9 +197,13 @@ impl Instance {
             instance.config.port,
             &instance.catalog,
             &instance.txns,
+            |dir| instance.config.wal.options(dir),
         )?;
         let fresh = durable.fresh();
         let _ = instance.durable.set(durable);
+        let recovered = restored.as_ref().is_some_and(|r| {
+            r.header.kind != crate::durable::Kind::Shutdown || r.replayed.records > 0
+        });
         if let Some(r) = restored {
             let h = &r.header;
             tracing::info!(
@@ -221,10 +225,24 @@ impl Instance {
                 r.bytes,
                 r.seconds
             );
-            *instance.databases.write() = r.databases.into_iter().collect();
+            let p = &r.replayed;
+            if p.records > 0 {
+                tracing::info!(
+                    "redo done at {}: {} records ({} bytes of WAL from {}), {} transactions \
+                     applied in {:.3} s ({:.1} MB/s)",
+                    crate::wal::Lsn(p.end),
+                    p.records,
+                    p.bytes,
+                    crate::wal::Lsn(h.redo),
+                    p.commits,
+                    p.seconds,
+                    p.bytes as f64 / 1e6 / p.seconds.max(1e-9)
+                );
+            }
+            *instance.databases.write() = r.databases.iter().cloned().collect();
             instance
                 .next_db_oid
-                .fetch_max(h.next_db_oid, Ordering::SeqCst);
+                .fetch_max(r.next_db_oid, Ordering::SeqCst);
             instance
                 .next_xid
                 .fetch_max(h.next_xid, std::sync::atomic::Ordering::SeqCst);
@@ -245,6 +263,13 @@ impl Instance {
             }
         }
         instance.start_checkpointer();
+        if recovered {
+            // PostgreSQL's end-of-recovery checkpoint: the log after it names this server's
+            // own row slots.
+            instance
+                .checkpoint(crate::durable::Kind::Recovery)
+                .map_err(|e| format!("end-of-recovery checkpoint failed: {}", e.message))?;
+        }
         if fresh {
             let w = instance
                 .checkpoint(crate::durable::Kind::Initial)
@@ -307,12 +332,7 @@ impl Instance {
         let Some(d) = self.durable.get() else {
             return Ok(None);
         };
-        let counters = crate::durable::Counters {
-            databases: self.database_names(),
-            next_db_oid: self.next_db_oid.load(Ordering::SeqCst),
-            next_xid: self.next_xid.load(std::sync::atomic::Ordering::SeqCst),
-        };
-        let w = d.checkpoint(&self.catalog, &self.txns, counters, kind)?;
+        let w = d.checkpoint(&self.catalog, &self.txns, || self.durable_counters(), kind)?;
         tracing::info!(
             "checkpoint complete ({kind:?}): wrote {} relations, {} rows, {} bytes; total={:.3} s",
             w.relations,
@@ -398,6 +418,15 @@ impl Instance {
 
     pub fn database_oid(&self, name: &str) -> Option<u32> {
         self.databases.read().get(name).copied()
+    }
+
+    /// What a checkpoint or a catalog record holds besides the catalog.
+    pub fn durable_counters(&self) -> crate::durable::Counters {
+        crate::durable::Counters {
+            databases: self.database_names(),
+            next_db_oid: self.next_db_oid.load(Ordering::SeqCst),
+            next_xid: self.next_xid.load(std::sync::atomic::Ordering::SeqCst),
+        }
     }
 
     pub fn database_names(&self) -> Vec<(String, u32)> {

@@ -61,7 +61,7 @@ use std::sync::Arc;
 
 use parking_lot::Mutex;
 
-use crate::txn::{Cid, Snapshot, TxnCell};
+use crate::txn::{Cid, Snapshot, TxnCell, Xid};
 
 pub mod acl;
 pub mod comments;
@@ -384,6 +384,25 @@ impl<D> Catalog<D> {
         });
         out.sort_by_key(|r| r.oid);
         out
+    }
+
+    /// The relation versions transaction `top` created (`.0`, those `snap` sees: not rolled
+    /// back) and the OIDs of relations it ended a version of (`.1`), for the catalog record
+    /// of its commit. One pass over the versions, without sorting.
+    pub fn written_by(&self, top: Xid, snap: &Snapshot) -> (Vec<Arc<Relation<D>>>, Vec<Oid>) {
+        let (mut made, mut ended) = (Vec::new(), Vec::new());
+        self.names.iter_sync(|_, versions| {
+            for r in versions {
+                if r.created.as_ref().is_some_and(|c| c.top() == top) && r.visible(snap) {
+                    made.push(r.clone());
+                }
+                if r.ended.lock().as_ref().is_some_and(|(c, _)| c.top() == top) {
+                    ended.push(r.oid);
+                }
+            }
+            true
+        });
+        (made, ended)
     }
 
     /// Creates a relation (a new OID when `oid` is None, else a new version of that relation)

@@ -130,10 +130,32 @@ impl Sequence {
         *self.state.lock()
     }
 
+    /// The counter for a checkpoint image: as it stands, and the next fetch logs it again
+    /// (PostgreSQL logs the first nextval after a checkpoint: values handed out after the
+    /// image may have been covered only by a record before its redo point).
+    pub fn state_for_image(&self) -> SeqState {
+        let mut st = self.state.lock();
+        st.log_cnt = 0;
+        *st
+    }
+
     /// The next values for one nextval: the value to return and the last value fetched with
     /// it (equal unless CACHE > 1, when the caller keeps the values between them). PostgreSQL's
     /// nextval_internal, step for step, so last_value and log_cnt read as they do there.
     pub fn fetch(&self) -> Result<(i64, i64), SeqError> {
+        self.fetch_logged(|_| Ok::<(), ()>(()))
+            .unwrap_or_else(|()| unreachable!("no log"))
+    }
+
+    /// [`Sequence::fetch`] that calls `log` with the state to make durable, under the
+    /// counter's lock and before the counter moves, when PostgreSQL would log it: values up
+    /// to that state's are then handed out without a record, and a record appended under the
+    /// lock lies in the log before every commit that could have used one of them. An error of
+    /// `log` leaves the counter unchanged.
+    pub fn fetch_logged<E>(
+        &self,
+        log_state: impl FnOnce(SeqState) -> Result<(), E>,
+    ) -> Result<Result<(i64, i64), SeqError>, E> {
         let o = &self.options;
         let (incby, maxv, minv, cache) =
             (o.increment as i128, o.max as i128, o.min as i128, o.cache);
@@ -149,10 +171,9 @@ impl Sequence {
             rescnt += 1;
             fetch -= 1;
         }
-        if log < fetch || !st.is_called {
-            // WAL hook: here the log will record the state SEQ_LOG_VALS values ahead
-            // (last_value = the `next` reached below, is_called, log_cnt 0), before the counter
-            // changes; PostgreSQL also logs at the first nextval after a checkpoint.
+        let logging = log < fetch || !st.is_called;
+        if logging {
+            // The state SEQ_LOG_VALS values ahead is logged (below, once `next` is known).
             fetch += SEQ_LOG_VALS;
             log = fetch;
         }
@@ -163,7 +184,7 @@ impl Sequence {
                         break;
                     }
                     if !o.cycle {
-                        return Err(SeqError::ReachedMax(o.max));
+                        return Ok(Err(SeqError::ReachedMax(o.max)));
                     }
                     next = minv;
                 } else {
@@ -174,7 +195,7 @@ impl Sequence {
                     break;
                 }
                 if !o.cycle {
-                    return Err(SeqError::ReachedMin(o.min));
+                    return Ok(Err(SeqError::ReachedMin(o.min)));
                 }
                 next = maxv;
             } else {
@@ -191,32 +212,53 @@ impl Sequence {
             }
         }
         log -= fetch;
+        if logging {
+            log_state(SeqState {
+                last_value: next as i64,
+                log_cnt: 0,
+                is_called: true,
+            })?;
+        }
         // The values computed lie within min..max, which are i64.
         *st = SeqState {
             last_value: last as i64,
             log_cnt: log.max(0),
             is_called: true,
         };
-        Ok((result as i64, last as i64))
+        Ok(Ok((result as i64, last as i64)))
     }
 
     /// setval(seq, value, is_called).
     pub fn set(&self, value: i64, is_called: bool) -> Result<(), SeqError> {
+        self.set_logged(value, is_called, |_| Ok::<(), ()>(()))
+            .unwrap_or_else(|()| unreachable!("no log"))
+    }
+
+    /// [`Sequence::set`] that logs the new state under the counter's lock first.
+    pub fn set_logged<E>(
+        &self,
+        value: i64,
+        is_called: bool,
+        log_state: impl FnOnce(SeqState) -> Result<(), E>,
+    ) -> Result<Result<(), SeqError>, E> {
         let o = &self.options;
         if value < o.min || value > o.max {
-            return Err(SeqError::OutOfBounds {
+            return Ok(Err(SeqError::OutOfBounds {
                 value,
                 min: o.min,
                 max: o.max,
-            });
+            }));
         }
-        // WAL hook: setval is logged at once, whatever log_cnt was.
-        *self.state.lock() = SeqState {
+        // setval is logged at once, whatever log_cnt was.
+        let mut st = self.state.lock();
+        let new = SeqState {
             last_value: value,
             log_cnt: 0,
             is_called,
         };
-        Ok(())
+        log_state(new)?;
+        *st = new;
+        Ok(Ok(()))
     }
 }
 

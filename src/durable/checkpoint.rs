@@ -7,16 +7,18 @@
 //! synced and renamed over `checkpoint` (then the directory synced), so that a crash at any
 //! moment leaves the previous image or the new one, whole.
 
+use std::collections::HashSet;
 use std::fs::File;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
-use super::image::{self, Header, ImageWriter, Item, Kind, RelationImage, ViewImage};
+use super::image::{self, CatalogImage, Header, ImageWriter, Item, Kind, RelationImage, ViewImage};
 use crate::catalog::{Persistence, RelKind};
 use crate::error::{io_error, PgResult};
 use crate::sql::engine::{is_temp_schema, Rel, SqlCatalog};
 use crate::sql::types::datetime::now_timestamptz;
-use crate::txn::TxnManager;
+use crate::txn::Snapshot;
 
 /// The image's file name in the data directory.
 pub const IMAGE_FILE: &str = "checkpoint";
@@ -35,19 +37,156 @@ pub struct Written {
     pub rows: u64,
     pub bytes: u64,
     pub seconds: f64,
+    /// The image's redo point (where replay starts; WAL before it can go).
+    pub redo: u64,
 }
 
-/// Writes an image of what the newest snapshot sees into `dir`.
+/// Where the log stood when an image's snapshot was taken (`Header`'s fields of the same
+/// names); all zero for an instance without a log.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cut {
+    pub redo: u64,
+    pub catalog_lsn: u64,
+}
+
+/// The catalog items `snap` sees (without rows): databases, roles, schemas, then relations
+/// (tables, views and sequences before the indexes that share their tables' data), then
+/// comments. Returns them with the tables, whose rows an image holds. `fresh_sequences`
+/// makes each sequence's next value log its counter again (a checkpoint: the counter's last
+/// log record may lie before the redo point).
+pub fn catalog_items(
+    catalog: &SqlCatalog,
+    snap: &Snapshot,
+    databases: &[(String, u32)],
+    fresh_sequences: bool,
+) -> (Vec<Item>, Vec<Arc<Rel>>) {
+    let mut items = head_items(catalog, snap, databases);
+    let mut rels = relations(catalog, snap, databases);
+    for rel in &rels {
+        items.push(Item::Relation(Box::new(relation_image(
+            catalog,
+            rel,
+            fresh_sequences,
+        ))));
+    }
+    items.extend(comment_items(catalog, snap));
+    rels.retain(|r| r.kind == RelKind::Table);
+    (items, rels)
+}
+
+/// Databases, roles and schemas.
+fn head_items(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Item> {
+    let mut items = Vec::new();
+    let names: HashSet<&str> = databases.iter().map(|(n, _)| n.as_str()).collect();
+    for (name, oid) in databases {
+        items.push(Item::Database {
+            name: name.clone(),
+            oid: *oid,
+        });
+    }
+    let roles = catalog
+        .roles
+        .visible(snap)
+        .iter()
+        .map(|r| (r.oid, r.def.clone()))
+        .collect();
+    let members = catalog
+        .roles
+        .members(snap)
+        .iter()
+        .map(|m| (m.role, m.member, m.grantor, m.admin))
+        .collect();
+    items.push(Item::Roles { roles, members });
+    for (builtin, ns) in catalog.namespaces.all_visible(snap) {
+        if is_temp_schema(&ns.name) || !names.contains(ns.database.as_str()) {
+            continue;
+        }
+        items.push(Item::Namespace {
+            builtin,
+            oid: ns.oid,
+            database: ns.database.clone(),
+            name: ns.name.clone(),
+            owner: ns.owner,
+            acl: ns.acl.clone(),
+        });
+    }
+    items
+}
+
+fn comment_items(catalog: &SqlCatalog, snap: &Snapshot) -> impl Iterator<Item = Item> {
+    catalog
+        .comments
+        .visible(snap)
+        .into_iter()
+        .map(|(key, text)| Item::Comment { key, text })
+}
+
+/// The relations an image keeps (not temporary, in a live database), tables, views and
+/// sequences before indexes.
+fn relations(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Arc<Rel>> {
+    let names: HashSet<&str> = databases.iter().map(|(n, _)| n.as_str()).collect();
+    let mut rels: Vec<_> = catalog
+        .visible(snap)
+        .into_iter()
+        .filter(|r| {
+            r.persistence != Persistence::Temporary && names.contains(r.name.database.as_str())
+        })
+        .collect();
+    rels.sort_by_key(|r| (r.kind == RelKind::Index, r.oid));
+    rels
+}
+
+/// What a schema-changing commit logs: the relation versions its transaction (`snap.top`,
+/// 0 for none) made that `snap` (its own, seeing its changes) sees, the relations it ended
+/// without making a new version, and the rest of the catalog whole.
+pub fn catalog_image(
+    catalog: &SqlCatalog,
+    snap: &Snapshot,
+    counters: &Counters,
+) -> PgResult<Vec<u8>> {
+    let names: HashSet<&str> = counters.databases.iter().map(|(n, _)| n.as_str()).collect();
+    let (made, ended) = if snap.top == 0 {
+        (Vec::new(), Vec::new())
+    } else {
+        catalog.written_by(snap.top, snap)
+    };
+    let kept = |r: &Arc<Rel>| {
+        r.persistence != Persistence::Temporary && names.contains(r.name.database.as_str())
+    };
+    let live: HashSet<u32> = made.iter().map(|r| r.oid).collect();
+    let changed = made
+        .iter()
+        .filter(|r| kept(r))
+        .map(|r| relation_image(catalog, r, false))
+        .collect();
+    let mut dropped: Vec<u32> = ended.into_iter().filter(|o| !live.contains(o)).collect();
+    dropped.sort_unstable();
+    dropped.dedup();
+    let mut items = head_items(catalog, snap, &counters.databases);
+    items.extend(comment_items(catalog, snap));
+    let image = CatalogImage {
+        next_oid: catalog.peek_next_oid(),
+        next_db_oid: counters.next_db_oid,
+        items,
+        relations: changed,
+        dropped,
+    };
+    postcard::to_stdvec(&image)
+        .map_err(|e| crate::error::PgError::internal(format!("could not encode the catalog: {e}")))
+}
+
+/// Writes an image of what `snap` sees into `dir` (the caller registered the snapshot and
+/// read `cut` before it).
 pub fn write(
     dir: &Path,
     catalog: &SqlCatalog,
-    txns: &TxnManager,
+    snap: &Snapshot,
+    cut: Cut,
     counters: Counters,
     kind: Kind,
 ) -> PgResult<Written> {
     let started = Instant::now();
-    let slot = txns.register();
-    let snap = txns.snapshot(&slot, 0, 0);
+    let snap = *snap;
     let result = (|| {
         let tmp = dir.join(format!("{IMAGE_FILE}.tmp"));
         let file = File::create(&tmp)
@@ -62,76 +201,34 @@ pub fn write(
             next_oid: catalog.peek_next_oid(),
             next_db_oid: counters.next_db_oid,
             next_xid: counters.next_xid,
+            redo: cut.redo,
+            csn: snap.csn,
+            catalog_lsn: cut.catalog_lsn,
         }))
         .map_err(io)?;
-        let databases: std::collections::HashSet<&str> =
-            counters.databases.iter().map(|(n, _)| n.as_str()).collect();
-        for (name, oid) in &counters.databases {
-            w.put(&Item::Database {
-                name: name.clone(),
-                oid: *oid,
-            })
-            .map_err(io)?;
+        let (items, tables) = catalog_items(catalog, &snap, &counters.databases, true);
+        let mut relations = 0u64;
+        for item in &items {
+            relations += matches!(item, Item::Relation(_)) as u64;
+            w.put(item).map_err(io)?;
         }
-        let roles = catalog
-            .roles
-            .visible(&snap)
-            .iter()
-            .map(|r| (r.oid, r.def.clone()))
-            .collect();
-        let members = catalog
-            .roles
-            .members(&snap)
-            .iter()
-            .map(|m| (m.role, m.member, m.grantor, m.admin))
-            .collect();
-        w.put(&Item::Roles { roles, members }).map_err(io)?;
-        for (builtin, ns) in catalog.namespaces.all_visible(&snap) {
-            if is_temp_schema(&ns.name) || !databases.contains(ns.database.as_str()) {
-                continue;
-            }
-            w.put(&Item::Namespace {
-                builtin,
-                oid: ns.oid,
-                database: ns.database.clone(),
-                name: ns.name.clone(),
-                owner: ns.owner,
-                acl: ns.acl.clone(),
-            })
-            .map_err(io)?;
-        }
-        // Tables, views and sequences before the indexes that share their tables' data.
-        let mut rels: Vec<_> = catalog
-            .visible(&snap)
-            .into_iter()
-            .filter(|r| {
-                r.persistence != Persistence::Temporary
-                    && databases.contains(r.name.database.as_str())
-            })
-            .collect();
-        rels.sort_by_key(|r| (r.kind == RelKind::Index, r.oid));
-        let (mut rows, mut relations) = (0u64, 0u64);
-        for rel in &rels {
-            w.put(&Item::Relation(Box::new(relation_image(catalog, rel))))
-                .map_err(io)?;
-            relations += 1;
-            if rel.kind != RelKind::Table {
-                continue;
-            }
-            let mut batch: Vec<Vec<u8>> = Vec::new();
+        let mut rows = 0u64;
+        for rel in &tables {
+            let storage = rel.data.storage_of(rel.oid);
+            let mut batch: Vec<(u64, Vec<u8>)> = Vec::new();
             let mut size = 0usize;
             let mut failed = None;
-            rel.data.heap.image_rows(&snap, |body| {
+            rel.data.heap.image_rows(&snap, |slot, body| {
                 if failed.is_some() {
                     return;
                 }
                 rows += 1;
-                size += body.len();
-                batch.push(body.to_vec());
+                size += body.len() + 8;
+                batch.push((slot, body.to_vec()));
                 if size >= image::ROWS_BATCH_BYTES {
                     let rows = std::mem::take(&mut batch);
                     size = 0;
-                    if let Err(e) = w.put(&Item::Rows { oid: rel.oid, rows }) {
+                    if let Err(e) = w.put(&Item::Rows { storage, rows }) {
                         failed = Some(e);
                     }
                 }
@@ -141,14 +238,11 @@ pub fn write(
             }
             if !batch.is_empty() {
                 w.put(&Item::Rows {
-                    oid: rel.oid,
+                    storage,
                     rows: batch,
                 })
                 .map_err(io)?;
             }
-        }
-        for (key, text) in catalog.comments.visible(&snap) {
-            w.put(&Item::Comment { key, text }).map_err(io)?;
         }
         w.put(&Item::End { relations, rows }).map_err(io)?;
         let bytes = w.bytes;
@@ -161,9 +255,9 @@ pub fn write(
             rows,
             bytes,
             seconds: started.elapsed().as_secs_f64(),
+            redo: cut.redo,
         })
     })();
-    txns.unregister(&slot);
     if result.is_err() {
         // A failed image (a full disk, an I/O error) leaves the previous one in place; the
         // partial file goes, so that it holds no space.
@@ -172,7 +266,7 @@ pub fn write(
     result
 }
 
-fn relation_image(catalog: &SqlCatalog, rel: &Rel) -> RelationImage {
+fn relation_image(catalog: &SqlCatalog, rel: &Rel, fresh_sequences: bool) -> RelationImage {
     RelationImage {
         oid: rel.oid,
         name: rel.name.clone(),
@@ -195,7 +289,11 @@ fn relation_image(catalog: &SqlCatalog, rel: &Rel) -> RelationImage {
         sequence: rel.data.sequence.as_ref().map(|s| image::SequenceImage {
             options: s.options,
             owned_by: s.owned_by,
-            state: s.state(),
+            state: if fresh_sequences {
+                s.state_for_image()
+            } else {
+                s.state()
+            },
         }),
     }
 }

@@ -17,7 +17,7 @@ use crate::catalog::sequence::{OwnedBy, SeqOptions, SeqState};
 use crate::catalog::{ColumnDef, ConstraintDef, IndexDef, Oid, Persistence, QualName, RelKind};
 
 /// The bytes a file of this format starts with.
-pub const MAGIC: &[u8; 8] = b"TGIMAGE1";
+pub const MAGIC: &[u8; 8] = b"TGIMAGE2";
 /// The largest batch of rows in one frame (a bigger row gets a frame of its own).
 pub const ROWS_BATCH_BYTES: usize = 1 << 20;
 /// The largest frame a reader accepts: a row is at most 1 GB, as in PostgreSQL, plus its
@@ -35,6 +35,8 @@ pub enum Kind {
     Shutdown,
     /// checkpoint_timeout after the last one, when something was committed since.
     Timed,
+    /// At the end of crash recovery, before connections are accepted.
+    Recovery,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -46,6 +48,28 @@ pub struct Header {
     pub next_oid: Oid,
     pub next_db_oid: i32,
     pub next_xid: u64,
+    /// Where replay starts: every record of a transaction the image does not hold lies at or
+    /// after it (`durable` claim R1).
+    pub redo: u64,
+    /// The image's snapshot: commits with a CSN at or above it are replayed, those below are
+    /// in the image.
+    pub csn: u64,
+    /// The insert position when the snapshot was taken: catalog records without a
+    /// transaction (CREATE and DROP DATABASE) at or after it are replayed.
+    pub catalog_lsn: u64,
+}
+
+/// What a schema-changing commit changed in the catalog, logged with that commit: the
+/// databases, roles, schemas and comments whole ([`Item`]s: they are few), and of the
+/// relations only those the transaction created or changed (their new versions) and those it
+/// dropped, so that a record's size does not grow with the number of tables.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CatalogImage {
+    pub next_oid: Oid,
+    pub next_db_oid: i32,
+    pub items: Vec<Item>,
+    pub relations: Vec<RelationImage>,
+    pub dropped: Vec<Oid>,
 }
 
 /// A relation version as the image keeps it: its catalog entry, and what its data holds
@@ -109,10 +133,11 @@ pub enum Item {
         acl: Option<Acl>,
     },
     Relation(Box<RelationImage>),
-    /// Packed row bodies of table `oid`.
+    /// Packed row bodies of the table storage numbered `storage`, each with the slot it has
+    /// there (what later log records name it by).
     Rows {
-        oid: Oid,
-        rows: Vec<Vec<u8>>,
+        storage: Oid,
+        rows: Vec<(u64, Vec<u8>)>,
     },
     Comment {
         key: (Oid, Oid, i32),
@@ -219,8 +244,8 @@ mod tests {
                 oid: 16390,
             },
             Item::Rows {
-                oid: 16384,
-                rows: vec![vec![4, 1, 0, 0, 0], vec![]],
+                storage: 16384,
+                rows: vec![(0, vec![4, 1, 0, 0, 0]), (7, vec![])],
             },
             Item::End {
                 relations: 1,

@@ -47,6 +47,7 @@ pub mod image;
 pub mod restore;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use parking_lot::Mutex;
 
@@ -57,39 +58,80 @@ pub use restore::Restored;
 
 use crate::error::PgResult;
 use crate::sql::engine::SqlCatalog;
-use crate::txn::TxnManager;
+use crate::txn::{Csn, TxnCell, TxnManager};
+use crate::wal::{Lsn, Wal, WalOptions};
 
-/// The instance's durable side: its locked data directory, and checkpoints one at a time.
+/// The log's directory inside the data directory (PostgreSQL's name).
+pub const WAL_DIR: &str = "pg_wal";
+
+/// The instance's durable side: its locked data directory, its log, and checkpoints one at a
+/// time.
 pub struct Durable {
     dir: Mutex<DataDir>,
     checkpointing: Mutex<()>,
+    /// Held by a schema-changing commit from its catalog image to its publication, and by a
+    /// checkpoint while it reads its cut and snapshot: catalog records are in the log in the
+    /// order their catalogs follow each other, and each is either in an image or after its
+    /// `catalog_lsn`.
+    schema_commits: Mutex<()>,
+    wal: Arc<Wal>,
 }
 
 impl Durable {
-    /// Opens (locks, checks) the data directory at `path` and reads its image into `catalog`.
+    /// Opens (locks, checks) the data directory at `path`, reads its image and replays the
+    /// log after it into `catalog`, then opens the log for writing and connects it to `txns`.
     pub fn open(
         path: &Path,
         port: u16,
         catalog: &SqlCatalog,
         txns: &TxnManager,
+        wal_options: impl FnOnce(&Path) -> WalOptions,
     ) -> Result<(Durable, Option<Restored>), String> {
         let dir = DataDir::open(path, port)?;
-        let restored = if dir.fresh {
-            None
+        let mut opts = wal_options(&path.join(WAL_DIR));
+        // The segment size is fixed when the log is made (initdb's --wal-segsize): an
+        // existing log's files say what it is.
+        if let Some(len) = std::fs::read_dir(&opts.dir).ok().and_then(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().len() == 24)
+                .find_map(|e| e.metadata().ok().map(|m| m.len()))
+        }) {
+            if len.is_power_of_two() && len != opts.wal_segment_size {
+                opts.wal_segment_size = len;
+                opts.wal_buffers = opts.wal_buffers.min(len as usize);
+                opts.min_wal_size = opts.min_wal_size.max(2 * len);
+                opts.max_wal_size = opts.max_wal_size.max(2 * len);
+            }
+        }
+        let (restored, resume) = if dir.fresh {
+            // A directory initialized halfway (no image yet) may hold a log of that attempt.
+            let _ = std::fs::remove_dir_all(&opts.dir);
+            (None, None)
         } else {
-            let r = restore::restore(path, catalog, txns)?;
-            if r.is_none() {
+            let Some(mut rec) = restore::load_image(path, txns)? else {
                 return Err(format!(
                     "could not find the checkpoint image in data directory \"{}\"",
                     path.display()
                 ));
-            }
-            r
+            };
+            restore::replay(&mut rec, &opts.dir, opts.wal_segment_size, txns)?;
+            let r = restore::install(rec, catalog, txns)?;
+            txns.advance_xid(r.replayed.max_xid + 1);
+            let end = Lsn(r
+                .replayed
+                .end
+                .max(crate::wal::first_lsn(opts.wal_segment_size).0));
+            let resume = if opts.dir.exists() { Some(end) } else { None };
+            (Some(r), resume)
         };
+        let wal = Arc::new(Wal::open(opts, resume).map_err(|e| e.message.clone())?);
+        txns.set_wal(wal.clone());
         Ok((
             Durable {
                 dir: Mutex::new(dir),
                 checkpointing: Mutex::new(()),
+                schema_commits: Mutex::new(()),
+                wal,
             },
             restored,
         ))
@@ -101,26 +143,88 @@ impl Durable {
         self.dir.lock().fresh
     }
 
+    pub fn wal(&self) -> &Arc<Wal> {
+        &self.wal
+    }
+
     /// Writes an image of what the newest snapshot sees; an initial one also marks the
-    /// directory initialized.
+    /// directory initialized. The log before the image's redo point is recycled after it.
     pub fn checkpoint(
         &self,
         catalog: &SqlCatalog,
         txns: &TxnManager,
-        counters: Counters,
+        counters: impl FnOnce() -> Counters,
         kind: Kind,
     ) -> PgResult<Written> {
         let _one = self.checkpointing.lock();
         let path = self.dir.lock().path().to_path_buf();
-        let w = checkpoint::write(&path, catalog, txns, counters, kind)?;
+        let slot = txns.register();
+        // Claim R1: the insert position, then the first positions of the transactions in
+        // progress, then the snapshot.
+        let (snap, cut, counters) = {
+            let _schema = self.schema_commits.lock();
+            let insert = self.wal.insert_lsn().0;
+            let first = txns.min_first_lsn().unwrap_or(u64::MAX);
+            let snap = txns.snapshot(&slot, 0, 0);
+            let cut = checkpoint::Cut {
+                redo: insert.min(first),
+                catalog_lsn: insert,
+            };
+            (snap, cut, counters())
+        };
+        let w = checkpoint::write(&path, catalog, &snap, cut, counters, kind);
+        txns.unregister(&slot);
+        let w = w?;
         if kind == Kind::Initial {
             self.dir.lock().mark_initialized()?;
         }
+        self.wal.remove_before(Lsn(w.redo))?;
         Ok(w)
+    }
+
+    /// Commits a schema-changing transaction (`cell`; top-level id `top`, 0 for none, and
+    /// `cid` after its last command) with the catalog it leaves in its commit record. A
+    /// statement without a transaction (CREATE DATABASE) logs its catalog with transaction
+    /// id 0 and no CSN.
+    pub fn catalog_commit(
+        &self,
+        catalog: &SqlCatalog,
+        txns: &TxnManager,
+        cell: &TxnCell,
+        top: u64,
+        cid: u32,
+        counters: impl FnOnce() -> Counters,
+    ) -> PgResult<Csn> {
+        let _schema = self.schema_commits.lock();
+        let slot = txns.register();
+        let snap = txns.snapshot(&slot, top, cid);
+        let image = checkpoint::catalog_image(catalog, &snap, &counters());
+        txns.unregister(&slot);
+        let image = image?;
+        if cell.has_log() {
+            return txns.commit_logged(cell, Some(image), true);
+        }
+        let payload = postcard::to_stdvec(&crate::txn::log::CommitRecord {
+            csn: 0,
+            catalog: Some(image),
+        })
+        .map_err(|e| crate::error::PgError::internal(format!("could not encode: {e}")))?;
+        let appended = self.wal.insert_blocking(
+            crate::txn::log::KIND,
+            crate::txn::log::info::COMMIT,
+            0,
+            &payload,
+        )?;
+        if let Err(e) = self.wal.wait_flushed_blocking(appended.end) {
+            crate::wal::panic_on_flush_failure(&e);
+        }
+        txns.abort(cell, &[]);
+        Ok(0)
     }
 
     /// Releases the data directory (the end of a clean shutdown).
     pub fn close(&self) {
+        let _ = self.wal.shutdown();
         self.dir.lock().close();
     }
 }

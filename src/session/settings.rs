@@ -538,6 +538,13 @@ impl Settings {
                 format_ms(fixed.server.authentication_timeout_s as i64 * 1000)
             }
             "checkpoint_timeout" => format_ms(fixed.server.checkpoint_timeout_s as i64 * 1000),
+            "fsync" => if fixed.server.wal.fsync { "on" } else { "off" }.to_string(),
+            "wal_segment_size" => format_kb((fixed.server.wal.wal_segment_size >> 10) as i64),
+            "min_wal_size" => format_kb((fixed.server.wal.min_wal_size >> 10) as i64),
+            "max_wal_size" => format_kb((fixed.server.wal.max_wal_size >> 10) as i64),
+            "wal_buffers" => format_kb((fixed.server.wal.wal_buffers >> 10) as i64),
+            "wal_writer_delay" => format_ms(fixed.server.wal.wal_writer_delay_ms as i64),
+            "commit_delay" => fixed.server.wal.commit_delay_us.to_string(),
             _ => match g.kind {
                 Int(Some(_)) => format_ms(raw.parse().unwrap_or(0)),
                 _ => raw,

@@ -301,7 +301,15 @@ impl Core {
             }
         }
         // Storage first: once the commit is visible, its notifications may be delivered.
-        self.end_storage(&mut txn, true);
+        if let Err(e) = self.end_storage(&mut txn, true) {
+            // The commit record could not be appended: the transaction aborted.
+            self.settings = txn.settings_at_start.clone();
+            self.settings_dirty = true;
+            self.recycle_txn(txn);
+            self.tx = TxState::Idle;
+            self.after_transaction_temp();
+            return Err(e);
+        }
         self.apply_listens(&txn.listens);
         if !txn.outbox.is_empty() {
             let notes = txn.outbox.len();
@@ -325,7 +333,7 @@ impl Core {
 
     pub(super) fn abort(&mut self) {
         if let Some(mut txn) = self.txn.take() {
-            self.end_storage(&mut txn, false);
+            let _ = self.end_storage(&mut txn, false);
             self.settings = txn.settings_at_start;
             self.settings_dirty = true;
         }
@@ -335,8 +343,10 @@ impl Core {
 
     /// Ends the storage side of a transaction: commits (open savepoint levels first) or aborts
     /// its cells, releases its snapshot, and marks plans stale after DDL.
-    fn end_storage(&mut self, txn: &mut Txn, commit: bool) {
-        let txns = &self.instance.txns;
+    fn end_storage(&mut self, txn: &mut Txn, commit: bool) -> PgResult<()> {
+        let instance = self.instance.clone();
+        let txns = &instance.txns;
+        let mut result = Ok(());
         for sp in txn.savepoints.iter_mut().rev() {
             if let Some(c) = sp.cell.take() {
                 if commit {
@@ -346,9 +356,37 @@ impl Core {
                 }
             }
         }
-        if let Some(cell) = txn.cell.take() {
+        // A transaction that changed the schema logs the catalog it leaves with its commit,
+        // one such commit at a time (`durable::Durable::catalog_commit`).
+        let schema = commit && txn.ddl && txns.wal().is_some();
+        let cell = txn.cell.take();
+        if schema {
+            let top = cell.as_ref().map_or(0, |c| c.top());
+            let cid = txn.cid.saturating_add(1);
+            let none = txns.begin(0);
+            let cell = cell.clone().unwrap_or(none);
+            let durable = instance.durable.get().expect("a log has a data directory");
+            result = tokio::task::block_in_place(|| {
+                durable.catalog_commit(&instance.catalog, txns, &cell, top, cid, || {
+                    instance.durable_counters()
+                })
+            })
+            .map(|_| ());
+            if result.is_ok() {
+                self.release_locks(txn, &cell);
+            }
+        }
+        if let Some(cell) = cell.filter(|_| !schema) {
             if commit && txn.wrote {
-                txns.commit(&cell);
+                // synchronous_commit = off: published once appended; the WAL writer flushes
+                // within wal_writer_delay (a later durable commit's flush covers it too).
+                let wait = self.settings.get_str("synchronous_commit") != Some("off");
+                result = if cell.logged() && wait {
+                    tokio::task::block_in_place(|| txns.commit_logged(&cell, None, true))
+                } else {
+                    txns.commit_logged(&cell, None, wait)
+                }
+                .map(|_| ());
             } else {
                 // Aborted, or wrote nothing (the cell only owned relation locks): no CSN.
                 txns.stop_waiting(&cell);
@@ -370,6 +408,7 @@ impl Core {
         if std::mem::take(&mut txn.ddl) {
             self.instance.catalog.bump();
         }
+        result
     }
 
     /// An error in a transaction block: as in PostgreSQL, the failed (sub)transaction's rows and
@@ -483,6 +522,7 @@ impl Core {
     pub(super) fn writer(&mut self, what: &str) -> PgResult<(Arc<TxnCell>, Cid)> {
         let pid = self.shared.pid;
         let instance = self.instance.clone();
+        let slot = self.snap_slot.clone();
         let txn = self.txn_mut();
         if txn.read_only {
             return Err(PgError::new(
@@ -493,7 +533,7 @@ impl Core {
         txn.wrote = true;
         let mut cell = txn
             .cell
-            .get_or_insert_with(|| instance.txns.begin(pid))
+            .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot))
             .clone();
         for sp in txn.savepoints.iter_mut() {
             cell = sp
@@ -631,13 +671,14 @@ impl Core {
         }
         let pid = self.shared.pid;
         let instance = self.instance.clone();
+        let slot = self.snap_slot.clone();
         let txn = self.txn_mut();
         if txn.locks.contains(&(rel, mode)) {
             return Ok(false);
         }
         let me = txn
             .cell
-            .get_or_insert_with(|| instance.txns.begin(pid))
+            .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot))
             .clone();
         // Listed before it is granted, so that the transaction's end also clears a queued
         // request.

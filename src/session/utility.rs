@@ -437,6 +437,8 @@ impl Session {
                     ));
                 }
                 self.core.instance.create_database(name)?;
+                // Logged with the catalog at the commit (`end_storage`).
+                self.core.txn_mut().ddl = true;
             }
             Statement::DropDatabase { name, if_exists } => {
                 if matches!(self.core.tx, TxState::Block | TxState::Failed) {
@@ -446,6 +448,7 @@ impl Session {
                     ));
                 }
                 let me = self.core.database.clone();
+                self.core.txn_mut().ddl = true;
                 if !self.core.instance.drop_database(name, *if_exists, &me)? {
                     self.core.notices.push(PgError::notice(
                         code::SUCCESSFUL_COMPLETION,

@@ -71,6 +71,7 @@ use super::types::{self, Value};
 mod conflict;
 mod ikey;
 mod image;
+pub mod log;
 mod packed;
 mod read;
 mod store;
@@ -352,6 +353,9 @@ pub enum WriteError {
     /// Another transaction in progress is writing the same row or key: wait for its end, then
     /// try again.
     Wait(Arc<TxnCell>),
+    /// The change is made but its log record could not be appended (a full disk, a failed
+    /// log): the statement fails, and its (sub)transaction's abort undoes the change.
+    Log(crate::error::PgError),
 }
 
 /// Who writes: the transaction's cell (a sub-transaction's inside a savepoint) and command.
@@ -362,6 +366,14 @@ pub struct Writer<'a> {
     /// The version to change is the newest, found by READ COMMITTED's re-check: it need not be
     /// visible to `snap`, only committed.
     pub latest: bool,
+}
+
+/// The error of a write that can only fail in its log record (a load, a packed insert).
+pub fn write_failed(e: WriteError) -> crate::error::PgError {
+    match e {
+        WriteError::Log(e) => e,
+        other => crate::error::PgError::internal(format!("unexpected write result: {other:?}")),
+    }
 }
 
 impl Writer<'_> {
@@ -429,29 +441,40 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
         .iter()
         .map(|(i, _)| IKey::of_columns(row, &rel.indexes[*i].columns))
         .collect();
-    let id = rel
-        .data
-        .heap
-        .0
-        .insert(PackedRow::encode(row), w.cell, w.cid);
+    let packed = PackedRow::encode(row);
+    let rec = log::Pending::insert(rel, w.cell, packed.body());
+    let id = rel.data.heap.0.insert(packed, w.cell, w.cid);
     for ((_, tree), key) in trees.iter().zip(keys) {
         tree.insert_ikey(key, id);
     }
     drop(guards);
+    if let Some(r) = rec {
+        r.append(w.cell, &[id])?;
+    }
     Ok(id)
 }
 
 /// Puts a row into a table's new heap without touching its indexes (an ALTER TABLE that
 /// rewrites a table fills the new heap, then builds every index over it).
-pub fn load(data: &TableData, row: Row, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
-    data.heap.0.insert(PackedRow::encode(&row), cell, cid)
+/// `rel` is the new relation version the heap belongs to (for the log record).
+pub fn load(rel: &Rel, row: Row, cell: &Arc<TxnCell>, cid: Cid) -> Result<RowId, WriteError> {
+    insert_packed(rel, PackedRow::encode(&row), cell, cid)
 }
 
-/// Inserts a row packed by a [`RowPacker`] into a table that has no index (COPY FROM's direct
-/// path, which checked the row's NOT NULL columns and takes only such tables).
-pub fn insert_packed(rel: &Rel, row: PackedRow, cell: &Arc<TxnCell>, cid: Cid) -> RowId {
-    debug_assert!(rel.indexes.is_empty(), "a packed insert maintains no index");
-    rel.data.heap.0.insert(row, cell, cid)
+/// Inserts a row packed by a [`RowPacker`] without touching the indexes: COPY FROM's direct
+/// path into a table that has none (it checked the row's NOT NULL columns), and [`load`].
+pub fn insert_packed(
+    rel: &Rel,
+    row: PackedRow,
+    cell: &Arc<TxnCell>,
+    cid: Cid,
+) -> Result<RowId, WriteError> {
+    let rec = log::Pending::insert(rel, cell, row.body());
+    let id = rel.data.heap.0.insert(row, cell, cid);
+    if let Some(r) = rec {
+        r.append(cell, &[id])?;
+    }
+    Ok(id)
 }
 
 /// What an UPDATE or DELETE of one version found.
@@ -498,6 +521,7 @@ pub fn update(
     };
     if !indexed_changed {
         let new = PackedRow::encode(&new);
+        let rec = log::Pending::update(rel, w.cell, new.body());
         return match rel.data.heap.0.update_with(
             id,
             w.target_snap(),
@@ -507,7 +531,12 @@ pub fn update(
             true,
             mode,
         ) {
-            Ok(n) => Ok(Changed::Done(n)),
+            Ok(n) => {
+                if let Some(r) = rec {
+                    r.append(w.cell, &[id, n])?;
+                }
+                Ok(Changed::Done(n))
+            }
             Err((c, _)) => changed(c),
         };
     }
@@ -519,6 +548,7 @@ pub fn update(
         .map(|(i, _)| IKey::of_columns(&new, &rel.indexes[*i].columns))
         .collect();
     let new = PackedRow::encode(&new);
+    let rec = log::Pending::update(rel, w.cell, new.body());
     match rel
         .data
         .heap
@@ -528,6 +558,10 @@ pub fn update(
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
                 tree.insert_ikey(key, n);
+            }
+            drop(guards);
+            if let Some(r) = rec {
+                r.append(w.cell, &[id, n])?;
             }
             Ok(Changed::Done(n))
         }
@@ -542,12 +576,18 @@ pub fn delete(
     w: &Writer<'_>,
     lock_only: bool,
 ) -> Result<Changed, WriteError> {
-    changed(
+    let c = changed(
         rel.data
             .heap
             .0
             .delete(id, w.target_snap(), w.cell, w.cid, lock_only),
-    )
+    )?;
+    if let (Changed::Done(slot), false) = (&c, lock_only) {
+        if let Some(r) = log::Pending::delete(rel, w.cell) {
+            r.append(w.cell, &[*slot])?;
+        }
+    }
+    Ok(c)
 }
 
 /// A row lock of strength `mode` on the version at `id` (SELECT FOR KEY SHARE ... FOR UPDATE,

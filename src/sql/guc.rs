@@ -88,6 +88,7 @@ pub const GUCS: &[Guc] = &[
     // at the cost of a peek per interval, so a statement whose client left stops.
     g("client_connection_check_interval", "1000", Int(Some("ms")), User, false, "Sets the time interval between checks for disconnection while running queries."),
     g("client_min_messages", "notice", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error"]), User, false, "Sets the message levels that are sent to the client."),
+    g("commit_delay", "0", Str, Sighup, false, "Sets the delay in microseconds between transaction commit and flushing WAL to disk."),
     g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
     g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
     g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
@@ -107,6 +108,7 @@ pub const GUCS: &[Guc] = &[
     g("enable_seqscan", "on", Bool, User, false, "Enables the planner's use of sequential-scan plans."),
     g("enable_sort", "on", Bool, User, false, "Enables the planner's use of explicit sort steps."),
     g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
+    g("fsync", "on", Bool, Sighup, false, "Forces synchronization of updates to disk."),
     g("hba_file", "", Str, Postmaster, false, "Sets the server's \"hba\" configuration file."),
     g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
     g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),
@@ -123,6 +125,8 @@ pub const GUCS: &[Guc] = &[
     g("log_min_messages", "warning", Enum(&["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]), User, false, "Sets the message levels that are logged."),
     g("max_connections", "", Int(None), Postmaster, false, "Sets the maximum number of concurrent connections."),
     g("max_stack_depth", "2MB", Str, User, false, "Sets the maximum stack depth, in kilobytes."),
+    g("max_wal_size", "1GB", Str, Sighup, false, "Sets the WAL size that triggers a checkpoint."),
+    g("min_wal_size", "80MB", Str, Sighup, false, "Sets the minimum size to shrink the WAL to."),
     g("max_prepared_transactions", "0", Int(None), Postmaster, false, "Sets the maximum number of simultaneously prepared transactions."),
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
@@ -144,6 +148,9 @@ pub const GUCS: &[Guc] = &[
     g("transaction_deferrable", "off", Bool, User, false, "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."),
     g("transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the current transaction's isolation level."),
     g("transaction_read_only", "off", Bool, User, false, "Sets the current transaction's read-only status."),
+    g("wal_buffers", "4MB", Str, Postmaster, false, "Sets the number of disk-page buffers in shared memory for WAL."),
+    g("wal_segment_size", "16MB", Str, Internal, false, "Shows the size of write ahead log segments."),
+    g("wal_writer_delay", "200ms", Str, Sighup, false, "Time between WAL flushes performed in the WAL writer."),
     g("work_mem", "4MB", Str, User, false, "Sets the maximum memory to be used for query workspaces."),
 ];
 

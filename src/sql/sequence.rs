@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::catalog::acl;
-use crate::catalog::sequence::{SeqError, Sequence};
+use crate::catalog::sequence::{SeqError, SeqState, Sequence};
 use crate::catalog::{Oid, QualName, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
@@ -229,6 +229,7 @@ pub fn nextval_rel(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<i64> {
     // A read-only transaction may not take values (25006). PostgreSQL also gives the
     // transaction an id here, so that its commit waits for the sequence's WAL record.
     cx.current_xid("nextval")?;
+    let wal = cx.instance().txns.wal().cloned();
     let state = cx.sequences().ok_or_else(no_session)?;
     let e = state.entry(rel, seq);
     if e.last != e.cached {
@@ -237,13 +238,44 @@ pub fn nextval_rel(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<i64> {
         state.last_used = Some(rel.oid);
         return Ok(v);
     }
-    let (result, last) = seq.fetch().map_err(|err| seq_error(err, &rel.name.name))?;
+    let (result, last) = seq
+        .fetch_logged(|st| log_state(wal.as_ref(), rel, st))?
+        .map_err(|err| seq_error(err, &rel.name.name))?;
     e.last = result;
     e.cached = last;
     e.increment = seq.options.increment;
     e.last_valid = true;
     state.last_used = Some(rel.oid);
     Ok(result)
+}
+
+/// The resource manager of sequence records: `[storage u32][last_value i64][is_called u8]`,
+/// not transactional (a counter never goes back), applied by replay in log order.
+pub const LOG_KIND: u8 = crate::wal::record::kind::FIRST_USER + 2;
+
+/// Appends a sequence's counter state to the log (a permanent sequence on an instance with
+/// one), called under the counter's lock.
+fn log_state(wal: Option<&Arc<crate::wal::Wal>>, rel: &Rel, st: SeqState) -> PgResult<()> {
+    if rel.persistence != crate::catalog::Persistence::Permanent {
+        return Ok(());
+    }
+    let Some(wal) = wal else {
+        return Ok(());
+    };
+    let mut p = Vec::with_capacity(13);
+    p.extend_from_slice(&rel.data.storage_of(rel.oid).to_le_bytes());
+    p.extend_from_slice(&st.last_value.to_le_bytes());
+    p.push(st.is_called as u8);
+    wal.insert_blocking(LOG_KIND, 0, 0, &p).map(|_| ())
+}
+
+/// Decodes a sequence record: (storage, last_value, is_called).
+pub fn decode_log(p: &[u8]) -> Option<(u32, i64, bool)> {
+    Some((
+        u32::from_le_bytes(p.get(0..4)?.try_into().ok()?),
+        i64::from_le_bytes(p.get(4..12)?.try_into().ok()?),
+        *p.get(12)? != 0,
+    ))
 }
 
 fn seq_error(e: SeqError, name: &str) -> PgError {
@@ -311,7 +343,8 @@ pub fn call(f: SessionFn, args: &[Value], cx: &mut dyn SessionCtx) -> PgResult<V
             let value = args[1].as_i64().unwrap_or(0);
             let is_called = args.get(2).and_then(Value::as_bool).unwrap_or(true);
             cx.current_xid("setval")?;
-            seq.set(value, is_called)
+            let wal = cx.instance().txns.wal().cloned();
+            seq.set_logged(value, is_called, |st| log_state(wal.as_ref(), &rel, st))?
                 .map_err(|e| seq_error(e, &rel.name.name))?;
             let state = cx.sequences().ok_or_else(no_session)?;
             let e = state.entry(&rel, seq);

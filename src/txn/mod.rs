@@ -75,6 +75,7 @@
 pub mod advisory;
 mod isolation;
 pub mod lock;
+pub mod log;
 #[cfg(all(test, feature = "shuttle"))]
 mod model;
 mod wait;
@@ -82,6 +83,7 @@ mod wait;
 pub use isolation::Isolation;
 pub use wait::WaitEnd;
 
+use crate::error::PgResult;
 use crate::sync::{Arc, AtomicU64, Mutex, Ordering};
 
 /// A transaction id (top-level or sub-transaction). 0 is never used.
@@ -117,6 +119,10 @@ pub struct TxnCell {
     waiters: Mutex<Vec<std::task::Waker>>,
     /// The top-level cell this transaction waits for, if it waits (top-level cells only).
     waiting_for: Mutex<Option<Arc<TxnCell>>>,
+    /// The log its records go to (`log.rs`); None for an instance in memory and for replay.
+    log: Option<std::sync::Arc<log::TxnLog>>,
+    /// This cell wrote a record (a sub-transaction's assignment included).
+    announced: crate::sync::AtomicBool,
 }
 
 impl std::fmt::Debug for TxnCell {
@@ -220,6 +226,9 @@ impl Snapshot {
 #[derive(Debug)]
 pub struct SnapshotSlot {
     csn: AtomicU64,
+    /// The insert position read before the session's transaction wrote its first record
+    /// (`log::NO_LSN`: none in progress; `log.rs` invariant 1).
+    first_lsn: AtomicU64,
 }
 
 impl SnapshotSlot {
@@ -246,6 +255,8 @@ pub struct TxnManager {
     /// (every snapshot taken after it was computed is at least the announced value).
     last_horizon: AtomicU64,
     slots: Mutex<Vec<Arc<SnapshotSlot>>>,
+    /// The write-ahead log, once the instance has one (`log.rs`).
+    wal: std::sync::OnceLock<std::sync::Arc<crate::wal::Wal>>,
 }
 
 impl TxnManager {
@@ -263,7 +274,55 @@ impl TxnManager {
             announced: AtomicU64::new(0),
             last_horizon: AtomicU64::new(0),
             slots: Mutex::new(Vec::new()),
+            wal: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Connects the write-ahead log: transactions begun from now on with
+    /// [`TxnManager::begin_logged`] write their records to it.
+    pub fn set_wal(&self, wal: std::sync::Arc<crate::wal::Wal>) {
+        let _ = self.wal.set(wal);
+    }
+
+    /// The write-ahead log, if the instance has one.
+    pub fn wal(&self) -> Option<&std::sync::Arc<crate::wal::Wal>> {
+        self.wal.get()
+    }
+
+    /// Starts a top-level transaction whose writes are logged, its first position published
+    /// in the session's `slot` (a plain [`TxnManager::begin`] without a log).
+    pub fn begin_logged(&self, pid: i32, slot: &Arc<SnapshotSlot>) -> Arc<TxnCell> {
+        match self.wal.get() {
+            Some(w) => self.begin_logged_to(pid, slot, w.buffer().clone()),
+            None => self.make_cell(pid, None, None),
+        }
+    }
+
+    /// [`TxnManager::begin_logged`] into the log buffer `wal` (the model checks give their
+    /// own, written by a writer thread of theirs).
+    pub fn begin_logged_to(
+        &self,
+        pid: i32,
+        slot: &Arc<SnapshotSlot>,
+        wal: std::sync::Arc<crate::wal::WalBuffer>,
+    ) -> Arc<TxnCell> {
+        let log = std::sync::Arc::new(log::TxnLog {
+            wal,
+            slot: slot.clone(),
+            logged: crate::sync::AtomicBool::new(false),
+        });
+        self.make_cell(pid, None, Some(log))
+    }
+
+    /// The smallest first position of the transactions in progress (`log.rs` invariant 1),
+    /// None when none has written a record.
+    pub fn min_first_lsn(&self) -> Option<u64> {
+        let slots = self.slots.lock();
+        slots
+            .iter()
+            .map(|s| s.first_lsn.load(Ordering::SeqCst))
+            .filter(|&l| l != log::NO_LSN)
+            .min()
     }
 
     /// Starts a top-level transaction (done lazily, at its first write).
@@ -277,8 +336,20 @@ impl TxnManager {
     }
 
     fn new_cell(&self, pid: i32, parent: Option<Arc<TxnCell>>) -> Arc<TxnCell> {
+        let log = parent.as_ref().and_then(|p| p.log.clone());
+        self.make_cell(pid, parent, log)
+    }
+
+    fn make_cell(
+        &self,
+        pid: i32,
+        parent: Option<Arc<TxnCell>>,
+        log: Option<std::sync::Arc<log::TxnLog>>,
+    ) -> Arc<TxnCell> {
         let xid = self.next_xid.fetch_add(1, Ordering::SeqCst);
         Arc::new(TxnCell {
+            log,
+            announced: crate::sync::AtomicBool::new(false),
             xid,
             top: parent.as_ref().map_or(xid, |p| p.top),
             pid,
@@ -287,6 +358,12 @@ impl TxnManager {
             waiters: Mutex::new(Vec::new()),
             waiting_for: Mutex::new(None),
         })
+    }
+
+    /// Makes the next transaction id at least `xid` (after recovery: ids the log names are
+    /// not given again).
+    pub fn advance_xid(&self, xid: Xid) {
+        self.next_xid.fetch_max(xid, Ordering::SeqCst);
     }
 
     /// The next transaction id to be assigned (txid_current's upper bound, pg_current_snapshot).
@@ -302,6 +379,7 @@ impl TxnManager {
     /// RELEASE SAVEPOINT: the sub-transaction's writes now commit or abort with its parent.
     pub fn subcommit(&self, cell: &TxnCell) {
         debug_assert!(cell.parent.is_some());
+        cell.log_end(log::info::SUBCOMMIT);
         cell.finish(SUBCOMMITTED);
     }
 
@@ -314,14 +392,58 @@ impl TxnManager {
         if let Some(w) = cell.waiting_for.lock().take() {
             drop(w);
         }
+        cell.log_end(log::info::ABORT);
         cell.finish(ABORTED);
+        if cell.parent.is_none() {
+            cell.clear_first_lsn();
+        }
     }
 
     /// Commits a top-level transaction: returns its CSN once every snapshot taken from now on
     /// sees it (invariant 4).
     pub fn commit(&self, cell: &TxnCell) -> Csn {
+        self.commit_logged(cell, None, true)
+            .expect("a transaction without records commits without the log")
+    }
+
+    /// Commits a top-level transaction that may have logged records: its CSN is taken, its
+    /// commit record (with `catalog`, the schema it leaves, if it changed it) appended and
+    /// awaited until durable, and only then published (claim C1 of `docs/wal-commit-path.md`:
+    /// neither the cell nor the watermark shows a commit before its record is durable). This
+    /// blocks the calling thread for the flush; sessions call it under `block_in_place`.
+    ///
+    /// An error before the record is appended aborts the transaction. A failed flush is fatal
+    /// (see `wal`'s "Faults"): the process stops, and recovery decides from the log.
+    ///
+    /// `durable` false (synchronous_commit = off): published once appended, without waiting.
+    pub fn commit_logged(
+        &self,
+        cell: &TxnCell,
+        catalog: Option<Vec<u8>>,
+        durable: bool,
+    ) -> PgResult<Csn> {
         debug_assert!(cell.parent.is_none());
         let csn = self.next_csn.fetch_add(1, Ordering::SeqCst);
+        if cell.logged() || catalog.is_some() {
+            let appended = match cell.log_commit(csn, catalog) {
+                Ok(a) => a,
+                Err(e) => {
+                    // Nothing of the commit is in the log: the CSN is released as finished
+                    // (an aborted cell holds none, so no snapshot can see anything through it).
+                    self.abort(cell, &[]);
+                    self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
+                    self.advance();
+                    return Err(e);
+                }
+            };
+            let wal = cell.wal().expect("a logging transaction");
+            // Asynchronous: the writer's next round (wal_writer_delay) flushes it.
+            if durable {
+                if let Err(e) = wal.wait_flushed_blocking(appended.end) {
+                    crate::wal::panic_on_flush_failure(&e);
+                }
+            }
+        }
         cell.finish(csn);
         self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
         self.advance();
@@ -337,7 +459,8 @@ impl TxnManager {
             }
             self.advance();
         }
-        csn
+        cell.clear_first_lsn();
+        Ok(csn)
     }
 
     /// After a wait for `cell` ended: returns once a snapshot taken now sees its commit (its
@@ -376,6 +499,7 @@ impl TxnManager {
     pub fn register(&self) -> Arc<SnapshotSlot> {
         let slot = Arc::new(SnapshotSlot {
             csn: AtomicU64::new(SnapshotSlot::IDLE),
+            first_lsn: AtomicU64::new(log::NO_LSN),
         });
         self.slots.lock().push(slot.clone());
         slot

@@ -207,3 +207,166 @@ fn advisory_exclusive_holders_exclude_each_other_and_waiters_wake() {
         assert!(t.rows().is_empty());
     });
 }
+
+/// The log as the models see it: a buffer, and a writer thread that hands the complete
+/// prefix to memory and records how far a sync covered (`synced`).
+struct ModelLog {
+    buf: std::sync::Arc<crate::wal::WalBuffer>,
+    synced: std::sync::Arc<AtomicU64>,
+}
+
+const LOG_START: u64 = 4096;
+
+struct SyncedSink {
+    at: u64,
+    synced: std::sync::Arc<AtomicU64>,
+}
+
+impl crate::wal::Sink for SyncedSink {
+    fn write(&mut self, lsn: u64, bytes: &[u8]) -> PgResult<()> {
+        assert_eq!(lsn, self.at, "writes are in order");
+        self.at += bytes.len() as u64;
+        Ok(())
+    }
+    fn sync(&mut self) -> PgResult<()> {
+        self.synced.store(self.at, Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+impl ModelLog {
+    /// Starts the writer; it stops once `stop` is set and everything inserted is written.
+    fn start(stop: Arc<crate::sync::AtomicBool>) -> (ModelLog, thread::JoinHandle<()>) {
+        let buf = std::sync::Arc::new(crate::wal::WalBuffer::new(LOG_START, 4096));
+        let synced = std::sync::Arc::new(AtomicU64::new(LOG_START));
+        let writer = {
+            let (buf, synced) = (buf.clone(), synced.clone());
+            thread::spawn(move || {
+                let mut sink = SyncedSink {
+                    at: LOG_START,
+                    synced,
+                };
+                loop {
+                    let done = stop.load(Ordering::SeqCst);
+                    if !buf.write_step(&mut sink, true).unwrap() {
+                        if done && buf.write_lsn() == buf.insert_lsn() {
+                            return;
+                        }
+                        thread::yield_now();
+                    }
+                }
+            })
+        };
+        (ModelLog { buf, synced }, writer)
+    }
+}
+
+/// Claim C1 of `docs/wal-commit-path.md`: no snapshot sees a commit, and no cell reads as
+/// committed, before the commit's record (and every record before it) is synced.
+#[test]
+fn no_commit_is_visible_before_its_record_is_durable() {
+    run(|| {
+        let stop = Arc::new(crate::sync::AtomicBool::new(false));
+        let (log, writer) = ModelLog::start(stop.clone());
+        let m = Arc::new(TxnManager::new(4));
+        let slots: Vec<_> = (0..2).map(|_| m.register()).collect();
+        let cells: Vec<_> = (0..2)
+            .map(|i| m.begin_logged_to(i, &slots[i as usize], log.buf.clone()))
+            .collect();
+        // Each transaction wrote one record; the commit record follows it.
+        let ends = Arc::new(Mutex::new(vec![0u64; 2]));
+        let committers: Vec<_> = cells
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, c)| {
+                let (m, ends, buf) = (m.clone(), ends.clone(), log.buf.clone());
+                thread::spawn(move || {
+                    c.log(crate::wal::record::kind::FIRST_USER + 1, 1, &[i as u8; 40])
+                        .unwrap();
+                    ends.lock()[i] = buf.insert_lsn().0;
+                    m.commit_logged(&c, None, true).unwrap();
+                })
+            })
+            .collect();
+        let reader = {
+            let (m, cells, synced, ends) =
+                (m.clone(), cells.clone(), log.synced.clone(), ends.clone());
+            thread::spawn(move || {
+                let slot = m.register();
+                for _ in 0..3 {
+                    let s = m.snapshot(&slot, 0, 0);
+                    for (i, c) in cells.iter().enumerate() {
+                        let durable = synced.load(Ordering::SeqCst);
+                        if s.sees_write(Some(c), 0) || c.status() != Status::InProgress {
+                            let end = ends.lock()[i];
+                            assert!(
+                                end > 0 && durable > end,
+                                "a commit seen before its record is synced"
+                            );
+                        }
+                    }
+                    thread::yield_now();
+                }
+            })
+        };
+        for h in committers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        stop.store(true, Ordering::SeqCst);
+        writer.join().unwrap();
+    });
+}
+
+/// Claim R1: a checkpointer that reads the insert position, then the transactions' first
+/// positions, then its snapshot, gets a redo point at or before every record of every
+/// transaction its snapshot does not see.
+#[test]
+fn the_redo_point_precedes_every_record_the_snapshot_misses() {
+    run(|| {
+        let stop = Arc::new(crate::sync::AtomicBool::new(false));
+        let (log, writer) = ModelLog::start(stop.clone());
+        let m = Arc::new(TxnManager::new(4));
+        let firsts = Arc::new(Mutex::new(Vec::new()));
+        let committers: Vec<_> = (0..2)
+            .map(|i| {
+                let (m, buf, firsts) = (m.clone(), log.buf.clone(), firsts.clone());
+                thread::spawn(move || {
+                    let slot = m.register();
+                    let c = m.begin_logged_to(i, &slot, buf.clone());
+                    let at = c
+                        .log(crate::wal::record::kind::FIRST_USER + 1, 1, &[1; 24])
+                        .unwrap();
+                    firsts.lock().push((c.clone(), at.0));
+                    m.commit_logged(&c, None, true).unwrap();
+                })
+            })
+            .collect();
+        let checkpointer = {
+            let (m, buf, firsts) = (m.clone(), log.buf.clone(), firsts.clone());
+            thread::spawn(move || {
+                let slot = m.register();
+                let insert = buf.insert_lsn().0;
+                let first = m.min_first_lsn().unwrap_or(u64::MAX);
+                let snap = m.snapshot(&slot, 0, 0);
+                let redo = insert.min(first);
+                (redo, snap, firsts)
+            })
+        };
+        for h in committers {
+            h.join().unwrap();
+        }
+        let (redo, snap, firsts) = checkpointer.join().unwrap();
+        for (c, at) in firsts.lock().iter() {
+            if !snap.sees_write(Some(c), 0) {
+                assert!(
+                    redo <= *at,
+                    "a record of a transaction the image misses lies before redo"
+                );
+            }
+        }
+        stop.store(true, Ordering::SeqCst);
+        writer.join().unwrap();
+    });
+}

@@ -247,6 +247,15 @@ impl WalOptions {
     }
 }
 
+/// A commit whose record could not be made durable: as PostgreSQL since 2018, the process
+/// stops (PANIC) rather than retry an fsync whose failure may have dropped dirty pages; the
+/// next start recovers from what the files hold.
+pub fn panic_on_flush_failure(e: &PgError) -> ! {
+    tracing::error!("PANIC: could not flush the write-ahead log: {}", e.message);
+    eprintln!("PANIC: could not flush the write-ahead log: {}", e.message);
+    std::process::abort()
+}
+
 /// The position of the first record of a new log.
 pub fn first_lsn(wal_segment_size: u64) -> Lsn {
     Lsn(wal_segment_size)

@@ -658,7 +658,7 @@ fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<
     if w.rewrite {
         let (cell, cid) = cx.writer("ALTER TABLE")?;
         for row in new_rows {
-            engine::load(&new.data, row, &cell, cid);
+            engine::load(&new, row, &cell, cid).map_err(engine::write_failed)?;
         }
         for d in &new.indexes {
             build_index(cx, &new, d)?;

@@ -17,20 +17,21 @@ use crate::txn::{Snapshot, TxnCell};
 const SCAN_CHUNK: usize = 4096;
 
 impl RowHeap {
-    /// Calls `f` with the packed body of every version `snap` sees, in slot order.
-    pub fn image_rows(&self, snap: &Snapshot, mut f: impl FnMut(&[u8])) {
+    /// Calls `f` with the slot and packed body of every version `snap` sees, in slot order.
+    pub fn image_rows(&self, snap: &Snapshot, mut f: impl FnMut(RowId, &[u8])) {
         let mut from: RowId = 0;
-        while let Some(next) = self.0.scan(from, SCAN_CHUNK, snap, |_, p| {
-            f(p.body());
+        while let Some(next) = self.0.scan(from, SCAN_CHUNK, snap, |id, p| {
+            f(id, p.body());
             true
         }) {
             from = next;
         }
     }
 
-    /// Puts back a row whose packed body a checkpoint wrote, as a write of `cell`.
-    pub fn restore_row(&self, body: &[u8], cell: &Arc<TxnCell>) {
-        self.0.insert(PackedRow::from_body(body), cell, 0);
+    /// Puts back a row whose packed body a checkpoint wrote, as a write of `cell`; returns
+    /// the slot it got.
+    pub fn restore_row(&self, body: &[u8], cell: &Arc<TxnCell>) -> RowId {
+        self.0.insert(PackedRow::from_body(body), cell, 0)
     }
 }
 

@@ -254,7 +254,7 @@ impl DirectLoad {
             return Err(PgError::internal("a direct load inserted before it began"));
         };
         w.memory.check(self.written)?;
-        engine::insert_packed(&self.rel, row, &w.cell, w.cid);
+        engine::insert_packed(&self.rel, row, &w.cell, w.cid).map_err(engine::write_failed)?;
         self.written += 1;
         self.uncounted += 1;
         Ok(())

@@ -318,6 +318,7 @@ pub(crate) fn find_row(
                     latest = true;
                 }
                 Err(WriteError::Wait(c)) => return Ok(Found::Wait(c)),
+                Err(WriteError::Log(e)) => return Err(e),
                 Err(WriteError::Unique { .. }) => {
                     return Err(PgError::internal("unique check while locking"))
                 }

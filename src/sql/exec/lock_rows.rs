@@ -106,6 +106,7 @@ impl LockRows {
                     ),
                 )),
             },
+            Err(WriteError::Log(e)) => Err(e),
             Err(WriteError::Unique { .. }) => Err(PgError::internal("unique check while locking")),
         }
     }

@@ -432,6 +432,7 @@ impl ModifyOp {
                     self.pending = Some(Pending::Insert(row));
                     Ok(Some(Step::Wait(c)))
                 }
+                Err(WriteError::Log(e)) => Err(e),
             },
             Pending::Change(id, input, newer) => {
                 let old = &input[..width];
@@ -507,6 +508,7 @@ impl ModifyOp {
                         self.pending = Some(Pending::Change(id, input, newer));
                         Ok(Some(Step::Wait(c)))
                     }
+                    Err(WriteError::Log(e)) => Err(e),
                 }
             }
         }

@@ -108,6 +108,7 @@ pub(super) fn upsert(
                         return Err(unique_violation(rel, index, &key, cx))
                     }
                     Err(WriteError::Wait(c)) => return Ok(Upserted::Wait(c)),
+                    Err(WriteError::Log(e)) => return Err(e),
                 }
             }
             Conflict::Row(id) => id,
@@ -142,6 +143,7 @@ pub(super) fn upsert(
             }
             Ok(Changed::Skipped) => continue,
             Err(WriteError::Wait(c)) => return Ok(Upserted::Wait(c)),
+            Err(WriteError::Log(e)) => return Err(e),
             Err(WriteError::Unique { .. }) => {
                 return Err(PgError::internal("unique check while locking"))
             }
@@ -171,6 +173,7 @@ pub(super) fn upsert(
                 return Err(unique_violation(rel, index, &key, cx))
             }
             Err(WriteError::Wait(c)) => return Ok(Upserted::Wait(c)),
+            Err(WriteError::Log(e)) => return Err(e),
         }
     }
     Err(PgError::internal(

@@ -1,0 +1,193 @@
+//! Row changes in the write-ahead log: the records [`super::insert`], [`super::update`],
+//! [`super::delete`], [`super::load`] and [`super::insert_packed`] append, and their replay.
+//!
+//! A record names a row by its table's storage number (pg_class.relfilenode) and the heap
+//! slot the version has in the server that wrote it; it carries the new version's packed
+//! body. Replay keeps, per storage, a map from those slots to the slots the rows get in the
+//! recovering server ([`SlotMap`]): a slot is reused by vacuum only once nothing can see its
+//! old content, so every record about a slot's old row precedes, in the log, the insert that
+//! reuses it, and an insert simply overwrites the map's entry. Row locks are not logged (they
+//! do not outlive a crash); temporary and UNLOGGED tables are not logged at all.
+//!
+//! Format (little-endian): `[storage u32][slot u64]` for a delete; an insert adds the body;
+//! an update `[storage u32][old slot u64][new slot u64][body]`.
+
+use std::collections::HashMap;
+
+use super::packed::PackedRow;
+use super::{Rel, TableData, WriteError};
+use crate::catalog::Persistence;
+use crate::storage::{Change, LockMode, RowId};
+use crate::sync::Arc;
+use crate::txn::TxnCell;
+
+/// The resource manager of row records.
+pub const KIND: u8 = crate::wal::record::kind::FIRST_USER + 1;
+
+pub mod info {
+    pub const INSERT: u8 = 1;
+    pub const UPDATE: u8 = 2;
+    pub const DELETE: u8 = 3;
+}
+
+/// Whether writes to `rel` are logged: permanent tables only.
+fn logged(rel: &Rel) -> bool {
+    rel.persistence == Persistence::Permanent
+}
+
+fn failed(e: crate::error::PgError) -> WriteError {
+    WriteError::Log(e)
+}
+
+/// A row record being made: its payload is built from the packed body before the body
+/// moves into the heap, and the slots are filled in once the heap gave them.
+pub(super) struct Pending {
+    payload: Vec<u8>,
+    info: u8,
+}
+
+impl Pending {
+    fn new(rel: &Rel, cell: &TxnCell, info: u8, slots: usize, body: &[u8]) -> Option<Pending> {
+        if !logged(rel) || !cell.has_log() {
+            return None;
+        }
+        let mut payload = Vec::with_capacity(4 + 8 * slots + body.len());
+        payload.extend_from_slice(&rel.data.storage_of(rel.oid).to_le_bytes());
+        payload.resize(4 + 8 * slots, 0);
+        payload.extend_from_slice(body);
+        Some(Pending { payload, info })
+    }
+
+    /// An insert of `body` into `rel` (None: not logged).
+    pub(super) fn insert(rel: &Rel, cell: &TxnCell, body: &[u8]) -> Option<Pending> {
+        Pending::new(rel, cell, info::INSERT, 1, body)
+    }
+
+    /// An update of a version of `rel` to `body`.
+    pub(super) fn update(rel: &Rel, cell: &TxnCell, body: &[u8]) -> Option<Pending> {
+        Pending::new(rel, cell, info::UPDATE, 2, body)
+    }
+
+    /// A delete of a version of `rel`.
+    pub(super) fn delete(rel: &Rel, cell: &TxnCell) -> Option<Pending> {
+        Pending::new(rel, cell, info::DELETE, 1, &[])
+    }
+
+    /// Appends the record with the slots the heap gave (old, then new for an update).
+    pub(super) fn append(mut self, cell: &TxnCell, slots: &[RowId]) -> Result<(), WriteError> {
+        for (i, s) in slots.iter().enumerate() {
+            self.payload[4 + 8 * i..12 + 8 * i].copy_from_slice(&s.to_le_bytes());
+        }
+        cell.log(KIND, self.info, &self.payload)
+            .map(|_| ())
+            .map_err(failed)
+    }
+}
+
+/// A decoded row record.
+#[derive(Debug)]
+pub enum RowRecord<'a> {
+    Insert {
+        storage: u32,
+        slot: u64,
+        body: &'a [u8],
+    },
+    Update {
+        storage: u32,
+        old: u64,
+        new: u64,
+        body: &'a [u8],
+    },
+    Delete {
+        storage: u32,
+        slot: u64,
+    },
+}
+
+impl RowRecord<'_> {
+    pub fn storage(&self) -> u32 {
+        match self {
+            RowRecord::Insert { storage, .. }
+            | RowRecord::Update { storage, .. }
+            | RowRecord::Delete { storage, .. } => *storage,
+        }
+    }
+}
+
+/// Decodes a row record's payload; None if it is malformed.
+pub fn decode(info: u8, p: &[u8]) -> Option<RowRecord<'_>> {
+    let u32_at = |at: usize| Some(u32::from_le_bytes(p.get(at..at + 4)?.try_into().ok()?));
+    let u64_at = |at: usize| Some(u64::from_le_bytes(p.get(at..at + 8)?.try_into().ok()?));
+    Some(match info {
+        info::INSERT => RowRecord::Insert {
+            storage: u32_at(0)?,
+            slot: u64_at(4)?,
+            body: p.get(12..)?,
+        },
+        info::UPDATE => RowRecord::Update {
+            storage: u32_at(0)?,
+            old: u64_at(4)?,
+            new: u64_at(12)?,
+            body: p.get(20..)?,
+        },
+        info::DELETE => RowRecord::Delete {
+            storage: u32_at(0)?,
+            slot: u64_at(4)?,
+        },
+        _ => return None,
+    })
+}
+
+/// Per storage: the slot a row had in the server that logged it → its slot here.
+pub type SlotMap = HashMap<u64, RowId>;
+
+impl TableData {
+    /// Applies a row record during recovery, as a write of `cell`. Errors name what did not
+    /// match (a record about a slot the map does not know, or a version already changed):
+    /// the log and the image disagree.
+    pub fn replay(
+        &self,
+        rec: &RowRecord<'_>,
+        slots: &mut SlotMap,
+        cell: &Arc<TxnCell>,
+    ) -> Result<(), String> {
+        let heap = &self.heap.0;
+        let here = |slots: &SlotMap, s: u64| {
+            slots
+                .get(&s)
+                .copied()
+                .ok_or_else(|| format!("no row at logged slot {s}"))
+        };
+        match *rec {
+            RowRecord::Insert { slot, body, .. } => {
+                let id = heap.insert(PackedRow::from_body(body), cell, 0);
+                slots.insert(slot, id);
+            }
+            RowRecord::Update { old, new, body, .. } => {
+                let at = here(slots, old)?;
+                match heap.update_with(
+                    at,
+                    None,
+                    cell,
+                    0,
+                    PackedRow::from_body(body),
+                    false,
+                    LockMode::Update,
+                ) {
+                    Ok(id) => {
+                        slots.insert(new, id);
+                    }
+                    Err((c, _)) => return Err(format!("update of logged slot {old}: {c:?}")),
+                }
+            }
+            RowRecord::Delete { slot, .. } => {
+                let at = here(slots, slot)?;
+                match heap.delete(at, None, cell, 0, false) {
+                    Change::Done(_) => {}
+                    c => return Err(format!("delete of logged slot {slot}: {c:?}")),
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,158 @@
+//! Transactions in the write-ahead log: which (sub)transaction a record belongs to, and the
+//! records that end them.
+//!
+//! A cell made by [`super::TxnManager::begin_logged`] carries a [`TxnLog`]: the log, and the
+//! session's [`super::SnapshotSlot`] where the transaction publishes the insert position it read
+//! before its first record (`first_lsn`, the checkpointer's redo point, `durable` claim R1).
+//! Every record a cell writes ([`super::TxnCell::log`]) carries the cell's own xid in its
+//! header. A sub-transaction announces itself with an [`info::ASSIGN`] record naming its parent
+//! before its first record of its own (its parent first, if that one has not), so replay
+//! rebuilds the same tree of cells and resolves each record as the server did: RELEASE
+//! ([`info::SUBCOMMIT`]), ROLLBACK TO and errors ([`info::ABORT`] of the sub's xid), the
+//! top-level [`info::COMMIT`] or [`info::ABORT`]. A cell that wrote no record writes no end.
+//!
+//! # Invariants
+//!
+//! 1. A transaction's `first_lsn` is stored (SeqCst) before its first reservation and cleared
+//!    only after its commit is published or its abort recorded: a checkpointer that reads the
+//!    insert position, then the slots, finds every unfinished transaction's records at or after
+//!    the smaller of the two.
+//! 2. A commit record is appended only for a transaction that logged something, after every
+//!    record of it (they were appended by the same session, earlier), and its CSN is the one the
+//!    transaction publishes: the record is what replay compares with an image's snapshot.
+//!
+//! # Bounds
+//!
+//! A record is built and appended at once: a transaction buffers nothing, however much it
+//! writes (a COPY of millions of rows streams into the log as it goes).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Csn, SnapshotSlot, TxnCell};
+use crate::error::{PgError, PgResult};
+use crate::sync::{AtomicBool, Ordering};
+use crate::wal::{Appended, Lsn, WalBuffer};
+
+/// The resource manager of transaction records (`wal::kind::FIRST_USER` and up belong to the
+/// layers above the log).
+pub const KIND: u8 = crate::wal::record::kind::FIRST_USER;
+
+/// The `info` byte of transaction records.
+pub mod info {
+    /// A top-level commit: payload [`super::CommitRecord`].
+    pub const COMMIT: u8 = 1;
+    /// The (sub)transaction in the header aborted: its records and its sub-committed
+    /// children's are void.
+    pub const ABORT: u8 = 2;
+    /// RELEASE SAVEPOINT: the sub-transaction's records now go with its parent.
+    pub const SUBCOMMIT: u8 = 3;
+    /// A sub-transaction's first record: payload the parent's xid (8 bytes, little-endian).
+    pub const ASSIGN: u8 = 4;
+}
+
+/// What a commit record holds.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CommitRecord {
+    pub csn: Csn,
+    /// The catalog as the transaction left it, when it changed the schema (`durable`'s
+    /// catalog image, without rows).
+    pub catalog: Option<Vec<u8>>,
+}
+
+/// A logging transaction's link to the log (shared by its sub-transactions' cells).
+pub struct TxnLog {
+    pub(super) wal: std::sync::Arc<WalBuffer>,
+    pub(super) slot: crate::sync::Arc<SnapshotSlot>,
+    /// Some cell of the transaction wrote a record: its commit must be logged and awaited.
+    pub(super) logged: AtomicBool,
+}
+
+/// No position published (`SnapshotSlot::first_lsn`).
+pub(super) const NO_LSN: u64 = u64::MAX;
+
+impl TxnCell {
+    /// Appends a record of this (sub)transaction: resource manager `kind`, its `info`, the
+    /// payload. A cell without a log (an instance in memory, replay) writes nothing.
+    /// Returns the record's position (`Lsn::INVALID` when nothing was written).
+    pub fn log(&self, kind: u8, info: u8, payload: &[u8]) -> PgResult<Lsn> {
+        let Some(log) = &self.log else {
+            return Ok(Lsn::INVALID);
+        };
+        self.announce(log)?;
+        log.wal
+            .insert_blocking(kind, info, self.xid, payload)
+            .map(|a| a.lsn)
+    }
+
+    /// Whether this transaction has records in the log (its commit must be logged).
+    pub fn logged(&self) -> bool {
+        self.log
+            .as_ref()
+            .is_some_and(|l| l.logged.load(Ordering::SeqCst))
+    }
+
+    /// Before the first record of this cell: the transaction's first position is published
+    /// (invariant 1), a sub-transaction is assigned to its parent.
+    fn announce(&self, log: &TxnLog) -> PgResult<()> {
+        if self.announced.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        if !log.logged.load(Ordering::SeqCst) {
+            if log.slot.first_lsn.load(Ordering::SeqCst) == NO_LSN {
+                log.slot
+                    .first_lsn
+                    .store(log.wal.insert_lsn().0, Ordering::SeqCst);
+            }
+            log.logged.store(true, Ordering::SeqCst);
+        }
+        if let Some(p) = &self.parent {
+            p.announce(log)?;
+            log.wal
+                .insert_blocking(KIND, info::ASSIGN, self.xid, &p.xid.to_le_bytes())?;
+        }
+        self.announced.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The end record of this cell (abort or sub-commit), when it wrote anything.
+    pub(super) fn log_end(&self, info: u8) {
+        if !self.announced.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Some(log) = &self.log {
+            // An abort that cannot be logged is still an abort: replay ends every transaction
+            // without a commit record as aborted.
+            let _ = log.wal.insert_blocking(KIND, info, self.xid, &[]);
+        }
+    }
+
+    /// Appends the commit record of this top-level transaction with its CSN (and the catalog
+    /// it leaves, if it changed it); the caller awaits the flush of the returned end.
+    pub(super) fn log_commit(&self, csn: Csn, catalog: Option<Vec<u8>>) -> PgResult<Appended> {
+        let log = self.log.as_ref().expect("a logging transaction");
+        self.announce(log)?;
+        let payload = postcard::to_stdvec(&CommitRecord { csn, catalog })
+            .map_err(|e| PgError::internal(format!("could not encode a commit record: {e}")))?;
+        log.wal
+            .insert_blocking(KIND, info::COMMIT, self.xid, &payload)
+    }
+
+    /// Whether this cell's writes are logged.
+    pub fn has_log(&self) -> bool {
+        self.log.is_some()
+    }
+
+    /// The log this cell writes to, if any.
+    pub fn wal(&self) -> Option<&std::sync::Arc<WalBuffer>> {
+        self.log.as_ref().map(|l| &l.wal)
+    }
+
+    /// After the transaction's end is published or recorded: it holds back no redo point.
+    pub(super) fn clear_first_lsn(&self) {
+        if let Some(log) = &self.log {
+            if log.logged.load(Ordering::SeqCst) {
+                log.slot.first_lsn.store(NO_LSN, Ordering::SeqCst);
+            }
+        }
+    }
+}
