@@ -431,7 +431,7 @@ def test_the_self_signed_pair_is_made_once_and_reused(tg_dedicated, tmp_root):
     assert (data / "server.crt").read_bytes() == cert
     # Beside the pair: the data directory's own files (durable/), nothing else.
     assert sorted(x.name for x in data.iterdir()) == [
-        "THREADGRES_VERSION", "checkpoint", "postmaster.pid", "server.crt", "server.key"]
+        "THREADGRES_VERSION", "checkpoint", "pg_wal", "postmaster.pid", "server.crt", "server.key"]
     # The certificate names localhost and 127.0.0.1 (verify-full with it as its own root).
     ci = _conninfo(p.info, host="localhost", sslmode="verify-full", sslrootcert=data / "server.crt")
     assert _psql(p.info, ci, "-c", "SELECT ssl_is_used()").stdout.strip() == "t"
