@@ -612,6 +612,8 @@ fn wal_settings(given: &WalGiven) -> Result<WalSettings, String> {
             _ => {}
         }
     }
+    // As PostgreSQL caps it: the ring is at most one segment.
+    w.wal_buffers = w.wal_buffers.min(w.wal_segment_size);
     Ok(w)
 }
 

@@ -295,6 +295,10 @@ impl Instance {
             .spawn(move || {
                 let mut last = weak.upgrade().map(|i| i.txns.visible());
                 let mut due = std::time::Instant::now() + every;
+                // The log written since the last image's redo point that starts one (PostgreSQL
+                // starts one when max_wal_size would be passed before the next could finish;
+                // half of it leaves the next as much room).
+                let wal_room = |i: &Instance| i.config.wal.max_wal_size / 2;
                 loop {
                     // Short naps, so that shutdown is noticed within a quarter second.
                     std::thread::sleep(std::time::Duration::from_millis(250).min(every));
@@ -304,17 +308,22 @@ impl Instance {
                     if instance.shutting_down.load(Ordering::SeqCst) {
                         return;
                     }
-                    if std::time::Instant::now() < due {
+                    let written = instance.durable.get().map_or(0, |d| d.wal_since_redo());
+                    let kind = if written >= wal_room(&instance) {
+                        crate::durable::Kind::Wal
+                    } else if std::time::Instant::now() >= due {
+                        crate::durable::Kind::Timed
+                    } else {
                         continue;
-                    }
+                    };
                     due = std::time::Instant::now() + every;
                     let now = instance.txns.visible();
-                    if last == Some(now) {
+                    if last == Some(now) && kind == crate::durable::Kind::Timed {
                         continue;
                     }
-                    match instance.checkpoint(crate::durable::Kind::Timed) {
+                    match instance.checkpoint(kind) {
                         Ok(_) => last = Some(now),
-                        Err(e) => tracing::error!("timed checkpoint failed: {}", e.message),
+                        Err(e) => tracing::error!("checkpoint failed: {}", e.message),
                     }
                 }
             });

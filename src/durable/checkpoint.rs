@@ -213,18 +213,25 @@ pub fn write(
             w.put(item).map_err(io)?;
         }
         let mut rows = 0u64;
+        // A shutdown image numbers each table's rows 0, 1, ... as a restore places them: the
+        // next server logs its changes by those slots without writing an image of its own
+        // first (no log follows a shutdown image but that server's). Other images keep the
+        // slots the log after their redo point names.
+        let ranks = kind == Kind::Shutdown;
         for rel in &tables {
             let storage = rel.data.storage_of(rel.oid);
             let mut batch: Vec<(u64, Vec<u8>)> = Vec::new();
             let mut size = 0usize;
             let mut failed = None;
+            let mut rank = 0u64;
             rel.data.heap.image_rows(&snap, |slot, body| {
                 if failed.is_some() {
                     return;
                 }
                 rows += 1;
                 size += body.len() + 8;
-                batch.push((slot, body.to_vec()));
+                batch.push((if ranks { rank } else { slot }, body.to_vec()));
+                rank += 1;
                 if size >= image::ROWS_BATCH_BYTES {
                     let rows = std::mem::take(&mut batch);
                     size = 0;

@@ -37,6 +37,8 @@ pub enum Kind {
     Timed,
     /// At the end of crash recovery, before connections are accepted.
     Recovery,
+    /// Half of max_wal_size written since the last one's redo point.
+    Wal,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -75,6 +75,8 @@ pub struct Durable {
     /// `catalog_lsn`.
     schema_commits: Mutex<()>,
     wal: Arc<Wal>,
+    /// The redo point of the last image written (the checkpointer measures WAL from it).
+    last_redo: std::sync::atomic::AtomicU64,
 }
 
 impl Durable {
@@ -131,6 +133,7 @@ impl Durable {
                 dir: Mutex::new(dir),
                 checkpointing: Mutex::new(()),
                 schema_commits: Mutex::new(()),
+                last_redo: std::sync::atomic::AtomicU64::new(wal.insert_lsn().0),
                 wal,
             },
             restored,
@@ -145,6 +148,12 @@ impl Durable {
 
     pub fn wal(&self) -> &Arc<Wal> {
         &self.wal
+    }
+
+    /// How much log was written since the last image's redo point.
+    pub fn wal_since_redo(&self) -> u64 {
+        let redo = self.last_redo.load(std::sync::atomic::Ordering::SeqCst);
+        self.wal.insert_lsn().0.saturating_sub(redo)
     }
 
     /// Writes an image of what the newest snapshot sees; an initial one also marks the
@@ -178,6 +187,8 @@ impl Durable {
         if kind == Kind::Initial {
             self.dir.lock().mark_initialized()?;
         }
+        self.last_redo
+            .store(w.redo, std::sync::atomic::Ordering::SeqCst);
         self.wal.remove_before(Lsn(w.redo))?;
         Ok(w)
     }

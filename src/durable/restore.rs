@@ -134,6 +134,8 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
         return Err("checkpoint image damaged: it does not start with its header".into());
     };
     let keep_unlogged = header.kind == Kind::Shutdown;
+    // This server's commits come after every commit the image and the log know of.
+    txns.advance_csn(header.csn);
     let base = txns.begin(0);
     let mut items = Vec::new();
     let mut rels = std::collections::BTreeMap::new();
@@ -157,7 +159,13 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
                     .or_insert_with(|| Arc::new(TableData::new()));
                 let map = slots.entry(storage).or_default();
                 for (slot, body) in &batch {
-                    map.insert(*slot, data.heap.restore_row(body, &base));
+                    let here = data.heap.restore_row(body, &base);
+                    // A shutdown image's slots are where a restore puts its rows.
+                    debug_assert!(
+                        !keep_unlogged || here == *slot,
+                        "slot {slot} restored at {here}"
+                    );
+                    map.insert(*slot, here);
                 }
             }
             Item::End {
@@ -253,6 +261,7 @@ pub fn replay(
     let mut apply: HashSet<Xid> = HashSet::new();
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
     let mut max_xid = 0;
+    let mut max_csn = 0;
     while let Some(r) = reader.next_record().map_err(err)? {
         max_xid = max_xid.max(r.xid);
         if r.kind != xlog::KIND {
@@ -271,6 +280,7 @@ pub fn replay(
             xlog::info::COMMIT if r.xid != 0 => {
                 let c: CommitRecord = postcard::from_bytes(&r.payload)
                     .map_err(|e| format!("malformed commit record at {}: {e}", Lsn(r.lsn)))?;
+                max_csn = max_csn.max(c.csn);
                 if c.csn >= rec.header.csn {
                     apply.insert(r.xid);
                 }
@@ -279,6 +289,7 @@ pub fn replay(
         }
     }
     let end = reader.position();
+    txns.advance_csn(max_csn + 1);
     // Pass 2: apply.
     let mut cells: HashMap<Xid, Arc<TxnCell>> = HashMap::new();
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;

@@ -360,6 +360,15 @@ impl TxnManager {
         })
     }
 
+    /// Makes every CSN from now on at least `csn` (at start, before any transaction: the log
+    /// and the image hold CSNs of the servers before this one, which replay compares with
+    /// this server's). Nothing may be committing: the watermark moves with the counter, over
+    /// CSNs that no cell holds.
+    pub fn advance_csn(&self, csn: Csn) {
+        let next = self.next_csn.fetch_max(csn, Ordering::SeqCst).max(csn);
+        self.visible.fetch_max(next, Ordering::SeqCst);
+    }
+
     /// Makes the next transaction id at least `xid` (after recovery: ids the log names are
     /// not given again).
     pub fn advance_xid(&self, xid: Xid) {

@@ -111,7 +111,7 @@ def check(info, acked: dict, maybe: dict) -> None:
 
 @TG
 def test_kill9_loses_no_acknowledged_commit(server, tg_dedicated):
-    cycles = int(os.environ.get("TORTURE_CYCLES", "3"))
+    cycles = int(os.environ.get("TORTURE_CYCLES", "5"))
     p = tg_dedicated()
     c = p.info.connect_raw()
     c.simple("CREATE TABLE accounts (id int PRIMARY KEY, balance int NOT NULL)")
@@ -133,8 +133,10 @@ def test_kill9_loses_no_acknowledged_commit(server, tg_dedicated):
         for t in threads:
             t.start()
         time.sleep(rnd.uniform(0.3, 1.5))
-        p.proc.send_signal(signal.SIGKILL)
-        p.proc.wait(10)
+        # Every fourth stop is a clean one (a shutdown image), so that crashes also follow
+        # clean restarts.
+        p.proc.send_signal(signal.SIGTERM if cycle % 4 == 3 else signal.SIGKILL)
+        p.proc.wait(30)
         stop.set()
         for t in threads:
             t.join(10)

@@ -485,3 +485,57 @@ def test_checkpoint_lets_the_shard_serve_others(server, tg_dedicated):
     assert o.simple(f"SELECT wait_event FROM pg_stat_activity WHERE pid = {pid}") == [("ClientRead",)]
     c.close()
     o.close()
+
+
+@TG
+def test_a_crash_after_a_clean_restart_replays_onto_the_shutdown_image(server, tg_dedicated):
+    """The log after a clean restart names rows as the restore placed them: updates and
+    deletes of rows from before the restart replay onto the right rows."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    c.simple("CREATE TABLE r (k int PRIMARY KEY, v int)")
+    c.simple("INSERT INTO r SELECT g, g FROM generate_series(1, 500) g")
+    # Dead versions and holes before the image, so that slots and ranks differ.
+    c.simple("UPDATE r SET v = v + 1000 WHERE k % 3 = 0")
+    c.simple("DELETE FROM r WHERE k % 7 = 0")
+    c.simple("VACUUM r")
+    c.close()
+    p.restart()
+    c = p.info.connect_raw()
+    c.simple("UPDATE r SET v = -v WHERE k % 5 = 0")
+    c.simple("DELETE FROM r WHERE k % 11 = 0")
+    c.simple("INSERT INTO r VALUES (1001, 1)")
+    want = c.simple("SELECT k, v FROM r ORDER BY k")
+    c.close()
+    kill9(p)
+    p.start()
+    c = p.info.connect_raw()
+    assert c.simple("SELECT k, v FROM r ORDER BY k") == want
+    c.close()
+
+
+@TG
+def test_wal_settings_are_shown_as_postgresql_shows_them(server, tg_dedicated):
+    p = tg_dedicated("--wal-segment-size", "1MB", "--max-wal-size", "64MB", "--wal-writer-delay", "50ms",
+                     "--commit-delay", "10", "--fsync", "off")
+    c = p.info.connect_raw()
+    got = c.simple("SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'wal_segment_size', "
+                   "'max_wal_size', 'min_wal_size', 'wal_buffers', 'wal_writer_delay', 'commit_delay', "
+                   "'synchronous_commit') ORDER BY name")
+    shown = {n: c.simple(f"SHOW {n}")[0][0] for n, _ in got}
+    assert shown == {"commit_delay": "10", "fsync": "off", "max_wal_size": "64MB", "min_wal_size": "80MB",
+                     "synchronous_commit": "on", "wal_buffers": "1MB", "wal_segment_size": "1MB",
+                     "wal_writer_delay": "50ms"}, shown
+    # synchronous_commit is the session's to choose; an asynchronous commit is still replayed
+    # once the writer has flushed it.
+    c.simple("SET synchronous_commit = off")
+    c.simple("CREATE TABLE a (x int)")
+    c.simple("INSERT INTO a VALUES (1)")
+    c.simple("SET synchronous_commit = on")
+    c.simple("INSERT INTO a VALUES (2)")
+    c.close()
+    kill9(p)
+    p.start()
+    c = p.info.connect_raw()
+    assert c.simple("SELECT sum(x) FROM a") == [("3",)]
+    c.close()
