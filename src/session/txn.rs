@@ -382,7 +382,14 @@ impl Core {
                 // within wal_writer_delay (a later durable commit's flush covers it too).
                 let wait = self.settings.get_str("synchronous_commit") != Some("off");
                 result = if cell.logged() && wait {
-                    tokio::task::block_in_place(|| txns.commit_logged(&cell, None, true))
+                    // Shown as PostgreSQL's backend waiting for its commit's flush.
+                    self.shared
+                        .activity
+                        .lock()
+                        .set_wait(Some(("IO", "WALSync")));
+                    let r = tokio::task::block_in_place(|| txns.commit_logged(&cell, None, true));
+                    self.shared.activity.lock().set_wait(self.wait_shown);
+                    r
                 } else {
                     txns.commit_logged(&cell, None, wait)
                 }
