@@ -215,11 +215,11 @@ impl Durable {
         if cell.has_log() {
             return txns.commit_logged(cell, Some(image), true);
         }
-        let payload = postcard::to_stdvec(&crate::txn::log::CommitRecord {
+        let payload = crate::txn::log::CommitRecord {
             csn: 0,
             catalog: Some(image),
-        })
-        .map_err(|e| crate::error::PgError::internal(format!("could not encode: {e}")))?;
+        }
+        .encode();
         let appended = self.wal.insert_blocking(
             crate::txn::log::KIND,
             crate::txn::log::info::COMMIT,

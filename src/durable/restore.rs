@@ -278,8 +278,8 @@ pub fn replay(
                 parents.insert(r.xid, p);
             }
             xlog::info::COMMIT if r.xid != 0 => {
-                let c: CommitRecord = postcard::from_bytes(&r.payload)
-                    .map_err(|e| format!("malformed commit record at {}: {e}", Lsn(r.lsn)))?;
+                let c = CommitRecord::decode(&r.payload)
+                    .ok_or_else(|| format!("malformed commit record at {}", Lsn(r.lsn)))?;
                 max_csn = max_csn.max(c.csn);
                 if c.csn >= rec.header.csn {
                     apply.insert(r.xid);
@@ -340,8 +340,8 @@ pub fn replay(
                     }
                 }
                 xlog::info::COMMIT => {
-                    let c: CommitRecord = postcard::from_bytes(&r.payload)
-                        .map_err(|e| format!("malformed commit record at {at}: {e}"))?;
+                    let c = CommitRecord::decode(&r.payload)
+                        .ok_or_else(|| format!("malformed commit record at {at}"))?;
                     let applied = if r.xid == 0 {
                         r.lsn >= rec.header.catalog_lsn
                     } else {

@@ -171,7 +171,11 @@ impl Session {
                 .fold(next_check, Instant::min);
             tokio::select! {
                 _ = wait.as_mut() => {
-                    txns.settle(&holder);
+                    // An earlier commit may still be between its flush and its publication:
+                    // the shard serves others meanwhile.
+                    while !txns.settled(&holder) {
+                        tokio::task::yield_now().await;
+                    }
                     break Ok(());
                 }
                 _ = shared.wake.notified() => {}

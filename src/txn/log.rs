@@ -20,16 +20,19 @@
 //! 2. A commit record is appended only for a transaction that logged something, after every
 //!    record of it (they were appended by the same session, earlier), and its CSN is the one the
 //!    transaction publishes: the record is what replay compares with an image's snapshot.
+//! 3. Commit records lie in the log in CSN order: the CSN is taken together with the record's
+//!    reservation, under `TxnManager::commit_order` (two `fetch_add`s; the copy runs outside
+//!    it). So a flush that covers a commit covers every commit with a smaller CSN, and a
+//!    committer waiting for the watermark to pass its CSN waits only for earlier committers to
+//!    be scheduled, never for another flush.
 //!
 //! # Bounds
 //!
 //! A record is built and appended at once: a transaction buffers nothing, however much it
 //! writes (a COPY of millions of rows streams into the log as it goes).
 
-use serde::{Deserialize, Serialize};
-
 use super::{Csn, SnapshotSlot, TxnCell};
-use crate::error::{PgError, PgResult};
+use crate::error::PgResult;
 use crate::sync::{AtomicBool, Ordering};
 use crate::wal::{Appended, Lsn, WalBuffer};
 
@@ -50,13 +53,31 @@ pub mod info {
     pub const ASSIGN: u8 = 4;
 }
 
-/// What a commit record holds.
-#[derive(Debug, Serialize, Deserialize)]
+/// What a commit record holds: `[csn u64][catalog bytes]`, the CSN at a fixed size so that
+/// the record's length is known before the CSN is taken (invariant 3).
+#[derive(Debug)]
 pub struct CommitRecord {
     pub csn: Csn,
-    /// The catalog as the transaction left it, when it changed the schema (`durable`'s
-    /// catalog image, without rows).
+    /// What the transaction changed in the catalog, when it changed the schema (`durable`'s
+    /// catalog record).
     pub catalog: Option<Vec<u8>>,
+}
+
+impl CommitRecord {
+    pub fn encode(&self) -> Vec<u8> {
+        let mut p = Vec::with_capacity(8 + self.catalog.as_ref().map_or(0, Vec::len));
+        p.extend_from_slice(&self.csn.to_le_bytes());
+        if let Some(c) = &self.catalog {
+            p.extend_from_slice(c);
+        }
+        p
+    }
+
+    pub fn decode(p: &[u8]) -> Option<CommitRecord> {
+        let csn = u64::from_le_bytes(p.get(..8)?.try_into().ok()?);
+        let catalog = (p.len() > 8).then(|| p[8..].to_vec());
+        Some(CommitRecord { csn, catalog })
+    }
 }
 
 /// A logging transaction's link to the log (shared by its sub-transactions' cells).
@@ -126,15 +147,26 @@ impl TxnCell {
         }
     }
 
-    /// Appends the commit record of this top-level transaction with its CSN (and the catalog
-    /// it leaves, if it changed it); the caller awaits the flush of the returned end.
-    pub(super) fn log_commit(&self, csn: Csn, catalog: Option<Vec<u8>>) -> PgResult<Appended> {
+    /// Appends the commit record of this top-level transaction (with what it changed in the
+    /// catalog, if it did), its CSN taken from `next_csn` together with the record's
+    /// reservation under `order` (invariant 3); returns the CSN and where the record lies.
+    pub(super) fn log_commit(
+        &self,
+        order: &crate::sync::Mutex<()>,
+        next_csn: &crate::sync::AtomicU64,
+        catalog: Option<Vec<u8>>,
+    ) -> PgResult<(Csn, Appended)> {
         let log = self.log.as_ref().expect("a logging transaction");
         self.announce(log)?;
-        let payload = postcard::to_stdvec(&CommitRecord { csn, catalog })
-            .map_err(|e| PgError::internal(format!("could not encode a commit record: {e}")))?;
-        log.wal
-            .insert_blocking(KIND, info::COMMIT, self.xid, &payload)
+        let mut payload = CommitRecord { csn: 0, catalog }.encode();
+        let (csn, reservation) = {
+            let _in_order = order.lock();
+            let r = log.wal.reserve(payload.len())?;
+            (next_csn.fetch_add(1, Ordering::SeqCst), r)
+        };
+        payload[..8].copy_from_slice(&csn.to_le_bytes());
+        let appended = reservation.write_blocking(KIND, info::COMMIT, self.xid, &payload)?;
+        Ok((csn, appended))
     }
 
     /// Whether this cell's writes are logged.

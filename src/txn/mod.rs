@@ -257,6 +257,9 @@ pub struct TxnManager {
     slots: Mutex<Vec<Arc<SnapshotSlot>>>,
     /// The write-ahead log, once the instance has one (`log.rs`).
     wal: std::sync::OnceLock<std::sync::Arc<crate::wal::Wal>>,
+    /// Held while a logged commit takes its CSN and its record's reservation (`log.rs`
+    /// invariant 3); nothing else is done under it.
+    commit_order: Mutex<()>,
 }
 
 impl TxnManager {
@@ -275,6 +278,7 @@ impl TxnManager {
             last_horizon: AtomicU64::new(0),
             slots: Mutex::new(Vec::new()),
             wal: std::sync::OnceLock::new(),
+            commit_order: Mutex::new(()),
         }
     }
 
@@ -432,16 +436,14 @@ impl TxnManager {
         durable: bool,
     ) -> PgResult<Csn> {
         debug_assert!(cell.parent.is_none());
-        let csn = self.next_csn.fetch_add(1, Ordering::SeqCst);
-        if cell.logged() || catalog.is_some() {
-            let appended = match cell.log_commit(csn, catalog) {
+        let csn = if cell.logged() || catalog.is_some() {
+            let (csn, appended) = match cell.log_commit(&self.commit_order, &self.next_csn, catalog)
+            {
                 Ok(a) => a,
                 Err(e) => {
-                    // Nothing of the commit is in the log: the CSN is released as finished
-                    // (an aborted cell holds none, so no snapshot can see anything through it).
+                    // Nothing of the commit is in the log, and no CSN was taken (the
+                    // reservation comes first).
                     self.abort(cell, &[]);
-                    self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
-                    self.advance();
                     return Err(e);
                 }
             };
@@ -452,7 +454,10 @@ impl TxnManager {
                     crate::wal::panic_on_flush_failure(&e);
                 }
             }
-        }
+            csn
+        } else {
+            self.next_csn.fetch_add(1, Ordering::SeqCst)
+        };
         cell.finish(csn);
         self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
         self.advance();
@@ -487,6 +492,19 @@ impl TxnManager {
                 }
                 self.advance();
             }
+        }
+    }
+
+    /// Whether a snapshot taken now sees the end of `cell` (its commit, if it committed):
+    /// [`TxnManager::settle`] for async callers, who give way between looks instead of
+    /// spinning.
+    pub fn settled(&self, cell: &TxnCell) -> bool {
+        match cell.status() {
+            Status::Committed(csn) => {
+                self.advance();
+                self.visible.load(Ordering::SeqCst) > csn
+            }
+            _ => true,
         }
     }
 
