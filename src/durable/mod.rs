@@ -1,18 +1,33 @@
-//! Durability: the data directory, checkpoint images, and what a start reads back.
+//! Durability: the data directory, the write-ahead log's use, checkpoint images, recovery.
 //!
 //! # Design
 //!
-//! threadgres keeps its tables in memory. What survives the process is written to the data
-//! directory ([`datadir`]): a *checkpoint image* ([`image`], [`checkpoint`]) holding everything a
+//! threadgres keeps its tables in memory. What survives the process is in the data directory
+//! ([`datadir`]): a *checkpoint image* ([`image`], [`checkpoint`]) holding everything a
 //! snapshot sees — roles, schemas, relations with their rows, sequences' counters, views,
-//! comments, databases and the counters that number new objects — and, as the write-ahead log
-//! is wired in (issue 29, `wal`), the log of what was committed after it. A start locks the
-//! directory, initializes it if it is new (an initial image, then the version file) and reads
-//! the last image back ([`restore`]) before the server accepts connections.
+//! comments, databases and the counters that number new objects — and the write-ahead log
+//! (`pg_wal/`, [`crate::wal`]) of what was committed after it: row changes (`sql::engine::log`),
+//! sequence counters (`sql::sequence`), transaction ends (`txn::log`) and, with each
+//! schema-changing commit, what it changed in the catalog ([`Durable::catalog_commit`]). A
+//! start locks the directory, initializes it if it is new, or reads the last image back and
+//! replays the log after it ([`restore`]) before the server accepts connections.
 //!
 //! An image is read at one registered snapshot while writers go on (the heaps are versioned,
 //! so a read at a snapshot needs no lock), written to a temporary file, synced and renamed
-//! over the previous one.
+//! over the previous one; the log before its redo point is then recycled.
+//!
+//! # Claims (`docs/wal-commit-path.md`), and where they are checked
+//!
+//! * C1: no snapshot sees a commit, and no cell reads as committed, before the commit's record
+//!   is flushed (`TxnManager::commit_logged`; shuttle model `txn::model`).
+//! * C3: a commit that read another's rows, or waited for it, has its commit record after that
+//!   one's (the other was published after its append; commit records are in CSN order).
+//! * R1: every record of a transaction an image's snapshot does not see lies at or after the
+//!   image's redo point ([`Durable::checkpoint`]: the insert position, then the transactions'
+//!   first positions, then the snapshot; shuttle model `txn::model`).
+//! * R2: replay from (image at S, redo) gives exactly the committed transactions, each whole:
+//!   it applies the transactions whose commit record holds a CSN at or above S, and nothing of
+//!   the others (`tests/py/test_crash_points.py`, `test_crash_torture.py`).
 //!
 //! # Invariants
 //!
@@ -25,21 +40,25 @@
 //! 3. A directory is opened by one server at a time (`flock` on the lock file, released by
 //!    the kernel however the process ends); it is marked initialized only after its first
 //!    image is in place.
-//! 4. Temporary tables and sessions' temporary schemas are never written; UNLOGGED tables'
-//!    rows are read back only from an image written at a clean shutdown.
+//! 4. Temporary tables and sessions' temporary schemas are never written or logged; UNLOGGED
+//!    tables are not logged, and their rows are read back only from a shutdown image with no
+//!    log after it.
+//! 5. Catalog records follow each other in the log as the catalogs they describe do: a
+//!    schema-changing commit holds `schema_commits` from its catalog image to its publication.
 //!
 //! # Lock order
 //!
-//! `Durable::checkpointing` is held for the whole of a checkpoint, alone: two checkpoints never
-//! run at once. The image is read through the catalog's and heap's own short locks, one at a
-//! time, never while holding anything of this module but that mutex.
+//! `Durable::checkpointing` (a whole checkpoint, alone) → `Durable::schema_commits` (while the
+//! cut and snapshot are read) → the catalog's and heap's own short locks. A schema-changing
+//! commit holds `schema_commits` → `TxnManager::commit_order` (two `fetch_add`s) and waits for
+//! its flush under the first. Nothing here is held while a session waits for a row.
 //!
 //! # Bounds
 //!
 //! A checkpoint holds one batch of rows (at most `image::ROWS_BATCH_BYTES`, or one row if
-//! larger) and the list of visible relations in memory; a restore the same, plus one entry per
-//! relation. What a commit made after the last image is lost by a crash until the
-//! write-ahead log is wired in; a clean shutdown and CHECKPOINT write an image.
+//! larger) and the list of visible relations in memory; recovery one batch or record at a time,
+//! plus its maps (see [`restore`]). The log between checkpoints is bounded by `max_wal_size`
+//! (half of it starts a checkpoint).
 
 pub mod checkpoint;
 pub mod datadir;
