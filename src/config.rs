@@ -563,8 +563,8 @@ fn wal_settings(given: &WalGiven) -> Result<WalSettings, String> {
             .ok_or_else(|| {
                 format!(
                     "invalid {name} \"{v}\": use {} to {}",
-                    fmt_size(min),
-                    fmt_size(max)
+                    crate::memory::format_kb((min >> 10) as i64),
+                    crate::memory::format_kb((max >> 10) as i64)
                 )
             })
     };
@@ -615,16 +615,6 @@ fn wal_settings(given: &WalGiven) -> Result<WalSettings, String> {
     // As PostgreSQL caps it: the ring is at most one segment.
     w.wal_buffers = w.wal_buffers.min(w.wal_segment_size);
     Ok(w)
-}
-
-fn fmt_size(n: u64) -> String {
-    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
-        format!("{}GB", n >> 30)
-    } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
-        format!("{}MB", n >> 20)
-    } else {
-        format!("{}kB", n >> 10)
-    }
 }
 
 /// Seconds, plain or with PostgreSQL's units s, min, h.

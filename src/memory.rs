@@ -143,6 +143,17 @@ pub fn parse_size(s: &str) -> Option<u64> {
     n.checked_mul(unit)
 }
 
+/// SHOW's form of a memory setting of `kb` kilobytes: the largest unit that divides it
+/// (`16MB`, `1GB`, `64kB`).
+pub fn format_kb(kb: i64) -> String {
+    for (unit, f) in [("TB", 1i64 << 30), ("GB", 1 << 20), ("MB", 1 << 10)] {
+        if kb % f == 0 {
+            return format!("{}{}", kb / f, unit);
+        }
+    }
+    format!("{kb}kB")
+}
+
 /// Starts the monitor thread (it ends when the limit's owner is gone).
 pub fn start_monitor(limit: &Arc<MemoryLimit>) {
     let weak: Weak<MemoryLimit> = Arc::downgrade(limit);

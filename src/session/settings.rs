@@ -118,14 +118,9 @@ fn parse_kb(v: &str) -> Option<i64> {
     (kb.is_finite() && kb.abs() < i64::MAX as f64).then_some(kb as i64)
 }
 
-/// SHOW's form of a memory setting: the largest unit that divides it.
+/// SHOW's form of a memory setting given in kB.
 fn format_kb(kb: i64) -> String {
-    for (unit, f) in [("TB", 1i64 << 30), ("GB", 1 << 20), ("MB", 1 << 10)] {
-        if kb % f == 0 {
-            return format!("{}{}", kb / f, unit);
-        }
-    }
-    format!("{kb}kB")
+    crate::memory::format_kb(kb)
 }
 
 fn format_ms(ms: i64) -> String {

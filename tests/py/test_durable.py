@@ -506,6 +506,9 @@ def test_a_crash_after_a_clean_restart_replays_onto_the_shutdown_image(server, t
     c.simple("DELETE FROM r WHERE k % 11 = 0")
     c.simple("INSERT INTO r VALUES (1001, 1)")
     want = c.simple("SELECT k, v FROM r ORDER BY k")
+    # pg_stat_wal counts what this server logged, wrote and synced.
+    assert c.simple("SELECT wal_records > 0, wal_bytes > 0, wal_write > 0, wal_sync > 0, "
+                    "wal_fpi, stats_reset <= now() FROM pg_stat_wal") == [("t", "t", "t", "t", "0", "t")]
     c.close()
     kill9(p)
     p.start()
@@ -538,4 +541,30 @@ def test_wal_settings_are_shown_as_postgresql_shows_them(server, tg_dedicated):
     p.start()
     c = p.info.connect_raw()
     assert c.simple("SELECT sum(x) FROM a") == [("3",)]
+    c.close()
+
+
+@TG
+def test_the_log_stays_within_max_wal_size(server, tg_dedicated):
+    """Half of max_wal_size written starts a checkpoint, after which the log before its redo
+    point is recycled: pg_wal does not grow with the work done, and nothing is lost."""
+    p = tg_dedicated("--wal-segment-size", "64kB", "--min-wal-size", "128kB", "--max-wal-size", "1MB")
+    c = p.info.connect_raw()
+    c.simple("CREATE TABLE w (k int PRIMARY KEY, t text)")
+    for i in range(40):
+        c.simple(f"INSERT INTO w SELECT g, repeat('x', 100) FROM generate_series({i * 500}, {i * 500 + 499}) g")
+        c.simple(f"UPDATE w SET t = 'y' WHERE k BETWEEN {i * 500} AND {i * 500 + 99}")
+    # About 4 MB of log was written; the checkpointer looks every quarter second.
+    assert int(c.simple("SELECT wal_bytes FROM pg_stat_wal")[0][0]) > 3 << 20
+    wal = p.data_dir() / "pg_wal"
+    deadline = time.monotonic() + 10
+    while sum(f.stat().st_size for f in wal.iterdir()) > 2 << 20:
+        assert time.monotonic() < deadline, sorted(f.name for f in wal.iterdir())
+        time.sleep(0.1)
+    want = c.simple("SELECT count(*), count(*) FILTER (WHERE t = 'y') FROM w")
+    c.close()
+    kill9(p)
+    p.start()
+    c = p.info.connect_raw()
+    assert c.simple("SELECT count(*), count(*) FILTER (WHERE t = 'y') FROM w") == want == [("20000", "4000")]
     c.close()

@@ -846,6 +846,21 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_stat_wal",
+        oid: 12293,
+        columns: &[
+            ("wal_records", 20),
+            ("wal_fpi", 20),
+            ("wal_bytes", 1700),
+            ("wal_buffers_full", 20),
+            ("wal_write", 20),
+            ("wal_sync", 20),
+            ("wal_write_time", 701),
+            ("wal_sync_time", 701),
+            ("stats_reset", 1184),
+        ],
+    },
+    Relation {
         name: "pg_stat_user_tables",
         oid: 12299,
         columns: &[

@@ -362,6 +362,38 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             }
             out
         }
+        // pg_stat_wal: the log's counters since the server started (no full-page images:
+        // the log is logical). The times are measured always, as with track_wal_io_timing.
+        12293 => {
+            let instance = cx.session.instance();
+            let Some(wal) = instance.txns.wal() else {
+                return Some(Vec::new());
+            };
+            let st = wal.stats();
+            let started = Value::TimestampTz(
+                instance
+                    .started_at
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_micros() as i64)
+                    .unwrap_or(0)
+                    - crate::sql::types::datetime::UNIX_TO_PG_SECS
+                        * crate::sql::types::datetime::USECS_PER_SEC,
+            );
+            vec![build(12293, |c| match c {
+                "wal_records" => Value::Int8(st.records as i64),
+                "wal_fpi" => Value::Int8(0),
+                "wal_bytes" => Value::Numeric(Box::new(
+                    crate::sql::types::numeric::Numeric::from_i64(st.bytes as i64),
+                )),
+                "wal_buffers_full" => Value::Int8(st.buffers_full as i64),
+                "wal_write" => Value::Int8(st.writes as i64),
+                "wal_sync" => Value::Int8(st.syncs as i64),
+                "wal_write_time" => Value::Float8(st.write_time_us as f64 / 1000.0),
+                "wal_sync_time" => Value::Float8(st.sync_time_us as f64 / 1000.0),
+                "stats_reset" => started.clone(),
+                _ => Value::Null,
+            })]
+        }
         // pg_stat_user_tables: what is counted; scans are not counted (NULL).
         12299 => rels()
             .iter()
