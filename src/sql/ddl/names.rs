@@ -38,13 +38,10 @@
 //!   generated one already took is an error), then the indexes with the primary key first, then
 //!   the indexes of LIKE ... INCLUDING INDEXES, and last the foreign keys.
 //!
-//! [`Names`] holds what one statement has to avoid: the schema's relations (looked up one by
-//! one), its constraint names (read once, when a constraint name is first needed), and the
-//! names the statement has already made. The table being changed may be told apart, with its
+//! [`Names`] holds what one statement has to avoid: the schema's relations and constraints
+//! (looked up in the catalog name by name), and the names the statement has already made. The table being changed may be told apart, with its
 //! constraints given by the caller, because its catalog version may not show the statement's
 //! own changes yet.
-
-use std::collections::HashSet;
 
 use crate::catalog::Oid;
 use crate::error::PgResult;
@@ -154,8 +151,6 @@ pub struct Names {
     schema: String,
     /// The relation whose constraints are in `constraints` rather than read from the catalog.
     table: Option<Oid>,
-    /// The constraint names of the schema's other relations, read when first needed.
-    schema_constraints: Option<HashSet<String>>,
     /// Relation names this statement made or chose.
     relations: Vec<String>,
     /// Relation names this statement has dropped, which the catalog may still show.
@@ -170,7 +165,6 @@ impl Names {
         Names {
             schema: schema.to_string(),
             table: None,
-            schema_constraints: None,
             relations: Vec::new(),
             dropped: Vec::new(),
             constraints: Vec::new(),
@@ -210,23 +204,16 @@ impl Names {
         if self.constraints.iter().any(|c| c == name) {
             return Ok(true);
         }
-        if self.schema_constraints.is_none() {
-            let snap = cx.catalog_snapshot()?;
-            let mut set = HashSet::new();
-            for r in cx.instance().catalog.visible(&snap) {
-                if r.name.database == cx.database()
-                    && r.name.schema == self.schema
-                    && Some(r.oid) != self.table
-                {
-                    set.extend(r.constraints.iter().map(|c| c.name.clone()));
-                }
-            }
-            self.schema_constraints = Some(set);
-        }
-        Ok(self
-            .schema_constraints
-            .as_ref()
-            .is_some_and(|s| s.contains(name)))
+        // A walk over the catalog per name asked (a few per statement), comparing in place:
+        // collecting the schema's constraint names would cost more for each statement.
+        let snap = cx.catalog_snapshot()?;
+        let db = cx.database();
+        Ok(cx.instance().catalog.any_visible(&snap, |r| {
+            r.constraints.iter().any(|c| c.name == name)
+                && r.name.schema == self.schema
+                && r.name.database == db
+                && Some(r.oid) != self.table
+        }))
     }
 
     fn relation_exists(&self, cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
