@@ -5,11 +5,12 @@
 //! a constraint by the name PostgreSQL would have given it, and a schema dumped from PostgreSQL
 //! and loaded here (or the reverse) must name the same things the same way.
 //!
-//! **The shape.** A generated name is `name1_name2_label`: the table (or, for a CHECK, the
-//! table), then what the object is about (its columns), then a label that says what it is:
-//! `pkey`, `key` (unique constraint), `excl` (exclusion constraint), `idx` (plain index, also
-//! CREATE UNIQUE INDEX), `seq`, `check` or `fkey`. The middle part is absent for a primary key
-//! (`t_pkey`) and for a CHECK that refers to no single column (`t_check`). For several columns
+//! **The shape.** A generated name is `name1_name2_label`: the table, then what the object is
+//! about (its columns), then a label that says what it is: `pkey`, `key` (unique constraint),
+//! `excl` (exclusion constraint), `idx` (plain index, also CREATE UNIQUE INDEX), `seq`, `check`
+//! or `fkey`. The middle part is absent for a primary key (`t_pkey`). A CHECK is named after
+//! the one column its expression refers to (`t_a_check`, however often it names it), and after
+//! the table alone when it refers to none or to several (`t_check`). For several columns
 //! the middle part is their names joined by `_` (`t_a_b_key`); the joining stops once it has
 //! passed 63 bytes, since no more can be used. An index's columns are first given distinct
 //! names (a column indexed twice becomes `a`, `a1`; an expression is `expr`, `expr1`, ...), as
@@ -17,10 +18,10 @@
 //!
 //! **Fitting in 63 bytes.** A name holds at most NAMEDATALEN - 1 = 63 bytes. The label is never
 //! shortened (the numbers of the next paragraph go there); the two names share what is left,
-//! the longer one giving up a byte at a time until they fit (so with a 63-byte table name the
-//! table part is what gets short: `..._pkey`, never a cut that gives back the table's own name).
-//! Each part is then cut back to a whole character, so a multibyte name may come out a byte or
-//! two shorter than 63.
+//! the longer one giving up a byte at a time until they fit (on a tie the second gives). So
+//! with a 63-byte table name the table part is what gets short (`..._pkey`, never a cut that
+//! gives back the table's own name). Each part is then cut back to a whole character, so a
+//! multibyte name may come out a byte or two shorter than 63.
 //!
 //! **Collisions.** If the name is taken, the label gets a number: `key1`, `key2`, ... (so
 //! `t_a_key1`, `t_a_idx1`, `t_id_seq1`, `t_check1`), recomputing the fit each time since the
@@ -36,12 +37,13 @@
 //!   the serial sequences are named first (against the catalog only, before the table exists),
 //!   then the CHECK constraints in the order written (an explicit name that an earlier
 //!   generated one already took is an error), then the indexes with the primary key first, then
-//!   the indexes of LIKE ... INCLUDING INDEXES, and last the foreign keys.
+//!   the indexes of LIKE ... INCLUDING INDEXES, and last the foreign keys; in ALTER TABLE the
+//!   keys before the CHECKs, and an index the statement drops frees its name.
 //!
 //! [`Names`] holds what one statement has to avoid: the schema's relations and constraints
-//! (looked up in the catalog name by name), and the names the statement has already made. The table being changed may be told apart, with its
-//! constraints given by the caller, because its catalog version may not show the statement's
-//! own changes yet.
+//! (looked up in the catalog name by name), and the names the statement has already made. The
+//! table being changed may be told apart, with its constraints given by the caller, because
+//! its catalog version may not show the statement's own changes yet.
 
 use crate::catalog::Oid;
 use crate::error::PgResult;
@@ -200,7 +202,7 @@ impl Names {
     }
 
     /// Whether a constraint of the schema (the statement's own included) is called `name`.
-    pub fn constraint_exists(&mut self, cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
+    pub fn constraint_exists(&self, cx: &mut dyn SessionCtx, name: &str) -> PgResult<bool> {
         if self.constraints.iter().any(|c| c == name) {
             return Ok(true);
         }
