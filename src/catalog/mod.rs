@@ -405,6 +405,15 @@ impl<D> Catalog<D> {
         (made, ended)
     }
 
+    /// Whether a relation version `snap` sees satisfies `f`, without collecting them: `f` is
+    /// asked first, visibility only for a version it accepts (for a cheap `f` over many
+    /// relations, as the search for a constraint name in a schema).
+    pub fn any_visible(&self, snap: &Snapshot, mut f: impl FnMut(&Relation<D>) -> bool) -> bool {
+        !self
+            .names
+            .iter_sync(|_, versions| !versions.iter().any(|r| f(r) && r.visible(snap)))
+    }
+
     /// Creates a relation (a new OID when `oid` is None, else a new version of that relation)
     /// as a write of `cell` at command `cid`, seen by `snap`'s owner (invariant 1).
     pub fn create(

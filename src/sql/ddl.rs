@@ -38,6 +38,7 @@ pub mod view;
 
 mod foreign_key;
 pub use foreign_key::FkSpec;
+pub mod names;
 
 /// A column of CREATE TABLE, types resolved.
 #[derive(Debug, Clone)]
@@ -680,21 +681,6 @@ pub fn find(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<Optio
     ))
 }
 
-/// An index name that is free in `schema`: `base`, else base1, base2, ... (PostgreSQL's rule).
-fn free_name(cx: &mut dyn SessionCtx, schema: &str, base: &str) -> PgResult<String> {
-    let base: String = base.chars().take(63).collect();
-    if find(cx, schema, &base)?.is_none() {
-        return Ok(base);
-    }
-    for i in 1.. {
-        let n = format!("{base}{i}");
-        if find(cx, schema, &n)?.is_none() {
-            return Ok(n);
-        }
-    }
-    unreachable!()
-}
-
 fn catalog_error(e: CatalogError, name: &str) -> PgError {
     match e {
         CatalogError::Exists(_) => already_exists(name),
@@ -708,17 +694,19 @@ fn catalog_error(e: CatalogError, name: &str) -> PgError {
     }
 }
 
-/// Turns key specs into index definitions (names chosen, columns resolved).
+/// Turns key specs into index definitions (names chosen, columns resolved). `as_constraint`:
+/// the unique keys are constraints (CREATE TABLE, ALTER TABLE ADD), not CREATE UNIQUE INDEX,
+/// which names them as plain indexes.
 fn index_defs(
     cx: &mut dyn SessionCtx,
-    schema: &str,
+    names: &mut names::Names,
     table: &str,
     columns: &[ColumnDef],
     keys: &[KeySpec],
     existing: &[IndexDef],
+    as_constraint: bool,
 ) -> PgResult<Vec<IndexDef>> {
     let mut out: Vec<IndexDef> = Vec::new();
-    let mut taken: Vec<String> = Vec::new();
     for k in keys {
         if k.primary && (existing.iter().chain(out.iter()).any(|i| i.primary)) {
             // A second key in the same statement is a parse-analysis error pointing at it; one
@@ -743,37 +731,48 @@ fn index_defs(
                 })?;
             cols.push(pos);
         }
-        let name = match &k.name {
-            Some(n) => n.clone(),
-            None => {
-                let base = if k.primary {
-                    format!("{table}_pkey")
-                } else if k.unique {
-                    format!("{table}_{}_key", k.columns.join("_"))
-                } else {
-                    format!("{table}_{}_idx", k.columns.join("_"))
-                };
-                let mut n = free_name(cx, schema, &base)?;
-                let mut i = 1;
-                while taken.contains(&n) {
-                    n = format!("{base}{i}");
-                    i += 1;
-                }
-                n
-            }
-        };
-        taken.push(name.clone());
         out.push(IndexDef {
-            oid: cx
-                .instance()
-                .catalog
-                .new_oid()
-                .map_err(|e| catalog_error(e, &name))?,
-            name,
+            oid: 0,
+            name: k.name.clone().unwrap_or_default(),
             columns: cols,
             unique: k.unique || k.primary,
             primary: k.primary,
         });
+    }
+    // PostgreSQL makes the primary key's index first, then the others in order: that is the
+    // order in which each generated name must avoid the names before it.
+    let order = (0..keys.len())
+        .filter(|&i| keys[i].primary)
+        .chain((0..keys.len()).filter(|&i| !keys[i].primary));
+    for i in order {
+        let k = &keys[i];
+        let constraint = k.primary || (k.unique && as_constraint);
+        match &k.name {
+            Some(n) => {
+                names.add_relation(n);
+                if constraint {
+                    names.add_constraint(n);
+                }
+            }
+            None => {
+                let kind = if k.primary {
+                    names::IndexKind::Primary
+                } else if constraint {
+                    names::IndexKind::Unique
+                } else {
+                    names::IndexKind::Plain
+                };
+                let cols: Vec<Option<&str>> = k.columns.iter().map(|c| Some(c.as_str())).collect();
+                out[i].name = names.index(cx, table, &cols, kind)?;
+            }
+        }
+    }
+    for d in &mut out {
+        d.oid = cx
+            .instance()
+            .catalog
+            .new_oid()
+            .map_err(|e| catalog_error(e, &d.name))?;
     }
     Ok(out)
 }
@@ -1198,13 +1197,19 @@ fn add_indexes(
     keys: &[KeySpec],
     as_constraint: bool,
 ) -> PgResult<()> {
+    let mut names = names::Names::for_table(
+        &t.name.schema,
+        t.oid,
+        t.constraints.iter().map(|c| c.name.as_str()),
+    );
     let defs = index_defs(
         cx,
-        &t.name.schema,
+        &mut names,
         &t.name.name,
         &t.columns,
         keys,
         &t.indexes,
+        as_constraint,
     )?;
     for d in &defs {
         build_index(cx, t, d)?;
@@ -1290,6 +1295,41 @@ fn replace_with_data(
         .map_err(|e| catalog_error(e, &t.name.name))
 }
 
+/// The keys CREATE TABLE makes indexes for: those written, where one on the same columns as an
+/// earlier one (the primary key counted first) is merged into it, as PostgreSQL's
+/// transformIndexConstraints does (`a int PRIMARY KEY UNIQUE` and `a int UNIQUE, UNIQUE (a)`
+/// make one index each; an unnamed one takes the merged one's name); then those LIKE copies,
+/// never merged.
+fn merge_duplicate_keys(own: &[KeySpec], like: &[KeySpec]) -> Vec<KeySpec> {
+    let pk = own.iter().position(|k| k.primary);
+    // (position written, key), the primary key first as PostgreSQL compares with it first.
+    let mut kept: Vec<(usize, KeySpec)> = pk.map(|i| (i, own[i].clone())).into_iter().collect();
+    for (i, k) in own.iter().enumerate() {
+        if Some(i) == pk {
+            continue;
+        }
+        // A second primary key stays, for index_defs to refuse.
+        let prior = match k.primary {
+            true => None,
+            false => kept.iter_mut().find(|(_, p)| p.columns == k.columns),
+        };
+        match prior {
+            Some((_, p)) => {
+                p.unique |= k.unique;
+                if p.name.is_none() {
+                    p.name.clone_from(&k.name);
+                }
+            }
+            None => kept.push((i, k.clone())),
+        }
+    }
+    kept.sort_by_key(|(i, _)| *i);
+    kept.into_iter()
+        .map(|(_, k)| k)
+        .chain(like.iter().cloned())
+        .collect()
+}
+
 fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     let temp = ct.persistence == Persistence::Temporary;
     let (schema, temp) = creation_schema_for(cx, &ct.schema, ct.location, temp)?;
@@ -1314,6 +1354,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         }
         return Err(already_exists(&ct.name));
     }
+    // The keys written in the statement, before those LIKE adds.
+    let own_keys = ct.keys.len();
     let expanded;
     let ct = if ct.likes.is_empty() {
         ct
@@ -1345,7 +1387,51 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             dropped: false,
         });
     }
-    let indexes = index_defs(cx, &schema, &ct.name, &columns, &ct.keys, &[])?;
+    // Names in PostgreSQL's order (names.rs): the serial sequences, then the CHECKs, then the
+    // indexes, the table itself taken by then.
+    let mut names = names::Names::new(&schema);
+    let mut seq_names = Vec::with_capacity(ct.sequences.len());
+    for cs in &ct.sequences {
+        let name = match &cs.spec.sequence_name {
+            Some(_) => None,
+            None => Some(names::sequence(
+                cx,
+                &schema,
+                &ct.name,
+                &ct.columns[cs.column].name,
+            )?),
+        };
+        if let Some(n) = &name {
+            names.add_relation(n);
+        }
+        seq_names.push(name);
+    }
+    names.add_relation(&ct.name);
+    let mut check_names: Vec<String> = Vec::with_capacity(ct.checks.len());
+    // PostgreSQL finds a name given twice when it adds the checks, after analysis has found
+    // what is wrong with the keys: reported after them.
+    let mut check_error = None;
+    for (name, _, column) in &ct.checks {
+        let name = match name {
+            Some(n) => {
+                if check_names.contains(n) && check_error.is_none() {
+                    check_error = Some(PgError::new(
+                        code::DUPLICATE_OBJECT,
+                        format!("check constraint \"{n}\" already exists"),
+                    ));
+                }
+                names.add_constraint(n);
+                n.clone()
+            }
+            None => names.check(cx, &ct.name, column.as_deref())?,
+        };
+        check_names.push(name);
+    }
+    let keys = merge_duplicate_keys(&ct.keys[..own_keys], &ct.keys[own_keys..]);
+    let indexes = index_defs(cx, &mut names, &ct.name, &columns, &keys, &[], true)?;
+    if let Some(e) = check_error {
+        return Err(e);
+    }
     for d in &indexes {
         if d.primary {
             for &c in &d.columns {
@@ -1370,27 +1456,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             },
         });
     }
-    let mut check_names: Vec<String> = ct.checks.iter().filter_map(|c| c.0.clone()).collect();
-    for (name, expr, column) in &ct.checks {
-        let name = match name {
-            Some(n) => n.clone(),
-            None => {
-                // PostgreSQL names a check after the one column it refers to, else after the
-                // table alone; a name taken gets 1, 2, ... after "check".
-                let base = match column {
-                    Some(c) => format!("{}_{c}", ct.name),
-                    None => ct.name.clone(),
-                };
-                let mut n = format!("{base}_check");
-                let mut pass = 0;
-                while check_names.contains(&n) {
-                    pass += 1;
-                    n = format!("{base}_check{pass}");
-                }
-                check_names.push(n.clone());
-                n
-            }
-        };
+    for ((_, expr, _), name) in ct.checks.iter().zip(check_names) {
         constraints.push(ConstraintDef {
             oid: cx
                 .instance()
@@ -1413,6 +1479,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         table_oid,
         persistence,
         &ct.sequences,
+        &seq_names,
         &mut columns,
     )?;
     // Foreign keys last (PostgreSQL adds them after the table's keys); a table referencing

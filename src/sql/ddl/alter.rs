@@ -90,9 +90,10 @@ impl Cmd {
             Cmd::NotNull { set: false, .. } | Cmd::Default { default: None, .. } => 0,
             Cmd::AlterType { .. } => 1,
             Cmd::AddColumn { .. } => 2,
-            Cmd::AddCheck { .. } => 3,
-            Cmd::NotNull { set: true, .. } => 4,
-            Cmd::AddKey { .. } => 5,
+            Cmd::NotNull { set: true, .. } => 3,
+            // Keys before CHECKs, as PostgreSQL 15 (which matters to the names they get).
+            Cmd::AddKey { .. } => 4,
+            Cmd::AddCheck { .. } => 5,
             Cmd::Default {
                 default: Some(_), ..
             } => 6,
@@ -674,6 +675,27 @@ fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<
     Ok(())
 }
 
+/// What a name this ALTER TABLE generates must avoid (names.rs), besides the schema's other
+/// relations and constraints: the table's constraints as changed so far, the keys it is to
+/// add; not the indexes it has dropped, though the catalog shows them until the end.
+fn names_so_far(t: &Rel, w: &Work) -> super::names::Names {
+    let mut names = super::names::Names::for_table(
+        &t.name.schema,
+        t.oid,
+        w.constraints.iter().map(|c| c.name.as_str()),
+    );
+    for d in &t.indexes {
+        if !w.indexes.iter().any(|x| x.oid == d.oid) {
+            names.drop_relation(&d.name);
+        }
+    }
+    for n in w.keys.iter().filter_map(|k| k.name.as_ref()) {
+        names.add_relation(n);
+        names.add_constraint(n);
+    }
+    names
+}
+
 fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<()> {
     let table = t.name.name.as_str();
     match cmd {
@@ -860,26 +882,15 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             let (name, expr, col) = check;
             let name = match name {
                 Some(n) => {
-                    if w.constraints.iter().any(|c| &c.name == n) {
+                    let mut pending = w.keys.iter().filter_map(|k| k.name.as_ref());
+                    if w.constraints.iter().any(|c| &c.name == n) || pending.any(|k| k == n) {
                         return Err(constraint_exists(n, table));
                     }
                     n.clone()
                 }
-                None => {
-                    // PostgreSQL's ChooseConstraintName: after the one column the check
-                    // names, else the table alone; a taken name gets 1, 2, ... after "check".
-                    let base = match col {
-                        Some(c) => format!("{table}_{c}"),
-                        None => table.to_string(),
-                    };
-                    let mut n = format!("{base}_check");
-                    let mut pass = 0;
-                    while w.constraints.iter().any(|c| c.name == n) {
-                        pass += 1;
-                        n = format!("{base}_check{pass}");
-                    }
-                    n
-                }
+                // After the one column the check refers to, else the table alone; free among
+                // the schema's constraints (names.rs).
+                None => names_so_far(t, w).check(cx, table, col.as_deref())?,
             };
             // Bound now, so that a bad expression fails here.
             planner_run(cx, |p| {
@@ -906,7 +917,20 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                     return Err(constraint_exists(n, table));
                 }
             }
-            w.keys.push(key.clone());
+            let mut key = key.clone();
+            if key.name.is_none() {
+                // Named now, in PostgreSQL's pass order (before the CHECKs), though the index
+                // is built once the table's new version is written.
+                let kind = match key.primary {
+                    true => super::names::IndexKind::Primary,
+                    false => super::names::IndexKind::Unique,
+                };
+                let cols: Vec<Option<&str>> =
+                    key.columns.iter().map(|c| Some(c.as_str())).collect();
+                let name = names_so_far(t, w).index(cx, table, &cols, kind)?;
+                key.name = Some(name);
+            }
+            w.keys.push(key);
         }
         Cmd::DropConstraint {
             name,

@@ -127,27 +127,6 @@ fn column_positions(columns: &[ColumnDef], names: &[String]) -> PgResult<Vec<usi
         .collect()
 }
 
-/// PostgreSQL's makeObjectName: `name1_name2_label`, the longer of the two names shortened
-/// first until the whole fits in 63 bytes.
-fn object_name(name1: &str, name2: &str, label: &str) -> String {
-    let avail = 63 - (label.len() + 1) - 1;
-    let (mut n1, mut n2) = (name1.len(), name2.len());
-    while n1 + n2 > avail {
-        if n1 > n2 {
-            n1 -= 1;
-        } else {
-            n2 -= 1;
-        }
-    }
-    let clip = |s: &str, mut n: usize| {
-        while !s.is_char_boundary(n) {
-            n -= 1;
-        }
-        s[..n].to_string()
-    };
-    format!("{}_{}_{label}", clip(name1, n1), clip(name2, n2))
-}
-
 /// Resolves a foreign key into its pg_constraint row; `taken`: the constraint names of the
 /// table so far (the chosen name is added). Returns the constraint and the referenced table
 /// (None when the owner references itself).
@@ -232,16 +211,12 @@ pub fn resolve(
             }
             n.clone()
         }
-        None => {
-            let cols = spec.columns.join("_");
-            let mut n = object_name(owner.name, &cols, "fkey");
-            let mut i = 0;
-            while taken.contains(&n) {
-                i += 1;
-                n = object_name(owner.name, &cols, &format!("fkey{i}"));
-            }
-            n
-        }
+        None => super::names::Names::for_table(
+            owner.schema,
+            owner.oid.unwrap_or(0),
+            taken.iter().map(String::as_str),
+        )
+        .foreign_key(cx, owner.name, &spec.columns)?,
     };
     for (&c, &p) in columns.iter().zip(&ref_columns) {
         let (a, b) = (owner.columns[c].type_oid, p_columns[p].type_oid);

@@ -7,8 +7,8 @@
 //!
 //! - DEFAULTS: the columns' default expressions;
 //! - CONSTRAINTS: the CHECK constraints, with their names;
-//! - INDEXES: the primary key, the unique constraints and the plain indexes, named for the new
-//!   table (`t_pkey`, `t_a_key`, `t_a_idx`);
+//! - INDEXES: the primary key, the unique constraints and the plain indexes, named afresh for
+//!   the new table after its own keys (`t_pkey`, `t_a_key`, `t_a_idx`: names.rs);
 //! - COMMENTS: the columns' descriptions (applied once the table exists, [`copy_comments`]).
 //!
 //! Not done yet: INCLUDING IDENTITY of an identity column, and INCLUDING INDEXES of a unique

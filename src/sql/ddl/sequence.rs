@@ -912,40 +912,10 @@ fn restart(cx: &mut dyn SessionCtx, seq: &Arc<Rel>) -> PgResult<()> {
     Ok(())
 }
 
-/// PostgreSQL's makeObjectName + ChooseRelationName for `<table>_<column>_seq`: the two names
-/// shortened (the longer first) to fit 63 bytes, then a number after "seq" while taken.
-fn choose_name(
-    cx: &mut dyn SessionCtx,
-    schema: &str,
-    table: &str,
-    column: &str,
-) -> PgResult<String> {
-    for pass in 0.. {
-        let label = if pass == 0 {
-            "seq".to_string()
-        } else {
-            format!("seq{pass}")
-        };
-        let (mut a, mut b) = (table.to_string(), column.to_string());
-        let avail = 63 - (label.len() + 2);
-        while a.len() + b.len() > avail {
-            // Whole characters go, as PostgreSQL's pg_mbcliplen keeps them whole.
-            if a.len() > b.len() {
-                a.pop();
-            } else {
-                b.pop();
-            }
-        }
-        let name = format!("{a}_{b}_{label}");
-        if find(cx, schema, &name)?.is_none() {
-            return Ok(name);
-        }
-    }
-    unreachable!()
-}
-
 /// Creates the sequences of a new table's serial and identity columns (the table's OID is
-/// chosen by the caller), and gives each column its nextval default.
+/// chosen by the caller, and so are the names of those without SEQUENCE NAME, one for each of
+/// `seqs`: names.rs), and gives each column its nextval default.
+#[allow(clippy::too_many_arguments)]
 pub fn create_column_sequences(
     cx: &mut dyn SessionCtx,
     schema: &str,
@@ -953,9 +923,10 @@ pub fn create_column_sequences(
     table_oid: Oid,
     persistence: Persistence,
     seqs: &[ColumnSeq],
+    names: &[Option<String>],
     columns: &mut [ColumnDef],
 ) -> PgResult<()> {
-    for cs in seqs {
+    for (cs, chosen) in seqs.iter().zip(names) {
         let col = &columns[cs.column];
         if let Some((c, at)) = cs.conflict {
             let what = match c {
@@ -982,10 +953,13 @@ pub fn create_column_sequences(
         let (options, state, _) = init_params(&spec, None)?;
         let (sschema, name) = match &spec.sequence_name {
             Some((s, n)) => (creation_schema(cx, s, -1)?, n.clone()),
-            None => (
-                schema.to_string(),
-                choose_name(cx, schema, table, &col.name)?,
-            ),
+            None => match chosen {
+                Some(n) => (schema.to_string(), n.clone()),
+                None => (
+                    schema.to_string(),
+                    super::names::sequence(cx, schema, table, &col.name)?,
+                ),
+            },
         };
         if find(cx, &sschema, &name)?.is_some() {
             return Err(super::already_exists(&name));
