@@ -84,6 +84,29 @@ pub enum SeqError {
     OutOfBounds { value: i64, min: i64, max: i64 },
 }
 
+/// The resource manager of sequence records in the write-ahead log:
+/// `[storage u32][last_value i64][is_called u8]`, not transactional (a counter never goes
+/// back), applied by replay in log order (`durable::restore`).
+pub const LOG_KIND: u8 = crate::wal::record::kind::FIRST_USER + 2;
+
+/// A sequence record's payload for the storage numbered `storage`.
+pub fn encode_log(storage: Oid, st: &SeqState) -> Vec<u8> {
+    let mut p = Vec::with_capacity(13);
+    p.extend_from_slice(&storage.to_le_bytes());
+    p.extend_from_slice(&st.last_value.to_le_bytes());
+    p.push(st.is_called as u8);
+    p
+}
+
+/// Decodes a sequence record: (storage, last_value, is_called).
+pub fn decode_log(p: &[u8]) -> Option<(Oid, i64, bool)> {
+    Some((
+        u32::from_le_bytes(p.get(0..4)?.try_into().ok()?),
+        i64::from_le_bytes(p.get(4..12)?.try_into().ok()?),
+        *p.get(12)? != 0,
+    ))
+}
+
 /// Tells apart successive storages of sequences (PostgreSQL's relfilenode).
 static GENERATION: AtomicU64 = AtomicU64::new(1);
 

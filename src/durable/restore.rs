@@ -316,9 +316,10 @@ pub fn replay(
                 data.replay(&row, rec.slots.entry(storage).or_default(), &cell)
                     .map_err(|e| format!("could not replay the record at {at}: {e}"))?;
             }
-            crate::sql::sequence::LOG_KIND => {
-                let (storage, last_value, is_called) = crate::sql::sequence::decode_log(&r.payload)
-                    .ok_or_else(|| format!("malformed sequence record at {at}"))?;
+            crate::catalog::sequence::LOG_KIND => {
+                let (storage, last_value, is_called) =
+                    crate::catalog::sequence::decode_log(&r.payload)
+                        .ok_or_else(|| format!("malformed sequence record at {at}"))?;
                 rec.sequences.insert(
                     storage,
                     SeqState {

@@ -249,10 +249,6 @@ pub fn nextval_rel(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<i64> {
     Ok(result)
 }
 
-/// The resource manager of sequence records: `[storage u32][last_value i64][is_called u8]`,
-/// not transactional (a counter never goes back), applied by replay in log order.
-pub const LOG_KIND: u8 = crate::wal::record::kind::FIRST_USER + 2;
-
 /// Appends a sequence's counter state to the log (a permanent sequence on an instance with
 /// one), called under the counter's lock.
 fn log_state(wal: Option<&Arc<crate::wal::Wal>>, rel: &Rel, st: SeqState) -> PgResult<()> {
@@ -262,20 +258,9 @@ fn log_state(wal: Option<&Arc<crate::wal::Wal>>, rel: &Rel, st: SeqState) -> PgR
     let Some(wal) = wal else {
         return Ok(());
     };
-    let mut p = Vec::with_capacity(13);
-    p.extend_from_slice(&rel.data.storage_of(rel.oid).to_le_bytes());
-    p.extend_from_slice(&st.last_value.to_le_bytes());
-    p.push(st.is_called as u8);
-    wal.insert_blocking(LOG_KIND, 0, 0, &p).map(|_| ())
-}
-
-/// Decodes a sequence record: (storage, last_value, is_called).
-pub fn decode_log(p: &[u8]) -> Option<(u32, i64, bool)> {
-    Some((
-        u32::from_le_bytes(p.get(0..4)?.try_into().ok()?),
-        i64::from_le_bytes(p.get(4..12)?.try_into().ok()?),
-        *p.get(12)? != 0,
-    ))
+    let p = crate::catalog::sequence::encode_log(rel.data.storage_of(rel.oid), &st);
+    wal.insert_blocking(crate::catalog::sequence::LOG_KIND, 0, 0, &p)
+        .map(|_| ())
 }
 
 fn seq_error(e: SeqError, name: &str) -> PgError {
