@@ -297,8 +297,10 @@ fn no_commit_is_visible_before_its_record_is_durable() {
                 for _ in 0..3 {
                     let s = m.snapshot(&slot, 0, 0);
                     for (i, c) in cells.iter().enumerate() {
+                        // What was seen first, then how far the log was synced by then.
+                        let seen = s.sees_write(Some(c), 0) || c.status() != Status::InProgress;
                         let durable = synced.load(Ordering::SeqCst);
-                        if s.sees_write(Some(c), 0) || c.status() != Status::InProgress {
+                        if seen {
                             let end = ends.lock()[i];
                             assert!(
                                 end > 0 && durable > end,
