@@ -239,6 +239,13 @@ impl Instance {
                     p.bytes as f64 / 1e6 / p.seconds.max(1e-9)
                 );
             }
+            if r.indexes > 0 {
+                tracing::info!(
+                    "rebuilt {} indexes from the rows in {:.3} s",
+                    r.indexes,
+                    r.index_seconds
+                );
+            }
             *instance.databases.write() = r.databases.iter().cloned().collect();
             instance
                 .next_db_oid
