@@ -302,10 +302,6 @@ impl Instance {
             .spawn(move || {
                 let mut last = weak.upgrade().map(|i| i.txns.visible());
                 let mut due = std::time::Instant::now() + every;
-                // The log written since the last image's redo point that starts one (PostgreSQL
-                // starts one when max_wal_size would be passed before the next could finish;
-                // half of it leaves the next as much room).
-                let wal_room = |i: &Instance| i.config.wal.max_wal_size / 2;
                 loop {
                     // Short naps, so that shutdown is noticed within a quarter second.
                     std::thread::sleep(std::time::Duration::from_millis(250).min(every));
@@ -316,7 +312,10 @@ impl Instance {
                         return;
                     }
                     let written = instance.durable.get().map_or(0, |d| d.wal_since_redo());
-                    let kind = if written >= wal_room(&instance) {
+                    // Half of max_wal_size written since the last image's redo point starts
+                    // one (PostgreSQL starts one when max_wal_size would be passed before the
+                    // next could finish; half leaves the next as much room).
+                    let kind = if written >= instance.config.wal.max_wal_size / 2 {
                         crate::durable::Kind::Wal
                     } else if std::time::Instant::now() >= due {
                         crate::durable::Kind::Timed

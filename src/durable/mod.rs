@@ -230,7 +230,14 @@ impl Durable {
         let snap = txns.snapshot(&slot, top, cid);
         let image = checkpoint::catalog_image(catalog, &snap, &counters());
         txns.unregister(&slot);
-        let image = image?;
+        let image = match image {
+            Ok(i) => i,
+            Err(e) => {
+                // Nothing is logged: the transaction ends as aborted, as a failed append does.
+                txns.abort(cell, &[]);
+                return Err(e);
+            }
+        };
         if cell.has_log() {
             return txns.commit_logged(cell, Some(image), true);
         }
@@ -239,6 +246,8 @@ impl Durable {
             catalog: Some(image),
         }
         .encode();
+        // The cell only stood for the statement: it ends whatever the append does.
+        txns.abort(cell, &[]);
         let appended = self.wal.insert_blocking(
             crate::txn::log::KIND,
             crate::txn::log::info::COMMIT,
@@ -248,7 +257,6 @@ impl Durable {
         if let Err(e) = self.wal.wait_flushed_blocking(appended.end) {
             crate::wal::panic_on_flush_failure(&e);
         }
-        txns.abort(cell, &[]);
         Ok(0)
     }
 

@@ -363,8 +363,8 @@ impl Core {
         if schema {
             let top = cell.as_ref().map_or(0, |c| c.top());
             let cid = txn.cid.saturating_add(1);
-            let none = txns.begin(0);
-            let cell = cell.clone().unwrap_or(none);
+            // A statement without a transaction (CREATE DATABASE) commits a cell of its own.
+            let cell = cell.unwrap_or_else(|| txns.begin(0));
             let durable = instance.durable.get().expect("a log has a data directory");
             result = tokio::task::block_in_place(|| {
                 durable.catalog_commit(&instance.catalog, txns, &cell, top, cid, || {
@@ -372,11 +372,9 @@ impl Core {
                 })
             })
             .map(|_| ());
-            if result.is_ok() {
-                self.release_locks(txn, &cell);
-            }
-        }
-        if let Some(cell) = cell.filter(|_| !schema) {
+            // Committed, or aborted by a failed append: either way it has ended.
+            self.release_locks(txn, &cell);
+        } else if let Some(cell) = cell {
             if commit && txn.wrote {
                 // synchronous_commit = off: published once appended; the WAL writer flushes
                 // within wal_writer_delay (a later durable commit's flush covers it too).

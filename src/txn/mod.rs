@@ -481,16 +481,13 @@ impl TxnManager {
     /// state is stored before the watermark passes it, and the waiter may wake in between; the
     /// committer moves the watermark within a few instructions, so this spins briefly).
     pub fn settle(&self, cell: &TxnCell) {
-        if let Status::Committed(csn) = cell.status() {
-            let mut spins = 0u32;
-            while self.visible.load(Ordering::SeqCst) <= csn {
-                spins += 1;
-                if spins > 64 {
-                    crate::sync::yield_now();
-                } else {
-                    std::hint::spin_loop();
-                }
-                self.advance();
+        let mut spins = 0u32;
+        while !self.settled(cell) {
+            spins += 1;
+            if spins > 64 {
+                crate::sync::yield_now();
+            } else {
+                std::hint::spin_loop();
             }
         }
     }

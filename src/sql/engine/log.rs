@@ -35,10 +35,6 @@ fn logged(rel: &Rel) -> bool {
     rel.persistence == Persistence::Permanent
 }
 
-fn failed(e: crate::error::PgError) -> WriteError {
-    WriteError::Log(e)
-}
-
 /// A row record being made: its payload is built from the packed body before the body
 /// moves into the heap, and the slots are filled in once the heap gave them.
 pub(super) struct Pending {
@@ -80,7 +76,7 @@ impl Pending {
         }
         cell.log(KIND, self.info, &self.payload)
             .map(|_| ())
-            .map_err(failed)
+            .map_err(WriteError::Log)
     }
 }
 
