@@ -91,8 +91,9 @@ impl Comments {
         for v in versions.get().iter() {
             // Made or ended by someone still running: the caller fails (PostgreSQL would wait
             // on the row and then fail with "tuple concurrently updated").
-            let running =
-                |c: &Arc<TxnCell>| c.top() != cell.top() && c.status() == Status::InProgress;
+            let running = |c: &Arc<TxnCell>| {
+                c.top() != cell.top() && c.settled_status() == Status::InProgress
+            };
             if running(&v.created) {
                 return Err(CatalogError::Busy(v.created.clone()));
             }

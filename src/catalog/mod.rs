@@ -446,7 +446,7 @@ impl<D> Catalog<D> {
             // Created by someone still running (and not ended): they may commit it.
             if let Some(c) = &v.created {
                 if c.top() != cell.top()
-                    && c.status() == crate::txn::Status::InProgress
+                    && c.settled_status() == crate::txn::Status::InProgress
                     && v.ended.lock().is_none()
                 {
                     return Err(CatalogError::Exists(Some(c.clone())));
@@ -497,7 +497,7 @@ impl<D> Catalog<D> {
         {
             let mut ended = rel.ended.lock();
             if let Some((other, _)) = &*ended {
-                match other.status() {
+                match other.settled_status() {
                     crate::txn::Status::Aborted => {}
                     _ if other.top() == cell.top() => {}
                     crate::txn::Status::InProgress => {

@@ -184,7 +184,7 @@ impl Namespaces {
                 return Err(CatalogError::Exists(None));
             }
             if v.created.top() != cell.top()
-                && v.created.status() == Status::InProgress
+                && v.created.settled_status() == Status::InProgress
                 && v.ended.lock().is_none()
             {
                 return Err(CatalogError::Exists(Some(v.created.clone())));
@@ -208,7 +208,7 @@ impl Namespaces {
     pub fn end(&self, ns: &Namespace, cell: &Arc<TxnCell>, cid: Cid) -> Result<(), CatalogError> {
         let mut ended = ns.ended.lock();
         if let Some((other, _)) = &*ended {
-            match other.status() {
+            match other.settled_status() {
                 Status::Aborted => {}
                 _ if other.top() == cell.top() => {}
                 Status::InProgress => return Err(CatalogError::Busy(other.clone())),

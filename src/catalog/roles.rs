@@ -141,14 +141,16 @@ impl Stamp {
     /// may commit.
     fn pending_for(&self, cell: &TxnCell) -> Option<Arc<TxnCell>> {
         let (c, _) = self.created.as_ref()?;
-        (c.top() != cell.top() && c.status() == Status::InProgress && self.ended.lock().is_none())
-            .then(|| c.clone())
+        (c.top() != cell.top()
+            && c.settled_status() == Status::InProgress
+            && self.ended.lock().is_none())
+        .then(|| c.clone())
     }
 
     fn end(&self, cell: &Arc<TxnCell>, cid: Cid) -> Result<(), CatalogError> {
         let mut ended = self.ended.lock();
         if let Some((other, _)) = &*ended {
-            match other.status() {
+            match other.settled_status() {
                 Status::Aborted => {}
                 _ if other.top() == cell.top() => {}
                 Status::InProgress => return Err(CatalogError::Busy(other.clone())),

@@ -373,7 +373,11 @@ impl<R> Heap<R> {
                 State::Tuple => &*slot,
                 _ => return Probe::Dead,
             };
-            let creator = t.xmin.as_ref().map(|x| (x.status(), x.top() == me.top()));
+            // A commit no snapshot sees yet is waited for (`txn` invariant 7).
+            let creator = t
+                .xmin
+                .as_ref()
+                .map(|x| (x.settled_status(), x.top() == me.top()));
             let alive_for_now = match creator {
                 Some((Status::Aborted, _)) => false,
                 Some((Status::InProgress, false)) => {
@@ -388,7 +392,7 @@ impl<R> Heap<R> {
             if alive_for_now {
                 let deleter = match &t.xmax {
                     Some(x) if t.flags() & LOCK_ONLY == 0 => {
-                        Some((x.status(), x.top() == me.top()))
+                        Some((x.settled_status(), x.top() == me.top()))
                     }
                     _ => None,
                 };
@@ -508,13 +512,15 @@ impl<R> Heap<R> {
         debug_assert!(lock_only || !mode.shared(), "a change is exclusive");
         let created = match snap {
             Some(snap) => created_visible(t, snap),
-            // The newest version, whatever the snapshot: its writer committed, or is us.
+            // The newest version, whatever the snapshot: its writer committed, or is us. A
+            // commit no snapshot sees yet is waited for (`txn` invariant 7).
             None => match &t.xmin {
                 None => true,
-                Some(x) => match x.status() {
-                    Status::Committed(_) => true,
-                    Status::InProgress => x.top() == cell.top(),
-                    Status::Aborted => false,
+                Some(x) => match (x.status(), x.settled_status()) {
+                    (Status::Committed(_), Status::Committed(_)) => true,
+                    (Status::Committed(_), _) => return Err(Change::Wait(x.clone())),
+                    (Status::InProgress, _) => x.top() == cell.top(),
+                    (Status::Aborted, _) => false,
                 },
             },
         };
@@ -528,7 +534,7 @@ impl<R> Heap<R> {
             } else {
                 LockMode::NoKeyUpdate
             };
-            match x.status() {
+            match x.settled_status() {
                 Status::Aborted => {}
                 Status::InProgress if own => {
                     if t.flags() & LOCK_ONLY == 0 {

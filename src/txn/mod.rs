@@ -50,6 +50,11 @@
 //!    session sees the announcement and moves past it.
 //! 6. A waiter registers its waker under the cell's waiter lock and re-checks the state there;
 //!    [`TxnCell::finish`] stores the state before taking that lock: no wake-up is lost.
+//! 7. Writers decide by [`TxnCell::settled_status`]: a commit the watermark has not passed is
+//!    still in progress to them (they wait, then settle). So whatever commit a writer acted on,
+//!    its next snapshot sees (invariant 4 for those who learn of a commit from a row instead of
+//!    from the committer); without it, an update that followed a newer version would be
+//!    overwritten by the same session's next statement reading the older one.
 //!
 //! # Who touches what, and lock order
 //!
@@ -123,6 +128,8 @@ pub struct TxnCell {
     log: Option<std::sync::Arc<log::TxnLog>>,
     /// This cell wrote a record (a sub-transaction's assignment included).
     announced: crate::sync::AtomicBool,
+    /// The manager's visible watermark, for [`TxnCell::settled_status`] (invariant 7).
+    watermark: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for TxnCell {
@@ -172,6 +179,23 @@ impl TxnCell {
                 },
                 csn => return Status::Committed(csn),
             }
+        }
+    }
+
+    /// The status a writer acts on (invariant 7): a commit counts once every snapshot taken
+    /// from now on sees it, that is once the watermark passed its CSN; until then the
+    /// transaction is still in progress to writers, who wait for it. A writer that followed an
+    /// update made by a commit the watermark has not reached would change the newest version
+    /// and then, in its next statement, take a snapshot that does not see that commit: it would
+    /// read the older version as current and overwrite the newer one (a lost update).
+    /// PostgreSQL's writers likewise treat a transaction as running until it has left the
+    /// process array, which is when snapshots start to see it.
+    pub fn settled_status(&self) -> Status {
+        match self.status() {
+            Status::Committed(csn) if self.watermark.load(Ordering::SeqCst) <= csn => {
+                Status::InProgress
+            }
+            s => s,
         }
     }
 
@@ -245,7 +269,7 @@ impl SnapshotSlot {
 pub struct TxnManager {
     next_xid: AtomicU64,
     next_csn: AtomicU64,
-    visible: AtomicU64,
+    visible: Arc<AtomicU64>,
     /// Slot `csn & mask` holds `csn` once that commit finished (invariant 1).
     ring: Box<[AtomicU64]>,
     mask: u64,
@@ -269,7 +293,7 @@ impl TxnManager {
         TxnManager {
             next_xid: AtomicU64::new(1),
             next_csn: AtomicU64::new(1),
-            visible: AtomicU64::new(1),
+            visible: Arc::new(AtomicU64::new(1)),
             // Slot 0's `0` would read as "CSN 0 done"; CSNs start at 1, so every slot starts
             // with a value no CSN that maps to it can have.
             ring: (0..len).map(|_| AtomicU64::new(u64::MAX)).collect(),
@@ -361,6 +385,7 @@ impl TxnManager {
             state: AtomicU64::new(IN_PROGRESS),
             waiters: Mutex::new(Vec::new()),
             waiting_for: Mutex::new(None),
+            watermark: self.visible.clone(),
         })
     }
 

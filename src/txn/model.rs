@@ -73,6 +73,53 @@ fn snapshots_see_a_prefix_of_the_commit_order() {
     });
 }
 
+/// No lost update through a commit seen on a row before snapshots see it: a writer that
+/// finds a commit settled (and so follows the version it made) takes, next, a snapshot that
+/// sees it (invariant 7). With `status()` instead of `settled_status()` this fails: the later
+/// committer is Committed while the earlier one has not marked its ring slot.
+#[test]
+fn a_commit_a_writer_acts_on_is_seen_by_its_next_snapshot() {
+    run(|| {
+        let m = Arc::new(TxnManager::new(4));
+        let cells: Vec<_> = (0..2).map(|i| m.begin(i)).collect();
+        let committers: Vec<_> = cells
+            .iter()
+            .cloned()
+            .map(|c| {
+                let m = m.clone();
+                thread::spawn(move || {
+                    m.commit(&c);
+                })
+            })
+            .collect();
+        let writer = {
+            let m = m.clone();
+            let cells = cells.clone();
+            thread::spawn(move || {
+                let slot = m.register();
+                for _ in 0..3 {
+                    for c in &cells {
+                        if let Status::Committed(csn) = c.settled_status() {
+                            let s = m.snapshot(&slot, 0, 0);
+                            assert!(
+                                s.csn > csn,
+                                "acted on commit {csn}, then snapshot {}",
+                                s.csn
+                            );
+                            assert!(s.sees_write(Some(c), 0));
+                        }
+                    }
+                    thread::yield_now();
+                }
+            })
+        };
+        for c in committers {
+            c.join().unwrap();
+        }
+        writer.join().unwrap();
+    });
+}
+
 /// No version reclaimed under a reader: whenever vacuum computes a horizon, no snapshot in use
 /// (published or being taken) is below it (invariant 5).
 #[test]
