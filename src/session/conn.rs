@@ -243,6 +243,14 @@ impl Session {
             return Exit::Ended;
         }
         loop {
+            if self.core.committing.is_some() {
+                // A commit waits for its flush: nothing it answered is sent before it is
+                // durable and visible.
+                if let Flow::Close = self.await_commit(&mut rbuf).await {
+                    self.closing = true;
+                }
+                continue;
+            }
             let woke = std::mem::take(&mut self.core.woke_others);
             let long = std::mem::take(&mut self.core.woke_with_long_delivery);
             if woke > 0 && woke <= YIELD_TO_WOKEN && !long {
@@ -396,6 +404,42 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Awaits a deferred commit (`Core::commit_deferred`): its flush, then the watermark
+    /// (earlier commits, of this shard's sessions too, publish meanwhile); then ends it and goes
+    /// on with what followed it: ReadyForQuery, the rest of the simple Query, the rest of the
+    /// input.
+    async fn await_commit(&mut self, rbuf: &mut BytesMut) -> Flow {
+        if let Some((wal, end)) = self.core.committing_flush() {
+            let before = self.core.wait_shown;
+            self.set_wait(Some(("IO", "WALSync")));
+            if let Err(e) = wal.wait_flushed(end).await {
+                crate::wal::panic_on_flush_failure(&e);
+            }
+            self.set_wait(before);
+        }
+        self.core.publish_committing();
+        while !self.core.committing_settled() {
+            tokio::task::yield_now().await;
+        }
+        self.guarded(|s| {
+            s.core.finish_commit();
+            s.flush_notices();
+            if std::mem::take(&mut s.ready_after_commit) {
+                s.ready();
+            }
+            if let Some((parsed, i)) = s.after_commit.take() {
+                s.simple_from(parsed, i);
+            }
+            if s.closing {
+                return Flow::Close;
+            }
+            if s.running.is_some() || s.core.committing.is_some() {
+                return Flow::Continue;
+            }
+            s.process_input(rbuf)
+        })
     }
 
     /// Handles what was just read; the output buffer is taken only now that there is input.

@@ -24,8 +24,14 @@
 //! future small. A query that must wait for another transaction, has spent its budget of work,
 //! or has filled the output stops in the middle instead (`running.rs`): the loop writes what it
 //! has, awaits the other transaction (or lets the shard's other sessions run), and resumes it.
+//! A durable commit stops the same way (`Core::commit_deferred`): its record is appended, input
+//! handling stops, and the loop awaits the flush and the watermark before it ends the commit,
+//! sends the answers (COMMIT, ReadyForQuery) and goes on with the input; a commit that
+//! followed another waits, in the shard's loop, for the earlier one to become visible.
 //! The one blocking call left, `pg_sleep`, runs under `block_in_place`, as do the rare waits of
-//! paths that cannot stop in the middle (`wait.rs`).
+//! paths that cannot stop in the middle (`wait.rs`), and the commits that are not the
+//! protocol's own (COMMIT AND CHAIN, the temporary schema's cleanup, a schema-changing commit
+//! while it writes its catalog record).
 //!
 //! # Private and shared
 //!
@@ -175,6 +181,8 @@ struct Core {
     txn: Option<Box<Txn>>,
     /// The last finished transaction's box, reused by the next (at most one is kept).
     spare_txn: Option<Box<Txn>>,
+    /// A commit whose flush or publication the socket loop awaits (`Core::commit_deferred`).
+    committing: Option<txn::Committing>,
     listening: FxHashMap<Arc<str>, u64>,
     listener: Option<Arc<Listener>>,
     /// The hub's sequence number read after this session last changed its registrations:
@@ -278,6 +286,12 @@ struct Session {
     copy_in: Option<Box<copy_in::CopyIn>>,
     /// A query stopped in the middle of its run (`running.rs`), resumed by the socket loop.
     running: Option<Box<running::Running>>,
+    /// The statements of a simple Query that follow a commit still being awaited (the socket
+    /// loop runs them once it is visible).
+    after_commit: Option<(Arc<crate::sql::parser::Parsed>, usize)>,
+    /// ReadyForQuery waits for the commit being awaited (a notification this session sent
+    /// itself is delivered before it, as PostgreSQL does).
+    ready_after_commit: bool,
 }
 
 fn hash_str(s: &str) -> u64 {

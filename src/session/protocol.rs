@@ -83,9 +83,9 @@ impl Session {
             if self.closing {
                 return Flow::Close;
             }
-            if self.running.is_some() {
-                // The statement stopped in the middle: the socket loop resumes it, and then
-                // the rest of the input.
+            if self.running.is_some() || self.core.committing.is_some() {
+                // The statement stopped in the middle, or a commit waits for its flush: the
+                // socket loop resumes it (awaits it), and then the rest of the input.
                 return Flow::Continue;
             }
         }
@@ -116,6 +116,9 @@ impl Session {
     }
 
     fn handle(&mut self, msg: Message) -> Flow {
+        // The socket loop awaits a deferred commit before more input is handled; should a path
+        // come here first, the commit ends in place.
+        self.core.finish_commit_blocking();
         if self.copy_in.is_some()
             && !matches!(
                 msg,
@@ -271,6 +274,11 @@ impl Session {
 
     /// ReadyForQuery, preceded by pending notifications when the session is idle.
     pub(super) fn ready(&mut self) {
+        if self.core.committing.is_some() {
+            // After the commit's end (`conn.rs`), with its notifications.
+            self.ready_after_commit = true;
+            return;
+        }
         if self.closing {
             // A FATAL was sent (pg_terminate_backend of the session itself): the connection
             // closes after it, with nothing more.
@@ -350,6 +358,11 @@ impl Session {
     pub(super) fn simple_from(&mut self, parsed: Arc<crate::sql::parser::Parsed>, start: usize) {
         let count = parsed.stmts.len();
         for i in start..count {
+            if self.core.committing.is_some() {
+                // The statements after a COMMIT run once it is visible (`conn.rs`).
+                self.after_commit = Some((parsed, i));
+                return;
+            }
             let raw = &parsed.stmts[i];
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             self.core.begin_statement(&parsed.text);
@@ -413,7 +426,7 @@ impl Session {
         // A single statement outside a block commits by itself; several statements in one
         // Query form one implicit transaction that commits after the last.
         if self.core.tx == TxState::Implicit && (count == 1 || i == count - 1) {
-            if let Err(e) = self.core.commit() {
+            if let Err(e) = self.core.commit_deferred() {
                 self.flush_notices();
                 self.report_error(e);
                 return Next::Stop;
@@ -426,7 +439,7 @@ impl Session {
     /// The end of a simple Query: the implicit transaction commits; ReadyForQuery.
     fn simple_end(&mut self) {
         if self.core.tx == TxState::Implicit {
-            if let Err(e) = self.core.commit() {
+            if let Err(e) = self.core.commit_deferred() {
                 self.report_error(e);
             }
             self.flush_notices();
@@ -1155,7 +1168,7 @@ impl Session {
     fn sync(&mut self) {
         self.skip_until_sync = false;
         if self.core.tx == TxState::Implicit {
-            if let Err(e) = self.core.commit() {
+            if let Err(e) = self.core.commit_deferred() {
                 self.flush_notices();
                 self.report_error(e);
             }

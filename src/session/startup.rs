@@ -276,6 +276,7 @@ impl Session {
             tx: TxState::Idle,
             txn: None,
             spare_txn: None,
+            committing: None,
             listening: Default::default(),
             listen_changed_at: 0,
             woke_others: 0,
@@ -321,6 +322,8 @@ impl Session {
             read_ahead: read_ahead::ReadAhead::default(),
             copy_in: None,
             running: None,
+            after_commit: None,
+            ready_after_commit: false,
         };
         be::auth_ok(&mut s.out);
         let fixed = s.core.fixed();

@@ -86,6 +86,15 @@ pub(super) struct Txn {
     pub(super) pinned: bool,
 }
 
+/// A commit between its start and its end (`Core::commit_deferred`): the transaction, its cell
+/// and CSN, and while its record is not yet known durable, the position to await.
+pub(super) struct Committing {
+    txn: Box<Txn>,
+    cell: Arc<TxnCell>,
+    csn: Csn,
+    end: Option<crate::wal::Lsn>,
+}
+
 impl Txn {
     /// The innermost savepoint named `name` (3B001 if there is none).
     fn savepoint_index(&self, name: &str) -> PgResult<usize> {
@@ -271,8 +280,52 @@ impl Core {
     }
 
     /// Commits the current transaction: LISTEN/UNLISTEN take effect, then notifications are
-    /// published in commit order, then SET LOCAL values revert.
+    /// published in commit order, then SET LOCAL values revert. Waits in place for the
+    /// commit's flush (under `block_in_place`); the protocol's commits use
+    /// [`Core::commit_deferred`] instead, whose wait the socket loop awaits.
     pub(super) fn commit(&mut self) -> PgResult<()> {
+        self.commit_deferred()?;
+        self.finish_commit_blocking();
+        Ok(())
+    }
+
+    /// Ends a deferred commit in place, if one is pending: awaits its flush and its
+    /// publication out of the shard's turn (an earlier commit the watermark waits for may be a
+    /// session of this shard, awaiting its own flush).
+    pub(super) fn finish_commit_blocking(&mut self) {
+        let Some(c) = self.committing.as_mut() else {
+            return;
+        };
+        let txns = &self.instance.txns;
+        if c.end.is_some() {
+            self.shared
+                .activity
+                .lock()
+                .set_wait(Some(("IO", "WALSync")));
+        }
+        tokio::task::block_in_place(|| {
+            if let Some(end) = c.end.take() {
+                let wal = c.cell.wal().expect("a logging transaction");
+                if let Err(e) = wal.wait_flushed_blocking(end) {
+                    crate::wal::panic_on_flush_failure(&e);
+                }
+                txns.publish(&c.cell, c.csn);
+            }
+            txns.settle(&c.cell);
+        });
+        self.shared.activity.lock().set_wait(self.wait_shown);
+        self.finish_commit();
+    }
+
+    /// Commits the current transaction as far as it goes without waiting: a durable commit
+    /// appends its record and stops there (`committing` holds it, with the position to await);
+    /// any other is published, and stops if the watermark has not reached it yet. The caller
+    /// stops taking input; the socket loop awaits the flush, calls [`Core::publish_committing`],
+    /// awaits [`Core::committing_settled`] and calls [`Core::finish_commit`] (`conn.rs`). The
+    /// session's state is already the one after the commit (idle), and nothing is sent before
+    /// the commit is visible.
+    pub(super) fn commit_deferred(&mut self) -> PgResult<()> {
+        debug_assert!(self.committing.is_none());
         // Temporary tables' ON COMMIT actions run inside the committing transaction.
         if let Err(e) = self.on_commit_actions() {
             self.abort();
@@ -301,15 +354,69 @@ impl Core {
             }
         }
         // Storage first: once the commit is visible, its notifications may be delivered.
-        if let Err(e) = self.end_storage(&mut txn, true) {
-            // The commit record could not be appended: the transaction aborted.
-            self.settings = txn.settings_at_start.clone();
-            self.settings_dirty = true;
-            self.recycle_txn(txn);
-            self.tx = TxState::Idle;
-            self.after_transaction_temp();
-            return Err(e);
+        match self.end_storage_start(&mut txn, true) {
+            Err(e) => {
+                // The commit record could not be appended: the transaction aborted.
+                self.settings = txn.settings_at_start.clone();
+                self.settings_dirty = true;
+                self.recycle_txn(txn);
+                self.tx = TxState::Idle;
+                self.after_transaction_temp();
+                Err(e)
+            }
+            Ok(None) => {
+                self.after_commit(txn);
+                Ok(())
+            }
+            Ok(Some((cell, csn, end))) => {
+                self.tx = TxState::Idle;
+                self.committing = Some(Committing {
+                    txn,
+                    cell,
+                    csn,
+                    end,
+                });
+                Ok(())
+            }
         }
+    }
+
+    /// The position a deferred commit waits to be durable, and its log (None: no wait).
+    pub(super) fn committing_flush(&self) -> Option<(Arc<crate::wal::WalBuffer>, crate::wal::Lsn)> {
+        let c = self.committing.as_ref()?;
+        Some((c.cell.wal()?.clone(), c.end?))
+    }
+
+    /// After the flush of a deferred commit: publishes it.
+    pub(super) fn publish_committing(&mut self) {
+        if let Some(c) = self.committing.as_mut() {
+            if c.end.take().is_some() {
+                self.instance.txns.publish(&c.cell, c.csn);
+            }
+        }
+    }
+
+    /// Whether the deferred commit is visible to every snapshot taken from now on.
+    pub(super) fn committing_settled(&self) -> bool {
+        self.committing
+            .as_ref()
+            .is_none_or(|c| c.end.is_none() && self.instance.txns.settled(&c.cell))
+    }
+
+    /// Ends a deferred commit once it is published and settled: its relation locks go, then
+    /// its notifications.
+    pub(super) fn finish_commit(&mut self) {
+        let Some(Committing { mut txn, cell, .. }) = self.committing.take() else {
+            return;
+        };
+        self.instance.txns.published(&cell);
+        self.release_locks(&mut txn, &cell);
+        self.end_storage_tail(&mut txn);
+        self.after_commit(txn);
+    }
+
+    /// What follows a commit's storage side: LISTEN/UNLISTEN, notifications, SET LOCAL.
+    fn after_commit(&mut self, mut txn: Box<Txn>) {
         self.apply_listens(&txn.listens);
         if !txn.outbox.is_empty() {
             let notes = txn.outbox.len();
@@ -328,12 +435,11 @@ impl Core {
         self.recycle_txn(txn);
         self.tx = TxState::Idle;
         self.after_transaction_temp();
-        Ok(())
     }
 
     pub(super) fn abort(&mut self) {
         if let Some(mut txn) = self.txn.take() {
-            let _ = self.end_storage(&mut txn, false);
+            self.end_storage_abort(&mut txn);
             self.settings = txn.settings_at_start;
             self.settings_dirty = true;
         }
@@ -341,9 +447,26 @@ impl Core {
         self.after_transaction_temp();
     }
 
-    /// Ends the storage side of a transaction: commits (open savepoint levels first) or aborts
-    /// its cells, releases its snapshot, and marks plans stale after DDL.
-    fn end_storage(&mut self, txn: &mut Txn, commit: bool) -> PgResult<()> {
+    /// Ends the storage side of an aborting transaction: aborts its cells, releases its locks
+    /// and its snapshot (nothing to wait for).
+    fn end_storage_abort(&mut self, txn: &mut Txn) {
+        let ended = self.end_storage_start(txn, false);
+        debug_assert!(matches!(ended, Ok(None)), "an abort waits for nothing");
+    }
+
+    /// Ends the storage side of a transaction up to a wait: commits (open savepoint levels
+    /// first) or aborts its cells, releases its snapshot, and marks plans stale after DDL.
+    /// Returns the committing cell, its CSN and, for a
+    /// durable commit, the position whose flush comes before its publication (None: published,
+    /// but not yet visible to every snapshot). The caller then waits, publishes, settles,
+    /// releases the locks and runs [`Core::end_storage_tail`]; without a wait (None returned)
+    /// everything is done.
+    #[allow(clippy::type_complexity)]
+    fn end_storage_start(
+        &mut self,
+        txn: &mut Txn,
+        commit: bool,
+    ) -> PgResult<Option<(Arc<TxnCell>, Csn, Option<crate::wal::Lsn>)>> {
         let instance = self.instance.clone();
         let txns = &instance.txns;
         let mut result = Ok(());
@@ -378,28 +501,38 @@ impl Core {
             if commit && txn.wrote {
                 // synchronous_commit = off: published once appended; the WAL writer flushes
                 // within wal_writer_delay (a later durable commit's flush covers it too).
-                let wait = self.settings.get_str("synchronous_commit") != Some("off");
-                result = if cell.logged() && wait {
-                    // Shown as PostgreSQL's backend waiting for its commit's flush.
-                    self.shared
-                        .activity
-                        .lock()
-                        .set_wait(Some(("IO", "WALSync")));
-                    let r = tokio::task::block_in_place(|| txns.commit_logged(&cell, None, true));
-                    self.shared.activity.lock().set_wait(self.wait_shown);
-                    r
-                } else {
-                    txns.commit_logged(&cell, None, wait)
+                let durable = self.settings.get_str("synchronous_commit") != Some("off");
+                match txns.commit_append(&cell, None) {
+                    Err(e) => {
+                        // Aborted: nothing of it is in the log.
+                        result = Err(e);
+                        self.release_locks(txn, &cell);
+                    }
+                    Ok(Some((csn, end))) if durable => return Ok(Some((cell, csn, Some(end)))),
+                    Ok(appended) => {
+                        let csn = appended.map_or_else(|| txns.take_csn(), |(csn, _)| csn);
+                        txns.publish(&cell, csn);
+                        if !txns.settled(&cell) {
+                            return Ok(Some((cell, csn, None)));
+                        }
+                        txns.published(&cell);
+                        // After the end, so that a waiter woken by it finds the commit visible.
+                        self.release_locks(txn, &cell);
+                    }
                 }
-                .map(|_| ());
             } else {
                 // Aborted, or wrote nothing (the cell only owned relation locks): no CSN.
                 txns.stop_waiting(&cell);
                 txns.abort(&cell, &[]);
+                self.release_locks(txn, &cell);
             }
-            // After the end, so that a waiter woken by it finds the commit visible.
-            self.release_locks(txn, &cell);
         }
+        self.end_storage_tail(txn);
+        result.map(|()| None)
+    }
+
+    /// The end of a transaction's storage side, after its cell ended and its locks went.
+    fn end_storage_tail(&mut self, txn: &mut Txn) {
         // Transaction-level advisory locks go with it, after its end as the relation locks.
         self.advisory_release_level(true);
         txn.wrote = false;
@@ -413,7 +546,6 @@ impl Core {
         if std::mem::take(&mut txn.ddl) {
             self.instance.catalog.bump();
         }
-        result
     }
 
     /// An error in a transaction block: as in PostgreSQL, the failed (sub)transaction's rows and

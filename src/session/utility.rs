@@ -49,7 +49,10 @@ impl Session {
                 });
                 match self.core.tx {
                     TxState::Block => {
-                        if is_commit {
+                        if is_commit && !*chain {
+                            // Awaited by the socket loop (`Core::commit_deferred`).
+                            self.core.commit_deferred()?;
+                        } else if is_commit {
                             self.core.commit()?;
                         } else {
                             self.core.abort();

@@ -460,46 +460,80 @@ impl TxnManager {
         catalog: Option<Vec<u8>>,
         durable: bool,
     ) -> PgResult<Csn> {
-        debug_assert!(cell.parent.is_none());
-        let csn = if cell.logged() || catalog.is_some() {
-            let (csn, appended) = match cell.log_commit(&self.commit_order, &self.next_csn, catalog)
-            {
-                Ok(a) => a,
-                Err(e) => {
-                    // Nothing of the commit is in the log, and no CSN was taken (the
-                    // reservation comes first).
-                    self.abort(cell, &[]);
-                    return Err(e);
+        let csn = match self.commit_append(cell, catalog)? {
+            Some((csn, end)) => {
+                // Asynchronous: the writer's next round (wal_writer_delay) flushes it.
+                if durable {
+                    let wal = cell.wal().expect("a logging transaction");
+                    if let Err(e) = wal.wait_flushed_blocking(end) {
+                        crate::wal::panic_on_flush_failure(&e);
+                    }
                 }
-            };
-            let wal = cell.wal().expect("a logging transaction");
-            // Asynchronous: the writer's next round (wal_writer_delay) flushes it.
-            if durable {
-                if let Err(e) = wal.wait_flushed_blocking(appended.end) {
-                    crate::wal::panic_on_flush_failure(&e);
-                }
+                csn
             }
-            csn
-        } else {
-            self.next_csn.fetch_add(1, Ordering::SeqCst)
+            None => self.take_csn(),
         };
-        cell.finish(csn);
-        self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
-        self.advance();
+        self.publish(cell, csn);
         let mut spins = 0u32;
-        while self.visible.load(Ordering::SeqCst) <= csn {
+        while !self.settled(cell) {
             // An earlier committer is between its fetch_add and its mark, a few instructions
-            // away unless the kernel preempted it; give it the core.
+            // away unless the kernel preempted it (or, logged, its flush has not been awaited
+            // yet); give it the core.
             spins += 1;
             if spins > 64 {
                 crate::sync::yield_now();
             } else {
                 std::hint::spin_loop();
             }
-            self.advance();
         }
-        cell.clear_first_lsn();
+        self.published(cell);
         Ok(csn)
+    }
+
+    /// The first step of a logged commit (the others: await the flush of the position
+    /// returned, [`TxnManager::publish`], await [`TxnManager::settled`],
+    /// [`TxnManager::published`]): appends the commit record of a transaction that logged
+    /// something (or changed the schema: `catalog`), taking its CSN (`log.rs` invariant 3).
+    /// Returns the CSN and the end of the record, or None for a transaction with nothing in
+    /// the log (it takes its CSN at publication). An error aborts the transaction: nothing of
+    /// it is in the log, and no CSN was taken.
+    pub fn commit_append(
+        &self,
+        cell: &TxnCell,
+        catalog: Option<Vec<u8>>,
+    ) -> PgResult<Option<(Csn, crate::wal::Lsn)>> {
+        debug_assert!(cell.parent.is_none());
+        if !cell.logged() && catalog.is_none() {
+            return Ok(None);
+        }
+        match cell.log_commit(&self.commit_order, &self.next_csn, catalog) {
+            Ok((csn, appended)) => Ok(Some((csn, appended.end))),
+            Err(e) => {
+                self.abort(cell, &[]);
+                Err(e)
+            }
+        }
+    }
+
+    /// A CSN for a commit with nothing in the log (then [`TxnManager::publish`]).
+    pub fn take_csn(&self) -> Csn {
+        self.next_csn.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Publishes the commit of `cell` with `csn` (for a logged one, once its record is
+    /// durable): its state, then its ring slot, then the watermark as far as it goes. Snapshots
+    /// see it once the watermark passes it ([`TxnManager::settled`]), which may wait for
+    /// earlier committers still between their CSN and their publication.
+    pub fn publish(&self, cell: &TxnCell, csn: Csn) {
+        cell.finish(csn);
+        self.ring[(csn & self.mask) as usize].store(csn, Ordering::SeqCst);
+        self.advance();
+    }
+
+    /// The end of a commit, once [`TxnManager::settled`]: the transaction holds back no redo
+    /// point any more (`log.rs` invariant 1).
+    pub fn published(&self, cell: &TxnCell) {
+        cell.clear_first_lsn();
     }
 
     /// After a wait for `cell` ended: returns once a snapshot taken now sees its commit (its

@@ -193,3 +193,46 @@ def test_copy_to_streams_past_the_result_bound(server, one_shard):
     assert rows == 1200000 and answered
     c.close()
     other.close()
+
+
+@TG
+def test_commit_flush_wait_leaves_the_shard_free(server, one_shard):
+    """A durable commit awaits its flush as a stopped session (issue 29): no thread is handed
+    the shard for it, and what follows the commit (ReadyForQuery, the rest of a simple Query,
+    pipelined transactions) comes after it, in order, with every commit there."""
+    info = one_shard.info
+    admin = info.connect_raw()
+    admin.simple("DROP TABLE IF EXISTS susp_commit")
+    admin.simple("CREATE TABLE susp_commit (k text, n int)")
+    conns = [info.connect_raw() for _ in range(4)]
+    # A pool thread a schema commit used (it waits in place) is gone after tokio's 10 s
+    # keep-alive; a commit that waited under block_in_place would start one again.
+    time.sleep(11)
+    before = threads(one_shard.proc.pid)
+    for round_ in range(20):
+        for i, c in enumerate(conns):
+            key = f"c{i}"
+            # Autocommit, an explicit block, and statements after COMMIT in one Query.
+            assert c.simple(f"INSERT INTO susp_commit VALUES ('{key}', {round_ * 10 + 1})") == []
+            msgs = c.query(f"BEGIN; INSERT INTO susp_commit VALUES ('{key}', {round_ * 10 + 2}); "
+                           f"COMMIT; SELECT count(*) FROM susp_commit WHERE k = '{key}'")
+            assert [m.fields for m in msgs if m.type == "C"] == ["BEGIN", "INSERT 0 1", "COMMIT", "SELECT 1"], msgs
+            assert pgwire.rows(msgs) == [(str(round_ * 4 + 2),)], msgs
+            # Two extended-protocol transactions pipelined in one write: each commits at its
+            # Sync, and the second is read only after the first's commit.
+            for n in (3, 4):
+                c.parse("", "INSERT INTO susp_commit VALUES ($1, $2)", [25, 23])
+                c.bind("", "", params=[key, str(round_ * 10 + n)])
+                c.execute("")
+                c._wbuf += pgwire.frame(b"S", b"")
+            c.push()
+            first = c.read_until_ready(timeout=10)
+            second = c.read_until_ready(timeout=10)
+            for msgs in (first, second):
+                assert [m.type for m in msgs if m.type in "CEZ"] == ["C", "Z"], msgs
+    assert threads(one_shard.proc.pid) == before
+    got = admin.simple("SELECT k, count(*), sum(n) FROM susp_commit GROUP BY k ORDER BY k")
+    want = [(f"c{i}", "80", str(sum(r * 40 + 10 for r in range(20)))) for i in range(4)]
+    assert got == want
+    for c in conns + [admin]:
+        c.close()
