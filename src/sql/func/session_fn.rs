@@ -70,8 +70,25 @@ pub enum SessionFn {
     SeqIsCalled,
     /// The system information functions over the catalogs (`func/system/catalog.rs`).
     Catalog(CatalogFn),
+    /// pg_current_wal_lsn / _insert_lsn / _flush_lsn.
+    WalLsn(WalPos),
+    /// pg_wal_lsn_diff(pg_lsn, pg_lsn).
+    WalLsnDiff,
+    /// pg_walfile_name(pg_lsn).
+    WalFileName,
     /// pg_stat_ssl's information for the session itself (`func/system/ssl.rs`).
     Ssl(SslFn),
+}
+
+/// Which position of the write-ahead log a function reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WalPos {
+    /// Reserved by inserters (pg_current_wal_insert_lsn).
+    Insert,
+    /// Written to the segment files (pg_current_wal_lsn).
+    Write,
+    /// Durable (pg_current_wal_flush_lsn).
+    Flush,
 }
 
 /// Result type of each session function (given its argument types).
@@ -90,6 +107,9 @@ pub fn result_type(f: SessionFn) -> Type {
         BackendPid | InetClientPort | InetServerPort => Type::INT4,
         InetClientAddr | InetServerAddr => Type::INET,
         TxidCurrent => Type::INT8,
+        WalLsn(_) => Type::PG_LSN,
+        WalLsnDiff => Type::NUMERIC,
+        WalFileName => Type::TEXT,
         CurrentXactId => Type::XID8,
         PgNotify | Sleep | AdvisoryUnlockAll => Type::VOID,
         NotificationQueueUsage => Type::FLOAT8,
@@ -129,6 +149,11 @@ pub fn lookup(name: &str, nargs: usize) -> Option<(SessionFn, Option<&'static [T
         ("inet_client_addr", 0) => (InetClientAddr, Some(&[])),
         ("txid_current", 0) => (TxidCurrent, Some(&[])),
         ("pg_current_xact_id", 0) => (CurrentXactId, Some(&[])),
+        ("pg_current_wal_lsn", 0) => (WalLsn(WalPos::Write), Some(&[])),
+        ("pg_current_wal_insert_lsn", 0) => (WalLsn(WalPos::Insert), Some(&[])),
+        ("pg_current_wal_flush_lsn", 0) => (WalLsn(WalPos::Flush), Some(&[])),
+        ("pg_wal_lsn_diff", 2) => (WalLsnDiff, Some(&[Type::PG_LSN, Type::PG_LSN])),
+        ("pg_walfile_name", 1) => (WalFileName, Some(&[Type::PG_LSN])),
         ("inet_client_port", 0) => (InetClientPort, Some(&[])),
         ("inet_server_addr", 0) => (InetServerAddr, Some(&[])),
         ("inet_server_port", 0) => (InetServerPort, Some(&[])),

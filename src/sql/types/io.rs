@@ -58,6 +58,9 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::Int4(i) => {
             let _ = write!(out, "{i}");
         }
+        Value::Int8(_) if ty == Type::PG_LSN => {
+            super::lsn::format(super::lsn::of(v).unwrap_or(0), out)
+        }
         Value::Int8(i) => {
             let _ = write!(out, "{i}");
         }
@@ -399,6 +402,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::TIMESTAMPTZ => Value::TimestampTz(dt::parse_timestamp(s, true, ctx)?),
         Type::INTERVAL => Value::Interval(dt::parse_interval(s, ctx.interval_style)?),
         Type::UUID => Value::Uuid(parse_uuid(s)?),
+        Type::PG_LSN => super::lsn::value(super::lsn::parse(s)?),
         Type::REGTYPE => Value::Oid(parse_regtype(s)?.0),
         Type::REGNAMESPACE => regnamespace_in(s)?,
         Type::REGPROCEDURE => Value::Oid(parse_regprocedure(s)?),

@@ -19,6 +19,7 @@ pub mod datetime;
 pub mod format;
 pub mod io;
 pub mod json;
+pub mod lsn;
 pub mod network;
 pub mod numeric;
 pub mod ops;
@@ -62,6 +63,7 @@ impl Type {
     pub const UUID: Type = Type(2950);
     /// 64-bit transaction id (pg_current_xact_id()); held as Value::Int8.
     pub const XID8: Type = Type(5069);
+    pub const PG_LSN: Type = Type(3220);
     pub const TIMETZ: Type = Type(1266);
     pub const INET: Type = Type(869);
     pub const CIDR: Type = Type(650);
@@ -106,6 +108,7 @@ impl Type {
     pub const NUMERIC_ARRAY: Type = Type(1231);
     pub const REGTYPE_ARRAY: Type = Type(2211);
     pub const UUID_ARRAY: Type = Type(2951);
+    pub const PG_LSN_ARRAY: Type = Type(3221);
     pub const JSON_ARRAY: Type = Type(199);
     pub const JSONB_ARRAY: Type = Type(3807);
     pub const TIMETZ_ARRAY: Type = Type(1270);
@@ -136,6 +139,7 @@ impl Type {
         (Type::NUMERIC, Type::NUMERIC_ARRAY),
         (Type::REGTYPE, Type::REGTYPE_ARRAY),
         (Type::UUID, Type::UUID_ARRAY),
+        (Type::PG_LSN, Type::PG_LSN_ARRAY),
         (Type::JSON, Type::JSON_ARRAY),
         (Type::JSONB, Type::JSONB_ARRAY),
         (Type::TIMETZ, Type::TIMETZ_ARRAY),
@@ -202,6 +206,7 @@ impl Type {
             Type::TIMETZ => "time with time zone",
             Type::INET => "inet",
             Type::XID8 => "xid8",
+            Type::PG_LSN => "pg_lsn",
             Type::CIDR => "cidr",
             Type::TIMESTAMP => "timestamp without time zone",
             Type::TIMESTAMPTZ => "timestamp with time zone",
@@ -306,6 +311,7 @@ impl Type {
             "timetz" | "time with time zone" => Type::TIMETZ,
             "inet" => Type::INET,
             "xid8" => Type::XID8,
+            "pg_lsn" => Type::PG_LSN,
             "cidr" => Type::CIDR,
             "timestamp" | "timestamp without time zone" => Type::TIMESTAMP,
             "timestamptz" | "timestamp with time zone" => Type::TIMESTAMPTZ,
@@ -337,7 +343,7 @@ impl Type {
             Type::REGPROCEDURE | Type::REGROLE => 4,
             Type::ACLITEM => 12,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
-            Type::XID8 => 8,
+            Type::XID8 | Type::PG_LSN => 8,
             Type::INTERVAL | Type::UUID => 16,
             Type::TIMETZ => 12,
             Type::NAME => 64,

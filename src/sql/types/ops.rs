@@ -45,6 +45,7 @@ pub mod cmath;
 mod datetime;
 mod inet;
 mod json;
+mod lsn;
 mod order;
 mod tables;
 #[cfg(test)]

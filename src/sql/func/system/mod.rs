@@ -12,7 +12,7 @@ use crate::sql::context::SessionCtx;
 use crate::sql::func::session_fn::{AdvisoryFn, AdvisoryOp};
 use crate::sql::func::SessionFn;
 use crate::sql::quote::{quote_ident, quote_literal};
-use crate::sql::types::{datetime, io, Array, Type, Value};
+use crate::sql::types::{datetime, io, lsn, Array, Type, Value};
 use crate::txn::advisory::{AdvisoryAcquired, AdvisoryKey, AdvisoryMode};
 
 pub fn version_string() -> String {
@@ -298,6 +298,29 @@ pub fn call(
         Catalog(c) => catalog::call(c, args, s)?,
         Ssl(f) => ssl::call(f, s)?,
         TxidCurrent => Value::Int8(s.current_xid("txid_current")? as i64),
+        WalLsn(pos) => {
+            use crate::sql::func::session_fn::WalPos;
+            let b = instance_wal(s)?.buffer();
+            let at = match pos {
+                WalPos::Insert => b.insert_lsn(),
+                WalPos::Write => b.write_lsn(),
+                WalPos::Flush => b.flush_lsn(),
+            };
+            lsn::value(at.0)
+        }
+        WalLsnDiff => match (lsn::of(&args[0]), lsn::of(&args[1])) {
+            (Some(a), Some(b)) => lsn::diff(a, b),
+            _ => Value::Null,
+        },
+        WalFileName => match lsn::of(&args[0]) {
+            // The segment holding the byte before the position, as PostgreSQL names it (a
+            // position at a segment's start names the segment that ends there).
+            Some(at) => {
+                let seg = instance_wal(s)?.options().wal_segment_size;
+                Value::Text(crate::wal::file_name(at.saturating_sub(1) / seg, seg))
+            }
+            None => Value::Null,
+        },
         CurrentXactId => Value::Int8(s.current_xid("pg_current_xact_id")? as i64),
         InetClientAddr | InetServerAddr | InetClientPort | InetServerPort => {
             let a = if matches!(f, InetClientAddr | InetClientPort) {
@@ -420,4 +443,14 @@ fn format_fn(
         }
     }
     Ok(Value::Text(out))
+}
+
+/// The instance's write-ahead log, or the error for a server without a data directory.
+fn instance_wal(s: &dyn SessionCtx) -> PgResult<&std::sync::Arc<crate::wal::Wal>> {
+    s.instance().txns.wal().ok_or_else(|| {
+        PgError::new(
+            code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "WAL is not available: the server runs without a data directory",
+        )
+    })
 }

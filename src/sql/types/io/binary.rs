@@ -42,6 +42,7 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         ) => out.put_u32(*i as u32),
         (Value::Int4(i), _) => out.put_i32(*i),
         (Value::Int8(i), Type::INT4) => out.put_i32(*i as i32),
+        (v @ Value::Int8(_), Type::PG_LSN) => out.put_u64(super::super::lsn::of(v).unwrap_or(0)),
         (Value::Int8(i), _) => out.put_i64(*i),
         (Value::Float4(f), Type::FLOAT8) => out.put_f64(*f as f64),
         (Value::Float4(f), _) => out.put_f32(*f),
@@ -304,6 +305,7 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         Type::INT2 => Value::Int2(r.i16()?),
         Type::INT4 => Value::Int4(r.i32()?),
         Type::INT8 => Value::Int8(r.i64()?),
+        Type::PG_LSN => super::super::lsn::value(r.i64()? as u64),
         Type::OID
         | Type::REGTYPE
         | Type::REGCLASS

@@ -20,6 +20,7 @@ use super::inet::{inet_overlap, inet_subnet};
 use super::json::{
     json_get, json_get_path, jsonb_concat, jsonb_contains_op, jsonb_delete, jsonb_exists,
 };
+use super::lsn::{lsn_minus_lsn, lsn_shift};
 use super::order::{bpchar_cmp, cmp_op, regtype_cmp, tstz_cross_cmp};
 use super::text::{bpchar_like_op, bytea_concat, like_op, regex_op, starts_with_op, text_concat};
 use super::{
@@ -119,6 +120,8 @@ static PLUS: &[BinOp] = &[
     b!(TIMETZ, INTERVAL, TIMETZ, timetz_interval::<ADD>),
     b!(INTERVAL, TIMETZ, TIMETZ, timetz_interval::<ADD>),
     b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<ADD>),
+    b!(PG_LSN, NUMERIC, PG_LSN, lsn_shift::<ADD>),
+    b!(NUMERIC, PG_LSN, PG_LSN, lsn_shift::<ADD>),
 ];
 
 static MINUS: &[BinOp] = &[
@@ -143,6 +146,8 @@ static MINUS: &[BinOp] = &[
     b!(TIMESTAMP, TIMESTAMP, INTERVAL, ts_minus_ts),
     b!(TIMESTAMPTZ, INTERVAL, TIMESTAMPTZ, tstz_minus_interval),
     b!(TIMESTAMPTZ, TIMESTAMPTZ, INTERVAL, ts_minus_ts),
+    b!(PG_LSN, PG_LSN, NUMERIC, lsn_minus_lsn),
+    b!(PG_LSN, NUMERIC, PG_LSN, lsn_shift::<SUB>),
     b!(TIME, INTERVAL, TIME, time_minus_interval),
     b!(TIMETZ, INTERVAL, TIMETZ, timetz_interval::<SUB>),
     b!(TIME, TIME, INTERVAL, time_minus_time),
@@ -240,6 +245,7 @@ macro_rules! cmp_table {
             b!(OID, OID, BOOL, cmp_op::<{ $op }>),
             b!(REGTYPE, REGTYPE, BOOL, regtype_cmp::<{ $op }>),
             b!(UUID, UUID, BOOL, cmp_op::<{ $op }>),
+            b!(PG_LSN, PG_LSN, BOOL, cmp_op::<{ $op }>),
             b!(JSONB, JSONB, BOOL, cmp_op::<{ $op }>),
             b!(ANYARRAY, ANYARRAY, BOOL, cmp_op::<{ $op }>),
             b!(RECORD, RECORD, BOOL, cmp_op::<{ $op }>),
