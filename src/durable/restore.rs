@@ -8,11 +8,14 @@
 //! 2. **The log** ([`replay`]), in two passes from the redo point. The first finds the end of
 //!    the log and which transactions to apply: those whose commit record holds a CSN at or
 //!    above the image's snapshot (those below are in the image already: claim R2 of
-//!    `docs/wal-commit-path.md`). The second applies their records in log order, each
-//!    (sub)transaction through a cell of its own, so that ROLLBACK TO SAVEPOINT and RELEASE
-//!    resolve as they did: row changes through the engine's replay door, sequence counters
-//!    (the last record wins), and the catalog a schema-changing commit logged, which replaces
-//!    the newest catalog. Transactions without a commit record are skipped whole.
+//!    `docs/wal-commit-path.md`), the sub-transactions' parents and the aborted
+//!    (sub)transactions. The second applies, in log order, the records of the applied
+//!    transactions that no abort voids (ROLLBACK TO, or a RELEASE into a level rolled back
+//!    later): row changes through the engine's replay door, as writes of the image's committed
+//!    transaction (an update replaces the row in place: only the newest versions are left, and
+//!    nothing reads before replay ends), sequence counters (the last record wins), and the
+//!    catalog a schema-changing commit logged, which replaces the newest catalog. Transactions
+//!    without a commit record are skipped whole.
 //! 3. **The catalog** ([`install`]) is written through the catalog's usual doors by one
 //!    restoring transaction, with the heaps by storage number; index trees are built from
 //!    the rows (indexes are not logged, `docs/wal-commit-path.md`); UNLOGGED tables are empty
@@ -22,7 +25,8 @@
 //! per row of the image and per replayed insert (the tables' size), the transaction maps one
 //! entry per transaction since the redo point.
 
-use std::collections::{HashMap, HashSet};
+// Fx: keys are slots, xids and storage numbers the log names, hashed once per record.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
@@ -94,6 +98,8 @@ impl Catalog {
 /// The state between the image and the catalog's installation.
 pub struct Recovery {
     header: Header,
+    /// The committed transaction that wrote the image's rows; replayed changes are its too.
+    base: Arc<TxnCell>,
     /// The newest catalog: the image's, changed by each replayed schema-changing commit.
     catalog: Catalog,
     /// Tables' heaps by storage number.
@@ -142,9 +148,9 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
     let base = txns.begin(0);
     let mut items = Vec::new();
     let mut rels = std::collections::BTreeMap::new();
-    let mut unlogged = HashSet::new();
-    let mut storages: HashMap<Oid, Arc<TableData>> = HashMap::new();
-    let mut slots: HashMap<Oid, SlotMap> = HashMap::new();
+    let mut unlogged = HashSet::default();
+    let mut storages: HashMap<Oid, Arc<TableData>> = HashMap::default();
+    let mut slots: HashMap<Oid, SlotMap> = HashMap::default();
     let (mut relations, mut rows) = (0u64, 0u64);
     loop {
         match r.next_item()? {
@@ -197,6 +203,7 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
     }
     txns.commit(&base);
     Ok(Some(Recovery {
+        base,
         catalog: Catalog {
             next_oid: header.next_oid,
             next_db_oid: header.next_db_oid,
@@ -206,7 +213,7 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
         header,
         storages,
         slots,
-        sequences: HashMap::new(),
+        sequences: HashMap::default(),
         relations,
         rows,
         bytes: r.offset,
@@ -215,38 +222,27 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
     }))
 }
 
-/// The top-level transaction of `xid`, through the sub-transactions' assignments.
-fn top_of(xid: Xid, parents: &HashMap<Xid, Xid>) -> Xid {
+/// Whether the records of `xid` are applied: its top-level transaction is, and neither it nor
+/// a sub-transaction between them aborted (ROLLBACK TO, an error, or a sub-commit into a
+/// sub-transaction that then aborted).
+fn applies(
+    xid: Xid,
+    parents: &HashMap<Xid, Xid>,
+    apply: &HashSet<Xid>,
+    aborted: &HashSet<Xid>,
+) -> bool {
     let mut x = xid;
     // The chain is at most the nesting depth of savepoints; a damaged map cannot loop forever.
     for _ in 0..parents.len() + 1 {
+        if aborted.contains(&x) {
+            return false;
+        }
         match parents.get(&x) {
             Some(&p) => x = p,
-            None => return x,
+            None => return apply.contains(&x),
         }
     }
-    x
-}
-
-/// The replay cell of `xid` (made with its parents' on first use).
-fn cell_of(
-    xid: Xid,
-    parents: &HashMap<Xid, Xid>,
-    cells: &mut HashMap<Xid, Arc<TxnCell>>,
-    txns: &TxnManager,
-) -> Arc<TxnCell> {
-    if let Some(c) = cells.get(&xid) {
-        return c.clone();
-    }
-    let cell = match parents.get(&xid) {
-        Some(&p) => {
-            let parent = cell_of(p, parents, cells, txns);
-            txns.begin_sub(&parent)
-        }
-        None => txns.begin(0),
-    };
-    cells.insert(xid, cell.clone());
-    cell
+    false
 }
 
 /// Replays the log in `wal_dir` (segments of `seg` bytes) from the image's redo point.
@@ -260,8 +256,9 @@ pub fn replay(
     let from = Lsn(rec.header.redo.max(seg));
     let err = |e: crate::error::PgError| e.message.clone();
     // Pass 1: the end of the log, the transactions to apply, the sub-transactions' parents.
-    let mut parents: HashMap<Xid, Xid> = HashMap::new();
-    let mut apply: HashSet<Xid> = HashSet::new();
+    let mut parents: HashMap<Xid, Xid> = HashMap::default();
+    let mut apply: HashSet<Xid> = HashSet::default();
+    let mut aborted: HashSet<Xid> = HashSet::default();
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
     let mut max_xid = 0;
     let mut max_csn = 0;
@@ -280,6 +277,9 @@ pub fn replay(
                     .ok_or_else(|| format!("malformed assignment at {}", Lsn(r.lsn)))?;
                 parents.insert(r.xid, p);
             }
+            xlog::info::ABORT => {
+                aborted.insert(r.xid);
+            }
             xlog::info::COMMIT if r.xid != 0 => {
                 let c = CommitRecord::decode(&r.payload)
                     .ok_or_else(|| format!("malformed commit record at {}", Lsn(r.lsn)))?;
@@ -293,8 +293,9 @@ pub fn replay(
     }
     let end = reader.position();
     txns.advance_csn(max_csn + 1);
-    // Pass 2: apply.
-    let mut cells: HashMap<Xid, Arc<TxnCell>> = HashMap::new();
+    // Pass 2: apply, in log order, the records of committed transactions (not of their aborted
+    // sub-transactions), as writes of the restoring transaction, which committed with the image:
+    // replay leaves only the newest versions.
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
     let (mut records, mut commits) = (0u64, 0u64);
     while reader.position() < end {
@@ -305,18 +306,17 @@ pub fn replay(
         let at = Lsn(r.lsn);
         match r.kind {
             rowlog::KIND => {
-                if !apply.contains(&top_of(r.xid, &parents)) {
+                if !applies(r.xid, &parents, &apply, &aborted) {
                     continue;
                 }
                 let row = rowlog::decode(r.info, &r.payload)
                     .ok_or_else(|| format!("malformed row record at {at}"))?;
-                let cell = cell_of(r.xid, &parents, &mut cells, txns);
                 let storage = row.storage();
                 let data = rec
                     .storages
                     .entry(storage)
                     .or_insert_with(|| Arc::new(TableData::new()));
-                data.replay(&row, rec.slots.entry(storage).or_default(), &cell)
+                data.replay(&row, rec.slots.entry(storage).or_default(), &rec.base)
                     .map_err(|e| format!("could not replay the record at {at}: {e}"))?;
             }
             crate::catalog::sequence::LOG_KIND => {
@@ -332,50 +332,27 @@ pub fn replay(
                     },
                 );
             }
-            xlog::KIND => match r.info {
-                xlog::info::SUBCOMMIT => {
-                    if let Some(c) = cells.get(&r.xid) {
-                        txns.subcommit(c);
-                    }
+            xlog::KIND if r.info == xlog::info::COMMIT => {
+                let c = CommitRecord::decode(&r.payload)
+                    .ok_or_else(|| format!("malformed commit record at {at}"))?;
+                let applied = if r.xid == 0 {
+                    r.lsn >= rec.header.catalog_lsn
+                } else {
+                    apply.contains(&r.xid)
+                };
+                if !applied {
+                    continue;
                 }
-                xlog::info::ABORT => {
-                    if let Some(c) = cells.remove(&r.xid) {
-                        txns.abort(&c, &[]);
-                    }
+                if r.xid != 0 {
+                    commits += 1;
                 }
-                xlog::info::COMMIT => {
-                    let c = CommitRecord::decode(&r.payload)
-                        .ok_or_else(|| format!("malformed commit record at {at}"))?;
-                    let applied = if r.xid == 0 {
-                        r.lsn >= rec.header.catalog_lsn
-                    } else {
-                        apply.contains(&r.xid)
-                    };
-                    if !applied {
-                        continue;
-                    }
-                    if r.xid != 0 {
-                        let cell = cell_of(r.xid, &parents, &mut cells, txns);
-                        txns.commit(&cell);
-                        cells.retain(|_, c| c.top() != cell.top());
-                        commits += 1;
-                    }
-                    if let Some(bytes) = c.catalog {
-                        let image: CatalogImage = postcard::from_bytes(&bytes)
-                            .map_err(|e| format!("malformed catalog at {at}: {e}"))?;
-                        rec.catalog.apply(image);
-                    }
+                if let Some(bytes) = c.catalog {
+                    let image: CatalogImage = postcard::from_bytes(&bytes)
+                        .map_err(|e| format!("malformed catalog at {at}: {e}"))?;
+                    rec.catalog.apply(image);
                 }
-                _ => {}
-            },
+            }
             _ => {}
-        }
-    }
-    // Sub-transactions of transactions that never committed were not made; anything left
-    // is a cell of an applied transaction's aborted branch.
-    for (_, c) in cells {
-        if c.status() == crate::txn::Status::InProgress {
-            txns.abort(&c, &[]);
         }
     }
     rec.replayed = Replayed {
@@ -409,7 +386,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
     let slot = txns.register();
     let snap = txns.snapshot(&slot, cell.top(), 0);
     let mut databases = Vec::new();
-    let mut data: HashMap<u32, Arc<TableData>> = HashMap::new();
+    let mut data: HashMap<u32, Arc<TableData>> = HashMap::default();
     let mut indexes: Vec<(Arc<TableData>, Vec<crate::catalog::IndexDef>)> = Vec::new();
     // Schemas before relations, comments after them; tables, views and sequences before the
     // indexes that share their tables' data; nothing of a database dropped since.

@@ -291,6 +291,40 @@ impl<R> Heap<R> {
         self.slots.push(Mutex::new(tuple)) as RowId
     }
 
+    /// Recovery: the version in slot `id` becomes `data`, written by `cell`, in place. Replay
+    /// applies only committed transactions' changes, in log order, before any reader exists:
+    /// the newest version is all it must leave, so an update keeps no old one. False if the
+    /// slot holds no version.
+    pub fn replace(&self, id: RowId, data: R, cell: &Arc<TxnCell>) -> bool {
+        let Some(slot) = self.slot(id) else {
+            return false;
+        };
+        let mut s = slot.lock();
+        if !s.is_tuple() {
+            return false;
+        }
+        *s = Slot::tuple(data, cell, 0, 0, None);
+        true
+    }
+
+    /// Recovery: empties slot `id` (a replayed delete; see [`Heap::replace`]). The slot is
+    /// reused once a vacuum has run. False if the slot holds no version.
+    pub fn remove(&self, id: RowId) -> bool {
+        let Some(slot) = self.slot(id) else {
+            return false;
+        };
+        {
+            let mut s = slot.lock();
+            if !s.is_tuple() {
+                return false;
+            }
+            *s = Slot::empty(FREE, NONE);
+        }
+        self.free.lock().push_back((0, id));
+        self.has_free.store(true, Ordering::Relaxed);
+        true
+    }
+
     /// Reads the version in slot `id` if `snap` sees it (no chain is followed).
     pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&R) -> T) -> Option<T> {
         let slot = self.slot(id)?.lock();

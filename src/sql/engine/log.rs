@@ -12,12 +12,10 @@
 //! Format (little-endian): `[storage u32][slot u64]` for a delete; an insert adds the body;
 //! an update `[storage u32][old slot u64][new slot u64][body]`.
 
-use std::collections::HashMap;
-
 use super::packed::PackedRow;
 use super::{Rel, TableData, WriteError};
 use crate::catalog::Persistence;
-use crate::storage::{Change, LockMode, RowId};
+use crate::storage::RowId;
 use crate::sync::Arc;
 use crate::txn::TxnCell;
 
@@ -135,12 +133,14 @@ pub fn decode(info: u8, p: &[u8]) -> Option<RowRecord<'_>> {
 }
 
 /// Per storage: the slot a row had in the server that logged it → its slot here.
-pub type SlotMap = HashMap<u64, RowId>;
+pub type SlotMap = rustc_hash::FxHashMap<u64, RowId>;
 
 impl TableData {
-    /// Applies a row record during recovery, as a write of `cell`. Errors name what did not
-    /// match (a record about a slot the map does not know, or a version already changed):
-    /// the log and the image disagree.
+    /// Applies a row record of a committed transaction during recovery, as a write of `cell`
+    /// (the committed restoring transaction): inserts add a row, updates replace the row in
+    /// place and deletes empty its slot ([`crate::storage::Heap::replace`]). Errors name what
+    /// did not match (a record about a slot the map does not know): the log and the image
+    /// disagree.
     pub fn replay(
         &self,
         rec: &RowRecord<'_>,
@@ -161,26 +161,15 @@ impl TableData {
             }
             RowRecord::Update { old, new, body, .. } => {
                 let at = here(slots, old)?;
-                match heap.update_with(
-                    at,
-                    None,
-                    cell,
-                    0,
-                    PackedRow::from_body(body),
-                    false,
-                    LockMode::Update,
-                ) {
-                    Ok(id) => {
-                        slots.insert(new, id);
-                    }
-                    Err((c, _)) => return Err(format!("update of logged slot {old}: {c:?}")),
+                if !heap.replace(at, PackedRow::from_body(body), cell) {
+                    return Err(format!("update of logged slot {old}: no row there"));
                 }
+                slots.insert(new, at);
             }
             RowRecord::Delete { slot, .. } => {
                 let at = here(slots, slot)?;
-                match heap.delete(at, None, cell, 0, false) {
-                    Change::Done(_) => {}
-                    c => return Err(format!("delete of logged slot {slot}: {c:?}")),
+                if !heap.remove(at) {
+                    return Err(format!("delete of logged slot {slot}: no row there"));
                 }
             }
         }
