@@ -227,3 +227,56 @@ impl Core {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sql::types::Value;
+
+    fn event(constraint: u32, bytes: usize) -> DeferredEvent {
+        DeferredEvent {
+            table: 1,
+            constraint,
+            referenced: false,
+            key: vec![Value::Text("x".repeat(bytes))].into_boxed_slice(),
+        }
+    }
+
+    #[test]
+    fn past_the_bound_events_become_whole_checks() {
+        let mut d = Deferred::default();
+        assert!(!d.push(event(7, 10)));
+        let big = DEFERRED_MEM / 4;
+        let mut spilled = false;
+        for _ in 0..5 {
+            spilled |= d.push(event(8, big));
+        }
+        assert!(spilled);
+        assert!(d.events.is_empty());
+        assert_eq!(d.bytes, 0);
+        assert_eq!(d.full, vec![7, 8]);
+        // A constraint checked whole keeps no events; another one does.
+        assert!(!d.push(event(7, 10)));
+        assert!(d.events.is_empty());
+        assert!(!d.push(event(9, 10)));
+        assert_eq!(d.events.len(), 1);
+        // ROLLBACK TO a savepoint made before the spill (its mark went to 0) drops what came
+        // after it and keeps the whole checks.
+        d.rollback_to(0, Timing::default());
+        assert!(d.events.is_empty());
+        assert_eq!(d.bytes, 0);
+        assert_eq!(d.full, vec![7, 8]);
+    }
+
+    #[test]
+    fn set_constraints_state_decides_deferral() {
+        let mut d = Deferred::default();
+        assert!(d.is_deferred(1, true));
+        assert!(!d.is_deferred(1, false));
+        d.timing.all = Some(true);
+        assert!(d.is_deferred(1, false));
+        d.timing.named.push((1, false));
+        assert!(!d.is_deferred(1, true));
+        assert!(d.is_deferred(2, false));
+    }
+}

@@ -822,7 +822,7 @@ impl Queue {
                     } else {
                         fk.on_delete
                     };
-                    let mode = if "cnd".contains(action) && !self.defaulted {
+                    let mode = if "cnd".contains(action) && !self.defaulted && !self.firing {
                         RelLock::RowExclusive
                     } else {
                         RelLock::RowShare
@@ -875,7 +875,9 @@ impl Queue {
                     } else {
                         fk.on_delete
                     };
-                    if self.defaulted {
+                    // A deferred event is a NO ACTION check (of an update or a delete: it keeps
+                    // the old key only).
+                    if self.defaulted || self.firing {
                         action = 'a';
                     }
                     match action {

@@ -289,3 +289,39 @@ INSERT INTO df_tc VALUES (1);
 INSERT INTO df_tp VALUES (1);
 COMMIT;
 SELECT * FROM df_tc;
+
+-- name: df_deferred_update_of_a_key_with_a_delete_action
+-- @errors
+DROP TABLE IF EXISTS df_c, df_p;
+CREATE TABLE df_p (id int PRIMARY KEY);
+CREATE TABLE df_c (p int REFERENCES df_p ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED);
+INSERT INTO df_p VALUES (1), (2);
+INSERT INTO df_c VALUES (1), (2);
+BEGIN;
+UPDATE df_p SET id = 10 WHERE id = 1;
+UPDATE df_p SET id = 1 WHERE id = 10;
+COMMIT;
+BEGIN;
+UPDATE df_p SET id = 20 WHERE id = 2;
+COMMIT;
+SELECT * FROM df_c ORDER BY 1;
+SELECT * FROM df_p ORDER BY 1;
+DROP TABLE df_c, df_p;
+
+-- name: df_column_clause_errors
+-- Simple protocol only: threadgres reports errors of a DDL statement's analysis at Parse,
+-- PostgreSQL at Execute (for every DDL statement, not only these).
+-- @errors
+-- @modes simple
+DROP TABLE IF EXISTS df_e, df_p;
+CREATE TABLE df_p (id int PRIMARY KEY);
+CREATE TABLE df_e (a int CHECK (a > 0) DEFERRABLE);
+CREATE TABLE df_e (a int NOT NULL INITIALLY DEFERRED);
+CREATE TABLE df_e (a int REFERENCES df_p DEFERRABLE NOT DEFERRABLE);
+CREATE TABLE df_e (a int REFERENCES df_p INITIALLY DEFERRED INITIALLY IMMEDIATE);
+CREATE TABLE df_e (a int REFERENCES df_p NOT DEFERRABLE INITIALLY DEFERRED);
+CREATE TABLE df_e (a int REFERENCES df_p INITIALLY DEFERRED NOT DEFERRABLE);
+CREATE TABLE df_e (a int, FOREIGN KEY (a) REFERENCES df_p NOT DEFERRABLE INITIALLY DEFERRED);
+CREATE TABLE df_e (a int REFERENCES df_p INITIALLY IMMEDIATE DEFERRABLE, b int REFERENCES df_p NOT DEFERRABLE INITIALLY IMMEDIATE);
+SELECT conname, condeferrable, condeferred FROM pg_constraint WHERE conrelid = 'df_e'::regclass ORDER BY 1;
+DROP TABLE df_e, df_p;
