@@ -41,6 +41,9 @@ impl DeferredEvent {
     }
 }
 
+/// A table whose deferred events run, and its queue.
+type Firing = (Arc<Rel>, Queue);
+
 fn table(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Option<Arc<Rel>>> {
     let snap = cx.catalog_snapshot()?;
     Ok(cx
@@ -83,43 +86,70 @@ pub fn fire(cx: &mut dyn SessionCtx, mut events: Vec<DeferredEvent>, full: &[u32
         };
         crate::sql::ddl::foreign_key::validate(cx, &child, &def, parent.as_deref())?;
     }
-    // One run per table; a key queued by many rows is looked up once.
-    events.sort_by(|a, b| {
-        (a.table, a.constraint, a.referenced)
-            .cmp(&(b.table, b.constraint, b.referenced))
-            .then_with(|| Key(a.key.clone()).cmp(&Key(b.key.clone())))
-    });
-    events.dedup_by(|a, b| {
+    // In the order they were queued (the first to fail is the one reported, as in PostgreSQL),
+    // a key queued by many rows once.
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    let same = |a: &DeferredEvent, b: &DeferredEvent| {
         (a.table, a.constraint, a.referenced) == (b.table, b.constraint, b.referenced)
             && a.key.len() == b.key.len()
             && a.key
                 .iter()
                 .zip(b.key.iter())
                 .all(|(x, y)| crate::sql::engine::same_value(x, y))
+    };
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&events[i], &events[j]);
+        (a.table, a.constraint, a.referenced)
+            .cmp(&(b.table, b.constraint, b.referenced))
+            .then_with(|| Key(a.key.clone()).cmp(&Key(b.key.clone())))
+            .then(i.cmp(&j))
     });
-    let mut events = events.into_iter().peekable();
-    while let Some(first) = events.next() {
-        let oid = first.table;
-        let Some(rel) = table(cx, oid)? else {
-            while events.next_if(|e| e.table == oid).is_some() {}
+    let mut repeated = vec![false; events.len()];
+    for w in order.windows(2) {
+        if same(&events[w[0]], &events[w[1]]) {
+            repeated[w[1]] = true;
+        }
+    }
+    // The tables met so far, with their foreign keys (None: dropped since).
+    let mut tables: Vec<(u32, Option<Firing>)> = Vec::new();
+    let mut writer = None;
+    for (e, _) in events
+        .drain(..)
+        .zip(repeated)
+        .filter(|(_, repeated)| !repeated)
+    {
+        cx.check_interrupts()?;
+        let at = match tables.iter().position(|(oid, _)| *oid == e.table) {
+            Some(at) => at,
+            None => {
+                let found = match table(cx, e.table)? {
+                    Some(rel) => {
+                        let keys = Keys::of(&rel, cx)?;
+                        Some((rel, Queue::firing(keys)))
+                    }
+                    None => None,
+                };
+                tables.push((e.table, found));
+                tables.len() - 1
+            }
+        };
+        let Some((rel, queue)) = &mut tables[at].1 else {
             continue;
         };
-        let mut queue = Queue::firing(Keys::of(&rel, cx)?);
-        let mut pushed = queue.push_deferred(first.referenced, first.constraint, first.key)?;
-        while let Some(e) = events.next_if(|e| e.table == oid) {
-            pushed |= queue.push_deferred(e.referenced, e.constraint, e.key)?;
-        }
-        if !pushed {
+        if !queue.push_deferred(e.referenced, e.constraint, e.key)? {
             continue;
         }
-        let (cell, cid) = cx.writer("COMMIT")?;
+        let (cell, cid) = match &writer {
+            Some(w) => w,
+            None => writer.insert(cx.writer("COMMIT")?),
+        };
         loop {
             let mut ecx = EvalCx {
                 params: &[],
                 outer: Vec::new(),
                 session: &mut *cx,
             };
-            match queue.run(&rel, &cell, cid, &mut ecx)? {
+            match queue.run(rel, cell, *cid, &mut ecx)? {
                 None => break,
                 Some(Step::Wait(c)) => cx.wait_for(&c)?,
                 Some(_) => cx.check_interrupts()?,

@@ -325,3 +325,23 @@ CREATE TABLE df_e (a int, FOREIGN KEY (a) REFERENCES df_p NOT DEFERRABLE INITIAL
 CREATE TABLE df_e (a int REFERENCES df_p INITIALLY IMMEDIATE DEFERRABLE, b int REFERENCES df_p NOT DEFERRABLE INITIALLY IMMEDIATE);
 SELECT conname, condeferrable, condeferred FROM pg_constraint WHERE conrelid = 'df_e'::regclass ORDER BY 1;
 DROP TABLE df_e, df_p;
+
+-- name: df_first_failure_in_queue_order
+-- @errors
+DROP TABLE IF EXISTS df_c, df_d, df_p;
+CREATE TABLE df_p (id int PRIMARY KEY);
+CREATE TABLE df_c (p int REFERENCES df_p DEFERRABLE INITIALLY DEFERRED);
+CREATE TABLE df_d (p int REFERENCES df_p DEFERRABLE INITIALLY DEFERRED);
+BEGIN;
+INSERT INTO df_d VALUES (8);
+INSERT INTO df_c VALUES (5), (5), (3);
+COMMIT;
+BEGIN;
+INSERT INTO df_c VALUES (5), (5), (3);
+INSERT INTO df_d VALUES (8);
+COMMIT;
+BEGIN;
+INSERT INTO df_c VALUES (5), (3);
+INSERT INTO df_p VALUES (5);
+COMMIT;
+DROP TABLE df_c, df_d, df_p;
