@@ -172,6 +172,10 @@ pub struct ConstraintDef {
     pub oid: Oid,
     pub name: String,
     pub kind: ConstraintKind,
+    /// DEFERRABLE (pg_constraint.condeferrable): SET CONSTRAINTS may move its check to commit.
+    pub deferrable: bool,
+    /// INITIALLY DEFERRED (pg_constraint.condeferred): checked at commit unless set otherwise.
+    pub deferred: bool,
 }
 
 /// Where a relation lives by name.

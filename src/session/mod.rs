@@ -66,6 +66,7 @@ pub mod auth;
 mod authenticate;
 mod conn;
 mod copy_in;
+mod deferred;
 pub mod encoding;
 mod identity;
 mod messages;
@@ -257,6 +258,10 @@ struct Session {
     closing: bool,
     /// Set while a utility statement runs from Execute: its RowDescription was sent by Describe.
     described: bool,
+    /// The statement running is the last of a simple Query: in an implicit transaction its
+    /// deferred constraint checks run before its CommandComplete, as PostgreSQL commits the
+    /// transaction before it sends that.
+    checks_before_complete: bool,
     /// Result formats of the utility statement being executed (SHOW, FETCH).
     utility_formats: Formats,
     /// Notifications for this session are held back until an earlier commit finishes
@@ -587,6 +592,12 @@ impl SessionCtx for Core {
             .filter(|s| sql::engine::schema_exists(catalog, &snap, &self.database, s))
             .map(str::to_string)
             .collect()
+    }
+    fn constraint_deferred(&self, constraint: u32, initially: bool) -> bool {
+        self.constraint_deferred_now(constraint, initially)
+    }
+    fn queue_deferred(&mut self, event: crate::sql::exec::deferred::DeferredEvent) -> PgResult<()> {
+        self.keep_deferred(event)
     }
     fn wait_for(&mut self, cell: &Arc<crate::txn::TxnCell>) -> PgResult<()> {
         // A statement stopped at an advisory lock by a caller that cannot stop (`run_plan`)

@@ -366,6 +366,7 @@ impl Session {
             let raw = &parsed.stmts[i];
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             self.core.begin_statement(&parsed.text);
+            self.checks_before_complete = i + 1 == count;
             let r = match (&raw.constant, &parsed.literals) {
                 (Some(c), None) => {
                     let stmt = crate::sql::Statement::Channel(c.clone());
@@ -1014,6 +1015,8 @@ impl Session {
     }
 
     fn execute_portal(&mut self, name: &str, max_rows: i32) -> PgResult<()> {
+        // Execute's CommandComplete comes before the commit at Sync.
+        self.checks_before_complete = false;
         let Some(mut portal) = self.portals.remove(name) else {
             return Err(PgError::new(
                 code::INVALID_CURSOR_NAME,

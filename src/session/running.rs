@@ -377,6 +377,17 @@ impl Session {
     /// (rows on the wire) or its rows (collected).
     fn end_query(&mut self, r: Running, error: Option<PgError>) -> PgResult<Option<Vec<Row>>> {
         self.core.last_affected = r.exec.affected();
+        // The last statement of an implicit transaction: a deferred check that fails ends the
+        // statement with its error instead of its CommandComplete (PostgreSQL commits first).
+        let error = match error {
+            None if self.checks_before_complete
+                && self.core.tx == super::txn::TxState::Implicit
+                && !matches!(r.sink, Sink::Collect(..)) =>
+            {
+                self.core.fire_deferred(None).err()
+            }
+            e => e,
+        };
         self.flush_notices();
         match r.sink {
             Sink::Wire => {

@@ -311,6 +311,7 @@ impl Session {
             out,
             closing: false,
             described: false,
+            checks_before_complete: false,
             utility_formats: Cow::Borrowed(&[]),
             notify_held: false,
             backlog: Vec::new(),

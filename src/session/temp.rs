@@ -27,7 +27,7 @@ use crate::sql::{self, Statement};
 pub(super) struct TempState {
     /// The temporary schema's name, once the session made it (it may have been rolled back
     /// since: then lookups in it find nothing and the next temporary table makes it again).
-    schema: Option<String>,
+    pub(super) schema: Option<String>,
     /// Tables with an ON COMMIT action, by OID; DROP entries are the running transaction's.
     on_commit: Vec<(u32, OnCommit)>,
 }

@@ -46,6 +46,9 @@ struct SavepointState {
     notifies: usize,
     listens: usize,
     settings: Settings,
+    /// The deferred constraint events kept, and SET CONSTRAINTS, when it was set.
+    deferred: usize,
+    timing: super::deferred::Timing,
 }
 
 /// Transaction-private state; created at BEGIN (or at the first statement of an implicit
@@ -72,6 +75,8 @@ pub(super) struct Txn {
     /// The snapshot's commit sequence number: the statement's (READ COMMITTED, cleared at each
     /// command) or the transaction's (REPEATABLE READ).
     pub(super) snapshot: Option<Csn>,
+    /// Deferred constraint checks, run at commit (`deferred.rs`).
+    pub(super) deferred: super::deferred::Deferred,
     /// The transaction changed the schema: plans made before it ends are stale.
     pub(super) ddl: bool,
     /// A snapshot was published in the session's slot (cleared when the transaction ends).
@@ -96,6 +101,14 @@ pub(super) struct Committing {
 }
 
 impl Txn {
+    /// The deferred events became whole-constraint checks: every event kept from now on is
+    /// newer than each savepoint.
+    pub(super) fn forget_deferred_marks(&mut self) {
+        for sp in &mut self.savepoints {
+            sp.deferred = 0;
+        }
+    }
+
     /// The innermost savepoint named `name` (3B001 if there is none).
     fn savepoint_index(&self, name: &str) -> PgResult<usize> {
         self.savepoints
@@ -161,6 +174,7 @@ impl Core {
                 cell: None,
                 cid: 0,
                 snapshot: None,
+                deferred: Default::default(),
                 ddl: false,
                 published: false,
                 locks: Vec::new(),
@@ -229,6 +243,8 @@ impl Core {
             notifies: txn.outbox.len(),
             listens: txn.listens.len(),
             settings: self.settings.clone(),
+            deferred: txn.deferred.events.len(),
+            timing: txn.deferred.timing.clone(),
         });
         Ok(())
     }
@@ -271,6 +287,7 @@ impl Core {
         txn.snapshot = None;
         let sp = txn.savepoints.last().expect("savepoint");
         let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
+        txn.deferred.rollback_to(sp.deferred, sp.timing.clone());
         txn.outbox.truncate(notifies);
         txn.listens.truncate(listens);
         self.settings = settings;
@@ -326,6 +343,13 @@ impl Core {
     /// the commit is visible.
     pub(super) fn commit_deferred(&mut self) -> PgResult<()> {
         debug_assert!(self.committing.is_none());
+        // Deferred constraint checks first, as PostgreSQL fires them; one that fails aborts.
+        if self.tx != TxState::Failed {
+            if let Err(e) = self.fire_deferred(None) {
+                self.abort();
+                return Err(e);
+            }
+        }
         // Temporary tables' ON COMMIT actions run inside the committing transaction.
         if let Err(e) = self.on_commit_actions() {
             self.abort();

@@ -476,6 +476,9 @@ impl Session {
                 return Err(PgError::internal("COPY TO reached the utility path"));
             }
             Statement::NoOp(_) => {}
+            Statement::SetConstraints { names, deferred } => {
+                self.core.set_constraints(names.as_deref(), *deferred)?
+            }
             Statement::Checkpoint => {
                 let snap = self.core.catalog_snapshot();
                 let allowed = self.core.current_role_is_superuser()

@@ -110,6 +110,19 @@ pub trait SessionCtx {
         let _ = (rel, mode, nowait);
         Ok(false)
     }
+    /// Whether the checks of DEFERRABLE constraint `constraint` wait for the commit now:
+    /// SET CONSTRAINTS of the transaction, else `initially` (INITIALLY DEFERRED).
+    fn constraint_deferred(&self, constraint: u32, initially: bool) -> bool {
+        let _ = (constraint, initially);
+        false
+    }
+    /// Keeps a deferred foreign-key check until the commit (or SET CONSTRAINTS ... IMMEDIATE).
+    fn queue_deferred(&mut self, event: crate::sql::exec::deferred::DeferredEvent) -> PgResult<()> {
+        let _ = event;
+        Err(PgError::feature_not_supported(
+            "deferred constraints are not available here",
+        ))
+    }
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
     /// deadlock (40P01), cancel or timeout.
     fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {

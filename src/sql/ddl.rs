@@ -37,7 +37,7 @@ pub mod role;
 pub mod schema;
 pub mod view;
 
-mod foreign_key;
+pub(crate) mod foreign_key;
 pub use foreign_key::FkSpec;
 mod index;
 use index::{add_indexes, build_index, create_index_relations, index_defs};
@@ -210,6 +210,17 @@ fn single_column(e: &N) -> Option<String> {
 
 fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
     (rv.schemaname.clone(), rv.relname.clone())
+}
+
+/// A DEFERRABLE unique or primary key would be checked at commit: not done yet, so refused
+/// rather than checked at once.
+fn refuse_deferrable_key(c: &protobuf::Constraint) -> PgResult<()> {
+    if c.deferrable || c.initdeferred {
+        return Err(PgError::feature_not_supported(
+            "DEFERRABLE unique and primary key constraints are not supported yet",
+        ));
+    }
+    Ok(())
 }
 
 fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec {
@@ -385,6 +396,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     }
                     _ => return None,
                 };
+                if let Err(e) = refuse_deferrable_key(constraint) {
+                    return Some(Err(e));
+                }
                 keys.push(key_of_constraint(constraint, None));
             }
             match keys.as_slice() {
@@ -420,6 +434,87 @@ fn drop_names(d: &protobuf::DropStmt) -> Vec<(String, String)> {
 
 /// A key, CHECK or foreign-key constraint of CREATE TABLE, on `column` or on the table: the
 /// same for both places (the other kinds are the column's own).
+/// A column's constraints with the timing clauses that follow one (DEFERRABLE, NOT DEFERRABLE,
+/// INITIALLY DEFERRED / IMMEDIATE: separate nodes in a column definition) applied to it, with
+/// PostgreSQL's errors for a misplaced or repeated clause.
+pub(crate) fn column_constraints(nodes: &[protobuf::Node]) -> PgResult<Vec<protobuf::Constraint>> {
+    let mut out: Vec<protobuf::Constraint> = Vec::new();
+    // Whether the last constraint took a clause of each kind already.
+    let (mut saw_deferrability, mut saw_initially) = (false, false);
+    for n in nodes {
+        let Some(N::Constraint(k)) = n.node.as_ref() else {
+            continue;
+        };
+        let kind = ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined);
+        let clause = match kind {
+            ConstrType::ConstrAttrDeferrable => "DEFERRABLE",
+            ConstrType::ConstrAttrNotDeferrable => "NOT DEFERRABLE",
+            ConstrType::ConstrAttrDeferred => "INITIALLY DEFERRED",
+            ConstrType::ConstrAttrImmediate => "INITIALLY IMMEDIATE",
+            _ => {
+                out.push((**k).clone());
+                saw_deferrability = false;
+                saw_initially = false;
+                continue;
+            }
+        };
+        let at = |e: PgError| e.at((k.location >= 0).then(|| k.location as u32 + 1));
+        let last = out.last_mut().filter(|l| {
+            matches!(
+                ConstrType::try_from(l.contype).unwrap_or(ConstrType::Undefined),
+                ConstrType::ConstrPrimary
+                    | ConstrType::ConstrUnique
+                    | ConstrType::ConstrExclusion
+                    | ConstrType::ConstrForeign
+            )
+        });
+        let Some(last) = last else {
+            return Err(at(PgError::syntax(format!("misplaced {clause} clause"))));
+        };
+        let deferrability = matches!(
+            kind,
+            ConstrType::ConstrAttrDeferrable | ConstrType::ConstrAttrNotDeferrable
+        );
+        if deferrability && saw_deferrability {
+            return Err(at(PgError::syntax(
+                "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed",
+            )));
+        }
+        if !deferrability && saw_initially {
+            return Err(at(PgError::syntax(
+                "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed",
+            )));
+        }
+        let must_be_deferrable = || {
+            at(PgError::syntax(
+                "constraint declared INITIALLY DEFERRED must be DEFERRABLE",
+            ))
+        };
+        match kind {
+            ConstrType::ConstrAttrDeferrable => last.deferrable = true,
+            ConstrType::ConstrAttrNotDeferrable => {
+                last.deferrable = false;
+                if saw_initially && last.initdeferred {
+                    return Err(must_be_deferrable());
+                }
+            }
+            ConstrType::ConstrAttrDeferred => {
+                last.initdeferred = true;
+                // INITIALLY DEFERRED alone implies DEFERRABLE.
+                if !saw_deferrability {
+                    last.deferrable = true;
+                } else if !last.deferrable {
+                    return Err(must_be_deferrable());
+                }
+            }
+            _ => last.initdeferred = false,
+        }
+        saw_deferrability |= deferrability;
+        saw_initially |= !deferrability;
+    }
+    Ok(out)
+}
+
 fn key_or_check(
     k: &protobuf::Constraint,
     column: Option<&str>,
@@ -429,6 +524,7 @@ fn key_or_check(
 ) -> PgResult<()> {
     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
         ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
+            refuse_deferrable_key(k)?;
             keys.push(key_of_constraint(k, column))
         }
         ConstrType::ConstrCheck => {
@@ -507,10 +603,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                 if let Some(d) = cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
                     col.default = Some(deparse_expr(d)?);
                 }
-                for k in &cd.constraints {
-                    let Some(N::Constraint(k)) = k.node.as_ref() else {
-                        continue;
-                    };
+                for k in &column_constraints(&cd.constraints)? {
                     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
@@ -1225,6 +1318,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
             } else {
                 ConstraintKind::Unique { index: d.oid }
             },
+            deferrable: false,
+            deferred: false,
         });
     }
     for ((_, expr, _), name) in ct.checks.iter().zip(check_names) {
@@ -1236,6 +1331,8 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 .map_err(|e| catalog_error(e, &name))?,
             name,
             kind: ConstraintKind::Check { expr: expr.clone() },
+            deferrable: false,
+            deferred: false,
         });
     }
     let table_oid = cx

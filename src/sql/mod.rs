@@ -158,6 +158,12 @@ pub enum Statement {
     NoOp(&'static str),
     /// CHECKPOINT: an image of the instance written to the data directory (`durable`).
     Checkpoint,
+    /// SET CONSTRAINTS { ALL | name [, ...] } { DEFERRED | IMMEDIATE }: the names (schema, may
+    /// be empty; name), None for ALL.
+    SetConstraints {
+        names: Option<Vec<(String, String)>>,
+        deferred: bool,
+    },
     /// A utility statement that PostgreSQL analyzes only when it runs (COPY through the
     /// extended protocol): errors in it belong to Execute, not Parse or Bind.
     Deferred(Box<N>),
@@ -225,6 +231,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::CopyTo { .. } | Statement::CopyFrom { .. } => "COPY",
         Statement::NoOp(t) => t,
         Statement::Checkpoint => "CHECKPOINT",
+        Statement::SetConstraints { .. } => "SET CONSTRAINTS",
         Statement::Deferred(_) => "",
     }
 }
@@ -610,6 +617,18 @@ fn analyze_inner(
             Statement::NoOp(if v.is_vacuumcmd { "VACUUM" } else { "ANALYZE" })
         }
         N::CheckPointStmt(_) => Statement::Checkpoint,
+        N::ConstraintsSetStmt(c) => Statement::SetConstraints {
+            names: (!c.constraints.is_empty()).then(|| {
+                c.constraints
+                    .iter()
+                    .filter_map(|n| match n.node.as_ref() {
+                        Some(N::RangeVar(r)) => Some((r.schemaname.clone(), r.relname.clone())),
+                        _ => None,
+                    })
+                    .collect()
+            }),
+            deferred: c.deferred,
+        },
         other => {
             return Err(PgError::feature_not_supported(format!(
                 "{} is not supported yet",

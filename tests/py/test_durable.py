@@ -307,7 +307,7 @@ def test_damaged_or_foreign_directories_are_refused(server, tg_dedicated, tmp_ro
     (data / "THREADGRES_VERSION").write_text("999\n")
     err = start_fails()
     assert "database files are incompatible with server" in err
-    (data / "THREADGRES_VERSION").write_text("1\n")
+    (data / "THREADGRES_VERSION").write_text("2\n")
     p.start()
     c = p.info.connect_raw()
     assert c.simple("SELECT count(*) FROM t") == [("1000",)]

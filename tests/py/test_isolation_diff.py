@@ -1225,6 +1225,40 @@ def fk_repeatable_read_parent_deleted(r):
     _drop_child(r)
 
 
+FK_DEFERRED = "id int PRIMARY KEY, p int REFERENCES {t} DEFERRABLE INITIALLY DEFERRED"
+
+
+@fk_scenario
+def fk_deferred_check_waits_at_commit(r):
+    """A deferred check locks the referenced row at COMMIT: it waits for a delete in progress
+    and fails once it commits; the delete's own deferred NO ACTION check saw no referencing
+    row (the insert had not committed)."""
+    _child(r, FK_DEFERRED)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 1)")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "DELETE FROM {t} WHERE id = 1")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    _drop_child(r)
+
+
+@fk_scenario
+def fk_deferred_sees_a_later_commit(r):
+    """In READ COMMITTED a deferred check at COMMIT sees a referenced row committed after the
+    referencing row was written."""
+    _child(r, FK_DEFERRED)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 9)")
+    r.sql("s2", "INSERT INTO {t} (id, value) VALUES (9, 90)")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY id")
+    r.sql("s3", "DELETE FROM {t}_c")
+    r.sql("s3", "DELETE FROM {t} WHERE id = 9")
+    _drop_child(r)
+
+
 @pytest.mark.parametrize("name", _FK_NAMES)
 def test_isolation_locks_fk(pg, server, name):
     test_isolation(pg, server, name)

@@ -60,6 +60,11 @@ CREATE TABLE orders (
     item int NOT NULL REFERENCES items (id) ON DELETE CASCADE,
     qty int DEFAULT 1
 );
+CREATE TABLE shipments (
+    id int PRIMARY KEY,
+    order_id int REFERENCES orders (id) DEFERRABLE INITIALLY DEFERRED,
+    item int CONSTRAINT shipments_item_fk REFERENCES items (id) DEFERRABLE
+);
 CREATE SEQUENCE counter START 10 INCREMENT 5;
 CREATE VIEW cheap AS SELECT id, name FROM items WHERE price < 10;
 CREATE SCHEMA extra;
@@ -133,6 +138,7 @@ COMMANDS = [
     (r"\d+ cheap", False),
     (r"\d counter", False),
     (r"\d orders", False),
+    (r"\d shipments", False),
     (r"\d orders_id_seq", False),
     (r"\dn extra", False),
     (r"\dt extra.*", False),

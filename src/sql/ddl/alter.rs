@@ -260,10 +260,7 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                 }
                 let mut keys = Vec::new();
                 let mut checks = Vec::new();
-                for k in &cd.constraints {
-                    let Some(N::Constraint(k)) = k.node.as_ref() else {
-                        continue;
-                    };
+                for k in &super::column_constraints(&cd.constraints)? {
                     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
@@ -905,6 +902,8 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                     .map_err(|e| catalog_error(e, &name))?,
                 name: name.clone(),
                 kind: ConstraintKind::Check { expr: expr.clone() },
+                deferrable: false,
+                deferred: false,
             });
             w.new_checks.push(name);
         }

@@ -7,8 +7,9 @@
 //! change. Writers find the constraints that reference their table in the catalog
 //! (`exec::foreign_key`). What is checked when, and with which snapshot, is described there.
 //!
-//! Refused with 0A000: DEFERRABLE, MATCH PARTIAL (PostgreSQL refuses it too) and ON DELETE SET
-//! NULL / SET DEFAULT with a column list.
+//! DEFERRABLE / INITIALLY DEFERRED are kept on the constraint (its checks may wait for the
+//! commit: `exec::deferred`). Refused with 0A000: MATCH PARTIAL (PostgreSQL refuses it too)
+//! and ON DELETE SET NULL / SET DEFAULT with a column list.
 
 use std::sync::Arc;
 
@@ -41,6 +42,9 @@ pub struct FkSpec {
     pub match_full: bool,
     /// NOT VALID: the rows already there are not checked.
     pub not_valid: bool,
+    /// DEFERRABLE; INITIALLY DEFERRED (which the grammar makes imply DEFERRABLE).
+    pub deferrable: bool,
+    pub deferred: bool,
 }
 
 fn action(a: &str) -> char {
@@ -52,11 +56,6 @@ fn action(a: &str) -> char {
 
 /// The foreign key of a constraint node, on `column` (REFERENCES) or on the table.
 pub fn spec(c: &protobuf::Constraint, column: Option<&str>) -> PgResult<FkSpec> {
-    if c.deferrable || c.initdeferred {
-        return Err(PgError::feature_not_supported(
-            "DEFERRABLE foreign keys are not supported yet",
-        ));
-    }
     if c.fk_matchtype == "p" {
         return Err(PgError::feature_not_supported(
             "MATCH PARTIAL not yet implemented",
@@ -83,6 +82,8 @@ pub fn spec(c: &protobuf::Constraint, column: Option<&str>) -> PgResult<FkSpec> 
         on_delete: action(&c.fk_del_action),
         match_full: c.fk_matchtype == "f",
         not_valid: c.skip_validation,
+        deferrable: c.deferrable || c.initdeferred,
+        deferred: c.initdeferred,
     })
 }
 
@@ -252,6 +253,8 @@ pub fn resolve(
                 on_delete: spec.on_delete,
                 match_full: spec.match_full,
             },
+            deferrable: spec.deferrable,
+            deferred: spec.deferred,
         },
         parent.filter(|p| Some(p.oid) != owner.oid),
     ))
@@ -260,7 +263,7 @@ pub fn resolve(
 /// Checks every row of `child` against a new foreign key (ALTER TABLE ... ADD FOREIGN KEY):
 /// 23503 for the first whose referenced row is missing. `parent`: None when it references
 /// itself.
-fn validate(
+pub(crate) fn validate(
     cx: &mut dyn SessionCtx,
     child: &Rel,
     def: &ConstraintDef,

@@ -231,6 +231,8 @@ pub(super) fn add_indexes(
                 } else {
                     ConstraintKind::Unique { index: d.oid }
                 },
+                deferrable: false,
+                deferred: false,
             });
         }
     }

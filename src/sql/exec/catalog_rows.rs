@@ -329,7 +329,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "conname" => Value::Text(k.name.clone()),
                         "connamespace" => Value::Oid(nsp(&r.name.schema)),
                         "contype" => char_value(contype),
-                        "condeferrable" | "condeferred" => Value::Bool(false),
+                        "condeferrable" => Value::Bool(k.deferrable),
+                        "condeferred" => Value::Bool(k.deferred),
                         "convalidated" | "conislocal" | "connoinherit" => {
                             Value::Bool(c != "connoinherit")
                         }

@@ -23,8 +23,11 @@
 //! commit up to now (PostgreSQL's RI queries take a new snapshot); in REPEATABLE READ it is the
 //! transaction's, and a referenced row changed by a later commit fails with 40001.
 //!
-//! DEFERRABLE constraints are refused when created (0A000), so every check is at the end of
-//! its statement.
+//! A DEFERRABLE constraint whose checks are deferred now (INITIALLY DEFERRED or SET
+//! CONSTRAINTS) hands its events to the session instead of checking them: the referencing
+//! side's checks and the referenced side's NO ACTION checks (PostgreSQL defers only those; the
+//! RESTRICT and the action triggers always fire at the end of the statement). They run at
+//! COMMIT or SET CONSTRAINTS ... IMMEDIATE through this same queue (`exec::deferred`).
 //!
 //! # Bounds
 //!
@@ -59,6 +62,10 @@ use super::{Executor, Step, WORK_MEM};
 /// One foreign key of the written table, as the referencing side.
 pub(crate) struct Outgoing {
     pub name: String,
+    /// The constraint's OID, DEFERRABLE, INITIALLY DEFERRED.
+    pub oid: u32,
+    pub deferrable: bool,
+    pub deferred: bool,
     pub columns: Vec<usize>,
     pub parent: Arc<Rel>,
     /// The parent's unique index over the referenced columns, and for each of its columns the
@@ -71,6 +78,9 @@ pub(crate) struct Outgoing {
 /// One foreign key that references the written table.
 pub(crate) struct Incoming {
     pub name: String,
+    pub oid: u32,
+    pub deferrable: bool,
+    pub deferred: bool,
     pub child: Arc<Rel>,
     pub child_columns: Vec<usize>,
     /// The referenced columns, in the written table.
@@ -121,6 +131,9 @@ impl Keys {
                 };
                 keys.outgoing.push(Outgoing {
                     name: c.name.clone(),
+                    oid: c.oid,
+                    deferrable: c.deferrable,
+                    deferred: c.deferred,
                     columns: columns.clone(),
                     parent,
                     index,
@@ -146,6 +159,9 @@ impl Keys {
                     if *ref_table == rel.oid {
                         keys.incoming.push(Incoming {
                             name: c.name.clone(),
+                            oid: c.oid,
+                            deferrable: c.deferrable,
+                            deferred: c.deferred,
                             child: child.clone(),
                             child_columns: columns.clone(),
                             columns: ref_columns.clone(),
@@ -422,6 +438,16 @@ pub(crate) fn key_applies(
     Ok(false)
 }
 
+/// Whether a referencing key of `fk` is checked ([`key_applies`]); a DEFERRABLE key's MATCH
+/// FULL error for a partly NULL key is the check's, and waits with it (PostgreSQL raises it in
+/// the deferrable trigger).
+fn checked(rel: &Rel, fk: &Outgoing, key: &[Value]) -> PgResult<bool> {
+    if fk.deferrable && fk.match_full && key.iter().any(Value::is_null) {
+        return Ok(!key.iter().all(Value::is_null));
+    }
+    key_applies(rel, &fk.name, key, fk.match_full)
+}
+
 /// One queued event.
 enum Event {
     /// A referencing row's key, to find in the referenced table (`Keys::outgoing[i]`).
@@ -532,6 +558,12 @@ impl SessionCtx for AtSnapshot<'_> {
     fn search_path(&self) -> Vec<String> {
         self.inner.search_path()
     }
+    fn constraint_deferred(&self, constraint: u32, initially: bool) -> bool {
+        self.inner.constraint_deferred(constraint, initially)
+    }
+    fn queue_deferred(&mut self, event: super::deferred::DeferredEvent) -> PgResult<()> {
+        self.inner.queue_deferred(event)
+    }
 }
 
 /// A nested action running: its plan's executor, its parameters (old key, then new key) and
@@ -555,6 +587,9 @@ pub(crate) struct Queue {
     /// The front event's SET DEFAULT has run: what is left is its NO ACTION check (a row set
     /// to the default may reference the very key deleted; PostgreSQL checks again).
     defaulted: bool,
+    /// The events are deferred ones run at commit (or SET CONSTRAINTS ... IMMEDIATE): none is
+    /// deferred again.
+    firing: bool,
 }
 
 fn bytes_of(key: &[Value]) -> usize {
@@ -570,7 +605,78 @@ impl Queue {
             nested: None,
             locked: Vec::new(),
             defaulted: false,
+            firing: false,
         }
+    }
+
+    /// A queue for deferred events of `keys`' table, to run now.
+    pub fn firing(keys: Keys) -> Queue {
+        Queue {
+            firing: true,
+            ..Queue::new(keys)
+        }
+    }
+
+    /// Queues a deferred event again (`Keys` of its table): false when its constraint is gone.
+    pub fn push_deferred(
+        &mut self,
+        referenced: bool,
+        constraint: u32,
+        key: Box<[Value]>,
+    ) -> PgResult<bool> {
+        let e = if referenced {
+            match self.keys.incoming.iter().position(|f| f.oid == constraint) {
+                Some(i) => Event::Referenced(i, key, None),
+                None => return Ok(false),
+            }
+        } else {
+            match self.keys.outgoing.iter().position(|f| f.oid == constraint) {
+                Some(i) => Event::Check(i, key),
+                None => return Ok(false),
+            }
+        };
+        self.push(e)?;
+        Ok(true)
+    }
+
+    /// The deferred form of an event whose constraint is DEFERRABLE and deferred now; None
+    /// for one checked now.
+    fn deferral(
+        &self,
+        e: &Event,
+        rel: &Rel,
+        session: &dyn SessionCtx,
+    ) -> Option<super::deferred::DeferredEvent> {
+        let (constraint, referenced, key) = match e {
+            Event::Check(i, key) => {
+                let fk = &self.keys.outgoing[*i];
+                if !fk.deferrable || !session.constraint_deferred(fk.oid, fk.deferred) {
+                    return None;
+                }
+                (fk.oid, false, key)
+            }
+            Event::Referenced(i, key, new) => {
+                let fk = &self.keys.incoming[*i];
+                let action = if new.is_some() {
+                    fk.on_update
+                } else {
+                    fk.on_delete
+                };
+                if action != 'a'
+                    || !fk.deferrable
+                    || !session.constraint_deferred(fk.oid, fk.deferred)
+                {
+                    return None;
+                }
+                (fk.oid, true, key)
+            }
+        };
+        Some(super::deferred::DeferredEvent {
+            table: rel.oid,
+            constraint,
+            referenced,
+            key: key.clone(),
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -601,7 +707,7 @@ impl Queue {
         for i in 0..self.keys.outgoing.len() {
             let fk = &self.keys.outgoing[i];
             let key: Box<[Value]> = fk.columns.iter().map(|&c| new[c].clone()).collect();
-            if key_applies(rel, &fk.name, &key, fk.match_full)? {
+            if checked(rel, fk, &key)? {
                 self.push(Event::Check(i, key))?;
             }
         }
@@ -617,7 +723,7 @@ impl Queue {
                 continue;
             }
             let key: Box<[Value]> = fk.columns.iter().map(|&c| new[c].clone()).collect();
-            if key_applies(rel, &fk.name, &key, fk.match_full)? {
+            if checked(rel, fk, &key)? {
                 self.push(Event::Check(i, key))?;
             }
         }
@@ -687,6 +793,13 @@ impl Queue {
             let Some(e) = self.events.front() else {
                 return Ok(None);
             };
+            if !self.firing && !self.defaulted {
+                if let Some(d) = self.deferral(e, rel, &*cx.session) {
+                    cx.session.queue_deferred(d)?;
+                    self.events.pop_front();
+                    continue;
+                }
+            }
             let serializable = cx.session.isolation() >= Isolation::RepeatableRead;
             let snap = if serializable {
                 Snapshot {
@@ -709,7 +822,7 @@ impl Queue {
                     } else {
                         fk.on_delete
                     };
-                    let mode = if "cnd".contains(action) && !self.defaulted {
+                    let mode = if "cnd".contains(action) && !self.defaulted && !self.firing {
                         RelLock::RowExclusive
                     } else {
                         RelLock::RowShare
@@ -724,10 +837,24 @@ impl Queue {
             match e {
                 Event::Check(i, key) => {
                     let fk = &self.keys.outgoing[*i];
+                    // Only a partly NULL MATCH FULL key of a DEFERRABLE constraint has one.
+                    if key.iter().any(Value::is_null) {
+                        return Err(mixed_nulls(rel, &fk.name));
+                    }
                     let parent_cols = &fk.parent.indexes[fk.index].columns;
                     let pkey: Vec<Value> = fk.order.iter().map(|&p| key[p].clone()).collect();
                     match find_row(&fk.parent, parent_cols, &pkey, &snap, lock, serializable)? {
                         Found::Yes => {}
+                        // A deferred check whose row is gone by now (deleted, or updated to
+                        // another key, which queued its own check) has nothing to check: the
+                        // key is looked for among the table's rows (PostgreSQL skips an event
+                        // whose row version is dead).
+                        Found::No
+                            if self.firing
+                                && matches!(
+                                    find_row(rel, &fk.columns, key, &snap, None, false)?,
+                                    Found::No
+                                ) => {}
                         Found::No => {
                             return Err(missing_parent(
                                 rel,
@@ -748,7 +875,9 @@ impl Queue {
                     } else {
                         fk.on_delete
                     };
-                    if self.defaulted {
+                    // A deferred event is a NO ACTION check (of an update or a delete: it keeps
+                    // the old key only).
+                    if self.defaulted || self.firing {
                         action = 'a';
                     }
                     match action {

@@ -84,6 +84,7 @@ mod catalog_types;
 mod catalog_views;
 pub mod copy_load;
 mod cte;
+pub(crate) mod deferred;
 mod distinct;
 mod eval;
 mod explain;

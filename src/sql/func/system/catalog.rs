@@ -125,7 +125,7 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
         .iter()
         .filter(|r| r.kind == RelKind::Table)
         .find_map(|r| r.constraints.iter().find(|k| k.oid == oid).map(|k| (r, k)))?;
-    Some(match &k.kind {
+    let mut out = match &k.kind {
         ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
             let def = rel.indexes.iter().find(|d| d.oid == *index)?;
             format!(
@@ -173,7 +173,15 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
             }
             out
         }
-    })
+    };
+    // The timing clauses follow every kind of constraint, as PostgreSQL prints them.
+    if k.deferrable {
+        out.push_str(" DEFERRABLE");
+    }
+    if k.deferred {
+        out.push_str(" INITIALLY DEFERRED");
+    }
+    Some(out)
 }
 
 /// pg_size_pretty: bytes below 10 kB, then kB, MB, GB, TB, PB, each rounded half away from

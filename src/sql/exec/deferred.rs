@@ -1,0 +1,160 @@
+//! Deferred foreign-key checks: the events of DEFERRABLE constraints whose checks wait for the
+//! commit (`foreign_key::Queue` hands them to the session, which keeps them per transaction),
+//! and how they run at COMMIT or SET CONSTRAINTS ... IMMEDIATE.
+//!
+//! An event keeps the key, not the row: when it runs, a referencing key is looked up in the
+//! referenced table first; if it is missing, the check fails only while a row with that key is
+//! still in the referencing table (a row deleted, or updated to another key, since needs no
+//! check: PostgreSQL skips the event of a dead row version; the update queued its own). A
+//! NO ACTION event fails if the referenced key is gone and a referencing row remains, as at
+//! the end of a statement. Errors are those of the immediate checks (23503).
+//!
+//! The session bounds what it keeps (`session::deferred`): past [`super::WORK_MEM`] bytes of
+//! keys, the constraints of the events kept are re-checked whole at commit instead, by a scan
+//! of the referencing table as ALTER TABLE ... ADD FOREIGN KEY checks it.
+
+use std::sync::Arc;
+
+use crate::catalog::{ConstraintKind, RelKind};
+use crate::error::PgResult;
+use crate::sql::context::SessionCtx;
+use crate::sql::engine::{Key, Rel};
+use crate::sql::types::Value;
+
+use super::foreign_key::{Keys, Queue};
+use super::{EvalCx, Step};
+
+/// One deferred event: `table` is the table written, `referenced` tells a NO ACTION check of a
+/// referenced key (the written table is the referenced one) from a referencing row's check.
+#[derive(Debug, Clone)]
+pub struct DeferredEvent {
+    pub table: u32,
+    pub constraint: u32,
+    pub referenced: bool,
+    pub key: Box<[Value]>,
+}
+
+impl DeferredEvent {
+    /// Its share of the session's bound.
+    pub fn bytes(&self) -> usize {
+        super::row_bytes(&self.key) + std::mem::size_of::<DeferredEvent>()
+    }
+}
+
+/// A table whose deferred events run, and its queue.
+type Firing = (Arc<Rel>, Queue);
+
+fn table(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Option<Arc<Rel>>> {
+    let snap = cx.catalog_snapshot()?;
+    Ok(cx
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .find(|r| r.oid == oid && r.kind == RelKind::Table))
+}
+
+/// Runs deferred checks: the constraints `full` over their whole referencing tables, then
+/// `events` (those of a constraint or table dropped since have nothing to check).
+pub fn fire(cx: &mut dyn SessionCtx, mut events: Vec<DeferredEvent>, full: &[u32]) -> PgResult<()> {
+    for &constraint in full {
+        cx.check_interrupts()?;
+        let snap = cx.catalog_snapshot()?;
+        let found = cx
+            .instance()
+            .catalog
+            .visible(&snap)
+            .into_iter()
+            .find_map(|r| {
+                let c = r.constraints.iter().find(|c| c.oid == constraint)?.clone();
+                Some((r, c))
+            });
+        let Some((child, def)) = found else {
+            continue;
+        };
+        let oid = child.oid;
+        let ConstraintKind::ForeignKey { ref_table, .. } = &def.kind else {
+            continue;
+        };
+        let parent = if *ref_table == oid {
+            None
+        } else {
+            match table(cx, *ref_table)? {
+                Some(p) => Some(p),
+                None => continue,
+            }
+        };
+        crate::sql::ddl::foreign_key::validate(cx, &child, &def, parent.as_deref())?;
+    }
+    // In the order they were queued (the first to fail is the one reported, as in PostgreSQL),
+    // a key queued by many rows once.
+    let mut order: Vec<usize> = (0..events.len()).collect();
+    let same = |a: &DeferredEvent, b: &DeferredEvent| {
+        (a.table, a.constraint, a.referenced) == (b.table, b.constraint, b.referenced)
+            && a.key.len() == b.key.len()
+            && a.key
+                .iter()
+                .zip(b.key.iter())
+                .all(|(x, y)| crate::sql::engine::same_value(x, y))
+    };
+    order.sort_by(|&i, &j| {
+        let (a, b) = (&events[i], &events[j]);
+        (a.table, a.constraint, a.referenced)
+            .cmp(&(b.table, b.constraint, b.referenced))
+            .then_with(|| Key(a.key.clone()).cmp(&Key(b.key.clone())))
+            .then(i.cmp(&j))
+    });
+    let mut repeated = vec![false; events.len()];
+    for w in order.windows(2) {
+        if same(&events[w[0]], &events[w[1]]) {
+            repeated[w[1]] = true;
+        }
+    }
+    // The tables met so far, with their foreign keys (None: dropped since).
+    let mut tables: Vec<(u32, Option<Firing>)> = Vec::new();
+    let mut writer = None;
+    for (e, _) in events
+        .drain(..)
+        .zip(repeated)
+        .filter(|(_, repeated)| !repeated)
+    {
+        cx.check_interrupts()?;
+        let at = match tables.iter().position(|(oid, _)| *oid == e.table) {
+            Some(at) => at,
+            None => {
+                let found = match table(cx, e.table)? {
+                    Some(rel) => {
+                        let keys = Keys::of(&rel, cx)?;
+                        Some((rel, Queue::firing(keys)))
+                    }
+                    None => None,
+                };
+                tables.push((e.table, found));
+                tables.len() - 1
+            }
+        };
+        let Some((rel, queue)) = &mut tables[at].1 else {
+            continue;
+        };
+        if !queue.push_deferred(e.referenced, e.constraint, e.key)? {
+            continue;
+        }
+        let (cell, cid) = match &writer {
+            Some(w) => w,
+            None => writer.insert(cx.writer("COMMIT")?),
+        };
+        loop {
+            let mut ecx = EvalCx {
+                params: &[],
+                outer: Vec::new(),
+                session: &mut *cx,
+            };
+            match queue.run(rel, cell, *cid, &mut ecx)? {
+                None => break,
+                Some(Step::Wait(c)) => cx.wait_for(&c)?,
+                Some(_) => cx.check_interrupts()?,
+            }
+        }
+    }
+    Ok(())
+}
