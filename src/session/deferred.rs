@@ -56,7 +56,7 @@ impl Deferred {
         if self.full.contains(&e.constraint) {
             return false;
         }
-        self.bytes += e.bytes();
+        self.bytes += crate::sql::exec::deferred::event_bytes(&e);
         self.events.push(Some(e));
         if self.bytes <= DEFERRED_MEM {
             return false;
@@ -73,7 +73,7 @@ impl Deferred {
     /// ROLLBACK TO a savepoint that saw `len` events and `timing`.
     pub(super) fn rollback_to(&mut self, len: usize, timing: Timing) {
         for e in self.events.drain(len.min(self.events.len())..).flatten() {
-            self.bytes -= e.bytes();
+            self.bytes -= crate::sql::exec::deferred::event_bytes(&e);
         }
         self.timing = timing;
     }
@@ -118,7 +118,7 @@ impl Core {
         for slot in d.events.iter_mut() {
             if slot.as_ref().is_some_and(|e| picked(e.constraint)) {
                 if let Some(e) = slot.take() {
-                    d.bytes -= e.bytes();
+                    d.bytes -= crate::sql::exec::deferred::event_bytes(&e);
                 }
             }
         }

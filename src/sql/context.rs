@@ -5,7 +5,18 @@
 //! of them knows about connections or transactions.
 
 use crate::error::{PgError, PgResult};
-use crate::sql::types::FormatCtx;
+use crate::sql::types::{FormatCtx, Value};
+
+/// One deferred foreign-key check (`sql::exec::deferred` runs them): `table` is the table
+/// written, `referenced` tells a NO ACTION check of a referenced key (the written table is the
+/// referenced one) from a referencing row's check.
+#[derive(Debug, Clone)]
+pub struct DeferredEvent {
+    pub table: u32,
+    pub constraint: u32,
+    pub referenced: bool,
+    pub key: Box<[Value]>,
+}
 
 /// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +128,7 @@ pub trait SessionCtx {
         false
     }
     /// Keeps a deferred foreign-key check until the commit (or SET CONSTRAINTS ... IMMEDIATE).
-    fn queue_deferred(&mut self, event: crate::sql::exec::deferred::DeferredEvent) -> PgResult<()> {
+    fn queue_deferred(&mut self, event: DeferredEvent) -> PgResult<()> {
         let _ = event;
         Err(PgError::feature_not_supported(
             "deferred constraints are not available here",

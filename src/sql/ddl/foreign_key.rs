@@ -19,10 +19,8 @@ use super::{find_locked, names_of, notice, rel_name, replace};
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, IndexDef, Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
-use crate::sql::engine::{self, Rel};
-use crate::sql::exec::foreign_key::Found;
-use crate::sql::exec::foreign_key::{find_row, key_applies, missing_parent, unique_index_for};
-use crate::sql::types::{cast, Type, Value};
+use crate::sql::engine::Rel;
+use crate::sql::types::{cast, Type};
 use crate::txn::lock::LockMode;
 
 /// PostgreSQL's ERRCODE_INVALID_FOREIGN_KEY.
@@ -260,65 +258,6 @@ pub fn resolve(
     ))
 }
 
-/// Checks every row of `child` against a new foreign key (ALTER TABLE ... ADD FOREIGN KEY):
-/// 23503 for the first whose referenced row is missing. `parent`: None when it references
-/// itself.
-pub(crate) fn validate(
-    cx: &mut dyn SessionCtx,
-    child: &Rel,
-    def: &ConstraintDef,
-    parent: Option<&Rel>,
-) -> PgResult<()> {
-    let ConstraintKind::ForeignKey {
-        columns,
-        ref_columns,
-        match_full,
-        ..
-    } = &def.kind
-    else {
-        return Ok(());
-    };
-    let parent = parent.unwrap_or(child);
-    let snap = cx.catalog_snapshot()?;
-    let mut keys: Vec<Vec<Value>> = Vec::new();
-    engine::scan(child, 0, usize::MAX, &snap, |_, r| {
-        keys.push(columns.iter().map(|&c| r[c].clone()).collect());
-        true
-    });
-    // Rows sharing a key need one lookup.
-    keys.sort_by(|a, b| {
-        crate::sql::engine::Key(a.clone().into_boxed_slice())
-            .cmp(&crate::sql::engine::Key(b.clone().into_boxed_slice()))
-    });
-    keys.dedup_by(|a, b| {
-        a.iter()
-            .zip(b.iter())
-            .all(|(x, y)| crate::sql::engine::same_value(x, y))
-    });
-    let index = unique_index_for(parent, ref_columns).map(|(i, _)| i);
-    for key in keys {
-        cx.check_interrupts()?;
-        if !key_applies(child, &def.name, &key, *match_full)? {
-            continue;
-        }
-        let found = match index {
-            Some(_) => find_row(parent, ref_columns, &key, &snap, None, false)?,
-            None => Found::No,
-        };
-        if !matches!(found, Found::Yes) {
-            return Err(missing_parent(
-                child,
-                &def.name,
-                columns,
-                &key,
-                parent,
-                cx.fmt(),
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY.
 pub fn add(cx: &mut dyn SessionCtx, table: &Arc<Rel>, spec: &FkSpec) -> PgResult<()> {
     let mut taken: Vec<String> = table.constraints.iter().map(|c| c.name.clone()).collect();
@@ -332,7 +271,7 @@ pub fn add(cx: &mut dyn SessionCtx, table: &Arc<Rel>, spec: &FkSpec) -> PgResult
     };
     let (def, parent) = resolve(cx, &owner, spec, &mut taken)?;
     if !spec.not_valid {
-        validate(cx, table, &def, parent.as_deref())?;
+        crate::sql::exec::foreign_key::validate(cx, table, &def, parent.as_deref())?;
     }
     replace(cx, table, move |n| n.constraints.push(def))?;
     Ok(())

@@ -19,26 +19,15 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::error::PgResult;
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{Key, Rel};
-use crate::sql::types::Value;
 
 use super::foreign_key::{Keys, Queue};
 use super::{EvalCx, Step};
 
-/// One deferred event: `table` is the table written, `referenced` tells a NO ACTION check of a
-/// referenced key (the written table is the referenced one) from a referencing row's check.
-#[derive(Debug, Clone)]
-pub struct DeferredEvent {
-    pub table: u32,
-    pub constraint: u32,
-    pub referenced: bool,
-    pub key: Box<[Value]>,
-}
+pub use crate::sql::context::DeferredEvent;
 
-impl DeferredEvent {
-    /// Its share of the session's bound.
-    pub fn bytes(&self) -> usize {
-        super::row_bytes(&self.key) + std::mem::size_of::<DeferredEvent>()
-    }
+/// An event's share of the session's bound.
+pub fn event_bytes(e: &DeferredEvent) -> usize {
+    super::row_bytes(&e.key) + std::mem::size_of::<DeferredEvent>()
 }
 
 /// A table whose deferred events run, and its queue.
@@ -84,7 +73,7 @@ pub fn fire(cx: &mut dyn SessionCtx, mut events: Vec<DeferredEvent>, full: &[u32
                 None => continue,
             }
         };
-        crate::sql::ddl::foreign_key::validate(cx, &child, &def, parent.as_deref())?;
+        super::foreign_key::validate(cx, &child, &def, parent.as_deref())?;
     }
     // In the order they were queued (the first to fail is the one reported, as in PostgreSQL),
     // a key queued by many rows once.

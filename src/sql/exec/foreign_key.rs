@@ -43,7 +43,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::catalog::{ConstraintKind, RelKind};
+use crate::catalog::{ConstraintDef, ConstraintKind, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, Changed, Key, Rel, WriteError, Writer};
@@ -1017,4 +1017,64 @@ fn action_plan(fk: &Incoming, action: char, update: bool, cx: &mut EvalCx) -> Pg
             recheck: Some(pred),
         })),
     })
+}
+
+/// Checks every row of `child` against a foreign key (ALTER TABLE ... ADD FOREIGN KEY, and a
+/// deferred constraint checked whole at commit):
+/// 23503 for the first whose referenced row is missing. `parent`: None when it references
+/// itself.
+pub(crate) fn validate(
+    cx: &mut dyn SessionCtx,
+    child: &Rel,
+    def: &ConstraintDef,
+    parent: Option<&Rel>,
+) -> PgResult<()> {
+    let ConstraintKind::ForeignKey {
+        columns,
+        ref_columns,
+        match_full,
+        ..
+    } = &def.kind
+    else {
+        return Ok(());
+    };
+    let parent = parent.unwrap_or(child);
+    let snap = cx.catalog_snapshot()?;
+    let mut keys: Vec<Vec<Value>> = Vec::new();
+    engine::scan(child, 0, usize::MAX, &snap, |_, r| {
+        keys.push(columns.iter().map(|&c| r[c].clone()).collect());
+        true
+    });
+    // Rows sharing a key need one lookup.
+    keys.sort_by(|a, b| {
+        crate::sql::engine::Key(a.clone().into_boxed_slice())
+            .cmp(&crate::sql::engine::Key(b.clone().into_boxed_slice()))
+    });
+    keys.dedup_by(|a, b| {
+        a.iter()
+            .zip(b.iter())
+            .all(|(x, y)| crate::sql::engine::same_value(x, y))
+    });
+    let index = unique_index_for(parent, ref_columns).map(|(i, _)| i);
+    for key in keys {
+        cx.check_interrupts()?;
+        if !key_applies(child, &def.name, &key, *match_full)? {
+            continue;
+        }
+        let found = match index {
+            Some(_) => find_row(parent, ref_columns, &key, &snap, None, false)?,
+            None => Found::No,
+        };
+        if !matches!(found, Found::Yes) {
+            return Err(missing_parent(
+                child,
+                &def.name,
+                columns,
+                &key,
+                parent,
+                cx.fmt(),
+            ));
+        }
+    }
+    Ok(())
 }
