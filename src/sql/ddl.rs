@@ -1306,21 +1306,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     let mut constraints = Vec::new();
     // A plain index (LIKE ... INCLUDING INDEXES) backs no constraint.
     for d in indexes.iter().filter(|d| d.unique) {
-        constraints.push(ConstraintDef {
-            oid: cx
-                .instance()
-                .catalog
-                .new_oid()
-                .map_err(|e| catalog_error(e, &d.name))?,
-            name: d.name.clone(),
-            kind: if d.primary {
-                ConstraintKind::PrimaryKey { index: d.oid }
-            } else {
-                ConstraintKind::Unique { index: d.oid }
-            },
-            deferrable: false,
-            deferred: false,
-        });
+        constraints.push(index::key_constraint(cx, d)?);
     }
     for ((_, expr, _), name) in ct.checks.iter().zip(check_names) {
         constraints.push(ConstraintDef {

@@ -474,18 +474,8 @@ impl TxnManager {
             None => self.take_csn(),
         };
         self.publish(cell, csn);
-        let mut spins = 0u32;
-        while !self.settled(cell) {
-            // An earlier committer is between its fetch_add and its mark, a few instructions
-            // away unless the kernel preempted it (or, logged, its flush has not been awaited
-            // yet); give it the core.
-            spins += 1;
-            if spins > 64 {
-                crate::sync::yield_now();
-            } else {
-                std::hint::spin_loop();
-            }
-        }
+        // An earlier committer may be between its CSN and its publication.
+        self.settle(cell);
         self.published(cell);
         Ok(csn)
     }
@@ -536,9 +526,10 @@ impl TxnManager {
         cell.clear_first_lsn();
     }
 
-    /// After a wait for `cell` ended: returns once a snapshot taken now sees its commit (its
-    /// state is stored before the watermark passes it, and the waiter may wake in between; the
-    /// committer moves the watermark within a few instructions, so this spins briefly).
+    /// Returns once a snapshot taken now sees the commit of `cell`: after a wait for it ended
+    /// (its state is stored before the watermark passes it), or after publishing it (earlier
+    /// committers between their CSN and their mark, a few instructions away unless the kernel
+    /// preempted them). Spins, then gives the core away.
     pub fn settle(&self, cell: &TxnCell) {
         let mut spins = 0u32;
         while !self.settled(cell) {

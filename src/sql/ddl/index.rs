@@ -219,21 +219,7 @@ pub(super) fn add_indexes(
     let mut constraints = Vec::new();
     for d in &defs {
         if d.primary || as_constraint {
-            constraints.push(ConstraintDef {
-                oid: cx
-                    .instance()
-                    .catalog
-                    .new_oid()
-                    .map_err(|e| catalog_error(e, &d.name))?,
-                name: d.name.clone(),
-                kind: if d.primary {
-                    ConstraintKind::PrimaryKey { index: d.oid }
-                } else {
-                    ConstraintKind::Unique { index: d.oid }
-                },
-                deferrable: false,
-                deferred: false,
-            });
+            constraints.push(key_constraint(cx, d)?);
         }
     }
     let defs2 = defs.clone();
@@ -249,4 +235,23 @@ pub(super) fn add_indexes(
         n.constraints.extend(constraints.iter().cloned());
     })?;
     create_index_relations(cx, &new, &defs)
+}
+
+/// The PRIMARY KEY or UNIQUE constraint that unique index `d` backs, with a new OID.
+pub(super) fn key_constraint(cx: &mut dyn SessionCtx, d: &IndexDef) -> PgResult<ConstraintDef> {
+    Ok(ConstraintDef {
+        oid: cx
+            .instance()
+            .catalog
+            .new_oid()
+            .map_err(|e| catalog_error(e, &d.name))?,
+        name: d.name.clone(),
+        kind: if d.primary {
+            ConstraintKind::PrimaryKey { index: d.oid }
+        } else {
+            ConstraintKind::Unique { index: d.oid }
+        },
+        deferrable: false,
+        deferred: false,
+    })
 }
