@@ -3,7 +3,9 @@
 //!
 //! Two transactions take FOR SHARE on one row while a third deletes it, under shuttle's
 //! schedulers, on the real heap and transaction manager (through the `sync` facade). A waiter
-//! spins on the holder's state (the session would await `wait_end`). Rules out: a delete that
+//! spins on the holder's state, then until its commit is settled, as the session awaits
+//! `wait_end` and then `TxnManager::settled` (txn invariant 7: a writer acts on a commit only
+//! once snapshots see it). Rules out: a delete that
 //! succeeds while a granted share lock's transaction still runs, and a share lock granted on a
 //! row a running transaction has deleted.
 
@@ -17,8 +19,11 @@ fn run(f: impl Fn() + Send + Sync + 'static) {
     crate::sync::model_run(50_000, 300, f)
 }
 
-fn wait_end(c: &Arc<TxnCell>) {
+fn wait_end(m: &TxnManager, c: &Arc<TxnCell>) {
     while c.status() == Status::InProgress {
+        thread::yield_now();
+    }
+    while !m.settled(c) {
         thread::yield_now();
     }
 }
@@ -52,7 +57,7 @@ fn a_delete_waits_for_every_share_holder() {
                                 holding[i as usize].store(false, Ordering::SeqCst);
                                 break;
                             }
-                            Change::Wait(c) => wait_end(&c),
+                            Change::Wait(c) => wait_end(&m, &c),
                             // Deleted meanwhile (READ COMMITTED would skip the row).
                             Change::Concurrent(_) | Change::Invisible => break,
                             Change::SelfChanged => unreachable!(),
@@ -78,7 +83,7 @@ fn a_delete_waits_for_every_share_holder() {
                             deleted.store(true, Ordering::SeqCst);
                             break;
                         }
-                        Change::Wait(c) => wait_end(&c),
+                        Change::Wait(c) => wait_end(&m, &c),
                         other => panic!("{other:?}"),
                     }
                 }
