@@ -346,6 +346,8 @@ pub mod code {
     pub const INVALID_COLUMN_REFERENCE: &str = "42P10";
     pub const INVALID_RECURSION: &str = "42P19";
     pub const INVALID_OBJECT_DEFINITION: &str = "42P17";
+    pub const INVALID_FUNCTION_DEFINITION: &str = "42P13";
+    pub const DUPLICATE_FUNCTION: &str = "42723";
     pub const INDETERMINATE_DATATYPE: &str = "42P18";
     pub const NAME_TOO_LONG: &str = "42622";
     pub const INSUFFICIENT_PRIVILEGE: &str = "42501";

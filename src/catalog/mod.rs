@@ -65,6 +65,7 @@ use crate::txn::{Cid, Snapshot, TxnCell, Xid};
 
 pub mod acl;
 pub mod comments;
+pub mod functions;
 mod namespace;
 pub mod password;
 pub mod roles;
@@ -304,6 +305,8 @@ pub struct Catalog<D> {
     pub roles: roles::Roles,
     /// Descriptions set by COMMENT ON (`comments.rs`).
     pub comments: comments::Comments,
+    /// Functions and procedures made by CREATE FUNCTION / PROCEDURE (`functions.rs`).
+    pub functions: functions::Functions,
 }
 
 impl<D> Default for Catalog<D> {
@@ -317,6 +320,7 @@ impl<D> Default for Catalog<D> {
             namespaces: Namespaces::default(),
             roles: roles::Roles::default(),
             comments: comments::Comments::default(),
+            functions: functions::Functions::default(),
         }
     }
 }
@@ -532,6 +536,7 @@ impl<D> Catalog<D> {
         gone.sort_unstable();
         gone.dedup();
         self.namespaces.forget_database(database);
+        self.functions.forget_database(database);
         self.comments.forget(&gone);
         for o in &gone {
             self.row_types.remove_sync(o);
@@ -568,6 +573,7 @@ impl<D> Catalog<D> {
         gone.dedup();
         self.comments.vacuum(horizon);
         self.comments.forget(&gone);
+        self.functions.vacuum(horizon);
         for o in &gone {
             self.row_types.remove_sync(o);
         }

@@ -70,6 +70,7 @@ pub fn catalog_items(
         ))));
     }
     items.extend(comment_items(catalog, snap));
+    items.extend(function_items(catalog, snap, databases));
     rels.retain(|r| r.kind == RelKind::Table);
     (items, rels)
 }
@@ -121,6 +122,21 @@ fn comment_items(catalog: &SqlCatalog, snap: &Snapshot) -> impl Iterator<Item = 
         .map(|(key, text)| Item::Comment { key, text })
 }
 
+/// The functions of live databases (not those of temporary schemas).
+fn function_items(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Item> {
+    let names: HashSet<&str> = databases.iter().map(|(n, _)| n.as_str()).collect();
+    catalog
+        .functions
+        .visible(None, snap)
+        .into_iter()
+        .filter(|f| names.contains(f.def.database.as_str()) && !is_temp_schema(&f.def.schema))
+        .map(|f| Item::Function {
+            oid: f.oid,
+            def: f.def.clone(),
+        })
+        .collect()
+}
+
 /// The relations an image keeps (not temporary, in a live database), tables, views and
 /// sequences before indexes.
 fn relations(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Arc<Rel>> {
@@ -164,6 +180,7 @@ pub fn catalog_image(
     dropped.dedup();
     let mut items = head_items(catalog, snap, &counters.databases);
     items.extend(comment_items(catalog, snap));
+    items.extend(function_items(catalog, snap, &counters.databases));
     let image = CatalogImage {
         next_oid: catalog.peek_next_oid(),
         next_db_oid: counters.next_db_oid,

@@ -12,6 +12,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::acl::Acl;
+use crate::catalog::functions::FunctionDef;
 use crate::catalog::roles::RoleDef;
 use crate::catalog::sequence::{OwnedBy, SeqOptions, SeqState};
 use crate::catalog::{ColumnDef, ConstraintDef, IndexDef, Oid, Persistence, QualName, RelKind};
@@ -148,6 +149,11 @@ pub enum Item {
     End {
         relations: u64,
         rows: u64,
+    },
+    /// A function or procedure (CREATE FUNCTION), kept whole as comments are.
+    Function {
+        oid: Oid,
+        def: FunctionDef,
     },
 }
 

@@ -75,7 +75,7 @@ pub struct Replayed {
 struct Catalog {
     next_oid: Oid,
     next_db_oid: i32,
-    /// Databases, roles, schemas and comments.
+    /// Databases, roles, schemas, comments and functions.
     items: Vec<Item>,
     relations: std::collections::BTreeMap<Oid, RelationImage>,
 }
@@ -462,6 +462,11 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                 catalog
                     .create(Some(oid), rel, &snap, &cell, 0)
                     .map_err(|e| failed(format!("relation \"{name}\": {e:?}")))?;
+            }
+            Item::Function { oid, def } => {
+                if live.contains(&def.database) {
+                    catalog.functions.restore(oid, def, &cell);
+                }
             }
             Item::Comment { key, text } => {
                 catalog

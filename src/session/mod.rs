@@ -647,4 +647,7 @@ impl SessionCtx for Core {
     fn on_commit(&mut self, oid: u32, action: sql::ddl::OnCommit) {
         self.note_on_commit(oid, action)
     }
+    fn next_command(&mut self) {
+        Core::next_command(self)
+    }
 }

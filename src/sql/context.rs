@@ -134,6 +134,9 @@ pub trait SessionCtx {
             "deferred constraints are not available here",
         ))
     }
+    /// Starts the next command of the transaction (between the statements of a SQL function
+    /// that writes): the writes so far become visible to what follows.
+    fn next_command(&mut self) {}
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
     /// deadlock (40P01), cancel or timeout.
     fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {

@@ -31,6 +31,7 @@ pub mod sequence;
 
 pub mod alter;
 pub mod comment;
+pub mod function;
 pub mod grant;
 pub mod like;
 pub mod role;
@@ -155,6 +156,8 @@ pub enum Ddl {
     },
     /// CREATE / ALTER / DROP SEQUENCE, TRUNCATE ... RESTART IDENTITY (`ddl::sequence`).
     Sequence(Box<sequence::SeqDdl>),
+    /// CREATE / DROP FUNCTION and PROCEDURE (`ddl::function`).
+    Function(function::FunctionDdl),
 }
 
 impl Ddl {
@@ -181,6 +184,7 @@ impl Ddl {
             }
             Ddl::View(v) => v.tag(),
             Ddl::Comment(_) => "COMMENT",
+            Ddl::Function(f) => f.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -259,6 +263,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     }
     if let Some(c) = comment::analyze(node) {
         return Some(c.map(Ddl::Comment));
+    }
+    if let Some(f) = function::analyze(node) {
+        return Some(f.map(Ddl::Function));
     }
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
@@ -805,6 +812,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Sequence(s) => sequence::execute(s, cx)?,
         Ddl::Role(r) => role::execute(r, cx)?,
         Ddl::Comment(c) => comment::execute(c, cx)?,
+        Ddl::Function(f) => function::execute(f, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
         Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,

@@ -82,6 +82,7 @@ const ISOLATIONS: &[&str] = &[
 pub const GUCS: &[Guc] = &[
     g("application_name", "", Str, User, true, "Sets the application name to be reported in statistics and logs."),
     g("authentication_timeout", "", Int(Some("s")), Sighup, false, "Sets the maximum allowed time to complete client authentication."),
+    g("check_function_bodies", "on", Bool, User, false, "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."),
     g("checkpoint_timeout", "", Int(Some("s")), Sighup, false, "Sets the maximum time between automatic WAL checkpoints."),
     g("client_encoding", "UTF8", Str, User, true, "Sets the client's character set encoding."),
     // On by default here, unlike PostgreSQL (0): a session task notices its socket closing

@@ -169,14 +169,7 @@ pub enum Statement {
     Deferred(Box<N>),
 }
 
-/// Whether a query's result has rows (a RowDescription): INSERT / UPDATE / DELETE only with
-/// RETURNING.
-pub fn returns_rows(p: &Plan) -> bool {
-    match &p.node {
-        plan::Node::Modify(m) => m.returning.is_some(),
-        _ => true,
-    }
-}
+pub use plan::returns_rows;
 
 /// Whether PostgreSQL runs a query to its end before it sends any of its rows: INSERT /
 /// UPDATE / DELETE (with RETURNING), and a query with data-modifying WITH queries (its portal

@@ -85,12 +85,24 @@ mod regrole;
 mod search_cycle;
 pub mod sequence;
 mod table_expr;
+mod user_func;
+pub use user_func::type_list;
 
 pub use coerce::common_type;
+
+/// Whether a query's result has rows (a RowDescription): INSERT / UPDATE / DELETE only with
+/// RETURNING.
+pub fn returns_rows(p: &Plan) -> bool {
+    match &p.node {
+        Node::Modify(m) => m.returning.is_some(),
+        _ => true,
+    }
+}
 pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
     AggCall, AggFunc, Column, Expr, Feed, Frame, FrameBound, JoinKind, ListFn, LockWait, Node,
-    Plan, ScanRel, SetOpKind, SortKey, Srf, SrfCall, SubqueryKind, WinFunc, WindowCall, WorkTable,
+    Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind, UserCall, WinFunc,
+    WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 
@@ -126,6 +138,8 @@ pub struct Planner<'a> {
     /// The views whose queries enclose this one, outermost first (a view met again is a
     /// recursive definition).
     expanding: Vec<u32>,
+    /// The parameters of the SQL function whose body is being planned (`user_func.rs`).
+    func_params: Option<std::sync::Arc<user_func::FuncParams>>,
 }
 
 /// Planning state beyond scopes.
@@ -188,6 +202,7 @@ impl<'a> Planner<'a> {
             state: PlanState::default(),
             tables: None,
             expanding: Vec::new(),
+            func_params: None,
         }
     }
 

@@ -17,6 +17,7 @@ use pg_query::protobuf::{self, node::Node as N};
 use crate::sql::func;
 use crate::sql::quote::simple_quote_literal;
 
+pub mod function;
 pub mod viewdef;
 use crate::sql::types::{cast::format_type_with_typmod, Type};
 

@@ -69,6 +69,16 @@ SETUP = [
     "COMMENT ON ROLE grp IS 'a group'",
     "CREATE UNLOGGED TABLE scratch (k int)",
     "INSERT INTO scratch VALUES (7)",
+    "CREATE FUNCTION app.addn(a int, b int DEFAULT 10) RETURNS int LANGUAGE sql IMMUTABLE "
+    "STRICT AS 'SELECT a + b'",
+    "CREATE FUNCTION kinds_named(x int) RETURNS text LANGUAGE sql STABLE "
+    "RETURN (SELECT t FROM app.kinds WHERE id = x)",
+    "CREATE FUNCTION dropped_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+    "CREATE OR REPLACE FUNCTION dropped_fn() RETURNS int LANGUAGE sql AS 'SELECT 2'",
+    "CREATE FUNCTION replaced_fn() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+    "CREATE OR REPLACE FUNCTION replaced_fn() RETURNS int LANGUAGE sql AS 'SELECT 3'",
+    "DROP FUNCTION dropped_fn()",
+    "CREATE PROCEDURE app.proc(n int) LANGUAGE sql AS 'SELECT n'",
     "CREATE DATABASE other",
 ]
 
@@ -103,6 +113,12 @@ CHECKS = [
     "SELECT * FROM scratch",
     "SELECT relname, relfilenode = oid FROM pg_class WHERE relname IN ('emptied', 'renamed', 'seq') ORDER BY 1",
     "SELECT relfilenode FROM pg_class WHERE relname = 'emptied'",
+    "SELECT app.addn(1), app.addn(1, 2), kinds_named(2), replaced_fn()",
+    "SELECT proname, prokind, provolatile, proisstrict, pronargs, "
+    "pronargdefaults, prosrc, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid) "
+    "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+    "WHERE n.nspname IN ('public', 'app') ORDER BY proname",
+    "SELECT count(*) FROM pg_proc WHERE proname = 'dropped_fn'",
 ]
 
 

@@ -180,6 +180,28 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
                 })
             })
             .collect(),
+        // pg_language: PostgreSQL 15's rows (plpgsql's OIDs as a fresh cluster has them)
+        2612 => [
+            (12, "internal", false, false, 0, 0, 2246),
+            (13, "c", false, false, 0, 0, 2247),
+            (14, "sql", false, true, 0, 0, 2248),
+            (13563, "plpgsql", true, true, 13560, 13561, 13562),
+        ]
+        .iter()
+        .map(|(o, name, pl, trusted, call, inline, validator)| {
+            build_row(oid, |c| match c {
+                "oid" => Some(Value::Oid(*o)),
+                "lanname" => Some(text(name)),
+                "lanowner" => Some(Value::Oid(BOOTSTRAP_SUPERUSER)),
+                "lanispl" => Some(Value::Bool(*pl)),
+                "lanpltrusted" => Some(Value::Bool(*trusted)),
+                "lanplcallfoid" => Some(Value::Oid(*call)),
+                "laninline" => Some(Value::Oid(*inline)),
+                "lanvalidator" => Some(Value::Oid(*validator)),
+                _ => None,
+            })
+        })
+        .collect(),
         // pg_collation
         3456 => COLLATIONS
             .iter()

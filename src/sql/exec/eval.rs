@@ -339,6 +339,17 @@ impl Expr {
                 cx.outer.pop();
                 result?
             }
+            Expr::UserCall(call) => {
+                let mut args = Vec::with_capacity(call.args.len());
+                for a in &call.args {
+                    args.push(a.eval(row, cx)?);
+                }
+                if call.strict && args.iter().any(Value::is_null) {
+                    Value::Null
+                } else {
+                    super::user_func::call(call, &args, cx)?
+                }
+            }
             Expr::Subscript(arr, idx) => {
                 let a = arr.eval(row, cx)?;
                 let i = idx.eval(row, cx)?;

@@ -78,6 +78,7 @@ macro_rules! opened_from {
 mod aggregate;
 mod bounds;
 mod catalog_info_schema;
+mod catalog_procs;
 mod catalog_roles;
 mod catalog_rows;
 mod catalog_types;
@@ -107,6 +108,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 mod upsert;
+mod user_func;
 mod window;
 
 use std::ops::Deref;

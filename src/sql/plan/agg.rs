@@ -220,6 +220,7 @@ impl Planner<'_> {
                 state: PlanState::default(),
                 tables: self.tables.clone(),
                 expanding: self.expanding.clone(),
+                func_params: self.func_params.clone(),
             };
             if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                 if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {

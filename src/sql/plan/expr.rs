@@ -159,7 +159,15 @@ impl Planner<'_> {
                         "row expansion with * is only supported in the select list",
                     ));
                 }
-                self.lookup_column(scope, &fields, cr.location)
+                match self.lookup_column(scope, &fields, cr.location) {
+                    Err(e)
+                        if e.code == code::UNDEFINED_COLUMN
+                            || (e.code == code::UNDEFINED_TABLE && fields.len() == 2) =>
+                    {
+                        self.function_param(&fields).ok_or(e)
+                    }
+                    r => r,
+                }
             }
             N::ParamRef(p) => self.bind_param(p),
             N::TypeCast(tc) => self.bind_type_cast(tc, scope, agg),
@@ -262,6 +270,14 @@ impl Planner<'_> {
             .at(loc(p.location)));
         }
         if i > crate::sql::parser::MAX_PARAMS {
+            return Err(PgError::new(
+                code::UNDEFINED_PARAMETER,
+                format!("there is no parameter ${i}"),
+            )
+            .at(loc(p.location)));
+        }
+        if self.func_params.is_some() && self.params.len() < i {
+            // A SQL function's body has exactly the function's parameters.
             return Err(PgError::new(
                 code::UNDEFINED_PARAMETER,
                 format!("there is no parameter ${i}"),

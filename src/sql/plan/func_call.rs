@@ -48,7 +48,7 @@ pub(super) fn not_unique(name: &str, types: &[Type], location: i32) -> PgError {
 }
 
 impl Planner<'_> {
-    fn resolve_function(
+    pub(super) fn resolve_function(
         &mut self,
         name: &str,
         types: &[Type],
@@ -185,6 +185,9 @@ impl Planner<'_> {
         let names = names_of(&fc.funcname);
         let name = names.last().cloned().unwrap_or_default();
         if names.len() > 1 && names[0] != "pg_catalog" && names[0] != "information_schema" {
+            if let Some(call) = self.bind_user_call(fc, &names, scope, agg.as_deref_mut())? {
+                return Ok(call);
+            }
             return Err(undefined_function(&names.join("."), &[], fc.location));
         }
         if let Some(af) = aggregate_func(&name, fc.agg_star) {
@@ -203,6 +206,9 @@ impl Planner<'_> {
                 format!("{name} is not an aggregate function"),
             )
             .at(loc(fc.location)));
+        }
+        if let Some(call) = self.bind_user_call(fc, &names, scope, agg.as_deref_mut())? {
+            return Ok(call);
         }
         if let ("row_to_json" | "to_json" | "to_jsonb", [arg]) = (name.as_str(), &fc.args[..]) {
             if let Some(row) = self.whole_row_arg(scope, arg)? {

@@ -1,72 +1,127 @@
--- Differential SQL cases: scalar functions (string, math, date/time, system).
+-- Differential SQL cases: user-defined functions (issue 32): CREATE [OR REPLACE] FUNCTION and
+-- PROCEDURE in LANGUAGE sql, calls with positional, named and default arguments, STRICT,
+-- overloads, bodies that read and write tables, pg_proc and the pg_get_function* texts, DROP,
+-- and the errors PostgreSQL gives. Functions and tables are named fn_...
 
--- name: fn_string_basic
-SELECT length('héllo'), char_length('abc'), octet_length('héllo'), upper('abcé'), lower('ABC'), initcap('hello wORLD');
-SELECT substring('abcdef' from 2 for 3), substring('abcdef', 3), substr('abcdef', 2, 2), substr('abc', 0, 2), left('abcdef', 2), right('abcdef', 2);
-SELECT position('b' in 'abc'), strpos('abcabc', 'ca'), replace('a-b-c', '-', '+'), reverse('abc'), repeat('ab', 3), repeat('x', 0);
-SELECT trim('  x  '), trim(both 'x' from 'xxaxx'), trim(leading 'x' from 'xxaxx'), trim(trailing from '  b  '), ltrim('  a'), rtrim('a  '), btrim('xyax', 'xy');
-SELECT lpad('7', 3, '0'), rpad('ab', 5, '*'), lpad('abcdef', 3), rpad('a', 3), split_part('a,b,c', ',', 2), split_part('a,b', ',', 5);
-SELECT concat('a', NULL, 1, true), concat_ws('-', 'a', NULL, 'b'), 'a' || NULL, 'x' || 1 || true, translate('abcd', 'ac', 'xy');
-SELECT ascii('A'), chr(65), chr(233), md5('abc'), to_hex(255), to_hex(-1), quote_ident('Foo bar'), quote_literal('it''s'), quote_nullable(NULL);
-SELECT starts_with('abc', 'ab'), 'abc' LIKE 'a_c', 'ABC' ILIKE 'a%', 'abc' ~ '^a.c$', 'abc' ~* 'B', 'abc' !~ 'z', 'a%' LIKE 'a\%';
-SELECT regexp_replace('a1b22c', '[0-9]+', '#', 'g'), regexp_replace('abc', 'b', 'X'), regexp_match('foo123', '[0-9]+'), string_to_array('a,b,,c', ',');
-SELECT format('%s-%s', 'a', 1), format('%I', 'Col'), format('%L', 'x''y'), format('%3s|%-3s|', 'a', 'b'), format('%1$s %1$s', 'r');
-SELECT format('%I.%I.%I.%I', 'select', 'int', 'left', 'json'), format('%I', 'a$b'), quote_ident('a$b'), quote_ident('select'), quote_ident('name'), format('%L', E'a\\b'), quote_literal(E'a\\b');
-SELECT string_agg(s, ', ' ORDER BY s) FROM (VALUES ('b'), ('a'), ('c')) t(s);
-SELECT overlay('abcdef' placing 'XY' from 2 for 3), 'abc' || 'def' = 'abcdef', 'a' < 'ab', 'Z' < 'a', 'abc' > 'abd';
+-- name: fn_scalar_calls
+DROP FUNCTION IF EXISTS fn_add1(int), fn_add(int, int), fn_cat(text, text);
+CREATE FUNCTION fn_add1(int) RETURNS int LANGUAGE sql AS 'SELECT $1 + 1';
+CREATE FUNCTION fn_add(a int, b int DEFAULT 10) RETURNS int LANGUAGE sql IMMUTABLE STRICT RETURN a + b;
+CREATE FUNCTION fn_cat(x text, y text DEFAULT '!') RETURNS text LANGUAGE sql AS $$ SELECT x || y $$;
+SELECT fn_add1(41), fn_add1(NULL), fn_add(1), fn_add(1, 2), fn_add(b => 5, a => 1), fn_add(2, b => 3), fn_add(NULL, 1);
+SELECT fn_cat('a'), fn_cat('a', 'b'), fn_cat(y => 'y', x => 'x'), fn_add1(fn_add(1)) AS nested;
+SELECT g, fn_add(g, g) FROM generate_series(1, 3) g WHERE fn_add1(g) > 2 ORDER BY 1;
+SELECT fn_add1('5'), fn_add1(2::smallint), public.fn_add1(1);
+DROP FUNCTION fn_add1(int), fn_add(int, int), fn_cat(text, text);
 
--- name: fn_math
-SELECT abs(-5), abs(-5.5), abs(-2::int8), ceil(1.2), ceil(-1.2), floor(1.8), floor(-1.8), ceiling(2.1::float8);
-SELECT round(1.5), round(-1.5), round(1.234567, 3), round(2.5::float8), round(3.5::float8), round(1234.5678, -2), trunc(-1.7), trunc(12.345, 2);
-SELECT mod(7, 3), mod(-7, 3), mod(7.5, 2), div(7, 2), div(-7, 2), power(2, 10), power(2.0, 0.5), power(2::float8, -1);
-SELECT sqrt(16), sqrt(2::float8), cbrt(27::float8), exp(1::float8), exp(1.0), ln(10::float8), ln(10.0), log(100), log(2, 8), log10(1000::float8);
-SELECT sign(-3), sign(0.0), sign(2::float8), pi(), degrees(pi()), radians(180), sin(0), cos(0::float8), atan2(1, 1);
-SELECT greatest(1, 2.5, 2), least(3, 1, 2), greatest('a', 'b'), least(NULL, 1), gcd(12, 18), lcm(4, 6), factorial(5);
-SELECT width_bucket(5.35, 0.024, 10.06, 5), random() >= 0 AND random() < 1, setseed(0.5) IS NULL, 5 / 2 * 2.0;
-SELECT 'NaN'::float8 = 'NaN'::float8, 'NaN'::numeric > 1, 0.1::float8 * 3, 1 / 3::float8 * 3;
+-- name: fn_catalog_texts
+DROP FUNCTION IF EXISTS fn_meta(int, text), fn_void();
+CREATE FUNCTION fn_meta(n int, t text DEFAULT 'x') RETURNS text LANGUAGE sql STABLE STRICT AS 'SELECT repeat(t, n)';
+CREATE FUNCTION fn_void() RETURNS void LANGUAGE sql AS 'SELECT 1';
+SELECT proname, prokind, provolatile, proisstrict, proretset, pronargs, pronargdefaults, prorettype::regtype, proargnames, prosrc, prolang = (SELECT oid FROM pg_language WHERE lanname = 'sql') AS is_sql FROM pg_proc WHERE proname IN ('fn_meta', 'fn_void') ORDER BY proname;
+SELECT pg_get_function_arguments(oid), pg_get_function_identity_arguments(oid), pg_get_function_result(oid) FROM pg_proc WHERE proname IN ('fn_meta', 'fn_void') ORDER BY proname;
+SELECT pg_get_functiondef(oid) FROM pg_proc WHERE proname = 'fn_meta';
+SELECT pg_get_functiondef(oid) FROM pg_proc WHERE proname = 'fn_void';
+SELECT fn_void(), fn_meta(3), fn_meta(2, 'ab');
+DROP FUNCTION fn_meta, fn_void;
 
--- name: fn_datetime_deterministic
-SELECT extract(year from timestamp '2024-02-29 13:14:15.5'), extract(month from date '2024-02-29'), extract(dow from date '2024-02-29');
-SELECT extract(epoch from timestamptz '2024-01-01 00:00:00+00'), extract(epoch from interval '1 day 1 second'), extract(hour from interval '25 hours');
-SELECT date_part('day', timestamp '2024-02-29 13:00'), date_part('epoch', timestamp '1970-01-02'), extract(doy from date '2024-12-31'), extract(isodow from date '2024-01-07');
-SELECT date_trunc('month', timestamp '2024-02-29 13:14:15'), date_trunc('hour', timestamptz '2024-02-29 13:14:15+00'), date_trunc('day', interval '1 day 5 hours');
-SELECT age(timestamp '2024-03-15', timestamp '2023-01-10'), age(date '2024-01-01', date '2020-06-15'), justify_hours(interval '27 hours'), justify_days(interval '35 days');
-SELECT to_char(timestamp '2024-01-02 03:04:05.678', 'YYYY-MM-DD HH24:MI:SS.MS'), to_char(date '2024-07-04', 'Dy, DD Mon YYYY'), to_char(1234.5, '99999.99'), to_char(42, '000');
-SELECT make_date(2024, 2, 29), make_timestamp(2024, 1, 2, 3, 4, 5.5), make_interval(days => 10, hours => 2), make_time(1, 2, 3);
-SELECT to_timestamp(0), to_timestamp(1700000000.5), to_date('2024-05-06', 'YYYY-MM-DD'), to_timestamp('2024-01-02 03:04', 'YYYY-MM-DD HH24:MI');
-SELECT date '2024-03-31' - 1, date '2024-03-31' + 1, timestamp '2024-01-01' - date '2023-12-31', date '2024-01-01' + time '10:30';
-SELECT '2024-01-01 00:00:00+00'::timestamptz AT TIME ZONE 'Asia/Tokyo', timestamp '2024-06-01 12:00' AT TIME ZONE 'Europe/Paris';
-SELECT (date '2024-01-01', date '2024-02-01') OVERLAPS (date '2024-01-15', date '2024-03-01'), isfinite(date 'infinity'), isfinite(timestamp '2024-01-01');
+-- name: fn_bodies_read_and_write_tables
+DROP TABLE IF EXISTS fn_t;
+CREATE TABLE fn_t (x int PRIMARY KEY, y text);
+INSERT INTO fn_t VALUES (1, 'a'), (2, 'b');
+CREATE FUNCTION fn_count() RETURNS bigint LANGUAGE sql STABLE AS 'SELECT count(*) FROM fn_t';
+CREATE FUNCTION fn_name(x int) RETURNS text LANGUAGE sql AS $$ SELECT y FROM fn_t WHERE fn_t.x = fn_name.x $$;
+CREATE FUNCTION fn_ins(v int) RETURNS int LANGUAGE sql AS $$ INSERT INTO fn_t VALUES (v, 'ins'); SELECT count(*)::int FROM fn_t $$;
+CREATE FUNCTION fn_ret(v int) RETURNS text LANGUAGE sql AS $$ UPDATE fn_t SET y = y || '+' WHERE x = v RETURNING y $$;
+CREATE FUNCTION fn_touch() RETURNS void LANGUAGE sql AS $$ UPDATE fn_t SET y = upper(y) WHERE x = 1 $$;
+SELECT fn_count(), fn_name(2), fn_name(3);
+SELECT fn_ins(5);
+SELECT fn_ret(2), fn_ret(99);
+SELECT fn_touch();
+SELECT * FROM fn_t ORDER BY x;
+SELECT x FROM fn_t WHERE fn_name(x) = 'b';
+BEGIN;
+SELECT fn_ins(6);
+ROLLBACK;
+SELECT fn_count();
+DROP FUNCTION fn_count(), fn_name(int), fn_ins(int), fn_ret(int), fn_touch();
+DROP TABLE fn_t;
 
--- name: fn_datetime_now
-SELECT now() = current_timestamp, now() IS NOT NULL, current_date = now()::date, now() > '2020-01-01', pg_typeof(now());
-SELECT localtimestamp <= now()::timestamp, current_time IS NOT NULL, clock_timestamp() >= now(), statement_timestamp() >= transaction_timestamp();
-SELECT extract(year from now()) >= 2024, NOW() - CURRENT_TIMESTAMP, date_trunc('day', now()) <= now(), transaction_timestamp() = now();
-SELECT now() - interval '1 day' < now(), age(now(), now()), timeofday() IS NOT NULL, CURRENT_TIMESTAMP(0) <= now() + interval '1 second';
+-- name: fn_overloads_and_replace
+DROP FUNCTION IF EXISTS fn_o(int), fn_o(text), fn_o(int, int);
+CREATE FUNCTION fn_o(int) RETURNS text LANGUAGE sql AS $$ SELECT 'int' $$;
+CREATE FUNCTION fn_o(text) RETURNS text LANGUAGE sql AS $$ SELECT 'text' $$;
+CREATE FUNCTION fn_o(int, int) RETURNS text LANGUAGE sql AS $$ SELECT 'two' $$;
+SELECT fn_o(1), fn_o('x'::text), fn_o(1, 2), fn_o(2::bigint::int);
+CREATE OR REPLACE FUNCTION fn_o(int) RETURNS text LANGUAGE sql AS $$ SELECT 'int again' $$;
+SELECT fn_o(1), count(*) FROM pg_proc WHERE proname = 'fn_o';
+DROP FUNCTION fn_o(int);
+SELECT fn_o(1, 2), count(*) FROM pg_proc WHERE proname = 'fn_o';
+DROP FUNCTION fn_o(text), fn_o(int, int);
 
--- name: fn_datetime_now_masked
--- @mask timestamps
-SELECT now(), current_timestamp, localtimestamp, current_date, now()::date, now()::timestamp(0), current_time;
-SELECT date_trunc('day', now()), now() + interval '1 day', to_char(now(), 'YYYY-MM-DD');
+-- name: fn_transactional_ddl
+DROP FUNCTION IF EXISTS fn_tx();
+BEGIN;
+CREATE FUNCTION fn_tx() RETURNS int LANGUAGE sql AS 'SELECT 1';
+SELECT fn_tx();
+ROLLBACK;
+SELECT count(*) FROM pg_proc WHERE proname = 'fn_tx';
+CREATE FUNCTION fn_tx() RETURNS int LANGUAGE sql AS 'SELECT 1';
+BEGIN;
+DROP FUNCTION fn_tx();
+SELECT count(*) FROM pg_proc WHERE proname = 'fn_tx';
+ROLLBACK;
+SELECT fn_tx();
+BEGIN;
+CREATE OR REPLACE FUNCTION fn_tx() RETURNS int LANGUAGE sql AS 'SELECT 2';
+SELECT fn_tx();
+ROLLBACK;
+SELECT fn_tx();
+DROP FUNCTION fn_tx();
 
--- name: fn_version_masked
--- @mask version,pids
-SELECT version(), pg_backend_pid();
+-- name: fn_check_function_bodies_off
+DROP FUNCTION IF EXISTS fn_later();
+DROP TABLE IF EXISTS fn_later_t;
+SET check_function_bodies = off;
+CREATE FUNCTION fn_later() RETURNS int LANGUAGE sql AS 'SELECT max(a) FROM fn_later_t';
+RESET check_function_bodies;
+CREATE TABLE fn_later_t (a int);
+INSERT INTO fn_later_t VALUES (3), (7);
+SELECT fn_later();
+DROP FUNCTION fn_later();
+DROP TABLE fn_later_t;
 
--- name: fn_system
-SELECT version() LIKE 'PostgreSQL 15.%', pg_catalog.version() ~ '^PostgreSQL 15\.', current_schema(), current_schema, current_schemas(true), current_schemas(false);
-SELECT current_database(), current_catalog, current_user, session_user, user, current_role, pg_backend_pid() > 0;
-SELECT current_setting('standard_conforming_strings'), current_setting('server_version_num')::int / 10000, current_setting('statement_timeout'), current_setting('nosuch', true);
-SELECT set_config('search_path', 'public', false), current_setting('search_path'), set_config('application_name', 'fn_test', false);
-SELECT to_regtype('int4'), to_regtype('integer'), to_regtype('nosuchtype'), to_regtype('varchar')::oid, to_regtype('pg_catalog.text');
-SELECT pg_advisory_unlock_all(), pg_sleep(0), pg_sleep(0.01), pg_notify('chan_unused', NULL);
+-- name: fn_definition_errors
+-- @errors
+DROP FUNCTION IF EXISTS fn_e(int);
+CREATE FUNCTION fn_e(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+CREATE FUNCTION fn_e(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+CREATE OR REPLACE FUNCTION fn_e(int) RETURNS text LANGUAGE sql AS 'SELECT $1::text';
+CREATE FUNCTION fn_bad() RETURNS int LANGUAGE sql AS $$ SELECT 'a'::text $$;
+CREATE FUNCTION fn_bad() RETURNS int LANGUAGE sql AS $$ SELECT 1, 2 $$;
+CREATE FUNCTION fn_bad() RETURNS int LANGUAGE sql AS $$ CREATE TABLE fn_nope (a int) $$;
+CREATE FUNCTION fn_bad() RETURNS int AS 'SELECT 1';
+CREATE FUNCTION fn_bad() RETURNS int LANGUAGE nosuchlang AS 'SELECT 1';
+CREATE FUNCTION fn_bad() RETURNS trigger LANGUAGE sql AS 'SELECT 1';
+CREATE FUNCTION fn_bad(a int DEFAULT 1, b int) RETURNS int LANGUAGE sql AS 'SELECT 1';
+CREATE FUNCTION fn_bad(a int, a int) RETURNS int LANGUAGE sql AS 'SELECT 1';
+CREATE FUNCTION fn_bad(a int DEFAULT 'x') RETURNS int LANGUAGE sql AS 'SELECT 1';
+CREATE FUNCTION fn_bad() RETURNS int LANGUAGE sql STRICT IMMUTABLE STRICT AS 'SELECT 1';
+SELECT fn_e(1, 2);
+SELECT fn_e(b => 1);
+DROP FUNCTION fn_nosuch(int);
+DROP FUNCTION fn_nosuch;
+DROP FUNCTION IF EXISTS fn_nosuch;
+DROP FUNCTION IF EXISTS fn_nosuch(text);
+DROP PROCEDURE fn_e(int);
+DROP FUNCTION fn_e(int);
 
--- name: fn_system_extra
-SELECT inet_client_addr() = '127.0.0.1', inet_server_port() IS NOT NULL, pg_is_in_recovery(), txid_current() > 0, pg_current_xact_id() IS NOT NULL;
-SELECT has_database_privilege('postgres', 'CONNECT'), pg_client_encoding(), obj_description(0), pg_get_userbyid(10) IS NOT NULL;
-
--- name: fn_backend_pid_matches_key
-SELECT pg_backend_pid() = pg_backend_pid(), pg_typeof(pg_backend_pid());
-SELECT count(*) FROM pg_stat_activity WHERE pid = pg_backend_pid();
-SELECT state, query, datname, usename, application_name FROM pg_stat_activity WHERE pid = pg_backend_pid();
-SELECT client_addr, backend_start <= now(), wait_event_type IS NULL FROM pg_stat_activity WHERE pid = pg_backend_pid();
+-- name: fn_procedures
+-- @errors
+DROP PROCEDURE IF EXISTS fn_p(int);
+CREATE PROCEDURE fn_p(n int) LANGUAGE sql AS 'SELECT n';
+SELECT proname, prokind, prorettype::regtype, pg_get_function_result(oid) IS NULL AS no_result FROM pg_proc WHERE proname = 'fn_p';
+SELECT fn_p(1);
+DROP FUNCTION fn_p(int);
+DROP ROUTINE fn_p(int);
+SELECT count(*) FROM pg_proc WHERE proname = 'fn_p';

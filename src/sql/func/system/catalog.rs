@@ -342,8 +342,22 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),
         FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
-            let Some(p) = oid_arg(args.first()).and_then(procs::by_oid) else {
-                return Ok(Value::Null);
+            let oid = oid_arg(args.first());
+            let Some(p) = oid.and_then(procs::by_oid) else {
+                let Some(o) = oid else {
+                    return Ok(Value::Null);
+                };
+                let snap = s.catalog_snapshot()?;
+                let Some(u) = s.instance().catalog.functions.by_oid(o, &snap) else {
+                    return Ok(Value::Null);
+                };
+                use crate::sql::ruleutils::function as rf;
+                return Ok(match f {
+                    FunctionArguments => Value::Text(rf::arguments(&u.def)),
+                    FunctionResult => rf::result(&u.def).map_or(Value::Null, Value::Text),
+                    FunctionIdentityArguments => Value::Text(rf::identity_arguments(&u.def)),
+                    _ => Value::Text(rf::functiondef(&u.def)),
+                });
             };
             Value::Text(match f {
                 FunctionArguments => p.arguments.clone(),

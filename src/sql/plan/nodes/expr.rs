@@ -86,6 +86,30 @@ pub enum Expr {
     Subquery(Box<Plan>, SubqueryKind),
     /// array[idx] (1-based, NULL when out of range).
     Subscript(Box<Expr>, Box<Expr>),
+    /// A call of a user-defined SQL function (`plan/user_func.rs`).
+    UserCall(Box<UserCall>),
+}
+
+/// A call of a user-defined function: its arguments (coerced to the declared types, defaults
+/// filled in) and its body, planned for them.
+#[derive(Debug, Clone)]
+pub struct UserCall {
+    pub oid: u32,
+    pub name: String,
+    pub args: Vec<Expr>,
+    pub strict: bool,
+    pub body: std::sync::Arc<SqlBody>,
+}
+
+/// The statements of a SQL function's body, planned with the arguments as parameters `$1` ..
+/// `$n`: each runs to its end in order, and the first column of the last one's first row is
+/// the result (NULL without a row; nothing for a function returning void).
+#[derive(Debug)]
+pub struct SqlBody {
+    pub stmts: Vec<Plan>,
+    /// Which statements change data (INSERT / UPDATE / DELETE).
+    pub writes: Vec<bool>,
+    pub returns_void: bool,
 }
 
 impl Expr {
@@ -114,6 +138,7 @@ impl Expr {
             | Expr::IsNull(a, _)
             | Expr::BoolTest(a, ..)
             | Expr::Cast { expr: a, .. } => a.walk_mut(f),
+            Expr::UserCall(c) => c.args.iter_mut().for_each(|e| e.walk_mut(f)),
             Expr::Func { args: v, .. }
             | Expr::Session { args: v, .. }
             | Expr::And(v)
@@ -164,6 +189,7 @@ impl Expr {
             | Expr::BoolTest(a, ..)
             | Expr::Cast { expr: a, .. } => a.any(f),
             Expr::Func { args, .. } | Expr::Session { args, .. } => list(args, f),
+            Expr::UserCall(c) => list(&c.args, f),
             Expr::And(v) | Expr::Or(v) | Expr::Coalesce(v) | Expr::MinMax(v, _) => list(v, f),
             Expr::Array(v, _) | Expr::Row(v) => list(v, f),
             Expr::InList { expr, list: l, .. } => expr.any(f) || list(l, f),

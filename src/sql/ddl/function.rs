@@ -1,0 +1,748 @@
+//! CREATE [OR REPLACE] FUNCTION / PROCEDURE and DROP FUNCTION / PROCEDURE / ROUTINE, kept in
+//! the catalog's versioned function map (`catalog::functions`) as PostgreSQL keeps pg_proc.
+//!
+//! A definition is checked as PostgreSQL's CREATE FUNCTION checks it: argument modes and
+//! defaults, the return type against OUT parameters, the language. With
+//! `check_function_bodies` on (the default; pg_dump turns it off), a SQL function's body is
+//! planned as its calls will plan it (`plan::user_func`), so that a missing table, a wrong
+//! column or a result of the wrong type fails at CREATE. A PL/pgSQL body is parsed with
+//! the PL/pgSQL grammar (pg_query's) and kept; calling it is not supported yet.
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use super::{creation_schema, notice};
+use crate::catalog::functions::{FuncArg, FunctionDef, MAX_ARGS};
+use crate::catalog::{CatalogError, Oid};
+use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
+use crate::sql::parser::{names_of, sval};
+use crate::sql::plan::modify::TableCx;
+use crate::sql::plan::Planner;
+use crate::sql::types::Type;
+
+/// pg_type.oid of the pseudo-type trigger.
+const TRIGGER: u32 = 2279;
+
+#[derive(Debug, Clone)]
+pub enum FunctionDdl {
+    Create(Box<protobuf::CreateFunctionStmt>),
+    Drop {
+        /// FUNCTION, PROCEDURE or ROUTINE, for messages.
+        what: &'static str,
+        items: Vec<protobuf::ObjectWithArgs>,
+        if_exists: bool,
+    },
+}
+
+impl FunctionDdl {
+    pub fn tag(&self) -> &'static str {
+        match self {
+            FunctionDdl::Create(c) if c.is_procedure => "CREATE PROCEDURE",
+            FunctionDdl::Create(_) => "CREATE FUNCTION",
+            FunctionDdl::Drop {
+                what: "PROCEDURE", ..
+            } => "DROP PROCEDURE",
+            FunctionDdl::Drop {
+                what: "ROUTINE", ..
+            } => "DROP ROUTINE",
+            FunctionDdl::Drop { .. } => "DROP FUNCTION",
+        }
+    }
+}
+
+/// The function statements among parse trees.
+pub fn analyze(node: &N) -> Option<PgResult<FunctionDdl>> {
+    use protobuf::ObjectType as O;
+    match node {
+        N::CreateFunctionStmt(c) => Some(Ok(FunctionDdl::Create(c.clone()))),
+        N::DropStmt(d) => {
+            let what = match d.remove_type {
+                x if x == O::ObjectFunction as i32 => "FUNCTION",
+                x if x == O::ObjectProcedure as i32 => "PROCEDURE",
+                x if x == O::ObjectRoutine as i32 => "ROUTINE",
+                _ => return None,
+            };
+            if d.behavior == protobuf::DropBehavior::DropCascade as i32 {
+                // Nothing depends on a function yet, so CASCADE drops what RESTRICT does.
+            }
+            let items = d
+                .objects
+                .iter()
+                .filter_map(|o| match o.node.as_ref()? {
+                    N::ObjectWithArgs(owa) => Some(owa.clone()),
+                    _ => None,
+                })
+                .collect();
+            Some(Ok(FunctionDdl::Drop {
+                what,
+                items,
+                if_exists: d.missing_ok,
+            }))
+        }
+        _ => None,
+    }
+}
+
+pub fn execute(d: &FunctionDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    match d {
+        FunctionDdl::Create(c) => create(c, cx),
+        FunctionDdl::Drop {
+            what,
+            items,
+            if_exists,
+        } => {
+            for item in items {
+                drop_one(cx, what, item, *if_exists)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn split_name(nodes: &[protobuf::Node]) -> PgResult<(String, String)> {
+    let names = names_of(nodes);
+    match names.as_slice() {
+        [n] => Ok((String::new(), n.clone())),
+        [s, n] => Ok((s.clone(), n.clone())),
+        [_, s, n] => Ok((s.clone(), n.clone())),
+        _ => Err(PgError::syntax(format!(
+            "improper qualified name (too many dotted names): {}",
+            names.join(".")
+        ))),
+    }
+}
+
+/// A planner that resolves names as the session does (types, and a SQL body's tables).
+fn with_planner<T>(
+    cx: &mut dyn SessionCtx,
+    search_path: Option<&str>,
+    f: impl FnOnce(&mut Planner) -> PgResult<T>,
+) -> PgResult<T> {
+    let snap = cx.catalog_snapshot()?;
+    let fmt = cx.fmt().clone();
+    let path = search_path
+        .map(str::to_string)
+        .unwrap_or_else(|| cx.search_path().join(","));
+    let used = std::cell::Cell::new(false);
+    let locks = Default::default();
+    let perms = crate::sql::privs::Collector::default();
+    let tables = TableCx {
+        catalog: &cx.instance().catalog,
+        snap,
+        database: cx.database(),
+        search_path: std::borrow::Cow::Borrowed(&path),
+        used: &used,
+        locks: &locks,
+        superuser: true,
+        role: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
+        perms: &perms,
+        check_as: None,
+    };
+    let mut params = Vec::new();
+    let mut planner = Planner::new(&mut params, &fmt);
+    planner.tables = Some(tables);
+    f(&mut planner)
+}
+
+/// "function" or "procedure", for a pg_proc.prokind.
+fn kind_name(kind: char) -> &'static str {
+    if kind == 'p' {
+        "procedure"
+    } else {
+        "function"
+    }
+}
+
+fn bad_definition(msg: impl Into<String>) -> PgError {
+    PgError::new(code::INVALID_FUNCTION_DEFINITION, msg)
+}
+
+/// A parameter's mode letter (pg_proc.proargmodes).
+fn mode_of(m: i32) -> char {
+    use protobuf::FunctionParameterMode as M;
+    match m {
+        x if x == M::FuncParamOut as i32 => 'o',
+        x if x == M::FuncParamInout as i32 => 'b',
+        x if x == M::FuncParamVariadic as i32 => 'v',
+        x if x == M::FuncParamTable as i32 => 't',
+        _ => 'i',
+    }
+}
+
+/// What the options of CREATE FUNCTION say.
+struct Options {
+    body: Option<String>,
+    language: Option<String>,
+    volatility: char,
+    strict: bool,
+    security_definer: bool,
+    leakproof: bool,
+    parallel: char,
+    cost: Option<f32>,
+    rows: Option<f32>,
+    config: Vec<String>,
+}
+
+fn options(opts: &[protobuf::Node]) -> PgResult<Options> {
+    let mut o = Options {
+        body: None,
+        language: None,
+        volatility: 'v',
+        strict: false,
+        security_definer: false,
+        leakproof: false,
+        parallel: 'u',
+        cost: None,
+        rows: None,
+        config: Vec::new(),
+    };
+    let conflicting = || PgError::new(code::SYNTAX_ERROR, "conflicting or redundant options");
+    let mut seen: Vec<String> = Vec::new();
+    for n in opts {
+        let Some(N::DefElem(d)) = n.node.as_ref() else {
+            continue;
+        };
+        if d.defname != "set" {
+            if seen.contains(&d.defname) {
+                return Err(conflicting().at((d.location >= 0).then(|| d.location as u32 + 1)));
+            }
+            seen.push(d.defname.clone());
+        }
+        let arg = d.arg.as_deref();
+        let text = match arg.and_then(|a| a.node.as_ref()) {
+            Some(N::Boolean(b)) => Some(if b.boolval { "on" } else { "off" }.to_string()),
+            _ => arg.and_then(sval),
+        };
+        let flag = || matches!(text.as_deref(), Some("on" | "true" | "t"));
+        match d.defname.as_str() {
+            "as" => {
+                let parts: Vec<String> = match arg.and_then(|a| a.node.as_ref()) {
+                    Some(N::List(l)) => l.items.iter().filter_map(sval).collect(),
+                    _ => text.into_iter().collect(),
+                };
+                if parts.len() != 1 {
+                    return Err(bad_definition(
+                        "only one AS item needed for language \"sql\"",
+                    ));
+                }
+                o.body = parts.into_iter().next();
+            }
+            "language" => o.language = text,
+            "volatility" => {
+                o.volatility = match text.as_deref() {
+                    Some("immutable") => 'i',
+                    Some("stable") => 's',
+                    _ => 'v',
+                }
+            }
+            "strict" => o.strict = flag(),
+            "security" => o.security_definer = flag(),
+            "leakproof" => o.leakproof = flag(),
+            "parallel" => {
+                o.parallel = match text.as_deref() {
+                    Some("safe") => 's',
+                    Some("restricted") => 'r',
+                    Some("unsafe") => 'u',
+                    Some(other) => {
+                        return Err(PgError::new(
+                            code::INVALID_PARAMETER_VALUE,
+                            "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE",
+                        )
+                        .with_detail(format!("Got \"{other}\".")))
+                    }
+                    None => 'u',
+                }
+            }
+            "cost" => o.cost = text.and_then(|t| t.parse().ok()),
+            "rows" => o.rows = text.and_then(|t| t.parse().ok()),
+            "set" => {
+                if let Some(N::VariableSetStmt(v)) = arg.and_then(|a| a.node.as_ref()) {
+                    let vals: Vec<String> = v.args.iter().filter_map(sval).collect();
+                    if !vals.is_empty() {
+                        o.config.retain(|c| !c.starts_with(&format!("{}=", v.name)));
+                        o.config.push(format!("{}={}", v.name, vals.join(", ")));
+                    }
+                }
+            }
+            "window" => {
+                return Err(PgError::feature_not_supported(
+                    "window functions written by users are not supported yet",
+                ))
+            }
+            "support" => {
+                return Err(PgError::feature_not_supported(
+                    "SUPPORT functions are not supported",
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(o)
+}
+
+/// The body of a BEGIN ATOMIC block or a RETURN clause, as the statements it runs.
+fn sql_body_text(body: &N) -> PgResult<String> {
+    let deparse = |n: &N| {
+        n.deparse(Default::default())
+            .map_err(|e| PgError::internal(format!("cannot deparse a function body: {e}")))
+    };
+    match body {
+        N::ReturnStmt(r) => {
+            let e = r
+                .returnval
+                .as_ref()
+                .and_then(|v| v.node.as_ref())
+                .ok_or_else(|| PgError::syntax("RETURN without a value"))?;
+            Ok(format!("SELECT {}", crate::sql::parser::deparse_expr(e)?))
+        }
+        N::List(l) => {
+            let mut out = Vec::new();
+            for item in &l.items {
+                match item.node.as_ref() {
+                    Some(N::List(inner)) => {
+                        for s in &inner.items {
+                            if let Some(n) = s.node.as_ref() {
+                                out.push(match n {
+                                    N::ReturnStmt(_) => sql_body_text(n)?,
+                                    _ => deparse(n)?,
+                                });
+                            }
+                        }
+                    }
+                    Some(N::ReturnStmt(_)) => {
+                        out.push(sql_body_text(item.node.as_ref().expect("node"))?)
+                    }
+                    Some(n) => out.push(deparse(n)?),
+                    None => {}
+                }
+            }
+            Ok(out.join("; "))
+        }
+        other => deparse(other),
+    }
+}
+
+fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    let (schema, name) = split_name(&c.funcname)?;
+    let schema = creation_schema(cx, &schema, -1)?;
+    let kind_word = if c.is_procedure {
+        "procedure"
+    } else {
+        "function"
+    };
+    let o = options(&c.options)?;
+    let (body, sql_body) = match (&o.body, &c.sql_body) {
+        (Some(_), Some(_)) => return Err(bad_definition("duplicate function body specified")),
+        (Some(b), None) => (b.clone(), false),
+        (None, Some(b)) => (
+            sql_body_text(
+                b.node
+                    .as_ref()
+                    .ok_or_else(|| PgError::syntax("empty function body"))?,
+            )?,
+            true,
+        ),
+        (None, None) => return Err(bad_definition("no function body specified")),
+    };
+    let language = match (&o.language, sql_body) {
+        (Some(l), _) => l.to_lowercase(),
+        (None, true) => "sql".to_string(),
+        (None, false) => {
+            return Err(PgError::new(
+                code::INVALID_FUNCTION_DEFINITION,
+                "no language specified",
+            ))
+        }
+    };
+    match language.as_str() {
+        "sql" | "plpgsql" => {}
+        "c" | "internal" => {
+            return Err(PgError::feature_not_supported(format!(
+                "functions in language \"{language}\" are not supported"
+            )))
+        }
+        other => {
+            return Err(PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("language \"{other}\" does not exist"),
+            ))
+        }
+    }
+    // Parameters.
+    if c.parameters.len() > MAX_ARGS {
+        return Err(PgError::new(
+            code::TOO_MANY_ARGUMENTS,
+            format!("functions cannot have more than {MAX_ARGS} arguments"),
+        ));
+    }
+    let mut args = Vec::new();
+    let mut defaults_started = false;
+    let check = cx
+        .get_setting("check_function_bodies", true)?
+        .is_none_or(|v| v == "on");
+    for p in &c.parameters {
+        let Some(N::FunctionParameter(fp)) = p.node.as_ref() else {
+            continue;
+        };
+        let mode = mode_of(fp.mode);
+        let tn = fp
+            .arg_type
+            .as_ref()
+            .ok_or_else(|| PgError::syntax("parameter without a type"))?;
+        if tn.pct_type {
+            return Err(PgError::feature_not_supported(
+                "%TYPE in a parameter's type is not supported yet",
+            ));
+        }
+        let (ty, _) = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?;
+        if matches!(ty, Type::ANY | Type::ANYELEMENT | Type::ANYARRAY) || ty.0 == TRIGGER {
+            return Err(PgError::feature_not_supported(format!(
+                "parameters of type {} are not supported yet",
+                ty.name()
+            )));
+        }
+        if mode == 'v' {
+            return Err(PgError::feature_not_supported(
+                "VARIADIC parameters are not supported yet",
+            ));
+        }
+        if ty == Type::VOID && mode != 'o' {
+            return Err(bad_definition(
+                "SQL functions cannot have arguments of type void",
+            ));
+        }
+        if !fp.name.is_empty() && args.iter().any(|a: &FuncArg| a.name == fp.name) {
+            return Err(bad_definition(format!(
+                "parameter name \"{}\" used more than once",
+                fp.name
+            )));
+        }
+        let default = match fp.defexpr.as_ref().and_then(|d| d.node.as_ref()) {
+            Some(d) => {
+                if mode == 'o' || mode == 't' {
+                    return Err(bad_definition(
+                        "only input parameters can have default values",
+                    ));
+                }
+                // The default must convert to the parameter's type, as at a call.
+                with_planner(cx, None, |pl| pl.bind_default_for(d, ty))?;
+                defaults_started = true;
+                Some(default_text(d, ty)?)
+            }
+            None => {
+                if defaults_started && matches!(mode, 'i' | 'b') {
+                    return Err(bad_definition(
+                        "input parameters after one with a default value must also have defaults",
+                    ));
+                }
+                None
+            }
+        };
+        args.push(FuncArg {
+            name: fp.name.clone(),
+            type_oid: ty.0,
+            mode,
+            default,
+        });
+    }
+    // The result.
+    let outs: Vec<&FuncArg> = args.iter().filter(|a| a.is_output()).collect();
+    let (returns, returns_set) = match &c.return_type {
+        Some(tn) => {
+            let tname = names_of(&tn.names).last().cloned().unwrap_or_default();
+            let t = if tname == "trigger" && tn.names.len() <= 2 {
+                Type(TRIGGER)
+            } else if tname == "record" {
+                Type::RECORD
+            } else {
+                with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0
+            };
+            (t, tn.setof)
+        }
+        None if c.is_procedure => match outs.as_slice() {
+            [] => (Type::VOID, false),
+            [one] => (Type(one.type_oid), false),
+            _ => (Type::RECORD, false),
+        },
+        None => match outs.as_slice() {
+            [] => return Err(bad_definition("function result type must be specified")),
+            [one] => (Type(one.type_oid), false),
+            _ => (Type::RECORD, false),
+        },
+    };
+    if c.return_type.is_some() && !c.is_procedure {
+        if let [one] = outs.as_slice() {
+            if one.mode != 't' && returns != Type(one.type_oid) {
+                return Err(bad_definition(format!(
+                    "function result type must be {} because of OUT parameters",
+                    Type(one.type_oid).name()
+                )));
+            }
+        } else if outs.len() > 1 && returns != Type::RECORD {
+            return Err(bad_definition(
+                "function result type must be record because of OUT parameters",
+            ));
+        }
+    }
+    if returns.0 == TRIGGER && language == "sql" {
+        return Err(bad_definition("SQL functions cannot return type trigger"));
+    }
+    let def = FunctionDef {
+        database: cx.database().to_string(),
+        schema: schema.clone(),
+        name: name.clone(),
+        kind: if c.is_procedure { 'p' } else { 'f' },
+        args,
+        returns: returns.0,
+        returns_set,
+        language: language.clone(),
+        body,
+        sql_body,
+        volatility: o.volatility,
+        strict: o.strict,
+        security_definer: o.security_definer,
+        leakproof: o.leakproof,
+        parallel: o.parallel,
+        // PostgreSQL's default cost of a function not written in C.
+        cost: o.cost.unwrap_or(100.0),
+        rows: o.rows.unwrap_or(if returns_set { 1000.0 } else { 0.0 }),
+        config: o.config,
+        owner: cx.role_oid(),
+        acl: None,
+    };
+    // An existing function of the same signature.
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    let inputs = def.input_types();
+    let old = catalog
+        .functions
+        .named(cx.database(), &schema, &name, &snap)
+        .into_iter()
+        .find(|f| f.def.input_types() == inputs);
+    let oid: Oid = match &old {
+        Some(f) => {
+            if !c.replace {
+                return Err(PgError::new(
+                    code::DUPLICATE_FUNCTION,
+                    format!("{kind_word} \"{name}\" already exists with same argument types"),
+                ));
+            }
+            if !super::grant::owns(cx, f.def.owner)? {
+                return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+            }
+            if f.def.kind != def.kind {
+                return Err(
+                    PgError::new(code::WRONG_OBJECT_TYPE, "cannot change routine kind")
+                        .with_detail(format!("\"{name}\" is a {}.", kind_name(f.def.kind))),
+                );
+            }
+            if f.def.returns != def.returns || f.def.returns_set != def.returns_set {
+                return Err(
+                    bad_definition("cannot change return type of existing function").with_hint(
+                        format!(
+                            "Use DROP {} {name}({}) first.",
+                            kind_word.to_uppercase(),
+                            crate::sql::plan::type_list(&f.def.args)
+                        ),
+                    ),
+                );
+            }
+            f.oid
+        }
+        None => catalog.new_oid().map_err(|_| {
+            PgError::new(code::PROGRAM_LIMIT_EXCEEDED, "object identifiers exhausted")
+        })?,
+    };
+    if check && language == "sql" {
+        let path = def
+            .config
+            .iter()
+            .find_map(|c| c.strip_prefix("search_path="))
+            .map(str::to_string);
+        with_planner(cx, path.as_deref(), |pl| {
+            pl.plan_sql_function(oid, &def).map(|_| ())
+        })?;
+    }
+    if language == "plpgsql" && check {
+        check_plpgsql(c)?;
+    }
+    let (cell, cid) = cx.writer(if c.is_procedure {
+        "CREATE PROCEDURE"
+    } else {
+        "CREATE FUNCTION"
+    })?;
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    catalog
+        .functions
+        .create(oid, def, old.is_some(), &snap, &cell, cid)
+        .map_err(|e| match e {
+            CatalogError::Exists(_) => PgError::new(
+                code::DUPLICATE_FUNCTION,
+                format!("{kind_word} \"{name}\" already exists with same argument types"),
+            ),
+            _ => PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated"),
+        })?;
+    catalog.bump();
+    Ok(())
+}
+
+/// A default as PostgreSQL prints it back: a quoted literal with the parameter's type made
+/// explicit (`'x'::text`), anything else deparsed.
+fn default_text(d: &N, ty: Type) -> PgResult<String> {
+    let text = crate::sql::parser::deparse_expr(d)?;
+    if let N::AConst(c) = d {
+        if matches!(c.val, Some(protobuf::a_const::Val::Sval(_))) {
+            return Ok(format!(
+                "{text}::{}",
+                crate::sql::types::cast::format_type_with_typmod(ty, -1)
+            ));
+        }
+    }
+    Ok(text)
+}
+
+/// Parses a PL/pgSQL body with PL/pgSQL's grammar (pg_query's), for its syntax errors.
+fn check_plpgsql(c: &protobuf::CreateFunctionStmt) -> PgResult<()> {
+    let text = N::CreateFunctionStmt(Box::new(c.clone()))
+        .deparse(Default::default())
+        .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?;
+    pg_query::parse_plpgsql(&text).map(|_| ()).map_err(|e| {
+        let m = e.to_string();
+        let m = m
+            .strip_prefix("Invalid statement: ")
+            .unwrap_or(&m)
+            .to_string();
+        PgError::new(code::SYNTAX_ERROR, m)
+    })
+}
+
+fn drop_one(
+    cx: &mut dyn SessionCtx,
+    what: &str,
+    item: &protobuf::ObjectWithArgs,
+    if_exists: bool,
+) -> PgResult<()> {
+    let (schema, name) = split_name(&item.objname)?;
+    let word = match what {
+        "PROCEDURE" => "procedure",
+        "ROUTINE" => "routine",
+        _ => "function",
+    };
+    let types: Option<Vec<Type>> = if item.args_unspecified {
+        None
+    } else {
+        let mut v = Vec::new();
+        for a in &item.objargs {
+            if let Some(N::TypeName(tn)) = a.node.as_ref() {
+                v.push(with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0);
+            }
+        }
+        Some(v)
+    };
+    let snap = cx.catalog_snapshot()?;
+    let schemas: Vec<String> = if schema.is_empty() {
+        cx.search_path()
+    } else {
+        vec![schema.clone()]
+    };
+    let catalog = &cx.instance().catalog;
+    let mut found = Vec::new();
+    for s in &schemas {
+        let list = catalog.functions.named(cx.database(), s, &name, &snap);
+        found = match &types {
+            Some(t) => {
+                let want: Vec<u32> = t.iter().map(|t| t.0).collect();
+                list.into_iter()
+                    .filter(|f| f.def.input_types() == want)
+                    .collect()
+            }
+            None => list,
+        };
+        if !found.is_empty() {
+            break;
+        }
+    }
+    let shown = match &types {
+        Some(t) => format!(
+            "{name}({})",
+            t.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+        ),
+        None => name.clone(),
+    };
+    let f = match found.as_slice() {
+        [] if if_exists => {
+            // The types as written, as PostgreSQL's TypeNameListToString prints them.
+            let written: Vec<String> = item
+                .objargs
+                .iter()
+                .filter_map(|a| match a.node.as_ref() {
+                    Some(N::TypeName(tn)) => {
+                        Some(names_of(&tn.names).join(".") + &"[]".repeat(tn.array_bounds.len()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            cx.notice(notice(
+                format!(
+                    "{word} {name}({}) does not exist, skipping",
+                    written.join(",")
+                ),
+                code::SUCCESSFUL_COMPLETION,
+            ));
+            return Ok(());
+        }
+        [] => {
+            return Err(match &types {
+                Some(_) => PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    format!("{word} {shown} does not exist"),
+                ),
+                None => PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    format!("could not find a {word} named \"{name}\""),
+                ),
+            })
+        }
+        [one] => one.clone(),
+        _ => {
+            return Err(PgError::new(
+                code::AMBIGUOUS_FUNCTION,
+                format!("{word} name \"{name}\" is not unique"),
+            )
+            .with_hint(format!(
+                "Specify the argument list to select the {word} unambiguously."
+            )))
+        }
+    };
+    if what == "PROCEDURE" && f.def.kind != 'p' {
+        return Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!(
+                "{name}({}) is not a procedure",
+                crate::sql::plan::type_list(&f.def.args)
+            ),
+        ));
+    }
+    if what == "FUNCTION" && f.def.kind == 'p' {
+        return Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!(
+                "{name}({}) is not a function",
+                crate::sql::plan::type_list(&f.def.args)
+            ),
+        ));
+    }
+    if !super::grant::owns(cx, f.def.owner)? {
+        return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+    }
+    let (cell, cid) = cx.writer(&format!("DROP {what}"))?;
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    catalog
+        .functions
+        .end(f.oid, &snap, &cell, cid)
+        .map_err(|_| PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated"))?;
+    catalog.bump();
+    Ok(())
+}

@@ -1,0 +1,101 @@
+//! pg_proc's rows: the built-in functions' (`sql::catalog::procs`) and those of the functions
+//! and procedures CREATE FUNCTION made that the statement's catalog snapshot sees.
+
+use super::catalog_rows::{build, created_namespaces};
+use super::{EvalCx, Row};
+use crate::catalog::functions::FunctionDef;
+use crate::sql::catalog as builtin;
+use crate::sql::types::{Array, Type, Value};
+
+/// pg_language's OIDs of sql and plpgsql in a fresh PostgreSQL 15 cluster.
+const SQL_LANGUAGE: u32 = 14;
+const PLPGSQL_LANGUAGE: u32 = 13563;
+const PUBLIC_OID: u32 = 2200;
+
+fn text_array(items: impl Iterator<Item = String>) -> Value {
+    Value::Array(Box::new(Array::one_dim(
+        Type::TEXT,
+        items.map(Value::Text).collect(),
+    )))
+}
+
+/// Every pg_proc row the statement sees.
+pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
+    let mut out = builtin::procs::rows();
+    let Ok(snap) = cx.session.catalog_snapshot() else {
+        return out;
+    };
+    let db = cx.session.database().to_string();
+    let funcs = cx
+        .session
+        .instance()
+        .catalog
+        .functions
+        .visible(Some(&db), &snap);
+    if funcs.is_empty() {
+        return out;
+    }
+    let spaces = created_namespaces(cx);
+    for f in funcs {
+        let d: &FunctionDef = &f.def;
+        let nsp = spaces
+            .iter()
+            .find(|(_, n, _)| *n == d.schema)
+            .map_or(PUBLIC_OID, |(o, _, _)| *o);
+        let all_in = d.args.iter().all(|a| a.mode == 'i');
+        let inputs = d.input_types();
+        out.push(build(1255, |c| match c {
+            "oid" => Value::Oid(f.oid),
+            "proname" => Value::Text(d.name.clone()),
+            "pronamespace" => Value::Oid(nsp),
+            "proowner" => Value::Oid(d.owner),
+            "prolang" => Value::Oid(if d.language == "sql" {
+                SQL_LANGUAGE
+            } else {
+                PLPGSQL_LANGUAGE
+            }),
+            "procost" => Value::Float4(d.cost),
+            "prorows" => Value::Float4(d.rows),
+            "provariadic" => Value::Oid(0),
+            "prosupport" => Value::Oid(0),
+            "prokind" => Value::Text(d.kind.to_string()),
+            "prosecdef" => Value::Bool(d.security_definer),
+            "proleakproof" => Value::Bool(d.leakproof),
+            "proisstrict" => Value::Bool(d.strict),
+            "proretset" => Value::Bool(d.returns_set),
+            "provolatile" => Value::Text(d.volatility.to_string()),
+            "proparallel" => Value::Text(d.parallel.to_string()),
+            "pronargs" => Value::Int2(inputs.len() as i16),
+            "pronargdefaults" => {
+                Value::Int2(d.args.iter().filter(|a| a.default.is_some()).count() as i16)
+            }
+            "prorettype" => Value::Oid(d.returns),
+            "proargtypes" => Value::Array(Box::new(Array::vector(
+                Type::OID,
+                inputs.iter().map(|t| Value::Oid(*t)).collect(),
+            ))),
+            "proallargtypes" if !all_in => Value::Array(Box::new(Array::one_dim(
+                Type::OID,
+                d.args.iter().map(|a| Value::Oid(a.type_oid)).collect(),
+            ))),
+            "proargmodes" if !all_in => Value::Array(Box::new(Array::one_dim(
+                Type::CHAR,
+                d.args
+                    .iter()
+                    .map(|a| Value::Text(a.mode.to_string()))
+                    .collect(),
+            ))),
+            "proargnames" if d.args.iter().any(|a| !a.name.is_empty()) => {
+                text_array(d.args.iter().map(|a| a.name.clone()))
+            }
+            "prosrc" => Value::Text(if d.sql_body {
+                String::new()
+            } else {
+                d.body.clone()
+            }),
+            "proconfig" if !d.config.is_empty() => text_array(d.config.iter().cloned()),
+            _ => Value::Null,
+        }));
+    }
+    out
+}
