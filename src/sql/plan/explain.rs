@@ -393,6 +393,7 @@ fn expr(e: &Expr, cx: &Cx) -> String {
         Expr::Array(v, _) => array_of(v, cx),
         Expr::Coalesce(v) => format!("COALESCE({})", list(v, cx)),
         Expr::Subquery(..) => "(SubPlan 1)".into(),
+        Expr::UserCall(c) => format!("{}({})", c.name, list(&c.args, cx)),
         _ => "(...)".into(),
     }
 }
