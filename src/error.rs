@@ -291,6 +291,11 @@ impl std::error::Error for PgError {}
 
 /// SQLSTATE codes used by threadgres (PostgreSQL's errcodes, by condition name).
 pub mod code {
+    pub const CASE_NOT_FOUND: &str = "20000";
+    pub const FUNCTION_EXECUTED_NO_RETURN_STATEMENT: &str = "2F005";
+    pub const NO_DATA_FOUND: &str = "P0002";
+    pub const TOO_MANY_ROWS: &str = "P0003";
+    pub const ASSERT_FAILURE: &str = "P0004";
     pub const SUCCESSFUL_COMPLETION: &str = "00000";
     pub const WARNING: &str = "01000";
     pub const NO_ACTIVE_SQL_TRANSACTION: &str = "25P01";

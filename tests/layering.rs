@@ -60,7 +60,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("system functions", &["sql::func::system"]),
     ("execution: plans and expressions evaluated", &["sql::exec"]),
     ("utility statements", &["sql::ddl"]),
-    ("statements", &["sql", "sql::fuzz_tests"]),
+    ("statements", &["sql", "sql::pl", "sql::fuzz_tests"]),
     ("sessions", &["session"]),
     (
         "the runtime",

@@ -70,6 +70,7 @@ mod deferred;
 pub mod encoding;
 mod identity;
 mod messages;
+mod pl;
 mod portals;
 mod privs;
 mod protocol;
@@ -228,6 +229,8 @@ struct Core {
     client_checked: std::cell::Cell<Instant>,
     /// The advisory locks held and the one awaited (`advisory.rs`).
     advisory: advisory::AdvisoryHeld,
+    /// Compiled PL/pgSQL functions and their plans (`sql::pl`).
+    pl_cache: sql::pl::PlCache,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -403,6 +406,13 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn call_procedural(
+        &mut self,
+        f: &Arc<crate::catalog::functions::Function>,
+        args: &[Value],
+    ) -> PgResult<Value> {
+        self.call_plpgsql(f, args)
+    }
     fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
         Some(&mut self.sequences)
     }

@@ -300,6 +300,7 @@ impl Session {
             client_fd: std::os::fd::AsRawFd::as_raw_fd(stream.tcp()),
             client_checked: std::cell::Cell::new(std::time::Instant::now()),
             advisory: Default::default(),
+            pl_cache: Default::default(),
         };
         let mut s = Session {
             core,

@@ -249,6 +249,55 @@ impl Core {
         Ok(())
     }
 
+    /// A sub-transaction of a PL/pgSQL block with an EXCEPTION section: an unnamed savepoint,
+    /// in any kind of transaction. Returns its level for [`Core::sub_end`].
+    pub(super) fn sub_begin(&mut self) -> usize {
+        let settings = self.settings.clone();
+        let txn = self.txn_mut();
+        txn.savepoints.push(SavepointState {
+            name: String::new(),
+            cell: None,
+            notifies: txn.outbox.len(),
+            listens: txn.listens.len(),
+            settings,
+            deferred: txn.deferred.events.len(),
+            timing: txn.deferred.timing.clone(),
+        });
+        txn.savepoints.len() - 1
+    }
+
+    /// Ends the sub-transaction at `level` and those above it: kept (their writes go with the
+    /// enclosing level) or undone (as ROLLBACK TO, without leaving a failed block).
+    pub(super) fn sub_end(&mut self, level: usize, commit: bool) {
+        let Some(txn) = self.txn.as_mut() else {
+            return;
+        };
+        if level >= txn.savepoints.len() {
+            return;
+        }
+        if commit {
+            for sp in txn.savepoints.drain(level..).rev() {
+                if let Some(c) = sp.cell {
+                    self.instance.txns.subcommit(&c);
+                }
+            }
+            return;
+        }
+        let mut gone: Vec<SavepointState> = txn.savepoints.drain(level..).collect();
+        for sp in gone.iter_mut().rev() {
+            if let Some(c) = sp.cell.take() {
+                self.instance.txns.abort(&c, &[]);
+            }
+        }
+        let sp = &gone[0];
+        txn.snapshot = None;
+        txn.deferred.rollback_to(sp.deferred, sp.timing.clone());
+        txn.outbox.truncate(sp.notifies);
+        txn.listens.truncate(sp.listens);
+        self.settings = sp.settings.clone();
+        self.settings_dirty = true;
+    }
+
     /// RELEASE SAVEPOINT: forgets the savepoint and those set after it.
     pub(super) fn release_savepoint(&mut self, name: &str) -> PgResult<()> {
         self.require_block("RELEASE SAVEPOINT")?;

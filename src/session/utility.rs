@@ -476,6 +476,7 @@ impl Session {
                 return Err(PgError::internal("COPY TO reached the utility path"));
             }
             Statement::NoOp(_) => {}
+            Statement::Do(code) => self.core.run_do(code)?,
             Statement::SetConstraints { names, deferred } => {
                 self.core.set_constraints(names.as_deref(), *deferred)?
             }

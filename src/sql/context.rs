@@ -137,6 +137,18 @@ pub trait SessionCtx {
     /// Starts the next command of the transaction (between the statements of a SQL function
     /// that writes): the writes so far become visible to what follows.
     fn next_command(&mut self) {}
+    /// Runs a PL/pgSQL function with its arguments (`sql::pl`, through the session, which
+    /// plans its statements).
+    fn call_procedural(
+        &mut self,
+        f: &std::sync::Arc<crate::catalog::functions::Function>,
+        _args: &[Value],
+    ) -> PgResult<Value> {
+        Err(PgError::feature_not_supported(format!(
+            "function {}() in language \"{}\" cannot be called here",
+            f.def.name, f.def.language
+        )))
+    }
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
     /// deadlock (40P01), cancel or timeout.
     fn wait_for(&mut self, cell: &std::sync::Arc<crate::txn::TxnCell>) -> PgResult<()> {

@@ -19,6 +19,7 @@ pub mod exec;
 pub mod func;
 pub mod guc;
 pub mod parser;
+pub mod pl;
 pub mod plan;
 pub mod privs;
 pub mod quote;
@@ -164,6 +165,8 @@ pub enum Statement {
         names: Option<Vec<(String, String)>>,
         deferred: bool,
     },
+    /// DO: a PL/pgSQL block's code, run by `pl::run_do`.
+    Do(String),
     /// A utility statement that PostgreSQL analyzes only when it runs (COPY through the
     /// extended protocol): errors in it belong to Execute, not Parse or Bind.
     Deferred(Box<N>),
@@ -225,6 +228,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::NoOp(t) => t,
         Statement::Checkpoint => "CHECKPOINT",
         Statement::SetConstraints { .. } => "SET CONSTRAINTS",
+        Statement::Do(_) => "DO",
         Statement::Deferred(_) => "",
     }
 }
@@ -496,6 +500,27 @@ fn analyze_inner(
             }
         }
         N::VariableShowStmt(s) => Statement::Show(s.name.to_ascii_lowercase()),
+        N::DoStmt(d) => {
+            let mut code = None;
+            let mut language = "plpgsql".to_string();
+            for a in &d.args {
+                if let Some(N::DefElem(e)) = &a.node {
+                    match e.defname.as_str() {
+                        "as" => code = def_elem_value(e),
+                        "language" => language = def_elem_value(e).unwrap_or_default(),
+                        _ => {}
+                    }
+                }
+            }
+            let code = code.ok_or_else(|| PgError::syntax("no inline code specified"))?;
+            if language != "plpgsql" {
+                return Err(PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("language \"{language}\" does not exist"),
+                ));
+            }
+            Statement::Do(code)
+        }
         N::ListenStmt(_) | N::UnlistenStmt(_) | N::NotifyStmt(_) => {
             Statement::Channel(ChannelStmt::of(node).expect("a channel statement"))
         }

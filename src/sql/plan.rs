@@ -86,7 +86,7 @@ mod search_cycle;
 pub mod sequence;
 mod table_expr;
 mod user_func;
-pub use user_func::type_list;
+pub use user_func::{type_list, FuncParams};
 
 pub use coerce::common_type;
 
@@ -101,8 +101,8 @@ pub fn returns_rows(p: &Plan) -> bool {
 pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
     AggCall, AggFunc, Column, Expr, Feed, Frame, FrameBound, JoinKind, ListFn, LockWait, Node,
-    Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind, UserCall, WinFunc,
-    WindowCall, WorkTable,
+    Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind, UserBody, UserCall,
+    WinFunc, WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 

@@ -602,19 +602,32 @@ fn default_text(d: &N, ty: Type) -> PgResult<String> {
     Ok(text)
 }
 
+/// An error of PL/pgSQL's grammar with PostgreSQL's SQLSTATE for it.
+pub fn plpgsql_grammar_error(m: &str) -> PgError {
+    let m = m
+        .strip_prefix("Invalid statement: ")
+        .unwrap_or(m)
+        .to_string();
+    let c = if m.starts_with("unrecognized exception condition") {
+        code::UNDEFINED_OBJECT
+    } else if m.ends_with("is declared CONSTANT") {
+        "22005"
+    } else if m.contains("since it's declared NOT NULL") {
+        code::NULL_VALUE_NOT_ALLOWED
+    } else {
+        code::SYNTAX_ERROR
+    };
+    PgError::new(c, m)
+}
+
 /// Parses a PL/pgSQL body with PL/pgSQL's grammar (pg_query's), for its syntax errors.
 fn check_plpgsql(c: &protobuf::CreateFunctionStmt) -> PgResult<()> {
     let text = N::CreateFunctionStmt(Box::new(c.clone()))
         .deparse(Default::default())
         .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?;
-    pg_query::parse_plpgsql(&text).map(|_| ()).map_err(|e| {
-        let m = e.to_string();
-        let m = m
-            .strip_prefix("Invalid statement: ")
-            .unwrap_or(&m)
-            .to_string();
-        PgError::new(code::SYNTAX_ERROR, m)
-    })
+    pg_query::parse_plpgsql(&text)
+        .map(|_| ())
+        .map_err(|e| plpgsql_grammar_error(&e.to_string()))
 }
 
 fn drop_one(

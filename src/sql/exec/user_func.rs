@@ -1,4 +1,5 @@
-//! Calls of user-defined SQL functions: the body's statements run in order with the call's
+//! Calls of user-defined functions. A PL/pgSQL function goes to the session
+//! (`SessionCtx::call_procedural`, which runs `sql::pl`). A SQL function: the body's statements run in order with the call's
 //! arguments as their parameters, inside the calling statement (its transaction, snapshot
 //! rules and session), as PostgreSQL's functions.c runs a non-inlined SQL function.
 //!
@@ -8,13 +9,17 @@
 
 use super::eval::EvalCx;
 use crate::error::PgResult;
-use crate::sql::plan::UserCall;
+use crate::sql::plan::{UserBody, UserCall};
 use crate::sql::types::Value;
 
 /// Runs `call`'s body (NULL for a function returning void) with the evaluated `args`; the caller has applied STRICT.
 pub(super) fn call(call: &UserCall, args: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
     crate::stack::check()?;
-    let body = &call.body;
+    let body = match &call.body {
+        UserBody::Sql(b) => b,
+        // PL/pgSQL plans and runs its statements through the session (`sql::pl`).
+        UserBody::PlPgSql(f) => return cx.session.call_procedural(f, args),
+    };
     let mut inner = EvalCx {
         params: args,
         outer: Vec::new(),

@@ -23,17 +23,57 @@ use pg_query::protobuf::{self, node::Node as N};
 use super::agg::AggCtx;
 use super::modify::TableCx;
 use super::scope::Scope;
-use super::{loc, Column, Expr, Node, Plan, Planner, SqlBody, UserCall};
+use super::{loc, Column, Expr, Node, Plan, Planner, SqlBody, UserBody, UserCall};
 use crate::catalog::functions::{FuncArg, Function, FunctionDef};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::Type;
 
-/// The parameters of the SQL function whose body is being planned: names reach `$n`.
-#[derive(Debug)]
-pub(super) struct FuncParams {
+/// The names a routine's body may use for `$1` .. `$n`: a SQL function's parameters, or the
+/// variables a PL/pgSQL statement sees (`sql::pl`). Names reach a parameter only where no
+/// column of that name is in scope (columns win).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FuncParams {
+    /// The routine's name, which qualifies every slot (`f.x`).
     pub func: String,
+    /// Slot i's name (`$i+1`); empty for an unnamed parameter.
     pub names: Vec<String>,
+    /// Slot i's other qualifiers (a PL/pgSQL block label, a record variable's name).
+    pub quals: Vec<Vec<String>>,
+    /// Whether slot i is reached by its bare name (a record's field is not: only `r.f`).
+    pub bare: Vec<bool>,
+}
+
+impl FuncParams {
+    /// The parameters of a SQL function: each reached bare or qualified by the function's name.
+    pub fn of_function(func: &str, names: Vec<String>) -> FuncParams {
+        let n = names.len();
+        FuncParams {
+            func: func.to_string(),
+            names,
+            quals: vec![Vec::new(); n],
+            bare: vec![true; n],
+        }
+    }
+
+    /// The slot `fields` names, the innermost (last) declaration first.
+    pub fn lookup(&self, fields: &[String]) -> Option<usize> {
+        let (qual, name) = match fields {
+            [n] => (None, n),
+            [q, n] => (Some(q), n),
+            _ => return None,
+        };
+        (0..self.names.len()).rev().find(|&i| {
+            !self.names[i].is_empty()
+                && self.names[i] == *name
+                && match qual {
+                    None => self.bare[i],
+                    Some(q) => {
+                        (self.bare[i] && *q == self.func) || self.quals[i].iter().any(|x| x == q)
+                    }
+                }
+        })
+    }
 }
 
 /// The search_path a function's `SET search_path` gives its body, if it has one.
@@ -204,7 +244,12 @@ impl Planner<'_> {
             args.push(self.coerce(e, t, want, -1, CoercionContext::Implicit, fc.location)?);
         }
         let ret = Type(f.def.returns);
-        let body = self.plan_sql_function(f.oid, &f.def)?;
+        let body = if f.def.language == "plpgsql" {
+            // Planned statement by statement when it runs (`sql::pl`), as PostgreSQL's PL/pgSQL.
+            UserBody::PlPgSql(f.clone())
+        } else {
+            UserBody::Sql(self.plan_sql_function(f.oid, &f.def)?)
+        };
         Ok(Some((
             Expr::UserCall(Box::new(UserCall {
                 oid: f.oid,
@@ -284,10 +329,10 @@ impl Planner<'_> {
         let tree = crate::sql::parser::parse_tree(&def.body)?;
         let inputs: Vec<&FuncArg> = def.args.iter().filter(|a| a.is_input()).collect();
         let mut types: Vec<Type> = inputs.iter().map(|a| Type(a.type_oid)).collect();
-        let params = Arc::new(FuncParams {
-            func: def.name.clone(),
-            names: inputs.iter().map(|a| a.name.clone()).collect(),
-        });
+        let params = Arc::new(FuncParams::of_function(
+            &def.name,
+            inputs.iter().map(|a| a.name.clone()).collect(),
+        ));
         let path = config_search_path(def);
         let mut stmts = Vec::new();
         let mut writes = Vec::new();
@@ -417,19 +462,15 @@ impl Planner<'_> {
         }))
     }
 
-    /// A name in a SQL function's body that is no column: one of its parameters (`x` or
-    /// `fname.x`), as `$n`.
+    /// Plans with a routine's names for `$1` .. `$n` (PL/pgSQL's variables).
+    pub fn set_variables(&mut self, vars: Arc<FuncParams>) {
+        self.func_params = Some(vars);
+    }
+
+    /// A name in a routine's body that is no column: one of its parameters or variables (`x`,
+    /// `fname.x`, `label.x`, `rec.field`), as `$n`.
     pub(super) fn function_param(&mut self, fields: &[String]) -> Option<(Expr, Type)> {
-        let params = self.func_params.as_ref()?;
-        let name = match fields {
-            [n] => n,
-            [f, n] if *f == params.func => n,
-            _ => return None,
-        };
-        let i = params
-            .names
-            .iter()
-            .position(|p| !p.is_empty() && p == name)?;
+        let i = self.func_params.as_ref()?.lookup(fields)?;
         if self.referenced.len() <= i {
             self.referenced.resize(i + 1, false);
         }

@@ -98,7 +98,17 @@ pub struct UserCall {
     pub name: String,
     pub args: Vec<Expr>,
     pub strict: bool,
-    pub body: std::sync::Arc<SqlBody>,
+    pub body: UserBody,
+}
+
+/// What runs when a user function is called.
+#[derive(Debug, Clone)]
+pub enum UserBody {
+    /// A SQL function's statements, planned with the call.
+    Sql(std::sync::Arc<SqlBody>),
+    /// A PL/pgSQL function: compiled and planned statement by statement when it runs
+    /// (`sql::pl`), through the session.
+    PlPgSql(std::sync::Arc<crate::catalog::functions::Function>),
 }
 
 /// The statements of a SQL function's body, planned with the arguments as parameters `$1` ..

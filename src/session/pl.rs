@@ -1,0 +1,69 @@
+//! The session as PL/pgSQL's SPI (`sql::pl::Spi`): the catalog a body's statements are
+//! planned with, their locks and privileges, sub-transactions for exception blocks, and the
+//! session's cache of compiled functions.
+
+use std::sync::Arc;
+
+use super::Core;
+use crate::catalog::functions::Function;
+use crate::error::PgResult;
+use crate::sql;
+use crate::sql::context::SessionCtx;
+use crate::sql::pl::{Needs, PlCache, Spi};
+use crate::sql::types::Value;
+
+impl Spi for Core {
+    fn tables(&self) -> sql::plan::modify::TableCx<'_> {
+        self.table_cx()
+    }
+
+    fn take_needs(&mut self) -> Needs {
+        Needs {
+            locks: std::mem::take(&mut *self.plan_locks.borrow_mut()),
+            perms: self.plan_perms.take(),
+        }
+    }
+
+    fn acquire(&mut self, needs: &Needs) -> PgResult<()> {
+        if !needs.locks.is_empty() {
+            self.lock_relations(&needs.locks)?;
+        }
+        self.check_perms(&needs.perms)
+    }
+
+    fn sub_begin(&mut self) -> PgResult<usize> {
+        Ok(Core::sub_begin(self))
+    }
+
+    fn sub_end(&mut self, level: usize, commit: bool) -> PgResult<()> {
+        Core::sub_end(self, level, commit);
+        Ok(())
+    }
+
+    fn swap_snapshot(
+        &mut self,
+        snap: Option<crate::txn::Snapshot>,
+    ) -> Option<crate::txn::Snapshot> {
+        std::mem::replace(&mut self.portal_snap, snap)
+    }
+
+    fn pl_cache(&mut self) -> &mut PlCache {
+        &mut self.pl_cache
+    }
+
+    fn as_ctx(&mut self) -> &mut dyn SessionCtx {
+        self
+    }
+}
+
+impl Core {
+    /// `SessionCtx::call_procedural`: runs a PL/pgSQL function.
+    pub(super) fn call_plpgsql(&mut self, f: &Arc<Function>, args: &[Value]) -> PgResult<Value> {
+        sql::pl::call(self, f, args)
+    }
+
+    /// DO.
+    pub(super) fn run_do(&mut self, code: &str) -> PgResult<()> {
+        sql::pl::run_do(self, code)
+    }
+}

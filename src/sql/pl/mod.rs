@@ -1,0 +1,162 @@
+//! PL/pgSQL: DO blocks and functions written in PostgreSQL's procedural language.
+//!
+//! ```text
+//!   body text ──compile.rs──▶ Body (statements, variables, scopes)
+//!                                │  (once per session and function version, `PlCache`)
+//!   call / DO ──run.rs──▶ Frame: variables as values, statements interpreted in order
+//!                                │  each expression or SQL statement: planned at its first
+//!                                │  run with the variables in scope as `$1` .. `$n`
+//!                                ▼
+//!                         Spi (the session): the catalog to plan with, locks and privileges,
+//!                         sub-transactions for exception blocks
+//! ```
+//!
+//! The grammar is PostgreSQL's own (pg_query's `parse_plpgsql`); `compile.rs` turns its JSON
+//! into [`compile::Body`]. `run.rs` interprets it as PostgreSQL's pl_exec.c does: every
+//! expression is a `SELECT <expr>` planned with the variables as parameters, which names reach
+//! where no column of that name is in scope (columns win; PostgreSQL raises an ambiguity error
+//! by default), and every SQL statement is planned the same way. A plan is kept per statement
+//! for the session's later calls and planned again when the catalog changed (its epoch) or a
+//! record variable it reads changed shape.
+//!
+//! # Where it sits
+//!
+//! Expressions call PL/pgSQL functions from inside the executor, which knows only
+//! `SessionCtx`; the session implements `SessionCtx::call_procedural` by calling [`call`] with
+//! itself as the [`Spi`]. The interpreter needs from the session what a statement needs before
+//! it runs (the catalog as the statement sees it, relation locks, privilege checks) and
+//! sub-transactions; [`Spi`] is that edge.
+//!
+//! # Invariants
+//!
+//! 1. A statement of the body runs as its own command: its own earlier writes are visible to
+//!    it, and under READ COMMITTED it takes a new snapshot, as in a VOLATILE PostgreSQL function.
+//! 2. A FOR loop over a query reads with one snapshot, taken when the loop starts; what its body
+//!    writes is not seen by the loop's query.
+//! 3. A block with an EXCEPTION section runs its body in a sub-transaction: an error caught by
+//!    a handler undoes exactly what the body wrote (variables keep their values).
+//! 4. A plan is used only with the catalog epoch and the variable types it was planned for.
+//!
+//! # Bounds
+//!
+//! A body has at most [`compile::MAX_DATUMS`] variables. A session keeps at most
+//! [`MAX_CACHED_FUNCTIONS`] compiled functions; past it the cache is emptied and refilled as
+//! functions run. Recursion is bounded by the stack check (54001) at each call; a loop that
+//! does not end is stopped by statement_timeout or a cancel request, checked at each iteration.
+
+pub mod compile;
+mod conditions;
+mod run;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::catalog::functions::Function;
+use crate::error::{PgError, PgResult};
+use crate::sql::context::SessionCtx;
+use crate::sql::plan::modify::TableCx;
+use crate::sql::types::{Type, Value};
+
+pub use run::Needs;
+
+/// The most compiled functions one session keeps.
+pub const MAX_CACHED_FUNCTIONS: usize = 1000;
+
+/// What the interpreter asks of the session that runs it (PostgreSQL's SPI).
+pub trait Spi: SessionCtx {
+    /// The catalog as the next statement sees it; what planning with it asks for (relation
+    /// locks, privileges) is collected and handed over by [`Spi::take_needs`].
+    fn tables(&self) -> TableCx<'_>;
+    /// The locks and privileges the statement just planned needs.
+    fn take_needs(&mut self) -> Needs;
+    /// Takes the locks and checks the privileges of a statement about to run.
+    fn acquire(&mut self, needs: &Needs) -> PgResult<()>;
+    /// Starts a sub-transaction; returns its level for [`Spi::sub_end`].
+    fn sub_begin(&mut self) -> PgResult<usize>;
+    /// Ends the sub-transaction at `level` (and any above it): kept or undone.
+    fn sub_end(&mut self, level: usize, commit: bool) -> PgResult<()>;
+    /// Sets the snapshot statements read with (a FOR loop's query), returning the previous one.
+    fn swap_snapshot(&mut self, snap: Option<crate::txn::Snapshot>)
+        -> Option<crate::txn::Snapshot>;
+    /// The session's cache of compiled functions.
+    fn pl_cache(&mut self) -> &mut PlCache;
+    fn as_ctx(&mut self) -> &mut dyn SessionCtx;
+}
+
+/// A function compiled for a session, with its statements' plans.
+pub struct Compiled {
+    function: Arc<Function>,
+    state: run::State,
+}
+
+/// The compiled functions of one session, by OID.
+#[derive(Default)]
+pub struct PlCache {
+    functions: HashMap<u32, Compiled>,
+}
+
+/// Runs PL/pgSQL function `f` with `args` (its input parameters, coerced to their types).
+pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Value> {
+    crate::stack::check()?;
+    let def = &f.def;
+    if def.returns_set {
+        return Err(PgError::feature_not_supported(
+            "PL/pgSQL functions returning a set are not supported yet",
+        ));
+    }
+    if def.args.iter().any(|a| a.is_output()) {
+        return Err(PgError::feature_not_supported(
+            "PL/pgSQL functions with OUT parameters are not supported yet",
+        ));
+    }
+    // The session's compiled copy, unless the function changed since (or is running already:
+    // a recursive call compiles its own).
+    let cached = spi
+        .pl_cache()
+        .functions
+        .remove(&f.oid)
+        .filter(|c| Arc::ptr_eq(&c.function, f));
+    let mut compiled = match cached {
+        Some(c) => c,
+        None => Compiled {
+            function: f.clone(),
+            state: run::State::compile_function(def)?,
+        },
+    };
+    let signature = format!(
+        "{}({})",
+        def.name,
+        def.args
+            .iter()
+            .filter(|a| a.is_input())
+            .map(|a| crate::sql::types::cast::format_type_with_typmod(Type(a.type_oid), -1))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let result = run::execute(
+        spi,
+        &mut compiled.state,
+        args,
+        Type(def.returns),
+        &format!("PL/pgSQL function {signature}"),
+    );
+    let cache = spi.pl_cache();
+    if cache.functions.len() >= MAX_CACHED_FUNCTIONS {
+        cache.functions.clear();
+    }
+    cache.functions.insert(f.oid, compiled);
+    result
+}
+
+/// Runs a DO block's code.
+pub fn run_do(spi: &mut dyn Spi, code: &str) -> PgResult<()> {
+    let mut state = run::State::compile_do(code)?;
+    run::execute(
+        spi,
+        &mut state,
+        &[],
+        Type::VOID,
+        "PL/pgSQL function inline_code_block",
+    )
+    .map(|_| ())
+}

@@ -1,0 +1,1429 @@
+//! The interpreter: a call's variables, its statements run in order, and the plans of its
+//! expressions and SQL statements (see the module header in `mod.rs`).
+
+use std::sync::Arc;
+
+use pg_query::protobuf::node::Node as N;
+
+use super::compile::{self, Block, Body, Datum, Site, Stmt, StmtKind, Target};
+use super::conditions;
+use super::Spi;
+use crate::catalog::functions::FunctionDef;
+use crate::error::{code, PgError, PgResult, Severity};
+use crate::sql::exec::{self, EvalCx};
+use crate::sql::plan::{FuncParams, Plan, Planner};
+use crate::sql::types::{cast, io, Type, Value};
+
+/// What a statement needs before it runs: its relation locks and the privileges to check.
+#[derive(Debug, Clone, Default)]
+pub struct Needs {
+    pub locks: Vec<(u32, crate::txn::lock::LockMode)>,
+    pub perms: Vec<crate::sql::privs::RelPerm>,
+}
+
+/// A planned site, with what it was planned for.
+struct Cached {
+    plan: Arc<Plan>,
+    needs: Needs,
+    epoch: u64,
+    /// The types of `$1` .. `$n` it was planned with.
+    types: Vec<Type>,
+}
+
+/// A body with the types of its variables and the plans of its sites, kept between calls.
+pub struct State {
+    body: Body,
+    /// Per datum, a variable's resolved type and typmod (None until resolved).
+    types: Vec<Option<(Type, i32)>>,
+    plans: Vec<Option<Cached>>,
+}
+
+/// A record variable's value: its fields' names, types and values.
+#[derive(Debug, Clone)]
+struct Record {
+    names: Vec<String>,
+    types: Vec<Type>,
+    values: Vec<Value>,
+}
+
+/// How a statement ended.
+enum Flow {
+    Next,
+    Exit(Option<String>),
+    Continue(Option<String>),
+    Return(Option<(Value, Type)>),
+}
+
+/// The text of a CREATE FUNCTION / DO statement with `body` as its body, for PL/pgSQL's
+/// grammar, dollar-quoted with a tag the body does not contain.
+fn dollar_quoted(body: &str) -> String {
+    let mut tag = String::from("$plbody$");
+    let mut n = 0;
+    while body.contains(&tag) {
+        n += 1;
+        tag = format!("$plbody{n}$");
+    }
+    format!("{tag}{body}{tag}")
+}
+
+impl State {
+    fn new(body: Body) -> PgResult<State> {
+        check_conditions(&body.block)?;
+        let n = body.datums.len();
+        let sites = body.sites;
+        Ok(State {
+            body,
+            types: vec![None; n],
+            plans: (0..sites).map(|_| None).collect(),
+        })
+    }
+
+    pub fn compile_function(def: &FunctionDef) -> PgResult<State> {
+        let body = compile::parenthesize_returns(&def.body)?;
+        let args: Vec<String> = def
+            .args
+            .iter()
+            .map(|a| {
+                let ty = crate::sql::types::cast::format_type_with_typmod(Type(a.type_oid), -1);
+                if a.name.is_empty() {
+                    ty
+                } else {
+                    format!("\"{}\" {ty}", a.name.replace('"', "\"\""))
+                }
+            })
+            .collect();
+        let ret = crate::sql::types::cast::format_type_with_typmod(Type(def.returns), -1);
+        let wrapped = format!(
+            "CREATE FUNCTION f({}) RETURNS {ret} LANGUAGE plpgsql AS {}",
+            args.join(", "),
+            dollar_quoted(&body)
+        );
+        let n = def.args.iter().filter(|a| a.is_input()).count();
+        State::new(compile::compile(&wrapped, &body, n, &def.name)?)
+    }
+
+    pub fn compile_do(code: &str) -> PgResult<State> {
+        let body = compile::parenthesize_returns(code)?;
+        let wrapped = format!("DO {}", dollar_quoted(&body));
+        State::new(compile::compile(&wrapped, &body, 0, "inline_code_block")?)
+    }
+}
+
+/// Unknown condition names in handlers are errors before anything runs, as at PostgreSQL's
+/// CREATE FUNCTION.
+fn check_conditions(b: &Block) -> PgResult<()> {
+    fn stmts(list: &[Stmt]) -> PgResult<()> {
+        for s in list {
+            match &s.kind {
+                StmtKind::Block(b) => check_conditions(b)?,
+                StmtKind::If { arms, otherwise } => {
+                    for (_, body) in arms {
+                        stmts(body)?;
+                    }
+                    stmts(otherwise)?;
+                }
+                StmtKind::Case {
+                    arms, otherwise, ..
+                } => {
+                    for (_, body) in arms {
+                        stmts(body)?;
+                    }
+                    if let Some(o) = otherwise {
+                        stmts(o)?;
+                    }
+                }
+                StmtKind::Loop { body, .. }
+                | StmtKind::While { body, .. }
+                | StmtKind::ForInt { body, .. }
+                | StmtKind::ForQuery { body, .. }
+                | StmtKind::ForEach { body, .. } => stmts(body)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+    stmts(&b.body)?;
+    if let Some(h) = &b.handlers {
+        for (conds, body) in &h.arms {
+            for c in conds {
+                if !c.eq_ignore_ascii_case("others")
+                    && !conditions::is_sqlstate(c)
+                    && conditions::by_name(c).is_none()
+                {
+                    return Err(PgError::new(
+                        code::UNDEFINED_OBJECT,
+                        format!("unrecognized exception condition \"{c}\""),
+                    ));
+                }
+            }
+            stmts(body)?;
+        }
+    }
+    Ok(())
+}
+
+struct Frame<'a> {
+    spi: &'a mut dyn Spi,
+    state: &'a mut State,
+    values: Vec<Value>,
+    records: Vec<Option<Record>>,
+    /// ROW_COUNT of the last SQL statement.
+    row_count: u64,
+    /// The errors being handled, innermost last (RAISE; and GET STACKED DIAGNOSTICS).
+    caught: Vec<PgError>,
+    /// `PL/pgSQL function f(integer)`: the start of CONTEXT lines.
+    context: &'a str,
+    /// Whether the error travelling out already names its statement.
+    placed: bool,
+}
+
+/// Runs a compiled body with `args`; the result is cast to `returns` (void: NULL).
+pub fn execute(
+    spi: &mut dyn Spi,
+    state: &mut State,
+    args: &[Value],
+    returns: Type,
+    context: &str,
+) -> PgResult<Value> {
+    let n = state.body.datums.len();
+    // The function's statements read with their own snapshots, not the caller's cursor's.
+    let outer_snap = spi.swap_snapshot(None);
+    let mut frame = Frame {
+        spi,
+        state,
+        values: vec![Value::Null; n],
+        records: vec![None; n],
+        row_count: 0,
+        caught: Vec::new(),
+        context,
+        placed: false,
+    };
+    let result = frame.run(args, returns);
+    frame.spi.swap_snapshot(outer_snap);
+    result
+}
+
+impl Frame<'_> {
+    fn run(&mut self, args: &[Value], returns: Type) -> PgResult<Value> {
+        for (i, a) in args.iter().enumerate().take(self.state.body.n_params) {
+            self.var_type(i)?;
+            self.values[i] = a.clone();
+        }
+        let found = self.state.body.found;
+        self.values[found] = Value::Bool(false);
+        self.state.types[found] = Some((Type::BOOL, -1));
+        let block = self.state.body.block.clone();
+        let flow = self.block(&block).map_err(|e| {
+            if self.placed {
+                e
+            } else {
+                e.with_context(self.context.to_string())
+            }
+        })?;
+        match flow {
+            Flow::Return(v) => match v {
+                _ if returns == Type::VOID => Ok(Value::Null),
+                Some((v, t)) => self.coerce(v, t, returns, -1).map_err(|e| {
+                    e.with_context(format!(
+                        "{} while casting return value to function's return type",
+                        self.context
+                    ))
+                }),
+                None => Ok(Value::Null),
+            },
+            _ if returns == Type::VOID => Ok(Value::Null),
+            _ => Err(PgError::new(
+                code::FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
+                "control reached end of function without RETURN",
+            )
+            .with_context(self.context.to_string())),
+        }
+    }
+
+    /// A variable's type, resolved at its first use (`%TYPE` and type names through the
+    /// planner).
+    fn var_type(&mut self, dno: usize) -> PgResult<(Type, i32)> {
+        if let Some(t) = self.state.types[dno] {
+            return Ok(t);
+        }
+        let Datum::Var { typname, .. } = &self.state.body.datums[dno] else {
+            return Err(PgError::internal("not a scalar variable"));
+        };
+        let typname = typname.clone();
+        let t = if let Some(t) = Type::from_name(&typname) {
+            (t, -1)
+        } else if let Some(col) = typname
+            .strip_suffix("%TYPE")
+            .or_else(|| typname.strip_suffix("%type"))
+        {
+            // `table.column%TYPE`, or a variable's.
+            let parts: Vec<&str> = col.rsplitn(2, '.').collect();
+            if parts.len() == 2 {
+                let plan =
+                    self.plan_text(&format!("SELECT {} FROM {} LIMIT 0", parts[0], parts[1]))?;
+                (plan.columns[0].ty, plan.columns[0].typmod)
+            } else {
+                let e = self
+                    .state
+                    .body
+                    .datums
+                    .iter()
+                    .position(|d| matches!(d, Datum::Var { name, .. } if name == col))
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::UNDEFINED_OBJECT,
+                            format!("type \"{typname}\" does not exist"),
+                        )
+                    })?;
+                self.var_type(e)?
+            }
+        } else if typname.to_lowercase().ends_with("%rowtype") {
+            return Err(PgError::feature_not_supported(
+                "%ROWTYPE variables in PL/pgSQL are not supported yet",
+            ));
+        } else {
+            let plan = self.plan_text(&format!("SELECT NULL::{typname}"))?;
+            (plan.columns[0].ty, plan.columns[0].typmod)
+        };
+        self.state.types[dno] = Some(t);
+        Ok(t)
+    }
+
+    /// Plans a statement that uses no variables (type lookups).
+    fn plan_text(&mut self, text: &str) -> PgResult<Plan> {
+        let node = crate::sql::parser::parse_node(text)?;
+        let mut types = Vec::new();
+        let fmt = self.spi.fmt().clone();
+        let plan = {
+            let tables = self.spi.tables();
+            let mut p = Planner::new(&mut types, &fmt);
+            p.tables = Some(tables);
+            p.plan_query(&node)
+        };
+        self.spi.take_needs();
+        plan
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn stmts(&mut self, list: &[Stmt]) -> PgResult<Flow> {
+        for s in list {
+            match self.stmt(s) {
+                Ok(Flow::Next) => {}
+                Ok(other) => return Ok(other),
+                Err(mut e) => {
+                    // A position in a statement of the body means nothing in the caller's text.
+                    e.position = None;
+                    if self.placed {
+                        return Err(e);
+                    }
+                    self.placed = true;
+                    return Err(e.with_context(format!(
+                        "{} line {} at {}",
+                        self.context,
+                        s.line,
+                        s.kind.describe()
+                    )));
+                }
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn block(&mut self, b: &Block) -> PgResult<Flow> {
+        for &d in &b.decls {
+            self.init_decl(d)?;
+        }
+        let flow = match &b.handlers {
+            None => self.stmts(&b.body)?,
+            Some(h) => {
+                let level = self.spi.sub_begin()?;
+                match self.stmts(&b.body) {
+                    Ok(flow) => {
+                        self.spi.sub_end(level, true)?;
+                        flow
+                    }
+                    Err(e) => {
+                        self.spi.sub_end(level, false)?;
+                        if e.severity == Severity::Fatal {
+                            return Err(e);
+                        }
+                        let arm = h.arms.iter().find(|(conds, _)| {
+                            conds.iter().any(|c| conditions::matches(c, e.code))
+                        });
+                        let Some((_, action)) = arm else {
+                            return Err(e);
+                        };
+                        self.placed = false;
+                        self.values[h.sqlstate] = Value::Text(e.code.to_string());
+                        self.values[h.sqlerrm] = Value::Text(e.message.clone());
+                        self.state.types[h.sqlstate] = Some((Type::TEXT, -1));
+                        self.state.types[h.sqlerrm] = Some((Type::TEXT, -1));
+                        self.caught.push(e);
+                        let r = self.stmts(action);
+                        self.caught.pop();
+                        r?
+                    }
+                }
+            }
+        };
+        Ok(match flow {
+            Flow::Exit(Some(l)) if b.label.as_ref() == Some(&l) => Flow::Next,
+            other => other,
+        })
+    }
+
+    fn init_decl(&mut self, d: usize) -> PgResult<()> {
+        match self.state.body.datums[d].clone() {
+            Datum::Var {
+                name,
+                default,
+                not_null,
+                ..
+            } => {
+                let (ty, typmod) = self.var_type(d)?;
+                let v = match &default {
+                    Some(site) => {
+                        let (v, t) = self.eval(site)?;
+                        self.coerce(v, t, ty, typmod)?
+                    }
+                    None => Value::Null,
+                };
+                if not_null && v.is_null() {
+                    return Err(PgError::new(
+                        code::NULL_VALUE_NOT_ALLOWED,
+                        format!(
+                            "variable \"{name}\" must have a default value, since it's declared NOT NULL"
+                        ),
+                    ));
+                }
+                self.values[d] = v;
+            }
+            Datum::Rec { .. } => self.records[d] = None,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> PgResult<Flow> {
+        match &s.kind {
+            StmtKind::Block(b) => self.block(b),
+            StmtKind::Assign { target, expr } => {
+                let (v, t) = self.eval(expr)?;
+                self.assign(*target, v, t)?;
+                Ok(Flow::Next)
+            }
+            StmtKind::If { arms, otherwise } => {
+                for (cond, body) in arms {
+                    if self.eval_bool(cond)? {
+                        return self.stmts(body);
+                    }
+                }
+                self.stmts(otherwise)
+            }
+            StmtKind::Case {
+                subject,
+                arms,
+                otherwise,
+            } => {
+                if let Some((site, dno)) = subject {
+                    let (v, t) = self.eval(site)?;
+                    self.state.types[*dno] = Some((t, -1));
+                    self.values[*dno] = v;
+                    // Its WHEN expressions were planned for the value's type.
+                }
+                for (cond, body) in arms {
+                    if self.eval_bool(cond)? {
+                        return self.stmts(body);
+                    }
+                }
+                match otherwise {
+                    Some(o) => self.stmts(o),
+                    None => Err(PgError::new(code::CASE_NOT_FOUND, "case not found")
+                        .with_hint("CASE statement is missing ELSE part.")),
+                }
+            }
+            StmtKind::Loop { label, body } => self.looping(label, |f| f.stmts(body).map(Some)),
+            StmtKind::While { label, cond, body } => self.looping(label, |f| {
+                if !f.eval_bool(cond)? {
+                    return Ok(None);
+                }
+                f.stmts(body).map(Some)
+            }),
+            StmtKind::ForInt {
+                label,
+                var,
+                lower,
+                upper,
+                step,
+                reverse,
+                body,
+            } => self.for_int(label, *var, lower, upper, step.as_ref(), *reverse, body),
+            StmtKind::ForQuery {
+                label,
+                target,
+                query,
+                dynamic,
+                body,
+            } => self.for_query(label, target, query, dynamic.as_deref(), body),
+            StmtKind::ForEach {
+                label,
+                target,
+                array,
+                slice,
+                body,
+            } => self.for_each(label, target, array, *slice, body),
+            StmtKind::Exit {
+                is_exit,
+                label,
+                cond,
+            } => {
+                if let Some(c) = cond {
+                    if !self.eval_bool(c)? {
+                        return Ok(Flow::Next);
+                    }
+                }
+                Ok(if *is_exit {
+                    Flow::Exit(label.clone())
+                } else {
+                    Flow::Continue(label.clone())
+                })
+            }
+            StmtKind::Return(expr) => {
+                let v = match expr {
+                    Some(site) => Some(self.eval(site)?),
+                    None => None,
+                };
+                Ok(Flow::Return(v))
+            }
+            StmtKind::Raise {
+                level,
+                condname,
+                message,
+                params,
+                options,
+            } => self.raise(
+                *level,
+                condname.as_deref(),
+                message.as_deref(),
+                params,
+                options,
+            ),
+            StmtKind::Assert { cond, message } => {
+                let ok = self.eval(cond)?.0.as_bool();
+                if ok != Some(true) {
+                    let text = match message {
+                        Some(m) => {
+                            let (v, t) = self.eval(m)?;
+                            if v.is_null() {
+                                return Err(PgError::new(
+                                    code::NULL_VALUE_NOT_ALLOWED,
+                                    "assertion message cannot be null",
+                                ));
+                            }
+                            io::to_text(&v, t, self.spi.fmt())
+                        }
+                        None => "assertion failed".into(),
+                    };
+                    return Err(PgError::new(code::ASSERT_FAILURE, text));
+                }
+                Ok(Flow::Next)
+            }
+            StmtKind::Sql { stmt, into, strict } => {
+                self.sql(stmt, into.as_ref(), *strict)?;
+                Ok(Flow::Next)
+            }
+            StmtKind::Perform(site) => {
+                let (rows, _) = self.run_site(site, &[])?;
+                self.row_count = rows.len() as u64;
+                self.set_found(!rows.is_empty());
+                Ok(Flow::Next)
+            }
+            StmtKind::Dynamic {
+                query,
+                into,
+                strict,
+                params,
+            } => {
+                self.dynamic(query, into.as_ref(), *strict, params)?;
+                Ok(Flow::Next)
+            }
+            StmtKind::GetDiag { stacked, items } => {
+                for (kind, target) in items {
+                    let v = self.diagnostic(*stacked, kind)?;
+                    let t = match v {
+                        Value::Int8(_) => Type::INT8,
+                        _ => Type::TEXT,
+                    };
+                    self.assign(*target, v, t)?;
+                }
+                Ok(Flow::Next)
+            }
+            StmtKind::Null => Ok(Flow::Next),
+        }
+    }
+
+    /// Runs `step` until it returns None (the loop's condition failed) or the loop is left.
+    fn looping(
+        &mut self,
+        label: &Option<String>,
+        mut step: impl FnMut(&mut Self) -> PgResult<Option<Flow>>,
+    ) -> PgResult<Flow> {
+        loop {
+            self.spi.check_interrupts()?;
+            let Some(flow) = step(self)? else {
+                return Ok(Flow::Next);
+            };
+            if let Some(f) = self.after_iteration(label, flow) {
+                return Ok(f);
+            }
+        }
+    }
+
+    /// What a loop does after its body ended with `flow`: None to go on.
+    fn after_iteration(&self, label: &Option<String>, flow: Flow) -> Option<Flow> {
+        match flow {
+            Flow::Next => None,
+            Flow::Continue(None) => None,
+            Flow::Continue(Some(l)) if label.as_ref() == Some(&l) => None,
+            Flow::Exit(None) => Some(Flow::Next),
+            Flow::Exit(Some(l)) if label.as_ref() == Some(&l) => Some(Flow::Next),
+            other => Some(other),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_int(
+        &mut self,
+        label: &Option<String>,
+        var: usize,
+        lower: &Site,
+        upper: &Site,
+        step: Option<&Site>,
+        reverse: bool,
+        body: &[Stmt],
+    ) -> PgResult<Flow> {
+        self.state.types[var] = Some((Type::INT4, -1));
+        let bound = |f: &mut Self, site: &Site, what: &str| -> PgResult<i64> {
+            let (v, t) = f.eval(site)?;
+            let v = f.coerce(v, t, Type::INT4, -1)?;
+            v.as_i64().ok_or_else(|| {
+                PgError::new(
+                    code::NULL_VALUE_NOT_ALLOWED,
+                    format!("{what} of FOR loop cannot be null"),
+                )
+            })
+        };
+        let lo = bound(self, lower, "lower bound")?;
+        let hi = bound(self, upper, "upper bound")?;
+        let by = match step {
+            Some(s) => bound(self, s, "BY value")?,
+            None => 1,
+        };
+        if by <= 0 {
+            return Err(PgError::new(
+                code::INVALID_PARAMETER_VALUE,
+                "BY value of FOR loop must be greater than zero",
+            ));
+        }
+        let mut i = lo;
+        let mut found = false;
+        let flow = loop {
+            if (!reverse && i > hi) || (reverse && i < hi) {
+                break Flow::Next;
+            }
+            self.spi.check_interrupts()?;
+            found = true;
+            self.values[var] = Value::Int4(i as i32);
+            let flow = self.stmts(body)?;
+            if let Some(f) = self.after_iteration(label, flow) {
+                break f;
+            }
+            i = if reverse { i - by } else { i + by };
+            if i < i32::MIN as i64 || i > i32::MAX as i64 {
+                break Flow::Next;
+            }
+        };
+        self.set_found(found);
+        Ok(flow)
+    }
+
+    fn for_query(
+        &mut self,
+        label: &Option<String>,
+        target: &Target,
+        query: &Site,
+        dynamic: Option<&[Site]>,
+        body: &[Stmt],
+    ) -> PgResult<Flow> {
+        let (plan, params) = match dynamic {
+            None => {
+                let (plan, params) = self.prepare(query, false)?;
+                (plan, params)
+            }
+            Some(using) => self.prepare_dynamic(query, using)?,
+        };
+        if !crate::sql::plan::returns_rows(&plan) {
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                "cannot open a query that returns no rows as a FOR loop",
+            ));
+        }
+        self.spi.next_command();
+        let snap = self.spi.snapshot()?;
+        let mut ex = exec::open(plan.clone());
+        let mut found = false;
+        let mut count = 0u64;
+        let flow = loop {
+            let prev = self.spi.swap_snapshot(Some(snap));
+            let row = {
+                let mut cx = EvalCx {
+                    params: &params,
+                    outer: Vec::new(),
+                    session: self.spi.as_ctx(),
+                };
+                ex.next_row(&mut cx)
+            };
+            self.spi.swap_snapshot(prev);
+            let Some(row) = row? else {
+                break Flow::Next;
+            };
+            self.spi.check_interrupts()?;
+            found = true;
+            count += 1;
+            self.assign_row(target, &plan, row)?;
+            let flow = self.stmts(body)?;
+            if let Some(f) = self.after_iteration(label, flow) {
+                break f;
+            }
+        };
+        self.row_count = count;
+        self.set_found(found);
+        Ok(flow)
+    }
+
+    fn for_each(
+        &mut self,
+        label: &Option<String>,
+        target: &Target,
+        array: &Site,
+        slice: i64,
+        body: &[Stmt],
+    ) -> PgResult<Flow> {
+        if slice != 0 {
+            return Err(PgError::feature_not_supported(
+                "FOREACH ... SLICE is not supported yet",
+            ));
+        }
+        let (v, t) = self.eval(array)?;
+        let arr = match v {
+            Value::Array(a) => a,
+            Value::Null => {
+                return Err(PgError::new(
+                    code::NULL_VALUE_NOT_ALLOWED,
+                    "FOREACH expression must not be null",
+                ))
+            }
+            _ => {
+                return Err(PgError::new(
+                    code::DATATYPE_MISMATCH,
+                    format!(
+                        "FOREACH expression must yield an array, not type {}",
+                        t.name()
+                    ),
+                ))
+            }
+        };
+        let elem = arr.elem;
+        for item in arr.items {
+            self.spi.check_interrupts()?;
+            match target {
+                Target::Vars(vars) if vars.len() == 1 => self.assign(vars[0], item, elem)?,
+                _ => {
+                    return Err(PgError::feature_not_supported(
+                        "FOREACH into a record or several variables is not supported yet",
+                    ))
+                }
+            }
+            let flow = self.stmts(body)?;
+            if let Some(f) = self.after_iteration(label, flow) {
+                return Ok(f);
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn raise(
+        &mut self,
+        level: i64,
+        condname: Option<&str>,
+        message: Option<&str>,
+        params: &[Site],
+        options: &[compile::RaiseOpt],
+    ) -> PgResult<Flow> {
+        if condname.is_none() && message.is_none() && options.is_empty() {
+            // RAISE; re-raises the error being handled.
+            return match self.caught.last() {
+                Some(e) => {
+                    self.placed = true;
+                    Err(e.clone())
+                }
+                None => Err(PgError::new(
+                    "0Z002",
+                    "RAISE without parameters cannot be used outside an exception handler",
+                )),
+            };
+        }
+        let mut sqlstate: Option<&'static str> = None;
+        let mut cond_text: Option<String> = None;
+        if let Some(c) = condname {
+            sqlstate = Some(self.condition_code(c)?);
+            cond_text = Some(c.to_string());
+        }
+        let mut text = match message {
+            Some(m) => {
+                let mut out = String::new();
+                let mut values = params.iter();
+                let mut chars = m.chars().peekable();
+                while let Some(ch) = chars.next() {
+                    if ch == '%' {
+                        if chars.peek() == Some(&'%') {
+                            chars.next();
+                            out.push('%');
+                            continue;
+                        }
+                        match values.next() {
+                            Some(site) => {
+                                let (v, t) = self.eval(site)?;
+                                if v.is_null() {
+                                    out.push_str("<NULL>");
+                                } else {
+                                    out.push_str(&io::to_text(&v, t, self.spi.fmt()));
+                                }
+                            }
+                            None => out.push('%'),
+                        }
+                    } else {
+                        out.push(ch);
+                    }
+                }
+                Some(out)
+            }
+            None => None,
+        };
+        let (mut detail, mut hint) = (None, None);
+        let mut objects = crate::error::ErrorObjects::default();
+        for opt in options {
+            let (v, t) = self.eval(&opt.expr)?;
+            if v.is_null() {
+                return Err(PgError::new(
+                    code::NULL_VALUE_NOT_ALLOWED,
+                    "RAISE statement option cannot be null",
+                ));
+            }
+            let s = io::to_text(&v, t, self.spi.fmt());
+            let dup = |what: &str| {
+                PgError::new(
+                    code::SYNTAX_ERROR,
+                    format!("RAISE option already specified: {what}"),
+                )
+            };
+            match opt.kind {
+                0 => {
+                    if sqlstate.is_some() {
+                        return Err(dup("ERRCODE"));
+                    }
+                    sqlstate = Some(self.condition_code(&s)?);
+                    cond_text = Some(s);
+                }
+                1 => {
+                    if text.is_some() {
+                        return Err(dup("MESSAGE"));
+                    }
+                    text = Some(s);
+                }
+                2 => {
+                    if detail.is_some() {
+                        return Err(dup("DETAIL"));
+                    }
+                    detail = Some(s);
+                }
+                3 => {
+                    if hint.is_some() {
+                        return Err(dup("HINT"));
+                    }
+                    hint = Some(s);
+                }
+                4 => objects.column = Some(s),
+                5 => objects.constraint = Some(s),
+                6 => objects.datatype = Some(s),
+                7 => objects.table = Some(s),
+                _ => objects.schema = Some(s),
+            }
+        }
+        let is_error = level >= 21;
+        let sqlstate = sqlstate.unwrap_or(if is_error { "P0001" } else { "00000" });
+        let text = text.or(cond_text).unwrap_or_else(|| sqlstate.to_string());
+        let mut e = PgError::new(sqlstate, text);
+        e.severity = match level {
+            21.. => Severity::Error,
+            19 | 20 => Severity::Warning,
+            18 => Severity::Notice,
+            17 => Severity::Info,
+            15 | 16 => Severity::Log,
+            _ => Severity::Debug(1),
+        };
+        e.detail = detail;
+        e.hint = hint;
+        if objects != crate::error::ErrorObjects::default() {
+            e.objects = Some(Box::new(objects));
+        }
+        if is_error {
+            return Err(e);
+        }
+        if sqlstate == "00000" && e.severity == Severity::Warning {
+            e.code = code::WARNING;
+        }
+        self.spi.notice(e);
+        Ok(Flow::Next)
+    }
+
+    /// The SQLSTATE of a condition name or a written SQLSTATE.
+    fn condition_code(&self, c: &str) -> PgResult<&'static str> {
+        if conditions::is_sqlstate(c) {
+            return Ok(conditions::intern(c));
+        }
+        conditions::by_name(c).ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("unrecognized exception condition \"{c}\""),
+            )
+        })
+    }
+
+    fn diagnostic(&mut self, stacked: bool, kind: &str) -> PgResult<Value> {
+        if !stacked {
+            return Ok(match kind {
+                "ROW_COUNT" => Value::Int8(self.row_count as i64),
+                "PG_CONTEXT" => Value::Text(self.context.to_string()),
+                other => {
+                    return Err(PgError::feature_not_supported(format!(
+                        "GET DIAGNOSTICS {other} is not supported yet"
+                    )))
+                }
+            });
+        }
+        let Some(e) = self.caught.last() else {
+            return Err(PgError::new(
+                "0Z002",
+                "GET STACKED DIAGNOSTICS cannot be used outside an exception handler",
+            ));
+        };
+        let obj = |f: fn(&crate::error::ErrorObjects) -> &Option<String>| {
+            e.objects
+                .as_ref()
+                .and_then(|o| f(o).clone())
+                .unwrap_or_default()
+        };
+        Ok(Value::Text(match kind {
+            "RETURNED_SQLSTATE" => e.code.to_string(),
+            "MESSAGE_TEXT" => e.message.clone(),
+            "PG_EXCEPTION_DETAIL" => e.detail.clone().unwrap_or_default(),
+            "PG_EXCEPTION_HINT" => e.hint.clone().unwrap_or_default(),
+            "PG_EXCEPTION_CONTEXT" => e.context.clone().unwrap_or_default(),
+            "COLUMN_NAME" => obj(|o| &o.column),
+            "CONSTRAINT_NAME" => obj(|o| &o.constraint),
+            "PG_DATATYPE_NAME" => obj(|o| &o.datatype),
+            "TABLE_NAME" => obj(|o| &o.table),
+            "SCHEMA_NAME" => obj(|o| &o.schema),
+            other => {
+                return Err(PgError::feature_not_supported(format!(
+                    "GET STACKED DIAGNOSTICS {other} is not supported yet"
+                )))
+            }
+        }))
+    }
+
+    // ------------------------------------------------------------ SQL
+
+    fn set_found(&mut self, b: bool) {
+        let f = self.state.body.found;
+        self.values[f] = Value::Bool(b);
+    }
+
+    /// The slots `$1` .. `$n` a site sees: its variables in scope, then the fields of its
+    /// assigned records.
+    fn slots(&mut self, site: &Site) -> PgResult<(FuncParams, Vec<Type>, Vec<Value>)> {
+        let mut fp = FuncParams {
+            func: String::new(),
+            ..Default::default()
+        };
+        let mut types = Vec::new();
+        let mut values = Vec::new();
+        let mut records = Vec::new();
+        for e in &site.scope.entries {
+            match &self.state.body.datums[e.dno] {
+                Datum::Var { .. } => {
+                    let (t, _) = self.var_type(e.dno)?;
+                    fp.names.push(e.name.clone());
+                    fp.quals.push(e.labels.clone());
+                    fp.bare.push(true);
+                    types.push(t);
+                    values.push(self.values[e.dno].clone());
+                }
+                Datum::Rec { .. } => records.push(e.clone()),
+                _ => {}
+            }
+        }
+        for e in records {
+            if let Some(r) = &self.records[e.dno] {
+                for (i, name) in r.names.iter().enumerate() {
+                    fp.names.push(name.clone());
+                    fp.quals.push(vec![e.name.clone()]);
+                    fp.bare.push(false);
+                    types.push(r.types[i]);
+                    values.push(r.values[i].clone());
+                }
+            }
+        }
+        Ok((fp, types, values))
+    }
+
+    /// The plan of `site` (as `SELECT <text>` when `expr`) and the values of its parameters:
+    /// the cached plan when it was made for this epoch and these types.
+    fn prepare(&mut self, site: &Site, expr: bool) -> PgResult<(Arc<Plan>, Vec<Value>)> {
+        let (fp, mut types, values) = self.slots(site)?;
+        let epoch = self.spi.instance().catalog.epoch();
+        if let Some(c) = &self.state.plans[site.id] {
+            if c.epoch == epoch && c.types == types {
+                let (plan, needs) = (c.plan.clone(), c.needs.clone());
+                self.spi.acquire(&needs)?;
+                return Ok((plan, values));
+            }
+        }
+        let text = if expr {
+            format!("SELECT {}", site.text)
+        } else {
+            site.text.clone()
+        };
+        let tree = crate::sql::parser::parse_tree(&text)?;
+        let node = match tree.stmts.as_slice() {
+            [one] => one.stmt.as_ref().and_then(|s| s.node.clone()),
+            _ => None,
+        }
+        .ok_or_else(|| {
+            PgError::new(
+                code::SYNTAX_ERROR,
+                format!("query \"{}\" is not a single statement", site.text),
+            )
+        })?;
+        let planned_types = types.clone();
+        let fmt = self.spi.fmt().clone();
+        let plan = {
+            let tables = self.spi.tables();
+            let mut p = Planner::new(&mut types, &fmt);
+            p.tables = Some(tables);
+            p.allow_params = true;
+            p.set_variables(Arc::new(fp));
+            let r = match &node {
+                N::SelectStmt(_) => p.plan_query(&node),
+                N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_) => p.plan_dml(&node),
+                _ => Err(PgError::internal("not a query")),
+            };
+            r.and_then(|plan| p.finish_params().map(|_| plan))
+        };
+        let needs = self.spi.take_needs();
+        let plan = Arc::new(plan.map_err(|mut e| {
+            e.position = None;
+            e
+        })?);
+        if expr && plan.columns.len() != 1 {
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                format!("query \"{}\" returned {} columns", text, plan.columns.len()),
+            ));
+        }
+        self.spi.acquire(&needs)?;
+        self.state.plans[site.id] = Some(Cached {
+            plan: plan.clone(),
+            needs,
+            epoch,
+            types: planned_types,
+        });
+        Ok((plan, values))
+    }
+
+    /// Runs a plan to its end: its rows and the rows it wrote.
+    fn run_plan(&mut self, plan: &Plan, params: &[Value]) -> PgResult<(Vec<Vec<Value>>, u64)> {
+        self.spi.next_command();
+        let mut cx = EvalCx {
+            params,
+            outer: Vec::new(),
+            session: self.spi.as_ctx(),
+        };
+        let (rows, err, affected) = exec::run_plan_counted(plan, &mut cx);
+        if let Some(e) = err {
+            return Err(e);
+        }
+        let n = affected.unwrap_or(rows.len() as u64);
+        Ok((rows.into_iter().map(|r| r.to_vec()).collect(), n))
+    }
+
+    /// Runs a site's query: its rows and the rows it wrote.
+    fn run_site(&mut self, site: &Site, _using: &[Value]) -> PgResult<(Vec<Vec<Value>>, u64)> {
+        let (plan, params) = self.prepare(site, false)?;
+        self.run_plan(&plan, &params)
+    }
+
+    /// Evaluates an expression site: its value and type (NULL without a row).
+    fn eval(&mut self, site: &Site) -> PgResult<(Value, Type)> {
+        let (plan, params) = self.prepare(site, true)?;
+        let ty = plan.columns[0].ty;
+        let mut cx = EvalCx {
+            params: &params,
+            outer: Vec::new(),
+            session: self.spi.as_ctx(),
+        };
+        let mut ex = exec::open(&*plan);
+        let first = ex.next_row(&mut cx)?;
+        if first.is_some() && ex.next_row(&mut cx)?.is_some() {
+            return Err(PgError::new(
+                code::CARDINALITY_VIOLATION,
+                format!("query \"SELECT {}\" returned more than one row", site.text),
+            ));
+        }
+        let v = first
+            .and_then(|r| r.into_iter().next())
+            .unwrap_or(Value::Null);
+        Ok((v, ty))
+    }
+
+    fn eval_bool(&mut self, site: &Site) -> PgResult<bool> {
+        let (v, t) = self.eval(site)?;
+        if t != Type::BOOL && !v.is_null() {
+            let v = self.coerce(v, t, Type::BOOL, -1)?;
+            return Ok(v.as_bool() == Some(true));
+        }
+        Ok(v.as_bool() == Some(true))
+    }
+
+    fn coerce(&self, v: Value, from: Type, to: Type, typmod: i32) -> PgResult<Value> {
+        if v.is_null() || (from == to && typmod < 0) {
+            return Ok(v);
+        }
+        match cast::cast(v.clone(), from, to, typmod, self.spi.fmt()) {
+            Ok(v) => Ok(v),
+            Err(e) if e.code == code::CANNOT_COERCE || e.code == code::DATATYPE_MISMATCH => {
+                // PL/pgSQL converts through text where no cast applies.
+                let s = io::to_text(&v, from, self.spi.fmt());
+                io::from_text(&s, to, typmod, self.spi.fmt())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn assign(&mut self, target: usize, v: Value, from: Type) -> PgResult<()> {
+        match self.state.body.datums[target].clone() {
+            Datum::Var {
+                name,
+                constant,
+                not_null,
+                ..
+            } => {
+                if constant {
+                    return Err(PgError::new(
+                        code::SYNTAX_ERROR,
+                        format!("variable \"{name}\" is declared CONSTANT"),
+                    ));
+                }
+                let (ty, typmod) = self.var_type(target)?;
+                let v = self.coerce(v, from, ty, typmod)?;
+                if not_null && v.is_null() {
+                    return Err(PgError::new(
+                        code::NULL_VALUE_NOT_ALLOWED,
+                        format!(
+                            "null value cannot be assigned to variable \"{name}\" declared NOT NULL"
+                        ),
+                    ));
+                }
+                self.values[target] = v;
+                Ok(())
+            }
+            Datum::Row { fields } => {
+                let values = match v {
+                    Value::Record(r) => r,
+                    other => vec![other],
+                };
+                for (f, v) in fields.iter().zip(values) {
+                    self.assign(*f, v, from)?;
+                }
+                Ok(())
+            }
+            _ => Err(PgError::feature_not_supported(
+                "assignment to this kind of PL/pgSQL variable is not supported yet",
+            )),
+        }
+    }
+
+    /// Puts a row of `plan` into `target` (missing columns: NULL; extra: ignored).
+    fn assign_row(
+        &mut self,
+        target: &Target,
+        plan: &Plan,
+        row: crate::sql::exec::Row,
+    ) -> PgResult<()> {
+        let values = row.to_vec();
+        match target {
+            Target::Vars(vars) => {
+                for (i, var) in vars.iter().enumerate() {
+                    let (v, t) = match values.get(i) {
+                        Some(v) => (v.clone(), plan.columns[i].ty),
+                        None => (Value::Null, Type::UNKNOWN),
+                    };
+                    self.assign(*var, v, t)?;
+                }
+            }
+            Target::Rec(r) => {
+                self.records[*r] = Some(Record {
+                    names: plan.columns.iter().map(|c| c.name.clone()).collect(),
+                    types: plan.columns.iter().map(|c| c.ty).collect(),
+                    values,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A SQL statement of the body: a query or data change with variables, or a utility
+    /// statement.
+    fn sql(&mut self, site: &Site, into: Option<&Target>, strict: bool) -> PgResult<()> {
+        let tree = crate::sql::parser::parse_tree(&site.text)?;
+        let node = tree
+            .stmts
+            .first()
+            .and_then(|s| s.stmt.as_ref())
+            .and_then(|s| s.node.as_ref());
+        let is_query = matches!(
+            node,
+            Some(N::SelectStmt(_) | N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_))
+        ) && !matches!(node, Some(N::SelectStmt(s)) if crate::sql::ddl::create_as::is_select_into(s));
+        if !is_query {
+            if into.is_some() {
+                return Err(PgError::new(
+                    code::SYNTAX_ERROR,
+                    "INTO used with a command that cannot return data",
+                ));
+            }
+            let n = node
+                .cloned()
+                .ok_or_else(|| PgError::syntax("empty statement"))?;
+            self.utility(&n)?;
+            return Ok(());
+        }
+        let (plan, params) = self.prepare(site, false)?;
+        let returns = crate::sql::plan::returns_rows(&plan);
+        let is_select = matches!(node, Some(N::SelectStmt(_)));
+        if is_select && into.is_none() {
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                "query has no destination for result data",
+            )
+            .with_hint("If you want to discard the results of a SELECT, use PERFORM instead."));
+        }
+        if into.is_some() && !returns {
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                "INTO used with a command that cannot return data",
+            ));
+        }
+        let (rows, n) = self.run_plan(&plan, &params)?;
+        self.row_count = n;
+        match into {
+            None => self.set_found(n > 0),
+            Some(target) => {
+                if rows.is_empty() && strict {
+                    return Err(PgError::new(code::NO_DATA_FOUND, "query returned no rows"));
+                }
+                if rows.len() > 1 && (strict || !is_select) {
+                    return Err(PgError::new(
+                        code::TOO_MANY_ROWS,
+                        "query returned more than one row",
+                    )
+                    .with_hint("Make sure the query returns a single row, or use LIMIT 1."));
+                }
+                self.set_found(!rows.is_empty());
+                let row = rows.into_iter().next();
+                match row {
+                    Some(r) => self.assign_row(target, &plan, r)?,
+                    None => self.assign_nulls(target, &plan)?,
+                }
+                self.row_count = self.row_count.min(1).max(n.min(1));
+            }
+        }
+        Ok(())
+    }
+
+    fn assign_nulls(&mut self, target: &Target, plan: &Plan) -> PgResult<()> {
+        match target {
+            Target::Vars(vars) => {
+                for v in vars {
+                    self.assign(*v, Value::Null, Type::UNKNOWN)?;
+                }
+            }
+            Target::Rec(r) => {
+                self.records[*r] = Some(Record {
+                    names: plan.columns.iter().map(|c| c.name.clone()).collect(),
+                    types: plan.columns.iter().map(|c| c.ty).collect(),
+                    values: vec![Value::Null; plan.columns.len()],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// A utility statement (DDL, NOTIFY, SET) as the body wrote it.
+    fn utility(&mut self, node: &N) -> PgResult<()> {
+        use crate::sql::{ChannelStmt, Statement};
+        let mut types = Vec::new();
+        let fmt = self.spi.fmt().clone();
+        let analyzed = {
+            let tables = self.spi.tables();
+            crate::sql::analyze_in(
+                node,
+                &mut types,
+                &fmt,
+                crate::sql::Mode::Simple,
+                Some(&tables),
+            )
+        };
+        let needs = self.spi.take_needs();
+        let stmt = analyzed?.stmt;
+        self.spi.acquire(&needs)?;
+        self.spi.next_command();
+        match stmt {
+            Statement::Ddl(d) => {
+                crate::sql::ddl::execute(&d, self.spi.as_ctx())?;
+            }
+            Statement::Channel(ChannelStmt::Notify { channel, payload }) => {
+                self.spi.notify(&channel, &payload)?;
+            }
+            Statement::Set {
+                name,
+                value: crate::sql::SetValue::Values(v),
+                local,
+            } => {
+                self.spi.set_setting(&name, &v.join(", "), local)?;
+            }
+            Statement::NoOp(_) => {}
+            other => {
+                return Err(PgError::feature_not_supported(format!(
+                    "{} in PL/pgSQL is not supported yet",
+                    crate::sql::tag_of(&other)
+                )))
+            }
+        }
+        self.row_count = 0;
+        Ok(())
+    }
+
+    /// EXECUTE: the query's text evaluated, then planned with the USING values as `$n`.
+    fn prepare_dynamic(
+        &mut self,
+        query: &Site,
+        using: &[Site],
+    ) -> PgResult<(Arc<Plan>, Vec<Value>)> {
+        let (q, t) = self.eval(query)?;
+        if q.is_null() {
+            return Err(PgError::new(
+                code::NULL_VALUE_NOT_ALLOWED,
+                "query string argument of EXECUTE is null",
+            ));
+        }
+        let text = io::to_text(&q, t, self.spi.fmt());
+        let mut params = Vec::new();
+        let mut types = Vec::new();
+        for u in using {
+            let (v, t) = self.eval(u)?;
+            params.push(v);
+            types.push(t);
+        }
+        let tree = crate::sql::parser::parse_tree(&text)?;
+        let node = match tree.stmts.as_slice() {
+            [one] => one.stmt.as_ref().and_then(|s| s.node.clone()),
+            [] => None,
+            _ => {
+                return Err(PgError::feature_not_supported(
+                    "EXECUTE of several statements is not supported",
+                ))
+            }
+        }
+        .ok_or_else(|| PgError::syntax("empty query string in EXECUTE"))?;
+        if !matches!(
+            node,
+            N::SelectStmt(_) | N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_)
+        ) || matches!(&node, N::SelectStmt(s) if crate::sql::ddl::create_as::is_select_into(s))
+        {
+            return Err(PgError::new(code::SYNTAX_ERROR, "DYNAMIC_UTILITY").with_detail(text));
+        }
+        let fmt = self.spi.fmt().clone();
+        let plan = {
+            let tables = self.spi.tables();
+            let mut p = Planner::new(&mut types, &fmt);
+            p.tables = Some(tables);
+            p.allow_params = true;
+            let r = match &node {
+                N::SelectStmt(_) => p.plan_query(&node),
+                _ => p.plan_dml(&node),
+            };
+            r.and_then(|plan| p.finish_params().map(|_| plan))
+        };
+        let needs = self.spi.take_needs();
+        let plan = plan?;
+        self.spi.acquire(&needs)?;
+        Ok((Arc::new(plan), params))
+    }
+
+    fn dynamic(
+        &mut self,
+        query: &Site,
+        into: Option<&Target>,
+        strict: bool,
+        using: &[Site],
+    ) -> PgResult<()> {
+        let prepared = self.prepare_dynamic(query, using);
+        let (plan, params) = match prepared {
+            Ok(p) => p,
+            Err(e) if e.message == "DYNAMIC_UTILITY" => {
+                // A utility statement: run as the body would, without parameters.
+                if into.is_some() {
+                    return Err(PgError::new(
+                        code::SYNTAX_ERROR,
+                        "INTO used with a command that cannot return data",
+                    ));
+                }
+                let text = e.detail.clone().unwrap_or_default();
+                let node = crate::sql::parser::parse_node(&text)?;
+                return self.utility(&node);
+            }
+            Err(e) => return Err(e),
+        };
+        let (rows, n) = self.run_plan(&plan, &params)?;
+        self.row_count = n;
+        if let Some(target) = into {
+            if rows.is_empty() && strict {
+                return Err(PgError::new(code::NO_DATA_FOUND, "query returned no rows"));
+            }
+            if rows.len() > 1 && strict {
+                return Err(PgError::new(
+                    code::TOO_MANY_ROWS,
+                    "query returned more than one row",
+                ));
+            }
+            match rows.into_iter().next() {
+                Some(r) => self.assign_row(target, &plan, r)?,
+                None => self.assign_nulls(target, &plan)?,
+            }
+        }
+        Ok(())
+    }
+}
