@@ -38,6 +38,8 @@ fn main() {
         .expect("tokio runtime");
     // The data directory is locked and read back before the server listens: no session ever
     // sees a half-restored instance.
+    // Restoring rebuilds expression indexes, which the executor evaluates.
+    threadgres::sql::exec::index_keys::register();
     let instance = match threadgres::instance::Instance::open(config.clone()) {
         Ok(i) => i,
         Err(e) => {

@@ -137,10 +137,53 @@ impl Persistence {
 pub struct IndexDef {
     pub oid: Oid,
     pub name: String,
-    /// Positions of the indexed columns in the table's column list.
+    /// Positions of the indexed columns in the table's column list. For an index with
+    /// expressions or a predicate ([`IndexDef::exprs`]), every column those read, in table order
+    /// (what an update must change to need new entries, and what DROP COLUMN must not remove).
     pub columns: Vec<usize>,
     pub unique: bool,
     pub primary: bool,
+    /// The key items and predicate of an expression or partial index; None for a plain index,
+    /// whose key is `columns`.
+    pub exprs: Option<Box<IndexExprs>>,
+    /// USING hash (equality only) rather than btree.
+    pub hash: bool,
+}
+
+/// What an expression or partial index is made of, as SQL text over the table's columns
+/// (PostgreSQL keeps node trees in pg_index.indexprs / indpred; the text is parsed and bound
+/// again where the index is maintained or planned).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexExprs {
+    pub items: Vec<IndexItem>,
+    /// WHERE: only rows for which it is true are in the index.
+    pub predicate: Option<String>,
+}
+
+/// One item of an index key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IndexItem {
+    /// A column's position in the table's column list.
+    Column(usize),
+    /// An expression (deparsed SQL text).
+    Expr(String),
+}
+
+impl IndexDef {
+    /// Whether the key is the columns themselves, on every row (no expression, no predicate):
+    /// the only kind the planner's column paths, foreign keys and ON CONFLICT's column lists
+    /// use.
+    pub fn plain(&self) -> bool {
+        self.exprs.is_none()
+    }
+
+    /// The number of key items.
+    pub fn width(&self) -> usize {
+        match &self.exprs {
+            None => self.columns.len(),
+            Some(x) => x.items.len(),
+        }
+    }
 }
 
 /// What a constraint checks (pg_constraint.contype).

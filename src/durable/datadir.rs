@@ -13,8 +13,9 @@ use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 
 /// The version of the data directory's file formats: a server refuses a directory written in
-/// another. 2: constraints carry DEFERRABLE / INITIALLY DEFERRED.
-pub const FORMAT_VERSION: u32 = 2;
+/// another. 2: constraints carry DEFERRABLE / INITIALLY DEFERRED. 3: index definitions carry
+/// expressions, a predicate and the hash method.
+pub const FORMAT_VERSION: u32 = 3;
 /// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
 /// directory without it was never initialized completely.
 pub const VERSION_FILE: &str = "THREADGRES_VERSION";

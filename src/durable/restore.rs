@@ -387,7 +387,12 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
     let snap = txns.snapshot(&slot, cell.top(), 0);
     let mut databases = Vec::new();
     let mut data: HashMap<u32, Arc<TableData>> = HashMap::default();
-    let mut indexes: Vec<(Arc<TableData>, Vec<crate::catalog::IndexDef>)> = Vec::new();
+    type Indexes = (
+        Arc<TableData>,
+        Vec<crate::catalog::ColumnDef>,
+        Vec<crate::catalog::IndexDef>,
+    );
+    let mut indexes: Vec<Indexes> = Vec::new();
     // Schemas before relations, comments after them; tables, views and sequences before the
     // indexes that share their tables' data; nothing of a database dropped since.
     let live: HashSet<String> = image
@@ -437,7 +442,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     d.set_storage(img.storage);
                 }
                 if img.kind == RelKind::Table && !img.indexes.is_empty() {
-                    indexes.push((d.clone(), img.indexes.clone()));
+                    indexes.push((d.clone(), img.columns.clone(), img.indexes.clone()));
                 }
                 data.insert(img.oid, d.clone());
                 if let Some(t) = img.row_type {
@@ -482,8 +487,9 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
     // Indexes are not logged: every tree is built from the rows here (the time is logged).
     let building = Instant::now();
     let mut built = 0u64;
-    for (d, defs) in &indexes {
-        d.rebuild_indexes(defs);
+    for (d, columns, defs) in &indexes {
+        d.rebuild_indexes(columns, defs)
+            .map_err(|e| failed(format!("rebuilding an index: {}", e.message)))?;
         built += defs.len() as u64;
     }
     let index_seconds = building.elapsed().as_secs_f64();

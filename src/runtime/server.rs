@@ -64,6 +64,7 @@ impl Server {
 
     /// A server for `instance` (made by `Instance::open` on its data directory, or `new`).
     pub async fn bind_instance(instance: Arc<Instance>) -> std::io::Result<Server> {
+        crate::sql::exec::index_keys::register();
         let config = &instance.config;
         // The process's CPUs, recorded before any shard thread is bound (see `cpus`).
         crate::cpus::process_cpus();

@@ -64,6 +64,28 @@ pub struct KeySpec {
     pub unique: bool,
     /// Where the constraint stands in the statement (-1: nowhere), for error positions.
     pub location: i32,
+    /// CREATE INDEX over expressions or with WHERE (then `columns` is empty).
+    pub exprs: Option<Box<IndexExprSpec>>,
+    /// USING hash.
+    pub hash: bool,
+}
+
+/// The items and predicate of CREATE INDEX over expressions or with WHERE.
+#[derive(Debug, Clone)]
+pub struct IndexExprSpec {
+    /// Each key item: a column by name, or an expression (deparsed text) with the name
+    /// PostgreSQL gives its index column (None: `expr`).
+    pub items: Vec<KeyItemSpec>,
+    pub predicate: Option<String>,
+    /// The statement's nodes of the expressions (items in order, then the predicate), bound
+    /// to check them with positions in the statement.
+    pub nodes: Vec<N>,
+}
+
+#[derive(Debug, Clone)]
+pub enum KeyItemSpec {
+    Column(String),
+    Expr(String, Option<String>),
 }
 
 /// A CHECK of CREATE TABLE: its name if given, its expression's text, and the one column it
@@ -238,6 +260,28 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
         primary: c.contype == ConstrType::ConstrPrimary as i32,
         unique: true,
         location: c.location,
+        exprs: None,
+        hash: false,
+    }
+}
+
+/// The name PostgreSQL gives the index column of an expression (FigureColname): a function's
+/// name, a cast's operand's or type's; None for the others (`expr`).
+pub(super) fn index_column_name(n: &N) -> Option<String> {
+    match n {
+        N::FuncCall(f) => names_of(&f.funcname).last().cloned(),
+        N::ColumnRef(c) => c.fields.last().and_then(str_of).map(str::to_string),
+        N::TypeCast(t) => t
+            .arg
+            .as_ref()
+            .and_then(|a| a.node.as_ref())
+            .and_then(index_column_name)
+            .or_else(|| {
+                t.type_name
+                    .as_ref()
+                    .and_then(|tn| names_of(&tn.names).last().cloned())
+            }),
+        _ => None,
     }
 }
 
@@ -313,30 +357,63 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 .as_ref()
                 .map(rel_name)
                 .ok_or_else(|| PgError::syntax("CREATE INDEX without a table"))?;
-            let mut columns = Vec::new();
+            let mut items = Vec::new();
+            let mut nodes = Vec::new();
             for p in &i.index_params {
-                match p.node.as_ref() {
-                    Some(N::IndexElem(e)) if !e.name.is_empty() && e.expr.is_none() => {
-                        columns.push(e.name.clone())
+                let Some(N::IndexElem(e)) = p.node.as_ref() else {
+                    return Err(PgError::syntax("unexpected index element"));
+                };
+                let expr = e.expr.as_ref().and_then(|x| x.node.as_ref());
+                items.push(match expr {
+                    None => KeyItemSpec::Column(e.name.clone()),
+                    // `(a)` is the column itself, as PostgreSQL makes of it.
+                    Some(N::ColumnRef(c)) if c.fields.len() == 1 => match c.fields[0].node {
+                        Some(N::String(ref s)) => KeyItemSpec::Column(s.sval.clone()),
+                        _ => KeyItemSpec::Expr(deparse_expr(expr.expect("matched"))?, None),
+                    },
+                    Some(x) => {
+                        nodes.push(x.clone());
+                        KeyItemSpec::Expr(deparse_expr(x)?, index_column_name(x))
                     }
-                    _ => {
-                        return Err(PgError::feature_not_supported(
-                            "indexes on expressions are not supported yet",
-                        ))
-                    }
+                });
+            }
+            let predicate = match i.where_clause.as_ref().and_then(|w| w.node.as_ref()) {
+                Some(w) => {
+                    nodes.push(w.clone());
+                    Some(deparse_expr(w)?)
                 }
-            }
-            if i.where_clause.is_some() {
-                return Err(PgError::feature_not_supported(
-                    "partial indexes are not supported yet",
-                ));
-            }
-            if !i.access_method.is_empty() && i.access_method != "btree" {
-                return Err(PgError::feature_not_supported(format!(
-                    "access method \"{}\" is not supported",
-                    i.access_method
-                )));
-            }
+                None => None,
+            };
+            let hash = match i.access_method.as_str() {
+                "" | "btree" => false,
+                "hash" => true,
+                m => {
+                    return Err(PgError::feature_not_supported(format!(
+                        "access method \"{m}\" is not supported"
+                    )))
+                }
+            };
+            let plain =
+                predicate.is_none() && items.iter().all(|it| matches!(it, KeyItemSpec::Column(_)));
+            let (columns, exprs) = if plain {
+                let cols = items
+                    .into_iter()
+                    .map(|it| match it {
+                        KeyItemSpec::Column(c) => c,
+                        KeyItemSpec::Expr(t, _) => t,
+                    })
+                    .collect();
+                (cols, None)
+            } else {
+                (
+                    Vec::new(),
+                    Some(Box::new(IndexExprSpec {
+                        items,
+                        predicate,
+                        nodes,
+                    })),
+                )
+            };
             Ok(Ddl::CreateIndex {
                 table,
                 key: KeySpec {
@@ -345,6 +422,8 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     primary: i.primary,
                     unique: i.unique,
                     location: -1,
+                    exprs,
+                    hash,
                 },
                 if_not_exists: i.if_not_exists,
             })
@@ -966,6 +1045,22 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         } => {
             let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
             grant::check_owner(cx, &t)?;
+            if key.hash {
+                let width = key
+                    .exprs
+                    .as_ref()
+                    .map_or(key.columns.len(), |x| x.items.len());
+                if width > 1 {
+                    return Err(PgError::feature_not_supported(
+                        "access method \"hash\" does not support multicolumn indexes",
+                    ));
+                }
+                if key.unique {
+                    return Err(PgError::feature_not_supported(
+                        "access method \"hash\" does not support unique indexes",
+                    ));
+                }
+            }
             // DefineIndex: the index goes into the table's schema, which needs CREATE.
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             if let Some(n) = &key.name {

@@ -71,6 +71,7 @@ use super::types::{self, Value};
 mod conflict;
 mod ikey;
 mod image;
+mod index_keys;
 pub mod log;
 mod packed;
 mod read;
@@ -78,6 +79,7 @@ mod store;
 
 pub use conflict::{find_conflict, Conflict};
 pub use ikey::IKey;
+pub use index_keys::{key_of, register_compiler, Compiler, KeyExprs};
 pub use packed::{PackedRow, RowPacker};
 pub use read::{
     fetch, index_scan, index_scan_back, is_empty, next_version, read, read_latest, root_keys, scan,
@@ -251,6 +253,8 @@ pub struct TableData {
     /// The index trees by index OID. Which of them a statement maintains is decided by the
     /// relation version it planned with (its `indexes`).
     trees: RwLock<Vec<(Oid, Arc<KeyTree>)>>,
+    /// The compiled keys of expression and partial indexes by index OID (`index_keys.rs`).
+    key_exprs: RwLock<Vec<(Oid, Arc<dyn KeyExprs>)>>,
     /// A sequence's options and counter (`sql::sequence`); None for tables and indexes.
     pub sequence: Option<catalog::sequence::Sequence>,
     /// Rows inserted, updated or deleted since the background vacuum last looked (added once
@@ -342,6 +346,7 @@ impl TableData {
     /// Forgets an index's tree (DROP INDEX once no version refers to it).
     pub fn drop_tree(&self, oid: Oid) {
         self.trees.write().retain(|(o, _)| *o != oid);
+        self.forget_key_exprs(oid);
     }
 }
 
@@ -354,7 +359,8 @@ pub enum WriteError {
     /// try again.
     Wait(Arc<TxnCell>),
     /// The change is made but its log record could not be appended (a full disk, a failed
-    /// log): the statement fails, and its (sub)transaction's abort undoes the change.
+    /// log), or an index expression failed on the row (before any change): the statement
+    /// fails, and its (sub)transaction's abort undoes what was changed.
     Log(crate::error::PgError),
 }
 
@@ -398,18 +404,20 @@ fn check_unique<'r>(
         if !def.unique {
             continue;
         }
-        let key = Key::of(row, &def.columns);
+        let Some(key) = key_of(rel, def, row).map_err(WriteError::Log)? else {
+            continue; // not in a partial index
+        };
         if key.has_null() {
             continue; // NULLs are distinct
         }
         if let Some(old) = old {
-            if Key::of(old, &def.columns) == key {
+            if key_of(rel, def, old).map_err(WriteError::Log)?.as_ref() == Some(&key) {
                 continue; // unchanged: the old version already holds it
             }
         }
         guards.push(tree.lock_key(&key));
         for root in tree.rows_of(&key) {
-            match rel.data.heap.probe_key(root, w.cell, &def.columns, &key) {
+            match probe_key(rel, def, root, w.cell, &key) {
                 Probe::Dead => {}
                 Probe::Live(_) => {
                     return Err(WriteError::Unique {
@@ -422,6 +430,40 @@ fn check_unique<'r>(
         }
     }
     Ok(())
+}
+
+/// For a unique check: whether the chain rooted at `root` holds a version whose key in `def`
+/// is `key` and that is live or may become live (see `RowHeap::probe_key`). A version whose
+/// expression fails cannot have been entered under any key, so it holds none.
+fn probe_key(rel: &Rel, def: &catalog::IndexDef, root: RowId, me: &TxnCell, key: &Key) -> Probe {
+    match def.exprs {
+        None => rel.data.heap.probe_key(root, me, &def.columns, key),
+        Some(_) => rel.data.heap.probe_row(
+            root,
+            me,
+            |row| matches!(key_of(rel, def, row), Ok(Some(k)) if k == *key),
+        ),
+    }
+}
+
+/// The stored keys of `row` for each of `trees` (None: not in that partial index).
+fn ikeys_of(
+    rel: &Rel,
+    trees: &[(usize, Arc<KeyTree>)],
+    row: &[Value],
+) -> Result<Vec<Option<IKey>>, WriteError> {
+    trees
+        .iter()
+        .map(|(i, _)| {
+            let def = &rel.indexes[*i];
+            match def.exprs {
+                None => Ok(Some(IKey::of_columns(row, &def.columns))),
+                Some(_) => Ok(key_of(rel, def, row)
+                    .map_err(WriteError::Log)?
+                    .map(IKey::from_key)),
+            }
+        })
+        .collect()
 }
 
 fn trees_of(rel: &Rel) -> Vec<(usize, Arc<KeyTree>)> {
@@ -437,15 +479,14 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
     let trees = trees_of(rel);
     let mut guards = Vec::new();
     check_unique(rel, &trees, row, None, w, &mut guards)?;
-    let keys: Vec<IKey> = trees
-        .iter()
-        .map(|(i, _)| IKey::of_columns(row, &rel.indexes[*i].columns))
-        .collect();
+    let keys = ikeys_of(rel, &trees, row)?;
     let packed = PackedRow::encode(row);
     let rec = log::Pending::insert(rel, w.cell, packed.body());
     let id = rel.data.heap.0.insert(packed, w.cell, w.cid);
     for ((_, tree), key) in trees.iter().zip(keys) {
-        tree.insert_ikey(key, id);
+        if let Some(key) = key {
+            tree.insert_ikey(key, id);
+        }
     }
     drop(guards);
     if let Some(r) = rec {
@@ -543,10 +584,7 @@ pub fn update(
     let trees = trees_of(rel);
     let mut guards = Vec::new();
     check_unique(rel, &trees, &new, Some(old), w, &mut guards)?;
-    let keys: Vec<IKey> = trees
-        .iter()
-        .map(|(i, _)| IKey::of_columns(&new, &rel.indexes[*i].columns))
-        .collect();
+    let keys = ikeys_of(rel, &trees, &new)?;
     let new = PackedRow::encode(&new);
     let rec = log::Pending::update(rel, w.cell, new.body());
     match rel
@@ -557,7 +595,9 @@ pub fn update(
     {
         Ok(n) => {
             for ((_, tree), key) in trees.iter().zip(keys) {
-                tree.insert_ikey(key, n);
+                if let Some(key) = key {
+                    tree.insert_ikey(key, n);
+                }
             }
             drop(guards);
             if let Some(r) = rec {
@@ -611,8 +651,14 @@ pub fn vacuum(
     let trees = trees_of(rel);
     rel.data.heap.0.vacuum(horizon, now, |row, root| {
         for (i, tree) in &trees {
-            let key = IKey::of(&row.columns(&rel.indexes[*i].columns));
-            tree.remove_ikey(&key, root);
+            let def = &rel.indexes[*i];
+            if def.exprs.is_none() {
+                tree.remove_ikey(&IKey::of(&row.columns(&def.columns)), root);
+            } else if let Ok(Some(key)) = key_of(rel, def, &row.decode()) {
+                // The expression gave this key when the entry was made (it is immutable); a
+                // row it fails on never had an entry.
+                tree.remove_ikey(&IKey::from_key(key), root);
+            }
         }
     })
 }
@@ -659,6 +705,8 @@ mod tests {
                             columns: vec![0],
                             unique: true,
                             primary: true,
+                            exprs: None,
+                            hash: false,
                         },
                         IndexDef {
                             oid: 2,
@@ -666,6 +714,8 @@ mod tests {
                             columns: vec![1],
                             unique: false,
                             primary: false,
+                            exprs: None,
+                            hash: false,
                         },
                     ],
                     constraints: vec![],

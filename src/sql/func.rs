@@ -105,6 +105,15 @@ pub fn lookup(name: &str) -> &'static [FuncSig] {
     idx.get(name).map(|v| v.as_slice()).unwrap_or(&[])
 }
 
+/// The name of the library function `f` is (EXPLAIN prints calls by it); None for a function
+/// made elsewhere.
+pub fn name_of(f: ScalarFn) -> Option<&'static str> {
+    FUNCS
+        .iter()
+        .find(|s| std::ptr::fn_addr_eq(s.f, f))
+        .map(|s| s.name)
+}
+
 /// The names of the functions in this library (pg_proc lists them).
 pub fn names() -> impl Iterator<Item = &'static str> {
     FUNCS.iter().map(|s| s.name)

@@ -68,6 +68,8 @@ mod func_call;
 mod grouping_sets;
 mod names;
 mod nodes;
+pub mod partial;
+pub use partial::conjunct_texts;
 mod operator;
 mod scope;
 mod select;

@@ -752,6 +752,32 @@ pub fn check_expr_in(text: &str, cols: &[ColInfo<'_>], pretty: bool) -> String {
         .unwrap_or_else(|| text.to_string())
 }
 
+/// Whether an index expression prints as a function call (ruleutils' looks_like_function: no
+/// parentheses of its own around it in pg_get_indexdef).
+pub fn looks_like_function(text: &str) -> bool {
+    matches!(
+        crate::sql::plan::modify::parse_expr(text),
+        Ok(N::FuncCall(_) | N::CoalesceExpr(_) | N::MinMaxExpr(_) | N::SqlvalueFunction(_))
+    )
+}
+
+/// An index's expression column as pg_get_indexdef prints it: the expression, in parentheses
+/// unless it prints as a function call (ruleutils' looks_like_function). An expression outside
+/// the model is printed as written, in parentheses.
+pub fn index_expr_in(text: &str, cols: &[ColInfo<'_>], pretty: bool) -> String {
+    let typer = Typer { cols, rels: &[] };
+    let printed = crate::sql::plan::modify::parse_expr(text)
+        .ok()
+        .and_then(|n| typer.expr(&n).ok())
+        .map(|t| print_in(&t, false, pretty))
+        .unwrap_or_else(|| text.to_string());
+    if looks_like_function(text) {
+        printed
+    } else {
+        format!("({printed})")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

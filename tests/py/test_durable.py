@@ -36,6 +36,9 @@ SETUP = [
     "INSERT INTO app.kinds (id, t) SELECT g, 'row ' || g FROM generate_series(2, 3000) g",
     "CREATE UNIQUE INDEX kinds_t ON app.kinds (t)",
     "CREATE INDEX kinds_n ON app.kinds (n, id)",
+    "CREATE UNIQUE INDEX kinds_lower_t ON app.kinds (lower(t)) WHERE id > 10",
+    "CREATE INDEX kinds_mod ON app.kinds ((id % 7), t)",
+    "CREATE INDEX kinds_h ON app.kinds USING hash (t)",
     "CREATE TABLE parent (id serial PRIMARY KEY, name varchar(20) UNIQUE)",
     "CREATE TABLE child (id int GENERATED ALWAYS AS IDENTITY, p int REFERENCES parent ON DELETE "
     "CASCADE, note text CHECK (note <> 'bad'))",
@@ -88,6 +91,11 @@ CHECKS = [
     "SELECT * FROM app.kinds WHERE id = 1",
     "SELECT id FROM app.kinds WHERE t = 'row 2999'",
     "EXPLAIN (COSTS OFF) SELECT id FROM app.kinds WHERE t = 'row 2999'",
+    "SELECT id FROM app.kinds WHERE lower(t) = 'row 2999' AND id > 10",
+    "EXPLAIN (COSTS OFF) SELECT * FROM app.kinds WHERE lower(t) = 'row 2999' AND id > 10",
+    "SELECT count(*), sum(id) FROM app.kinds WHERE id % 7 = 3",
+    "SELECT pg_get_indexdef('app.kinds_lower_t'::regclass), "
+    "pg_get_indexdef('app.kinds_mod'::regclass), pg_get_indexdef('app.kinds_h'::regclass)",
     "SELECT * FROM parent ORDER BY id",
     "SELECT * FROM child ORDER BY id",
     "SELECT * FROM renamed ORDER BY a",
@@ -323,7 +331,7 @@ def test_damaged_or_foreign_directories_are_refused(server, tg_dedicated, tmp_ro
     (data / "THREADGRES_VERSION").write_text("999\n")
     err = start_fails()
     assert "database files are incompatible with server" in err
-    (data / "THREADGRES_VERSION").write_text("2\n")
+    (data / "THREADGRES_VERSION").write_text("3\n")
     p.start()
     c = p.info.connect_raw()
     assert c.simple("SELECT count(*) FROM t") == [("1000",)]

@@ -1165,6 +1165,15 @@ fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) ->
             format!("column \"{new}\" of relation \"{table}\" already exists"),
         ));
     }
+    // An index's expressions and predicate are kept as text naming the column.
+    if r.indexes
+        .iter()
+        .any(|d| !d.plain() && d.columns.contains(&pos))
+    {
+        return Err(PgError::feature_not_supported(
+            "renaming a column that an index expression or predicate reads is not supported yet",
+        ));
+    }
     let (old_s, new_s) = (old.to_string(), new.to_string());
     replace_with_data(cx, r, r.data.clone(), move |n| {
         n.columns[pos].name = new_s.clone();

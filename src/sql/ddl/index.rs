@@ -4,14 +4,16 @@
 
 use std::sync::Arc;
 
-use super::{catalog_error, names, replace, KeySpec};
+use super::{catalog_error, names, replace, IndexExprSpec, KeyItemSpec, KeySpec};
 use crate::catalog::{
-    ColumnDef, ConstraintDef, ConstraintKind, IndexDef, NewRelation, QualName, RelKind,
+    ColumnDef, ConstraintDef, ConstraintKind, IndexDef, IndexExprs, IndexItem, NewRelation,
+    QualName, RelKind,
 };
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, KeyTree, Rel};
-use crate::sql::types::Type;
+use crate::sql::exec::index_keys;
+use crate::sql::plan::Expr;
 
 /// Turns key specs into index definitions (names chosen, columns resolved). `as_constraint`:
 /// the unique keys are constraints (CREATE TABLE, ALTER TABLE ADD), not CREATE UNIQUE INDEX,
@@ -50,12 +52,18 @@ pub(super) fn index_defs(
                 })?;
             cols.push(pos);
         }
+        let exprs = match &k.exprs {
+            Some(x) => Some(Box::new(index_exprs(columns, x, &mut cols)?)),
+            None => None,
+        };
         out.push(IndexDef {
             oid: 0,
             name: k.name.clone().unwrap_or_default(),
             columns: cols,
             unique: k.unique || k.primary,
             primary: k.primary,
+            exprs,
+            hash: k.hash,
         });
     }
     // PostgreSQL makes the primary key's index first, then the others in order: that is the
@@ -81,7 +89,17 @@ pub(super) fn index_defs(
                 } else {
                     names::IndexKind::Plain
                 };
-                let cols: Vec<Option<&str>> = k.columns.iter().map(|c| Some(c.as_str())).collect();
+                let cols: Vec<Option<&str>> = match &k.exprs {
+                    None => k.columns.iter().map(|c| Some(c.as_str())).collect(),
+                    Some(x) => x
+                        .items
+                        .iter()
+                        .map(|it| match it {
+                            KeyItemSpec::Column(c) => Some(c.as_str()),
+                            KeyItemSpec::Expr(_, n) => n.as_deref(),
+                        })
+                        .collect(),
+                };
                 out[i].name = names.index(cx, table, &cols, kind)?;
             }
         }
@@ -94,6 +112,107 @@ pub(super) fn index_defs(
             .map_err(|e| catalog_error(e, &d.name))?;
     }
     Ok(out)
+}
+
+/// The items and predicate of an expression or partial index, checked by binding them over
+/// the table's `columns`; `read` gets the positions of every column they read, in table order.
+fn index_exprs(
+    columns: &[ColumnDef],
+    spec: &IndexExprSpec,
+    read: &mut Vec<usize>,
+) -> PgResult<IndexExprs> {
+    let mut note = |e: &Expr| {
+        e.any(&mut |e| {
+            if let Expr::Column(c) = e {
+                read.push(*c);
+            }
+            false
+        });
+    };
+    let mut nodes = spec.nodes.iter();
+    let mut items = Vec::with_capacity(spec.items.len());
+    for it in &spec.items {
+        items.push(match it {
+            KeyItemSpec::Column(name) => {
+                let pos = columns
+                    .iter()
+                    .position(|c| !c.dropped && &c.name == name)
+                    .ok_or_else(|| {
+                        PgError::new(
+                            code::UNDEFINED_COLUMN,
+                            format!("column \"{name}\" does not exist"),
+                        )
+                    })?;
+                note(&Expr::Column(pos));
+                IndexItem::Column(pos)
+            }
+            KeyItemSpec::Expr(text, _) => {
+                let n = nodes
+                    .next()
+                    .ok_or_else(|| PgError::internal("index expression node"))?;
+                let (e, _) = index_keys::bind_node(columns, n, "index expression")?;
+                note(&e);
+                IndexItem::Expr(text.clone())
+            }
+        });
+    }
+    if spec.predicate.is_some() {
+        let n = nodes
+            .next()
+            .ok_or_else(|| PgError::internal("index predicate node"))?;
+        let (e, _) = index_keys::bind_node(columns, n, "index predicate")?;
+        note(&e);
+    }
+    read.sort_unstable();
+    read.dedup();
+    Ok(IndexExprs {
+        items,
+        predicate: spec.predicate.clone(),
+    })
+}
+
+/// The columns of index `d`'s relation (pg_attribute of the index): a key column as the
+/// table's, an expression as PostgreSQL names it (`lower`, `expr`, made distinct) with its type.
+fn index_columns(table: &Rel, d: &IndexDef) -> Vec<ColumnDef> {
+    let Some(x) = d.exprs.as_deref() else {
+        return d
+            .columns
+            .iter()
+            .map(|&c| table.columns[c].clone())
+            .collect();
+    };
+    let figured: Vec<Option<String>> = x
+        .items
+        .iter()
+        .map(|it| match it {
+            IndexItem::Column(c) => Some(table.columns[*c].name.clone()),
+            IndexItem::Expr(t) => crate::sql::plan::modify::parse_expr(t)
+                .ok()
+                .and_then(|n| super::index_column_name(&n)),
+        })
+        .collect();
+    let names =
+        names::index_column_names(&figured.iter().map(Option::as_deref).collect::<Vec<_>>());
+    x.items
+        .iter()
+        .zip(names)
+        .map(|(it, name)| match it {
+            IndexItem::Column(c) => table.columns[*c].clone(),
+            IndexItem::Expr(t) => {
+                let ty = index_keys::bind(&table.columns, t, "index expression")
+                    .map_or(crate::sql::types::Type::TEXT, |(_, ty)| ty);
+                ColumnDef {
+                    name,
+                    type_oid: ty.0,
+                    typmod: -1,
+                    not_null: false,
+                    default: None,
+                    identity: None,
+                    dropped: false,
+                }
+            }
+        })
+        .collect()
 }
 
 /// Registers each index as a relation of its own (pg_class lists indexes; their names share
@@ -113,11 +232,7 @@ pub(super) fn create_index_relations(
             },
             kind: RelKind::Index,
             persistence: table.persistence,
-            columns: d
-                .columns
-                .iter()
-                .map(|&c| table.columns[c].clone())
-                .collect(),
+            columns: index_columns(table, d),
             indexes: vec![d.clone()],
             constraints: vec![],
             owner: table.owner,
@@ -138,7 +253,7 @@ pub(super) fn create_index_relations(
 /// would hold a key twice among live rows.
 pub(super) fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
-    let mut entries = engine::root_keys(table, &def.columns);
+    let mut entries = engine::root_keys(table, def)?;
     // In key order: the tree fills from left to right, and duplicates are neighbours.
     entries.sort_unstable();
     let mut dup = None;
@@ -165,25 +280,13 @@ pub(super) fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) 
     }
     if let Some(key) = dup {
         table.data.drop_tree(def.oid);
-        let names: Vec<&str> = def
-            .columns
-            .iter()
-            .map(|&c| table.columns[c].name.as_str())
-            .collect();
-        let vals: Vec<String> = key
-            .0
-            .iter()
-            .zip(def.columns.iter())
-            .map(|(v, &c)| crate::sql::exec::text_of(v, Type(table.columns[c].type_oid), cx.fmt()))
-            .collect();
         return Err(PgError::new(
             code::UNIQUE_VIOLATION,
             format!("could not create unique index \"{}\"", def.name),
         )
         .with_detail(format!(
-            "Key ({})=({}) is duplicated.",
-            names.join(", "),
-            vals.join(", ")
+            "{} is duplicated.",
+            index_keys::key_text(table, def, &key, cx.fmt())
         ))
         .with_table(&table.name.schema, &table.name.name)
         .with_constraint(&def.name));
@@ -199,6 +302,8 @@ pub(super) fn add_indexes(
     keys: &[KeySpec],
     as_constraint: bool,
 ) -> PgResult<()> {
+    // In-process servers and tests may not have registered it at start.
+    index_keys::register();
     let mut names = names::Names::for_table(
         &t.name.schema,
         t.oid,

@@ -125,6 +125,11 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                     matches!(c.kind, ConstraintKind::PrimaryKey { index }
                         | ConstraintKind::Unique { index } if index == i.oid)
                 });
+                if !i.plain() || i.hash {
+                    return Err(PgError::feature_not_supported(
+                        "CREATE TABLE ... LIKE INCLUDING INDEXES of an expression, partial or hash index is not supported yet",
+                    ));
+                }
                 if i.unique && !backed {
                     return Err(PgError::feature_not_supported(
                         "CREATE TABLE ... LIKE INCLUDING INDEXES of a unique index without a constraint is not supported yet",
@@ -140,6 +145,8 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                     primary: i.primary,
                     unique: i.unique,
                     location: -1,
+                    exprs: None,
+                    hash: false,
                 });
             }
         }

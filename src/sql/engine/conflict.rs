@@ -7,7 +7,7 @@ use crate::storage::{Probe, RowId};
 use crate::sync::Arc;
 use crate::txn::TxnCell;
 
-use super::{Key, Rel, Value};
+use super::{Rel, Value};
 
 /// What the conflict check found.
 #[derive(Debug)]
@@ -28,7 +28,12 @@ pub fn find_conflict(rel: &Rel, arbiters: &[usize], row: &[Value], me: &TxnCell)
         let Some(def) = rel.indexes.get(i) else {
             continue;
         };
-        let key = Key::of(row, &def.columns);
+        let key = match super::key_of(rel, def, row) {
+            Ok(Some(k)) => k,
+            // Not in this partial index; or the expression fails on the row, which the insert
+            // that follows reports.
+            Ok(None) | Err(_) => continue,
+        };
         if key.has_null() {
             continue; // NULLs never conflict
         }
@@ -37,7 +42,7 @@ pub fn find_conflict(rel: &Rel, arbiters: &[usize], row: &[Value], me: &TxnCell)
         // and index) or not yet, for this look.
         let _guard = tree.lock_key(&key);
         for root in tree.rows_of(&key) {
-            match rel.data.heap.probe_key(root, me, &def.columns, &key) {
+            match super::probe_key(rel, def, root, me, &key) {
                 Probe::Dead => {}
                 Probe::Live(id) => return Conflict::Row(id),
                 Probe::Wait(c) => return Conflict::Wait(c),

@@ -7,8 +7,10 @@ use std::sync::Arc;
 
 use super::packed::PackedRow;
 use super::store::{KeyTree, RowHeap};
+use super::IKey;
 use super::TableData;
-use crate::catalog::IndexDef;
+use crate::catalog::{ColumnDef, IndexDef};
+use crate::error::PgResult;
 use crate::storage::RowId;
 use crate::txn::{Snapshot, TxnCell};
 
@@ -37,12 +39,44 @@ impl RowHeap {
 
 impl TableData {
     /// Builds the tree of every index in `indexes` over the rows the heap holds (after a
-    /// restore: every row there is live, so no uniqueness check is needed).
-    pub fn rebuild_indexes(&self, indexes: &[IndexDef]) {
+    /// restore: every row there is live, so no uniqueness check is needed). `columns` are the
+    /// table's, over which expression indexes are evaluated; one that cannot be compiled fails.
+    pub fn rebuild_indexes(&self, columns: &[ColumnDef], indexes: &[IndexDef]) -> PgResult<()> {
         for def in indexes {
-            let mut entries = self.heap.root_ikeys(&def.columns);
+            let mut entries = self.root_keys_in(columns, def)?;
             entries.sort_unstable();
             self.install_tree(def.oid, KeyTree::build(entries));
+        }
+        Ok(())
+    }
+
+    /// Every chain root's key in index `def` (of a table of `columns`) in the stored form, in
+    /// slot order (see `read::root_keys`).
+    pub(super) fn root_keys_in(
+        &self,
+        columns: &[ColumnDef],
+        def: &IndexDef,
+    ) -> PgResult<Vec<(IKey, RowId)>> {
+        if def.exprs.is_none() {
+            return Ok(self.heap.root_ikeys(&def.columns));
+        }
+        let mut out = Vec::new();
+        let mut failed = None;
+        self.heap
+            .for_each_root_row(|root, row| match self.key_in(columns, def, row) {
+                Ok(Some(k)) => {
+                    out.push((IKey::from_key(k), root));
+                    true
+                }
+                Ok(None) => true,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(out),
         }
     }
 }

@@ -14,7 +14,8 @@
 use std::ops::Bound;
 
 use super::{IKey, Key, KeyRef, Rel, Row};
-use crate::catalog::Oid;
+use crate::catalog::{IndexDef, Oid};
+use crate::error::PgResult;
 use crate::sql::types::Value;
 use crate::storage::{Entry, RowId};
 use crate::txn::Snapshot;
@@ -127,9 +128,10 @@ pub fn index_scan_back(
     rel.data.tree(index).scan_back(lo, hi, before, max, f)
 }
 
-/// Every chain root's key over `columns` in the stored form, in slot order: the entries a
-/// new index over the table starts with (CREATE INDEX; see `RowHeap::root_ikeys`).
-#[inline]
-pub fn root_keys(rel: &Rel, columns: &[usize]) -> Vec<(IKey, RowId)> {
-    rel.data.heap.root_ikeys(columns)
+/// Every chain root's key in index `def` in the stored form, in slot order: the entries a
+/// new index over the table starts with (CREATE INDEX; see `RowHeap::root_ikeys`). A partial
+/// index leaves out the rows its predicate does not accept; an expression that fails on a row
+/// fails the build.
+pub fn root_keys(rel: &Rel, def: &IndexDef) -> PgResult<Vec<(IKey, RowId)>> {
+    rel.data.root_keys_in(&rel.columns, def)
 }

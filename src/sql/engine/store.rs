@@ -95,6 +95,30 @@ impl RowHeap {
         })
     }
 
+    /// [`RowHeap::probe_key`] for a key computed from the whole row (an expression index):
+    /// whether a version for which `same` holds is live or may become live.
+    pub(super) fn probe_row(
+        &self,
+        root: RowId,
+        me: &TxnCell,
+        same: impl Fn(&Row) -> bool,
+    ) -> Probe {
+        self.0
+            .probe(root, me, |p| with_row(p, &mut Vec::new(), &same))
+    }
+
+    /// Visits every chain root's newest version not rolled back (as [`RowHeap::root_ikeys`]
+    /// reads them), decoded, in slot order; `f` returns false to stop.
+    pub(super) fn for_each_root_row(&self, mut f: impl FnMut(RowId, &Row) -> bool) {
+        let mut buf = Vec::new();
+        let mut go = true;
+        self.0.for_each_root(|root, p| {
+            if go {
+                go = with_row(p, &mut buf, |r| f(root, r));
+            }
+        });
+    }
+
     /// Whether `snap` sees a version of the chain rooted at `root` (`fetch` without decoding
     /// the row).
     pub(super) fn sees(&self, root: RowId, snap: &Snapshot) -> bool {

@@ -264,7 +264,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 build(2610, |c| match c {
                     "indexrelid" => Value::Oid(r.oid),
                     "indrelid" => Value::Oid(r.table.unwrap_or(0)),
-                    "indnatts" | "indnkeyatts" => Value::Int2(def.columns.len() as i16),
+                    "indnatts" | "indnkeyatts" => Value::Int2(def.width() as i16),
                     "indisunique" => Value::Bool(def.unique),
                     "indisprimary" => Value::Bool(def.primary),
                     "indnullsnotdistinct"
@@ -273,8 +273,41 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     | "indcheckxmin"
                     | "indisreplident" => Value::Bool(false),
                     "indimmediate" | "indisvalid" | "indisready" | "indislive" => Value::Bool(true),
-                    "indkey" => int2vector(def.columns.iter().map(|&c| c as i16 + 1)),
-                    "indoption" => int2vector(def.columns.iter().map(|_| 0)),
+                    // 0 for an expression item, as PostgreSQL's indkey has.
+                    "indkey" => match def.exprs.as_deref() {
+                        None => int2vector(def.columns.iter().map(|&c| c as i16 + 1)),
+                        Some(x) => int2vector(x.items.iter().map(|it| match it {
+                            crate::catalog::IndexItem::Column(c) => *c as i16 + 1,
+                            crate::catalog::IndexItem::Expr(_) => 0,
+                        })),
+                    },
+                    "indoption" => int2vector((0..def.width()).map(|_| 0)),
+                    // PostgreSQL keeps node trees here; the texts stand for them (NULL for a
+                    // plain index, as there), and pg_get_expr prints the predicate.
+                    "indexprs" => match def.exprs.as_deref() {
+                        Some(x)
+                            if x.items
+                                .iter()
+                                .any(|i| matches!(i, crate::catalog::IndexItem::Expr(_))) =>
+                        {
+                            Value::Text(format!(
+                                "({})",
+                                x.items
+                                    .iter()
+                                    .filter_map(|i| match i {
+                                        crate::catalog::IndexItem::Expr(t) => Some(check_node(t)),
+                                        crate::catalog::IndexItem::Column(_) => None,
+                                    })
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            ))
+                        }
+                        _ => Value::Null,
+                    },
+                    "indpred" => match def.exprs.as_ref().and_then(|x| x.predicate.as_deref()) {
+                        Some(p) => Value::Text(check_node(p)),
+                        None => Value::Null,
+                    },
                     _ => Value::Null,
                 })
             })

@@ -184,7 +184,7 @@ impl Keys {
 /// index column the position in `columns` it takes its value from.
 pub(crate) fn unique_index_for(rel: &Rel, columns: &[usize]) -> Option<(usize, Vec<usize>)> {
     rel.indexes.iter().enumerate().find_map(|(i, d)| {
-        if !d.unique || d.columns.len() != columns.len() {
+        if !d.unique || !d.plain() || d.columns.len() != columns.len() {
             return None;
         }
         let order: Option<Vec<usize>> = d
@@ -200,7 +200,7 @@ pub(crate) fn unique_index_for(rel: &Rel, columns: &[usize]) -> Option<(usize, V
 /// [`unique_index_for`].
 fn leading_index_for(rel: &Rel, columns: &[usize]) -> Option<(usize, Vec<usize>)> {
     rel.indexes.iter().enumerate().find_map(|(i, d)| {
-        if d.columns.len() < columns.len() {
+        if !d.plain() || d.columns.len() < columns.len() {
             return None;
         }
         let order: Option<Vec<usize>> = d.columns[..columns.len()]

@@ -245,7 +245,7 @@ impl Operator for IndexRange {
         opened_from!(plan, IndexRange, rel, rowid, path);
         let def = &rel.indexes[path.index];
         if self.ranges.is_none() {
-            self.plan_ranges(path, def.columns.len(), cx)?;
+            self.plan_ranges(path, def.width(), cx)?;
         }
         loop {
             let ranges = self.ranges.as_ref().expect("planned above");
@@ -286,12 +286,8 @@ impl Operator for IndexRange {
                     // The entry may be stale (the chain moved to another key): check the
                     // version against the entry's whole key.
                     if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
-                        let same = def
-                            .columns
-                            .iter()
-                            .zip(&key)
-                            .all(|(&c, v)| engine::same_value(&data[c], v));
-                        same.then(|| row_of(data, id, *rowid))
+                        super::index_keys::key_starts_with(rel, def, data, &key)
+                            .then(|| row_of(data, id, *rowid))
                     }) {
                         buf.push_back(row);
                     }

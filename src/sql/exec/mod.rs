@@ -92,6 +92,7 @@ mod explain;
 pub(crate) mod foreign_key;
 mod hash_join;
 mod hba_rules;
+pub mod index_keys;
 mod index_range;
 mod join;
 mod keys;

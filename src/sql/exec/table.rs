@@ -165,15 +165,11 @@ impl Operator for IndexScan {
                 }
                 _ => false,
             };
-            let cols = &def.columns[..prefix];
             for root in roots {
                 // The entry may be stale (the chain moved to another key): check the version.
                 if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
-                    let same = cols
-                        .iter()
-                        .zip(key.0.iter())
-                        .all(|(&c, v)| engine::same_value(&data[c], v));
-                    same.then(|| row_of(data, id, *rowid))
+                    super::index_keys::key_starts_with(rel, def, data, &key.0)
+                        .then(|| row_of(data, id, *rowid))
                 }) {
                     buf.push_back(row);
                 }
@@ -309,28 +305,19 @@ fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
 
 pub(super) fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
     let def = rel.indexes.iter().find(|d| d.oid == index);
-    let (name, cols) = match def {
-        Some(d) => (d.name.as_str(), d.columns.as_slice()),
-        None => ("?", &[][..]),
-    };
-    let names: Vec<&str> = cols.iter().map(|&c| rel.columns[c].name.as_str()).collect();
-    let vals: Vec<String> = key
-        .0
-        .iter()
-        .zip(cols)
-        .map(|(v, &c)| text_of(v, Type(rel.columns[c].type_oid), cx.session.fmt()))
-        .collect();
-    PgError::new(
+    let name = def.map_or("?", |d| d.name.as_str());
+    let mut e = PgError::new(
         code::UNIQUE_VIOLATION,
         format!("duplicate key value violates unique constraint \"{name}\""),
-    )
-    .with_detail(format!(
-        "Key ({})=({}) already exists.",
-        names.join(", "),
-        vals.join(", ")
-    ))
-    .with_table(&rel.name.schema, &rel.name.name)
-    .with_constraint(name)
+    );
+    if let Some(d) = def {
+        e = e.with_detail(format!(
+            "{} already exists.",
+            super::index_keys::key_text(rel, d, key, cx.session.fmt())
+        ));
+    }
+    e.with_table(&rel.name.schema, &rel.name.name)
+        .with_constraint(name)
 }
 
 /// NOT NULL and CHECK constraints of a new row.

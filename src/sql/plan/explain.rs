@@ -394,6 +394,10 @@ fn expr(e: &Expr, cx: &Cx) -> String {
         Expr::Coalesce(v) => format!("COALESCE({})", list(v, cx)),
         Expr::Subquery(..) => "(SubPlan 1)".into(),
         Expr::UserCall(c) => format!("{}({})", c.name, list(&c.args, cx)),
+        Expr::Func { f, args, .. } => match crate::sql::func::name_of(*f) {
+            Some(name) => format!("{name}({})", list(args, cx)),
+            None => "(...)".into(),
+        },
         _ => "(...)".into(),
     }
 }
@@ -857,10 +861,11 @@ fn needs(p: &Plan, need: Vec<bool>, out: &mut std::collections::HashSet<usize>) 
             ..
         } => {
             let cols = &rel.indexes[*index].columns;
-            if need
-                .iter()
-                .enumerate()
-                .all(|(i, n)| !n || cols.contains(&i))
+            if rel.indexes[*index].plain()
+                && need
+                    .iter()
+                    .enumerate()
+                    .all(|(i, n)| !n || cols.contains(&i))
             {
                 out.insert(p as *const Plan as usize);
             }
@@ -871,10 +876,11 @@ fn needs(p: &Plan, need: Vec<bool>, out: &mut std::collections::HashSet<usize>) 
             rowid: false,
         } => {
             let cols = &rel.indexes[path.index].columns;
-            if need
-                .iter()
-                .enumerate()
-                .all(|(i, n)| !n || cols.contains(&i))
+            if rel.indexes[path.index].plain()
+                && need
+                    .iter()
+                    .enumerate()
+                    .all(|(i, n)| !n || cols.contains(&i))
             {
                 out.insert(p as *const Plan as usize);
             }

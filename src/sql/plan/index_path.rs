@@ -233,18 +233,39 @@ fn qual_of(e: &Expr) -> Option<Qual<'_>> {
 /// can run (equalities only).
 pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usize>)> {
     let ncols = rel.columns.len();
-    let quals: Vec<Option<Qual>> = parts.iter().map(qual_of).collect();
+    let plain_quals: Vec<Option<Qual>> = parts.iter().map(qual_of).collect();
     // (whole unique key fixed by equalities, columns fixed, a range on the next one)
     type Score = (bool, usize, bool, usize);
     let mut best: Option<(IndexPath, Vec<usize>, Score)> = None;
     for (ix, def) in rel.indexes.iter().enumerate() {
+        // An expression or partial index sees the conjuncts rewritten over its items (see
+        // `partial::index_view`); a plain one, as they are.
+        let view = if def.plain() {
+            None
+        } else {
+            match super::partial::index_view(rel, def, parts) {
+                Some(v) => Some(v),
+                None => continue,
+            }
+        };
+        let view_quals: Vec<Option<Qual>>;
+        let (columns, quals, item_types): (&[usize], &[Option<Qual>], &[Type]) = match &view {
+            None => (&def.columns, &plain_quals, &[]),
+            Some(v) => {
+                view_quals = v.parts.iter().map(qual_of).collect();
+                (&v.columns, &view_quals, &v.types)
+            }
+        };
         // Range bounds on a bpchar column would order by bytes: leave those to the filter.
-        let usable = |c: usize| c < ncols && rel.columns[c].type_oid != Type::BPCHAR.0;
+        let usable = |c: usize| match c.checked_sub(ncols) {
+            None => rel.columns[c].type_oid != Type::BPCHAR.0,
+            Some(k) => item_types.get(k).is_some_and(|t| *t != Type::BPCHAR),
+        };
         let mut fixed = Vec::new();
         let mut used = Vec::new();
         let mut pos = 0;
-        'cols: while pos < def.columns.len() {
-            let col = def.columns[pos];
+        'cols: while pos < columns.len() {
+            let col = columns[pos];
             if !usable(col) {
                 break;
             }
@@ -269,7 +290,7 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
                     }
                     Some(Qual::Rows(cols, rows)) => {
                         let n = cols.len();
-                        let span = &def.columns[pos..(pos + n).min(def.columns.len())];
+                        let span = &columns[pos..(pos + n).min(columns.len())];
                         if span.len() != n || !span.iter().all(|c| cols.contains(c)) {
                             continue;
                         }
@@ -300,8 +321,8 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
         }
         let mut lower = Vec::new();
         let mut upper = Vec::new();
-        if pos < def.columns.len() && usable(def.columns[pos]) {
-            let col = def.columns[pos];
+        if pos < columns.len() && usable(columns[pos]) {
+            let col = columns[pos];
             for (k, q) in quals.iter().enumerate() {
                 let Some(Qual::Cmp(c, op, v)) = q else {
                     continue;
@@ -326,12 +347,17 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
         if used.is_empty() {
             continue;
         }
+        // A hash index answers equality of its whole key only.
+        if def.hash && (pos < columns.len() || !lower.is_empty() || !upper.is_empty()) {
+            continue;
+        }
         // Comparisons on the key columns after the bounded ones.
         let mut later = Vec::new();
         let after = pos + usize::from(!lower.is_empty() || !upper.is_empty());
         for (k, q) in quals.iter().enumerate() {
             if let Some(Qual::Cmp(c, _, _)) = q {
-                if def.columns.get(after..).is_some_and(|cs| cs.contains(c))
+                if !def.hash
+                    && columns.get(after..).is_some_and(|cs| cs.contains(c))
                     && usable(*c)
                     && !used.contains(&k)
                 {
@@ -340,7 +366,7 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
             }
         }
         let eq_only = fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
-        let full_unique = def.unique && eq_only && pos == def.columns.len();
+        let full_unique = def.unique && eq_only && pos == columns.len();
         let ranged = !lower.is_empty() || !upper.is_empty();
         let score = (full_unique, pos, ranged, later.len());
         if best.as_ref().is_some_and(|(_, _, s)| *s >= score) {
@@ -350,6 +376,15 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
         let conds = used.iter().map(|&k| parts[k].clone()).collect();
         let later_conds = later.iter().map(|&k| parts[k].clone()).collect();
         used.extend(later);
+        // A conjunct that is one of the predicate's holds for every row the index has.
+        if let Some(v) = &view {
+            used.extend(
+                v.implied
+                    .iter()
+                    .filter(|k| !used.contains(k))
+                    .collect::<Vec<_>>(),
+            );
+        }
         best = Some((
             IndexPath {
                 index: ix,
@@ -435,7 +470,10 @@ pub(super) fn scan_node(rel: &super::ScanRel, rowid: bool, path: IndexPath) -> N
     let simple = path.lower.is_empty()
         && path.upper.is_empty()
         && path.later.is_empty()
-        && path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
+        && path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)))
+        // IndexScan's key is columns of the row; an expression index's path keeps its
+        // conjuncts (EXPLAIN's Index Cond) in IndexRange.
+        && rel.indexes[path.index].plain();
     if simple {
         Node::IndexScan {
             rel: rel.clone(),
@@ -511,7 +549,7 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
     let new_scan = match &scan.node {
         Node::SeqScan { rel, rowid } => {
             let ix = rel.indexes.iter().position(|d| {
-                d.columns.len() >= cols.len() && d.columns[..cols.len()] == cols[..]
+                d.plain() && d.columns.len() >= cols.len() && d.columns[..cols.len()] == cols[..]
             })?;
             if cols
                 .iter()
@@ -549,7 +587,8 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
             let candidates = std::iter::once(*index).chain(0..rel.indexes.len());
             let ix = candidates.into_iter().find(|&ix| {
                 let cols_ix = &rel.indexes[ix].columns;
-                cols_ix.len() >= n
+                rel.indexes[ix].plain()
+                    && cols_ix.len() >= n
                     && cols_ix[..n].iter().all(|c| fixed_cols.contains(c))
                     && follows(cols_ix, n, &cols)
                     && !cols
@@ -592,7 +631,8 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
         Node::IndexRange { rel, rowid, path } => {
             let def = &rel.indexes[path.index];
             // Only single equalities keep the later columns in order.
-            if !path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)))
+            if !def.plain()
+                || !path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)))
                 || !follows(&def.columns, path.fixed.len(), &cols)
             {
                 return None;

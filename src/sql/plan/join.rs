@@ -362,7 +362,7 @@ fn est(p: &Plan) -> f64 {
         Node::SeqScan { rel, .. } => engine::versions(rel).max(1) as f64,
         Node::IndexScan { rel, index, eq, .. } => {
             let def = &rel.indexes[*index];
-            if def.unique && eq.len() == def.columns.len() {
+            if def.unique && eq.len() == def.width() {
                 1.0
             } else {
                 (engine::versions(rel) as f64 / 10.0).max(1.0)

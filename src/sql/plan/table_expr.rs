@@ -56,6 +56,12 @@ impl Planner<'_> {
         self.coerce_bool(e, t, "CHECK", n)
     }
 
+    /// A partial index's predicate over a row of `columns`, as a boolean.
+    pub fn bind_predicate(&mut self, columns: &[ColumnDef], n: &N) -> PgResult<Expr> {
+        let (e, t) = self.bind_over_columns("", columns, n)?;
+        self.coerce_bool(e, t, "WHERE", n)
+    }
+
     /// Converts `e` of type `from` to a column of type `to`, as an assignment does; None when
     /// no assignment cast exists (the caller words the error). Other errors (a literal that
     /// is no valid input for the type) are returned as they are.

@@ -8,7 +8,7 @@
 //! print are kept as SQL text; `sql::ruleutils` prints them as PostgreSQL does.
 
 use crate::catalog::roles::Role;
-use crate::catalog::{ConstraintKind, RelKind};
+use crate::catalog::{ConstraintKind, IndexDef, IndexItem, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog::{fixed, procs};
 use crate::sql::context::{database_relation, database_relations, SessionCtx};
@@ -91,7 +91,7 @@ fn qualified(rel: &Rel) -> String {
 }
 
 /// pg_get_indexdef(index [, column, pretty]).
-fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64) -> Option<String> {
+fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64, pretty: bool) -> Option<String> {
     let idx = relation(s, oid)?;
     if idx.kind != RelKind::Index {
         return None;
@@ -99,22 +99,70 @@ fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64) -> Option<String>
     let def = idx.indexes.first()?;
     let table = relation(s, idx.table?)?;
     if column > 0 {
-        let c = *def.columns.get(column as usize - 1)?;
-        return Some(quote_ident(&table.columns.get(c)?.name));
+        let i = usize::try_from(column - 1).ok()?;
+        return match def.exprs.as_deref() {
+            None => Some(quote_ident(&table.columns.get(*def.columns.get(i)?)?.name)),
+            Some(x) => match x.items.get(i)? {
+                IndexItem::Column(c) => Some(quote_ident(&table.columns.get(*c)?.name)),
+                IndexItem::Expr(t) => {
+                    Some(ruleutils::index_expr_in(t, &column_info(&table), pretty))
+                }
+            },
+        };
     }
-    Some(index_definition(&idx, def, &table))
+    Some(index_definition_in(&idx, def, &table, pretty))
+}
+
+/// The key items of index `def` of `table` as pg_get_indexdef prints them (pretty or not): a
+/// column's name, an expression (in parentheses unless it looks like a function call).
+pub fn index_columns(def: &IndexDef, table: &Rel, pretty: bool) -> Vec<String> {
+    let name = |c: usize| {
+        table
+            .columns
+            .get(c)
+            .map_or_else(String::new, |c| quote_ident(&c.name))
+    };
+    match def.exprs.as_deref() {
+        None => def.columns.iter().map(|&c| name(c)).collect(),
+        Some(x) => {
+            let cols = column_info(table);
+            x.items
+                .iter()
+                .map(|it| match it {
+                    IndexItem::Column(c) => name(*c),
+                    IndexItem::Expr(t) => ruleutils::index_expr_in(t, &cols, pretty),
+                })
+                .collect()
+        }
+    }
 }
 
 /// pg_get_indexdef's whole-index form (also pg_indexes.indexdef): `def` is `idx`'s definition,
 /// `table` the table it indexes.
-pub fn index_definition(idx: &Rel, def: &crate::catalog::IndexDef, table: &Rel) -> String {
-    format!(
-        "CREATE {}INDEX {} ON {} USING btree ({})",
+pub fn index_definition(idx: &Rel, def: &IndexDef, table: &Rel) -> String {
+    index_definition_in(idx, def, table, false)
+}
+
+fn index_definition_in(idx: &Rel, def: &IndexDef, table: &Rel, pretty: bool) -> String {
+    let mut out = format!(
+        "CREATE {}INDEX {} ON {} USING {} ({})",
         if def.unique { "UNIQUE " } else { "" },
         quote_ident(&idx.name.name),
-        qualified(table),
-        column_list(table, &def.columns)
-    )
+        // The pretty form names the table bare where the search path finds it.
+        if pretty && table.name.schema == "public" {
+            quote_ident(&table.name.name)
+        } else {
+            qualified(table)
+        },
+        if def.hash { "hash" } else { "btree" },
+        index_columns(def, table, pretty).join(", ")
+    );
+    if let Some(p) = def.exprs.as_ref().and_then(|x| x.predicate.as_deref()) {
+        let cols = column_info(table);
+        out.push_str(" WHERE ");
+        out.push_str(&ruleutils::check_expr_in(p, &cols, pretty));
+    }
+    out
 }
 
 /// pg_get_constraintdef(constraint [, pretty]): only a CHECK's expression prints differently
@@ -272,7 +320,8 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         GetIndexDef => match oid_arg(args.first()) {
             Some(oid) => {
                 let col = args.get(1).and_then(Value::as_i64).unwrap_or(0);
-                text(get_indexdef(s, oid, col))
+                let pretty = matches!(args.get(2), Some(Value::Bool(true)));
+                text(get_indexdef(s, oid, col, pretty))
             }
             None => Value::Null,
         },

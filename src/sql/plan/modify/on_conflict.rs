@@ -15,7 +15,7 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use super::super::{loc, Expr, Planner, Scope, ScopeCol};
 use super::ModifyKind;
-use crate::catalog::ConstraintKind;
+use crate::catalog::{ConstraintKind, IndexItem};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::Rel;
 
@@ -66,8 +66,9 @@ pub(super) fn excluded_in_returning(e: PgError, kind: &ModifyKind) -> PgError {
 enum Target {
     /// No target (DO NOTHING only): every unique index.
     Any,
-    /// Column positions named (None for an expression, which no index here can match).
-    Columns(Vec<Option<usize>>),
+    /// The items named (a column position, or an expression's deparsed text) and the WHERE
+    /// clause's text, matched against each unique index's items and predicate.
+    Columns(Vec<IndexItem>, Option<String>),
     /// ON CONSTRAINT: the constraint's index OID, or None for a constraint without one.
     Constraint(Option<u32>),
 }
@@ -120,10 +121,31 @@ impl Planner<'_> {
                         continue;
                     };
                     match ie.expr.as_ref().and_then(|e| e.node.as_ref()) {
+                        // `(a)` is the column itself.
+                        Some(N::ColumnRef(c))
+                            if c.fields.len() == 1
+                                && rel.live_columns().any(|(_, col)| {
+                                    Some(col.name.as_str())
+                                        == c.fields[0].node.as_ref().and_then(|f| match f {
+                                            N::String(s) => Some(s.sval.as_str()),
+                                            _ => None,
+                                        })
+                                }) =>
+                        {
+                            let Some(N::String(name)) = c.fields[0].node.as_ref() else {
+                                continue;
+                            };
+                            let col = rel
+                                .live_columns()
+                                .find(|(_, col)| col.name == name.sval)
+                                .map(|(i, _)| i)
+                                .expect("matched");
+                            cols.push(IndexItem::Column(col));
+                        }
                         Some(e) => {
-                            // Bound for its errors; no index over an expression exists to match.
+                            // Bound for its errors; matched by its text against the indexes'.
                             self.bind(e, &target_only(scope, rel), None)?;
-                            cols.push(None);
+                            cols.push(IndexItem::Expr(crate::sql::parser::deparse_expr(e)?));
                         }
                         None => {
                             let col = rel
@@ -144,17 +166,20 @@ impl Planner<'_> {
                                     crate::sql::privs::ColUse::Select,
                                 );
                             }
-                            cols.push(Some(col));
+                            cols.push(IndexItem::Column(col));
                         }
                     }
                 }
+                let mut pred = None;
                 if let Some(w) = infer.where_clause.as_ref().and_then(|w| w.node.as_ref()) {
-                    // A partial index's predicate would have to be implied by it; without partial
-                    // indexes every matching index qualifies, but the clause is still checked.
+                    // A partial index qualifies when its predicate is this clause or among its
+                    // conjuncts (PostgreSQL proves implication; the literal match covers what
+                    // applications write); an index without one always does.
                     let (e, t) = self.bind(w, &target_only(scope, rel), None)?;
                     self.coerce_bool(e, t, "WHERE", w)?;
+                    pred = Some(crate::sql::parser::deparse_expr(w)?);
                 }
-                Target::Columns(cols)
+                Target::Columns(cols, pred)
             }
         };
         let action = if update {
@@ -201,22 +226,25 @@ impl Planner<'_> {
                     "constraint in ON CONFLICT clause has no associated index",
                 )),
             ),
-            Target::Columns(cols) => {
-                let found: Vec<usize> = if cols.iter().any(Option::is_none) {
-                    Vec::new()
-                } else {
-                    let mut want: Vec<usize> = cols.into_iter().flatten().collect();
-                    want.sort_unstable();
-                    want.dedup();
-                    unique()
-                        .filter(|&i| {
-                            let mut have = rel.indexes[i].columns.clone();
-                            have.sort_unstable();
-                            have.dedup();
-                            have == want
-                        })
-                        .collect()
-                };
+            Target::Columns(cols, pred) => {
+                let mut want = cols;
+                want.sort_by(item_order);
+                want.dedup();
+                let found: Vec<usize> = unique()
+                    .filter(|&i| {
+                        let d = &rel.indexes[i];
+                        let (mut have, ipred) = match d.exprs.as_deref() {
+                            None => (
+                                d.columns.iter().map(|&c| IndexItem::Column(c)).collect(),
+                                None,
+                            ),
+                            Some(x) => (x.items.clone(), x.predicate.as_deref()),
+                        };
+                        have.sort_by(item_order);
+                        have.dedup();
+                        have == want && ipred.is_none_or(|p| implied(pred.as_deref(), p))
+                    })
+                    .collect();
                 let err = found.is_empty().then(|| {
                     PgError::new(
                         code::INVALID_COLUMN_REFERENCE,
@@ -228,6 +256,32 @@ impl Planner<'_> {
         };
         Ok((OnConflict { arbiters, action }, err))
     }
+}
+
+/// A total order of index items, to compare them as sets.
+fn item_order(a: &IndexItem, b: &IndexItem) -> std::cmp::Ordering {
+    match (a, b) {
+        (IndexItem::Column(x), IndexItem::Column(y)) => x.cmp(y),
+        (IndexItem::Column(_), IndexItem::Expr(_)) => std::cmp::Ordering::Less,
+        (IndexItem::Expr(_), IndexItem::Column(_)) => std::cmp::Ordering::Greater,
+        (IndexItem::Expr(x), IndexItem::Expr(y)) => x.cmp(y),
+    }
+}
+
+/// Whether the conflict target's WHERE (deparsed) implies a partial index's predicate: the
+/// same text, or each of the predicate's conjuncts among the clause's.
+fn implied(clause: Option<&str>, predicate: &str) -> bool {
+    let Some(clause) = clause else {
+        return false;
+    };
+    let conjuncts = |t: &str| -> Vec<String> {
+        match crate::sql::plan::modify::parse_expr(t) {
+            Ok(n) => super::super::conjunct_texts(&n),
+            Err(_) => vec![t.to_string()],
+        }
+    };
+    let have = conjuncts(clause);
+    conjuncts(predicate).iter().all(|p| have.contains(p))
 }
 
 /// The scope of the target alone (the conflict target's columns and predicate see no
