@@ -477,6 +477,9 @@ impl Session {
             }
             Statement::NoOp(_) => {}
             Statement::Do(code) => self.core.run_do(code)?,
+            Statement::Call(plan) => {
+                self.core.run_query(plan, &[])?;
+            }
             Statement::SetConstraints { names, deferred } => {
                 self.core.set_constraints(names.as_deref(), *deferred)?
             }

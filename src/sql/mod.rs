@@ -165,6 +165,8 @@ pub enum Statement {
         names: Option<Vec<(String, String)>>,
         deferred: bool,
     },
+    /// CALL: the procedure's call as a query, run for its effects.
+    Call(Arc<Plan>),
     /// DO: a PL/pgSQL block's code, run by `pl::run_do`.
     Do(String),
     /// A utility statement that PostgreSQL analyzes only when it runs (COPY through the
@@ -229,6 +231,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
         Statement::Checkpoint => "CHECKPOINT",
         Statement::SetConstraints { .. } => "SET CONSTRAINTS",
         Statement::Do(_) => "DO",
+        Statement::Call(_) => "CALL",
         Statement::Deferred(_) => "",
     }
 }
@@ -500,6 +503,15 @@ fn analyze_inner(
             }
         }
         N::VariableShowStmt(s) => Statement::Show(s.name.to_ascii_lowercase()),
+        N::CallStmt(c) => {
+            let (select, at) = plan::call_as_select(c)?;
+            let mut planner = planner(params, fmt, mode, tables);
+            planner.call_at = Some(at);
+            let plan = planner.plan_query(&select)?;
+            planner.finish_params()?;
+            *deferred = planner.deferred.take();
+            Statement::Call(Arc::new(plan))
+        }
         N::DoStmt(d) => {
             let mut code = None;
             let mut language = "plpgsql".to_string();

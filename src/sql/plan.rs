@@ -88,7 +88,7 @@ mod search_cycle;
 pub mod sequence;
 mod table_expr;
 mod user_func;
-pub use user_func::{type_list, FuncParams};
+pub use user_func::{call_as_select, type_list, FuncParams};
 
 pub use coerce::common_type;
 
@@ -132,6 +132,9 @@ pub struct Planner<'a> {
     /// at Bind, not Parse. With this set, a folding error is kept in `deferred` (and the
     /// expression left unfolded) so that the session can raise it at Bind/EXECUTE.
     pub defer_fold_errors: bool,
+    /// CALL: the location of the procedure's call (`user_func.rs` allows a procedure there and
+    /// only there).
+    pub call_at: Option<i32>,
     pub deferred: Option<PgError>,
     /// What the query being planned has seen so far (see `PlanState`).
     state: PlanState,
@@ -200,6 +203,7 @@ impl<'a> Planner<'a> {
             referenced: Vec::new(),
             allow_params: true,
             defer_fold_errors: false,
+            call_at: None,
             deferred: None,
             state: PlanState::default(),
             tables: None,

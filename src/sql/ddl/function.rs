@@ -564,7 +564,7 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
         })?;
     }
     if language == "plpgsql" && check {
-        check_plpgsql(c)?;
+        check_plpgsql(c, &def)?;
     }
     let (cell, cid) = cx.writer(if c.is_procedure {
         "CREATE PROCEDURE"
@@ -620,11 +620,65 @@ pub fn plpgsql_grammar_error(m: &str) -> PgError {
     PgError::new(c, m)
 }
 
+/// The variables PL/pgSQL gives a trigger function, declared in a block around its body.
+/// pg_query cannot print the parse tree of a function that RETURNS trigger (its JSON is
+/// malformed), so such a body is parsed as an ordinary function's inside this block, written
+/// on the body's first line so that line numbers stay those of the body.
+const TRIGGER_DECLS: &str = "DECLARE new record; old record; tg_name name; tg_when text; tg_level text; tg_op text; tg_relid oid; tg_relname name; tg_table_name name; tg_table_schema name; tg_nargs integer; tg_argv text[]; BEGIN ";
+
+/// A trigger function's body inside the block that declares its variables (see
+/// [`TRIGGER_DECLS`]).
+pub fn trigger_body(body: &str) -> PgResult<String> {
+    use pg_query::protobuf::Token;
+    let scanned =
+        pg_query::scan(body).map_err(|e| PgError::new(code::SYNTAX_ERROR, e.to_string()))?;
+    // Up to the body's last token, without the optional ';' after its final END.
+    let last = scanned
+        .tokens
+        .iter()
+        .rev()
+        .find(|t| t.token != Token::SqlComment as i32 && t.token != Token::CComment as i32);
+    let cut = match last {
+        Some(t) if body.get(t.start as usize..t.end as usize) == Some(";") => t.start as usize,
+        Some(t) => t.end as usize,
+        None => 0,
+    };
+    Ok(format!("{TRIGGER_DECLS}{}; END", &body[..cut]))
+}
+
+/// A function's text for PL/pgSQL's grammar: a trigger function's body in the block of its
+/// variables, returning integer in place of trigger (see [`TRIGGER_DECLS`]).
+pub fn plpgsql_source(
+    text_of_create: impl FnOnce() -> PgResult<String>,
+    def_body: &str,
+    is_trigger: bool,
+) -> PgResult<String> {
+    if !is_trigger {
+        return text_of_create();
+    }
+    let body = trigger_body(def_body)?;
+    let mut tag = String::from("$plbody$");
+    let mut n = 0;
+    while body.contains(&tag) {
+        n += 1;
+        tag = format!("$plbody{n}$");
+    }
+    Ok(format!(
+        "CREATE FUNCTION f() RETURNS integer LANGUAGE plpgsql AS {tag}{body}{tag}"
+    ))
+}
+
 /// Parses a PL/pgSQL body with PL/pgSQL's grammar (pg_query's), for its syntax errors.
-fn check_plpgsql(c: &protobuf::CreateFunctionStmt) -> PgResult<()> {
-    let text = N::CreateFunctionStmt(Box::new(c.clone()))
-        .deparse(Default::default())
-        .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?;
+fn check_plpgsql(c: &protobuf::CreateFunctionStmt, def: &FunctionDef) -> PgResult<()> {
+    let text = plpgsql_source(
+        || {
+            N::CreateFunctionStmt(Box::new(c.clone()))
+                .deparse(Default::default())
+                .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))
+        },
+        &def.body,
+        def.returns == TRIGGER,
+    )?;
     pg_query::parse_plpgsql(&text)
         .map(|_| ())
         .map_err(|e| plpgsql_grammar_error(&e.to_string()))

@@ -885,7 +885,11 @@ impl Compiler<'_> {
             }
             "PLpgSQL_stmt_return_next" => return Err(unsupported("RETURN NEXT")),
             "PLpgSQL_stmt_return_query" => return Err(unsupported("RETURN QUERY")),
-            "PLpgSQL_stmt_call" => return Err(unsupported("CALL")),
+            "PLpgSQL_stmt_call" => StmtKind::Sql {
+                stmt: self.expr(v.get("expr"))?,
+                into: None,
+                strict: false,
+            },
             "PLpgSQL_stmt_commit" | "PLpgSQL_stmt_rollback" => {
                 return Err(unsupported("transaction control"))
             }

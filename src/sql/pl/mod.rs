@@ -59,6 +59,9 @@ use crate::sql::types::{Type, Value};
 
 pub use run::Needs;
 
+/// pg_type's OID of `trigger`, the result type of a trigger function.
+const TRIGGER: u32 = 2279;
+
 /// The most compiled functions one session keeps.
 pub const MAX_CACHED_FUNCTIONS: usize = 1000;
 
@@ -99,6 +102,11 @@ pub struct PlCache {
 pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Value> {
     crate::stack::check()?;
     let def = &f.def;
+    if def.returns == TRIGGER {
+        return Err(PgError::feature_not_supported(
+            "trigger functions can only be called as triggers",
+        ));
+    }
     if def.returns_set {
         return Err(PgError::feature_not_supported(
             "PL/pgSQL functions returning a set are not supported yet",

@@ -1028,6 +1028,10 @@ impl Frame<'_> {
             let r = match &node {
                 N::SelectStmt(_) => p.plan_query(&node),
                 N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_) => p.plan_dml(&node),
+                N::CallStmt(c) => crate::sql::plan::call_as_select(c).and_then(|(select, at)| {
+                    p.call_at = Some(at);
+                    p.plan_query(&select)
+                }),
                 _ => Err(PgError::internal("not a query")),
             };
             r.and_then(|plan| p.finish_params().map(|_| plan))
@@ -1205,7 +1209,13 @@ impl Frame<'_> {
             .and_then(|s| s.node.as_ref());
         let is_query = matches!(
             node,
-            Some(N::SelectStmt(_) | N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_))
+            Some(
+                N::SelectStmt(_)
+                    | N::InsertStmt(_)
+                    | N::UpdateStmt(_)
+                    | N::DeleteStmt(_)
+                    | N::CallStmt(_)
+            )
         ) && !matches!(node, Some(N::SelectStmt(s)) if crate::sql::ddl::create_as::is_select_into(s));
         if !is_query {
             if into.is_some() {
@@ -1221,7 +1231,8 @@ impl Frame<'_> {
             return Ok(());
         }
         let (plan, params) = self.prepare(site, false)?;
-        let returns = crate::sql::plan::returns_rows(&plan);
+        let returns =
+            crate::sql::plan::returns_rows(&plan) && !matches!(node, Some(N::CallStmt(_)));
         let is_select = matches!(node, Some(N::SelectStmt(_)));
         if is_select && into.is_none() {
             return Err(PgError::new(

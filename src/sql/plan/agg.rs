@@ -216,6 +216,7 @@ impl Planner<'_> {
                 referenced: Vec::new(),
                 allow_params: self.allow_params,
                 defer_fold_errors: true,
+                call_at: None,
                 deferred: None,
                 state: PlanState::default(),
                 tables: self.tables.clone(),

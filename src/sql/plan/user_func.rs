@@ -220,7 +220,16 @@ impl Planner<'_> {
                 "set-returning function {name}() is only supported in FROM, which does not take user functions yet"
             )));
         }
-        if f.def.kind == 'p' {
+        let is_call = self.call_at == Some(fc.location);
+        if is_call && f.def.kind != 'p' {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("{name}({}) is not a procedure", type_list(&f.def.args)),
+            )
+            .with_hint("To call a function, use SELECT.")
+            .at(loc(fc.location)));
+        }
+        if f.def.kind == 'p' && !is_call {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
                 format!("{name}({}) is a procedure", type_list(&f.def.args)),
@@ -534,6 +543,28 @@ fn fits(args: &[FuncArg], positional: &[Type], named: &[(&str, Type)]) -> Option
         return None;
     }
     Some((slots, score))
+}
+
+/// CALL p(args) as the query `SELECT p(args)` that runs it, and the call's location (for
+/// [`Planner::call_at`]).
+pub fn call_as_select(c: &protobuf::CallStmt) -> PgResult<(N, i32)> {
+    let fc = c
+        .funccall
+        .as_ref()
+        .ok_or_else(|| PgError::syntax("CALL without a procedure"))?;
+    let target = protobuf::Node {
+        node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
+            val: Some(Box::new(protobuf::Node {
+                node: Some(N::FuncCall(fc.clone())),
+            })),
+            ..Default::default()
+        }))),
+    };
+    let select = protobuf::SelectStmt {
+        target_list: vec![target],
+        ..Default::default()
+    };
+    Ok((N::SelectStmt(Box::new(select)), fc.location))
 }
 
 /// `int, text` as PostgreSQL lists a function's argument types in messages.

@@ -341,6 +341,8 @@ impl Type {
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
             Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID | Type::REGNAMESPACE => 4,
             Type::REGPROCEDURE | Type::REGROLE => 4,
+            // trigger, a pseudo-type whose typlen is 4.
+            Type(2279) => 4,
             Type::ACLITEM => 12,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
             Type::XID8 | Type::PG_LSN => 8,

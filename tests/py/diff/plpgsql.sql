@@ -156,3 +156,24 @@ DO LANGUAGE plpgsql $$ BEGIN RAISE NOTICE 'language first'; END $$;
 DO $$ DECLARE x int NOT NULL := 1; BEGIN x := NULL; END $$;
 DO $$ BEGIN FOR i IN 1..NULL LOOP END LOOP; END $$;
 DO $$ BEGIN FOR i IN 1..3 BY 0 LOOP END LOOP; END $$;
+
+-- name: pl_procedures_and_call
+DROP TABLE IF EXISTS pl_c;
+DROP PROCEDURE IF EXISTS pl_p(int), pl_ins(int);
+DROP FUNCTION IF EXISTS pl_f(int), pl_trg();
+CREATE TABLE pl_c (v int);
+CREATE PROCEDURE pl_p(x int) LANGUAGE plpgsql AS $$ BEGIN RAISE NOTICE 'pl_p %', x; INSERT INTO pl_c VALUES (x); END $$;
+CREATE PROCEDURE pl_ins(v int) LANGUAGE sql AS 'INSERT INTO pl_c VALUES (v)';
+CREATE FUNCTION pl_f(x int) RETURNS int LANGUAGE sql RETURN x;
+CALL pl_p(1);
+CALL pl_ins(2);
+DO $$ BEGIN CALL pl_p(3); CALL pl_ins(4); END $$;
+SELECT * FROM pl_c ORDER BY v;
+CREATE FUNCTION pl_trg() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END; $$;
+-- @errors
+CALL pl_f(1);
+SELECT pl_p(1);
+SELECT pl_trg();
+DROP PROCEDURE pl_p(int), pl_ins(int);
+DROP FUNCTION pl_f(int), pl_trg();
+DROP TABLE pl_c;
