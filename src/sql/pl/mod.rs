@@ -35,7 +35,8 @@
 //!    writes is not seen by the loop's query.
 //! 3. A block with an EXCEPTION section runs its body in a sub-transaction: an error caught by
 //!    a handler undoes exactly what the body wrote (variables keep their values).
-//! 4. A plan is used only with the catalog epoch and the variable types it was planned for.
+//! 4. A plan is used only with the catalog epoch, the variable types and the search_path it
+//!    was planned for.
 //!
 //! # Bounds
 //!

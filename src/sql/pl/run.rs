@@ -28,14 +28,29 @@ struct Cached {
     epoch: u64,
     /// The types of `$1` .. `$n` it was planned with.
     types: Vec<Type>,
+    /// The search_path setting its names were resolved with.
+    path: Option<String>,
 }
 
 /// A body with the types of its variables and the plans of its sites, kept between calls.
 pub struct State {
     body: Body,
+    /// The body's outermost block, shared so that a call does not copy the statements.
+    block: Arc<Block>,
     /// Per datum, a variable's resolved type and typmod (None until resolved).
     types: Vec<Option<(Type, i32)>>,
     plans: Vec<Option<Cached>>,
+    /// Per site, what kind of SQL statement it is (read at its first run).
+    kinds: Vec<Option<SiteKind>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SiteKind {
+    Select,
+    /// INSERT / UPDATE / DELETE.
+    Write,
+    Call,
+    Utility,
 }
 
 /// A record variable's value: its fields' names, types and values.
@@ -72,9 +87,11 @@ impl State {
         let n = body.datums.len();
         let sites = body.sites;
         Ok(State {
+            block: Arc::new(body.block.clone()),
             body,
             types: vec![None; n],
             plans: (0..sites).map(|_| None).collect(),
+            kinds: vec![None; sites],
         })
     }
 
@@ -212,7 +229,7 @@ impl Frame<'_> {
         let found = self.state.body.found;
         self.values[found] = Value::Bool(false);
         self.state.types[found] = Some((Type::BOOL, -1));
-        let block = self.state.body.block.clone();
+        let block = Arc::clone(&self.state.block);
         let flow = self.block(&block).map_err(|e| {
             if self.placed {
                 e
@@ -953,7 +970,7 @@ impl Frame<'_> {
 
     /// The slots `$1` .. `$n` a site sees: its variables in scope, then the fields of its
     /// assigned records.
-    fn slots(&mut self, site: &Site) -> PgResult<(FuncParams, Vec<Type>, Vec<Value>)> {
+    fn slots(&mut self, site: &Site, names: bool) -> PgResult<(FuncParams, Vec<Type>, Vec<Value>)> {
         let mut fp = FuncParams {
             func: String::new(),
             ..Default::default()
@@ -965,9 +982,11 @@ impl Frame<'_> {
             match &self.state.body.datums[e.dno] {
                 Datum::Var { .. } => {
                     let (t, _) = self.var_type(e.dno)?;
-                    fp.names.push(e.name.clone());
-                    fp.quals.push(e.labels.clone());
-                    fp.bare.push(true);
+                    if names {
+                        fp.names.push(e.name.clone());
+                        fp.quals.push(e.labels.clone());
+                        fp.bare.push(true);
+                    }
                     types.push(t);
                     values.push(self.values[e.dno].clone());
                 }
@@ -978,9 +997,11 @@ impl Frame<'_> {
         for e in records {
             if let Some(r) = &self.records[e.dno] {
                 for (i, name) in r.names.iter().enumerate() {
-                    fp.names.push(name.clone());
-                    fp.quals.push(vec![e.name.clone()]);
-                    fp.bare.push(false);
+                    if names {
+                        fp.names.push(name.clone());
+                        fp.quals.push(vec![e.name.clone()]);
+                        fp.bare.push(false);
+                    }
                     types.push(r.types[i]);
                     values.push(r.values[i].clone());
                 }
@@ -992,10 +1013,12 @@ impl Frame<'_> {
     /// The plan of `site` (as `SELECT <text>` when `expr`) and the values of its parameters:
     /// the cached plan when it was made for this epoch and these types.
     fn prepare(&mut self, site: &Site, expr: bool) -> PgResult<(Arc<Plan>, Vec<Value>)> {
-        let (fp, mut types, values) = self.slots(site)?;
+        // The names are needed only to plan: a cached plan takes just the values.
+        let (_, mut types, values) = self.slots(site, false)?;
         let epoch = self.spi.instance().catalog.epoch();
+        let path = self.spi.get_setting("search_path", true)?;
         if let Some(c) = &self.state.plans[site.id] {
-            if c.epoch == epoch && c.types == types {
+            if c.epoch == epoch && c.types == types && c.path == path {
                 let (plan, needs) = (c.plan.clone(), c.needs.clone());
                 self.spi.acquire(&needs)?;
                 return Ok((plan, values));
@@ -1018,6 +1041,7 @@ impl Frame<'_> {
             )
         })?;
         let planned_types = types.clone();
+        let (fp, _, _) = self.slots(site, true)?;
         let fmt = self.spi.fmt().clone();
         let plan = {
             let tables = self.spi.tables();
@@ -1053,6 +1077,7 @@ impl Frame<'_> {
             needs,
             epoch,
             types: planned_types,
+            path,
         });
         Ok((plan, values))
     }
@@ -1088,6 +1113,13 @@ impl Frame<'_> {
             outer: Vec::new(),
             session: self.spi.as_ctx(),
         };
+        // An expression over no table (the common case) is evaluated without an executor, as
+        // PostgreSQL's PL/pgSQL evaluates its "simple expressions".
+        if let crate::sql::plan::Node::Project { input, exprs } = &plan.node {
+            if matches!(input.node, crate::sql::plan::Node::Result) && exprs.len() == 1 {
+                return Ok((exprs[0].eval(&[], &mut cx)?, ty));
+            }
+        }
         let mut ex = exec::open(&*plan);
         let first = ex.next_row(&mut cx)?;
         if first.is_some() && ex.next_row(&mut cx)?.is_some() {
@@ -1201,39 +1233,47 @@ impl Frame<'_> {
     /// A SQL statement of the body: a query or data change with variables, or a utility
     /// statement.
     fn sql(&mut self, site: &Site, into: Option<&Target>, strict: bool) -> PgResult<()> {
-        let tree = crate::sql::parser::parse_tree(&site.text)?;
-        let node = tree
-            .stmts
-            .first()
-            .and_then(|s| s.stmt.as_ref())
-            .and_then(|s| s.node.as_ref());
-        let is_query = matches!(
-            node,
-            Some(
-                N::SelectStmt(_)
-                    | N::InsertStmt(_)
-                    | N::UpdateStmt(_)
-                    | N::DeleteStmt(_)
-                    | N::CallStmt(_)
-            )
-        ) && !matches!(node, Some(N::SelectStmt(s)) if crate::sql::ddl::create_as::is_select_into(s));
-        if !is_query {
+        // What the statement is, read from its text once.
+        let kind = match self.state.kinds[site.id] {
+            Some(k) => k,
+            None => {
+                let tree = crate::sql::parser::parse_tree(&site.text)?;
+                let node = tree
+                    .stmts
+                    .first()
+                    .and_then(|s| s.stmt.as_ref())
+                    .and_then(|s| s.node.as_ref());
+                let k = match node {
+                    Some(N::SelectStmt(s)) if !crate::sql::ddl::create_as::is_select_into(s) => {
+                        SiteKind::Select
+                    }
+                    Some(N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_)) => SiteKind::Write,
+                    Some(N::CallStmt(_)) => SiteKind::Call,
+                    _ => SiteKind::Utility,
+                };
+                self.state.kinds[site.id] = Some(k);
+                k
+            }
+        };
+        if kind == SiteKind::Utility {
             if into.is_some() {
                 return Err(PgError::new(
                     code::SYNTAX_ERROR,
                     "INTO used with a command that cannot return data",
                 ));
             }
-            let n = node
-                .cloned()
+            let n = crate::sql::parser::parse_tree(&site.text)?
+                .stmts
+                .first()
+                .and_then(|s| s.stmt.as_ref())
+                .and_then(|s| s.node.clone())
                 .ok_or_else(|| PgError::syntax("empty statement"))?;
             self.utility(&n)?;
             return Ok(());
         }
         let (plan, params) = self.prepare(site, false)?;
-        let returns =
-            crate::sql::plan::returns_rows(&plan) && !matches!(node, Some(N::CallStmt(_)));
-        let is_select = matches!(node, Some(N::SelectStmt(_)));
+        let returns = crate::sql::plan::returns_rows(&plan) && kind != SiteKind::Call;
+        let is_select = kind == SiteKind::Select;
         if is_select && into.is_none() {
             return Err(PgError::new(
                 code::SYNTAX_ERROR,
