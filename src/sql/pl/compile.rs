@@ -401,6 +401,11 @@ fn flag(v: &J, key: &str) -> bool {
     v.get(key).and_then(|x| x.as_bool()).unwrap_or(false)
 }
 
+/// The elements of array `key` of `v` (none when it is missing).
+fn list<'a>(v: &'a J, key: &str) -> impl Iterator<Item = &'a J> {
+    v.get(key).and_then(|l| l.as_array()).into_iter().flatten()
+}
+
 fn expr_text(v: &J) -> Option<String> {
     v.get("PLpgSQL_expr").and_then(|e| text(e, "query"))
 }
@@ -601,20 +606,11 @@ impl Compiler<'_> {
                 self.push_scope("sqlstate".into(), sqlstate, label.as_ref());
                 self.push_scope("sqlerrm".into(), sqlerrm, label.as_ref());
                 let mut arms = Vec::new();
-                for e in ex
-                    .get("exc_list")
-                    .and_then(|l| l.as_array())
-                    .into_iter()
-                    .flatten()
-                {
+                for e in list(ex, "exc_list") {
                     let e = e
                         .get("PLpgSQL_exception")
                         .ok_or_else(|| malformed("handler"))?;
-                    let conds = e
-                        .get("conditions")
-                        .and_then(|c| c.as_array())
-                        .into_iter()
-                        .flatten()
+                    let conds = list(e, "conditions")
                         .filter_map(|c| {
                             c.get("PLpgSQL_condition").and_then(|c| text(c, "condname"))
                         })
@@ -679,12 +675,7 @@ impl Compiler<'_> {
             }
             "PLpgSQL_stmt_if" => {
                 let mut arms = vec![(self.expr(v.get("cond"))?, self.stmts(v.get("then_body"))?)];
-                for e in v
-                    .get("elsif_list")
-                    .and_then(|l| l.as_array())
-                    .into_iter()
-                    .flatten()
-                {
+                for e in list(v, "elsif_list") {
                     let e = e
                         .get("PLpgSQL_if_elsif")
                         .ok_or_else(|| malformed("ELSIF"))?;
@@ -714,12 +705,7 @@ impl Compiler<'_> {
                     self.push_scope(name, *dno, None);
                 }
                 let mut arms = Vec::new();
-                for w in v
-                    .get("case_when_list")
-                    .and_then(|l| l.as_array())
-                    .into_iter()
-                    .flatten()
-                {
+                for w in list(v, "case_when_list") {
                     let w = w
                         .get("PLpgSQL_case_when")
                         .ok_or_else(|| malformed("WHEN"))?;
@@ -810,12 +796,7 @@ impl Compiler<'_> {
             "PLpgSQL_stmt_raise" => {
                 let params = self.expr_list(v.get("params"))?;
                 let mut options = Vec::new();
-                for o in v
-                    .get("options")
-                    .and_then(|l| l.as_array())
-                    .into_iter()
-                    .flatten()
-                {
+                for o in list(v, "options") {
                     let o = o
                         .get("PLpgSQL_raise_option")
                         .ok_or_else(|| malformed("RAISE option"))?;
@@ -865,11 +846,7 @@ impl Compiler<'_> {
                 }
             }
             "PLpgSQL_stmt_getdiag" => {
-                let items = v
-                    .get("diag_items")
-                    .and_then(|l| l.as_array())
-                    .into_iter()
-                    .flatten()
+                let items = list(v, "diag_items")
                     .filter_map(|i| i.get("PLpgSQL_diag_item"))
                     .map(|i| {
                         (
