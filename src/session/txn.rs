@@ -236,26 +236,16 @@ impl Core {
     /// went, for ROLLBACK TO.
     pub(super) fn savepoint(&mut self, name: &str) -> PgResult<()> {
         self.require_block("SAVEPOINT")?;
-        let txn = self.txn.as_mut().expect("transaction");
-        txn.savepoints.push(SavepointState {
-            name: name.to_string(),
-            cell: None,
-            notifies: txn.outbox.len(),
-            listens: txn.listens.len(),
-            settings: self.settings.clone(),
-            deferred: txn.deferred.events.len(),
-            timing: txn.deferred.timing.clone(),
-        });
+        self.push_savepoint(name.to_string());
         Ok(())
     }
 
-    /// A sub-transaction of a PL/pgSQL block with an EXCEPTION section: an unnamed savepoint,
-    /// in any kind of transaction. Returns its level for [`Core::sub_end`].
-    pub(super) fn sub_begin(&mut self) -> usize {
+    /// Opens a savepoint level named `name`; returns its index.
+    fn push_savepoint(&mut self, name: String) -> usize {
         let settings = self.settings.clone();
         let txn = self.txn_mut();
         txn.savepoints.push(SavepointState {
-            name: String::new(),
+            name,
             cell: None,
             notifies: txn.outbox.len(),
             listens: txn.listens.len(),
@@ -266,49 +256,74 @@ impl Core {
         txn.savepoints.len() - 1
     }
 
-    /// Ends the sub-transaction at `level` and those above it: kept (their writes go with the
-    /// enclosing level) or undone (as ROLLBACK TO, without leaving a failed block).
-    pub(super) fn sub_end(&mut self, level: usize, commit: bool) {
-        let Some(txn) = self.txn.as_mut() else {
-            return;
-        };
-        if level >= txn.savepoints.len() {
-            return;
-        }
-        if commit {
-            for sp in txn.savepoints.drain(level..).rev() {
-                if let Some(c) = sp.cell {
-                    self.instance.txns.subcommit(&c);
-                }
-            }
-            return;
-        }
-        let mut gone: Vec<SavepointState> = txn.savepoints.drain(level..).collect();
-        for sp in gone.iter_mut().rev() {
-            if let Some(c) = sp.cell.take() {
-                self.instance.txns.abort(&c, &[]);
-            }
-        }
-        let sp = &gone[0];
-        txn.snapshot = None;
-        txn.deferred.rollback_to(sp.deferred, sp.timing.clone());
-        txn.outbox.truncate(sp.notifies);
-        txn.listens.truncate(sp.listens);
-        self.settings = sp.settings.clone();
-        self.settings_dirty = true;
-    }
-
-    /// RELEASE SAVEPOINT: forgets the savepoint and those set after it.
-    pub(super) fn release_savepoint(&mut self, name: &str) -> PgResult<()> {
-        self.require_block("RELEASE SAVEPOINT")?;
+    /// Closes savepoint level `i` and those after it: their writes now commit or abort with
+    /// the enclosing level.
+    fn release_from(&mut self, i: usize) {
         let txn = self.txn.as_mut().expect("transaction");
-        let i = txn.savepoint_index(name)?;
-        // Their writes now commit or abort with the enclosing level.
         for sp in txn.savepoints.drain(i..).rev() {
             if let Some(c) = sp.cell {
                 self.instance.txns.subcommit(&c);
             }
         }
+    }
+
+    /// Undoes what savepoint level `i` and those after it did: the later levels go, every
+    /// one's writes abort (level `i` stays, and its next write gets a new sub-transaction),
+    /// and the transaction's NOTIFYs, LISTEN actions, deferred checks and settings return to
+    /// where level `i` began.
+    fn undo_to(&mut self, i: usize) {
+        let txn = self.txn.as_mut().expect("transaction");
+        for sp in txn.savepoints.drain(i + 1..).rev() {
+            if let Some(c) = sp.cell {
+                self.instance.txns.abort(&c, &[]);
+            }
+        }
+        if let Some(c) = txn.savepoints[i].cell.take() {
+            self.instance.txns.abort(&c, &[]);
+        }
+        txn.snapshot = None;
+        let sp = &txn.savepoints[i];
+        let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
+        txn.deferred.rollback_to(sp.deferred, sp.timing.clone());
+        txn.outbox.truncate(notifies);
+        txn.listens.truncate(listens);
+        self.settings = settings;
+        self.settings_dirty = true;
+    }
+
+    /// A sub-transaction of a PL/pgSQL block with an EXCEPTION section: an unnamed savepoint,
+    /// in any kind of transaction. Returns its level for [`Core::sub_end`].
+    pub(super) fn sub_begin(&mut self) -> usize {
+        self.push_savepoint(String::new())
+    }
+
+    /// Ends the sub-transaction at `level` and those above it: kept (their writes go with the
+    /// enclosing level) or undone (as ROLLBACK TO, without leaving a failed block).
+    pub(super) fn sub_end(&mut self, level: usize, commit: bool) {
+        if self
+            .txn
+            .as_ref()
+            .is_none_or(|t| level >= t.savepoints.len())
+        {
+            return;
+        }
+        if !commit {
+            self.undo_to(level);
+            self.txn_mut().savepoints.truncate(level);
+            return;
+        }
+        self.release_from(level);
+    }
+
+    /// RELEASE SAVEPOINT: forgets the savepoint and those set after it.
+    pub(super) fn release_savepoint(&mut self, name: &str) -> PgResult<()> {
+        self.require_block("RELEASE SAVEPOINT")?;
+        let i = self
+            .txn
+            .as_ref()
+            .expect("transaction")
+            .savepoint_index(name)?;
+        self.release_from(i);
         Ok(())
     }
 
@@ -321,26 +336,12 @@ impl Core {
                 "ROLLBACK TO SAVEPOINT can only be used in transaction blocks",
             ));
         }
-        let txn = self.txn.as_mut().expect("transaction");
-        let i = txn.savepoint_index(name)?;
-        for sp in txn.savepoints.drain(i + 1..).rev() {
-            if let Some(c) = sp.cell {
-                self.instance.txns.abort(&c, &[]);
-            }
-        }
-        // The savepoint itself stays; what it wrote is undone, and its next write gets a new
-        // sub-transaction.
-        if let Some(c) = txn.savepoints[i].cell.take() {
-            self.instance.txns.abort(&c, &[]);
-        }
-        txn.snapshot = None;
-        let sp = txn.savepoints.last().expect("savepoint");
-        let (notifies, listens, settings) = (sp.notifies, sp.listens, sp.settings.clone());
-        txn.deferred.rollback_to(sp.deferred, sp.timing.clone());
-        txn.outbox.truncate(notifies);
-        txn.listens.truncate(listens);
-        self.settings = settings;
-        self.settings_dirty = true;
+        let i = self
+            .txn
+            .as_ref()
+            .expect("transaction")
+            .savepoint_index(name)?;
+        self.undo_to(i);
         self.tx = TxState::Block;
         Ok(())
     }
