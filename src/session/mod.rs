@@ -411,7 +411,7 @@ impl SessionCtx for Core {
         f: &Arc<crate::catalog::functions::Function>,
         args: &[Value],
     ) -> PgResult<Value> {
-        self.call_plpgsql(f, args)
+        sql::pl::call(self, f, args)
     }
     fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
         Some(&mut self.sequences)

@@ -2,15 +2,11 @@
 //! planned with, their locks and privileges, sub-transactions for exception blocks, and the
 //! session's cache of compiled functions.
 
-use std::sync::Arc;
-
 use super::Core;
-use crate::catalog::functions::Function;
 use crate::error::PgResult;
 use crate::sql;
 use crate::sql::context::SessionCtx;
 use crate::sql::pl::{Needs, PlCache, Spi};
-use crate::sql::types::Value;
 
 impl Spi for Core {
     fn tables(&self) -> sql::plan::modify::TableCx<'_> {
@@ -53,17 +49,5 @@ impl Spi for Core {
 
     fn as_ctx(&mut self) -> &mut dyn SessionCtx {
         self
-    }
-}
-
-impl Core {
-    /// `SessionCtx::call_procedural`: runs a PL/pgSQL function.
-    pub(super) fn call_plpgsql(&mut self, f: &Arc<Function>, args: &[Value]) -> PgResult<Value> {
-        sql::pl::call(self, f, args)
-    }
-
-    /// DO.
-    pub(super) fn run_do(&mut self, code: &str) -> PgResult<()> {
-        sql::pl::run_do(self, code)
     }
 }

@@ -476,7 +476,7 @@ impl Session {
                 return Err(PgError::internal("COPY TO reached the utility path"));
             }
             Statement::NoOp(_) => {}
-            Statement::Do(code) => self.core.run_do(code)?,
+            Statement::Do(code) => sql::pl::run_do(&mut self.core, code)?,
             Statement::Call(plan) => {
                 self.core.run_query(plan, &[])?;
             }

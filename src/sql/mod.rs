@@ -504,10 +504,8 @@ fn analyze_inner(
         }
         N::VariableShowStmt(s) => Statement::Show(s.name.to_ascii_lowercase()),
         N::CallStmt(c) => {
-            let (select, at) = plan::call_as_select(c)?;
             let mut planner = planner(params, fmt, mode, tables);
-            planner.call_at = Some(at);
-            let plan = planner.plan_query(&select)?;
+            let plan = planner.plan_call(c)?;
             planner.finish_params()?;
             *deferred = planner.deferred.take();
             Statement::Call(Arc::new(plan))

@@ -88,7 +88,7 @@ mod search_cycle;
 pub mod sequence;
 mod table_expr;
 mod user_func;
-pub use user_func::{call_as_select, type_list, FuncParams};
+pub use user_func::{type_list, FuncParams};
 
 pub use coerce::common_type;
 

@@ -646,39 +646,30 @@ pub fn trigger_body(body: &str) -> PgResult<String> {
     Ok(format!("{TRIGGER_DECLS}{}; END", &body[..cut]))
 }
 
-/// A function's text for PL/pgSQL's grammar: a trigger function's body in the block of its
-/// variables, returning integer in place of trigger (see [`TRIGGER_DECLS`]).
-pub fn plpgsql_source(
-    text_of_create: impl FnOnce() -> PgResult<String>,
-    def_body: &str,
-    is_trigger: bool,
-) -> PgResult<String> {
-    if !is_trigger {
-        return text_of_create();
-    }
-    let body = trigger_body(def_body)?;
+/// `body` dollar-quoted with a tag it does not contain.
+pub fn dollar_quoted(body: &str) -> String {
     let mut tag = String::from("$plbody$");
     let mut n = 0;
     while body.contains(&tag) {
         n += 1;
         tag = format!("$plbody{n}$");
     }
-    Ok(format!(
-        "CREATE FUNCTION f() RETURNS integer LANGUAGE plpgsql AS {tag}{body}{tag}"
-    ))
+    format!("{tag}{body}{tag}")
 }
 
 /// Parses a PL/pgSQL body with PL/pgSQL's grammar (pg_query's), for its syntax errors.
 fn check_plpgsql(c: &protobuf::CreateFunctionStmt, def: &FunctionDef) -> PgResult<()> {
-    let text = plpgsql_source(
-        || {
-            N::CreateFunctionStmt(Box::new(c.clone()))
-                .deparse(Default::default())
-                .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))
-        },
-        &def.body,
-        def.returns == TRIGGER,
-    )?;
+    let text = if def.returns == TRIGGER {
+        // Returning integer in place of trigger (see [`TRIGGER_DECLS`]).
+        format!(
+            "CREATE FUNCTION f() RETURNS integer LANGUAGE plpgsql AS {}",
+            dollar_quoted(&trigger_body(&def.body)?)
+        )
+    } else {
+        N::CreateFunctionStmt(Box::new(c.clone()))
+            .deparse(Default::default())
+            .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?
+    };
     pg_query::parse_plpgsql(&text)
         .map(|_| ())
         .map_err(|e| plpgsql_grammar_error(&e.to_string()))

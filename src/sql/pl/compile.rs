@@ -242,7 +242,8 @@ pub struct Body {
     /// How many datums are parameters (they come first).
     pub n_params: usize,
     pub found: usize,
-    pub block: Block,
+    /// Shared, so that a call does not copy the statements.
+    pub block: Arc<Block>,
     /// How many [`Site`]s there are (the size of a call's plan cache).
     pub sites: usize,
 }
@@ -542,6 +543,15 @@ impl Compiler<'_> {
         Err(malformed("target"))
     }
 
+    /// A statement's INTO target, if it has one.
+    fn target_of_into(&self, v: &J) -> PgResult<Option<Target>> {
+        if flag(v, "into") {
+            Ok(Some(self.target(v.get("target"))?))
+        } else {
+            Ok(None)
+        }
+    }
+
     /// A block; `written` is false for the block PL/pgSQL's compiler wraps around a labelled
     /// or excepting body to add its final RETURN, which has no BEGIN of its own.
     fn block(&mut self, b: &J, written: bool) -> PgResult<Block> {
@@ -819,11 +829,7 @@ impl Compiler<'_> {
             },
             "PLpgSQL_stmt_execsql" => {
                 let stmt = self.expr(v.get("sqlstmt"))?;
-                let into = if flag(v, "into") {
-                    Some(self.target(v.get("target"))?)
-                } else {
-                    None
-                };
+                let into = self.target_of_into(v)?;
                 StmtKind::Sql {
                     stmt,
                     into,
@@ -833,11 +839,7 @@ impl Compiler<'_> {
             "PLpgSQL_stmt_perform" => StmtKind::Perform(self.expr(v.get("expr"))?),
             "PLpgSQL_stmt_dynexecute" => {
                 let query = self.expr(v.get("query"))?;
-                let into = if flag(v, "into") {
-                    Some(self.target(v.get("target"))?)
-                } else {
-                    None
-                };
+                let into = self.target_of_into(v)?;
                 StmtKind::Dynamic {
                     query,
                     into,
@@ -972,7 +974,7 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         datums: c.datums,
         n_params,
         found,
-        block,
+        block: Arc::new(block),
         sites: c.sites,
     })
 }

@@ -3,6 +3,8 @@
 //! user input (RAISE SQLSTATE '...') made `&'static str`, as errors carry them.
 
 use std::collections::HashSet;
+
+use crate::error::{code, PgError, PgResult};
 use std::sync::{Mutex, OnceLock};
 
 const CONDITIONS: &[(&str, &str)] = &[
@@ -221,6 +223,19 @@ pub fn intern(code: &str) -> &'static str {
     let c: &'static str = Box::leak(code.to_string().into_boxed_str());
     seen.insert(c);
     c
+}
+
+/// The SQLSTATE of a condition name or of a written SQLSTATE.
+pub fn sqlstate_of(c: &str) -> PgResult<&'static str> {
+    if is_sqlstate(c) {
+        return Ok(intern(c));
+    }
+    by_name(c).ok_or_else(|| {
+        PgError::new(
+            code::UNDEFINED_OBJECT,
+            format!("unrecognized exception condition \"{c}\""),
+        )
+    })
 }
 
 /// Whether an error of SQLSTATE `code` is caught by a handler for `cond` (a name or a

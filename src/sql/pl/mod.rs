@@ -91,6 +91,8 @@ pub trait Spi: SessionCtx {
 pub struct Compiled {
     function: Arc<Function>,
     state: run::State,
+    /// `PL/pgSQL function f(integer)`: the start of its CONTEXT lines.
+    context: String,
 }
 
 /// The compiled functions of one session, by OID.
@@ -130,24 +132,24 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
         None => Compiled {
             function: f.clone(),
             state: run::State::compile_function(def)?,
+            context: format!(
+                "PL/pgSQL function {}({})",
+                def.name,
+                def.args
+                    .iter()
+                    .filter(|a| a.is_input())
+                    .map(|a| crate::sql::types::cast::format_type_with_typmod(Type(a.type_oid), -1))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
         },
     };
-    let signature = format!(
-        "{}({})",
-        def.name,
-        def.args
-            .iter()
-            .filter(|a| a.is_input())
-            .map(|a| crate::sql::types::cast::format_type_with_typmod(Type(a.type_oid), -1))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
     let result = run::execute(
         spi,
         &mut compiled.state,
         args,
         Type(def.returns),
-        &format!("PL/pgSQL function {signature}"),
+        &compiled.context,
     );
     let cache = spi.pl_cache();
     if cache.functions.len() >= MAX_CACHED_FUNCTIONS {

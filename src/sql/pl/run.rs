@@ -10,6 +10,7 @@ use super::conditions;
 use super::Spi;
 use crate::catalog::functions::FunctionDef;
 use crate::error::{code, PgError, PgResult, Severity};
+use crate::sql::ddl::function::dollar_quoted;
 use crate::sql::exec::{self, EvalCx};
 use crate::sql::plan::{FuncParams, Plan, Planner};
 use crate::sql::types::{cast, io, Type, Value};
@@ -35,8 +36,6 @@ struct Cached {
 /// A body with the types of its variables and the plans of its sites, kept between calls.
 pub struct State {
     body: Body,
-    /// The body's outermost block, shared so that a call does not copy the statements.
-    block: Arc<Block>,
     /// Per datum, a variable's resolved type and typmod (None until resolved).
     types: Vec<Option<(Type, i32)>>,
     plans: Vec<Option<Cached>>,
@@ -61,6 +60,14 @@ struct Record {
     values: Vec<Value>,
 }
 
+/// What EXECUTE's text turned out to be.
+enum Dynamic {
+    /// A query or data change, planned, with its USING values.
+    Query(Arc<Plan>, Vec<Value>),
+    /// A utility statement, run without parameters.
+    Utility(Box<N>),
+}
+
 /// How a statement ended.
 enum Flow {
     Next,
@@ -69,25 +76,12 @@ enum Flow {
     Return(Option<(Value, Type)>),
 }
 
-/// The text of a CREATE FUNCTION / DO statement with `body` as its body, for PL/pgSQL's
-/// grammar, dollar-quoted with a tag the body does not contain.
-fn dollar_quoted(body: &str) -> String {
-    let mut tag = String::from("$plbody$");
-    let mut n = 0;
-    while body.contains(&tag) {
-        n += 1;
-        tag = format!("$plbody{n}$");
-    }
-    format!("{tag}{body}{tag}")
-}
-
 impl State {
     fn new(body: Body) -> PgResult<State> {
         check_conditions(&body.block)?;
         let n = body.datums.len();
         let sites = body.sites;
         Ok(State {
-            block: Arc::new(body.block.clone()),
             body,
             types: vec![None; n],
             plans: (0..sites).map(|_| None).collect(),
@@ -163,14 +157,9 @@ fn check_conditions(b: &Block) -> PgResult<()> {
     if let Some(h) = &b.handlers {
         for (conds, body) in &h.arms {
             for c in conds {
-                if !c.eq_ignore_ascii_case("others")
-                    && !conditions::is_sqlstate(c)
-                    && conditions::by_name(c).is_none()
-                {
-                    return Err(PgError::new(
-                        code::UNDEFINED_OBJECT,
-                        format!("unrecognized exception condition \"{c}\""),
-                    ));
+                // (A written SQLSTATE is taken as it is, and made static only if raised.)
+                if !c.eq_ignore_ascii_case("others") && !conditions::is_sqlstate(c) {
+                    conditions::sqlstate_of(c)?;
                 }
             }
             stmts(body)?;
@@ -229,7 +218,7 @@ impl Frame<'_> {
         let found = self.state.body.found;
         self.values[found] = Value::Bool(false);
         self.state.types[found] = Some((Type::BOOL, -1));
-        let block = Arc::clone(&self.state.block);
+        let block = Arc::clone(&self.state.body.block);
         let flow = self.block(&block).map_err(|e| {
             if self.placed {
                 e
@@ -309,16 +298,38 @@ impl Frame<'_> {
     /// Plans a statement that uses no variables (type lookups).
     fn plan_text(&mut self, text: &str) -> PgResult<Plan> {
         let node = crate::sql::parser::parse_node(text)?;
-        let mut types = Vec::new();
+        self.plan_node(&node, &mut Vec::new(), None)
+            .map(|(plan, _)| plan)
+    }
+
+    /// Plans a query, data change or CALL with the catalog as the next statement sees it,
+    /// `types` as the types of `$1` .. `$n` and `vars` as their names; returns the plan and
+    /// what running it needs.
+    fn plan_node(
+        &mut self,
+        node: &N,
+        types: &mut Vec<Type>,
+        vars: Option<FuncParams>,
+    ) -> PgResult<(Plan, Needs)> {
         let fmt = self.spi.fmt().clone();
         let plan = {
             let tables = self.spi.tables();
-            let mut p = Planner::new(&mut types, &fmt);
+            let mut p = Planner::new(types, &fmt);
             p.tables = Some(tables);
-            p.plan_query(&node)
+            p.allow_params = true;
+            if let Some(vars) = vars {
+                p.set_variables(Arc::new(vars));
+            }
+            let r = match node {
+                N::SelectStmt(_) => p.plan_query(node),
+                N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_) => p.plan_dml(node),
+                N::CallStmt(c) => p.plan_call(c),
+                _ => Err(PgError::internal("not a query")),
+            };
+            r.and_then(|plan| p.finish_params().map(|_| plan))
         };
-        self.spi.take_needs();
-        plan
+        let needs = self.spi.take_needs();
+        Ok((plan?, needs))
     }
 
     // ------------------------------------------------------------ statements
@@ -551,7 +562,7 @@ impl Frame<'_> {
                 Ok(Flow::Next)
             }
             StmtKind::Perform(site) => {
-                let (rows, _) = self.run_site(site, &[])?;
+                let (rows, _) = self.run_site(site)?;
                 self.row_count = rows.len() as u64;
                 self.set_found(!rows.is_empty());
                 Ok(Flow::Next)
@@ -674,11 +685,19 @@ impl Frame<'_> {
         body: &[Stmt],
     ) -> PgResult<Flow> {
         let (plan, params) = match dynamic {
-            None => {
-                let (plan, params) = self.prepare(query, false)?;
-                (plan, params)
-            }
-            Some(using) => self.prepare_dynamic(query, using)?,
+            None => self.prepare(query, false)?,
+            Some(using) => match self.prepare_dynamic(query, using)? {
+                Dynamic::Query(plan, params) => (plan, params),
+                Dynamic::Utility(node) => {
+                    return Err(PgError::new(
+                        "42P11",
+                        format!(
+                            "cannot open {} query as cursor",
+                            crate::sql::plan::node_name(&node)
+                        ),
+                    ))
+                }
+            },
         };
         if !crate::sql::plan::returns_rows(&plan) {
             return Err(PgError::new(
@@ -794,7 +813,7 @@ impl Frame<'_> {
         let mut sqlstate: Option<&'static str> = None;
         let mut cond_text: Option<String> = None;
         if let Some(c) = condname {
-            sqlstate = Some(self.condition_code(c)?);
+            sqlstate = Some(conditions::sqlstate_of(c)?);
             cond_text = Some(c.to_string());
         }
         let mut text = match message {
@@ -850,7 +869,7 @@ impl Frame<'_> {
                     if sqlstate.is_some() {
                         return Err(dup("ERRCODE"));
                     }
-                    sqlstate = Some(self.condition_code(&s)?);
+                    sqlstate = Some(conditions::sqlstate_of(&s)?);
                     cond_text = Some(s);
                 }
                 1 => {
@@ -903,19 +922,6 @@ impl Frame<'_> {
         }
         self.spi.notice(e);
         Ok(Flow::Next)
-    }
-
-    /// The SQLSTATE of a condition name or a written SQLSTATE.
-    fn condition_code(&self, c: &str) -> PgResult<&'static str> {
-        if conditions::is_sqlstate(c) {
-            return Ok(conditions::intern(c));
-        }
-        conditions::by_name(c).ok_or_else(|| {
-            PgError::new(
-                code::UNDEFINED_OBJECT,
-                format!("unrecognized exception condition \"{c}\""),
-            )
-        })
     }
 
     fn diagnostic(&mut self, stacked: bool, kind: &str) -> PgResult<Value> {
@@ -1042,29 +1048,13 @@ impl Frame<'_> {
         })?;
         let planned_types = types.clone();
         let (fp, _, _) = self.slots(site, true)?;
-        let fmt = self.spi.fmt().clone();
-        let plan = {
-            let tables = self.spi.tables();
-            let mut p = Planner::new(&mut types, &fmt);
-            p.tables = Some(tables);
-            p.allow_params = true;
-            p.set_variables(Arc::new(fp));
-            let r = match &node {
-                N::SelectStmt(_) => p.plan_query(&node),
-                N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_) => p.plan_dml(&node),
-                N::CallStmt(c) => crate::sql::plan::call_as_select(c).and_then(|(select, at)| {
-                    p.call_at = Some(at);
-                    p.plan_query(&select)
-                }),
-                _ => Err(PgError::internal("not a query")),
-            };
-            r.and_then(|plan| p.finish_params().map(|_| plan))
-        };
-        let needs = self.spi.take_needs();
-        let plan = Arc::new(plan.map_err(|mut e| {
-            e.position = None;
-            e
-        })?);
+        let (plan, needs) = self
+            .plan_node(&node, &mut types, Some(fp))
+            .map_err(|mut e| {
+                e.position = None;
+                e
+            })?;
+        let plan = Arc::new(plan);
         if expr && plan.columns.len() != 1 {
             return Err(PgError::new(
                 code::SYNTAX_ERROR,
@@ -1095,11 +1085,11 @@ impl Frame<'_> {
             return Err(e);
         }
         let n = affected.unwrap_or(rows.len() as u64);
-        Ok((rows.into_iter().map(|r| r.to_vec()).collect(), n))
+        Ok((rows, n))
     }
 
     /// Runs a site's query: its rows and the rows it wrote.
-    fn run_site(&mut self, site: &Site, _using: &[Value]) -> PgResult<(Vec<Vec<Value>>, u64)> {
+    fn run_site(&mut self, site: &Site) -> PgResult<(Vec<Vec<Value>>, u64)> {
         let (plan, params) = self.prepare(site, false)?;
         self.run_plan(&plan, &params)
     }
@@ -1208,7 +1198,7 @@ impl Frame<'_> {
         plan: &Plan,
         row: crate::sql::exec::Row,
     ) -> PgResult<()> {
-        let values = row.to_vec();
+        let values = row;
         match target {
             Target::Vars(vars) => {
                 for (i, var) in vars.iter().enumerate() {
@@ -1303,33 +1293,21 @@ impl Frame<'_> {
                     .with_hint("Make sure the query returns a single row, or use LIMIT 1."));
                 }
                 self.set_found(!rows.is_empty());
-                let row = rows.into_iter().next();
-                match row {
-                    Some(r) => self.assign_row(target, &plan, r)?,
-                    None => self.assign_nulls(target, &plan)?,
-                }
-                self.row_count = self.row_count.min(1).max(n.min(1));
+                self.store_first(target, &plan, rows)?;
+                // The rows it took: at most one (more is an error above).
+                self.row_count = n.min(1);
             }
         }
         Ok(())
     }
 
-    fn assign_nulls(&mut self, target: &Target, plan: &Plan) -> PgResult<()> {
-        match target {
-            Target::Vars(vars) => {
-                for v in vars {
-                    self.assign(*v, Value::Null, Type::UNKNOWN)?;
-                }
-            }
-            Target::Rec(r) => {
-                self.records[*r] = Some(Record {
-                    names: plan.columns.iter().map(|c| c.name.clone()).collect(),
-                    types: plan.columns.iter().map(|c| c.ty).collect(),
-                    values: vec![Value::Null; plan.columns.len()],
-                });
-            }
-        }
-        Ok(())
+    /// INTO: the first of `rows` into `target`, or NULLs without a row.
+    fn store_first(&mut self, target: &Target, plan: &Plan, rows: Vec<Vec<Value>>) -> PgResult<()> {
+        let row = rows
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| vec![Value::Null; plan.columns.len()]);
+        self.assign_row(target, plan, row)
     }
 
     /// A utility statement (DDL, NOTIFY, SET) as the body wrote it.
@@ -1377,12 +1355,9 @@ impl Frame<'_> {
         Ok(())
     }
 
-    /// EXECUTE: the query's text evaluated, then planned with the USING values as `$n`.
-    fn prepare_dynamic(
-        &mut self,
-        query: &Site,
-        using: &[Site],
-    ) -> PgResult<(Arc<Plan>, Vec<Value>)> {
+    /// EXECUTE: the query's text evaluated, then planned with the USING values as `$n`; a
+    /// utility statement is handed back parsed.
+    fn prepare_dynamic(&mut self, query: &Site, using: &[Site]) -> PgResult<Dynamic> {
         let (q, t) = self.eval(query)?;
         if q.is_null() {
             return Err(PgError::new(
@@ -1414,24 +1389,11 @@ impl Frame<'_> {
             N::SelectStmt(_) | N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_)
         ) || matches!(&node, N::SelectStmt(s) if crate::sql::ddl::create_as::is_select_into(s))
         {
-            return Err(PgError::new(code::SYNTAX_ERROR, "DYNAMIC_UTILITY").with_detail(text));
+            return Ok(Dynamic::Utility(Box::new(node)));
         }
-        let fmt = self.spi.fmt().clone();
-        let plan = {
-            let tables = self.spi.tables();
-            let mut p = Planner::new(&mut types, &fmt);
-            p.tables = Some(tables);
-            p.allow_params = true;
-            let r = match &node {
-                N::SelectStmt(_) => p.plan_query(&node),
-                _ => p.plan_dml(&node),
-            };
-            r.and_then(|plan| p.finish_params().map(|_| plan))
-        };
-        let needs = self.spi.take_needs();
-        let plan = plan?;
+        let (plan, needs) = self.plan_node(&node, &mut types, None)?;
         self.spi.acquire(&needs)?;
-        Ok((Arc::new(plan), params))
+        Ok(Dynamic::Query(Arc::new(plan), params))
     }
 
     fn dynamic(
@@ -1441,10 +1403,9 @@ impl Frame<'_> {
         strict: bool,
         using: &[Site],
     ) -> PgResult<()> {
-        let prepared = self.prepare_dynamic(query, using);
-        let (plan, params) = match prepared {
-            Ok(p) => p,
-            Err(e) if e.message == "DYNAMIC_UTILITY" => {
+        let (plan, params) = match self.prepare_dynamic(query, using)? {
+            Dynamic::Query(plan, params) => (plan, params),
+            Dynamic::Utility(node) => {
                 // A utility statement: run as the body would, without parameters.
                 if into.is_some() {
                     return Err(PgError::new(
@@ -1452,11 +1413,8 @@ impl Frame<'_> {
                         "INTO used with a command that cannot return data",
                     ));
                 }
-                let text = e.detail.clone().unwrap_or_default();
-                let node = crate::sql::parser::parse_node(&text)?;
                 return self.utility(&node);
             }
-            Err(e) => return Err(e),
         };
         let (rows, n) = self.run_plan(&plan, &params)?;
         self.row_count = n;
@@ -1470,10 +1428,7 @@ impl Frame<'_> {
                     "query returned more than one row",
                 ));
             }
-            match rows.into_iter().next() {
-                Some(r) => self.assign_row(target, &plan, r)?,
-                None => self.assign_nulls(target, &plan)?,
-            }
+            self.store_first(target, &plan, rows)?;
         }
         Ok(())
     }

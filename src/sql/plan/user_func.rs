@@ -471,6 +471,14 @@ impl Planner<'_> {
         }))
     }
 
+    /// CALL: the procedure's call, planned as the query that runs it (a procedure is allowed
+    /// at the call's place only).
+    pub fn plan_call(&mut self, c: &protobuf::CallStmt) -> PgResult<Plan> {
+        let (select, at) = call_as_select(c)?;
+        self.call_at = Some(at);
+        self.plan_query(&select)
+    }
+
     /// Plans with a routine's names for `$1` .. `$n` (PL/pgSQL's variables).
     pub fn set_variables(&mut self, vars: Arc<FuncParams>) {
         self.func_params = Some(vars);
@@ -547,7 +555,7 @@ fn fits(args: &[FuncArg], positional: &[Type], named: &[(&str, Type)]) -> Option
 
 /// CALL p(args) as the query `SELECT p(args)` that runs it, and the call's location (for
 /// [`Planner::call_at`]).
-pub fn call_as_select(c: &protobuf::CallStmt) -> PgResult<(N, i32)> {
+fn call_as_select(c: &protobuf::CallStmt) -> PgResult<(N, i32)> {
     let fc = c
         .funccall
         .as_ref()
