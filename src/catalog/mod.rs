@@ -70,6 +70,7 @@ mod namespace;
 pub mod password;
 pub mod roles;
 pub mod sequence;
+pub mod triggers;
 pub use namespace::{Namespace, Namespaces, DATABASE_KEY};
 
 pub type Oid = u32;
@@ -239,6 +240,8 @@ pub struct Relation<D> {
     pub columns: Vec<ColumnDef>,
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
+    /// Triggers, in name order (the order they fire in).
+    pub triggers: Vec<triggers::TriggerDef>,
     /// The owning role (pg_class.relowner).
     pub owner: Oid,
     /// pg_class.relacl: None until the first GRANT / REVOKE (the owner's defaults).
@@ -311,6 +314,7 @@ pub struct NewRelation<D> {
     pub columns: Vec<ColumnDef>,
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
+    pub triggers: Vec<triggers::TriggerDef>,
     pub owner: Oid,
     /// As [`Relation::acl`] and [`Relation::column_acls`].
     pub acl: Option<acl::Acl>,
@@ -519,6 +523,7 @@ impl<D> Catalog<D> {
             columns: rel.columns,
             indexes: rel.indexes,
             constraints: rel.constraints,
+            triggers: rel.triggers,
             owner: rel.owner,
             acl: rel.acl,
             column_acls: rel.column_acls,
@@ -648,6 +653,7 @@ mod tests {
             owner: roles::BOOTSTRAP_SUPERUSER,
             acl: None,
             column_acls: vec![],
+            triggers: vec![],
             table: None,
             data: Arc::new(()),
         }

@@ -89,6 +89,7 @@ pub struct RelationImage {
     pub owner: Oid,
     pub acl: Option<Acl>,
     pub column_acls: Vec<(usize, Acl)>,
+    pub triggers: Vec<crate::catalog::triggers::TriggerDef>,
     pub table: Option<Oid>,
     /// pg_class.reltype of a table or view.
     pub row_type: Option<Oid>,

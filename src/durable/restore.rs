@@ -461,6 +461,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     owner: img.owner,
                     acl: img.acl,
                     column_acls: img.column_acls,
+                    triggers: img.triggers,
                     table: img.table,
                     data: d,
                 };

@@ -413,6 +413,13 @@ impl SessionCtx for Core {
     ) -> PgResult<Value> {
         sql::pl::call(self, f, args)
     }
+    fn call_trigger(
+        &mut self,
+        f: &Arc<crate::catalog::functions::Function>,
+        call: &sql::context::TriggerCall<'_>,
+    ) -> PgResult<Option<Vec<Value>>> {
+        sql::pl::call_trigger(self, f, call)
+    }
     fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
         Some(&mut self.sequences)
     }

@@ -18,6 +18,18 @@ pub struct DeferredEvent {
     pub key: Box<[Value]>,
 }
 
+/// One firing of a trigger (PostgreSQL's TriggerData): what the trigger function is told.
+pub struct TriggerCall<'a> {
+    pub def: &'a crate::catalog::triggers::TriggerDef,
+    pub table: &'a crate::sql::engine::Rel,
+    /// One of the tgtype event bits (INSERT, UPDATE, DELETE, TRUNCATE).
+    pub event: i16,
+    /// The row before the change (UPDATE, DELETE), full width.
+    pub old: Option<&'a [Value]>,
+    /// The row after it (INSERT, UPDATE), full width.
+    pub new: Option<&'a [Value]>,
+}
+
 /// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnCommit {
@@ -147,6 +159,19 @@ pub trait SessionCtx {
         Err(PgError::feature_not_supported(format!(
             "function {}() in language \"{}\" cannot be called here",
             f.def.name, f.def.language
+        )))
+    }
+    /// Runs trigger function `f` for one firing; returns the row it returned (None: NULL,
+    /// which skips the row in a BEFORE ROW trigger).
+    fn call_trigger(
+        &mut self,
+        f: &std::sync::Arc<crate::catalog::functions::Function>,
+        call: &TriggerCall<'_>,
+    ) -> PgResult<Option<Vec<Value>>> {
+        let _ = call;
+        Err(PgError::feature_not_supported(format!(
+            "trigger function {}() cannot be called here",
+            f.def.name
         )))
     }
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a

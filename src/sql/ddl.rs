@@ -36,6 +36,7 @@ pub mod grant;
 pub mod like;
 pub mod role;
 pub mod schema;
+pub mod trigger;
 pub mod view;
 
 pub(crate) mod foreign_key;
@@ -180,6 +181,9 @@ pub enum Ddl {
     Sequence(Box<sequence::SeqDdl>),
     /// CREATE / DROP FUNCTION and PROCEDURE (`ddl::function`).
     Function(function::FunctionDdl),
+    /// CREATE / DROP / ALTER TRIGGER, ALTER TABLE ... ENABLE / DISABLE TRIGGER
+    /// (`ddl::trigger`).
+    Trigger(trigger::TriggerDdl),
 }
 
 impl Ddl {
@@ -207,6 +211,7 @@ impl Ddl {
             Ddl::View(v) => v.tag(),
             Ddl::Comment(_) => "COMMENT",
             Ddl::Function(f) => f.tag(),
+            Ddl::Trigger(t) => t.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -287,6 +292,10 @@ pub(super) fn index_column_name(n: &N) -> Option<String> {
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    // Before alter.rs, which takes every other ALTER TABLE.
+    if let Some(t) = trigger::analyze(node) {
+        return Some(t.map(Ddl::Trigger));
+    }
     if let Some(r) = role::analyze(node) {
         return Some(r.map(Ddl::Role));
     }
@@ -311,6 +320,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     if let Some(f) = function::analyze(node) {
         return Some(f.map(Ddl::Function));
     }
+
     Some(match node {
         N::CreateStmt(c) => analyze_create(c),
         N::LockStmt(l) => {
@@ -892,6 +902,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Role(r) => role::execute(r, cx)?,
         Ddl::Comment(c) => comment::execute(c, cx)?,
         Ddl::Function(f) => function::execute(f, cx)?,
+        Ddl::Trigger(t) => trigger::execute(t, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
         Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
@@ -1240,6 +1251,7 @@ fn replace_with_data(
         owner: t.owner,
         acl: t.acl.clone(),
         column_acls: t.column_acls.clone(),
+        triggers: t.triggers.clone(),
         table: t.table,
         data,
     };
@@ -1467,6 +1479,7 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
         owner: cx.role_oid(),
         acl: None,
         column_acls: vec![],
+        triggers: vec![],
         table: None,
         data: Arc::new(TableData::new()),
     };

@@ -722,6 +722,7 @@ mod tests {
                     owner: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
                     acl: None,
                     column_acls: vec![],
+                    triggers: vec![],
                     table: None,
                     data: Arc::new(TableData::new()),
                 },

@@ -87,6 +87,7 @@ mod regrole;
 mod search_cycle;
 pub mod sequence;
 mod table_expr;
+pub mod trigger;
 mod user_func;
 pub use user_func::{type_list, FuncParams};
 
@@ -185,7 +186,7 @@ struct PlanState {
     in_window: bool,
 }
 
-fn loc(l: i32) -> Option<u32> {
+pub fn loc(l: i32) -> Option<u32> {
     if l >= 0 {
         Some(l as u32 + 1)
     } else {

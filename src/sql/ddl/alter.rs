@@ -1137,6 +1137,7 @@ fn move_relation(
         owner: r.owner,
         acl: r.acl.clone(),
         column_acls: r.column_acls.clone(),
+        triggers: r.triggers.clone(),
         table: r.table,
         data: r.data.clone(),
     };

@@ -225,6 +225,7 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             checks: Vec::new(),
             returning: None,
             recheck: None,
+            triggers: None,
         })),
     };
     let mut ecx = EvalCx {

@@ -113,7 +113,7 @@ fn split_name(nodes: &[protobuf::Node]) -> PgResult<(String, String)> {
 }
 
 /// A planner that resolves names as the session does (types, and a SQL body's tables).
-fn with_planner<T>(
+pub(super) fn with_planner<T>(
     cx: &mut dyn SessionCtx,
     search_path: Option<&str>,
     f: impl FnOnce(&mut Planner) -> PgResult<T>,

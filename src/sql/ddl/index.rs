@@ -238,6 +238,7 @@ pub(super) fn create_index_relations(
             owner: table.owner,
             acl: None,
             column_acls: vec![],
+            triggers: vec![],
             table: Some(table.oid),
             data: table.data.clone(),
         };

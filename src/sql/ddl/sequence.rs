@@ -542,6 +542,7 @@ fn create_relation(
         owner: cx.role_oid(),
         acl: None,
         column_acls: vec![],
+        triggers: vec![],
         table: None,
         data: Arc::new(TableData::of_sequence(seq)),
     };

@@ -342,6 +342,7 @@ pub fn create_view(
         owner: cx.role_oid(),
         acl: None,
         column_acls: vec![],
+        triggers: vec![],
         table: None,
         data,
     };

@@ -1015,6 +1015,7 @@ fn action_plan(fk: &Incoming, action: char, update: bool, cx: &mut EvalCx) -> Pg
             checks,
             returning: None,
             recheck: Some(pred),
+            triggers: None,
         })),
     })
 }

@@ -108,6 +108,7 @@ mod srf;
 mod table;
 #[cfg(test)]
 mod tests;
+mod trigger;
 mod upsert;
 mod user_func;
 mod window;

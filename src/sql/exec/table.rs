@@ -21,8 +21,11 @@ use crate::storage::{Entry, RowId};
 use crate::txn::Isolation;
 use crate::txn::Snapshot;
 
+use super::trigger::Firing;
 use super::upsert::Upserted;
 use super::{Budget, Operator, Row, Step};
+use crate::catalog::triggers::{self, Timing};
+use crate::storage::LockMode;
 
 /// Slots (or index entries) examined per budget tick.
 pub(super) const BATCH: usize = 64;
@@ -202,6 +205,39 @@ pub(super) struct ModifyOp {
     fk: Option<super::foreign_key::Queue>,
     /// The foreign-key events have all run.
     fk_done: bool,
+    /// The statement's triggers: what has fired, the AFTER ROW events waiting.
+    firing: Firing,
+    /// The columns an UPDATE sets (for UPDATE OF triggers), known at the first pull.
+    set: Option<Vec<usize>>,
+}
+
+/// The trigger events of a statement (tgtype bits).
+fn events_of(m: &Modify) -> &'static [i16] {
+    match &m.kind {
+        ModifyKind::Insert => &[triggers::INSERT],
+        ModifyKind::Upsert(oc) => match oc.action {
+            crate::sql::plan::modify::on_conflict::ConflictAction::Update { .. } => {
+                &[triggers::INSERT, triggers::UPDATE]
+            }
+            _ => &[triggers::INSERT],
+        },
+        ModifyKind::Update { .. } => &[triggers::UPDATE],
+        ModifyKind::Delete => &[triggers::DELETE],
+    }
+}
+
+/// The columns a statement sets.
+fn set_of(m: &Modify) -> Vec<usize> {
+    match &m.kind {
+        ModifyKind::Update { sets } => sets.iter().map(|(c, _)| *c).collect(),
+        ModifyKind::Upsert(oc) => match &oc.action {
+            crate::sql::plan::modify::on_conflict::ConflictAction::Update { sets, .. } => {
+                sets.iter().map(|(c, _)| *c).collect()
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
 }
 
 impl ModifyOp {
@@ -215,6 +251,8 @@ impl ModifyOp {
             affected: 0,
             fk: None,
             fk_done: false,
+            firing: Firing::default(),
+            set: None,
         }
     }
 
@@ -374,8 +412,16 @@ impl ModifyOp {
                     unreachable!("matched above")
                 };
                 match super::upsert::upsert(m, oc, &row, access, cx)? {
-                    Upserted::Written(new) => {
+                    Upserted::Written(old, new) => {
                         self.affected += 1;
+                        if let Some(t) = &m.triggers {
+                            let event = match old {
+                                Some(_) => triggers::UPDATE,
+                                None => triggers::INSERT,
+                            };
+                            self.firing
+                                .after_row(t, event, old.as_deref(), new.get(..width))?;
+                        }
                         // The new row's references are checked whether it was inserted or
                         // updated (an unchanged key is checked again: one more KEY SHARE lock).
                         if let (Some(q), Some(r)) = (self.fk_queue(m, cx)?, new.get(..width)) {
@@ -400,6 +446,10 @@ impl ModifyOp {
             Pending::Insert(row) => match engine::insert(&m.rel, &row, &w) {
                 Ok(_) => {
                     self.affected += 1;
+                    if let Some(t) = &m.triggers {
+                        self.firing
+                            .after_row(t, triggers::INSERT, None, Some(&row))?;
+                    }
                     if let Some(q) = self.fk_queue(m, cx)? {
                         q.inserted(&m.rel, &row)?;
                     }
@@ -423,17 +473,88 @@ impl ModifyOp {
             },
             Pending::Change(id, input, newer) => {
                 let old = &input[..width];
+                let set = self.set.as_deref().unwrap_or_default();
                 let result = match &m.kind {
                     ModifyKind::Update { sets } => {
                         let mut new: Row = old.to_vec();
                         for (col, e) in sets {
                             new[*col] = e.eval(&input, cx)?;
                         }
-                        check_row(m, &new, cx)?;
-                        let r = engine::update(&m.rel, id, old, new.clone().into_boxed_slice(), &w);
-                        r.map(|c| (c, Some(new)))
+                        let before = m
+                            .triggers
+                            .as_deref()
+                            .filter(|t| t.any(Timing::Before, true, triggers::UPDATE));
+                        // The row is locked before its BEFORE triggers run, so that they run
+                        // once, on the version that is then updated.
+                        let locked = match before {
+                            Some(t) => match engine::lock(&m.rel, id, &w, LockMode::NoKeyUpdate) {
+                                Ok(Changed::Done(_)) => {
+                                    match Firing::before_row(
+                                        t,
+                                        &m.rel,
+                                        triggers::UPDATE,
+                                        set,
+                                        Some(old),
+                                        Some(new),
+                                        cx,
+                                    )? {
+                                        Some(r) => {
+                                            new = r;
+                                            None
+                                        }
+                                        None => return Ok(None),
+                                    }
+                                }
+                                other => Some(other.map(|c| (c, None))),
+                            },
+                            None => None,
+                        };
+                        match locked {
+                            Some(r) => r,
+                            None => {
+                                check_row(m, &new, cx)?;
+                                let r = engine::update(
+                                    &m.rel,
+                                    id,
+                                    old,
+                                    new.clone().into_boxed_slice(),
+                                    &w,
+                                );
+                                r.map(|c| (c, Some(new)))
+                            }
+                        }
                     }
-                    ModifyKind::Delete => engine::delete(&m.rel, id, &w, false).map(|c| (c, None)),
+                    ModifyKind::Delete => {
+                        let before = m
+                            .triggers
+                            .as_deref()
+                            .filter(|t| t.any(Timing::Before, true, triggers::DELETE));
+                        let locked = match before {
+                            Some(t) => match engine::lock(&m.rel, id, &w, LockMode::Update) {
+                                Ok(Changed::Done(_)) => {
+                                    let go = Firing::before_row(
+                                        t,
+                                        &m.rel,
+                                        triggers::DELETE,
+                                        set,
+                                        Some(old),
+                                        None,
+                                        cx,
+                                    )?;
+                                    if go.is_none() {
+                                        return Ok(None);
+                                    }
+                                    None
+                                }
+                                other => Some(other.map(|c| (c, None))),
+                            },
+                            None => None,
+                        };
+                        match locked {
+                            Some(r) => r,
+                            None => engine::delete(&m.rel, id, &w, false).map(|c| (c, None)),
+                        }
+                    }
                     ModifyKind::Insert | ModifyKind::Upsert(_) => {
                         unreachable!("inserts are not changes")
                     }
@@ -441,6 +562,13 @@ impl ModifyOp {
                 match result {
                     Ok((Changed::Done(_), new)) => {
                         self.affected += 1;
+                        if let Some(t) = &m.triggers {
+                            let event = match new {
+                                Some(_) => triggers::UPDATE,
+                                None => triggers::DELETE,
+                            };
+                            self.firing.after_row(t, event, Some(old), new.as_deref())?;
+                        }
                         if let Some(q) = self.fk_queue(m, cx)? {
                             match &new {
                                 Some(new) => q.updated(&m.rel, old, new)?,
@@ -523,10 +651,21 @@ impl Operator for ModifyOp {
         let Node::Modify(m) = &plan.node else {
             unreachable!("Modify opened from another node")
         };
+        if self.set.is_none() {
+            self.set = Some(set_of(m));
+            if let Some(t) = &m.triggers {
+                let set = self.set.as_deref().unwrap_or_default();
+                self.firing.start(t, &m.rel, events_of(m), set, cx)?;
+            }
+        }
+        let after = m
+            .triggers
+            .as_deref()
+            .is_some_and(|t| super::trigger::has_after(t, events_of(m)));
         loop {
-            // With foreign keys, RETURNING rows wait for the end-of-statement checks, as
-            // PostgreSQL runs such a statement to its end before it sends a row.
-            let hold = !self.fk_done && self.fk.as_ref().is_some_and(|q| !q.is_empty());
+            // With foreign keys or AFTER triggers, RETURNING rows wait for the end of the
+            // statement, as PostgreSQL runs such a statement to its end before it sends a row.
+            let hold = !self.fk_done && (after || self.fk.as_ref().is_some_and(|q| !q.is_empty()));
             if !hold {
                 if let Some(r) = self.out.pop_front() {
                     return Ok(Step::Row(r));
@@ -545,6 +684,10 @@ impl Operator for ModifyOp {
                         return Ok(step);
                     }
                 }
+                if let Some(t) = &m.triggers {
+                    let set = self.set.as_deref().unwrap_or_default();
+                    self.firing.finish(t, &m.rel, events_of(m), set, cx)?;
+                }
                 if !self.fk_done {
                     self.fk_done = true;
                     continue; // the held RETURNING rows
@@ -562,6 +705,23 @@ impl Operator for ModifyOp {
             };
             let p = match m.kind {
                 ModifyKind::Insert | ModifyKind::Upsert(_) => {
+                    let row = match &m.triggers {
+                        Some(t) => {
+                            match Firing::before_row(
+                                t,
+                                &m.rel,
+                                triggers::INSERT,
+                                &[],
+                                None,
+                                Some(row),
+                                cx,
+                            )? {
+                                Some(r) => r,
+                                None => continue,
+                            }
+                        }
+                        None => row,
+                    };
                     check_row(m, &row, cx)?;
                     Pending::Insert(row)
                 }

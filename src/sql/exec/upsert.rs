@@ -33,8 +33,9 @@ const MAX_RETRIES: usize = 10_000;
 
 /// What became of one proposed row.
 pub(super) enum Upserted {
-    /// Inserted, or the existing row updated: the new row (for RETURNING and the count).
-    Written(Row),
+    /// Inserted (None), or the existing row (Some) updated: the new row (for RETURNING and
+    /// the count).
+    Written(Option<Row>, Row),
     /// Not written (DO NOTHING, or DO UPDATE whose WHERE is not true).
     Skipped,
     /// Another transaction in progress holds the key or the row: wait, then call again.
@@ -98,7 +99,7 @@ pub(super) fn upsert(
             Conflict::Wait(c) => return Ok(Upserted::Wait(c)),
             Conflict::None => {
                 match engine::insert(rel, row, &access.writer(false)) {
-                    Ok(_) => return Ok(Upserted::Written(row.to_vec())),
+                    Ok(_) => return Ok(Upserted::Written(None, row.to_vec())),
                     Err(WriteError::Unique { index, .. })
                         if oc.arbiters.iter().any(|&i| rel.indexes[i].oid == index) =>
                     {
@@ -165,9 +166,26 @@ pub(super) fn upsert(
         for (col, e) in sets {
             new[*col] = e.eval(&both, cx)?;
         }
+        if let Some(t) = &m.triggers {
+            // The row is locked: its BEFORE UPDATE triggers may change or skip the update.
+            let set: Vec<usize> = sets.iter().map(|(c, _)| *c).collect();
+            let event = crate::catalog::triggers::UPDATE;
+            match super::trigger::Firing::before_row(
+                t,
+                rel,
+                event,
+                &set,
+                Some(&existing),
+                Some(new),
+                cx,
+            )? {
+                Some(r) => new = r,
+                None => return Ok(Upserted::Skipped),
+            }
+        }
         check_row(m, &new, cx)?;
         match engine::update(rel, id, &existing, new.clone().into_boxed_slice(), &w) {
-            Ok(Changed::Done(_)) => return Ok(Upserted::Written(new)),
+            Ok(Changed::Done(_)) => return Ok(Upserted::Written(Some(existing), new)),
             Ok(_) => continue,
             Err(WriteError::Unique { index, key }) => {
                 return Err(unique_violation(rel, index, &key, cx))

@@ -119,7 +119,7 @@ pub enum StmtKind {
     Block(Block),
     Assign {
         target: usize,
-        /// `x[i]` or `r.f` written in place of a plain variable: not supported yet.
+        /// A variable or a record's field (`r.f`); `x[i]` is not supported yet.
         expr: Site,
     },
     If {
@@ -668,18 +668,22 @@ impl Compiler<'_> {
                     .find(|t| t.0 == ":=" || t.0 == "=")
                     .map(|t| t.2)
                     .ok_or_else(|| malformed("assignment"))?;
-                if toks
+                let target = int(v, "varno") as usize;
+                let field = matches!(self.datums.get(target), Some(Datum::RecField { .. }));
+                let before = toks
                     .iter()
                     .take_while(|t| t.0 != ":=" && t.0 != "=")
-                    .count()
-                    != 1
-                {
-                    return Err(unsupported("assignment to a field or an element"));
+                    .count();
+                // `x` or `rec.field` (the grammar made a field datum for the latter).
+                if before != 1 && !(field && before == 3) {
+                    return Err(unsupported("assignment to an element"));
                 }
                 let expr = self.site(text[at..].trim().to_string());
-                let target = int(v, "varno") as usize;
-                if !matches!(self.datums.get(target), Some(Datum::Var { .. })) {
-                    return Err(unsupported("assignment to a record, a field or an element"));
+                if !matches!(
+                    self.datums.get(target),
+                    Some(Datum::Var { .. } | Datum::RecField { .. })
+                ) {
+                    return Err(unsupported("assignment to a whole record or an element"));
                 }
                 StmtKind::Assign { target, expr }
             }

@@ -48,6 +48,7 @@
 pub mod compile;
 mod conditions;
 mod run;
+mod trigger;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -120,8 +121,39 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
             "PL/pgSQL functions with OUT parameters are not supported yet",
         ));
     }
-    // The session's compiled copy, unless the function changed since (or is running already:
-    // a recursive call compiles its own).
+    with_compiled(spi, f, run::State::compile_function, |spi, c| {
+        run::execute(spi, &mut c.state, args, Type(def.returns), &c.context)
+    })
+}
+
+/// Runs trigger function `f` for one firing (`SessionCtx::call_trigger`).
+pub fn call_trigger(
+    spi: &mut dyn Spi,
+    f: &Arc<Function>,
+    call: &crate::sql::context::TriggerCall<'_>,
+) -> PgResult<Option<Vec<Value>>> {
+    crate::stack::check()?;
+    if f.def.returns != TRIGGER || f.def.language != "plpgsql" {
+        return Err(PgError::new(
+            crate::error::code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("function {} is not a PL/pgSQL trigger function", f.def.name),
+        ));
+    }
+    with_compiled(spi, f, run::State::compile_trigger, |spi, c| {
+        trigger::execute_trigger(spi, &mut c.state, call, &c.context)
+    })
+}
+
+/// Runs `body` with the session's compiled copy of `f` (compiled by `compile` unless the
+/// function changed since, or is running already: a recursive call compiles its own), and
+/// keeps the copy for the next call.
+fn with_compiled<T>(
+    spi: &mut dyn Spi,
+    f: &Arc<Function>,
+    compile: fn(&crate::catalog::functions::FunctionDef) -> PgResult<run::State>,
+    body: impl FnOnce(&mut dyn Spi, &mut Compiled) -> PgResult<T>,
+) -> PgResult<T> {
+    let def = &f.def;
     let cached = spi
         .pl_cache()
         .functions
@@ -131,7 +163,7 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
         Some(c) => c,
         None => Compiled {
             function: f.clone(),
-            state: run::State::compile_function(def)?,
+            state: compile(def)?,
             context: format!(
                 "PL/pgSQL function {}({})",
                 def.name,
@@ -144,13 +176,7 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
             ),
         },
     };
-    let result = run::execute(
-        spi,
-        &mut compiled.state,
-        args,
-        Type(def.returns),
-        &compiled.context,
-    );
+    let result = body(spi, &mut compiled);
     let cache = spi.pl_cache();
     if cache.functions.len() >= MAX_CACHED_FUNCTIONS {
         cache.functions.clear();

@@ -35,12 +35,14 @@ struct Cached {
 
 /// A body with the types of its variables and the plans of its sites, kept between calls.
 pub struct State {
-    body: Body,
+    pub(super) body: Body,
     /// Per datum, a variable's resolved type and typmod (None until resolved).
     types: Vec<Option<(Type, i32)>>,
     plans: Vec<Option<Cached>>,
     /// Per site, what kind of SQL statement it is (read at its first run).
     kinds: Vec<Option<SiteKind>>,
+    /// A trigger function's NEW, OLD and TG_* variables.
+    pub(super) trigger: Option<super::trigger::Slots>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,10 +56,13 @@ enum SiteKind {
 
 /// A record variable's value: its fields' names, types and values.
 #[derive(Debug, Clone)]
-struct Record {
-    names: Vec<String>,
-    types: Vec<Type>,
-    values: Vec<Value>,
+pub(super) struct Record {
+    pub(super) names: Vec<String>,
+    pub(super) types: Vec<Type>,
+    pub(super) typmods: Vec<i32>,
+    pub(super) values: Vec<Value>,
+    /// A NULL row of known fields (a trigger's NEW in a DELETE): its fields read as NULL.
+    pub(super) null: bool,
 }
 
 /// What EXECUTE's text turned out to be.
@@ -69,7 +74,7 @@ enum Dynamic {
 }
 
 /// How a statement ended.
-enum Flow {
+pub(super) enum Flow {
     Next,
     Exit(Option<String>),
     Continue(Option<String>),
@@ -77,7 +82,7 @@ enum Flow {
 }
 
 impl State {
-    fn new(body: Body) -> PgResult<State> {
+    pub(super) fn new(body: Body) -> PgResult<State> {
         check_conditions(&body.block)?;
         let n = body.datums.len();
         let sites = body.sites;
@@ -86,6 +91,7 @@ impl State {
             types: vec![None; n],
             plans: (0..sites).map(|_| None).collect(),
             kinds: vec![None; sites],
+            trigger: None,
         })
     }
 
@@ -168,19 +174,38 @@ fn check_conditions(b: &Block) -> PgResult<()> {
     Ok(())
 }
 
-struct Frame<'a> {
-    spi: &'a mut dyn Spi,
-    state: &'a mut State,
-    values: Vec<Value>,
-    records: Vec<Option<Record>>,
+pub(super) struct Frame<'a> {
+    pub(super) spi: &'a mut dyn Spi,
+    pub(super) state: &'a mut State,
+    pub(super) values: Vec<Value>,
+    pub(super) records: Vec<Option<Record>>,
     /// ROW_COUNT of the last SQL statement.
     row_count: u64,
     /// The errors being handled, innermost last (RAISE; and GET STACKED DIAGNOSTICS).
     caught: Vec<PgError>,
     /// `PL/pgSQL function f(integer)`: the start of CONTEXT lines.
-    context: &'a str,
+    pub(super) context: &'a str,
     /// Whether the error travelling out already names its statement.
-    placed: bool,
+    pub(super) placed: bool,
+    /// What a trigger function's RETURN gave: Some(None) for NULL.
+    pub(super) trigger_result: Option<Option<Record>>,
+}
+
+impl<'a> Frame<'a> {
+    pub(super) fn new(spi: &'a mut dyn Spi, state: &'a mut State, context: &'a str) -> Frame<'a> {
+        let n = state.body.datums.len();
+        Frame {
+            spi,
+            state,
+            values: vec![Value::Null; n],
+            records: vec![None; n],
+            row_count: 0,
+            caught: Vec::new(),
+            context,
+            placed: false,
+            trigger_result: None,
+        }
+    }
 }
 
 /// Runs a compiled body with `args`; the result is cast to `returns` (void: NULL).
@@ -191,19 +216,9 @@ pub fn execute(
     returns: Type,
     context: &str,
 ) -> PgResult<Value> {
-    let n = state.body.datums.len();
     // The function's statements read with their own snapshots, not the caller's cursor's.
     let outer_snap = spi.swap_snapshot(None);
-    let mut frame = Frame {
-        spi,
-        state,
-        values: vec![Value::Null; n],
-        records: vec![None; n],
-        row_count: 0,
-        caught: Vec::new(),
-        context,
-        placed: false,
-    };
+    let mut frame = Frame::new(spi, state, context);
     let result = frame.run(args, returns);
     frame.spi.swap_snapshot(outer_snap);
     result
@@ -215,9 +230,7 @@ impl Frame<'_> {
             self.var_type(i)?;
             self.values[i] = a.clone();
         }
-        let found = self.state.body.found;
-        self.values[found] = Value::Bool(false);
-        self.state.types[found] = Some((Type::BOOL, -1));
+        self.init_found();
         let block = Arc::clone(&self.state.body.block);
         let flow = self.block(&block).map_err(|e| {
             if self.placed {
@@ -244,6 +257,12 @@ impl Frame<'_> {
             )
             .with_context(self.context.to_string())),
         }
+    }
+
+    pub(super) fn init_found(&mut self) {
+        let found = self.state.body.found;
+        self.values[found] = Value::Bool(false);
+        self.state.types[found] = Some((Type::BOOL, -1));
     }
 
     /// A variable's type, resolved at its first use (`%TYPE` and type names through the
@@ -359,9 +378,19 @@ impl Frame<'_> {
     }
 
     fn block(&mut self, b: &Block) -> PgResult<Flow> {
+        self.init_decls(b)?;
+        self.block_body(b)
+    }
+
+    pub(super) fn init_decls(&mut self, b: &Block) -> PgResult<()> {
         for &d in &b.decls {
             self.init_decl(d)?;
         }
+        Ok(())
+    }
+
+    /// A block's statements and exception handlers, its declarations made.
+    pub(super) fn block_body(&mut self, b: &Block) -> PgResult<Flow> {
         let flow = match &b.handlers {
             None => self.stmts(&b.body)?,
             Some(h) => {
@@ -516,6 +545,9 @@ impl Frame<'_> {
                 } else {
                     Flow::Continue(label.clone())
                 })
+            }
+            StmtKind::Return(Some(site)) if self.state.trigger.is_some() => {
+                self.trigger_return(site)
             }
             StmtKind::Return(expr) => {
                 let v = match expr {
@@ -1095,7 +1127,7 @@ impl Frame<'_> {
     }
 
     /// Evaluates an expression site: its value and type (NULL without a row).
-    fn eval(&mut self, site: &Site) -> PgResult<(Value, Type)> {
+    pub(super) fn eval(&mut self, site: &Site) -> PgResult<(Value, Type)> {
         let (plan, params) = self.prepare(site, true)?;
         let ty = plan.columns[0].ty;
         let mut cx = EvalCx {
@@ -1133,7 +1165,7 @@ impl Frame<'_> {
         Ok(v.as_bool() == Some(true))
     }
 
-    fn coerce(&self, v: Value, from: Type, to: Type, typmod: i32) -> PgResult<Value> {
+    pub(super) fn coerce(&self, v: Value, from: Type, to: Type, typmod: i32) -> PgResult<Value> {
         if v.is_null() || (from == to && typmod < 0) {
             return Ok(v);
         }
@@ -1185,6 +1217,26 @@ impl Frame<'_> {
                 }
                 Ok(())
             }
+            Datum::RecField { rec, field } => {
+                let name = self.state.body.datums[rec].name().to_string();
+                let Some(r) = &self.records[rec] else {
+                    return Err(not_assigned(&name));
+                };
+                let Some(i) = r.names.iter().position(|n| *n == field) else {
+                    return Err(PgError::new(
+                        code::UNDEFINED_COLUMN,
+                        format!("record \"{name}\" has no field \"{field}\""),
+                    ));
+                };
+                let v = self.coerce(v, from, r.types[i], r.typmods[i])?;
+                let r = self.records[rec].as_mut().expect("checked above");
+                r.values[i] = v;
+                if r.null {
+                    // The other fields stay NULL; the row is one now.
+                    r.null = false;
+                }
+                Ok(())
+            }
             _ => Err(PgError::feature_not_supported(
                 "assignment to this kind of PL/pgSQL variable is not supported yet",
             )),
@@ -1213,7 +1265,9 @@ impl Frame<'_> {
                 self.records[*r] = Some(Record {
                     names: plan.columns.iter().map(|c| c.name.clone()).collect(),
                     types: plan.columns.iter().map(|c| c.ty).collect(),
+                    typmods: plan.columns.iter().map(|c| c.typmod).collect(),
                     values,
+                    null: false,
                 });
             }
         }
@@ -1432,4 +1486,13 @@ impl Frame<'_> {
         }
         Ok(())
     }
+}
+
+/// PostgreSQL's error for a field of a record that holds no row yet.
+pub(super) fn not_assigned(name: &str) -> PgError {
+    PgError::new(
+        code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+        format!("record \"{name}\" is not assigned yet"),
+    )
+    .with_detail("The tuple structure of a not-yet-assigned record is indeterminate.")
 }

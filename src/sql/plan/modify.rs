@@ -146,6 +146,8 @@ pub struct Modify {
     /// of a row a concurrent transaction changed (READ COMMITTED). None when other FROM items
     /// take part (their rows are not fetched again).
     pub recheck: Option<Expr>,
+    /// The triggers the statement fires (None: the table has none for its events).
+    pub triggers: Option<Arc<super::trigger::Triggers>>,
 }
 
 /// COPY ... FROM STDIN into a table.
@@ -157,6 +159,8 @@ pub struct CopyFrom {
     /// Defaults of the table's columns (for those the data does not give).
     pub defaults: Vec<Option<Expr>>,
     pub checks: Vec<(String, Expr)>,
+    /// The table's row-level INSERT triggers (each batch's INSERT fires them).
+    pub triggers: Option<Arc<super::trigger::Triggers>>,
 }
 
 impl CopyFrom {
@@ -190,6 +194,7 @@ impl CopyFrom {
                 checks: self.checks.clone(),
                 returning: None,
                 recheck: None,
+                triggers: self.triggers.clone(),
             })),
         }
     }
@@ -506,11 +511,26 @@ impl Planner<'_> {
             &rel.name.name,
         );
         let checks = self.bind_checks(&rel, &scope)?;
+        // Statement-level triggers would fire once per batch: only the row-level ones.
+        let triggers = self
+            .statement_triggers(&rel, crate::catalog::triggers::INSERT)?
+            .map(|t| {
+                Arc::new(super::trigger::Triggers {
+                    items: Arc::try_unwrap(t)
+                        .map(|t| t.items)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter(|p| p.def.row())
+                        .collect(),
+                })
+            })
+            .filter(|t| !t.items.is_empty());
         Ok(CopyFrom {
             rel,
             columns,
             defaults,
             checks,
+            triggers,
         })
     }
 
@@ -707,6 +727,15 @@ impl Planner<'_> {
             None => (ModifyKind::Insert, None),
         };
         let checks = self.bind_checks(&rel, &scope)?;
+        let events = match &kind {
+            ModifyKind::Upsert(oc)
+                if matches!(oc.action, on_conflict::ConflictAction::Update { .. }) =>
+            {
+                crate::catalog::triggers::INSERT | crate::catalog::triggers::UPDATE
+            }
+            _ => crate::catalog::triggers::INSERT,
+        };
+        let triggers = self.statement_triggers(&rel, events)?;
         let (returning, columns) = self
             .bind_returning(s.returning_clause.as_ref(), &scope)
             .map_err(|e| on_conflict::excluded_in_returning(e, &kind))?;
@@ -727,6 +756,7 @@ impl Planner<'_> {
                 checks,
                 returning,
                 recheck: None,
+                triggers,
             })),
         })
     }
@@ -796,6 +826,7 @@ impl Planner<'_> {
         }
         let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
         let checks = self.bind_checks(&rel, &scope)?;
+        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::UPDATE)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
             columns,
@@ -806,6 +837,7 @@ impl Planner<'_> {
                 checks,
                 returning,
                 recheck,
+                triggers,
             })),
         })
     }
@@ -896,6 +928,7 @@ impl Planner<'_> {
         if let Some(cx) = &self.tables {
             cx.require(&rel, acl::DELETE);
         }
+        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::DELETE)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
             columns,
@@ -906,6 +939,7 @@ impl Planner<'_> {
                 checks: Vec::new(),
                 returning,
                 recheck,
+                triggers,
             })),
         })
     }

@@ -14,7 +14,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::Rel;
 use crate::sql::types::Type;
 
-fn scope_of(rel: &str, columns: &[ColumnDef]) -> Scope {
+pub(super) fn scope_of(rel: &str, columns: &[ColumnDef]) -> Scope {
     Scope {
         cols: columns
             .iter()

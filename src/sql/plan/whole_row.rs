@@ -92,7 +92,24 @@ impl Planner<'_> {
                 return Some(row);
             }
         }
-        None
+        self.record_variable(rel)
+    }
+
+    /// A PL/pgSQL record variable used as a whole row (`row_to_json(new)`): its fields'
+    /// slots, which only its name qualifies.
+    fn record_variable(&self, rel: &str) -> Option<WholeRow> {
+        let fp = self.func_params.as_ref()?;
+        let mut row = WholeRow {
+            items: Vec::new(),
+            cols: Vec::new(),
+        };
+        for i in 0..fp.names.len() {
+            if !fp.bare[i] && fp.quals[i].iter().any(|q| q == rel) {
+                row.items.push(Expr::Param(i));
+                row.cols.push((fp.names[i].clone(), self.params[i]));
+            }
+        }
+        (!row.items.is_empty()).then_some(row)
     }
 
     /// The row type of the table or view that FROM item `fields` (one name) is, if it is one.

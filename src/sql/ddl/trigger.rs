@@ -1,0 +1,487 @@
+//! CREATE [OR REPLACE] TRIGGER, DROP TRIGGER, ALTER TRIGGER ... RENAME and ALTER TABLE ...
+//! ENABLE / DISABLE TRIGGER. A trigger is part of its table's definition
+//! (`catalog::triggers`), so each of these writes a new version of the table, as ALTER TABLE
+//! does, under a SHARE ROW EXCLUSIVE lock (PostgreSQL's for CREATE TRIGGER) or the ALTER
+//! TABLE lock.
+//!
+//! CREATE checks what PostgreSQL's CreateTrigger checks, with its errors: the table kind
+//! against the timing, the function (it must return trigger), the UPDATE OF columns, and the
+//! WHEN condition, which is bound over OLD and NEW as the statements that fire it will bind
+//! it. Constraint triggers, INSTEAD OF triggers (views) and transition tables are not
+//! supported yet and are refused (0A000).
+
+use pg_query::protobuf::{self, node::Node as N};
+
+use super::{catalog_error, find_locked, notice, replace};
+use crate::catalog::triggers::{self, TriggerDef, MAX_ARGS, MAX_TRIGGERS};
+use crate::catalog::RelKind;
+use crate::error::{code, PgError, PgResult};
+use crate::sql::context::SessionCtx;
+use crate::sql::engine::Rel;
+use crate::sql::parser::{deparse_expr, names_of};
+use crate::txn::lock::LockMode;
+
+/// pg_type.oid of the pseudo-type trigger.
+const TRIGGER: u32 = 2279;
+
+#[derive(Debug, Clone)]
+pub enum TriggerDdl {
+    Create(Box<protobuf::CreateTrigStmt>),
+    Drop {
+        table: (String, String),
+        name: String,
+        if_exists: bool,
+    },
+    Rename {
+        table: (String, String),
+        name: String,
+        new_name: String,
+    },
+    /// ALTER TABLE ... ENABLE / DISABLE TRIGGER: (trigger name, or None for ALL / USER,
+    /// and the new tgenabled).
+    Enable {
+        table: (String, String),
+        changes: Vec<(Option<String>, char)>,
+    },
+}
+
+impl TriggerDdl {
+    pub fn tag(&self) -> &'static str {
+        match self {
+            TriggerDdl::Create(_) => "CREATE TRIGGER",
+            TriggerDdl::Drop { .. } => "DROP TRIGGER",
+            TriggerDdl::Rename { .. } => "ALTER TRIGGER",
+            TriggerDdl::Enable { .. } => "ALTER TABLE",
+        }
+    }
+}
+
+fn rel_name(rv: Option<&protobuf::RangeVar>) -> (String, String) {
+    rv.map(|r| (r.schemaname.clone(), r.relname.clone()))
+        .unwrap_or_default()
+}
+
+/// The trigger statements among parse trees.
+pub fn analyze(node: &N) -> Option<PgResult<TriggerDdl>> {
+    use protobuf::AlterTableType as At;
+    use protobuf::ObjectType as O;
+    match node {
+        N::CreateTrigStmt(c) => Some(Ok(TriggerDdl::Create(c.clone()))),
+        N::DropStmt(d) if d.remove_type == O::ObjectTrigger as i32 => {
+            let Some(N::List(l)) = d.objects.first().and_then(|o| o.node.as_ref()) else {
+                return Some(Err(PgError::syntax("DROP TRIGGER without a name")));
+            };
+            let mut names = names_of(&l.items);
+            let name = names.pop().unwrap_or_default();
+            let table = match names.as_slice() {
+                [t] => (String::new(), t.clone()),
+                [s, t] => (s.clone(), t.clone()),
+                _ => return Some(Err(PgError::syntax("improper trigger name"))),
+            };
+            Some(Ok(TriggerDdl::Drop {
+                table,
+                name,
+                if_exists: d.missing_ok,
+            }))
+        }
+        N::RenameStmt(r) if r.rename_type == O::ObjectTrigger as i32 => {
+            Some(Ok(TriggerDdl::Rename {
+                table: rel_name(r.relation.as_ref()),
+                name: r.subname.clone(),
+                new_name: r.newname.clone(),
+            }))
+        }
+        N::AlterTableStmt(a) => {
+            let mut changes = Vec::new();
+            for cmd in &a.cmds {
+                let Some(N::AlterTableCmd(c)) = cmd.node.as_ref() else {
+                    return None;
+                };
+                let name = Some(c.name.clone());
+                let change = match At::try_from(c.subtype).ok()? {
+                    At::AtEnableTrig => (name, 'O'),
+                    At::AtEnableAlwaysTrig => (name, 'A'),
+                    At::AtEnableReplicaTrig => (name, 'R'),
+                    At::AtDisableTrig => (name, 'D'),
+                    At::AtEnableTrigAll | At::AtEnableTrigUser => (None, 'O'),
+                    At::AtDisableTrigAll | At::AtDisableTrigUser => (None, 'D'),
+                    _ => return None,
+                };
+                changes.push(change);
+            }
+            if changes.is_empty() {
+                return None;
+            }
+            Some(Ok(TriggerDdl::Enable {
+                table: rel_name(a.relation.as_ref()),
+                changes,
+            }))
+        }
+        _ => None,
+    }
+}
+
+pub fn execute(d: &TriggerDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    match d {
+        TriggerDdl::Create(c) => create(c, cx),
+        TriggerDdl::Drop {
+            table,
+            name,
+            if_exists,
+        } => drop_trigger(cx, table, name, *if_exists),
+        TriggerDdl::Rename {
+            table,
+            name,
+            new_name,
+        } => {
+            let t = table_of(cx, table, LockMode::AccessExclusive)?;
+            super::grant::check_owner(cx, &t)?;
+            let i = position(&t, name)?;
+            if t.triggers.iter().any(|x| x.name == *new_name) {
+                return Err(exists(new_name, &t.name.name));
+            }
+            write(cx, &t, |list| list[i].name = new_name.clone())
+        }
+        TriggerDdl::Enable { table, changes } => {
+            let t = table_of(cx, table, LockMode::ShareRowExclusive)?;
+            super::grant::check_owner(cx, &t)?;
+            let mut list = t.triggers.clone();
+            for (name, state) in changes {
+                match name {
+                    Some(n) => {
+                        let i = position(&t, n)?;
+                        list[i].enabled = *state;
+                    }
+                    None => list.iter_mut().for_each(|x| x.enabled = *state),
+                }
+            }
+            write(cx, &t, |l| *l = list)
+        }
+    }
+}
+
+/// The table, locked; a view or other relation is 42809.
+fn table_of(cx: &mut dyn SessionCtx, table: &(String, String), mode: LockMode) -> PgResult<Rel2> {
+    match find_locked(cx, &table.0, &table.1, mode)? {
+        Some(r) if r.kind == RelKind::Table => Ok(r),
+        Some(r) => Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!("\"{}\" is not a table", r.name.name),
+        )),
+        None => Err(PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{}\" does not exist", table.1),
+        )),
+    }
+}
+
+type Rel2 = std::sync::Arc<Rel>;
+
+fn position(t: &Rel, name: &str) -> PgResult<usize> {
+    t.triggers
+        .iter()
+        .position(|x| x.name == name)
+        .ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!(
+                    "trigger \"{name}\" for table \"{}\" does not exist",
+                    t.name.name
+                ),
+            )
+        })
+}
+
+fn exists(name: &str, table: &str) -> PgError {
+    PgError::new(
+        code::DUPLICATE_OBJECT,
+        format!("trigger \"{name}\" for relation \"{table}\" already exists"),
+    )
+}
+
+/// Writes a new version of `t` with its trigger list changed by `f`, kept in name order.
+fn write(cx: &mut dyn SessionCtx, t: &Rel2, f: impl FnOnce(&mut Vec<TriggerDef>)) -> PgResult<()> {
+    replace(cx, t, |n| {
+        f(&mut n.triggers);
+        n.triggers.sort_by(|a, b| a.name.cmp(&b.name));
+    })?;
+    cx.instance().catalog.bump();
+    Ok(())
+}
+
+fn drop_trigger(
+    cx: &mut dyn SessionCtx,
+    table: &(String, String),
+    name: &str,
+    if_exists: bool,
+) -> PgResult<()> {
+    let found = find_locked(cx, &table.0, &table.1, LockMode::AccessExclusive)?;
+    let t = match found {
+        Some(t) => t,
+        None if if_exists => {
+            cx.notice(notice(
+                format!("relation \"{}\" does not exist, skipping", table.1),
+                code::SUCCESSFUL_COMPLETION,
+            ));
+            return Ok(());
+        }
+        None => {
+            return Err(PgError::new(
+                code::UNDEFINED_TABLE,
+                format!("relation \"{}\" does not exist", table.1),
+            ))
+        }
+    };
+    if !t.triggers.iter().any(|x| x.name == name) && if_exists {
+        cx.notice(notice(
+            format!(
+                "trigger \"{name}\" for relation \"{}\" does not exist, skipping",
+                t.name.name
+            ),
+            code::SUCCESSFUL_COMPLETION,
+        ));
+        return Ok(());
+    }
+    let i = position(&t, name)?;
+    super::grant::check_owner(cx, &t)?;
+    write(cx, &t, |list| {
+        list.remove(i);
+    })
+}
+
+/// The trigger function `names` names (no arguments), which must return trigger.
+fn function_of(cx: &mut dyn SessionCtx, names: &[String]) -> PgResult<u32> {
+    let (schema, name) = match names {
+        [n] => (String::new(), n.clone()),
+        [s, n] | [_, s, n] => (s.clone(), n.clone()),
+        _ => return Err(PgError::syntax("improper function name")),
+    };
+    let snap = cx.catalog_snapshot()?;
+    let schemas = if schema.is_empty() {
+        cx.search_path()
+    } else {
+        vec![schema]
+    };
+    let catalog = &cx.instance().catalog;
+    for s in &schemas {
+        let found = catalog.functions.named(cx.database(), s, &name, &snap);
+        if let Some(f) = found.iter().find(|f| f.def.input_types().is_empty()) {
+            if f.def.returns != TRIGGER {
+                return Err(PgError::new(
+                    code::INVALID_OBJECT_DEFINITION,
+                    format!("function {name} must return type trigger"),
+                ));
+            }
+            return Ok(f.oid);
+        }
+    }
+    Err(PgError::new(
+        code::UNDEFINED_FUNCTION,
+        format!("function {}() does not exist", names.join(".")),
+    ))
+}
+
+/// Whether `n` reads `old.x` / `new.x` (by the qualifier's name), and where first.
+fn reads(n: &N, which: &str) -> Option<i32> {
+    n.nodes().into_iter().find_map(|(x, _, _, _)| match x {
+        pg_query::NodeRef::ColumnRef(cr) if cr.fields.len() >= 2 => {
+            match cr.fields[0].node.as_ref() {
+                Some(N::String(s)) if s.sval == which => Some(cr.location),
+                _ => None,
+            }
+        }
+        _ => None,
+    })
+}
+
+fn has_sublink(n: &N) -> Option<i32> {
+    n.nodes().into_iter().find_map(|(x, _, _, _)| match x {
+        pg_query::NodeRef::SubLink(s) => Some(s.location),
+        _ => None,
+    })
+}
+
+fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    let table = rel_name(c.relation.as_ref());
+    let Some(t) = find_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)? else {
+        return Err(PgError::new(
+            code::UNDEFINED_TABLE,
+            format!("relation \"{}\" does not exist", table.1),
+        ));
+    };
+    let name = &t.name.name;
+    let instead = c.timing & triggers::INSTEAD as i32 != 0;
+    match t.kind {
+        RelKind::Table if instead => {
+            return Err(
+                PgError::new(code::WRONG_OBJECT_TYPE, format!("\"{name}\" is a table"))
+                    .with_detail("Tables cannot have INSTEAD OF triggers."),
+            )
+        }
+        RelKind::Table => {}
+        RelKind::View if !instead && c.row => {
+            return Err(
+                PgError::new(code::WRONG_OBJECT_TYPE, format!("\"{name}\" is a view"))
+                    .with_detail("Views cannot have row-level BEFORE or AFTER triggers."),
+            )
+        }
+        RelKind::View => {
+            return Err(PgError::feature_not_supported(
+                "triggers on views are not supported yet",
+            ))
+        }
+        _ => {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("relation \"{name}\" cannot have triggers"),
+            )
+            .with_detail(format!(
+                "This operation is not supported for {}.",
+                kind_word(t.kind)
+            )))
+        }
+    }
+    super::grant::check_owner(cx, &t)?;
+    let events = c.events as i16;
+    if events & triggers::TRUNCATE != 0 && c.row {
+        return Err(PgError::feature_not_supported(
+            "TRUNCATE FOR EACH ROW triggers are not supported",
+        ));
+    }
+    if c.isconstraint {
+        return Err(PgError::feature_not_supported(
+            "constraint triggers are not supported yet",
+        ));
+    }
+    if !c.transition_rels.is_empty() {
+        if events.count_ones() > 1 {
+            return Err(PgError::feature_not_supported(
+                "transition tables cannot be specified for triggers with more than one event",
+            ));
+        }
+        return Err(PgError::feature_not_supported(
+            "transition tables are not supported yet",
+        ));
+    }
+    // UPDATE OF's columns.
+    let mut columns = Vec::new();
+    for col in names_of(&c.columns) {
+        let Some(i) = t
+            .live_columns()
+            .find(|(_, cd)| cd.name == col)
+            .map(|(i, _)| i)
+        else {
+            return Err(PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!("column \"{col}\" of relation \"{name}\" does not exist"),
+            ));
+        };
+        if columns.contains(&i) {
+            return Err(PgError::new(
+                code::DUPLICATE_COLUMN,
+                format!("column \"{col}\" specified more than once"),
+            ));
+        }
+        columns.push(i);
+    }
+    // WHEN: what it may read, then bound as the statements will bind it.
+    let when = match c.when_clause.as_ref().and_then(|w| w.node.as_ref()) {
+        None => None,
+        Some(w) => {
+            let bad = |at: i32, msg: &str| {
+                PgError::new(code::INVALID_OBJECT_DEFINITION, msg.to_string())
+                    .at(crate::sql::plan::loc(at))
+            };
+            if let Some(at) = has_sublink(w) {
+                return Err(PgError::feature_not_supported(
+                    "cannot use subquery in trigger WHEN condition",
+                )
+                .at(crate::sql::plan::loc(at)));
+            }
+            if !c.row {
+                if let Some(at) = reads(w, "old").or_else(|| reads(w, "new")) {
+                    return Err(bad(
+                        at,
+                        "statement trigger's WHEN condition cannot reference column values",
+                    ));
+                }
+            }
+            if events & triggers::INSERT != 0 {
+                if let Some(at) = reads(w, "old") {
+                    return Err(bad(
+                        at,
+                        "INSERT trigger's WHEN condition cannot reference OLD values",
+                    ));
+                }
+            }
+            if events & triggers::DELETE != 0 {
+                if let Some(at) = reads(w, "new") {
+                    return Err(bad(
+                        at,
+                        "DELETE trigger's WHEN condition cannot reference NEW values",
+                    ));
+                }
+            }
+            let text = deparse_expr(w)?;
+            super::function::with_planner(cx, None, |p| p.bind_when_node(&t.columns, w))?;
+            Some(text)
+        }
+    };
+    let function = function_of(cx, &names_of(&c.funcname))?;
+    let args: Vec<String> = c
+        .args
+        .iter()
+        .filter_map(|a| match a.node.as_ref()? {
+            N::String(s) => Some(s.sval.clone()),
+            N::Integer(i) => Some(i.ival.to_string()),
+            N::Float(f) => Some(f.fval.clone()),
+            _ => None,
+        })
+        .collect();
+    if args.len() > MAX_ARGS {
+        return Err(PgError::new(
+            code::PROGRAM_LIMIT_EXCEEDED,
+            format!("a trigger can pass at most {MAX_ARGS} arguments"),
+        ));
+    }
+    let existing = t.triggers.iter().position(|x| x.name == c.trigname);
+    if existing.is_some() && !c.replace {
+        return Err(exists(&c.trigname, name));
+    }
+    if existing.is_none() && t.triggers.len() >= MAX_TRIGGERS {
+        return Err(PgError::new(
+            code::PROGRAM_LIMIT_EXCEEDED,
+            format!("a table can have at most {MAX_TRIGGERS} triggers"),
+        ));
+    }
+    let oid = match existing {
+        Some(i) => t.triggers[i].oid,
+        None => cx
+            .instance()
+            .catalog
+            .new_oid()
+            .map_err(|e| catalog_error(e, name))?,
+    };
+    let def = TriggerDef {
+        oid,
+        name: c.trigname.clone(),
+        function,
+        tgtype: (c.row as i16) | (c.timing as i16) | events,
+        enabled: 'O',
+        columns,
+        when,
+        args,
+    };
+    write(cx, &t, |list| match existing {
+        Some(i) => list[i] = def,
+        None => list.push(def),
+    })
+}
+
+fn kind_word(k: RelKind) -> &'static str {
+    match k {
+        RelKind::Index => "indexes",
+        RelKind::Sequence => "sequences",
+        _ => "this relation kind",
+    }
+}

@@ -1,0 +1,222 @@
+//! Firing triggers around the writes of INSERT, UPDATE and DELETE (`table.rs`'s ModifyOp),
+//! as PostgreSQL's trigger.c does for a statement:
+//!
+//! ```text
+//!   BEFORE STATEMENT ─▶ per row: BEFORE ROW (may change or skip it) ─▶ write ─▶ queue AFTER ROW
+//!                    ─▶ at the statement's end: foreign-key checks, AFTER ROW events in the
+//!                       order of their rows, AFTER STATEMENT
+//! ```
+//!
+//! Each trigger function runs through the session (`SessionCtx::call_trigger`) as a command
+//! of its own, so what it writes is visible to the triggers after it and to the statements
+//! after this one, not to the scan that feeds this statement.
+//!
+//! A BEFORE ROW trigger of UPDATE or DELETE runs once the row is locked (the writer locks it
+//! first, as PostgreSQL's GetTupleForTrigger does), so a wait for another transaction never
+//! makes it run twice for one row.
+//!
+//! # Bounds
+//!
+//! The AFTER ROW events of one statement hold their rows until the statement's end: at most
+//! [`MAX_AFTER_EVENTS`], past which the statement fails with 54000; their memory also counts
+//! against the server's bound through the writer's `check_memory`.
+
+use std::collections::VecDeque;
+
+use crate::catalog::triggers::Timing;
+use crate::error::{code, PgError, PgResult};
+use crate::sql::context::TriggerCall;
+use crate::sql::engine::Rel;
+use crate::sql::exec::EvalCx;
+use crate::sql::plan::trigger::{Planned, Triggers};
+use crate::sql::types::Value;
+
+use super::Row;
+
+/// The most AFTER ROW events one statement queues.
+pub const MAX_AFTER_EVENTS: usize = 16 << 20;
+
+/// One row's AFTER event.
+struct AfterEvent {
+    event: i16,
+    old: Option<Row>,
+    new: Option<Row>,
+}
+
+/// The trigger state of one writing statement.
+#[derive(Default)]
+pub(super) struct Firing {
+    /// BEFORE STATEMENT triggers have fired.
+    started: bool,
+    after: VecDeque<AfterEvent>,
+    /// AFTER STATEMENT triggers have fired.
+    finished: bool,
+}
+
+/// Whether a trigger's WHEN condition holds for these rows (no condition: it does).
+fn when_holds(
+    p: &Planned,
+    rel: &Rel,
+    old: Option<&[Value]>,
+    new: Option<&[Value]>,
+    cx: &mut EvalCx,
+) -> PgResult<bool> {
+    let Some(w) = &p.when else {
+        return Ok(true);
+    };
+    let width = rel.columns.len();
+    let mut row = Vec::with_capacity(2 * width);
+    for r in [old, new] {
+        match r {
+            Some(r) => row.extend_from_slice(&r[..width]),
+            None => row.extend(std::iter::repeat_n(Value::Null, width)),
+        }
+    }
+    Ok(matches!(w.eval(&row, cx)?, Value::Bool(true)))
+}
+
+/// Whether an UPDATE trigger with a column list fires for a statement that sets `set`.
+fn columns_match(p: &Planned, event: i16, set: &[usize]) -> bool {
+    event != crate::catalog::triggers::UPDATE
+        || p.def.columns.is_empty()
+        || p.def.columns.iter().any(|c| set.contains(c))
+}
+
+fn call(
+    p: &Planned,
+    rel: &Rel,
+    event: i16,
+    old: Option<&[Value]>,
+    new: Option<&[Value]>,
+    cx: &mut EvalCx,
+) -> PgResult<Option<Row>> {
+    let call = TriggerCall {
+        def: &p.def,
+        table: rel,
+        event,
+        old,
+        new,
+    };
+    cx.session.call_trigger(&p.function, &call)
+}
+
+impl Firing {
+    /// Fires the BEFORE STATEMENT triggers of `events` once per statement.
+    pub(super) fn start(
+        &mut self,
+        t: &Triggers,
+        rel: &Rel,
+        events: &[i16],
+        set: &[usize],
+        cx: &mut EvalCx,
+    ) -> PgResult<()> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        for &e in events {
+            for p in t.at(Timing::Before, false, e) {
+                if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
+                    call(p, rel, e, None, None, cx)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Fires the BEFORE ROW triggers of `event`: the row to write (each trigger gets what
+    /// the one before returned), or None when one returned NULL (the row is skipped). For
+    /// DELETE, `new` is None and a row that goes on is returned as `old`.
+    pub(super) fn before_row(
+        t: &Triggers,
+        rel: &Rel,
+        event: i16,
+        set: &[usize],
+        old: Option<&[Value]>,
+        new: Option<Row>,
+        cx: &mut EvalCx,
+    ) -> PgResult<Option<Row>> {
+        let mut new = new;
+        for p in t.at(Timing::Before, true, event) {
+            if !columns_match(p, event, set) || !when_holds(p, rel, old, new.as_deref(), cx)? {
+                continue;
+            }
+            match call(p, rel, event, old, new.as_deref(), cx)? {
+                None => return Ok(None),
+                Some(r) if new.is_some() => new = Some(r),
+                Some(_) => {}
+            }
+        }
+        Ok(Some(match new {
+            Some(n) => n,
+            None => old.map(<[Value]>::to_vec).unwrap_or_default(),
+        }))
+    }
+
+    /// Queues a written row's AFTER ROW event, when some trigger takes it.
+    pub(super) fn after_row(
+        &mut self,
+        t: &Triggers,
+        event: i16,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> PgResult<()> {
+        if !t.any(Timing::After, true, event) {
+            return Ok(());
+        }
+        if self.after.len() >= MAX_AFTER_EVENTS {
+            return Err(PgError::new(
+                code::PROGRAM_LIMIT_EXCEEDED,
+                format!(
+                    "too many AFTER trigger events in one statement (at most {MAX_AFTER_EVENTS})"
+                ),
+            ));
+        }
+        self.after.push_back(AfterEvent {
+            event,
+            old: old.map(<[Value]>::to_vec),
+            new: new.map(<[Value]>::to_vec),
+        });
+        Ok(())
+    }
+
+    /// At the statement's end: the queued AFTER ROW events, then the AFTER STATEMENT
+    /// triggers of `events`.
+    pub(super) fn finish(
+        &mut self,
+        t: &Triggers,
+        rel: &Rel,
+        events: &[i16],
+        set: &[usize],
+        cx: &mut EvalCx,
+    ) -> PgResult<()> {
+        while let Some(ev) = self.after.pop_front() {
+            let (old, new) = (ev.old.as_deref(), ev.new.as_deref());
+            for p in t.at(Timing::After, true, ev.event) {
+                if columns_match(p, ev.event, set) && when_holds(p, rel, old, new, cx)? {
+                    call(p, rel, ev.event, old, new, cx)?;
+                }
+            }
+        }
+        if self.finished {
+            return Ok(());
+        }
+        self.finished = true;
+        for &e in events {
+            for p in t.at(Timing::After, false, e) {
+                if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
+                    call(p, rel, e, None, None, cx)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether a statement over `t` for `events` fires any AFTER trigger (its RETURNING rows are
+/// then held until they have run).
+pub(super) fn has_after(t: &Triggers, events: &[i16]) -> bool {
+    events
+        .iter()
+        .any(|&e| t.any(Timing::After, true, e) || t.any(Timing::After, false, e))
+}
