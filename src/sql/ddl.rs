@@ -1043,10 +1043,16 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
             }
             foreign_key::before_truncate(cx, &tables)?;
-            for t in tables {
+            for t in &tables {
+                trigger::fire_truncate(cx, t, crate::catalog::triggers::Timing::Before)?;
+            }
+            for t in &tables {
                 // A new version with empty data: the old rows stay for snapshots that see the
                 // old version, and come back if this transaction aborts.
-                replace_with_data(cx, &t, Arc::new(TableData::new()), |_| {})?;
+                replace_with_data(cx, t, Arc::new(TableData::new()), |_| {})?;
+            }
+            for t in &tables {
+                trigger::fire_truncate(cx, t, crate::catalog::triggers::Timing::After)?;
             }
         }
         Ddl::CreateIndex {

@@ -31,6 +31,8 @@ pub enum FunctionDdl {
         what: &'static str,
         items: Vec<protobuf::ObjectWithArgs>,
         if_exists: bool,
+        /// CASCADE: the triggers that call a dropped function go too.
+        cascade: bool,
     },
 }
 
@@ -62,9 +64,6 @@ pub fn analyze(node: &N) -> Option<PgResult<FunctionDdl>> {
                 x if x == O::ObjectRoutine as i32 => "ROUTINE",
                 _ => return None,
             };
-            if d.behavior == protobuf::DropBehavior::DropCascade as i32 {
-                // Nothing depends on a function yet, so CASCADE drops what RESTRICT does.
-            }
             let items = d
                 .objects
                 .iter()
@@ -77,6 +76,7 @@ pub fn analyze(node: &N) -> Option<PgResult<FunctionDdl>> {
                 what,
                 items,
                 if_exists: d.missing_ok,
+                cascade: d.behavior == protobuf::DropBehavior::DropCascade as i32,
             }))
         }
         _ => None,
@@ -90,9 +90,10 @@ pub fn execute(d: &FunctionDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             what,
             items,
             if_exists,
+            cascade,
         } => {
             for item in items {
-                drop_one(cx, what, item, *if_exists)?;
+                drop_one(cx, what, item, *if_exists, *cascade)?;
             }
             Ok(())
         }
@@ -680,6 +681,7 @@ fn drop_one(
     what: &str,
     item: &protobuf::ObjectWithArgs,
     if_exists: bool,
+    cascade: bool,
 ) -> PgResult<()> {
     let (schema, name) = split_name(&item.objname)?;
     let word = match what {
@@ -793,6 +795,10 @@ fn drop_one(
     }
     if !super::grant::owns(cx, f.def.owner)? {
         return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+    }
+    if f.def.returns == TRIGGER {
+        let shown = format!("{name}({})", crate::sql::plan::type_list(&f.def.args));
+        super::trigger::drop_function_triggers(cx, f.oid, &shown, cascade)?;
     }
     let (cell, cid) = cx.writer(&format!("DROP {what}"))?;
     let snap = cx.catalog_snapshot()?;

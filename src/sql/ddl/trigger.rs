@@ -137,7 +137,7 @@ pub fn execute(d: &TriggerDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             let t = table_of(cx, table, LockMode::AccessExclusive)?;
             super::grant::check_owner(cx, &t)?;
             let i = position(&t, name)?;
-            if t.triggers.iter().any(|x| x.name == *new_name) {
+            if new_name != name && t.triggers.iter().any(|x| x.name == *new_name) {
                 return Err(exists(new_name, &t.name.name));
             }
             write(cx, &t, |list| list[i].name = new_name.clone())
@@ -325,6 +325,11 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
                     .with_detail("Views cannot have row-level BEFORE or AFTER triggers."),
             )
         }
+        RelKind::View if instead && !c.row => {
+            return Err(PgError::feature_not_supported(
+                "INSTEAD OF triggers must be FOR EACH ROW",
+            ))
+        }
         RelKind::View => {
             return Err(PgError::feature_not_supported(
                 "triggers on views are not supported yet",
@@ -476,6 +481,106 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
         Some(i) => list[i] = def,
         None => list.push(def),
     })
+}
+
+/// Before DROP FUNCTION of `function` (shown as `shown`): the triggers that call it stop
+/// the drop (2BP01), or, with CASCADE, are dropped with it.
+pub(super) fn drop_function_triggers(
+    cx: &mut dyn SessionCtx,
+    function: u32,
+    shown: &str,
+    cascade: bool,
+) -> PgResult<()> {
+    let snap = cx.catalog_snapshot()?;
+    let database = cx.database().to_string();
+    let users: Vec<Rel2> = cx
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| {
+            r.name.database == database && r.triggers.iter().any(|t| t.function == function)
+        })
+        .collect();
+    if users.is_empty() {
+        return Ok(());
+    }
+    let mut lines = Vec::new();
+    for r in &users {
+        for t in r.triggers.iter().filter(|t| t.function == function) {
+            lines.push(format!("trigger {} on table {}", t.name, r.name.name));
+        }
+    }
+    if !cascade {
+        let detail: Vec<String> = lines
+            .iter()
+            .map(|l| format!("{l} depends on function {shown}"))
+            .collect();
+        return Err(PgError::new(
+            code::DEPENDENT_OBJECTS_STILL_EXIST,
+            format!("cannot drop function {shown} because other objects depend on it"),
+        )
+        .with_detail(detail.join("\n"))
+        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+    }
+    let msg = match lines.as_slice() {
+        [one] => format!("drop cascades to {one}"),
+        _ => format!("drop cascades to {} other objects", lines.len()),
+    };
+    let mut n = notice(msg, code::SUCCESSFUL_COMPLETION);
+    if lines.len() > 1 {
+        let d: Vec<String> = lines
+            .iter()
+            .map(|l| format!("drop cascades to {l}"))
+            .collect();
+        n = n.with_detail(d.join("\n"));
+    }
+    cx.notice(n);
+    for r in users {
+        let t = table_of(
+            cx,
+            &(r.name.schema.clone(), r.name.name.clone()),
+            LockMode::AccessExclusive,
+        )?;
+        write(cx, &t, |list| list.retain(|x| x.function != function))?;
+    }
+    Ok(())
+}
+
+/// Fires `t`'s TRUNCATE triggers of `timing` (statement level: TRUNCATE has no rows).
+pub(super) fn fire_truncate(
+    cx: &mut dyn SessionCtx,
+    t: &Rel,
+    timing: crate::catalog::triggers::Timing,
+) -> PgResult<()> {
+    for def in t
+        .triggers
+        .iter()
+        .filter(|d| d.fires() && d.on(triggers::TRUNCATE) && d.timing() == timing)
+    {
+        let snap = cx.catalog_snapshot()?;
+        let f = cx
+            .instance()
+            .catalog
+            .functions
+            .by_oid(def.function, &snap)
+            .ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    format!("function with OID {} does not exist", def.function),
+                )
+            })?;
+        let call = crate::sql::context::TriggerCall {
+            def,
+            table: t,
+            event: triggers::TRUNCATE,
+            old: None,
+            new: None,
+        };
+        cx.next_command();
+        cx.call_trigger(&f, &call)?;
+    }
+    Ok(())
 }
 
 fn kind_word(k: RelKind) -> &'static str {

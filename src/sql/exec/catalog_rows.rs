@@ -175,7 +175,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relhasindex" => {
                             Value::Bool(!r.indexes.is_empty() && r.kind == RelKind::Table)
                         }
-                        "relhastriggers" => Value::Bool(fk_tables.contains(&r.oid)),
+                        "relhastriggers" => {
+                            Value::Bool(fk_tables.contains(&r.oid) || !r.triggers.is_empty())
+                        }
                         "relisshared"
                         | "relhasrules"
                         | "relhassubclass"
@@ -312,6 +314,44 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 })
             })
             .collect(),
+        // pg_trigger: the triggers made by CREATE TRIGGER (those of foreign keys are not
+        // rows here).
+        2620 => {
+            let mut out = Vec::new();
+            for r in rels().iter().filter(|r| r.kind == RelKind::Table) {
+                for t in &r.triggers {
+                    let args: Vec<u8> = t
+                        .args
+                        .iter()
+                        .flat_map(|a| a.bytes().chain(std::iter::once(0)))
+                        .collect();
+                    out.push(build(2620, |c| match c {
+                        "oid" => Value::Oid(t.oid),
+                        "tgrelid" => Value::Oid(r.oid),
+                        "tgparentid" | "tgconstrrelid" | "tgconstrindid" | "tgconstraint" => {
+                            Value::Oid(0)
+                        }
+                        "tgname" => Value::Text(t.name.clone()),
+                        "tgfoid" => Value::Oid(t.function),
+                        "tgtype" => Value::Int2(t.tgtype),
+                        "tgenabled" => char_value(t.enabled),
+                        "tgisinternal" | "tgdeferrable" | "tginitdeferred" => Value::Bool(false),
+                        "tgnargs" => Value::Int2(t.args.len() as i16),
+                        "tgattr" => Value::Array(Box::new(Array::vector(
+                            Type::INT2,
+                            t.columns
+                                .iter()
+                                .map(|&c| Value::Int2(c as i16 + 1))
+                                .collect(),
+                        ))),
+                        "tgargs" => Value::Bytea(args.clone()),
+                        "tgqual" => t.when.clone().map_or(Value::Null, Value::Text),
+                        _ => Value::Null,
+                    }));
+                }
+            }
+            out
+        }
         // pg_constraint
         2606 => {
             let mut out = Vec::new();

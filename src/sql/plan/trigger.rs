@@ -47,13 +47,11 @@ impl Triggers {
     }
 }
 
-/// The scope of a WHEN condition: OLD's columns, then NEW's, reached only qualified.
+/// The scope of a WHEN condition: OLD's columns, then NEW's (a bare column name is in both,
+/// hence ambiguous, as in PostgreSQL).
 fn when_scope(columns: &[ColumnDef]) -> Scope {
     let mut cols = super::table_expr::scope_of("old", columns).cols;
     cols.extend(super::table_expr::scope_of("new", columns).cols);
-    for c in &mut cols {
-        c.qualified_only = true;
-    }
     Scope { cols }
 }
 

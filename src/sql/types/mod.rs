@@ -454,12 +454,13 @@ impl Array {
 
     /// A value of the catalogs' vector types (int2vector, oidvector): one dimension whose
     /// subscripts start at 0, as PostgreSQL's do.
+    /// An empty vector still has its one dimension (PostgreSQL sends it so in binary).
     pub fn vector(elem: Type, items: Vec<Value>) -> Array {
-        let mut a = Array::one_dim(elem, items);
-        if let Some(d) = a.dims.first_mut() {
-            d.1 = 0;
+        Array {
+            elem,
+            dims: vec![(items.len() as i32, 0)],
+            items,
         }
-        a
     }
 }
 

@@ -344,7 +344,14 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             },
             _ => Value::Null,
         },
-        StatisticsObjDefColumns | TriggerDef => Value::Null,
+        StatisticsObjDefColumns => Value::Null,
+        TriggerDef => match oid_arg(args.first()) {
+            Some(oid) => {
+                let pretty = matches!(args.get(1), Some(Value::Bool(true)));
+                text(get_triggerdef(s, oid, pretty)?)
+            }
+            None => Value::Null,
+        },
         RegclassOfOid => regclass_of_oid(s, args),
         OidOfRegclass => oid_of_regclass(s, args)?,
         RegroleOfOid => regrole_of_oid(s, args),
@@ -421,6 +428,35 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 .is_some_and(|r| r.kind == RelKind::Table),
         ),
     })
+}
+
+/// pg_get_triggerdef of trigger `oid` (None: no such trigger).
+fn get_triggerdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> PgResult<Option<String>> {
+    let rels = all_relations(s);
+    let Some((rel, t)) = rels
+        .iter()
+        .find_map(|r| r.triggers.iter().find(|t| t.oid == oid).map(|t| (r, t)))
+    else {
+        return Ok(None);
+    };
+    let path = s.search_path();
+    let on_path = |schema: &str| path.iter().any(|p| p == schema);
+    let quote = crate::sql::quote::quote_ident;
+    let table = if pretty && on_path(&rel.name.schema) {
+        quote(&rel.name.name)
+    } else {
+        format!("{}.{}", quote(&rel.name.schema), quote(&rel.name.name))
+    };
+    let snap = s.catalog_snapshot()?;
+    let function = match s.instance().catalog.functions.by_oid(t.function, &snap) {
+        Some(f) if on_path(&f.def.schema) => quote(&f.def.name),
+        Some(f) => format!("{}.{}", quote(&f.def.schema), quote(&f.def.name)),
+        None => format!("\"{}\"", t.function),
+    };
+    let columns: Vec<String> = rel.columns.iter().map(|c| c.name.clone()).collect();
+    Ok(Some(crate::sql::ruleutils::trigger::triggerdef(
+        t, &table, &columns, &function, pretty,
+    )))
 }
 
 /// pg_table_is_visible: whether the relation is found by its unqualified name, i.e. its schema

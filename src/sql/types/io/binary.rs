@@ -78,7 +78,13 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Uuid(u), _) => out.put_slice(u),
         (Value::Array(a), _) => {
             let elem = ty.elem().unwrap_or(a.elem);
-            let ndim = if a.items.is_empty() { 0 } else { a.dims.len() };
+            // int2vector and oidvector always send their one dimension, even empty.
+            let vector = matches!(ty.0, 22 | 30);
+            let ndim = if a.items.is_empty() && !vector {
+                0
+            } else {
+                a.dims.len()
+            };
             out.put_i32(ndim as i32);
             out.put_i32(a.items.iter().any(Value::is_null) as i32);
             out.put_u32(elem.0);
