@@ -72,6 +72,7 @@ MODES = {
         wide_L=[1, 10, 50, 100, 200], wide_I=[0, 50, 100, 200, 300, 400, 500],
         lat_dur=8.0, lat_warm=1.0,
         writers_C=[1, 2, 4, 8, 16, 32, 64],
+        trgn_clients=[1, 8, 32], trgn_T=5,
         idle_K=[1000, 10000, 100000], connect_T=4, connect_t=None,
         # tables (benchmarks 8-9): pgbench -i at each scale of tbl_init_scales (the largest
         # one last, it also gives the memory target); the runs at tbl_scale
@@ -89,6 +90,7 @@ MODES = {
         wide_L=[1, 10, 50, 200], wide_I=[0, 100, 500],
         lat_dur=3.0, lat_warm=0.5,
         writers_C=[1, 4, 16, 64],
+        trgn_clients=[1, 8], trgn_T=3,
         idle_K=[1000], connect_T=2, connect_t=None,
         tbl_init_scales=[10], tbl_scale=10, tbl_T=5, tbl_mixed_T=10,
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
@@ -104,6 +106,7 @@ MODES = {
         wide_L=[1, 10], wide_I=[0, 50],
         lat_dur=0.5, lat_warm=0.1,
         writers_C=[1, 8],
+        trgn_clients=[1, 8], trgn_T=1,
         idle_K=[100], connect_T=None, connect_t=50,
         tbl_init_scales=[1], tbl_scale=1, tbl_T=3, tbl_mixed_T=5,
         tbl_S_clients=[10, 100], tbl_write_clients=[1, 8],
@@ -123,6 +126,8 @@ BENCHES = [
                   "tpcb-like and simple-update (seed 004), mixed load (benchmarks 8-9)", True),
     (10, "tpcc", "TPC-C new-order transactions per minute", False),
     (11, "manycore", "Many-core micro-benchmarks", False),
+    (12, "trigger-notify", "Notifications sent by a trigger and by the statement (issue 32)",
+     True),
 ]
 # Other names of a benchmark for --only: 9 and the spec's names of benchmarks 8 and 9.
 BENCH_ALIASES = {"9": "tables", "select-only": "tables", "tpcb": "tables"}
@@ -148,6 +153,8 @@ METRICS = {
                 "latency_ms_p50": ("latency p50", "ms", False),
                 "latency_ms_p99": ("latency p99", "ms", False)},
     "writers": {"tps": ("TPS", "tx/s", True), "tx_ms_p50": ("tx latency p50", "ms", False)},
+    "trigger-notify": {"tps": ("TPS (one row, one notification each)", "tx/s", True),
+                       "latency_ms": ("latency avg", "ms", False)},
     "idle": {"pss_per_conn_kib": ("memory/conn (PSS delta / K)", "KiB", False),
              "rss_per_conn_kib": ("memory/conn (RSS delta / K)", "KiB", False),
              "open_s": ("time to open K", "s", False),
@@ -559,6 +566,24 @@ PGB_RE = {
 }
 
 
+TRGN_SETUP = (
+    "DROP TABLE IF EXISTS trgn_events; "
+    "CREATE TABLE trgn_events (client int, v int); "
+    "CREATE OR REPLACE FUNCTION trgn_notify() RETURNS trigger LANGUAGE plpgsql AS "
+    "$$ BEGIN PERFORM pg_notify('trgn', row_to_json(NEW)::text); RETURN NULL; END $$; "
+    "CREATE TRIGGER trgn AFTER INSERT ON trgn_events FOR EACH ROW EXECUTE FUNCTION trgn_notify();"
+)
+
+
+def trigger_notify_setup(port):
+    """Makes the trigger-notify table afresh (the trigger is dropped with it); the error text,
+    or None."""
+    cmd = [f"{PG_BIN}/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+           str(port), "-U", "postgres", "-d", "postgres", "-c", TRGN_SETUP]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return r.stderr.strip() or f"psql exit {r.returncode}" if r.returncode != 0 else None
+
+
 def run_pgbench(port, script, mode, clients, jobs, T=None, t=None, connect_each=False,
                 timeout=None, builtin=None, no_vacuum=True, extra=()):
     """One pgbench run: `-f script`, or `-b builtin` (tpcb-like, simple-update, select-only)
@@ -770,6 +795,26 @@ class Suite:
                                           T=T, t=t),
                                      run, x=clients, series=f"{script} -M {mode}",
                                      expect_error=expect, short=clients < 100))
+        return pts
+
+    # -- trigger-notify (issue 32) -----------------------------------------------------------
+    # The same insert and notification, sent by an AFTER INSERT trigger (PL/pgSQL, pg_notify of
+    # the new row as JSON) or by the statement itself (a CTE that inserts and notifies): the
+    # cost of a trigger's notification next to a statement's, on each server.
+    def points_trigger_notify(self):
+        c = self.cfg
+        pts = []
+        for series in ("trigger", "statement"):
+            for n in c["trgn_clients"]:
+                def run(srv, series=series, n=n):
+                    err = trigger_notify_setup(srv.port)
+                    if err:
+                        return Outcome("error", error=err)
+                    path = os.path.join(SCRIPTS, f"notify_{series}.sql")
+                    return run_pgbench(srv.port, path, "prepared", n, min(n, 8), T=c["trgn_T"])
+                pts.append(Point("trigger-notify", f"{series} -M prepared c={n}",
+                                 dict(series=series, clients=n, T=c["trgn_T"]),
+                                 run, x=n, series=series, short=True))
         return pts
 
     def points_pingpong(self):
@@ -1662,6 +1707,13 @@ def write_report(runs, meta, run_dir, plots):
 
 
 BENCH_NOTES = {
+    "trigger-notify": "`pgbench -n -f <script> -M prepared -c C` over `trgn_events`, made "
+                      "afresh before each point: `trigger` inserts one row, whose AFTER INSERT "
+                      "trigger (PL/pgSQL) sends `pg_notify('trgn', row_to_json(NEW)::text)`; "
+                      "`statement` inserts the row and sends the same notification from one "
+                      "statement (`WITH i AS (INSERT ... RETURNING ...) SELECT pg_notify(...) "
+                      "FROM i`). Nobody listens; each transaction commits one row and one "
+                      "notification, durably on both servers.",
     "pgbench": "`pgbench -n -f <script> -M simple|prepared -c C -j J` (J = C up to 32; "
                f"{CORES} jobs, as many as cores, at 1000 clients). Each script line is one "
                "autocommitted statement. With `-M prepared` PostgreSQL rejects the `*_unique` "
@@ -1946,6 +1998,24 @@ def make_plots(runs, run_dir, notes):
             plots["writers"] = save(fig, "bench6_writers_tps")
         else:
             plt.close(fig)
+        # 12: trigger-notify TPS vs clients, per server and series
+        fig2, ax2 = plt.subplots(figsize=(6, 4))
+        for srv in SERVERS:
+            for series, style in (("trigger", "o-"), ("statement", "s--")):
+                pts = numeric_x(series_points("trigger-notify", series, "tps", srv))
+                if pts:
+                    ax2.plot([p[0] for p in pts], [p[1] for p in pts], style,
+                             color=colors[srv], label=f"{LABEL[srv]}, {series}")
+        if ax2.has_data():
+            ax2.set_xscale("log", base=2)
+            ax2.set_xlabel("clients")
+            ax2.set_ylabel("TPS")
+            ax2.set_title("Insert + notification: by a trigger or by the statement")
+            ax2.grid(True, alpha=0.3)
+            ax2.legend(fontsize=7)
+            plots["trigger-notify"] = save(fig2, "bench12_trigger_notify_tps")
+        else:
+            plt.close(fig2)
 
         # 8: tables: select-only and read-write TPS against clients
         if any(b == "tables" for (b, _) in meta):
@@ -2135,6 +2205,7 @@ def main():
             "writers": suite.points_writers,
             "idle": suite.points_idle,
             "tables": suite.points_tables,
+            "trigger-notify": suite.points_trigger_notify,
         }
         plan = []
         for _, name, _, implemented in BENCHES:

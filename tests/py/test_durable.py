@@ -82,6 +82,13 @@ SETUP = [
     "CREATE OR REPLACE FUNCTION replaced_fn() RETURNS int LANGUAGE sql AS 'SELECT 3'",
     "DROP FUNCTION dropped_fn()",
     "CREATE PROCEDURE app.proc(n int) LANGUAGE sql AS 'SELECT n'",
+    "CREATE FUNCTION app.stamp() RETURNS trigger LANGUAGE plpgsql AS "
+    "$$ BEGIN NEW.note := coalesce(NEW.note, '') || '+' || TG_ARGV[0]; RETURN NEW; END $$",
+    "CREATE TRIGGER child_stamp BEFORE INSERT OR UPDATE OF note ON child FOR EACH ROW "
+    "WHEN (NEW.p IS NOT NULL) EXECUTE FUNCTION app.stamp('s')",
+    "CREATE TRIGGER child_gone AFTER DELETE ON child FOR EACH ROW EXECUTE FUNCTION app.stamp()",
+    "ALTER TABLE child DISABLE TRIGGER child_gone",
+    "INSERT INTO child (p, note) VALUES (1, 'trig')",
     "CREATE DATABASE other",
 ]
 
@@ -127,6 +134,8 @@ CHECKS = [
     "FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
     "WHERE n.nspname IN ('public', 'app') ORDER BY proname",
     "SELECT count(*) FROM pg_proc WHERE proname = 'dropped_fn'",
+    "SELECT tgname, tgtype, tgenabled, tgattr, pg_get_triggerdef(oid) FROM pg_trigger "
+    "ORDER BY tgname",
 ]
 
 
@@ -177,12 +186,14 @@ def test_restart_keeps_every_kind_of_object(server, tg_dedicated, how):
         assert int(c.simple("SELECT nextval('seq')")[0][0]) > 105
     c.simple("INSERT INTO parent (name) VALUES ('d')")
     c.simple("INSERT INTO child (p, note) VALUES (1, 'v')")
+    # Triggers fire as before.
+    assert c.simple("SELECT note FROM child WHERE note LIKE 'v%'") == [("v+s",)]
     if how == "clean":
         assert c.simple("SELECT id FROM parent WHERE name = 'd'") == [("4",)]
-        assert c.simple("SELECT max(id) FROM child") == [("4",)]
+        assert c.simple("SELECT max(id) FROM child") == [("5",)]
     else:
         assert int(c.simple("SELECT id FROM parent WHERE name = 'd'")[0][0]) >= 4
-        assert int(c.simple("SELECT max(id) FROM child")[0][0]) >= 4
+        assert int(c.simple("SELECT max(id) FROM child")[0][0]) >= 5
     c.simple("CREATE TABLE newer (x int)")
     assert c.simple("SELECT count(DISTINCT oid) = count(*) FROM pg_class")[0] == ("t",)
     # Constraints are enforced as before.

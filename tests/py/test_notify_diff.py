@@ -38,6 +38,35 @@ def barrier(s, tag="barrier"):
 
 
 @scenario
+def trigger_notifications_are_delivered_at_commit(sc):
+    """NOTIFY from a trigger (issue 32) behaves as from a statement: delivered at commit,
+    de-duplicated within the transaction, dropped by ROLLBACK."""
+    s1, s2 = sc.session("s1"), sc.session("s2")
+    s2.q("DROP TABLE IF EXISTS ntr_t CASCADE")
+    s2.q("CREATE OR REPLACE FUNCTION ntr_notify() RETURNS trigger LANGUAGE plpgsql AS "
+         "$$ BEGIN PERFORM pg_notify('ntr', TG_OP || ' ' || row_to_json(NEW)::text); "
+         "RETURN NULL; END $$")
+    s2.q("CREATE TABLE ntr_t (id int, v text)")
+    s2.q("CREATE TRIGGER ntr AFTER INSERT OR UPDATE ON ntr_t FOR EACH ROW "
+         "EXECUTE FUNCTION ntr_notify()")
+    s1.q("LISTEN ntr")
+    s2.q("INSERT INTO ntr_t VALUES (1, 'a')")
+    s1.wait_notify(1)
+    s2.q("BEGIN")
+    s2.q("INSERT INTO ntr_t VALUES (2, 'b'), (2, 'b')")
+    s2.q("UPDATE ntr_t SET v = 'c' WHERE id = 1")
+    barrier(s1)
+    s2.q("COMMIT")
+    s1.wait_notify(2)
+    s2.q("BEGIN")
+    s2.q("INSERT INTO ntr_t VALUES (3, 'x')")
+    s2.q("ROLLBACK")
+    barrier(s1, "after rollback")
+    s2.q("DROP TABLE ntr_t")
+    s2.q("DROP FUNCTION ntr_notify()")
+
+
+@scenario
 def idle_listener_gets_notification(sc):
     s1, s2 = sc.session("s1"), sc.session("s2")
     s1.q("LISTEN ch")
