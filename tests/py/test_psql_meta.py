@@ -93,6 +93,13 @@ COMMENT ON TABLE extra.notes IS 'notes';
 COMMENT ON TABLE t2 IS 'to be removed';
 COMMENT ON TABLE t2 IS NULL;
 COMMENT ON ROLE pm_reader IS 'reads things';
+CREATE TABLE audited (a int, b text);
+CREATE FUNCTION audit_fn() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER audit_b BEFORE INSERT OR UPDATE OF a ON audited FOR EACH ROW WHEN (NEW.a > 0)
+    EXECUTE FUNCTION audit_fn('x');
+CREATE TRIGGER audit_s AFTER DELETE ON audited EXECUTE FUNCTION audit_fn();
+CREATE TRIGGER audit_off AFTER INSERT ON audited FOR EACH ROW EXECUTE FUNCTION audit_fn();
+ALTER TABLE audited DISABLE TRIGGER audit_off;
 """
 
 # (command, whether its output shows sizes)
@@ -152,6 +159,7 @@ COMMANDS = [
     (r"\d", False),
     (r"\d+", True),
     (r"\d items", False),
+    (r"\d audited", False),
     (r"\d+ items", False),
     (r'\d "items"', False),
     (r"\d kinds", False),
