@@ -339,10 +339,11 @@ def test_damaged_or_foreign_directories_are_refused(server, tg_dedicated, tmp_ro
     image.write_bytes(good[: len(good) - 5])
     assert "checkpoint image damaged at offset" in start_fails()
     image.write_bytes(good)
+    version = (data / "THREADGRES_VERSION").read_text()
     (data / "THREADGRES_VERSION").write_text("999\n")
     err = start_fails()
     assert "database files are incompatible with server" in err
-    (data / "THREADGRES_VERSION").write_text("3\n")
+    (data / "THREADGRES_VERSION").write_text(version)
     p.start()
     c = p.info.connect_raw()
     assert c.simple("SELECT count(*) FROM t") == [("1000",)]

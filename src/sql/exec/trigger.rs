@@ -114,14 +114,7 @@ impl Firing {
             return Ok(());
         }
         self.started = true;
-        for &e in events {
-            for p in t.at(Timing::Before, false, e) {
-                if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
-                    call(p, rel, e, None, None, cx)?;
-                }
-            }
-        }
-        Ok(())
+        statement_level(t, rel, Timing::Before, events, set, cx)
     }
 
     /// Fires the BEFORE ROW triggers of `event`: the row to write (each trigger gets what
@@ -202,15 +195,27 @@ impl Firing {
             return Ok(());
         }
         self.finished = true;
-        for &e in events {
-            for p in t.at(Timing::After, false, e) {
-                if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
-                    call(p, rel, e, None, None, cx)?;
-                }
+        statement_level(t, rel, Timing::After, events, set, cx)
+    }
+}
+
+/// Fires the statement-level triggers of `timing` for `events`.
+fn statement_level(
+    t: &Triggers,
+    rel: &Rel,
+    timing: Timing,
+    events: &[i16],
+    set: &[usize],
+    cx: &mut EvalCx,
+) -> PgResult<()> {
+    for &e in events {
+        for p in t.at(timing, false, e) {
+            if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
+                call(p, rel, e, None, None, cx)?;
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Whether a statement over `t` for `events` fires any AFTER trigger (its RETURNING rows are
