@@ -37,6 +37,7 @@ pub mod like;
 pub mod role;
 pub mod schema;
 pub mod trigger;
+mod truncate;
 pub mod view;
 
 pub(crate) mod foreign_key;
@@ -1012,49 +1013,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     .map_err(|e| catalog_error(e, name))?;
             }
         }
-        Ddl::Truncate(names, cascade) => {
-            let mut tables = Vec::new();
-            for (schema, name) in names {
-                match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
-                    Some(r) if r.kind == RelKind::Table => {
-                        grant::check_any(cx, &r, crate::catalog::acl::TRUNCATE)?;
-                        tables.push(r)
-                    }
-                    Some(_) => {
-                        return Err(PgError::new(
-                            code::WRONG_OBJECT_TYPE,
-                            format!("\"{name}\" is not a table"),
-                        ))
-                    }
-                    None => {
-                        return Err(PgError::new(
-                            code::UNDEFINED_TABLE,
-                            format!("relation \"{name}\" does not exist"),
-                        ))
-                    }
-                }
-            }
-            if *cascade {
-                let named = tables.len();
-                foreign_key::cascade_truncate(cx, &mut tables)?;
-                // The referencing tables TRUNCATE reaches need the privilege too.
-                for t in &tables[named..] {
-                    grant::check_any(cx, t, crate::catalog::acl::TRUNCATE)?;
-                }
-            }
-            foreign_key::before_truncate(cx, &tables)?;
-            for t in &tables {
-                trigger::fire_truncate(cx, t, crate::catalog::triggers::Timing::Before)?;
-            }
-            for t in &tables {
-                // A new version with empty data: the old rows stay for snapshots that see the
-                // old version, and come back if this transaction aborts.
-                replace_with_data(cx, t, Arc::new(TableData::new()), |_| {})?;
-            }
-            for t in &tables {
-                trigger::fire_truncate(cx, t, crate::catalog::triggers::Timing::After)?;
-            }
-        }
+        Ddl::Truncate(names, cascade) => truncate::execute(cx, names, *cascade)?,
         Ddl::CreateIndex {
             table,
             key,
@@ -1212,7 +1171,7 @@ fn table_for_alter(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResul
     table_locked(cx, schema, name, LockMode::AccessExclusive)
 }
 
-fn table_locked(
+pub(super) fn table_locked(
     cx: &mut dyn SessionCtx,
     schema: &str,
     name: &str,

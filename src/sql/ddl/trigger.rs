@@ -12,7 +12,7 @@
 
 use pg_query::protobuf::{self, node::Node as N};
 
-use super::{catalog_error, find_locked, notice, replace};
+use super::{catalog_error, find_locked, notice, replace, table_locked};
 use crate::catalog::triggers::{self, TriggerDef, MAX_ARGS, MAX_TRIGGERS};
 use crate::catalog::RelKind;
 use crate::error::{code, PgError, PgResult};
@@ -134,7 +134,7 @@ pub fn execute(d: &TriggerDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             name,
             new_name,
         } => {
-            let t = table_of(cx, table, LockMode::AccessExclusive)?;
+            let t = table_locked(cx, &table.0, &table.1, LockMode::AccessExclusive)?;
             super::grant::check_owner(cx, &t)?;
             let i = position(&t, name)?;
             if new_name != name && t.triggers.iter().any(|x| x.name == *new_name) {
@@ -143,7 +143,7 @@ pub fn execute(d: &TriggerDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             write(cx, &t, |list| list[i].name = new_name.clone())
         }
         TriggerDdl::Enable { table, changes } => {
-            let t = table_of(cx, table, LockMode::ShareRowExclusive)?;
+            let t = table_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)?;
             super::grant::check_owner(cx, &t)?;
             let mut list = t.triggers.clone();
             for (name, state) in changes {
@@ -159,23 +159,6 @@ pub fn execute(d: &TriggerDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         }
     }
 }
-
-/// The table, locked; a view or other relation is 42809.
-fn table_of(cx: &mut dyn SessionCtx, table: &(String, String), mode: LockMode) -> PgResult<Rel2> {
-    match find_locked(cx, &table.0, &table.1, mode)? {
-        Some(r) if r.kind == RelKind::Table => Ok(r),
-        Some(r) => Err(PgError::new(
-            code::WRONG_OBJECT_TYPE,
-            format!("\"{}\" is not a table", r.name.name),
-        )),
-        None => Err(PgError::new(
-            code::UNDEFINED_TABLE,
-            format!("relation \"{}\" does not exist", table.1),
-        )),
-    }
-}
-
-type Rel2 = std::sync::Arc<Rel>;
 
 fn position(t: &Rel, name: &str) -> PgResult<usize> {
     t.triggers
@@ -200,7 +183,11 @@ fn exists(name: &str, table: &str) -> PgError {
 }
 
 /// Writes a new version of `t` with its trigger list changed by `f`, kept in name order.
-fn write(cx: &mut dyn SessionCtx, t: &Rel2, f: impl FnOnce(&mut Vec<TriggerDef>)) -> PgResult<()> {
+fn write(
+    cx: &mut dyn SessionCtx,
+    t: &std::sync::Arc<Rel>,
+    f: impl FnOnce(&mut Vec<TriggerDef>),
+) -> PgResult<()> {
     replace(cx, t, |n| {
         f(&mut n.triggers);
         n.triggers.sort_by(|a, b| a.name.cmp(&b.name));
@@ -493,7 +480,7 @@ pub(super) fn drop_function_triggers(
 ) -> PgResult<()> {
     let snap = cx.catalog_snapshot()?;
     let database = cx.database().to_string();
-    let users: Vec<Rel2> = cx
+    let users: Vec<std::sync::Arc<Rel>> = cx
         .instance()
         .catalog
         .visible(&snap)
@@ -537,11 +524,7 @@ pub(super) fn drop_function_triggers(
     }
     cx.notice(n);
     for r in users {
-        let t = table_of(
-            cx,
-            &(r.name.schema.clone(), r.name.name.clone()),
-            LockMode::AccessExclusive,
-        )?;
+        let t = table_locked(cx, &r.name.schema, &r.name.name, LockMode::AccessExclusive)?;
         write(cx, &t, |list| list.retain(|x| x.function != function))?;
     }
     Ok(())

@@ -21,10 +21,10 @@ use crate::storage::{Entry, RowId};
 use crate::txn::Isolation;
 use crate::txn::Snapshot;
 
-use super::trigger::Firing;
+use super::trigger::{Before, Firing};
 use super::upsert::Upserted;
 use super::{Budget, Operator, Row, Step};
-use crate::catalog::triggers::{self, Timing};
+use crate::catalog::triggers;
 use crate::storage::LockMode;
 
 /// Slots (or index entries) examined per budget tick.
@@ -480,38 +480,24 @@ impl ModifyOp {
                         for (col, e) in sets {
                             new[*col] = e.eval(&input, cx)?;
                         }
-                        let before = m
-                            .triggers
-                            .as_deref()
-                            .filter(|t| t.any(Timing::Before, true, triggers::UPDATE));
-                        // The row is locked before its BEFORE triggers run, so that they run
-                        // once, on the version that is then updated.
-                        let locked = match before {
-                            Some(t) => match engine::lock(&m.rel, id, &w, LockMode::NoKeyUpdate) {
-                                Ok(Changed::Done(_)) => {
-                                    match Firing::before_row(
-                                        t,
-                                        &m.rel,
-                                        triggers::UPDATE,
-                                        set,
-                                        Some(old),
-                                        Some(new),
-                                        cx,
-                                    )? {
-                                        Some(r) => {
-                                            new = r;
-                                            None
-                                        }
-                                        None => return Ok(None),
-                                    }
-                                }
-                                other => Some(other.map(|c| (c, None))),
-                            },
-                            None => None,
-                        };
-                        match locked {
-                            Some(r) => r,
-                            None => {
+                        let (t, mode) = (m.triggers.as_deref(), LockMode::NoKeyUpdate);
+                        let event = triggers::UPDATE;
+                        match Firing::before_locked(
+                            t,
+                            &m.rel,
+                            id,
+                            &w,
+                            mode,
+                            event,
+                            set,
+                            old,
+                            Some(new),
+                            cx,
+                        )? {
+                            Before::Skip => return Ok(None),
+                            Before::NotLocked(r) => r.map(|c| (c, None)),
+                            Before::Go(new) => {
+                                let new = new.expect("an update has a new row");
                                 check_row(m, &new, cx)?;
                                 let r = engine::update(
                                     &m.rel,
@@ -525,34 +511,16 @@ impl ModifyOp {
                         }
                     }
                     ModifyKind::Delete => {
-                        let before = m
-                            .triggers
-                            .as_deref()
-                            .filter(|t| t.any(Timing::Before, true, triggers::DELETE));
-                        let locked = match before {
-                            Some(t) => match engine::lock(&m.rel, id, &w, LockMode::Update) {
-                                Ok(Changed::Done(_)) => {
-                                    let go = Firing::before_row(
-                                        t,
-                                        &m.rel,
-                                        triggers::DELETE,
-                                        set,
-                                        Some(old),
-                                        None,
-                                        cx,
-                                    )?;
-                                    if go.is_none() {
-                                        return Ok(None);
-                                    }
-                                    None
-                                }
-                                other => Some(other.map(|c| (c, None))),
-                            },
-                            None => None,
-                        };
-                        match locked {
-                            Some(r) => r,
-                            None => engine::delete(&m.rel, id, &w, false).map(|c| (c, None)),
+                        let (t, mode) = (m.triggers.as_deref(), LockMode::Update);
+                        let event = triggers::DELETE;
+                        match Firing::before_locked(
+                            t, &m.rel, id, &w, mode, event, set, old, None, cx,
+                        )? {
+                            Before::Skip => return Ok(None),
+                            Before::NotLocked(r) => r.map(|c| (c, None)),
+                            Before::Go(_) => {
+                                engine::delete(&m.rel, id, &w, false).map(|c| (c, None))
+                            }
                         }
                     }
                     ModifyKind::Insert | ModifyKind::Upsert(_) => {

@@ -26,10 +26,11 @@ use std::collections::VecDeque;
 use crate::catalog::triggers::Timing;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::TriggerCall;
-use crate::sql::engine::Rel;
+use crate::sql::engine::{self, Changed, Rel, WriteError, Writer};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::trigger::{Planned, Triggers};
 use crate::sql::types::Value;
+use crate::storage::{LockMode, RowId};
 
 use super::Row;
 
@@ -41,6 +42,16 @@ struct AfterEvent {
     event: i16,
     old: Option<Row>,
     new: Option<Row>,
+}
+
+/// What a row's BEFORE triggers decided (`Firing::before_locked`).
+pub(super) enum Before {
+    /// Write the row: the new row for UPDATE (as the triggers left it), None for DELETE.
+    Go(Option<Row>),
+    /// A trigger returned NULL: the row is left alone.
+    Skip,
+    /// The row could not be locked: what locking it came to (a wait, a newer version, ...).
+    NotLocked(Result<Changed, WriteError>),
 }
 
 /// The trigger state of one writing statement.
@@ -144,6 +155,39 @@ impl Firing {
             Some(n) => n,
             None => old.map(<[Value]>::to_vec).unwrap_or_default(),
         }))
+    }
+
+    /// For UPDATE (`new` Some) and DELETE: when the statement has BEFORE ROW triggers of
+    /// `event`, locks row `id` with `mode` and fires them on it (PostgreSQL's
+    /// GetTupleForTrigger), so that a lock wait never runs them twice.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn before_locked(
+        t: Option<&Triggers>,
+        rel: &Rel,
+        id: RowId,
+        w: &Writer<'_>,
+        mode: LockMode,
+        event: i16,
+        set: &[usize],
+        old: &[Value],
+        new: Option<Row>,
+        cx: &mut EvalCx,
+    ) -> PgResult<Before> {
+        let Some(t) = t.filter(|t| t.any(Timing::Before, true, event)) else {
+            return Ok(Before::Go(new));
+        };
+        match engine::lock(rel, id, w, mode) {
+            Ok(Changed::Done(_)) => {}
+            other => return Ok(Before::NotLocked(other)),
+        }
+        let is_update = new.is_some();
+        Ok(
+            match Firing::before_row(t, rel, event, set, Some(old), new, cx)? {
+                None => Before::Skip,
+                Some(r) if is_update => Before::Go(Some(r)),
+                Some(_) => Before::Go(None),
+            },
+        )
     }
 
     /// Queues a written row's AFTER ROW event, when some trigger takes it.

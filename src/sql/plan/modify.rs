@@ -512,19 +512,7 @@ impl Planner<'_> {
         );
         let checks = self.bind_checks(&rel, &scope)?;
         // Statement-level triggers would fire once per batch: only the row-level ones.
-        let triggers = self
-            .statement_triggers(&rel, crate::catalog::triggers::INSERT)?
-            .map(|t| {
-                Arc::new(super::trigger::Triggers {
-                    items: Arc::try_unwrap(t)
-                        .map(|t| t.items)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .filter(|p| p.def.row())
-                        .collect(),
-                })
-            })
-            .filter(|t| !t.items.is_empty());
+        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::INSERT, true)?;
         Ok(CopyFrom {
             rel,
             columns,
@@ -735,7 +723,7 @@ impl Planner<'_> {
             }
             _ => crate::catalog::triggers::INSERT,
         };
-        let triggers = self.statement_triggers(&rel, events)?;
+        let triggers = self.statement_triggers(&rel, events, false)?;
         let (returning, columns) = self
             .bind_returning(s.returning_clause.as_ref(), &scope)
             .map_err(|e| on_conflict::excluded_in_returning(e, &kind))?;
@@ -826,7 +814,7 @@ impl Planner<'_> {
         }
         let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
         let checks = self.bind_checks(&rel, &scope)?;
-        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::UPDATE)?;
+        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::UPDATE, false)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
             columns,
@@ -928,7 +916,7 @@ impl Planner<'_> {
         if let Some(cx) = &self.tables {
             cx.require(&rel, acl::DELETE);
         }
-        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::DELETE)?;
+        let triggers = self.statement_triggers(&rel, crate::catalog::triggers::DELETE, false)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
             columns,

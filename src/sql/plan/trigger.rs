@@ -14,7 +14,7 @@ use pg_query::protobuf::node::Node as N;
 
 use super::{Expr, Planner, Scope};
 use crate::catalog::functions::Function;
-use crate::catalog::triggers::{self, Timing, TriggerDef};
+use crate::catalog::triggers::{Timing, TriggerDef};
 use crate::catalog::ColumnDef;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::Rel;
@@ -56,11 +56,13 @@ fn when_scope(columns: &[ColumnDef]) -> Scope {
 }
 
 impl Planner<'_> {
-    /// The triggers of `rel` that fire for any of `events` (tgtype event bits), or None.
+    /// The triggers of `rel` that fire for any of `events` (tgtype event bits), only the
+    /// row-level ones with `row_only`; None when there are none.
     pub(super) fn statement_triggers(
         &mut self,
         rel: &Rel,
         events: i16,
+        row_only: bool,
     ) -> PgResult<Option<Arc<Triggers>>> {
         if rel.triggers.is_empty() {
             return Ok(None);
@@ -69,7 +71,7 @@ impl Planner<'_> {
         for def in rel
             .triggers
             .iter()
-            .filter(|t| t.fires() && t.tgtype & events != 0)
+            .filter(|t| t.fires() && t.tgtype & events != 0 && (!row_only || t.row()))
         {
             let function = self
                 .tables
@@ -113,15 +115,5 @@ impl Planner<'_> {
         }
         let (e, t) = bound?;
         self.coerce_bool(e, t, "WHEN", n)
-    }
-}
-
-/// The tgtype event bit of a statement verb.
-pub fn event_of(verb: &str) -> i16 {
-    match verb {
-        "INSERT" => triggers::INSERT,
-        "UPDATE" => triggers::UPDATE,
-        "DELETE" => triggers::DELETE,
-        _ => triggers::TRUNCATE,
     }
 }
