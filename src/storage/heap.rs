@@ -11,6 +11,13 @@
 //! chain goes on into a redirect, and frees dead slots; a freed slot keeps its forward link, so
 //! a reader that was walking through it still reaches the live version, and it is reused only
 //! once every snapshot older than its release is gone (see `Heap::vacuum`).
+//!
+//! # Invariants
+//!
+//! 1. A chain is what a reader walks from one index entry: a root, then HOT links only. A freed
+//!    or redirect slot's link is a HOT link or NONE, never the link of a non-HOT update: that
+//!    successor has index entries of its own, so a reader holding an entry for the freed slot
+//!    (taken before vacuum removed it) that went on to it would see the row twice.
 
 use super::lock::{self, LockMode, Lockers};
 use super::RowId;
@@ -766,10 +773,10 @@ impl<R> Heap<R> {
                         if t.flags() & HOT_UPDATED != 0 && t.next() != NONE {
                             t.next()
                         } else {
-                            // Deleted, or updated with new index entries: the chain ends here.
+                            // Deleted, or updated with new index entries: the chain ends here,
+                            // and the freed slot leads nowhere (invariant 1).
                             index_gone(t.data(), root);
-                            let next = t.next();
-                            *s = Slot::empty(FREE, next);
+                            *s = Slot::empty(FREE, NONE);
                             freed.push(root);
                             stats.removed += 1;
                             continue;
@@ -823,7 +830,12 @@ impl<R> Heap<R> {
                 if let Some(s) = self.slot(m) {
                     let mut s = s.lock();
                     if s.is_tuple() {
-                        let next = s.next();
+                        // Invariant 1: only a HOT link is kept for readers walking through.
+                        let next = if s.flags() & HOT_UPDATED != 0 {
+                            s.next()
+                        } else {
+                            NONE
+                        };
                         *s = Slot::empty(FREE, next);
                         freed.push(m);
                         stats.removed += 1;

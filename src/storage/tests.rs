@@ -204,6 +204,49 @@ fn hot_chains_are_reached_from_the_root_and_vacuumed_to_a_redirect() {
 }
 
 #[test]
+fn a_freed_version_does_not_lead_a_stale_index_entry_to_its_non_hot_successor() {
+    // An index scan that took the entry of a version before vacuum removed it must not reach,
+    // through the freed slot, the successor it is about to reach through its own entry.
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let old = db.heap.insert("v0".into(), &t0, 0);
+    db.m.commit(&t0);
+    let t1 = db.m.begin(1);
+    let s1 = db.snap(Some(&t1), 0);
+    let new = db
+        .heap
+        .update(old, Some(&s1), &t1, 0, "v1".into(), false)
+        .unwrap();
+    db.m.commit(&t1);
+    // A HOT chain ending in a non-HOT update: its members are freed the same way.
+    let t2 = db.m.begin(1);
+    let s2 = db.snap(Some(&t2), 0);
+    let hot = db
+        .heap
+        .update(new, Some(&s2), &t2, 0, "v2".into(), true)
+        .unwrap();
+    db.m.commit(&t2);
+    let t3 = db.m.begin(1);
+    let s3 = db.snap(Some(&t3), 0);
+    let last = db
+        .heap
+        .update(hot, Some(&s3), &t3, 0, "v3".into(), false)
+        .unwrap();
+    db.m.commit(&t3);
+    db.slot.clear();
+    let mut gone = Vec::new();
+    db.heap.vacuum(db.m.horizon(), db.m.visible(), |r, id| {
+        gone.push((r.clone(), id))
+    });
+    assert_eq!(gone, [("v0".to_string(), old), ("v2".to_string(), new)]);
+    let s = db.snap(None, 0);
+    assert!(db.heap.fetch(old, &s, |_, r| r.clone()).is_none());
+    assert!(db.heap.fetch(new, &s, |_, r| r.clone()).is_none());
+    assert!(db.heap.fetch(hot, &s, |_, r| r.clone()).is_none());
+    assert_eq!(db.heap.fetch(last, &s, |_, r| r.clone()).unwrap().1, "v3");
+}
+
+#[test]
 fn vacuum_waits_for_old_snapshots_and_reuses_slots_only_after_them() {
     let db = Db::new();
     let t0 = db.m.begin(1);
