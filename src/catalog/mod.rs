@@ -70,6 +70,7 @@ mod namespace;
 pub mod password;
 pub mod roles;
 pub mod sequence;
+pub mod types;
 pub use namespace::{Namespace, Namespaces, DATABASE_KEY};
 
 pub type Oid = u32;
@@ -350,6 +351,8 @@ pub struct Catalog<D> {
     pub comments: comments::Comments,
     /// Functions and procedures made by CREATE FUNCTION / PROCEDURE (`functions.rs`).
     pub functions: functions::Functions,
+    /// Types made by CREATE TYPE (`types.rs`).
+    pub types: types::Types,
 }
 
 impl<D> Default for Catalog<D> {
@@ -364,6 +367,7 @@ impl<D> Default for Catalog<D> {
             roles: roles::Roles::default(),
             comments: comments::Comments::default(),
             functions: functions::Functions::default(),
+            types: types::Types::default(),
         }
     }
 }
@@ -580,6 +584,7 @@ impl<D> Catalog<D> {
         gone.dedup();
         self.namespaces.forget_database(database);
         self.functions.forget_database(database);
+        self.types.forget_database(database);
         self.comments.forget(&gone);
         for o in &gone {
             self.row_types.remove_sync(o);
@@ -617,6 +622,7 @@ impl<D> Catalog<D> {
         self.comments.vacuum(horizon);
         self.comments.forget(&gone);
         self.functions.vacuum(horizon);
+        self.types.vacuum(horizon);
         for o in &gone {
             self.row_types.remove_sync(o);
         }

@@ -36,6 +36,7 @@ pub mod grant;
 pub mod like;
 pub mod role;
 pub mod schema;
+pub mod user_type;
 pub mod view;
 
 pub(crate) mod foreign_key;
@@ -53,6 +54,34 @@ pub struct NewColumn {
     pub not_null: bool,
     pub default: Option<String>,
     pub identity: Option<char>,
+    /// A type name the built-in types do not have, resolved against the catalog when the
+    /// statement runs (a user-defined type; `ty` is unknown until then).
+    pub pending_type: Option<Box<protobuf::TypeName>>,
+}
+
+/// A column's type at analysis, which has no catalog: a name that is not a built-in type
+/// is kept for [`resolve_pending_type`] at execution.
+pub(super) fn column_type(
+    planner: &Planner,
+    tn: &protobuf::TypeName,
+) -> PgResult<(Type, i32, Option<Box<protobuf::TypeName>>)> {
+    match planner.resolve_type_name(tn) {
+        Ok((t, m)) => Ok((t, m, None)),
+        Err(e) if e.code == code::UNDEFINED_OBJECT || e.code == code::INVALID_SCHEMA_NAME => {
+            Ok((Type::UNKNOWN, -1, Some(Box::new(tn.clone()))))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Resolves a column type kept by [`column_type`] against the catalog the session sees.
+pub(super) fn resolve_pending_type(col: &mut NewColumn, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    if let Some(tn) = col.pending_type.take() {
+        let (ty, typmod) = function::with_planner(cx, None, |pl| pl.resolve_type_name(&tn))?;
+        col.ty = ty;
+        col.typmod = typmod;
+    }
+    Ok(())
 }
 
 /// A key constraint or index: its name if given, and its columns by name.
@@ -180,6 +209,8 @@ pub enum Ddl {
     Sequence(Box<sequence::SeqDdl>),
     /// CREATE / DROP FUNCTION and PROCEDURE (`ddl::function`).
     Function(function::FunctionDdl),
+    /// CREATE / ALTER / DROP TYPE (`ddl::user_type`).
+    Type(user_type::TypeDdl),
 }
 
 impl Ddl {
@@ -207,6 +238,7 @@ impl Ddl {
             Ddl::View(v) => v.tag(),
             Ddl::Comment(_) => "COMMENT",
             Ddl::Function(f) => f.tag(),
+            Ddl::Type(t) => t.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -287,6 +319,9 @@ pub(super) fn index_column_name(n: &N) -> Option<String> {
 
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
+    if let Some(t) = user_type::analyze(node) {
+        return Some(t.map(Ddl::Type));
+    }
     if let Some(r) = role::analyze(node) {
         return Some(r.map(Ddl::Role));
     }
@@ -671,17 +706,23 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                     .ok_or_else(|| PgError::syntax("column without a type"))?;
                 let tname = names_of(&tn.names).last().cloned().unwrap_or_default();
                 let serial = sequence::serial_type(&tname).filter(|_| tn.array_bounds.is_empty());
+                let mut pending = None;
                 let (ty, typmod) = match serial {
                     Some(t) => {
                         sequence::serial_column(columns.len(), &mut sequences);
                         (t, -1)
                     }
-                    None => planner.resolve_type_name(tn)?,
+                    None => {
+                        let (t, m, p) = column_type(&planner, tn)?;
+                        pending = p;
+                        (t, m)
+                    }
                 };
                 let mut col = NewColumn {
                     name: cd.colname.clone(),
                     ty,
                     typmod,
+                    pending_type: pending,
                     not_null: cd.is_not_null,
                     default: None,
                     identity: None,
@@ -892,6 +933,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Role(r) => role::execute(r, cx)?,
         Ddl::Comment(c) => comment::execute(c, cx)?,
         Ddl::Function(f) => function::execute(f, cx)?,
+        Ddl::Type(t) => user_type::execute(t, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
         Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
@@ -1329,6 +1371,17 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     } else {
         expanded = like::expand(ct, cx)?;
         &expanded
+    };
+    let resolved;
+    let ct = if ct.columns.iter().any(|c| c.pending_type.is_some()) {
+        let mut c = ct.clone();
+        for col in &mut c.columns {
+            resolve_pending_type(col, cx)?;
+        }
+        resolved = c;
+        &resolved
+    } else {
+        ct
     };
     if ct.columns.len() > MAX_COLUMNS {
         return Err(PgError::new(

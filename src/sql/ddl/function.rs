@@ -113,7 +113,7 @@ fn split_name(nodes: &[protobuf::Node]) -> PgResult<(String, String)> {
 }
 
 /// A planner that resolves names as the session does (types, and a SQL body's tables).
-fn with_planner<T>(
+pub(super) fn with_planner<T>(
     cx: &mut dyn SessionCtx,
     search_path: Option<&str>,
     f: impl FnOnce(&mut Planner) -> PgResult<T>,
@@ -693,7 +693,18 @@ fn drop_one(
         let mut v = Vec::new();
         for a in &item.objargs {
             if let Some(N::TypeName(tn)) = a.node.as_ref() {
-                v.push(with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0);
+                match with_planner(cx, None, |pl| pl.resolve_type_name(tn)) {
+                    Ok((t, _)) => v.push(t),
+                    // IF EXISTS skips a function whose argument type does not exist either.
+                    Err(e) if if_exists && e.code == code::UNDEFINED_OBJECT => {
+                        cx.notice(notice(
+                            format!("{}, skipping", e.message),
+                            code::SUCCESSFUL_COMPLETION,
+                        ));
+                        return Ok(());
+                    }
+                    Err(e) => return Err(e),
+                }
             }
         }
         Some(v)
