@@ -73,6 +73,7 @@ CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
 CREATE TYPE extra.level AS ENUM ('lo', 'hi');
 ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';
 CREATE TABLE moody (id int, m mood, ms mood[], l extra.level);
+COMMENT ON TYPE mood IS 'how one feels';
 DROP ROLE IF EXISTS pm_reader, "pm Writer";
 CREATE ROLE pm_reader;
 CREATE ROLE "pm Writer";

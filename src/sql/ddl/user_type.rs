@@ -196,6 +196,11 @@ fn not_found(names: &[String]) -> PgError {
     )
 }
 
+/// The type `names` resolves to, which the current role must own (COMMENT ON TYPE).
+pub(super) fn find(cx: &mut dyn SessionCtx, names: &[String]) -> PgResult<Arc<UserType>> {
+    must_find(cx, names)
+}
+
 fn must_find(cx: &mut dyn SessionCtx, names: &[String]) -> PgResult<Arc<UserType>> {
     let t = lookup(cx, names)?.ok_or_else(|| not_found(names))?;
     if !super::grant::owns(cx, t.def.owner)? {

@@ -350,3 +350,15 @@ ALTER TYPE en_o OWNER TO en_nosuch;
 ALTER TYPE en_o OWNER TO postgres;
 DROP TYPE en_o;
 DROP ROLE en_r;
+
+-- name: en_comments
+-- @errors
+DROP TYPE IF EXISTS en_cm;
+CREATE TYPE en_cm AS ENUM ('a');
+COMMENT ON TYPE en_cm IS 'a commented enum';
+SELECT obj_description('en_cm'::regtype, 'pg_type');
+SELECT t.typname, d.description FROM pg_type t JOIN pg_description d ON d.objoid = t.oid WHERE t.typname = 'en_cm';
+COMMENT ON TYPE en_cm IS NULL;
+SELECT obj_description('en_cm'::regtype, 'pg_type');
+COMMENT ON TYPE en_nosuch IS 'x';
+DROP TYPE en_cm;
