@@ -390,6 +390,7 @@ pub mod code {
     // Sequences and identity columns.
     pub const SEQUENCE_GENERATOR_LIMIT_EXCEEDED: &str = "2200H";
     pub const INVALID_NAME: &str = "42602";
+    pub const UNSAFE_NEW_ENUM_VALUE_USAGE: &str = "55P04";
     pub const GENERATED_ALWAYS: &str = "428C9";
     // Added by the value layer (types/, func.rs).
     pub const SUBSTRING_ERROR: &str = "22011";

@@ -71,6 +71,7 @@ pub mod password;
 pub mod roles;
 pub mod sequence;
 pub mod triggers;
+pub mod types;
 pub use namespace::{Namespace, Namespaces, DATABASE_KEY};
 
 pub type Oid = u32;
@@ -354,6 +355,8 @@ pub struct Catalog<D> {
     pub comments: comments::Comments,
     /// Functions and procedures made by CREATE FUNCTION / PROCEDURE (`functions.rs`).
     pub functions: functions::Functions,
+    /// Types made by CREATE TYPE (`types.rs`).
+    pub types: types::Types,
 }
 
 impl<D> Default for Catalog<D> {
@@ -368,6 +371,7 @@ impl<D> Default for Catalog<D> {
             roles: roles::Roles::default(),
             comments: comments::Comments::default(),
             functions: functions::Functions::default(),
+            types: types::Types::default(),
         }
     }
 }
@@ -585,6 +589,7 @@ impl<D> Catalog<D> {
         gone.dedup();
         self.namespaces.forget_database(database);
         self.functions.forget_database(database);
+        self.types.forget_database(database);
         self.comments.forget(&gone);
         for o in &gone {
             self.row_types.remove_sync(o);
@@ -622,6 +627,7 @@ impl<D> Catalog<D> {
         self.comments.vacuum(horizon);
         self.comments.forget(&gone);
         self.functions.vacuum(horizon);
+        self.types.vacuum(horizon);
         for o in &gone {
             self.row_types.remove_sync(o);
         }

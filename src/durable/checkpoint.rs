@@ -71,6 +71,7 @@ pub fn catalog_items(
     }
     items.extend(comment_items(catalog, snap));
     items.extend(function_items(catalog, snap, databases));
+    items.extend(type_items(catalog, snap, databases));
     rels.retain(|r| r.kind == RelKind::Table);
     (items, rels)
 }
@@ -137,6 +138,21 @@ fn function_items(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u
         .collect()
 }
 
+/// The user-defined types of live databases (not those of temporary schemas).
+fn type_items(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Item> {
+    let names: HashSet<&str> = databases.iter().map(|(n, _)| n.as_str()).collect();
+    catalog
+        .types
+        .visible(None, snap)
+        .into_iter()
+        .filter(|t| names.contains(t.def.database.as_str()) && !is_temp_schema(&t.def.schema))
+        .map(|t| Item::Type {
+            oid: t.oid,
+            def: t.def.clone(),
+        })
+        .collect()
+}
+
 /// The relations an image keeps (not temporary, in a live database), tables, views and
 /// sequences before indexes.
 fn relations(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Arc<Rel>> {
@@ -181,6 +197,7 @@ pub fn catalog_image(
     let mut items = head_items(catalog, snap, &counters.databases);
     items.extend(comment_items(catalog, snap));
     items.extend(function_items(catalog, snap, &counters.databases));
+    items.extend(type_items(catalog, snap, &counters.databases));
     let image = CatalogImage {
         next_oid: catalog.peek_next_oid(),
         next_db_oid: counters.next_db_oid,

@@ -15,6 +15,7 @@ use crate::catalog::acl::Acl;
 use crate::catalog::functions::FunctionDef;
 use crate::catalog::roles::RoleDef;
 use crate::catalog::sequence::{OwnedBy, SeqOptions, SeqState};
+use crate::catalog::types::TypeDef;
 use crate::catalog::{ColumnDef, ConstraintDef, IndexDef, Oid, Persistence, QualName, RelKind};
 
 /// The bytes a file of this format starts with.
@@ -155,6 +156,12 @@ pub enum Item {
     Function {
         oid: Oid,
         def: FunctionDef,
+    },
+    /// A user-defined type (CREATE TYPE ... AS ENUM) with its labels, kept whole as
+    /// functions are.
+    Type {
+        oid: Oid,
+        def: TypeDef,
     },
 }
 

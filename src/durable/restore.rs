@@ -474,6 +474,11 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     catalog.functions.restore(oid, def, &cell);
                 }
             }
+            Item::Type { oid, def } => {
+                if live.contains(&def.database) {
+                    catalog.types.restore(oid, def, &cell);
+                }
+            }
             Item::Comment { key, text } => {
                 catalog
                     .comments

@@ -217,7 +217,8 @@ impl Session {
                         format!("prepared statement \"{name}\" already exists"),
                     ));
                 }
-                let mut params: Vec<Type> = sql::resolve_type_names(types)?;
+                let mut params: Vec<Type> =
+                    sql::resolve_type_names(types, Some(self.core.table_cx()))?;
                 let a = sql::analyze_in(
                     query,
                     &mut params,

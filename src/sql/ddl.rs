@@ -38,6 +38,7 @@ pub mod role;
 pub mod schema;
 pub mod trigger;
 mod truncate;
+pub mod user_type;
 pub mod view;
 
 pub(crate) mod foreign_key;
@@ -55,6 +56,34 @@ pub struct NewColumn {
     pub not_null: bool,
     pub default: Option<String>,
     pub identity: Option<char>,
+    /// A type name the built-in types do not have, resolved against the catalog when the
+    /// statement runs (a user-defined type; `ty` is unknown until then).
+    pub pending_type: Option<Box<protobuf::TypeName>>,
+}
+
+/// A column's type at analysis, which has no catalog: a name that is not a built-in type
+/// is kept for [`resolve_pending_type`] at execution.
+pub(super) fn column_type(
+    planner: &Planner,
+    tn: &protobuf::TypeName,
+) -> PgResult<(Type, i32, Option<Box<protobuf::TypeName>>)> {
+    match planner.resolve_type_name(tn) {
+        Ok((t, m)) => Ok((t, m, None)),
+        Err(e) if e.code == code::UNDEFINED_OBJECT || e.code == code::INVALID_SCHEMA_NAME => {
+            Ok((Type::UNKNOWN, -1, Some(Box::new(tn.clone()))))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Resolves a column type kept by [`column_type`] against the catalog the session sees.
+pub(super) fn resolve_pending_type(col: &mut NewColumn, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    if let Some(tn) = col.pending_type.take() {
+        let (ty, typmod) = function::with_planner(cx, None, |pl| pl.resolve_type_name(&tn))?;
+        col.ty = ty;
+        col.typmod = typmod;
+    }
+    Ok(())
 }
 
 /// A key constraint or index: its name if given, and its columns by name.
@@ -185,6 +214,8 @@ pub enum Ddl {
     /// CREATE / DROP / ALTER TRIGGER, ALTER TABLE ... ENABLE / DISABLE TRIGGER
     /// (`ddl::trigger`).
     Trigger(trigger::TriggerDdl),
+    /// CREATE / ALTER / DROP TYPE (`ddl::user_type`).
+    Type(user_type::TypeDdl),
 }
 
 impl Ddl {
@@ -213,6 +244,7 @@ impl Ddl {
             Ddl::Comment(_) => "COMMENT",
             Ddl::Function(f) => f.tag(),
             Ddl::Trigger(t) => t.tag(),
+            Ddl::Type(t) => t.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -296,6 +328,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     // Before alter.rs, which takes every other ALTER TABLE.
     if let Some(t) = trigger::analyze(node) {
         return Some(t.map(Ddl::Trigger));
+    }
+    if let Some(t) = user_type::analyze(node) {
+        return Some(t.map(Ddl::Type));
     }
     if let Some(r) = role::analyze(node) {
         return Some(r.map(Ddl::Role));
@@ -682,17 +717,23 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                     .ok_or_else(|| PgError::syntax("column without a type"))?;
                 let tname = names_of(&tn.names).last().cloned().unwrap_or_default();
                 let serial = sequence::serial_type(&tname).filter(|_| tn.array_bounds.is_empty());
+                let mut pending = None;
                 let (ty, typmod) = match serial {
                     Some(t) => {
                         sequence::serial_column(columns.len(), &mut sequences);
                         (t, -1)
                     }
-                    None => planner.resolve_type_name(tn)?,
+                    None => {
+                        let (t, m, p) = column_type(&planner, tn)?;
+                        pending = p;
+                        (t, m)
+                    }
                 };
                 let mut col = NewColumn {
                     name: cd.colname.clone(),
                     ty,
                     typmod,
+                    pending_type: pending,
                     not_null: cd.is_not_null,
                     default: None,
                     identity: None,
@@ -904,6 +945,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Comment(c) => comment::execute(c, cx)?,
         Ddl::Function(f) => function::execute(f, cx)?,
         Ddl::Trigger(t) => trigger::execute(t, cx)?,
+        Ddl::Type(t) => user_type::execute(t, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
         Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,
@@ -1306,6 +1348,17 @@ fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<()> {
     } else {
         expanded = like::expand(ct, cx)?;
         &expanded
+    };
+    let resolved;
+    let ct = if ct.columns.iter().any(|c| c.pending_type.is_some()) {
+        let mut c = ct.clone();
+        for col in &mut c.columns {
+            resolve_pending_type(col, cx)?;
+        }
+        resolved = c;
+        &resolved
+    } else {
+        ct
     };
     if ct.columns.len() > MAX_COLUMNS {
         return Err(PgError::new(

@@ -212,6 +212,7 @@ impl Hash for Key {
                 Value::Date(d) => d.hash(h),
                 Value::Timestamp(t) | Value::TimestampTz(t) => t.hash(h),
                 Value::Uuid(u) => u.hash(h),
+                Value::Enum(o) => o.hash(h),
                 Value::Bytea(b) => b.hash(h),
                 _ => 2u8.hash(h),
             }

@@ -47,6 +47,7 @@
 //! Quoting names and literals (quote_ident, quote_literal, format's `%I` / `%L`) is done by
 //! [`crate::sql::quote`], which the deparser and the catalog functions share.
 
+pub mod enums;
 pub mod session_fn;
 pub mod system;
 

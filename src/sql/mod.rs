@@ -667,10 +667,14 @@ fn analyze_inner(
 }
 
 /// Resolves PREPARE's parameter type names (with the planner's type-name rules).
-pub fn resolve_type_names(names: &[protobuf::TypeName]) -> PgResult<Vec<Type>> {
+pub fn resolve_type_names(
+    names: &[protobuf::TypeName],
+    tables: Option<TableCx<'_>>,
+) -> PgResult<Vec<Type>> {
     let mut no_params = Vec::new();
     let fmt = FormatCtx::default();
-    let planner = Planner::new(&mut no_params, &fmt);
+    let mut planner = Planner::new(&mut no_params, &fmt);
+    planner.tables = tables;
     names
         .iter()
         .map(|tn| planner.resolve_type_name(tn).map(|(t, _)| t))

@@ -89,6 +89,19 @@ SETUP = [
     "CREATE TRIGGER child_gone AFTER DELETE ON child FOR EACH ROW EXECUTE FUNCTION app.stamp()",
     "ALTER TABLE child DISABLE TRIGGER child_gone",
     "INSERT INTO child (p, note) VALUES (1, 'trig')",
+    "CREATE TYPE app.mood AS ENUM ('sad', 'ok', 'happy')",
+    "CREATE TYPE dropped_enum AS ENUM ('x')",
+    "DROP TYPE dropped_enum",
+    "ALTER TYPE app.mood ADD VALUE 'meh' BEFORE 'ok'",
+    "ALTER TYPE app.mood RENAME VALUE 'sad' TO 'blue'",
+    "CREATE TYPE renamed_enum0 AS ENUM ('a', 'b')",
+    "ALTER TYPE renamed_enum0 RENAME TO renamed_enum",
+    "CREATE TABLE app.moods (id int PRIMARY KEY, m app.mood, ms app.mood[])",
+    "CREATE INDEX moods_m ON app.moods (m)",
+    "INSERT INTO app.moods VALUES (1, 'happy', '{ok,blue}'), (2, 'blue', NULL), (3, 'meh', '{}')",
+    "BEGIN",
+    "CREATE TYPE rolled_back_enum AS ENUM ('z')",
+    "ROLLBACK",
     "CREATE DATABASE other",
 ]
 
@@ -136,6 +149,13 @@ CHECKS = [
     "SELECT count(*) FROM pg_proc WHERE proname = 'dropped_fn'",
     "SELECT tgname, tgtype, tgenabled, tgattr, pg_get_triggerdef(oid) FROM pg_trigger "
     "ORDER BY tgname",
+    "SELECT id, m, ms FROM app.moods ORDER BY m",
+    "SELECT id FROM app.moods WHERE m > 'meh' ORDER BY id",
+    "SELECT enum_range(NULL::app.mood), enum_range(NULL::renamed_enum)",
+    "SELECT t.typname, e.enumlabel, e.enumsortorder FROM pg_enum e JOIN pg_type t "
+    "ON t.oid = e.enumtypid ORDER BY 1, 3",
+    "SELECT typname, typtype, typcategory FROM pg_type WHERE typname IN ('mood', '_mood', "
+    "'dropped_enum', 'rolled_back_enum', 'renamed_enum', 'renamed_enum0') ORDER BY 1",
 ]
 
 
@@ -196,6 +216,14 @@ def test_restart_keeps_every_kind_of_object(server, tg_dedicated, how):
         assert int(c.simple("SELECT max(id) FROM child")[0][0]) >= 5
     c.simple("CREATE TABLE newer (x int)")
     assert c.simple("SELECT count(DISTINCT oid) = count(*) FROM pg_class")[0] == ("t",)
+    # Enum labels made after the restart get OIDs of their own, and sort where they belong.
+    c.simple("ALTER TYPE app.mood ADD VALUE 'ecstatic'")
+    c.simple("INSERT INTO app.moods VALUES (4, 'ecstatic', '{ecstatic}')")
+    assert c.simple("SELECT count(DISTINCT oid) = count(*) FROM pg_enum")[0] == ("t",)
+    assert c.simple("SELECT id FROM app.moods ORDER BY m DESC LIMIT 2") == [("4",), ("1",)]
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("SELECT 'x'::dropped_enum")
+    assert e.value.fields["C"] == "42704"
     # Constraints are enforced as before.
     with pytest.raises(pgwire.ServerError) as e:
         c.simple("INSERT INTO app.kinds (id, t) VALUES (1, 'dup')")

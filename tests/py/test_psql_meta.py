@@ -69,6 +69,11 @@ CREATE SEQUENCE counter START 10 INCREMENT 5;
 CREATE VIEW cheap AS SELECT id, name FROM items WHERE price < 10;
 CREATE SCHEMA extra;
 CREATE TABLE extra.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text);
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE TYPE extra.level AS ENUM ('lo', 'hi');
+ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';
+CREATE TABLE moody (id int, m mood, ms mood[], l extra.level);
+COMMENT ON TYPE mood IS 'how one feels';
 DROP ROLE IF EXISTS pm_reader, "pm Writer";
 CREATE ROLE pm_reader;
 CREATE ROLE "pm Writer";
@@ -126,6 +131,11 @@ COMMANDS = [
     (r"\sf sum(int)", False),
     (r"\dT", False),
     (r"\dT+", False),
+    (r"\dT mood", False),
+    (r"\dT+ mood", False),
+    (r"\dT extra.*", False),
+    (r"\dT+ *.level", False),
+    (r"\d moody", False),
     # The harness's PostgreSQL has a role of its own (scram_user): only postgres is compared.
     (r"\du postgres", False),
     (r"\du+ postgres", False),

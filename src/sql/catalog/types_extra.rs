@@ -273,6 +273,11 @@ pub(super) const TYPES: &[TypeRow] = &[
 
 /// (oid, name) of the I/O functions these rows refer to.
 pub(super) const PROCS: &[(u32, &str)] = &[
+    // The I/O functions of enum types (pg_type.typinput ... of CREATE TYPE ... AS ENUM).
+    (3504, "enum_in"),
+    (3505, "enum_out"),
+    (3532, "enum_recv"),
+    (3533, "enum_send"),
     (40, "int2vectorin"),
     (41, "int2vectorout"),
     (2410, "int2vectorrecv"),

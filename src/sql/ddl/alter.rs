@@ -246,9 +246,10 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                         "serial columns are not supported yet (sequences come later)",
                     ));
                 }
-                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let (ty, typmod, pending) = super::column_type(&planner, tn)?;
                 let mut col = NewColumn {
                     name: cd.colname.clone(),
+                    pending_type: pending,
                     ty,
                     typmod,
                     not_null: cd.is_not_null,
@@ -697,6 +698,14 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
     let table = t.name.name.as_str();
     match cmd {
         Cmd::AddColumn { col, if_not_exists } => {
+            let mut resolved;
+            let col = if col.pending_type.is_some() {
+                resolved = col.clone();
+                super::resolve_pending_type(&mut resolved, cx)?;
+                &resolved
+            } else {
+                col
+            };
             if live_position(&w.columns, &col.name).is_some() {
                 if *if_not_exists {
                     cx.notice(notice(

@@ -20,7 +20,9 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog as builtin;
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
-use crate::sql::func::system::comments::{PG_AUTHID, PG_CLASS, PG_CONSTRAINT, PG_NAMESPACE};
+use crate::sql::func::system::comments::{
+    PG_AUTHID, PG_CLASS, PG_CONSTRAINT, PG_NAMESPACE, PG_TYPE,
+};
 use crate::sync::Arc;
 use crate::txn::lock::LockMode;
 
@@ -35,6 +37,8 @@ pub enum Target {
     Constraint(String, String, String),
     Schema(String),
     Role(String),
+    /// TYPE: a user-defined type's name as written (qualified or not).
+    Type(Vec<String>),
 }
 
 #[derive(Debug, Clone)]
@@ -55,6 +59,7 @@ fn names(n: Option<&N>) -> Vec<String> {
             })
             .collect(),
         Some(N::String(s)) => vec![s.sval.clone()],
+        Some(N::TypeName(t)) => crate::sql::parser::names_of(&t.names),
         _ => Vec::new(),
     }
 }
@@ -98,6 +103,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Comment>> {
         }
         Some(ObjectType::ObjectSchema) => Target::Schema(list.pop().unwrap_or_default()),
         Some(ObjectType::ObjectRole) => Target::Role(list.pop().unwrap_or_default()),
+        Some(ObjectType::ObjectType) => Target::Type(list),
         _ => {
             return Some(Err(PgError::feature_not_supported(
                 "COMMENT on this kind of object is not supported yet",
@@ -213,6 +219,10 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
                 return Err(crate::sql::privs::not_owner("schema", name));
             }
             (PG_NAMESPACE, oid, 0)
+        }
+        Target::Type(names) => {
+            let t = super::user_type::find(cx, names)?;
+            (PG_TYPE, t.oid, 0)
         }
         Target::Role(name) => {
             let role = crate::sql::privs::lookup(cx, name)?;

@@ -190,6 +190,7 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
                 not_null: false,
                 default: None,
                 identity: None,
+                pending_type: None,
             }
         })
         .collect();

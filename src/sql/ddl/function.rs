@@ -695,7 +695,18 @@ fn drop_one(
         let mut v = Vec::new();
         for a in &item.objargs {
             if let Some(N::TypeName(tn)) = a.node.as_ref() {
-                v.push(with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0);
+                match with_planner(cx, None, |pl| pl.resolve_type_name(tn)) {
+                    Ok((t, _)) => v.push(t),
+                    // IF EXISTS skips a function whose argument type does not exist either.
+                    Err(e) if if_exists && e.code == code::UNDEFINED_OBJECT => {
+                        cx.notice(notice(
+                            format!("{}, skipping", e.message),
+                            code::SUCCESSFUL_COMPLETION,
+                        ));
+                        return Ok(());
+                    }
+                    Err(e) => return Err(e),
+                }
             }
         }
         Some(v)

@@ -105,7 +105,7 @@ pub enum OwnerTarget {
     Schema(String),
 }
 
-fn spec_oid(cx: &mut dyn SessionCtx, spec: &Spec) -> PgResult<Oid> {
+pub(super) fn spec_oid(cx: &mut dyn SessionCtx, spec: &Spec) -> PgResult<Oid> {
     match spec {
         Spec::Name(n) => crate::sql::privs::role_oid(cx, n),
         Spec::Public => crate::sql::privs::role_oid(cx, "public"),
@@ -120,7 +120,11 @@ fn spec_oid(cx: &mut dyn SessionCtx, spec: &Spec) -> PgResult<Oid> {
 /// The checks of ATExecChangeOwner / AlterSchemaOwner_internal for a non-superuser: the
 /// current role must be able to become the new owner (be a member of it), and the new owner
 /// needs CREATE on `schema` (None: the database, for a schema: not checked here).
-fn check_new_owner(cx: &mut dyn SessionCtx, new: Oid, schema: Option<&str>) -> PgResult<()> {
+pub(super) fn check_new_owner(
+    cx: &mut dyn SessionCtx,
+    new: Oid,
+    schema: Option<&str>,
+) -> PgResult<()> {
     if super::role::is_superuser(cx)? {
         return Ok(());
     }

@@ -97,6 +97,7 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                 name: c.name.clone(),
                 ty: Type(c.type_oid),
                 typmod: c.typmod,
+                pending_type: None,
                 not_null: c.not_null,
                 default: c
                     .default

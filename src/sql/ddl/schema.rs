@@ -200,9 +200,55 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                     })
                     .collect();
                 let why = format!("schema {name}");
+                // Its enum types: RESTRICT refuses while there are any (listed alone, where
+                // PostgreSQL would list them with the schema's other objects); CASCADE drops
+                // them after the tables, whose columns may use them.
+                let types = cx.instance().catalog.types.visible(Some(&db), &snap);
+                let types: Vec<_> = types
+                    .into_iter()
+                    .filter(|t| &t.def.schema == name)
+                    .collect();
+                if !types.is_empty() && !*cascade && members.is_empty() {
+                    let lines: Vec<String> = types
+                        .iter()
+                        .map(|t| format!("type {}.{} depends on {why}", name, t.def.name))
+                        .collect();
+                    return Err(PgError::new(
+                        code::DEPENDENT_OBJECTS_STILL_EXIST,
+                        format!("cannot drop schema {name} because other objects depend on it"),
+                    )
+                    .with_detail(lines.join("\n"))
+                    .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                }
+                let list_is_empty = members.is_empty();
                 let start = members.into_iter().map(|r| (r, why.clone())).collect();
                 let list = super::view::cascade_list(cx, start, &[], true)?;
                 super::view::report_and_drop(cx, &why, list, *cascade)?;
+                if !types.is_empty() {
+                    if list_is_empty {
+                        let what: Vec<String> = types
+                            .iter()
+                            .map(|t| format!("drop cascades to type {}.{}", name, t.def.name))
+                            .collect();
+                        let n = match what.as_slice() {
+                            [one] => notice(one.clone(), code::SUCCESSFUL_COMPLETION),
+                            _ => notice(
+                                format!("drop cascades to {} other objects", what.len()),
+                                code::SUCCESSFUL_COMPLETION,
+                            )
+                            .with_detail(what.join("\n")),
+                        };
+                        cx.notice(n);
+                    }
+                    let (cell, cid) = cx.writer("DROP SCHEMA")?;
+                    let snap = cx.catalog_snapshot()?;
+                    let catalog = &cx.instance().catalog;
+                    for t in &types {
+                        catalog.types.end(t.oid, &snap, &cell, cid).map_err(|_| {
+                            PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated")
+                        })?;
+                    }
+                }
                 let (cell, cid) = cx.writer("DROP SCHEMA")?;
                 let catalog = &cx.instance().catalog;
                 catalog

@@ -53,6 +53,8 @@ mod tag {
     /// declared length (pgbench's `filler char(84)` holds 84 spaces), and the run costs a
     /// varint instead of a byte each; decoding gives the same string back.
     pub const TEXT_SPACES: u8 = 23;
+    /// An enum value: its pg_enum row's OID (4 bytes).
+    pub const ENUM: u8 = 24;
 }
 
 /// The shortest run of trailing spaces a text value stores as a count.
@@ -160,6 +162,10 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
         }
         Value::Oid(o) => {
             out.push(tag::OID);
+            out.extend_from_slice(&o.to_le_bytes());
+        }
+        Value::Enum(o) => {
+            out.push(tag::ENUM);
             out.extend_from_slice(&o.to_le_bytes());
         }
         Value::Uuid(u) => {
@@ -308,7 +314,7 @@ impl<'a> Reader<'a> {
         Some(match t {
             tag::NULL | tag::FALSE | tag::TRUE | tag::VOID => 0,
             tag::INT2 => 2,
-            tag::INT4 | tag::FLOAT4 | tag::DATE | tag::OID => 4,
+            tag::INT4 | tag::FLOAT4 | tag::DATE | tag::OID | tag::ENUM => 4,
             tag::INT8 | tag::FLOAT8 | tag::TIME | tag::TIMESTAMP | tag::TIMESTAMPTZ => 8,
             tag::TIMETZ => 12,
             tag::INTERVAL | tag::UUID => 16,
@@ -404,6 +410,7 @@ impl<'a> Reader<'a> {
             }),
             tag::OID => Value::Oid(u32::from_le_bytes(self.array()?)),
             tag::UUID => Value::Uuid(self.array()?),
+            tag::ENUM => Value::Enum(u32::from_le_bytes(self.array()?)),
             tag::INET => Value::Inet(Inet {
                 family: self.u8()?,
                 bits: self.u8()?,

@@ -104,6 +104,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
         return Some(super::catalog_procs::rows(cx));
     }
+    if oid == 3501 {
+        return Some(super::catalog_types::enum_rows(cx));
+    }
     if let Some(rows) = super::catalog_roles::rows(oid, cx) {
         return Some(rows);
     }

@@ -1,7 +1,8 @@
 //! pg_type's rows for the row types of the live schema's tables and views: each has a
 //! composite type (typtype 'c', typrelid = the relation, named as it) and an array of it
 //! (named with a leading underscore), as PostgreSQL makes them at CREATE TABLE / VIEW. Their
-//! OIDs come from the catalog (`Catalog::row_type`).
+//! OIDs come from the catalog (`Catalog::row_type`). Also the rows of user-defined enum types
+//! and their arrays, and pg_enum's rows (`catalog::types`).
 
 use crate::sql::exec::EvalCx;
 use crate::sql::types::Value;
@@ -11,6 +12,8 @@ use super::Row;
 
 /// pg_type's OID (the rows are built by its column names).
 const PG_TYPE: u32 = 1247;
+/// pg_enum's OID.
+const PG_ENUM: u32 = 3501;
 /// pg_namespace's OID of `public`.
 const PUBLIC_OID: u32 = 2200;
 
@@ -19,6 +22,131 @@ fn ch(c: char) -> Value {
 }
 
 pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
+    let mut out = enum_type_rows(cx);
+    out.extend(row_type_rows(cx));
+    out
+}
+
+/// The user-defined types of the session's database that its snapshot sees.
+fn user_types(cx: &mut EvalCx) -> Vec<crate::sync::Arc<crate::catalog::types::UserType>> {
+    let Ok(snap) = cx.session.catalog_snapshot() else {
+        return Vec::new();
+    };
+    let db = cx.session.database().to_string();
+    cx.session
+        .instance()
+        .catalog
+        .types
+        .visible(Some(&db), &snap)
+}
+
+/// pg_namespace OID of `schema` among the created ones (public otherwise).
+fn nsp_of(created: &[(u32, String, u32)], schema: &str) -> u32 {
+    if schema == "pg_catalog" {
+        return 11;
+    }
+    created
+        .iter()
+        .find(|(_, n, _)| n == schema)
+        .map_or(PUBLIC_OID, |(o, _, _)| *o)
+}
+
+/// pg_type's rows of enums (typtype 'e', category 'E') and their array types.
+fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
+    let types = user_types(cx);
+    if types.is_empty() {
+        return Vec::new();
+    }
+    let created = created_namespaces(cx);
+    let mut out = Vec::new();
+    for t in &types {
+        let schema = nsp_of(&created, &t.def.schema);
+        let array = t.def.array_oid;
+        // (oid, name, typtype, category, typlen, byval, elem, typarray, align, storage,
+        // procs: typsubscript, typinput, typoutput, typreceive, typsend, typanalyze)
+        let kinds = [
+            (
+                t.oid,
+                t.def.name.clone(),
+                'e',
+                'E',
+                4i16,
+                true,
+                0,
+                array,
+                'i',
+                'p',
+                // enum_in, enum_out, enum_recv, enum_send
+                [0, 3504, 3505, 3532, 3533, 0],
+            ),
+            (
+                array,
+                t.def.array_name(),
+                'b',
+                'A',
+                -1,
+                false,
+                t.oid,
+                0,
+                'i',
+                'x',
+                [6179, 750, 751, 2400, 2401, 3816],
+            ),
+        ];
+        for (oid, name, typtype, category, len, byval, elem, arr, align, storage, procs) in kinds {
+            let proc = Value::Oid;
+            out.push(super::catalog_rows::build(PG_TYPE, |c| match c {
+                "oid" => Value::Oid(oid),
+                "typname" => Value::Text(name.clone()),
+                "typnamespace" => Value::Oid(schema),
+                "typowner" => Value::Oid(t.def.owner),
+                "typlen" => Value::Int2(len),
+                "typbyval" => Value::Bool(byval),
+                "typispreferred" | "typnotnull" => Value::Bool(false),
+                "typtype" => ch(typtype),
+                "typcategory" => ch(category),
+                "typisdefined" => Value::Bool(true),
+                "typdelim" => ch(','),
+                "typrelid" => Value::Oid(0),
+                "typsubscript" => proc(procs[0]),
+                "typelem" => Value::Oid(elem),
+                "typarray" => Value::Oid(arr),
+                "typinput" => proc(procs[1]),
+                "typoutput" => proc(procs[2]),
+                "typreceive" => proc(procs[3]),
+                "typsend" => proc(procs[4]),
+                "typmodin" | "typmodout" | "typbasetype" | "typcollation" => Value::Oid(0),
+                "typanalyze" => proc(procs[5]),
+                "typalign" => ch(align),
+                "typstorage" => ch(storage),
+                "typtypmod" => Value::Int4(-1),
+                "typndims" => Value::Int4(0),
+                _ => Value::Null,
+            }));
+        }
+    }
+    out
+}
+
+/// pg_enum's rows: the labels of every enum the session sees, by type then sort order.
+pub(super) fn enum_rows(cx: &mut EvalCx) -> Vec<Row> {
+    let mut out = Vec::new();
+    for t in user_types(cx) {
+        for l in &t.def.labels {
+            out.push(super::catalog_rows::build(PG_ENUM, |c| match c {
+                "oid" => Value::Oid(l.oid),
+                "enumtypid" => Value::Oid(t.oid),
+                "enumsortorder" => Value::Float4(l.sort),
+                "enumlabel" => Value::Text(l.name.clone()),
+                _ => Value::Null,
+            }));
+        }
+    }
+    out
+}
+
+/// pg_type's rows of the tables' and views' row types.
+fn row_type_rows(cx: &mut EvalCx) -> Vec<Row> {
     let rels = visible_relations(cx);
     if rels.is_empty() {
         return Vec::new();

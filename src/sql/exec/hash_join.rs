@@ -53,6 +53,7 @@ impl Hash for HKey {
                 Value::Date(d) => d.hash(h),
                 Value::Time(t) | Value::Timestamp(t) | Value::TimestampTz(t) => t.hash(h),
                 Value::Uuid(u) => u.hash(h),
+                Value::Enum(o) => o.hash(h),
                 Value::Oid(o) => o.hash(h),
                 // Other types are not hashed by the planner's choice; equal anyway.
                 _ => 0u8.hash(h),

@@ -225,8 +225,32 @@ impl Planner<'_> {
 
     pub fn resolve_type_name(&self, tn: &protobuf::TypeName) -> PgResult<(Type, i32)> {
         let names = names_of(&tn.names);
-        // Types live in pg_catalog; another schema either does not exist or has none.
-        if let [schema, _] = names.as_slice() {
+        if let Some(t) = self.user_type(&names) {
+            let mut ty = t;
+            if !tn.array_bounds.is_empty() {
+                ty = ty.array().unwrap_or(ty);
+            }
+            return Ok((ty, -1));
+        }
+        // Built-in types live in pg_catalog; another schema either does not exist or has
+        // none.
+        if let [schema, name] = names.as_slice() {
+            let user_schema = self
+                .tables
+                .as_ref()
+                .is_some_and(|t| t.schema_exists(schema));
+            if user_schema && schema != "pg_catalog" {
+                let mut shown = names.join(".");
+                if !tn.array_bounds.is_empty() {
+                    shown.push_str("[]");
+                }
+                let _ = name;
+                return Err(PgError::new(
+                    code::UNDEFINED_OBJECT,
+                    format!("type \"{shown}\" does not exist"),
+                )
+                .at(loc(tn.location)));
+            }
             if schema != "pg_catalog" && schema != "public" && schema != "information_schema" {
                 return Err(PgError::new(
                     code::INVALID_SCHEMA_NAME,
@@ -278,5 +302,23 @@ impl Planner<'_> {
             typmod = -1;
         }
         Ok((ty, typmod))
+    }
+
+    /// A user-defined type named by `names` (`name`, `schema.name`, `_name` for its array
+    /// type); built-in names come first, as pg_catalog is first on every search path.
+    pub(super) fn user_type(&self, names: &[String]) -> Option<Type> {
+        let tables = self.tables.as_ref()?;
+        let (schema, name) = match names {
+            [n] if Type::from_name(n).is_none() => ("", n.as_str()),
+            [s, n] if s != "pg_catalog" => (s.as_str(), n.as_str()),
+            [_, s, n] if s != "pg_catalog" => (s.as_str(), n.as_str()),
+            _ => return None,
+        };
+        if let Some(t) = tables.find_type(schema, name) {
+            return Some(Type(t.oid));
+        }
+        let elem = name.strip_prefix('_')?;
+        let t = tables.find_type(schema, elem)?;
+        Some(Type(t.def.array_oid))
     }
 }

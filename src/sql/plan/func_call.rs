@@ -239,6 +239,52 @@ impl Planner<'_> {
                 };
                 return Ok((e, Type::REGTYPE));
             }
+            ("enum_first" | "enum_last" | "enum_range", 1) => {
+                if !types[0].is_enum() {
+                    return Err(undefined_function(&name, &types, fc.location));
+                }
+                let (f, ty): (func::ScalarFn, Type) = match name.as_str() {
+                    "enum_first" => (func::enums::f_enum_first, types[0]),
+                    "enum_last" => (func::enums::f_enum_last, types[0]),
+                    _ => (
+                        func::enums::f_enum_range,
+                        types[0].array().unwrap_or(Type::ANYARRAY),
+                    ),
+                };
+                // Evaluated when the statement runs (an enum without labels is an error
+                // then, after the row description, as in PostgreSQL).
+                return Ok((
+                    Expr::Func {
+                        f,
+                        args: vec![Expr::Const(Value::Oid(types[0].0))],
+                        strict: false,
+                    },
+                    ty,
+                ));
+            }
+            ("enum_range", 2) => {
+                let ty = if types[0] == Type::UNKNOWN {
+                    types[1]
+                } else {
+                    types[0]
+                };
+                if !ty.is_enum() || types.iter().any(|t| *t != ty && *t != Type::UNKNOWN) {
+                    return Err(undefined_function(&name, &types, fc.location));
+                }
+                let mut out = Vec::new();
+                for (e, t) in args {
+                    out.push(self.coerce(e, t, ty, -1, CoercionContext::Implicit, fc.location)?);
+                }
+                out.push(Expr::Const(Value::Oid(ty.0)));
+                return Ok((
+                    Expr::Func {
+                        f: func::enums::f_enum_range2,
+                        args: out,
+                        strict: false,
+                    },
+                    ty.array().unwrap_or(Type::ANYARRAY),
+                ));
+            }
             ("coalesce", _) | ("greatest", _) | ("least", _) | ("nullif", 2) => {}
             _ => {}
         }

@@ -68,6 +68,30 @@ impl TableCx<'_> {
         r
     }
 
+    /// User-defined type `schema.name` (unqualified: the first on the search path that has
+    /// it), as the statement's snapshot sees it.
+    pub fn find_type(
+        &self,
+        schema: &str,
+        name: &str,
+    ) -> Option<Arc<crate::catalog::types::UserType>> {
+        let types = &self.catalog.types;
+        let found = if schema.is_empty() {
+            engine::search_schemas(&self.search_path)
+                .find_map(|s| types.named(self.database, s, name, &self.snap))
+        } else {
+            types.named(self.database, schema, name, &self.snap)
+        };
+        // A plan that names a type depends on the schema (it is made again after DDL).
+        self.used.set(true);
+        found
+    }
+
+    /// Whether schema `name` exists for this statement.
+    pub fn schema_exists(&self, name: &str) -> bool {
+        engine::schema_exists(self.catalog, &self.snap, self.database, name)
+    }
+
     /// PostgreSQL's LookupExplicitNamespace: a name qualified with a schema needs USAGE on it.
     fn check_schema_usage(&self, schema: &str) -> PgResult<()> {
         let Some(info) =

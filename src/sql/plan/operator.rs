@@ -70,6 +70,16 @@ impl Planner<'_> {
             (false, true) => (left, left),
             _ => (left, right),
         };
+        // Enums compare by their labels' sort order (anyenum's operators), both sides of one
+        // enum type; the comparison of any two values does that (`compare_values`).
+        if l == r && matches!(name, "=" | "<>" | "<" | ">" | "<=" | ">=") && l.is_enum() {
+            if let Some(op) = cands
+                .iter()
+                .find(|o| o.left == Type::OID && o.right == Type::OID)
+            {
+                return Ok((op, l, r));
+            }
+        }
         let poly_ok = |sig: Type, actual: Type, other_sig: Type, other: Type| -> bool {
             match sig {
                 Type::ANYELEMENT => !actual.is_array() || other_sig == Type::ANYARRAY,

@@ -91,6 +91,36 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         }
         Value::Array(a) => write_array(a, ctx, out),
         Value::Record(fields) => write_record(fields, ctx, out),
+        Value::Enum(o) => write_enum(*o, out),
+    }
+}
+
+/// An enum value's label (a label no enum has any more prints as its OID in brackets, which
+/// only a value in flight across a concurrent DROP TYPE can meet).
+fn write_enum(label: u32, out: &mut String) {
+    match crate::catalog::types::label(label) {
+        Some((_, _, name)) => out.push_str(&name),
+        None => {
+            let _ = write!(out, "<enum {label}>");
+        }
+    }
+}
+
+/// Enum input: the label named exactly `s` (enum_in).
+pub fn enum_in(s: &str, ty: Type) -> PgResult<Value> {
+    let found = crate::catalog::types::type_info(ty.0).and_then(|t| t.def.label(s).map(|l| l.oid));
+    match found {
+        Some(o) => Ok(Value::Enum(o)),
+        // PostgreSQL refuses a label added by a transaction that has not committed.
+        None if crate::catalog::types::label_in_progress(ty.0, s) => Err(PgError::new(
+            crate::error::code::UNSAFE_NEW_ENUM_VALUE_USAGE,
+            format!("unsafe use of new value \"{s}\" of enum type {}", ty.name()),
+        )
+        .with_hint("New enum values must be committed before they can be used.")),
+        None => Err(PgError::new(
+            crate::error::code::INVALID_TEXT_REPRESENTATION,
+            format!("invalid input value for enum {}: \"{s}\"", ty.name()),
+        )),
     }
 }
 
@@ -126,6 +156,7 @@ pub fn value_type(v: &Value) -> Type {
         Value::Array(a) => a.elem.array().unwrap_or(Type::ANYARRAY),
         Value::Record(_) => Type::RECORD,
         Value::Void => Type::VOID,
+        Value::Enum(o) => crate::catalog::types::label(*o).map_or(Type::UNKNOWN, |l| Type(l.0)),
     }
 }
 
@@ -418,6 +449,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
                 "input of anonymous composite types is not implemented",
             ))
         }
+        t if t.is_enum() => return enum_in(s, t),
         _ => Value::Text(s.to_string()),
     })
 }

@@ -29,6 +29,8 @@ use std::fmt;
 
 pub use numeric::Numeric;
 
+use crate::catalog::types as enums;
+
 /// A type, identified by its PostgreSQL OID.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Type(pub u32);
@@ -155,6 +157,7 @@ impl Type {
             .iter()
             .find(|(_, a)| *a == self)
             .map(|(e, _)| *e)
+            .or_else(|| enums::array_elem(self.0).map(Type))
     }
 
     /// The array type whose elements are of this type.
@@ -163,6 +166,12 @@ impl Type {
             .iter()
             .find(|(e, _)| *e == self)
             .map(|(_, a)| *a)
+            .or_else(|| enums::array_of(self.0).map(Type))
+    }
+
+    /// Whether this is a user-defined enum type (CREATE TYPE ... AS ENUM).
+    pub fn is_enum(self) -> bool {
+        enums::type_info(self.0).is_some()
     }
 
     /// The type a subscript of this type yields: an array's element, or the element of the
@@ -229,7 +238,20 @@ impl Type {
             Type::REGNAMESPACE => "regnamespace",
             Type::REGROLE => "regrole",
             Type::REGPROCEDURE => "regprocedure",
-            _ => return format!("type {}", self.0),
+            _ => {
+                return match enums::type_info(self.0) {
+                    Some(t) => {
+                        // Qualified unless in public, as format_type qualifies a type not
+                        // visible on the (default) search_path.
+                        let name = crate::sql::quote::quote_ident(&t.def.name);
+                        match t.def.schema.as_str() {
+                            "public" | "pg_catalog" => name,
+                            s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
+                        }
+                    }
+                    None => format!("type {}", self.0),
+                };
+            }
         }
         .to_string()
     }
@@ -258,7 +280,10 @@ impl Type {
             Type::INTERVAL => "interval",
             Type::TIME => "time",
             Type::TIMETZ => "timetz",
-            _ => return self.name(),
+            _ => match enums::type_info(self.0) {
+                Some(t) => return t.def.name.clone(),
+                None => return self.name(),
+            },
         }
         .to_string()
     }
@@ -350,6 +375,8 @@ impl Type {
             Type::TIMETZ => 12,
             Type::NAME => 64,
             Type::UNKNOWN => -2,
+            // An enum value is its label's 4-byte OID.
+            t if t.is_enum() => 4,
             _ => -1,
         }
     }
@@ -379,6 +406,7 @@ impl Type {
             Type::UNKNOWN => 'X',
             Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',
             Type::VOID | Type::RECORD | Type::ANY | Type::ANYELEMENT | Type::ANYARRAY => 'P',
+            t if t.is_enum() => 'E',
             _ => 'U',
         }
     }
@@ -498,6 +526,9 @@ pub enum Value {
     /// A row value `(a, b, ...)`, used for row comparisons and record output.
     Record(Vec<Value>),
     Void,
+    /// A value of an enum type: the OID of its pg_enum row (`catalog::types` says how it
+    /// prints and sorts).
+    Enum(u32),
 }
 
 impl Value {

@@ -482,6 +482,30 @@ pub fn table_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
     Value::Bool(first.is_some_and(|schema| schema == rel.name.schema))
 }
 
+/// pg_type_is_visible: a user-defined type (or its array type) is visible when the first
+/// schema of search_path that has a type of its name is its own; other types are built-ins
+/// (pg_catalog, always searched first) or row types, shown as visible.
+pub fn type_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
+    let Some(oid) = oid_arg(args.first()) else {
+        return Value::Null;
+    };
+    let Ok(snap) = s.catalog_snapshot() else {
+        return Value::Null;
+    };
+    let Some(t) = s.instance().catalog.types.by_oid(oid, &snap) else {
+        return Value::Bool(true);
+    };
+    let db = s.database().to_string();
+    let first = s.search_path().into_iter().find(|schema| {
+        s.instance()
+            .catalog
+            .types
+            .named(&db, schema, &t.def.name, &snap)
+            .is_some()
+    });
+    Value::Bool(first.is_some_and(|schema| schema == t.def.schema))
+}
+
 /// The regclass value of an OID: a user relation's name as regclassout prints it (quoted where
 /// needed, qualified where search_path would not find it); any other OID stays an OID (the
 /// built-in catalogs print their names from it, unknown ones their number).

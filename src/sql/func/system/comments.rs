@@ -19,6 +19,8 @@ pub const PG_CLASS: u32 = 1259;
 pub const PG_NAMESPACE: u32 = 2615;
 pub const PG_CONSTRAINT: u32 = 2606;
 pub const PG_AUTHID: u32 = 1260;
+/// pg_type: the classoid of a user-defined type's description (COMMENT ON TYPE).
+pub const PG_TYPE: u32 = 1247;
 
 /// The objects of the session's database that its catalog snapshot sees, by classoid: the
 /// relations (with their live attnums), constraints and schemas; and the roles.
@@ -27,6 +29,7 @@ struct Live {
     constraints: HashSet<u32>,
     namespaces: HashSet<u32>,
     roles: HashSet<u32>,
+    types: HashSet<u32>,
 }
 
 fn live(cx: &mut dyn SessionCtx) -> PgResult<Live> {
@@ -38,6 +41,12 @@ fn live(cx: &mut dyn SessionCtx) -> PgResult<Live> {
         constraints: HashSet::new(),
         namespaces: builtin::NAMESPACES.iter().map(|n| n.0).collect(),
         roles: catalog.roles.visible(&snap).iter().map(|r| r.oid).collect(),
+        types: catalog
+            .types
+            .visible(Some(&db), &snap)
+            .iter()
+            .map(|t| t.oid)
+            .collect(),
     };
     for r in catalog.visible(&snap) {
         if r.name.database != db {
@@ -62,6 +71,7 @@ impl Live {
             PG_CONSTRAINT => self.constraints.contains(&oid),
             PG_NAMESPACE => self.namespaces.contains(&oid),
             PG_AUTHID => self.roles.contains(&oid),
+            PG_TYPE => self.types.contains(&oid),
             _ => false,
         }
     }

@@ -254,8 +254,7 @@ pub fn call(
             }
         }
         TableIsVisible => catalog::table_is_visible(s, args),
-        // Every type is a built-in in pg_catalog.
-        TypeIsVisible => Value::Bool(true),
+        TypeIsVisible => catalog::type_is_visible(s, args),
         HasPrivilege(p) => return privs::call(p, args, arg_types, s),
         FormatType => {
             let oid = match args.first() {

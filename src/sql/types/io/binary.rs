@@ -76,6 +76,12 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         }
         (Value::Oid(o), _) => out.put_u32(*o),
         (Value::Uuid(u), _) => out.put_slice(u),
+        // An enum's binary form is its label's text (enum_send).
+        (Value::Enum(o), _) => {
+            let mut label = String::new();
+            super::write_text(&Value::Enum(*o), ty, &FormatCtx::default(), &mut label);
+            out.put_slice(label.as_bytes());
+        }
         (Value::Array(a), _) => {
             let elem = ty.elem().unwrap_or(a.elem);
             // int2vector and oidvector always send their one dimension, even empty.
@@ -333,6 +339,11 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
                     .map(|&c| (c as char).to_string())
                     .unwrap_or_default(),
             )
+        }
+        // enum_recv: the label's text.
+        t if t.is_enum() => {
+            r.pos = b.len();
+            super::enum_in(&utf8(b)?, t)?
         }
         Type::JSONB => {
             let ver = r.take(1)?[0];

@@ -59,7 +59,15 @@ pub fn parse_regtype(s: &str) -> PgResult<Type> {
             "char" if !quoted => Type::BPCHAR,
             "character varying" => Type::VARCHAR,
             "int8" => Type::INT8,
-            _ => return None,
+            // A user-defined type, by its name or schema.name (search_path is not known
+            // here: any schema's type of that name).
+            _ => {
+                let (schema, n) = match name.split_once('.') {
+                    Some((s, n)) => (Some(s), n),
+                    None => (None, name.as_str()),
+                };
+                return crate::catalog::types::find_by_name(schema, n).map(Type);
+            }
         })
     });
     let found = found.map(|t| {

@@ -33,6 +33,7 @@ fn variant_rank(v: &Value) -> u8 {
         Value::Array(_) => 9,
         Value::Record(_) => 10,
         Value::Void => 11,
+        Value::Enum(_) => 12,
         Value::Null => 255,
     }
 }
@@ -108,6 +109,12 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Array(x), Array(y)) => compare_arrays(x, y),
         (Record(x), Record(y)) => compare_records(x, y),
         (Void, Void) => Ordering::Equal,
+        // Enum values by their labels' sort positions (equal labels: equal OIDs).
+        (Enum(x), Enum(y)) if x == y => Ordering::Equal,
+        (Enum(x), Enum(y)) => {
+            use crate::catalog::types::label_sort;
+            cmp_f64(label_sort(*x) as f64, label_sort(*y) as f64).then(x.cmp(y))
+        }
         // Cross-type comparisons.
         (Float4(_) | Float8(_), _) | (_, Float4(_) | Float8(_))
             if as_f64(a).is_some() && as_f64(b).is_some() =>

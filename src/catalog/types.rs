@@ -1,0 +1,470 @@
+//! User-defined types (pg_type rows made by CREATE TYPE; enums only so far, with their pg_enum
+//! labels), versioned like functions so that CREATE / ALTER / DROP TYPE commit and roll back
+//! with their transaction.
+//!
+//! # Design
+//!
+//! A type is known by (database, schema, name); each entry of the map holds its versions, one
+//! visible to any snapshot. ALTER TYPE (ADD VALUE, RENAME VALUE, RENAME TO, OWNER TO) ends the
+//! visible version and makes a new one with the same OID, as PostgreSQL updates pg_type and
+//! pg_enum rows in place.
+//!
+//! An enum *value* is held as the OID of its pg_enum row (`Value::Enum(label_oid)`), as
+//! PostgreSQL stores it: a label's OID never changes, so stored rows stay valid across ADD
+//! VALUE and RENAME VALUE. Values do not carry their type and the value functions (output,
+//! comparison, casts) run without a catalog snapshot, so this module also keeps a
+//! process-wide **label registry** ([`label`], [`enum_labels`], [`type_info`]): type OID -> its
+//! versions, label OID -> type OID. The registry answers with the newest committed version
+//! (the first one not aborted while none committed: a type created in a transaction in
+//! progress is usable in it), so a change in progress is seen by no one until it commits and a
+//! rolled-back ALTER TYPE leaves nothing behind. PostgreSQL differs in two corners: a
+//! transaction sees its own RENAME VALUE at once, and a label its own ADD VALUE made is
+//! refused as PostgreSQL refuses it (55P04) but also by other sessions while it is in
+//! progress. Name resolution (which types exist, by snapshot) is exact.
+//!
+//! Sort order: each label has a float4 sort position (pg_enum.enumsortorder): the labels of
+//! CREATE TYPE get 1, 2, 3 …, ADD VALUE at the end the last position + 1, ADD VALUE BEFORE /
+//! AFTER the midpoint of its neighbours. When the midpoint is not representable, every label of
+//! the type is renumbered 1, 2, 3 … in its current order (relative order never changes, so
+//! stored rows and index trees, which compare by position, stay sorted).
+//!
+//! # Bounds
+//!
+//! A label is at most [`MAX_LABEL_LEN`] bytes (PostgreSQL's NAMEDATALEN - 1, 22023 beyond it);
+//! an enum has at most [`MAX_LABELS`] labels (54000 beyond it; PostgreSQL has no practical
+//! limit, this one keeps a version's label list — copied on each ALTER — small). One live
+//! version per type plus dead ones until the catalog's vacuum; the registry keeps, per type,
+//! the versions the map keeps plus always the newest one not aborted (values of a type dropped
+//! in a committed transaction cannot be stored anywhere, but may still be in flight).
+//! Registry entries are process-wide: two instances in one process (unit tests) must not make
+//! enums with the same OIDs.
+
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+
+use super::{version_dead, version_visible, CatalogError, Oid};
+use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
+
+/// PostgreSQL's NAMEDATALEN - 1: the longest label, in bytes.
+pub const MAX_LABEL_LEN: usize = 63;
+/// The most labels one enum holds here.
+pub const MAX_LABELS: usize = 65_536;
+
+/// One pg_enum row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EnumLabel {
+    pub oid: Oid,
+    /// pg_enum.enumsortorder.
+    pub sort: f32,
+    pub name: String,
+}
+
+/// A user-defined type as pg_type (and pg_enum) describe it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypeDef {
+    pub database: String,
+    pub schema: String,
+    pub name: String,
+    pub owner: Oid,
+    /// The OID of its array type (`_name`).
+    pub array_oid: Oid,
+    /// The labels in sort order.
+    pub labels: Vec<EnumLabel>,
+}
+
+impl TypeDef {
+    /// The array type's name: `_name`, cut to 63 bytes as PostgreSQL's makeArrayTypeName
+    /// does (it would then add more underscores on a clash; not done here).
+    pub fn array_name(&self) -> String {
+        let mut n = format!("_{}", self.name);
+        while n.len() > MAX_LABEL_LEN {
+            n.pop();
+        }
+        n
+    }
+
+    /// The label named `name`.
+    pub fn label(&self, name: &str) -> Option<&EnumLabel> {
+        self.labels.iter().find(|l| l.name == name)
+    }
+}
+
+/// One version of a type.
+pub struct UserType {
+    pub oid: Oid,
+    pub def: TypeDef,
+    created: Option<Arc<TxnCell>>,
+    created_cid: Cid,
+    ended: Mutex<Option<(Arc<TxnCell>, Cid)>>,
+}
+
+impl std::fmt::Debug for UserType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "UserType({} {}.{})",
+            self.oid, self.def.schema, self.def.name
+        )
+    }
+}
+
+impl UserType {
+    pub fn visible(&self, snap: &Snapshot) -> bool {
+        version_visible(snap, self.created.as_deref(), self.created_cid, &self.ended)
+    }
+
+    fn created_status(&self) -> Status {
+        self.created
+            .as_ref()
+            .map_or(Status::Committed(0), |c| c.status())
+    }
+
+    fn aborted(&self) -> bool {
+        self.created
+            .as_ref()
+            .is_some_and(|c| c.status() == Status::Aborted)
+    }
+}
+
+type Key = (String, String, String);
+
+/// The user-defined types of every database.
+#[derive(Default)]
+pub struct Types {
+    map: scc::HashMap<Key, Vec<Arc<UserType>>>,
+}
+
+fn key_of(def: &TypeDef) -> Key {
+    (def.database.clone(), def.schema.clone(), def.name.clone())
+}
+
+/// Whether `c`, a cell of another top transaction, is still running for a writer.
+fn running(c: &TxnCell, cell: &TxnCell) -> bool {
+    c.top() != cell.top() && c.settled_status() == Status::InProgress
+}
+
+impl Types {
+    /// Type `schema.name` of `database` as `snap` sees it.
+    pub fn named(
+        &self,
+        database: &str,
+        schema: &str,
+        name: &str,
+        snap: &Snapshot,
+    ) -> Option<Arc<UserType>> {
+        let key = (database.to_string(), schema.to_string(), name.to_string());
+        self.map
+            .read_sync(&key, |_, v| v.iter().find(|t| t.visible(snap)).cloned())
+            .flatten()
+    }
+
+    /// Every type of `database` (all: None) that `snap` sees, by OID.
+    pub fn visible(&self, database: Option<&str>, snap: &Snapshot) -> Vec<Arc<UserType>> {
+        let mut out = Vec::new();
+        self.map.iter_sync(|k, v| {
+            if database.is_none_or(|d| d == k.0) {
+                out.extend(v.iter().filter(|t| t.visible(snap)).cloned());
+            }
+            true
+        });
+        out.sort_by_key(|t| t.oid);
+        out
+    }
+
+    /// Type `oid` (or the type whose array type is `oid`) as `snap` sees it.
+    pub fn by_oid(&self, oid: Oid, snap: &Snapshot) -> Option<Arc<UserType>> {
+        let mut found = None;
+        self.map.iter_sync(|_, v| {
+            found = v
+                .iter()
+                .find(|t| (t.oid == oid || t.def.array_oid == oid) && t.visible(snap))
+                .cloned();
+            found.is_none()
+        });
+        found
+    }
+
+    /// Makes `def` a version of type `oid` as a write of `cell` at `cid`: a new type (any
+    /// visible version under the name is `Exists`), or with `replace` the next version of the
+    /// visible type `oid` under this name. Another transaction's change in progress is `Busy`.
+    pub fn create(
+        &self,
+        oid: Oid,
+        def: TypeDef,
+        replace: bool,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<(), CatalogError> {
+        let entry = self.map.entry_sync(key_of(&def));
+        let mut versions = entry.or_default();
+        for t in versions.get().iter() {
+            if let Some(c) = &t.created {
+                if running(c, cell) {
+                    return Err(CatalogError::Busy(c.clone()));
+                }
+            }
+            if let Some((c, _)) = &*t.ended.lock() {
+                if running(c, cell) {
+                    return Err(CatalogError::Busy(c.clone()));
+                }
+            }
+        }
+        let live: Vec<Arc<UserType>> = versions
+            .get()
+            .iter()
+            .filter(|t| t.visible(snap))
+            .cloned()
+            .collect();
+        if let Some(old) = live.first() {
+            if !replace || old.oid != oid {
+                return Err(CatalogError::Exists(None));
+            }
+            *old.ended.lock() = Some((cell.clone(), cid));
+        }
+        let t = Arc::new(UserType {
+            oid,
+            def,
+            created: Some(cell.clone()),
+            created_cid: cid,
+            ended: Mutex::new(None),
+        });
+        register(&t);
+        versions.get_mut().push(t);
+        Ok(())
+    }
+
+    /// Ends the version of type `oid` that `snap` sees (DROP TYPE, or the old name of RENAME
+    /// TO) as a write of `cell` at `cid`. False when `snap` sees none.
+    pub fn end(
+        &self,
+        oid: Oid,
+        snap: &Snapshot,
+        cell: &Arc<TxnCell>,
+        cid: Cid,
+    ) -> Result<bool, CatalogError> {
+        let Some(t) = self.by_oid(oid, snap) else {
+            return Ok(false);
+        };
+        let entry = self.map.entry_sync(key_of(&t.def));
+        let versions = entry.or_default();
+        for v in versions.get().iter().filter(|v| v.oid == oid) {
+            if let Some((c, _)) = &*v.ended.lock() {
+                if running(c, cell) {
+                    return Err(CatalogError::Busy(c.clone()));
+                }
+            }
+        }
+        for v in versions.get().iter().filter(|v| v.oid == oid) {
+            if v.visible(snap) {
+                *v.ended.lock() = Some((cell.clone(), cid));
+            }
+        }
+        Ok(true)
+    }
+
+    /// Puts back a type read from a checkpoint image or the log, as created by `cell`.
+    pub fn restore(&self, oid: Oid, def: TypeDef, cell: &Arc<TxnCell>) {
+        let entry = self.map.entry_sync(key_of(&def));
+        let mut versions = entry.or_default();
+        let t = Arc::new(UserType {
+            oid,
+            def,
+            created: Some(cell.clone()),
+            created_cid: 0,
+            ended: Mutex::new(None),
+        });
+        register(&t);
+        versions.get_mut().push(t);
+    }
+
+    /// Forgets every type of a dropped database.
+    pub fn forget_database(&self, database: &str) {
+        self.map.retain_sync(|k, _| k.0 != database);
+    }
+
+    /// Forgets every type (a restore replaces the catalog).
+    pub fn clear(&self) {
+        self.map.clear_sync();
+    }
+
+    /// Forgets versions nobody can see any more, here and in the registry.
+    pub fn vacuum(&self, horizon: Csn) {
+        self.map.retain_sync(|_, versions| {
+            versions.retain(|v| !version_dead(v.created.as_deref(), &v.ended, horizon));
+            !versions.is_empty()
+        });
+        registry().types.retain_sync(|_, versions| {
+            let newest = versions.iter().rposition(|v| !v.aborted());
+            let mut i = 0;
+            versions.retain(|v| {
+                let keep =
+                    Some(i) == newest || !version_dead(v.created.as_deref(), &v.ended, horizon);
+                i += 1;
+                keep
+            });
+            !versions.is_empty()
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The label registry
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Registry {
+    /// Type OID (and array type OID) -> the type's versions, oldest first.
+    types: scc::HashMap<Oid, Vec<Arc<UserType>>>,
+    /// Label OID -> type OID (a label belongs to one type for ever).
+    labels: scc::HashMap<Oid, Oid>,
+    /// Array type OID -> element type OID.
+    arrays: scc::HashMap<Oid, Oid>,
+}
+
+fn registry() -> &'static Registry {
+    static R: OnceLock<Registry> = OnceLock::new();
+    R.get_or_init(Registry::default)
+}
+
+fn register(t: &Arc<UserType>) {
+    let r = registry();
+    for l in &t.def.labels {
+        let _ = r.labels.insert_sync(l.oid, t.oid);
+    }
+    let _ = r.arrays.insert_sync(t.def.array_oid, t.oid);
+    r.types
+        .entry_sync(t.oid)
+        .or_default()
+        .get_mut()
+        .push(t.clone());
+}
+
+/// The version of type `oid` value functions go by: the newest whose creator committed, or
+/// while there is none (a type created by a transaction in progress), the oldest not
+/// aborted. So a change in progress (ALTER TYPE) is not seen by other sessions, nor — a
+/// small difference from PostgreSQL — by its own before it commits.
+fn current(oid: Oid) -> Option<Arc<UserType>> {
+    registry()
+        .types
+        .read_sync(&oid, |_, v| {
+            let committed = v
+                .iter()
+                .rev()
+                .find(|t| matches!(t.created_status(), Status::Committed(_)));
+            // Without a committed version, the one CREATE TYPE made: labels its transaction
+            // added since are refused until it commits, as PostgreSQL 15 refuses them.
+            committed
+                .or_else(|| v.iter().find(|t| !t.aborted()))
+                .cloned()
+        })
+        .flatten()
+}
+
+/// A label of type `oid` that only a version in progress (ALTER TYPE ... ADD VALUE not yet
+/// committed) has.
+pub fn label_in_progress(oid: Oid, name: &str) -> bool {
+    registry()
+        .types
+        .read_sync(&oid, |_, v| {
+            v.iter()
+                .any(|t| t.created_status() == Status::InProgress && t.def.label(name).is_some())
+        })
+        .unwrap_or(false)
+}
+
+/// Label `label` in the newest version of its type that has it (a label made by a version in
+/// progress).
+fn label_anywhere(ty: Oid, label: Oid) -> Option<EnumLabel> {
+    registry()
+        .types
+        .read_sync(&ty, |_, v| {
+            v.iter()
+                .rev()
+                .filter(|t| !t.aborted())
+                .find_map(|t| t.def.labels.iter().find(|l| l.oid == label).cloned())
+        })
+        .flatten()
+}
+
+/// What value functions need of a type: its definition as last changed (see the module
+/// comment). None for an OID no enum ever had.
+pub fn type_info(oid: Oid) -> Option<Arc<UserType>> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    current(oid)
+}
+
+/// The element type of user array type `oid`.
+pub fn array_elem(oid: Oid) -> Option<Oid> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    registry().arrays.read_sync(&oid, |_, e| *e)
+}
+
+/// The array type of user type `oid`.
+pub fn array_of(oid: Oid) -> Option<Oid> {
+    type_info(oid).map(|t| t.def.array_oid)
+}
+
+/// Label `oid`: its type, sort position and name. None for a label never made.
+pub fn label(oid: Oid) -> Option<(Oid, f32, String)> {
+    let ty = registry().labels.read_sync(&oid, |_, t| *t)?;
+    let t = current(ty)?;
+    match t.def.labels.iter().find(|l| l.oid == oid) {
+        Some(l) => Some((ty, l.sort, l.name.clone())),
+        None => label_anywhere(ty, oid).map(|l| (ty, l.sort, l.name)),
+    }
+}
+
+/// The sort position of label `oid` (NaN for an unknown label, which sorts last).
+pub fn label_sort(oid: Oid) -> f32 {
+    let sort = || {
+        let ty = registry().labels.read_sync(&oid, |_, t| *t)?;
+        let t = current(ty)?;
+        match t.def.labels.iter().find(|l| l.oid == oid) {
+            Some(l) => Some(l.sort),
+            None => label_anywhere(ty, oid).map(|l| l.sort),
+        }
+    };
+    sort().unwrap_or(f32::NAN)
+}
+
+/// The labels of enum `oid`, in sort order.
+pub fn enum_labels(oid: Oid) -> Option<Vec<EnumLabel>> {
+    type_info(oid).map(|t| t.def.labels.clone())
+}
+
+/// A live type named `name` (in `schema`, or any), for regtype input, which has no snapshot:
+/// the newest version not aborted and not dropped by a committed transaction. The lowest OID
+/// wins when several schemas have one. Bound: one pass over the registry.
+pub fn find_by_name(schema: Option<&str>, name: &str) -> Option<Oid> {
+    find_type_by_name(schema, name).or_else(|| {
+        // `_name`: the array type of `name`.
+        let t = find_type_by_name(schema, name.strip_prefix('_')?)?;
+        type_info(t).map(|t| t.def.array_oid)
+    })
+}
+
+fn find_type_by_name(schema: Option<&str>, name: &str) -> Option<Oid> {
+    let mut best: Option<Oid> = None;
+    registry().types.iter_sync(|oid, versions| {
+        let Some(t) = versions.iter().rev().find(|t| !t.aborted()) else {
+            return true;
+        };
+        let dropped = matches!(
+            t.ended.lock().as_ref().map(|(c, _)| c.status()),
+            Some(Status::Committed(_))
+        );
+        let named = t.def.name == name && schema.is_none_or(|s| s == t.def.schema);
+        if named && !dropped && best.is_none_or(|b| *oid < b) {
+            best = Some(*oid);
+        }
+        true
+    });
+    best
+}
