@@ -322,6 +322,7 @@ pub mod code {
     pub const INVALID_TEXT_REPRESENTATION: &str = "22P02";
     pub const INVALID_BINARY_REPRESENTATION: &str = "22P03";
     pub const INVALID_PARAMETER_VALUE: &str = "22023";
+    pub const EXTERNAL_ROUTINE_INVOCATION_EXCEPTION: &str = "39000";
     pub const DATETIME_FIELD_OVERFLOW: &str = "22008";
     pub const INVALID_DATETIME_FORMAT: &str = "22007";
     pub const STRING_DATA_RIGHT_TRUNCATION: &str = "22001";

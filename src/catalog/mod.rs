@@ -65,6 +65,7 @@ use crate::txn::{Cid, Snapshot, TxnCell, Xid};
 
 pub mod acl;
 pub mod comments;
+pub mod extensions;
 pub mod functions;
 mod namespace;
 pub mod password;
@@ -357,6 +358,8 @@ pub struct Catalog<D> {
     pub functions: functions::Functions,
     /// Types made by CREATE TYPE (`types.rs`).
     pub types: types::Types,
+    /// Extensions installed by CREATE EXTENSION (`extensions.rs`).
+    pub extensions: extensions::Extensions,
 }
 
 impl<D> Default for Catalog<D> {
@@ -372,6 +375,7 @@ impl<D> Default for Catalog<D> {
             comments: comments::Comments::default(),
             functions: functions::Functions::default(),
             types: types::Types::default(),
+            extensions: extensions::Extensions::default(),
         }
     }
 }
@@ -590,6 +594,7 @@ impl<D> Catalog<D> {
         self.namespaces.forget_database(database);
         self.functions.forget_database(database);
         self.types.forget_database(database);
+        self.extensions.forget_database(database);
         self.comments.forget(&gone);
         for o in &gone {
             self.row_types.remove_sync(o);
@@ -628,6 +633,7 @@ impl<D> Catalog<D> {
         self.comments.forget(&gone);
         self.functions.vacuum(horizon);
         self.types.vacuum(horizon);
+        self.extensions.vacuum(horizon);
         for o in &gone {
             self.row_types.remove_sync(o);
         }

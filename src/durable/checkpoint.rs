@@ -72,6 +72,7 @@ pub fn catalog_items(
     items.extend(comment_items(catalog, snap));
     items.extend(function_items(catalog, snap, databases));
     items.extend(type_items(catalog, snap, databases));
+    items.extend(extension_items(catalog, snap, databases));
     rels.retain(|r| r.kind == RelKind::Table);
     (items, rels)
 }
@@ -153,6 +154,25 @@ fn type_items(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]
         .collect()
 }
 
+/// The installed extensions of live databases.
+fn extension_items(
+    catalog: &SqlCatalog,
+    snap: &Snapshot,
+    databases: &[(String, u32)],
+) -> Vec<Item> {
+    let names: HashSet<&str> = databases.iter().map(|(n, _)| n.as_str()).collect();
+    catalog
+        .extensions
+        .visible(None, snap)
+        .into_iter()
+        .filter(|e| names.contains(e.def.database.as_str()))
+        .map(|e| Item::Extension {
+            oid: e.oid,
+            def: e.def.clone(),
+        })
+        .collect()
+}
+
 /// The relations an image keeps (not temporary, in a live database), tables, views and
 /// sequences before indexes.
 fn relations(catalog: &SqlCatalog, snap: &Snapshot, databases: &[(String, u32)]) -> Vec<Arc<Rel>> {
@@ -198,6 +218,7 @@ pub fn catalog_image(
     items.extend(comment_items(catalog, snap));
     items.extend(function_items(catalog, snap, &counters.databases));
     items.extend(type_items(catalog, snap, &counters.databases));
+    items.extend(extension_items(catalog, snap, &counters.databases));
     let image = CatalogImage {
         next_oid: catalog.peek_next_oid(),
         next_db_oid: counters.next_db_oid,

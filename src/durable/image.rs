@@ -12,6 +12,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::acl::Acl;
+use crate::catalog::extensions::ExtensionDef;
 use crate::catalog::functions::FunctionDef;
 use crate::catalog::roles::RoleDef;
 use crate::catalog::sequence::{OwnedBy, SeqOptions, SeqState};
@@ -162,6 +163,11 @@ pub enum Item {
     Type {
         oid: Oid,
         def: TypeDef,
+    },
+    /// An installed extension (CREATE EXTENSION); its functions are `Function` items.
+    Extension {
+        oid: Oid,
+        def: ExtensionDef,
     },
 }
 

@@ -479,6 +479,11 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     catalog.types.restore(oid, def, &cell);
                 }
             }
+            Item::Extension { oid, def } => {
+                if live.contains(&def.database) {
+                    catalog.extensions.restore(oid, def, &cell);
+                }
+            }
             Item::Comment { key, text } => {
                 catalog
                     .comments

@@ -31,6 +31,7 @@ pub mod sequence;
 
 pub mod alter;
 pub mod comment;
+pub mod extension;
 pub mod function;
 pub mod grant;
 pub mod like;
@@ -216,6 +217,8 @@ pub enum Ddl {
     Trigger(trigger::TriggerDdl),
     /// CREATE / ALTER / DROP TYPE (`ddl::user_type`).
     Type(user_type::TypeDdl),
+    /// CREATE / DROP EXTENSION (`ddl::extension`).
+    Extension(extension::ExtensionDdl),
 }
 
 impl Ddl {
@@ -245,6 +248,7 @@ impl Ddl {
             Ddl::Function(f) => f.tag(),
             Ddl::Trigger(t) => t.tag(),
             Ddl::Type(t) => t.tag(),
+            Ddl::Extension(e) => e.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
             Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
             Ddl::Lock { .. } => "LOCK TABLE",
@@ -331,6 +335,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     }
     if let Some(t) = user_type::analyze(node) {
         return Some(t.map(Ddl::Type));
+    }
+    if let Some(e) = extension::analyze(node) {
+        return Some(e.map(Ddl::Extension));
     }
     if let Some(r) = role::analyze(node) {
         return Some(r.map(Ddl::Role));
@@ -946,6 +953,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Function(f) => function::execute(f, cx)?,
         Ddl::Trigger(t) => trigger::execute(t, cx)?,
         Ddl::Type(t) => user_type::execute(t, cx)?,
+        Ddl::Extension(e) => extension::execute(e, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
         Ddl::Owner(o) => grant::change_owner(o, cx)?,
         Ddl::CreateTable(ct) => create_table(ct, cx)?,

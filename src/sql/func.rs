@@ -48,6 +48,7 @@
 //! [`crate::sql::quote`], which the deparser and the catalog functions share.
 
 pub mod enums;
+pub mod extension;
 pub mod session_fn;
 pub mod system;
 

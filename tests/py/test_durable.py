@@ -89,6 +89,9 @@ SETUP = [
     "CREATE TRIGGER child_gone AFTER DELETE ON child FOR EACH ROW EXECUTE FUNCTION app.stamp()",
     "ALTER TABLE child DISABLE TRIGGER child_gone",
     "INSERT INTO child (p, note) VALUES (1, 'trig')",
+    'CREATE EXTENSION "uuid-ossp" WITH SCHEMA app',
+    "CREATE EXTENSION pgcrypto",
+    "DROP EXTENSION pgcrypto",
     "CREATE TYPE app.mood AS ENUM ('sad', 'ok', 'happy')",
     "CREATE TYPE dropped_enum AS ENUM ('x')",
     "DROP TYPE dropped_enum",
@@ -149,6 +152,10 @@ CHECKS = [
     "SELECT count(*) FROM pg_proc WHERE proname = 'dropped_fn'",
     "SELECT tgname, tgtype, tgenabled, tgattr, pg_get_triggerdef(oid) FROM pg_trigger "
     "ORDER BY tgname",
+    "SELECT e.extname, e.extversion, n.nspname FROM pg_extension e "
+    "JOIN pg_namespace n ON n.oid = e.extnamespace ORDER BY 1",
+    "SELECT app.uuid_generate_v5(app.uuid_ns_dns(), 'durable'), "
+    "(SELECT count(*) FROM pg_depend WHERE deptype = 'e')",
     "SELECT id, m, ms FROM app.moods ORDER BY m",
     "SELECT id FROM app.moods WHERE m > 'meh' ORDER BY id",
     "SELECT enum_range(NULL::app.mood), enum_range(NULL::renamed_enum)",
@@ -224,6 +231,14 @@ def test_restart_keeps_every_kind_of_object(server, tg_dedicated, how):
     with pytest.raises(pgwire.ServerError) as e:
         c.simple("SELECT 'x'::dropped_enum")
     assert e.value.fields["C"] == "42704"
+    # An extension restored with its members is dropped with them; a dropped one is gone.
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("SELECT digest('x', 'md5')")
+    assert e.value.fields["C"] == "42883"
+    c.simple('DROP EXTENSION "uuid-ossp"')
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("SELECT app.uuid_nil()")
+    assert e.value.fields["C"] == "42883"
     # Constraints are enforced as before.
     with pytest.raises(pgwire.ServerError) as e:
         c.simple("INSERT INTO app.kinds (id, t) VALUES (1, 'dup')")

@@ -357,7 +357,23 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
     };
     match language.as_str() {
         "sql" | "plpgsql" => {}
-        "c" | "internal" => {
+        "internal" => {
+            // An untrusted language, as in PostgreSQL; its bodies are the symbols of
+            // `sql::func::extension`.
+            if !super::role::is_superuser(cx)? {
+                return Err(PgError::new(
+                    code::INSUFFICIENT_PRIVILEGE,
+                    "permission denied for language internal",
+                ));
+            }
+            if crate::sql::func::extension::internal(body.trim()).is_none() {
+                return Err(PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    format!("there is no built-in function named \"{}\"", body.trim()),
+                ));
+            }
+        }
+        "c" => {
             return Err(PgError::feature_not_supported(format!(
                 "functions in language \"{language}\" are not supported"
             )))
@@ -806,6 +822,17 @@ fn drop_one(
     }
     if !super::grant::owns(cx, f.def.owner)? {
         return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+    }
+    if let Some(ext) = super::extension::member_of(cx, f.oid)? {
+        // PostgreSQL's getObjectDescription: types joined by a bare comma.
+        let types: Vec<String> = f
+            .def
+            .input_types()
+            .into_iter()
+            .map(|t| Type(t).name())
+            .collect();
+        let shown = format!("{name}({})", types.join(","));
+        return Err(super::extension::refuse_member_drop(&ext, &shown));
     }
     if f.def.returns == TRIGGER {
         let shown = format!("{name}({})", crate::sql::plan::type_list(&f.def.args));

@@ -7,7 +7,9 @@ use crate::catalog::functions::FunctionDef;
 use crate::sql::catalog as builtin;
 use crate::sql::types::{Array, Type, Value};
 
-/// pg_language's OIDs of sql and plpgsql in a fresh PostgreSQL 15 cluster.
+/// pg_language's OIDs of internal, c, sql and plpgsql in a fresh PostgreSQL 15 cluster.
+const INTERNAL_LANGUAGE: u32 = 12;
+const C_LANGUAGE: u32 = 13;
 const SQL_LANGUAGE: u32 = 14;
 const PLPGSQL_LANGUAGE: u32 = 13563;
 const PUBLIC_OID: u32 = 2200;
@@ -49,10 +51,11 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
             "proname" => Value::Text(d.name.clone()),
             "pronamespace" => Value::Oid(nsp),
             "proowner" => Value::Oid(d.owner),
-            "prolang" => Value::Oid(if d.language == "sql" {
-                SQL_LANGUAGE
-            } else {
-                PLPGSQL_LANGUAGE
+            "prolang" => Value::Oid(match d.language.as_str() {
+                "sql" => SQL_LANGUAGE,
+                "internal" => INTERNAL_LANGUAGE,
+                "c" => C_LANGUAGE,
+                _ => PLPGSQL_LANGUAGE,
             }),
             "procost" => Value::Float4(d.cost),
             "prorows" => Value::Float4(d.rows),

@@ -99,6 +99,54 @@ pub(super) fn created_namespaces(cx: &mut EvalCx) -> Vec<(u32, String, u32)> {
         .collect()
 }
 
+/// The extensions the statement's catalog snapshot sees in the session's database.
+fn extensions(cx: &mut EvalCx) -> Vec<Arc<crate::catalog::extensions::Extension>> {
+    let Ok(snap) = cx.session.catalog_snapshot() else {
+        return Vec::new();
+    };
+    let db = cx.session.database().to_string();
+    cx.session
+        .instance()
+        .catalog
+        .extensions
+        .visible(Some(&db), &snap)
+}
+
+/// A schema's OID by name: a built-in schema's or a created one's (0 if gone).
+fn schema_oid(spaces: &[(u32, String, u32)], name: &str) -> u32 {
+    builtin::namespace_oid(name)
+        .or_else(|| {
+            spaces
+                .iter()
+                .find(|(_, n, _)| n == name)
+                .map(|(o, _, _)| *o)
+        })
+        .unwrap_or(0)
+}
+
+/// pg_extension: plpgsql (every database has it) and the extensions CREATE EXTENSION
+/// installed.
+fn extension_rows(cx: &mut EvalCx) -> Vec<Row> {
+    let mut out = builtin::fixed::rows(3079).unwrap_or_default();
+    let installed = extensions(cx);
+    if installed.is_empty() {
+        return out;
+    }
+    let spaces = created_namespaces(cx);
+    out.extend(installed.iter().map(|e| {
+        build(3079, |c| match c {
+            "oid" => Value::Oid(e.oid),
+            "extname" => Value::Text(e.def.name.clone()),
+            "extowner" => Value::Oid(e.def.owner),
+            "extnamespace" => Value::Oid(schema_oid(&spaces, &e.def.schema)),
+            "extrelocatable" => Value::Bool(e.def.relocatable),
+            "extversion" => Value::Text(e.def.version.clone()),
+            _ => Value::Null,
+        })
+    }));
+    out
+}
+
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
@@ -106,6 +154,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     }
     if oid == 3501 {
         return Some(super::catalog_types::enum_rows(cx));
+    }
+    if oid == 3079 {
+        return Some(extension_rows(cx));
     }
     if let Some(rows) = super::catalog_roles::rows(oid, cx) {
         return Some(rows);
@@ -513,23 +564,40 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             let name = |o: u32| names.get(&o).cloned().unwrap_or_default();
             crate::sql::sequence::catalog_rows(oid, &rels, &name)
         }
-        // pg_depend: the dependencies psql reads, a sequence's on the column that owns it
-        // (serial: 'a', identity: 'i'); the others PostgreSQL records are not listed.
-        2608 => rels()
-            .iter()
-            .filter_map(|r| Some((r, r.data.sequence.as_ref()?.owned_by?)))
-            .map(|(r, owner)| {
-                build(2608, |c| match c {
-                    "classid" | "refclassid" => Value::Oid(1259),
-                    "objid" => Value::Oid(r.oid),
-                    "objsubid" => Value::Int4(0),
-                    "refobjid" => Value::Oid(owner.table),
-                    "refobjsubid" => Value::Int4(i32::from(owner.attnum)),
-                    "deptype" => char_value(if owner.identity { 'i' } else { 'a' }),
-                    _ => Value::Null,
+        // pg_depend: the dependencies psql and pg_dump read, a sequence's on the column that
+        // owns it (serial: 'a', identity: 'i') and an extension's functions on it ('e'); the
+        // others PostgreSQL records are not listed.
+        2608 => {
+            let mut out: Vec<Row> = rels()
+                .iter()
+                .filter_map(|r| Some((r, r.data.sequence.as_ref()?.owned_by?)))
+                .map(|(r, owner)| {
+                    build(2608, |c| match c {
+                        "classid" | "refclassid" => Value::Oid(1259),
+                        "objid" => Value::Oid(r.oid),
+                        "objsubid" => Value::Int4(0),
+                        "refobjid" => Value::Oid(owner.table),
+                        "refobjsubid" => Value::Int4(i32::from(owner.attnum)),
+                        "deptype" => char_value(if owner.identity { 'i' } else { 'a' }),
+                        _ => Value::Null,
+                    })
                 })
-            })
-            .collect(),
+                .collect();
+            for e in extensions(cx) {
+                out.extend(e.def.members.iter().map(|&f| {
+                    build(2608, |c| match c {
+                        "classid" => Value::Oid(1255),
+                        "objid" => Value::Oid(f),
+                        "objsubid" | "refobjsubid" => Value::Int4(0),
+                        "refclassid" => Value::Oid(3079),
+                        "refobjid" => Value::Oid(e.oid),
+                        "deptype" => char_value('e'),
+                        _ => Value::Null,
+                    })
+                }));
+            }
+            out
+        }
         // pg_attrdef
         2604 => {
             let mut out = Vec::new();

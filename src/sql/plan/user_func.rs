@@ -253,6 +253,38 @@ impl Planner<'_> {
             args.push(self.coerce(e, t, want, -1, CoercionContext::Implicit, fc.location)?);
         }
         let ret = Type(f.def.returns);
+        if matches!(f.def.language.as_str(), "internal" | "c") {
+            // An extension's function: its body is a symbol of `func::extension`.
+            let func = crate::sql::func::extension::internal(&f.def.body).ok_or_else(|| {
+                PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    format!("there is no built-in function named \"{}\"", f.def.body),
+                )
+            })?;
+            // An immutable call on constants is computed now, its errors included, as
+            // PostgreSQL folds it while planning.
+            if f.def.volatility == 'i' && args.iter().all(Expr::is_const) {
+                let vals: Vec<crate::sql::types::Value> = args
+                    .iter()
+                    .map(|e| match e {
+                        Expr::Const(v) => v.clone(),
+                        _ => unreachable!("all constant"),
+                    })
+                    .collect();
+                if f.def.strict && vals.iter().any(|v| v.is_null()) {
+                    return Ok(Some((Expr::Const(crate::sql::types::Value::Null), ret)));
+                }
+                if let Some(v) = self.fold(func(&vals, self.fmt))? {
+                    return Ok(Some((Expr::Const(v), ret)));
+                }
+            }
+            let call = Expr::Func {
+                f: func,
+                args,
+                strict: f.def.strict,
+            };
+            return Ok(Some((call, ret)));
+        }
         let body = if f.def.language == "plpgsql" {
             // Planned statement by statement when it runs (`sql::pl`), as PostgreSQL's PL/pgSQL.
             UserBody::PlPgSql(f.clone())

@@ -394,7 +394,11 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         },
         HasRole => has_role(s, args)?,
         AclDefault => super::privs::acldefault(s, args)?,
-        FunctionIsVisible | StatisticsObjIsVisible => Value::Bool(true),
+        FunctionIsVisible => match args.first().and_then(Value::as_i64) {
+            Some(oid) => Value::Bool(function_is_visible(s, oid as u32)?),
+            None => Value::Null,
+        },
+        StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),
         FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
@@ -697,4 +701,37 @@ mod tests {
         assert_eq!(size_pretty(123_456_789), "118 MB");
         assert_eq!(size_pretty(-20_000), "-20 kB");
     }
+}
+
+/// pg_function_is_visible: a built-in function is; a created one when its schema is in the
+/// search path and no function of the same name and argument types comes before it there
+/// (pg_catalog, searched first, holds the built-ins).
+fn function_is_visible(s: &mut dyn SessionCtx, oid: u32) -> PgResult<bool> {
+    let snap = s.catalog_snapshot()?;
+    let db = s.database().to_string();
+    let catalog = &s.instance().catalog;
+    let Some(f) = catalog.functions.by_oid(oid, &snap) else {
+        return Ok(true);
+    };
+    let inputs: Vec<Type> = f.def.input_types().into_iter().map(Type).collect();
+    let builtin = crate::sql::func::lookup(&f.def.name)
+        .iter()
+        .any(|sig| !sig.variadic && sig.args == inputs.as_slice());
+    if builtin {
+        return Ok(false);
+    }
+    for schema in s.search_path() {
+        if schema == f.def.schema {
+            return Ok(true);
+        }
+        let shadowed = catalog
+            .functions
+            .named(&db, &schema, &f.def.name, &snap)
+            .iter()
+            .any(|g| g.def.input_types() == f.def.input_types());
+        if shadowed {
+            return Ok(false);
+        }
+    }
+    Ok(false)
 }

@@ -21,6 +21,8 @@ pub const PG_CONSTRAINT: u32 = 2606;
 pub const PG_AUTHID: u32 = 1260;
 /// pg_type: the classoid of a user-defined type's description (COMMENT ON TYPE).
 pub const PG_TYPE: u32 = 1247;
+/// pg_extension: the classoid of an extension's description.
+pub const PG_EXTENSION: u32 = 3079;
 
 /// The objects of the session's database that its catalog snapshot sees, by classoid: the
 /// relations (with their live attnums), constraints and schemas; and the roles.
@@ -92,6 +94,20 @@ pub fn descriptions(cx: &mut dyn SessionCtx, shared: bool) -> PgResult<Vec<(Comm
         for (oid, class, d) in builtin::fixed::descriptions() {
             if !set.iter().any(|(k, _)| *k == (class, oid, 0)) {
                 out.push(((class, oid, 0), d.to_string()));
+            }
+        }
+    }
+    if !shared {
+        // An installed extension's description is its control comment, as CREATE EXTENSION
+        // sets it in PostgreSQL.
+        let snap = cx.catalog_snapshot()?;
+        let db = cx.database().to_string();
+        for e in cx.instance().catalog.extensions.visible(Some(&db), &snap) {
+            let key = (PG_EXTENSION, e.oid, 0);
+            if let Some(spec) = crate::sql::func::extension::available(&e.def.name) {
+                if !set.iter().any(|(k, _)| *k == key) {
+                    out.push((key, spec.comment.to_string()));
+                }
             }
         }
     }

@@ -1,0 +1,79 @@
+//! The extensions threadgres has built in, and the functions their CREATE EXTENSION makes.
+//!
+//! PostgreSQL installs an extension by running its script, which creates functions whose
+//! bodies are C symbols of a shared library (`LANGUAGE c AS 'MODULE_PATHNAME', 'symbol'`).
+//! threadgres has no loadable code: each extension here is a list of functions whose bodies
+//! are symbols of this table, and CREATE EXTENSION (`sql/ddl/extension.rs`) makes them as
+//! ordinary catalog functions (in language c, as PostgreSQL shows them, with the symbol as
+//! their body), so that they live in the extension's schema, are listed by `\df`, follow
+//! search_path, are granted and dropped like any function, and survive a restart with the
+//! catalog. A call of such a function binds straight to the symbol's Rust function
+//! ([`internal`]).
+//!
+//! | extension | file | what it has |
+//! |-----------|------|-------------|
+//! | uuid-ossp | `uuid_ossp.rs` | uuid_generate_v1 / v1mc / v3 / v4 / v5, uuid_nil, uuid_ns_* |
+//! | pgcrypto | `pgcrypto.rs` | digest, hmac, crypt, gen_salt, gen_random_bytes, gen_random_uuid |
+//!
+//! pgcrypto's PGP functions (pgp_sym_encrypt ...), raw encrypt / decrypt and armor are not
+//! built: its CREATE EXTENSION makes only the functions above, so a call of the others is
+//! "function does not exist" (42883), not a wrong answer.
+//!
+//! # Bounds
+//!
+//! The tables are static; every function bounds its own work (gen_random_bytes at 1,024
+//! bytes, bcrypt's cost at 31 as PostgreSQL's pgcrypto does).
+
+mod pgcrypto;
+mod uuid_ossp;
+
+use super::ScalarFn;
+use crate::sql::types::Type;
+
+/// One function an extension's script makes.
+pub struct ExtFunc {
+    pub name: &'static str,
+    /// (name, type) of each input parameter; an empty name for an unnamed one.
+    pub args: &'static [(&'static str, Type)],
+    pub returns: Type,
+    /// pg_proc.prosrc: the symbol [`internal`] finds.
+    pub symbol: &'static str,
+    /// pg_proc.provolatile.
+    pub volatility: char,
+    pub strict: bool,
+}
+
+/// An extension CREATE EXTENSION can install.
+pub struct ExtSpec {
+    pub name: &'static str,
+    pub version: &'static str,
+    /// Its control file's comment (pg_available_extensions.comment; `\dx`'s Description).
+    pub comment: &'static str,
+    pub relocatable: bool,
+    pub functions: &'static [ExtFunc],
+}
+
+/// plpgsql: installed in every database from the start (it has no row in the catalog's
+/// extensions; pg_extension shows it with this OID, PostgreSQL 15's).
+pub const PLPGSQL_OID: u32 = 13559;
+pub const PLPGSQL: ExtSpec = ExtSpec {
+    name: "plpgsql",
+    version: "1.0",
+    comment: "PL/pgSQL procedural language",
+    relocatable: false,
+    functions: &[],
+};
+
+/// The extensions that can be installed, by name.
+pub const EXTENSIONS: &[ExtSpec] = &[pgcrypto::SPEC, PLPGSQL, uuid_ossp::SPEC];
+
+/// The extension called `name`, if threadgres has it.
+pub fn available(name: &str) -> Option<&'static ExtSpec> {
+    EXTENSIONS.iter().find(|e| e.name == name)
+}
+
+/// The Rust function behind symbol `symbol`: the body of an extension's function, or of a
+/// superuser's `CREATE FUNCTION ... LANGUAGE internal AS 'symbol'`.
+pub fn internal(symbol: &str) -> Option<ScalarFn> {
+    pgcrypto::symbol(symbol).or_else(|| uuid_ossp::symbol(symbol))
+}
