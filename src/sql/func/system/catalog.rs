@@ -688,21 +688,6 @@ pub fn has_role(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
     Ok(Value::Bool(ok))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::size_pretty;
-
-    #[test]
-    fn sizes_as_postgres_prints_them() {
-        assert_eq!(size_pretty(0), "0 bytes");
-        assert_eq!(size_pretty(8192), "8192 bytes");
-        assert_eq!(size_pretty(10 * 1024), "10 kB");
-        assert_eq!(size_pretty(7_700_000), "7520 kB");
-        assert_eq!(size_pretty(123_456_789), "118 MB");
-        assert_eq!(size_pretty(-20_000), "-20 kB");
-    }
-}
-
 /// pg_function_is_visible: a built-in function is; a created one when its schema is in the
 /// search path and no function of the same name and argument types comes before it there
 /// (pg_catalog, searched first, holds the built-ins).
@@ -734,4 +719,19 @@ fn function_is_visible(s: &mut dyn SessionCtx, oid: u32) -> PgResult<bool> {
         }
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_pretty;
+
+    #[test]
+    fn sizes_as_postgres_prints_them() {
+        assert_eq!(size_pretty(0), "0 bytes");
+        assert_eq!(size_pretty(8192), "8192 bytes");
+        assert_eq!(size_pretty(10 * 1024), "10 kB");
+        assert_eq!(size_pretty(7_700_000), "7520 kB");
+        assert_eq!(size_pretty(123_456_789), "118 MB");
+        assert_eq!(size_pretty(-20_000), "-20 kB");
+    }
 }
