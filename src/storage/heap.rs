@@ -332,6 +332,26 @@ impl<R> Heap<R> {
         true
     }
 
+    /// The memory the heap's slots take: each slot (live, dead or free) and what `data_bytes`
+    /// says its version's data owns besides the slot. One pass over the slots, each locked
+    /// briefly (pg_relation_size and its kin).
+    pub fn bytes(&self, data_bytes: impl Fn(&R) -> usize) -> u64 {
+        let mut total = 0u64;
+        for id in 0..self.len() {
+            let Some(slot) = self.slot(id) else { continue };
+            let s = slot.lock();
+            let mut n = std::mem::size_of::<Mutex<Slot<R>>>();
+            if let Some(d) = &s.data {
+                n += data_bytes(d);
+            }
+            if let Some(l) = &s.lockers {
+                n += std::mem::size_of_val(&**l);
+            }
+            total += n as u64;
+        }
+        total
+    }
+
     /// Reads the version in slot `id` if `snap` sees it (no chain is followed).
     pub fn read<T>(&self, id: RowId, snap: &Snapshot, f: impl FnOnce(&R) -> T) -> Option<T> {
         let slot = self.slot(id)?.lock();

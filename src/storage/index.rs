@@ -282,6 +282,22 @@ impl<K: Ord + Clone + Send + Sync + 'static> Index<K> {
         self.part_of(&e).tree.remove_sync(&Slot::Key(e))
     }
 
+    /// The memory the entries take: each entry's slot in its tree and what `key_bytes` says
+    /// its key owns besides (the trees' node overhead is not counted). One pass over the
+    /// entries.
+    pub fn bytes(&self, key_bytes: impl Fn(&K) -> usize) -> u64 {
+        let guard = scc::Guard::new();
+        let mut total = 0u64;
+        for p in self.parts.iter() {
+            for (s, _) in p.tree.iter(&guard) {
+                if let Slot::Key(e) = s {
+                    total += (std::mem::size_of::<Slot<K>>() + key_bytes(&e.key)) as u64;
+                }
+            }
+        }
+        total
+    }
+
     pub fn len(&self) -> usize {
         // Each tree's sentinel left out.
         self.parts.iter().map(|p| p.tree.len() - 1).sum()

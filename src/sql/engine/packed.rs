@@ -498,6 +498,12 @@ impl PackedRow {
         PackedRow(NonNull::new(p).expect("Box::into_raw is never null"))
     }
 
+    /// The bytes the row's allocation holds (header and body).
+    pub fn allocated(&self) -> usize {
+        let (h, n) = self.sizes();
+        h + n
+    }
+
     /// The header's length and the body's.
     fn sizes(&self) -> (usize, usize) {
         let mut v = 0usize;

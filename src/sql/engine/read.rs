@@ -135,3 +135,14 @@ pub fn index_scan_back(
 pub fn root_keys(rel: &Rel, def: &IndexDef) -> PgResult<Vec<(IKey, RowId)>> {
     rel.data.root_keys_in(&rel.columns, def)
 }
+
+/// The memory the table's row versions take (live and dead, until vacuum reclaims them):
+/// pg_relation_size of a table.
+pub fn heap_bytes(rel: &Rel) -> u64 {
+    rel.data.heap.bytes()
+}
+
+/// The memory index `index` of the table takes: pg_relation_size of an index.
+pub fn index_bytes(rel: &Rel, index: Oid) -> u64 {
+    rel.data.tree(index).bytes()
+}

@@ -37,6 +37,11 @@ fn with_row<T>(p: &PackedRow, buf: &mut Vec<Value>, f: impl FnOnce(&Row) -> T) -
 }
 
 impl RowHeap {
+    /// The memory the row versions take: slots, headers and packed bodies.
+    pub(super) fn bytes(&self) -> u64 {
+        self.0.bytes(PackedRow::allocated)
+    }
+
     /// Slots ever used (a scan's end).
     pub(super) fn len(&self) -> RowId {
         self.0.len()
@@ -266,6 +271,18 @@ impl KeyTree {
         self.0.len()
     }
 
+    /// The memory the entries take: their slots, and the values of keys not stored inline.
+    pub fn bytes(&self) -> u64 {
+        self.0.bytes(|k| match k {
+            IKey::Vals(v) => {
+                std::mem::size_of::<usize>()
+                    + std::mem::size_of_val(v.as_slice())
+                    + v.as_slice().iter().map(value_heap_bytes).sum::<usize>()
+            }
+            _ => 0,
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -348,5 +365,15 @@ fn key_entry(e: Entry<IKey>) -> Entry<Key> {
     Entry {
         key: e.key.to_key(),
         row: e.row,
+    }
+}
+
+/// What a value owns outside itself (a string's or byte string's bytes; others are counted
+/// by their size alone).
+fn value_heap_bytes(v: &Value) -> usize {
+    match v {
+        Value::Text(s) => s.capacity(),
+        Value::Bytea(b) => b.capacity(),
+        _ => 0,
     }
 }

@@ -273,6 +273,19 @@ fn sequence_result_type(f: SessionFn) -> Type {
     }
 }
 
+/// What a relation size function measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeOf {
+    /// pg_relation_size: the relation's own rows or entries (a fork other than main: 0).
+    Relation,
+    /// pg_table_size: the table's rows (there is no TOAST table or free space map).
+    Table,
+    /// pg_indexes_size: the table's indexes.
+    Indexes,
+    /// pg_total_relation_size: the table and its indexes.
+    Total,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CatalogFn {
     EncodingToChar,
@@ -283,7 +296,7 @@ pub enum CatalogFn {
     ColDescription,
     ShobjDescription,
     /// pg_relation_size, pg_table_size, pg_total_relation_size, pg_indexes_size
-    RelationSize,
+    RelationSize(SizeOf),
     DatabaseSize,
     SizePretty,
     /// pg_function_is_visible: every function is a built-in in pg_catalog.
@@ -342,11 +355,11 @@ pub fn catalog_lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [
         ("pg_get_constraintdef", 2) => (GetConstraintDef, &[OID, Type::BOOL]),
         ("col_description", 2) => (ColDescription, &[OID, Type::INT4]),
         ("shobj_description", 2) => (ShobjDescription, &[OID, Type::NAME]),
-        ("pg_relation_size", 1)
-        | ("pg_table_size", 1)
-        | ("pg_total_relation_size", 1)
-        | ("pg_indexes_size", 1) => (RelationSize, &[Type::REGCLASS]),
-        ("pg_relation_size", 2) => (RelationSize, &[Type::REGCLASS, T]),
+        ("pg_relation_size", 1) => (RelationSize(SizeOf::Relation), &[Type::REGCLASS]),
+        ("pg_table_size", 1) => (RelationSize(SizeOf::Table), &[Type::REGCLASS]),
+        ("pg_total_relation_size", 1) => (RelationSize(SizeOf::Total), &[Type::REGCLASS]),
+        ("pg_indexes_size", 1) => (RelationSize(SizeOf::Indexes), &[Type::REGCLASS]),
+        ("pg_relation_size", 2) => (RelationSize(SizeOf::Relation), &[Type::REGCLASS, T]),
         ("pg_database_size", 1) => (DatabaseSize, &[Type::NAME]),
         ("pg_size_pretty", 1) => (SizePretty, &[Type::NUMERIC]),
         ("pg_function_is_visible", 1) => (FunctionIsVisible, &[OID]),
@@ -396,7 +409,7 @@ pub fn catalog_result_type(f: CatalogFn) -> Type {
         | TriggerDef
         | ViewDef => Type::TEXT,
         DatabaseEncoding => Type::NAME,
-        RelationSize | DatabaseSize => Type::INT8,
+        RelationSize(_) | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
         RegclassOfOid => Type::REGCLASS,
         AclDefault => Type::ACLITEM_ARRAY,

@@ -307,7 +307,14 @@ impl Planner<'_> {
                 };
                 out.push(
                     self.coerce(e, t, target, -1, CoercionContext::Implicit, fc.location)
-                        .map_err(|_| undefined_function(&name, &types, fc.location))?,
+                        .map_err(|e| {
+                            // A regclass literal naming no relation is that error.
+                            if e.code == code::UNDEFINED_TABLE {
+                                e
+                            } else {
+                                undefined_function(&name, &types, fc.location)
+                            }
+                        })?,
                 );
                 arg_types.push(target);
             }

@@ -103,3 +103,16 @@ SELECT e.extname AS "Name", e.extversion AS "Version", n.nspname AS "Schema", c.
 SELECT p.proname, pg_catalog.pg_function_is_visible(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' AND p.proname IN ('gen_random_uuid', 'digest', 'crypt') ORDER BY 1, 2;
 SELECT obj_description(e.oid, 'pg_extension') FROM pg_extension e WHERE extname = 'pgcrypto';
 DROP EXTENSION pgcrypto;
+
+-- name: ext_sizes_where_they_agree
+-- @errors
+DROP TABLE IF EXISTS ext_sz;
+DROP VIEW IF EXISTS ext_szv;
+CREATE TABLE ext_sz (a int);
+CREATE VIEW ext_szv AS SELECT 1;
+SELECT pg_relation_size('ext_sz'), pg_table_size('ext_sz'), pg_total_relation_size('ext_sz'), pg_indexes_size('ext_sz'), pg_relation_size('ext_szv'), pg_relation_size(NULL), pg_relation_size('ext_sz', 'vm'), pg_relation_size(0);
+SELECT pg_relation_size('ext_sz', 'x');
+SELECT pg_relation_size('ext_no_such_table');
+SELECT pg_database_size('ext_no_such_database');
+DROP TABLE ext_sz;
+DROP VIEW ext_szv;

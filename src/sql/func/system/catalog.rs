@@ -379,8 +379,8 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 _ => Value::Null,
             }
         }
-        // Rows live in memory; there are no relation files to measure.
-        RelationSize | DatabaseSize => Value::Int8(0),
+        RelationSize(what) => relation_size(s, what, args)?,
+        DatabaseSize => database_size(s, args.first())?,
         SizePretty => match args.first() {
             Some(Value::Numeric(n)) => {
                 let n: &Numeric = n;
@@ -686,6 +686,101 @@ pub fn has_role(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
         };
     }
     Ok(Value::Bool(ok))
+}
+
+/// pg_relation_size and its kin: rows live in memory, so a size is the memory the relation's
+/// row versions (dead ones until vacuum) or index entries take (`engine::heap_bytes`,
+/// `engine::index_bytes`); a relation the snapshot does not see is NULL, as in PostgreSQL.
+fn relation_size(
+    s: &mut dyn SessionCtx,
+    what: crate::sql::func::session_fn::SizeOf,
+    args: &[Value],
+) -> PgResult<Value> {
+    use crate::sql::func::session_fn::SizeOf;
+    if let Some(fork) = args.get(1).and_then(Value::as_str) {
+        match fork {
+            "main" => {}
+            "fsm" | "vm" | "init" => return Ok(Value::Int8(0)),
+            _ => {
+                return Err(
+                    PgError::new(code::INVALID_PARAMETER_VALUE, "invalid fork name")
+                        .with_hint("Valid fork names are \"main\", \"fsm\", \"vm\", and \"init\"."),
+                )
+            }
+        }
+    }
+    // A regclass argument may still be a name (regclass's input runs here).
+    let Some(oid) = oid_arg(Some(&oid_of_regclass(s, &args[..args.len().min(1)])?)) else {
+        return Ok(Value::Null);
+    };
+    let rels = database_relations(s)?;
+    if let Some(r) = rels
+        .iter()
+        .find(|r| r.oid == oid && r.kind != RelKind::Index)
+    {
+        if r.kind != RelKind::Table {
+            return Ok(Value::Int8(0));
+        }
+        let heap = crate::sql::engine::heap_bytes(r);
+        let indexes = || -> u64 {
+            r.indexes
+                .iter()
+                .map(|i| crate::sql::engine::index_bytes(r, i.oid))
+                .sum()
+        };
+        return Ok(Value::Int8(match what {
+            SizeOf::Relation | SizeOf::Table => heap,
+            SizeOf::Indexes => indexes(),
+            SizeOf::Total => heap + indexes(),
+        } as i64));
+    }
+    // An index: measured through its table.
+    for r in &rels {
+        if r.indexes.iter().any(|i| i.oid == oid) {
+            return Ok(Value::Int8(match what {
+                SizeOf::Relation | SizeOf::Table | SizeOf::Total => {
+                    crate::sql::engine::index_bytes(r, oid) as i64
+                }
+                SizeOf::Indexes => 0,
+            }));
+        }
+    }
+    Ok(Value::Null)
+}
+
+/// pg_database_size(name): the memory of every table and index of the database;
+/// pg_tablespace_size(oid): of every database (there is one tablespace).
+fn database_size(s: &mut dyn SessionCtx, arg: Option<&Value>) -> PgResult<Value> {
+    let database = match arg {
+        None | Some(Value::Null) => return Ok(Value::Null),
+        Some(Value::Text(n)) => {
+            if !s.instance().database_names().iter().any(|(d, _)| d == n) {
+                return Err(PgError::new(
+                    code::INVALID_CATALOG_NAME,
+                    format!("database \"{n}\" does not exist"),
+                ));
+            }
+            Some(n.clone())
+        }
+        Some(_) => None,
+    };
+    let snap = s.catalog_snapshot()?;
+    let total: u64 = s
+        .instance()
+        .catalog
+        .visible(&snap)
+        .into_iter()
+        .filter(|r| r.kind == RelKind::Table)
+        .filter(|r| database.as_ref().is_none_or(|d| *d == r.name.database))
+        .map(|r| {
+            crate::sql::engine::heap_bytes(&r)
+                + r.indexes
+                    .iter()
+                    .map(|i| crate::sql::engine::index_bytes(&r, i.oid))
+                    .sum::<u64>()
+        })
+        .sum();
+    Ok(Value::Int8(total as i64))
 }
 
 /// pg_function_is_visible: a built-in function is; a created one when its schema is in the
