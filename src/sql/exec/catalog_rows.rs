@@ -99,6 +99,18 @@ pub(super) fn created_namespaces(cx: &mut EvalCx) -> Vec<(u32, String, u32)> {
         .collect()
 }
 
+/// The unique index of table `ref_table` a foreign key referencing its `ref_columns` rests on
+/// (pg_constraint.conindid), among `rels`.
+pub(super) fn fk_index<'a>(
+    rels: &'a [Arc<Rel>],
+    ref_table: u32,
+    ref_columns: &[usize],
+) -> Option<&'a crate::catalog::IndexDef> {
+    let parent = rels.iter().find(|p| p.oid == ref_table)?;
+    let (i, _) = super::foreign_key::unique_index_for(parent, ref_columns)?;
+    parent.indexes.get(i)
+}
+
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
@@ -113,7 +125,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if let Some(rows) = super::catalog_views::rows(oid, cx) {
         return Some(rows);
     }
-    if let Some(rows) = super::catalog_info_schema::rows(oid, cx) {
+    if let Some(rows) = super::info_schema::rows(oid, cx) {
         return Some(rows);
     }
     let created = if matches!(oid, 1259 | 2606) {
@@ -358,7 +370,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         // pg_constraint
         2606 => {
             let mut out = Vec::new();
-            for r in rels().iter().filter(|r| r.kind == RelKind::Table) {
+            let all = rels();
+            for r in all.iter().filter(|r| r.kind == RelKind::Table) {
                 for k in &r.constraints {
                     let (contype, index, cols): (char, u32, Vec<i16>) = match &k.kind {
                         ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
@@ -390,12 +403,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             match_full,
                             ..
                         } => {
-                            let parent = rels().iter().find(|p| p.oid == *ref_table).cloned();
-                            let index = parent
-                                .as_ref()
-                                .and_then(|p| super::foreign_key::unique_index_for(p, ref_columns))
-                                .and_then(|(i, _)| parent.as_ref().map(|p| p.indexes[i].oid))
-                                .unwrap_or(0);
+                            let index =
+                                fk_index(&all, *ref_table, ref_columns).map_or(0, |d| d.oid);
                             let keys: Vec<i16> =
                                 ref_columns.iter().map(|&c| c as i16 + 1).collect();
                             let m = if *match_full { 'f' } else { 's' };
@@ -593,7 +602,7 @@ fn description_rows(oid: u32, cx: &mut EvalCx) -> Vec<Row> {
 /// Whether a column has a default in pg_attrdef: PostgreSQL stores none for `DEFAULT NULL`.
 /// Whether pg_attribute shows a default for the column (an identity column's nextval is
 /// internal, not a default; `DEFAULT NULL` is none).
-fn has_default(col: &crate::catalog::ColumnDef) -> bool {
+pub(super) fn has_default(col: &crate::catalog::ColumnDef) -> bool {
     col.identity.is_none()
         && col
             .default
