@@ -14,6 +14,11 @@ use super::Relation;
 /// The information_schema views threadgres builds.
 pub(super) const INFORMATION_SCHEMA: &[Relation] = &[
     Relation {
+        name: "information_schema_catalog_name",
+        oid: 13227,
+        columns: &[("catalog_name", 19)],
+    },
+    Relation {
         name: "check_constraints",
         oid: 13260,
         columns: &[
@@ -21,6 +26,20 @@ pub(super) const INFORMATION_SCHEMA: &[Relation] = &[
             ("constraint_schema", 19),
             ("constraint_name", 19),
             ("check_clause", 1043),
+        ],
+    },
+    Relation {
+        name: "column_privileges",
+        oid: 13285,
+        columns: &[
+            ("grantor", 19),
+            ("grantee", 19),
+            ("table_catalog", 19),
+            ("table_schema", 19),
+            ("table_name", 19),
+            ("column_name", 19),
+            ("privilege_type", 1043),
+            ("is_grantable", 1043),
         ],
     },
     Relation {
@@ -85,6 +104,11 @@ pub(super) const INFORMATION_SCHEMA: &[Relation] = &[
             ("constraint_schema", 19),
             ("constraint_name", 19),
         ],
+    },
+    Relation {
+        name: "enabled_roles",
+        oid: 13325,
+        columns: &[("role_name", 19)],
     },
     Relation {
         name: "key_column_usage",
@@ -152,6 +176,20 @@ pub(super) const INFORMATION_SCHEMA: &[Relation] = &[
             ("match_option", 1043),
             ("update_rule", 1043),
             ("delete_rule", 1043),
+        ],
+    },
+    Relation {
+        name: "role_column_grants",
+        oid: 13344,
+        columns: &[
+            ("grantor", 19),
+            ("grantee", 19),
+            ("table_catalog", 19),
+            ("table_schema", 19),
+            ("table_name", 19),
+            ("column_name", 19),
+            ("privilege_type", 1043),
+            ("is_grantable", 1043),
         ],
     },
     Relation {
@@ -288,6 +326,34 @@ pub(super) const INFORMATION_SCHEMA: &[Relation] = &[
             ("initially_deferred", 1043),
             ("enforced", 1043),
             ("nulls_distinct", 1043),
+        ],
+    },
+    Relation {
+        name: "table_privileges",
+        oid: 13416,
+        columns: &[
+            ("grantor", 19),
+            ("grantee", 19),
+            ("table_catalog", 19),
+            ("table_schema", 19),
+            ("table_name", 19),
+            ("privilege_type", 1043),
+            ("is_grantable", 1043),
+            ("with_hierarchy", 1043),
+        ],
+    },
+    Relation {
+        name: "role_table_grants",
+        oid: 13421,
+        columns: &[
+            ("grantor", 19),
+            ("grantee", 19),
+            ("table_catalog", 19),
+            ("table_schema", 19),
+            ("table_name", 19),
+            ("privilege_type", 1043),
+            ("is_grantable", 1043),
+            ("with_hierarchy", 1043),
         ],
     },
     Relation {

@@ -1,12 +1,14 @@
 -- Differential SQL cases: information_schema's views as ORMs and schema tools read them
 -- (issue 31): columns, schemata, views, table_constraints, key_column_usage,
 -- referential_constraints, constraint_column_usage, check_constraints, sequences, routines,
--- parameters and triggers, for objects the cases make (prefixed is_; each case drops what it
--- makes). The views' columns are of domains in PostgreSQL (sql_identifier, character_data,
--- yes_or_no, cardinal_number), of their base types in threadgres, so the cases cast them to
--- text or int. Names made of OIDs (a NOT NULL column's constraint, a routine's specific_name)
--- are masked: the two servers number objects differently. Views are not automatically
--- updatable in threadgres, so the cases' views are ones PostgreSQL cannot update either.
+-- parameters, triggers and the privilege views (table_privileges, column_privileges,
+-- role_*_grants, enabled_roles), for objects the cases make (prefixed is_; each case drops
+-- what it makes). The views' columns are of domains in PostgreSQL (sql_identifier,
+-- character_data, yes_or_no, cardinal_number), of their base types in threadgres, so the cases
+-- cast them to text or int8. Names made of OIDs (a NOT NULL column's constraint, a routine's
+-- specific_name) are masked: the two servers number objects differently. Views are not
+-- automatically updatable in threadgres, so the cases' views are ones PostgreSQL cannot update
+-- either.
 
 -- name: is_columns_types
 DROP TABLE IF EXISTS is_types;
@@ -159,3 +161,31 @@ RESET ROLE;
 DROP SCHEMA is_sa;
 DROP SCHEMA is_sb;
 DROP ROLE is_r2;
+
+-- name: is_privilege_views
+DROP TABLE IF EXISTS is_g1, is_g2;
+DROP ROLE IF EXISTS is_g_reader;
+DROP ROLE IF EXISTS is_g_writer;
+CREATE ROLE is_g_reader;
+CREATE ROLE is_g_writer;
+CREATE TABLE is_g1 (a int, b text);
+CREATE TABLE is_g2 (x int);
+GRANT SELECT ON is_g1 TO is_g_reader;
+GRANT INSERT, UPDATE ON is_g1 TO is_g_writer WITH GRANT OPTION;
+GRANT SELECT (b), REFERENCES (a) ON is_g1 TO is_g_writer;
+GRANT SELECT ON is_g2 TO PUBLIC;
+SELECT grantor::text, grantee::text, table_name::text, privilege_type::text, is_grantable::text, with_hierarchy::text FROM information_schema.table_privileges WHERE table_name LIKE 'is\_g%' ORDER BY 3, 2, 4;
+SELECT grantor::text, grantee::text, table_name::text, column_name::text, privilege_type::text, is_grantable::text FROM information_schema.column_privileges WHERE table_name LIKE 'is\_g%' ORDER BY 3, 4, 2, 5;
+SELECT grantee::text, table_name::text, privilege_type::text FROM information_schema.role_table_grants WHERE table_name LIKE 'is\_g%' ORDER BY 2, 1, 3;
+SET ROLE is_g_writer;
+SELECT grantor::text, grantee::text, table_name::text, privilege_type::text, is_grantable::text FROM information_schema.table_privileges WHERE table_name LIKE 'is\_g%' ORDER BY 3, 2, 4;
+SELECT grantee::text, table_name::text, column_name::text, privilege_type::text FROM information_schema.column_privileges WHERE table_name LIKE 'is\_g%' ORDER BY 2, 3, 1, 4;
+SELECT grantee::text, table_name::text, privilege_type::text FROM information_schema.role_table_grants WHERE table_name LIKE 'is\_g%' ORDER BY 2, 1, 3;
+SELECT grantee::text, column_name::text, privilege_type::text FROM information_schema.role_column_grants WHERE table_name LIKE 'is\_g%' ORDER BY 2, 1, 3;
+SELECT role_name::text FROM information_schema.enabled_roles ORDER BY 1;
+SELECT catalog_name::text = current_database() FROM information_schema.information_schema_catalog_name;
+RESET ROLE;
+SELECT role_name::text FROM information_schema.enabled_roles WHERE role_name LIKE 'is\_g%' ORDER BY 1;
+DROP TABLE is_g1, is_g2;
+DROP ROLE is_g_reader;
+DROP ROLE is_g_writer;

@@ -15,10 +15,13 @@
 //! only (PostgreSQL's also list pg_catalog's and information_schema's).
 //!
 //! One file per group: `tables` (tables, views, schemata), `columns`, `constraints` (the five
-//! constraint views), `routines` (sequences, routines, parameters, triggers).
+//! constraint views), `routines` (sequences, routines, parameters, triggers), `privileges`
+//! (table_privileges, column_privileges, role_table_grants, role_column_grants, enabled_roles,
+//! information_schema_catalog_name).
 
 mod columns;
 mod constraints;
+mod privileges;
 mod routines;
 mod tables;
 
@@ -50,6 +53,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         routines::ROUTINES => routines::routines(cx),
         routines::PARAMETERS => routines::parameters(cx),
         routines::TRIGGERS => routines::triggers(cx),
+        privileges::CATALOG_NAME => privileges::catalog_name(cx),
+        privileges::ENABLED_ROLES => privileges::enabled_roles(cx),
+        privileges::TABLE_PRIVILEGES => privileges::table_privileges(cx, false),
+        privileges::ROLE_TABLE_GRANTS => privileges::table_privileges(cx, true),
+        privileges::COLUMN_PRIVILEGES => privileges::column_privileges(cx, false),
+        privileges::ROLE_COLUMN_GRANTS => privileges::column_privileges(cx, true),
         _ => return None,
     };
     Some(out)
