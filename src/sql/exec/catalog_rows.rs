@@ -111,6 +111,21 @@ pub(super) fn fk_index<'a>(
     parent.indexes.get(i)
 }
 
+/// pg_constraint.conkey: the positions (0-based) of the columns a primary key, unique
+/// constraint or foreign key constrains, in key order; none for a CHECK.
+pub(super) fn constraint_columns(r: &Rel, k: &crate::catalog::ConstraintDef) -> Vec<usize> {
+    match &k.kind {
+        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => r
+            .indexes
+            .iter()
+            .find(|d| d.oid == *index)
+            .map(|d| d.columns.clone())
+            .unwrap_or_default(),
+        ConstraintKind::ForeignKey { columns, .. } => columns.clone(),
+        ConstraintKind::Check { .. } => Vec::new(),
+    }
+}
+
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
@@ -373,25 +388,16 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             let all = rels();
             for r in all.iter().filter(|r| r.kind == RelKind::Table) {
                 for k in &r.constraints {
-                    let (contype, index, cols): (char, u32, Vec<i16>) = match &k.kind {
-                        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
-                            let def = r.indexes.iter().find(|d| d.oid == *index);
-                            (
-                                if matches!(k.kind, ConstraintKind::PrimaryKey { .. }) {
-                                    'p'
-                                } else {
-                                    'u'
-                                },
-                                *index,
-                                def.map(|d| d.columns.iter().map(|&c| c as i16 + 1).collect())
-                                    .unwrap_or_default(),
-                            )
-                        }
-                        ConstraintKind::Check { .. } => ('c', 0, Vec::new()),
-                        ConstraintKind::ForeignKey { columns, .. } => {
-                            ('f', 0, columns.iter().map(|&c| c as i16 + 1).collect())
-                        }
+                    let (contype, index) = match &k.kind {
+                        ConstraintKind::PrimaryKey { index } => ('p', *index),
+                        ConstraintKind::Unique { index } => ('u', *index),
+                        ConstraintKind::Check { .. } => ('c', 0),
+                        ConstraintKind::ForeignKey { .. } => ('f', 0),
                     };
+                    let cols: Vec<i16> = constraint_columns(r, k)
+                        .into_iter()
+                        .map(|c| c as i16 + 1)
+                        .collect();
                     // A foreign key's referenced side (PostgreSQL's conindid is the referenced
                     // table's unique index).
                     let (index, fk) = match &k.kind {

@@ -21,7 +21,7 @@ use crate::sql::func::session_fn::CatalogFn;
 use crate::sql::types::Value;
 use crate::sync::Arc;
 
-use super::super::catalog_rows::{build, fk_index};
+use super::super::catalog_rows::{build, constraint_columns, fk_index};
 use super::super::Row;
 use super::{cardinal, catalog_text, text, with_viewer, yes_no, Scope};
 
@@ -39,20 +39,6 @@ fn not_null_name(scope: &Scope, r: &Rel, attnum: usize) -> String {
         scope.schema_oid(&r.name.schema),
         r.oid
     )
-}
-
-/// pg_constraint.conkey: the constrained columns' positions (0-based), in key order.
-fn key_columns(r: &Rel, k: &ConstraintDef) -> Vec<usize> {
-    match &k.kind {
-        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => r
-            .indexes
-            .iter()
-            .find(|d| d.oid == *index)
-            .map(|d| d.columns.clone())
-            .unwrap_or_default(),
-        ConstraintKind::ForeignKey { columns, .. } => columns.clone(),
-        ConstraintKind::Check { .. } => Vec::new(),
-    }
 }
 
 fn tables_of(scope: &Scope) -> impl Iterator<Item = &Arc<Rel>> {
@@ -122,7 +108,7 @@ pub(super) fn key_column_usage(cx: &mut EvalCx) -> Vec<Row> {
                 .iter()
                 .filter(|k| !matches!(k.kind, ConstraintKind::Check { .. }))
             {
-                let cols = key_columns(r, k)
+                let cols = constraint_columns(r, k)
                     .into_iter()
                     .map(|c| (c, owner || v.column_priv(r, c as i16 + 1, want)))
                     .collect();
@@ -266,7 +252,11 @@ pub(super) fn constraint_column_usage(cx: &mut EvalCx) -> Vec<Row> {
                         uses.extend(ref_columns.iter().map(|&c| (p, c, r, &*k.name)));
                     }
                 }
-                _ => uses.extend(key_columns(r, k).into_iter().map(|c| (r, c, r, &*k.name))),
+                _ => uses.extend(
+                    constraint_columns(r, k)
+                        .into_iter()
+                        .map(|c| (r, c, r, &*k.name)),
+                ),
             }
         }
     }

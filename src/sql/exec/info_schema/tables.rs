@@ -119,12 +119,15 @@ pub(super) fn schemata(cx: &mut EvalCx) -> Vec<Row> {
         all.iter()
             .filter_map(|(_, name)| {
                 let info = crate::sql::privs::schema_info(v.catalog, v.who.snap, &scope.db, name)?;
-                let usable = crate::sql::privs::schema_mask(
-                    &v.who,
-                    v.who.role,
-                    &info,
-                    acl::CREATE | acl::USAGE,
-                ) != 0;
+                // Every right on a temporary schema is its own session's (schema_mask grants
+                // them to any temporary schema: only that session can reach it).
+                let usable = !v.other_temp(name)
+                    && crate::sql::privs::schema_mask(
+                        &v.who,
+                        v.who.role,
+                        &info,
+                        acl::CREATE | acl::USAGE,
+                    ) != 0;
                 (v.owns(info.owner) || usable).then(|| (name.clone(), info.owner))
             })
             .collect::<Vec<_>>()
