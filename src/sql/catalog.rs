@@ -11,13 +11,15 @@
 //! rows and the I/O functions they name.
 
 pub mod fixed;
+mod info_schema;
 pub mod operators;
 pub mod procs;
 mod relations;
 mod types;
 mod types_extra;
 
-use relations::{INFORMATION_SCHEMA, RELATIONS};
+use info_schema::INFORMATION_SCHEMA;
+use relations::RELATIONS;
 pub use types::{align_and_storage, proc_name, proc_oid, type_exists, type_oids, type_rows};
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.

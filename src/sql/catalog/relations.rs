@@ -890,25 +890,3 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
 ];
-
-/// The information_schema views threadgres builds (exec/catalog_info_schema.rs), found only by
-/// their schema-qualified name. The columns' domains (sql_identifier, character_data,
-/// yes_or_no) are given as their base types, name and varchar: threadgres has no domains.
-pub(super) const INFORMATION_SCHEMA: &[Relation] = &[Relation {
-    name: "tables",
-    oid: 13425,
-    columns: &[
-        ("table_catalog", 19),
-        ("table_schema", 19),
-        ("table_name", 19),
-        ("table_type", 1043),
-        ("self_referencing_column_name", 19),
-        ("reference_generation", 1043),
-        ("user_defined_type_catalog", 19),
-        ("user_defined_type_schema", 19),
-        ("user_defined_type_name", 19),
-        ("is_insertable_into", 1043),
-        ("is_typed", 1043),
-        ("commit_action", 1043),
-    ],
-}];

@@ -1020,8 +1020,8 @@ fn refresh_index_relations(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<()>
 
 /// Identifiers in an expression's text that are not function names or qualified names' tails:
 /// (start, end, name as PostgreSQL folds it). Used to find and rename a column's references in
-/// a stored CHECK expression.
-fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
+/// a stored CHECK expression, and by information_schema to find the columns a CHECK reads.
+pub(crate) fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
     identifier_tokens(text, false)
 }
 

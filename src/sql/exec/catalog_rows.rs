@@ -147,6 +147,33 @@ fn extension_rows(cx: &mut EvalCx) -> Vec<Row> {
     out
 }
 
+/// The unique index of table `ref_table` a foreign key referencing its `ref_columns` rests on
+/// (pg_constraint.conindid), among `rels`.
+pub(super) fn fk_index<'a>(
+    rels: &'a [Arc<Rel>],
+    ref_table: u32,
+    ref_columns: &[usize],
+) -> Option<&'a crate::catalog::IndexDef> {
+    let parent = rels.iter().find(|p| p.oid == ref_table)?;
+    let (i, _) = super::foreign_key::unique_index_for(parent, ref_columns)?;
+    parent.indexes.get(i)
+}
+
+/// pg_constraint.conkey: the positions (0-based) of the columns a primary key, unique
+/// constraint or foreign key constrains, in key order; none for a CHECK.
+pub(super) fn constraint_columns(r: &Rel, k: &crate::catalog::ConstraintDef) -> Vec<usize> {
+    match &k.kind {
+        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => r
+            .indexes
+            .iter()
+            .find(|d| d.oid == *index)
+            .map(|d| d.columns.clone())
+            .unwrap_or_default(),
+        ConstraintKind::ForeignKey { columns, .. } => columns.clone(),
+        ConstraintKind::Check { .. } => Vec::new(),
+    }
+}
+
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
@@ -164,7 +191,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if let Some(rows) = super::catalog_views::rows(oid, cx) {
         return Some(rows);
     }
-    if let Some(rows) = super::catalog_info_schema::rows(oid, cx) {
+    if let Some(rows) = super::info_schema::rows(oid, cx) {
         return Some(rows);
     }
     let created = if matches!(oid, 1259 | 2606) {
@@ -409,27 +436,19 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         // pg_constraint
         2606 => {
             let mut out = Vec::new();
-            for r in rels().iter().filter(|r| r.kind == RelKind::Table) {
+            let all = rels();
+            for r in all.iter().filter(|r| r.kind == RelKind::Table) {
                 for k in &r.constraints {
-                    let (contype, index, cols): (char, u32, Vec<i16>) = match &k.kind {
-                        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
-                            let def = r.indexes.iter().find(|d| d.oid == *index);
-                            (
-                                if matches!(k.kind, ConstraintKind::PrimaryKey { .. }) {
-                                    'p'
-                                } else {
-                                    'u'
-                                },
-                                *index,
-                                def.map(|d| d.columns.iter().map(|&c| c as i16 + 1).collect())
-                                    .unwrap_or_default(),
-                            )
-                        }
-                        ConstraintKind::Check { .. } => ('c', 0, Vec::new()),
-                        ConstraintKind::ForeignKey { columns, .. } => {
-                            ('f', 0, columns.iter().map(|&c| c as i16 + 1).collect())
-                        }
+                    let (contype, index) = match &k.kind {
+                        ConstraintKind::PrimaryKey { index } => ('p', *index),
+                        ConstraintKind::Unique { index } => ('u', *index),
+                        ConstraintKind::Check { .. } => ('c', 0),
+                        ConstraintKind::ForeignKey { .. } => ('f', 0),
                     };
+                    let cols: Vec<i16> = constraint_columns(r, k)
+                        .into_iter()
+                        .map(|c| c as i16 + 1)
+                        .collect();
                     // A foreign key's referenced side (PostgreSQL's conindid is the referenced
                     // table's unique index).
                     let (index, fk) = match &k.kind {
@@ -441,12 +460,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             match_full,
                             ..
                         } => {
-                            let parent = rels().iter().find(|p| p.oid == *ref_table).cloned();
-                            let index = parent
-                                .as_ref()
-                                .and_then(|p| super::foreign_key::unique_index_for(p, ref_columns))
-                                .and_then(|(i, _)| parent.as_ref().map(|p| p.indexes[i].oid))
-                                .unwrap_or(0);
+                            let index =
+                                fk_index(&all, *ref_table, ref_columns).map_or(0, |d| d.oid);
                             let keys: Vec<i16> =
                                 ref_columns.iter().map(|&c| c as i16 + 1).collect();
                             let m = if *match_full { 'f' } else { 's' };
@@ -661,7 +676,7 @@ fn description_rows(oid: u32, cx: &mut EvalCx) -> Vec<Row> {
 /// Whether a column has a default in pg_attrdef: PostgreSQL stores none for `DEFAULT NULL`.
 /// Whether pg_attribute shows a default for the column (an identity column's nextval is
 /// internal, not a default; `DEFAULT NULL` is none).
-fn has_default(col: &crate::catalog::ColumnDef) -> bool {
+pub(super) fn has_default(col: &crate::catalog::ColumnDef) -> bool {
     col.identity.is_none()
         && col
             .default

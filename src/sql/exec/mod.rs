@@ -77,7 +77,6 @@ macro_rules! opened_from {
 
 mod aggregate;
 mod bounds;
-mod catalog_info_schema;
 mod catalog_procs;
 mod catalog_roles;
 mod catalog_rows;
@@ -94,6 +93,7 @@ mod hash_join;
 mod hba_rules;
 pub mod index_keys;
 mod index_range;
+mod info_schema;
 mod join;
 mod keys;
 mod limit;

@@ -337,7 +337,7 @@ pub fn acldefault(cx: &mut dyn SessionCtx, args: &[Value]) -> PgResult<Value> {
 }
 
 /// PostgreSQL's names of the privilege bits, in bit order (aclexplode's privilege_type).
-const PRIVILEGE_NAMES: [&str; 14] = [
+pub(crate) const PRIVILEGE_NAMES: [&str; 14] = [
     "INSERT",
     "SELECT",
     "UPDATE",
