@@ -194,7 +194,7 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             }
         })
         .collect();
-    super::create_table(
+    super::create_table::create_table(
         &CreateTable {
             schema: schema.clone(),
             name: c.name.clone(),
