@@ -1,7 +1,7 @@
 //! pg_proc's rows: the built-in functions' (`sql::catalog::procs`) and those of the functions
 //! and procedures CREATE FUNCTION made that the statement's catalog snapshot sees.
 
-use super::catalog_rows::{build, created_namespaces};
+use super::catalog_rows::{build, created_namespaces, schema_oid};
 use super::{EvalCx, Row};
 use crate::catalog::functions::FunctionDef;
 use crate::sql::catalog as builtin;
@@ -12,7 +12,6 @@ const INTERNAL_LANGUAGE: u32 = 12;
 const C_LANGUAGE: u32 = 13;
 const SQL_LANGUAGE: u32 = 14;
 const PLPGSQL_LANGUAGE: u32 = 13563;
-const PUBLIC_OID: u32 = 2200;
 
 fn text_array(items: impl Iterator<Item = String>) -> Value {
     Value::Array(Box::new(Array::one_dim(
@@ -40,10 +39,7 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
     let spaces = created_namespaces(cx);
     for f in funcs {
         let d: &FunctionDef = &f.def;
-        let nsp = spaces
-            .iter()
-            .find(|(_, n, _)| *n == d.schema)
-            .map_or(PUBLIC_OID, |(o, _, _)| *o);
+        let nsp = schema_oid(&spaces, &d.schema);
         let all_in = d.args.iter().all(|a| a.mode == 'i');
         let inputs = d.input_types();
         out.push(build(1255, |c| match c {

@@ -112,16 +112,17 @@ fn extensions(cx: &mut EvalCx) -> Vec<Arc<crate::catalog::extensions::Extension>
         .visible(Some(&db), &snap)
 }
 
-/// A schema's OID by name: a built-in schema's or a created one's (0 if gone).
-fn schema_oid(spaces: &[(u32, String, u32)], name: &str) -> u32 {
+/// A schema's OID by name: a built-in schema's or one of `created`'s (public for a name
+/// neither has: the object's schema went away under it).
+pub(super) fn schema_oid(created: &[(u32, String, u32)], name: &str) -> u32 {
     builtin::namespace_oid(name)
         .or_else(|| {
-            spaces
+            created
                 .iter()
                 .find(|(_, n, _)| n == name)
                 .map(|(o, _, _)| *o)
         })
-        .unwrap_or(0)
+        .unwrap_or(PUBLIC_OID)
 }
 
 /// pg_extension: plpgsql (every database has it) and the extensions CREATE EXTENSION
@@ -199,12 +200,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     } else {
         Vec::new()
     };
-    let nsp = |schema: &str| {
-        created
-            .iter()
-            .find(|(_, n, _)| n == schema)
-            .map_or(PUBLIC_OID, |(o, _, _)| *o)
-    };
+    let nsp = |schema: &str| schema_oid(&created, schema);
     let names = if matches!(oid, 1259 | 1249) {
         role_names(cx)
     } else {

@@ -7,15 +7,13 @@
 use crate::sql::exec::EvalCx;
 use crate::sql::types::Value;
 
-use super::catalog_rows::{created_namespaces, visible_relations};
+use super::catalog_rows::{created_namespaces, schema_oid, visible_relations};
 use super::Row;
 
 /// pg_type's OID (the rows are built by its column names).
 const PG_TYPE: u32 = 1247;
 /// pg_enum's OID.
 const PG_ENUM: u32 = 3501;
-/// pg_namespace's OID of `public`.
-const PUBLIC_OID: u32 = 2200;
 
 fn ch(c: char) -> Value {
     Value::Text(c.to_string())
@@ -40,17 +38,6 @@ fn user_types(cx: &mut EvalCx) -> Vec<crate::sync::Arc<crate::catalog::types::Us
         .visible(Some(&db), &snap)
 }
 
-/// pg_namespace OID of `schema` among the created ones (public otherwise).
-fn nsp_of(created: &[(u32, String, u32)], schema: &str) -> u32 {
-    if schema == "pg_catalog" {
-        return 11;
-    }
-    created
-        .iter()
-        .find(|(_, n, _)| n == schema)
-        .map_or(PUBLIC_OID, |(o, _, _)| *o)
-}
-
 /// pg_type's rows of enums (typtype 'e', category 'E') and their array types.
 fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
     let types = user_types(cx);
@@ -60,7 +47,7 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
     let created = created_namespaces(cx);
     let mut out = Vec::new();
     for t in &types {
-        let schema = nsp_of(&created, &t.def.schema);
+        let schema = schema_oid(&created, &t.def.schema);
         let array = t.def.array_oid;
         // (oid, name, typtype, category, typlen, byval, elem, typarray, align, storage,
         // procs: typsubscript, typinput, typoutput, typreceive, typsend, typanalyze)
@@ -152,12 +139,7 @@ fn row_type_rows(cx: &mut EvalCx) -> Vec<Row> {
         return Vec::new();
     }
     let created = created_namespaces(cx);
-    let nsp = |schema: &str| {
-        created
-            .iter()
-            .find(|(_, n, _)| n == schema)
-            .map_or(PUBLIC_OID, |(o, _, _)| *o)
-    };
+    let nsp = |schema: &str| schema_oid(&created, schema);
     let catalog = &cx.session.instance().catalog;
     let mut out = Vec::new();
     for r in &rels {
