@@ -845,6 +845,32 @@ pub(super) const RELATIONS: &[Relation] = &[
             ("indexdef", 25),
         ],
     },
+    // The extensions CREATE EXTENSION can install (sql/func/extension/).
+    Relation {
+        name: "pg_available_extensions",
+        oid: 12081,
+        columns: &[
+            ("name", 19),
+            ("default_version", 25),
+            ("installed_version", 25),
+            ("comment", 25),
+        ],
+    },
+    Relation {
+        name: "pg_available_extension_versions",
+        oid: 12085,
+        columns: &[
+            ("name", 19),
+            ("version", 25),
+            ("installed", 16),
+            ("superuser", 16),
+            ("trusted", 16),
+            ("relocatable", 16),
+            ("schema", 19),
+            ("requires", 1003),
+            ("comment", 25),
+        ],
+    },
     Relation {
         name: "pg_stat_wal",
         oid: 12293,

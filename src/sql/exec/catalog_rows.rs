@@ -175,6 +175,41 @@ pub(super) fn constraint_columns(r: &Rel, k: &crate::catalog::ConstraintDef) -> 
     }
 }
 
+/// pg_available_extensions and pg_available_extension_versions: the built-in extensions,
+/// one version each, with what the session's database has installed.
+fn available_extension_rows(oid: u32, cx: &mut EvalCx) -> Vec<Row> {
+    use crate::sql::func::extension::{EXTENSIONS, PLPGSQL};
+    let installed = extensions(cx);
+    let installed_version = |name: &str| {
+        if name == PLPGSQL.name {
+            return Some(PLPGSQL.version.to_string());
+        }
+        installed
+            .iter()
+            .find(|e| e.def.name == name)
+            .map(|e| e.def.version.clone())
+    };
+    let text = |s: &str| Value::Text(s.to_string());
+    EXTENSIONS
+        .iter()
+        .map(|e| {
+            let version = installed_version(e.name);
+            build(oid, |c| match c {
+                "name" => text(e.name),
+                "default_version" | "version" => text(e.version),
+                "installed_version" => version.clone().map_or(Value::Null, Value::Text),
+                "installed" => Value::Bool(version.is_some()),
+                // As PostgreSQL 15 marks these three.
+                "superuser" | "trusted" => Value::Bool(true),
+                "relocatable" => Value::Bool(e.relocatable),
+                "schema" if !e.relocatable => text("pg_catalog"),
+                "comment" => text(e.comment),
+                _ => Value::Null,
+            })
+        })
+        .collect()
+}
+
 /// Rows of catalog `oid` from the live schema; None for catalogs that stay empty.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
@@ -185,6 +220,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     }
     if oid == 3079 {
         return Some(extension_rows(cx));
+    }
+    if matches!(oid, 12081 | 12085) {
+        return Some(available_extension_rows(oid, cx));
     }
     if let Some(rows) = super::catalog_roles::rows(oid, cx) {
         return Some(rows);

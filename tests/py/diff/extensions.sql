@@ -116,3 +116,13 @@ SELECT pg_relation_size('ext_no_such_table');
 SELECT pg_database_size('ext_no_such_database');
 DROP TABLE ext_sz;
 DROP VIEW ext_szv;
+
+-- name: ext_available
+DROP EXTENSION IF EXISTS pgcrypto;
+DROP EXTENSION IF EXISTS "uuid-ossp";
+CREATE EXTENSION pgcrypto;
+SELECT * FROM pg_available_extensions WHERE name IN ('pgcrypto', 'uuid-ossp', 'plpgsql') ORDER BY name;
+SELECT * FROM pg_available_extension_versions WHERE name IN ('pgcrypto', 'uuid-ossp', 'plpgsql') ORDER BY name;
+SELECT name, installed_version IS NOT NULL FROM pg_available_extensions WHERE name = 'pgcrypto';
+DROP EXTENSION pgcrypto;
+SELECT name, installed_version FROM pg_available_extensions WHERE name = 'pgcrypto';
