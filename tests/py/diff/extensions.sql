@@ -126,3 +126,15 @@ SELECT * FROM pg_available_extension_versions WHERE name IN ('pgcrypto', 'uuid-o
 SELECT name, installed_version IS NOT NULL FROM pg_available_extensions WHERE name = 'pgcrypto';
 DROP EXTENSION pgcrypto;
 SELECT name, installed_version FROM pg_available_extensions WHERE name = 'pgcrypto';
+
+-- name: ext_fuzzystrmatch
+-- @errors
+DROP EXTENSION IF EXISTS fuzzystrmatch;
+CREATE EXTENSION fuzzystrmatch;
+SELECT levenshtein('kitten', 'sitting'), levenshtein('', 'abc'), levenshtein('abc', ''), levenshtein('', ''), levenshtein('kitten', 'sitting', 2, 3, 4), levenshtein('ñandú', 'nandu');
+SELECT levenshtein('GUMBO', 'GAMBOL', 1, 1, 0), levenshtein('abc', 'xyz', 0, 0, 5), levenshtein(repeat('ab', 127), repeat('ba', 127));
+SELECT soundex('Robert'), soundex('Rupert'), soundex('Tymczak'), soundex('Pfister'), soundex('Ashcraft'), soundex('Honeyman'), soundex(''), soundex('123'), soundex(' ash'), soundex('a-a'), soundex('ÄRobert');
+SELECT text_soundex('Lloyd'), difference('Robert', 'Rupert'), difference('Anne', 'Andrew'), difference('', 'x'), soundex(NULL) IS NULL;
+SELECT name, installed_version FROM pg_available_extensions WHERE name = 'fuzzystrmatch';
+SELECT levenshtein(repeat('a', 256), 'a');
+DROP EXTENSION fuzzystrmatch;

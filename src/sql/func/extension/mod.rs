@@ -14,6 +14,7 @@
 //! |-----------|------|-------------|
 //! | uuid-ossp | `uuid_ossp.rs` | uuid_generate_v1 / v1mc / v3 / v4 / v5, uuid_nil, uuid_ns_* |
 //! | pgcrypto | `pgcrypto.rs` | digest, hmac, crypt, gen_salt, gen_random_bytes, gen_random_uuid |
+//! | fuzzystrmatch | `fuzzystrmatch.rs` | levenshtein, soundex, text_soundex, difference |
 //!
 //! pgcrypto's PGP functions (pgp_sym_encrypt ...), raw encrypt / decrypt and armor are not
 //! built: its CREATE EXTENSION makes only the functions above, so a call of the others is
@@ -24,6 +25,7 @@
 //! The tables are static; every function bounds its own work (gen_random_bytes at 1,024
 //! bytes, bcrypt's cost at 31 as PostgreSQL's pgcrypto does).
 
+mod fuzzystrmatch;
 mod pgcrypto;
 mod uuid_ossp;
 
@@ -65,7 +67,12 @@ pub const PLPGSQL: ExtSpec = ExtSpec {
 };
 
 /// The extensions that can be installed, by name.
-pub const EXTENSIONS: &[ExtSpec] = &[pgcrypto::SPEC, PLPGSQL, uuid_ossp::SPEC];
+pub const EXTENSIONS: &[ExtSpec] = &[
+    fuzzystrmatch::SPEC,
+    pgcrypto::SPEC,
+    PLPGSQL,
+    uuid_ossp::SPEC,
+];
 
 /// The extension called `name`, if threadgres has it.
 pub fn available(name: &str) -> Option<&'static ExtSpec> {
@@ -75,5 +82,7 @@ pub fn available(name: &str) -> Option<&'static ExtSpec> {
 /// The Rust function behind symbol `symbol`: the body of an extension's function, or of a
 /// superuser's `CREATE FUNCTION ... LANGUAGE internal AS 'symbol'`.
 pub fn internal(symbol: &str) -> Option<ScalarFn> {
-    pgcrypto::symbol(symbol).or_else(|| uuid_ossp::symbol(symbol))
+    pgcrypto::symbol(symbol)
+        .or_else(|| uuid_ossp::symbol(symbol))
+        .or_else(|| fuzzystrmatch::symbol(symbol))
 }
