@@ -449,6 +449,47 @@ pub fn names_of(nodes: &[protobuf::Node]) -> Vec<String> {
         .collect()
 }
 
+/// Identifiers in an expression's text that are not function names or qualified names' tails:
+/// (start, end, name as PostgreSQL folds it). Used to find and rename a column's references in
+/// a stored CHECK expression, and by information_schema to find the columns a CHECK reads.
+pub(crate) fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
+    identifier_tokens(text, false)
+}
+
+/// The identifiers of a statement's or expression's text that are not function names, with
+/// or without the tails of qualified names (`s.t`, `t.c`).
+pub(crate) fn identifier_tokens(text: &str, tails: bool) -> Vec<(usize, usize, String)> {
+    use protobuf::{KeywordKind as K, Token as T};
+    let Ok(scan) = pg_query::scan(text) else {
+        return Vec::new();
+    };
+    let toks = &scan.tokens;
+    let mut out = Vec::new();
+    for (i, tk) in toks.iter().enumerate() {
+        let is_ident = tk.token == T::Ident as i32
+            || tk.keyword_kind == K::UnreservedKeyword as i32
+            || tk.keyword_kind == K::ColNameKeyword as i32;
+        if !is_ident {
+            continue;
+        }
+        let call = toks
+            .get(i + 1)
+            .is_some_and(|n| n.token == T::Ascii40 as i32);
+        let qualified_tail = !tails && i > 0 && toks[i - 1].token == T::Ascii46 as i32;
+        if call || qualified_tail {
+            continue;
+        }
+        let (s, e) = (tk.start as usize, tk.end as usize);
+        let Some(raw) = text.get(s..e) else { continue };
+        let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(q) => q.replace("\"\"", "\""),
+            None => raw.to_lowercase(),
+        };
+        out.push((s, e, name));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -784,9 +784,9 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
                     !gone.contains(index)
                 }
-                ConstraintKind::Check { expr } => {
-                    !identifiers(expr).iter().any(|(_, _, n)| n == name)
-                }
+                ConstraintKind::Check { expr } => !crate::sql::parser::identifiers(expr)
+                    .iter()
+                    .any(|(_, _, n)| n == name),
                 ConstraintKind::ForeignKey { columns, .. } => !columns.contains(&pos),
             });
         }
@@ -1018,51 +1018,10 @@ fn refresh_index_relations(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<()>
     Ok(())
 }
 
-/// Identifiers in an expression's text that are not function names or qualified names' tails:
-/// (start, end, name as PostgreSQL folds it). Used to find and rename a column's references in
-/// a stored CHECK expression, and by information_schema to find the columns a CHECK reads.
-pub(crate) fn identifiers(text: &str) -> Vec<(usize, usize, String)> {
-    identifier_tokens(text, false)
-}
-
-/// The identifiers of a statement's or expression's text that are not function names, with
-/// or without the tails of qualified names (`s.t`, `t.c`).
-fn identifier_tokens(text: &str, tails: bool) -> Vec<(usize, usize, String)> {
-    use protobuf::{KeywordKind as K, Token as T};
-    let Ok(scan) = pg_query::scan(text) else {
-        return Vec::new();
-    };
-    let toks = &scan.tokens;
-    let mut out = Vec::new();
-    for (i, tk) in toks.iter().enumerate() {
-        let is_ident = tk.token == T::Ident as i32
-            || tk.keyword_kind == K::UnreservedKeyword as i32
-            || tk.keyword_kind == K::ColNameKeyword as i32;
-        if !is_ident {
-            continue;
-        }
-        let call = toks
-            .get(i + 1)
-            .is_some_and(|n| n.token == T::Ascii40 as i32);
-        let qualified_tail = !tails && i > 0 && toks[i - 1].token == T::Ascii46 as i32;
-        if call || qualified_tail {
-            continue;
-        }
-        let (s, e) = (tk.start as usize, tk.end as usize);
-        let Some(raw) = text.get(s..e) else { continue };
-        let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            Some(q) => q.replace("\"\"", "\""),
-            None => raw.to_lowercase(),
-        };
-        out.push((s, e, name));
-    }
-    out
-}
-
 /// `text` with every reference to column `old` naming `new` instead.
 fn rename_in_expr(text: &str, old: &str, new: &str) -> String {
     let mut out = text.to_string();
-    for (s, e, name) in identifiers(text).into_iter().rev() {
+    for (s, e, name) in crate::sql::parser::identifiers(text).into_iter().rev() {
         if name == old {
             out.replace_range(s..e, &crate::sql::quote::quote_ident(new));
         }
@@ -1076,7 +1035,10 @@ fn rename_in_expr(text: &str, old: &str, new: &str) -> String {
 /// like the table) are renamed too: an approximation.
 pub(super) fn rename_in_query(text: &str, old: &str, new: &str) -> String {
     let mut out = text.to_string();
-    for (s, e, name) in identifier_tokens(text, true).into_iter().rev() {
+    for (s, e, name) in crate::sql::parser::identifier_tokens(text, true)
+        .into_iter()
+        .rev()
+    {
         if name == old {
             out.replace_range(s..e, &crate::sql::quote::quote_ident(new));
         }
@@ -1277,7 +1239,7 @@ mod tests {
             rename_in_expr("((a > 1) AND (abs(a) < t.a) AND (\"a\" <> b))", "a", "New"),
             "((\"New\" > 1) AND (abs(\"New\") < t.a) AND (\"New\" <> b))"
         );
-        let names: Vec<String> = identifiers("(x > length(y))")
+        let names: Vec<String> = crate::sql::parser::identifiers("(x > length(y))")
             .into_iter()
             .map(|(_, _, n)| n)
             .collect();

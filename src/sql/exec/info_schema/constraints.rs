@@ -223,7 +223,7 @@ pub(super) fn referential_constraints(cx: &mut EvalCx) -> Vec<Row> {
 /// The live columns of `r` a CHECK expression's text names (pg_depend's column
 /// dependencies of the constraint), in column order.
 fn check_columns(r: &Rel, expr: &str) -> Vec<usize> {
-    let names = crate::sql::ddl::alter::identifiers(expr);
+    let names = crate::sql::parser::identifiers(expr);
     r.live_columns()
         .filter(|(_, c)| names.iter().any(|(_, _, n)| *n == c.name))
         .map(|(i, _)| i)
