@@ -820,6 +820,31 @@ fn missing_relation_debug(schema: &str, name: &str) -> PgError {
     PgError::debug(1, code::UNDEFINED_TABLE, what)
 }
 
+/// 2BP01 for a DROP of `what` ("type mood", "table t") without CASCADE while `lines` ("x
+/// depends on ...") depend on it.
+fn dependents_exist(what: &str, lines: &[String]) -> PgError {
+    PgError::new(
+        code::DEPENDENT_OBJECTS_STILL_EXIST,
+        format!("cannot drop {what} because other objects depend on it"),
+    )
+    .with_detail(lines.join("\n"))
+    .with_hint("Use DROP ... CASCADE to drop the dependent objects too.")
+}
+
+/// The NOTICE of a DROP ... CASCADE that takes `count` objects with it: the one line of
+/// `drops` ("drop cascades to ..."), or the count with the lines as its detail (`drops` may
+/// be cut shorter than `count`).
+fn cascade_notice(count: usize, drops: &[String]) -> PgError {
+    match drops {
+        [one] if count == 1 => notice(one.clone(), code::SUCCESSFUL_COMPLETION),
+        _ => notice(
+            format!("drop cascades to {count} other objects"),
+            code::SUCCESSFUL_COMPLETION,
+        )
+        .with_detail(drops.join("\n")),
+    }
+}
+
 fn notice(msg: String, sqlstate: &'static str) -> PgError {
     PgError::notice(sqlstate, msg)
 }

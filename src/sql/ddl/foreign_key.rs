@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use pg_query::protobuf;
 
-use super::{find_locked, names_of, notice, rel_name, replace};
+use super::{find_locked, names_of, rel_name, replace};
 use crate::catalog::{ColumnDef, ConstraintDef, ConstraintKind, IndexDef, Oid, RelKind};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
@@ -321,31 +321,16 @@ pub fn before_drop(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>], cascade: bool) 
             })
             .collect();
         if !cascade {
-            return Err(PgError::new(
-                code::DEPENDENT_OBJECTS_STILL_EXIST,
-                format!(
-                    "cannot drop table {} because other objects depend on it",
-                    t.name.name
-                ),
-            )
-            .with_detail(lines.join("\n"))
-            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+            return Err(super::dependents_exist(
+                &format!("table {}", t.name.name),
+                &lines,
+            ));
         }
         let drops: Vec<String> = deps
             .iter()
             .map(|(c, r)| format!("drop cascades to constraint {c} on table {}", r.name.name))
             .collect();
-        if drops.len() == 1 {
-            cx.notice(notice(drops[0].clone(), code::SUCCESSFUL_COMPLETION));
-        } else {
-            cx.notice(
-                notice(
-                    format!("drop cascades to {} other objects", drops.len()),
-                    code::SUCCESSFUL_COMPLETION,
-                )
-                .with_detail(drops.join("\n")),
-            );
-        }
+        cx.notice(super::cascade_notice(drops.len(), &drops));
         // Each referencing table loses its constraints (one new version per table).
         let mut done: Vec<Oid> = Vec::new();
         for (_, r) in &deps {

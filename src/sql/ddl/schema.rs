@@ -213,12 +213,7 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                         .iter()
                         .map(|t| format!("type {}.{} depends on {why}", name, t.def.name))
                         .collect();
-                    return Err(PgError::new(
-                        code::DEPENDENT_OBJECTS_STILL_EXIST,
-                        format!("cannot drop schema {name} because other objects depend on it"),
-                    )
-                    .with_detail(lines.join("\n"))
-                    .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+                    return Err(super::dependents_exist(&format!("schema {name}"), &lines));
                 }
                 let list_is_empty = members.is_empty();
                 let start = members.into_iter().map(|r| (r, why.clone())).collect();
@@ -230,15 +225,7 @@ pub fn execute(s: &SchemaDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                             .iter()
                             .map(|t| format!("drop cascades to type {}.{}", name, t.def.name))
                             .collect();
-                        let n = match what.as_slice() {
-                            [one] => notice(one.clone(), code::SUCCESSFUL_COMPLETION),
-                            _ => notice(
-                                format!("drop cascades to {} other objects", what.len()),
-                                code::SUCCESSFUL_COMPLETION,
-                            )
-                            .with_detail(what.join("\n")),
-                        };
-                        cx.notice(n);
+                        cx.notice(super::cascade_notice(what.len(), &what));
                     }
                     let (cell, cid) = cx.writer("DROP SCHEMA")?;
                     let snap = cx.catalog_snapshot()?;

@@ -833,39 +833,20 @@ fn drop_sequence(cx: &mut dyn SessionCtx, seq: &Arc<Rel>, cascade: bool) -> PgRe
             })
             .collect();
         if !cascade {
-            return Err(PgError::new(
-                code::DEPENDENT_OBJECTS_STILL_EXIST,
-                format!("cannot drop sequence {name} because other objects depend on it"),
-            )
-            .with_detail(
-                lines
-                    .iter()
-                    .map(|l| format!("{l} depends on sequence {name}"))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )
-            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
-        }
-        if lines.len() == 1 {
-            cx.notice(notice(
-                format!("drop cascades to {}", lines[0]),
-                code::SUCCESSFUL_COMPLETION,
+            let detail: Vec<String> = lines
+                .iter()
+                .map(|l| format!("{l} depends on sequence {name}"))
+                .collect();
+            return Err(super::dependents_exist(
+                &format!("sequence {name}"),
+                &detail,
             ));
-        } else {
-            cx.notice(
-                notice(
-                    format!("drop cascades to {} other objects", lines.len()),
-                    code::SUCCESSFUL_COMPLETION,
-                )
-                .with_detail(
-                    lines
-                        .iter()
-                        .map(|l| format!("drop cascades to {l}"))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                ),
-            );
         }
+        let drops: Vec<String> = lines
+            .iter()
+            .map(|l| format!("drop cascades to {l}"))
+            .collect();
+        cx.notice(super::cascade_notice(drops.len(), &drops));
         for (t, i) in deps {
             // The newest version of the table (an earlier default of it may have gone already).
             let t = find(cx, &t.name.schema, &t.name.name)?.unwrap_or(t);

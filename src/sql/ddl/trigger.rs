@@ -503,26 +503,16 @@ pub(super) fn drop_function_triggers(
             .iter()
             .map(|l| format!("{l} depends on function {shown}"))
             .collect();
-        return Err(PgError::new(
-            code::DEPENDENT_OBJECTS_STILL_EXIST,
-            format!("cannot drop function {shown} because other objects depend on it"),
-        )
-        .with_detail(detail.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        return Err(super::dependents_exist(
+            &format!("function {shown}"),
+            &detail,
+        ));
     }
-    let msg = match lines.as_slice() {
-        [one] => format!("drop cascades to {one}"),
-        _ => format!("drop cascades to {} other objects", lines.len()),
-    };
-    let mut n = notice(msg, code::SUCCESSFUL_COMPLETION);
-    if lines.len() > 1 {
-        let d: Vec<String> = lines
-            .iter()
-            .map(|l| format!("drop cascades to {l}"))
-            .collect();
-        n = n.with_detail(d.join("\n"));
-    }
-    cx.notice(n);
+    let drops: Vec<String> = lines
+        .iter()
+        .map(|l| format!("drop cascades to {l}"))
+        .collect();
+    cx.notice(super::cascade_notice(drops.len(), &drops));
     for r in users {
         let t = table_locked(cx, &r.name.schema, &r.name.name, LockMode::AccessExclusive)?;
         write(cx, &t, |list| list.retain(|x| x.function != function))?;

@@ -335,26 +335,13 @@ fn drop_one(
             })
             .collect();
         if !cascade {
-            return Err(PgError::new(
-                code::DEPENDENT_OBJECTS_STILL_EXIST,
-                format!("cannot drop type {shown} because other objects depend on it"),
-            )
-            .with_detail(lines.join("\n"))
-            .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+            return Err(super::dependents_exist(&format!("type {shown}"), &lines));
         }
-        let msg = match deps.as_slice() {
-            [one] => format!("drop cascades to {}", one.what),
-            _ => format!("drop cascades to {} other objects", deps.len()),
-        };
-        let mut n = notice(msg, code::SUCCESSFUL_COMPLETION);
-        if deps.len() > 1 {
-            let detail: Vec<String> = deps
-                .iter()
-                .map(|d| format!("drop cascades to {}", d.what))
-                .collect();
-            n = n.with_detail(detail.join("\n"));
-        }
-        cx.notice(n);
+        let drops: Vec<String> = deps
+            .iter()
+            .map(|d| format!("drop cascades to {}", d.what))
+            .collect();
+        cx.notice(super::cascade_notice(drops.len(), &drops));
         for d in &deps {
             let a = Alter::Table {
                 table: d.table.clone(),

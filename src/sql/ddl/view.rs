@@ -546,24 +546,9 @@ pub fn report_and_drop(
         ));
     }
     if !cascade {
-        return Err(PgError::new(
-            code::DEPENDENT_OBJECTS_STILL_EXIST,
-            format!("cannot drop {what} because other objects depend on it"),
-        )
-        .with_detail(lines.join("\n"))
-        .with_hint("Use DROP ... CASCADE to drop the dependent objects too."));
+        return Err(super::dependents_exist(what, &lines));
     }
-    if list.len() == 1 {
-        cx.notice(notice(lines.remove(0), code::SUCCESSFUL_COMPLETION));
-    } else {
-        cx.notice(
-            notice(
-                format!("drop cascades to {} other objects", list.len()),
-                code::SUCCESSFUL_COMPLETION,
-            )
-            .with_detail(lines.join("\n")),
-        );
-    }
+    cx.notice(super::cascade_notice(list.len(), &lines));
     for (r, _) in &list {
         drop_relation(cx, r)?;
     }
