@@ -17,20 +17,14 @@ use crate::sql::types::{FormatCtx, Type, Value};
 const T: (&str, Type) = ("", Type::TEXT);
 const I: (&str, Type) = ("", Type::INT4);
 
+/// An immutable, strict function, as all of fuzzystrmatch's are.
 const fn f(
     name: &'static str,
     args: &'static [(&'static str, Type)],
     returns: Type,
     symbol: &'static str,
 ) -> ExtFunc {
-    ExtFunc {
-        name,
-        args,
-        returns,
-        symbol,
-        volatility: 'i',
-        strict: true,
-    }
+    ExtFunc::new(name, args, returns, symbol, 'i', true)
 }
 
 pub(super) const SPEC: ExtSpec = ExtSpec {

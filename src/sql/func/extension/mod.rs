@@ -45,6 +45,27 @@ pub struct ExtFunc {
     pub strict: bool,
 }
 
+impl ExtFunc {
+    /// An entry of an extension's function list.
+    pub const fn new(
+        name: &'static str,
+        args: &'static [(&'static str, Type)],
+        returns: Type,
+        symbol: &'static str,
+        volatility: char,
+        strict: bool,
+    ) -> ExtFunc {
+        ExtFunc {
+            name,
+            args,
+            returns,
+            symbol,
+            volatility,
+            strict,
+        }
+    }
+}
+
 /// An extension CREATE EXTENSION can install.
 pub struct ExtSpec {
     pub name: &'static str,

@@ -14,24 +14,6 @@ use crate::sql::func::args::{bytes, int, text};
 use crate::sql::func::ScalarFn;
 use crate::sql::types::{FormatCtx, Type, Value};
 
-const fn f(
-    name: &'static str,
-    args: &'static [(&'static str, Type)],
-    returns: Type,
-    symbol: &'static str,
-    volatility: char,
-    strict: bool,
-) -> ExtFunc {
-    ExtFunc {
-        name,
-        args,
-        returns,
-        symbol,
-        volatility,
-        strict,
-    }
-}
-
 const T: (&str, Type) = ("", Type::TEXT);
 const B: (&str, Type) = ("", Type::BYTEA);
 
@@ -41,13 +23,13 @@ pub(super) const SPEC: ExtSpec = ExtSpec {
     comment: "cryptographic functions",
     relocatable: true,
     functions: &[
-        f("digest", &[T, T], Type::BYTEA, "pg_digest", 'i', true),
-        f("digest", &[B, T], Type::BYTEA, "pg_digest", 'i', true),
-        f("hmac", &[T, T, T], Type::BYTEA, "pg_hmac", 'i', true),
-        f("hmac", &[B, B, T], Type::BYTEA, "pg_hmac", 'i', true),
-        f("crypt", &[T, T], Type::TEXT, "pg_crypt", 'i', true),
-        f("gen_salt", &[T], Type::TEXT, "pg_gen_salt", 'v', true),
-        f(
+        ExtFunc::new("digest", &[T, T], Type::BYTEA, "pg_digest", 'i', true),
+        ExtFunc::new("digest", &[B, T], Type::BYTEA, "pg_digest", 'i', true),
+        ExtFunc::new("hmac", &[T, T, T], Type::BYTEA, "pg_hmac", 'i', true),
+        ExtFunc::new("hmac", &[B, B, T], Type::BYTEA, "pg_hmac", 'i', true),
+        ExtFunc::new("crypt", &[T, T], Type::TEXT, "pg_crypt", 'i', true),
+        ExtFunc::new("gen_salt", &[T], Type::TEXT, "pg_gen_salt", 'v', true),
+        ExtFunc::new(
             "gen_salt",
             &[T, ("", Type::INT4)],
             Type::TEXT,
@@ -55,7 +37,7 @@ pub(super) const SPEC: ExtSpec = ExtSpec {
             'v',
             true,
         ),
-        f(
+        ExtFunc::new(
             "gen_random_bytes",
             &[("", Type::INT4)],
             Type::BYTEA,
@@ -63,7 +45,7 @@ pub(super) const SPEC: ExtSpec = ExtSpec {
             'v',
             true,
         ),
-        f(
+        ExtFunc::new(
             "gen_random_uuid",
             &[],
             Type::UUID,

@@ -15,15 +15,9 @@ use crate::sql::func::args::{bytes, txt};
 use crate::sql::func::ScalarFn;
 use crate::sql::types::{FormatCtx, Type, Value};
 
+/// A strict function returning uuid whose symbol is its name.
 const fn f(name: &'static str, args: &'static [(&'static str, Type)], volatility: char) -> ExtFunc {
-    ExtFunc {
-        name,
-        args,
-        returns: Type::UUID,
-        symbol: name,
-        volatility,
-        strict: true,
-    }
+    ExtFunc::new(name, args, Type::UUID, name, volatility, true)
 }
 
 const NAMED: &[(&str, Type)] = &[("namespace", Type::UUID), ("name", Type::TEXT)];
