@@ -137,6 +137,12 @@ pub(super) fn is_equality(f: &ops::BinFn) -> bool {
     cmp_of(f) == Some(Cmp::Eq)
 }
 
+/// Whether `f` is the plain `=` of two values of one type (not `= ANY`), which is transitive:
+/// `a = b AND b = 1` implies `a = 1`.
+pub(super) fn is_plain_equality(f: &ops::BinFn) -> bool {
+    in_table(ops::binary_operators("="), f)
+}
+
 /// Whether `e` can be evaluated once, before the scan: no columns of the row, no subqueries,
 /// nothing volatile.
 pub(super) fn row_independent(e: &Expr) -> bool {
@@ -146,15 +152,36 @@ pub(super) fn row_independent(e: &Expr) -> bool {
         })
 }
 
+/// The column `e` reads, where its values order as the column's: the column itself, or a
+/// varchar column seen as text (`c_last = 'x'` compares `c_last::text`; varchar and text
+/// values are the same strings, so the column's index serves the comparison).
+fn column_of(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Column(c) => Some(*c),
+        Expr::Cast {
+            expr,
+            from: Type::VARCHAR,
+            to: Type::TEXT,
+            ..
+        } => match &**expr {
+            Expr::Column(c) => Some(*c),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// `col op value` (either way round): (column, operator as seen from the column, value).
 fn comparison(e: &Expr) -> Option<(usize, Cmp, &Expr)> {
     let Expr::Bin(f, l, r) = e else { return None };
     let op = cmp_of(f)?;
-    match (&**l, &**r) {
-        (Expr::Column(c), v) if row_independent(v) => Some((*c, op, v)),
-        (v, Expr::Column(c)) if row_independent(v) => Some((*c, op.flip(), v)),
-        _ => None,
+    if let (Some(c), true) = (column_of(l), row_independent(r)) {
+        return Some((c, op, r));
     }
+    if let (Some(c), true) = (column_of(r), row_independent(l)) {
+        return Some((c, op.flip(), l));
+    }
+    None
 }
 
 /// What one conjunct says about index columns.
@@ -176,9 +203,9 @@ fn qual_of(e: &Expr) -> Option<Qual<'_>> {
             list,
             eq,
             negated: false,
-        } => match &**expr {
-            Expr::Column(c) if cmp_of(eq) == Some(Cmp::Eq) && list.iter().all(row_independent) => {
-                Some(Qual::In(*c, list))
+        } => match column_of(expr) {
+            Some(c) if cmp_of(eq) == Some(Cmp::Eq) && list.iter().all(row_independent) => {
+                Some(Qual::In(c, list))
             }
             _ => None,
         },
@@ -187,9 +214,9 @@ fn qual_of(e: &Expr) -> Option<Qual<'_>> {
             right,
             op,
             all: false,
-        } => match &**left {
-            Expr::Column(c) if cmp_of(op) == Some(Cmp::Eq) && row_independent(right) => {
-                Some(Qual::Any(*c, right))
+        } => match column_of(left) {
+            Some(c) if cmp_of(op) == Some(Cmp::Eq) && row_independent(right) => {
+                Some(Qual::Any(c, right))
             }
             _ => None,
         },
@@ -473,7 +500,13 @@ pub(super) fn scan_node(rel: &super::ScanRel, rowid: bool, path: IndexPath) -> N
         && path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)))
         // IndexScan's key is columns of the row; an expression index's path keeps its
         // conjuncts (EXPLAIN's Index Cond) in IndexRange.
-        && rel.indexes[path.index].plain();
+        && rel.indexes[path.index].plain()
+        // EXPLAIN shows an IndexScan's key as `column = value`: a condition on a column seen
+        // through a cast keeps its own text in IndexRange.
+        && path.conds.iter().all(|c| {
+            matches!(c, Expr::Bin(_, l, r)
+                if matches!(**l, Expr::Column(_)) || matches!(**r, Expr::Column(_)))
+        });
     if simple {
         Node::IndexScan {
             rel: rel.clone(),

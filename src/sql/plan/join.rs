@@ -125,6 +125,12 @@ fn shift(mut e: Expr, by: usize) -> Expr {
 
 /// `plan` with `conds` added as a filter (then an index chosen for it).
 fn filtered(plan: Plan, conds: Vec<Expr>) -> Plan {
+    index_path::choose(with_filter(plan, conds))
+}
+
+/// `plan` with `conds` added to its filter, no index chosen yet (a join's inner side may still
+/// become an index probe keyed by the outer row, which can use the same index better).
+fn with_filter(plan: Plan, conds: Vec<Expr>) -> Plan {
     let Some(pred) = and_of(conds) else {
         return plan;
     };
@@ -143,10 +149,108 @@ fn filtered(plan: Plan, conds: Vec<Expr>) -> Plan {
             pred,
         ),
     };
-    index_path::choose(Plan {
+    Plan {
         columns: plan.columns,
         node: Node::Filter { input, pred },
-    })
+    }
+}
+
+/// Adds to `parts` (a WHERE's conjuncts) the `column = value` each implies through column
+/// equalities (PostgreSQL's equivalence classes, for constants): `w_id = 1 AND c_w_id = w_id`
+/// gives `c_w_id = 1`, which lets the scan of c's table use an index on c_w_id instead of
+/// reading every row and joining. An equality of two columns that both get a value that way
+/// says nothing more and is dropped, as PostgreSQL drops it (the sides then join without
+/// keys: a nested loop over two lookups). Only the plain `=` of one type is followed: it is
+/// transitive and strict (a NULL makes both conditions fail), so the result is unchanged.
+fn derive_constants(parts: &mut Vec<Expr>, columns: &[super::Column]) {
+    // Classes of columns joined by `=`, by union-find over column positions.
+    let mut parent: Vec<usize> = (0..columns.len()).collect();
+    fn root(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let mut joined = false;
+    for e in parts.iter() {
+        if let Expr::Bin(f, a, b) = e {
+            if let (Expr::Column(x), Expr::Column(y)) = (&**a, &**b) {
+                if index_path::is_plain_equality(f)
+                    && *x < columns.len()
+                    && *y < columns.len()
+                    && columns[*x].ty == columns[*y].ty
+                {
+                    let (rx, ry) = (root(&mut parent, *x), root(&mut parent, *y));
+                    parent[rx] = ry;
+                    joined = true;
+                }
+            }
+        }
+    }
+    if !joined {
+        return;
+    }
+    // The first `column = value` of each class, and the columns that already have one.
+    let mut known: Vec<(usize, usize, Expr)> = Vec::new();
+    let mut fixed = vec![false; columns.len()];
+    // How many columns of each class (by root) have a value of their own.
+    let mut given = vec![0usize; columns.len()];
+    for e in parts.iter() {
+        let Expr::Bin(f, a, b) = e else { continue };
+        if !index_path::is_plain_equality(f) {
+            continue;
+        }
+        let (c, v) = match (&**a, &**b) {
+            (Expr::Column(c), v) if row_independent(v) => (*c, e),
+            (v, Expr::Column(c)) if row_independent(v) => (*c, e),
+            _ => continue,
+        };
+        if c >= columns.len() {
+            continue;
+        }
+        let r = root(&mut parent, c);
+        if !fixed[c] {
+            given[r] += 1;
+        }
+        fixed[c] = true;
+        if !known.iter().any(|(k, ..)| *k == r) {
+            known.push((r, c, v.clone()));
+        }
+    }
+    for (c, done) in fixed.iter_mut().enumerate() {
+        if *done {
+            continue;
+        }
+        let r = root(&mut parent, c);
+        if let Some((_, from, e)) = known.iter().find(|(k, ..)| *k == r) {
+            let mut derived = e.clone();
+            derived.walk_mut(&mut |x| {
+                if matches!(x, Expr::Column(k) if *k == *from) {
+                    *x = Expr::Column(c);
+                }
+            });
+            parts.push(derived);
+            *done = true;
+        }
+    }
+    parts.retain(|e| match e {
+        Expr::Bin(f, a, b) => match (&**a, &**b) {
+            (Expr::Column(x), Expr::Column(y)) => {
+                !(index_path::is_plain_equality(f)
+                    && *x < columns.len()
+                    && *y < columns.len()
+                    && columns[*x].ty == columns[*y].ty
+                    && fixed[*x]
+                    && fixed[*y]
+                    // With two values given in one class, `x = y` may be what says they
+                    // must agree.
+                    && given[root(&mut parent, *x)] == 1)
+            }
+            _ => true,
+        },
+        _ => true,
+    });
 }
 
 /// Plans the joins of a FROM clause and its WHERE: `plan` is the FROM tree, with the WHERE
@@ -168,6 +272,16 @@ pub(super) fn optimize(plan: Plan) -> Plan {
             let lw = left.columns.len();
             let mut parts = Vec::new();
             conjuncts(pred, &mut parts);
+            // An inner join's ON says what its WHERE would: one list, so that constants flow
+            // through the equalities of both.
+            let on = match (kind, on) {
+                (JoinKind::Inner, Some(on)) => {
+                    conjuncts(on, &mut parts);
+                    None
+                }
+                (_, on) => on,
+            };
+            derive_constants(&mut parts, &input.columns);
             let (mut to_left, mut to_right, mut to_on, mut rest) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             for p in parts {
@@ -191,8 +305,8 @@ pub(super) fn optimize(plan: Plan) -> Plan {
             }
             on_parts.extend(to_on);
             let join = join(
-                filtered(*left, to_left),
-                filtered(*right, to_right),
+                with_filter(*left, to_left),
+                with_filter(*right, to_right),
                 kind,
                 and_of(on_parts),
                 lateral,
@@ -209,6 +323,28 @@ pub(super) fn optimize(plan: Plan) -> Plan {
                 },
             }
         }
+        Node::Join {
+            left,
+            right,
+            kind: JoinKind::Inner,
+            on: Some(on),
+            lateral,
+        } => optimize(Plan {
+            columns: columns.clone(),
+            node: Node::Filter {
+                input: Box::new(Plan {
+                    columns,
+                    node: Node::Join {
+                        left,
+                        right,
+                        kind: JoinKind::Inner,
+                        on: None,
+                        lateral,
+                    },
+                }),
+                pred: on,
+            },
+        }),
         Node::Join {
             left,
             right,
@@ -253,9 +389,16 @@ fn join(
         }
     }
     let left = filtered(left, to_left);
-    let right = filtered(right, to_right);
+    let right = with_filter(right, to_right);
     if lateral {
-        return nested(left, right, kind, and_of(rest), lateral, columns);
+        return nested(
+            left,
+            index_path::choose(right),
+            kind,
+            and_of(rest),
+            lateral,
+            columns,
+        );
     }
     // Equi-join keys: (conjunct, left column, right column).
     let mut keys: Vec<(usize, usize, usize)> = Vec::new();
@@ -288,6 +431,7 @@ fn join(
             }
         }
     }
+    let right = index_path::choose(right);
     if keys.is_empty() {
         return nested(left, right, kind, and_of(rest), lateral, columns);
     }
@@ -368,7 +512,17 @@ fn est(p: &Plan) -> f64 {
                 (engine::versions(rel) as f64 / 10.0).max(1.0)
             }
         }
-        Node::IndexRange { rel, .. } => (engine::versions(rel) as f64 / 4.0).max(1.0),
+        Node::IndexRange { rel, path, .. } => {
+            // PostgreSQL's selectivities for conditions it has no statistics for: 0.005 for
+            // an equality, 1/3 for one inequality, 0.005 for a range bounded on both sides.
+            let fixed = path.fixed.len() as i32;
+            let range = match (path.lower.is_empty(), path.upper.is_empty()) {
+                (true, true) => 1.0,
+                (false, false) => 0.005,
+                _ => 1.0 / 3.0,
+            };
+            (engine::versions(rel) as f64 * 0.005f64.powi(fixed) * range).max(1.0)
+        }
         Node::Filter { input, .. } => (est(input) / 2.0).max(1.0),
         Node::Values(rows) => rows.len() as f64,
         Node::Project { input, .. }

@@ -86,6 +86,50 @@ RESET enable_material;
 DROP TABLE ex_a;
 DROP TABLE ex_b;
 
+-- name: explain_oltp_shapes
+-- TPC-C's shapes (go-tpc's statements): a join whose inner index is keyed by a constant and
+-- the outer row (stock level), a constant reaching a join column through an equality
+-- (new order's customer and warehouse: both become lookups, the equality is dropped), and a
+-- varchar column compared as text using its index (payment's customer by last name).
+DROP TABLE IF EXISTS ex_stock;
+DROP TABLE IF EXISTS ex_line;
+DROP TABLE IF EXISTS ex_cust;
+DROP TABLE IF EXISTS ex_wh;
+CREATE TABLE ex_stock (s_w_id int, s_i_id int, s_quantity int, PRIMARY KEY (s_w_id, s_i_id));
+CREATE TABLE ex_line (ol_w_id int, ol_d_id int, ol_o_id int, ol_number int, ol_i_id int, PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number));
+CREATE TABLE ex_wh (w_id int PRIMARY KEY, w_tax numeric(4,4));
+CREATE TABLE ex_cust (c_w_id int, c_d_id int, c_id int, c_last varchar(16), c_first varchar(16), c_discount numeric(4,4), PRIMARY KEY (c_w_id, c_d_id, c_id));
+CREATE INDEX ex_cust_last ON ex_cust (c_w_id, c_d_id, c_last, c_first);
+INSERT INTO ex_stock SELECT w, i, (i * 7) % 100 FROM generate_series(1, 2) w, generate_series(1, 500) i;
+INSERT INTO ex_line SELECT 1, d, o, n, (o * 31 + n * 17) % 500 + 1 FROM generate_series(1, 3) d, generate_series(1, 40) o, generate_series(1, 5) n;
+INSERT INTO ex_wh VALUES (1, 0.1), (2, 0.2);
+INSERT INTO ex_cust SELECT w, d, c, 'L' || (c % 7), 'F' || c, 0.01 FROM generate_series(1, 2) w, generate_series(1, 3) d, generate_series(1, 30) c;
+ANALYZE ex_stock, ex_line, ex_cust, ex_wh;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SET enable_mergejoin = off;
+SET enable_hashjoin = off;
+SET enable_material = off;
+SET enable_memoize = off;
+EXPLAIN (COSTS OFF) SELECT count(DISTINCT s_i_id) FROM ex_line, ex_stock WHERE ol_w_id = 1 AND ol_d_id = 2 AND ol_o_id < 30 AND ol_o_id >= 30 - 20 AND s_w_id = 1 AND s_i_id = ol_i_id AND s_quantity < 40;
+SELECT count(DISTINCT s_i_id) FROM ex_line, ex_stock WHERE ol_w_id = 1 AND ol_d_id = 2 AND ol_o_id < 30 AND ol_o_id >= 30 - 20 AND s_w_id = 1 AND s_i_id = ol_i_id AND s_quantity < 40;
+EXPLAIN (COSTS OFF) SELECT c_discount, c_last, w_tax FROM ex_cust, ex_wh WHERE w_id = 2 AND c_w_id = w_id AND c_d_id = 3 AND c_id = 17;
+SELECT c_discount, c_last, w_tax FROM ex_cust, ex_wh WHERE w_id = 2 AND c_w_id = w_id AND c_d_id = 3 AND c_id = 17;
+SELECT c_id, w_tax FROM ex_cust JOIN ex_wh ON c_w_id = w_id AND w_id = 1 WHERE c_d_id = 2 AND c_id < 4 ORDER BY c_id;
+SELECT c_id, w_id FROM ex_cust, ex_wh WHERE c_w_id = w_id AND w_id = 1 AND c_w_id = 2;
+EXPLAIN (COSTS OFF) SELECT c_id FROM ex_cust WHERE c_w_id = 1 AND c_d_id = 2 AND c_last = 'L3' ORDER BY c_first;
+SELECT c_id FROM ex_cust WHERE c_w_id = 1 AND c_d_id = 2 AND c_last = 'L3' ORDER BY c_first;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_mergejoin;
+RESET enable_hashjoin;
+RESET enable_material;
+RESET enable_memoize;
+DROP TABLE ex_stock;
+DROP TABLE ex_line;
+DROP TABLE ex_cust;
+DROP TABLE ex_wh;
+
 -- name: explain_analyze
 DROP TABLE IF EXISTS ex_t;
 CREATE TABLE ex_t (id int PRIMARY KEY, a int, c text);
