@@ -603,6 +603,39 @@ impl PackedRow {
         })
     }
 
+    /// Decodes the columns `want` marks into their places in `out` (as wide as `want`), the
+    /// others skipped without being built, stopping after the last one wanted: what a scan's
+    /// filter reads, before it decides whether the whole row is worth decoding. A column past
+    /// the row's end reads as NULL.
+    pub fn decode_marked(&self, want: &[bool], out: &mut [Value]) {
+        let last = want.iter().rposition(|&w| w).map_or(0, |l| l + 1);
+        let mut r = Reader {
+            b: self.body(),
+            pos: 0,
+        };
+        for c in 0..last {
+            if r.at_end() {
+                for (o, _) in out[c..last]
+                    .iter_mut()
+                    .zip(&want[c..last])
+                    .filter(|(_, &w)| w)
+                {
+                    *o = Value::Null;
+                }
+                return;
+            }
+            if want[c] {
+                out[c] = r.value().unwrap_or_else(|| {
+                    debug_assert!(false, "malformed packed row");
+                    Value::Null
+                });
+            } else if r.skip().is_none() {
+                debug_assert!(false, "malformed packed row");
+                return;
+            }
+        }
+    }
+
     /// The values of columns `cols` (in that order), the others skipped without being built:
     /// an index key. A column past the row's end reads as NULL.
     pub fn columns(&self, cols: &[usize]) -> Vec<Value> {

@@ -59,6 +59,20 @@ pub fn scan_owned(
     rel.data.heap.scan_owned(from, max, snap, spare, f)
 }
 
+/// [`scan`], each visible version handed to `f` packed, to decode as much of it as it needs
+/// (`PackedRow::decode_marked` for a filter's columns, `decode_with_spare` for the whole row).
+/// `f` runs under the version's slot lock: it must be quick and must not reach storage.
+#[inline]
+pub fn scan_packed(
+    rel: &Rel,
+    from: RowId,
+    max: usize,
+    snap: &Snapshot,
+    f: impl FnMut(RowId, &super::packed::PackedRow) -> bool,
+) -> Option<RowId> {
+    rel.data.heap.scan_packed(from, max, snap, f)
+}
+
 /// The version of the chain rooted at `root` (an index entry's row) that `snap` sees, with
 /// its slot.
 #[inline]

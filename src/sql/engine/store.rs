@@ -65,6 +65,18 @@ impl RowHeap {
             .scan(from, max, snap, |id, p| with_row(p, &mut buf, |r| f(id, r)))
     }
 
+    /// Like [`RowHeap::scan`], each version handed over still packed: `f` decodes what it
+    /// needs of it (see `read::scan_packed`).
+    pub(super) fn scan_packed(
+        &self,
+        from: RowId,
+        max: usize,
+        snap: &Snapshot,
+        f: impl FnMut(RowId, &PackedRow) -> bool,
+    ) -> Option<RowId> {
+        self.0.scan(from, max, snap, f)
+    }
+
     /// Like [`RowHeap::scan`], each row given as an owned vector decoded once (no copy), with
     /// room for `spare` more values (a scan appends its row id there).
     pub(super) fn scan_owned(

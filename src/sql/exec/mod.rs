@@ -198,6 +198,13 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             Node::Result => None,
             _ => Some(build(input, env)),
         })),
+        Node::Filter { input, pred }
+            if env.instr.is_none()
+                && matches!(input.node, Node::SeqScan { .. })
+                && table::filter_in_scan(pred) =>
+        {
+            Box::new(table::FilteredSeqScan::default())
+        }
         Node::Filter { input, .. } => Box::new(project::Filter::new(build(input, env))),
         Node::LockRows { input, .. } => Box::new(lock_rows::LockRows::new(build(input, env))),
         Node::Join {

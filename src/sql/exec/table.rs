@@ -15,7 +15,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::{self, Changed, Key, Rel, WriteError, Writer};
 use crate::sql::exec::{text_of, EvalCx};
 use crate::sql::plan::modify::{Modify, ModifyKind};
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::{Expr, Node, Plan};
 use crate::sql::types::{Type, Value};
 use crate::storage::{Entry, RowId};
 use crate::txn::Isolation;
@@ -109,6 +109,112 @@ impl Operator for SeqScan {
                 None => false,
             }
         })
+    }
+}
+
+/// `Filter(SeqScan)` as one operator (not under EXPLAIN ANALYZE, which counts the two nodes
+/// apart), for a predicate that `filter_in_scan` accepts: each visible version's predicate
+/// columns are decoded alone into a reused row and tested there, and only the versions that
+/// pass are decoded whole. Decoding and allocating the rows a filter drops is most of what a
+/// selective scan costs otherwise. The test runs under the version's slot lock, so the
+/// predicate may hold only operators over its values (no calls, no subqueries: nothing that
+/// reaches storage or takes long).
+#[derive(Default)]
+pub(super) struct FilteredSeqScan {
+    snap: Option<Snapshot>,
+    buf: VecDeque<Row>,
+    done: bool,
+    pos: RowId,
+    /// The columns the predicate reads (by position in the scan's row), and the reused row.
+    want: Vec<bool>,
+    scratch: Vec<Value>,
+}
+
+/// Whether `pred` can be tested by `FilteredSeqScan` under a slot lock: columns, constants,
+/// parameters and the built-in operators, casts and tests over them.
+pub(super) fn filter_in_scan(pred: &Expr) -> bool {
+    !pred.any(&mut |x| {
+        !matches!(
+            x,
+            Expr::Const(_)
+                | Expr::Param(_)
+                | Expr::Column(_)
+                | Expr::Outer(..)
+                | Expr::Bin(..)
+                | Expr::Un(..)
+                | Expr::Cast { .. }
+                | Expr::And(_)
+                | Expr::Or(_)
+                | Expr::Not(_)
+                | Expr::IsNull(..)
+                | Expr::BoolTest(..)
+                | Expr::Distinct(..)
+                | Expr::InList { .. }
+        )
+    })
+}
+
+impl Operator for FilteredSeqScan {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        opened_from!(plan, Filter, input, pred);
+        let Node::SeqScan { rel, rowid } = &input.node else {
+            unreachable!("FilteredSeqScan opened over another node")
+        };
+        let width = rel.columns.len() + usize::from(*rowid);
+        if self.want.len() != width {
+            self.want = vec![false; width];
+            pred.any(&mut |x| {
+                if let Expr::Column(c) = x {
+                    if *c < width {
+                        self.want[*c] = true;
+                    }
+                }
+                false
+            });
+            self.scratch = vec![Value::Null; width];
+        }
+        loop {
+            if let Some(r) = self.buf.pop_front() {
+                return Ok(Step::Row(r));
+            }
+            if self.done {
+                return Ok(Step::Done);
+            }
+            if b.tick() {
+                return Ok(Step::Yield);
+            }
+            let snap = match self.snap {
+                Some(s) => s,
+                None => *self.snap.insert(cx.session.snapshot()?),
+            };
+            let (want, scratch, buf) = (&self.want, &mut self.scratch, &mut self.buf);
+            let mut failed = None;
+            let ncols = rel.columns.len();
+            let next = engine::scan_packed(rel, self.pos, BATCH, &snap, |id, packed| {
+                packed.decode_marked(&want[..ncols], &mut scratch[..ncols]);
+                if *rowid {
+                    scratch[ncols] = Value::Int8(id as i64);
+                }
+                match pred.eval(scratch, cx) {
+                    Ok(Value::Bool(true)) => {
+                        buf.push_back(owned_row(packed.decode_with_spare(1), id, *rowid));
+                        true
+                    }
+                    Ok(_) => true,
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            match next {
+                Some(p) => self.pos = p,
+                None => self.done = true,
+            }
+        }
     }
 }
 
