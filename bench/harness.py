@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+import tpcc
+
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(BENCH_DIR)
 CLIENT = os.path.join(BENCH_DIR, "client", "target", "release", "tgbench")
@@ -78,6 +80,7 @@ MODES = {
         # one last, it also gives the memory target); the runs at tbl_scale
         tbl_init_scales=[10, 100], tbl_scale=10, tbl_T=10, tbl_mixed_T=10,
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
+        tpcc_warehouses=[1, 2, 4], tpcc_threads=[1, 4, 16, 64], tpcc_T=30,
     ),
     "quick": dict(
         reps=1,
@@ -94,6 +97,7 @@ MODES = {
         idle_K=[1000], connect_T=2, connect_t=None,
         tbl_init_scales=[10], tbl_scale=10, tbl_T=5, tbl_mixed_T=10,
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
+        tpcc_warehouses=[1], tpcc_threads=[1, 4, 16], tpcc_T=20,
     ),
     "smoke": dict(
         reps=1,
@@ -110,6 +114,7 @@ MODES = {
         idle_K=[100], connect_T=None, connect_t=50,
         tbl_init_scales=[1], tbl_scale=1, tbl_T=3, tbl_mixed_T=5,
         tbl_S_clients=[10, 100], tbl_write_clients=[1, 8],
+        tpcc_warehouses=[1], tpcc_threads=[4], tpcc_T=3,
     ),
 }
 
@@ -124,7 +129,7 @@ BENCHES = [
     (7, "idle", "Idle connections (seed 002)", True),
     (8, "tables", "Tables: pgbench -i, select-only at many connections (seed 002), "
                   "tpcb-like and simple-update (seed 004), mixed load (benchmarks 8-9)", True),
-    (10, "tpcc", "TPC-C new-order transactions per minute", False),
+    (10, "tpcc", "TPC-C through go-tpc: new-order transactions per minute (issue 30)", True),
     (11, "manycore", "Many-core micro-benchmarks", False),
     (12, "trigger-notify", "Notifications sent by a trigger and by the statement (issue 32)",
      True),
@@ -132,7 +137,6 @@ BENCHES = [
 # Other names of a benchmark for --only: 9 and the spec's names of benchmarks 8 and 9.
 BENCH_ALIASES = {"9": "tables", "select-only": "tables", "tpcb": "tables"}
 PLACEHOLDER_REASON = {
-    "tpcc": "placeholder: needs the SQL surface of a TPC-C client",
     "manycore": "placeholder: micro-benchmarks of the WAL reservation, commit-number "
                 "publication and read-biased lock live with the server code",
 }
@@ -173,7 +177,10 @@ METRICS = {
                "agg_count": ("aggregates completed beside", "", True),
                "agg_ms": ("aggregate latency avg", "ms", False)},
 }
-TABLE_METRICS = {"pgbench": ["tps"]}
+METRICS["tpcc"] = tpcc.METRICS
+TABLE_METRICS = {"pgbench": ["tps"],
+                 "tpcc": ["tpmC", "tpm_total"] + [f"{t.lower()}_p95_ms" for t in tpcc.TYPES]
+                 + ["errors", "load_s", "check_s", "check_passed"]}
 LAT_BUCKETS = ["0-0.01", "0.01-0.1", "0.1-1", "1-10", "10-100", ">100"]
 
 
@@ -1707,6 +1714,7 @@ def write_report(runs, meta, run_dir, plots):
 
 
 BENCH_NOTES = {
+    "tpcc": tpcc.NOTES,
     "trigger-notify": "`pgbench -n -f <script> -M prepared -c C` over `trgn_events`, made "
                       "afresh before each point: `trigger` inserts one row, whose AFTER INSERT "
                       "trigger (PL/pgSQL) sends `pg_notify('trgn', row_to_json(NEW)::text)`; "
@@ -2017,6 +2025,28 @@ def make_plots(runs, run_dir, notes):
         else:
             plt.close(fig2)
 
+        # 10: tpcc: tpmC against threads, per server and warehouse count
+        fig3, ax3 = plt.subplots(figsize=(6, 4))
+        tpcc_series = sorted({s for (b, _), (s, _) in meta.items()
+                              if b == "tpcc" and str(s).startswith("w=")})
+        for srv in SERVERS:
+            for k, series in enumerate(tpcc_series):
+                pts = numeric_x(series_points("tpcc", series, "tpmC", srv))
+                if pts:
+                    ax3.plot([p[0] for p in pts], [p[1] for p in pts],
+                             ["o-", "s--", "^:"][k % 3], color=colors[srv],
+                             label=f"{LABEL[srv]}, {series} warehouse(s)")
+        if ax3.has_data():
+            ax3.set_xscale("log", base=2)
+            ax3.set_xlabel("go-tpc threads")
+            ax3.set_ylabel("tpmC")
+            ax3.set_title("TPC-C (go-tpc): new orders per minute")
+            ax3.grid(True, alpha=0.3)
+            ax3.legend(fontsize=7)
+            plots["tpcc"] = save(fig3, "bench10_tpcc_tpmc")
+        else:
+            plt.close(fig3)
+
         # 8: tables: select-only and read-write TPS against clients
         if any(b == "tables" for (b, _) in meta):
             fig, axes = plt.subplots(1, 2, figsize=(12, 4))
@@ -2206,6 +2236,8 @@ def main():
             "idle": suite.points_idle,
             "tables": suite.points_tables,
             "trigger-notify": suite.points_trigger_notify,
+            "tpcc": lambda: tpcc.Tpcc(suite, BENCH_DIR, PG_BIN, Point, Outcome, run_cmd,
+                                      log).points(cfg),
         }
         plan = []
         for _, name, _, implemented in BENCHES:

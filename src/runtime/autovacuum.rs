@@ -9,6 +9,9 @@
 //! * vacuums each table whose rows changed enough since its last round: more than PostgreSQL's
 //!   default threshold, 50 rows plus 20 % of the table's row versions (`TableData::changes`,
 //!   added once per INSERT / UPDATE / DELETE statement);
+//! * analyzes each table whose rows changed enough since its last ANALYZE: more than
+//!   PostgreSQL's default threshold, 50 rows plus 10 % of the rows it had then
+//!   (`TableData::mod_since_analyze`), so that the planner's statistics follow the data;
 //! * vacuums the catalog: relation versions ended before the horizon go, and with the last of
 //!   them the data of a dropped or truncated table.
 //!
@@ -52,6 +55,9 @@ use crate::txn::Snapshot;
 /// PostgreSQL's autovacuum_vacuum_threshold and autovacuum_vacuum_scale_factor.
 const THRESHOLD: u64 = 50;
 const SCALE_PERCENT: u64 = 20;
+/// PostgreSQL's autovacuum_analyze_threshold and autovacuum_analyze_scale_factor.
+const ANALYZE_THRESHOLD: u64 = 50;
+const ANALYZE_SCALE_PERCENT: u64 = 10;
 
 /// Starts the background vacuum of `instance` (it ends when the instance is gone).
 pub fn start(instance: &Arc<Instance>) {
@@ -94,6 +100,7 @@ pub fn round(instance: &Instance) -> usize {
         if rel.kind != RelKind::Table {
             continue;
         }
+        maybe_analyze(&rel, &snap);
         let changes = rel.data.changes.load(Ordering::Relaxed);
         let versions = engine::versions(&rel);
         if changes <= THRESHOLD + versions * SCALE_PERCENT / 100 {
@@ -121,6 +128,21 @@ pub fn round(instance: &Instance) -> usize {
         give_back_memory();
     }
     vacuumed
+}
+
+/// Analyzes `rel` when more rows changed since its last ANALYZE than PostgreSQL's threshold
+/// (50 plus 10 % of the rows it counted then, or of its row versions if never analyzed).
+fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
+    let changed = rel.data.mod_since_analyze.load(Ordering::Relaxed);
+    if changed <= ANALYZE_THRESHOLD {
+        return;
+    }
+    let rows = engine::statistics(rel).map_or(engine::versions(rel), |s| s.rows as u64);
+    if changed <= ANALYZE_THRESHOLD + rows * ANALYZE_SCALE_PERCENT / 100 {
+        return;
+    }
+    let found = engine::analyze_table(rel, snap, true);
+    tracing::debug!(table = %rel.name.name, rows = found.rows, "autoanalyze");
 }
 
 /// Hands memory the allocator keeps after frees back to the system, so the resident size (what

@@ -198,16 +198,17 @@ pub enum Ddl {
     View(view::ViewDdl),
     /// COMMENT ON (comment.rs).
     Comment(comment::Comment),
-    /// VACUUM (`vacuum`) or ANALYZE of the named tables, or of every table.
     /// LOCK TABLE: the tables, the mode, NOWAIT.
     Lock {
         tables: Vec<(String, String)>,
         mode: LockMode,
         nowait: bool,
     },
+    /// VACUUM (`vacuum`) and / or ANALYZE (`analyze`) of the named tables, or of every table.
     Vacuum {
         tables: Vec<(String, String)>,
         vacuum: bool,
+        analyze: bool,
     },
     /// CREATE / ALTER / DROP SEQUENCE, TRUNCATE ... RESTART IDENTITY (`ddl::sequence`).
     Sequence(Box<sequence::SeqDdl>),
@@ -492,6 +493,10 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 })
                 .collect(),
             vacuum: v.is_vacuumcmd,
+            analyze: !v.is_vacuumcmd
+                || v.options.iter().any(
+                    |o| matches!(o.node.as_ref(), Some(N::DefElem(d)) if d.defname == "analyze"),
+                ),
         }),
         N::TruncateStmt(t) => {
             let d = Ddl::Truncate(
@@ -1169,7 +1174,11 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Alter(a) => alter::execute(a, cx)?,
         Ddl::Schema(s) => schema::execute(s, cx)?,
         Ddl::View(v) => view::execute(v, cx)?,
-        Ddl::Vacuum { tables, vacuum } => {
+        Ddl::Vacuum {
+            tables,
+            vacuum,
+            analyze,
+        } => {
             let mut rels = Vec::new();
             if tables.is_empty() {
                 let snap = cx.catalog_snapshot()?;
@@ -1210,6 +1219,12 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         crate::sql::types::datetime::now_timestamptz(),
                         std::sync::atomic::Ordering::Relaxed,
                     );
+                }
+            }
+            if *analyze {
+                let snap = cx.snapshot()?;
+                for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+                    engine::analyze_table(r, &snap, false);
                 }
             }
         }

@@ -68,6 +68,7 @@ use crate::txn::{Cid, Snapshot, TxnCell};
 
 use super::types::{self, Value};
 
+pub mod analyze;
 mod conflict;
 mod ikey;
 mod image;
@@ -263,6 +264,13 @@ pub struct TableData {
     pub changes: std::sync::atomic::AtomicU64,
     /// What pg_stat_user_tables shows (`TableStats`).
     pub stats: TableStats,
+    /// Rows written since the last ANALYZE (pg_stat_user_tables.n_mod_since_analyze; the
+    /// background vacuum analyzes a table when it passes PostgreSQL's threshold).
+    pub mod_since_analyze: std::sync::atomic::AtomicU64,
+    /// What the last ANALYZE found (`analyze.rs`): the planner's row estimates, pg_stats and
+    /// pg_class.reltuples. None until the table is analyzed. Kept in memory only: after a
+    /// restart the background vacuum analyzes a table again once it changes.
+    pub analyzed: RwLock<Option<Arc<analyze::TableStatistics>>>,
     /// The storage's number (PostgreSQL's relfilenode), an OID: 0 while it is the first
     /// storage of its relation, numbered as the relation; a TRUNCATE or a rewrite makes a new
     /// storage with a new number, which the write-ahead log names rows by.
@@ -270,7 +278,7 @@ pub struct TableData {
 }
 
 /// Counters of one table for pg_stat_user_tables: rows written (added once per statement),
-/// vacuums and their times (microseconds since 2000-01-01, 0: never).
+/// vacuums and analyzes and their times (microseconds since 2000-01-01, 0: never).
 #[derive(Default)]
 pub struct TableStats {
     pub inserted: std::sync::atomic::AtomicU64,
@@ -280,6 +288,10 @@ pub struct TableStats {
     pub autovacuums: std::sync::atomic::AtomicU64,
     pub last_vacuum: std::sync::atomic::AtomicI64,
     pub last_autovacuum: std::sync::atomic::AtomicI64,
+    pub analyzes: std::sync::atomic::AtomicU64,
+    pub autoanalyzes: std::sync::atomic::AtomicU64,
+    pub last_analyze: std::sync::atomic::AtomicI64,
+    pub last_autoanalyze: std::sync::atomic::AtomicI64,
 }
 
 impl TableData {
@@ -644,6 +656,36 @@ pub fn lock(rel: &Rel, id: RowId, w: &Writer<'_>, mode: LockMode) -> Result<Chan
 
 /// Reclaims dead versions of a table and their index entries (VACUUM, and the background
 /// reclaimer). `horizon` and `now` come from the transaction manager.
+/// Analyzes `rel` through `snap` and keeps what it found for the planner and pg_stats;
+/// `auto`: the background vacuum's (its counters in pg_stat_user_tables).
+pub fn analyze_table(rel: &Rel, snap: &Snapshot, auto: bool) -> Arc<analyze::TableStatistics> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let before = rel.data.mod_since_analyze.load(Relaxed);
+    let found = Arc::new(analyze::analyze(rel, snap));
+    *rel.data.analyzed.write() = Some(found.clone());
+    // Changes counted while it ran carry to the next one; a manual ANALYZE and the
+    // background one may both have read the same count, so the subtraction stops at zero.
+    let _ = rel
+        .data
+        .mod_since_analyze
+        .fetch_update(Relaxed, Relaxed, |n| Some(n.saturating_sub(before)));
+    let s = &rel.data.stats;
+    let now = types::datetime::now_timestamptz();
+    if auto {
+        s.autoanalyzes.fetch_add(1, Relaxed);
+        s.last_autoanalyze.store(now, Relaxed);
+    } else {
+        s.analyzes.fetch_add(1, Relaxed);
+        s.last_analyze.store(now, Relaxed);
+    }
+    found
+}
+
+/// What the last ANALYZE of `rel` found, if it was analyzed.
+pub fn statistics(rel: &Rel) -> Option<Arc<analyze::TableStatistics>> {
+    rel.data.analyzed.read().clone()
+}
+
 pub fn vacuum(
     rel: &Rel,
     horizon: crate::txn::Csn,

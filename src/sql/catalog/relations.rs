@@ -887,6 +887,26 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_stats",
+        oid: 12053,
+        columns: &[
+            ("schemaname", 19),
+            ("tablename", 19),
+            ("attname", 19),
+            ("inherited", 16),
+            ("null_frac", 700),
+            ("avg_width", 23),
+            ("n_distinct", 700),
+            ("most_common_vals", 2277),
+            ("most_common_freqs", 1021),
+            ("histogram_bounds", 2277),
+            ("correlation", 700),
+            ("most_common_elems", 2277),
+            ("most_common_elem_freqs", 1021),
+            ("elem_count_histogram", 1021),
+        ],
+    },
+    Relation {
         name: "pg_stat_user_tables",
         oid: 12299,
         columns: &[

@@ -233,6 +233,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if let Some(rows) = super::info_schema::rows(oid, cx) {
         return Some(rows);
     }
+    if oid == super::catalog_stats::PG_STATS {
+        return Some(super::catalog_stats::rows(cx));
+    }
     let created = if matches!(oid, 1259 | 2606) {
         created_namespaces(cx)
     } else {
@@ -286,7 +289,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             _ => 0,
                         }),
                         "relpages" | "relallvisible" => Value::Int4(0),
-                        "reltuples" => Value::Float4(-1.0),
+                        "reltuples" => Value::Float4(
+                            crate::sql::engine::statistics(r).map_or(-1.0, |s| s.rows as f32),
+                        ),
                         "relhasindex" => {
                             Value::Bool(!r.indexes.is_empty() && r.kind == RelKind::Table)
                         }
@@ -596,12 +601,16 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     "n_tup_del" => n(&s.deleted),
                     // Estimates, as PostgreSQL's are.
                     "n_live_tup" => Value::Int8(ins.saturating_sub(del) as i64),
-                    "n_dead_tup" | "n_mod_since_analyze" => n(&r.data.changes),
+                    "n_dead_tup" => n(&r.data.changes),
+                    "n_mod_since_analyze" => n(&r.data.mod_since_analyze),
+                    "last_analyze" => at(&s.last_analyze),
+                    "last_autoanalyze" => at(&s.last_autoanalyze),
+                    "analyze_count" => n(&s.analyzes),
+                    "autoanalyze_count" => n(&s.autoanalyzes),
                     "last_vacuum" => at(&s.last_vacuum),
                     "last_autovacuum" => at(&s.last_autovacuum),
                     "vacuum_count" => n(&s.vacuums),
                     "autovacuum_count" => n(&s.autovacuums),
-                    "analyze_count" | "autoanalyze_count" => Value::Int8(0),
                     _ => Value::Null,
                 })
             })

@@ -268,6 +268,7 @@ impl Drop for DirectLoad {
         if self.uncounted > 0 {
             let data = &self.rel.data;
             data.changes.fetch_add(self.uncounted, Relaxed);
+            data.mod_since_analyze.fetch_add(self.uncounted, Relaxed);
             data.stats.inserted.fetch_add(self.uncounted, Relaxed);
         }
     }

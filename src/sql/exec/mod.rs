@@ -80,6 +80,7 @@ mod bounds;
 mod catalog_procs;
 mod catalog_roles;
 mod catalog_rows;
+mod catalog_stats;
 mod catalog_types;
 mod catalog_views;
 pub mod copy_load;

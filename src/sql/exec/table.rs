@@ -712,6 +712,7 @@ fn count_changes(m: &crate::sql::plan::modify::Modify, n: u64) {
     }
     let data = &m.rel.data;
     data.changes.fetch_add(n, Relaxed);
+    data.mod_since_analyze.fetch_add(n, Relaxed);
     match m.verb() {
         "INSERT" => &data.stats.inserted,
         "UPDATE" => &data.stats.updated,

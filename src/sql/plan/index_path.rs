@@ -463,7 +463,7 @@ pub(super) fn choose(plan: Plan) -> Plan {
     };
     let mut parts = Vec::new();
     conjuncts(pred.clone(), &mut parts);
-    let Some((path, used)) = best_path(rel, &parts) else {
+    let Some((path, used)) = best_path(rel, &parts).filter(|(p, _)| !unselective(rel, p)) else {
         return Plan {
             node: Node::Filter { input, pred },
             columns,
@@ -528,6 +528,72 @@ pub(super) fn scan_node(rel: &super::ScanRel, rowid: bool, path: IndexPath) -> N
             path: Box::new(path),
         }
     }
+}
+
+/// The share of a table's rows above which reading them through an index costs more than
+/// reading the table (each row reached through the index is a lookup of its own).
+const INDEX_SHARE: f64 = 0.2;
+/// Tables smaller than this keep their index paths: either way is quick there.
+const MIN_ROWS_FOR_SHARE: f64 = 1000.0;
+
+/// Whether ANALYZE's statistics say that `path`, a path of equalities alone, matches so many of
+/// the table's rows that a sequential scan is cheaper (an index on a column with few distinct
+/// values, such as a warehouse number in a one-warehouse database). Without statistics, or
+/// with a range or an IN list, the index is kept.
+fn unselective(rel: &Rel, path: &IndexPath) -> bool {
+    let Some(stats) = crate::sql::engine::statistics(rel) else {
+        return false;
+    };
+    if !path.lower.is_empty() || !path.upper.is_empty() || stats.rows < MIN_ROWS_FOR_SHARE {
+        return false;
+    }
+    let def = &rel.indexes[path.index];
+    let mut share = 1.0;
+    for (k, f) in path.fixed.iter().enumerate() {
+        let (Fixed::Eq(v), Some(&col)) = (f, def.columns.get(k)) else {
+            return false;
+        };
+        let Some(Some(st)) = stats.columns.get(col) else {
+            return false;
+        };
+        share *= eq_share(st, v, stats.rows);
+    }
+    share > INDEX_SHARE
+}
+
+/// The share of rows `column = v` matches, from the column's statistics (PostgreSQL's
+/// var_eq_const / var_eq_non_const): a constant's frequency among the most common values, or
+/// the rest spread evenly over the other distinct values; for a value known only when the
+/// statement runs, one over the distinct values.
+fn eq_share(st: &crate::sql::engine::analyze::ColumnStats, v: &Expr, rows: f64) -> f64 {
+    let distinct = if st.n_distinct < 0.0 {
+        -st.n_distinct * rows
+    } else {
+        st.n_distinct
+    };
+    if distinct < 1.0 {
+        return 0.0;
+    }
+    if let Expr::Const(c) = v {
+        if matches!(c, crate::sql::types::Value::Null) {
+            return 0.0;
+        }
+        if let Some((_, f)) = st
+            .mcv
+            .iter()
+            .find(|(m, _)| crate::sql::engine::same_value(m, c))
+        {
+            return *f;
+        }
+        let in_mcv: f64 = st.mcv.iter().map(|(_, f)| f).sum();
+        let others = distinct - st.mcv.len() as f64;
+        return if others >= 1.0 {
+            ((1.0 - in_mcv - st.null_frac) / others).max(0.0)
+        } else {
+            0.0
+        };
+    }
+    (1.0 - st.null_frac) / distinct
 }
 
 /// `ORDER BY` served by an index: `Sort(Project(scan))`, where the sort keys are columns of
