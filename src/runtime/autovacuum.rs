@@ -11,7 +11,8 @@
 //!   added once per INSERT / UPDATE / DELETE statement);
 //! * analyzes each table whose rows changed enough since its last ANALYZE: more than
 //!   PostgreSQL's default threshold, 50 rows plus 10 % of the rows it had then
-//!   (`TableData::mod_since_analyze`), so that the planner's statistics follow the data;
+//!   (`TableData::mod_since_analyze`), so that the planner's statistics follow the data, and
+//!   at most once a minute per table (`ANALYZE_SPACING_US`);
 //! * vacuums the catalog: relation versions ended before the horizon go, and with the last of
 //!   them the data of a dropped or truncated table.
 //!
@@ -58,6 +59,10 @@ const SCALE_PERCENT: u64 = 20;
 /// PostgreSQL's autovacuum_analyze_threshold and autovacuum_analyze_scale_factor.
 const ANALYZE_THRESHOLD: u64 = 50;
 const ANALYZE_SCALE_PERCENT: u64 = 10;
+/// The least time between two automatic analyzes of one table (PostgreSQL's
+/// autovacuum_naptime, which spaces them so): a table updated all the time (TPC-C's stock) is
+/// not read again and again beside the sessions writing it.
+const ANALYZE_SPACING_US: i64 = 60_000_000;
 
 /// Starts the background vacuum of `instance` (it ends when the instance is gone).
 pub fn start(instance: &Arc<Instance>) {
@@ -131,7 +136,8 @@ pub fn round(instance: &Instance) -> usize {
 }
 
 /// Analyzes `rel` when more rows changed since its last ANALYZE than PostgreSQL's threshold
-/// (50 plus 10 % of the rows it counted then, or of its row versions if never analyzed).
+/// (50 plus 10 % of the rows it counted then, or of its row versions if never analyzed), and
+/// its last automatic analyze is a minute old.
 fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
     let changed = rel.data.mod_since_analyze.load(Ordering::Relaxed);
     if changed <= ANALYZE_THRESHOLD {
@@ -139,6 +145,10 @@ fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
     }
     let rows = engine::statistics(rel).map_or(engine::versions(rel), |s| s.rows as u64);
     if changed <= ANALYZE_THRESHOLD + rows * ANALYZE_SCALE_PERCENT / 100 {
+        return;
+    }
+    let last = rel.data.stats.last_autoanalyze.load(Ordering::Relaxed);
+    if last != 0 && crate::sql::types::datetime::now_timestamptz() - last < ANALYZE_SPACING_US {
         return;
     }
     let found = engine::analyze_table(rel, snap, true);
