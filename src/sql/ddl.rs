@@ -836,6 +836,30 @@ fn dependents_exist(what: &str, lines: &[String]) -> PgError {
     .with_hint("Use DROP ... CASCADE to drop the dependent objects too.")
 }
 
+/// The usual answer to dropping `object` ("sequence s", "table t") that `dependents` need:
+/// without CASCADE the 2BP01 error, each dependent "... depends on <object>"; with it the
+/// "drop cascades to ..." NOTICE (the caller then drops them).
+fn refuse_or_cascade(
+    cx: &mut dyn SessionCtx,
+    object: &str,
+    dependents: &[String],
+    cascade: bool,
+) -> PgResult<()> {
+    if !cascade {
+        let detail: Vec<String> = dependents
+            .iter()
+            .map(|d| format!("{d} depends on {object}"))
+            .collect();
+        return Err(dependents_exist(object, &detail));
+    }
+    let drops: Vec<String> = dependents
+        .iter()
+        .map(|d| format!("drop cascades to {d}"))
+        .collect();
+    cx.notice(cascade_notice(drops.len(), &drops));
+    Ok(())
+}
+
 /// The NOTICE of a DROP ... CASCADE that takes `count` objects with it: the one line of
 /// `drops` ("drop cascades to ..."), or the count with the lines as its detail (`drops` may
 /// be cut shorter than `count`).

@@ -313,24 +313,9 @@ pub fn before_drop(cx: &mut dyn SessionCtx, tables: &[Arc<Rel>], cascade: bool) 
         }
         let lines: Vec<String> = deps
             .iter()
-            .map(|(c, r)| {
-                format!(
-                    "constraint {c} on table {} depends on table {}",
-                    r.name.name, t.name.name
-                )
-            })
+            .map(|(c, r)| format!("constraint {c} on table {}", r.name.name))
             .collect();
-        if !cascade {
-            return Err(super::dependents_exist(
-                &format!("table {}", t.name.name),
-                &lines,
-            ));
-        }
-        let drops: Vec<String> = deps
-            .iter()
-            .map(|(c, r)| format!("drop cascades to constraint {c} on table {}", r.name.name))
-            .collect();
-        cx.notice(super::cascade_notice(drops.len(), &drops));
+        super::refuse_or_cascade(cx, &format!("table {}", t.name.name), &lines, cascade)?;
         // Each referencing table loses its constraints (one new version per table).
         let mut done: Vec<Oid> = Vec::new();
         for (_, r) in &deps {

@@ -832,21 +832,7 @@ fn drop_sequence(cx: &mut dyn SessionCtx, seq: &Arc<Rel>, cascade: bool) -> PgRe
                 )
             })
             .collect();
-        if !cascade {
-            let detail: Vec<String> = lines
-                .iter()
-                .map(|l| format!("{l} depends on sequence {name}"))
-                .collect();
-            return Err(super::dependents_exist(
-                &format!("sequence {name}"),
-                &detail,
-            ));
-        }
-        let drops: Vec<String> = lines
-            .iter()
-            .map(|l| format!("drop cascades to {l}"))
-            .collect();
-        cx.notice(super::cascade_notice(drops.len(), &drops));
+        super::refuse_or_cascade(cx, &format!("sequence {name}"), &lines, cascade)?;
         for (t, i) in deps {
             // The newest version of the table (an earlier default of it may have gone already).
             let t = find(cx, &t.name.schema, &t.name.name)?.unwrap_or(t);

@@ -498,21 +498,7 @@ pub(super) fn drop_function_triggers(
             lines.push(format!("trigger {} on table {}", t.name, r.name.name));
         }
     }
-    if !cascade {
-        let detail: Vec<String> = lines
-            .iter()
-            .map(|l| format!("{l} depends on function {shown}"))
-            .collect();
-        return Err(super::dependents_exist(
-            &format!("function {shown}"),
-            &detail,
-        ));
-    }
-    let drops: Vec<String> = lines
-        .iter()
-        .map(|l| format!("drop cascades to {l}"))
-        .collect();
-    cx.notice(super::cascade_notice(drops.len(), &drops));
+    super::refuse_or_cascade(cx, &format!("function {shown}"), &lines, cascade)?;
     for r in users {
         let t = table_locked(cx, &r.name.schema, &r.name.name, LockMode::AccessExclusive)?;
         write(cx, &t, |list| list.retain(|x| x.function != function))?;

@@ -65,6 +65,17 @@ impl Batches {
         b: &mut Budget,
         mut fill: impl FnMut(&Snapshot, &mut VecDeque<Row>) -> bool,
     ) -> PgResult<Step> {
+        self.next_with(cx, b, |snap, buf, _| Ok(fill(snap, buf)))
+    }
+
+    /// [`Batches::next`] for a `fill` that evaluates expressions (it is handed the `EvalCx`)
+    /// and so may fail.
+    pub(super) fn next_with(
+        &mut self,
+        cx: &mut EvalCx,
+        b: &mut Budget,
+        mut fill: impl FnMut(&Snapshot, &mut VecDeque<Row>, &mut EvalCx) -> PgResult<bool>,
+    ) -> PgResult<Step> {
         loop {
             if let Some(r) = self.buf.pop_front() {
                 return Ok(Step::Row(r));
@@ -79,7 +90,7 @@ impl Batches {
                 Some(s) => s,
                 None => *self.snap.insert(cx.session.snapshot()?),
             };
-            if !fill(&snap, &mut self.buf) {
+            if !fill(&snap, &mut self.buf, cx)? {
                 self.done = true;
             }
         }
@@ -121,9 +132,7 @@ impl Operator for SeqScan {
 /// reaches storage or takes long).
 #[derive(Default)]
 pub(super) struct FilteredSeqScan {
-    snap: Option<Snapshot>,
-    buf: VecDeque<Row>,
-    done: bool,
+    rows: Batches,
     pos: RowId,
     /// The columns the predicate reads (by position in the scan's row), and the reused row.
     want: Vec<bool>,
@@ -173,24 +182,11 @@ impl Operator for FilteredSeqScan {
             });
             self.scratch = vec![Value::Null; width];
         }
-        loop {
-            if let Some(r) = self.buf.pop_front() {
-                return Ok(Step::Row(r));
-            }
-            if self.done {
-                return Ok(Step::Done);
-            }
-            if b.tick() {
-                return Ok(Step::Yield);
-            }
-            let snap = match self.snap {
-                Some(s) => s,
-                None => *self.snap.insert(cx.session.snapshot()?),
-            };
-            let (want, scratch, buf) = (&self.want, &mut self.scratch, &mut self.buf);
+        let (want, scratch, pos) = (&self.want, &mut self.scratch, &mut self.pos);
+        let ncols = rel.columns.len();
+        self.rows.next_with(cx, b, |snap, buf, cx| {
             let mut failed = None;
-            let ncols = rel.columns.len();
-            let next = engine::scan_packed(rel, self.pos, BATCH, &snap, |id, packed| {
+            let next = engine::scan_packed(rel, *pos, BATCH, snap, |id, packed| {
                 packed.decode_marked(&want[..ncols], &mut scratch[..ncols]);
                 if *rowid {
                     scratch[ncols] = Value::Int8(id as i64);
@@ -210,11 +206,14 @@ impl Operator for FilteredSeqScan {
             if let Some(e) = failed {
                 return Err(e);
             }
-            match next {
-                Some(p) => self.pos = p,
-                None => self.done = true,
-            }
-        }
+            Ok(match next {
+                Some(p) => {
+                    *pos = p;
+                    true
+                }
+                None => false,
+            })
+        })
     }
 }
 
