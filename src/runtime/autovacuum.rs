@@ -158,9 +158,9 @@ fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
 /// Hands memory the allocator keeps after frees back to the system, so the resident size (what
 /// `--max-memory` bounds) falls when rows are reclaimed.
 fn give_back_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of the allocator's arenas.
+    // SAFETY: mi_collect only returns the free pages of the allocator's heaps to the system
+    // (`force`: of every thread's heap, not only this thread's).
     unsafe {
-        libc::malloc_trim(0);
+        libmimalloc_sys::mi_collect(true);
     }
 }
