@@ -83,8 +83,8 @@ pub use ikey::IKey;
 pub use index_keys::{key_of, register_compiler, Compiler, KeyExprs};
 pub use packed::{PackedRow, RowPacker};
 pub use read::{
-    fetch, heap_bytes, index_bytes, index_scan, index_scan_back, is_empty, next_version, read,
-    read_latest, root_keys, scan, scan_owned, scan_packed, sees, versions,
+    fetch, fetch_packed, heap_bytes, index_bytes, index_scan, index_scan_back, is_empty,
+    next_version, read, read_latest, root_keys, scan, scan_owned, scan_packed, sees, versions,
 };
 pub use store::{KeyRef, KeyTree, RowHeap};
 

@@ -85,6 +85,18 @@ pub fn fetch<T>(
     rel.data.heap.fetch(root, snap, f)
 }
 
+/// [`fetch`], the version handed to `f` packed, to decode as much of it as it needs (an index
+/// scan decodes the columns its query reads). `f` runs under the version's slot lock.
+#[inline]
+pub fn fetch_packed<T>(
+    rel: &Rel,
+    root: RowId,
+    snap: &Snapshot,
+    f: impl FnOnce(RowId, &super::packed::PackedRow) -> T,
+) -> Option<(RowId, T)> {
+    rel.data.heap.fetch_packed(root, snap, f)
+}
+
 /// Whether `snap` sees a version of the chain rooted at `root` ([`fetch`] without decoding).
 #[inline]
 pub fn sees(rel: &Rel, root: RowId, snap: &Snapshot) -> bool {

@@ -91,6 +91,17 @@ impl RowHeap {
             .scan(from, max, snap, |id, p| f(id, p.decode_with_spare(spare)))
     }
 
+    /// Like [`RowHeap::fetch`], the version handed over still packed (see
+    /// `read::fetch_packed`).
+    pub(super) fn fetch_packed<T>(
+        &self,
+        root: RowId,
+        snap: &Snapshot,
+        f: impl FnOnce(RowId, &PackedRow) -> T,
+    ) -> Option<(RowId, T)> {
+        self.0.fetch(root, snap, f)
+    }
+
     /// The version of the chain rooted at `root` that `snap` sees (see `Heap::fetch`).
     pub(super) fn fetch<T>(
         &self,

@@ -20,7 +20,7 @@ use crate::sql::plan::Plan;
 use crate::sql::types::{self, Value};
 use crate::storage::{Entry, RowId};
 
-use super::table::{row_of, Batches, BATCH};
+use super::table::{scan_row, Batches, BATCH};
 use super::{Budget, Operator, Step};
 
 fn cmp(a: &Value, b: &Value) -> Ordering {
@@ -52,6 +52,17 @@ pub(super) struct IndexRange {
     resume: Option<Entry<Key>>,
     /// The covered conditions are evaluated on each row (the keys could not be used exactly).
     recheck: bool,
+    /// The columns decoded (see `table::scan_row`; None: all).
+    want: Option<Vec<bool>>,
+}
+
+impl IndexRange {
+    pub fn new(want: Option<Vec<bool>>) -> Self {
+        IndexRange {
+            want,
+            ..Default::default()
+        }
+    }
 }
 
 /// The tightest of several bounds: the greatest lower (`lower`) or least upper one; an
@@ -251,6 +262,8 @@ impl Operator for IndexRange {
             let ranges = self.ranges.as_ref().expect("planned above");
             let cur = &mut self.cur;
             let resume = &mut self.resume;
+            let want = self.want.as_deref();
+            let ncols = rel.columns.len();
             let step = self.rows.next(cx, b, |snap, buf| {
                 let Some(r) = ranges.get(*cur) else {
                     return false;
@@ -285,11 +298,12 @@ impl Operator for IndexRange {
                 for (key, root) in found {
                     // The entry may be stale (the chain moved to another key): check the
                     // version against the entry's whole key.
-                    if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
-                        super::index_keys::key_starts_with(rel, def, data, &key)
-                            .then(|| row_of(data, id, *rowid))
+                    if let Some((_, row)) = engine::fetch_packed(rel, root, snap, |id, packed| {
+                        scan_row(packed, want, ncols, id, *rowid)
                     }) {
-                        buf.push_back(row);
+                        if super::index_keys::key_starts_with(rel, def, &row, &key) {
+                            buf.push_back(row);
+                        }
                     }
                 }
                 true

@@ -19,14 +19,40 @@ pub(super) struct Project {
     done: bool,
     /// A row stopped at an advisory lock wait: the input row and the values made before it.
     waiting: Option<(Vec<Value>, Vec<Value>)>,
+    /// Per select-list item: a column that no other item reads, whose value is moved out of
+    /// the input row instead of cloned (a cloned text value is an allocation and a copy).
+    movable: Vec<bool>,
 }
 
 impl Project {
-    pub fn new(input: Option<Box<dyn Operator>>) -> Self {
+    pub fn new(input: Option<Box<dyn Operator>>, exprs: &[Expr]) -> Self {
+        let mut reads: Vec<u32> = Vec::new();
+        // A subquery reads the input row from inside (a correlated column): nothing moves.
+        let mut subquery = false;
+        for e in exprs {
+            e.any(&mut |x| {
+                match x {
+                    Expr::Column(c) => {
+                        if reads.len() <= *c {
+                            reads.resize(c + 1, 0);
+                        }
+                        reads[*c] += 1;
+                    }
+                    Expr::Subquery(..) => subquery = true,
+                    _ => {}
+                }
+                false
+            });
+        }
+        let movable = exprs
+            .iter()
+            .map(|e| !subquery && matches!(e, Expr::Column(c) if reads[*c] == 1))
+            .collect();
         Project {
             input,
             done: false,
             waiting: None,
+            movable,
         }
     }
 }
@@ -67,7 +93,7 @@ fn advisory_wait(e: &Expr, row: &[Value], cx: &mut EvalCx) -> PgResult<Result<Va
 impl Operator for Project {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         opened_from!(plan, Project, input, exprs);
-        let (row, mut out) = match self.waiting.take() {
+        let (mut row, mut out) = match self.waiting.take() {
             Some(w) => w,
             None => match self.input_row(input, cx, b)? {
                 Ok(r) => (r, Vec::with_capacity(exprs.len())),
@@ -78,6 +104,9 @@ impl Operator for Project {
             let e = &exprs[out.len()];
             out.push(match e {
                 // Most projected expressions are plain columns: no call into eval's frame.
+                Expr::Column(i) if self.movable.get(out.len()) == Some(&true) => {
+                    std::mem::replace(&mut row[*i], Value::Null)
+                }
                 Expr::Column(i) => row[*i].clone(),
                 Expr::Session { .. } => match advisory_wait(e, &row, cx)? {
                     Ok(v) => v,

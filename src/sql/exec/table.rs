@@ -30,16 +30,55 @@ use crate::storage::LockMode;
 /// Slots (or index entries) examined per budget tick.
 pub(super) const BATCH: usize = 64;
 
-pub(super) fn row_of(data: &[Value], id: RowId, rowid: bool) -> Row {
-    let mut row = Vec::with_capacity(data.len() + rowid as usize);
-    row.extend_from_slice(data);
-    if rowid {
-        row.push(Value::Int8(id as i64));
-    }
-    row
+/// The version `packed` as an index scan's row, decoded once: the columns `want` marks (every
+/// column when None; the others NULL, never read above the scan), then the row id.
+pub(super) fn scan_row(
+    packed: &engine::PackedRow,
+    want: Option<&[bool]>,
+    ncols: usize,
+    id: RowId,
+    rowid: bool,
+) -> Row {
+    let row = match want {
+        None => packed.decode_with_spare(usize::from(rowid)),
+        Some(w) => {
+            let mut row = Vec::with_capacity(ncols + usize::from(rowid));
+            row.resize(ncols, Value::Null);
+            packed.decode_marked(&w[..ncols], &mut row);
+            row
+        }
+    };
+    owned_row(row, id, rowid)
 }
 
-/// A row the engine decoded for this scan (with room for the row id), as `row_of` makes it.
+/// The columns of a scan's row (the table's, then its row id) that the operators above it read,
+/// when they are only `exprs` and these are plain expressions (no subquery, which could read
+/// the row from inside, and no call of a user's function): None when every column is needed.
+pub(super) fn columns_read<'a>(
+    exprs: impl IntoIterator<Item = &'a Expr>,
+    width: usize,
+) -> Option<Vec<bool>> {
+    let mut want = vec![false; width];
+    let mut plain = true;
+    for e in exprs {
+        e.any(&mut |x| {
+            match x {
+                Expr::Column(c) if *c < width => want[*c] = true,
+                Expr::Column(_) | Expr::Subquery(..) | Expr::UserCall(_) | Expr::Session { .. } => {
+                    plain = false
+                }
+                _ => {}
+            }
+            !plain
+        });
+        if !plain {
+            return None;
+        }
+    }
+    Some(want)
+}
+
+/// A row the engine decoded for this scan (with room for the row id), the row id appended.
 fn owned_row(mut row: Row, id: RowId, rowid: bool) -> Row {
     if rowid {
         row.push(Value::Int8(id as i64));
@@ -223,6 +262,17 @@ pub(super) struct IndexScan {
     rows: Batches,
     key: Option<Key>,
     after: Option<Entry<Key>>,
+    /// The columns decoded (see `scan_row`; None: all).
+    want: Option<Vec<bool>>,
+}
+
+impl IndexScan {
+    pub fn new(want: Option<Vec<bool>>) -> Self {
+        IndexScan {
+            want,
+            ..Default::default()
+        }
+    }
 }
 
 impl Operator for IndexScan {
@@ -241,6 +291,8 @@ impl Operator for IndexScan {
         }
         let key = self.key.as_ref().expect("set above");
         let after = &mut self.after;
+        let want = self.want.as_deref();
+        let ncols = rel.columns.len();
         self.rows.next(cx, b, |snap, buf| {
             let prefix = key.0.len();
             let mut roots = Vec::with_capacity(BATCH);
@@ -275,11 +327,12 @@ impl Operator for IndexScan {
             };
             for root in roots {
                 // The entry may be stale (the chain moved to another key): check the version.
-                if let Some((_, Some(row))) = engine::fetch(rel, root, snap, |id, data| {
-                    super::index_keys::key_starts_with(rel, def, data, &key.0)
-                        .then(|| row_of(data, id, *rowid))
+                if let Some((_, row)) = engine::fetch_packed(rel, root, snap, |id, packed| {
+                    scan_row(packed, want, ncols, id, *rowid)
                 }) {
-                    buf.push_back(row);
+                    if super::index_keys::key_starts_with(rel, def, &row, &key.0) {
+                        buf.push_back(row);
+                    }
                 }
             }
             more
