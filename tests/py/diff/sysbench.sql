@@ -99,3 +99,28 @@ SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'tm_b
 INSERT INTO tm_b VALUES (1.23456, 1234.5678);
 SELECT * FROM tm_b;
 DROP TABLE IF EXISTS tm_a, tm_b, tm_c, tm_d;
+
+-- name: sysbench_random_points_bigint_in
+-- select_random_points binds its IN list as bigint parameters against the int4 column k: the
+-- list takes the common type, the left operand keeps its own (PostgreSQL's transformAExprIn),
+-- so the comparison is the integer cross-type = that k's index serves.
+DROP TABLE IF EXISTS sbtest1;
+CREATE TABLE sbtest1(id SERIAL, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id));
+INSERT INTO sbtest1(k, c, pad) SELECT g % 50, 'c' || g, 'p' || g FROM generate_series(1, 2000) g;
+CREATE INDEX k_1 ON sbtest1(k);
+PREPARE pts(bigint, bigint, bigint) AS SELECT id, k FROM sbtest1 WHERE k IN ($1, $2, $3) ORDER BY id LIMIT 5;
+EXECUTE pts(3, 7, 99999999999);
+EXECUTE pts(NULL, 49, -1);
+SELECT count(*) FROM sbtest1 WHERE k IN (5::bigint, 6::int2, 7);
+SELECT count(*) FROM sbtest1 WHERE k NOT IN (5::bigint, 6);
+SELECT count(*) FROM sbtest1 WHERE k IN (1.0, 2.5);
+SELECT count(*) FROM sbtest1 WHERE k::int2 IN (5::bigint, 70000);
+SELECT count(*) FROM sbtest1 WHERE k IN ('5', 6::bigint);
+SELECT 5 IN (5::bigint, NULL), 4 NOT IN (5::bigint, NULL), 2::int2 IN (2::bigint);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM sbtest1 WHERE k IN (5::bigint, 6::bigint);
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+DEALLOCATE ALL;
+DROP TABLE sbtest1;
