@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 
+import sysbench
 import tpcc
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -81,6 +82,7 @@ MODES = {
         tbl_init_scales=[10, 100], tbl_scale=10, tbl_T=10, tbl_mixed_T=10,
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
         tpcc_warehouses=[1, 2, 4], tpcc_threads=[1, 4, 16, 64], tpcc_T=30,
+        sb_tables=4, sb_table_size=100000, sb_threads=[1, 4, 16, 64], sb_T=30,
     ),
     "quick": dict(
         reps=1,
@@ -98,6 +100,7 @@ MODES = {
         tbl_init_scales=[10], tbl_scale=10, tbl_T=5, tbl_mixed_T=10,
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
         tpcc_warehouses=[1], tpcc_threads=[1, 4, 16], tpcc_T=20,
+        sb_tables=4, sb_table_size=10000, sb_threads=[1, 4, 16, 64], sb_T=10,
     ),
     "smoke": dict(
         reps=1,
@@ -115,6 +118,7 @@ MODES = {
         tbl_init_scales=[1], tbl_scale=1, tbl_T=3, tbl_mixed_T=5,
         tbl_S_clients=[10, 100], tbl_write_clients=[1, 8],
         tpcc_warehouses=[1], tpcc_threads=[4], tpcc_T=3,
+        sb_tables=1, sb_table_size=1000, sb_threads=[4], sb_T=2,
     ),
 }
 
@@ -133,6 +137,7 @@ BENCHES = [
     (11, "manycore", "Many-core micro-benchmarks", False),
     (12, "trigger-notify", "Notifications sent by a trigger and by the statement (issue 32)",
      True),
+    (13, "sysbench", "sysbench oltp_read_write and oltp_point_select (issue 30)", True),
 ]
 # Other names of a benchmark for --only: 9 and the spec's names of benchmarks 8 and 9.
 BENCH_ALIASES = {"9": "tables", "select-only": "tables", "tpcb": "tables"}
@@ -178,9 +183,11 @@ METRICS = {
                "agg_ms": ("aggregate latency avg", "ms", False)},
 }
 METRICS["tpcc"] = tpcc.METRICS
+METRICS["sysbench"] = sysbench.METRICS
 TABLE_METRICS = {"pgbench": ["tps"],
                  "tpcc": ["tpmC", "tpm_total"] + [f"{t.lower()}_p95_ms" for t in tpcc.TYPES]
-                 + ["errors", "load_s", "check_s", "check_passed"]}
+                 + ["errors", "load_s", "check_s", "check_passed"],
+                 "sysbench": sysbench.TABLE_METRICS}
 LAT_BUCKETS = ["0-0.01", "0.01-0.1", "0.1-1", "1-10", "10-100", ">100"]
 
 
@@ -1715,6 +1722,7 @@ def write_report(runs, meta, run_dir, plots):
 
 BENCH_NOTES = {
     "tpcc": tpcc.NOTES,
+    "sysbench": sysbench.NOTES,
     "trigger-notify": "`pgbench -n -f <script> -M prepared -c C` over `trgn_events`, made "
                       "afresh before each point: `trigger` inserts one row, whose AFTER INSERT "
                       "trigger (PL/pgSQL) sends `pg_notify('trgn', row_to_json(NEW)::text)`; "
@@ -2047,6 +2055,26 @@ def make_plots(runs, run_dir, notes):
         else:
             plt.close(fig3)
 
+        # 13: sysbench: transactions/s against threads, per server and script
+        fig4, ax4 = plt.subplots(figsize=(6, 4))
+        for srv in SERVERS:
+            for k, script in enumerate(sysbench.SCRIPTS):
+                pts = numeric_x(series_points("sysbench", script, "tps", srv))
+                if pts:
+                    ax4.plot([p[0] for p in pts], [p[1] for p in pts], ["o-", "s--"][k % 2],
+                             color=colors[srv], label=f"{LABEL[srv]}, {script}")
+        if ax4.has_data():
+            ax4.set_xscale("log", base=2)
+            ax4.set_yscale("log")
+            ax4.set_xlabel("sysbench threads")
+            ax4.set_ylabel("transactions/s")
+            ax4.set_title("sysbench (pgsql driver): transactions per second")
+            ax4.grid(True, alpha=0.3)
+            ax4.legend(fontsize=7)
+            plots["sysbench"] = save(fig4, "bench13_sysbench_tps")
+        else:
+            plt.close(fig4)
+
         # 8: tables: select-only and read-write TPS against clients
         if any(b == "tables" for (b, _) in meta):
             fig, axes = plt.subplots(1, 2, figsize=(12, 4))
@@ -2238,6 +2266,8 @@ def main():
             "trigger-notify": suite.points_trigger_notify,
             "tpcc": lambda: tpcc.Tpcc(suite, BENCH_DIR, PG_BIN, Point, Outcome, run_cmd,
                                       log).points(cfg),
+            "sysbench": lambda: sysbench.Sysbench(cfg, PG_BIN, Point, Outcome, run_cmd,
+                                                  log).points(),
         }
         plan = []
         for _, name, _, implemented in BENCHES:

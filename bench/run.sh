@@ -10,7 +10,7 @@
 #   --smoke      seconds-long points and reduced point lists, to prove the suite works (CI)
 #   --only       benchmarks by name or number: 1 pgbench, 2 pingpong, 3 multicast,
 #                4 wide-notify, 5 latency, 6 writers, 7 idle, 8 (or 9) tables
-#                (10-11 are placeholders)
+#                10 tpcc, 12 trigger-notify, 13 sysbench (11 is a placeholder)
 #   --servers    which servers to run (default both)
 #   --reps N     repetitions per point (overrides the mode)
 #   --tables-scales LIST   scales of the tables group's pgbench -i points (e.g. 10,100)

@@ -64,17 +64,16 @@ pub struct NewColumn {
 }
 
 /// A column's type at analysis, which has no catalog: a name that is not a built-in type
-/// is kept for [`resolve_pending_type`] at execution.
+/// is kept for [`resolve_pending_type`] at execution. So is one whose modifiers are refused
+/// (`text(10)`, `numeric(1.5)`): PostgreSQL resolves a utility statement's types only when it
+/// runs, so over the extended protocol that error answers Execute, after ParseComplete.
 pub(super) fn column_type(
     planner: &Planner,
     tn: &protobuf::TypeName,
 ) -> PgResult<(Type, i32, Option<Box<protobuf::TypeName>>)> {
     match planner.resolve_type_name(tn) {
         Ok((t, m)) => Ok((t, m, None)),
-        Err(e) if e.code == code::UNDEFINED_OBJECT || e.code == code::INVALID_SCHEMA_NAME => {
-            Ok((Type::UNKNOWN, -1, Some(Box::new(tn.clone()))))
-        }
-        Err(e) => Err(e),
+        Err(_) => Ok((Type::UNKNOWN, -1, Some(Box::new(tn.clone())))),
     }
 }
 

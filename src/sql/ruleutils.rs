@@ -153,11 +153,49 @@ fn is_int(t: Type) -> bool {
 
 /// Converts `t` to `to`: an unresolved literal takes the type, anything else gets an implicit
 /// cast node.
+/// A string literal resolved to a number or boolean type: PostgreSQL runs the type's input
+/// function when it coerces the literal, so the stored constant is the value itself and is
+/// printed as one (sysbench's `k INTEGER DEFAULT '0'` shows as `0`, `'-1'` as
+/// `'-1'::integer`, `'1.50'` as numeric `1.50`). Other types keep the text: their output can
+/// depend on session settings (DateStyle, TimeZone) that a stored expression does not see.
+/// Text the input function rejects cannot have been stored; it is left as written.
+fn resolved_literal(s: String, to: Type) -> Lit {
+    use crate::sql::types::{io::from_text, FormatCtx, Value};
+    let numeric_or_bool = [
+        Type::INT2,
+        Type::INT4,
+        Type::INT8,
+        Type::NUMERIC,
+        Type::BOOL,
+    ];
+    if !numeric_or_bool.contains(&to) {
+        return Lit::Str(s);
+    }
+    let ctx = FormatCtx::default();
+    match from_text(&s, to, -1, &ctx) {
+        Ok(Value::Int2(i)) => Lit::Int(i.into()),
+        Ok(Value::Int4(i)) => Lit::Int(i.into()),
+        Ok(Value::Int8(i)) => Lit::Int(i),
+        Ok(Value::Bool(b)) => Lit::Bool(b),
+        Ok(v @ Value::Numeric(_)) => {
+            Lit::Num(crate::sql::types::io::to_text(&v, Type::NUMERIC, &ctx))
+        }
+        _ => Lit::Str(s),
+    }
+}
+
 fn coerce(t: T, to: Type) -> T {
     if t.ty() == to {
         return t;
     }
     match t {
+        T::Const {
+            lit: Lit::Str(s),
+            ty,
+        } if ty == Type::UNKNOWN => T::Const {
+            lit: resolved_literal(s, to),
+            ty: to,
+        },
         T::Const { lit, ty } if ty == Type::UNKNOWN => T::Const { lit, ty: to },
         other => T::Cast {
             arg: Box::new(other),
@@ -576,13 +614,18 @@ fn const_text(lit: &Lit, ty: Type) -> String {
                 Lit::Num(n) => n.clone(),
                 _ => unreachable!(),
             };
-            let plain = s.starts_with(|c: char| c.is_ascii_digit())
-                && s.chars().all(|c| "0123456789+-eE.".contains(c));
-            let float = s.contains(['e', 'E', '.']);
-            match (plain, float) {
-                (true, true) => s,
-                (true, false) => label(s),
-                _ => label(format!("'{s}'")),
+            // The constant is the numeric value, printed by numeric_out (`1e3` is 1000).
+            let ctx = crate::sql::types::FormatCtx::default();
+            let s = crate::sql::types::io::from_text(&s, Type::NUMERIC, -1, &ctx)
+                .map(|v| crate::sql::types::io::to_text(&v, Type::NUMERIC, &ctx))
+                .unwrap_or(s);
+            // get_const_expr: only a value that reads back as a numeric literal by itself (a
+            // digit first, and a point) goes bare; `5` would read as an integer and `-1.5` as
+            // an operator, so they are quoted and labelled, as NaN is.
+            if s.starts_with(|c: char| c.is_ascii_digit()) && s.contains(['e', 'E', '.']) {
+                s
+            } else {
+                label(format!("'{s}'"))
             }
         }
         Lit::Int(i) => label(format!("'{i}'")),
@@ -812,6 +855,20 @@ mod tests {
         assert_eq!(d("(2 * 3)", Type::INT4), "2 * 3");
         assert_eq!(d("'a' || 'b'", Type::TEXT), "'a'::text || 'b'::text");
         assert_eq!(d("upper('x')", Type::TEXT), "upper('x'::text)");
+        // A string literal coerced to a number or boolean is that value (sysbench's
+        // `DEFAULT '0'`).
+        assert_eq!(d("'0'", Type::INT4), "0");
+        assert_eq!(d("' 7 '", Type::INT4), "7");
+        assert_eq!(d("'-1'", Type::INT4), "'-1'::integer");
+        assert_eq!(d("'12'", Type::INT8), "'12'::bigint");
+        assert_eq!(d("'5'", Type::NUMERIC), "'5'::numeric");
+        assert_eq!(d("'1.50'", Type::NUMERIC), "1.50");
+        assert_eq!(d("'NaN'", Type::NUMERIC), "'NaN'::numeric");
+        assert_eq!(d("'yes'", Type::BOOL), "true");
+        assert_eq!(
+            d("99999999999999999999", Type::NUMERIC),
+            "'99999999999999999999'::numeric"
+        );
     }
 
     #[test]
@@ -819,6 +876,8 @@ mod tests {
         let c = |s: &str| check_expr(s, COLS);
         assert_eq!(c("a > 0 and b < 10"), "a > 0 AND b < 10::numeric");
         assert_eq!(c("d <> ''"), "d <> ''::text");
+        assert_eq!(c("a > '12'"), "a > 12");
+        assert_eq!(c("b > '12'"), "b > '12'::numeric");
         assert_eq!(c("a between 1 and 5"), "a >= 1 AND a <= 5");
         assert_eq!(c("d in ('a','b')"), "d = ANY (ARRAY['a'::text, 'b'::text])");
         assert_eq!(c("f is not null"), "f IS NOT NULL");

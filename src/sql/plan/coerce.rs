@@ -273,14 +273,7 @@ impl Planner<'_> {
                 )
                 .at(loc(tn.location))
             })?;
-        let mut mods = Vec::new();
-        for m in &tn.typmods {
-            if let Some(N::AConst(c)) = &m.node {
-                if let Some(protobuf::a_const::Val::Ival(i)) = &c.val {
-                    mods.push(i.ival);
-                }
-            }
-        }
+        let mods = typmod_args(ty, tn)?;
         let mut typmod = if mods.is_empty() {
             -1
         } else {
@@ -321,4 +314,53 @@ impl Planner<'_> {
         let t = tables.find_type(schema, elem)?;
         Some(Type(t.def.array_oid))
     }
+}
+
+/// The modifiers written after a type name, as PostgreSQL's typenameTypeMod reads them: a type
+/// that takes none refuses any (`text(10)`, and sysbench's MySQL-only `KEY xid (id)`, a column
+/// `key` of type `xid(id)`), then each must be a constant or a bare identifier, and the
+/// type's modifier input reads each as an integer (`numeric('12', 3)` is numeric(12,3),
+/// `numeric(1.5)` an invalid integer). Every error points at the type name.
+fn typmod_args(ty: Type, tn: &protobuf::TypeName) -> PgResult<Vec<i32>> {
+    use protobuf::a_const::Val;
+    if tn.typmods.is_empty() {
+        return Ok(Vec::new());
+    }
+    let at = |e: PgError| e.at(loc(tn.location));
+    if !cast::takes_typmod(ty) {
+        return Err(at(PgError::new(
+            code::SYNTAX_ERROR,
+            format!("type modifier is not allowed for type \"{}\"", ty.typname()),
+        )));
+    }
+    let mut texts = Vec::with_capacity(tn.typmods.len());
+    for m in &tn.typmods {
+        let text = match &m.node {
+            Some(N::AConst(c)) => match &c.val {
+                Some(Val::Ival(i)) => Some(i.ival.to_string()),
+                Some(Val::Fval(f)) => Some(f.fval.clone()),
+                Some(Val::Sval(s)) => Some(s.sval.clone()),
+                _ => None,
+            },
+            Some(N::ColumnRef(c)) if c.fields.len() == 1 => match &c.fields[0].node {
+                Some(N::String(s)) => Some(s.sval.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        texts.push(text.ok_or_else(|| {
+            at(PgError::new(
+                code::SYNTAX_ERROR,
+                "type modifiers must be simple constants or identifiers",
+            ))
+        })?);
+    }
+    texts
+        .iter()
+        .map(|t| {
+            crate::sql::types::io::parse_int(t, i32::MIN.into(), i32::MAX.into(), "integer")
+                .map(|v| v as i32)
+                .map_err(at)
+        })
+        .collect()
 }

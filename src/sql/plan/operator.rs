@@ -431,12 +431,17 @@ impl Planner<'_> {
         }
         let mut types = vec![l.1];
         types.extend(items.iter().map(|(_, t)| *t));
+        // As PostgreSQL's transformAExprIn: the list takes the common type of both sides, and
+        // the operator is then chosen for the left operand as it is, so an int4 column
+        // compared with bigint values keeps the integer cross-type `=` (int48eq) and its
+        // index, rather than being converted to bigint (sysbench's select_random_points
+        // binds its IN list as bigint parameters).
         let ty = common_type(&types, "IN", a.location)?;
-        let (op, lt, _) = self.resolve_binop("=", ty, ty, a.location)?;
+        let (op, lt, rt) = self.resolve_binop("=", l.1, ty, a.location)?;
         let le = self.coerce(l.0, l.1, lt, -1, CoercionContext::Implicit, a.location)?;
         let mut list_exprs = Vec::new();
         for (e, t) in items {
-            list_exprs.push(self.coerce(e, t, lt, -1, CoercionContext::Implicit, a.location)?);
+            list_exprs.push(self.coerce(e, t, rt, -1, CoercionContext::Implicit, a.location)?);
         }
         Ok((
             Expr::InList {

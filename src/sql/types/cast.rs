@@ -616,6 +616,22 @@ fn round_usecs(t: i64, prec: i32) -> PgResult<i64> {
     })
 }
 
+/// Whether a type has a modifier input function (pg_type.typmodin): only these accept
+/// modifiers in a type name; the list matches `typmod_of`'s cases.
+pub fn takes_typmod(ty: Type) -> bool {
+    matches!(
+        ty.elem().unwrap_or(ty),
+        Type::VARCHAR
+            | Type::BPCHAR
+            | Type::NUMERIC
+            | Type::TIMESTAMP
+            | Type::TIMESTAMPTZ
+            | Type::TIME
+            | Type::TIMETZ
+            | Type::INTERVAL
+    )
+}
+
 /// Builds the stored type modifier from the modifiers written in SQL: `varchar(10)` → 14,
 /// `numeric(10,2)` → ((10 << 16) | 2) + 4, `timestamp(3)` → 3, `interval(2)` → full range
 /// with precision 2. No modifiers gives -1.
