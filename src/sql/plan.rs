@@ -61,6 +61,7 @@ mod agg;
 mod aggregates;
 mod clause;
 mod coerce;
+pub mod cost;
 mod cte;
 mod expr;
 mod from;

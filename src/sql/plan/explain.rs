@@ -11,15 +11,12 @@
 //! is a `Nested Loop` whose inner `Index Scan` has an `Index Cond` naming the outer column.
 //! Relations appear under their table names (not their aliases: the plan does not keep them).
 //!
-//! threadgres keeps no statistics: the `(cost=... rows=... width=...)` of plain EXPLAIN are
-//! made-up numbers of PostgreSQL's shape (rows from the table's slot count, widths from the
-//! column types), not estimates to compare with PostgreSQL's.
+//! `(cost=... rows=... width=...)` are the planner's estimates (plan/cost.rs: PostgreSQL's cost
+//! units and selectivities over ANALYZE's statistics); ANALYZE's `actual` figures are measured.
 
 use std::fmt::Write;
 
-use super::index_path::Fixed;
 use super::{Expr, JoinKind, Node, Plan, SetOpKind, SortKey};
-use crate::sql::engine;
 use crate::sql::types::{cast, io, ops, FormatCtx, Type, Value};
 
 /// An EXPLAIN statement: the plan to explain and the options.
@@ -70,8 +67,10 @@ struct Disp<'p> {
     /// plan node, whose operator measured the build).
     sort_memory: bool,
     hash_of: Option<&'p Plan>,
-    rows: f64,
-    width: usize,
+    /// The plan node whose estimate is shown (a folded Filter's or Project's, not the scan's).
+    shown: &'p Plan,
+    /// A Sort's LIMIT, which bounds it.
+    limited_by: Option<&'p Plan>,
 }
 
 impl<'p> Disp<'p> {
@@ -85,24 +84,10 @@ impl<'p> Disp<'p> {
             heap_fetches: false,
             sort_memory: false,
             hash_of: None,
-            rows: 1000.0,
-            width: width_of(p),
+            shown: p,
+            limited_by: None,
         }
     }
-}
-
-fn width_of(p: &Plan) -> usize {
-    p.columns
-        .iter()
-        .map(|c| match c.ty {
-            Type::BOOL => 1,
-            Type::INT2 => 2,
-            Type::INT4 | Type::FLOAT4 | Type::DATE | Type::OID => 4,
-            Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
-            Type::UUID | Type::INTERVAL => 16,
-            _ => 32,
-        })
-        .sum()
 }
 
 /// How column references are named while deparsing: the plan whose output `Column(i)` is,
@@ -516,9 +501,7 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
     match &p.node {
         Node::Result => Disp::new("Result", p),
         Node::SeqScan { rel, .. } => {
-            let mut d = Disp::new(format!("Seq Scan on {}", scan_label(rel, e.verbose)), p);
-            d.rows = engine::versions(rel).max(1) as f64;
-            d
+            Disp::new(format!("Seq Scan on {}", scan_label(rel, e.verbose)), p)
         }
         Node::IndexScan { rel, index, eq, .. } => {
             let def = &rel.indexes[*index];
@@ -545,7 +528,6 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 d.props.push(format!("Index Cond: {}", quals(&conds)));
             }
             d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
-            d.rows = 1.0;
             d
         }
         Node::IndexRange { rel, path, .. } => {
@@ -574,11 +556,6 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 d.props.push(format!("Index Cond: {}", quals(&conds)));
             }
             d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
-            d.rows = if path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_))) {
-                10.0
-            } else {
-                50.0
-            };
             d
         }
         Node::Project { input, .. } => match input.node {
@@ -586,6 +563,8 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             _ => {
                 let mut d = build(input, cx, e);
                 d.stat = Some(p);
+                d.shown = p;
+                d.shown = p;
                 d
             }
         },
@@ -611,21 +590,11 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             d.props.push(format!("Filter: {}", expr(pred, &fcx)));
             d.filtered_from = d.stat;
             d.stat = Some(p);
-            d.rows = (d.rows / 3.0).max(1.0);
             d
         }
         Node::Values(rows) if rows.len() == 1 => Disp::new("Result", p),
-        Node::Values(rows) => {
-            let mut d = Disp::new("Values Scan on \"*VALUES*\"", p);
-            d.rows = rows.len() as f64;
-            d
-        }
-        // Never explained (COPY has no EXPLAIN), shown as the rows it holds.
-        Node::Feed(f) => {
-            let mut d = Disp::new("Values Scan on \"*VALUES*\"", p);
-            d.rows = f.len() as f64;
-            d
-        }
+        // A Feed is never explained (COPY has no EXPLAIN).
+        Node::Values(_) | Node::Feed(_) => Disp::new("Values Scan on \"*VALUES*\"", p),
         Node::Function { srf, .. } => {
             let alias = p.columns.first().map_or("?", |c| c.name.as_str());
             let name = match srf {
@@ -669,7 +638,6 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             let target = aliased(scan_name(&m.rel, e.verbose), target_alias(&m.input));
             let mut d = Disp::new(format!("{verb} on {target}"), p);
             d.children = vec![build(&m.input, cx, e)];
-            d.rows = 0.0;
             d
         }
         Node::LockRows { input, .. } => {
@@ -696,7 +664,6 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             } else {
                 build(right, cx, e)
             };
-            d.rows = l.rows.max(r.rows);
             d.children = vec![l, r];
             d
         }
@@ -721,11 +688,8 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             let l = build(&j.left, cx, e);
             let r = build(&j.right, cx, e);
             let mut hash = Disp::new("Hash", &j.right);
-            hash.rows = r.rows;
-            hash.width = r.width;
             hash.hash_of = Some(p);
             hash.children = vec![r];
-            d.rows = l.rows.max(hash.rows);
             d.children = vec![l, hash];
             d
         }
@@ -739,7 +703,6 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 d
             };
             d.children = vec![build(input, cx, e)];
-            d.rows = if group.is_empty() { 1.0 } else { 200.0 };
             d
         }
         Node::Window { input, .. } => {
@@ -753,7 +716,6 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 .push(format!("Sort Key: {}", sort_keys(keys, &cx.with(input))));
             d.sort_memory = true;
             let c = build(input, cx, e);
-            d.rows = c.rows;
             d.children = vec![c];
             d
         }
@@ -772,8 +734,10 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
         }
         Node::Limit { input, .. } => {
             let mut d = Disp::new("Limit", p);
-            let c = build(input, cx, e);
-            d.rows = c.rows.min(100.0);
+            let mut c = build(input, cx, e);
+            if matches!(input.node, Node::Sort { .. }) {
+                c.limited_by = Some(p);
+            }
             d.children = vec![c];
             d
         }
@@ -991,11 +955,20 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
     }
     line.push_str(&d.label);
     if e.costs {
-        let total = d.rows * 0.01 + 1.0;
+        let est = match d.limited_by {
+            Some(limit) => super::cost::estimate_limited_sort(d.shown, limit),
+            None => super::cost::estimate(d.shown),
+        };
+        // A Hash node returns nothing until its table is built: all its cost is startup.
+        let startup = if d.hash_of.is_some() {
+            est.total
+        } else {
+            est.startup
+        };
         let _ = write!(
             line,
-            "  (cost=0.00..{total:.2} rows={:.0} width={})",
-            d.rows, d.width
+            "  (cost={startup:.2}..{:.2} rows={:.0} width={:.0})",
+            est.total, est.rows, est.width
         );
     }
     let count = |p: Option<&Plan>| p.and_then(|p| stats.and_then(|s| s(p)));

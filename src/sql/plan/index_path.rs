@@ -82,7 +82,7 @@ impl IndexPath {
 
 /// Comparison operators an index can serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Cmp {
+pub(super) enum Cmp {
     Eq,
     Lt,
     Le,
@@ -132,6 +132,16 @@ fn cmp_of(f: &ops::BinFn) -> Option<Cmp> {
     .map(|(_, c)| c)
 }
 
+/// The comparison `f` is, if it is one an index can serve (`=`, `<`, `<=`, `>`, `>=`).
+pub(super) fn comparison_op(f: &ops::BinFn) -> Option<Cmp> {
+    cmp_of(f)
+}
+
+/// Whether `f` is the operator named `name` (of any of its types).
+pub(super) fn is_named(f: &ops::BinFn, name: &str) -> bool {
+    in_table(ops::binary_operators(name), f)
+}
+
 /// Whether `f` is an `=` an index or a hash table can serve.
 pub(super) fn is_equality(f: &ops::BinFn) -> bool {
     cmp_of(f) == Some(Cmp::Eq)
@@ -155,7 +165,7 @@ pub(super) fn row_independent(e: &Expr) -> bool {
 /// The column `e` reads, where its values order as the column's: the column itself, or a
 /// varchar column seen as text (`c_last = 'x'` compares `c_last::text`; varchar and text
 /// values are the same strings, so the column's index serves the comparison).
-fn column_of(e: &Expr) -> Option<usize> {
+pub(super) fn column_of(e: &Expr) -> Option<usize> {
     match e {
         Expr::Column(c) => Some(*c),
         Expr::Cast {

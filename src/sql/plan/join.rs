@@ -499,47 +499,9 @@ fn join(
     }
 }
 
-/// A rough row count of a plan: threadgres keeps no statistics, so a table counts its row
-/// slots, a unique-key lookup one row, and filters halve.
+/// The rows the planner expects of a plan (plan/cost.rs).
 fn est(p: &Plan) -> f64 {
-    match &p.node {
-        Node::SeqScan { rel, .. } => engine::versions(rel).max(1) as f64,
-        Node::IndexScan { rel, index, eq, .. } => {
-            let def = &rel.indexes[*index];
-            if def.unique && eq.len() == def.width() {
-                1.0
-            } else {
-                (engine::versions(rel) as f64 / 10.0).max(1.0)
-            }
-        }
-        Node::IndexRange { rel, path, .. } => {
-            // PostgreSQL's selectivities for conditions it has no statistics for: 0.005 for
-            // an equality, 1/3 for one inequality, 0.005 for a range bounded on both sides.
-            let fixed = path.fixed.len() as i32;
-            let range = match (path.lower.is_empty(), path.upper.is_empty()) {
-                (true, true) => 1.0,
-                (false, false) => 0.005,
-                _ => 1.0 / 3.0,
-            };
-            (engine::versions(rel) as f64 * 0.005f64.powi(fixed) * range).max(1.0)
-        }
-        Node::Filter { input, .. } => (est(input) / 2.0).max(1.0),
-        Node::Values(rows) => rows.len() as f64,
-        Node::Project { input, .. }
-        | Node::Sort { input, .. }
-        | Node::LockRows { input, .. }
-        | Node::Distinct { input, .. } => est(input),
-        Node::Limit { input, .. } => est(input).min(100.0),
-        Node::Join { left, right, .. } => est(left).max(est(right)),
-        Node::HashJoin(j) => est(&j.left).max(est(&j.right)),
-        Node::Aggregate { group, input, .. } if group.is_empty() => {
-            let _ = input;
-            1.0
-        }
-        Node::Aggregate { input, .. } => (est(input) / 2.0).max(1.0),
-        Node::Result => 1.0,
-        _ => 1000.0,
-    }
+    super::cost::estimate(p).rows
 }
 
 /// The row slots of the table a side scans (0 when it is not a table).
