@@ -169,11 +169,12 @@ fn counted(op: Box<dyn Operator>, plan: &Plan, env: &Env) -> Box<dyn Operator> {
     }
 }
 
-/// `plan` built for a Project that reads only `exprs` of its rows: an index scan, alone or
-/// under a Filter, then decodes only the columns these, the filter and its own conditions read
+/// `plan` built for a Project or an Aggregate that reads only `exprs` of its rows: an index
+/// scan, alone or under a Filter, then decodes only the columns these, the filter and its own
+/// conditions read
 /// (`SELECT c_discount, c_credit FROM customer WHERE ...` decodes 2 of 21 columns, not the
 /// 500-byte c_data). Any other plan is built whole.
-fn build_reading(plan: &Plan, exprs: &[Expr], env: &Env) -> Box<dyn Operator> {
+fn build_reading(plan: &Plan, exprs: &[&Expr], env: &Env) -> Box<dyn Operator> {
     let (scan, pred) = match &plan.node {
         Node::Filter { input, pred } => (&**input, Some(pred)),
         _ => (plan, None),
@@ -190,17 +191,20 @@ fn build_reading(plan: &Plan, exprs: &[Expr], env: &Env) -> Box<dyn Operator> {
         _ => &[],
     };
     let width = rel.columns.len() + usize::from(rowid);
-    let want = table::columns_read(exprs.iter().chain(pred).chain(conds).chain(later), width)
-        .map(|mut want| {
-            // The stale-entry check compares the index's columns.
-            for &c in &rel.indexes[index].columns {
-                if let Some(w) = want.get_mut(c) {
-                    *w = true;
-                }
+    let want = table::columns_read(
+        exprs.iter().copied().chain(pred).chain(conds).chain(later),
+        width,
+    )
+    .map(|mut want| {
+        // The stale-entry check compares the index's columns.
+        for &c in &rel.indexes[index].columns {
+            if let Some(w) = want.get_mut(c) {
+                *w = true;
             }
-            want
-        })
-        .filter(|want| want.iter().any(|w| !w));
+        }
+        want
+    })
+    .filter(|want| want.iter().any(|w| !w));
     let op: Box<dyn Operator> = match &scan.node {
         Node::IndexScan { .. } => Box::new(table::IndexScan::new(want)),
         _ => Box::new(index_range::IndexRange::new(want)),
@@ -245,7 +249,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             match input.node {
                 // SELECT without FROM: the one empty row needs no operator of its own.
                 Node::Result => None,
-                _ => Some(build_reading(input, exprs, env)),
+                _ => Some(build_reading(input, &exprs.iter().collect::<Vec<_>>(), env)),
             },
             exprs,
         )),
@@ -275,7 +279,18 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             node_stat(plan, env),
         )),
         Node::Explain(_) => Box::new(explain::ExplainOp::default()),
-        Node::Aggregate { input, .. } => Box::new(aggregate::Aggregate::new(build(input, env))),
+        Node::Aggregate {
+            input, group, aggs, ..
+        } => {
+            // What the aggregate reads of its input rows: keys, arguments, filters, orders.
+            let mut reads: Vec<&Expr> = group.iter().collect();
+            for a in aggs {
+                reads.extend(&a.args);
+                reads.extend(&a.filter);
+                reads.extend(a.order.iter().map(|k| &k.expr));
+            }
+            Box::new(aggregate::Aggregate::new(build_reading(input, &reads, env)))
+        }
         Node::Window { input, .. } => Box::new(window::Window::new(build(input, env))),
         Node::Sort { input, .. } => {
             Box::new(sort::Sort::new(build(input, env), node_stat(plan, env)))
