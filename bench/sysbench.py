@@ -15,6 +15,8 @@ import shutil
 import subprocess
 import time
 
+from client_driver import ClientDriver
+
 DATABASE = "sbtest"
 SCRIPTS = ("oltp_read_write", "oltp_point_select")
 
@@ -97,7 +99,7 @@ def failure(r):
     return "; ".join(lines[:4]) or (r.stderr or r.stdout).strip()[-400:]
 
 
-class Sysbench:
+class Sysbench(ClientDriver):
     """The points of benchmark 13 for one harness Suite."""
 
     def __init__(self, cfg, pg_bin, point_cls, outcome_cls, run_cmd, log):
@@ -109,16 +111,6 @@ class Sysbench:
         self.log = log
         self.loaded = {}  # server name -> process id of the server the tables were made in
         self.install_error = None
-
-    def key(self, srv):
-        return srv.proc.pid if hasattr(srv, "proc") and srv.proc else srv.postmaster_pid()
-
-    def psql(self, srv, sql, db="postgres"):
-        r = self.run_cmd([f"{self.pg_bin}/psql", "-h", "127.0.0.1", "-p", str(srv.port),
-                          "-U", "postgres", "-d", db, "-AtX", "-c", sql], timeout=300)
-        if r.returncode != 0:
-            raise RuntimeError(f"psql {sql!r}: {r.stderr.strip()[-300:]}")
-        return r.stdout
 
     def prepare(self, srv):
         """Makes the database afresh and fills it; (seconds, None) or (None, error)."""

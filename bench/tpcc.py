@@ -16,6 +16,8 @@ import re
 import subprocess
 import time
 
+from client_driver import ClientDriver
+
 GO_TPC_PACKAGE = "github.com/pingcap/go-tpc/cmd/go-tpc"
 GO_TPC_VERSION = "v1.0.12"
 TYPES = ("NEW_ORDER", "PAYMENT", "ORDER_STATUS", "DELIVERY", "STOCK_LEVEL")
@@ -89,7 +91,7 @@ def parse_run(text):
     return metrics
 
 
-class Tpcc:
+class Tpcc(ClientDriver):
     """The points of benchmark 10 for one harness Suite."""
 
     def __init__(self, suite, bench_dir, pg_bin, point_cls, outcome_cls, run_cmd, log):
@@ -102,16 +104,6 @@ class Tpcc:
         self.log = log
         self.loaded = {}  # server name -> (process id, warehouses) of the loaded database
         self.install_error = None
-
-    def key(self, srv):
-        return srv.proc.pid if hasattr(srv, "proc") and srv.proc else srv.postmaster_pid()
-
-    def psql(self, srv, sql, db="postgres"):
-        r = self.run_cmd([f"{self.pg_bin}/psql", "-h", "127.0.0.1", "-p", str(srv.port),
-                          "-U", "postgres", "-d", db, "-AtX", "-c", sql], timeout=300)
-        if r.returncode != 0:
-            raise RuntimeError(f"psql {sql!r}: {r.stderr.strip()[-300:]}")
-        return r.stdout
 
     def load(self, srv, warehouses):
         """Makes the database afresh and loads it; (seconds, None) or (None, error)."""
