@@ -36,6 +36,18 @@ impl Expr {
         match self {
             Expr::Column(i) => Ok(row[*i].clone()),
             Expr::Const(v) => Ok(v.clone()),
+            // A correlated subquery's filter compares each of its rows with the enclosing
+            // row's columns (`h_c_id = c.c_id`): read them here too. A reference with no
+            // enclosing row goes on to `eval`, which raises its error.
+            Expr::Outer(level, i) => match cx
+                .outer
+                .len()
+                .checked_sub(*level)
+                .and_then(|l| cx.outer.get(l)?.get(*i))
+            {
+                Some(v) => Ok(v.clone()),
+                None => self.eval(row, cx),
+            },
             _ => self.eval(row, cx),
         }
     }
@@ -413,7 +425,8 @@ fn eval_subquery(
     row: &[Value],
     cx: &mut EvalCx,
 ) -> PgResult<Value> {
-    let mut exec = crate::sql::exec::open(plan);
+    let mut exec =
+        super::explain::open_counted(plan).unwrap_or_else(|| crate::sql::exec::open(plan));
     let first = |r: Row| r.into_iter().next().unwrap_or(Value::Null);
     Ok(match kind {
         SubqueryKind::Scalar => match exec.next_row(cx)? {
