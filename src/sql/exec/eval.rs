@@ -52,6 +52,28 @@ impl Expr {
         }
     }
 
+    /// A conjunct of an AND: a comparison of two operands (`h_c_id = c.c_id`, the most
+    /// common kind in a scan's filter) is evaluated here, without a call into [`Self::eval`]
+    /// and its large frame for each one of the rows a filter tests.
+    #[inline(always)]
+    fn eval_conjunct(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
+        match self {
+            Expr::Bin(f, a, b)
+                if matches!(**a, Expr::Column(_) | Expr::Const(_) | Expr::Outer(..))
+                    && matches!(**b, Expr::Column(_) | Expr::Const(_) | Expr::Outer(..)) =>
+            {
+                // The operands are compared where they are, not cloned.
+                match (operand(a, row, &cx.outer), operand(b, row, &cx.outer)) {
+                    (Some(x), Some(y)) if x.is_null() || y.is_null() => Ok(Value::Null),
+                    (Some(x), Some(y)) => f(x, y, cx.session.fmt()),
+                    // An outer reference without its row: eval raises the error.
+                    _ => self.eval(row, cx),
+                }
+            }
+            _ => self.eval(row, cx),
+        }
+    }
+
     pub fn eval(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
         crate::stack::check()?;
         Ok(match self {
@@ -129,7 +151,7 @@ impl Expr {
             Expr::And(items) => {
                 let mut saw_null = false;
                 for e in items {
-                    match truthy(&e.eval(row, cx)?) {
+                    match truthy(&e.eval_conjunct(row, cx)?) {
                         Some(false) => return Ok(Value::Bool(false)),
                         None => saw_null = true,
                         Some(true) => {}
@@ -414,6 +436,18 @@ fn quantified(
         Ok(Value::Null)
     } else {
         Ok(Value::Bool(all))
+    }
+}
+
+/// An operand read in place: a column of the row, a constant, or an enclosing row's column
+/// (None when that row is missing).
+#[inline(always)]
+fn operand<'v>(e: &'v Expr, row: &'v [Value], outer: &'v [Vec<Value>]) -> Option<&'v Value> {
+    match e {
+        Expr::Column(i) => row.get(*i),
+        Expr::Const(v) => Some(v),
+        Expr::Outer(level, i) => outer.get(outer.len().checked_sub(*level)?)?.get(*i),
+        _ => None,
     }
 }
 
