@@ -36,6 +36,40 @@ impl Expr {
         match self {
             Expr::Column(i) => Ok(row[*i].clone()),
             Expr::Const(v) => Ok(v.clone()),
+            // A correlated subquery's filter compares each of its rows with the enclosing
+            // row's columns (`h_c_id = c.c_id`): read them here too. A reference with no
+            // enclosing row goes on to `eval`, which raises its error.
+            Expr::Outer(level, i) => match cx
+                .outer
+                .len()
+                .checked_sub(*level)
+                .and_then(|l| cx.outer.get(l)?.get(*i))
+            {
+                Some(v) => Ok(v.clone()),
+                None => self.eval(row, cx),
+            },
+            _ => self.eval(row, cx),
+        }
+    }
+
+    /// A conjunct of an AND: a comparison of two operands (`h_c_id = c.c_id`, the most
+    /// common kind in a scan's filter) is evaluated here, without a call into [`Self::eval`]
+    /// and its large frame for each one of the rows a filter tests.
+    #[inline(always)]
+    fn eval_conjunct(&self, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
+        match self {
+            Expr::Bin(f, a, b)
+                if matches!(**a, Expr::Column(_) | Expr::Const(_) | Expr::Outer(..))
+                    && matches!(**b, Expr::Column(_) | Expr::Const(_) | Expr::Outer(..)) =>
+            {
+                // The operands are compared where they are, not cloned.
+                match (operand(a, row, &cx.outer), operand(b, row, &cx.outer)) {
+                    (Some(x), Some(y)) if x.is_null() || y.is_null() => Ok(Value::Null),
+                    (Some(x), Some(y)) => f(x, y, cx.session.fmt()),
+                    // An outer reference without its row: eval raises the error.
+                    _ => self.eval(row, cx),
+                }
+            }
             _ => self.eval(row, cx),
         }
     }
@@ -117,7 +151,7 @@ impl Expr {
             Expr::And(items) => {
                 let mut saw_null = false;
                 for e in items {
-                    match truthy(&e.eval(row, cx)?) {
+                    match truthy(&e.eval_conjunct(row, cx)?) {
                         Some(false) => return Ok(Value::Bool(false)),
                         None => saw_null = true,
                         Some(true) => {}
@@ -405,6 +439,18 @@ fn quantified(
     }
 }
 
+/// An operand read in place: a column of the row, a constant, or an enclosing row's column
+/// (None when that row is missing).
+#[inline(always)]
+fn operand<'v>(e: &'v Expr, row: &'v [Value], outer: &'v [Vec<Value>]) -> Option<&'v Value> {
+    match e {
+        Expr::Column(i) => row.get(*i),
+        Expr::Const(v) => Some(v),
+        Expr::Outer(level, i) => outer.get(outer.len().checked_sub(*level)?)?.get(*i),
+        _ => None,
+    }
+}
+
 /// Runs a subquery as far as its kind needs: EXISTS stops at the first row, a scalar subquery
 /// at the second (an error), ANY/ALL at the row that decides it; an array subquery reads all.
 fn eval_subquery(
@@ -413,7 +459,8 @@ fn eval_subquery(
     row: &[Value],
     cx: &mut EvalCx,
 ) -> PgResult<Value> {
-    let mut exec = crate::sql::exec::open(plan);
+    let mut exec =
+        super::explain::open_counted(plan).unwrap_or_else(|| crate::sql::exec::open(plan));
     let first = |r: Row| r.into_iter().next().unwrap_or(Value::Null);
     Ok(match kind {
         SubqueryKind::Scalar => match exec.next_row(cx)? {

@@ -183,6 +183,45 @@ impl Operator for Counted {
     }
 }
 
+thread_local! {
+    /// The counts of the EXPLAIN ANALYZE whose statement is running on this thread (set only
+    /// inside its operator's call, so a session interleaved on the shard at a yield never sees
+    /// another's): the subqueries its expressions open count into them, as PostgreSQL's
+    /// SubPlans are instrumented (loops: one per evaluation).
+    static RUNNING: std::cell::RefCell<Option<Arc<Instr>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets [`RUNNING`] for the life of the guard; the previous value (an EXPLAIN ANALYZE run
+/// from inside another's statement, by a function) comes back after.
+struct Running(Option<Arc<Instr>>);
+
+impl Running {
+    fn set(instr: Arc<Instr>) -> Running {
+        Running(RUNNING.with(|r| r.replace(Some(instr))))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let prev = self.0.take();
+        RUNNING.with(|r| *r.borrow_mut() = prev);
+    }
+}
+
+/// An executor for an expression subquery, its operators counted when an EXPLAIN ANALYZE's
+/// statement is running here (None otherwise: the caller opens a plain one).
+pub(super) fn open_counted(plan: &Plan) -> Option<super::Executor<&Plan>> {
+    let instr = RUNNING.with(|r| r.borrow().clone())?;
+    let mut env = Env::default();
+    env.instr = Some(instr);
+    Some(super::Executor {
+        plan,
+        root: super::Root::Tree(open_tree(plan, &env)),
+        budget: Budget::default(),
+        finished: false,
+    })
+}
+
 /// The EXPLAIN node's operator.
 #[derive(Default)]
 pub(super) struct ExplainOp {
@@ -201,12 +240,13 @@ impl Operator for ExplainOp {
         if self.lines.is_none() {
             let mut elapsed = None;
             if e.analyze {
-                let (op, _, started) = self.run.get_or_insert_with(|| {
+                let (op, instr, started) = self.run.get_or_insert_with(|| {
                     let instr = Arc::new(Instr::new(e.timing));
                     let mut env = Env::default();
                     env.instr = Some(instr.clone());
                     (open_tree(&e.plan, &env), instr, Instant::now())
                 });
+                let _running = Running::set(instr.clone());
                 loop {
                     match op.next(&e.plan, cx, b)? {
                         Step::Row(_) => {}

@@ -10,6 +10,10 @@
 //! the node below it, a hash join's inner side sits under a `Hash` node, an index nested loop
 //! is a `Nested Loop` whose inner `Index Scan` has an `Index Cond` naming the outer column.
 //! Relations appear under their table names (not their aliases: the plan does not keep them).
+//! An expression subquery is `(SubPlan N)` in the expression and a `SubPlan N` child of the
+//! node that evaluates it (a folded projection's or filter's under the node they fold into),
+//! numbered in PostgreSQL's planning order; threadgres runs every subquery per row, so an
+//! uncorrelated one is a SubPlan too where PostgreSQL shows an InitPlan evaluated once.
 //!
 //! `(cost=... rows=... width=...)` are the planner's estimates (plan/cost.rs: PostgreSQL's cost
 //! units and selectivities over ANALYZE's statistics); ANALYZE's `actual` figures are measured.
@@ -71,6 +75,9 @@ struct Disp<'p> {
     shown: &'p Plan,
     /// A Sort's LIMIT, which bounds it.
     limited_by: Option<&'p Plan>,
+    /// The subqueries of this node's expressions (and of the projections and filters folded
+    /// into it), by number: PostgreSQL lists them under the node as `SubPlan N`.
+    subplans: Vec<(usize, Disp<'p>)>,
 }
 
 impl<'p> Disp<'p> {
@@ -86,6 +93,7 @@ impl<'p> Disp<'p> {
             hash_of: None,
             shown: p,
             limited_by: None,
+            subplans: Vec::new(),
         }
     }
 }
@@ -104,6 +112,8 @@ struct Cx<'p> {
     /// The index scans (by address) whose consumers need only indexed columns: PostgreSQL
     /// shows them as Index Only Scans.
     index_only: &'p std::collections::HashSet<usize>,
+    /// Each expression subquery's number (by the address of its plan): `(SubPlan N)`.
+    subplan_ids: &'p std::collections::HashMap<usize, usize>,
 }
 
 impl<'p> Cx<'p> {
@@ -377,7 +387,14 @@ fn expr(e: &Expr, cx: &Cx) -> String {
         Expr::Row(v) => format!("ROW({})", list(v, cx)),
         Expr::Array(v, _) => array_of(v, cx),
         Expr::Coalesce(v) => format!("COALESCE({})", list(v, cx)),
-        Expr::Subquery(..) => "(SubPlan 1)".into(),
+        // PostgreSQL 15 names only the subplan, whatever its kind (ruleutils's T_SubPlan).
+        Expr::Subquery(plan, _) => format!(
+            "(SubPlan {})",
+            cx.subplan_ids
+                .get(&(&**plan as *const Plan as usize))
+                .copied()
+                .unwrap_or(0)
+        ),
         Expr::UserCall(c) => format!("{}({})", c.name, list(&c.args, cx)),
         Expr::Func { f, args, .. } => match crate::sql::func::name_of(*f) {
             Some(name) => format!("{name}({})", list(args, cx)),
@@ -430,8 +447,13 @@ fn sort_keys(keys: &[SortKey], cx: &Cx) -> String {
         .join(", ")
 }
 
-/// The base relations a plan reads (PostgreSQL qualifies column names when there are several).
+/// The base relations a plan reads, its subplans' included (PostgreSQL qualifies column names
+/// when its range table, which holds the subqueries' relations too, has several).
 fn relations(p: &Plan) -> usize {
+    node_subqueries(p).into_iter().map(relations).sum::<usize>() + relations_here(p)
+}
+
+fn relations_here(p: &Plan) -> usize {
     match &p.node {
         Node::SeqScan { .. }
         | Node::IndexScan { .. }
@@ -496,7 +518,144 @@ fn target_alias(p: &Plan) -> Option<&str> {
     }
 }
 
+/// The expressions a node evaluates itself (not its inputs'), in the order PostgreSQL
+/// initializes them: a projection's target list, then its quals.
+fn node_exprs(p: &Plan) -> Vec<&Expr> {
+    let mut v: Vec<&Expr> = Vec::new();
+    match &p.node {
+        Node::Project { exprs, .. } => v.extend(exprs),
+        Node::Filter { pred, .. } => v.push(pred),
+        Node::Join { on, .. } => v.extend(on),
+        Node::HashJoin(j) => v.extend(&j.on),
+        Node::IndexScan { eq, .. } => v.extend(eq),
+        Node::IndexRange { path, .. } => v.extend(path.conds.iter().chain(&path.later)),
+        Node::Aggregate { group, aggs, .. } => {
+            v.extend(group);
+            for a in aggs {
+                v.extend(&a.args);
+                v.extend(&a.filter);
+                v.extend(a.order.iter().map(|k| &k.expr));
+            }
+        }
+        Node::Sort { keys, .. } => v.extend(keys.iter().map(|k| &k.expr)),
+        Node::Distinct { on: Some(on), .. } => v.extend(on),
+        Node::Limit { offset, count, .. } => v.extend(offset.iter().chain(count)),
+        Node::Values(rows) => v.extend(rows.iter().flatten()),
+        Node::Function { args, scalar, .. } => v.extend(args.iter().chain(scalar)),
+        _ => {}
+    }
+    v
+}
+
+/// The plans a node reads rows from.
+fn node_inputs(p: &Plan) -> Vec<&Plan> {
+    match &p.node {
+        Node::Join { left, right, .. } => vec![left, right],
+        Node::HashJoin(j) => vec![&j.left, &j.right],
+        Node::SetOp { left, right, .. } => vec![left, right],
+        Node::RecursiveUnion { init, step, .. } => vec![init, step],
+        Node::Modify(m) => vec![&m.input],
+        Node::ModifyingCtes { ctes, input } => {
+            let mut v: Vec<&Plan> = vec![input];
+            v.extend(ctes.iter().map(|c| &**c));
+            v
+        }
+        Node::Project { input, .. }
+        | Node::Filter { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Limit { input, .. }
+        | Node::LockRows { input, .. }
+        | Node::Distinct { input, .. }
+        | Node::Aggregate { input, .. }
+        | Node::Window { input, .. }
+        | Node::ProjectSet { input, .. } => vec![input],
+        _ => Vec::new(),
+    }
+}
+
+/// The subquery plans in a node's own expressions (not those nested inside them).
+fn node_subqueries(p: &Plan) -> Vec<&Plan> {
+    let mut out = Vec::new();
+    for x in node_exprs(p) {
+        x.any(&mut |y| {
+            if let Expr::Subquery(plan, _) = y {
+                out.push(&**plan);
+            }
+            false
+        });
+    }
+    out
+}
+
+/// Numbers the expression subqueries as PostgreSQL's planner does: in the order it plans
+/// them (a query's target list before its quals: the plan's nodes top down), a subquery's own
+/// subqueries before it (build_subplan numbers a subplan once its query is planned).
+fn number_subplans(p: &Plan, ids: &mut std::collections::HashMap<usize, usize>) {
+    for sub in node_subqueries(p) {
+        number_subplans(sub, ids);
+        let n = ids.len() + 1;
+        ids.entry(sub as *const Plan as usize).or_insert(n);
+    }
+    for input in node_inputs(p) {
+        number_subplans(input, ids);
+    }
+}
+
+/// Calls `f` with every subplan of `p`, nested ones included.
+fn for_each_subplan(p: &Plan, f: &mut dyn FnMut(&Plan)) {
+    for sub in node_subqueries(p) {
+        f(sub);
+        for_each_subplan(sub, f);
+    }
+    for input in node_inputs(p) {
+        for_each_subplan(input, f);
+    }
+}
+
+/// A node's display with the subplans of its own expressions under it. Their references to
+/// the row they are evaluated on (`Outer(1, i)`) name the columns of the node's input (of the
+/// node itself for a join's condition, which sees both sides).
 fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
+    let mut d = build_node(p, cx, e);
+    attach_subplans(&mut d, p, cx, e);
+    d
+}
+
+/// Adds the subplans of `p`'s own expressions to `d`, the display `p` is shown in.
+fn attach_subplans<'p>(d: &mut Disp<'p>, p: &'p Plan, cx: &Cx<'p>, e: &Explain) {
+    let subs = node_subqueries(p);
+    if subs.is_empty() {
+        return;
+    }
+    let row = match node_inputs(p).as_slice() {
+        [one] if !matches!(p.node, Node::Join { .. } | Node::HashJoin(_)) => *one,
+        _ => p,
+    };
+    let mut scx = cx.clone();
+    scx.input = None;
+    scx.outer.push(row);
+    let mine: Vec<(usize, Disp)> = subs
+        .into_iter()
+        .map(|sub| {
+            let id = cx
+                .subplan_ids
+                .get(&(sub as *const Plan as usize))
+                .copied()
+                .unwrap_or(0);
+            (id, build(sub, &scx, e))
+        })
+        .collect();
+    // A projection folded into the node below shows its subplans before that node's (the
+    // filter's): PostgreSQL initializes a node's target list before its quals.
+    if matches!(p.node, Node::Project { .. }) {
+        let below = std::mem::replace(&mut d.subplans, mine);
+        d.subplans.extend(below);
+    } else {
+        d.subplans.extend(mine);
+    }
+}
+
+fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
     let here = cx.with(p);
     match &p.node {
         Node::Result => Disp::new("Result", p),
@@ -564,16 +723,39 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 let mut d = build(input, cx, e);
                 d.stat = Some(p);
                 d.shown = p;
-                d.shown = p;
                 d
             }
         },
         Node::Filter { input, pred } => {
-            let mut d = build(input, cx, e);
+            // Filters stacked on one input (a derived table's WHERE under the outer query's,
+            // perhaps with the derived table's projection between them) are one qual list in
+            // PostgreSQL, which pulls the derived table up: one `Filter:` line, the lowest's
+            // conditions first, and the rows removed counted from the node below them all.
+            let mut filters = vec![(p, pred, &**input)];
+            let mut skipped = Vec::new();
+            let mut below = &**input;
+            loop {
+                match &below.node {
+                    Node::Filter { input, pred } => {
+                        filters.push((below, pred, &**input));
+                        skipped.push(below);
+                        below = input;
+                    }
+                    Node::Project { input, .. } if !matches!(input.node, Node::Result) => {
+                        skipped.push(below);
+                        below = input;
+                    }
+                    _ => break,
+                }
+            }
+            let mut d = build(below, cx, e);
+            for n in skipped.into_iter().rev() {
+                attach_subplans(&mut d, n, cx, e);
+            }
             // A scan's own filter names its columns bare (unless VERBOSE), as PostgreSQL's
             // show_scan_qual does; a filter over a join qualifies them.
             let scan = matches!(
-                input.node,
+                below.node,
                 Node::SeqScan { .. }
                     | Node::IndexScan { .. }
                     | Node::IndexRange { .. }
@@ -583,13 +765,25 @@ fn build<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                     | Node::WorkTable(_)
                     | Node::Virtual(_)
             );
-            let fcx = Cx {
-                qualify: cx.qualify && (!scan || e.verbose),
-                ..cx.with(input)
-            };
-            d.props.push(format!("Filter: {}", expr(pred, &fcx)));
+            let stacked = filters.len() > 1;
+            let conds: Vec<String> = filters
+                .iter()
+                .rev()
+                .flat_map(|&(_, pred, input)| {
+                    let fcx = Cx {
+                        qualify: cx.qualify && (!scan || e.verbose),
+                        ..cx.with(input)
+                    };
+                    match pred {
+                        Expr::And(v) if stacked => v.iter().map(|x| expr(x, &fcx)).collect(),
+                        pred => vec![expr(pred, &fcx)],
+                    }
+                })
+                .collect();
+            d.props.push(format!("Filter: {}", quals(&conds)));
             d.filtered_from = d.stat;
             d.stat = Some(p);
+            d.shown = p;
             d
         }
         Node::Values(rows) if rows.len() == 1 => Disp::new("Result", p),
@@ -796,21 +990,43 @@ fn scan_kind(p: &Plan, cx: &Cx) -> &'static str {
     }
 }
 
-/// Marks `need`'s columns of `e` (all of them when `e` has a subquery, whose references to
-/// the row are not seen here).
+/// Marks `need`'s columns of `e`. A subquery's references to the row are its `Outer`
+/// columns: every column any of them names is marked (whatever its level, which may count
+/// more than the subquery reads, never less).
 fn mark(e: &Expr, need: &mut [bool]) {
-    if e.any(&mut |x| matches!(x, Expr::Subquery(..))) {
-        need.iter_mut().for_each(|n| *n = true);
-        return;
-    }
     e.any(&mut |x| {
-        if let Expr::Column(c) = x {
-            if let Some(n) = need.get_mut(*c) {
-                *n = true;
+        match x {
+            Expr::Column(c) => {
+                if let Some(n) = need.get_mut(*c) {
+                    *n = true;
+                }
             }
+            Expr::Subquery(plan, _) => mark_outer(plan, need),
+            _ => {}
         }
         false
     });
+}
+
+/// Marks the columns that `Outer` references anywhere in `p` (its subqueries included) name.
+fn mark_outer(p: &Plan, need: &mut [bool]) {
+    for x in node_exprs(p) {
+        x.any(&mut |y| {
+            match y {
+                Expr::Outer(_, c) => {
+                    if let Some(n) = need.get_mut(*c) {
+                        *n = true;
+                    }
+                }
+                Expr::Subquery(plan, _) => mark_outer(plan, need),
+                _ => {}
+            }
+            false
+        });
+    }
+    for input in node_inputs(p) {
+        mark_outer(input, need);
+    }
 }
 
 /// Finds the index scans whose consumers need only indexed columns (`need`: which output
@@ -945,6 +1161,9 @@ fn fix_nested_loop_label(d: &mut Disp) {
     for c in &mut d.children {
         fix_nested_loop_label(c);
     }
+    for (_, c) in &mut d.subplans {
+        fix_nested_loop_label(c);
+    }
 }
 
 fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mut Vec<String>) {
@@ -1034,13 +1253,18 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
         ));
     }
     if d.heap_fetches {
+        // PostgreSQL 15 prints the fetches of all loops together (ntuples2 is not divided
+        // by nloops as the row counts are).
         if let Some(st) = count(d.filtered_from.or(d.stat)) {
-            let per = st.rows as f64 / st.loops.max(1) as f64;
-            out.push(format!("{pad}Heap Fetches: {per:.0}"));
+            out.push(format!("{pad}Heap Fetches: {}", st.rows));
         }
     }
     for c in &d.children {
         write(c, depth_col + 6, e, stats, out);
+    }
+    for (id, sub) in &d.subplans {
+        out.push(format!("{pad}SubPlan {id}"));
+        write(sub, depth_col + 8, e, stats, out);
     }
 }
 
@@ -1054,6 +1278,12 @@ pub fn render(e: &Explain, fmt: &FormatCtx, stats: Option<Stats>) -> Vec<String>
     let qualify = e.verbose || relations(&e.plan) > 1;
     let mut index_only = std::collections::HashSet::new();
     needs(&e.plan, vec![true; e.plan.columns.len()], &mut index_only);
+    let mut subplan_ids = std::collections::HashMap::new();
+    number_subplans(&e.plan, &mut subplan_ids);
+    // A subplan's result is all it returns: its scans are index-only by what it reads.
+    for_each_subplan(&e.plan, &mut |sub| {
+        needs(sub, vec![true; sub.columns.len()], &mut index_only)
+    });
     let cx = Cx {
         input: None,
         outer: Vec::new(),
@@ -1061,6 +1291,7 @@ pub fn render(e: &Explain, fmt: &FormatCtx, stats: Option<Stats>) -> Vec<String>
         qualify_all: qualify,
         fmt,
         index_only: &index_only,
+        subplan_ids: &subplan_ids,
     };
     let mut d = build(&e.plan, &cx, e);
     fix_nested_loop_label(&mut d);

@@ -549,31 +549,42 @@ fn index_probe(right: &Plan, rest: &[Expr], lw: usize) -> Option<(Plan, Vec<usiz
     let Node::SeqScan { rel, rowid } = &scan.node else {
         return None;
     };
-    // The probe runs inside the join's lateral side, one outer level deeper: a filter that
-    // refers to enclosing queries would need its references moved.
-    if filter.is_some_and(has_outer) {
+    // The probe runs inside the join's lateral side, one outer level deeper: a filter's
+    // references to enclosing queries (a correlated subquery's `o_d_id = outer.c_d_id`) move
+    // one level out, so that they can key the index beside the join's own columns. A subquery
+    // in the filter would need its own references moved too: such a side is not probed.
+    if filter.is_some_and(|f| f.any(&mut |x| matches!(x, Expr::Subquery(..)))) {
         return None;
     }
     let mut parts = Vec::new();
     if let Some(f) = filter {
-        conjuncts(f.clone(), &mut parts);
+        let mut f = f.clone();
+        f.walk_mut(&mut |x| {
+            if let Expr::Outer(level, _) = x {
+                *level += 1;
+            }
+        });
+        conjuncts(f, &mut parts);
     }
     let own = parts.len();
     // Join conjuncts as the inner side sees them: left columns are the outer row.
     let mut from_rest = Vec::new();
     for (k, p) in rest.iter().enumerate() {
-        if sides(p, lw) != Some((true, true)) || has_outer(p) {
+        if sides(p, lw) != Some((true, true)) {
             continue;
         }
         let mut e = p.clone();
-        e.walk_mut(&mut |x| {
-            if let Expr::Column(c) = x {
+        e.walk_mut(&mut |x| match x {
+            Expr::Column(c) => {
                 *x = if *c < lw {
                     Expr::Outer(1, *c)
                 } else {
                     Expr::Column(*c - lw)
                 };
             }
+            // An enclosing query's column, one level further out inside the probe.
+            Expr::Outer(level, _) => *level += 1,
+            _ => {}
         });
         parts.push(e);
         from_rest.push(k);

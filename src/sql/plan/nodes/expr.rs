@@ -181,11 +181,13 @@ impl Expr {
 
     /// Whether `f` holds for this expression or any expression inside it (subquery plans are
     /// not entered: `f` sees the Subquery node itself).
-    pub fn any(&self, f: &mut dyn FnMut(&Expr) -> bool) -> bool {
+    /// The expressions `f` sees live as long as this one (EXPLAIN keeps the subquery plans
+    /// it finds).
+    pub fn any<'a>(&'a self, f: &mut dyn FnMut(&'a Expr) -> bool) -> bool {
         if f(self) {
             return true;
         }
-        let list = |v: &[Expr], f: &mut dyn FnMut(&Expr) -> bool| v.iter().any(|e| e.any(f));
+        let list = |v: &'a [Expr], f: &mut dyn FnMut(&'a Expr) -> bool| v.iter().any(|e| e.any(f));
         match self {
             Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => false,
             Expr::Bin(_, a, b)
