@@ -174,25 +174,28 @@ fn counted(op: Box<dyn Operator>, plan: &Plan, env: &Env) -> Box<dyn Operator> {
 /// conditions read
 /// (`SELECT c_discount, c_credit FROM customer WHERE ...` decodes 2 of 21 columns, not the
 /// 500-byte c_data). Any other plan is built whole.
-fn build_reading(plan: &Plan, exprs: &[&Expr], env: &Env) -> Box<dyn Operator> {
+fn build_reading<'e>(
+    plan: &'e Plan,
+    exprs: impl IntoIterator<Item = &'e Expr>,
+    env: &Env,
+) -> Box<dyn Operator> {
     let (scan, pred) = match &plan.node {
         Node::Filter { input, pred } => (&**input, Some(pred)),
         _ => (plan, None),
     };
-    let (rel, rowid, index, conds): (_, _, _, &[Expr]) = match &scan.node {
+    // An index range's own conditions are checked on the rows too.
+    let (rel, rowid, index, conds, later): (_, _, _, &[Expr], &[Expr]) = match &scan.node {
         Node::IndexScan {
             rel, rowid, index, ..
-        } => (rel, *rowid, *index, &[]),
-        Node::IndexRange { rel, rowid, path } => (rel, *rowid, path.index, &path.conds),
+        } => (rel, *rowid, *index, &[], &[]),
+        Node::IndexRange { rel, rowid, path } => {
+            (rel, *rowid, path.index, &path.conds, &path.later)
+        }
         _ => return build(plan, env),
-    };
-    let later = match &scan.node {
-        Node::IndexRange { path, .. } => &path.later[..],
-        _ => &[],
     };
     let width = rel.columns.len() + usize::from(rowid);
     let want = table::columns_read(
-        exprs.iter().copied().chain(pred).chain(conds).chain(later),
+        exprs.into_iter().chain(pred).chain(conds).chain(later),
         width,
     )
     .map(|mut want| {
@@ -249,7 +252,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             match input.node {
                 // SELECT without FROM: the one empty row needs no operator of its own.
                 Node::Result => None,
-                _ => Some(build_reading(input, &exprs.iter().collect::<Vec<_>>(), env)),
+                _ => Some(build_reading(input, exprs, env)),
             },
             exprs,
         )),
@@ -283,13 +286,13 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             input, group, aggs, ..
         } => {
             // What the aggregate reads of its input rows: keys, arguments, filters, orders.
-            let mut reads: Vec<&Expr> = group.iter().collect();
-            for a in aggs {
-                reads.extend(&a.args);
-                reads.extend(&a.filter);
-                reads.extend(a.order.iter().map(|k| &k.expr));
-            }
-            Box::new(aggregate::Aggregate::new(build_reading(input, &reads, env)))
+            let reads = group.iter().chain(aggs.iter().flat_map(|a| {
+                a.args
+                    .iter()
+                    .chain(&a.filter)
+                    .chain(a.order.iter().map(|k| &k.expr))
+            }));
+            Box::new(aggregate::Aggregate::new(build_reading(input, reads, env)))
         }
         Node::Window { input, .. } => Box::new(window::Window::new(build(input, env))),
         Node::Sort { input, .. } => {

@@ -369,7 +369,7 @@ fn selectivity(t: Option<&Table>, e: &Expr) -> f64 {
     match e {
         Expr::Const(Value::Bool(true)) => 1.0,
         Expr::Const(_) => 0.0,
-        Expr::And(v) => and_selectivity(t, v),
+        Expr::And(v) => and_selectivity(t, v.iter()),
         Expr::Or(v) => v.iter().fold(0.0, |s, x| {
             let s2 = selectivity(t, x);
             s + s2 - s * s2
@@ -436,9 +436,9 @@ fn selectivity(t: Option<&Table>, e: &Expr) -> f64 {
             (_, Some((_, Op::Eq, _))) => DEFAULT_EQ_SEL,
             (_, Some((_, Op::Ne, _))) => 1.0 - DEFAULT_EQ_SEL,
             (_, Some(_)) => DEFAULT_INEQ_SEL,
+            // Columns on both sides, or an operator that is no comparison.
             _ => match e {
                 Expr::Bin(f, ..) if op_of(f) == Some(Op::Eq) => DEFAULT_EQ_SEL,
-                Expr::Bin(f, ..) if op_of(f).is_some() => DEFAULT_INEQ_SEL,
                 _ => DEFAULT_INEQ_SEL,
             },
         },
@@ -451,7 +451,7 @@ fn selectivity(t: Option<&Table>, e: &Expr) -> f64 {
 }
 
 /// AND of `v`: the product, with `col > a AND col < b` on one column taken as one range.
-fn and_selectivity(t: Option<&Table>, v: &[Expr]) -> f64 {
+fn and_selectivity<'e>(t: Option<&Table>, v: impl IntoIterator<Item = &'e Expr>) -> f64 {
     // (column, lower bound's share, upper bound's share, either one a default)
     let mut ranges: Vec<(usize, Option<f64>, Option<f64>, bool)> = Vec::new();
     let mut s = 1.0;
@@ -619,13 +619,6 @@ fn width_of(p: &Plan) -> f64 {
         .sum()
 }
 
-/// The rows the conditions `conds` pass out of the rows of the table `rel` (an index scan's
-/// matches per loop).
-fn index_rows(t: &Table, conds: &[Expr]) -> (f64, f64) {
-    let sel = and_selectivity(Some(t), conds);
-    (sel, clamp_rows(sel * t.rows))
-}
-
 /// An index scan's costs (genericcostestimate and cost_index, simplified): the index
 /// entries it reads, a random page per heap row fetched (fewer when the table is stored in
 /// the index's order: the column's correlation), and each row's CPU.
@@ -695,9 +688,9 @@ pub fn estimate(p: &Plan) -> Estimate {
         }
         Node::IndexRange { rel, path, .. } => {
             let t = Table::new(rel);
-            let conds: Vec<Expr> = path.conds.iter().chain(&path.later).cloned().collect();
-            let (sel, _) = index_rows(&t, &conds);
-            let quals: f64 = conds.iter().map(operators).sum();
+            let conds = || path.conds.iter().chain(&path.later);
+            let sel = and_selectivity(Some(&t), conds());
+            let quals: f64 = conds().map(operators).sum();
             index_cost(&t, path.index, sel, quals, t.row_width())
         }
         Node::Filter { input, pred } => {
@@ -764,12 +757,7 @@ pub fn estimate(p: &Plan) -> Estimate {
                 .as_ref()
                 .map_or(1.0, |on| join_selectivity(left, right, on));
             let inner = clamp_rows(l.rows * r.rows * sel);
-            let rows = match kind {
-                JoinKind::Inner => inner,
-                JoinKind::Left => inner.max(l.rows),
-                JoinKind::Right => inner.max(r.rows),
-                JoinKind::Full => inner.max(l.rows).max(r.rows),
-            };
+            let rows = join_rows(*kind, inner, l.rows, r.rows);
             let per_pair = on.as_ref().map_or(0.0, operators) * CPU_OPERATOR_COST;
             Estimate {
                 rows,
@@ -794,12 +782,7 @@ pub fn estimate(p: &Plan) -> Estimate {
                 sel *= join_selectivity(&j.left, &j.right, on);
             }
             let inner = clamp_rows(l.rows * r.rows * sel);
-            let rows = match j.kind {
-                JoinKind::Inner => inner,
-                JoinKind::Left => inner.max(l.rows),
-                JoinKind::Right => inner.max(r.rows),
-                JoinKind::Full => inner.max(l.rows).max(r.rows),
-            };
+            let rows = join_rows(j.kind, inner, l.rows, r.rows);
             let keys = j.left_keys.len() as f64;
             let startup = r.total + r.rows * (keys * CPU_OPERATOR_COST + CPU_TUPLE_COST);
             Estimate {
@@ -900,6 +883,16 @@ pub fn estimate(p: &Plan) -> Estimate {
             }
         }
         _ => Estimate::leaf(DEFAULT_ROWS, width_of(p), DEFAULT_ROWS * CPU_TUPLE_COST),
+    }
+}
+
+/// A join's rows: the pairs that pass, and an outer join's unmatched rows at least.
+fn join_rows(kind: JoinKind, inner: f64, left: f64, right: f64) -> f64 {
+    match kind {
+        JoinKind::Inner => inner,
+        JoinKind::Left => inner.max(left),
+        JoinKind::Right => inner.max(right),
+        JoinKind::Full => inner.max(left).max(right),
     }
 }
 
