@@ -8,6 +8,8 @@
 //! signatures of the built-in aggregates (`agg_signature`) are here; those of the others are in
 //! plan/aggregates.rs. `plan_aggregate` makes the Aggregate node, with HAVING over it.
 
+use std::cell::Cell;
+
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::clause::sort_key;
@@ -15,7 +17,7 @@ use super::expr::same_expr;
 use super::func_call::{not_unique, undefined_function};
 use super::names::node_location;
 use super::nodes::{AggCall, AggFunc, Column, Node, Plan, SortKey};
-use super::scope::{Scope, ScopeCol};
+use super::scope::{GroupedOuter, Scope, ScopeCol};
 use super::{aggregates, grouping_sets, loc, names_of, str_of, PlanState, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::plan::Expr;
@@ -55,8 +57,47 @@ impl AggCtx {
     /// through a hidden aggregate that keeps the group's value. Only primary keys count, not
     /// unique constraints (their columns may be NULL); `ci` is a column of the input.
     pub(super) fn dependent_column(&mut self, ci: usize) -> Option<Expr> {
+        if !self.functionally_dependent(ci) {
+            return None;
+        }
+        let i = match self.dependent_at(ci) {
+            Some(i) => i,
+            None => {
+                self.push_dependent(ci);
+                self.aggs.len() - 1
+            }
+        };
+        Some(Expr::Column(self.group.len() + i))
+    }
+
+    /// The hidden aggregate that already reads input column `ci` through its dependency.
+    fn dependent_at(&self, ci: usize) -> Option<usize> {
+        let arg = Expr::Column(ci);
+        self.aggs
+            .iter()
+            .position(|a| a.func == AggFunc::Dependent && same_expr(&a.args[0], &arg))
+    }
+
+    fn push_dependent(&mut self, ci: usize) {
+        let ty = self.input.cols[ci].ty;
+        self.aggs.push(AggCall {
+            func: AggFunc::Dependent,
+            args: vec![Expr::Column(ci)],
+            arg_type: ty,
+            result: ty,
+            distinct: false,
+            filter: None,
+            order: Vec::new(),
+        });
+    }
+
+    /// Whether input column `ci` has one value per group: its table's primary key columns
+    /// are all plain GROUP BY keys (of every grouping set).
+    fn functionally_dependent(&self, ci: usize) -> bool {
         let cols = &self.input.cols;
-        let t = cols.get(ci)?.table.as_ref()?;
+        let Some(t) = cols.get(ci).and_then(|c| c.table.as_ref()) else {
+            return false;
+        };
         let of_item = |k: usize| cols.get(k)?.table.as_ref().filter(|c| c.same_item(t));
         let pk: Vec<usize> = (0..cols.len())
             .filter_map(of_item)
@@ -64,7 +105,7 @@ impl AggCtx {
             .map(|c| c.pos)
             .collect();
         if pk.is_empty() {
-            return None;
+            return false;
         }
         // With grouping sets, only the keys common to all of them.
         let common: Vec<usize> = match &self.gsets {
@@ -80,31 +121,72 @@ impl AggCtx {
                 _ => None,
             })
             .collect();
-        if !pk.iter().all(|p| grouped.contains(p)) {
-            return None;
-        }
-        let ty = cols[ci].ty;
-        let arg = Expr::Column(ci);
-        let i = match self
-            .aggs
-            .iter()
-            .position(|a| a.func == AggFunc::Dependent && same_expr(&a.args[0], &arg))
-        {
-            Some(i) => i,
-            None => {
-                self.aggs.push(AggCall {
-                    func: AggFunc::Dependent,
-                    args: vec![arg],
-                    arg_type: ty,
-                    result: ty,
-                    distinct: false,
-                    filter: None,
-                    order: Vec::new(),
-                });
-                self.aggs.len() - 1
-            }
+        pk.iter().all(|p| grouped.contains(p))
+    }
+
+    /// The scope that a subquery of this grouped query sees it by (`GroupedOuter`): the
+    /// Aggregate node's output row, then the input columns readable through a functional
+    /// dependency (their hidden aggregates are added by `add_read_dependents` if read), then
+    /// the ungrouped ones.
+    pub(super) fn outer_scope(&self) -> Scope {
+        let unnamed = |ty: Type| ScopeCol {
+            rel: String::new(),
+            name: String::new(),
+            ty,
+            typmod: -1,
+            origin: None,
+            hidden: true,
+            qualified_only: true,
+            table: None,
         };
-        Some(Expr::Column(self.group.len() + i))
+        let mut placed = vec![false; self.input.cols.len()];
+        let mut cols = Vec::new();
+        let mut take = |e: Option<&Expr>, ty: Type| match e {
+            Some(Expr::Column(ci)) if placed.get(*ci) == Some(&false) => {
+                placed[*ci] = true;
+                self.input.cols[*ci].clone()
+            }
+            _ => unnamed(ty),
+        };
+        for (g, (ty, _)) in self.group.iter().zip(&self.group_types) {
+            cols.push(take(Some(g), *ty));
+        }
+        for a in &self.aggs {
+            let dep = (a.func == AggFunc::Dependent).then(|| &a.args[0]);
+            cols.push(take(dep, a.result));
+        }
+        let start = cols.len();
+        let (dependent, ungrouped): (Vec<usize>, Vec<usize>) = (0..self.input.cols.len())
+            .filter(|&ci| !placed[ci])
+            .partition(|&ci| self.functionally_dependent(ci));
+        cols.extend(dependent.iter().map(|&ci| self.input.cols[ci].clone()));
+        let end = cols.len();
+        cols.extend(ungrouped.iter().map(|&ci| self.input.cols[ci].clone()));
+        Scope {
+            cols,
+            grouped: Some(GroupedOuter {
+                dependent: start..end,
+                inputs: dependent,
+                used: Cell::new(false),
+            }),
+        }
+    }
+
+    /// After a subquery was planned against `outer_scope()` (`seen`, as the subquery left it):
+    /// the hidden aggregates of the dependent columns, at the positions that scope gave them,
+    /// if the subquery read one.
+    pub(super) fn add_read_dependents(&mut self, seen: &Scope) {
+        let Some(g) = seen.grouped.as_ref().filter(|g| g.used.get()) else {
+            return;
+        };
+        assert_eq!(
+            self.group.len() + self.aggs.len(),
+            g.dependent.start,
+            "a grouped query's aggregates changed while its subquery was planned"
+        );
+        for &ci in &g.inputs {
+            self.push_dependent(ci);
+        }
     }
 }
 
@@ -311,6 +393,16 @@ impl Planner<'_> {
                 .at(loc(node_location(an))));
             }
             args.push(self.bind(an, &input, None)?);
+        }
+        // An aggregate whose arguments read only an enclosing query's columns belongs to that
+        // query in PostgreSQL (`SELECT (SELECT max(t.x)) FROM t` aggregates t); computed here,
+        // per row of the subquery, its result would be wrong.
+        let reads = |f: fn(&Expr) -> bool| args.iter().any(|(e, _)| e.any(&mut |x| f(x)));
+        if reads(|x| matches!(x, Expr::Outer(..))) && !reads(|x| matches!(x, Expr::Column(_))) {
+            return Err(PgError::feature_not_supported(
+                "aggregate functions over only an outer query's columns are not supported yet",
+            )
+            .at(loc(fc.location)));
         }
         // json_agg of a whole row names its fields.
         let mut af = af;

@@ -629,7 +629,7 @@ impl Planner<'_> {
         &mut self,
         sl: &protobuf::SubLink,
         scope: &Scope,
-        agg: Option<&mut AggCtx>,
+        mut agg: Option<&mut AggCtx>,
     ) -> PgResult<(Expr, Type)> {
         use protobuf::SubLinkType as S;
         let q = sl
@@ -638,15 +638,23 @@ impl Planner<'_> {
             .and_then(|n| n.node.as_ref())
             .ok_or_else(|| PgError::syntax("empty subquery"))?;
         let test = match sl.testexpr.as_ref().and_then(|n| n.node.as_ref()) {
-            Some(t) => Some(self.bind(t, scope, agg)?),
+            Some(t) => Some(self.bind(t, scope, agg.as_deref_mut())?),
             None => None,
         };
-        self.outer.push(scope.clone());
+        // In a grouped query the subquery runs once per group: its outer references read the
+        // group's row.
+        self.outer.push(match agg.as_deref() {
+            Some(ctx) => ctx.outer_scope(),
+            None => scope.clone(),
+        });
         self.state.sublinks += 1;
         let plan = self.plan_query(q);
         self.state.sublinks -= 1;
-        self.outer.pop();
+        let seen = self.outer.pop().expect("the scope pushed above");
         let plan = plan?;
+        if let Some(ctx) = agg {
+            ctx.add_read_dependents(&seen);
+        }
         let kind = sl.sub_link_type;
         if kind == S::ExistsSublink as i32 {
             return Ok((

@@ -422,7 +422,13 @@ impl Planner<'_> {
             },
             columns,
         };
-        Ok((plan, Scope { cols }))
+        Ok((
+            plan,
+            Scope {
+                cols,
+                grouped: None,
+            },
+        ))
     }
 
     fn plan_range_function(

@@ -465,6 +465,7 @@ impl Planner<'_> {
                     table: None,
                 })
                 .collect(),
+            grouped: None,
         }
     }
 

@@ -52,6 +52,44 @@ impl TableCol {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scope {
     pub(super) cols: Vec<ScopeCol>,
+    /// Set on the scope a grouped query's subqueries see it by (`AggCtx::outer_scope`): its
+    /// columns are the Aggregate node's output row, then the columns it does not hold.
+    pub(super) grouped: Option<GroupedOuter>,
+}
+
+/// A grouped query as its subqueries see it (their outer references read the Aggregate node's
+/// output row, PostgreSQL's check_ungrouped_columns): `cols[..dependent.start]` are that row
+/// (group keys that are plain columns under their names, the rest unnamed);
+/// `cols[dependent.clone()]` are columns readable through GROUP BY's functional dependency,
+/// whose hidden aggregates are added at those positions once a subquery reads one (`used`);
+/// the columns from `dependent.end` on are ungrouped, and reading one is an error.
+#[derive(Clone, Debug)]
+pub(super) struct GroupedOuter {
+    pub(super) dependent: std::ops::Range<usize>,
+    /// The input columns that `cols[dependent]` are.
+    pub(super) inputs: Vec<usize>,
+    pub(super) used: std::cell::Cell<bool>,
+}
+
+impl GroupedOuter {
+    /// Checks a subquery's reference to column `i` of the grouped scope `cols`.
+    fn read(&self, cols: &[ScopeCol], i: usize, location: i32) -> PgResult<()> {
+        if i >= self.dependent.end {
+            let c = &cols[i];
+            return Err(PgError::new(
+                code::GROUPING_ERROR,
+                format!(
+                    "subquery uses ungrouped column \"{}.{}\" from outer query",
+                    c.rel, c.name
+                ),
+            )
+            .at(loc(location)));
+        }
+        if self.dependent.contains(&i) {
+            self.used.set(true);
+        }
+        Ok(())
+    }
 }
 
 /// Levenshtein distance between two names, byte-wise with unit costs (PostgreSQL's
@@ -115,6 +153,7 @@ impl Planner<'_> {
                     }
                 })
                 .collect(),
+            grouped: None,
         };
         Ok((plan, scope))
     }
@@ -163,6 +202,9 @@ impl Planner<'_> {
         }
         for (depth, sc) in self.outer.iter().rev().enumerate() {
             if let Some(i) = find(sc)? {
+                if let Some(g) = &sc.grouped {
+                    g.read(&sc.cols, i, location)?;
+                }
                 if let Some(cx) = &self.tables {
                     cx.mark(sc.cols[i].origin, privs::ColUse::Select);
                 }

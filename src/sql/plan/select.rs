@@ -80,6 +80,7 @@ impl Planner<'_> {
                         table: None,
                     })
                     .collect(),
+                grouped: None,
             };
             let mut keys = Vec::new();
             for sb in &s.sort_clause {

@@ -35,6 +35,7 @@ pub(super) fn scope_of(rel: &str, columns: &[ColumnDef]) -> Scope {
                 table: None,
             })
             .collect(),
+        grouped: None,
     }
 }
 

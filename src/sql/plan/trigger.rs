@@ -52,7 +52,10 @@ impl Triggers {
 fn when_scope(columns: &[ColumnDef]) -> Scope {
     let mut cols = super::table_expr::scope_of("old", columns).cols;
     cols.extend(super::table_expr::scope_of("new", columns).cols);
-    Scope { cols }
+    Scope {
+        cols,
+        grouped: None,
+    }
 }
 
 impl Planner<'_> {

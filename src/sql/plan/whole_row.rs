@@ -82,6 +82,22 @@ impl Planner<'_> {
                 });
                 row.cols.push((c.name.clone(), c.ty));
             }
+            if let (Some(g), false) = (&sc.grouped, row.items.is_empty()) {
+                // A grouped query's row, read whole from its subquery: only if it has every
+                // column (PostgreSQL names the first ungrouped one in an error).
+                if let Expr::Outer(_, i) = row.items[row.items.len() - 1] {
+                    if i >= g.dependent.end {
+                        continue;
+                    }
+                }
+                if row
+                    .items
+                    .iter()
+                    .any(|e| matches!(e, Expr::Outer(_, i) if g.dependent.contains(i)))
+                {
+                    g.used.set(true);
+                }
+            }
             if !row.items.is_empty() {
                 // The whole row reads every column: each needs SELECT, as in PostgreSQL.
                 if let Some(cx) = &self.tables {

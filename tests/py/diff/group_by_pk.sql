@@ -52,3 +52,34 @@ SELECT id FROM gb_a JOIN gb_b USING (id) GROUP BY x;
 SELECT x FROM gb_a JOIN gb_b USING (id) GROUP BY id;
 SELECT gb_b.* FROM gb_a JOIN gb_b USING (id) GROUP BY gb_a.id;
 DROP TABLE gb_a, gb_b;
+
+-- name: grouped_query_subquery_outer_references
+-- A subquery in a grouped query's select list, HAVING or ORDER BY runs once per group: its
+-- references to the query's columns read the group's row (a group key, or a column through
+-- the primary key's functional dependency), wherever the key stands among the table's columns.
+-- @errors
+DROP TABLE IF EXISTS gs_o, gs_i, gs_p;
+CREATE TABLE gs_o (k int, g int, h text);
+CREATE TABLE gs_i (g int, v int);
+CREATE TABLE gs_p (id int PRIMARY KEY, k int, name text);
+INSERT INTO gs_o VALUES (10, 1, 'a'), (20, 1, 'b'), (5, 2, 'c'), (7, NULL, 'd');
+INSERT INTO gs_i VALUES (1, 100), (1, 101), (2, 200), (3, 300);
+INSERT INTO gs_p VALUES (1, 10, 'one'), (2, 20, 'two'), (3, 30, 'three');
+SELECT g, sum(k), (SELECT count(*) FROM gs_i WHERE gs_i.g = gs_o.g) FROM gs_o GROUP BY g ORDER BY g;
+SELECT g, (SELECT count(*) FROM gs_i WHERE gs_i.g = gs_o.g) FROM gs_o GROUP BY g ORDER BY g;
+SELECT g, (WITH w AS (SELECT * FROM gs_i WHERE gs_i.g = gs_o.g) SELECT sum(v) FROM w) FROM gs_o GROUP BY g ORDER BY g;
+SELECT g FROM gs_o GROUP BY g HAVING (SELECT count(*) FROM gs_i WHERE gs_i.g = gs_o.g) > 1;
+SELECT g, sum(k) FROM gs_o GROUP BY g ORDER BY (SELECT count(*) FROM gs_i WHERE gs_i.g = gs_o.g) DESC, g;
+SELECT g, EXISTS (SELECT 1 FROM gs_i WHERE gs_i.g = gs_o.g), g IN (SELECT gs_i.g FROM gs_i WHERE v > 150) FROM gs_o GROUP BY g ORDER BY g;
+SELECT h, g, (SELECT max(v) FROM gs_i WHERE gs_i.g = gs_o.g) FROM gs_o GROUP BY h, g ORDER BY h;
+SELECT g + 1, (SELECT count(*) FROM gs_i WHERE gs_i.g = gs_o.g + 1) FROM gs_o GROUP BY g + 1 ORDER BY 1;
+SELECT g, (SELECT (SELECT count(*) FROM gs_i WHERE gs_i.g = gs_o.g)) FROM gs_o GROUP BY g ORDER BY g;
+SELECT g, (SELECT array_agg(x ORDER BY x) FROM (SELECT v AS x FROM gs_i WHERE gs_i.g = gs_o.g) s) FROM gs_o GROUP BY g ORDER BY g;
+SELECT g, count(*), (SELECT string_agg(name, ',' ORDER BY name) FROM gs_p WHERE gs_p.k < g * 20) FROM gs_o GROUP BY ROLLUP (g) ORDER BY g, 2;
+SELECT id, (SELECT count(*) FROM gs_o WHERE gs_o.k = gs_p.k), (SELECT name || '!' WHERE gs_p.k > 5) FROM gs_p GROUP BY id ORDER BY id;
+SELECT p.id, sum(o.k), (SELECT p.name || ':' || count(*) FROM gs_i WHERE gs_i.g = p.id) FROM gs_p p LEFT JOIN gs_o o ON o.g = p.id GROUP BY p.id ORDER BY 1;
+SELECT g, (SELECT h) FROM gs_o GROUP BY g;
+SELECT g, (SELECT count(*) FROM gs_i WHERE gs_i.v > gs_o.k) FROM gs_o GROUP BY g;
+SELECT count(*), (SELECT gs_o.g) FROM gs_o;
+SELECT k FROM gs_o GROUP BY k HAVING (SELECT gs_o.g) > 0;
+DROP TABLE gs_o, gs_i, gs_p;

@@ -289,5 +289,6 @@ fn implied(clause: Option<&str>, predicate: &str) -> bool {
 fn target_only(scope: &Scope, rel: &Rel) -> Scope {
     Scope {
         cols: scope.cols[..rel.columns.len().min(scope.cols.len())].to_vec(),
+        grouped: None,
     }
 }
