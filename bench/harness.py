@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 
+import lockwake
 import sysbench
 import tpcc
 
@@ -83,6 +84,7 @@ MODES = {
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
         tpcc_warehouses=[1, 2, 4], tpcc_threads=[1, 4, 16, 64], tpcc_T=30,
         sb_tables=4, sb_table_size=100000, sb_threads=[1, 4, 16, 64], sb_T=30,
+        lw_rounds=500,
     ),
     "quick": dict(
         reps=1,
@@ -101,6 +103,7 @@ MODES = {
         tbl_S_clients=[10, 100, 1000], tbl_write_clients=[1, 8, 16, 64],
         tpcc_warehouses=[1], tpcc_threads=[1, 4, 16], tpcc_T=20,
         sb_tables=4, sb_table_size=10000, sb_threads=[1, 4, 16, 64], sb_T=10,
+        lw_rounds=200,
     ),
     "smoke": dict(
         reps=1,
@@ -119,6 +122,7 @@ MODES = {
         tbl_S_clients=[10, 100], tbl_write_clients=[1, 8],
         tpcc_warehouses=[1], tpcc_threads=[4], tpcc_T=3,
         sb_tables=1, sb_table_size=1000, sb_threads=[4], sb_T=2,
+        lw_rounds=20,
     ),
 }
 
@@ -138,6 +142,8 @@ BENCHES = [
     (12, "trigger-notify", "Notifications sent by a trigger and by the statement (issue 32)",
      True),
     (13, "sysbench", "sysbench oltp_read_write and oltp_point_select (issue 30)", True),
+    (14, "lock-wake", "A row lock's waiter runs again after the COMMIT, alone and beside "
+                      "other work (issue 30)", True),
 ]
 # Other names of a benchmark for --only: 9 and the spec's names of benchmarks 8 and 9.
 BENCH_ALIASES = {"9": "tables", "select-only": "tables", "tpcb": "tables"}
@@ -184,10 +190,12 @@ METRICS = {
 }
 METRICS["tpcc"] = tpcc.METRICS
 METRICS["sysbench"] = sysbench.METRICS
+METRICS["lock-wake"] = lockwake.METRICS
 TABLE_METRICS = {"pgbench": ["tps"],
                  "tpcc": ["tpmC", "tpm_total"] + [f"{t.lower()}_p95_ms" for t in tpcc.TYPES]
                  + ["errors", "load_s", "check_s", "check_passed"],
-                 "sysbench": sysbench.TABLE_METRICS}
+                 "sysbench": sysbench.TABLE_METRICS,
+                 "lock-wake": lockwake.TABLE_METRICS}
 LAT_BUCKETS = ["0-0.01", "0.01-0.1", "0.1-1", "1-10", "10-100", ">100"]
 
 
@@ -1723,6 +1731,7 @@ def write_report(runs, meta, run_dir, plots):
 BENCH_NOTES = {
     "tpcc": tpcc.NOTES,
     "sysbench": sysbench.NOTES,
+    "lock-wake": lockwake.NOTES,
     "trigger-notify": "`pgbench -n -f <script> -M prepared -c C` over `trgn_events`, made "
                       "afresh before each point: `trigger` inserts one row, whose AFTER INSERT "
                       "trigger (PL/pgSQL) sends `pg_notify('trgn', row_to_json(NEW)::text)`; "
@@ -2268,6 +2277,7 @@ def main():
                                       log).points(cfg),
             "sysbench": lambda: sysbench.Sysbench(cfg, PG_BIN, Point, Outcome, run_cmd,
                                                   log).points(),
+            "lock-wake": lambda: lockwake.points(cfg, Point, run_client),
         }
         plan = []
         for _, name, _, implemented in BENCHES:

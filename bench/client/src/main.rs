@@ -7,6 +7,7 @@
 mod conn;
 mod idle;
 mod latency;
+mod lockwake;
 mod multicast;
 mod pingpong;
 mod stats;
@@ -54,6 +55,8 @@ enum Cmd {
     Writers(writers::Args),
     /// Benchmark 7: open K idle sessions and hold them.
     Idle(idle::Args),
+    /// Benchmark 14: how promptly a row lock's waiter runs again after the holder's COMMIT.
+    LockWake(lockwake::Args),
 }
 
 #[derive(clap::Args, Debug)]
@@ -82,6 +85,7 @@ fn main() {
         Cmd::Latency(_) => "latency",
         Cmd::Writers(_) => "writers",
         Cmd::Idle(_) => "idle",
+        Cmd::LockWake(_) => "lock-wake",
     };
     // One thread: a current-thread runtime, so that the benchmark task and the connection
     // tasks hand work to each other without waking another thread.
@@ -114,6 +118,7 @@ fn main() {
             Cmd::Latency(a) => latency::run(a).await,
             Cmd::Writers(a) => writers::run(a).await,
             Cmd::Idle(a) => idle::run(a).await,
+            Cmd::LockWake(a) => lockwake::run(a).await,
         }
     });
     let wall_s = started.elapsed().as_secs_f64();
