@@ -397,6 +397,10 @@ impl Core {
             role: self.current_role_oid(),
             perms: &self.plan_perms,
             check_as: None,
+            methods: sql::plan::cost::Methods {
+                seqscan: self.settings.get_str("enable_seqscan") != Some("off"),
+                indexscan: self.settings.get_str("enable_indexscan") != Some("off"),
+            },
         }
     }
 

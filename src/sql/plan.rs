@@ -214,6 +214,11 @@ impl<'a> Planner<'a> {
         }
     }
 
+    /// The session's planner method switches (the defaults without a catalog).
+    fn methods(&self) -> cost::Methods {
+        self.tables.as_ref().map(|t| t.methods).unwrap_or_default()
+    }
+
     /// A parameter whose type nothing determined (never referenced, or only in a context such
     /// as `$1 IS NULL`) is an error, as in PostgreSQL. (`SELECT $1` resolves to text in the
     /// target list.)

@@ -138,6 +138,7 @@ pub(super) fn with_planner<T>(
         role: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
         perms: &perms,
         check_as: None,
+        methods: Default::default(),
     };
     let mut params = Vec::new();
     let mut planner = Planner::new(&mut params, &fmt);

@@ -263,6 +263,7 @@ pub fn create_view(
             role: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
             perms: &perms,
             check_as: None,
+            methods: Default::default(),
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);

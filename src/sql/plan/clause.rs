@@ -29,13 +29,16 @@ impl Planner<'_> {
             self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
             recheck = Some(pred.clone());
-            plan = modify::choose_index(Plan {
-                columns: plan.columns.clone(),
-                node: Node::Filter {
-                    input: Box::new(plan),
-                    pred,
+            plan = modify::choose_index(
+                Plan {
+                    columns: plan.columns.clone(),
+                    node: Node::Filter {
+                        input: Box::new(plan),
+                        pred,
+                    },
                 },
-            });
+                self.methods(),
+            );
         }
         Ok((plan, recheck))
     }

@@ -653,6 +653,27 @@ fn index_cost(t: &Table, index: usize, sel: f64, quals: f64, width: f64) -> Esti
     }
 }
 
+/// The planner's method switches (PostgreSQL's enable_seqscan, enable_indexscan): a method
+/// switched off is still used where nothing else can do the work, its cost raised by
+/// [`DISABLE_COST`] as PostgreSQL raises it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Methods {
+    pub seqscan: bool,
+    pub indexscan: bool,
+}
+
+impl Default for Methods {
+    fn default() -> Self {
+        Methods {
+            seqscan: true,
+            indexscan: true,
+        }
+    }
+}
+
+/// What a switched-off method's plan costs more (PostgreSQL's disable_cost).
+pub const DISABLE_COST: f64 = 1.0e10;
+
 /// The estimate of `p`.
 pub fn estimate(p: &Plan) -> Estimate {
     match &p.node {

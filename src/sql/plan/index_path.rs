@@ -15,6 +15,7 @@
 //! it could not use the keys exactly (too many IN combinations) it re-checks the covered
 //! conjuncts on the row.
 
+use super::cost::{Methods, DISABLE_COST};
 use super::{Expr, Node, Plan, SortKey};
 use crate::sql::engine::Rel;
 use crate::sql::types::{ops, Type};
@@ -269,11 +270,26 @@ fn qual_of(e: &Expr) -> Option<Qual<'_>> {
 /// the path and which conjuncts it covers. `scalar_only` asks for a path the old `IndexScan`
 /// can run (equalities only).
 pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usize>)> {
+    let mut best: Option<(IndexPath, Vec<usize>, Score)> = None;
+    for c in paths(rel, parts) {
+        // The first of equally good paths (the lower index position) is kept.
+        if best.as_ref().is_none_or(|b| c.2 > b.2) {
+            best = Some(c);
+        }
+    }
+    best.map(|(p, u, _)| (p, u))
+}
+
+/// How well a path uses its index, without statistics: (whole unique key fixed by
+/// equalities, columns fixed, a range on the next one, later key columns compared).
+type Score = (bool, usize, bool, usize);
+
+/// Each index's path for `parts` (an index that none of them constrains has none), with the
+/// conjuncts it uses and its score.
+fn paths(rel: &Rel, parts: &[Expr]) -> Vec<(IndexPath, Vec<usize>, Score)> {
     let ncols = rel.columns.len();
     let plain_quals: Vec<Option<Qual>> = parts.iter().map(qual_of).collect();
-    // (whole unique key fixed by equalities, columns fixed, a range on the next one)
-    type Score = (bool, usize, bool, usize);
-    let mut best: Option<(IndexPath, Vec<usize>, Score)> = None;
+    let mut out = Vec::new();
     for (ix, def) in rel.indexes.iter().enumerate() {
         // An expression or partial index sees the conjuncts rewritten over its items (see
         // `partial::index_view`); a plain one, as they are.
@@ -406,9 +422,6 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
         let full_unique = def.unique && eq_only && pos == columns.len();
         let ranged = !lower.is_empty() || !upper.is_empty();
         let score = (full_unique, pos, ranged, later.len());
-        if best.as_ref().is_some_and(|(_, _, s)| *s >= score) {
-            continue;
-        }
         used.sort_unstable();
         let conds = used.iter().map(|&k| parts[k].clone()).collect();
         let later_conds = later.iter().map(|&k| parts[k].clone()).collect();
@@ -422,7 +435,7 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
                     .collect::<Vec<_>>(),
             );
         }
-        best = Some((
+        out.push((
             IndexPath {
                 index: ix,
                 fixed,
@@ -436,7 +449,7 @@ pub(super) fn best_path(rel: &Rel, parts: &[Expr]) -> Option<(IndexPath, Vec<usi
             score,
         ));
     }
-    best.map(|(p, u, _)| (p, u))
+    out
 }
 
 fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
@@ -459,8 +472,17 @@ fn and_of(mut rest: Vec<Expr>) -> Option<Expr> {
 }
 
 /// Turns `Filter(SeqScan)` into an index scan when conjuncts of the filter constrain an
-/// index's leading columns; the conjuncts the index does not cover stay as a filter.
-pub(super) fn choose(plan: Plan) -> Plan {
+/// index's leading columns; the conjuncts the index does not cover stay as a filter. On a
+/// table that ANALYZE measured at [`MIN_ROWS_FOR_COSTS`] rows or more, the cheapest of the
+/// sequential scan and each index's path by the cost model (plan/cost.rs, PostgreSQL's
+/// units), as PostgreSQL chooses; otherwise the best-shaped path (`best_path`), whose index is
+/// quick on a small table whatever it holds.
+pub(super) fn choose(plan: Plan, m: Methods) -> Plan {
+    choose_with(plan, Some(m))
+}
+
+/// `choose`; by the paths' shape alone, without method switches, when `m` is None.
+fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
     let Plan { node, columns } = plan;
     let Node::Filter { input, pred } = node else {
         return Plan { node, columns };
@@ -471,34 +493,64 @@ pub(super) fn choose(plan: Plan) -> Plan {
             columns,
         };
     };
+    let (rel, rowid) = (rel.clone(), *rowid);
     let mut parts = Vec::new();
     conjuncts(pred.clone(), &mut parts);
-    let Some((path, used)) = best_path(rel, &parts).filter(|(p, _)| !unselective(rel, p)) else {
-        return Plan {
-            node: Node::Filter { input, pred },
-            columns,
+    let measured = m.is_some()
+        && crate::sql::engine::statistics(&rel).is_some_and(|s| s.rows >= MIN_ROWS_FOR_COSTS);
+    let m = m.unwrap_or_default();
+    let candidates: Vec<(IndexPath, Vec<usize>)> = if measured {
+        paths(&rel, &parts)
+            .into_iter()
+            .map(|(p, u, _)| (p, u))
+            .collect()
+    } else {
+        best_path(&rel, &parts).into_iter().collect()
+    };
+    let mut best = Plan {
+        node: Node::Filter { input, pred },
+        columns,
+    };
+    // Switched off, a method costs DISABLE_COST more, so it is used only where nothing else
+    // is possible (as in PostgreSQL); without costs, the index wins unless switched off.
+    let off = |on: bool| if on { 0.0 } else { DISABLE_COST };
+    let mut best_cost = if measured {
+        super::cost::estimate(&best).total + off(m.seqscan)
+    } else {
+        // Without costs: any index path (0) before the table (1).
+        1.0 + off(m.seqscan)
+    };
+    for (path, used) in candidates {
+        let scan = Plan {
+            columns: best.columns.clone(),
+            node: scan_node(&rel, rowid, path),
         };
-    };
-    let scan = Plan {
-        columns: input.columns.clone(),
-        node: scan_node(rel, *rowid, path),
-    };
-    let rest: Vec<Expr> = parts
-        .into_iter()
-        .enumerate()
-        .filter(|(k, _)| !used.contains(k))
-        .map(|(_, p)| p)
-        .collect();
-    match and_of(rest) {
-        None => scan,
-        Some(pred) => Plan {
-            columns,
-            node: Node::Filter {
-                input: Box::new(scan),
-                pred,
+        let rest: Vec<Expr> = parts
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| !used.contains(k))
+            .map(|(_, p)| p.clone())
+            .collect();
+        let candidate = match and_of(rest) {
+            None => scan,
+            Some(pred) => Plan {
+                columns: best.columns.clone(),
+                node: Node::Filter {
+                    input: Box::new(scan),
+                    pred,
+                },
             },
-        },
+        };
+        let cost = if measured {
+            super::cost::estimate(&candidate).total
+        } else {
+            0.0
+        } + off(m.indexscan);
+        if cost < best_cost {
+            (best, best_cost) = (candidate, cost);
+        }
     }
+    best
 }
 
 /// The scan node of `path`: the plain `IndexScan` when every key column it fixes is fixed by
@@ -540,71 +592,9 @@ pub(super) fn scan_node(rel: &super::ScanRel, rowid: bool, path: IndexPath) -> N
     }
 }
 
-/// The share of a table's rows above which reading them through an index costs more than
-/// reading the table (each row reached through the index is a lookup of its own).
-const INDEX_SHARE: f64 = 0.2;
-/// Tables smaller than this keep their index paths: either way is quick there.
-const MIN_ROWS_FOR_SHARE: f64 = 1000.0;
-
-/// Whether ANALYZE's statistics say that `path`, a path of equalities alone, matches so many of
-/// the table's rows that a sequential scan is cheaper (an index on a column with few distinct
-/// values, such as a warehouse number in a one-warehouse database). Without statistics, or
-/// with a range or an IN list, the index is kept.
-fn unselective(rel: &Rel, path: &IndexPath) -> bool {
-    let Some(stats) = crate::sql::engine::statistics(rel) else {
-        return false;
-    };
-    if !path.lower.is_empty() || !path.upper.is_empty() || stats.rows < MIN_ROWS_FOR_SHARE {
-        return false;
-    }
-    let def = &rel.indexes[path.index];
-    let mut share = 1.0;
-    for (k, f) in path.fixed.iter().enumerate() {
-        let (Fixed::Eq(v), Some(&col)) = (f, def.columns.get(k)) else {
-            return false;
-        };
-        let Some(Some(st)) = stats.columns.get(col) else {
-            return false;
-        };
-        share *= eq_share(st, v, stats.rows);
-    }
-    share > INDEX_SHARE
-}
-
-/// The share of rows `column = v` matches, from the column's statistics (PostgreSQL's
-/// var_eq_const / var_eq_non_const): a constant's frequency among the most common values, or
-/// the rest spread evenly over the other distinct values; for a value known only when the
-/// statement runs, one over the distinct values.
-fn eq_share(st: &crate::sql::engine::analyze::ColumnStats, v: &Expr, rows: f64) -> f64 {
-    let distinct = if st.n_distinct < 0.0 {
-        -st.n_distinct * rows
-    } else {
-        st.n_distinct
-    };
-    if distinct < 1.0 {
-        return 0.0;
-    }
-    if let Expr::Const(c) = v {
-        if matches!(c, crate::sql::types::Value::Null) {
-            return 0.0;
-        }
-        if let Some((_, f)) = st
-            .mcv
-            .iter()
-            .find(|(m, _)| crate::sql::engine::same_value(m, c))
-        {
-            return *f;
-        }
-        let in_mcv: f64 = st.mcv.iter().map(|(_, f)| f).sum();
-        let others = distinct - st.mcv.len() as f64;
-        return if others >= 1.0 {
-            ((1.0 - in_mcv - st.null_frac) / others).max(0.0)
-        } else {
-            0.0
-        };
-    }
-    (1.0 - st.null_frac) / distinct
-}
+/// Tables smaller than this keep their best-shaped index path: either way is quick there, and
+/// their plans do not change with each automatic ANALYZE.
+const MIN_ROWS_FOR_COSTS: f64 = 1000.0;
 
 /// `ORDER BY` served by an index: `Sort(Project(scan))`, where the sort keys are columns of
 /// one table's scan in the order of an index (after the columns a WHERE equality fixes), all
@@ -637,6 +627,25 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
         Node::Filter { input, pred } => (Some(pred), &**input),
         _ => (None, &**below),
     };
+    // A sequential scan that the costs chose over an index path may still be read in that
+    // index's order, which saves the sort (and with a LIMIT reads only the rows wanted, what
+    // PostgreSQL finds by costing the ordered path under the limit).
+    if filter.is_some() && matches!(scan.node, Node::SeqScan { .. }) {
+        let shaped = choose_with((**below).clone(), None);
+        if !matches!(&shaped.node, Node::Filter { input, .. } if matches!(input.node, Node::SeqScan { .. }))
+        {
+            let p = Plan {
+                columns: input.columns.clone(),
+                node: Node::Project {
+                    input: Box::new(shaped),
+                    exprs: exprs.clone(),
+                },
+            };
+            if let Some(o) = ordered(&p, keys) {
+                return Some(o);
+            }
+        }
+    }
     let backward = keys[0].desc;
     if keys
         .iter()

@@ -16,6 +16,7 @@
 //! Equalities are only used as keys between columns of types whose values hash and compare
 //! alike (`hashable`): the same type, or two integer types.
 
+use super::cost::Methods;
 use super::index_path::{self, row_independent};
 use super::{Expr, JoinKind, Node, Plan};
 use crate::sql::engine;
@@ -124,8 +125,8 @@ fn shift(mut e: Expr, by: usize) -> Expr {
 }
 
 /// `plan` with `conds` added as a filter (then an index chosen for it).
-fn filtered(plan: Plan, conds: Vec<Expr>) -> Plan {
-    index_path::choose(with_filter(plan, conds))
+fn filtered(plan: Plan, conds: Vec<Expr>, m: Methods) -> Plan {
+    index_path::choose(with_filter(plan, conds), m)
 }
 
 /// `plan` with `conds` added to its filter, no index chosen yet (a join's inner side may still
@@ -255,7 +256,7 @@ fn derive_constants(parts: &mut Vec<Expr>, columns: &[super::Column]) {
 
 /// Plans the joins of a FROM clause and its WHERE: `plan` is the FROM tree, with the WHERE
 /// filter over it if there is one.
-pub(super) fn optimize(plan: Plan) -> Plan {
+pub(super) fn optimize(plan: Plan, m: Methods) -> Plan {
     let Plan { node, columns } = plan;
     match node {
         Node::Filter { input, pred } if matches!(input.node, Node::Join { .. }) => {
@@ -311,6 +312,7 @@ pub(super) fn optimize(plan: Plan) -> Plan {
                 and_of(on_parts),
                 lateral,
                 input.columns,
+                m,
             );
             match and_of(rest) {
                 None => join,
@@ -329,29 +331,32 @@ pub(super) fn optimize(plan: Plan) -> Plan {
             kind: JoinKind::Inner,
             on: Some(on),
             lateral,
-        } => optimize(Plan {
-            columns: columns.clone(),
-            node: Node::Filter {
-                input: Box::new(Plan {
-                    columns,
-                    node: Node::Join {
-                        left,
-                        right,
-                        kind: JoinKind::Inner,
-                        on: None,
-                        lateral,
-                    },
-                }),
-                pred: on,
+        } => optimize(
+            Plan {
+                columns: columns.clone(),
+                node: Node::Filter {
+                    input: Box::new(Plan {
+                        columns,
+                        node: Node::Join {
+                            left,
+                            right,
+                            kind: JoinKind::Inner,
+                            on: None,
+                            lateral,
+                        },
+                    }),
+                    pred: on,
+                },
             },
-        }),
+            m,
+        ),
         Node::Join {
             left,
             right,
             kind,
             on,
             lateral,
-        } => join(*left, *right, kind, on, lateral, columns),
+        } => join(*left, *right, kind, on, lateral, columns, m),
         node => Plan { node, columns },
     }
 }
@@ -364,9 +369,10 @@ fn join(
     on: Option<Expr>,
     lateral: bool,
     columns: Vec<super::Column>,
+    m: Methods,
 ) -> Plan {
-    let left = optimize(left);
-    let right = optimize(right);
+    let left = optimize(left, m);
+    let right = optimize(right, m);
     let lw = left.columns.len();
     let mut parts = Vec::new();
     if let Some(on) = on {
@@ -388,12 +394,12 @@ fn join(
             _ => rest.push(p),
         }
     }
-    let left = filtered(left, to_left);
+    let left = filtered(left, to_left, m);
     let right = with_filter(right, to_right);
     if lateral {
         return nested(
             left,
-            index_path::choose(right),
+            index_path::choose(right, m),
             kind,
             and_of(rest),
             lateral,
@@ -431,7 +437,7 @@ fn join(
             }
         }
     }
-    let right = index_path::choose(right);
+    let right = index_path::choose(right, m);
     if keys.is_empty() {
         return nested(left, right, kind, and_of(rest), lateral, columns);
     }

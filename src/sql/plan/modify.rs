@@ -46,6 +46,8 @@ pub struct TableCx<'a> {
     /// The role a view's tables are checked as (its owner) while its query is planned; None:
     /// the current user.
     pub check_as: Option<u32>,
+    /// The session's enable_seqscan / enable_indexscan.
+    pub methods: super::cost::Methods,
 }
 
 impl TableCx<'_> {
@@ -816,13 +818,16 @@ impl Planner<'_> {
             if others.is_empty() {
                 recheck = Some(pred.clone());
             }
-            plan = choose_index(Plan {
-                columns: plan.columns.clone(),
-                node: Node::Filter {
-                    input: Box::new(plan),
-                    pred,
+            plan = choose_index(
+                Plan {
+                    columns: plan.columns.clone(),
+                    node: Node::Filter {
+                        input: Box::new(plan),
+                        pred,
+                    },
                 },
-            });
+                self.methods(),
+            );
         }
         Ok((rel, plan, scope, recheck))
     }
@@ -1053,8 +1058,8 @@ pub fn parse_expr(text: &str) -> PgResult<N> {
 
 /// Turns `Filter(SeqScan)` into an index scan where the filter constrains an index's leading
 /// columns (plan/index_path.rs); the conjuncts the index does not cover stay as a filter.
-pub(super) fn choose_index(plan: Plan) -> Plan {
-    super::index_path::choose(plan)
+pub(super) fn choose_index(plan: Plan, m: super::cost::Methods) -> Plan {
+    super::index_path::choose(plan, m)
 }
 
 /// A table's column defaults and CHECK predicates, bound outside any statement: for the

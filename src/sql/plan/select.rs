@@ -321,7 +321,7 @@ impl Planner<'_> {
         // WHERE
         let recheck;
         (plan, recheck) = self.plan_where(s, plan, &scope)?;
-        plan = join::optimize(plan);
+        plan = join::optimize(plan, self.methods());
         // Targets (with * expansion)
         let mut targets = self.expand_targets(s, &scope)?;
 

@@ -27,3 +27,31 @@ EXPLAIN SELECT * FROM ec1 ORDER BY f LIMIT 10;
 EXPLAIN SELECT * FROM ec1 JOIN ec2 ON ec1.id = ec2.ec1_id;
 DROP TABLE ec1;
 DROP TABLE ec2;
+
+-- name: explain_costs_choose_scans
+-- On an analyzed table of some size, the cheaper of the sequential scan and each index's path
+-- by the estimates: an index for a selective condition, the table for one that matches much of
+-- it (a range, an IN list, an equality on a column of few values), an index in the sort's order
+-- under ORDER BY ... LIMIT (bitmap scans, which threadgres does not have, are off).
+DROP TABLE IF EXISTS cs1;
+CREATE TABLE cs1 (id int PRIMARY KEY, g int, k int, pad text);
+INSERT INTO cs1 SELECT i, i % 4, (i * 7919) % 20000, repeat('x', 40) FROM generate_series(1, 20000) i;
+CREATE INDEX cs1_g ON cs1 (g);
+CREATE INDEX cs1_k ON cs1 (k);
+ANALYZE cs1;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE id = 7;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE id < 50;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE id > 50;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE id BETWEEN 100 AND 200;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE g = 2;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE g = 2 AND k = 5;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE k < 100;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE k >= 1000;
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE id IN (1, 2, 3);
+EXPLAIN (COSTS OFF) SELECT * FROM cs1 WHERE g = 1 ORDER BY id LIMIT 3;
+SELECT count(*), min(id), max(id) FROM cs1 WHERE id > 50;
+SELECT count(*) FROM cs1 WHERE g = 2 AND k < 5000;
+SELECT id FROM cs1 WHERE g = 1 ORDER BY id LIMIT 3;
+DROP TABLE cs1;
+RESET enable_bitmapscan;
