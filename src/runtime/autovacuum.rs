@@ -136,14 +136,22 @@ pub fn round(instance: &Instance) -> usize {
 }
 
 /// Analyzes `rel` when more rows changed since its last ANALYZE than PostgreSQL's threshold
-/// (50 plus 10 % of the rows it counted then, or of its row versions if never analyzed), and
-/// its last automatic analyze is a minute old.
+/// (50 plus 10 % of the rows it counted then, or of its row versions if never analyzed; a
+/// table without statistics counts all its rows), and its last automatic analyze is a minute
+/// old.
 fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
-    let changed = rel.data.mod_since_analyze.load(Ordering::Relaxed);
+    let stats = engine::statistics(rel);
+    let mut changed = rel.data.mod_since_analyze.load(Ordering::Relaxed);
+    if stats.is_none() {
+        // A table restored at start has its rows but not its statistics (they are not kept on
+        // disk, where PostgreSQL keeps pg_statistic): all of them count as changed, so that the
+        // planner has statistics again soon after a restart.
+        changed = changed.max(engine::versions(rel));
+    }
     if changed <= ANALYZE_THRESHOLD {
         return;
     }
-    let rows = engine::statistics(rel).map_or(engine::versions(rel), |s| s.rows as u64);
+    let rows = stats.map_or(engine::versions(rel), |s| s.rows as u64);
     if changed <= ANALYZE_THRESHOLD + rows * ANALYZE_SCALE_PERCENT / 100 {
         return;
     }
