@@ -611,12 +611,30 @@ fn groups(input: &Plan, group: &[Expr], rows: f64) -> f64 {
 }
 
 fn width_of(p: &Plan) -> f64 {
-    (0..p.columns.len())
-        .map(|c| match origin(p, c) {
-            Some((rel, col)) => Table::new(rel).width(col),
-            None => type_width(p.columns[c].ty, p.columns[c].typmod),
-        })
-        .sum()
+    (0..p.columns.len()).map(|c| column_width(p, c)).sum()
+}
+
+/// Whether PostgreSQL's aggregate has a final function (its transition state is not the
+/// result): averages, the spread and regression statistics, sums kept as numeric, and the
+/// aggregates that collect values.
+fn has_final_function(a: &super::AggCall) -> bool {
+    use super::AggFunc as F;
+    match a.func {
+        F::Avg | F::Spread(_) | F::Regr(_) | F::ArrayAgg | F::StringAgg => true,
+        F::JsonAgg(..) | F::JsonObjectAgg(..) => true,
+        F::PercentileCont(_) | F::PercentileDisc(_) | F::Mode => true,
+        F::Sum => matches!(a.arg_type, Type::NUMERIC | Type::INT8),
+        _ => false,
+    }
+}
+
+/// The average width of output column `c` of `p`: its table column's (from the statistics),
+/// else its type's.
+pub fn column_width(p: &Plan, c: usize) -> f64 {
+    match origin(p, c) {
+        Some((rel, col)) => Table::new(rel).width(col),
+        None => type_width(p.columns[c].ty, p.columns[c].typmod),
+    }
 }
 
 /// An index scan's costs (genericcostestimate and cost_index, simplified): the index
@@ -829,11 +847,14 @@ pub fn estimate(p: &Plan) -> Estimate {
             } else {
                 groups(input, group, below.rows)
             };
+            // Each group's final functions (PostgreSQL counts one operator per aggregate
+            // that has one).
+            let finals = aggs.iter().filter(|a| has_final_function(a)).count() as f64;
             Estimate {
                 rows,
                 width: width_of(p),
                 startup,
-                total: startup + rows * CPU_TUPLE_COST,
+                total: startup + rows * (CPU_TUPLE_COST + finals * CPU_OPERATOR_COST),
             }
         }
         Node::Sort { .. } => sort(p, None),
@@ -846,10 +867,24 @@ pub fn estimate(p: &Plan) -> Estimate {
                     groups(input, &keys, below.rows)
                 }
             };
-            Estimate {
-                rows,
-                total: below.total + below.rows * CPU_OPERATOR_COST,
-                ..below
+            match on {
+                // Unique over its sorted input: one comparison per row.
+                Some(_) => Estimate {
+                    rows,
+                    total: below.total + below.rows * CPU_OPERATOR_COST,
+                    ..below
+                },
+                // Hashed (EXPLAIN's HashAggregate): every input row hashed before the first
+                // group comes out.
+                None => {
+                    let startup = below.total + below.rows * *width as f64 * CPU_OPERATOR_COST;
+                    Estimate {
+                        rows,
+                        width: below.width,
+                        startup,
+                        total: startup + rows * CPU_TUPLE_COST,
+                    }
+                }
             }
         }
         Node::Limit {

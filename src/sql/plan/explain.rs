@@ -75,6 +75,9 @@ struct Disp<'p> {
     shown: &'p Plan,
     /// A Sort's LIMIT, which bounds it.
     limited_by: Option<&'p Plan>,
+    /// The width of the columns the node above reads, where PostgreSQL's node returns only
+    /// those (the input of an Aggregate).
+    width: Option<f64>,
     /// The subqueries of this node's expressions (and of the projections and filters folded
     /// into it), by number: PostgreSQL lists them under the node as `SubPlan N`.
     subplans: Vec<(usize, Disp<'p>)>,
@@ -93,6 +96,7 @@ impl<'p> Disp<'p> {
             hash_of: None,
             shown: p,
             limited_by: None,
+            width: None,
             subplans: Vec::new(),
         }
     }
@@ -429,10 +433,16 @@ fn quals(conds: &[String]) -> String {
     }
 }
 
-fn sort_keys(keys: &[SortKey], cx: &Cx) -> String {
+fn sort_keys(keys: &[SortKey], input: &Plan, cx: &Cx) -> String {
     keys.iter()
         .map(|k| {
             let mut s = expr(&k.expr, cx);
+            // PostgreSQL's sort key is a column of the node below; one that this computes (not
+            // a table's column passed up) is printed in parentheses.
+            let plain = matches!(k.expr, Expr::Column(c) if is_var(input, c));
+            if !plain {
+                s = format!("({s})");
+            }
             if k.desc {
                 s.push_str(" DESC");
                 if !k.nulls_first {
@@ -445,6 +455,76 @@ fn sort_keys(keys: &[SortKey], cx: &Cx) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The width of the columns of `input` that an Aggregate's keys and aggregate calls read.
+fn read_width(input: &Plan, group: &[Expr], aggs: &[super::AggCall]) -> f64 {
+    let mut read = vec![false; input.columns.len()];
+    let exprs = group.iter().chain(aggs.iter().flat_map(|a| {
+        a.args
+            .iter()
+            .chain(&a.filter)
+            .chain(a.order.iter().map(|k| &k.expr))
+    }));
+    for x in exprs {
+        x.any(&mut |y| {
+            if let Expr::Column(c) = y {
+                if let Some(r) = read.get_mut(*c) {
+                    *r = true;
+                }
+            }
+            false
+        });
+    }
+    (0..read.len())
+        .filter(|&c| read[c])
+        .map(|c| super::cost::column_width(input, c))
+        .fold(0.0, |a, b| a + b)
+}
+
+/// Whether output column `c` of `p` is a table's column (or another input's) passed up
+/// unchanged, PostgreSQL's Var, rather than an expression or an aggregate computed on the way.
+fn is_var(p: &Plan, c: usize) -> bool {
+    match &p.node {
+        Node::Project { input, exprs } => match exprs.get(c) {
+            Some(Expr::Column(i)) => is_var(input, *i),
+            Some(Expr::Outer(..)) => true,
+            _ => false,
+        },
+        Node::Aggregate {
+            input, group, aggs, ..
+        } => match c.checked_sub(group.len()) {
+            None => matches!(&group[c], Expr::Column(i) if is_var(input, *i)),
+            Some(a) => aggs
+                .get(a)
+                .is_some_and(|a| a.func == super::AggFunc::Dependent),
+        },
+        Node::Join { left, right, .. } => {
+            let lw = left.columns.len();
+            if c < lw {
+                is_var(left, c)
+            } else {
+                is_var(right, c - lw)
+            }
+        }
+        Node::HashJoin(j) => {
+            let lw = j.left.columns.len();
+            if c < lw {
+                is_var(&j.left, c)
+            } else {
+                is_var(&j.right, c - lw)
+            }
+        }
+        Node::Filter { input, .. }
+        | Node::Sort { input, .. }
+        | Node::Limit { input, .. }
+        | Node::LockRows { input, .. }
+        | Node::Distinct { input, .. } => is_var(input, c),
+        Node::Window { input, .. } | Node::ProjectSet { input, .. } => {
+            c < input.columns.len() && is_var(input, c)
+        }
+        _ => true,
+    }
 }
 
 /// The base relations a plan reads, its subplans' included (PostgreSQL qualifies column names
@@ -887,7 +967,9 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             d.children = vec![l, hash];
             d
         }
-        Node::Aggregate { input, group, .. } => {
+        Node::Aggregate {
+            input, group, aggs, ..
+        } => {
             let mut d = if group.is_empty() {
                 Disp::new("Aggregate", p)
             } else {
@@ -896,7 +978,9 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                     .push(format!("Group Key: {}", list(group, &cx.with(input))));
                 d
             };
-            d.children = vec![build(input, cx, e)];
+            let mut child = build(input, cx, e);
+            child.width = Some(read_width(input, group, aggs));
+            d.children = vec![child];
             d
         }
         Node::Window { input, .. } => {
@@ -906,8 +990,10 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
         }
         Node::Sort { input, keys } => {
             let mut d = Disp::new("Sort", p);
-            d.props
-                .push(format!("Sort Key: {}", sort_keys(keys, &cx.with(input))));
+            d.props.push(format!(
+                "Sort Key: {}",
+                sort_keys(keys, input, &cx.with(input))
+            ));
             d.sort_memory = true;
             let c = build(input, cx, e);
             d.children = vec![c];
@@ -1187,7 +1273,9 @@ fn write(d: &Disp, depth_col: usize, e: &Explain, stats: Option<Stats>, out: &mu
         let _ = write!(
             line,
             "  (cost={startup:.2}..{:.2} rows={:.0} width={:.0})",
-            est.total, est.rows, est.width
+            est.total,
+            est.rows,
+            d.width.unwrap_or(est.width)
         );
     }
     let count = |p: Option<&Plan>| p.and_then(|p| stats.and_then(|s| s(p)));

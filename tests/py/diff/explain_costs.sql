@@ -55,3 +55,27 @@ SELECT count(*) FROM cs1 WHERE g = 2 AND k < 5000;
 SELECT id FROM cs1 WHERE g = 1 ORDER BY id LIMIT 3;
 DROP TABLE cs1;
 RESET enable_bitmapscan;
+
+-- name: explain_costs_aggregates
+-- Under an aggregate the scan returns only the columns the aggregate reads (its width), a
+-- hashed DISTINCT costs as a hash aggregate, final functions count per group, and a sort key
+-- that the node below computes is shown in parentheses.
+DROP TABLE IF EXISTS ew;
+CREATE TABLE ew (id int PRIMARY KEY, g int, v text, n numeric);
+INSERT INTO ew SELECT i, i % 10, 'v' || i, i FROM generate_series(1, 5000) i;
+ANALYZE ew;
+EXPLAIN SELECT g, count(*) FROM ew GROUP BY g;
+EXPLAIN SELECT g, sum(n), max(v) FROM ew GROUP BY g;
+EXPLAIN SELECT g, avg(id), string_agg(v, ',') FROM ew GROUP BY g;
+EXPLAIN SELECT count(*) FROM ew;
+EXPLAIN SELECT DISTINCT g FROM ew;
+EXPLAIN SELECT v FROM ew ORDER BY v LIMIT 5;
+EXPLAIN (COSTS OFF) SELECT g, count(*) FROM ew GROUP BY g ORDER BY count(*);
+EXPLAIN (COSTS OFF) SELECT g, count(*) FROM ew GROUP BY g ORDER BY 2 DESC;
+EXPLAIN (COSTS OFF) SELECT g + 1 FROM ew ORDER BY g + 1;
+EXPLAIN (COSTS OFF) SELECT lower(v) FROM ew ORDER BY lower(v);
+EXPLAIN (COSTS OFF) SELECT g + 1, count(*) FROM ew GROUP BY g + 1;
+EXPLAIN (COSTS OFF) SELECT g, sum(n) s FROM ew GROUP BY g ORDER BY s;
+EXPLAIN (COSTS OFF) SELECT g, count(*) FROM ew GROUP BY g HAVING count(*) > 1;
+EXPLAIN (COSTS OFF) SELECT id, v FROM ew ORDER BY g, id LIMIT 3;
+DROP TABLE ew;
