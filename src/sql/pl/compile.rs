@@ -197,6 +197,8 @@ pub enum StmtKind {
         strict: bool,
     },
     Perform(Site),
+    /// CALL (or DO): a statement whose INOUT arguments are assigned back.
+    Call(Site),
     Dynamic {
         query: Site,
         into: Option<Target>,
@@ -275,6 +277,7 @@ impl StmtKind {
             StmtKind::Assert { .. } => "ASSERT",
             StmtKind::Sql { .. } => "SQL statement",
             StmtKind::Perform(_) => "PERFORM",
+            StmtKind::Call(_) => "CALL",
             StmtKind::Dynamic { .. } => "EXECUTE",
             StmtKind::GetDiag { .. } => "GET DIAGNOSTICS",
             StmtKind::Open { .. } => "OPEN",
@@ -984,11 +987,7 @@ impl Compiler<'_> {
                     dynamic: None,
                 },
             },
-            "PLpgSQL_stmt_call" => StmtKind::Sql {
-                stmt: self.expr(v.get("expr"))?,
-                into: None,
-                strict: false,
-            },
+            "PLpgSQL_stmt_call" => StmtKind::Call(self.expr(v.get("expr"))?),
             "PLpgSQL_stmt_commit" | "PLpgSQL_stmt_rollback" => {
                 return Err(unsupported("transaction control"))
             }

@@ -667,6 +667,10 @@ impl Frame<'_> {
                 }
                 Ok(Flow::Next)
             }
+            StmtKind::Call(stmt) => {
+                self.sql(stmt, None, false)?;
+                Ok(Flow::Next)
+            }
             StmtKind::Sql { stmt, into, strict } => {
                 self.sql(stmt, into.as_ref(), *strict)?;
                 Ok(Flow::Next)
@@ -1269,6 +1273,10 @@ impl Frame<'_> {
         }
         let (rows, n) = self.run_plan(&plan, &params)?;
         self.row_count = n;
+        if kind == SiteKind::Call {
+            self.set_found(n > 0);
+            return self.call_outputs(site, &plan, rows);
+        }
         match into {
             None => self.set_found(n > 0),
             Some(target) => {

@@ -7,6 +7,7 @@ use super::compile::{Datum, Site};
 use super::run::{Dynamic, Flow, Frame};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec::{row_bytes, EvalCx, Held, SET_RESULT, WORK_MEM};
+use crate::sql::plan::{Expr, Node, Plan, UserBody};
 use crate::sql::types::{Type, Value};
 
 /// The rows a set-returning call has returned so far, and the columns each must have.
@@ -49,6 +50,68 @@ impl Frame<'_> {
             [one] => self.values[*one].clone(),
             outs => Value::Record(outs.iter().map(|&o| self.values[o].clone()).collect()),
         }
+    }
+
+    /// CALL of a procedure with INOUT parameters from a body: each output goes back to the
+    /// variable passed for it, as in PostgreSQL.
+    pub(super) fn call_outputs(
+        &mut self,
+        site: &Site,
+        plan: &Plan,
+        rows: Vec<Vec<Value>>,
+    ) -> PgResult<()> {
+        if !crate::sql::plan::call_returns_row(plan) {
+            return Ok(());
+        }
+        let Node::Function { args, .. } = &plan.node else {
+            return Ok(());
+        };
+        let Some(Expr::UserCall(call)) = args.first() else {
+            return Ok(());
+        };
+        let UserBody::PlPgSql(f) = &call.body else {
+            return Ok(());
+        };
+        let Some(row) = rows.into_iter().next() else {
+            return Ok(());
+        };
+        // The slots `$1` .. `$n` the call's arguments may name: the scalar variables in scope.
+        let vars: Vec<usize> = site
+            .scope
+            .entries
+            .iter()
+            .filter(|e| matches!(self.state.body.datums[e.dno], Datum::Var { .. }))
+            .map(|e| e.dno)
+            .collect();
+        let (mut input, mut output) = (0, 0);
+        for a in &f.def.args {
+            let arg = a.is_input().then(|| call.args.get(input)).flatten();
+            if a.is_output() {
+                if a.mode == 'b' {
+                    let dno = match arg {
+                        Some(Expr::Param(i)) => vars.get(*i).copied(),
+                        _ => None,
+                    };
+                    let Some(dno) = dno else {
+                        return Err(PgError::new(
+                            code::SYNTAX_ERROR,
+                            format!(
+                                "procedure parameter \"{}\" is an output parameter but corresponding argument is not writable",
+                                a.name
+                            ),
+                        ));
+                    };
+                    let v = row.get(output).cloned().unwrap_or(Value::Null);
+                    let t = plan.columns.get(output).map_or(Type::UNKNOWN, |c| c.ty);
+                    self.assign(dno, v, t)?;
+                }
+                output += 1;
+            }
+            if a.is_input() {
+                input += 1;
+            }
+        }
+        Ok(())
     }
 
     fn set_result(&mut self, what: &str) -> PgResult<&mut SetResult> {

@@ -147,3 +147,13 @@ DO $$ DECLARE c CURSOR FOR SELECT 1 / 0; BEGIN OPEN c; RAISE NOTICE 'opened'; EN
 DO $$ DECLARE c CURSOR FOR SELECT 1 / 0; x int; BEGIN OPEN c; RAISE NOTICE 'opened'; FETCH c INTO x; END $$;
 SELECT 1;
 DROP TABLE pls_ce;
+
+-- name: pls_call_inout_from_plpgsql
+DROP PROCEDURE IF EXISTS pls_pio(int, text), pls_pio1(int, int);
+CREATE PROCEDURE pls_pio(INOUT a int, INOUT b text) LANGUAGE plpgsql AS $$ BEGIN a := a * 2; b := b || '!'; END $$;
+CREATE PROCEDURE pls_pio1(x int, INOUT a int) LANGUAGE plpgsql AS $$ BEGIN a := a + x; END $$;
+DO $$ DECLARE v int := 5; w text := 'hi'; BEGIN CALL pls_pio(v, w); RAISE NOTICE 'v=% w=%', v, w; CALL pls_pio1(10, v); RAISE NOTICE 'v=%', v; END $$;
+-- @errors
+DO $$ DECLARE v int := 5; BEGIN CALL pls_pio1(1, v + 1); END $$;
+DO $$ BEGIN CALL pls_pio1(1, 7); END $$;
+DROP PROCEDURE pls_pio(int, text), pls_pio1(int, int);
