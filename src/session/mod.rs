@@ -417,6 +417,14 @@ impl SessionCtx for Core {
     ) -> PgResult<Value> {
         sql::pl::call(self, f, args)
     }
+    fn call_procedural_set(
+        &mut self,
+        f: &Arc<crate::catalog::functions::Function>,
+        args: &[Value],
+        cols: &[sql::types::Type],
+    ) -> PgResult<Vec<Vec<Value>>> {
+        sql::pl::call_set(self, f, args, cols)
+    }
     fn call_trigger(
         &mut self,
         f: &Arc<crate::catalog::functions::Function>,

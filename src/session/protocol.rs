@@ -952,6 +952,9 @@ impl Session {
         Ok(match stmt {
             Statement::Query(plan) if !sql::returns_rows(plan) => None,
             Statement::Query(plan) => Some(plan.columns.clone()),
+            Statement::Call(plan) if sql::plan::call_returns_row(plan) => {
+                Some(plan.columns.clone())
+            }
             Statement::Show(n) => {
                 if n != "all" {
                     // PostgreSQL checks the name when it describes the result.

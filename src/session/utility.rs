@@ -479,7 +479,16 @@ impl Session {
             Statement::NoOp(_) => {}
             Statement::Do(code) => sql::pl::run_do(&mut self.core, code)?,
             Statement::Call(plan) => {
-                self.core.run_query(plan, &[])?;
+                let rows = self.core.run_query(plan, &[])?;
+                // A procedure's OUT parameters come back as a row.
+                if sql::plan::call_returns_row(plan) {
+                    let formats = std::mem::take(&mut self.utility_formats);
+                    if !self.described {
+                        let client = self.core.settings.client;
+                        write_row_description(&mut self.out, &plan.columns, &formats, client)?;
+                    }
+                    self.write_rows(&plan.columns, &formats, &rows)?;
+                }
             }
             Statement::SetConstraints { names, deferred } => {
                 self.core.set_constraints(names.as_deref(), *deferred)?

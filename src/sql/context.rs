@@ -161,6 +161,19 @@ pub trait SessionCtx {
             f.def.name, f.def.language
         )))
     }
+    /// Runs set-returning PL/pgSQL function `f`: its rows, materialized, each of the columns
+    /// `cols` (their types).
+    fn call_procedural_set(
+        &mut self,
+        f: &std::sync::Arc<crate::catalog::functions::Function>,
+        _args: &[Value],
+        _cols: &[crate::sql::types::Type],
+    ) -> PgResult<Vec<Vec<Value>>> {
+        Err(PgError::feature_not_supported(format!(
+            "function {}() in language \"{}\" cannot be called here",
+            f.def.name, f.def.language
+        )))
+    }
     /// Runs trigger function `f` for one firing; returns the row it returned (None: NULL,
     /// which skips the row in a BEFORE ROW trigger).
     fn call_trigger(

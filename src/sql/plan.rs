@@ -90,7 +90,9 @@ pub mod sequence;
 mod table_expr;
 pub mod trigger;
 mod user_func;
+mod user_srf;
 pub use user_func::{type_list, FuncParams};
+pub use user_srf::call_returns_row;
 
 pub use coerce::common_type;
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 import pgwire
 
 
@@ -50,4 +52,29 @@ def test_endless_recursion_stops_at_stack_depth(server):
                     "THEN RAISE NOTICE 'caught'; END $$") == []
     assert c.simple("SELECT 3") == [("3",)]
     c.simple("DROP FUNCTION pl_lim_rec(int)")
+    c.close()
+
+
+@pytest.mark.parametrize("server", ["threadgres"], indirect=True)
+def test_set_returning_result_stops_at_its_memory_bound(server):
+    """threadgres-only: PostgreSQL's tuplestore spills a large result to disk; threadgres keeps
+    a set-returning function's rows (and a PL/pgSQL cursor's) in memory up to WORK_MEM (256 MB)
+    and fails with 54000 past it, and the session goes on."""
+    c = server.connect_raw()
+    c.simple("DROP FUNCTION IF EXISTS pl_lim_big(int), pl_lim_cur(int)")
+    c.simple("CREATE FUNCTION pl_lim_big(n int) RETURNS SETOF text LANGUAGE plpgsql AS "
+             "$$ BEGIN RETURN QUERY SELECT repeat('x', 1000000) FROM generate_series(1, n); END $$")
+    assert c.simple("SELECT count(*) FROM pl_lim_big(10)") == [("10",)]
+    e = error_of(c.query("SELECT count(*) FROM pl_lim_big(400)", timeout=120))
+    assert e.sqlstate == "54000", e
+    assert "exceeds the memory limit of 256 MB" in e.message, e
+    c.simple("CREATE FUNCTION pl_lim_cur(n int) RETURNS int LANGUAGE plpgsql AS "
+             "$$ DECLARE c CURSOR FOR SELECT repeat('y', 1000000) FROM generate_series(1, n); "
+             "t text; BEGIN OPEN c; FETCH LAST FROM c INTO t; RETURN length(t); END $$")
+    assert c.simple("SELECT pl_lim_cur(5)") == [("1000000",)]
+    e = error_of(c.query("SELECT pl_lim_cur(400)", timeout=120))
+    assert e.sqlstate == "54000", e
+    assert c.simple("SELECT count(*) FROM pl_lim_big(2)") == [("2",)]
+    assert c.simple("SELECT 4") == [("4",)]
+    c.simple("DROP FUNCTION pl_lim_big(int), pl_lim_cur(int)")
     c.close()

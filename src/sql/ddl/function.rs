@@ -626,7 +626,26 @@ pub fn plpgsql_grammar_error(m: &str) -> PgError {
         .strip_prefix("Invalid statement: ")
         .unwrap_or(m)
         .to_string();
-    let c = if m.starts_with("unrecognized exception condition") {
+    // pl_gram.y's checks of RETURN against the function's result are type errors.
+    let result_mismatch = [
+        "cannot use RETURN NEXT in a non-SETOF function",
+        "cannot use RETURN QUERY in a non-SETOF function",
+        "RETURN cannot have a parameter in function returning set",
+        "RETURN cannot have a parameter in function with OUT parameters",
+        "RETURN cannot have a parameter in function returning void",
+        "RETURN NEXT cannot have a parameter in function with OUT parameters",
+    ];
+    if result_mismatch.iter().any(|r| m.starts_with(r)) {
+        let e = PgError::new(code::DATATYPE_MISMATCH, m.clone());
+        return if m.starts_with("RETURN cannot have a parameter in function returning set") {
+            e.with_hint("Use RETURN NEXT or RETURN QUERY.")
+        } else {
+            e
+        };
+    }
+    let c = if m.starts_with("FETCH statement cannot return multiple rows") {
+        code::FEATURE_NOT_SUPPORTED
+    } else if m.starts_with("unrecognized exception condition") {
         code::UNDEFINED_OBJECT
     } else if m.ends_with("is declared CONSTANT") {
         "22005"

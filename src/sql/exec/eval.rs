@@ -374,6 +374,12 @@ impl Expr {
                 result?
             }
             Expr::UserCall(call) => {
+                if call.returns_set {
+                    return Err(PgError::new(
+                        code::FEATURE_NOT_SUPPORTED,
+                        "set-valued function called in context that cannot accept a set",
+                    ));
+                }
                 let mut args = Vec::with_capacity(call.args.len());
                 for a in &call.args {
                     args.push(a.eval(row, cx)?);

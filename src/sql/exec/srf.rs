@@ -44,6 +44,12 @@ pub(super) enum Series {
     Items(std::vec::IntoIter<Value>),
     /// Whole rows (aclexplode's records).
     Rows(std::vec::IntoIter<Vec<Value>>),
+    /// A user function's rows: whole in FROM; in the select list its one column, or the row
+    /// as a record when it has several (`composite`).
+    User {
+        rows: std::vec::IntoIter<Vec<Value>>,
+        composite: bool,
+    },
 }
 
 impl Series {
@@ -61,6 +67,9 @@ impl Series {
         row: &[Value],
         cx: &mut EvalCx,
     ) -> PgResult<Series> {
+        if srf == Srf::User {
+            return start_user(args, arg_types, row, cx);
+        }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(a.eval(row, cx)?);
@@ -178,7 +187,7 @@ impl Series {
                 }
                 _ => Series::empty(),
             },
-            Srf::PartitionAncestors => Series::empty(),
+            Srf::PartitionAncestors | Srf::User => Series::empty(),
             Srf::AclExplode => {
                 let rows = crate::sql::func::system::privs::explode(cx.session, &vals[0])?;
                 Series::Rows(rows.into_iter())
@@ -257,8 +266,41 @@ impl Series {
             }
             Series::Items(items) => items.next(),
             Series::Rows(rows) => rows.next().and_then(|r| r.into_iter().next()),
+            Series::User { rows, composite } => rows.next().map(|r| {
+                if *composite {
+                    Value::Record(r)
+                } else {
+                    r.into_iter().next().unwrap_or(Value::Null)
+                }
+            }),
         })
     }
+}
+
+/// The rows of a user function's call (`Srf::User`: the call is `args[0]`, the result's
+/// column types `cols`), evaluated against `row`.
+fn start_user(args: &[Expr], cols: &[Type], row: &[Value], cx: &mut EvalCx) -> PgResult<Series> {
+    let Some(Expr::UserCall(call)) = args.first() else {
+        return Err(PgError::internal("a user function scan without its call"));
+    };
+    let mut vals = Vec::with_capacity(call.args.len());
+    for a in &call.args {
+        vals.push(a.eval(row, cx)?);
+    }
+    let rows = if call.strict && vals.iter().any(Value::is_null) {
+        // A strict function called with a NULL: no rows from a set, one NULL otherwise.
+        if call.returns_set {
+            Vec::new()
+        } else {
+            vec![vec![Value::Null; cols.len()]]
+        }
+    } else {
+        super::user_func::call_rows(call, &vals, cols, cx)?
+    };
+    Ok(Series::User {
+        rows: rows.into_iter(),
+        composite: cols.len() > 1,
+    })
 }
 
 /// A set-returning function in FROM, WITH ORDINALITY adding the row number.
@@ -286,7 +328,7 @@ impl Operator for Function {
             )?),
         };
         let row = match series {
-            Series::Rows(rows) => rows.next(),
+            Series::Rows(rows) | Series::User { rows, .. } => rows.next(),
             s => s.next(cx.session.fmt())?.map(|v| vec![v]),
         };
         let Some(mut row) = row else {

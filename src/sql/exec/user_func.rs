@@ -7,10 +7,11 @@
 //! (`plan/user_func.rs`), so the recursion is bounded where the planner stops it; at run time
 //! every level checks the stack (54001) as any expression does.
 
+use super::bounds::{row_bytes, Held};
 use super::eval::EvalCx;
-use crate::error::PgResult;
+use crate::error::{code, PgError, PgResult};
 use crate::sql::plan::{UserBody, UserCall};
-use crate::sql::types::Value;
+use crate::sql::types::{Type, Value};
 
 /// Runs `call`'s body (NULL for a function returning void) with the evaluated `args`; the caller has applied STRICT.
 pub(super) fn call(call: &UserCall, args: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
@@ -36,9 +37,12 @@ pub(super) fn call(call: &UserCall, args: &[Value], cx: &mut EvalCx) -> PgResult
             let first = exec
                 .next_row(&mut inner)
                 .map_err(|e| e.with_context(context()))?;
-            result = first
-                .and_then(|r| r.into_iter().next())
-                .unwrap_or(Value::Null);
+            // Several columns (OUT parameters) make a record.
+            result = match first {
+                Some(r) if r.len() > 1 => Value::Record(r),
+                Some(r) => r.into_iter().next().unwrap_or(Value::Null),
+                None => Value::Null,
+            };
         }
         while exec
             .next_row(&mut inner)
@@ -52,4 +56,82 @@ pub(super) fn call(call: &UserCall, args: &[Value], cx: &mut EvalCx) -> PgResult
     }
     // A SQL function returning void gives a null datum, as PostgreSQL's does.
     Ok(result)
+}
+
+/// The rows of a call of a user function where a set is accepted (FROM, the select list): a
+/// set-returning function's rows, materialized within `WORK_MEM` as PostgreSQL's tuplestore
+/// (which spills to disk; here the bound is an error, 54000); any other function's one row.
+/// `cols`: the types of the result's columns.
+pub(super) fn call_rows(
+    call: &UserCall,
+    args: &[Value],
+    cols: &[Type],
+    cx: &mut EvalCx,
+) -> PgResult<Vec<Vec<Value>>> {
+    crate::stack::check()?;
+    if !call.returns_set {
+        let v = match &call.body {
+            UserBody::PlPgSql(f) => cx.session.call_procedural(f, args)?,
+            UserBody::Sql(_) => self::call(call, args, cx)?,
+        };
+        return Ok(vec![spread(v, cols.len())]);
+    }
+    let body = match &call.body {
+        UserBody::Sql(b) => b,
+        UserBody::PlPgSql(f) => return cx.session.call_procedural_set(f, args, cols),
+    };
+    let mut inner = EvalCx {
+        params: args,
+        outer: Vec::new(),
+        session: &mut *cx.session,
+    };
+    let n = body.stmts.len();
+    let mut rows = Vec::new();
+    let mut held = Held::default();
+    for (i, plan) in body.stmts.iter().enumerate() {
+        let context = || format!("SQL function \"{}\" statement {}", call.name, i + 1);
+        let mut exec = super::open(plan);
+        while let Some(r) = exec
+            .next_row(&mut inner)
+            .map_err(|e| e.with_context(context()))?
+        {
+            if i + 1 == n && !body.returns_void {
+                held.add(row_bytes(&r), super::WORK_MEM, SET_RESULT)?;
+                rows.push(if r.len() == 1 && cols.len() > 1 {
+                    spread(r.into_iter().next().unwrap_or(Value::Null), cols.len())
+                } else {
+                    r
+                });
+            }
+        }
+        if i + 1 < n && body.writes[i] {
+            inner.session.next_command();
+        }
+    }
+    if let Some(r) = rows.first() {
+        if r.len() != cols.len() {
+            return Err(PgError::new(
+                code::DATATYPE_MISMATCH,
+                "function return row and query-specified return row do not match",
+            )
+            .with_detail(format!(
+                "Returned row contains {} attributes, but query expects {}.",
+                r.len(),
+                cols.len()
+            )));
+        }
+    }
+    Ok(rows)
+}
+
+/// What holds a set-returning function's rows, as the bound's error names it.
+pub const SET_RESULT: &str = "A set-returning function's result";
+
+/// A function's value as the columns of a row: a record's fields, or the value itself.
+fn spread(v: Value, n: usize) -> Vec<Value> {
+    match v {
+        Value::Record(fields) if n > 1 => fields,
+        Value::Null if n > 1 => vec![Value::Null; n],
+        v => vec![v],
+    }
 }

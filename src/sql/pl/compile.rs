@@ -171,6 +171,15 @@ pub enum StmtKind {
         cond: Option<Site>,
     },
     Return(Option<Site>),
+    /// RETURN NEXT: a row of a set-returning function's result (without an expression: the
+    /// OUT parameters).
+    ReturnNext(Option<Site>),
+    /// RETURN QUERY [EXECUTE ... USING]: a query's rows appended to the result.
+    ReturnQuery {
+        query: Site,
+        /// EXECUTE's USING parameters when the query is dynamic.
+        dynamic: Option<Vec<Site>>,
+    },
     Raise {
         level: i64,
         condname: Option<String>,
@@ -188,6 +197,8 @@ pub enum StmtKind {
         strict: bool,
     },
     Perform(Site),
+    /// CALL (or DO): a statement whose INOUT arguments are assigned back.
+    Call(Site),
     Dynamic {
         query: Site,
         into: Option<Target>,
@@ -198,7 +209,43 @@ pub enum StmtKind {
         stacked: bool,
         items: Vec<(String, usize)>,
     },
+    /// OPEN: a bound cursor (with `args`, a query of its arguments' values), or an unbound
+    /// one FOR a query or FOR EXECUTE.
+    Open {
+        curvar: usize,
+        query: Option<Site>,
+        dynamic: Option<(Site, Vec<Site>)>,
+        args: Option<Site>,
+    },
+    /// FETCH / MOVE: PostgreSQL's direction (0 forward, 1 backward, 2 absolute, 3 relative)
+    /// and count (or the expression giving it).
+    Fetch {
+        target: Option<Target>,
+        curvar: usize,
+        direction: i64,
+        how_many: i64,
+        count: Option<Site>,
+        is_move: bool,
+    },
+    Close {
+        curvar: usize,
+    },
+    /// FOR rec IN cursor [(args)] LOOP.
+    ForCursor {
+        label: Option<String>,
+        rec: usize,
+        curvar: usize,
+        args: Option<Site>,
+        body: Vec<Stmt>,
+    },
     Null,
+}
+
+/// A bound cursor's declaration: its query and its arguments' datums.
+#[derive(Debug, Clone)]
+pub struct CursorDecl {
+    pub query: Site,
+    pub args: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -224,12 +271,20 @@ impl StmtKind {
             StmtKind::Exit { is_exit: true, .. } => "EXIT",
             StmtKind::Exit { .. } => "CONTINUE",
             StmtKind::Return(_) => "RETURN",
+            StmtKind::ReturnNext(_) => "RETURN NEXT",
+            StmtKind::ReturnQuery { .. } => "RETURN QUERY",
             StmtKind::Raise { .. } => "RAISE",
             StmtKind::Assert { .. } => "ASSERT",
             StmtKind::Sql { .. } => "SQL statement",
             StmtKind::Perform(_) => "PERFORM",
+            StmtKind::Call(_) => "CALL",
             StmtKind::Dynamic { .. } => "EXECUTE",
             StmtKind::GetDiag { .. } => "GET DIAGNOSTICS",
+            StmtKind::Open { .. } => "OPEN",
+            StmtKind::Fetch { is_move: false, .. } => "FETCH",
+            StmtKind::Fetch { .. } => "MOVE",
+            StmtKind::Close { .. } => "CLOSE",
+            StmtKind::ForCursor { .. } => "FOR over cursor",
             StmtKind::Null => "NULL",
         }
     }
@@ -246,6 +301,8 @@ pub struct Body {
     pub block: Arc<Block>,
     /// How many [`Site`]s there are (the size of a call's plan cache).
     pub sites: usize,
+    /// The bound cursors' declarations, by their variables' datums.
+    pub cursors: std::collections::HashMap<usize, CursorDecl>,
 }
 
 /// A declaration of a DECLARE section, read from the tokens.
@@ -384,6 +441,9 @@ struct Compiler<'a> {
     sections: std::vec::IntoIter<Vec<Decl>>,
     sites: usize,
     scope: Scope,
+    /// Datums that are a bound cursor's arguments (declared with it, never by a DECLARE).
+    cursor_args: std::collections::HashSet<usize>,
+    cursors: std::collections::HashMap<usize, CursorDecl>,
 }
 
 fn obj<'a>(v: &'a J, kind: &str) -> Option<&'a J> {
@@ -484,7 +544,8 @@ impl Compiler<'_> {
         while self.cursor < self.datums.len() {
             let d = &self.datums[self.cursor];
             let skip = matches!(d, Datum::Row { .. } | Datum::RecField { .. })
-                || d.name().starts_with("__Case__Variable_");
+                || d.name().starts_with("__Case__Variable_")
+                || self.cursor_args.contains(&self.cursor);
             if !skip {
                 break;
             }
@@ -500,6 +561,54 @@ impl Compiler<'_> {
                 "could not match the declaration of \"{name}\" with PL/pgSQL's variables"
             ))),
         }
+    }
+
+    /// A bound cursor's query (`c CURSOR (a int) FOR SELECT ...`), planned with its
+    /// arguments in scope.
+    fn cursor_decl(&mut self, dno: usize) -> PgResult<()> {
+        let Some(v) = self.json_datums[dno].get("PLpgSQL_var") else {
+            return Ok(());
+        };
+        let Some(q) = v.get("cursor_explicit_expr") else {
+            return Ok(());
+        };
+        let args = match v.get("cursor_explicit_argrow").and_then(|r| r.as_i64()) {
+            Some(r) if r >= 0 => match self.datums.get(r as usize) {
+                Some(Datum::Row { fields }) => fields.clone(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        let saved = self.scope.entries.len();
+        for &a in &args {
+            let name = self.datums[a].name().to_string();
+            self.push_scope(name, a, None);
+        }
+        let query = self.expr(Some(q))?;
+        self.scope.entries.truncate(saved);
+        self.cursors.insert(dno, CursorDecl { query, args });
+        // A bound cursor's portal is named as its variable unless assigned (PostgreSQL 15).
+        if let Datum::Var {
+            name,
+            default: default @ None,
+            ..
+        } = &self.datums[dno]
+        {
+            let text = format!("'{}'", name.replace('\'', "''"));
+            let _ = default;
+            let site = self.site(text);
+            if let Datum::Var { default, .. } = &mut self.datums[dno] {
+                *default = Some(site);
+            }
+        }
+        Ok(())
+    }
+
+    /// A bound cursor's arguments at OPEN or FOR: the query of their values (the grammar
+    /// gives the list of expressions).
+    fn cursor_args(&mut self, v: &J) -> Option<Site> {
+        let t = v.get("argquery").and_then(expr_text)?;
+        Some(self.site(format!("SELECT {t}")))
     }
 
     fn push_scope(&mut self, name: String, dno: usize, label: Option<&String>) {
@@ -578,6 +687,7 @@ impl Compiler<'_> {
                             *default = Some(site);
                         }
                     }
+                    self.cursor_decl(dno)?;
                     decls.push(dno);
                     self.push_scope(name, dno, label.as_ref());
                 }
@@ -866,18 +976,67 @@ impl Compiler<'_> {
                     items,
                 }
             }
-            "PLpgSQL_stmt_return_next" => return Err(unsupported("RETURN NEXT")),
-            "PLpgSQL_stmt_return_query" => return Err(unsupported("RETURN QUERY")),
-            "PLpgSQL_stmt_call" => StmtKind::Sql {
-                stmt: self.expr(v.get("expr"))?,
-                into: None,
-                strict: false,
+            "PLpgSQL_stmt_return_next" => StmtKind::ReturnNext(self.opt_expr(v.get("expr"))),
+            "PLpgSQL_stmt_return_query" => match v.get("dynquery") {
+                Some(q) => StmtKind::ReturnQuery {
+                    query: self.expr(Some(q))?,
+                    dynamic: Some(self.expr_list(v.get("params"))?),
+                },
+                None => StmtKind::ReturnQuery {
+                    query: self.expr(v.get("query"))?,
+                    dynamic: None,
+                },
             },
+            "PLpgSQL_stmt_call" => StmtKind::Call(self.expr(v.get("expr"))?),
             "PLpgSQL_stmt_commit" | "PLpgSQL_stmt_rollback" => {
                 return Err(unsupported("transaction control"))
             }
-            "PLpgSQL_stmt_open" | "PLpgSQL_stmt_fetch" | "PLpgSQL_stmt_close"
-            | "PLpgSQL_stmt_forc" => return Err(unsupported("a cursor")),
+            "PLpgSQL_stmt_open" => {
+                let dynamic = match v.get("dynquery") {
+                    Some(q) => Some((self.expr(Some(q))?, self.expr_list(v.get("params"))?)),
+                    None => None,
+                };
+                StmtKind::Open {
+                    curvar: int(v, "curvar") as usize,
+                    query: self.opt_expr(v.get("query")),
+                    dynamic,
+                    args: self.cursor_args(v),
+                }
+            }
+            "PLpgSQL_stmt_fetch" => StmtKind::Fetch {
+                target: match v.get("target") {
+                    Some(_) => Some(self.target(v.get("target"))?),
+                    None => None,
+                },
+                curvar: int(v, "curvar") as usize,
+                direction: int(v, "direction"),
+                how_many: v.get("how_many").and_then(|x| x.as_i64()).unwrap_or(0),
+                count: self.opt_expr(v.get("expr")),
+                is_move: flag(v, "is_move"),
+            },
+            "PLpgSQL_stmt_close" => StmtKind::Close {
+                curvar: int(v, "curvar") as usize,
+            },
+            "PLpgSQL_stmt_forc" => {
+                let args = self.cursor_args(v);
+                let name = v
+                    .get("var")
+                    .and_then(|x| x.get("PLpgSQL_rec"))
+                    .and_then(|x| text(x, "refname"))
+                    .ok_or_else(|| malformed("FOR cursor variable"))?;
+                let rec = self.take(&name)?;
+                let saved = self.scope.entries.len();
+                self.push_scope(name, rec, label.as_ref());
+                let body = self.stmts(v.get("body"))?;
+                self.scope.entries.truncate(saved);
+                StmtKind::ForCursor {
+                    label,
+                    rec,
+                    curvar: int(v, "curvar") as usize,
+                    args,
+                    body,
+                }
+            }
             other => {
                 return Err(unsupported(
                     other.strip_prefix("PLpgSQL_stmt_").unwrap_or(other),
@@ -942,10 +1101,24 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         sections: declare_sections(body)?.into_iter(),
         sites: 0,
         scope: Scope::default(),
+        cursor_args: Default::default(),
+        cursors: Default::default(),
     };
     for d in &json_datums {
         let d = c.datum(d)?;
         c.datums.push(d);
+    }
+    for d in &json_datums {
+        if let Some(row) = d
+            .get("PLpgSQL_var")
+            .filter(|v| v.get("cursor_explicit_expr").is_some())
+            .map(|v| int(v, "cursor_explicit_argrow"))
+            .filter(|r| *r >= 0)
+        {
+            if let Some(Datum::Row { fields }) = c.datums.get(row as usize) {
+                c.cursor_args.extend(fields.iter().copied());
+            }
+        }
     }
     let found = c
         .datums
@@ -980,5 +1153,6 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         found,
         block: Arc::new(block),
         sites: c.sites,
+        cursors: c.cursors,
     })
 }

@@ -42,12 +42,17 @@
 //!
 //! A body has at most [`compile::MAX_DATUMS`] variables. A session keeps at most
 //! [`MAX_CACHED_FUNCTIONS`] compiled functions; past it the cache is emptied and refilled as
-//! functions run. Recursion is bounded by the stack check (54001) at each call; a loop that
+//! functions run. A set-returning call's rows (`sets.rs`) and a cursor's rows (`cursor.rs`) are
+//! materialized, each within [`crate::sql::exec::WORK_MEM`]: past it the call fails with 54000
+//! (PostgreSQL's tuplestore would spill to disk). Recursion is bounded by the stack check (54001) at each call; a loop that
 //! does not end is stopped by statement_timeout or a cancel request, checked at each iteration.
 
 pub mod compile;
 mod conditions;
+mod cursor;
+mod raise;
 mod run;
+mod sets;
 mod trigger;
 
 use std::collections::HashMap;
@@ -113,16 +118,25 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
     }
     if def.returns_set {
         return Err(PgError::feature_not_supported(
-            "PL/pgSQL functions returning a set are not supported yet",
-        ));
-    }
-    if def.args.iter().any(|a| a.is_output()) {
-        return Err(PgError::feature_not_supported(
-            "PL/pgSQL functions with OUT parameters are not supported yet",
+            "set-valued function called in context that cannot accept a set",
         ));
     }
     with_compiled(spi, f, run::State::compile_function, |spi, c| {
         run::execute(spi, &mut c.state, args, Type(def.returns), &c.context)
+    })
+}
+
+/// Runs set-returning PL/pgSQL function `f` with `args`: its rows (RETURN NEXT, RETURN
+/// QUERY), each of the columns `cols`, materialized within [`crate::sql::exec::WORK_MEM`].
+pub fn call_set(
+    spi: &mut dyn Spi,
+    f: &Arc<Function>,
+    args: &[Value],
+    cols: &[Type],
+) -> PgResult<Vec<Vec<Value>>> {
+    crate::stack::check()?;
+    with_compiled(spi, f, run::State::compile_function, |spi, c| {
+        run::execute_set(spi, &mut c.state, args, cols, &c.context)
     })
 }
 

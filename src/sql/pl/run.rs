@@ -43,6 +43,11 @@ pub struct State {
     kinds: Vec<Option<SiteKind>>,
     /// A trigger function's NEW, OLD and TG_* variables.
     pub(super) trigger: Option<super::trigger::Slots>,
+    /// The datums the call's arguments go to, in order (the input parameters; OUT parameters
+    /// have datums too).
+    inputs: Vec<usize>,
+    /// The OUT / INOUT / TABLE parameters' datums: the row the function returns.
+    pub(super) outs: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +71,7 @@ pub(super) struct Record {
 }
 
 /// What EXECUTE's text turned out to be.
-enum Dynamic {
+pub(super) enum Dynamic {
     /// A query or data change, planned, with its USING values.
     Query(Arc<Plan>, Vec<Value>),
     /// A utility statement, run without parameters.
@@ -86,12 +91,15 @@ impl State {
         check_conditions(&body.block)?;
         let n = body.datums.len();
         let sites = body.sites;
+        let n_params = body.n_params;
         Ok(State {
             body,
             types: vec![None; n],
             plans: (0..sites).map(|_| None).collect(),
             kinds: vec![None; sites],
             trigger: None,
+            inputs: (0..n_params).collect(),
+            outs: Vec::new(),
         })
     }
 
@@ -102,21 +110,52 @@ impl State {
             .iter()
             .map(|a| {
                 let ty = crate::sql::types::cast::format_type_with_typmod(Type(a.type_oid), -1);
+                // A TABLE column is an OUT parameter to PL/pgSQL.
+                let mode = match a.mode {
+                    'o' | 't' => "OUT ",
+                    'b' => "INOUT ",
+                    'v' => "VARIADIC ",
+                    _ => "",
+                };
                 if a.name.is_empty() {
-                    ty
+                    format!("{mode}{ty}")
                 } else {
-                    format!("\"{}\" {ty}", a.name.replace('"', "\"\""))
+                    format!("{mode}\"{}\" {ty}", a.name.replace('"', "\"\""))
                 }
             })
             .collect();
-        let ret = crate::sql::types::cast::format_type_with_typmod(Type(def.returns), -1);
+        let outs: Vec<usize> = (0..def.args.len())
+            .filter(|&i| def.args[i].is_output())
+            .collect();
+        // One OUT parameter (a one-column RETURNS TABLE among them) makes the result its type.
+        let ret = match outs.as_slice() {
+            [one] => Type(def.args[*one].type_oid),
+            _ => Type(def.returns),
+        };
+        let ret = crate::sql::types::cast::format_type_with_typmod(ret, -1);
+        let (kind, returns) = if def.kind == 'p' {
+            ("PROCEDURE", String::new())
+        } else if def.returns_set {
+            ("FUNCTION", format!("RETURNS SETOF {ret}"))
+        } else {
+            ("FUNCTION", format!("RETURNS {ret}"))
+        };
         let wrapped = format!(
-            "CREATE FUNCTION f({}) RETURNS {ret} LANGUAGE plpgsql AS {}",
+            "CREATE {kind} f({}) {returns} LANGUAGE plpgsql AS {}",
             args.join(", "),
             dollar_quoted(&body)
         );
-        let n = def.args.iter().filter(|a| a.is_input()).count();
-        State::new(compile::compile(&wrapped, &body, n, &def.name)?)
+        let mut state = State::new(compile::compile(
+            &wrapped,
+            &body,
+            def.args.len(),
+            &def.name,
+        )?)?;
+        state.inputs = (0..def.args.len())
+            .filter(|&i| def.args[i].is_input())
+            .collect();
+        state.outs = outs;
+        Ok(state)
     }
 
     pub fn compile_do(code: &str) -> PgResult<State> {
@@ -153,7 +192,8 @@ fn check_conditions(b: &Block) -> PgResult<()> {
                 | StmtKind::While { body, .. }
                 | StmtKind::ForInt { body, .. }
                 | StmtKind::ForQuery { body, .. }
-                | StmtKind::ForEach { body, .. } => stmts(body)?,
+                | StmtKind::ForEach { body, .. }
+                | StmtKind::ForCursor { body, .. } => stmts(body)?,
                 _ => {}
             }
         }
@@ -180,15 +220,19 @@ pub(super) struct Frame<'a> {
     pub(super) values: Vec<Value>,
     pub(super) records: Vec<Option<Record>>,
     /// ROW_COUNT of the last SQL statement.
-    row_count: u64,
+    pub(super) row_count: u64,
     /// The errors being handled, innermost last (RAISE; and GET STACKED DIAGNOSTICS).
-    caught: Vec<PgError>,
+    pub(super) caught: Vec<PgError>,
     /// `PL/pgSQL function f(integer)`: the start of CONTEXT lines.
     pub(super) context: &'a str,
     /// Whether the error travelling out already names its statement.
     pub(super) placed: bool,
     /// What a trigger function's RETURN gave: Some(None) for NULL.
     pub(super) trigger_result: Option<Option<Record>>,
+    /// A set-returning function's result so far.
+    pub(super) set: Option<super::sets::SetResult>,
+    /// The cursors the call opened, by portal name (closed when the call ends unless returned).
+    pub(super) cursors: super::cursor::Cursors,
 }
 
 impl<'a> Frame<'a> {
@@ -204,6 +248,8 @@ impl<'a> Frame<'a> {
             context,
             placed: false,
             trigger_result: None,
+            set: None,
+            cursors: Default::default(),
         }
     }
 }
@@ -220,13 +266,35 @@ pub fn execute(
     let outer_snap = spi.swap_snapshot(None);
     let mut frame = Frame::new(spi, state, context);
     let result = frame.run(args, returns);
+    frame.end_cursors();
     frame.spi.swap_snapshot(outer_snap);
     result
 }
 
+/// Runs a compiled set-returning function with `args`: its rows, each of the columns `cols`.
+pub fn execute_set(
+    spi: &mut dyn Spi,
+    state: &mut State,
+    args: &[Value],
+    cols: &[Type],
+    context: &str,
+) -> PgResult<Vec<Vec<Value>>> {
+    let outer_snap = spi.swap_snapshot(None);
+    let mut frame = Frame::new(spi, state, context);
+    frame.set = Some(super::sets::SetResult::new(cols));
+    let result = frame.run(args, Type::VOID);
+    frame.end_cursors();
+    frame.spi.swap_snapshot(outer_snap);
+    result?;
+    Ok(frame.set.take().map(|s| s.rows).unwrap_or_default())
+}
+
 impl Frame<'_> {
     fn run(&mut self, args: &[Value], returns: Type) -> PgResult<Value> {
-        for (i, a) in args.iter().enumerate().take(self.state.body.n_params) {
+        for (k, a) in args.iter().enumerate() {
+            let Some(&i) = self.state.inputs.get(k) else {
+                break;
+            };
             self.var_type(i)?;
             self.values[i] = a.clone();
         }
@@ -242,6 +310,7 @@ impl Frame<'_> {
         match flow {
             Flow::Return(v) => match v {
                 _ if returns == Type::VOID => Ok(Value::Null),
+                None if !self.state.outs.is_empty() => Ok(self.out_value()),
                 Some((v, t)) => self.coerce(v, t, returns, -1).map_err(|e| {
                     e.with_context(format!(
                         "{} while casting return value to function's return type",
@@ -251,6 +320,8 @@ impl Frame<'_> {
                 None => Ok(Value::Null),
             },
             _ if returns == Type::VOID => Ok(Value::Null),
+            // With OUT parameters the end of the body returns them.
+            _ if !self.state.outs.is_empty() => Ok(self.out_value()),
             _ => Err(PgError::new(
                 code::FUNCTION_EXECUTED_NO_RETURN_STATEMENT,
                 "control reached end of function without RETURN",
@@ -267,7 +338,7 @@ impl Frame<'_> {
 
     /// A variable's type, resolved at its first use (`%TYPE` and type names through the
     /// planner).
-    fn var_type(&mut self, dno: usize) -> PgResult<(Type, i32)> {
+    pub(super) fn var_type(&mut self, dno: usize) -> PgResult<(Type, i32)> {
         if let Some(t) = self.state.types[dno] {
             return Ok(t);
         }
@@ -277,6 +348,9 @@ impl Frame<'_> {
         let typname = typname.clone();
         let t = if let Some(t) = Type::from_name(&typname) {
             (t, -1)
+        } else if typname == "refcursor" {
+            // A cursor variable holds its portal's name (threadgres has no refcursor type).
+            (Type::TEXT, -1)
         } else if let Some(col) = typname
             .strip_suffix("%TYPE")
             .or_else(|| typname.strip_suffix("%type"))
@@ -353,7 +427,7 @@ impl Frame<'_> {
 
     // ------------------------------------------------------------ statements
 
-    fn stmts(&mut self, list: &[Stmt]) -> PgResult<Flow> {
+    pub(super) fn stmts(&mut self, list: &[Stmt]) -> PgResult<Flow> {
         for s in list {
             match self.stmt(s) {
                 Ok(Flow::Next) => {}
@@ -549,6 +623,10 @@ impl Frame<'_> {
             StmtKind::Return(Some(site)) if self.state.trigger.is_some() => {
                 self.trigger_return(site)
             }
+            StmtKind::ReturnNext(expr) => self.return_next(expr.as_ref()),
+            StmtKind::ReturnQuery { query, dynamic } => {
+                self.return_query(query, dynamic.as_deref())
+            }
             StmtKind::Return(expr) => {
                 let v = match expr {
                     Some(site) => Some(self.eval(site)?),
@@ -589,6 +667,10 @@ impl Frame<'_> {
                 }
                 Ok(Flow::Next)
             }
+            StmtKind::Call(stmt) => {
+                self.sql(stmt, None, false)?;
+                Ok(Flow::Next)
+            }
             StmtKind::Sql { stmt, into, strict } => {
                 self.sql(stmt, into.as_ref(), *strict)?;
                 Ok(Flow::Next)
@@ -619,6 +701,38 @@ impl Frame<'_> {
                 }
                 Ok(Flow::Next)
             }
+            StmtKind::Open {
+                curvar,
+                query,
+                dynamic,
+                args,
+            } => {
+                self.open_cursor(*curvar, query.as_ref(), dynamic.as_ref(), args.as_ref())?;
+                Ok(Flow::Next)
+            }
+            StmtKind::Fetch {
+                target,
+                curvar,
+                direction,
+                how_many,
+                count,
+                is_move,
+            } => self.fetch(
+                target.as_ref(),
+                *curvar,
+                *direction,
+                *how_many,
+                count.as_ref(),
+                *is_move,
+            ),
+            StmtKind::Close { curvar } => self.close_cursor(*curvar),
+            StmtKind::ForCursor {
+                label,
+                rec,
+                curvar,
+                args,
+                body,
+            } => self.for_cursor(label, *rec, *curvar, args.as_ref(), body),
             StmtKind::Null => Ok(Flow::Next),
         }
     }
@@ -641,7 +755,7 @@ impl Frame<'_> {
     }
 
     /// What a loop does after its body ended with `flow`: None to go on.
-    fn after_iteration(&self, label: &Option<String>, flow: Flow) -> Option<Flow> {
+    pub(super) fn after_iteration(&self, label: &Option<String>, flow: Flow) -> Option<Flow> {
         match flow {
             Flow::Next => None,
             Flow::Continue(None) => None,
@@ -821,187 +935,9 @@ impl Frame<'_> {
         Ok(Flow::Next)
     }
 
-    fn raise(
-        &mut self,
-        level: i64,
-        condname: Option<&str>,
-        message: Option<&str>,
-        params: &[Site],
-        options: &[compile::RaiseOpt],
-    ) -> PgResult<Flow> {
-        if condname.is_none() && message.is_none() && options.is_empty() {
-            // RAISE; re-raises the error being handled.
-            return match self.caught.last() {
-                Some(e) => {
-                    self.placed = true;
-                    Err(e.clone())
-                }
-                None => Err(PgError::new(
-                    "0Z002",
-                    "RAISE without parameters cannot be used outside an exception handler",
-                )),
-            };
-        }
-        let mut sqlstate: Option<&'static str> = None;
-        let mut cond_text: Option<String> = None;
-        if let Some(c) = condname {
-            sqlstate = Some(conditions::sqlstate_of(c)?);
-            cond_text = Some(c.to_string());
-        }
-        let mut text = match message {
-            Some(m) => {
-                let mut out = String::new();
-                let mut values = params.iter();
-                let mut chars = m.chars().peekable();
-                while let Some(ch) = chars.next() {
-                    if ch == '%' {
-                        if chars.peek() == Some(&'%') {
-                            chars.next();
-                            out.push('%');
-                            continue;
-                        }
-                        match values.next() {
-                            Some(site) => {
-                                let (v, t) = self.eval(site)?;
-                                if v.is_null() {
-                                    out.push_str("<NULL>");
-                                } else {
-                                    out.push_str(&io::to_text(&v, t, self.spi.fmt()));
-                                }
-                            }
-                            None => out.push('%'),
-                        }
-                    } else {
-                        out.push(ch);
-                    }
-                }
-                Some(out)
-            }
-            None => None,
-        };
-        let (mut detail, mut hint) = (None, None);
-        let mut objects = crate::error::ErrorObjects::default();
-        for opt in options {
-            let (v, t) = self.eval(&opt.expr)?;
-            if v.is_null() {
-                return Err(PgError::new(
-                    code::NULL_VALUE_NOT_ALLOWED,
-                    "RAISE statement option cannot be null",
-                ));
-            }
-            let s = io::to_text(&v, t, self.spi.fmt());
-            let dup = |what: &str| {
-                PgError::new(
-                    code::SYNTAX_ERROR,
-                    format!("RAISE option already specified: {what}"),
-                )
-            };
-            match opt.kind {
-                0 => {
-                    if sqlstate.is_some() {
-                        return Err(dup("ERRCODE"));
-                    }
-                    sqlstate = Some(conditions::sqlstate_of(&s)?);
-                    cond_text = Some(s);
-                }
-                1 => {
-                    if text.is_some() {
-                        return Err(dup("MESSAGE"));
-                    }
-                    text = Some(s);
-                }
-                2 => {
-                    if detail.is_some() {
-                        return Err(dup("DETAIL"));
-                    }
-                    detail = Some(s);
-                }
-                3 => {
-                    if hint.is_some() {
-                        return Err(dup("HINT"));
-                    }
-                    hint = Some(s);
-                }
-                4 => objects.column = Some(s),
-                5 => objects.constraint = Some(s),
-                6 => objects.datatype = Some(s),
-                7 => objects.table = Some(s),
-                _ => objects.schema = Some(s),
-            }
-        }
-        let is_error = level >= 21;
-        let sqlstate = sqlstate.unwrap_or(if is_error { "P0001" } else { "00000" });
-        let text = text.or(cond_text).unwrap_or_else(|| sqlstate.to_string());
-        let mut e = PgError::new(sqlstate, text);
-        e.severity = match level {
-            21.. => Severity::Error,
-            19 | 20 => Severity::Warning,
-            18 => Severity::Notice,
-            17 => Severity::Info,
-            15 | 16 => Severity::Log,
-            _ => Severity::Debug(1),
-        };
-        e.detail = detail;
-        e.hint = hint;
-        if objects != crate::error::ErrorObjects::default() {
-            e.objects = Some(Box::new(objects));
-        }
-        if is_error {
-            return Err(e);
-        }
-        if sqlstate == "00000" && e.severity == Severity::Warning {
-            e.code = code::WARNING;
-        }
-        self.spi.notice(e);
-        Ok(Flow::Next)
-    }
-
-    fn diagnostic(&mut self, stacked: bool, kind: &str) -> PgResult<Value> {
-        if !stacked {
-            return Ok(match kind {
-                "ROW_COUNT" => Value::Int8(self.row_count as i64),
-                "PG_CONTEXT" => Value::Text(self.context.to_string()),
-                other => {
-                    return Err(PgError::feature_not_supported(format!(
-                        "GET DIAGNOSTICS {other} is not supported yet"
-                    )))
-                }
-            });
-        }
-        let Some(e) = self.caught.last() else {
-            return Err(PgError::new(
-                "0Z002",
-                "GET STACKED DIAGNOSTICS cannot be used outside an exception handler",
-            ));
-        };
-        let obj = |f: fn(&crate::error::ErrorObjects) -> &Option<String>| {
-            e.objects
-                .as_ref()
-                .and_then(|o| f(o).clone())
-                .unwrap_or_default()
-        };
-        Ok(Value::Text(match kind {
-            "RETURNED_SQLSTATE" => e.code.to_string(),
-            "MESSAGE_TEXT" => e.message.clone(),
-            "PG_EXCEPTION_DETAIL" => e.detail.clone().unwrap_or_default(),
-            "PG_EXCEPTION_HINT" => e.hint.clone().unwrap_or_default(),
-            "PG_EXCEPTION_CONTEXT" => e.context.clone().unwrap_or_default(),
-            "COLUMN_NAME" => obj(|o| &o.column),
-            "CONSTRAINT_NAME" => obj(|o| &o.constraint),
-            "PG_DATATYPE_NAME" => obj(|o| &o.datatype),
-            "TABLE_NAME" => obj(|o| &o.table),
-            "SCHEMA_NAME" => obj(|o| &o.schema),
-            other => {
-                return Err(PgError::feature_not_supported(format!(
-                    "GET STACKED DIAGNOSTICS {other} is not supported yet"
-                )))
-            }
-        }))
-    }
-
     // ------------------------------------------------------------ SQL
 
-    fn set_found(&mut self, b: bool) {
+    pub(super) fn set_found(&mut self, b: bool) {
         let f = self.state.body.found;
         self.values[f] = Value::Bool(b);
     }
@@ -1050,7 +986,7 @@ impl Frame<'_> {
 
     /// The plan of `site` (as `SELECT <text>` when `expr`) and the values of its parameters:
     /// the cached plan when it was made for this epoch and these types.
-    fn prepare(&mut self, site: &Site, expr: bool) -> PgResult<(Arc<Plan>, Vec<Value>)> {
+    pub(super) fn prepare(&mut self, site: &Site, expr: bool) -> PgResult<(Arc<Plan>, Vec<Value>)> {
         // The names are needed only to plan: a cached plan takes just the values.
         let (_, mut types, values) = self.slots(site, false)?;
         let epoch = self.spi.instance().catalog.epoch();
@@ -1105,7 +1041,11 @@ impl Frame<'_> {
     }
 
     /// Runs a plan to its end: its rows and the rows it wrote.
-    fn run_plan(&mut self, plan: &Plan, params: &[Value]) -> PgResult<(Vec<Vec<Value>>, u64)> {
+    pub(super) fn run_plan(
+        &mut self,
+        plan: &Plan,
+        params: &[Value],
+    ) -> PgResult<(Vec<Vec<Value>>, u64)> {
         self.spi.next_command();
         let mut cx = EvalCx {
             params,
@@ -1121,7 +1061,7 @@ impl Frame<'_> {
     }
 
     /// Runs a site's query: its rows and the rows it wrote.
-    fn run_site(&mut self, site: &Site) -> PgResult<(Vec<Vec<Value>>, u64)> {
+    pub(super) fn run_site(&mut self, site: &Site) -> PgResult<(Vec<Vec<Value>>, u64)> {
         let (plan, params) = self.prepare(site, false)?;
         self.run_plan(&plan, &params)
     }
@@ -1156,7 +1096,7 @@ impl Frame<'_> {
         Ok((v, ty))
     }
 
-    fn eval_bool(&mut self, site: &Site) -> PgResult<bool> {
+    pub(super) fn eval_bool(&mut self, site: &Site) -> PgResult<bool> {
         let (v, t) = self.eval(site)?;
         if t != Type::BOOL && !v.is_null() {
             let v = self.coerce(v, t, Type::BOOL, -1)?;
@@ -1180,7 +1120,7 @@ impl Frame<'_> {
         }
     }
 
-    fn assign(&mut self, target: usize, v: Value, from: Type) -> PgResult<()> {
+    pub(super) fn assign(&mut self, target: usize, v: Value, from: Type) -> PgResult<()> {
         match self.state.body.datums[target].clone() {
             Datum::Var {
                 name,
@@ -1244,7 +1184,7 @@ impl Frame<'_> {
     }
 
     /// Puts a row of `plan` into `target` (missing columns: NULL; extra: ignored).
-    fn assign_row(
+    pub(super) fn assign_row(
         &mut self,
         target: &Target,
         plan: &Plan,
@@ -1333,6 +1273,10 @@ impl Frame<'_> {
         }
         let (rows, n) = self.run_plan(&plan, &params)?;
         self.row_count = n;
+        if kind == SiteKind::Call {
+            self.set_found(n > 0);
+            return self.call_outputs(site, &plan, rows);
+        }
         match into {
             None => self.set_found(n > 0),
             Some(target) => {
@@ -1411,7 +1355,7 @@ impl Frame<'_> {
 
     /// EXECUTE: the query's text evaluated, then planned with the USING values as `$n`; a
     /// utility statement is handed back parsed.
-    fn prepare_dynamic(&mut self, query: &Site, using: &[Site]) -> PgResult<Dynamic> {
+    pub(super) fn prepare_dynamic(&mut self, query: &Site, using: &[Site]) -> PgResult<Dynamic> {
         let (q, t) = self.eval(query)?;
         if q.is_null() {
             return Err(PgError::new(

@@ -880,7 +880,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 super::Srf::GenerateSubscripts => "generate_subscripts",
                 super::Srf::PartitionAncestors => "pg_partition_ancestors",
                 super::Srf::AclExplode => "aclexplode",
-                super::Srf::Scalar => alias,
+                super::Srf::Scalar | super::Srf::User => alias,
                 super::Srf::List(f) => f.name(),
             };
             let label = if alias == name {

@@ -504,6 +504,16 @@ impl Planner<'_> {
                 )
             }
         };
+        if let Some(plan) = self.user_function_item(&node, ty, rf, &alias_name)? {
+            return self.scope_for(plan, &alias_name, rf.alias.as_ref());
+        }
+        if let Some(N::ColumnDef(d)) = rf.coldeflist.first().and_then(|n| n.node.as_ref()) {
+            return Err(PgError::new(
+                code::SYNTAX_ERROR,
+                "a column definition list is only allowed for functions returning \"record\"",
+            )
+            .at(loc(d.location)));
+        }
         // jsonb_array_elements and the like name their column by their OUT parameter.
         let col_name = match &node {
             Node::Function {
@@ -568,7 +578,7 @@ impl Planner<'_> {
                 | ("pg_partition_ancestors", 1)
         ) || ListFn::of(&name, n).is_some();
         if !known {
-            return Ok(None);
+            return self.bind_user_srf(fc, scope);
         }
         let mut args = Vec::new();
         let mut types = Vec::new();

@@ -86,7 +86,7 @@ fn config_search_path(def: &FunctionDef) -> Option<&str> {
 impl Planner<'_> {
     /// The user functions `names` may call (see the module comment), or none when no user
     /// function exists.
-    fn user_functions(&self, names: &[String]) -> Vec<Arc<Function>> {
+    pub(super) fn user_functions(&self, names: &[String]) -> Vec<Arc<Function>> {
         let Some(t) = self.tables.as_ref() else {
             return Vec::new();
         };
@@ -215,11 +215,6 @@ impl Planner<'_> {
         if tie {
             return Err(super::not_unique(&names.join("."), &all_types, fc.location));
         }
-        if f.def.returns_set {
-            return Err(PgError::feature_not_supported(format!(
-                "set-returning function {name}() is only supported in FROM, which does not take user functions yet"
-            )));
-        }
         let is_call = self.call_at == Some(fc.location);
         if is_call && f.def.kind != 'p' {
             return Err(PgError::new(
@@ -298,6 +293,14 @@ impl Planner<'_> {
                 args,
                 strict: f.def.strict,
                 body,
+                returns_set: f.def.returns_set,
+                outs: f
+                    .def
+                    .args
+                    .iter()
+                    .filter(|a| a.is_output())
+                    .map(|a| (a.name.clone(), Type(a.type_oid)))
+                    .collect(),
             })),
             ret,
         )))
@@ -453,6 +456,16 @@ impl Planner<'_> {
                         .into(),
                 ));
             }
+            if ret == Type::RECORD {
+                // A row of OUT parameters or of a column definition list: its columns as they
+                // are (the executor checks them against the row expected).
+                stmts.push(last);
+                return Ok(Arc::new(SqlBody {
+                    stmts,
+                    writes,
+                    returns_void,
+                }));
+            }
             if last.columns.len() != 1 {
                 return Err(mismatch(
                     "Final statement must return exactly one column.".into(),
@@ -508,7 +521,8 @@ impl Planner<'_> {
     pub fn plan_call(&mut self, c: &protobuf::CallStmt) -> PgResult<Plan> {
         let (select, at) = call_as_select(c)?;
         self.call_at = Some(at);
-        self.plan_query(&select)
+        let plan = self.plan_query(&select)?;
+        Ok(super::user_srf::call_with_outputs(plan))
     }
 
     /// Plans with a routine's names for `$1` .. `$n` (PL/pgSQL's variables).

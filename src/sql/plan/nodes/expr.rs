@@ -99,6 +99,12 @@ pub struct UserCall {
     pub args: Vec<Expr>,
     pub strict: bool,
     pub body: UserBody,
+    /// Whether the function returns a set (SETOF, RETURNS TABLE): callable only where a set
+    /// is accepted (FROM, the select list).
+    pub returns_set: bool,
+    /// The OUT / INOUT / TABLE parameters' names and types (empty without any): the columns
+    /// of a row the function returns.
+    pub outs: Vec<(String, crate::sql::types::Type)>,
 }
 
 /// What runs when a user function is called.

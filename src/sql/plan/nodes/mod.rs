@@ -47,6 +47,10 @@ pub enum Srf {
     AclExplode,
     /// Rows computed at the first call (exec/srf/list.rs).
     List(ListFn),
+    /// A user-defined function (SQL or PL/pgSQL): its call is the one argument, an
+    /// `Expr::UserCall`, and the argument types are the result's column types. Its rows are
+    /// materialized at the first pull, as PostgreSQL's tuplestore (bounded by `WORK_MEM`).
+    User,
 }
 
 /// The set-returning functions of exec/srf/list.rs.
