@@ -520,7 +520,9 @@ impl Ssi {
             return; // another session is at it
         }
         loop {
-            let mut horizon = self.watermark();
+            // Whoever registers after this scan takes its snapshot after every end marked so
+            // far, so it overlaps none of them: only those found here count.
+            let mut horizon = u64::MAX;
             let mut oldest: Option<Arc<Xact>> = None;
             self.active.iter_sync(|_, x| {
                 // A doomed transaction can never commit: what it overlaps no longer matters.
