@@ -412,6 +412,25 @@ def two_ids_first_commits_late(r):
     _ti(r, "rxwy2 wx1 ry3 c2 c3 c1")
 
 
+# -- predicate-lock-hot-tuple.spec: a HOT update by a non-serializable transaction between
+# the reads keeps the SIREAD locks of the old version effective ------------------------------
+
+@ssi
+def predicate_lock_hot_tuple(r):
+    _tables(r, "CREATE TABLE {t} (i int PRIMARY KEY, t text)",
+            "INSERT INTO {t} VALUES (5, 'apple'), (7, 'pear'), (11, 'banana')")
+    r.sql("s1", SER)
+    r.sql("s2", SER)
+    r.sql("s2", "SELECT * FROM {t} WHERE i IN (5, 7) ORDER BY 1 DESC")
+    r.sql("s3", "UPDATE {t} SET t = 'apple_xact3' WHERE i = 5")
+    r.sql("s1", "SELECT * FROM {t} WHERE i IN (5, 7) ORDER BY 1")
+    r.sql("s1", "UPDATE {t} SET t = 'pear_xact1' WHERE i = 7")
+    r.sql("s2", "UPDATE {t} SET t = 'apple_xact2' WHERE i = 5")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} ORDER BY i")
+
+
 # -- a concurrent update under SERIALIZABLE stays REPEATABLE READ's 40001 ---------------------
 
 @ssi
@@ -455,6 +474,38 @@ def serializable_read_only_commits(r):
     r.sql("s1", "COMMIT")
     r.sql("s2", "SELECT * FROM {t} ORDER BY id")
     r.sql("s2", "COMMIT")
+
+
+@ssi
+def serializable_beside_repeatable_read(r):
+    """Write skew between a SERIALIZABLE and a REPEATABLE READ transaction: only serializable
+    transactions are checked against each other, so both commit (as on PostgreSQL)."""
+    _tables(r, "CREATE TABLE {t} (id int PRIMARY KEY, value int)", "INSERT INTO {t} VALUES (1, 10), (2, 20)")
+    r.sql("s1", SER)
+    r.sql("s2", "BEGIN ISOLATION LEVEL REPEATABLE READ")
+    r.sql("s1", "SELECT sum(value) FROM {t}")
+    r.sql("s2", "SELECT sum(value) FROM {t}")
+    r.sql("s1", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 0 WHERE id = 2")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t} ORDER BY id")
+
+
+@ssi
+def serializable_doomed_pivot_fails_at_its_next_read(r):
+    """The first committer of a write skew dooms the other, which fails at its next read."""
+    _tables(r, "CREATE TABLE {t} (id int PRIMARY KEY, value int)", "INSERT INTO {t} VALUES (1, 10), (2, 20)")
+    r.sql("s1", SER)
+    r.sql("s2", SER)
+    r.sql("s1", "SELECT sum(value) FROM {t}")
+    r.sql("s2", "SELECT sum(value) FROM {t}")
+    r.sql("s1", "UPDATE {t} SET value = 0 WHERE id = 1")
+    r.sql("s2", "UPDATE {t} SET value = 0 WHERE id = 2")
+    r.sql("s1", "COMMIT")
+    r.sql("s2", "SELECT * FROM {t} ORDER BY id")
+    r.sql("s2", "ROLLBACK")
+    r.sql("s3", "SELECT * FROM {t} ORDER BY id")
 
 
 _reference: dict[str, list[str]] = {}
