@@ -584,8 +584,10 @@ impl SessionCtx for Core {
         Ok(Core::catalog_snapshot(self))
     }
     fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
-        self.refuse_serializable()?;
         Ok(self.statement_snapshot())
+    }
+    fn ssi(&mut self) -> Option<Arc<crate::txn::ssi::Xact>> {
+        self.txn.as_ref().and_then(|t| t.ssi.clone())
     }
     fn check_memory(&mut self, written: u64) -> PgResult<()> {
         self.instance.memory.check(written)
@@ -599,7 +601,6 @@ impl SessionCtx for Core {
         self.lock_relation_as(rel, mode, nowait)
     }
     fn writer(&mut self, what: &str) -> PgResult<(Arc<crate::txn::TxnCell>, crate::txn::Cid)> {
-        self.refuse_serializable()?;
         Core::writer(self, what)
     }
     fn isolation(&self) -> sql::Isolation {

@@ -17,7 +17,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::notify::{self, Listener, Outbox};
 use crate::sql::{self, Statement, TxOptions};
 use crate::txn::lock::{Acquired, LockMode};
-use crate::txn::{Cid, Csn, Snapshot, TxnCell};
+use crate::txn::{ssi, Cid, Csn, Snapshot, TxnCell};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum TxState {
@@ -89,6 +89,8 @@ pub(super) struct Txn {
     /// A cursor or portal that reads as it is fetched was opened: the snapshot published for
     /// vacuum stays the oldest one taken (the cursor's), until the transaction ends.
     pub(super) pinned: bool,
+    /// SERIALIZABLE: the transaction's SSI state (`txn::ssi`), made with its snapshot.
+    pub(super) ssi: Option<Arc<ssi::Xact>>,
 }
 
 /// A commit between its start and its end (`Core::commit_deferred`): the transaction, its cell
@@ -98,6 +100,17 @@ pub(super) struct Committing {
     cell: Arc<TxnCell>,
     csn: Csn,
     end: Option<crate::wal::Lsn>,
+    /// SERIALIZABLE: the SSI state to mark committed once the commit is visible, and the
+    /// transaction's cell if it wrote.
+    ssi: Option<(Arc<ssi::Xact>, Option<Arc<TxnCell>>)>,
+}
+
+/// The CSN a writing transaction's cell committed with (None: it wrote nothing).
+fn committed_csn(cell: Option<&TxnCell>) -> Option<Csn> {
+    match cell?.status() {
+        crate::txn::Status::Committed(csn) => Some(csn),
+        _ => None,
+    }
 }
 
 impl Txn {
@@ -180,6 +193,7 @@ impl Core {
                 locks: Vec::new(),
                 wrote: false,
                 pinned: false,
+                ssi: None,
             };
             self.txn = Some(match self.spare_txn.take() {
                 Some(mut spare) => {
@@ -427,9 +441,25 @@ impl Core {
                 }
             }
         }
+        // SERIALIZABLE: the last check for a dangerous structure (40001 rolls back).
+        let ssi = txn
+            .ssi
+            .take()
+            .map(|x| (x, txn.wrote.then(|| txn.cell.clone()).flatten()));
+        if let Some((x, _)) = &ssi {
+            if let Err(e) = x.manager().precommit(x) {
+                x.manager().aborted(x);
+                self.txn = Some(txn);
+                self.abort();
+                return Err(e);
+            }
+        }
         // Storage first: once the commit is visible, its notifications may be delivered.
         match self.end_storage_start(&mut txn, true) {
             Err(e) => {
+                if let Some((x, _)) = &ssi {
+                    x.manager().aborted(x);
+                }
                 // The commit record could not be appended: the transaction aborted.
                 self.settings = txn.settings_at_start.clone();
                 self.settings_dirty = true;
@@ -439,6 +469,9 @@ impl Core {
                 Err(e)
             }
             Ok(None) => {
+                if let Some((x, cell)) = &ssi {
+                    x.manager().committed(x, committed_csn(cell.as_deref()));
+                }
                 self.after_commit(txn);
                 Ok(())
             }
@@ -449,6 +482,7 @@ impl Core {
                     cell,
                     csn,
                     end,
+                    ssi,
                 });
                 Ok(())
             }
@@ -480,10 +514,16 @@ impl Core {
     /// Ends a deferred commit once it is published and settled: its relation locks go, then
     /// its notifications.
     pub(super) fn finish_commit(&mut self) {
-        let Some(Committing { mut txn, cell, .. }) = self.committing.take() else {
+        let Some(Committing {
+            mut txn, cell, ssi, ..
+        }) = self.committing.take()
+        else {
             return;
         };
         self.instance.txns.published(&cell);
+        if let Some((x, cell)) = &ssi {
+            x.manager().committed(x, committed_csn(cell.as_deref()));
+        }
         self.release_locks(&mut txn, &cell);
         self.end_storage_tail(&mut txn);
         self.after_commit(txn);
@@ -513,6 +553,9 @@ impl Core {
 
     pub(super) fn abort(&mut self) {
         if let Some(mut txn) = self.txn.take() {
+            if let Some(x) = txn.ssi.take() {
+                x.manager().aborted(&x);
+            }
             self.end_storage_abort(&mut txn);
             self.settings = txn.settings_at_start;
             self.settings_dirty = true;
@@ -649,24 +692,13 @@ impl Core {
                 if std::mem::take(&mut txn.published) {
                     self.snap_slot.clear();
                 }
+                // SERIALIZABLE: PostgreSQL releases the predicate locks of an aborted
+                // transaction at the error, not at the ROLLBACK that ends the block.
+                if let Some(x) = txn.ssi.take() {
+                    x.manager().aborted(&x);
+                }
                 self.advisory_release_level(true);
             }
-        }
-    }
-
-    /// SERIALIZABLE over tables needs serializable snapshot isolation, which is not built yet:
-    /// such a transaction is refused rather than run with weaker guarantees.
-    pub(super) fn refuse_serializable(&self) -> PgResult<()> {
-        match self.txn.as_ref() {
-            Some(t) if t.isolation == sql::Isolation::Serializable => {
-                Err(PgError::feature_not_supported(
-                    "SERIALIZABLE transactions over tables are not supported yet",
-                )
-                .with_hint(
-                    "Use REPEATABLE READ, which PostgreSQL also offers as snapshot isolation.",
-                ))
-            }
-            _ => Ok(()),
         }
     }
 
@@ -693,10 +725,29 @@ impl Core {
         let csn = match txn.snapshot {
             Some(c) => c,
             None => {
-                let s = if txn.pinned {
-                    instance.txns.snapshot_keeping(&slot, top, txn.cid)
+                let (pinned, cid) = (txn.pinned, txn.cid);
+                let take = || {
+                    if pinned {
+                        instance.txns.snapshot_keeping(&slot, top, cid)
+                    } else {
+                        instance.txns.snapshot(&slot, top, cid)
+                    }
+                };
+                let s = if txn.isolation == sql::Isolation::Serializable && txn.ssi.is_none() {
+                    // Registered before the snapshot is taken (`txn::ssi` invariant 5).
+                    let mut taken = None;
+                    let x = instance.txns.ssi.begin(txn.read_only, || {
+                        let s = take();
+                        taken = Some(s);
+                        s.csn
+                    });
+                    if let Some(cell) = &txn.cell {
+                        cell.set_ssi(x.clone());
+                    }
+                    txn.ssi = Some(x);
+                    taken.expect("taken by begin")
                 } else {
-                    instance.txns.snapshot(&slot, top, txn.cid)
+                    take()
                 };
                 txn.snapshot = Some(s.csn);
                 txn.published = true;
@@ -731,6 +782,12 @@ impl Core {
     /// The cell writes of the running command are stamped with (the innermost savepoint's),
     /// and the command id; gives the transaction its cell at its first write.
     pub(super) fn writer(&mut self, what: &str) -> PgResult<(Arc<TxnCell>, Cid)> {
+        let t = self.txn_mut();
+        if t.isolation == sql::Isolation::Serializable && t.ssi.is_none() && !t.read_only {
+            // A SERIALIZABLE write registers itself for readers (`txn::ssi`): with its
+            // snapshot comes its SSI state.
+            self.statement_snapshot();
+        }
         let pid = self.shared.pid;
         let instance = self.instance.clone();
         let slot = self.snap_slot.clone();
@@ -746,6 +803,11 @@ impl Core {
             .cell
             .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot))
             .clone();
+        if let Some(x) = &txn.ssi {
+            if cell.ssi().is_none() {
+                cell.set_ssi(x.clone());
+            }
+        }
         for sp in txn.savepoints.iter_mut() {
             cell = sp
                 .cell

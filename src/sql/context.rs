@@ -104,6 +104,11 @@ pub trait SessionCtx {
             "tables are not available here",
         ))
     }
+    /// The SERIALIZABLE transaction's SSI state, which its reads record into (None for any
+    /// other isolation level). Called after [`SessionCtx::snapshot`].
+    fn ssi(&mut self) -> Option<std::sync::Arc<crate::txn::ssi::Xact>> {
+        None
+    }
     /// The transaction's (or current savepoint's) cell and the current command id, for a
     /// write; the first write of a transaction gives it its id. Fails in a read-only
     /// transaction (25006, naming `what`).

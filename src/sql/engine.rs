@@ -84,7 +84,8 @@ pub use index_keys::{key_of, register_compiler, Compiler, KeyExprs};
 pub use packed::{PackedRow, RowPacker};
 pub use read::{
     fetch, fetch_packed, heap_bytes, index_bytes, index_scan, index_scan_back, is_empty,
-    next_version, read, read_latest, root_keys, scan, scan_owned, scan_packed, sees, versions,
+    next_version, predicate_index, predicate_relation, predicate_root, predicate_tuple, read,
+    read_latest, root_keys, scan, scan_owned, scan_packed, sees, versions,
 };
 pub use store::{KeyRef, KeyTree, RowHeap};
 
@@ -496,6 +497,7 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
     let packed = PackedRow::encode(row);
     let rec = log::Pending::insert(rel, w.cell, packed.body());
     let id = rel.data.heap.0.insert(packed, w.cell, w.cid);
+    let entered = entered_indexes(rel, &trees, &keys, w.cell);
     for ((_, tree), key) in trees.iter().zip(keys) {
         if let Some(key) = key {
             tree.insert_ikey(key, id);
@@ -505,7 +507,58 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
     if let Some(r) = rec {
         r.append(w.cell, &[id])?;
     }
+    serializable_write(rel, w.cell, &entered, None, Some(id))?;
     Ok(id)
+}
+
+/// The indexes a write enters, for a SERIALIZABLE writer's conflict check (empty for any
+/// other: they pay nothing here).
+fn entered_indexes(
+    rel: &Rel,
+    trees: &[(usize, Arc<KeyTree>)],
+    keys: &[Option<IKey>],
+    cell: &TxnCell,
+) -> Vec<Oid> {
+    if cell.ssi().is_none() {
+        return Vec::new();
+    }
+    trees
+        .iter()
+        .zip(keys)
+        .filter(|(_, k)| k.is_some())
+        .map(|((i, _), _)| rel.indexes[*i].oid)
+        .collect()
+}
+
+/// A SERIALIZABLE transaction's write (`txn::ssi`), after it is made: the SIREAD locks it
+/// conflicts with (the changed version `old`, its page and the relation, the indexes
+/// `entered`), and its registration for later readers (the relation, `old` and the new
+/// version `new`). Fails with 40001 when the conflict completes a dangerous structure.
+fn serializable_write(
+    rel: &Rel,
+    cell: &TxnCell,
+    entered: &[Oid],
+    old: Option<RowId>,
+    new: Option<RowId>,
+) -> Result<(), WriteError> {
+    use crate::txn::ssi::{Target, PAGE_SLOTS};
+    let Some(x) = cell.ssi() else {
+        return Ok(());
+    };
+    let r = rel.oid;
+    let mut checked = Vec::with_capacity(3 + entered.len());
+    if let Some(o) = old {
+        checked.push(Target::Tuple(r, o));
+        checked.push(Target::Page(r, o / PAGE_SLOTS));
+    }
+    checked.push(Target::Relation(r));
+    checked.extend(entered.iter().map(|&i| Target::Index(i)));
+    let mut registered = vec![Target::Relation(r)];
+    registered.extend(old.map(|o| Target::Tuple(r, o)));
+    registered.extend(new.map(|n| Target::Tuple(r, n)));
+    x.manager()
+        .write(x, &checked, &registered)
+        .map_err(WriteError::Log)
 }
 
 /// Puts a row into a table's new heap without touching its indexes (an ALTER TABLE that
@@ -589,6 +642,7 @@ pub fn update(
                 if let Some(r) = rec {
                     r.append(w.cell, &[id, n])?;
                 }
+                serializable_write(rel, w.cell, &[], Some(id), Some(n))?;
                 Ok(Changed::Done(n))
             }
             Err((c, _)) => changed(c),
@@ -607,6 +661,7 @@ pub fn update(
         .update_with(id, w.target_snap(), w.cell, w.cid, new, false, mode)
     {
         Ok(n) => {
+            let entered = entered_indexes(rel, &trees, &keys, w.cell);
             for ((_, tree), key) in trees.iter().zip(keys) {
                 if let Some(key) = key {
                     tree.insert_ikey(key, n);
@@ -616,6 +671,7 @@ pub fn update(
             if let Some(r) = rec {
                 r.append(w.cell, &[id, n])?;
             }
+            serializable_write(rel, w.cell, &entered, Some(id), Some(n))?;
             Ok(Changed::Done(n))
         }
         Err((c, _)) => changed(c),
@@ -639,6 +695,7 @@ pub fn delete(
         if let Some(r) = log::Pending::delete(rel, w.cell) {
             r.append(w.cell, &[*slot])?;
         }
+        serializable_write(rel, w.cell, &[], Some(*slot), None)?;
     }
     Ok(c)
 }

@@ -8,7 +8,9 @@
 
 #[cfg(not(feature = "shuttle"))]
 mod imp {
-    pub use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+    pub use std::sync::atomic::{
+        AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+    };
     pub use std::sync::Arc;
 
     pub type MutexGuard<'a, T> = parking_lot::MutexGuard<'a, T>;
@@ -33,7 +35,9 @@ mod imp {
 
 #[cfg(feature = "shuttle")]
 mod imp {
-    pub use shuttle::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+    pub use shuttle::sync::atomic::{
+        AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+    };
     pub use shuttle::sync::Arc;
 
     pub type MutexGuard<'a, T> = shuttle::sync::MutexGuard<'a, T>;

@@ -83,6 +83,7 @@ pub mod lock;
 pub mod log;
 #[cfg(all(test, feature = "shuttle"))]
 mod model;
+pub mod ssi;
 mod wait;
 
 pub use isolation::Isolation;
@@ -130,6 +131,9 @@ pub struct TxnCell {
     announced: crate::sync::AtomicBool,
     /// The manager's visible watermark, for [`TxnCell::settled_status`] (invariant 7).
     watermark: Arc<AtomicU64>,
+    /// A top-level cell of a SERIALIZABLE transaction: its SSI state (`ssi`), which its
+    /// writes check and register in.
+    ssi: std::sync::OnceLock<Arc<ssi::Xact>>,
 }
 
 impl std::fmt::Debug for TxnCell {
@@ -155,6 +159,21 @@ impl TxnCell {
 
     pub fn pid(&self) -> i32 {
         self.pid
+    }
+
+    /// Makes this top-level cell's writes serializable ones (`ssi`).
+    pub fn set_ssi(&self, x: Arc<ssi::Xact>) {
+        x.set_xid(self.xid);
+        let _ = self.ssi.set(x);
+    }
+
+    /// The SSI state of the transaction this cell belongs to, if it is SERIALIZABLE.
+    pub fn ssi(&self) -> Option<&Arc<ssi::Xact>> {
+        let mut c = self;
+        while let Some(p) = &c.parent {
+            c = p;
+        }
+        c.ssi.get()
     }
 
     /// The top-level cell (self for a top-level transaction).
@@ -284,16 +303,20 @@ pub struct TxnManager {
     /// Held while a logged commit takes its CSN and its record's reservation (`log.rs`
     /// invariant 3); nothing else is done under it.
     commit_order: Mutex<()>,
+    /// Serializable snapshot isolation's locks and conflict graph (`ssi`).
+    pub ssi: Arc<ssi::Ssi>,
 }
 
 impl TxnManager {
     /// `max_commits`: the most commits that can be in flight at once (one per session).
     pub fn new(max_commits: usize) -> TxnManager {
         let len = (max_commits.max(1) * 2).next_power_of_two();
+        let visible = Arc::new(AtomicU64::new(1));
         TxnManager {
+            ssi: Arc::new(ssi::Ssi::new(visible.clone())),
             next_xid: AtomicU64::new(1),
             next_csn: AtomicU64::new(1),
-            visible: Arc::new(AtomicU64::new(1)),
+            visible,
             // Slot 0's `0` would read as "CSN 0 done"; CSNs start at 1, so every slot starts
             // with a value no CSN that maps to it can have.
             ring: (0..len).map(|_| AtomicU64::new(u64::MAX)).collect(),
@@ -386,6 +409,7 @@ impl TxnManager {
             waiters: Mutex::new(Vec::new()),
             waiting_for: Mutex::new(None),
             watermark: self.visible.clone(),
+            ssi: std::sync::OnceLock::new(),
         })
     }
 

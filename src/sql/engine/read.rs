@@ -18,6 +18,8 @@ use crate::catalog::{IndexDef, Oid};
 use crate::error::PgResult;
 use crate::sql::types::Value;
 use crate::storage::{Entry, RowId};
+use crate::sync::Arc;
+use crate::txn::ssi::Xact;
 use crate::txn::Snapshot;
 
 /// Slots the table's heap ever used: where a scan ends, and the planner's rough size.
@@ -171,4 +173,27 @@ pub fn heap_bytes(rel: &Rel) -> u64 {
 /// The memory index `index` of the table takes: pg_relation_size of an index.
 pub fn index_bytes(rel: &Rel, index: Oid) -> u64 {
     rel.data.tree(index).bytes()
+}
+
+/// SERIALIZABLE reads leave SIREAD locks and look for concurrent writers (`txn::ssi`): a
+/// sequential scan of `rel` is about to start (it reads every version, so it locks the
+/// relation).
+pub fn predicate_relation(rel: &Rel, x: &Arc<Xact>) -> PgResult<()> {
+    x.manager().read_relation(x, rel.oid)
+}
+
+/// An index scan of `index` is about to read a range of it (the whole index is locked, as
+/// PostgreSQL's leaf-page lock covers a small index).
+pub fn predicate_index(index: Oid, x: &Arc<Xact>) -> PgResult<()> {
+    x.manager().read_index(x, index)
+}
+
+/// An index scan visited the entry of chain root `root` (its version may be invisible).
+pub fn predicate_root(rel: &Rel, root: RowId, x: &Arc<Xact>) -> PgResult<()> {
+    x.manager().read_root(x, rel.oid, root)
+}
+
+/// The version at `slot` was read.
+pub fn predicate_tuple(rel: &Rel, slot: RowId, x: &Arc<Xact>) -> PgResult<()> {
+    x.manager().read_tuple(x, rel.oid, slot)
 }

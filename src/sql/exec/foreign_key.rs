@@ -549,6 +549,9 @@ impl SessionCtx for AtSnapshot<'_> {
     fn writer(&mut self, what: &str) -> PgResult<(Arc<TxnCell>, Cid)> {
         self.inner.writer(what)
     }
+    fn ssi(&mut self) -> Option<Arc<crate::txn::ssi::Xact>> {
+        self.inner.ssi()
+    }
     fn wait_for(&mut self, cell: &Arc<TxnCell>) -> PgResult<()> {
         self.inner.wait_for(cell)
     }

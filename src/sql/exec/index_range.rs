@@ -264,10 +264,13 @@ impl Operator for IndexRange {
             let resume = &mut self.resume;
             let want = self.want.as_deref();
             let ncols = rel.columns.len();
-            let step = self.rows.next(cx, b, |snap, buf| {
+            let step = self.rows.next(cx, b, |snap, ssi, buf| {
                 let Some(r) = ranges.get(*cur) else {
-                    return false;
+                    return Ok(false);
                 };
+                if let Some(x) = ssi {
+                    engine::predicate_index(def.oid, x)?;
+                }
                 let mut found: Vec<(Vec<Value>, RowId)> = Vec::with_capacity(BATCH);
                 let mut ended = false;
                 let lo = r.start.as_ref().map_or(Bound::Unbounded, Bound::Included);
@@ -298,15 +301,22 @@ impl Operator for IndexRange {
                 for (key, root) in found {
                     // The entry may be stale (the chain moved to another key): check the
                     // version against the entry's whole key.
-                    if let Some((_, row)) = engine::fetch_packed(rel, root, snap, |id, packed| {
+                    let fetched = engine::fetch_packed(rel, root, snap, |id, packed| {
                         scan_row(packed, want, ncols, id, *rowid)
-                    }) {
+                    });
+                    if let Some(x) = ssi {
+                        engine::predicate_root(rel, root, x)?;
+                        if let Some((id, _)) = &fetched {
+                            engine::predicate_tuple(rel, *id, x)?;
+                        }
+                    }
+                    if let Some((_, row)) = fetched {
                         if super::index_keys::key_starts_with(rel, def, &row, &key) {
                             buf.push_back(row);
                         }
                     }
                 }
-                true
+                Ok(true)
             })?;
             match step {
                 Step::Row(r) if self.recheck || !path.later.is_empty() => {

@@ -18,6 +18,7 @@ use crate::sql::plan::modify::{Modify, ModifyKind};
 use crate::sql::plan::{Expr, Node, Plan};
 use crate::sql::types::{Type, Value};
 use crate::storage::{Entry, RowId};
+use crate::txn::ssi::Xact;
 use crate::txn::Isolation;
 use crate::txn::Snapshot;
 
@@ -91,6 +92,9 @@ fn owned_row(mut row: Row, id: RowId, rowid: bool) -> Row {
 #[derive(Default)]
 pub(super) struct Batches {
     snap: Option<Snapshot>,
+    /// A SERIALIZABLE transaction's SSI state, taken with the snapshot: the scan records its
+    /// reads there (`txn::ssi`).
+    ssi: Option<std::sync::Arc<Xact>>,
     buf: VecDeque<Row>,
     pub(super) done: bool,
 }
@@ -102,9 +106,13 @@ impl Batches {
         &mut self,
         cx: &mut EvalCx,
         b: &mut Budget,
-        mut fill: impl FnMut(&Snapshot, &mut VecDeque<Row>) -> bool,
+        mut fill: impl FnMut(
+            &Snapshot,
+            Option<&std::sync::Arc<Xact>>,
+            &mut VecDeque<Row>,
+        ) -> PgResult<bool>,
     ) -> PgResult<Step> {
-        self.next_with(cx, b, |snap, buf, _| Ok(fill(snap, buf)))
+        self.next_with(cx, b, |snap, ssi, buf, _| fill(snap, ssi, buf))
     }
 
     /// [`Batches::next`] for a `fill` that evaluates expressions (it is handed the `EvalCx`)
@@ -113,7 +121,12 @@ impl Batches {
         &mut self,
         cx: &mut EvalCx,
         b: &mut Budget,
-        mut fill: impl FnMut(&Snapshot, &mut VecDeque<Row>, &mut EvalCx) -> PgResult<bool>,
+        mut fill: impl FnMut(
+            &Snapshot,
+            Option<&std::sync::Arc<Xact>>,
+            &mut VecDeque<Row>,
+            &mut EvalCx,
+        ) -> PgResult<bool>,
     ) -> PgResult<Step> {
         loop {
             if let Some(r) = self.buf.pop_front() {
@@ -127,10 +140,19 @@ impl Batches {
             }
             let snap = match self.snap {
                 Some(s) => s,
-                None => *self.snap.insert(cx.session.snapshot()?),
+                None => {
+                    let s = *self.snap.insert(cx.session.snapshot()?);
+                    self.ssi = cx.session.ssi();
+                    s
+                }
             };
-            if !fill(&snap, &mut self.buf, cx)? {
+            if !fill(&snap, self.ssi.as_ref(), &mut self.buf, cx)? {
                 self.done = true;
+            }
+            if let (Some(x), false) = (&self.ssi, self.buf.is_empty()) {
+                // A doomed transaction fails at the rows it reads, as PostgreSQL's checks
+                // each tuple.
+                x.manager().check_read(x)?;
             }
         }
     }
@@ -147,17 +169,22 @@ impl Operator for SeqScan {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         opened_from!(plan, SeqScan, rel, rowid);
         let pos = &mut self.pos;
-        self.rows.next(cx, b, |snap, buf| {
-            match engine::scan_owned(rel, *pos, BATCH, snap, 1, |id, data| {
-                buf.push_back(owned_row(data, id, *rowid));
-                true
-            }) {
-                Some(p) => {
-                    *pos = p;
-                    true
-                }
-                None => false,
+        self.rows.next(cx, b, |snap, ssi, buf| {
+            if let Some(x) = ssi {
+                engine::predicate_relation(rel, x)?;
             }
+            Ok(
+                match engine::scan_owned(rel, *pos, BATCH, snap, 1, |id, data| {
+                    buf.push_back(owned_row(data, id, *rowid));
+                    true
+                }) {
+                    Some(p) => {
+                        *pos = p;
+                        true
+                    }
+                    None => false,
+                },
+            )
         })
     }
 }
@@ -223,7 +250,10 @@ impl Operator for FilteredSeqScan {
         }
         let (want, scratch, pos) = (&self.want, &mut self.scratch, &mut self.pos);
         let ncols = rel.columns.len();
-        self.rows.next_with(cx, b, |snap, buf, cx| {
+        self.rows.next_with(cx, b, |snap, ssi, buf, cx| {
+            if let Some(x) = ssi {
+                engine::predicate_relation(rel, x)?;
+            }
             let mut failed = None;
             let next = engine::scan_packed(rel, *pos, BATCH, snap, |id, packed| {
                 packed.decode_marked(&want[..ncols], &mut scratch[..ncols]);
@@ -293,7 +323,10 @@ impl Operator for IndexScan {
         let after = &mut self.after;
         let want = self.want.as_deref();
         let ncols = rel.columns.len();
-        self.rows.next(cx, b, |snap, buf| {
+        self.rows.next(cx, b, |snap, ssi, buf| {
+            if let Some(x) = ssi {
+                engine::predicate_index(def.oid, x)?;
+            }
             let prefix = key.0.len();
             let mut roots = Vec::with_capacity(BATCH);
             let mut ended = false;
@@ -327,15 +360,22 @@ impl Operator for IndexScan {
             };
             for root in roots {
                 // The entry may be stale (the chain moved to another key): check the version.
-                if let Some((_, row)) = engine::fetch_packed(rel, root, snap, |id, packed| {
+                let found = engine::fetch_packed(rel, root, snap, |id, packed| {
                     scan_row(packed, want, ncols, id, *rowid)
-                }) {
+                });
+                if let Some(x) = ssi {
+                    engine::predicate_root(rel, root, x)?;
+                    if let Some((id, _)) = &found {
+                        engine::predicate_tuple(rel, *id, x)?;
+                    }
+                }
+                if let Some((_, row)) = found {
                     if super::index_keys::key_starts_with(rel, def, &row, &key.0) {
                         buf.push_back(row);
                     }
                 }
             }
-            more
+            Ok(more)
         })
     }
 }
