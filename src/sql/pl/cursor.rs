@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::compile::{Datum, Site, Stmt, Target};
-use super::run::{Dynamic, Flow, Frame};
+use super::run::{Flow, Frame};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec::{self, row_bytes, EvalCx, Held, WORK_MEM};
 use crate::sql::plan::Plan;
@@ -90,18 +90,7 @@ impl Frame<'_> {
         }
         let (plan, params) = match (query, dynamic) {
             (Some(q), _) => self.prepare(q, false)?,
-            (None, Some((q, using))) => match self.prepare_dynamic(q, using)? {
-                Dynamic::Query(plan, params) => (plan, params),
-                Dynamic::Utility(node) => {
-                    return Err(PgError::new(
-                        "42P11",
-                        format!(
-                            "cannot open {} query as cursor",
-                            crate::sql::plan::node_name(&node)
-                        ),
-                    ))
-                }
-            },
+            (None, Some((q, using))) => self.prepare_query(q, Some(using))?,
             (None, None) => {
                 let Some(decl) = self.state.body.cursors.get(&curvar).cloned() else {
                     return Err(PgError::internal("OPEN of a cursor without a query"));

@@ -830,21 +830,7 @@ impl Frame<'_> {
         dynamic: Option<&[Site]>,
         body: &[Stmt],
     ) -> PgResult<Flow> {
-        let (plan, params) = match dynamic {
-            None => self.prepare(query, false)?,
-            Some(using) => match self.prepare_dynamic(query, using)? {
-                Dynamic::Query(plan, params) => (plan, params),
-                Dynamic::Utility(node) => {
-                    return Err(PgError::new(
-                        "42P11",
-                        format!(
-                            "cannot open {} query as cursor",
-                            crate::sql::plan::node_name(&node)
-                        ),
-                    ))
-                }
-            },
-        };
+        let (plan, params) = self.prepare_query(query, dynamic)?;
         if !crate::sql::plan::returns_rows(&plan) {
             return Err(PgError::new(
                 code::SYNTAX_ERROR,
@@ -1351,6 +1337,28 @@ impl Frame<'_> {
         }
         self.row_count = 0;
         Ok(())
+    }
+
+    /// A query to read rows from (FOR, RETURN QUERY, OPEN): planned, or with `using` the text
+    /// EXECUTE evaluates; a utility statement there is PostgreSQL's 42P11.
+    pub(super) fn prepare_query(
+        &mut self,
+        query: &Site,
+        using: Option<&[Site]>,
+    ) -> PgResult<(Arc<Plan>, Vec<Value>)> {
+        let Some(using) = using else {
+            return self.prepare(query, false);
+        };
+        match self.prepare_dynamic(query, using)? {
+            Dynamic::Query(plan, params) => Ok((plan, params)),
+            Dynamic::Utility(node) => Err(PgError::new(
+                "42P11",
+                format!(
+                    "cannot open {} query as cursor",
+                    crate::sql::plan::node_name(&node)
+                ),
+            )),
+        }
     }
 
     /// EXECUTE: the query's text evaluated, then planned with the USING values as `$n`; a

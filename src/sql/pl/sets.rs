@@ -4,7 +4,7 @@
 //! no disk to spill to).
 
 use super::compile::{Datum, Site};
-use super::run::{Dynamic, Flow, Frame};
+use super::run::{Flow, Frame};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::exec::{row_bytes, EvalCx, Held, SET_RESULT, WORK_MEM};
 use crate::sql::plan::{Expr, Node, Plan, UserBody};
@@ -204,21 +204,7 @@ impl Frame<'_> {
         dynamic: Option<&[Site]>,
     ) -> PgResult<Flow> {
         let cols = self.set_result("RETURN QUERY")?.cols.clone();
-        let (plan, params) = match dynamic {
-            None => self.prepare(query, false)?,
-            Some(using) => match self.prepare_dynamic(query, using)? {
-                Dynamic::Query(plan, params) => (plan, params),
-                Dynamic::Utility(node) => {
-                    return Err(PgError::new(
-                        "42P11",
-                        format!(
-                            "cannot open {} query as cursor",
-                            crate::sql::plan::node_name(&node)
-                        ),
-                    ))
-                }
-            },
-        };
+        let (plan, params) = self.prepare_query(query, dynamic)?;
         if !crate::sql::plan::returns_rows(&plan) {
             return Err(PgError::new(
                 code::SYNTAX_ERROR,

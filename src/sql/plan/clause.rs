@@ -7,9 +7,9 @@ use pg_query::protobuf::{self, node::Node as N};
 
 use super::agg::AggCtx;
 use super::expr::same_expr;
-use super::nodes::{Column, Node, Plan, SortKey};
+use super::nodes::{Column, Plan, SortKey};
 use super::scope::Scope;
-use super::{loc, modify, str_of, Planner};
+use super::{loc, str_of, Planner};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::plan::Expr;
 
@@ -29,16 +29,7 @@ impl Planner<'_> {
             self.state.clause = None;
             let pred = self.coerce_bool(e, t, "WHERE", w)?;
             recheck = Some(pred.clone());
-            plan = modify::choose_index(
-                Plan {
-                    columns: plan.columns.clone(),
-                    node: Node::Filter {
-                        input: Box::new(plan),
-                        pred,
-                    },
-                },
-                self.methods(),
-            );
+            plan = self.filtered_scan(plan, pred);
         }
         Ok((plan, recheck))
     }

@@ -818,16 +818,7 @@ impl Planner<'_> {
             if others.is_empty() {
                 recheck = Some(pred.clone());
             }
-            plan = choose_index(
-                Plan {
-                    columns: plan.columns.clone(),
-                    node: Node::Filter {
-                        input: Box::new(plan),
-                        pred,
-                    },
-                },
-                self.methods(),
-            );
+            plan = self.filtered_scan(plan, pred);
         }
         Ok((rel, plan, scope, recheck))
     }
@@ -1056,10 +1047,20 @@ pub fn parse_expr(text: &str) -> PgResult<N> {
         .ok_or_else(|| PgError::internal("stored expression is empty"))
 }
 
-/// Turns `Filter(SeqScan)` into an index scan where the filter constrains an index's leading
-/// columns (plan/index_path.rs); the conjuncts the index does not cover stay as a filter.
-pub(super) fn choose_index(plan: Plan, m: super::cost::Methods) -> Plan {
-    super::index_path::choose(plan, m)
+impl Planner<'_> {
+    /// `plan` filtered by a WHERE's `pred`, read through an index where the costs (or, on a
+    /// small table, the index's fit) say so (plan/index_path.rs); the conjuncts the index does
+    /// not cover stay as a filter.
+    pub(super) fn filtered_scan(&self, plan: Plan, pred: Expr) -> Plan {
+        let filter = Plan {
+            columns: plan.columns.clone(),
+            node: Node::Filter {
+                input: Box::new(plan),
+                pred,
+            },
+        };
+        super::index_path::choose(filter, self.methods())
+    }
 }
 
 /// A table's column defaults and CHECK predicates, bound outside any statement: for the
