@@ -884,17 +884,23 @@ def readers_queue_behind_waiting_drop(r):
 _reference: dict[str, list[str]] = {}
 
 
-@pytest.mark.parametrize("name", list(SCENARIOS))
-def test_isolation(pg, server, name):
-    if name in _reference:
-        ref = _reference[name]
+def compare_with_pg(pg, server, name, run, reference: dict[str, list[str]]):
+    """Runs scenario `name` with `run` on PostgreSQL 15 (once per test session, kept in
+    `reference`) and on `server`, and asserts the same outcome."""
+    if name in reference:
+        ref = reference[name]
     else:
-        ref = _reference[name] = run_scenario(pg, name)
+        ref = reference[name] = run(pg, name)
     bad = [l for l in ref if "never finished" in l or "(not sent:" in l]
     if bad:
         pytest.fail("scenario problem: on PostgreSQL 15 a step never finished:\n" + "\n".join(ref), pytrace=False)
-    got = run_scenario(server, name)
+    got = run(server, name)
     assert_same("\n".join(ref), "\n".join(got), server.name, f"isolation scenario {name}")
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_isolation(pg, server, name):
+    compare_with_pg(pg, server, name, run_scenario, _reference)
 
 
 # ------------------------------------------------------------------------------------------

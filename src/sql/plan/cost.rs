@@ -532,6 +532,9 @@ fn operators(e: &Expr) -> f64 {
 /// The table and column output column `c` of `p` comes from, through projections, filters,
 /// sorts and joins.
 fn origin(p: &Plan, c: usize) -> Option<(&Rel, usize)> {
+    if let Some((side, c)) = p.join_column(c) {
+        return origin(side, c);
+    }
     match &p.node {
         Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
             (c < rel.columns.len()).then_some((&*rel.rel, c))
@@ -544,22 +547,6 @@ fn origin(p: &Plan, c: usize) -> Option<(&Rel, usize)> {
         | Node::Sort { input, .. }
         | Node::Limit { input, .. }
         | Node::LockRows { input, .. } => origin(input, c),
-        Node::Join { left, right, .. } => {
-            let lw = left.columns.len();
-            if c < lw {
-                origin(left, c)
-            } else {
-                origin(right, c - lw)
-            }
-        }
-        Node::HashJoin(j) => {
-            let lw = j.left.columns.len();
-            if c < lw {
-                origin(&j.left, c)
-            } else {
-                origin(&j.right, c - lw)
-            }
-        }
         _ => None,
     }
 }

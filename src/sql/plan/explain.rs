@@ -131,6 +131,9 @@ impl<'p> Cx<'p> {
 
 /// The name of output column `i` of `p`.
 fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
+    if let Some((side, i)) = p.join_column(i) {
+        return colname(side, i, cx);
+    }
     match &p.node {
         Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
             let name = rel
@@ -141,22 +144,6 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
                 format!("{}.{name}", quote_ident(rel.ref_name()))
             } else {
                 name
-            }
-        }
-        Node::Join { left, right, .. } => {
-            let lw = left.columns.len();
-            if i < lw {
-                colname(left, i, cx)
-            } else {
-                colname(right, i - lw, cx)
-            }
-        }
-        Node::HashJoin(j) => {
-            let lw = j.left.columns.len();
-            if i < lw {
-                colname(&j.left, i, cx)
-            } else {
-                colname(&j.right, i - lw, cx)
             }
         }
         Node::Project { input, exprs } if !matches!(input.node, Node::Result) => match exprs.get(i)
@@ -485,6 +472,9 @@ fn read_width(input: &Plan, group: &[Expr], aggs: &[super::AggCall]) -> f64 {
 /// Whether output column `c` of `p` is a table's column (or another input's) passed up
 /// unchanged, PostgreSQL's Var, rather than an expression or an aggregate computed on the way.
 fn is_var(p: &Plan, c: usize) -> bool {
+    if let Some((side, c)) = p.join_column(c) {
+        return is_var(side, c);
+    }
     match &p.node {
         Node::Project { input, exprs } => match exprs.get(c) {
             Some(Expr::Column(i)) => is_var(input, *i),
@@ -499,22 +489,6 @@ fn is_var(p: &Plan, c: usize) -> bool {
                 .get(a)
                 .is_some_and(|a| a.func == super::AggFunc::Dependent),
         },
-        Node::Join { left, right, .. } => {
-            let lw = left.columns.len();
-            if c < lw {
-                is_var(left, c)
-            } else {
-                is_var(right, c - lw)
-            }
-        }
-        Node::HashJoin(j) => {
-            let lw = j.left.columns.len();
-            if c < lw {
-                is_var(&j.left, c)
-            } else {
-                is_var(&j.right, c - lw)
-            }
-        }
         Node::Filter { input, .. }
         | Node::Sort { input, .. }
         | Node::Limit { input, .. }

@@ -29,6 +29,20 @@ pub struct Plan {
     pub columns: Vec<Column>,
 }
 
+impl Plan {
+    /// For a join (nested loop or hash), the side output column `c` comes from and its
+    /// position there (a join's row is its left side's columns, then its right side's).
+    pub fn join_column(&self, c: usize) -> Option<(&Plan, usize)> {
+        let (left, right) = match &self.node {
+            Node::Join { left, right, .. } => (&**left, &**right),
+            Node::HashJoin(j) => (&j.left, &j.right),
+            _ => return None,
+        };
+        let lw = left.columns.len();
+        Some(if c < lw { (left, c) } else { (right, c - lw) })
+    }
+}
+
 /// Set-returning functions usable in FROM.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Srf {
