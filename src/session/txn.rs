@@ -627,7 +627,7 @@ impl Core {
                     }
                     Ok(Some((csn, end))) if durable => return Ok(Some((cell, csn, Some(end)))),
                     Ok(appended) => {
-                        let csn = appended.map_or_else(|| txns.take_csn(), |(csn, _)| csn);
+                        let csn = appended.map_or_else(|| txns.take_csn(&cell), |(csn, _)| csn);
                         txns.publish(&cell, csn);
                         if !txns.settled(&cell) {
                             return Ok(Some((cell, csn, None)));
@@ -749,9 +749,13 @@ impl Core {
                 } else {
                     take()
                 };
-                txn.snapshot = Some(s.csn);
+                // A transaction that followed a commit not yet durable sees it (`txn`
+                // invariant 8): every CSN up to that one reads as committing or committed.
+                let follows = txn.cell.as_ref().map_or(0, |c| c.follows());
+                let csn = s.csn.max(follows.saturating_add(1));
+                txn.snapshot = Some(csn);
                 txn.published = true;
-                s.csn
+                csn
             }
         };
         Snapshot {

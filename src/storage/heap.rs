@@ -575,10 +575,12 @@ impl<R> Heap<R> {
             Some(snap) => created_visible(t, snap),
             // The newest version, whatever the snapshot: its writer committed, or is us. A
             // commit no snapshot sees yet is waited for (`txn` invariant 7).
+            // A commit not yet durable counts for a writer that may follow it (`txn`
+            // invariant 8).
             None => match &t.xmin {
                 None => true,
-                Some(x) => match (x.status(), x.settled_status()) {
-                    (Status::Committed(_), Status::Committed(_)) => true,
+                Some(x) => match (x.status(), x.writer_status(cell)) {
+                    (_, Status::Committed(_)) => true,
                     (Status::Committed(_), _) => return Err(Change::Wait(x.clone())),
                     (Status::InProgress, _) => x.top() == cell.top(),
                     (Status::Aborted, _) => false,
@@ -595,7 +597,7 @@ impl<R> Heap<R> {
             } else {
                 LockMode::NoKeyUpdate
             };
-            match x.settled_status() {
+            match x.writer_status(cell) {
                 Status::Aborted => {}
                 Status::InProgress if own => {
                     if t.flags() & LOCK_ONLY == 0 {

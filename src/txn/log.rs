@@ -162,11 +162,20 @@ impl TxnCell {
         let (csn, reservation) = {
             let _in_order = order.lock();
             let r = log.wal.reserve(payload.len())?;
-            (next_csn.fetch_add(1, Ordering::SeqCst), r)
+            let csn = next_csn.fetch_add(1, Ordering::SeqCst);
+            // Under the lock, so that every smaller CSN reads as committing or committed once
+            // this one does (`txn` invariant 8). Nothing can abort the transaction from here.
+            self.state.store(super::COMMITTING | csn, Ordering::SeqCst);
+            (csn, r)
         };
         payload[..8].copy_from_slice(&csn.to_le_bytes());
-        let appended = reservation.write_blocking(KIND, info::COMMIT, self.xid, &payload)?;
-        Ok((csn, appended))
+        // The copy fails only on a log that has failed for good (an I/O error of its writer):
+        // the commit may already be followed (invariant 8 of `txn`), so it cannot turn into an
+        // abort here; recovery decides from the log, as after any failed flush.
+        match reservation.write_blocking(KIND, info::COMMIT, self.xid, &payload) {
+            Ok(appended) => Ok((csn, appended)),
+            Err(e) => crate::wal::panic_on_flush_failure(&e),
+        }
     }
 
     /// Whether this cell's writes are logged.

@@ -55,6 +55,26 @@
 //!    its next snapshot sees (invariant 4 for those who learn of a commit from a row instead of
 //!    from the committer); without it, an update that followed a newer version would be
 //!    overwritten by the same session's next statement reading the older one.
+//! 8. **Following a commit before it is durable.** A commit stores `COMMITTING | csn` in its
+//!    cell under `commit_order` together with taking its CSN (a logged one right after its
+//!    record's reservation, `log.rs`; one with nothing in the log in [`TxnManager::take_csn`]);
+//!    from then on nothing aborts it (a failed copy of the record stops the process, as a
+//!    failed flush does). Snapshots from the watermark never see it: the watermark passes a
+//!    CSN only after [`TxnManager::publish`] replaced the committing word. A writer outside
+//!    SERIALIZABLE that meets its write on a row it must change or lock acts on it as committed
+//!    ([`TxnCell::writer_status`]) and records the CSN in its top cell (`follows`), and then:
+//!    (a) its later snapshots are at least `follows + 1`; every CSN below reads as committing
+//!    or committed already (stored under the same lock before the followed one's was) and
+//!    will commit, so the view is a prefix of the commit order that does not change under the
+//!    snapshot (invariant 3 for these snapshots); (b) its own commit takes a larger CSN and,
+//!    when logged, a later record, so it is durable after the followed one, and it returns
+//!    (invariant 4) only once the watermark passed the followed one too. No commit is
+//!    acknowledged before every commit it acted on is durable. What a follower saw inside its
+//!    own transaction is lost with it in a crash, as that transaction never committed; readers,
+//!    unique and foreign-key checks and the catalog wait for publication as before
+//!    ([`TxnCell::settled_status`]). So a hot row passes from one committer to the next without
+//!    waiting for each one's flush, and their flushes group (PostgreSQL holds a row lock until
+//!    its holder's flush is done).
 //!
 //! # Who touches what, and lock order
 //!
@@ -102,6 +122,15 @@ pub type Cid = u32;
 const IN_PROGRESS: u64 = 0;
 const ABORTED: u64 = u64::MAX;
 const SUBCOMMITTED: u64 = u64::MAX - 1;
+/// Set with a CSN: the commit record is appended, not yet durable (invariant 8). CSNs stay far
+/// below this bit; `ABORTED` and `SUBCOMMITTED` have it too and are tested first.
+const COMMITTING: u64 = 1 << 62;
+
+/// The CSN of a committing state word, if it is one.
+fn committing_csn(state: u64) -> Option<Csn> {
+    (state != ABORTED && state != SUBCOMMITTED && state & COMMITTING != 0)
+        .then_some(state & !COMMITTING)
+}
 
 /// The longest chain of waits a deadlock check follows.
 pub const MAX_WAIT_CHAIN: usize = 100_000;
@@ -134,6 +163,9 @@ pub struct TxnCell {
     /// A top-level cell of a SERIALIZABLE transaction: its SSI state (`ssi`), which its
     /// writes check and register in.
     ssi: std::sync::OnceLock<Arc<ssi::Xact>>,
+    /// A top-level cell: the largest CSN of a committing transaction whose row this one
+    /// changed or locked before that commit was durable (0: none; invariant 8).
+    follows: AtomicU64,
 }
 
 impl std::fmt::Debug for TxnCell {
@@ -185,19 +217,68 @@ impl TxnCell {
         c
     }
 
-    /// Resolves sub-commits through the parents.
-    pub fn status(&self) -> Status {
+    /// The state word, resolved through sub-commits to the parents (`IN_PROGRESS` for a
+    /// sub-committed cell without a parent).
+    fn resolved(&self) -> u64 {
         let mut cell = self;
         loop {
             match cell.state.load(Ordering::SeqCst) {
-                IN_PROGRESS => return Status::InProgress,
-                ABORTED => return Status::Aborted,
                 SUBCOMMITTED => match &cell.parent {
                     Some(p) => cell = p,
-                    None => return Status::InProgress,
+                    None => return IN_PROGRESS,
                 },
-                csn => return Status::Committed(csn),
+                s => return s,
             }
+        }
+    }
+
+    /// Resolves sub-commits through the parents. A commit whose record is not yet durable is
+    /// still in progress here (invariant 8).
+    pub fn status(&self) -> Status {
+        match self.resolved() {
+            IN_PROGRESS => Status::InProgress,
+            ABORTED => Status::Aborted,
+            s if s & COMMITTING != 0 => Status::InProgress,
+            csn => Status::Committed(csn),
+        }
+    }
+
+    /// The status a writer `me` acts on when it meets this transaction's write on a row it
+    /// changes or locks (`storage::heap`'s claim): [`TxnCell::settled_status`], except that a
+    /// commit whose record is appended but not yet durable counts as committed for a writer
+    /// outside SERIALIZABLE, which then follows it (invariant 8): its later snapshots see that
+    /// commit, and its own commit cannot be acknowledged before that one is durable.
+    pub fn writer_status(&self, me: &TxnCell) -> Status {
+        if let Some(csn) = committing_csn(self.resolved()) {
+            let top = me.top_ref();
+            if top.ssi.get().is_none() {
+                top.follows.fetch_max(csn, Ordering::SeqCst);
+                return Status::Committed(csn);
+            }
+            return Status::InProgress;
+        }
+        self.settled_status()
+    }
+
+    fn top_ref(&self) -> &TxnCell {
+        let mut c = self;
+        while let Some(p) = &c.parent {
+            c = p;
+        }
+        c
+    }
+
+    /// The largest CSN of a commit not yet durable that this transaction followed (0: none).
+    pub fn follows(&self) -> Csn {
+        self.top_ref().follows.load(Ordering::SeqCst)
+    }
+
+    /// After the commit record is appended: wakes the waiters, so that writers may follow the
+    /// commit before it is durable (invariant 8).
+    fn wake_committing(&self) {
+        let waiters = std::mem::take(&mut *self.waiters.lock());
+        for w in waiters {
+            w.wake();
         }
     }
 
@@ -221,7 +302,8 @@ impl TxnCell {
     /// Whether this cell's own state has left "in progress" (a sub-committed cell has ended,
     /// though its writes still wait for the parent).
     fn own_state_ended(&self) -> bool {
-        self.state.load(Ordering::SeqCst) != IN_PROGRESS
+        let s = self.state.load(Ordering::SeqCst);
+        s != IN_PROGRESS && committing_csn(s).is_none()
     }
 
     /// Stores the final state and wakes every waiter (invariant 6: store, then take the lock).
@@ -261,7 +343,12 @@ impl Snapshot {
         if self.top != 0 && cell.top == self.top {
             return cid < self.cid && cell.status() != Status::Aborted;
         }
-        matches!(cell.status(), Status::Committed(c) if c < self.csn)
+        // A committing CSN is below a snapshot only for a transaction that followed that
+        // commit (invariant 8); everyone else's snapshot is at most the watermark.
+        match cell.resolved() {
+            IN_PROGRESS | ABORTED => false,
+            s => (s & !COMMITTING) < self.csn,
+        }
     }
 }
 
@@ -410,6 +497,7 @@ impl TxnManager {
             waiting_for: Mutex::new(None),
             watermark: self.visible.clone(),
             ssi: std::sync::OnceLock::new(),
+            follows: AtomicU64::new(0),
         })
     }
 
@@ -495,7 +583,7 @@ impl TxnManager {
                 }
                 csn
             }
-            None => self.take_csn(),
+            None => self.take_csn(cell),
         };
         self.publish(cell, csn);
         // An earlier committer may be between its CSN and its publication.
@@ -521,7 +609,10 @@ impl TxnManager {
             return Ok(None);
         }
         match cell.log_commit(&self.commit_order, &self.next_csn, catalog) {
-            Ok((csn, appended)) => Ok(Some((csn, appended.end))),
+            Ok((csn, appended)) => {
+                cell.wake_committing();
+                Ok(Some((csn, appended.end)))
+            }
             Err(e) => {
                 self.abort(cell, &[]);
                 Err(e)
@@ -529,9 +620,14 @@ impl TxnManager {
         }
     }
 
-    /// A CSN for a commit with nothing in the log (then [`TxnManager::publish`]).
-    pub fn take_csn(&self) -> Csn {
-        self.next_csn.fetch_add(1, Ordering::SeqCst)
+    /// A CSN for the commit of `cell`, which has nothing in the log (then
+    /// [`TxnManager::publish`]); stored as committing under `commit_order`, as a logged
+    /// commit's is (invariant 8).
+    pub fn take_csn(&self, cell: &TxnCell) -> Csn {
+        let _in_order = self.commit_order.lock();
+        let csn = self.next_csn.fetch_add(1, Ordering::SeqCst);
+        cell.state.store(COMMITTING | csn, Ordering::SeqCst);
+        csn
     }
 
     /// Publishes the commit of `cell` with `csn` (for a logged one, once its record is

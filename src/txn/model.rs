@@ -419,3 +419,105 @@ fn the_redo_point_precedes_every_record_the_snapshot_misses() {
         writer.join().unwrap();
     });
 }
+
+/// Following a commit before it is durable (invariant 8): a writer that acts on a committing
+/// transaction's write sees, through its later snapshots, a prefix of the commit order that
+/// does not change under it, and its own commit returns only once the one it followed is
+/// published (so durable: the test above). A reader from the watermark never sees the
+/// follower without the followed.
+#[test]
+fn a_follower_sees_a_stable_prefix_and_commits_after_what_it_followed() {
+    run_n(1000, || {
+        let stop = Arc::new(crate::sync::AtomicBool::new(false));
+        let (log, writer) = ModelLog::start(stop.clone());
+        let m = Arc::new(TxnManager::new(4));
+        let slots: Vec<_> = (0..3).map(|_| m.register()).collect();
+        let cells: Vec<_> = (0..3)
+            .map(|i| m.begin_logged_to(i, &slots[i as usize], log.buf.clone()))
+            .collect();
+        let committers: Vec<_> = cells[..2]
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, c)| {
+                let m = m.clone();
+                thread::spawn(move || {
+                    c.log(crate::wal::record::kind::FIRST_USER + 1, 1, &[i as u8; 8])
+                        .unwrap();
+                    m.commit_logged(&c, None, true).unwrap();
+                })
+            })
+            .collect();
+        let follower = {
+            let (m, cells, slot) = (m.clone(), cells.clone(), slots[2].clone());
+            thread::spawn(move || {
+                let me = &cells[2];
+                me.log(crate::wal::record::kind::FIRST_USER + 1, 1, &[9; 8])
+                    .unwrap();
+                let mut followed = Vec::new();
+                // Looks until it meets a commit (the committers' writes are on its rows).
+                for _ in 0..20 {
+                    for c in &cells[..2] {
+                        if let Status::Committed(csn) = c.writer_status(me) {
+                            followed.push(c.clone());
+                            let w = m.snapshot(&slot, me.top(), 0);
+                            let s = Snapshot {
+                                csn: w.csn.max(me.follows() + 1),
+                                ..w
+                            };
+                            assert!(s.csn > csn && s.sees_write(Some(c), 0));
+                            let first: Vec<bool> = cells[..2]
+                                .iter()
+                                .map(|d| s.sees_write(Some(d), 0))
+                                .collect();
+                            // Until both committers have ended: the view stays.
+                            while cells[..2].iter().any(|d| d.status() == Status::InProgress) {
+                                thread::yield_now();
+                                let now: Vec<bool> = cells[..2]
+                                    .iter()
+                                    .map(|d| s.sees_write(Some(d), 0))
+                                    .collect();
+                                assert_eq!(first, now, "a snapshot's view changed under it");
+                            }
+                        }
+                    }
+                    if !followed.is_empty() {
+                        break;
+                    }
+                    thread::yield_now();
+                }
+                m.commit_logged(me, None, true).unwrap();
+                for c in &followed {
+                    assert!(
+                        matches!(c.status(), Status::Committed(_)),
+                        "a follower's commit returned before the followed one was published"
+                    );
+                }
+            })
+        };
+        let reader = {
+            let (m, cells) = (m.clone(), cells.clone());
+            thread::spawn(move || {
+                let slot = m.register();
+                for _ in 0..3 {
+                    let s = m.snapshot(&slot, 0, 0);
+                    if s.sees_write(Some(&cells[2]), 0) {
+                        for c in &cells[..2] {
+                            if cells[2].follows() >= 1 && c.status() == Status::InProgress {
+                                panic!("the follower is seen without what it followed");
+                            }
+                        }
+                    }
+                    thread::yield_now();
+                }
+            })
+        };
+        for h in committers {
+            h.join().unwrap();
+        }
+        follower.join().unwrap();
+        reader.join().unwrap();
+        stop.store(true, Ordering::SeqCst);
+        writer.join().unwrap();
+    });
+}

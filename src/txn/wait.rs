@@ -9,17 +9,25 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use super::{Status, TxnCell, IN_PROGRESS, SUBCOMMITTED};
+use super::{committing_csn, Status, TxnCell, IN_PROGRESS, SUBCOMMITTED};
 use crate::sync::{Arc, Ordering};
 
-/// Completes with the transaction's final status (committed or aborted).
+/// Completes with the transaction's final status (committed or aborted), or earlier with
+/// `Committed` once its commit record is appended, when this wait saw it still running: the
+/// waiter retries, and a writer may then follow the commit before it is durable (`txn`
+/// invariant 8). A wait that starts on a commit already appended (its waiter could not follow
+/// it) lasts until the commit is published, so a retry that must wait again never spins.
 pub struct WaitEnd {
     cell: Arc<TxnCell>,
+    saw_running: bool,
 }
 
 impl WaitEnd {
     pub(super) fn new(cell: Arc<TxnCell>) -> WaitEnd {
-        WaitEnd { cell }
+        WaitEnd {
+            cell,
+            saw_running: false,
+        }
     }
 
     /// The transaction waited for now (the parent, once a sub-transaction sub-committed).
@@ -33,8 +41,9 @@ impl Future for WaitEnd {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Status> {
         loop {
-            match self.cell.state.load(Ordering::SeqCst) {
-                IN_PROGRESS => {}
+            let state = self.cell.state.load(Ordering::SeqCst);
+            match state {
+                IN_PROGRESS => self.saw_running = true,
                 SUBCOMMITTED => {
                     if let Some(p) = self.cell.parent.clone() {
                         self.cell = p;
@@ -42,11 +51,16 @@ impl Future for WaitEnd {
                     }
                     return Poll::Ready(Status::InProgress);
                 }
-                _ => return Poll::Ready(self.cell.status()),
+                s => match committing_csn(s) {
+                    Some(csn) if self.saw_running => return Poll::Ready(Status::Committed(csn)),
+                    Some(_) => {}
+                    None => return Poll::Ready(self.cell.status()),
+                },
             }
             let mut waiters = self.cell.waiters.lock();
-            // Invariant 6: checked again under the lock that finish() takes after its store.
-            if self.cell.own_state_ended() {
+            // Invariant 6: checked again under the lock that finish() and wake_committing()
+            // take after their stores.
+            if self.cell.state.load(Ordering::SeqCst) != state {
                 continue;
             }
             if !waiters.iter().any(|w| w.will_wake(cx.waker())) {

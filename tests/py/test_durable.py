@@ -647,3 +647,38 @@ def test_the_log_stays_within_max_wal_size(server, tg_dedicated):
     c = p.info.connect_raw()
     assert c.simple("SELECT count(*), count(*) FILTER (WHERE t = 'y') FROM w") == want == [("20000", "4000")]
     c.close()
+
+
+@TG
+def test_a_hot_row_passes_to_the_next_writer_before_the_flush(server, tg_dedicated):
+    """`txn` invariant 8: with each flush held back 100 ms (commit_delay), a writer waiting for
+    a row gets it once the holder's commit record is appended, before that commit is durable:
+    it sees the commit, a reader's snapshot does not yet, and neither COMMIT is answered
+    before the first one's flush. Ordering only: the 100 ms separate the events."""
+    p = tg_dedicated("--commit-delay", "100000")
+    a, b, r = (p.info.connect_raw() for _ in range(3))
+    a.simple("CREATE TABLE hot (id int PRIMARY KEY, v int)")
+    a.simple("INSERT INTO hot VALUES (1, 0)")
+    a.simple("BEGIN")
+    a.simple("UPDATE hot SET v = v + 1 WHERE id = 1")
+    b.simple("BEGIN")
+    b.send_query("UPDATE hot SET v = v + 10 WHERE id = 1 RETURNING v")
+    assert b.read_available(0.3) == [], "b waits for a's row lock"
+    a.send_query("COMMIT")
+    got = b.read_until_ready(timeout=30)
+    assert [m.type for m in got if m.type in "DC"] == ["D", "C"], got
+    # b's UPDATE ran on a's version before a's COMMIT was answered (the flush is held).
+    assert a.read_available(0.0) == [], "a's commit answered before its flush"
+    assert b.simple("SELECT v FROM hot") == [("11",)]
+    assert r.simple("SELECT v FROM hot") == [("0",)], "a reader saw a commit not yet durable"
+    b.send_query("COMMIT")
+    a_done = a.read_until_ready(timeout=30)
+    assert [m.type for m in a_done if m.type == "C"] == ["C"]
+    b_done = b.read_until_ready(timeout=30)
+    assert [m.type for m in b_done if m.type == "C"] == ["C"]
+    assert r.simple("SELECT v FROM hot") == [("11",)]
+    kill9(p)
+    p.start()
+    c = p.info.connect_raw()
+    assert c.simple("SELECT v FROM hot") == [("11",)]
+    c.close()
