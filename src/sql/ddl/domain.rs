@@ -51,9 +51,23 @@ pub enum DomainDdl {
 
 /// The domain statements among parse trees (those that are ALTER / DROP TYPE's come back as
 /// [`TypeDdl`] with their DOMAIN tag).
-pub fn analyze(node: &N) -> Option<DomainDdl> {
+pub fn analyze(node: &N) -> Option<PgResult<DomainDdl>> {
     let is_domain = |t: i32| t == protobuf::ObjectType::ObjectDomain as i32;
-    Some(match node {
+    // PostgreSQL 15's grammar has no ALTER DOMAIN ... ADD [CONSTRAINT c] NOT NULL (SET NOT
+    // NULL is its form); the parser here is a later one's.
+    if let N::AlterDomainStmt(a) = node {
+        if let Some(N::Constraint(k)) = a.def.as_ref().and_then(|d| d.node.as_ref()) {
+            if a.subtype == "C" && constr_type(k) == ConstrType::ConstrNotnull {
+                let e = PgError::syntax("syntax error at or near \"not\"");
+                return Some(Err(if k.conname.is_empty() {
+                    e.at(crate::sql::plan::loc(k.location))
+                } else {
+                    e
+                }));
+            }
+        }
+    }
+    Some(Ok(match node {
         N::CreateDomainStmt(c) => DomainDdl::Create {
             name: names_of(&c.domainname),
             base: Box::new(c.type_name.clone().unwrap_or_default()),
@@ -89,7 +103,7 @@ pub fn analyze(node: &N) -> Option<DomainDdl> {
             schema: a.newschema.clone(),
         },
         _ => return None,
-    })
+    }))
 }
 
 fn object_names(n: Option<&protobuf::Node>) -> Vec<String> {
@@ -336,6 +350,15 @@ fn create(
         }
     }
     let (base, typmod) = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?;
+    if collate.is_some() && base.base_type().category() != 'S' {
+        return Err(PgError::new(
+            code::DATATYPE_MISMATCH,
+            format!(
+                "collations are not supported by type {}",
+                base.base_type().name()
+            ),
+        ));
+    }
     if pseudo(base) {
         return Err(PgError::new(
             code::DATATYPE_MISMATCH,

@@ -83,7 +83,7 @@ fn object_names(n: Option<&protobuf::Node>) -> Vec<String> {
 /// The type statements among parse trees.
 pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
     if let Some(d) = super::domain::analyze(node) {
-        return Some(Ok(TypeDdl::Domain(Box::new(d))));
+        return Some(d.map(|d| TypeDdl::Domain(Box::new(d))));
     }
     if let Some((d, tag)) = super::domain::as_type_ddl(node) {
         return Some(Ok(TypeDdl::Tagged(Box::new(d), tag)));
