@@ -98,7 +98,7 @@ pub(super) fn analyze_as_type(node: &N) -> Option<TypeDdl> {
 
 fn analyze_type(node: &N, kind: ObjectType) -> Option<TypeDdl> {
     let is_type = |t: i32| t == kind as i32;
-    Some(analyze_inner(node, &is_type)?)
+    analyze_inner(node, &is_type)
 }
 
 fn analyze_inner(node: &N, is_type: &dyn Fn(i32) -> bool) -> Option<TypeDdl> {
