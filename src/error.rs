@@ -172,6 +172,14 @@ impl PgError {
         self
     }
 
+    /// Names the data type an error is about (fields s and d), as errdatatype does.
+    pub fn with_datatype(mut self, schema: &str, name: &str) -> Self {
+        let o = self.objects.get_or_insert_with(Default::default);
+        o.schema = Some(schema.to_string());
+        o.datatype = Some(name.to_string());
+        self
+    }
+
     pub fn with_constraint(mut self, constraint: &str) -> Self {
         self.objects.get_or_insert_with(Default::default).constraint = Some(constraint.to_string());
         self

@@ -95,6 +95,10 @@ pub struct ColumnDef {
     pub identity: Option<char>,
     /// Dropped columns keep their place (attisdropped), as PostgreSQL's do.
     pub dropped: bool,
+    /// The domain (or array of a domain) the column was declared with: `type_oid` and
+    /// `typmod` are then its base type's, what values are held and computed as, and this is
+    /// what pg_attribute.atttypid shows and what stored values are checked against.
+    pub domain: Option<Oid>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -72,7 +72,42 @@ pub struct TypeDef {
     pub array_oid: Oid,
     /// The labels in sort order.
     pub labels: Vec<EnumLabel>,
+    /// A domain (CREATE DOMAIN, typtype 'd'): its base type and constraints; None for an enum.
+    pub domain: Option<DomainDef>,
 }
+
+/// What a domain adds to its base type (pg_type.typbasetype, typtypmod, typnotnull,
+/// typdefault, typndims and its pg_constraint rows).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DomainDef {
+    /// The type it is over: built-in, an enum, an array, or another domain.
+    pub base: Oid,
+    pub typmod: i32,
+    /// typndims: the array dimensions written in the base type's name (`int[][]` is 2).
+    pub ndims: i32,
+    pub not_null: bool,
+    /// The DEFAULT expression as SQL text (typdefault as pg_get_expr prints it).
+    pub default: Option<String>,
+    /// COLLATE, when given (typcollation names it; the base type's otherwise).
+    pub collation: Option<String>,
+    /// CHECK constraints in creation order, each checked in name order as PostgreSQL does.
+    pub checks: Vec<DomainCheck>,
+}
+
+/// One CHECK constraint of a domain (a pg_constraint row with contypid set).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DomainCheck {
+    pub oid: Oid,
+    pub name: String,
+    /// The expression as SQL text, `VALUE` standing for the value checked.
+    pub expr: String,
+    /// convalidated: false for ADD CONSTRAINT ... NOT VALID until VALIDATE CONSTRAINT.
+    pub validated: bool,
+}
+
+/// The longest chain of domains over domains followed (a bound on every walk down it; a chain
+/// cannot be cyclic, as a domain's base exists before it).
+pub const MAX_DOMAIN_DEPTH: usize = 64;
 
 impl TypeDef {
     /// The array type's name: `_name`, cut to 63 bytes as PostgreSQL's makeArrayTypeName
@@ -436,7 +471,32 @@ pub fn label_sort(oid: Oid) -> f32 {
 
 /// The labels of enum `oid`, in sort order.
 pub fn enum_labels(oid: Oid) -> Option<Vec<EnumLabel>> {
-    type_info(oid).map(|t| t.def.labels.clone())
+    type_info(oid)
+        .filter(|t| t.def.domain.is_none())
+        .map(|t| t.def.labels.clone())
+}
+
+/// Domain `oid` as value functions see it (see [`type_info`]); None for any other type.
+pub fn domain_info(oid: Oid) -> Option<Arc<UserType>> {
+    type_info(oid).filter(|t| t.def.domain.is_some())
+}
+
+/// The type at the bottom of domain `oid`'s chain and the typmod the nearest domain with one
+/// gives it; None when `oid` is not a domain.
+pub fn domain_base(oid: Oid) -> Option<(Oid, i32)> {
+    let mut t = domain_info(oid)?;
+    let mut typmod = -1;
+    for _ in 0..MAX_DOMAIN_DEPTH {
+        let d = t.def.domain.as_ref()?;
+        if typmod < 0 {
+            typmod = d.typmod;
+        }
+        match domain_info(d.base) {
+            Some(next) => t = next,
+            None => return Some((d.base, typmod)),
+        }
+    }
+    None
 }
 
 /// A live type named `name` (in `schema`, or any), for regtype input, which has no snapshot:

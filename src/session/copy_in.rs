@@ -503,6 +503,17 @@ impl Session {
                             context::column(e, rel, c.line, &cd.name, Some(text), false)
                         })?;
             }
+            // A domain's constraints, checked as its input function checks them (the
+            // insert checks them again).
+            if let Some((_, d)) = t.domains.iter().find(|(k, _)| *k == col) {
+                let mut ecx = crate::sql::exec::EvalCx {
+                    params: &[],
+                    outer: Vec::new(),
+                    session: &mut self.core,
+                };
+                crate::sql::exec::check_domain(d, &row[col], &mut ecx)
+                    .map_err(|e| context::column(e, rel, c.line, &cd.name, f.as_deref(), false))?;
+            }
         }
         if c.rows.is_empty() {
             c.batch.first = c.line;

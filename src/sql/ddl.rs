@@ -32,6 +32,7 @@ pub mod sequence;
 pub mod alter;
 pub mod comment;
 mod create_table;
+pub mod domain;
 pub mod extension;
 pub mod function;
 pub mod grant;
@@ -74,6 +75,20 @@ pub(super) fn column_type(
     match planner.resolve_type_name(tn) {
         Ok((t, m)) => Ok((t, m, None)),
         Err(_) => Ok((Type::UNKNOWN, -1, Some(Box::new(tn.clone())))),
+    }
+}
+
+/// How a column declared with type `ty` (typmod `typmod`) is stored: (type OID, typmod,
+/// domain). A domain column holds its base type's values and remembers the domain.
+pub(super) fn stored_type(
+    ty: Type,
+    typmod: i32,
+) -> (crate::catalog::Oid, i32, Option<crate::catalog::Oid>) {
+    let (base, base_mod) = ty.base();
+    if base == ty {
+        (ty.0, typmod, None)
+    } else {
+        (base.0, base_mod, Some(ty.0))
     }
 }
 

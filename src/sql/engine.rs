@@ -778,6 +778,7 @@ mod tests {
             default: None,
             identity: None,
             dropped: false,
+            domain: None,
         }
     }
 

@@ -63,6 +63,7 @@ mod clause;
 mod coerce;
 pub mod cost;
 mod cte;
+mod domain;
 mod expr;
 mod from;
 mod func_call;
@@ -106,9 +107,9 @@ pub fn returns_rows(p: &Plan) -> bool {
 }
 pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
-    AggCall, AggFunc, Column, Expr, Feed, Frame, FrameBound, JoinKind, ListFn, LockWait, Node,
-    Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind, UserBody, UserCall,
-    WinFunc, WindowCall, WorkTable,
+    AggCall, AggFunc, Column, DomainCoercion, Expr, Feed, Frame, FrameBound, JoinKind, ListFn,
+    LockWait, Node, Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind,
+    UserBody, UserCall, WinFunc, WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 

@@ -70,6 +70,20 @@ CASES = [
     ("fk", ["CREATE TABLE ctr (r int REFERENCES ct)", "INSERT INTO ct VALUES (1, 1)"],
      "COPY ctr FROM STDIN", ["1\n2\n"]),
     ("ok", [], "COPY ct FROM STDIN", ["1\t2\tx\ty\n2\t\\N\t\\N\t\\N\n"]),
+    # Domain columns: their constraints are checked as the field is read (its column named).
+    ("domain_check", ["DROP DOMAIN IF EXISTS ctd CASCADE", "CREATE DOMAIN ctd int CHECK (VALUE > 0)",
+                      "ALTER TABLE ct ADD COLUMN e ctd"],
+     "COPY ct (a, e) FROM STDIN", ["1\t5\n2\t-5\n"]),
+    ("domain_not_null", ["DROP DOMAIN IF EXISTS ctn CASCADE", "CREATE DOMAIN ctn text NOT NULL",
+                         "ALTER TABLE ct ADD COLUMN e ctn"],
+     "COPY ct (a, e) FROM STDIN", ["1\tq\n2\t\\N\n"]),
+    ("domain_default", ["DROP DOMAIN IF EXISTS ctdd CASCADE",
+                        "CREATE DOMAIN ctdd int NOT NULL DEFAULT 7 CHECK (VALUE < 5)",
+                        "ALTER TABLE ct ADD COLUMN e ctdd DEFAULT 1"],
+     "COPY ct (a) FROM STDIN", ["1\n"]),
+    ("domain_varchar", ["DROP DOMAIN IF EXISTS ctv CASCADE", "CREATE DOMAIN ctv varchar(3)",
+                        "ALTER TABLE ct ADD COLUMN e ctv"],
+     "COPY ct (a, e) FROM STDIN", ["1\tabc\n2\tabcd\n"]),
 ]
 
 

@@ -681,4 +681,68 @@ def test_a_hot_row_passes_to_the_next_writer_before_the_flush(server, tg_dedicat
     p.start()
     c = p.info.connect_raw()
     assert c.simple("SELECT v FROM hot") == [("11",)]
+
+
+DOMAIN_SETUP = [
+    "CREATE SCHEMA dom",
+    "CREATE DOMAIN dom.posint AS int CHECK (VALUE > 0)",
+    "CREATE DOMAIN code varchar(5) NOT NULL DEFAULT 'none' CONSTRAINT code_len CHECK (length(VALUE) > 1)",
+    "CREATE DOMAIN small dom.posint CHECK (VALUE < 100)",
+    "CREATE DOMAIN dropped_dom int",
+    "DROP DOMAIN dropped_dom",
+    "BEGIN",
+    "CREATE DOMAIN rolled_back_dom int",
+    "ROLLBACK",
+    "ALTER DOMAIN dom.posint ADD CONSTRAINT posint_odd CHECK (VALUE % 2 = 1) NOT VALID",
+    "ALTER DOMAIN code SET DEFAULT 'dflt'",
+    "CREATE TABLE dom.items (id int PRIMARY KEY, p dom.posint, c code, s small, ps dom.posint[])",
+    "INSERT INTO dom.items VALUES (1, 3, 'ab', 5, '{1,3}')",
+    "INSERT INTO dom.items (id, p) VALUES (2, 7)",
+]
+
+DOMAIN_CHECKS = [
+    "SELECT * FROM dom.items ORDER BY id",
+    "SELECT t.typname, t.typtype, t.typbasetype::regtype, t.typnotnull, t.typdefault "
+    "FROM pg_type t WHERE t.typtype = 'd' ORDER BY 1",
+    "SELECT conname, contypid::regtype, convalidated, pg_get_constraintdef(oid) FROM pg_constraint "
+    "WHERE contypid <> 0 ORDER BY conname",
+    "SELECT attname, atttypid::regtype FROM pg_attribute WHERE attrelid = 'dom.items'::regclass "
+    "AND attnum > 0 ORDER BY attnum",
+]
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_restart_keeps_domains(server, tg_dedicated, how):
+    """Domains (CREATE / ALTER / DROP DOMAIN) and their columns are kept by a clean restart
+    and by log replay after a crash; their constraints hold afterwards."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    for q in DOMAIN_SETUP:
+        c.simple(q)
+    before = [(q, c.simple(q)) for q in DOMAIN_CHECKS]
+    c.close()
+    assert len(before[1][1]) == 3, before[1]
+    if how == "clean":
+        p.restart()
+    else:
+        kill9(p)
+        p.start()
+    c = p.info.connect_raw()
+    after = [(q, c.simple(q)) for q in DOMAIN_CHECKS]
+    assert before == after
+    for q, state in [
+        ("INSERT INTO dom.items (id, p) VALUES (3, -1)", "23514"),
+        ("INSERT INTO dom.items (id, p) VALUES (3, 4)", "23514"),
+        ("INSERT INTO dom.items (id, c) VALUES (3, NULL)", "23502"),
+        ("INSERT INTO dom.items (id, s) VALUES (3, 101)", "23514"),
+        ("INSERT INTO dom.items (id, ps) VALUES (3, '{1,-1}')", "23514"),
+        ("SELECT 1::dropped_dom", "42704"),
+        ("SELECT 1::rolled_back_dom", "42704"),
+    ]:
+        with pytest.raises(pgwire.ServerError) as e:
+            c.simple(q)
+        assert e.value.fields["C"] == state, q
+    c.simple("INSERT INTO dom.items (id, s) VALUES (3, 9)")
+    assert c.simple("SELECT c, s FROM dom.items WHERE id = 3") == [("dflt", "9")]
     c.close()

@@ -55,6 +55,8 @@ pub enum Cmd {
         ty: Type,
         typmod: i32,
         using: Option<String>,
+        /// A type name resolved when the statement runs (a user-defined type).
+        pending: Option<Box<protobuf::TypeName>>,
     },
     /// SET DEFAULT (Some) / DROP DEFAULT (None).
     Default {
@@ -308,7 +310,7 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                     .type_name
                     .as_ref()
                     .ok_or_else(|| PgError::syntax("column without a type"))?;
-                let (ty, typmod) = planner.resolve_type_name(tn)?;
+                let (ty, typmod, pending) = super::column_type(&planner, tn)?;
                 let using = match cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
                     Some(e) => Some(deparse_expr(e)?),
                     None => None,
@@ -318,6 +320,7 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                     ty,
                     typmod,
                     using,
+                    pending,
                 });
             }
             (At::AtColumnDefault, d) => cmds.push(Cmd::Default {
@@ -733,16 +736,25 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                     p.assign_to(e, from, col.ty, col.typmod)?
                         .ok_or_else(|| default_type_error(&col.name, col.ty, from))
                 })?),
+                // A domain's DEFAULT fills the existing rows, and its constraints check them.
+                None if col.ty.base_type() != col.ty => {
+                    match planner_run(cx, |p| p.domain_default(col.ty))? {
+                        Some(e) => Source::Expr(e),
+                        None => Source::Null,
+                    }
+                }
                 None => Source::Null,
             };
+            let (type_oid, typmod, domain) = super::stored_type(col.ty, col.typmod);
             w.columns.push(ColumnDef {
                 name: col.name.clone(),
-                type_oid: col.ty.0,
-                typmod: col.typmod,
+                type_oid,
+                typmod,
                 not_null: col.not_null,
                 default: col.default.clone(),
                 identity: col.identity,
                 dropped: false,
+                domain,
             });
             w.sources.push(source);
             w.rewrite = true;
@@ -795,7 +807,13 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             ty,
             typmod,
             using,
+            pending,
         } => {
+            let resolved = match pending {
+                Some(tn) => super::function::with_planner(cx, None, |pl| pl.resolve_type_name(tn))?,
+                None => (*ty, *typmod),
+            };
+            let (ty, typmod) = (&resolved.0, &resolved.1);
             let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
             super::view::column_type_dependents(cx, t, pos)?;
             let old = &t.columns[pos];
@@ -841,16 +859,18 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                     })
                 })?;
             }
+            let (type_oid, stored_mod, domain) = super::stored_type(*ty, *typmod);
             let c = &mut w.columns[pos];
-            c.type_oid = ty.0;
-            c.typmod = *typmod;
+            c.type_oid = type_oid;
+            c.typmod = stored_mod;
+            c.domain = domain;
             w.sources[pos] = Source::Expr(e);
             w.rewrite = true;
         }
         Cmd::Default { name, default } => {
             let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
             if let Some(text) = default {
-                let (ty, typmod) = (Type(w.columns[pos].type_oid), w.columns[pos].typmod);
+                let (ty, typmod) = crate::sql::plan::modify::declared_type(&w.columns[pos]);
                 planner_run(cx, |p| {
                     let n = parse_expr(text)?;
                     let (e, from) = p.bind_over_columns(table, &[], &n)?;

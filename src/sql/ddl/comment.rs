@@ -103,7 +103,8 @@ pub fn analyze(node: &N) -> Option<PgResult<Comment>> {
         }
         Some(ObjectType::ObjectSchema) => Target::Schema(list.pop().unwrap_or_default()),
         Some(ObjectType::ObjectRole) => Target::Role(list.pop().unwrap_or_default()),
-        Some(ObjectType::ObjectType) => Target::Type(list),
+        // A domain is a type (its comment is pg_type's).
+        Some(ObjectType::ObjectType | ObjectType::ObjectDomain) => Target::Type(list),
         _ => {
             return Some(Err(PgError::feature_not_supported(
                 "COMMENT on this kind of object is not supported yet",

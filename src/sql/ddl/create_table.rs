@@ -96,14 +96,16 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
                 format!("column \"{}\" specified more than once", c.name),
             ));
         }
+        let (type_oid, typmod, domain) = super::stored_type(c.ty, c.typmod);
         columns.push(ColumnDef {
             name: c.name.clone(),
-            type_oid: c.ty.0,
-            typmod: c.typmod,
+            type_oid,
+            typmod,
             not_null: c.not_null,
             default: c.default.clone(),
             identity: c.identity,
             dropped: false,
+            domain,
         });
     }
     // Names in PostgreSQL's order (names.rs): the serial sequences, then the CHECKs, then the

@@ -209,6 +209,7 @@ fn index_columns(table: &Rel, d: &IndexDef) -> Vec<ColumnDef> {
                     default: None,
                     identity: None,
                     dropped: false,
+                    domain: None,
                 }
             }
         })

@@ -518,6 +518,7 @@ fn sequence_columns() -> Vec<ColumnDef> {
         default: None,
         identity: None,
         dropped: false,
+        domain: None,
     })
     .collect()
 }

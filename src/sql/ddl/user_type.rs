@@ -12,7 +12,9 @@ use pg_query::protobuf::{self, node::Node as N, ObjectType};
 use super::alter::{self, Alter, Cmd};
 use super::notice;
 use super::role::Spec;
-use crate::catalog::types::{EnumLabel, TypeDef, UserType, MAX_LABELS, MAX_LABEL_LEN};
+use crate::catalog::types::{
+    EnumLabel, TypeDef, UserType, MAX_DOMAIN_DEPTH, MAX_LABELS, MAX_LABEL_LEN,
+};
 use crate::catalog::{CatalogError, Oid};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
@@ -50,12 +52,19 @@ pub enum TypeDdl {
         name: Vec<String>,
         owner: Spec,
     },
+    /// CREATE / ALTER DOMAIN (`ddl::domain`).
+    Domain(Box<super::domain::DomainDdl>),
+    /// A TYPE statement written with DOMAIN (DROP DOMAIN, ALTER DOMAIN RENAME / OWNER TO),
+    /// under that tag.
+    Tagged(Box<TypeDdl>, &'static str),
 }
 
 impl TypeDdl {
     pub fn tag(&self) -> &'static str {
         match self {
             TypeDdl::CreateEnum { .. } => "CREATE TYPE",
+            TypeDdl::Domain(d) => d.tag(),
+            TypeDdl::Tagged(_, tag) => tag,
             TypeDdl::Drop { .. } => "DROP TYPE",
             _ => "ALTER TYPE",
         }
@@ -73,8 +82,27 @@ fn object_names(n: Option<&protobuf::Node>) -> Vec<String> {
 
 /// The type statements among parse trees.
 pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
-    let is_type = |t: i32| t == ObjectType::ObjectType as i32;
-    Some(Ok(match node {
+    if let Some(d) = super::domain::analyze(node) {
+        return Some(d.map(|d| TypeDdl::Domain(Box::new(d))));
+    }
+    if let Some((d, tag)) = super::domain::as_type_ddl(node) {
+        return Some(Ok(TypeDdl::Tagged(Box::new(d), tag)));
+    }
+    analyze_type(node, ObjectType::ObjectType).map(Ok)
+}
+
+/// A TYPE statement (DROP, RENAME TO, OWNER TO) on a domain, read as TYPE's.
+pub(super) fn analyze_as_type(node: &N) -> Option<TypeDdl> {
+    analyze_type(node, ObjectType::ObjectDomain)
+}
+
+fn analyze_type(node: &N, kind: ObjectType) -> Option<TypeDdl> {
+    let is_type = |t: i32| t == kind as i32;
+    analyze_inner(node, &is_type)
+}
+
+fn analyze_inner(node: &N, is_type: &dyn Fn(i32) -> bool) -> Option<TypeDdl> {
+    Some(match node {
         N::CreateEnumStmt(c) => TypeDdl::CreateEnum {
             name: names_of(&c.type_name),
             labels: c.vals.iter().filter_map(sval).collect(),
@@ -105,7 +133,7 @@ pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
             owner: o.newowner.as_ref().map_or(Spec::CurrentUser, Spec::of),
         },
         _ => return None,
-    }))
+    })
 }
 
 pub fn execute(d: &TypeDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
@@ -130,10 +158,16 @@ pub fn execute(d: &TypeDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         TypeDdl::RenameValue { name, old, new } => rename_value(cx, name, old, new),
         TypeDdl::Rename { name, new } => rename(cx, name, new),
         TypeDdl::Owner { name, owner } => owner_to(cx, name, owner),
+        TypeDdl::Domain(d) => super::domain::execute(d, cx),
+        TypeDdl::Tagged(t, _) => execute(t, cx),
     }
 }
 
 /// (schema, name) of a possibly qualified name (a database name in front is ignored).
+pub(super) fn split_name(names: &[String]) -> PgResult<(String, String)> {
+    split(names)
+}
+
 fn split(names: &[String]) -> PgResult<(String, String)> {
     match names {
         [n] => Ok((String::new(), n.clone())),
@@ -167,7 +201,7 @@ fn busy() -> PgError {
     PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated")
 }
 
-fn already_exists(name: &str) -> PgError {
+pub(super) fn already_exists(name: &str) -> PgError {
     PgError::new(
         code::DUPLICATE_OBJECT,
         format!("type \"{name}\" already exists"),
@@ -214,7 +248,7 @@ fn must_find(cx: &mut dyn SessionCtx, names: &[String]) -> PgResult<Arc<UserType
 
 /// Whether a built-in type or a relation (whose row type has its name) takes `name` in
 /// `schema`.
-fn name_taken(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<bool> {
+pub(super) fn name_taken(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<bool> {
     if schema == "pg_catalog" && crate::sql::types::Type::from_name(name).is_some() {
         return Ok(true);
     }
@@ -232,7 +266,7 @@ fn name_taken(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<boo
 }
 
 /// Writes `def` as the next version of type `oid` (`replace`) or as a new type.
-fn write(
+pub(super) fn write(
     cx: &mut dyn SessionCtx,
     oid: Oid,
     def: TypeDef,
@@ -301,6 +335,7 @@ fn create_enum(cx: &mut dyn SessionCtx, names: &[String], labels: &[String]) -> 
         owner: cx.role_oid(),
         array_oid,
         labels: list,
+        domain: None,
     };
     write(cx, oid, def, false, "CREATE TYPE")
 }
@@ -310,6 +345,17 @@ fn drop_one(
     names: &[String],
     if_exists: bool,
     cascade: bool,
+) -> PgResult<()> {
+    drop_inner(cx, names, if_exists, cascade, false)
+}
+
+/// DROP TYPE of one type; `quiet` for a domain dropped by a CASCADE that listed it already.
+fn drop_inner(
+    cx: &mut dyn SessionCtx,
+    names: &[String],
+    if_exists: bool,
+    cascade: bool,
+    quiet: bool,
 ) -> PgResult<()> {
     let Some(t) = lookup(cx, names)? else {
         if if_exists {
@@ -337,12 +383,31 @@ fn drop_one(
         if !cascade {
             return Err(super::dependents_exist(&format!("type {shown}"), &lines));
         }
-        let drops: Vec<String> = deps
-            .iter()
-            .map(|d| format!("drop cascades to {}", d.what))
-            .collect();
-        cx.notice(super::cascade_notice(drops.len(), &drops));
+        if !quiet {
+            // What the domains over this type take with them is listed too.
+            let mut all: Vec<String> = Vec::new();
+            let mut stack: Vec<(String, Option<Vec<String>>, usize)> = deps
+                .iter()
+                .rev()
+                .map(|d| (d.what.clone(), d.domain.clone(), 0))
+                .collect();
+            while let Some((what, domain, depth)) = stack.pop() {
+                all.push(format!("drop cascades to {what}"));
+                if let (Some(n), true) = (domain, depth < MAX_DOMAIN_DEPTH) {
+                    if let Some(u) = lookup(cx, &n)? {
+                        for d in dependents(cx, &u)?.into_iter().rev() {
+                            stack.push((d.what, d.domain, depth + 1));
+                        }
+                    }
+                }
+            }
+            cx.notice(super::cascade_notice(all.len(), &all));
+        }
         for d in &deps {
+            if let Some(names) = &d.domain {
+                drop_inner(cx, names, true, true, true)?;
+                continue;
+            }
             let a = Alter::Table {
                 table: d.table.clone(),
                 if_exists: false,
@@ -374,6 +439,8 @@ struct Dependent {
     array: bool,
     table: (String, String),
     column: String,
+    /// A domain over the type (dropped whole with CASCADE).
+    domain: Option<Vec<String>>,
 }
 
 /// Bound: one entry per column of the database's tables that uses the type.
@@ -387,7 +454,24 @@ fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<Dependent>>
     // PostgreSQL reaches the columns of the array type (which depends on the enum) first.
     for array in [true, false] {
         let want = if array { t.def.array_oid } else { t.oid };
+        let from = out.len();
         dependents_of(&rels, want, array, &mut out);
+        // A domain's columns come newest first (PostgreSQL meets them so in pg_depend).
+        if t.def.domain.is_some() {
+            out[from..].reverse();
+        }
+    }
+    for d in catalog.types.visible(Some(cx.database()), &snap) {
+        let Some(dd) = &d.def.domain else { continue };
+        if dd.base == t.oid || dd.base == t.def.array_oid {
+            out.push(Dependent {
+                what: format!("type {}", crate::sql::types::Type(d.oid).name()),
+                array: dd.base == t.def.array_oid,
+                table: (String::new(), String::new()),
+                column: String::new(),
+                domain: Some(vec![d.def.schema.clone(), d.def.name.clone()]),
+            });
+        }
     }
     Ok(out)
 }
@@ -403,7 +487,8 @@ fn dependents_of(
             continue;
         }
         for (_, c) in r.live_columns() {
-            if c.type_oid == want {
+            let declared = c.domain.unwrap_or(c.type_oid);
+            if declared == want {
                 let table = if r.name.schema == "public" {
                     r.name.name.clone()
                 } else {
@@ -414,6 +499,7 @@ fn dependents_of(
                     array,
                     table: (r.name.schema.clone(), r.name.name.clone()),
                     column: c.name.clone(),
+                    domain: None,
                 });
             }
         }
@@ -537,18 +623,30 @@ fn rename(cx: &mut dyn SessionCtx, names: &[String], new: &str) -> PgResult<()> 
     }
     let mut def = t.def.clone();
     def.name = new.to_string();
-    let (cell, cid) = cx.writer("ALTER TYPE")?;
+    replace_keyed(cx, t.oid, def, "ALTER TYPE")
+}
+
+/// Writes `def`, type `oid` under another name or schema: the old version ends, a new one
+/// starts under the new key.
+pub(super) fn replace_keyed(
+    cx: &mut dyn SessionCtx,
+    oid: Oid,
+    def: TypeDef,
+    tag: &str,
+) -> PgResult<()> {
+    let new = def.name.clone();
+    let (cell, cid) = cx.writer(tag)?;
     let snap = cx.catalog_snapshot()?;
     let catalog = &cx.instance().catalog;
     catalog
         .types
-        .end(t.oid, &snap, &cell, cid)
+        .end(oid, &snap, &cell, cid)
         .map_err(|_| busy())?;
     catalog
         .types
-        .create(t.oid, def, false, &snap, &cell, cid)
+        .create(oid, def, false, &snap, &cell, cid)
         .map_err(|e| match e {
-            CatalogError::Exists(_) => already_exists(new),
+            CatalogError::Exists(_) => already_exists(&new),
             _ => busy(),
         })?;
     catalog.bump();

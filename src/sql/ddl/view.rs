@@ -304,6 +304,7 @@ pub fn create_view(
             default: None,
             identity: None,
             dropped: false,
+            domain: None,
         });
     }
     let deps = dependencies(cx, query, &search_path)?;

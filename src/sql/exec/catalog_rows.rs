@@ -341,12 +341,18 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         } else {
                             col.name.clone()
                         }),
-                        "atttypid" => Value::Oid(if col.dropped { 0 } else { col.type_oid }),
+                        "atttypid" => Value::Oid(if col.dropped {
+                            0
+                        } else {
+                            col.domain.unwrap_or(col.type_oid)
+                        }),
                         "attstattarget" => Value::Int4(-1),
                         "attlen" => Value::Int2(ty.typlen()),
                         "attnum" => Value::Int2(i as i16 + 1),
                         "attndims" | "attcacheoff" | "attinhcount" => Value::Int4(0),
-                        "atttypmod" => Value::Int4(col.typmod),
+                        "atttypmod" => {
+                            Value::Int4(if col.domain.is_some() { -1 } else { col.typmod })
+                        }
                         "attbyval" => Value::Bool((1..=8).contains(&ty.typlen())),
                         "attalign" => char_value(
                             builtin::align_and_storage(col.type_oid).map_or('i', |a| a.0),
@@ -545,6 +551,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     }));
                 }
             }
+            out.extend(super::catalog_types::domain_constraint_rows(cx));
             out
         }
         // pg_stat_wal: the log's counters since the server started (no full-page images:

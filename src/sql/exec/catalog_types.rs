@@ -49,22 +49,36 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
     for t in &types {
         let schema = schema_oid(&created, &t.def.schema);
         let array = t.def.array_oid;
+        let domain = t.def.domain.as_ref();
+        let base = domain.map(|d| crate::sql::types::Type(d.base));
+        // A domain takes its storage from its base type (typtype 'd').
+        let (len, byval, category) = match base {
+            Some(b) => {
+                let len = b.typlen();
+                (len, (1..=8).contains(&len), b.category())
+            }
+            None => (4, true, 'E'),
+        };
         // (oid, name, typtype, category, typlen, byval, elem, typarray, align, storage,
         // procs: typsubscript, typinput, typoutput, typreceive, typsend, typanalyze)
         let kinds = [
             (
                 t.oid,
                 t.def.name.clone(),
-                'e',
-                'E',
-                4i16,
-                true,
+                if domain.is_some() { 'd' } else { 'e' },
+                category,
+                len,
+                byval,
                 0,
                 array,
                 'i',
                 'p',
-                // enum_in, enum_out, enum_recv, enum_send
-                [0, 3504, 3505, 3532, 3533, 0],
+                // domain_in, domain_recv; enum_in, enum_out, enum_recv, enum_send
+                if domain.is_some() {
+                    [0, 2597, 0, 2598, 0, 0]
+                } else {
+                    [0, 3504, 3505, 3532, 3533, 0]
+                },
             ),
             (
                 array,
@@ -89,7 +103,27 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 "typowner" => Value::Oid(t.def.owner),
                 "typlen" => Value::Int2(len),
                 "typbyval" => Value::Bool(byval),
-                "typispreferred" | "typnotnull" => Value::Bool(false),
+                "typispreferred" => Value::Bool(false),
+                "typnotnull" => Value::Bool(oid == t.oid && domain.is_some_and(|d| d.not_null)),
+                "typbasetype" if oid == t.oid && domain.is_some() => {
+                    Value::Oid(domain.map_or(0, |d| d.base))
+                }
+                "typtypmod" if oid == t.oid && domain.is_some() => {
+                    Value::Int4(domain.map_or(-1, |d| d.typmod))
+                }
+                "typndims" if oid == t.oid && domain.is_some() => {
+                    Value::Int4(domain.map_or(0, |d| d.ndims))
+                }
+                "typdefault" if oid == t.oid => domain
+                    .and_then(domain_default_text)
+                    .map_or(Value::Null, Value::Text),
+                "typcollation" if oid == t.oid => {
+                    Value::Oid(if base.is_some_and(|b| b.base_type().category() == 'S') {
+                        100
+                    } else {
+                        0
+                    })
+                }
                 "typtype" => ch(typtype),
                 "typcategory" => ch(category),
                 "typisdefined" => Value::Bool(true),
@@ -113,6 +147,50 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
         }
     }
     out
+}
+
+/// pg_constraint's rows of domain CHECK constraints (contypid set, conrelid 0).
+pub(super) fn domain_constraint_rows(cx: &mut EvalCx) -> Vec<Row> {
+    let types = user_types(cx);
+    if types.iter().all(|t| t.def.domain.is_none()) {
+        return Vec::new();
+    }
+    let created = created_namespaces(cx);
+    let mut out = Vec::new();
+    for t in &types {
+        let Some(d) = &t.def.domain else { continue };
+        let schema = schema_oid(&created, &t.def.schema);
+        for k in &d.checks {
+            out.push(super::catalog_rows::build(2606, |c| match c {
+                "oid" => Value::Oid(k.oid),
+                "conname" => Value::Text(k.name.clone()),
+                "connamespace" => Value::Oid(schema),
+                "contype" => ch('c'),
+                "condeferrable" | "condeferred" | "connoinherit" => Value::Bool(false),
+                "convalidated" => Value::Bool(k.validated),
+                "conislocal" => Value::Bool(true),
+                "conrelid" | "confrelid" | "conparentid" | "conindid" => Value::Oid(0),
+                "contypid" => Value::Oid(t.oid),
+                "confupdtype" | "confdeltype" | "confmatchtype" => ch(' '),
+                "coninhcount" => Value::Int4(0),
+                "conbin" => Value::Text(crate::sql::func::system::catalog::check_node(&k.expr)),
+                _ => Value::Null,
+            }));
+        }
+    }
+    out
+}
+
+/// A domain's DEFAULT as pg_type.typdefault shows it (the expression converted to the base
+/// type, as PostgreSQL stores it cooked).
+fn domain_default_text(d: &crate::catalog::types::DomainDef) -> Option<String> {
+    let text = d.default.as_ref()?;
+    let base = crate::sql::types::Type(d.base);
+    Some(crate::sql::ruleutils::default_expr(
+        text,
+        base.base_type(),
+        &[],
+    ))
 }
 
 /// pg_enum's rows: the labels of every enum the session sees, by type then sort order.

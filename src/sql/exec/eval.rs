@@ -390,6 +390,11 @@ impl Expr {
                     super::user_func::call(call, &args, cx)?
                 }
             }
+            Expr::Domain(e, d) => {
+                let v = e.eval(row, cx)?;
+                check_domain(d, &v, cx)?;
+                v
+            }
             Expr::Subscript(arr, idx) => {
                 let a = arr.eval(row, cx)?;
                 let i = idx.eval(row, cx)?;
@@ -408,6 +413,56 @@ impl Expr {
             }
         })
     }
+}
+
+/// Checks `v` against a domain's constraints (each element of an array of a domain), with
+/// PostgreSQL's errors: 23502 for NULL in a NOT NULL domain, 23514 for a CHECK that is false.
+pub fn check_domain(
+    d: &crate::sql::plan::DomainCoercion,
+    v: &Value,
+    cx: &mut EvalCx,
+) -> PgResult<()> {
+    if d.elements {
+        if let Value::Array(a) = v {
+            for item in &a.items {
+                check_domain_value(d, item, cx)?;
+            }
+        }
+        return Ok(());
+    }
+    check_domain_value(d, v, cx)
+}
+
+fn check_domain_value(
+    d: &crate::sql::plan::DomainCoercion,
+    v: &Value,
+    cx: &mut EvalCx,
+) -> PgResult<()> {
+    if d.not_null && v.is_null() {
+        return Err(PgError::new(
+            code::NOT_NULL_VIOLATION,
+            format!("domain {} does not allow null values", d.name),
+        )
+        .with_datatype(&d.schema, &d.typname));
+    }
+    if d.checks.is_empty() {
+        return Ok(());
+    }
+    let row = [v.clone()];
+    for (name, pred) in &d.checks {
+        if let Value::Bool(false) = pred.eval(&row, cx)? {
+            return Err(PgError::new(
+                code::CHECK_VIOLATION,
+                format!(
+                    "value for domain {} violates check constraint \"{name}\"",
+                    d.name
+                ),
+            )
+            .with_datatype(&d.schema, &d.typname)
+            .with_constraint(name));
+        }
+    }
+    Ok(())
 }
 
 fn quantified(

@@ -123,7 +123,7 @@ use crate::sql::types::{io, Type, Value};
 pub(crate) use bounds::{row_bytes, Held};
 pub use bounds::{Budget, BUDGET_ROWS, BUDGET_TIME, MAX_RESULT_BYTES, WORK_MEM};
 use cte::Env;
-pub use eval::{text_of, EvalCx};
+pub use eval::{check_domain, text_of, EvalCx};
 pub use user_func::SET_RESULT;
 
 pub type Row = Vec<Value>;

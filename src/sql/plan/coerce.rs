@@ -88,6 +88,12 @@ impl Planner<'_> {
         ctx: CoercionContext,
         location: i32,
     ) -> PgResult<Expr> {
+        // A value is held as its domain's base type; a domain target is that conversion and
+        // the domain's constraints (`plan/domain.rs`).
+        let from = from.base_type();
+        if to.0 >= crate::catalog::FIRST_USER_OID && to.base_type() != to {
+            return self.coerce_to_domain(e, from, to, ctx, location);
+        }
         if from == to && typmod < 0 {
             return Ok(e);
         }

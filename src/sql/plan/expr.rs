@@ -312,10 +312,10 @@ impl Planner<'_> {
             .ok_or_else(|| PgError::syntax("bad cast"))?;
         let (to, typmod) = self.resolve_type_name(tn)?;
         // ARRAY[]::t[] takes its type from the cast.
-        if let (N::AArrayExpr(a), Some(elem)) = (arg, to.elem()) {
+        if let (N::AArrayExpr(a), Some(elem), false) = (arg, to.elem(), to.is_domain()) {
             if a.elements.is_empty() {
-                let empty = crate::sql::types::Array::one_dim(elem, Vec::new());
-                return Ok((Expr::Const(Value::Array(Box::new(empty))), to));
+                let empty = crate::sql::types::Array::one_dim(elem.base_type(), Vec::new());
+                return Ok((Expr::Const(Value::Array(Box::new(empty))), to.base_type()));
             }
         }
         // '...'::interval etc: a literal is read directly as the target type.
@@ -334,7 +334,7 @@ impl Planner<'_> {
                 }
                 e
             })?;
-        Ok((e, to))
+        Ok((e, to.base_type()))
     }
 
     /// AND, OR and NOT.

@@ -187,6 +187,8 @@ pub struct CopyFrom {
     pub checks: Vec<(String, Expr)>,
     /// The table's row-level INSERT triggers (each batch's INSERT fires them).
     pub triggers: Option<Arc<super::trigger::Triggers>>,
+    /// The copied columns of a domain with constraints, and those constraints.
+    pub domains: Vec<(usize, Arc<super::DomainCoercion>)>,
 }
 
 impl CopyFrom {
@@ -205,18 +207,34 @@ impl CopyFrom {
             .filter(|(col, _)| !self.columns.contains(col))
             .filter_map(|(col, d)| Some((col, d.clone()?)))
             .collect();
+        let mut input = Plan {
+            columns: table_columns(&self.rel),
+            node: Node::Feed(super::Feed {
+                handed,
+                ..super::Feed::new(rows, defaults)
+            }),
+        };
+        if !self.domains.is_empty() {
+            let exprs = (0..input.columns.len())
+                .map(|i| match self.domains.iter().find(|(c, _)| *c == i) {
+                    Some((_, d)) => Expr::Domain(Box::new(Expr::Column(i)), d.clone()),
+                    None => Expr::Column(i),
+                })
+                .collect();
+            input = Plan {
+                columns: input.columns.clone(),
+                node: Node::Project {
+                    input: Box::new(input),
+                    exprs,
+                },
+            };
+        }
         Plan {
             columns: Vec::new(),
             node: Node::Modify(Box::new(Modify {
                 rel: self.rel.clone(),
                 kind: ModifyKind::Insert,
-                input: Plan {
-                    columns: table_columns(&self.rel),
-                    node: Node::Feed(super::Feed {
-                        handed,
-                        ..super::Feed::new(rows, defaults)
-                    }),
-                },
+                input,
                 checks: self.checks.clone(),
                 returning: None,
                 recheck: None,
@@ -248,6 +266,20 @@ pub(super) fn undefined_table(rv: &protobuf::RangeVar) -> PgError {
         format!("relation \"{full}\" does not exist"),
     )
     .at(loc(rv.location))
+}
+
+/// The type each column of a table was declared with (its domain, typmod -1, if any): what
+/// values assigned to it are converted to.
+pub(crate) fn declared_columns(rel: &Rel) -> Vec<(Type, i32)> {
+    rel.columns.iter().map(declared_type).collect()
+}
+
+/// The type a column was declared with (its domain, if any) and the typmod to assign with.
+pub(crate) fn declared_type(c: &crate::catalog::ColumnDef) -> (Type, i32) {
+    match c.domain {
+        Some(d) => (Type(d), -1),
+        None => (Type(c.type_oid), c.typmod),
+    }
 }
 
 /// The columns of a table as a plan sees them (dropped columns keep their place, unnamed).
@@ -451,7 +483,7 @@ impl Planner<'_> {
         Ok((Some(exprs), columns))
     }
 
-    fn scope_of(&self, plan: &Plan, rel: &str) -> Scope {
+    pub(super) fn scope_of(&self, plan: &Plan, rel: &str) -> Scope {
         Scope {
             cols: plan
                 .columns
@@ -474,6 +506,7 @@ impl Planner<'_> {
     /// Each column's default, bound and converted to the column's type (None: NULL).
     fn bind_defaults(&mut self, rel: &Rel) -> PgResult<Vec<Option<Expr>>> {
         let tcols = table_columns(rel);
+        let dcols = declared_columns(rel);
         let empty = Scope::default();
         let mut defaults = Vec::with_capacity(tcols.len());
         for (i, c) in rel.columns.iter().enumerate() {
@@ -484,12 +517,14 @@ impl Planner<'_> {
                     Some(self.coerce(
                         e,
                         t,
-                        tcols[i].ty,
-                        tcols[i].typmod,
+                        dcols[i].0,
+                        dcols[i].1,
                         CoercionContext::Assignment,
                         -1,
                     )?)
                 }
+                // A domain's DEFAULT, or NULL checked against the domain.
+                (None, false) => self.domain_default(dcols[i].0)?,
                 _ => None,
             });
         }
@@ -540,12 +575,26 @@ impl Planner<'_> {
         let checks = self.bind_checks(&rel, &scope)?;
         // Statement-level triggers would fire once per batch: only the row-level ones.
         let triggers = self.statement_triggers(&rel, crate::catalog::triggers::INSERT, true)?;
+        let mut domains = Vec::new();
+        for &c in &columns {
+            let Some(d) = rel.columns[c].domain.map(Type) else {
+                continue;
+            };
+            let (domain, elements) = match d.elem() {
+                Some(e) if e.is_domain() => (e, true),
+                _ => (d, false),
+            };
+            if let Some(k) = self.domain_coercion(domain, elements)? {
+                domains.push((c, k));
+            }
+        }
         Ok(CopyFrom {
             rel,
             columns,
             defaults,
             checks,
             triggers,
+            domains,
         })
     }
 
@@ -553,6 +602,7 @@ impl Planner<'_> {
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
         let (rel, _) = self.target_table(s.relation.as_ref())?;
         let tcols = table_columns(&rel);
+        let dcols = declared_columns(&rel);
         // Target columns: the named ones, or all in order.
         let mut targets: Vec<usize> = Vec::new();
         if s.cols.is_empty() {
@@ -639,8 +689,8 @@ impl Planner<'_> {
                             .coerce(
                                 e,
                                 t,
-                                tcols[col].ty,
-                                tcols[col].typmod,
+                                dcols[col].0,
+                                dcols[col].1,
                                 CoercionContext::Assignment,
                                 super::node_location(n),
                             )
@@ -696,8 +746,8 @@ impl Planner<'_> {
                         .coerce(
                             e,
                             from,
-                            tcols[col].ty,
-                            tcols[col].typmod,
+                            dcols[col].0,
+                            dcols[col].1,
                             CoercionContext::Assignment,
                             at,
                         )
@@ -860,6 +910,7 @@ impl Planner<'_> {
         scope: &Scope,
     ) -> PgResult<Vec<(usize, Expr)>> {
         let tcols = table_columns(rel);
+        let dcols = declared_columns(rel);
         let mut sets: Vec<(usize, Expr)> = Vec::new();
         for t in target_list {
             let Some(N::ResTarget(rt)) = &t.node else {
@@ -902,21 +953,23 @@ impl Planner<'_> {
                         self.coerce(
                             e,
                             t,
-                            tcols[col].ty,
-                            tcols[col].typmod,
+                            dcols[col].0,
+                            dcols[col].1,
                             CoercionContext::Assignment,
                             -1,
                         )?
                     }
-                    None => Expr::Const(Value::Null),
+                    None => self
+                        .domain_default(dcols[col].0)?
+                        .unwrap_or(Expr::Const(Value::Null)),
                 }
             } else {
                 let (e, t) = self.bind(val, scope, None)?;
                 self.coerce(
                     e,
                     t,
-                    tcols[col].ty,
-                    tcols[col].typmod,
+                    dcols[col].0,
+                    dcols[col].1,
                     CoercionContext::Assignment,
                     super::node_location(val),
                 )

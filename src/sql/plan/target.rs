@@ -288,8 +288,9 @@ impl Planner<'_> {
         match n {
             N::TypeCast(tc) => {
                 if let Some(tn) = &tc.type_name {
-                    if let Ok((_, m)) = self.resolve_type_name(tn) {
-                        return m;
+                    if let Ok((t, m)) = self.resolve_type_name(tn) {
+                        // A domain's value carries its base type's typmod.
+                        return if t.base_type() != t { t.base().1 } else { m };
                     }
                 }
                 -1

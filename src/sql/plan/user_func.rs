@@ -302,7 +302,7 @@ impl Planner<'_> {
                     .map(|a| (a.name.clone(), Type(a.type_oid)))
                     .collect(),
             })),
-            ret,
+            ret.base_type(),
         )))
     }
 
@@ -372,7 +372,11 @@ impl Planner<'_> {
         crate::stack::check()?;
         let tree = crate::sql::parser::parse_tree(&def.body)?;
         let inputs: Vec<&FuncArg> = def.args.iter().filter(|a| a.is_input()).collect();
-        let mut types: Vec<Type> = inputs.iter().map(|a| Type(a.type_oid)).collect();
+        // A domain parameter's value is its base type's inside the body.
+        let mut types: Vec<Type> = inputs
+            .iter()
+            .map(|a| Type(a.type_oid).base_type())
+            .collect();
         let params = Arc::new(FuncParams::of_function(
             &def.name,
             inputs.iter().map(|a| a.name.clone()).collect(),
@@ -494,7 +498,7 @@ impl Planner<'_> {
                     return Err(mismatch(format!("Actual return type is {}.", from.name())));
                 };
                 let mut col = last.columns[0].clone();
-                col.ty = ret;
+                col.ty = ret.base_type();
                 col.typmod = -1;
                 Plan {
                     columns: vec![Column {
@@ -573,7 +577,7 @@ fn fits(args: &[FuncArg], positional: &[Type], named: &[(&str, Type)]) -> Option
             return None;
         };
         if let Some(t) = t {
-            let want = Type(p.type_oid);
+            let want = Type(p.type_oid).base_type();
             if t == want {
                 score += 10;
             } else if t == Type::UNKNOWN {

@@ -124,7 +124,9 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
 
 /// Whether a value of type `from` can be coerced to `to` in context `ctx`.
 pub fn can_coerce(from: Type, to: Type, ctx: CoercionContext) -> bool {
-    cast_context(from, to).is_some_and(|c| c <= ctx)
+    // A domain converts as its base type does (its constraints are checked on the way).
+    let (from, to) = (from.base_type(), to.base_type());
+    from == to || cast_context(from, to).is_some_and(|c| c <= ctx)
 }
 
 /// Implicit or assignment cast of `v` from `from` to `to` with type modifier `typmod` (-1 for

@@ -171,7 +171,37 @@ impl Type {
 
     /// Whether this is a user-defined enum type (CREATE TYPE ... AS ENUM).
     pub fn is_enum(self) -> bool {
-        enums::type_info(self.0).is_some()
+        enums::type_info(self.0).is_some_and(|t| t.def.domain.is_none())
+    }
+
+    /// Whether this is a domain (CREATE DOMAIN).
+    pub fn is_domain(self) -> bool {
+        enums::domain_info(self.0).is_some()
+    }
+
+    /// The type values of this type are held and computed as, with the typmod a domain gives
+    /// it: a domain's base type (down a chain of domains), an array of domains' the array of
+    /// that base; any other type is itself (typmod -1). Expressions are typed by this, so a
+    /// domain value works as its base type does everywhere (PostgreSQL's implicit coercion
+    /// of a domain to its base type), and clients see the base type, as PostgreSQL's
+    /// RowDescription shows it.
+    pub fn base(self) -> (Type, i32) {
+        if self.0 < crate::catalog::FIRST_USER_OID {
+            return (self, -1);
+        }
+        if let Some((b, m)) = enums::domain_base(self.0) {
+            return (Type(b), m);
+        }
+        if let Some(e) = self.elem().filter(|e| e.is_domain()) {
+            let (b, _) = e.base();
+            return (b.array().unwrap_or(b), -1);
+        }
+        (self, -1)
+    }
+
+    /// [`Type::base`] without the typmod.
+    pub fn base_type(self) -> Type {
+        self.base().0
     }
 
     /// The type a subscript of this type yields: an array's element, or the element of the
@@ -377,6 +407,7 @@ impl Type {
             Type::UNKNOWN => -2,
             // An enum value is its label's 4-byte OID.
             t if t.is_enum() => 4,
+            t if t.is_domain() => t.base_type().typlen(),
             _ => -1,
         }
     }
@@ -407,6 +438,7 @@ impl Type {
             Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',
             Type::VOID | Type::RECORD | Type::ANY | Type::ANYELEMENT | Type::ANYARRAY => 'P',
             t if t.is_enum() => 'E',
+            t if t.is_domain() => t.base_type().category(),
             _ => 'U',
         }
     }

@@ -167,7 +167,59 @@ fn index_definition_in(idx: &Rel, def: &IndexDef, table: &Rel, pretty: bool) -> 
 
 /// pg_get_constraintdef(constraint [, pretty]): only a CHECK's expression prints differently
 /// in the two forms.
+/// A domain's CHECK constraint as pg_get_constraintdef prints it: `CHECK (VALUE > 0)`.
+fn domain_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<String> {
+    let snap = s.catalog_snapshot().ok()?;
+    let db = s.database().to_string();
+    let types = s.instance().catalog.types.visible(Some(&db), &snap);
+    types.iter().find_map(|t| {
+        let d = t.def.domain.as_ref()?;
+        let k = d.checks.iter().find(|k| k.oid == oid)?;
+        let (base, typmod) = Type(t.oid).base();
+        let cols = [("value", base, typmod)];
+        let text = value_keyword(&ruleutils::check_expr_in(&k.expr, &cols, pretty));
+        let invalid = if k.validated { "" } else { " NOT VALID" };
+        Some(format!("CHECK ({text}){invalid}"))
+    })
+}
+
+/// `value` written as the keyword VALUE outside quoted literals and identifiers, as
+/// ruleutils prints a CoerceToDomainValue.
+fn value_keyword(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut quote: Option<char> = None;
+    let mut prev: Option<char> = None;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if quote.is_none()
+            && rest.starts_with("value")
+            && !word(prev)
+            && !word(rest[5..].chars().next())
+        {
+            out.push_str("VALUE");
+            prev = Some('e');
+            rest = &rest[5..];
+            continue;
+        }
+        match quote {
+            Some(q) if c == q => quote = None,
+            None if c == '\'' || c == '"' => quote = Some(c),
+            _ => {}
+        }
+        out.push(c);
+        prev = Some(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<String> {
+    if oid >= crate::catalog::FIRST_USER_OID {
+        if let Some(d) = domain_constraintdef(s, oid, pretty) {
+            return Some(d);
+        }
+    }
     let rels = all_relations(s);
     let (rel, k) = rels
         .iter()

@@ -88,6 +88,26 @@ pub enum Expr {
     Subscript(Box<Expr>, Box<Expr>),
     /// A call of a user-defined SQL function (`plan/user_func.rs`).
     UserCall(Box<UserCall>),
+    /// A value converted to a domain (PostgreSQL's CoerceToDomain): the expression, already
+    /// of the domain's base type, and the constraints it must pass. The checks are bound
+    /// over a row of one column, the value (`VALUE`), so walks over expressions do not enter
+    /// them.
+    Domain(Box<Expr>, std::sync::Arc<DomainCoercion>),
+}
+
+/// The constraints of a domain, bound for one conversion to it (`plan/domain.rs`).
+#[derive(Debug)]
+pub struct DomainCoercion {
+    /// For an array of a domain: each element is checked (the array itself may be NULL).
+    pub elements: bool,
+    /// The domain's schema and its name as format_type prints it, for the errors.
+    pub schema: String,
+    pub name: String,
+    pub typname: String,
+    /// NOT NULL on the domain or a domain under it.
+    pub not_null: bool,
+    /// (constraint name, predicate over `[value]`), those of the domains under it first.
+    pub checks: Vec<(String, Expr)>,
 }
 
 /// A call of a user-defined function: its arguments (coerced to the declared types, defaults
@@ -150,6 +170,7 @@ impl Expr {
                 right.walk_mut(f);
             }
             Expr::Un(_, a)
+            | Expr::Domain(a, _)
             | Expr::Not(a)
             | Expr::IsNull(a, _)
             | Expr::BoolTest(a, ..)
@@ -202,6 +223,7 @@ impl Expr {
             | Expr::Subscript(a, b) => a.any(f) || b.any(f),
             Expr::ArrayCmp { left, right, .. } => left.any(f) || right.any(f),
             Expr::Un(_, a)
+            | Expr::Domain(a, _)
             | Expr::Not(a)
             | Expr::IsNull(a, _)
             | Expr::BoolTest(a, ..)

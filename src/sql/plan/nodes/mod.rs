@@ -10,7 +10,7 @@ use super::{aggregates, explain, index_path, join, lock_rows, modify};
 use crate::sql::types::{Type, Value};
 
 mod expr;
-pub use expr::{Expr, SqlBody, SubqueryKind, UserBody, UserCall};
+pub use expr::{DomainCoercion, Expr, SqlBody, SubqueryKind, UserBody, UserCall};
 
 /// One output column of a plan.
 #[derive(Debug, Clone)]
