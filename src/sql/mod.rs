@@ -387,10 +387,26 @@ fn analyze_inner(
             let planning_started = std::time::Instant::now();
             let mut planner = planner(params, fmt, mode, tables);
             let plan = match inner {
-                N::SelectStmt(_) => planner.plan_query(inner)?,
+                N::SelectStmt(_) => {
+                    // Without ANALYZE nothing runs: an unpopulated materialized view may be
+                    // read, as PostgreSQL's EXPLAIN-only executor start allows.
+                    planner.scan_unpopulated = !analyze;
+                    planner.plan_query(inner)?
+                }
                 N::InsertStmt(i) => planner.plan_insert(i)?,
                 N::UpdateStmt(u) => planner.plan_update(u)?,
                 N::DeleteStmt(d) => planner.plan_delete(d)?,
+                // EXPLAIN of CREATE TABLE AS / MATERIALIZED VIEW shows its query's plan; nothing
+                // runs, so an unpopulated materialized view may be read.
+                N::CreateTableAsStmt(c) if !analyze => {
+                    let q = c
+                        .query
+                        .as_ref()
+                        .and_then(|q| q.node.as_ref())
+                        .ok_or_else(|| PgError::syntax("CREATE TABLE AS without a query"))?;
+                    planner.scan_unpopulated = true;
+                    planner.plan_query(q)?
+                }
                 _ => {
                     return Err(PgError::feature_not_supported(
                         "EXPLAIN of this statement is not supported yet",

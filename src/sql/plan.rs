@@ -136,6 +136,10 @@ pub struct Planner<'a> {
     /// at Bind, not Parse. With this set, a folding error is kept in `deferred` (and the
     /// expression left unfolded) so that the session can raise it at Bind/EXECUTE.
     pub defer_fold_errors: bool,
+    /// Whether an unpopulated materialized view may be named: where the query will not run
+    /// (EXPLAIN without ANALYZE, CREATE ... WITH NO DATA, a view's definition), as PostgreSQL
+    /// checks scannability only when its executor starts for real.
+    pub scan_unpopulated: bool,
     /// CALL: the location of the procedure's call (`user_func.rs` allows a procedure there and
     /// only there).
     pub call_at: Option<i32>,
@@ -207,6 +211,7 @@ impl<'a> Planner<'a> {
             referenced: Vec::new(),
             allow_params: true,
             defer_fold_errors: false,
+            scan_unpopulated: false,
             call_at: None,
             deferred: None,
             state: PlanState::default(),

@@ -104,6 +104,7 @@ impl Planner<'_> {
         let node = crate::sql::parser::parse_node(&def.query)?;
         // The view's query sees none of the query around it (no outer columns, no CTEs).
         let mut inner = Planner::new(self.params, self.fmt);
+        inner.scan_unpopulated = self.scan_unpopulated;
         inner.expanding = self.expanding.iter().copied().chain([view.oid]).collect();
         inner.tables = self.tables.as_ref().map(|t| TableCx {
             search_path: std::borrow::Cow::Borrowed(&def.search_path),
