@@ -132,6 +132,11 @@ pub fn analyze(
             planner.plan_query(other)?
         }
     };
+    if matview && reads_temporary(planner) {
+        return Err(PgError::feature_not_supported(
+            "materialized views must not use temporary tables or views",
+        ));
+    }
     if matview && crate::sql::plan::has_modifying_ctes(&plan) {
         return Err(PgError::feature_not_supported(
             "materialized views must not use data-modifying statements in WITH",
@@ -143,6 +148,20 @@ pub fn analyze(
         out.matview = Some(Box::new(q.clone()));
     }
     Ok(out)
+}
+
+/// Whether the query just planned read a temporary relation (PostgreSQL refuses one in a
+/// materialized view when it analyzes the statement: the view would outlive it). What it read
+/// is what it locked.
+fn reads_temporary(planner: &Planner<'_>) -> bool {
+    let Some(t) = planner.tables.as_ref() else {
+        return false;
+    };
+    let read: Vec<u32> = t.locks.borrow().iter().map(|(o, _)| *o).collect();
+    !read.is_empty()
+        && t.catalog.visible(&t.snap).iter().any(|r| {
+            r.persistence == crate::catalog::Persistence::Temporary && read.contains(&r.oid)
+        })
 }
 
 fn from_into(

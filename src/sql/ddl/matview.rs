@@ -14,7 +14,7 @@
 //! the new storage empty and the version unpopulated.
 //!
 //! REFRESH CONCURRENTLY keeps the storage and takes EXCLUSIVE, which lets readers through: it
-//! runs the query, refuses new data with duplicate rows (23505, as PostgreSQL's check before
+//! runs the query, refuses new data with duplicate rows (21000, as PostgreSQL's check before
 //! its diff), then compares the new rows with the visible ones by their whole value and
 //! deletes the old rows that are not in the new data and inserts the new ones that are not in
 //! the old, through the engine's doors, in the refreshing transaction. Readers see the old
@@ -34,8 +34,8 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, Rel, TableData, ViewDef, WriteError};
 use crate::sql::exec::{self, EvalCx};
-use crate::sql::plan::modify::{Modify, ModifyKind};
-use crate::sql::plan::{Node, Plan};
+use crate::sql::plan::modify::{Modify, ModifyKind, TableCx};
+use crate::sql::plan::{Node, Plan, Planner};
 use crate::sql::types::{FormatCtx, Type, Value};
 use crate::txn::lock::LockMode;
 
@@ -86,27 +86,13 @@ pub fn analyze(node: &N) -> Option<PgResult<MatViewDdl>> {
 }
 
 /// The definition a materialized view made now in `schema` keeps: its query's text, the
-/// schemas its names resolve in, and what it reads (none of it temporary: the view outlives
-/// the session).
+/// schemas its names resolve in, and what it reads.
 pub(super) fn definition(cx: &mut dyn SessionCtx, schema: &str, query: &N) -> PgResult<ViewDef> {
     let search_path = view::stored_search_path(cx, schema);
     let text = query
         .deparse(Default::default())
         .map_err(|e| PgError::internal(format!("cannot deparse the view's query: {e}")))?;
     let deps = view::dependencies(cx, query, &search_path)?;
-    // What the query read when it was planned, the temporary schema included.
-    let session_path = cx.search_path().join(",");
-    let read = view::dependencies(cx, query, &session_path)?;
-    let snap = cx.catalog_snapshot()?;
-    let temp = cx.instance().catalog.visible(&snap).into_iter().any(|r| {
-        r.persistence == crate::catalog::Persistence::Temporary
-            && read.iter().any(|(o, _)| *o == r.oid)
-    });
-    if temp {
-        return Err(PgError::feature_not_supported(
-            "materialized views must not use temporary tables or views",
-        ));
-    }
     Ok(ViewDef {
         query: text,
         deps,
@@ -298,13 +284,52 @@ fn qualified(r: &Rel) -> String {
 }
 
 /// The materialized view's query planned now, its names resolved where they were when it was
-/// made, its output cast to the view's column types where the tables under it changed.
+/// made, with the privileges of the view's owner (PostgreSQL runs REFRESH as the owner): what
+/// it reads is checked for that role.
 fn defining_query(cx: &mut dyn SessionCtx, mv: &Rel, def: &ViewDef) -> PgResult<Plan> {
     let node = crate::sql::parser::parse_node(&def.query)?;
-    let plan = super::function::with_planner(cx, Some(&def.search_path), |pl| {
-        pl.allow_params = false;
-        pl.plan_query(&node)
-    })?;
+    let snap = cx.catalog_snapshot()?;
+    let owner_super = cx
+        .instance()
+        .catalog
+        .roles
+        .by_oid(mv.owner, &snap)
+        .is_some_and(|r| r.def.superuser);
+    let fmt = cx.fmt().clone();
+    let used = std::cell::Cell::new(false);
+    let locks = Default::default();
+    let perms = crate::sql::privs::Collector::default();
+    let plan = {
+        let tables = TableCx {
+            catalog: &cx.instance().catalog,
+            snap: snap.clone(),
+            database: cx.database(),
+            search_path: std::borrow::Cow::Borrowed(&def.search_path),
+            used: &used,
+            locks: &locks,
+            superuser: owner_super,
+            role: mv.owner,
+            perms: &perms,
+            check_as: None,
+            methods: Default::default(),
+        };
+        let mut params = Vec::new();
+        let mut planner = Planner::new(&mut params, &fmt);
+        planner.tables = Some(tables);
+        planner.allow_params = false;
+        planner.plan_query(&node)?
+    };
+    let who = crate::sql::privs::Who {
+        role: mv.owner,
+        superuser: owner_super,
+        roles: &cx.instance().catalog.roles,
+        snap: &snap,
+    };
+    crate::sql::privs::check(&perms.list(), &who)?;
+    // What the query reads is locked as a query's reads are (ACCESS SHARE).
+    for (oid, mode) in locks.take() {
+        cx.lock_relation(oid, mode, None)?;
+    }
     let live: Vec<&crate::catalog::ColumnDef> = mv.live_columns().map(|(_, c)| c).collect();
     if plan.columns.len() < live.len() {
         return Err(PgError::new(
@@ -359,7 +384,7 @@ fn refresh_concurrently(cx: &mut dyn SessionCtx, mv: &Arc<Rel>, query: &Plan) ->
         e.0 += 1;
         if e.0 == 2 && no_nulls {
             return Err(PgError::new(
-                code::UNIQUE_VIOLATION,
+                code::CARDINALITY_VIOLATION,
                 format!(
                     "new data for materialized view \"{}\" contains duplicate rows without any null columns",
                     mv.name.name

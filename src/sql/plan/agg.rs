@@ -299,6 +299,7 @@ impl Planner<'_> {
                 allow_params: self.allow_params,
                 defer_fold_errors: true,
                 scan_unpopulated: self.scan_unpopulated,
+                defer_exec_checks: self.defer_exec_checks,
                 call_at: None,
                 deferred: None,
                 state: PlanState::default(),

@@ -367,7 +367,7 @@ impl Planner<'_> {
         } else {
             return Ok(());
         };
-        if !self.defer_fold_errors {
+        if !self.defer_fold_errors && !self.defer_exec_checks {
             return Err(err);
         }
         self.deferred.get_or_insert(err);
@@ -387,7 +387,7 @@ impl Planner<'_> {
                     code::WRONG_OBJECT_TYPE,
                     format!("cannot change materialized view \"{}\"", rel.name.name),
                 );
-                if !self.defer_fold_errors {
+                if !self.defer_fold_errors && !self.defer_exec_checks {
                     return Err(err);
                 }
                 self.deferred.get_or_insert(err);
