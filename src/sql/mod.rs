@@ -711,6 +711,24 @@ fn analyze_copy(
         ));
     }
     if let Some(rv) = &c.relation {
+        // A materialized view is copied neither to (its rows come from its query) nor from
+        // (PostgreSQL's BeginCopyTo asks for the query form).
+        let matview = tables
+            .and_then(|t| t.find(&rv.schemaname, &rv.relname))
+            .is_some_and(|r| r.kind == crate::catalog::RelKind::MatView);
+        if matview && c.is_from {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("cannot copy to materialized view \"{}\"", rv.relname),
+            ));
+        }
+        if matview {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("cannot copy from materialized view \"{}\"", rv.relname),
+            )
+            .with_hint("Try the COPY (SELECT ...) TO variant."));
+        }
         let mut planner = planner(params, fmt, mode, tables);
         if c.is_from {
             let target = planner

@@ -51,7 +51,7 @@ pub struct TableCx<'a> {
 }
 
 impl TableCx<'_> {
-    fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
+    pub(crate) fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
         // PostgreSQL's search path leaves out the schemas the role may not use.
         let filter = schema.is_empty() && !self.superuser && self.check_as.is_none();
         let r = engine::find_rel(
