@@ -204,6 +204,8 @@ fn from_into(
 
 /// Creates the table and fills it. Returns the command tag.
 pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
+    // A read-only transaction refuses the statement by its own name, before anything else.
+    cx.writer(c.tag())?;
     let temp = c.persistence == Persistence::Temporary;
     let (schema, _) = super::creation_schema_for(cx, &c.schema, c.location, temp)?;
     if find(cx, &schema, &c.name)?.is_some() {

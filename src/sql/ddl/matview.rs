@@ -156,6 +156,8 @@ fn refresh(
     concurrent: bool,
     skip_data: bool,
 ) -> PgResult<()> {
+    // PostgreSQL refuses the statement in a read-only transaction before anything else.
+    cx.writer("REFRESH MATERIALIZED VIEW")?;
     if concurrent && skip_data {
         return Err(PgError::syntax(
             "CONCURRENTLY and WITH NO DATA options cannot be used together",
@@ -302,7 +304,7 @@ fn defining_query(cx: &mut dyn SessionCtx, mv: &Rel, def: &ViewDef) -> PgResult<
     let plan = {
         let tables = TableCx {
             catalog: &cx.instance().catalog,
-            snap: snap.clone(),
+            snap,
             database: cx.database(),
             search_path: std::borrow::Cow::Borrowed(&def.search_path),
             used: &used,
