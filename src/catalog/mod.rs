@@ -107,6 +107,8 @@ pub enum RelKind {
     Index,
     Sequence,
     View,
+    /// A materialized view: rows stored as a table's, a definition as a view's.
+    MatView,
 }
 
 impl RelKind {
@@ -117,8 +119,38 @@ impl RelKind {
             RelKind::Index => 'i',
             RelKind::Sequence => 'S',
             RelKind::View => 'v',
+            RelKind::MatView => 'm',
         }
     }
+
+    /// Whether the relation stores rows of its own (a table or a materialized view): scanned,
+    /// indexed, vacuumed, analyzed and kept in checkpoint images.
+    pub fn has_rows(self) -> bool {
+        matches!(self, RelKind::Table | RelKind::MatView)
+    }
+}
+
+/// A view's definition (PostgreSQL's `_RETURN` rule): its query as SQL text, analyzed again
+/// wherever the view is used, and what it reads (for DROP ... CASCADE and dependent-object
+/// errors): each relation's OID with the positions of the columns the query names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewDef {
+    pub query: String,
+    pub deps: Vec<(Oid, Vec<usize>)>,
+    /// The schemas its unqualified names were resolved in when it was made (search_path then,
+    /// or the schema CREATE SCHEMA was making): they resolve there again wherever it is used,
+    /// as PostgreSQL's stored parse tree keeps what they named.
+    pub search_path: String,
+}
+
+/// What a materialized view's version holds besides its rows: its definition and whether it
+/// has been populated (pg_class.relispopulated). Kept in the catalog version rather than in the
+/// shared data, so that a RENAME that rewrites the definition keeps the rows, and REFRESH ...
+/// WITH [NO] DATA commits and rolls back with its transaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatView {
+    pub def: ViewDef,
+    pub populated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -256,6 +288,8 @@ pub struct Relation<D> {
     pub column_acls: Vec<(usize, acl::Acl)>,
     /// For an index: the table it indexes (pg_index.indrelid).
     pub table: Option<Oid>,
+    /// For a materialized view: its definition and whether it is populated.
+    pub matview: Option<Box<MatView>>,
     pub data: Arc<D>,
     created: Option<Arc<TxnCell>>,
     created_cid: Cid,
@@ -326,6 +360,7 @@ pub struct NewRelation<D> {
     pub acl: Option<acl::Acl>,
     pub column_acls: Vec<(usize, acl::Acl)>,
     pub table: Option<Oid>,
+    pub matview: Option<Box<MatView>>,
     pub data: Arc<D>,
 }
 
@@ -497,13 +532,14 @@ impl<D> Catalog<D> {
         };
         // A new table or view gets its array type and row type OIDs after its own (as
         // PostgreSQL numbers them); a new version keeps them.
-        let row_type =
-            if matches!(rel.kind, RelKind::Table | RelKind::View) && self.row_type(oid).is_none() {
-                let _array = self.new_oid()?;
-                Some(self.new_oid()?)
-            } else {
-                None
-            };
+        let row_type = if matches!(rel.kind, RelKind::Table | RelKind::View | RelKind::MatView)
+            && self.row_type(oid).is_none()
+        {
+            let _array = self.new_oid()?;
+            Some(self.new_oid()?)
+        } else {
+            None
+        };
         let entry = self.names.entry_sync(rel.name.clone());
         let mut versions = entry.or_default();
         for v in versions.get().iter() {
@@ -540,6 +576,7 @@ impl<D> Catalog<D> {
             acl: rel.acl,
             column_acls: rel.column_acls,
             table: rel.table,
+            matview: rel.matview,
             data: rel.data,
             created: Some(cell.clone()),
             created_cid: cid,
@@ -671,6 +708,7 @@ mod tests {
             column_acls: vec![],
             triggers: vec![],
             table: None,
+            matview: None,
             data: Arc::new(()),
         }
     }

@@ -73,7 +73,7 @@ pub fn catalog_items(
     items.extend(function_items(catalog, snap, databases));
     items.extend(type_items(catalog, snap, databases));
     items.extend(extension_items(catalog, snap, databases));
-    rels.retain(|r| r.kind == RelKind::Table);
+    rels.retain(|r| r.kind.has_rows());
     (items, rels)
 }
 
@@ -358,5 +358,6 @@ fn relation_image(catalog: &SqlCatalog, rel: &Rel, fresh_sequences: bool) -> Rel
                 s.state()
             },
         }),
+        matview: rel.matview.clone(),
     }
 }

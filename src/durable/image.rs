@@ -99,6 +99,8 @@ pub struct RelationImage {
     pub storage: Oid,
     pub view: Option<ViewImage>,
     pub sequence: Option<SequenceImage>,
+    /// A materialized view's definition and populated flag (its rows are a table's).
+    pub matview: Option<Box<crate::catalog::MatView>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

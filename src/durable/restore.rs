@@ -437,11 +437,14 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
             Item::Relation(img) => {
                 let d = relation_data(&img, &data, &mut storages, &sequences, keep_unlogged)
                     .map_err(failed)?;
-                if matches!(img.kind, RelKind::Table | RelKind::Sequence) && img.storage != img.oid
+                if matches!(
+                    img.kind,
+                    RelKind::Table | RelKind::MatView | RelKind::Sequence
+                ) && img.storage != img.oid
                 {
                     d.set_storage(img.storage);
                 }
-                if img.kind == RelKind::Table && !img.indexes.is_empty() {
+                if img.kind.has_rows() && !img.indexes.is_empty() {
                     indexes.push((d.clone(), img.columns.clone(), img.indexes.clone()));
                 }
                 data.insert(img.oid, d.clone());
@@ -463,6 +466,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     column_acls: img.column_acls,
                     triggers: img.triggers,
                     table: img.table,
+                    matview: img.matview,
                     data: d,
                 };
                 catalog
@@ -532,7 +536,7 @@ fn relation_data(
     keep_unlogged: bool,
 ) -> Result<Arc<TableData>, String> {
     Ok(match img.kind {
-        RelKind::Table => {
+        RelKind::Table | RelKind::MatView => {
             let kept = storages.remove(&img.storage);
             match kept {
                 Some(d) if img.persistence != Persistence::Unlogged || keep_unlogged => d,

@@ -27,7 +27,8 @@
 //!    read (`fetch_sub`, in `round`), so changes counted while it vacuums carry to the next round.
 //! 2. One horizon per round, computed before any table is visited (`txns.horizon()`): nothing
 //!    a snapshot that was in use at the start of the round can see is removed.
-//! 3. Only tables are vacuumed (`RelKind::Table`); views and sequences have no row versions.
+//! 3. Only tables and materialized views are vacuumed (`RelKind::has_rows`); views and
+//!    sequences have no row versions.
 //! 4. The allocator is asked to give memory back only after a round that removed something
 //!    (row versions or catalog versions).
 //!
@@ -48,7 +49,6 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use crate::catalog::RelKind;
 use crate::instance::Instance;
 use crate::sql::engine;
 use crate::txn::Snapshot;
@@ -102,7 +102,7 @@ pub fn round(instance: &Instance) -> usize {
     let mut vacuumed = 0;
     let mut freed = false;
     for rel in instance.catalog.visible(&snap) {
-        if rel.kind != RelKind::Table {
+        if !rel.kind.has_rows() {
             continue;
         }
         maybe_analyze(&rel, &snap);

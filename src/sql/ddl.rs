@@ -37,6 +37,7 @@ pub mod extension;
 pub mod function;
 pub mod grant;
 pub mod like;
+pub mod matview;
 pub mod role;
 pub mod schema;
 pub mod trigger;
@@ -163,6 +164,9 @@ pub struct CreateTable {
     /// Column descriptions to set once the table exists: (column, text) (LIKE INCLUDING
     /// COMMENTS).
     pub comments: Vec<(String, String)>,
+    /// CREATE MATERIALIZED VIEW (through create_as.rs): the relation is one, with this
+    /// definition.
+    pub matview: Option<Box<crate::catalog::MatView>>,
 }
 
 pub use crate::sql::context::OnCommit;
@@ -210,6 +214,8 @@ pub enum Ddl {
     Owner(Box<grant::OwnerTo>),
     /// CREATE / DROP VIEW (view.rs).
     View(view::ViewDdl),
+    /// REFRESH / DROP MATERIALIZED VIEW (matview.rs).
+    MatView(matview::MatViewDdl),
     /// COMMENT ON (comment.rs).
     Comment(comment::Comment),
     /// LOCK TABLE: the tables, the mode, NOWAIT.
@@ -242,7 +248,7 @@ impl Ddl {
     pub fn tag(&self) -> &'static str {
         match self {
             Ddl::CreateTable(_) => "CREATE TABLE",
-            Ddl::CreateTableAs(_) => "CREATE TABLE AS",
+            Ddl::CreateTableAs(c) => c.tag(),
             Ddl::DropTables { .. } => "DROP TABLE",
             Ddl::CreateIndex { .. } => "CREATE INDEX",
             Ddl::DropIndexes { .. } => "DROP INDEX",
@@ -260,6 +266,7 @@ impl Ddl {
                 }
             }
             Ddl::View(v) => v.tag(),
+            Ddl::MatView(m) => m.tag(),
             Ddl::Comment(_) => "COMMENT",
             Ddl::Function(f) => f.tag(),
             Ddl::Trigger(t) => t.tag(),
@@ -372,6 +379,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     }
     if let Some(v) = view::analyze(node) {
         return Some(v.map(Ddl::View));
+    }
+    if let Some(m) = matview::analyze(node) {
+        return Some(m.map(Ddl::MatView));
     }
     if let Some(c) = comment::analyze(node) {
         return Some(c.map(Ddl::Comment));
@@ -805,6 +815,7 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         on_commit: on_commit(c.oncommit),
         likes,
         comments: Vec::new(),
+        matview: None,
     }))
 }
 
@@ -1079,12 +1090,8 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::DropIndexes { names, if_exists } => {
             for (schema, name) in names {
                 let found = find_locked(cx, schema, name, LockMode::AccessExclusive)?;
-                if found.as_ref().is_some_and(|r| r.kind == RelKind::Table) {
-                    return Err(PgError::new(
-                        code::WRONG_OBJECT_TYPE,
-                        format!("\"{name}\" is not an index"),
-                    )
-                    .with_hint("Use DROP TABLE to remove a table."));
+                if let Some(r) = found.as_ref().filter(|r| r.kind.has_rows()) {
+                    return Err(view::wrong_kind(name, r.kind, "an index", "INDEX"));
                 }
                 let Some(ir) = found.filter(|r| r.kind == RelKind::Index) else {
                     if *if_exists {
@@ -1138,7 +1145,11 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             key,
             if_not_exists,
         } => {
-            let t = table_locked(cx, &table.0, &table.1, LockMode::Share)?;
+            // An index may be made on a materialized view as on a table.
+            let t = match find_locked(cx, &table.0, &table.1, LockMode::Share)? {
+                Some(r) if r.kind == RelKind::MatView => r,
+                _ => table_locked(cx, &table.0, &table.1, LockMode::Share)?,
+            };
             grant::check_owner(cx, &t)?;
             if key.hash {
                 let width = key
@@ -1196,6 +1207,13 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         format!("relation \"{name}\" does not exist"),
                     ));
                 };
+                if r.kind == RelKind::MatView {
+                    return Err(PgError::new(
+                        code::WRONG_OBJECT_TYPE,
+                        format!("cannot lock relation \"{name}\""),
+                    )
+                    .with_detail("This operation is not supported for materialized views."));
+                }
                 if !matches!(r.kind, RelKind::Table | RelKind::View) {
                     return Err(PgError::new(
                         code::WRONG_OBJECT_TYPE,
@@ -1212,6 +1230,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Alter(a) => alter::execute(a, cx)?,
         Ddl::Schema(s) => schema::execute(s, cx)?,
         Ddl::View(v) => view::execute(v, cx)?,
+        Ddl::MatView(m) => matview::execute(m, cx)?,
         Ddl::Vacuum {
             tables,
             vacuum,
@@ -1226,7 +1245,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         .catalog
                         .visible(&snap)
                         .into_iter()
-                        .filter(|r| r.kind == RelKind::Table && r.name.database == db),
+                        .filter(|r| r.kind.has_rows() && r.name.database == db),
                 );
             }
             for (schema, name) in tables {
@@ -1243,7 +1262,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             if *vacuum {
                 let txns = &cx.instance().txns;
                 let (horizon, now) = (txns.horizon(), txns.visible());
-                for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+                for r in rels.iter().filter(|r| r.kind.has_rows()) {
                     // As PostgreSQL's VACUUM resets the table's counts of changes: the
                     // background vacuum has nothing left to do for them (after a bulk load
                     // it would otherwise scan the table again, beside the next statement).
@@ -1261,7 +1280,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             }
             if *analyze {
                 let snap = cx.snapshot()?;
-                for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+                for r in rels.iter().filter(|r| r.kind.has_rows()) {
                     engine::analyze_table(r, &snap, false);
                 }
             }
@@ -1347,6 +1366,7 @@ fn replace_with_data(
         column_acls: t.column_acls.clone(),
         triggers: t.triggers.clone(),
         table: t.table,
+        matview: t.matview.clone(),
         data,
     };
     f(&mut n);

@@ -233,17 +233,15 @@ impl Key {
     }
 }
 
-/// A view's definition (PostgreSQL's `_RETURN` rule): its query as SQL text, analyzed again
-/// wherever the view is used, and what it reads (for DROP ... CASCADE and dependent-object
-/// errors): each relation's OID with the positions of the columns the query names.
-#[derive(Debug, Clone)]
-pub struct ViewDef {
-    pub query: String,
-    pub deps: Vec<(Oid, Vec<usize>)>,
-    /// The schemas its unqualified names were resolved in when it was made (search_path then,
-    /// or the schema CREATE SCHEMA was making): they resolve there again wherever it is used,
-    /// as PostgreSQL's stored parse tree keeps what they named.
-    pub search_path: String,
+pub use crate::catalog::ViewDef;
+
+/// The definition of a view or materialized view (None for other relations): a view keeps
+/// it in its data, a materialized view in its catalog version (`catalog::MatView`).
+pub fn view_def(rel: &Rel) -> Option<&ViewDef> {
+    match &rel.matview {
+        Some(m) => Some(&m.def),
+        None => rel.data.view.as_ref(),
+    }
 }
 
 /// The data of one table, shared by every version of its catalog entry. Rows are stored
@@ -825,6 +823,7 @@ mod tests {
                     column_acls: vec![],
                     triggers: vec![],
                     table: None,
+                    matview: None,
                     data: Arc::new(TableData::new()),
                 },
                 &snap,

@@ -387,10 +387,26 @@ fn analyze_inner(
             let planning_started = std::time::Instant::now();
             let mut planner = planner(params, fmt, mode, tables);
             let plan = match inner {
-                N::SelectStmt(_) => planner.plan_query(inner)?,
+                N::SelectStmt(_) => {
+                    // Without ANALYZE nothing runs: an unpopulated materialized view may be
+                    // read, as PostgreSQL's EXPLAIN-only executor start allows.
+                    planner.scan_unpopulated = !analyze;
+                    planner.plan_query(inner)?
+                }
                 N::InsertStmt(i) => planner.plan_insert(i)?,
                 N::UpdateStmt(u) => planner.plan_update(u)?,
                 N::DeleteStmt(d) => planner.plan_delete(d)?,
+                // EXPLAIN of CREATE TABLE AS / MATERIALIZED VIEW shows its query's plan; nothing
+                // runs, so an unpopulated materialized view may be read.
+                N::CreateTableAsStmt(c) if !analyze => {
+                    let q = c
+                        .query
+                        .as_ref()
+                        .and_then(|q| q.node.as_ref())
+                        .ok_or_else(|| PgError::syntax("CREATE TABLE AS without a query"))?;
+                    planner.scan_unpopulated = true;
+                    planner.plan_query(q)?
+                }
                 _ => {
                     return Err(PgError::feature_not_supported(
                         "EXPLAIN of this statement is not supported yet",
@@ -695,6 +711,24 @@ fn analyze_copy(
         ));
     }
     if let Some(rv) = &c.relation {
+        // A materialized view is copied neither to (its rows come from its query) nor from
+        // (PostgreSQL's BeginCopyTo asks for the query form).
+        let matview = tables
+            .and_then(|t| t.find(&rv.schemaname, &rv.relname))
+            .is_some_and(|r| r.kind == crate::catalog::RelKind::MatView);
+        if matview && c.is_from {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("cannot copy to materialized view \"{}\"", rv.relname),
+            ));
+        }
+        if matview {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("cannot copy from materialized view \"{}\"", rv.relname),
+            )
+            .with_hint("Try the COPY (SELECT ...) TO variant."));
+        }
         let mut planner = planner(params, fmt, mode, tables);
         if c.is_from {
             let target = planner

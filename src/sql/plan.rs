@@ -137,6 +137,14 @@ pub struct Planner<'a> {
     /// at Bind, not Parse. With this set, a folding error is kept in `deferred` (and the
     /// expression left unfolded) so that the session can raise it at Bind/EXECUTE.
     pub defer_fold_errors: bool,
+    /// Whether an unpopulated materialized view may be named: where the query will not run
+    /// (EXPLAIN without ANALYZE, CREATE ... WITH NO DATA, a view's definition), as PostgreSQL
+    /// checks scannability only when its executor starts for real.
+    pub scan_unpopulated: bool,
+    /// Whether the checks PostgreSQL's executor start makes (a materialized view scanned
+    /// unpopulated, or changed) are kept in `deferred` rather than raised: set for a view's
+    /// query planned inside a statement that defers its folding errors.
+    pub defer_exec_checks: bool,
     /// CALL: the location of the procedure's call (`user_func.rs` allows a procedure there and
     /// only there).
     pub call_at: Option<i32>,
@@ -208,6 +216,8 @@ impl<'a> Planner<'a> {
             referenced: Vec::new(),
             allow_params: true,
             defer_fold_errors: false,
+            scan_unpopulated: false,
+            defer_exec_checks: false,
             call_at: None,
             deferred: None,
             state: PlanState::default(),

@@ -326,6 +326,7 @@ pub fn rel_kind_word(kind: RelKind) -> &'static str {
         RelKind::View => "view",
         RelKind::Index => "index",
         RelKind::Table => "table",
+        RelKind::MatView => "materialized view",
     }
 }
 

@@ -105,6 +105,11 @@ CREATE TRIGGER audit_b BEFORE INSERT OR UPDATE OF a ON audited FOR EACH ROW WHEN
 CREATE TRIGGER audit_s AFTER DELETE ON audited EXECUTE FUNCTION audit_fn();
 CREATE TRIGGER audit_off AFTER INSERT ON audited FOR EACH ROW EXECUTE FUNCTION audit_fn();
 ALTER TABLE audited DISABLE TRIGGER audit_off;
+CREATE MATERIALIZED VIEW priced AS SELECT id, name, price FROM items WHERE price > 0;
+CREATE UNIQUE INDEX priced_id ON priced (id);
+CREATE MATERIALIZED VIEW extra.later_mv (n) AS SELECT count(*) FROM items WITH NO DATA;
+COMMENT ON MATERIALIZED VIEW priced IS 'for sale';
+GRANT SELECT ON priced TO pm_reader;
 """
 
 # (command, whether its output shows sizes)
@@ -198,6 +203,13 @@ COMMANDS = [
     (r"\dA", False),
     (r"\dE", False),
     (r"\dm", False),
+    (r"\dm+", True),
+    (r"\dm extra.*", False),
+    (r"\d priced", False),
+    (r"\d+ priced", False),
+    (r"\d extra.later_mv", False),
+    (r"\d+ extra.later_mv", False),
+    (r"\dp priced", False),
     (r"\dP", False),
     (r"\dO", False),
     (r"\dX", False),

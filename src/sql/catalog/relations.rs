@@ -821,6 +821,19 @@ pub(super) const RELATIONS: &[Relation] = &[
         ],
     },
     Relation {
+        name: "pg_matviews",
+        oid: 12038,
+        columns: &[
+            ("schemaname", 19),
+            ("matviewname", 19),
+            ("matviewowner", 19),
+            ("tablespace", 19),
+            ("hasindexes", 16),
+            ("ispopulated", 16),
+            ("definition", 25),
+        ],
+    },
+    Relation {
         name: "pg_tables",
         oid: 12033,
         columns: &[

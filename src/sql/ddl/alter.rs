@@ -148,6 +148,7 @@ fn tag_of(objtype: i32) -> &'static str {
     match ObjectType::try_from(objtype) {
         Ok(ObjectType::ObjectIndex) => "ALTER INDEX",
         Ok(ObjectType::ObjectView) => "ALTER VIEW",
+        Ok(ObjectType::ObjectMatview) => "ALTER MATERIALIZED VIEW",
         _ => "ALTER TABLE",
     }
 }
@@ -183,9 +184,10 @@ pub fn analyze(node: &N) -> Option<PgResult<Alter>> {
         }
         N::RenameStmt(r) => {
             let what = match ObjectType::try_from(r.rename_type).ok()? {
-                ObjectType::ObjectTable | ObjectType::ObjectIndex | ObjectType::ObjectView => {
-                    RenameWhat::Relation
-                }
+                ObjectType::ObjectTable
+                | ObjectType::ObjectIndex
+                | ObjectType::ObjectView
+                | ObjectType::ObjectMatview => RenameWhat::Relation,
                 ObjectType::ObjectColumn => RenameWhat::Column(r.subname.clone()),
                 ObjectType::ObjectTabconstraint => RenameWhat::Constraint(r.subname.clone()),
                 _ => return None,
@@ -204,7 +206,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Alter>> {
         }
         N::AlterObjectSchemaStmt(s) => {
             match ObjectType::try_from(s.object_type).ok()? {
-                ObjectType::ObjectTable | ObjectType::ObjectView => {}
+                ObjectType::ObjectTable | ObjectType::ObjectView | ObjectType::ObjectMatview => {}
                 _ => return None,
             }
             Some(Ok(Alter::SetSchema {
@@ -405,11 +407,12 @@ pub fn execute(a: &Alter, cx: &mut dyn SessionCtx) -> PgResult<()> {
             what,
             new_name,
             if_exists,
-            ..
+            tag,
         } => {
             let Some(r) = relation(cx, rel, *if_exists)? else {
                 return Ok(());
             };
+            check_matview(&r, tag)?;
             match what {
                 RenameWhat::Relation => rename_relation(cx, &r, new_name),
                 RenameWhat::Column(old) => rename_column(cx, &r, old, new_name),
@@ -420,14 +423,27 @@ pub fn execute(a: &Alter, cx: &mut dyn SessionCtx) -> PgResult<()> {
             rel,
             schema,
             if_exists,
-            ..
+            tag,
         } => {
             let Some(r) = relation(cx, rel, *if_exists)? else {
                 return Ok(());
             };
+            check_matview(&r, tag)?;
             set_schema(cx, &r, schema)
         }
     }
+}
+
+/// ALTER MATERIALIZED VIEW names a materialized view (the other ALTERs accept each other's
+/// relations, as PostgreSQL's do).
+fn check_matview(r: &Rel, tag: &str) -> PgResult<()> {
+    if tag == "ALTER MATERIALIZED VIEW" && r.kind != RelKind::MatView {
+        return Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!("\"{}\" is not a materialized view", r.name.name),
+        ));
+    }
+    Ok(())
 }
 
 /// The relation an ALTER names, locked ACCESS EXCLUSIVE (as PostgreSQL locks for the forms
@@ -1130,6 +1146,7 @@ fn move_relation(
         column_acls: r.column_acls.clone(),
         triggers: r.triggers.clone(),
         table: r.table,
+        matview: r.matview.clone(),
         data: r.data.clone(),
     };
     let catalog = &cx.instance().catalog;
@@ -1246,7 +1263,7 @@ fn set_schema(cx: &mut dyn SessionCtx, r: &Arc<Rel>, schema: &str) -> PgResult<(
         name.schema = schema.to_string();
         move_relation(cx, &m, name)?;
     }
-    Ok(())
+    super::view::follow_set_schema(cx, r.oid, &r.name.name, schema)
 }
 
 #[cfg(test)]

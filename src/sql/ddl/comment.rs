@@ -84,6 +84,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Comment>> {
     let target = match ty {
         Some(ObjectType::ObjectTable) => rel(RelKind::Table, list),
         Some(ObjectType::ObjectView) => rel(RelKind::View, list),
+        Some(ObjectType::ObjectMatview) => rel(RelKind::MatView, list),
         Some(ObjectType::ObjectSequence) => rel(RelKind::Sequence, list),
         Some(ObjectType::ObjectIndex) => rel(RelKind::Index, list),
         Some(ObjectType::ObjectColumn) | Some(ObjectType::ObjectTabconstraint) => {
@@ -153,6 +154,7 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
                     RelKind::View => "a view",
                     RelKind::Sequence => "a sequence",
                     RelKind::Index => "an index",
+                    RelKind::MatView => "a materialized view",
                 };
                 return Err(not_a(&r.name.name, what));
             }

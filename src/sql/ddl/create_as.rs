@@ -6,13 +6,16 @@
 //! rows through the same `Modify` operator as INSERT, in the same command. The command tag is
 //! `SELECT n`, as PostgreSQL's; `CREATE TABLE AS` when no query ran (WITH NO DATA, or IF NOT
 //! EXISTS with the table there).
+//!
+//! CREATE MATERIALIZED VIEW is the same statement made a relation of kind MatView that keeps
+//! its query as its definition (`matview.rs`): its rows go in through the same door.
 
 use std::borrow::Cow;
 
 use pg_query::protobuf::{self, node::Node as N};
 
 use super::{already_exists, find, notice, CreateTable, NewColumn};
-use crate::catalog::Persistence;
+use crate::catalog::{MatView, Persistence};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::exec;
@@ -39,6 +42,18 @@ pub struct CreateTableAs {
     pub deferred: Option<PgError>,
     /// Where the table's name stands in the statement, for error positions.
     pub location: i32,
+    /// CREATE MATERIALIZED VIEW: its query as written, kept as the definition REFRESH runs.
+    pub matview: Option<Box<N>>,
+}
+
+impl CreateTableAs {
+    /// The command tag when no rows were counted (WITH NO DATA, IF NOT EXISTS skipped).
+    pub fn tag(&self) -> &'static str {
+        match self.matview {
+            Some(_) => "CREATE MATERIALIZED VIEW",
+            None => "CREATE TABLE AS",
+        }
+    }
 }
 
 /// The SELECT INTO clause of a query, if it has one: on the statement, or on the leftmost
@@ -88,15 +103,16 @@ pub fn analyze(
     c: &protobuf::CreateTableAsStmt,
     planner: &mut Planner<'_>,
 ) -> PgResult<CreateTableAs> {
-    if c.objtype != protobuf::ObjectType::ObjectTable as i32 {
-        return Err(PgError::feature_not_supported(
-            "materialized views are not supported yet",
-        ));
-    }
+    let matview = c.objtype == protobuf::ObjectType::ObjectMatview as i32;
     let into = c
         .into
         .as_deref()
         .ok_or_else(|| PgError::syntax("CREATE TABLE AS without a table"))?;
+    if matview && into.rel.as_ref().is_some_and(|r| r.relpersistence == "u") {
+        return Err(PgError::feature_not_supported(
+            "materialized views cannot be unlogged",
+        ));
+    }
     let q = c
         .query
         .as_ref()
@@ -110,12 +126,42 @@ pub fn analyze(
         }
         other => {
             planner.defer_fold_errors = true;
+            // A materialized view made WITH NO DATA does not run its query (PostgreSQL does
+            // not plan it), so what it reads may be unpopulated too.
+            planner.scan_unpopulated = matview && into.skip_data;
             planner.plan_query(other)?
         }
     };
+    if matview && reads_temporary(planner) {
+        return Err(PgError::feature_not_supported(
+            "materialized views must not use temporary tables or views",
+        ));
+    }
+    if matview && crate::sql::plan::has_modifying_ctes(&plan) {
+        return Err(PgError::feature_not_supported(
+            "materialized views must not use data-modifying statements in WITH",
+        ));
+    }
     let mut out = from_into(into, c.if_not_exists, plan, !into.skip_data)?;
     out.deferred = planner.deferred.take();
+    if matview {
+        out.matview = Some(Box::new(q.clone()));
+    }
     Ok(out)
+}
+
+/// Whether the query just planned read a temporary relation (PostgreSQL refuses one in a
+/// materialized view when it analyzes the statement: the view would outlive it). What it read
+/// is what it locked.
+fn reads_temporary(planner: &Planner<'_>) -> bool {
+    let Some(t) = planner.tables.as_ref() else {
+        return false;
+    };
+    let read: Vec<u32> = t.locks.borrow().iter().map(|(o, _)| *o).collect();
+    !read.is_empty()
+        && t.catalog.visible(&t.snap).iter().any(|r| {
+            r.persistence == crate::catalog::Persistence::Temporary && read.contains(&r.oid)
+        })
 }
 
 fn from_into(
@@ -152,11 +198,14 @@ fn from_into(
         with_data,
         deferred: None,
         location: rv.location,
+        matview: None,
     })
 }
 
 /// Creates the table and fills it. Returns the command tag.
 pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'static, str>> {
+    // A read-only transaction refuses the statement by its own name, before anything else.
+    cx.writer(c.tag())?;
     let temp = c.persistence == Persistence::Temporary;
     let (schema, _) = super::creation_schema_for(cx, &c.schema, c.location, temp)?;
     if find(cx, &schema, &c.name)?.is_some() {
@@ -165,11 +214,16 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
                 format!("relation \"{}\" already exists, skipping", c.name),
                 code::DUPLICATE_TABLE,
             ));
-            return Ok("CREATE TABLE AS".into());
+            return Ok(c.tag().into());
         }
         return Err(already_exists(&c.name));
     }
-    if let Some(e) = &c.deferred {
+    // A materialized view made WITH NO DATA never runs its query: its errors wait for REFRESH.
+    if let Some(e) = c
+        .deferred
+        .as_ref()
+        .filter(|_| c.with_data || c.matview.is_none())
+    {
         return Err(e.clone());
     }
     if c.names.len() > c.query.columns.len() {
@@ -194,6 +248,13 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             }
         })
         .collect();
+    let matview = match &c.matview {
+        Some(q) => Some(Box::new(MatView {
+            def: super::matview::definition(cx, &schema, q)?,
+            populated: c.with_data,
+        })),
+        None => None,
+    };
     super::create_table::create_table(
         &CreateTable {
             schema: schema.clone(),
@@ -209,11 +270,12 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             on_commit: c.on_commit,
             likes: Vec::new(),
             comments: Vec::new(),
+            matview,
         },
         cx,
     )?;
     if !c.with_data {
-        return Ok("CREATE TABLE AS".into());
+        return Ok(c.tag().into());
     }
     let rel = find(cx, &schema, &c.name)?
         .ok_or_else(|| PgError::internal("table created by CREATE TABLE AS not found"))?;

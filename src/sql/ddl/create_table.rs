@@ -213,7 +213,10 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
     let snap = cx.catalog_snapshot()?;
     let rel = NewRelation {
         name: qual(cx, &schema, &ct.name),
-        kind: RelKind::Table,
+        kind: match ct.matview {
+            Some(_) => RelKind::MatView,
+            None => RelKind::Table,
+        },
         persistence,
         columns,
         indexes: indexes.clone(),
@@ -223,6 +226,7 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
         column_acls: vec![],
         triggers: vec![],
         table: None,
+        matview: ct.matview.clone(),
         data: Arc::new(TableData::new()),
     };
     let t = cx

@@ -331,6 +331,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
             let kind = match ObjectType::try_from(a.objtype).ok()? {
                 ObjectType::ObjectTable => None,
                 ObjectType::ObjectView => Some((RelKind::View, "view")),
+                ObjectType::ObjectMatview => Some((RelKind::MatView, "materialized view")),
                 ObjectType::ObjectSequence => Some((RelKind::Sequence, "sequence")),
                 ObjectType::ObjectIndex => Some((RelKind::Index, "index")),
                 _ => return None,
@@ -347,6 +348,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 tag: match kind {
                     None => "ALTER TABLE",
                     Some((RelKind::View, _)) => "ALTER VIEW",
+                    Some((RelKind::MatView, _)) => "ALTER MATERIALIZED VIEW",
                     Some((RelKind::Sequence, _)) => "ALTER SEQUENCE",
                     Some(_) => "ALTER INDEX",
                 },
@@ -507,7 +509,7 @@ pub fn execute(g: &Grant, cx: &mut dyn SessionCtx) -> PgResult<()> {
         }
         check_schema(cx, s, acl::USAGE)?;
         let want = |k: RelKind| match g.objtype {
-            ObjType::Table => matches!(k, RelKind::Table | RelKind::View),
+            ObjType::Table => matches!(k, RelKind::Table | RelKind::View | RelKind::MatView),
             ObjType::Sequence => k == RelKind::Sequence,
             ObjType::Schema | ObjType::Database => false,
         };

@@ -241,6 +241,7 @@ pub(super) fn create_index_relations(
             column_acls: vec![],
             triggers: vec![],
             table: Some(table.oid),
+            matview: None,
             data: table.data.clone(),
         };
         cx.instance()

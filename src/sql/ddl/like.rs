@@ -70,7 +70,7 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                 PgError::new(code::UNDEFINED_TABLE, what)
                     .at((like.location >= 0).then(|| like.location as u32 + 1))
             })?;
-        if !matches!(src.kind, RelKind::Table | RelKind::View) {
+        if !matches!(src.kind, RelKind::Table | RelKind::View | RelKind::MatView) {
             let what = if src.kind == RelKind::Index {
                 "indexes"
             } else {

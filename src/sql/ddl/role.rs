@@ -824,6 +824,7 @@ fn owned_objects(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Vec<String>> {
             RelKind::Sequence => "sequence",
             RelKind::View => "view",
             RelKind::Index => "index",
+            RelKind::MatView => "materialized view",
         };
         let name = if r.name.schema == "public" {
             r.name.name.clone()

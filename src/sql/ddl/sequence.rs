@@ -545,6 +545,7 @@ fn create_relation(
         column_acls: vec![],
         triggers: vec![],
         table: None,
+        matview: None,
         data: Arc::new(TableData::of_sequence(seq)),
     };
     cx.instance()

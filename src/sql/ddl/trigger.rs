@@ -546,6 +546,7 @@ fn kind_word(k: RelKind) -> &'static str {
     match k {
         RelKind::Index => "indexes",
         RelKind::Sequence => "sequences",
+        RelKind::MatView => "materialized views",
         _ => "this relation kind",
     }
 }

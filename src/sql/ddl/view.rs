@@ -73,7 +73,12 @@ fn lock_reads(
     ancestors: &mut Vec<Oid>,
 ) -> PgResult<()> {
     crate::stack::check()?;
-    let Some(def) = view.data.view.as_ref() else {
+    let Some(def) = view
+        .data
+        .view
+        .as_ref()
+        .filter(|_| view.kind == RelKind::View)
+    else {
         return Ok(());
     };
     for (oid, _) in &def.deps {
@@ -213,6 +218,7 @@ pub fn wrong_kind(name: &str, kind: RelKind, expected: &str, _stmt: &str) -> PgE
         RelKind::Index => "Use DROP INDEX to remove an index.",
         RelKind::View => "Use DROP VIEW to remove a view.",
         RelKind::Sequence => "Use DROP SEQUENCE to remove a sequence.",
+        RelKind::MatView => "Use DROP MATERIALIZED VIEW to remove a materialized view.",
     };
     PgError::new(
         code::WRONG_OBJECT_TYPE,
@@ -234,14 +240,7 @@ pub fn create_view(
     path: Option<String>,
 ) -> PgResult<()> {
     let schema = creation_schema(cx, schema, location)?;
-    // A view outside the temporary schema does not look in it: other sessions use the view.
-    let search_path = path.unwrap_or_else(|| {
-        cx.search_path()
-            .into_iter()
-            .filter(|s| !engine::is_temp_schema(s) || engine::is_temp_schema(&schema))
-            .collect::<Vec<_>>()
-            .join(",")
-    });
+    let search_path = path.unwrap_or_else(|| stored_search_path(cx, &schema));
     let text = query
         .deparse(Default::default())
         .map_err(|e| PgError::internal(format!("cannot deparse the view's query: {e}")))?;
@@ -268,6 +267,8 @@ pub fn create_view(
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);
         planner.tables = Some(tables);
+        // A view may read a materialized view not populated yet; its readers cannot.
+        planner.scan_unpopulated = true;
         planner.plan_query(query)?
     };
     if crate::sql::plan::has_modifying_ctes(&plan) {
@@ -346,6 +347,7 @@ pub fn create_view(
         column_acls: vec![],
         triggers: vec![],
         table: None,
+        matview: None,
         data,
     };
     cx.instance()
@@ -353,6 +355,17 @@ pub fn create_view(
         .create(None, rel, &snap, &cell, cid)
         .map_err(|e| catalog_error(e, name))?;
     Ok(())
+}
+
+/// The search_path a view or materialized view made now in `schema` keeps for its names: the
+/// session's, without the temporary schema unless the view is made there (other sessions use
+/// the view).
+pub(super) fn stored_search_path(cx: &mut dyn SessionCtx, schema: &str) -> String {
+    cx.search_path()
+        .into_iter()
+        .filter(|s| !engine::is_temp_schema(s) || engine::is_temp_schema(schema))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// CREATE OR REPLACE VIEW keeps the old columns (names and types, in order) and may add more.
@@ -394,7 +407,7 @@ fn check_replacement(old: &Rel, new: &[ColumnDef]) -> PgResult<()> {
 
 /// The relations a view's query names, each with the positions of its columns the query
 /// mentions by name (all of them where the query has a `*`).
-fn dependencies(
+pub(super) fn dependencies(
     cx: &mut dyn SessionCtx,
     query: &N,
     path: &str,
@@ -443,17 +456,16 @@ fn dependencies(
         .collect())
 }
 
-/// Every view of the session's database, as the catalog snapshot sees it, in OID order.
+/// Every view and materialized view of the session's database, as the catalog snapshot sees
+/// it, in OID order.
 fn all_views(cx: &mut dyn SessionCtx) -> PgResult<Vec<Arc<Rel>>> {
     let mut rels = crate::sql::context::database_relations(cx)?;
-    rels.retain(|r| r.kind == RelKind::View);
+    rels.retain(|r| matches!(r.kind, RelKind::View | RelKind::MatView));
     Ok(rels)
 }
 
 fn reads(view: &Rel, oid: Oid) -> Option<&[usize]> {
-    view.data
-        .view
-        .as_ref()?
+    engine::view_def(view)?
         .deps
         .iter()
         .find(|(o, _)| *o == oid)
@@ -466,6 +478,7 @@ fn kind_word(kind: RelKind) -> &'static str {
         RelKind::Index => "index",
         RelKind::View => "view",
         RelKind::Sequence => "sequence",
+        RelKind::MatView => "materialized view",
     }
 }
 
@@ -638,16 +651,76 @@ pub fn follow_rename(
     old: &str,
     new: &str,
 ) -> PgResult<()> {
+    rewrite_readers(cx, oid, column, |q| {
+        Ok(super::alter::rename_in_query(q, old, new))
+    })
+}
+
+/// Rewrites the views that name relation `oid` (called `name`) without a schema so that they
+/// name it in `schema`, where ALTER ... SET SCHEMA moves it (PostgreSQL's stored parse tree
+/// follows the OID; the text must say where it went).
+pub fn follow_set_schema(
+    cx: &mut dyn SessionCtx,
+    oid: Oid,
+    name: &str,
+    schema: &str,
+) -> PgResult<()> {
+    use crate::sql::quote::quote_ident;
+    rewrite_readers(cx, oid, None, |q| {
+        let tree = crate::sql::parser::parse_tree(q)?;
+        let mut at: Vec<usize> = tree
+            .nodes()
+            .into_iter()
+            .filter_map(|(n, _, _, _)| match n {
+                pg_query::NodeRef::RangeVar(rv)
+                    if rv.relname == name && rv.schemaname.is_empty() && rv.location >= 0 =>
+                {
+                    Some(rv.location as usize)
+                }
+                _ => None,
+            })
+            .collect();
+        at.sort_unstable();
+        let mut out = q.to_string();
+        for p in at.into_iter().rev() {
+            if out.is_char_boundary(p) {
+                out.insert_str(p, &format!("{}.", quote_ident(schema)));
+            }
+        }
+        Ok(out)
+    })
+}
+
+/// Gives the views and materialized views that read relation `oid` (its column `column`, if
+/// given) the query text `f` makes of theirs.
+fn rewrite_readers(
+    cx: &mut dyn SessionCtx,
+    oid: Oid,
+    column: Option<usize>,
+    f: impl Fn(&str) -> PgResult<String>,
+) -> PgResult<()> {
     for v in all_views(cx)? {
         let hit = reads(&v, oid).is_some_and(|c| column.is_none_or(|p| c.contains(&p)));
-        let Some(def) = v.data.view.as_ref().filter(|_| hit) else {
+        let Some(def) = engine::view_def(&v).filter(|_| hit) else {
             continue;
         };
         let def = ViewDef {
-            query: super::alter::rename_in_query(&def.query, old, new),
+            query: f(&def.query)?,
             ..def.clone()
         };
-        replace_with_data(cx, &v, Arc::new(TableData::of_view(def)), |_| {})?;
+        match &v.matview {
+            // A materialized view's definition is in its version: its rows stay.
+            Some(m) => {
+                let m = crate::catalog::MatView {
+                    def,
+                    populated: m.populated,
+                };
+                replace_with_data(cx, &v, v.data.clone(), |n| n.matview = Some(Box::new(m)))?;
+            }
+            None => {
+                replace_with_data(cx, &v, Arc::new(TableData::of_view(def)), |_| {})?;
+            }
+        }
     }
     Ok(())
 }
@@ -659,7 +732,7 @@ pub fn drop_relation(cx: &mut dyn SessionCtx, r: &Rel) -> PgResult<()> {
         .catalog
         .end(r, &cell, cid)
         .map_err(|e| catalog_error(e, &r.name.name))?;
-    if r.kind == RelKind::Table {
+    if r.kind.has_rows() {
         for i in &r.indexes {
             if let Some(ir) = find(cx, &r.name.schema, &i.name)? {
                 cx.instance()

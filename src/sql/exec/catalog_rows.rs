@@ -284,7 +284,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relowner" => Value::Oid(r.owner),
                         "relacl" => acl_value(r.acl.as_ref()),
                         "relam" => Value::Oid(match r.kind {
-                            RelKind::Table => 2,
+                            RelKind::Table | RelKind::MatView => 2,
                             RelKind::Index => 403,
                             _ => 0,
                         }),
@@ -292,9 +292,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "reltuples" => Value::Float4(
                             crate::sql::engine::statistics(r).map_or(-1.0, |s| s.rows as f32),
                         ),
-                        "relhasindex" => {
-                            Value::Bool(!r.indexes.is_empty() && r.kind == RelKind::Table)
-                        }
+                        "relhasindex" => Value::Bool(!r.indexes.is_empty() && r.kind.has_rows()),
                         "relhastriggers" => {
                             Value::Bool(fk_tables.contains(&r.oid) || !r.triggers.is_empty())
                         }
@@ -304,7 +302,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         | "relrowsecurity"
                         | "relforcerowsecurity"
                         | "relispartition" => Value::Bool(false),
-                        "relispopulated" => Value::Bool(true),
+                        "relispopulated" => {
+                            Value::Bool(r.matview.as_ref().is_none_or(|m| m.populated))
+                        }
                         "relpersistence" => char_value(r.persistence.code()),
                         "relkind" => char_value(r.kind.code()),
                         "relnatts" => Value::Int2(r.columns.len() as i16),
@@ -314,9 +314,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                                 .filter(|c| matches!(c.kind, ConstraintKind::Check { .. }))
                                 .count() as i16,
                         ),
-                        "relreplident" => {
-                            char_value(if r.kind == RelKind::Table { 'd' } else { 'n' })
-                        }
+                        "relreplident" => char_value(if r.kind.has_rows() { 'd' } else { 'n' }),
                         _ => Value::Null,
                     })
                 })
@@ -589,7 +587,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         // pg_stat_user_tables: what is counted; scans are not counted (NULL).
         12299 => rels()
             .iter()
-            .filter(|r| r.kind == RelKind::Table)
+            .filter(|r| r.kind.has_rows())
             .map(|r| {
                 use std::sync::atomic::Ordering::Relaxed;
                 let s = &r.data.stats;

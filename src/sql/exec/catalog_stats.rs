@@ -4,7 +4,7 @@
 
 use super::catalog_rows::{build, visible_relations};
 use super::{EvalCx, Row};
-use crate::catalog::{acl, RelKind};
+use crate::catalog::acl;
 use crate::sql::engine;
 use crate::sql::privs::{self, Who};
 use crate::sql::types::{Array, Type, Value};
@@ -26,7 +26,7 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
         snap: &snap,
     };
     let mut out = Vec::new();
-    for r in rels.iter().filter(|r| r.kind == RelKind::Table) {
+    for r in rels.iter().filter(|r| r.kind.has_rows()) {
         let Some(stats) = engine::statistics(r) else {
             continue;
         };

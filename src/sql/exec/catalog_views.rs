@@ -1,5 +1,5 @@
 //! The rows of the system views over user relations that psql users and drivers read:
-//! pg_tables, pg_indexes and pg_views, built from the same catalog snapshot as pg_class (so a
+//! pg_tables, pg_indexes, pg_views and pg_matviews, built from the same catalog snapshot as pg_class (so a
 //! table created in the transaction shows up, and a dropped one does not).
 //!
 //! PostgreSQL's views also list the catalogs' own tables, indexes and views (schemas
@@ -17,10 +17,11 @@ use super::Row;
 const PG_VIEWS: u32 = 12028;
 const PG_TABLES: u32 = 12033;
 const PG_INDEXES: u32 = 12043;
+const PG_MATVIEWS: u32 = 12038;
 
 /// Rows of view `oid`; None for the catalogs this file does not build.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
-    if !matches!(oid, PG_VIEWS | PG_TABLES | PG_INDEXES) {
+    if !matches!(oid, PG_VIEWS | PG_TABLES | PG_INDEXES | PG_MATVIEWS) {
         return None;
     }
     let rels = visible_relations(cx);
@@ -78,6 +79,23 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 }))
             })
             .collect(),
+        PG_MATVIEWS => {
+            let views: Vec<_> = rels.iter().filter(|r| r.kind == RelKind::MatView).collect();
+            let mut out = Vec::with_capacity(views.len());
+            for v in views {
+                let def = crate::sql::ruleutils::viewdef::view_definition(cx.session, v);
+                out.push(build(PG_MATVIEWS, |c| match c {
+                    "schemaname" => Value::Text(v.name.schema.clone()),
+                    "matviewname" => Value::Text(v.name.name.clone()),
+                    "matviewowner" => owner(v.owner),
+                    "hasindexes" => Value::Bool(!v.indexes.is_empty()),
+                    "ispopulated" => Value::Bool(v.matview.as_ref().is_some_and(|m| m.populated)),
+                    "definition" => def.clone().map_or(Value::Null, Value::Text),
+                    _ => Value::Null,
+                }));
+            }
+            out
+        }
         _ => {
             let views: Vec<_> = rels.iter().filter(|r| r.kind == RelKind::View).collect();
             let mut out = Vec::with_capacity(views.len());

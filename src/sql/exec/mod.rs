@@ -124,6 +124,7 @@ pub(crate) use bounds::{row_bytes, Held};
 pub use bounds::{Budget, BUDGET_ROWS, BUDGET_TIME, MAX_RESULT_BYTES, WORK_MEM};
 use cte::Env;
 pub use eval::{check_domain, text_of, EvalCx};
+pub(crate) use table::unique_violation;
 pub use user_func::SET_RESULT;
 
 pub type Row = Vec<Value>;

@@ -539,7 +539,7 @@ fn show_row(rel: &Rel, row: &[Value], cx: &EvalCx) -> String {
     format!("({})", vals.join(", "))
 }
 
-pub(super) fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
+pub(crate) fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) -> PgError {
     let def = rel.indexes.iter().find(|d| d.oid == index);
     let name = def.map_or("?", |d| d.name.as_str());
     let mut e = PgError::new(

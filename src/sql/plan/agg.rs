@@ -298,6 +298,8 @@ impl Planner<'_> {
                 referenced: Vec::new(),
                 allow_params: self.allow_params,
                 defer_fold_errors: true,
+                scan_unpopulated: self.scan_unpopulated,
+                defer_exec_checks: self.defer_exec_checks,
                 call_at: None,
                 deferred: None,
                 state: PlanState::default(),

@@ -51,7 +51,7 @@ pub struct TableCx<'a> {
 }
 
 impl TableCx<'_> {
-    fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
+    pub(crate) fn find(&self, schema: &str, name: &str) -> Option<Arc<Rel>> {
         // PostgreSQL's search path leaves out the schemas the role may not use.
         let filter = schema.is_empty() && !self.superuser && self.check_as.is_none();
         let r = engine::find_rel(
@@ -341,7 +341,9 @@ impl Planner<'_> {
             }
             return self.plan_view(&rel).map(Some);
         }
-        if rel.kind != RelKind::Table {
+        if rel.kind == RelKind::MatView {
+            self.check_matview_scan(&rel, rowid)?;
+        } else if rel.kind != RelKind::Table {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
                 format!("\"{}\" is an index", rv.relname),
@@ -373,8 +375,56 @@ impl Planner<'_> {
         }))
     }
 
+    /// What PostgreSQL's executor start checks of a materialized view it scans: that it is
+    /// populated (55000), and that no row of it is locked (FOR UPDATE / SHARE: 42809). Raised
+    /// at Bind in the extended protocol, where PostgreSQL's portal starts its executor.
+    fn check_matview_scan(&mut self, rel: &Rel, rowid: bool) -> PgResult<()> {
+        let err = if rowid {
+            PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!(
+                    "cannot lock rows in materialized view \"{}\"",
+                    rel.name.name
+                ),
+            )
+        } else if !self.scan_unpopulated && rel.matview.as_ref().is_some_and(|m| !m.populated) {
+            PgError::new(
+                code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!(
+                    "materialized view \"{}\" has not been populated",
+                    rel.name.name
+                ),
+            )
+            .with_hint("Use the REFRESH MATERIALIZED VIEW command.")
+        } else {
+            return Ok(());
+        };
+        if !self.defer_fold_errors && !self.defer_exec_checks {
+            return Err(err);
+        }
+        self.deferred.get_or_insert(err);
+        Ok(())
+    }
+
     fn target_table(&mut self, rv: Option<&protobuf::RangeVar>) -> PgResult<(Arc<Rel>, Plan)> {
         let rv = rv.ok_or_else(|| PgError::syntax("missing target table"))?;
+        // PostgreSQL's CheckValidResultRel, at executor start.
+        if let Some(rel) = self
+            .tables
+            .as_ref()
+            .and_then(|cx| cx.find(&rv.schemaname, &rv.relname))
+        {
+            if rel.kind == RelKind::MatView {
+                let err = PgError::new(
+                    code::WRONG_OBJECT_TYPE,
+                    format!("cannot change materialized view \"{}\"", rel.name.name),
+                );
+                if !self.defer_fold_errors && !self.defer_exec_checks {
+                    return Err(err);
+                }
+                self.deferred.get_or_insert(err);
+            }
+        }
         match self.plan_table_ref(rv, true)? {
             Some(p) => {
                 let Node::SeqScan { rel, .. } = &p.node else {

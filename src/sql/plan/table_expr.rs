@@ -104,6 +104,8 @@ impl Planner<'_> {
         let node = crate::sql::parser::parse_node(&def.query)?;
         // The view's query sees none of the query around it (no outer columns, no CTEs).
         let mut inner = Planner::new(self.params, self.fmt);
+        inner.scan_unpopulated = self.scan_unpopulated;
+        inner.defer_exec_checks = self.defer_fold_errors || self.defer_exec_checks;
         inner.expanding = self.expanding.iter().copied().chain([view.oid]).collect();
         inner.tables = self.tables.as_ref().map(|t| TableCx {
             search_path: std::borrow::Cow::Borrowed(&def.search_path),
@@ -112,6 +114,9 @@ impl Planner<'_> {
             ..t.clone()
         });
         let plan = inner.plan_query(&node)?;
+        if let Some(e) = inner.deferred.take() {
+            self.deferred.get_or_insert(e);
+        }
         let live: Vec<(usize, &ColumnDef)> = view.live_columns().collect();
         if plan.columns.len() < live.len() {
             return Err(PgError::new(

@@ -31,12 +31,12 @@ use crate::sync::Arc;
 const STD: usize = 8;
 const JOIN: usize = 4;
 
-/// The definition of `view`, or None where it is no view.
+/// The definition of `view` (a view or materialized view), or None where it is neither.
 pub fn view_definition(s: &mut dyn SessionCtx, view: &Rel) -> Option<String> {
-    if view.kind != RelKind::View {
+    if !matches!(view.kind, RelKind::View | RelKind::MatView) {
         return None;
     }
-    let def = view.data.view.as_ref()?;
+    let def = crate::sql::engine::view_def(view)?;
     let printed = crate::sql::parser::parse_node(&def.query)
         .ok()
         .and_then(|stmt| {
@@ -244,7 +244,7 @@ impl<'s> Printer<'s> {
                     &rv.relname,
                 )
                 .ok_or(Unsupported)?;
-                if !matches!(rel.kind, RelKind::Table | RelKind::View) {
+                if !matches!(rel.kind, RelKind::Table | RelKind::View | RelKind::MatView) {
                     return Err(Unsupported);
                 }
                 let alias = rv.alias.as_ref().map(|a| a.aliasname.clone());

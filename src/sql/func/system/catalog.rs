@@ -770,7 +770,7 @@ fn relation_size(
         .iter()
         .find(|r| r.oid == oid && r.kind != RelKind::Index)
     {
-        if r.kind != RelKind::Table {
+        if !r.kind.has_rows() {
             return Ok(Value::Int8(0));
         }
         let heap = crate::sql::engine::heap_bytes(r);
@@ -822,7 +822,7 @@ fn database_size(s: &mut dyn SessionCtx, arg: Option<&Value>) -> PgResult<Value>
         .catalog
         .visible(&snap)
         .into_iter()
-        .filter(|r| r.kind == RelKind::Table)
+        .filter(|r| r.kind.has_rows())
         .filter(|r| database.as_ref().is_none_or(|d| *d == r.name.database))
         .map(|r| {
             crate::sql::engine::heap_bytes(&r)
