@@ -201,11 +201,7 @@ impl TxnCell {
 
     /// The SSI state of the transaction this cell belongs to, if it is SERIALIZABLE.
     pub fn ssi(&self) -> Option<&Arc<ssi::Xact>> {
-        let mut c = self;
-        while let Some(p) = &c.parent {
-            c = p;
-        }
-        c.ssi.get()
+        self.top_ref().ssi.get()
     }
 
     /// The top-level cell (self for a top-level transaction).
@@ -273,9 +269,9 @@ impl TxnCell {
         self.top_ref().follows.load(Ordering::SeqCst)
     }
 
-    /// After the commit record is appended: wakes the waiters, so that writers may follow the
-    /// commit before it is durable (invariant 8).
-    fn wake_committing(&self) {
+    /// Wakes every waiter (after a state store: invariant 6). Also after the commit record is
+    /// appended, so that writers may follow the commit before it is durable (invariant 8).
+    fn wake_waiters(&self) {
         let waiters = std::mem::take(&mut *self.waiters.lock());
         for w in waiters {
             w.wake();
@@ -310,10 +306,7 @@ impl TxnCell {
     fn finish(&self, state: u64) {
         debug_assert!(state != IN_PROGRESS);
         self.state.store(state, Ordering::SeqCst);
-        let waiters = std::mem::take(&mut *self.waiters.lock());
-        for w in waiters {
-            w.wake();
-        }
+        self.wake_waiters();
     }
 
     /// A future that completes when this transaction has committed or aborted (waiting through
@@ -610,7 +603,7 @@ impl TxnManager {
         }
         match cell.log_commit(&self.commit_order, &self.next_csn, catalog) {
             Ok((csn, appended)) => {
-                cell.wake_committing();
+                cell.wake_waiters();
                 Ok(Some((csn, appended.end)))
             }
             Err(e) => {

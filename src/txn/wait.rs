@@ -58,8 +58,8 @@ impl Future for WaitEnd {
                 },
             }
             let mut waiters = self.cell.waiters.lock();
-            // Invariant 6: checked again under the lock that finish() and wake_committing()
-            // take after their stores.
+            // Invariant 6: checked again under the lock that finish() and the committing store's wake_waiters()
+            // (wake_waiters) take after their stores.
             if self.cell.state.load(Ordering::SeqCst) != state {
                 continue;
             }

@@ -279,12 +279,24 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
     }
     let rel = find(cx, &schema, &c.name)?
         .ok_or_else(|| PgError::internal("table created by CREATE TABLE AS not found"))?;
+    let affected = insert_query(cx, rel, c.query.clone())?;
+    Ok(format!("SELECT {affected}").into())
+}
+
+/// Inserts the rows of `query` into the new relation `rel` (CREATE TABLE AS, REFRESH
+/// MATERIALIZED VIEW): through the executor's insert, so through the engine's logged door.
+/// Returns the number of rows inserted.
+pub(super) fn insert_query(
+    cx: &mut dyn SessionCtx,
+    rel: std::sync::Arc<crate::sql::engine::Rel>,
+    query: Plan,
+) -> PgResult<u64> {
     let plan = Plan {
         columns: Vec::new(),
         node: Node::Modify(Box::new(Modify {
             rel,
             kind: ModifyKind::Insert,
-            input: c.query.clone(),
+            input: query,
             checks: Vec::new(),
             returning: None,
             recheck: None,
@@ -297,8 +309,8 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
         session: cx,
     };
     let (_, err, affected) = exec::run_plan_counted(&plan, &mut ecx);
-    if let Some(e) = err {
-        return Err(e);
+    match err {
+        Some(e) => Err(e),
+        None => Ok(affected.unwrap_or(0)),
     }
-    Ok(format!("SELECT {}", affected.unwrap_or(0)).into())
 }

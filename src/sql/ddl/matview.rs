@@ -34,8 +34,8 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, Rel, TableData, ViewDef, WriteError};
 use crate::sql::exec::{self, EvalCx};
-use crate::sql::plan::modify::{Modify, ModifyKind, TableCx};
-use crate::sql::plan::{Node, Plan, Planner};
+use crate::sql::plan::modify::TableCx;
+use crate::sql::plan::{Plan, Planner};
 use crate::sql::types::{FormatCtx, Type, Value};
 use crate::txn::lock::LockMode;
 
@@ -226,27 +226,7 @@ fn refresh(
         n.matview = Some(Box::new(populated))
     })?;
     if let Some(query) = query {
-        let plan = Plan {
-            columns: Vec::new(),
-            node: Node::Modify(Box::new(Modify {
-                rel: fresh,
-                kind: ModifyKind::Insert,
-                input: query,
-                checks: Vec::new(),
-                returning: None,
-                recheck: None,
-                triggers: None,
-            })),
-        };
-        let mut ecx = EvalCx {
-            params: &[],
-            outer: Vec::new(),
-            session: cx,
-        };
-        let (_, err, _) = exec::run_plan_counted(&plan, &mut ecx);
-        if let Some(e) = err {
-            return Err(as_index_build(e, &mv));
-        }
+        super::create_as::insert_query(cx, fresh, query).map_err(|e| as_index_build(e, &mv))?;
     }
     Ok(())
 }
