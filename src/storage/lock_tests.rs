@@ -170,3 +170,31 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_prefetch_of_any_ids_changes_nothing_a_fetch_returns() {
+    let (m, heap, id) = setup();
+    let w = m.begin(2);
+    let s = snap(&m, &w);
+    let gone = heap.insert("gone".into(), &w, 0);
+    assert!(matches!(
+        heap.delete(gone, Some(&s), &w, 2, false),
+        Change::Done(_)
+    ));
+    m.commit(&w);
+    let r = m.begin(3);
+    let s = snap(&m, &r);
+    let before: Vec<_> = [id, gone]
+        .iter()
+        .map(|&i| heap.fetch(i, &s, |_, v| v.clone()))
+        .collect();
+    // Live, deleted, never used and absurd ids alike: a hint, never a fault.
+    heap.prefetch(&[id, gone, 999, RowId::MAX], |v| v.as_ptr());
+    let after: Vec<_> = [id, gone]
+        .iter()
+        .map(|&i| heap.fetch(i, &s, |_, v| v.clone()))
+        .collect();
+    assert_eq!(before, after);
+    assert_eq!(after[0].as_ref().map(|(_, v)| v.as_str()), Some("v0"));
+    assert_eq!(after[1], None);
+}

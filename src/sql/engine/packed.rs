@@ -463,6 +463,11 @@ unsafe impl Send for PackedRow {}
 unsafe impl Sync for PackedRow {}
 
 impl PackedRow {
+    /// Where its bytes start (for a prefetch hint; see `Heap::prefetch`).
+    pub fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr()
+    }
+
     /// Packs `vals`.
     pub fn encode(vals: &[Value]) -> PackedRow {
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {

@@ -99,6 +99,13 @@ pub fn fetch_packed<T>(
     rel.data.heap.fetch_packed(root, snap, f)
 }
 
+/// Hints the CPU to load what fetching the chains rooted at `roots` reads (an index scan's
+/// batch, before it fetches them one by one).
+#[inline]
+pub fn prefetch(rel: &Rel, roots: &[RowId]) {
+    rel.data.heap.prefetch(roots)
+}
+
 /// Whether `snap` sees a version of the chain rooted at `root` ([`fetch`] without decoding).
 #[inline]
 pub fn sees(rel: &Rel, root: RowId, snap: &Snapshot) -> bool {

@@ -91,6 +91,11 @@ impl RowHeap {
             .scan(from, max, snap, |id, p| f(id, p.decode_with_spare(spare)))
     }
 
+    /// See `Heap::prefetch`.
+    pub(super) fn prefetch(&self, roots: &[RowId]) {
+        self.0.prefetch(roots, PackedRow::as_ptr)
+    }
+
     /// Like [`RowHeap::fetch`], the version handed over still packed (see
     /// `read::fetch_packed`).
     pub(super) fn fetch_packed<T>(

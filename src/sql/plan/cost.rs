@@ -658,6 +658,39 @@ fn index_cost(t: &Table, index: usize, sel: f64, quals: f64, width: f64) -> Esti
     }
 }
 
+/// An OR of ranges read from one index (`index_path::Span`), costed as PostgreSQL costs the
+/// plan it makes for that shape (a BitmapOr of index scans under a bitmap heap scan,
+/// cost_bitmap_heap_scan simplified): each range descends the tree; the rows' pages are
+/// fetched once each (Mackert and Lohman's estimate of the pages that many rows touch), at a
+/// cost per page between a random and a sequential read as the share of the table read grows;
+/// each row re-checks the conditions.
+fn or_cost(t: &Table, index: usize, ranges: f64, sel: f64, quals: f64) -> Estimate {
+    let one = index_cost(t, index, sel, 0.0, t.row_width());
+    let entries = (sel * t.rows).max(1.0);
+    let def = &t.rel.indexes[index];
+    let key_width: f64 = def.columns.iter().map(|&c| t.width(c)).sum::<f64>() + 16.0;
+    let index_pages = (t.rows * key_width / PAGE).ceil().max(1.0);
+    let index_io = (sel * index_pages).ceil().max(ranges) * RANDOM_PAGE_COST
+        + entries * CPU_INDEX_TUPLE_COST
+        + ranges * one.startup;
+    let heap_pages = t.pages();
+    let fetched = (2.0 * heap_pages * entries / (2.0 * heap_pages + entries))
+        .min(heap_pages)
+        .ceil();
+    let per_page = if fetched >= 2.0 {
+        RANDOM_PAGE_COST - (RANDOM_PAGE_COST - SEQ_PAGE_COST) * (fetched / heap_pages).sqrt()
+    } else {
+        RANDOM_PAGE_COST
+    };
+    let rows = clamp_rows(entries);
+    Estimate {
+        rows,
+        width: t.row_width(),
+        startup: index_io,
+        total: index_io + fetched * per_page + rows * (CPU_TUPLE_COST + quals * CPU_OPERATOR_COST),
+    }
+}
+
 /// The planner's method switches (PostgreSQL's enable_seqscan, enable_indexscan): a method
 /// switched off is still used where nothing else can do the work, its cost raised by
 /// [`DISABLE_COST`] as PostgreSQL raises it.
@@ -717,7 +750,11 @@ pub fn estimate(p: &Plan) -> Estimate {
             let conds = || path.conds.iter().chain(&path.later);
             let sel = and_selectivity(Some(&t), conds());
             let quals: f64 = conds().map(operators).sum();
-            index_cost(&t, path.index, sel, quals, t.row_width())
+            if path.spans.is_empty() {
+                index_cost(&t, path.index, sel, quals, t.row_width())
+            } else {
+                or_cost(&t, path.index, path.spans.len() as f64, sel, quals)
+            }
         }
         Node::Filter { input, pred } => {
             let below = estimate(input);

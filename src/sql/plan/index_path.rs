@@ -1,7 +1,8 @@
 //! Index access paths beyond leading-column equality: ranges (`a > 5 AND a <= 10`, BETWEEN),
 //! IN lists and `= ANY(array)`, row-value IN (`(a, b) IN ((1, 2), (3, 4))`), an equality
-//! prefix followed by a range on the next column, and reads of an index in its order (for
-//! `ORDER BY ... LIMIT`, see [`use_index_order`]).
+//! prefix followed by a range on the next column, an OR of ranges on that column (`k BETWEEN
+//! 1 AND 5 OR k BETWEEN 90 AND 95`: the executor reads each, merged where they overlap), and
+//! reads of an index in its order (for `ORDER BY ... LIMIT`, see [`use_index_order`]).
 //!
 //! `Filter(SeqScan)` becomes `IndexScan` (the old path: every leading column fixed by one
 //! equality, the shape pgbench's `-S` runs) or `IndexRange` (everything else here); the
@@ -54,6 +55,14 @@ pub struct RangeBound {
     pub inclusive: bool,
 }
 
+/// One alternative of an OR of ranges on one column (`k BETWEEN 1 AND 5 OR k > 90`): its
+/// bounds, the tightest of each side used, like a path's own.
+#[derive(Debug, Clone, Default)]
+pub struct Span {
+    pub lower: Vec<RangeBound>,
+    pub upper: Vec<RangeBound>,
+}
+
 /// An index access path.
 #[derive(Debug, Clone)]
 pub struct IndexPath {
@@ -64,6 +73,10 @@ pub struct IndexPath {
     /// Bounds on the key column after the fixed ones (the tightest of each side is used).
     pub lower: Vec<RangeBound>,
     pub upper: Vec<RangeBound>,
+    /// An OR of ranges on the same column as `lower` and `upper` (one conjunct; PostgreSQL
+    /// ORs bitmap index scans for it): the executor reads each alternative within those
+    /// bounds, overlapping ones merged so that a row comes once. Empty: no such conjunct.
+    pub spans: Vec<Span>,
     /// Read the index backwards (ORDER BY ... DESC).
     pub backward: bool,
     /// The conjuncts this path covers, over the table's row (EXPLAIN's Index Cond, and the
@@ -202,6 +215,31 @@ enum Qual<'e> {
     Any(usize, &'e Expr),
     /// Row-value IN: the columns, and one value per column for each alternative.
     Rows(Vec<usize>, Vec<Vec<&'e Expr>>),
+    /// An OR of ranges on one column: each alternative's comparisons.
+    Spans(usize, Vec<Vec<(Cmp, &'e Expr)>>),
+}
+
+/// An OR whose alternatives each compare one and the same column with row-independent
+/// values (`k BETWEEN $1 AND $2 OR k BETWEEN $3 AND $4`, sysbench's select_random_ranges).
+fn spans_of(alts: &[Expr]) -> Option<Qual<'_>> {
+    let mut col = None;
+    let mut spans = Vec::with_capacity(alts.len());
+    for alt in alts {
+        let parts: Vec<&Expr> = match alt {
+            Expr::And(v) => v.iter().collect(),
+            other => vec![other],
+        };
+        let mut span = Vec::with_capacity(parts.len());
+        for p in parts {
+            let (c, op, v) = comparison(p)?;
+            if *col.get_or_insert(c) != c {
+                return None;
+            }
+            span.push((op, v));
+        }
+        spans.push(span);
+    }
+    Some(Qual::Spans(col?, spans))
 }
 
 fn qual_of(e: &Expr) -> Option<Qual<'_>> {
@@ -231,39 +269,43 @@ fn qual_of(e: &Expr) -> Option<Qual<'_>> {
             }
             _ => None,
         },
-        Expr::Or(alts) if !alts.is_empty() => {
-            let mut cols: Option<Vec<usize>> = None;
-            let mut rows = Vec::with_capacity(alts.len());
-            for alt in alts {
-                let parts: Vec<&Expr> = match alt {
-                    Expr::And(v) => v.iter().collect(),
-                    other => vec![other],
-                };
-                let mut these = Vec::with_capacity(parts.len());
-                let mut vals = Vec::with_capacity(parts.len());
-                for p in parts {
-                    let (c, Cmp::Eq, v) = comparison(p)? else {
-                        return None;
-                    };
-                    these.push(c);
-                    vals.push(v);
-                }
-                match &cols {
-                    None => cols = Some(these),
-                    Some(cs) if *cs == these => {}
-                    Some(_) => return None,
-                }
-                rows.push(vals);
-            }
-            let cols = cols?;
-            // Each column once.
-            let mut sorted = cols.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            (sorted.len() == cols.len()).then_some(Qual::Rows(cols, rows))
-        }
+        Expr::Or(alts) if !alts.is_empty() => rows_of(alts).or_else(|| spans_of(alts)),
         _ => None,
     }
+}
+
+/// Row-value IN written out: an OR of alternatives that each fix the same columns by
+/// equalities (`(a = 1 AND b = 2) OR (a = 3 AND b = 4)`).
+fn rows_of(alts: &[Expr]) -> Option<Qual<'_>> {
+    let mut cols: Option<Vec<usize>> = None;
+    let mut rows = Vec::with_capacity(alts.len());
+    for alt in alts {
+        let parts: Vec<&Expr> = match alt {
+            Expr::And(v) => v.iter().collect(),
+            other => vec![other],
+        };
+        let mut these = Vec::with_capacity(parts.len());
+        let mut vals = Vec::with_capacity(parts.len());
+        for p in parts {
+            let (c, Cmp::Eq, v) = comparison(p)? else {
+                return None;
+            };
+            these.push(c);
+            vals.push(v);
+        }
+        match &cols {
+            None => cols = Some(these),
+            Some(cs) if *cs == these => {}
+            Some(_) => return None,
+        }
+        rows.push(vals);
+    }
+    let cols = cols?;
+    // Each column once.
+    let mut sorted = cols.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    (sorted.len() == cols.len()).then_some(Qual::Rows(cols, rows))
 }
 
 /// The best path of `rel`'s indexes for conjuncts `parts`, if any index column is constrained:
@@ -374,6 +416,7 @@ fn paths(rel: &Rel, parts: &[Expr]) -> Vec<(IndexPath, Vec<usize>, Score)> {
         }
         let mut lower = Vec::new();
         let mut upper = Vec::new();
+        let mut spans = Vec::new();
         if pos < columns.len() && usable(columns[pos]) {
             let col = columns[pos];
             for (k, q) in quals.iter().enumerate() {
@@ -396,17 +439,27 @@ fn paths(rel: &Rel, parts: &[Expr]) -> Vec<(IndexPath, Vec<usize>, Score)> {
                 }
                 used.push(k);
             }
+            // One OR of ranges on the column (a second one stays in the filter).
+            let or = quals.iter().enumerate().find_map(|(k, q)| match q {
+                Some(Qual::Spans(c, alts)) if *c == col => Some((k, alts)),
+                _ => None,
+            });
+            if let Some((k, alts)) = or {
+                spans = alts.iter().map(|a| span(a)).collect();
+                used.push(k);
+            }
         }
         if used.is_empty() {
             continue;
         }
         // A hash index answers equality of its whole key only.
-        if def.hash && (pos < columns.len() || !lower.is_empty() || !upper.is_empty()) {
+        let ranged = !lower.is_empty() || !upper.is_empty() || !spans.is_empty();
+        if def.hash && (pos < columns.len() || ranged) {
             continue;
         }
         // Comparisons on the key columns after the bounded ones.
         let mut later = Vec::new();
-        let after = pos + usize::from(!lower.is_empty() || !upper.is_empty());
+        let after = pos + usize::from(ranged);
         for (k, q) in quals.iter().enumerate() {
             if let Some(Qual::Cmp(c, _, _)) = q {
                 if !def.hash
@@ -420,7 +473,6 @@ fn paths(rel: &Rel, parts: &[Expr]) -> Vec<(IndexPath, Vec<usize>, Score)> {
         }
         let eq_only = fixed.iter().all(|f| matches!(f, Fixed::Eq(_)));
         let full_unique = def.unique && eq_only && pos == columns.len();
-        let ranged = !lower.is_empty() || !upper.is_empty();
         let score = (full_unique, pos, ranged, later.len());
         used.sort_unstable();
         let conds = used.iter().map(|&k| parts[k].clone()).collect();
@@ -441,6 +493,7 @@ fn paths(rel: &Rel, parts: &[Expr]) -> Vec<(IndexPath, Vec<usize>, Score)> {
                 fixed,
                 lower,
                 upper,
+                spans,
                 backward: false,
                 conds,
                 later: later_conds,
@@ -450,6 +503,28 @@ fn paths(rel: &Rel, parts: &[Expr]) -> Vec<(IndexPath, Vec<usize>, Score)> {
         ));
     }
     out
+}
+
+/// One alternative of an OR of ranges as bounds (an equality bounds both sides).
+fn span(alt: &[(Cmp, &Expr)]) -> Span {
+    let mut s = Span::default();
+    for (op, v) in alt {
+        let b = |inclusive| RangeBound {
+            value: (*v).clone(),
+            inclusive,
+        };
+        match op {
+            Cmp::Gt => s.lower.push(b(false)),
+            Cmp::Ge => s.lower.push(b(true)),
+            Cmp::Lt => s.upper.push(b(false)),
+            Cmp::Le => s.upper.push(b(true)),
+            Cmp::Eq => {
+                s.lower.push(b(true));
+                s.upper.push(b(true));
+            }
+        }
+    }
+    s
 }
 
 fn conjuncts(e: Expr, out: &mut Vec<Expr>) {
@@ -558,6 +633,7 @@ fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
 pub(super) fn scan_node(rel: &super::ScanRel, rowid: bool, path: IndexPath) -> Node {
     let simple = path.lower.is_empty()
         && path.upper.is_empty()
+        && path.spans.is_empty()
         && path.later.is_empty()
         && path.fixed.iter().all(|f| matches!(f, Fixed::Eq(_)))
         // IndexScan's key is columns of the row; an expression index's path keeps its
@@ -683,6 +759,7 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
                     fixed: Vec::new(),
                     lower: Vec::new(),
                     upper: Vec::new(),
+                    spans: Vec::new(),
                     backward,
                     conds: Vec::new(),
                     later: Vec::new(),
@@ -740,6 +817,7 @@ fn ordered(input: &Plan, keys: &[SortKey]) -> Option<Plan> {
                     fixed,
                     lower: Vec::new(),
                     upper: Vec::new(),
+                    spans: Vec::new(),
                     backward,
                     conds,
                     later: Vec::new(),

@@ -63,6 +63,43 @@ DEALLOCATE pl_any;
 DEALLOCATE pl_rng;
 DROP TABLE pl_t;
 
+-- name: planner_or_ranges
+-- An OR of ranges on one indexed column (sysbench's select_random_ranges) is read as one index
+-- scan over the alternatives, overlapping ones merged: each row once, in index order, whatever
+-- the bounds (touching, exclusive, NULL, equalities, an AND around the OR, a fixed prefix).
+DROP TABLE IF EXISTS pl_o;
+CREATE TABLE pl_o (id int PRIMARY KEY, a int, b int);
+CREATE INDEX pl_o_b ON pl_o (b);
+CREATE INDEX pl_o_ab ON pl_o (a, b);
+INSERT INTO pl_o SELECT i, i % 100, CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 7) % 400 END FROM generate_series(1, 5000) i;
+ANALYZE pl_o;
+SELECT count(*), min(b), max(b) FROM pl_o WHERE b BETWEEN 10 AND 12 OR b BETWEEN 11 AND 14 OR b = 300;
+SELECT count(*) FROM pl_o WHERE b BETWEEN 10 AND 12 OR b BETWEEN 13 AND 14;
+SELECT count(*) FROM pl_o WHERE (b > 10 AND b < 12) OR (b >= 12 AND b < 14) OR (b > 12 AND b <= 13);
+SELECT count(*) FROM pl_o WHERE (b > 10 AND b < 12) OR (b > 12 AND b < 14);
+SELECT count(*) FROM pl_o WHERE b < 3 OR b > 397 OR b < 1;
+SELECT count(*) FROM pl_o WHERE (b BETWEEN 5 AND 10 OR b BETWEEN 390 AND 395) AND b > 7 AND b <= 392;
+SELECT count(*) FROM pl_o WHERE b BETWEEN NULL AND 5 OR b = 7;
+SELECT count(*) FROM pl_o WHERE b BETWEEN 9 AND 5 OR b BETWEEN 20 AND 20;
+SELECT count(*) FROM pl_o WHERE b > 5 OR b < 10;
+SELECT b, id FROM pl_o WHERE b BETWEEN 100 AND 101 OR b BETWEEN 3 AND 4 ORDER BY b DESC, id LIMIT 7;
+SELECT b FROM pl_o WHERE b BETWEEN 100 AND 101 OR b BETWEEN 3 AND 4 ORDER BY b LIMIT 4;
+SELECT id, a, b FROM pl_o WHERE a = 7 AND (b BETWEEN 0 AND 60 OR b = 287 OR b > 390) ORDER BY id;
+SELECT count(*) FROM pl_o WHERE a IN (1, 2, 3) AND (b < 50 OR b BETWEEN 200 AND 210);
+SELECT count(*) FROM pl_o WHERE b BETWEEN 1 AND 2 OR id BETWEEN 1 AND 3;
+SELECT count(*) FROM pl_o WHERE b BETWEEN 1::int8 AND 4::int8 OR b BETWEEN 6::int2 AND 7::numeric;
+PREPARE pl_or(int8, int8, int8, int8) AS SELECT count(*), sum(b) FROM pl_o WHERE b BETWEEN $1 AND $2 OR b BETWEEN $3 AND $4;
+EXECUTE pl_or(10, 20, 15, 30);
+EXECUTE pl_or(30, 20, 390, 1000);
+EXECUTE pl_or(NULL, 20, 0, 0);
+DEALLOCATE pl_or;
+-- More ranges than are probed one by one (a prefix IN list times the OR's alternatives): the
+-- span they cover is read and the conditions re-checked.
+CREATE FUNCTION pl_many() RETURNS bigint LANGUAGE plpgsql AS $$ DECLARE q text; r bigint; BEGIN SELECT 'SELECT count(*) FROM pl_o WHERE a IN (' || string_agg(g::text, ',') || ') AND (' || (SELECT string_agg(format('b BETWEEN %s AND %s', g * 3, g * 3 + 1), ' OR ') FROM generate_series(0, 120) g) || ')' INTO q FROM generate_series(0, 99) g; EXECUTE q INTO r; RETURN r; END $$;
+SELECT pl_many();
+DROP FUNCTION pl_many();
+DROP TABLE pl_o;
+
 -- name: planner_prefix_range
 DROP TABLE IF EXISTS pl_t;
 CREATE TABLE pl_t (id int PRIMARY KEY, a int, b int, c text);
