@@ -453,6 +453,18 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),
+        FunctionSqlBody => {
+            let Some(o) = oid_arg(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let snap = s.catalog_snapshot()?;
+            match s.instance().catalog.functions.by_oid(o, &snap) {
+                Some(u) if u.def.sql_body => {
+                    Value::Text(format!("BEGIN ATOMIC\n {};\nEND", u.def.body))
+                }
+                _ => Value::Null,
+            }
+        }
         FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
             let oid = oid_arg(args.first());
             let Some(p) = oid.and_then(procs::by_oid) else {
