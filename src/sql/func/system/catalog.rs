@@ -252,10 +252,18 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
         } => {
             let target = rels.iter().find(|r| r.oid == *ref_table)?;
             // The referenced table is qualified only where the search path would not find it.
+            let visible = matches!(
+                table_is_visible(s, &[Value::Oid(target.oid)]),
+                Value::Bool(true)
+            );
             let mut out = format!(
                 "FOREIGN KEY ({}) REFERENCES {}({})",
                 column_list(rel, columns),
-                quote_ident(&target.name.name),
+                if visible {
+                    quote_ident(&target.name.name)
+                } else {
+                    qualified(target)
+                },
                 column_list(target, ref_columns)
             );
             if *match_full {
