@@ -134,7 +134,7 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
             .collect(),
         // pg_init_privs: the built-in schemas' ACLs as initdb leaves them, so that pg_dump
         // writes GRANTs only for what was changed since.
-        3394 => [PG_CATALOG, 2200, 13207]
+        3394 => [PG_CATALOG, 2200]
             .iter()
             .map(|&o| {
                 build_row(oid, |c| match c {

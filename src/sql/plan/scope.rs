@@ -117,7 +117,8 @@ fn table_oid_column(
         }
         let mut found: Option<(u32, Option<usize>, &str)> = None;
         for (i, c) in sc.cols.iter().enumerate() {
-            if rel.is_some_and(|r| r != c.rel) || c.hidden {
+            // (A JOIN ... USING's merged columns belong to no table.)
+            if rel.is_some_and(|r| r != c.rel) || c.hidden || c.rel.is_empty() {
                 continue;
             }
             let Some((oid, not_null)) = relation_column(sc, i) else {
@@ -125,11 +126,15 @@ fn table_oid_column(
             };
             match &mut found {
                 Some((o, _, r)) if *o == oid && *r == c.rel => {}
-                Some(_) => {
+                // Two tables' system columns: PostgreSQL finds neither.
+                Some((_, _, first)) => {
                     return Err(PgError::new(
-                        code::AMBIGUOUS_COLUMN,
-                        format!("column reference \"{name}\" is ambiguous"),
+                        code::UNDEFINED_COLUMN,
+                        format!("column \"{name}\" does not exist"),
                     )
+                    .with_hint(format!(
+                        "There is a column named \"{name}\" in table \"{first}\", but it cannot be referenced from this part of the query."
+                    ))
                     .at(loc(location)))
                 }
                 None => found = Some((oid, None, &c.rel)),
@@ -161,6 +166,32 @@ fn table_oid_column(
         }));
     }
     Ok(None)
+}
+
+/// Where a select-list `tableoid` comes from, as RowDescription reports it: its relation and
+/// attribute number -6 (PostgreSQL's TableOidAttributeNumber).
+pub(super) fn table_oid_origin(node: &protobuf::Node, e: &Expr) -> Option<(u32, i16)> {
+    let Some(protobuf::node::Node::ColumnRef(cr)) = node.node.as_ref() else {
+        return None;
+    };
+    let last = cr.fields.last().and_then(crate::sql::parser::str_of)?;
+    if last != "tableoid" {
+        return None;
+    }
+    let value = match e {
+        Expr::Const(v) => v,
+        Expr::Case {
+            default: Some(d), ..
+        } => match &**d {
+            Expr::Const(v) => v,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match value {
+        crate::sql::types::Value::Oid(o) => Some((*o, -6)),
+        _ => None,
+    }
 }
 
 /// Whether column `i` of a scope is a column of a table or catalog named in FROM (not of a
