@@ -54,8 +54,18 @@ pub fn check_node(text: &str) -> String {
     format!("{{CHECK :expr {text}}}")
 }
 
-/// pg_get_expr: prints a node made by [`default_node`] or [`check_node`].
+/// What pg_type.typdefaultbin holds for a domain's default (already deparsed).
+pub fn domain_default_node(text: &str) -> String {
+    format!("{{DOMAINDEFAULT :expr {text}}}")
+}
+
+/// pg_get_expr: prints a node made by [`default_node`], [`check_node`] or
+/// [`domain_default_node`] (whose relation is pg_type).
 fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32, pretty: bool) -> Option<String> {
+    if relid == 1247 {
+        let text = node.strip_prefix("{DOMAINDEFAULT :expr ")?;
+        return text.strip_suffix('}').map(str::to_string);
+    }
     let rel = relation(s, relid)?;
     let cols = column_info(&rel);
     let body = node.strip_suffix('}')?;
