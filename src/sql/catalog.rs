@@ -15,11 +15,13 @@ mod info_schema;
 pub mod operators;
 pub mod procs;
 mod relations;
+mod relations_empty;
 mod types;
 mod types_extra;
 
 use info_schema::INFORMATION_SCHEMA;
 use relations::RELATIONS;
+use relations_empty::RELATIONS_EMPTY;
 pub use types::{align_and_storage, proc_name, proc_oid, type_exists, type_oids, type_rows};
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.
@@ -31,15 +33,19 @@ pub struct Relation {
     pub columns: &'static [(&'static str, u32)],
 }
 
+/// The catalog relations of schema pg_catalog.
+fn all_relations() -> impl Iterator<Item = &'static Relation> {
+    RELATIONS.iter().chain(RELATIONS_EMPTY)
+}
+
 /// Looks a catalog relation up by name (without schema).
 pub fn relation(name: &str) -> Option<&'static Relation> {
-    RELATIONS.iter().find(|r| r.name == name)
+    all_relations().find(|r| r.name == name)
 }
 
 /// Looks a catalog relation up by OID (information_schema's views included).
 pub fn relation_by_oid(oid: u32) -> Option<&'static Relation> {
-    RELATIONS
-        .iter()
+    all_relations()
         .chain(INFORMATION_SCHEMA)
         .find(|r| r.oid == oid)
 }
@@ -58,7 +64,7 @@ pub fn regclass_oid(name: &str) -> Option<u32> {
 
 /// The name of a catalog relation by OID (regclass output).
 pub fn regclass_name(oid: u32) -> Option<&'static str> {
-    RELATIONS.iter().find(|r| r.oid == oid).map(|r| r.name)
+    all_relations().find(|r| r.oid == oid).map(|r| r.name)
 }
 
 /// The namespaces every database has: (oid, name, owner).

@@ -92,6 +92,10 @@ pub const GUCS: &[Guc] = &[
     g("commit_delay", "0", Str, Sighup, false, "Sets the delay in microseconds between transaction commit and flushing WAL to disk."),
     g("data_directory", "", Str, Postmaster, false, "Sets the server's data directory."),
     g("datestyle", "ISO, MDY", Str, User, true, "Sets the display format for date and time values."),
+    // Accepted for the scripts pg_dump writes: threadgres has one table access method and no
+    // tablespaces, so only "heap" and "" mean anything.
+    g("default_table_access_method", "heap", Str, User, false, "Sets the default table access method for new tables."),
+    g("default_tablespace", "", Str, User, false, "Sets the default tablespace to create tables and indexes in."),
     g("default_transaction_deferrable", "off", Bool, User, false, "Sets the default deferrable status of new transactions."),
     g("default_transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the transaction isolation level of each new transaction."),
     g("default_transaction_read_only", "off", Bool, User, true, "Sets the default read-only status of new transactions."),
@@ -142,6 +146,8 @@ pub const GUCS: &[Guc] = &[
     g("max_identifier_length", "63", Int(None), Internal, false, "Shows the maximum identifier length."),
     g("max_notify_queue_size", "", Int(None), Internal, false, "Sets the maximum size of the NOTIFY queue, in bytes."),
     g("password_encryption", "scram-sha-256", Enum(&["md5", "scram-sha-256"]), User, false, "Chooses the algorithm for encrypting passwords."),
+    // No row-level security policies exist here, so off changes nothing (pg_dump sets it).
+    g("row_security", "on", Bool, User, false, "Enable row security."),
     g("search_path", "\"$user\", public", Str, User, false, "Sets the schema search order for names that are not schema-qualified."),
     g("server_encoding", "UTF8", Str, Internal, true, "Shows the server (database) character set encoding."),
     g("server_version", crate::SERVER_VERSION, Str, Internal, true, "Shows the server version."),
@@ -153,12 +159,15 @@ pub const GUCS: &[Guc] = &[
     g("ssl_key_file", "server.key", Str, Sighup, false, "Location of the SSL server private key file."),
     g("standard_conforming_strings", "on", Bool, User, true, "Causes '...' strings to treat backslashes literally."),
     g("statement_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed duration of any statement."),
+    // Scans never share a position here; pg_dump turns it off.
+    g("synchronize_seqscans", "on", Bool, User, false, "Enable synchronized sequential scans."),
     g("synchronous_commit", "on", Enum(&["local", "remote_write", "remote_apply", "on", "off"]), User, false, "Sets the current transaction's synchronization level."),
     g("timezone", "Etc/UTC", Str, User, true, "Sets the time zone for displaying and interpreting time stamps."),
     g("trace_notify", "off", Bool, User, false, "Generates debugging output for LISTEN and NOTIFY."),
     g("transaction_deferrable", "off", Bool, User, false, "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures."),
     g("transaction_isolation", "read committed", Enum(ISOLATIONS), User, false, "Sets the current transaction's isolation level."),
     g("transaction_read_only", "off", Bool, User, false, "Sets the current transaction's read-only status."),
+    g("xmloption", "content", Enum(&["content", "document"]), User, false, "Sets whether XML data in implicit parsing and serialization operations is to be considered as documents or content fragments."),
     g("wal_buffers", "4MB", Str, Postmaster, false, "Sets the number of disk-page buffers in shared memory for WAL."),
     g("wal_segment_size", "16MB", Str, Internal, false, "Shows the size of write ahead log segments."),
     g("wal_writer_delay", "200ms", Str, Sighup, false, "Time between WAL flushes performed in the WAL writer."),

@@ -132,6 +132,21 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
                 })
             })
             .collect(),
+        // pg_init_privs: the built-in schemas' ACLs as initdb leaves them, so that pg_dump
+        // writes GRANTs only for what was changed since.
+        3394 => [PG_CATALOG, 2200]
+            .iter()
+            .map(|&o| {
+                build_row(oid, |c| match c {
+                    "objoid" => Some(Value::Oid(o)),
+                    "classoid" => Some(Value::Oid(2615)),
+                    "objsubid" => Some(Value::Int4(0)),
+                    "privtype" => Some(ch('i')),
+                    "initprivs" => Some(namespace_acl(o)),
+                    _ => None,
+                })
+            })
+            .collect(),
         // pg_tablespace
         1213 => [(1663, "pg_default"), (1664, "pg_global")]
             .iter()

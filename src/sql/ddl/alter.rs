@@ -82,6 +82,13 @@ pub enum Cmd {
         if_exists: bool,
         cascade: bool,
     },
+    /// ALTER COLUMN ... ADD GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [(options)]: the
+    /// form pg_dump writes for identity columns.
+    AddIdentity {
+        name: String,
+        always: bool,
+        spec: Box<super::sequence::SeqSpec>,
+    },
 }
 
 impl Cmd {
@@ -98,7 +105,8 @@ impl Cmd {
             Cmd::AddCheck { .. } => 5,
             Cmd::Default {
                 default: Some(_), ..
-            } => 6,
+            }
+            | Cmd::AddIdentity { .. } => 6,
         }
     }
 }
@@ -331,6 +339,11 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                     Some(e) => Some(deparse_expr(e)?),
                     None => None,
                 },
+            }),
+            (At::AtAddIdentity, Some(N::Constraint(k))) => cmds.push(Cmd::AddIdentity {
+                name: c.name.clone(),
+                always: k.generated_when == "a",
+                spec: Box::new(super::sequence::parse_options(&k.options, true)?),
             }),
             (At::AtSetNotNull, _) => cmds.push(Cmd::NotNull {
                 name: c.name.clone(),
@@ -896,6 +909,44 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 })?;
             }
             w.columns[pos].default = default.clone();
+        }
+        Cmd::AddIdentity { name, always, spec } => {
+            let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
+            let col = &w.columns[pos];
+            let state = |what: &str| {
+                PgError::new(
+                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    format!("column \"{name}\" of relation \"{table}\" {what}"),
+                )
+            };
+            if !col.not_null {
+                return Err(state(
+                    "must be declared NOT NULL before identity can be added",
+                ));
+            }
+            if col.identity.is_some() {
+                return Err(state("is already an identity column"));
+            }
+            if col.default.is_some() {
+                return Err(state("already has a default value"));
+            }
+            let seq = super::sequence::ColumnSeq {
+                column: pos,
+                identity: true,
+                spec: (**spec).clone(),
+                conflict: None,
+            };
+            super::sequence::create_column_sequences(
+                cx,
+                &t.name.schema,
+                table,
+                t.oid,
+                t.persistence,
+                &[seq],
+                &[None],
+                &mut w.columns,
+            )?;
+            w.columns[pos].identity = Some(if *always { 'a' } else { 'd' });
         }
         Cmd::NotNull { name, set } => {
             let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;

@@ -34,6 +34,12 @@ pub enum FunctionDdl {
         /// CASCADE: the triggers that call a dropped function go too.
         cascade: bool,
     },
+    /// ALTER FUNCTION / PROCEDURE / ROUTINE ... OWNER TO (pg_dump writes one per function).
+    Owner {
+        what: &'static str,
+        item: Box<protobuf::ObjectWithArgs>,
+        owner: super::role::Spec,
+    },
 }
 
 impl FunctionDdl {
@@ -48,6 +54,13 @@ impl FunctionDdl {
                 what: "ROUTINE", ..
             } => "DROP ROUTINE",
             FunctionDdl::Drop { .. } => "DROP FUNCTION",
+            FunctionDdl::Owner {
+                what: "PROCEDURE", ..
+            } => "ALTER PROCEDURE",
+            FunctionDdl::Owner {
+                what: "ROUTINE", ..
+            } => "ALTER ROUTINE",
+            FunctionDdl::Owner { .. } => "ALTER FUNCTION",
         }
     }
 }
@@ -55,15 +68,30 @@ impl FunctionDdl {
 /// The function statements among parse trees.
 pub fn analyze(node: &N) -> Option<PgResult<FunctionDdl>> {
     use protobuf::ObjectType as O;
+    let routine_word = |t: i32| match t {
+        x if x == O::ObjectFunction as i32 => Some("FUNCTION"),
+        x if x == O::ObjectProcedure as i32 => Some("PROCEDURE"),
+        x if x == O::ObjectRoutine as i32 => Some("ROUTINE"),
+        _ => None,
+    };
     match node {
         N::CreateFunctionStmt(c) => Some(Ok(FunctionDdl::Create(c.clone()))),
-        N::DropStmt(d) => {
-            let what = match d.remove_type {
-                x if x == O::ObjectFunction as i32 => "FUNCTION",
-                x if x == O::ObjectProcedure as i32 => "PROCEDURE",
-                x if x == O::ObjectRoutine as i32 => "ROUTINE",
-                _ => return None,
+        N::AlterOwnerStmt(o) => {
+            let what = routine_word(o.object_type)?;
+            let Some(N::ObjectWithArgs(item)) = o.object.as_ref()?.node.as_ref() else {
+                return None;
             };
+            Some(Ok(FunctionDdl::Owner {
+                what,
+                item: Box::new(item.clone()),
+                owner: o
+                    .newowner
+                    .as_ref()
+                    .map_or(super::role::Spec::CurrentUser, super::role::Spec::of),
+            }))
+        }
+        N::DropStmt(d) => {
+            let what = routine_word(d.remove_type)?;
             let items = d
                 .objects
                 .iter()
@@ -97,7 +125,45 @@ pub fn execute(d: &FunctionDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             }
             Ok(())
         }
+        FunctionDdl::Owner { what, item, owner } => change_owner(cx, what, item, owner),
     }
+}
+
+/// ALTER FUNCTION ... OWNER TO: a new version of the function with the new owner (its ACL's
+/// grants by the old owner become the new owner's, as PostgreSQL's aclnewowner does).
+fn change_owner(
+    cx: &mut dyn SessionCtx,
+    what: &'static str,
+    item: &protobuf::ObjectWithArgs,
+    owner: &super::role::Spec,
+) -> PgResult<()> {
+    let Some(f) = find_routine(cx, what, item, false)? else {
+        return Ok(());
+    };
+    let new = super::grant::spec_oid(cx, owner)?;
+    if new == f.def.owner {
+        return Ok(());
+    }
+    let (_, name) = split_name(&item.objname)?;
+    if !super::grant::owns(cx, f.def.owner)? {
+        return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+    }
+    super::grant::check_new_owner(cx, new, None)?;
+    let mut def = f.def.clone();
+    def.acl = def
+        .acl
+        .as_ref()
+        .map(|a| crate::catalog::acl::new_owner(a, def.owner, new));
+    def.owner = new;
+    let (cell, cid) = cx.writer(&format!("ALTER {what}"))?;
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    catalog
+        .functions
+        .create(f.oid, def, true, &snap, &cell, cid)
+        .map_err(|_| PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated"))?;
+    catalog.bump();
+    Ok(())
 }
 
 fn split_name(nodes: &[protobuf::Node]) -> PgResult<(String, String)> {
@@ -719,6 +785,48 @@ fn drop_one(
     if_exists: bool,
     cascade: bool,
 ) -> PgResult<()> {
+    let Some(f) = find_routine(cx, what, item, if_exists)? else {
+        return Ok(());
+    };
+    let (_, name) = split_name(&item.objname)?;
+    if !super::grant::owns(cx, f.def.owner)? {
+        return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+    }
+    if let Some(ext) = super::extension::member_of(cx, f.oid)? {
+        // PostgreSQL's getObjectDescription: types joined by a bare comma.
+        let types: Vec<String> = f
+            .def
+            .input_types()
+            .into_iter()
+            .map(|t| Type(t).name())
+            .collect();
+        let shown = format!("{name}({})", types.join(","));
+        return Err(super::extension::refuse_member_drop(&ext, &shown));
+    }
+    if f.def.returns == TRIGGER {
+        let shown = format!("{name}({})", crate::sql::plan::type_list(&f.def.args));
+        super::trigger::drop_function_triggers(cx, f.oid, &shown, cascade)?;
+    }
+    let (cell, cid) = cx.writer(&format!("DROP {what}"))?;
+    let snap = cx.catalog_snapshot()?;
+    let catalog = &cx.instance().catalog;
+    catalog
+        .functions
+        .end(f.oid, &snap, &cell, cid)
+        .map_err(|_| PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated"))?;
+    catalog.bump();
+    Ok(())
+}
+
+/// The function, procedure or routine an ObjectWithArgs names (by argument types, or by name
+/// alone where it is unique), with PostgreSQL's errors; None where IF EXISTS found none (after
+/// its notice).
+fn find_routine(
+    cx: &mut dyn SessionCtx,
+    what: &str,
+    item: &protobuf::ObjectWithArgs,
+    if_exists: bool,
+) -> PgResult<Option<std::sync::Arc<crate::catalog::functions::Function>>> {
     let (schema, name) = split_name(&item.objname)?;
     let word = match what {
         "PROCEDURE" => "procedure",
@@ -739,7 +847,7 @@ fn drop_one(
                             format!("{}, skipping", e.message),
                             code::SUCCESSFUL_COMPLETION,
                         ));
-                        return Ok(());
+                        return Ok(None);
                     }
                     Err(e) => return Err(e),
                 }
@@ -797,7 +905,7 @@ fn drop_one(
                 ),
                 code::SUCCESSFUL_COMPLETION,
             ));
-            return Ok(());
+            return Ok(None);
         }
         [] => {
             return Err(match &types {
@@ -840,31 +948,5 @@ fn drop_one(
             ),
         ));
     }
-    if !super::grant::owns(cx, f.def.owner)? {
-        return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
-    }
-    if let Some(ext) = super::extension::member_of(cx, f.oid)? {
-        // PostgreSQL's getObjectDescription: types joined by a bare comma.
-        let types: Vec<String> = f
-            .def
-            .input_types()
-            .into_iter()
-            .map(|t| Type(t).name())
-            .collect();
-        let shown = format!("{name}({})", types.join(","));
-        return Err(super::extension::refuse_member_drop(&ext, &shown));
-    }
-    if f.def.returns == TRIGGER {
-        let shown = format!("{name}({})", crate::sql::plan::type_list(&f.def.args));
-        super::trigger::drop_function_triggers(cx, f.oid, &shown, cascade)?;
-    }
-    let (cell, cid) = cx.writer(&format!("DROP {what}"))?;
-    let snap = cx.catalog_snapshot()?;
-    let catalog = &cx.instance().catalog;
-    catalog
-        .functions
-        .end(f.oid, &snap, &cell, cid)
-        .map_err(|_| PgError::new(code::OBJECT_IN_USE, "tuple concurrently updated"))?;
-    catalog.bump();
-    Ok(())
+    Ok(Some(f))
 }

@@ -8,7 +8,7 @@ use crate::catalog::{ConstraintKind, RelKind};
 use crate::sql::catalog as builtin;
 use crate::sql::engine::Rel;
 use crate::sql::exec::EvalCx;
-use crate::sql::func::system::catalog::{check_node, default_node};
+use crate::sql::func::system::catalog::check_node;
 use crate::sql::types::{Array, Type, Value};
 use crate::sync::Arc;
 
@@ -22,7 +22,7 @@ pub(super) fn build(oid: u32, mut f: impl FnMut(&str) -> Value) -> Row {
     rel.columns.iter().map(|(name, _)| f(name)).collect()
 }
 
-fn char_value(c: char) -> Value {
+pub(super) fn char_value(c: char) -> Value {
     // "char" 0 (no identity, not generated) reads as the empty string, as PostgreSQL's does.
     if c == '\0' {
         return Value::Text(String::new());
@@ -100,7 +100,7 @@ pub(super) fn created_namespaces(cx: &mut EvalCx) -> Vec<(u32, String, u32)> {
 }
 
 /// The extensions the statement's catalog snapshot sees in the session's database.
-fn extensions(cx: &mut EvalCx) -> Vec<Arc<crate::catalog::extensions::Extension>> {
+pub(super) fn extensions(cx: &mut EvalCx) -> Vec<Arc<crate::catalog::extensions::Extension>> {
     let Ok(snap) = cx.session.catalog_snapshot() else {
         return Vec::new();
     };
@@ -627,60 +627,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             let name = |o: u32| names.get(&o).cloned().unwrap_or_default();
             crate::sql::sequence::catalog_rows(oid, &rels, &name)
         }
-        // pg_depend: the dependencies psql and pg_dump read, a sequence's on the column that
-        // owns it (serial: 'a', identity: 'i') and an extension's functions on it ('e'); the
-        // others PostgreSQL records are not listed.
-        2608 => {
-            let mut out: Vec<Row> = rels()
-                .iter()
-                .filter_map(|r| Some((r, r.data.sequence.as_ref()?.owned_by?)))
-                .map(|(r, owner)| {
-                    build(2608, |c| match c {
-                        "classid" | "refclassid" => Value::Oid(1259),
-                        "objid" => Value::Oid(r.oid),
-                        "objsubid" => Value::Int4(0),
-                        "refobjid" => Value::Oid(owner.table),
-                        "refobjsubid" => Value::Int4(i32::from(owner.attnum)),
-                        "deptype" => char_value(if owner.identity { 'i' } else { 'a' }),
-                        _ => Value::Null,
-                    })
-                })
-                .collect();
-            for e in extensions(cx) {
-                out.extend(e.def.members.iter().map(|&f| {
-                    build(2608, |c| match c {
-                        "classid" => Value::Oid(1255),
-                        "objid" => Value::Oid(f),
-                        "objsubid" | "refobjsubid" => Value::Int4(0),
-                        "refclassid" => Value::Oid(3079),
-                        "refobjid" => Value::Oid(e.oid),
-                        "deptype" => char_value('e'),
-                        _ => Value::Null,
-                    })
-                }));
-            }
-            out
-        }
-        // pg_attrdef
-        2604 => {
-            let mut out = Vec::new();
-            for r in rels() {
-                for (i, col) in r.live_columns() {
-                    let Some(text) = col.default.as_deref().filter(|_| has_default(col)) else {
-                        continue;
-                    };
-                    out.push(build(2604, |c| match c {
-                        // Defaults have no OIDs of their own here; nothing refers to them.
-                        "oid" => Value::Oid(0),
-                        "adrelid" => Value::Oid(r.oid),
-                        "adnum" => Value::Int2(i as i16 + 1),
-                        "adbin" => Value::Text(default_node(i + 1, text)),
-                        _ => Value::Null,
-                    }));
-                }
-            }
-            out
-        }
+        2608 => super::catalog_depend::depend_rows(cx),
+        2604 => super::catalog_depend::attrdef_rows(cx),
         // pg_description, pg_shdescription: COMMENT ON's and the fixed ones (ddl/comment.rs)
         2609 | 2396 => description_rows(oid, cx),
         super::pg_locks::OID => super::pg_locks::rows(cx),

@@ -117,6 +117,12 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 "typdefault" if oid == t.oid => domain
                     .and_then(domain_default_text)
                     .map_or(Value::Null, Value::Text),
+                // pg_dump prints it with pg_get_expr(typdefaultbin, 'pg_type'::regclass).
+                "typdefaultbin" if oid == t.oid => domain
+                    .and_then(domain_default_text)
+                    .map_or(Value::Null, |d| {
+                        Value::Text(crate::sql::func::system::catalog::domain_default_node(&d))
+                    }),
                 "typcollation" if oid == t.oid => {
                     Value::Oid(if base.is_some_and(|b| b.base_type().category() == 'S') {
                         100

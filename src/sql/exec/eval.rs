@@ -408,6 +408,14 @@ impl Expr {
                             Value::Null
                         }
                     }
+                    // A name's bytes from 0; those past its end are NUL ("char" '').
+                    (Value::Text(s), Some(i)) if (0..64).contains(&i) => {
+                        match s.as_bytes().get(i as usize) {
+                            Some(&b) if b.is_ascii() => Value::Text(char::from(b).to_string()),
+                            Some(&b) => Value::Text(format!("\\{b:03o}")),
+                            None => Value::Text(String::new()),
+                        }
+                    }
                     _ => Value::Null,
                 }
             }

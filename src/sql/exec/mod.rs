@@ -77,6 +77,7 @@ macro_rules! opened_from {
 
 mod aggregate;
 mod bounds;
+mod catalog_depend;
 mod catalog_procs;
 mod catalog_roles;
 mod catalog_rows;

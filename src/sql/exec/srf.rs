@@ -335,7 +335,9 @@ impl Operator for Function {
             return Ok(Step::Done);
         };
         // A function of several OUT parameters yields a record: one column per field.
-        if let (Srf::List(ListFn::Each { .. }), [Value::Record(_)]) = (srf, row.as_slice()) {
+        if let (Srf::List(ListFn::Each { .. } | ListFn::OptionsToTable), [Value::Record(_)]) =
+            (srf, row.as_slice())
+        {
             if let Some(Value::Record(fields)) = row.pop() {
                 row = fields;
             }

@@ -312,6 +312,8 @@ pub enum CatalogFn {
     FunctionResult,
     FunctionIdentityArguments,
     FunctionDef,
+    /// pg_get_function_sqlbody: a BEGIN ATOMIC body; NULL for a body given as a string.
+    FunctionSqlBody,
     /// pg_tablespace_location: the built-in tablespaces live in the data directory ('').
     TablespaceLocation,
     DatabaseEncoding,
@@ -372,6 +374,7 @@ pub fn catalog_lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [
         ("pg_get_function_result", 1) => (FunctionResult, &[OID]),
         ("pg_get_function_identity_arguments", 1) => (FunctionIdentityArguments, &[OID]),
         ("pg_get_functiondef", 1) => (FunctionDef, &[OID]),
+        ("pg_get_function_sqlbody", 1) => (FunctionSqlBody, &[OID]),
         ("pg_tablespace_location", 1) => (TablespaceLocation, &[OID]),
         ("getdatabaseencoding", 0) => (DatabaseEncoding, &[]),
         ("pg_statistics_obj_is_visible", 1) | ("pg_collation_is_visible", 1) => {
@@ -405,6 +408,7 @@ pub fn catalog_result_type(f: CatalogFn) -> Type {
         | FunctionResult
         | FunctionIdentityArguments
         | FunctionDef
+        | FunctionSqlBody
         | TablespaceLocation
         | TriggerDef
         | ViewDef => Type::TEXT,

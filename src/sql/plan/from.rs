@@ -543,6 +543,18 @@ impl Planner<'_> {
                     })
                     .collect()
             }
+            Node::Function {
+                srf: Srf::List(ListFn::OptionsToTable),
+                ..
+            } => ["option_name", "option_value"]
+                .into_iter()
+                .map(|n| Column {
+                    name: n.into(),
+                    ty: Type::TEXT,
+                    typmod: -1,
+                    origin: None,
+                })
+                .collect(),
             _ => vec![Column {
                 name: col_name,
                 ty,

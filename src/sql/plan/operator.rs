@@ -320,6 +320,8 @@ impl Planner<'_> {
         let r = self.bind(rnode.expect("right"), scope, agg)?;
         let elem_t = match r.1 {
             t if t.is_array() => t.elem().expect("elem"),
+            // pg_index.indkey, pg_partitioned_table.partclass: arrays to ANY, as in PostgreSQL.
+            t @ (Type::OIDVECTOR | Type::INT2VECTOR) => t.subscript_elem().expect("elem"),
             Type::UNKNOWN => {
                 if l.1 == Type::UNKNOWN {
                     Type::TEXT

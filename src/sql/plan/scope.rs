@@ -92,6 +92,129 @@ impl GroupedOuter {
     }
 }
 
+/// The system column `tableoid` of a table or catalog named in FROM (pg_dump reads it from
+/// every catalog): the relation's OID, NULL where an outer join found no row — told by a
+/// column that is never NULL in a stored row (a primary key column, or a catalog's first
+/// column). The other system columns (ctid, xmin, ...) are not provided.
+fn table_oid_column(
+    scope: &Scope,
+    outer: &[Scope],
+    fields: &[String],
+    location: i32,
+) -> PgResult<Option<Expr>> {
+    let (rel, name) = match fields {
+        [name] => (None, name),
+        [rel, name] | [_, rel, name] => (Some(rel.as_str()), name),
+        _ => return Ok(None),
+    };
+    if name != "tableoid" {
+        return Ok(None);
+    }
+    let scopes = std::iter::once(scope).chain(outer.iter().rev());
+    for (depth, sc) in scopes.enumerate() {
+        if sc.grouped.is_some() {
+            continue; // a grouped query's row holds no such column
+        }
+        let mut found: Option<(u32, Option<usize>, &str)> = None;
+        for (i, c) in sc.cols.iter().enumerate() {
+            // (A JOIN ... USING's merged columns belong to no table.)
+            if rel.is_some_and(|r| r != c.rel) || c.hidden || c.rel.is_empty() {
+                continue;
+            }
+            let Some((oid, not_null)) = relation_column(sc, i) else {
+                continue;
+            };
+            match &mut found {
+                Some((o, _, r)) if *o == oid && *r == c.rel => {}
+                // Two tables' system columns: PostgreSQL finds neither.
+                Some((_, _, first)) => {
+                    return Err(PgError::new(
+                        code::UNDEFINED_COLUMN,
+                        format!("column \"{name}\" does not exist"),
+                    )
+                    .with_hint(format!(
+                        "There is a column named \"{name}\" in table \"{first}\", but it cannot be referenced from this part of the query."
+                    ))
+                    .at(loc(location)))
+                }
+                None => found = Some((oid, None, &c.rel)),
+            }
+            if let Some((_, nn, _)) = &mut found {
+                if not_null && nn.is_none() {
+                    *nn = Some(i);
+                }
+            }
+        }
+        let Some((oid, not_null, _)) = found else {
+            continue;
+        };
+        let value = Expr::Const(crate::sql::types::Value::Oid(oid));
+        let Some(i) = not_null else {
+            return Ok(Some(value));
+        };
+        let col = if depth == 0 {
+            Expr::Column(i)
+        } else {
+            Expr::Outer(depth, i)
+        };
+        return Ok(Some(Expr::Case {
+            whens: vec![(
+                Expr::IsNull(Box::new(col), false),
+                Expr::Const(crate::sql::types::Value::Null),
+            )],
+            default: Some(Box::new(value)),
+        }));
+    }
+    Ok(None)
+}
+
+/// Where a select-list `tableoid` comes from, as RowDescription reports it: its relation and
+/// attribute number -6 (PostgreSQL's TableOidAttributeNumber).
+pub(super) fn table_oid_origin(node: &protobuf::Node, e: &Expr) -> Option<(u32, i16)> {
+    let Some(protobuf::node::Node::ColumnRef(cr)) = node.node.as_ref() else {
+        return None;
+    };
+    let last = cr.fields.last().and_then(crate::sql::parser::str_of)?;
+    if last != "tableoid" {
+        return None;
+    }
+    let value = match e {
+        Expr::Const(v) => v,
+        Expr::Case {
+            default: Some(d), ..
+        } => match &**d {
+            Expr::Const(v) => v,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match value {
+        crate::sql::types::Value::Oid(o) => Some((*o, -6)),
+        _ => None,
+    }
+}
+
+/// Whether column `i` of a scope is a column of a table or catalog named in FROM (not of a
+/// view, subquery or function): that relation's OID, and whether the column is never NULL in
+/// its rows.
+fn relation_column(sc: &Scope, i: usize) -> Option<(u32, bool)> {
+    let c = &sc.cols[i];
+    if let Some(t) = &c.table {
+        return Some((t.oid, t.in_pk));
+    }
+    let (oid, attnum) = c.origin?;
+    let rel = crate::sql::catalog::relation_by_oid(oid)?;
+    // A catalog's own columns, in order, all of them under one FROM name (a subquery or view
+    // over a catalog passes the origins of only some).
+    let same: Vec<&ScopeCol> = sc.cols.iter().filter(|o| o.rel == c.rel).collect();
+    let whole = same.len() == rel.columns.len()
+        && same
+            .iter()
+            .zip(1i16..)
+            .all(|(o, n)| o.origin == Some((oid, n)));
+    whole.then_some((oid, attnum == 1))
+}
+
 /// Levenshtein distance between two names, byte-wise with unit costs (PostgreSQL's
 /// varstr_levenshtein as its fuzzy column matching calls it).
 fn levenshtein(a: &str, b: &str) -> usize {
@@ -210,6 +333,9 @@ impl Planner<'_> {
                 }
                 return Ok((Expr::Outer(depth + 1, i), sc.cols[i].ty));
             }
+        }
+        if let Some(e) = table_oid_column(scope, &self.outer, fields, location)? {
+            return Ok((e, Type::OID));
         }
         if let Some(row) = self.whole_row(scope, fields) {
             return Ok((row.expr(), Type::RECORD));

@@ -244,7 +244,7 @@ impl Planner<'_> {
                     .source_column(*p)
                     .and_then(|ci| ctx.input.cols.get(ci))
                     .and_then(|c| c.origin),
-                _ => None,
+                _ => super::scope::table_oid_origin(node, &e),
             };
             // A column reference has its column's typmod (char(5) is 9 in RowDescription).
             let column_ref = matches!(node.node, Some(N::ColumnRef(_)));

@@ -210,6 +210,8 @@ impl Type {
         match self {
             Type::INT2VECTOR => Some(Type::INT2),
             Type::OIDVECTOR => Some(Type::OID),
+            // A name is a fixed array of 64 bytes: name[0] is its first "char".
+            Type::NAME => Some(Type::CHAR),
             t => t.elem(),
         }
     }

@@ -118,6 +118,22 @@ pub(super) fn rows(f: ListFn, vals: &[Value], fmt: &FormatCtx) -> PgResult<Vec<V
                 })
                 .collect())
         }
+        ListFn::OptionsToTable => {
+            let Value::Array(a) = &vals[0] else {
+                return Ok(Vec::new());
+            };
+            Ok(a.items
+                .iter()
+                .filter_map(|v| v.as_str())
+                .map(|item| {
+                    let (name, value) = match item.split_once('=') {
+                        Some((n, v)) => (n, Value::Text(v.to_string())),
+                        None => (item, Value::Null),
+                    };
+                    Value::Record(vec![Value::Text(name.to_string()), value])
+                })
+                .collect())
+        }
         ListFn::RegexpSplit => match call("regexp_split_to_array", vals, fmt)? {
             Value::Array(a) => Ok(a.items),
             _ => Ok(Vec::new()),

@@ -54,8 +54,18 @@ pub fn check_node(text: &str) -> String {
     format!("{{CHECK :expr {text}}}")
 }
 
-/// pg_get_expr: prints a node made by [`default_node`] or [`check_node`].
+/// What pg_type.typdefaultbin holds for a domain's default (already deparsed).
+pub fn domain_default_node(text: &str) -> String {
+    format!("{{DOMAINDEFAULT :expr {text}}}")
+}
+
+/// pg_get_expr: prints a node made by [`default_node`], [`check_node`] or
+/// [`domain_default_node`] (whose relation is pg_type).
 fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32, pretty: bool) -> Option<String> {
+    if relid == 1247 {
+        let text = node.strip_prefix("{DOMAINDEFAULT :expr ")?;
+        return text.strip_suffix('}').map(str::to_string);
+    }
     let rel = relation(s, relid)?;
     let cols = column_info(&rel);
     let body = node.strip_suffix('}')?;
@@ -252,10 +262,18 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
         } => {
             let target = rels.iter().find(|r| r.oid == *ref_table)?;
             // The referenced table is qualified only where the search path would not find it.
+            let visible = matches!(
+                table_is_visible(s, &[Value::Oid(target.oid)]),
+                Value::Bool(true)
+            );
             let mut out = format!(
                 "FOREIGN KEY ({}) REFERENCES {}({})",
                 column_list(rel, columns),
-                quote_ident(&target.name.name),
+                if visible {
+                    quote_ident(&target.name.name)
+                } else {
+                    qualified(target)
+                },
                 column_list(target, ref_columns)
             );
             if *match_full {
@@ -453,6 +471,18 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         StatisticsObjIsVisible => Value::Bool(true),
         TablespaceLocation => Value::Text(String::new()),
         DatabaseEncoding => Value::Text("UTF8".into()),
+        FunctionSqlBody => {
+            let Some(o) = oid_arg(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let snap = s.catalog_snapshot()?;
+            match s.instance().catalog.functions.by_oid(o, &snap) {
+                Some(u) if u.def.sql_body => {
+                    Value::Text(format!("BEGIN ATOMIC\n {};\nEND", u.def.body))
+                }
+                _ => Value::Null,
+            }
+        }
         FunctionArguments | FunctionResult | FunctionIdentityArguments | FunctionDef => {
             let oid = oid_arg(args.first());
             let Some(p) = oid.and_then(procs::by_oid) else {

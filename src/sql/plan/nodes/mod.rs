@@ -85,6 +85,9 @@ pub enum ListFn {
     },
     RegexpSplit,
     RegexpMatches,
+    /// pg_options_to_table(text[]): rows of (option_name, option_value), split at the first
+    /// `=` of each `name=value` item (reloptions, fdw options).
+    OptionsToTable,
 }
 
 impl ListFn {
@@ -115,6 +118,7 @@ impl ListFn {
             }),
             ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
             ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
+            ("pg_options_to_table", 1) => Some(ListFn::OptionsToTable),
             _ => None,
         }
     }
@@ -136,6 +140,7 @@ impl ListFn {
             ),
             ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
             ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
+            ListFn::OptionsToTable => (vec![Type::TEXT_ARRAY], Type::RECORD),
         }
     }
 
@@ -167,6 +172,7 @@ impl ListFn {
             },
             ListFn::RegexpSplit => "regexp_split_to_table",
             ListFn::RegexpMatches => "regexp_matches",
+            ListFn::OptionsToTable => "pg_options_to_table",
         }
     }
 }
