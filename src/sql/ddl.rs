@@ -706,6 +706,17 @@ fn key_or_check(
             }
         }
         ConstrType::ConstrForeign => fks.push(foreign_key::spec(k, column)?),
+        // Refused rather than passed over: a table without them would give other answers.
+        ConstrType::ConstrGenerated => {
+            return Err(PgError::feature_not_supported(
+                "generated columns are not supported yet",
+            ))
+        }
+        ConstrType::ConstrExclusion => {
+            return Err(PgError::feature_not_supported(
+                "exclusion constraints are not supported yet",
+            ))
+        }
         _ => {}
     }
     Ok(())

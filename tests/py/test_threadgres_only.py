@@ -133,3 +133,19 @@ def test_statement_of_a_gone_client_stops(server, query):
             time.sleep(0.2)
         else:
             pytest.fail(f"session {pid} still there 10 s after its client left")
+
+
+@TG
+@pytest.mark.parametrize("ddl", [
+    "CREATE TABLE gen_refused (a int, b int GENERATED ALWAYS AS (a * 2) STORED)",
+    "CREATE TABLE gen_refused (a int, b int, CONSTRAINT x EXCLUDE USING btree (a WITH =))",
+], ids=["generated", "exclusion"])
+def test_what_is_not_built_is_refused_not_ignored(server, ddl):
+    """A generated column or an exclusion constraint that were accepted and ignored would give
+    other rows and other errors than PostgreSQL: both are refused with 0A000, and nothing is
+    created."""
+    with server.connect_raw() as c:
+        with pytest.raises(pgwire.ServerError) as e:
+            c.simple(ddl)
+        assert e.value.fields["C"] == "0A000"
+        assert c.simple("SELECT count(*) FROM pg_class WHERE relname = 'gen_refused'") == [("0",)]
