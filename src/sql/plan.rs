@@ -61,6 +61,7 @@ mod agg;
 mod aggregates;
 mod clause;
 mod coerce;
+mod composite;
 pub mod cost;
 mod cte;
 mod domain;

@@ -316,9 +316,16 @@ impl Planner<'_> {
         if let Some(t) = tables.find_type(schema, name) {
             return Some(Type(t.oid));
         }
+        // A table's row type has the table's name.
+        if let Some(t) = self.table_row_type_named(schema, name) {
+            return Some(t);
+        }
         let elem = name.strip_prefix('_')?;
-        let t = tables.find_type(schema, elem)?;
-        Some(Type(t.def.array_oid))
+        if let Some(t) = tables.find_type(schema, elem) {
+            return Some(Type(t.def.array_oid));
+        }
+        self.table_row_type_named(schema, elem)
+            .and_then(|t| t.array())
     }
 }
 

@@ -70,6 +70,22 @@ impl Planner<'_> {
             (false, true) => (left, left),
             _ => (left, right),
         };
+        // Composite values compare field by field (record_eq, record_lt ...): two values of one
+        // composite type, or a composite and a record (converted to it).
+        let rowish = |t: Type| t == Type::RECORD || t.is_composite();
+        if rowish(l) && rowish(r) && (l != Type::RECORD || r != Type::RECORD) {
+            if let Some(op) = cands
+                .iter()
+                .find(|o| o.left == Type::RECORD && o.right == Type::RECORD)
+            {
+                if l != r && l != Type::RECORD && r != Type::RECORD {
+                    self.check_comparable(l, r, location)?;
+                    return Ok((op, l, r));
+                }
+                let t = if l == Type::RECORD { r } else { l };
+                return Ok((op, t, t));
+            }
+        }
         // Enums compare by their labels' sort order (anyenum's operators), both sides of one
         // enum type; the comparison of any two values does that (`compare_values`).
         if l == r && matches!(name, "=" | "<>" | "<" | ">" | "<=" | ">=") && l.is_enum() {
@@ -194,6 +210,36 @@ impl Planner<'_> {
             "No operator matches the given name and argument types. You might need to add explicit type casts.",
         )
         .at(loc(location)))
+    }
+
+    /// Two composite types compared: PostgreSQL's record_cmp needs the same number of fields
+    /// and the same field types.
+    fn check_comparable(&self, l: Type, r: Type, location: i32) -> PgResult<()> {
+        let (Some(lf), Some(rf)) = (self.composite_fields(l), self.composite_fields(r)) else {
+            return Ok(());
+        };
+        for (i, (a, b)) in lf.iter().zip(&rf).enumerate() {
+            if a.1.base_type() != b.1.base_type() {
+                return Err(PgError::new(
+                    code::DATATYPE_MISMATCH,
+                    format!(
+                        "cannot compare dissimilar column types {} and {} at record column {}",
+                        a.1.name(),
+                        b.1.name(),
+                        i + 1
+                    ),
+                )
+                .at(loc(location)));
+            }
+        }
+        if lf.len() != rf.len() {
+            return Err(PgError::new(
+                code::DATATYPE_MISMATCH,
+                "cannot compare record types with different numbers of columns",
+            )
+            .at(loc(location)));
+        }
+        Ok(())
     }
 
     pub(super) fn bind_aexpr(
