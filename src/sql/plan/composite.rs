@@ -176,14 +176,16 @@ impl Planner<'_> {
                     )
                     .at(loc(location)))
                 }
-                None => return Err(PgError::new(
-                    code::WRONG_OBJECT_TYPE,
-                    format!(
+                None => {
+                    return Err(PgError::new(
+                        code::WRONG_OBJECT_TYPE,
+                        format!(
                         "column notation .{name} applied to type {}, which is not a composite type",
                         t.name()
                     ),
-                )
-                .at(loc(location))),
+                    )
+                    .at(loc(location)))
+                }
             },
         };
         let Some(idx) = fields.iter().position(|(n, _)| n == name) else {
@@ -311,4 +313,103 @@ fn field_select(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
         return Ok(Value::Null);
     };
     Ok(fields.get(i as usize).cloned().unwrap_or(Value::Null))
+}
+
+impl Planner<'_> {
+    /// The new value of a composite column when `path` (`c.x.y`) of it is assigned `value`
+    /// (INSERT INTO t (c.x) / UPDATE t SET c.x = ...): `base` with that field replaced, a NULL
+    /// `base` taken as a row of NULLs, as PostgreSQL's FieldStore does.
+    pub(super) fn assign_field_path(
+        &mut self,
+        base: Expr,
+        base_ty: Type,
+        column: &str,
+        path: &[String],
+        value: (Expr, Type),
+        location: i32,
+    ) -> PgResult<Expr> {
+        crate::stack::check()?;
+        let Some((name, rest)) = path.split_first() else {
+            return Ok(value.0);
+        };
+        let Some(fields) = self.composite_fields(base_ty) else {
+            return Err(PgError::new(
+                code::DATATYPE_MISMATCH,
+                format!(
+                    "cannot assign to field \"{name}\" of column \"{column}\" because its type {} is not a composite type",
+                    base_ty.name()
+                ),
+            )
+            .at(loc(location)));
+        };
+        let Some(idx) = fields.iter().position(|(n, _, _)| n == name) else {
+            return Err(PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!(
+                    "cannot assign to field \"{name}\" of column \"{column}\" because there is no such column in data type {}",
+                    base_ty.name()
+                ),
+            )
+            .at(loc(location)));
+        };
+        let (fty, fmod) = (fields[idx].1, fields[idx].2);
+        let new = if rest.is_empty() {
+            let (e, t) = value;
+            let (base_t, _) = fty.base();
+            self.coerce(
+                e,
+                t,
+                base_t,
+                fmod,
+                crate::sql::types::cast::CoercionContext::Assignment,
+                location,
+            )
+            .map_err(|_| {
+                PgError::new(
+                    code::DATATYPE_MISMATCH,
+                    format!(
+                        "subfield \"{name}\" is of type {} but expression is of type {}",
+                        fty.name(),
+                        t.name()
+                    ),
+                )
+                .with_hint("You will need to rewrite or cast the expression.")
+                .at(loc(location))
+            })?
+        } else {
+            let inner = Expr::Func {
+                f: field_select,
+                args: vec![base.clone(), Expr::Const(Value::Int4(idx as i32))],
+                strict: true,
+            };
+            self.assign_field_path(inner, fty, column, rest, value, location)?
+        };
+        Ok(Expr::Func {
+            f: field_store,
+            args: vec![
+                base,
+                Expr::Const(Value::Int4(idx as i32)),
+                new,
+                Expr::Const(Value::Int4(fields.len() as i32)),
+            ],
+            strict: false,
+        })
+    }
+}
+
+/// `field_store(record, index, value, width)`: the record with field `index` set (a NULL
+/// record is a row of `width` NULLs).
+fn field_store(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let width = a[3].as_i64().unwrap_or(0).max(0) as usize;
+    let mut fields = match &a[0] {
+        Value::Record(f) => f.clone(),
+        _ => vec![Value::Null; width],
+    };
+    if fields.len() < width {
+        fields.resize(width, Value::Null);
+    }
+    if let Some(slot) = a[1].as_i64().and_then(|i| fields.get_mut(i as usize)) {
+        *slot = a[2].clone();
+    }
+    Ok(Value::Record(fields))
 }

@@ -312,6 +312,11 @@ impl Planner<'_> {
     ) -> PgResult<(Expr, Type)> {
         let lnode = a.lexpr.as_ref().and_then(|n| n.node.as_ref());
         let rnode = a.rexpr.as_ref().and_then(|n| n.node.as_ref());
+        if let (Some(N::RowExpr(lr)), Some(N::RowExpr(rr))) = (lnode, rnode) {
+            if matches!(name, "=" | "<>" | "<" | "<=" | ">" | ">=") {
+                return self.row_compare(name, &lr.args, &rr.args, scope, agg, a.location);
+            }
+        }
         let r = self.bind(rnode.expect("right operand"), scope, agg.as_deref_mut())?;
         let Some(ln) = lnode else {
             // Prefix operator.
@@ -531,6 +536,64 @@ impl Planner<'_> {
         }
         if kind == K::AexprNotBetween as i32 || kind == K::AexprNotBetweenSym as i32 {
             e = Expr::Not(Box::new(e));
+        }
+        Ok((e, Type::BOOL))
+    }
+
+    /// `ROW(a1, a2 ...) op ROW(b1, b2 ...)` as SQL defines it (PostgreSQL's RowCompareExpr):
+    /// `=` all pairs equal, `<>` any pair unequal, and the ordering operators decided by the
+    /// first pair that is not equal: `a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...))`, the last
+    /// pair taking the operator itself, so that a NULL met before the decision makes the
+    /// result NULL.
+    fn row_compare(
+        &mut self,
+        name: &str,
+        ls: &[protobuf::Node],
+        rs: &[protobuf::Node],
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+        location: i32,
+    ) -> PgResult<(Expr, Type)> {
+        if ls.len() != rs.len() {
+            return Err(
+                PgError::syntax("unequal number of entries in row expressions").at(loc(location)),
+            );
+        }
+        let mut pairs = Vec::with_capacity(ls.len());
+        for (l, r) in ls.iter().zip(rs) {
+            let l = self.bind(l.node.as_ref().expect("member"), scope, agg.as_deref_mut())?;
+            let r = self.bind(r.node.as_ref().expect("member"), scope, agg.as_deref_mut())?;
+            pairs.push((l, r));
+        }
+        if pairs.is_empty() {
+            // ROW() = ROW(): PostgreSQL compares no pairs and answers as equal rows do.
+            return Ok((
+                Expr::Const(Value::Bool(matches!(name, "=" | "<=" | ">="))),
+                Type::BOOL,
+            ));
+        }
+        if matches!(name, "=" | "<>") {
+            let mut parts = Vec::with_capacity(pairs.len());
+            for (l, r) in pairs {
+                parts.push(self.make_binop(name, l, r, location)?.0);
+            }
+            let e = if name == "=" {
+                Expr::And(parts)
+            } else {
+                Expr::Or(parts)
+            };
+            return Ok((e, Type::BOOL));
+        }
+        let strict = match name {
+            "<" | "<=" => "<",
+            _ => ">",
+        };
+        let (last_l, last_r) = pairs.pop().expect("pairs");
+        let mut e = self.make_binop(name, last_l, last_r, location)?.0;
+        while let Some((l, r)) = pairs.pop() {
+            let lt = self.make_binop(strict, l.clone(), r.clone(), location)?.0;
+            let eq = self.make_binop("=", l, r, location)?.0;
+            e = Expr::Or(vec![lt, Expr::And(vec![eq, e])]);
         }
         Ok((e, Type::BOOL))
     }

@@ -30,8 +30,13 @@ fn fields_of(ty: Type) -> Option<std::sync::Arc<RowFields>> {
 /// composite type, else by its value's.
 pub fn write_record(fields: &[Value], ty: Type, ctx: &FormatCtx, out: &mut String) {
     let declared = fields_of(ty);
+    // A value stored before ALTER ... ADD ATTRIBUTE / ADD COLUMN has NULLs for the new fields.
+    let width = declared
+        .as_ref()
+        .map_or(fields.len(), |d| d.fields.len().max(fields.len()));
     out.push('(');
-    for (i, v) in fields.iter().enumerate() {
+    for i in 0..width {
+        let v = fields.get(i).unwrap_or(&Value::Null);
         if i > 0 {
             out.push(',');
         }
@@ -158,8 +163,12 @@ pub fn write_record_binary(
     field: impl Fn(&Value, Type, &mut BytesMut) -> PgResult<()>,
 ) -> PgResult<()> {
     let declared = fields_of(ty);
-    out.put_i32(fields.len() as i32);
-    for (i, f) in fields.iter().enumerate() {
+    let width = declared
+        .as_ref()
+        .map_or(fields.len(), |d| d.fields.len().max(fields.len()));
+    out.put_i32(width as i32);
+    for i in 0..width {
+        let f = fields.get(i).unwrap_or(&Value::Null);
         let (oid, t) = match declared.as_ref().and_then(|d| d.fields.get(i)) {
             // The declared OID is sent (a domain's too), the value written as its base type.
             Some(d) => (d.1, Type(d.1).base_type()),
