@@ -159,7 +159,12 @@ fn attribute(
         .type_name
         .as_ref()
         .ok_or_else(|| PgError::syntax("attribute type missing"))?;
-    let (ty, typmod) = super::function::with_planner(cx, None, |pl| pl.resolve_type_name(tn))?;
+    // PostgreSQL reports an unknown attribute type without a position.
+    let (ty, typmod) = super::function::with_planner(cx, None, |pl| pl.resolve_type_name(tn))
+        .map_err(|mut e| {
+            e.position = None;
+            e
+        })?;
     if matches!(
         ty,
         crate::sql::types::Type::ANY
@@ -384,7 +389,10 @@ fn rename_attr(cx: &mut dyn SessionCtx, names: &[String], old: &str, new: &str) 
         ));
     }
     let Some(a) = c.attrs.iter_mut().find(|a| !a.dropped && a.name == old) else {
-        return Err(not_found_attr(old, &t));
+        return Err(PgError::new(
+            code::UNDEFINED_COLUMN,
+            format!("column \"{old}\" does not exist"),
+        ));
     };
     a.name = new.to_string();
     user_type::write(cx, t.oid, def, true, "ALTER TYPE")

@@ -459,6 +459,9 @@ pub(super) struct Dependent {
     pub domain: Option<Vec<String>>,
     /// An attribute of a composite type (dropped with CASCADE): the type's name.
     composite: Option<Vec<String>>,
+    /// The OID of what holds the column (its table, the composite type's relation), the order
+    /// PostgreSQL meets them in pg_depend.
+    sort: Oid,
 }
 
 impl Dependent {
@@ -485,7 +488,8 @@ pub(super) fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<
     rels.retain(|r| r.name.database == cx.database());
     rels.sort_by_key(|r| r.oid);
     // PostgreSQL reaches the columns of the array type (which depends on the enum) first.
-    for array in [true, false] {
+    let mut segments = [0, 0];
+    for (k, array) in [true, false].into_iter().enumerate() {
         let want = if array { t.def.array_oid } else { t.oid };
         let from = out.len();
         dependents_of(&rels, want, array, &mut out);
@@ -493,10 +497,16 @@ pub(super) fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<
         if t.def.domain.is_some() {
             out[from..].reverse();
         }
+        segments[k] = out.len();
     }
+    let mut attrs: Vec<Dependent> = Vec::new();
     for d in catalog.types.visible(Some(cx.database()), &snap) {
-        let Some(dd) = &d.def.domain else { continue };
-        if dd.base == t.oid || dd.base == t.def.array_oid {
+        if let Some(dd) = d
+            .def
+            .domain
+            .as_ref()
+            .filter(|dd| dd.base == t.oid || dd.base == t.def.array_oid)
+        {
             out.push(Dependent {
                 what: format!("type {}", crate::sql::types::Type(d.oid).name()),
                 array: dd.base == t.def.array_oid,
@@ -504,12 +514,13 @@ pub(super) fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<
                 column: String::new(),
                 domain: Some(vec![d.def.schema.clone(), d.def.name.clone()]),
                 composite: None,
+                sort: d.oid,
             });
         }
         if let Some(c) = &d.def.composite {
             for (_, a) in c.live() {
                 if a.type_oid == t.oid || a.type_oid == t.def.array_oid {
-                    out.push(Dependent {
+                    attrs.push(Dependent {
                         what: format!(
                             "column {} of composite type {}",
                             a.name,
@@ -520,9 +531,25 @@ pub(super) fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<
                         column: a.name.clone(),
                         domain: None,
                         composite: Some(vec![d.def.schema.clone(), d.def.name.clone()]),
+                        sort: c.relid,
                     });
                 }
             }
+        }
+    }
+    // A composite type's attribute goes among the table columns of its kind, by OID.
+    for a in attrs {
+        let array = a.array;
+        let (lo, hi) = if array {
+            (0, segments[0])
+        } else {
+            (segments[0], segments[1])
+        };
+        let at = lo + out[lo..hi].iter().take_while(|d| d.sort < a.sort).count();
+        out.insert(at, a);
+        segments[1] += 1;
+        if array {
+            segments[0] += 1;
         }
     }
     Ok(out)
@@ -553,6 +580,7 @@ fn dependents_of(
                     column: c.name.clone(),
                     domain: None,
                     composite: None,
+                    sort: r.oid,
                 });
             }
         }

@@ -364,7 +364,10 @@ impl Planner<'_> {
                 crate::sql::types::cast::CoercionContext::Assignment,
                 location,
             )
-            .map_err(|_| {
+            .map_err(|err| {
+                if err.code != code::CANNOT_COERCE && err.code != code::DATATYPE_MISMATCH {
+                    return err;
+                }
                 PgError::new(
                     code::DATATYPE_MISMATCH,
                     format!(

@@ -497,7 +497,18 @@ impl Planner<'_> {
                 &ind.indirection[..fields],
                 scope,
                 agg.as_deref_mut(),
-                -1,
+                match arg.node.as_ref() {
+                    // A cast's error position is its operand's (PostgreSQL's exprLocation).
+                    Some(N::TypeCast(tc)) => tc
+                        .arg
+                        .as_deref()
+                        .and_then(|a| a.node.as_ref())
+                        .map(super::node_location)
+                        .filter(|l| *l >= 0)
+                        .unwrap_or(tc.location),
+                    Some(n) => super::node_location(n),
+                    None => -1,
+                },
             )?
         } else {
             self.bind(arg.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?
