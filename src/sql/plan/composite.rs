@@ -151,7 +151,11 @@ impl Planner<'_> {
                 )
                 .at(loc(location)));
             };
-            (e, t) = self.select_field(e, t, members.take(), name, location)?;
+            let typmod;
+            (e, t, typmod) = self.select_field(e, t, members.take(), name, location)?;
+            self.state
+                .field_typmods
+                .insert(path.as_ptr() as usize, typmod);
         }
         Ok((e, t))
     }
@@ -164,11 +168,11 @@ impl Planner<'_> {
         members: Option<Members>,
         name: &str,
         location: i32,
-    ) -> PgResult<(Expr, Type)> {
-        let fields: Members = match members {
-            Some(m) => m,
+    ) -> PgResult<(Expr, Type, i32)> {
+        let fields: Vec<(String, Type, i32)> = match members {
+            Some(m) => m.into_iter().map(|(n, t)| (n, t, -1)).collect(),
             None => match self.composite_fields(t) {
-                Some(f) => f.into_iter().map(|(n, t, _)| (n, t)).collect(),
+                Some(f) => f,
                 None if t == Type::RECORD => {
                     return Err(PgError::new(
                         code::UNDEFINED_COLUMN,
@@ -188,7 +192,7 @@ impl Planner<'_> {
                 }
             },
         };
-        let Some(idx) = fields.iter().position(|(n, _)| n == name) else {
+        let Some(idx) = fields.iter().position(|(n, _, _)| n == name) else {
             if t == Type::RECORD {
                 return Err(PgError::new(
                     code::UNDEFINED_COLUMN,
@@ -202,10 +206,15 @@ impl Planner<'_> {
             )
             .at(loc(location)));
         };
-        let fty = fields[idx].1.base_type();
+        let (fty, fmod) = fields[idx].1.base();
+        let fmod = if fields[idx].2 >= 0 {
+            fields[idx].2
+        } else {
+            fmod
+        };
         if let Expr::Row(items) = &e {
             if items.len() == fields.len() {
-                return Ok((items[idx].clone(), fty));
+                return Ok((items[idx].clone(), fty, fmod));
             }
         }
         let e = Expr::Func {
@@ -213,7 +222,7 @@ impl Planner<'_> {
             args: vec![e, Expr::Const(Value::Int4(idx as i32))],
             strict: true,
         };
-        Ok((e, fty))
+        Ok((e, fty, fmod))
     }
 
     /// The field names of `(arg).*` in a select list (the targets it expands to).

@@ -79,7 +79,11 @@ impl Planner<'_> {
                 .find(|o| o.left == Type::RECORD && o.right == Type::RECORD)
             {
                 if l != r && l != Type::RECORD && r != Type::RECORD {
-                    self.check_comparable(l, r, location)?;
+                    // PostgreSQL's record_cmp raises these when the statement is planned
+                    // (constants) or run; here when it is planned, without a position.
+                    if let Err(m) = self.check_comparable(l, r) {
+                        return Err(PgError::new(code::DATATYPE_MISMATCH, m));
+                    }
                     return Ok((op, l, r));
                 }
                 let t = if l == Type::RECORD { r } else { l };
@@ -214,30 +218,23 @@ impl Planner<'_> {
 
     /// Two composite types compared: PostgreSQL's record_cmp needs the same number of fields
     /// and the same field types.
-    fn check_comparable(&self, l: Type, r: Type, location: i32) -> PgResult<()> {
+    /// (Err: the message of the error the comparison raises.)
+    fn check_comparable(&self, l: Type, r: Type) -> Result<(), String> {
         let (Some(lf), Some(rf)) = (self.composite_fields(l), self.composite_fields(r)) else {
             return Ok(());
         };
         for (i, (a, b)) in lf.iter().zip(&rf).enumerate() {
             if a.1.base_type() != b.1.base_type() {
-                return Err(PgError::new(
-                    code::DATATYPE_MISMATCH,
-                    format!(
-                        "cannot compare dissimilar column types {} and {} at record column {}",
-                        a.1.name(),
-                        b.1.name(),
-                        i + 1
-                    ),
+                return Err(format!(
+                    "cannot compare dissimilar column types {} and {} at record column {}",
+                    a.1.name(),
+                    b.1.name(),
+                    i + 1
                 ));
             }
         }
-        // PostgreSQL finds these when the comparison runs: no position.
-        let _ = location;
         if lf.len() != rf.len() {
-            return Err(PgError::new(
-                code::DATATYPE_MISMATCH,
-                "cannot compare record types with different numbers of columns",
-            ));
+            return Err("cannot compare record types with different numbers of columns".into());
         }
         Ok(())
     }
