@@ -40,14 +40,14 @@ pub enum CompositeDdl {
 
 #[derive(Debug, Clone)]
 pub enum AttrCmd {
-    Add(protobuf::ColumnDef),
+    Add(Box<protobuf::ColumnDef>),
     Drop {
         name: String,
         if_exists: bool,
     },
     AlterType {
         name: String,
-        tn: protobuf::TypeName,
+        tn: Box<protobuf::TypeName>,
     },
 }
 
@@ -85,14 +85,14 @@ pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
                     _ => None,
                 };
                 let cmd = match (At::try_from(c.subtype), def) {
-                    (Ok(At::AtAddColumn), Some(cd)) => AttrCmd::Add(cd),
+                    (Ok(At::AtAddColumn), Some(cd)) => AttrCmd::Add(Box::new(cd)),
                     (Ok(At::AtDropColumn), _) => AttrCmd::Drop {
                         name: c.name.clone(),
                         if_exists: c.missing_ok,
                     },
                     (Ok(At::AtAlterColumnType), Some(cd)) => AttrCmd::AlterType {
                         name: c.name.clone(),
-                        tn: cd.type_name.clone().unwrap_or_default(),
+                        tn: Box::new(cd.type_name.clone().unwrap_or_default()),
                     },
                     _ => {
                         return Some(Err(PgError::feature_not_supported(
@@ -353,7 +353,7 @@ fn alter(cx: &mut dyn SessionCtx, names: &[String], cmds: &[AttrCmd]) -> PgResul
             AttrCmd::AlterType { name, tn } => {
                 let cd = protobuf::ColumnDef {
                     colname: name.clone(),
-                    type_name: Some(tn.clone()),
+                    type_name: Some((**tn).clone()),
                     ..Default::default()
                 };
                 let new = attribute(cx, &cd, Some(t.oid))?;

@@ -140,7 +140,7 @@ impl Planner<'_> {
                 Some((e, t, m)) => (e, t, Some(m)),
                 None => {
                     let n = arg.node.as_ref().expect("arg");
-                    let (e, t) = self.bind(n, scope, agg.as_deref_mut())?;
+                    let (e, t) = self.bind(n, scope, agg)?;
                     (e, t, None)
                 }
             };
