@@ -74,7 +74,46 @@ pub struct TypeDef {
     pub labels: Vec<EnumLabel>,
     /// A domain (CREATE DOMAIN, typtype 'd'): its base type and constraints; None for an enum.
     pub domain: Option<DomainDef>,
+    /// A composite type (CREATE TYPE ... AS (...), typtype 'c'): its attributes; None for an
+    /// enum or a domain.
+    pub composite: Option<CompositeDef>,
 }
+
+/// What a composite type is made of: the pg_class row (relkind 'c') that holds its attributes,
+/// as PostgreSQL keeps them, and the attributes in order (dropped ones stay, as pg_attribute
+/// keeps them, so that attribute numbers never change).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompositeDef {
+    /// pg_type.typrelid: the OID of its pg_class row.
+    pub relid: Oid,
+    pub attrs: Vec<CompositeAttr>,
+}
+
+/// One attribute of a composite type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompositeAttr {
+    pub name: String,
+    /// The declared type (a domain's OID for a domain attribute).
+    pub type_oid: Oid,
+    pub typmod: i32,
+    /// COLLATE, when given.
+    pub collation: Option<String>,
+    pub dropped: bool,
+}
+
+impl CompositeDef {
+    /// The attributes not dropped, with their positions among all.
+    pub fn live(&self) -> impl Iterator<Item = (usize, &CompositeAttr)> {
+        self.attrs.iter().enumerate().filter(|(_, a)| !a.dropped)
+    }
+}
+
+/// The most attributes a composite type has (PostgreSQL's MaxHeapAttributeNumber).
+pub const MAX_ATTRIBUTES: usize = 1600;
+
+/// The deepest nesting of composite types inside composite types that input, output and
+/// coercions follow (54001 beyond it).
+pub const MAX_COMPOSITE_DEPTH: usize = 32;
 
 /// What a domain adds to its base type (pg_type.typbasetype, typtypmod, typnotnull,
 /// typdefault, typndims and its pg_constraint rows).
@@ -357,6 +396,8 @@ struct Registry {
     labels: scc::HashMap<Oid, Oid>,
     /// Array type OID -> element type OID.
     arrays: scc::HashMap<Oid, Oid>,
+    /// Table row type OID -> its fields, as last looked up by a planner.
+    row_types: scc::HashMap<Oid, Arc<RowFields>>,
 }
 
 fn registry() -> &'static Registry {
@@ -443,7 +484,13 @@ pub fn array_elem(oid: Oid) -> Option<Oid> {
 
 /// The array type of user type `oid`.
 pub fn array_of(oid: Oid) -> Option<Oid> {
-    type_info(oid).map(|t| t.def.array_oid)
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    match current(oid) {
+        Some(t) => Some(t.def.array_oid),
+        None => registry().row_types.contains_sync(&oid).then(|| oid - 1),
+    }
 }
 
 /// Label `oid`: its type, sort position and name. None for a label never made.
@@ -472,13 +519,62 @@ pub fn label_sort(oid: Oid) -> f32 {
 /// The labels of enum `oid`, in sort order.
 pub fn enum_labels(oid: Oid) -> Option<Vec<EnumLabel>> {
     type_info(oid)
-        .filter(|t| t.def.domain.is_none())
+        .filter(|t| t.def.domain.is_none() && t.def.composite.is_none())
         .map(|t| t.def.labels.clone())
 }
 
 /// Domain `oid` as value functions see it (see [`type_info`]); None for any other type.
 pub fn domain_info(oid: Oid) -> Option<Arc<UserType>> {
     type_info(oid).filter(|t| t.def.domain.is_some())
+}
+
+/// Composite type `oid` as value functions see it (see [`type_info`]); None for any other
+/// type (a table's row type included: those are not kept here).
+pub fn composite_info(oid: Oid) -> Option<Arc<UserType>> {
+    type_info(oid).filter(|t| t.def.composite.is_some())
+}
+
+/// The fields of a composite type as value functions need them: its schema and name, and
+/// each live attribute's name, declared type and typmod.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowFields {
+    pub schema: String,
+    pub name: String,
+    pub fields: Vec<(String, Oid, i32)>,
+}
+
+/// Composite type `oid`'s fields: a type made by CREATE TYPE ... AS, or a table's row type the
+/// planner has noted ([`note_row_type`]). None for any other type.
+pub fn row_fields(oid: Oid) -> Option<Arc<RowFields>> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    if let Some(t) = composite_info(oid) {
+        let c = t.def.composite.as_ref()?;
+        return Some(Arc::new(RowFields {
+            schema: t.def.schema.clone(),
+            name: t.def.name.clone(),
+            fields: c
+                .live()
+                .map(|(_, a)| (a.name.clone(), a.type_oid, a.typmod))
+                .collect(),
+        }));
+    }
+    registry().row_types.read_sync(&oid, |_, f| f.clone())
+}
+
+/// Records what the planner found a table's row type `oid` to be (its columns, as its snapshot
+/// sees them), for the value functions that run without a snapshot (record input, output and
+/// binary send, a type's name). Replaced at each lookup, so it follows ALTER TABLE; bound: one
+/// entry per row type ever looked up (a dropped table's entry is harmless and small).
+pub fn note_row_type(oid: Oid, fields: RowFields) {
+    let r = registry();
+    if r.row_types.read_sync(&oid, |_, f| **f == fields) == Some(true) {
+        return;
+    }
+    let _ = r.row_types.upsert_sync(oid, Arc::new(fields));
+    // A table's array type is its row type's OID less one (`Catalog::row_type`).
+    let _ = r.arrays.insert_sync(oid - 1, oid);
 }
 
 /// The type at the bottom of domain `oid`'s chain and the typmod the nearest domain with one

@@ -31,6 +31,7 @@ pub mod sequence;
 
 pub mod alter;
 pub mod comment;
+pub mod composite;
 mod create_table;
 pub mod domain;
 pub mod extension;

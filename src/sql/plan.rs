@@ -61,6 +61,7 @@ mod agg;
 mod aggregates;
 mod clause;
 mod coerce;
+mod composite;
 pub mod cost;
 mod cte;
 mod domain;
@@ -175,6 +176,9 @@ struct PlanState {
     /// its (non-empty) text, which stays put while the bound expression moves around: an
     /// error converting a literal points at the literal, wherever the conversion happens.
     lit_locs: HashMap<usize, i32>,
+    /// The typmod of each field selection's field (`(v).c` of a numeric(6,2) field), keyed by
+    /// the address of its parse node, for RowDescription (`plan/composite.rs`).
+    field_typmods: HashMap<usize, i32>,
     /// Set by a FROM item that refers to the items before it (LATERAL).
     lateral: bool,
     /// Set for the statement's top SELECT: its whole-row targets of a table report the

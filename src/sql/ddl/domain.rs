@@ -410,6 +410,7 @@ fn create(
             collation: collate.map(str::to_string),
             checks,
         }),
+        composite: None,
     };
     user_type::write(cx, oid, def, false, "CREATE DOMAIN")
 }
@@ -665,22 +666,7 @@ fn rename_constraint(
 
 fn set_schema(cx: &mut dyn SessionCtx, names: &[String], schema: &str) -> PgResult<()> {
     let t = must_find_domain(cx, names)?;
-    if t.def.schema == schema {
-        return Ok(());
-    }
-    let schema = super::creation_schema(cx, schema, -1)?;
-    if user_type::name_taken(cx, &schema, &t.def.name)? {
-        return Err(PgError::new(
-            code::DUPLICATE_OBJECT,
-            format!(
-                "type \"{}\" already exists in schema \"{schema}\"",
-                t.def.name
-            ),
-        ));
-    }
-    let mut def = t.def.clone();
-    def.schema = schema;
-    user_type::replace_keyed(cx, t.oid, def, "ALTER DOMAIN")
+    user_type::set_schema(cx, &t, schema, "ALTER DOMAIN")
 }
 
 /// DROP DOMAIN / ALTER DOMAIN RENAME TO / OWNER TO: TYPE's statements under DOMAIN's tag.

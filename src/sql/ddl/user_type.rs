@@ -54,6 +54,9 @@ pub enum TypeDdl {
     },
     /// CREATE / ALTER DOMAIN (`ddl::domain`).
     Domain(Box<super::domain::DomainDdl>),
+    /// CREATE TYPE ... AS (...), ALTER TYPE's attribute forms and SET SCHEMA
+    /// (`ddl::composite`).
+    Composite(Box<super::composite::CompositeDdl>),
     /// A TYPE statement written with DOMAIN (DROP DOMAIN, ALTER DOMAIN RENAME / OWNER TO),
     /// under that tag.
     Tagged(Box<TypeDdl>, &'static str),
@@ -64,6 +67,10 @@ impl TypeDdl {
         match self {
             TypeDdl::CreateEnum { .. } => "CREATE TYPE",
             TypeDdl::Domain(d) => d.tag(),
+            TypeDdl::Composite(c) => match **c {
+                super::composite::CompositeDdl::Create { .. } => "CREATE TYPE",
+                _ => "ALTER TYPE",
+            },
             TypeDdl::Tagged(_, tag) => tag,
             TypeDdl::Drop { .. } => "DROP TYPE",
             _ => "ALTER TYPE",
@@ -87,6 +94,9 @@ pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
     }
     if let Some((d, tag)) = super::domain::as_type_ddl(node) {
         return Some(Ok(TypeDdl::Tagged(Box::new(d), tag)));
+    }
+    if let Some(c) = super::composite::analyze(node) {
+        return Some(c);
     }
     analyze_type(node, ObjectType::ObjectType).map(Ok)
 }
@@ -159,6 +169,7 @@ pub fn execute(d: &TypeDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         TypeDdl::Rename { name, new } => rename(cx, name, new),
         TypeDdl::Owner { name, owner } => owner_to(cx, name, owner),
         TypeDdl::Domain(d) => super::domain::execute(d, cx),
+        TypeDdl::Composite(c) => super::composite::execute(c, cx),
         TypeDdl::Tagged(t, _) => execute(t, cx),
     }
 }
@@ -336,6 +347,7 @@ fn create_enum(cx: &mut dyn SessionCtx, names: &[String], labels: &[String]) -> 
         array_oid,
         labels: list,
         domain: None,
+        composite: None,
     };
     write(cx, oid, def, false, "CREATE TYPE")
 }
@@ -408,6 +420,10 @@ fn drop_inner(
                 drop_inner(cx, names, true, true, true)?;
                 continue;
             }
+            if let Some(names) = &d.composite {
+                super::composite::drop_attribute(cx, names, &d.column)?;
+                continue;
+            }
             let a = Alter::Table {
                 table: d.table.clone(),
                 if_exists: false,
@@ -432,7 +448,7 @@ fn drop_inner(
 }
 
 /// A column that uses a type (or its array type).
-struct Dependent {
+pub(super) struct Dependent {
     /// `column c of table t`, as PostgreSQL's messages name it.
     what: String,
     /// Whether the column is of the array type.
@@ -440,11 +456,31 @@ struct Dependent {
     table: (String, String),
     column: String,
     /// A domain over the type (dropped whole with CASCADE).
-    domain: Option<Vec<String>>,
+    pub domain: Option<Vec<String>>,
+    /// An attribute of a composite type (dropped with CASCADE): the type's name.
+    composite: Option<Vec<String>>,
+    /// The OID of what holds the column (its table, the composite type's relation), the order
+    /// PostgreSQL meets them in pg_depend.
+    sort: Oid,
 }
 
-/// Bound: one entry per column of the database's tables that uses the type.
-fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<Dependent>> {
+impl Dependent {
+    /// The column as ALTER TYPE's refusal names it: `column "t.c"`.
+    pub fn used_as(&self) -> String {
+        match &self.composite {
+            Some(n) => format!(
+                "column \"{}.{}\"",
+                n.last().cloned().unwrap_or_default(),
+                self.column
+            ),
+            None => format!("column \"{}.{}\"", self.table.1, self.column),
+        }
+    }
+}
+
+/// Bound: one entry per column of the database's tables (and attribute of its composite
+/// types) that uses the type.
+pub(super) fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<Dependent>> {
     let snap = cx.catalog_snapshot()?;
     let catalog = &cx.instance().catalog;
     let mut out = Vec::new();
@@ -452,7 +488,8 @@ fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<Dependent>>
     rels.retain(|r| r.name.database == cx.database());
     rels.sort_by_key(|r| r.oid);
     // PostgreSQL reaches the columns of the array type (which depends on the enum) first.
-    for array in [true, false] {
+    let mut segments = [0, 0];
+    for (k, array) in [true, false].into_iter().enumerate() {
         let want = if array { t.def.array_oid } else { t.oid };
         let from = out.len();
         dependents_of(&rels, want, array, &mut out);
@@ -460,17 +497,59 @@ fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<Dependent>>
         if t.def.domain.is_some() {
             out[from..].reverse();
         }
+        segments[k] = out.len();
     }
+    let mut attrs: Vec<Dependent> = Vec::new();
     for d in catalog.types.visible(Some(cx.database()), &snap) {
-        let Some(dd) = &d.def.domain else { continue };
-        if dd.base == t.oid || dd.base == t.def.array_oid {
+        if let Some(dd) = d
+            .def
+            .domain
+            .as_ref()
+            .filter(|dd| dd.base == t.oid || dd.base == t.def.array_oid)
+        {
             out.push(Dependent {
                 what: format!("type {}", crate::sql::types::Type(d.oid).name()),
                 array: dd.base == t.def.array_oid,
                 table: (String::new(), String::new()),
                 column: String::new(),
                 domain: Some(vec![d.def.schema.clone(), d.def.name.clone()]),
+                composite: None,
+                sort: d.oid,
             });
+        }
+        if let Some(c) = &d.def.composite {
+            for (_, a) in c.live() {
+                if a.type_oid == t.oid || a.type_oid == t.def.array_oid {
+                    attrs.push(Dependent {
+                        what: format!(
+                            "column {} of composite type {}",
+                            a.name,
+                            crate::sql::types::Type(d.oid).name()
+                        ),
+                        array: a.type_oid == t.def.array_oid,
+                        table: (String::new(), String::new()),
+                        column: a.name.clone(),
+                        domain: None,
+                        composite: Some(vec![d.def.schema.clone(), d.def.name.clone()]),
+                        sort: c.relid,
+                    });
+                }
+            }
+        }
+    }
+    // A composite type's attribute goes among the table columns of its kind, by OID.
+    for a in attrs {
+        let array = a.array;
+        let (lo, hi) = if array {
+            (0, segments[0])
+        } else {
+            (segments[0], segments[1])
+        };
+        let at = lo + out[lo..hi].iter().take_while(|d| d.sort < a.sort).count();
+        out.insert(at, a);
+        segments[1] += 1;
+        if array {
+            segments[0] += 1;
         }
     }
     Ok(out)
@@ -500,6 +579,8 @@ fn dependents_of(
                     table: (r.name.schema.clone(), r.name.name.clone()),
                     column: c.name.clone(),
                     domain: None,
+                    composite: None,
+                    sort: r.oid,
                 });
             }
         }
@@ -651,6 +732,31 @@ pub(super) fn replace_keyed(
         })?;
     catalog.bump();
     Ok(())
+}
+
+/// ALTER TYPE / DOMAIN ... SET SCHEMA of type `t`.
+pub(super) fn set_schema(
+    cx: &mut dyn SessionCtx,
+    t: &UserType,
+    schema: &str,
+    tag: &str,
+) -> PgResult<()> {
+    if t.def.schema == schema {
+        return Ok(());
+    }
+    let schema = super::creation_schema(cx, schema, -1)?;
+    if name_taken(cx, &schema, &t.def.name)? {
+        return Err(PgError::new(
+            code::DUPLICATE_OBJECT,
+            format!(
+                "type \"{}\" already exists in schema \"{schema}\"",
+                t.def.name
+            ),
+        ));
+    }
+    let mut def = t.def.clone();
+    def.schema = schema;
+    replace_keyed(cx, t.oid, def, tag)
 }
 
 fn owner_to(cx: &mut dyn SessionCtx, names: &[String], owner: &Spec) -> PgResult<()> {

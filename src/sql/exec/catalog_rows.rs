@@ -248,6 +248,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         Default::default()
     };
     let acl_value = |acl: Option<&crate::catalog::acl::Acl>| acl_array(acl, &names);
+    // A composite type's pg_class row and attributes come from the type store.
+    let composite_rows = if matches!(oid, 1259 | 1249) {
+        super::catalog_types::composite_relation_rows(oid, cx)
+    } else {
+        Vec::new()
+    };
     let mut rels = || visible_relations(cx);
     Some(match oid {
         // pg_class
@@ -318,6 +324,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         _ => Value::Null,
                     })
                 })
+                .chain(composite_rows)
                 .collect()
         }
         // pg_attribute
@@ -379,6 +386,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     }));
                 }
             }
+            out.extend(composite_rows);
             out
         }
         // pg_index

@@ -1,8 +1,9 @@
 //! pg_type's rows for the row types of the live schema's tables and views: each has a
 //! composite type (typtype 'c', typrelid = the relation, named as it) and an array of it
 //! (named with a leading underscore), as PostgreSQL makes them at CREATE TABLE / VIEW. Their
-//! OIDs come from the catalog (`Catalog::row_type`). Also the rows of user-defined enum types
-//! and their arrays, and pg_enum's rows (`catalog::types`).
+//! OIDs come from the catalog (`Catalog::row_type`). Also the rows of user-defined types (enums,
+//! domains, composite types) and their arrays, pg_enum's rows (`catalog::types`), and a
+//! composite type's pg_class row (relkind 'c') and pg_attribute rows.
 
 use crate::sql::exec::EvalCx;
 use crate::sql::types::Value;
@@ -38,7 +39,8 @@ fn user_types(cx: &mut EvalCx) -> Vec<crate::sync::Arc<crate::catalog::types::Us
         .visible(Some(&db), &snap)
 }
 
-/// pg_type's rows of enums (typtype 'e', category 'E') and their array types.
+/// pg_type's rows of enums (typtype 'e', category 'E'), domains ('d') and composite types
+/// ('c'), and their array types.
 fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
     let types = user_types(cx);
     if types.is_empty() {
@@ -52,12 +54,19 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
         let domain = t.def.domain.as_ref();
         let base = domain.map(|d| crate::sql::types::Type(d.base));
         // A domain takes its storage from its base type (typtype 'd').
+        let composite = t.def.composite.as_ref();
         let (len, byval, category) = match base {
             Some(b) => {
                 let len = b.typlen();
                 (len, (1..=8).contains(&len), b.category())
             }
+            None if composite.is_some() => (-1, false, 'C'),
             None => (4, true, 'E'),
+        };
+        let (typtype, align, storage) = match (domain, composite) {
+            (Some(_), _) => ('d', 'i', 'p'),
+            (_, Some(_)) => ('c', 'd', 'x'),
+            _ => ('e', 'i', 'p'),
         };
         // (oid, name, typtype, category, typlen, byval, elem, typarray, align, storage,
         // procs: typsubscript, typinput, typoutput, typreceive, typsend, typanalyze)
@@ -65,19 +74,20 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
             (
                 t.oid,
                 t.def.name.clone(),
-                if domain.is_some() { 'd' } else { 'e' },
+                typtype,
                 category,
                 len,
                 byval,
                 0,
                 array,
-                'i',
-                'p',
-                // domain_in, domain_recv; enum_in, enum_out, enum_recv, enum_send
-                if domain.is_some() {
-                    [0, 2597, 0, 2598, 0, 0]
-                } else {
-                    [0, 3504, 3505, 3532, 3533, 0]
+                align,
+                storage,
+                // domain_in, domain_recv; record_in, record_out, record_recv, record_send;
+                // enum_in, enum_out, enum_recv, enum_send
+                match typtype {
+                    'd' => [0, 2597, 0, 2598, 0, 0],
+                    'c' => [0, 2290, 2291, 2402, 2403, 0],
+                    _ => [0, 3504, 3505, 3532, 3533, 0],
                 },
             ),
             (
@@ -89,7 +99,7 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 false,
                 t.oid,
                 0,
-                'i',
+                align,
                 'x',
                 [6179, 750, 751, 2400, 2401, 3816],
             ),
@@ -134,6 +144,7 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 "typcategory" => ch(category),
                 "typisdefined" => Value::Bool(true),
                 "typdelim" => ch(','),
+                "typrelid" if oid == t.oid => Value::Oid(composite.map_or(0, |c| c.relid)),
                 "typrelid" => Value::Oid(0),
                 "typsubscript" => proc(procs[0]),
                 "typelem" => Value::Oid(elem),
@@ -286,6 +297,86 @@ fn row_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 "typstorage" => ch('x'),
                 "typtypmod" => Value::Int4(-1),
                 "typndims" => Value::Int4(0),
+                _ => Value::Null,
+            }));
+        }
+    }
+    out
+}
+
+/// pg_class's (`1259`) or pg_attribute's (`1249`) rows of the composite types: a relation of
+/// relkind 'c' per type (named as it, typed by it), and its attributes.
+pub(super) fn composite_relation_rows(catalog_oid: u32, cx: &mut EvalCx) -> Vec<Row> {
+    let types = user_types(cx);
+    if types.iter().all(|t| t.def.composite.is_none()) {
+        return Vec::new();
+    }
+    let created = created_namespaces(cx);
+    let mut out = Vec::new();
+    for t in &types {
+        let Some(c) = &t.def.composite else { continue };
+        if catalog_oid == 1259 {
+            let schema = schema_oid(&created, &t.def.schema);
+            out.push(super::catalog_rows::build(1259, |col| match col {
+                "oid" => Value::Oid(c.relid),
+                "relname" => Value::Text(t.def.name.clone()),
+                "relnamespace" => Value::Oid(schema),
+                "reltype" => Value::Oid(t.oid),
+                "relowner" => Value::Oid(t.def.owner),
+                "relfilenode" | "reloftype" | "reltablespace" | "reltoastrelid" | "relrewrite"
+                | "relam" => Value::Oid(0),
+                "relpages" | "relallvisible" => Value::Int4(0),
+                "reltuples" => Value::Float4(-1.0),
+                "relhasindex"
+                | "relisshared"
+                | "relhasrules"
+                | "relhastriggers"
+                | "relhassubclass"
+                | "relrowsecurity"
+                | "relforcerowsecurity"
+                | "relispartition" => Value::Bool(false),
+                "relispopulated" => Value::Bool(true),
+                "relpersistence" => ch('p'),
+                "relkind" => ch('c'),
+                "relnatts" => Value::Int2(c.attrs.len() as i16),
+                "relchecks" => Value::Int2(0),
+                "relreplident" => ch('n'),
+                _ => Value::Null,
+            }));
+            continue;
+        }
+        for (i, a) in c.attrs.iter().enumerate() {
+            let ty = crate::sql::types::Type(a.type_oid);
+            let len = if a.dropped {
+                -1
+            } else {
+                ty.base_type().typlen()
+            };
+            out.push(super::catalog_rows::build(1249, |col| match col {
+                "attrelid" => Value::Oid(c.relid),
+                "attname" => Value::Text(if a.dropped {
+                    format!("........pg.dropped.{}........", i + 1)
+                } else {
+                    a.name.clone()
+                }),
+                "atttypid" => Value::Oid(a.type_oid),
+                "attstattarget" => Value::Int4(-1),
+                "attlen" => Value::Int2(len),
+                "attnum" => Value::Int2(i as i16 + 1),
+                "attndims" | "attcacheoff" | "attinhcount" => Value::Int4(0),
+                "atttypmod" => Value::Int4(a.typmod),
+                "attbyval" => Value::Bool((1..=8).contains(&len)),
+                "attalign" => ch(if len == 8 { 'd' } else { 'i' }),
+                "attstorage" => ch(if len > 0 { 'p' } else { 'x' }),
+                "attcompression" | "attgenerated" | "attidentity" => Value::Text(String::new()),
+                "attnotnull" | "atthasdef" | "atthasmissing" => Value::Bool(false),
+                "attisdropped" => Value::Bool(a.dropped),
+                "attislocal" => Value::Bool(true),
+                "attcollation" => Value::Oid(if ty.base_type().category() == 'S' {
+                    100
+                } else {
+                    0
+                }),
                 _ => Value::Null,
             }));
         }

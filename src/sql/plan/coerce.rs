@@ -97,6 +97,23 @@ impl Planner<'_> {
         if from == to && typmod < 0 {
             return Ok(e);
         }
+        if let (Expr::Row(items), Type::RECORD) = (&e, from) {
+            // A ROW() of the wrong width for a composite type fails here, at the cast.
+            if let Some(fields) = self.composite_fields(to) {
+                if items.len() != fields.len() {
+                    let few = items.len() < fields.len();
+                    return Err(PgError::new(
+                        code::CANNOT_COERCE,
+                        format!("cannot cast type record to {}", to.name()),
+                    )
+                    .with_detail(format!(
+                        "Input has too {} columns.",
+                        if few { "few" } else { "many" }
+                    ))
+                    .at(loc(location)));
+                }
+            }
+        }
         if from == Type::UNKNOWN {
             match e {
                 Expr::Const(Value::Text(s)) => {
@@ -316,9 +333,16 @@ impl Planner<'_> {
         if let Some(t) = tables.find_type(schema, name) {
             return Some(Type(t.oid));
         }
+        // A table's row type has the table's name.
+        if let Some(t) = self.table_row_type_named(schema, name) {
+            return Some(t);
+        }
         let elem = name.strip_prefix('_')?;
-        let t = tables.find_type(schema, elem)?;
-        Some(Type(t.def.array_oid))
+        if let Some(t) = tables.find_type(schema, elem) {
+            return Some(Type(t.def.array_oid));
+        }
+        self.table_row_type_named(schema, elem)
+            .and_then(|t| t.array())
     }
 }
 

@@ -468,16 +468,52 @@ impl Planner<'_> {
         Ok((Expr::Array(out, elem), arr))
     }
 
-    /// Subscripts, `a[i][j]` (slices and field selection are not supported).
+    /// Field selection and subscripts: `(r).a.b`, `a[i][j]` (not slices).
     fn bind_indirection(
         &mut self,
         ind: &protobuf::AIndirection,
         scope: &Scope,
         mut agg: Option<&mut AggCtx>,
     ) -> PgResult<(Expr, Type)> {
-        let an = ind.arg.as_ref().and_then(|n| n.node.as_ref()).expect("arg");
-        let (mut e, mut t) = self.bind(an, scope, agg.as_deref_mut())?;
-        for i in &ind.indirection {
+        if ind
+            .indirection
+            .iter()
+            .any(|i| matches!(i.node, Some(N::AStar(_))))
+        {
+            return Err(PgError::syntax(
+                "row expansion via \"*\" is not supported here",
+            ));
+        }
+        // Field selection first: `(row).a.b`, then any subscripts after it.
+        let fields = ind
+            .indirection
+            .iter()
+            .take_while(|i| matches!(i.node, Some(N::String(_))))
+            .count();
+        let arg = ind.arg.as_deref().expect("arg");
+        let (mut e, mut t) = if fields > 0 {
+            self.bind_field_path(
+                arg,
+                &ind.indirection[..fields],
+                scope,
+                agg.as_deref_mut(),
+                match arg.node.as_ref() {
+                    // A cast's error position is its operand's (PostgreSQL's exprLocation).
+                    Some(N::TypeCast(tc)) => tc
+                        .arg
+                        .as_deref()
+                        .and_then(|a| a.node.as_ref())
+                        .map(super::node_location)
+                        .filter(|l| *l >= 0)
+                        .unwrap_or(tc.location),
+                    Some(n) => super::node_location(n),
+                    None => -1,
+                },
+            )?
+        } else {
+            self.bind(arg.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?
+        };
+        for i in &ind.indirection[fields..] {
             match &i.node {
                 Some(N::AIndices(ix)) if !ix.is_slice => {
                     let idx = ix
@@ -499,9 +535,14 @@ impl Planner<'_> {
                     e = Expr::Subscript(Box::new(e), Box::new(ie));
                     t = elem;
                 }
+                Some(N::String(_)) => {
+                    return Err(PgError::feature_not_supported(
+                        "field selection after a subscript is not supported yet",
+                    ))
+                }
                 _ => {
                     return Err(PgError::feature_not_supported(
-                        "array slices and field selection are not supported yet",
+                        "array slices are not supported yet",
                     ))
                 }
             }

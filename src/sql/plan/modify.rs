@@ -655,6 +655,8 @@ impl Planner<'_> {
         let dcols = declared_columns(&rel);
         // Target columns: the named ones, or all in order.
         let mut targets: Vec<usize> = Vec::new();
+        // The field path of each target (`c.x.y`: ["x", "y"]), empty for a whole column.
+        let mut paths: Vec<(Vec<String>, i32)> = Vec::new();
         if s.cols.is_empty() {
             targets.extend(rel.live_columns().map(|(i, _)| i));
         } else {
@@ -662,12 +664,18 @@ impl Planner<'_> {
                 let Some(N::ResTarget(rt)) = &c.node else {
                     continue;
                 };
-                if !rt.indirection.is_empty() {
-                    return Err(PgError::feature_not_supported(
-                        "INSERT into subscripts or fields is not supported yet",
-                    ));
-                }
+                let path = field_path(&rt.indirection, "INSERT into subscripts")?;
                 let pos = target_column(&rel, &rt.name, loc(rt.location))?;
+                let fields_too = !path.is_empty()
+                    && targets
+                        .iter()
+                        .zip(&paths)
+                        .any(|(t, p)| *t == pos && !p.0.is_empty());
+                paths.push((path, rt.location));
+                if fields_too {
+                    targets.push(pos);
+                    continue;
+                }
                 if targets.contains(&pos) {
                     return Err(PgError::new(
                         code::DUPLICATE_COLUMN,
@@ -735,6 +743,29 @@ impl Planner<'_> {
                             continue;
                         }
                         let (e, t) = self.bind(n, &empty, None)?;
+                        if let Some((path, at)) = paths.get(k).filter(|p| !p.0.is_empty()) {
+                            // A field of a composite column: set in the row built so far
+                            // (the column's default or NULL, or an earlier field's value).
+                            let base = std::mem::replace(&mut row[col], Expr::Const(Value::Null));
+                            let base = if paths[..k]
+                                .iter()
+                                .zip(&targets)
+                                .any(|(p, t)| *t == col && !p.0.is_empty())
+                            {
+                                base
+                            } else {
+                                Expr::Const(Value::Null)
+                            };
+                            row[col] = self.assign_field_path(
+                                base,
+                                dcols[col].0,
+                                &rel.columns[col].name,
+                                path,
+                                (e, t),
+                                *at,
+                            )?;
+                            continue;
+                        }
                         row[col] = self
                             .coerce(
                                 e,
@@ -763,6 +794,11 @@ impl Planner<'_> {
                         && sel.values_lists.is_empty()
                         && (sel.op == 0 || sel.op == protobuf::SetOperation::SetopNone as i32);
                     self.state.keep_unknown = simple;
+                }
+                if paths.iter().any(|p| !p.0.is_empty()) {
+                    return Err(PgError::feature_not_supported(
+                        "INSERT ... SELECT into fields of a composite column is not supported yet",
+                    ));
                 }
                 let src = self.plan_query(q);
                 self.state.keep_unknown = false;
@@ -966,11 +1002,7 @@ impl Planner<'_> {
             let Some(N::ResTarget(rt)) = &t.node else {
                 continue;
             };
-            if !rt.indirection.is_empty() {
-                return Err(PgError::feature_not_supported(
-                    "UPDATE of subscripts or fields is not supported yet",
-                ));
-            }
+            let path = field_path(&rt.indirection, "UPDATE of subscripts")?;
             let val = rt
                 .val
                 .as_ref()
@@ -984,6 +1016,35 @@ impl Planner<'_> {
             let col = target_column(rel, &rt.name, loc(rt.location))?;
             if let Some(cx) = &self.tables {
                 cx.mark(Some((rel.oid, col as i16 + 1)), ColUse::Update);
+            }
+            if !path.is_empty() {
+                // SET c.x = v: the column's value so far (the row's, or an earlier field's
+                // assignment in this SET list) with that field replaced.
+                let earlier = sets.iter().position(|(c, _)| *c == col);
+                let base = match earlier {
+                    Some(i) => sets.remove(i).1,
+                    None => {
+                        let at = scope
+                            .cols
+                            .iter()
+                            .position(|c| c.origin == Some((rel.oid, col as i16 + 1)))
+                            .ok_or_else(|| {
+                                PgError::internal("UPDATE target column not in scope")
+                            })?;
+                        Expr::Column(at)
+                    }
+                };
+                let value = self.bind(val, scope, None)?;
+                let e = self.assign_field_path(
+                    base,
+                    dcols[col].0,
+                    &rel.columns[col].name,
+                    &path,
+                    value,
+                    rt.location,
+                )?;
+                sets.push((col, e));
+                continue;
             }
             if sets.iter().any(|(c, _)| *c == col) {
                 return Err(PgError::new(
@@ -1055,6 +1116,18 @@ impl Planner<'_> {
             })),
         })
     }
+}
+
+/// The field names of a target's indirection (`c.x.y`); subscripts are refused (`what`).
+fn field_path(ind: &[protobuf::Node], what: &str) -> PgResult<Vec<String>> {
+    ind.iter()
+        .map(|n| match &n.node {
+            Some(N::String(s)) => Ok(s.sval.clone()),
+            _ => Err(PgError::feature_not_supported(format!(
+                "{what} is not supported yet"
+            ))),
+        })
+        .collect()
 }
 
 /// INSERT's error for a column list longer than the source's rows, at the first column left over.

@@ -134,6 +134,7 @@ pub fn node_location(n: &N) -> i32 {
         N::TypeCast(t) => t.location,
         N::ParamRef(p) => p.location,
         N::BoolExpr(b) => b.location,
+        N::RowExpr(r) => r.location,
         _ => -1,
     }
 }
@@ -157,7 +158,7 @@ pub fn node_name(n: &N) -> &'static str {
         N::CreateSchemaStmt(_) => "CREATE SCHEMA",
         N::ViewStmt(_) => "CREATE VIEW",
         N::CreateSeqStmt(_) => "CREATE SEQUENCE",
-        N::CreateEnumStmt(_) => "CREATE TYPE",
+        N::CreateEnumStmt(_) | N::CompositeTypeStmt(_) => "CREATE TYPE",
         N::GrantStmt(_) => "GRANT",
         N::CreateRoleStmt(_) => "CREATE ROLE",
         N::LockStmt(_) => "LOCK TABLE",

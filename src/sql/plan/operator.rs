@@ -70,6 +70,26 @@ impl Planner<'_> {
             (false, true) => (left, left),
             _ => (left, right),
         };
+        // Composite values compare field by field (record_eq, record_lt ...): two values of one
+        // composite type, or a composite and a record (converted to it).
+        let rowish = |t: Type| t == Type::RECORD || t.is_composite();
+        if rowish(l) && rowish(r) && (l != Type::RECORD || r != Type::RECORD) {
+            if let Some(op) = cands
+                .iter()
+                .find(|o| o.left == Type::RECORD && o.right == Type::RECORD)
+            {
+                if l != r && l != Type::RECORD && r != Type::RECORD {
+                    // PostgreSQL's record_cmp raises these when the statement is planned
+                    // (constants) or run; here when it is planned, without a position.
+                    if let Err(m) = self.check_comparable(l, r) {
+                        return Err(PgError::new(code::DATATYPE_MISMATCH, m));
+                    }
+                    return Ok((op, l, r));
+                }
+                let t = if l == Type::RECORD { r } else { l };
+                return Ok((op, t, t));
+            }
+        }
         // Enums compare by their labels' sort order (anyenum's operators), both sides of one
         // enum type; the comparison of any two values does that (`compare_values`).
         if l == r && matches!(name, "=" | "<>" | "<" | ">" | "<=" | ">=") && l.is_enum() {
@@ -196,6 +216,29 @@ impl Planner<'_> {
         .at(loc(location)))
     }
 
+    /// Two composite types compared: PostgreSQL's record_cmp needs the same number of fields
+    /// and the same field types.
+    /// (Err: the message of the error the comparison raises.)
+    fn check_comparable(&self, l: Type, r: Type) -> Result<(), String> {
+        let (Some(lf), Some(rf)) = (self.composite_fields(l), self.composite_fields(r)) else {
+            return Ok(());
+        };
+        for (i, (a, b)) in lf.iter().zip(&rf).enumerate() {
+            if a.1.base_type() != b.1.base_type() {
+                return Err(format!(
+                    "cannot compare dissimilar column types {} and {} at record column {}",
+                    a.1.name(),
+                    b.1.name(),
+                    i + 1
+                ));
+            }
+        }
+        if lf.len() != rf.len() {
+            return Err("cannot compare record types with different numbers of columns".into());
+        }
+        Ok(())
+    }
+
     pub(super) fn bind_aexpr(
         &mut self,
         a: &protobuf::AExpr,
@@ -266,6 +309,11 @@ impl Planner<'_> {
     ) -> PgResult<(Expr, Type)> {
         let lnode = a.lexpr.as_ref().and_then(|n| n.node.as_ref());
         let rnode = a.rexpr.as_ref().and_then(|n| n.node.as_ref());
+        if let (Some(N::RowExpr(lr)), Some(N::RowExpr(rr))) = (lnode, rnode) {
+            if matches!(name, "=" | "<>" | "<" | "<=" | ">" | ">=") {
+                return self.row_compare(name, &lr.args, &rr.args, scope, agg, a.location);
+            }
+        }
         let r = self.bind(rnode.expect("right operand"), scope, agg.as_deref_mut())?;
         let Some(ln) = lnode else {
             // Prefix operator.
@@ -487,6 +535,63 @@ impl Planner<'_> {
         }
         if kind == K::AexprNotBetween as i32 || kind == K::AexprNotBetweenSym as i32 {
             e = Expr::Not(Box::new(e));
+        }
+        Ok((e, Type::BOOL))
+    }
+
+    /// `ROW(a1, a2 ...) op ROW(b1, b2 ...)` as SQL defines it (PostgreSQL's RowCompareExpr):
+    /// `=` all pairs equal, `<>` any pair unequal, and the ordering operators decided by the
+    /// first pair that is not equal: `a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...))`, the last
+    /// pair taking the operator itself, so that a NULL met before the decision makes the
+    /// result NULL.
+    fn row_compare(
+        &mut self,
+        name: &str,
+        ls: &[protobuf::Node],
+        rs: &[protobuf::Node],
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+        location: i32,
+    ) -> PgResult<(Expr, Type)> {
+        if ls.len() != rs.len() {
+            return Err(
+                PgError::syntax("unequal number of entries in row expressions").at(loc(location)),
+            );
+        }
+        let mut pairs = Vec::with_capacity(ls.len());
+        for (l, r) in ls.iter().zip(rs) {
+            let l = self.bind(l.node.as_ref().expect("member"), scope, agg.as_deref_mut())?;
+            let r = self.bind(r.node.as_ref().expect("member"), scope, agg.as_deref_mut())?;
+            pairs.push((l, r));
+        }
+        if pairs.is_empty() {
+            return Err(
+                PgError::feature_not_supported("cannot compare rows of zero length")
+                    .at(loc(location)),
+            );
+        }
+        if matches!(name, "=" | "<>") {
+            let mut parts = Vec::with_capacity(pairs.len());
+            for (l, r) in pairs {
+                parts.push(self.make_binop(name, l, r, location)?.0);
+            }
+            let e = if name == "=" {
+                Expr::And(parts)
+            } else {
+                Expr::Or(parts)
+            };
+            return Ok((e, Type::BOOL));
+        }
+        let strict = match name {
+            "<" | "<=" => "<",
+            _ => ">",
+        };
+        let (last_l, last_r) = pairs.pop().expect("pairs");
+        let mut e = self.make_binop(name, last_l, last_r, location)?.0;
+        while let Some((l, r)) = pairs.pop() {
+            let lt = self.make_binop(strict, l.clone(), r.clone(), location)?.0;
+            let eq = self.make_binop("=", l, r, location)?.0;
+            e = Expr::Or(vec![lt, Expr::And(vec![eq, e])]);
         }
         Ok((e, Type::BOOL))
     }

@@ -322,7 +322,9 @@ impl Planner<'_> {
         let recheck;
         (plan, recheck) = self.plan_where(s, plan, &scope)?;
         plan = join::optimize(plan, self.methods());
-        // Targets (with * expansion)
+        // Targets (with * expansion; `(row).*` first becomes one target per field)
+        let expanded = self.expand_field_stars(s, &scope)?;
+        let s = expanded.as_ref().unwrap_or(s);
         let mut targets = self.expand_targets(s, &scope)?;
 
         // Set-returning functions in the select list become a ProjectSet below the projection.

@@ -213,10 +213,23 @@ impl Planner<'_> {
                 (e, t, typmod)
             };
             // `SELECT t FROM t`: the table's row type, as PostgreSQL reports it.
+            // (its origin is the table, column 0, as PostgreSQL reports a whole-row Var).
+            let mut whole_row_origin = None;
             let t = match (&e, &node.node) {
                 (Expr::Row(_), Some(N::ColumnRef(cr))) if report_row_types && agg_ctx.is_none() => {
-                    self.table_row_type(scope, &names_of(&cr.fields))
-                        .unwrap_or(t)
+                    let fields = names_of(&cr.fields);
+                    match self.table_row_type(scope, &fields) {
+                        Some(rt) => {
+                            whole_row_origin = scope
+                                .cols
+                                .iter()
+                                .find(|c| !c.hidden && fields.first() == Some(&c.rel))
+                                .and_then(|c| c.origin)
+                                .map(|(rel, _)| (rel, 0));
+                            rt
+                        }
+                        None => t,
+                    }
                 }
                 _ => t,
             };
@@ -234,6 +247,7 @@ impl Planner<'_> {
             // A plain column reference reports where the column comes from (through grouping
             // too, as PostgreSQL does).
             let origin = match (&e, agg_ctx.as_ref()) {
+                _ if whole_row_origin.is_some() => whole_row_origin,
                 (Expr::Column(ci), None) => scope.cols.get(*ci).and_then(|c| c.origin),
                 (Expr::Outer(depth, ci), _) => depth
                     .checked_sub(1)
@@ -309,6 +323,23 @@ impl Planner<'_> {
             }
             // CURRENT_TIME(p), CURRENT_TIMESTAMP(p), LOCALTIME(p), LOCALTIMESTAMP(p).
             N::SqlvalueFunction(f) if f.typmod >= 0 => f.typmod,
+            // A field selection has its field's typmod (`plan/composite.rs`).
+            N::AIndirection(ind) => {
+                let fields = ind
+                    .indirection
+                    .iter()
+                    .take_while(|i| matches!(i.node, Some(N::String(_))))
+                    .count();
+                if fields == ind.indirection.len() && fields > 0 {
+                    self.state
+                        .field_typmods
+                        .get(&(ind.indirection[..fields].as_ptr() as usize))
+                        .copied()
+                        .unwrap_or(-1)
+                } else {
+                    -1
+                }
+            }
             _ => -1,
         }
     }

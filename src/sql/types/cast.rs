@@ -46,6 +46,11 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
     if to == Type::ANY {
         return Some(Implicit);
     }
+    // A row becomes a composite type field by field (PostgreSQL's coerce_record_to_complex);
+    // a composite value is a record. Two composite types have no cast between them.
+    if from == Type::RECORD && to.is_composite() || from.is_composite() && to == Type::RECORD {
+        return Some(Implicit);
+    }
     if to == Type::ANYELEMENT {
         return Some(Implicit);
     }
@@ -173,6 +178,47 @@ fn cast_impl(
     }
 }
 
+/// A record's fields converted to composite type `to`'s (each from the type its value has), as
+/// PostgreSQL converts a ROW() to a composite type: the field counts must match.
+fn record_to_composite(fields: &[Value], to: Type, ctx: &FormatCtx) -> PgResult<Value> {
+    crate::stack::check()?;
+    let Some(def) = crate::catalog::types::row_fields(to.0) else {
+        return Err(cannot_cast(Type::RECORD, to));
+    };
+    if fields.len() != def.fields.len() {
+        let few = fields.len() < def.fields.len();
+        return Err(cannot_cast(Type::RECORD, to).with_detail(format!(
+            "Input has too {} columns.",
+            if few { "few" } else { "many" }
+        )));
+    }
+    let mut out = Vec::with_capacity(fields.len());
+    for (v, (_, fty, fmod)) in fields.iter().zip(&def.fields) {
+        if v.is_null() {
+            out.push(Value::Null);
+            continue;
+        }
+        let (base, base_mod) = Type(*fty).base();
+        let typmod = if *fmod >= 0 { *fmod } else { base_mod };
+        let from = io::value_type(v);
+        let from = if from == Type::UNKNOWN {
+            Type::TEXT
+        } else {
+            from
+        };
+        if from != base && cast_context(from, base).is_none() {
+            return Err(cannot_cast(Type::RECORD, to).with_detail(format!(
+                "Cannot cast type {} to {} in column {}.",
+                from.name(),
+                base.name(),
+                out.len() + 1
+            )));
+        }
+        out.push(cast_impl(v.clone(), from, base, typmod, ctx, false)?);
+    }
+    Ok(Value::Record(out))
+}
+
 fn int_range(v: i64, to: Type) -> PgResult<Value> {
     match to {
         Type::INT2 => i16::try_from(v)
@@ -275,6 +321,12 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
         ),
         (_, v) => v,
     };
+    if let (true, Value::Record(fields)) = (from == Type::RECORD && to.is_composite(), &v) {
+        return record_to_composite(fields, to, ctx);
+    }
+    if to == Type::RECORD && from.is_composite() {
+        return Ok(v);
+    }
     // Arrays: element by element.
     if let Some(te) = to.elem() {
         if let Value::Array(a) = v {

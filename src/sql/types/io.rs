@@ -26,13 +26,15 @@ pub const MAX_DIMS: usize = 6;
 mod array;
 mod binary;
 mod float;
+mod record;
 mod reg;
 #[cfg(test)]
 mod tests;
 
-pub use array::{parse_array, write_array, write_record};
+pub use array::{parse_array, write_array};
 pub use binary::{from_binary, write_binary};
 pub use float::{parse_float4, parse_float8, write_float4, write_float8};
+pub use record::{parse_record, write_record};
 use reg::{parse_regprocedure, regnamespace_in, regproc_in, regrole_in, write_oid};
 pub use reg::{parse_regtype, regclass_oid, regtype_name};
 
@@ -90,7 +92,7 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
             }
         }
         Value::Array(a) => write_array(a, ctx, out),
-        Value::Record(fields) => write_record(fields, ctx, out),
+        Value::Record(fields) => write_record(fields, ty, ctx, out),
         Value::Enum(o) => write_enum(*o, out),
     }
 }
@@ -450,6 +452,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             ))
         }
         t if t.is_enum() => return enum_in(s, t),
+        t if t.is_composite() => return parse_record(s, t, ctx),
         _ => Value::Text(s.to_string()),
     })
 }

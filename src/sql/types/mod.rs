@@ -171,7 +171,14 @@ impl Type {
 
     /// Whether this is a user-defined enum type (CREATE TYPE ... AS ENUM).
     pub fn is_enum(self) -> bool {
-        enums::type_info(self.0).is_some_and(|t| t.def.domain.is_none())
+        enums::type_info(self.0)
+            .is_some_and(|t| t.def.domain.is_none() && t.def.composite.is_none())
+    }
+
+    /// Whether this is a composite type: made by CREATE TYPE ... AS, or a table's row type
+    /// the planner has looked up (`Planner::composite_fields`).
+    pub fn is_composite(self) -> bool {
+        enums::row_fields(self.0).is_some()
     }
 
     /// Whether this is a domain (CREATE DOMAIN).
@@ -281,7 +288,16 @@ impl Type {
                             s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
                         }
                     }
-                    None => format!("type {}", self.0),
+                    None => match enums::row_fields(self.0) {
+                        Some(f) => {
+                            let name = crate::sql::quote::quote_ident(&f.name);
+                            match f.schema.as_str() {
+                                "public" | "pg_catalog" => name,
+                                s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
+                            }
+                        }
+                        None => format!("type {}", self.0),
+                    },
                 };
             }
         }
@@ -441,6 +457,7 @@ impl Type {
             Type::VOID | Type::RECORD | Type::ANY | Type::ANYELEMENT | Type::ANYARRAY => 'P',
             t if t.is_enum() => 'E',
             t if t.is_domain() => t.base_type().category(),
+            t if t.is_composite() => 'C',
             _ => 'U',
         }
     }

@@ -555,6 +555,10 @@ pub fn table_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
     };
     let rels = all_relations(s);
     let Some(rel) = rels.iter().find(|r| r.oid == oid) else {
+        // A composite type's pg_class row is visible as its type is.
+        if let Some(ty) = composite_of_relid(s, oid) {
+            return type_is_visible(s, &[Value::Oid(ty)]);
+        }
         return if crate::sql::catalog::relation_by_oid(oid).is_some() {
             Value::Bool(true)
         } else {
@@ -566,6 +570,19 @@ pub fn table_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
             .any(|r| r.name.schema == *schema && r.name.name == rel.name.name)
     });
     Value::Bool(first.is_some_and(|schema| schema == rel.name.schema))
+}
+
+/// The composite type whose pg_class row is `relid`.
+fn composite_of_relid(s: &mut dyn SessionCtx, relid: u32) -> Option<u32> {
+    let snap = s.catalog_snapshot().ok()?;
+    let db = s.database().to_string();
+    s.instance()
+        .catalog
+        .types
+        .visible(Some(&db), &snap)
+        .into_iter()
+        .find(|t| t.def.composite.as_ref().is_some_and(|c| c.relid == relid))
+        .map(|t| t.oid)
 }
 
 /// pg_type_is_visible: a user-defined type (or its array type) is visible when the first

@@ -8,7 +8,7 @@
 //! element type's own input; malformed literals fail with 22P02 and PostgreSQL's detail text, and arrays
 //! deeper than `MAX_DIMS` with 54000.
 
-use super::{from_text, to_text, value_type, MAX_DIMS};
+use super::{from_text, to_text, MAX_DIMS};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::{Array, FormatCtx, Type, Value};
 use std::fmt::Write;
@@ -78,40 +78,6 @@ fn write_array_dim(a: &Array, dim: usize, idx: &mut usize, ctx: &FormatCtx, out:
         }
     }
     out.push('}');
-}
-
-/// Record output: `(1,"a b",,"")`.
-pub fn write_record(fields: &[Value], ctx: &FormatCtx, out: &mut String) {
-    out.push('(');
-    for (i, v) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        if v.is_null() {
-            continue;
-        }
-        let s = to_text(v, value_type(v), ctx);
-        let needs = s.is_empty()
-            || s.bytes().any(|c| {
-                matches!(
-                    c,
-                    b'"' | b'\\' | b'(' | b')' | b',' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c
-                )
-            });
-        if needs {
-            out.push('"');
-            for c in s.chars() {
-                if c == '"' || c == '\\' {
-                    out.push(c);
-                }
-                out.push(c);
-            }
-            out.push('"');
-        } else {
-            out.push_str(&s);
-        }
-    }
-    out.push(')');
 }
 
 fn malformed_array(s: &str, detail: &str) -> PgError {

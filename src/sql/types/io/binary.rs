@@ -105,16 +105,7 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
             }
         }
         (Value::Record(fields), _) => {
-            out.put_i32(fields.len() as i32);
-            for f in fields {
-                let t = value_type(f);
-                out.put_u32(if t == Type::UNKNOWN {
-                    Type::TEXT.0
-                } else {
-                    t.0
-                });
-                write_binary_field(f, t, out)?;
-            }
+            super::record::write_record_binary(fields, ty, out, write_binary_field)?
         }
     }
     let _ = wrong_value;
@@ -421,21 +412,23 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         }
         Type::UUID => Value::Uuid(r.take(16)?.try_into().unwrap()),
         Type::VOID => Value::Void,
-        Type::RECORD => {
+        t if t == Type::RECORD || t.is_composite() => {
             let n = r.i32()?;
             if n < 0 {
                 return Err(bad_binary());
             }
+            let declared = super::record::binary_field_types(t, n as usize)?;
             // Each field takes at least 8 bytes (type and length).
             let mut fields = Vec::with_capacity((n as usize).min(r.left() / 8));
-            for _ in 0..n {
+            for k in 0..n as usize {
                 let oid = r.u32()?;
                 let len = r.i32()?;
+                let fty = declared.as_ref().map_or(Type(oid), |d| d[k]);
                 if len < 0 {
                     fields.push(Value::Null);
                 } else {
                     let data = r.take(len as usize)?;
-                    fields.push(from_binary(data, Type(oid))?);
+                    fields.push(from_binary(data, fty)?);
                 }
             }
             Value::Record(fields)
