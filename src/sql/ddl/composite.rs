@@ -141,13 +141,6 @@ pub fn execute(d: &CompositeDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
     }
 }
 
-fn new_oid(cx: &mut dyn SessionCtx) -> PgResult<Oid> {
-    cx.instance()
-        .catalog
-        .new_oid()
-        .map_err(|_| PgError::internal("OIDs exhausted"))
-}
-
 /// An attribute from its column definition: its type resolved (a composite type may not
 /// contain itself, directly or through another).
 fn attribute(
@@ -252,9 +245,9 @@ fn create(cx: &mut dyn SessionCtx, names: &[String], defs: &[protobuf::ColumnDef
         check_duplicates(&attrs)?;
     }
     // PostgreSQL numbers the relation first, then the type and its array type.
-    let relid = new_oid(cx)?;
-    let oid = new_oid(cx)?;
-    let array_oid = new_oid(cx)?;
+    let relid = user_type::new_oid(cx)?;
+    let oid = user_type::new_oid(cx)?;
+    let array_oid = user_type::new_oid(cx)?;
     let def = TypeDef {
         database: cx.database().to_string(),
         schema,

@@ -278,13 +278,6 @@ fn pseudo(t: Type) -> bool {
     ) || t == Type::RECORD_ARRAY
 }
 
-fn new_oid(cx: &mut dyn SessionCtx) -> PgResult<Oid> {
-    cx.instance()
-        .catalog
-        .new_oid()
-        .map_err(|_| PgError::internal("OIDs exhausted"))
-}
-
 /// Checks a domain's DEFAULT (it must convert to the base type) as CREATE / ALTER DOMAIN do.
 fn check_default(
     cx: &mut dyn SessionCtx,
@@ -386,14 +379,14 @@ fn create(
         };
         taken.push(cname.clone());
         checks.push(DomainCheck {
-            oid: new_oid(cx)?,
+            oid: user_type::new_oid(cx)?,
             name: cname,
             expr: text.clone(),
             validated: *validated,
         });
     }
-    let oid = new_oid(cx)?;
-    let array_oid = new_oid(cx)?;
+    let oid = user_type::new_oid(cx)?;
+    let array_oid = user_type::new_oid(cx)?;
     let def = TypeDef {
         database: cx.database().to_string(),
         schema,
@@ -490,7 +483,7 @@ fn alter(
                     check_existing(cx, &t, Some(&text))?;
                 }
                 d.checks.push(DomainCheck {
-                    oid: new_oid(cx)?,
+                    oid: user_type::new_oid(cx)?,
                     name: cname,
                     expr: text,
                     validated,

@@ -641,11 +641,7 @@ fn add_value(
         sort = position_between(&def.labels, at);
     }
     let sort = sort.ok_or_else(|| PgError::internal("no sort position for a new enum label"))?;
-    let oid = cx
-        .instance()
-        .catalog
-        .new_oid()
-        .map_err(|_| PgError::internal("OIDs exhausted"))?;
+    let oid = new_oid(cx)?;
     def.labels.insert(
         at,
         EnumLabel {
@@ -775,4 +771,12 @@ fn owner_to(cx: &mut dyn SessionCtx, names: &[String], owner: &Spec) -> PgResult
     let mut def = t.def.clone();
     def.owner = new;
     write(cx, t.oid, def, true, "ALTER TYPE")
+}
+
+/// A new OID for a user type, its array type, an enum label or a composite's relation.
+pub(super) fn new_oid(cx: &mut dyn SessionCtx) -> PgResult<Oid> {
+    cx.instance()
+        .catalog
+        .new_oid()
+        .map_err(|_| PgError::internal("OIDs exhausted"))
 }
