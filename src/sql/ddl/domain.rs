@@ -93,26 +93,17 @@ pub fn analyze(node: &N) -> Option<PgResult<DomainDdl>> {
         },
         N::RenameStmt(r) if r.rename_type == protobuf::ObjectType::ObjectDomconstraint as i32 => {
             DomainDdl::RenameConstraint {
-                name: object_names(r.object.as_deref()),
+                name: user_type::object_names(r.object.as_deref()),
                 old: r.subname.clone(),
                 new: r.newname.clone(),
             }
         }
         N::AlterObjectSchemaStmt(a) if is_domain(a.object_type) => DomainDdl::SetSchema {
-            name: object_names(a.object.as_deref()),
+            name: user_type::object_names(a.object.as_deref()),
             schema: a.newschema.clone(),
         },
         _ => return None,
     }))
-}
-
-fn object_names(n: Option<&protobuf::Node>) -> Vec<String> {
-    match n.and_then(|n| n.node.as_ref()) {
-        Some(N::List(l)) => names_of(&l.items),
-        Some(N::TypeName(t)) => names_of(&t.names),
-        Some(N::String(s)) => vec![s.sval.clone()],
-        _ => Vec::new(),
-    }
 }
 
 impl DomainDdl {

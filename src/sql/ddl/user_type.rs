@@ -78,7 +78,8 @@ impl TypeDdl {
     }
 }
 
-fn object_names(n: Option<&protobuf::Node>) -> Vec<String> {
+/// The qualified name a type statement names (a list, a type name or a bare string).
+pub(super) fn object_names(n: Option<&protobuf::Node>) -> Vec<String> {
     match n.and_then(|n| n.node.as_ref()) {
         Some(N::List(l)) => names_of(&l.items),
         Some(N::TypeName(t)) => names_of(&t.names),

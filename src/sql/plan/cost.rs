@@ -624,14 +624,20 @@ pub fn column_width(p: &Plan, c: usize) -> f64 {
     }
 }
 
+/// The pages an index of `t` takes: its keys and an entry header per row.
+fn index_pages(t: &Table, index: usize) -> f64 {
+    let def = &t.rel.indexes[index];
+    let key_width: f64 = def.columns.iter().map(|&c| t.width(c)).sum::<f64>() + 16.0;
+    (t.rows * key_width / PAGE).ceil().max(1.0)
+}
+
 /// An index scan's costs (genericcostestimate and cost_index, simplified): the index
 /// entries it reads, a random page per heap row fetched (fewer when the table is stored in
 /// the index's order: the column's correlation), and each row's CPU.
 fn index_cost(t: &Table, index: usize, sel: f64, quals: f64, width: f64) -> Estimate {
     let entries = (sel * t.rows).max(1.0);
     let def = &t.rel.indexes[index];
-    let key_width: f64 = def.columns.iter().map(|&c| t.width(c)).sum::<f64>() + 16.0;
-    let index_pages = (t.rows * key_width / PAGE).ceil().max(1.0);
+    let index_pages = index_pages(t, index);
     let pages_read = (sel * index_pages).ceil().max(1.0);
     // Descending the tree: log2(entries) comparisons and a page per level.
     let descent = (t.rows.max(2.0).log2()).ceil() * CPU_OPERATOR_COST
@@ -667,9 +673,7 @@ fn index_cost(t: &Table, index: usize, sel: f64, quals: f64, width: f64) -> Esti
 fn or_cost(t: &Table, index: usize, ranges: f64, sel: f64, quals: f64) -> Estimate {
     let one = index_cost(t, index, sel, 0.0, t.row_width());
     let entries = (sel * t.rows).max(1.0);
-    let def = &t.rel.indexes[index];
-    let key_width: f64 = def.columns.iter().map(|&c| t.width(c)).sum::<f64>() + 16.0;
-    let index_pages = (t.rows * key_width / PAGE).ceil().max(1.0);
+    let index_pages = index_pages(t, index);
     let index_io = (sel * index_pages).ceil().max(ranges) * RANDOM_PAGE_COST
         + entries * CPU_INDEX_TUPLE_COST
         + ranges * one.startup;
