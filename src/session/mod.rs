@@ -584,7 +584,7 @@ impl SessionCtx for Core {
         Ok(Core::catalog_snapshot(self))
     }
     fn snapshot(&mut self) -> PgResult<crate::txn::Snapshot> {
-        Ok(self.statement_snapshot())
+        self.statement_snapshot()
     }
     fn ssi(&mut self) -> Option<Arc<crate::txn::ssi::Xact>> {
         self.txn.as_ref().and_then(|t| t.ssi.clone())

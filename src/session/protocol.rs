@@ -1088,7 +1088,7 @@ impl Session {
                         return Ok(());
                     }
                     if reads_as_fetched(plan) {
-                        let open = self.open_query(plan, params);
+                        let open = self.open_query(plan, params)?;
                         return self.execute_open(portal, open, max_rows);
                     }
                     let sink = Sink::Collect(Vec::new(), Default::default());

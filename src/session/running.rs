@@ -186,14 +186,18 @@ impl Session {
     }
 
     /// Opens a portal's query to be read as it is fetched: a new command, its snapshot kept.
-    pub(super) fn open_query(&mut self, plan: &Arc<Plan>, params: Vec<Value>) -> OpenQuery {
+    pub(super) fn open_query(
+        &mut self,
+        plan: &Arc<Plan>,
+        params: Vec<Value>,
+    ) -> PgResult<OpenQuery> {
         self.core.begin_query();
-        let snap = self.core.cursor_snapshot();
-        OpenQuery {
+        let snap = self.core.cursor_snapshot()?;
+        Ok(OpenQuery {
             exec: exec::open(plan.clone()),
             params,
             snap,
-        }
+        })
     }
 
     /// An Execute of a portal with an open query: makes up to `max_rows` rows onto the wire,

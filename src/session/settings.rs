@@ -38,6 +38,9 @@ pub struct Settings {
     /// default_transaction_isolation, parsed: every statement outside a transaction block
     /// reads it, and a map lookup each time showed in profiles with many sessions.
     pub default_isolation: Isolation,
+    /// default_transaction_read_only and default_transaction_deferrable, parsed likewise.
+    pub default_read_only: bool,
+    pub default_deferrable: bool,
     /// client_min_messages as the number of DEBUG levels the client asked for (debug2: 2),
     /// 0 for `log` and above: the protocol's own DEBUG messages (Parse, Bind) test this
     /// instead of looking the setting up for every message.
@@ -361,6 +364,8 @@ impl Settings {
             "default_transaction_isolation" => {
                 self.default_isolation = Isolation::parse(&value).unwrap_or_default()
             }
+            "default_transaction_read_only" => self.default_read_only = value == "on",
+            "default_transaction_deferrable" => self.default_deferrable = value == "on",
             "idle_in_transaction_session_timeout" => {
                 self.idle_in_transaction_timeout_ms = value.parse().unwrap_or(0)
             }

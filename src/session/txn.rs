@@ -15,6 +15,7 @@ use super::settings::Settings;
 use super::Core;
 use crate::error::{code, PgError, PgResult};
 use crate::notify::{self, Listener, Outbox};
+use crate::sql::context::SessionCtx;
 use crate::sql::{self, Statement, TxOptions};
 use crate::txn::lock::{Acquired, LockMode};
 use crate::txn::{ssi, Cid, Csn, Snapshot, TxnCell};
@@ -63,6 +64,8 @@ pub(super) struct Txn {
     /// Settings changed by SET LOCAL, with the session-level value to restore at commit.
     pub(super) local_restore: Vec<(String, String)>,
     pub(super) read_only: bool,
+    /// DEFERRABLE: a SERIALIZABLE READ ONLY transaction waits for a safe snapshot.
+    pub(super) deferrable: bool,
     pub(super) isolation: sql::Isolation,
     /// A query ran in this transaction: its isolation level can no longer change.
     pub(super) snapshot_taken: bool,
@@ -91,6 +94,23 @@ pub(super) struct Txn {
     pub(super) pinned: bool,
     /// SERIALIZABLE: the transaction's SSI state (`txn::ssi`), made with its snapshot.
     pub(super) ssi: Option<Arc<ssi::Xact>>,
+}
+
+/// How often a SERIALIZABLE READ ONLY DEFERRABLE transaction looks again whether the
+/// transactions its snapshot waits for have ended (`Core::safe_snapshot`).
+const SAFE_SNAPSHOT_POLL: std::time::Duration = std::time::Duration::from_millis(5);
+
+impl Txn {
+    /// Keeps `csn` as the command's (or the transaction's) snapshot and returns it. A
+    /// transaction that followed a commit not yet durable sees it (`txn` invariant 8): every
+    /// CSN up to that one reads as committing or committed.
+    fn settle_snapshot(&mut self, csn: Csn) -> Csn {
+        let follows = self.cell.as_ref().map_or(0, |c| c.follows());
+        let csn = csn.max(follows.saturating_add(1));
+        self.snapshot = Some(csn);
+        self.published = true;
+        csn
+    }
 }
 
 /// A commit between its start and its end (`Core::commit_deferred`): the transaction, its cell
@@ -180,7 +200,8 @@ impl Core {
                 savepoints: Vec::new(),
                 settings_at_start: self.settings.clone(),
                 local_restore: Vec::new(),
-                read_only: self.session_tx.read_only.unwrap_or(false),
+                read_only: self.settings.default_read_only,
+                deferrable: self.settings.default_deferrable,
                 isolation,
                 snapshot_taken: false,
                 xid: None,
@@ -242,6 +263,20 @@ impl Core {
         }
         if let Some(r) = opts.read_only {
             txn.read_only = r;
+        }
+        if let Some(d) = opts.deferrable {
+            // PostgreSQL refuses the setting itself, whatever its value, once it is too late.
+            let too_late = if !txn.savepoints.is_empty() {
+                Some("SET TRANSACTION [NOT] DEFERRABLE cannot be called within a subtransaction")
+            } else if txn.snapshot_taken {
+                Some("SET TRANSACTION [NOT] DEFERRABLE must be called before any query")
+            } else {
+                None
+            };
+            if let Some(msg) = too_late {
+                return Err(PgError::new(code::ACTIVE_SQL_TRANSACTION, msg));
+            }
+            txn.deferrable = d;
         }
         Ok(())
     }
@@ -713,10 +748,21 @@ impl Core {
     }
 
     /// The snapshot of the running command, taken at its first use (published for vacuum).
-    pub(super) fn statement_snapshot(&mut self) -> Snapshot {
+    /// Fails only while a SERIALIZABLE READ ONLY DEFERRABLE transaction waits for a safe
+    /// snapshot (cancel, statement_timeout).
+    pub(super) fn statement_snapshot(&mut self) -> PgResult<Snapshot> {
         if let Some(s) = self.portal_snap {
             // An open cursor is being read: its own snapshot.
-            return s;
+            return Ok(s);
+        }
+        if self.txn.as_ref().is_some_and(|t| {
+            t.snapshot.is_none()
+                && t.isolation == sql::Isolation::Serializable
+                && t.read_only
+                && t.deferrable
+                && t.ssi.is_none()
+        }) {
+            return self.safe_snapshot();
         }
         let instance = self.instance.clone();
         let slot = self.snap_slot.clone();
@@ -749,20 +795,80 @@ impl Core {
                 } else {
                     take()
                 };
-                // A transaction that followed a commit not yet durable sees it (`txn`
-                // invariant 8): every CSN up to that one reads as committing or committed.
-                let follows = txn.cell.as_ref().map_or(0, |c| c.follows());
-                let csn = s.csn.max(follows.saturating_add(1));
-                txn.snapshot = Some(csn);
-                txn.published = true;
-                csn
+                txn.settle_snapshot(s.csn)
             }
         };
-        Snapshot {
+        Ok(Snapshot {
             csn,
             top,
             cid: txn.cid,
+        })
+    }
+
+    /// SERIALIZABLE READ ONLY DEFERRABLE, as PostgreSQL's safe snapshot: takes a snapshot,
+    /// then waits until every serializable transaction that may write and was running beside
+    /// it has ended. If one of them committed with a conflict out to a transaction that
+    /// committed before the snapshot, the snapshot could show a state no serial order has:
+    /// take another and wait again. Otherwise it is safe, and the transaction reads with it
+    /// and without SSI (no SIREAD locks, never 40001). The wait polls the transactions' states
+    /// (at most every [`SAFE_SNAPSHOT_POLL`]) under `block_in_place`, as the other waits in
+    /// place do, and ends with cancel or statement_timeout.
+    fn safe_snapshot(&mut self) -> PgResult<Snapshot> {
+        let instance = self.instance.clone();
+        let ssi = &instance.txns.ssi;
+        loop {
+            let slot = self.snap_slot.clone();
+            let txn = self.txn_mut();
+            let (top, cid) = (txn.cell.as_ref().map_or(0, |c| c.top()), txn.cid);
+            let mut taken = None;
+            let x = ssi.begin(true, || {
+                let s = instance.txns.snapshot(&slot, top, cid);
+                taken = Some(s);
+                s.csn
+            });
+            let taken = taken.expect("taken by begin");
+            let writers = ssi.concurrent_writers(&x);
+            let verdict = self.await_snapshot_safety(&x, &writers);
+            // `x` only stood for the snapshot while it was judged: it read nothing and holds
+            // no locks or edges.
+            ssi.aborted(&x);
+            if verdict? {
+                let txn = self.txn_mut();
+                let csn = txn.settle_snapshot(taken.csn);
+                return Ok(Snapshot {
+                    csn,
+                    top,
+                    cid: txn.cid,
+                });
+            }
         }
+    }
+
+    fn await_snapshot_safety(
+        &mut self,
+        x: &Arc<ssi::Xact>,
+        writers: &[Arc<ssi::Xact>],
+    ) -> PgResult<bool> {
+        if let Some(safe) = ssi::Ssi::snapshot_safety(x, writers) {
+            return Ok(safe);
+        }
+        self.shared
+            .activity
+            .lock()
+            .set_wait(Some(("IPC", "SafeSnapshot")));
+        let result = tokio::task::block_in_place(|| {
+            let mut nap = std::time::Duration::from_micros(100);
+            loop {
+                if let Some(safe) = ssi::Ssi::snapshot_safety(x, writers) {
+                    return Ok(safe);
+                }
+                self.check_interrupts()?;
+                std::thread::park_timeout(nap);
+                nap = (nap * 2).min(SAFE_SNAPSHOT_POLL);
+            }
+        });
+        self.shared.activity.lock().set_wait(None);
+        result
     }
 
     /// The snapshot to read the catalog with: every commit so far, and this transaction's own
@@ -790,7 +896,7 @@ impl Core {
         if t.isolation == sql::Isolation::Serializable && t.ssi.is_none() && !t.read_only {
             // A SERIALIZABLE write registers itself for readers (`txn::ssi`): with its
             // snapshot comes its SSI state.
-            self.statement_snapshot();
+            self.statement_snapshot()?;
         }
         let pid = self.shared.pid;
         let instance = self.instance.clone();
@@ -913,10 +1019,10 @@ impl Core {
 impl Core {
     /// The snapshot of a cursor or portal that opens now and is read later (as it is fetched):
     /// the command's snapshot, kept published for vacuum until the transaction ends.
-    pub(super) fn cursor_snapshot(&mut self) -> Snapshot {
-        let s = self.statement_snapshot();
+    pub(super) fn cursor_snapshot(&mut self) -> PgResult<Snapshot> {
+        let s = self.statement_snapshot()?;
         self.txn_mut().pinned = true;
-        s
+        Ok(s)
     }
 
     fn release_locks(&self, txn: &mut Txn, cell: &TxnCell) {

@@ -45,7 +45,7 @@ impl Session {
                 let chained = self.core.txn.as_ref().map(|t| TxOptions {
                     isolation: Some(t.isolation),
                     read_only: Some(t.read_only),
-                    deferrable: None,
+                    deferrable: Some(t.deferrable),
                 });
                 match self.core.tx {
                     TxState::Block => {
@@ -129,6 +129,13 @@ impl Session {
                     self.core.set(
                         "default_transaction_read_only",
                         Some(if r { "on" } else { "off" }),
+                        false,
+                    )?;
+                }
+                if let Some(d) = opts.deferrable {
+                    self.core.set(
+                        "default_transaction_deferrable",
+                        Some(if d { "on" } else { "off" }),
                         false,
                     )?;
                 }
@@ -299,7 +306,7 @@ impl Session {
                 // A cursor is read as it is fetched, with the snapshot of DECLARE; WITH HOLD
                 // cursors (they outlive the transaction) and queries that write are run now.
                 let rows = if !*hold && super::running::reads_as_fetched(plan) {
-                    PortalRows::Open(Box::new(self.open_query(plan, Vec::new())))
+                    PortalRows::Open(Box::new(self.open_query(plan, Vec::new())?))
                 } else {
                     PortalRows::Rows {
                         rows: self.core.run_query(plan, &[])?,
@@ -559,7 +566,10 @@ impl Core {
             ));
         }
         // Transaction-scoped settings.
-        if lname == "transaction_isolation" || lname == "transaction_read_only" {
+        if lname == "transaction_isolation"
+            || lname == "transaction_read_only"
+            || lname == "transaction_deferrable"
+        {
             if let Some(v) = value {
                 if lname == "transaction_isolation" {
                     let iso = sql::Isolation::parse(v).ok_or_else(|| {
@@ -578,8 +588,15 @@ impl Core {
                         ..Default::default()
                     })?;
                 } else {
-                    let ro = matches!(v.to_ascii_lowercase().as_str(), "on" | "true" | "1" | "yes");
-                    self.txn_mut().read_only = ro;
+                    let on = matches!(v.to_ascii_lowercase().as_str(), "on" | "true" | "1" | "yes");
+                    if lname == "transaction_read_only" {
+                        self.txn_mut().read_only = on;
+                    } else {
+                        self.apply_tx_options(&TxOptions {
+                            deferrable: Some(on),
+                            ..Default::default()
+                        })?;
+                    }
                 }
             }
             return Ok(value.unwrap_or("").to_string());
@@ -629,6 +646,11 @@ impl Core {
                         .unwrap_or_else(|_| "read committed".into())
                 })),
             "transaction_read_only" => Ok(if self.txn.as_ref().is_some_and(|t| t.read_only) {
+                "on".into()
+            } else {
+                "off".into()
+            }),
+            "transaction_deferrable" => Ok(if self.txn.as_ref().is_some_and(|t| t.deferrable) {
                 "on".into()
             } else {
                 "off".into()

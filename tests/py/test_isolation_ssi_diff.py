@@ -19,6 +19,7 @@ from test_isolation_diff import Runner, compare_with_pg
 SSI: dict = {}
 SER = "BEGIN ISOLATION LEVEL SERIALIZABLE"
 SER_RO = "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"
+SER_RO_DEF = "BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE"
 
 
 def ssi(fn):
@@ -181,6 +182,7 @@ ROA = {
     "s1ry": ("s1", "SELECT balance FROM {t} WHERE id = 'Y'"),
     "s1wy": ("s1", "UPDATE {t} SET balance = 20 WHERE id = 'Y'"),
     "s1c": ("s1", "COMMIT"),
+    "s1a": ("s1", "ROLLBACK"),
     "s2rx": ("s2", "SELECT balance FROM {t} WHERE id = 'X'"),
     "s2ry": ("s2", "SELECT balance FROM {t} WHERE id = 'Y'"),
     "s2wx": ("s2", "UPDATE {t} SET balance = -11 WHERE id = 'X'"),
@@ -211,6 +213,33 @@ def read_only_anomaly_2(r):
 @ssi
 def read_only_anomaly_2_observer_after(r):
     _roa(r, SER_RO, "s2rx s2ry s1ry s1wy s1c s2wx s2c s3r s3c")
+
+
+# -- read-only-anomaly-3.spec: DEFERRABLE waits for a safe snapshot ------------------------------
+
+@ssi
+def read_only_anomaly_3_deferrable(r):
+    """The observer's first snapshot (after s1 committed, while s2 runs) is unsafe: s2 commits
+    with a conflict out to s1. It blocks until s2 ends, then reads with a new snapshot."""
+    _roa(r, SER_RO_DEF, "s2rx s2ry s1ry s1wy s1c s3r s2wx s2c s3c")
+
+
+@ssi
+def deferrable_safe_after_wait(r):
+    """A writer without conflicts: the observer waits for it, then keeps its first snapshot
+    (it does not see the writer's commit)."""
+    _roa(r, SER_RO_DEF, "s1ry s3r s1wy s1c s3c")
+
+
+@ssi
+def deferrable_writer_rolls_back(r):
+    _roa(r, SER_RO_DEF, "s1ry s3r s1wy s1a s3c")
+
+
+@ssi
+def deferrable_without_writers(r):
+    """Only read-only and not-yet-started serializable transactions beside it: no wait."""
+    _roa(r, SER_RO_DEF, "s3r s1ry s1c s3c")
 
 
 # -- receipt-report.spec ----------------------------------------------------------------------

@@ -285,6 +285,46 @@ impl Ssi {
         x
     }
 
+    /// SERIALIZABLE READ ONLY DEFERRABLE (PostgreSQL's safe snapshot): the serializable
+    /// transactions that may write and were running when the read-only `x` took its
+    /// snapshot. `x` waits until each has ended, then asks [`Ssi::snapshot_safety`].
+    pub fn concurrent_writers(&self, x: &Arc<Xact>) -> Vec<Arc<Xact>> {
+        let mut found = Vec::new();
+        self.active.iter_sync(|_, o| {
+            // A doomed transaction can never commit (and a read-only one writes nothing).
+            if !Arc::ptr_eq(o, x) && !o.read_only() && !o.doomed() && !o.aborted() {
+                found.push(o.clone());
+            }
+            true
+        });
+        found
+    }
+
+    /// Whether the snapshot of the read-only `x` is safe, given the transactions
+    /// [`Ssi::concurrent_writers`] found: `None` while one of them may still commit;
+    /// `Some(false)` when one committed with a conflict out to a transaction that committed
+    /// before `x`'s snapshot (then `x` could be the reader of a dangerous structure: it takes
+    /// a new snapshot); `Some(true)` when none did, and `x` can read without SSI at all.
+    pub fn snapshot_safety(x: &Xact, writers: &[Arc<Xact>]) -> Option<bool> {
+        let mut safe = true;
+        for w in writers {
+            if w.aborted() || w.doomed() || Xact::committed_before_snapshot_of(w, x) {
+                continue;
+            }
+            if !w.committed() {
+                return None;
+            }
+            // CONFLICT_OUT is set before COMMITTED (graph.rs); `earliest_out` is a prepare,
+            // a lower bound of that commit: the test errs towards unsafe.
+            if w.has(CONFLICT_OUT)
+                && w.earliest_out.load(Ordering::SeqCst) <= x.snap().saturating_sub(1)
+            {
+                safe = false;
+            }
+        }
+        Some(safe)
+    }
+
     /// Serializable transactions in progress and committed ones kept (pg_locks-like counts,
     /// and tests).
     pub fn counts(&self) -> (usize, usize) {

@@ -186,3 +186,55 @@ fn committed_transactions_stay_while_an_overlapping_one_runs() {
     w.ssi.aborted(&old);
     assert_eq!(w.ssi.counts(), (0, 0));
 }
+
+/// read-only-anomaly-3's history: the deferrable observer's snapshot, taken after s1
+/// committed and while s2 ran, is unsafe once s2 commits with its conflict out to s1; a
+/// snapshot taken after s2 is safe at once.
+#[test]
+fn deferrable_snapshot_is_unsafe_after_a_pivot_commits() {
+    let w = World::new();
+    let (s1, s2) = (w.begin(), w.begin());
+    w.read(&s2, 1).unwrap(); // X
+    w.read(&s2, 2).unwrap(); // Y
+    w.read(&s1, 2).unwrap();
+    w.write(&s1, 2).unwrap(); // s2 -> s1
+    w.commit(&s1, true).unwrap();
+    let ro = w.begin_read_only();
+    let writers = w.ssi.concurrent_writers(&ro);
+    assert_eq!(
+        writers.len(),
+        1,
+        "s2 runs beside the snapshot; s1 committed before it"
+    );
+    assert_eq!(
+        Ssi::snapshot_safety(&ro, &writers),
+        None,
+        "s2 may still commit"
+    );
+    w.write(&s2, 1).unwrap();
+    w.commit(&s2, true).unwrap();
+    assert_eq!(Ssi::snapshot_safety(&ro, &writers), Some(false));
+    w.ssi.aborted(&ro);
+    let again = w.begin_read_only();
+    let writers = w.ssi.concurrent_writers(&again);
+    assert!(writers.is_empty());
+    assert_eq!(Ssi::snapshot_safety(&again, &writers), Some(true));
+}
+
+/// A writer without a conflict out, or one that rolls back, leaves the snapshot safe.
+#[test]
+fn deferrable_snapshot_is_safe_when_writers_end_without_conflicts() {
+    let w = World::new();
+    let (a, b, reader) = (w.begin(), w.begin(), w.begin_read_only());
+    w.read(&a, 1).unwrap();
+    w.read(&b, 2).unwrap();
+    let ro = w.begin_read_only();
+    let writers = w.ssi.concurrent_writers(&ro);
+    assert_eq!(writers.len(), 2, "the read-only one is not waited for");
+    w.write(&a, 1).unwrap();
+    w.commit(&a, true).unwrap();
+    assert_eq!(Ssi::snapshot_safety(&ro, &writers), None);
+    w.ssi.aborted(&b);
+    assert_eq!(Ssi::snapshot_safety(&ro, &writers), Some(true));
+    w.commit(&reader, false).unwrap();
+}

@@ -189,3 +189,60 @@ SELECT 2; COMMIT;
 SELECT 1; BEGIN; SELECT 2;
 COMMIT; SELECT 3;
 BEGIN; SELECT 1; COMMIT; SELECT 2;
+
+-- name: tx_deferrable_and_read_only_defaults
+-- @errors
+SHOW transaction_deferrable;
+BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY, DEFERRABLE;
+SHOW transaction_deferrable;
+SHOW transaction_read_only;
+SELECT 1;
+SET TRANSACTION NOT DEFERRABLE;
+ROLLBACK;
+BEGIN;
+SET TRANSACTION DEFERRABLE;
+SHOW transaction_deferrable;
+SET transaction_deferrable = off;
+SHOW transaction_deferrable;
+COMMIT;
+SET default_transaction_deferrable = on;
+BEGIN;
+SHOW transaction_deferrable;
+COMMIT;
+RESET default_transaction_deferrable;
+SET default_transaction_read_only = on;
+BEGIN;
+SHOW transaction_read_only;
+CREATE TABLE tx_ro_default (a int);
+ROLLBACK;
+CREATE TABLE tx_ro_default (a int);
+RESET default_transaction_read_only;
+SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY, DEFERRABLE;
+SHOW default_transaction_deferrable;
+BEGIN;
+SHOW transaction_deferrable;
+SHOW transaction_read_only;
+COMMIT;
+SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE, NOT DEFERRABLE;
+BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY DEFERRABLE;
+SELECT count(*) FROM pg_class WHERE relname = 'tx_ro_default';
+COMMIT;
+BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY DEFERRABLE;
+DECLARE c CURSOR FOR SELECT 1 AS x;
+FETCH c;
+COMMIT;
+
+-- name: tx_deferrable_too_late
+-- @errors
+BEGIN;
+SELECT 1;
+SET TRANSACTION DEFERRABLE;
+ROLLBACK;
+BEGIN;
+SAVEPOINT a;
+SET TRANSACTION NOT DEFERRABLE;
+ROLLBACK;
+BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY;
+SELECT 1;
+SET transaction_deferrable = off;
+ROLLBACK;
