@@ -73,7 +73,8 @@ pub(super) fn update(
     if let Acc::Extra(s) = acc {
         return extra::update(s, a, args, order, fmt);
     }
-    let v = args.first().cloned().unwrap_or(Value::Null);
+    let mut args = args.into_iter();
+    let v = args.next().unwrap_or(Value::Null);
     match acc {
         Acc::Extra(_) => {}
         Acc::Count(n) => {
@@ -138,7 +139,7 @@ pub(super) fn update(
                 if v.is_null() {
                     return Ok(());
                 }
-                let sep = args.get(1).and_then(|s| s.as_str().map(str::to_string));
+                let sep = args.next().and_then(|s| s.as_str().map(str::to_string));
                 items.push((order, v, sep));
             } else {
                 items.push((order, v, None));

@@ -172,11 +172,11 @@ fn counted(op: Box<dyn Operator>, plan: &Plan, env: &Env) -> Box<dyn Operator> {
     }
 }
 
-/// `plan` built for a Project or an Aggregate that reads only `exprs` of its rows: an index
-/// scan, alone or under a Filter, then decodes only the columns these, the filter and its own
-/// conditions read
+/// `plan` built for a Project or an Aggregate that reads only `exprs` of its rows: a scan
+/// (sequential or index), alone or under a Filter, then decodes only the columns these, the
+/// filter and an index scan's own conditions read
 /// (`SELECT c_discount, c_credit FROM customer WHERE ...` decodes 2 of 21 columns, not the
-/// 500-byte c_data). Any other plan is built whole.
+/// 500-byte c_data; `count(*)` decodes none). Any other plan is built whole.
 fn build_reading<'e>(
     plan: &'e Plan,
     exprs: impl IntoIterator<Item = &'e Expr>,
@@ -186,6 +186,22 @@ fn build_reading<'e>(
         Node::Filter { input, pred } => (&**input, Some(pred)),
         _ => (plan, None),
     };
+    if let Node::SeqScan { rel, rowid } = &scan.node {
+        let width = rel.columns.len() + usize::from(*rowid);
+        // A filter fused into the scan tests the version before it is decoded for the rows
+        // that leave: those need only what is read above.
+        let fused = pred.is_some_and(|p| env.instr.is_none() && table::filter_in_scan(p));
+        let want = table::columns_read(exprs.into_iter().chain(pred.filter(|_| !fused)), width)
+            .filter(|want| want.iter().any(|w| !w));
+        if fused {
+            return Box::new(table::FilteredSeqScan::new(want));
+        }
+        let op = counted(Box::new(table::SeqScan::new(want)), scan, env);
+        return match pred {
+            Some(_) => counted(Box::new(project::Filter::new(op)), plan, env),
+            None => op,
+        };
+    }
     // An index range's own conditions are checked on the rows too.
     let (rel, rowid, index, conds, later): (_, _, _, &[Expr], &[Expr]) = match &scan.node {
         Node::IndexScan {

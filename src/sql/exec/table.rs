@@ -31,8 +31,10 @@ use crate::storage::LockMode;
 /// Slots (or index entries) examined per budget tick.
 pub(super) const BATCH: usize = 64;
 
-/// The version `packed` as an index scan's row, decoded once: the columns `want` marks (every
-/// column when None; the others NULL, never read above the scan), then the row id.
+/// The version `packed` as a scan's row, decoded once: the columns `want` marks (every
+/// column when None; the others NULL, never read above the scan), then the row id. Without a
+/// row id the row ends at the last column read, since nothing above reads past it: a
+/// `count(*)` row is empty and allocates nothing.
 pub(super) fn scan_row(
     packed: &engine::PackedRow,
     want: Option<&[bool]>,
@@ -43,9 +45,18 @@ pub(super) fn scan_row(
     let row = match want {
         None => packed.decode_with_spare(usize::from(rowid)),
         Some(w) => {
-            let mut row = Vec::with_capacity(ncols + usize::from(rowid));
-            row.resize(ncols, Value::Null);
-            packed.decode_marked(&w[..ncols], &mut row);
+            let len = if rowid {
+                ncols
+            } else {
+                w[..ncols]
+                    .iter()
+                    .rposition(|&x| x)
+                    .map_or(0, |last| last + 1)
+            };
+            let mut row = Vec::with_capacity(len + usize::from(rowid));
+            // Not `resize`: that clones a NULL into each place, a call per column.
+            row.extend((0..len).map(|_| Value::Null));
+            packed.decode_marked(&w[..len], &mut row);
             row
         }
     };
@@ -163,28 +174,45 @@ impl Batches {
 pub(super) struct SeqScan {
     rows: Batches,
     pos: RowId,
+    /// The columns decoded (see `scan_row`; None: all).
+    want: Option<Vec<bool>>,
+}
+
+impl SeqScan {
+    pub fn new(want: Option<Vec<bool>>) -> Self {
+        SeqScan {
+            want,
+            ..Default::default()
+        }
+    }
 }
 
 impl Operator for SeqScan {
     fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
         opened_from!(plan, SeqScan, rel, rowid);
-        let pos = &mut self.pos;
+        let (pos, want) = (&mut self.pos, self.want.as_deref());
+        let ncols = rel.columns.len();
         self.rows.next(cx, b, |snap, ssi, buf| {
             if let Some(x) = ssi {
                 engine::predicate_relation(rel, x)?;
             }
-            Ok(
-                match engine::scan_owned(rel, *pos, BATCH, snap, 1, |id, data| {
+            let next = match want {
+                None => engine::scan_owned(rel, *pos, BATCH, snap, 1, |id, data| {
                     buf.push_back(owned_row(data, id, *rowid));
                     true
-                }) {
-                    Some(p) => {
-                        *pos = p;
-                        true
-                    }
-                    None => false,
-                },
-            )
+                }),
+                Some(_) => engine::scan_packed(rel, *pos, BATCH, snap, |id, packed| {
+                    buf.push_back(scan_row(packed, want, ncols, id, *rowid));
+                    true
+                }),
+            };
+            Ok(match next {
+                Some(p) => {
+                    *pos = p;
+                    true
+                }
+                None => false,
+            })
         })
     }
 }
@@ -203,6 +231,17 @@ pub(super) struct FilteredSeqScan {
     /// The columns the predicate reads (by position in the scan's row), and the reused row.
     want: Vec<bool>,
     scratch: Vec<Value>,
+    /// The columns decoded for the rows that pass (see `scan_row`; None: all).
+    out: Option<Vec<bool>>,
+}
+
+impl FilteredSeqScan {
+    pub fn new(out: Option<Vec<bool>>) -> Self {
+        FilteredSeqScan {
+            out,
+            ..Default::default()
+        }
+    }
 }
 
 /// Whether `pred` can be tested by `FilteredSeqScan` under a slot lock: columns, constants,
@@ -249,6 +288,7 @@ impl Operator for FilteredSeqScan {
             self.scratch = vec![Value::Null; width];
         }
         let (want, scratch, pos) = (&self.want, &mut self.scratch, &mut self.pos);
+        let out = self.out.as_deref();
         let ncols = rel.columns.len();
         self.rows.next_with(cx, b, |snap, ssi, buf, cx| {
             if let Some(x) = ssi {
@@ -262,7 +302,7 @@ impl Operator for FilteredSeqScan {
                 }
                 match pred.eval(scratch, cx) {
                     Ok(Value::Bool(true)) => {
-                        buf.push_back(owned_row(packed.decode_with_spare(1), id, *rowid));
+                        buf.push_back(scan_row(packed, out, ncols, id, *rowid));
                         true
                     }
                     Ok(_) => true,

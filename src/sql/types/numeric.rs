@@ -387,7 +387,19 @@ impl Numeric {
     }
 
     fn check_range(self) -> PgResult<Numeric> {
-        if self.int_digits() > MAX_INT_DIGITS || self.scale() as i64 > MAX_DSCALE {
+        if self.scale() as i64 > MAX_DSCALE {
+            return Err(overflow_error());
+        }
+        // A mantissa of b bits has at most floor(b·log10 2) + 1 digits: far from the limit
+        // (every value an application meets) the exact count, which builds powers of ten, is
+        // not needed.
+        if let Repr::Finite { m, .. } = &self.0 {
+            let most = (m.bits() as f64 * std::f64::consts::LOG10_2) as i64 + 1;
+            if most - (self.scale() as i64) < MAX_INT_DIGITS {
+                return Ok(self);
+            }
+        }
+        if self.int_digits() > MAX_INT_DIGITS {
             return Err(overflow_error());
         }
         Ok(self)
@@ -453,6 +465,11 @@ impl Numeric {
             (PosInf, NegInf) | (NegInf, PosInf) => Ok(Numeric::nan()),
             (PosInf, _) | (_, PosInf) => Ok(Numeric::infinity()),
             (NegInf, _) | (_, NegInf) => Ok(Numeric::neg_infinity()),
+            (Finite { m: a, scale: sa }, Finite { m: b, scale: sb }) if sa == sb => {
+                // The common case (a sum over one column) adds the mantissas in place of
+                // copies.
+                Numeric::from_parts(a + b, *sa).check_range()
+            }
             (Finite { m: a, scale: sa }, Finite { m: b, scale: sb }) => {
                 let (a, b, s) = Numeric::align(a, *sa, b, *sb);
                 Numeric::from_parts(a + b, s).check_range()

@@ -226,3 +226,21 @@ SELECT datname, datallowconn, encoding FROM pg_database WHERE datname = 'postgre
 SELECT relname, relkind FROM pg_class WHERE false;
 SELECT typname FROM pg_type WHERE oid = 23 UNION ALL SELECT nspname FROM pg_namespace WHERE oid = 11;
 SELECT pid, state FROM pg_stat_activity WHERE false;
+
+-- name: select_scan_reads_some_columns
+CREATE TABLE scan_cols (a int, b text, c numeric(8,2), d int);
+INSERT INTO scan_cols SELECT g, 'r' || g, g * 1.25, CASE WHEN g % 3 = 0 THEN NULL ELSE g END FROM generate_series(1, 200) g;
+ALTER TABLE scan_cols ADD COLUMN e int DEFAULT 7;
+INSERT INTO scan_cols VALUES (201, 'late', 1.5, 2, 9);
+ALTER TABLE scan_cols DROP COLUMN b;
+SELECT count(*) FROM scan_cols;
+SELECT count(*), sum(c), max(a), min(d), sum(e) FROM scan_cols;
+SELECT a, e FROM scan_cols WHERE d IS NULL ORDER BY a LIMIT 5;
+SELECT e FROM scan_cols WHERE a > 198 ORDER BY e;
+SELECT 1 FROM scan_cols WHERE a = 5;
+SELECT count(*) FROM scan_cols WHERE c > 100;
+SELECT sum(c) FILTER (WHERE a % 2 = 0), avg(c) FROM scan_cols;
+SELECT string_agg(a::text, ',' ORDER BY a) FROM scan_cols WHERE a < 6;
+SELECT sum(x) FROM (VALUES (1.5::numeric), (2.25), (-0.75)) v(x);
+SELECT sum(x) FROM (VALUES (99999999999999999999999999999999999.5::numeric), (0.5)) v(x);
+DROP TABLE scan_cols;
