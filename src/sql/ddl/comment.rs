@@ -1,4 +1,5 @@
-//! COMMENT ON TABLE / VIEW / SEQUENCE / INDEX / COLUMN / SCHEMA / CONSTRAINT ... ON / ROLE (the
+//! COMMENT ON TABLE / VIEW / SEQUENCE / INDEX / COLUMN / SCHEMA / CONSTRAINT ... ON / ROLE /
+//! TYPE / DOMAIN / FUNCTION / PROCEDURE / ROUTINE (the
 //! descriptions the catalogs and obj_description / col_description / shobj_description read
 //! back are in `func/system/comments.rs`).
 //!
@@ -12,7 +13,7 @@
 //! Only an object's owner may comment on it (a role: those with CREATEROLE; a superuser role:
 //! superusers), as PostgreSQL's check_object_ownership rules.
 
-use pg_query::protobuf::{node::Node as N, ObjectType};
+use pg_query::protobuf::{self, node::Node as N, ObjectType};
 
 use crate::catalog::comments::CommentKey;
 use crate::catalog::RelKind;
@@ -21,7 +22,7 @@ use crate::sql::catalog as builtin;
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
 use crate::sql::func::system::comments::{
-    PG_AUTHID, PG_CLASS, PG_CONSTRAINT, PG_NAMESPACE, PG_TYPE,
+    PG_AUTHID, PG_CLASS, PG_CONSTRAINT, PG_NAMESPACE, PG_PROC, PG_TYPE,
 };
 use crate::sync::Arc;
 use crate::txn::lock::LockMode;
@@ -39,6 +40,8 @@ pub enum Target {
     Role(String),
     /// TYPE: a user-defined type's name as written (qualified or not).
     Type(Vec<String>),
+    /// FUNCTION / PROCEDURE / ROUTINE (the word), and the name with its argument types.
+    Routine(&'static str, Box<protobuf::ObjectWithArgs>),
 }
 
 #[derive(Debug, Clone)]
@@ -106,6 +109,23 @@ pub fn analyze(node: &N) -> Option<PgResult<Comment>> {
         Some(ObjectType::ObjectRole) => Target::Role(list.pop().unwrap_or_default()),
         // A domain is a type (its comment is pg_type's).
         Some(ObjectType::ObjectType | ObjectType::ObjectDomain) => Target::Type(list),
+        Some(
+            t @ (ObjectType::ObjectFunction
+            | ObjectType::ObjectProcedure
+            | ObjectType::ObjectRoutine),
+        ) => {
+            let Some(N::ObjectWithArgs(item)) = object else {
+                return Some(Err(PgError::internal(
+                    "COMMENT ON FUNCTION without its name",
+                )));
+            };
+            let what = match t {
+                ObjectType::ObjectProcedure => "PROCEDURE",
+                ObjectType::ObjectRoutine => "ROUTINE",
+                _ => "FUNCTION",
+            };
+            Target::Routine(what, Box::new(item.clone()))
+        }
         _ => {
             return Some(Err(PgError::feature_not_supported(
                 "COMMENT on this kind of object is not supported yet",
@@ -226,6 +246,9 @@ fn key_of(cx: &mut dyn SessionCtx, target: &Target) -> PgResult<CommentKey> {
         Target::Type(names) => {
             let t = super::user_type::find(cx, names)?;
             (PG_TYPE, t.oid, 0)
+        }
+        Target::Routine(what, item) => {
+            (PG_PROC, super::function::owned_routine(cx, what, item)?, 0)
         }
         Target::Role(name) => {
             let role = crate::sql::privs::lookup(cx, name)?;

@@ -818,6 +818,22 @@ fn drop_one(
     Ok(())
 }
 
+/// The OID of the routine COMMENT ON FUNCTION / PROCEDURE / ROUTINE names, which the session's
+/// role must own (PostgreSQL's errors for a missing or ambiguous one).
+pub(super) fn owned_routine(
+    cx: &mut dyn SessionCtx,
+    what: &str,
+    item: &protobuf::ObjectWithArgs,
+) -> PgResult<u32> {
+    let f = find_routine(cx, what, item, false)?
+        .ok_or_else(|| PgError::internal("a routine not found without IF EXISTS"))?;
+    let (_, name) = split_name(&item.objname)?;
+    if !super::grant::owns(cx, f.def.owner)? {
+        return Err(crate::sql::privs::not_owner(kind_name(f.def.kind), &name));
+    }
+    Ok(f.oid)
+}
+
 /// The function, procedure or routine an ObjectWithArgs names (by argument types, or by name
 /// alone where it is unique), with PostgreSQL's errors; None where IF EXISTS found none (after
 /// its notice).

@@ -199,3 +199,28 @@ RESET ROLE;
 REVOKE CREATE ON SCHEMA public FROM cm_lrole;
 DROP TABLE cm_lp;
 DROP ROLE cm_lrole;
+
+-- name: comment_on_function
+-- @errors
+CREATE FUNCTION cmt_f(a int) RETURNS int LANGUAGE sql AS 'SELECT a + 1';
+CREATE FUNCTION cmt_f(a text) RETURNS text LANGUAGE sql AS 'SELECT a';
+CREATE PROCEDURE cmt_p() LANGUAGE sql AS 'SELECT 1';
+COMMENT ON FUNCTION cmt_f(int) IS 'adds one';
+COMMENT ON FUNCTION cmt_f(text) IS 'echoes';
+COMMENT ON PROCEDURE cmt_p() IS 'does nothing';
+SELECT p.proname, pg_get_function_arguments(p.oid), d.description FROM pg_description d JOIN pg_proc p ON p.oid = d.objoid AND d.classoid = 'pg_proc'::regclass WHERE p.proname LIKE 'cmt_%' ORDER BY 1, 2;
+SELECT obj_description(p.oid, 'pg_proc') FROM pg_proc p WHERE p.proname = 'cmt_p';
+COMMENT ON FUNCTION cmt_f IS 'ambiguous';
+COMMENT ON FUNCTION cmt_missing(int) IS 'x';
+COMMENT ON FUNCTION cmt_f(bigint) IS 'x';
+COMMENT ON ROUTINE cmt_p IS 'by routine';
+COMMENT ON FUNCTION cmt_f(text) IS NULL;
+SELECT p.proname, d.description FROM pg_description d JOIN pg_proc p ON p.oid = d.objoid WHERE p.proname LIKE 'cmt_%' ORDER BY 1, 2;
+BEGIN;
+DROP FUNCTION cmt_f(int);
+SELECT count(*) FROM pg_description d JOIN pg_proc p ON p.oid = d.objoid WHERE p.proname = 'cmt_f';
+ROLLBACK;
+SELECT count(*) FROM pg_description d JOIN pg_proc p ON p.oid = d.objoid WHERE p.proname = 'cmt_f';
+DROP FUNCTION cmt_f(int);
+DROP FUNCTION cmt_f(text);
+DROP PROCEDURE cmt_p();

@@ -21,6 +21,8 @@ pub const PG_CONSTRAINT: u32 = 2606;
 pub const PG_AUTHID: u32 = 1260;
 /// pg_type: the classoid of a user-defined type's description (COMMENT ON TYPE).
 pub const PG_TYPE: u32 = 1247;
+/// pg_proc: the classoid of a function's or procedure's description.
+pub const PG_PROC: u32 = 1255;
 /// pg_extension: the classoid of an extension's description.
 pub const PG_EXTENSION: u32 = 3079;
 
@@ -32,6 +34,7 @@ struct Live {
     namespaces: HashSet<u32>,
     roles: HashSet<u32>,
     types: HashSet<u32>,
+    functions: HashSet<u32>,
 }
 
 fn live(cx: &mut dyn SessionCtx) -> PgResult<Live> {
@@ -48,6 +51,12 @@ fn live(cx: &mut dyn SessionCtx) -> PgResult<Live> {
             .visible(Some(&db), &snap)
             .iter()
             .map(|t| t.oid)
+            .collect(),
+        functions: catalog
+            .functions
+            .visible(Some(&db), &snap)
+            .iter()
+            .map(|f| f.oid)
             .collect(),
     };
     for r in catalog.visible(&snap) {
@@ -74,6 +83,7 @@ impl Live {
             PG_NAMESPACE => self.namespaces.contains(&oid),
             PG_AUTHID => self.roles.contains(&oid),
             PG_TYPE => self.types.contains(&oid),
+            PG_PROC => self.functions.contains(&oid),
             _ => false,
         }
     }
