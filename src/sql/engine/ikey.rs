@@ -2,9 +2,10 @@
 //!
 //! The engine's [`Key`](super::Key) is a `Box<[Value]>`: 16 bytes in a tree entry plus a
 //! 32-byte-per-column allocation, for an integer key of 4 bytes. An [`IKey`] is 16 bytes and
-//! keeps one integer, date, time, timestamp or boolean column, or two int4 columns, inline (no
-//! allocation: pgbench's keys, and most primary keys); any other key is a [`ThinVals`], one
-//! allocation holding its length and values.
+//! keeps one integer, date, time, timestamp or boolean column, or two or three int4 columns,
+//! inline (no allocation: pgbench's keys, most primary keys, and TPC-C's composite keys such
+//! as (warehouse, district, customer)); any other key is a [`ThinVals`], one allocation holding
+//! its length and values.
 //!
 //! Order and equality are exactly the engine's key order (`cmp_slices`: column by column,
 //! NULLs last, then the shorter key first): two keys of the same inline kind compare directly
@@ -42,6 +43,8 @@ pub enum IKey {
     Tstz(i64),
     /// Two non-null int4 columns.
     Int4x2(i32, i32),
+    /// Three non-null int4 columns (still 16 bytes: the tag, then three 4-byte fields).
+    Int4x3(i32, i32, i32),
     /// Any other key.
     Vals(ThinVals),
 }
@@ -63,6 +66,7 @@ impl IKey {
         match *columns {
             [c] => Self::of(std::slice::from_ref(&col(c))),
             [a, b] => Self::of(&[col(a), col(b)]),
+            [a, b, c] => Self::of(&[col(a), col(b), col(c)]),
             _ => IKey::Vals(ThinVals::new(columns.iter().map(|&c| col(c)).collect())),
         }
     }
@@ -83,6 +87,7 @@ impl IKey {
                 _ => return None,
             },
             [Value::Int4(a), Value::Int4(b)] => IKey::Int4x2(*a, *b),
+            [Value::Int4(a), Value::Int4(b), Value::Int4(c)] => IKey::Int4x3(*a, *b, *c),
             _ => return None,
         })
     }
@@ -103,6 +108,7 @@ impl IKey {
             IKey::Ts(t) => Value::Timestamp(t),
             IKey::Tstz(t) => Value::TimestampTz(t),
             IKey::Int4x2(a, b) => return f(&[Value::Int4(a), Value::Int4(b)]),
+            IKey::Int4x3(a, b, c) => return f(&[Value::Int4(a), Value::Int4(b), Value::Int4(c)]),
             IKey::Vals(ref v) => return f(v.as_slice()),
         };
         f(std::slice::from_ref(&v))
@@ -133,6 +139,7 @@ impl IKey {
         match (self, o) {
             (Int(_, a), Int(_, b)) => a.cmp(b),
             (Int4x2(a1, a2), Int4x2(b1, b2)) => (a1, a2).cmp(&(b1, b2)),
+            (Int4x3(a1, a2, a3), Int4x3(b1, b2, b3)) => (a1, a2, a3).cmp(&(b1, b2, b3)),
             (Null, Null) => Ordering::Equal,
             (Bool(a), Bool(b)) => a.cmp(b),
             (Date(a), Date(b)) => a.cmp(b),
@@ -158,6 +165,9 @@ impl PartialEq for IKey {
 }
 
 impl Eq for IKey {}
+
+// A tree entry holds one key: growing past 16 bytes would grow every index.
+const _: () = assert!(std::mem::size_of::<IKey>() == 16);
 
 /// Values behind a thin pointer: one allocation holding the count and the values, 8 bytes
 /// where a `Box<[Value]>` takes 16 (a tree entry holds one per key that is not inline).

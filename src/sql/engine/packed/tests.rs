@@ -152,8 +152,28 @@ proptest! {
     }
 }
 
+/// Composite int4 keys (the inline two- and three-column forms, and prefixes of them, as a
+/// probe meets stored keys).
+fn int4_key() -> impl Strategy<Value = Vec<Value>> {
+    proptest::collection::vec(
+        prop_oneof![(-2i32..2), any::<i32>()].prop_map(Value::Int4),
+        1..5,
+    )
+}
+
+proptest! {
+    #[test]
+    fn int4_key_order_is_the_engines(a in int4_key(), b in int4_key()) {
+        let want = cmp_slices(&a, &b);
+        let (ka, kb) = (IKey::of(&a), IKey::of(&b));
+        prop_assert_eq!(ka.cmp(&kb), want);
+        prop_assert_eq!(kb.cmp(&ka), want.reverse());
+        prop_assert!(same(&ka.to_key().0, &a));
+    }
+}
+
 /// Keys of the kinds an index holds: integers of every width (mixed, as a probe of another
-/// width meets stored keys), dates, times, NULLs, texts; one or two columns.
+/// width meets stored keys), dates, times, NULLs, texts; one to three columns.
 fn key() -> impl Strategy<Value = Vec<Value>> {
     let col = prop_oneof![
         Just(Value::Null),
@@ -169,7 +189,7 @@ fn key() -> impl Strategy<Value = Vec<Value>> {
         "[ab]{0,2}".prop_map(Value::Text),
         (-3i32..3).prop_map(|i| Value::Float8(i as f64)),
     ];
-    proptest::collection::vec(col, 1..3)
+    proptest::collection::vec(col, 1..4)
 }
 
 #[test]
