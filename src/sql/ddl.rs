@@ -1383,8 +1383,15 @@ fn replace_with_data(
     };
     f(&mut n);
     let catalog = &cx.instance().catalog;
-    if !Arc::ptr_eq(&n.data, &t.data) && n.kind != RelKind::View {
-        // A new storage (TRUNCATE, a rewrite, RESTART of a sequence) gets a new number.
+    let owns_storage = matches!(
+        n.kind,
+        RelKind::Table | RelKind::MatView | RelKind::Sequence
+    );
+    if !Arc::ptr_eq(&n.data, &t.data) && owns_storage {
+        // A new storage (TRUNCATE, a rewrite, RESTART of a sequence) gets a new number. An
+        // index relation shares its table's data: numbering it here would renumber the
+        // table's storage after its rows were logged under the number it had (they were lost
+        // at recovery after a rewrite of an indexed table).
         let number = catalog
             .new_oid()
             .map_err(|e| catalog_error(e, &t.name.name))?;
