@@ -77,6 +77,21 @@ pub struct TypeDef {
     /// A composite type (CREATE TYPE ... AS (...), typtype 'c'): its attributes; None for an
     /// enum or a domain.
     pub composite: Option<CompositeDef>,
+    /// A range type (CREATE TYPE ... AS RANGE, typtype 'r'): its pg_range row; None for the
+    /// other kinds.
+    pub range: Option<RangeDef>,
+}
+
+/// What a range type is over: pg_range's rngsubtype, rngmultitypid, rngsubdiff, and its
+/// multirange's array type (PostgreSQL makes the multirange type with the range type).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RangeDef {
+    pub subtype: Oid,
+    pub multirange_oid: Oid,
+    pub multirange_array_oid: Oid,
+    pub multirange_name: String,
+    /// SUBTYPE_DIFF: the function's name as given (regproc prints it), None without one.
+    pub subtype_diff: Option<String>,
 }
 
 /// What a composite type is made of: the pg_class row (relkind 'c') that holds its attributes,
@@ -149,6 +164,11 @@ pub struct DomainCheck {
 pub const MAX_DOMAIN_DEPTH: usize = 64;
 
 impl TypeDef {
+    /// Whether this is an enum (none of the other kinds).
+    pub fn is_enum(&self) -> bool {
+        self.domain.is_none() && self.composite.is_none() && self.range.is_none()
+    }
+
     /// The array type's name: `_name`, cut to 63 bytes as PostgreSQL's makeArrayTypeName
     /// does (it would then add more underscores on a clash; not done here).
     pub fn array_name(&self) -> String {
@@ -516,10 +536,15 @@ pub fn label_sort(oid: Oid) -> f32 {
     sort().unwrap_or(f32::NAN)
 }
 
+/// The subtype of range type `oid` (None for any other type).
+pub fn range_subtype(oid: Oid) -> Option<Oid> {
+    type_info(oid).and_then(|t| t.def.range.as_ref().map(|r| r.subtype))
+}
+
 /// The labels of enum `oid`, in sort order.
 pub fn enum_labels(oid: Oid) -> Option<Vec<EnumLabel>> {
     type_info(oid)
-        .filter(|t| t.def.domain.is_none() && t.def.composite.is_none())
+        .filter(|t| t.def.is_enum())
         .map(|t| t.def.labels.clone())
 }
 

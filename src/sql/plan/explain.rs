@@ -263,6 +263,7 @@ fn op_name(f: &ops::BinFn) -> &'static str {
                 .any(|op| std::ptr::eq(op.f as *const (), *f as *const ()))
         })
         .copied()
+        .or_else(|| ops::range_op_name(*f))
         .unwrap_or("?")
 }
 
