@@ -418,6 +418,8 @@ struct Registry {
     arrays: scc::HashMap<Oid, Oid>,
     /// Table row type OID -> its fields, as last looked up by a planner.
     row_types: scc::HashMap<Oid, Arc<RowFields>>,
+    /// Multirange type OID -> the range type it was made with.
+    multiranges: scc::HashMap<Oid, Oid>,
 }
 
 fn registry() -> &'static Registry {
@@ -431,6 +433,12 @@ fn register(t: &Arc<UserType>) {
         let _ = r.labels.insert_sync(l.oid, t.oid);
     }
     let _ = r.arrays.insert_sync(t.def.array_oid, t.oid);
+    if let Some(rg) = &t.def.range {
+        let _ = r.multiranges.insert_sync(rg.multirange_oid, t.oid);
+        let _ = r
+            .arrays
+            .insert_sync(rg.multirange_array_oid, rg.multirange_oid);
+    }
     r.types
         .entry_sync(t.oid)
         .or_default()
@@ -539,6 +547,18 @@ pub fn label_sort(oid: Oid) -> f32 {
 /// The subtype of range type `oid` (None for any other type).
 pub fn range_subtype(oid: Oid) -> Option<Oid> {
     type_info(oid).and_then(|t| t.def.range.as_ref().map(|r| r.subtype))
+}
+
+/// The (schema, name) of multirange type `oid`, which CREATE TYPE ... AS RANGE made with its
+/// range type (threadgres has no multirange values: only catalogs name these types).
+pub fn multirange_name(oid: Oid) -> Option<(String, String)> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    let range = registry().multiranges.read_sync(&oid, |_, r| *r)?;
+    let t = current(range)?;
+    let name = t.def.range.as_ref()?.multirange_name.clone();
+    Some((t.def.schema.clone(), name))
 }
 
 /// The labels of enum `oid`, in sort order.

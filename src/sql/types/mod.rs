@@ -323,27 +323,25 @@ impl Type {
             Type::REGROLE => "regrole",
             Type::REGPROCEDURE => "regprocedure",
             _ => {
-                return match enums::type_info(self.0) {
-                    Some(t) => {
-                        // Qualified unless in public, as format_type qualifies a type not
-                        // visible on the (default) search_path.
-                        let name = crate::sql::quote::quote_ident(&t.def.name);
-                        match t.def.schema.as_str() {
-                            "public" | "pg_catalog" => name,
-                            s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
-                        }
+                // Qualified unless in public, as format_type qualifies a type not visible on
+                // the (default) search_path.
+                let qualified = |schema: &str, name: &str| {
+                    let name = crate::sql::quote::quote_ident(name);
+                    match schema {
+                        "public" | "pg_catalog" => name,
+                        s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
                     }
-                    None => match enums::row_fields(self.0) {
-                        Some(f) => {
-                            let name = crate::sql::quote::quote_ident(&f.name);
-                            match f.schema.as_str() {
-                                "public" | "pg_catalog" => name,
-                                s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
-                            }
-                        }
-                        None => format!("type {}", self.0),
-                    },
                 };
+                if let Some(t) = enums::type_info(self.0) {
+                    return qualified(&t.def.schema, &t.def.name);
+                }
+                if let Some(f) = enums::row_fields(self.0) {
+                    return qualified(&f.schema, &f.name);
+                }
+                if let Some((schema, name)) = enums::multirange_name(self.0) {
+                    return qualified(&schema, &name);
+                }
+                return format!("type {}", self.0);
             }
         }
         .to_string()

@@ -124,7 +124,7 @@ CREATE TYPE rg_textrange AS RANGE (SUBTYPE = text);
 SELECT '[1.5,2.5)'::rg_floatrange, rg_floatrange(1, 2), rg_floatrange(1, 2, '(]'), '(1,1]'::rg_floatrange, '[a,"m n"]'::rg_textrange;
 SELECT rg_floatrange(1, 5) @> 2.5::float8, rg_floatrange(1, 5) * rg_floatrange(3, 9), rg_floatrange(1, 3) -|- rg_floatrange(3, 4), upper(rg_textrange('a', 'z'));
 SELECT pg_typeof(rg_floatrange(1, 2))::text, format_type('rg_floatrange'::regtype, NULL), 'rg_textrange[]'::regtype::text;
-SELECT t.typname, t.typtype, t.typcategory, r.rngsubtype::regtype, r.rngsubdiff, r.rngcanonical, m.typname AS multi
+SELECT t.typname, t.typtype, t.typcategory, r.rngsubtype::regtype, r.rngsubdiff, r.rngcanonical, m.typname AS multi, format_type(m.oid, NULL) AS multi_type, format_type(m.typarray, NULL) AS multi_array
   FROM pg_range r JOIN pg_type t ON t.oid = r.rngtypid LEFT JOIN pg_type m ON m.oid = r.rngmultitypid WHERE t.typname LIKE 'rg\_%' ORDER BY 1;
 CREATE TABLE rg_ut (id int, f rg_floatrange, fs rg_floatrange[]);
 INSERT INTO rg_ut VALUES (1, '[1,2)', '{"[0,1]"}'), (2, '(,0)', NULL), (3, 'empty', '{}');
