@@ -73,3 +73,36 @@ def test_range_binary_and_text(server):
         )
         conn.execute("DROP TABLE rgc_t")
         conn.execute("DROP TYPE rgc_float")
+
+
+def test_range_asyncpg_binary(server):
+    """asyncpg reads and writes the built-in range types only in binary (int4range parameters
+    included, so range_recv canonicalizes them)."""
+    import asyncio
+
+    import asyncpg
+
+    async def run():
+        s = server
+        conn = await asyncpg.connect(host=s.host, port=s.port, user=s.user, database=s.database,
+                                     password=s.password, ssl=False, timeout=10)
+        try:
+            row = await conn.fetchrow(
+                "SELECT '(1,5]'::int4range, numrange(1.5, NULL), 'empty'::daterange,"
+                " ARRAY['[1,2)'::int8range], $1::int4range, $2::int4range @> 3",
+                asyncpg.Range(1, 5, upper_inc=True),
+                asyncpg.Range(None, 3, upper_inc=True),
+            )
+        finally:
+            await conn.close()
+        return list(row.values())
+
+    got = asyncio.run(run())
+    assert got == [
+        asyncpg.Range(2, 6),
+        asyncpg.Range(Decimal("1.5"), None),
+        asyncpg.Range(empty=True),
+        [asyncpg.Range(1, 2)],
+        asyncpg.Range(1, 6),
+        True,
+    ]
