@@ -68,7 +68,13 @@ impl Planner<'_> {
             let Some(sub) = t.range_subtype() else {
                 return Ok(None);
             };
-            let ret = if gives_subtype { sub } else { Type::BOOL };
+            // A bound of a range over a domain is typed as the domain's base type, as
+            // PostgreSQL resolves anyelement from the range.
+            let ret = if gives_subtype {
+                sub.base_type()
+            } else {
+                Type::BOOL
+            };
             let args = std::mem::take(args).into_iter().map(|(e, _)| e).collect();
             return Ok(Some((self.range_call(f, args, true)?, ret)));
         }

@@ -156,3 +156,25 @@ SELECT '[2,1]'::rg_r2;
 SELECT rg_r2(1, 2) = int4range(1, 2);
 DROP TABLE rg_ut2;
 DROP TYPE rg_r2;
+
+-- name: rg_domains
+-- @errors
+DROP TABLE IF EXISTS rg_dt;
+DROP TYPE IF EXISTS rg_domrange;
+DROP DOMAIN IF EXISTS rg_posint;
+DROP DOMAIN IF EXISTS rg_small;
+CREATE DOMAIN rg_posint AS int4 CHECK (VALUE > 0);
+CREATE TYPE rg_domrange AS RANGE (subtype = rg_posint);
+SELECT '[4,50)'::rg_domrange @> 7::rg_posint, rg_domrange(1, 3), upper(rg_domrange(1, 3));
+SELECT rg_domrange(-1, 3);
+DROP DOMAIN rg_posint;
+DROP DOMAIN rg_posint CASCADE;
+CREATE DOMAIN rg_small AS int4range CHECK (upper(VALUE) < 10);
+SELECT '[4,5)'::rg_small @> 7, '[4,5)'::rg_small;
+SELECT '[4,50)'::rg_small;
+CREATE TABLE rg_dt (r rg_small);
+INSERT INTO rg_dt VALUES ('[1,3)'), ('(,5]');
+INSERT INTO rg_dt VALUES ('[1,30)');
+SELECT r, lower(r) FROM rg_dt ORDER BY r;
+DROP TABLE rg_dt;
+DROP DOMAIN rg_small;
