@@ -77,6 +77,21 @@ pub struct TypeDef {
     /// A composite type (CREATE TYPE ... AS (...), typtype 'c'): its attributes; None for an
     /// enum or a domain.
     pub composite: Option<CompositeDef>,
+    /// A range type (CREATE TYPE ... AS RANGE, typtype 'r'): its pg_range row; None for the
+    /// other kinds.
+    pub range: Option<RangeDef>,
+}
+
+/// What a range type is over: pg_range's rngsubtype, rngmultitypid, rngsubdiff, and its
+/// multirange's array type (PostgreSQL makes the multirange type with the range type).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RangeDef {
+    pub subtype: Oid,
+    pub multirange_oid: Oid,
+    pub multirange_array_oid: Oid,
+    pub multirange_name: String,
+    /// SUBTYPE_DIFF: the function's name as given (regproc prints it), None without one.
+    pub subtype_diff: Option<String>,
 }
 
 /// What a composite type is made of: the pg_class row (relkind 'c') that holds its attributes,
@@ -149,6 +164,11 @@ pub struct DomainCheck {
 pub const MAX_DOMAIN_DEPTH: usize = 64;
 
 impl TypeDef {
+    /// Whether this is an enum (none of the other kinds).
+    pub fn is_enum(&self) -> bool {
+        self.domain.is_none() && self.composite.is_none() && self.range.is_none()
+    }
+
     /// The array type's name: `_name`, cut to 63 bytes as PostgreSQL's makeArrayTypeName
     /// does (it would then add more underscores on a clash; not done here).
     pub fn array_name(&self) -> String {
@@ -398,6 +418,8 @@ struct Registry {
     arrays: scc::HashMap<Oid, Oid>,
     /// Table row type OID -> its fields, as last looked up by a planner.
     row_types: scc::HashMap<Oid, Arc<RowFields>>,
+    /// Multirange type OID -> the range type it was made with.
+    multiranges: scc::HashMap<Oid, Oid>,
 }
 
 fn registry() -> &'static Registry {
@@ -411,6 +433,12 @@ fn register(t: &Arc<UserType>) {
         let _ = r.labels.insert_sync(l.oid, t.oid);
     }
     let _ = r.arrays.insert_sync(t.def.array_oid, t.oid);
+    if let Some(rg) = &t.def.range {
+        let _ = r.multiranges.insert_sync(rg.multirange_oid, t.oid);
+        let _ = r
+            .arrays
+            .insert_sync(rg.multirange_array_oid, rg.multirange_oid);
+    }
     r.types
         .entry_sync(t.oid)
         .or_default()
@@ -516,10 +544,27 @@ pub fn label_sort(oid: Oid) -> f32 {
     sort().unwrap_or(f32::NAN)
 }
 
+/// The subtype of range type `oid` (None for any other type).
+pub fn range_subtype(oid: Oid) -> Option<Oid> {
+    type_info(oid).and_then(|t| t.def.range.as_ref().map(|r| r.subtype))
+}
+
+/// The (schema, name) of multirange type `oid`, which CREATE TYPE ... AS RANGE made with its
+/// range type (threadgres has no multirange values: only catalogs name these types).
+pub fn multirange_name(oid: Oid) -> Option<(String, String)> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    let range = registry().multiranges.read_sync(&oid, |_, r| *r)?;
+    let t = current(range)?;
+    let name = t.def.range.as_ref()?.multirange_name.clone();
+    Some((t.def.schema.clone(), name))
+}
+
 /// The labels of enum `oid`, in sort order.
 pub fn enum_labels(oid: Oid) -> Option<Vec<EnumLabel>> {
     type_info(oid)
-        .filter(|t| t.def.domain.is_none() && t.def.composite.is_none())
+        .filter(|t| t.def.is_enum())
         .map(|t| t.def.labels.clone())
 }
 

@@ -18,11 +18,13 @@ mod relations;
 mod relations_empty;
 mod types;
 mod types_extra;
+mod types_range;
 
 use info_schema::INFORMATION_SCHEMA;
 use relations::RELATIONS;
 use relations_empty::RELATIONS_EMPTY;
 pub use types::{align_and_storage, proc_name, proc_oid, type_exists, type_oids, type_rows};
+pub use types_range::RANGES;
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.
 #[derive(Debug)]

@@ -39,6 +39,7 @@ pub mod function;
 pub mod grant;
 pub mod like;
 pub mod matview;
+pub mod range_type;
 pub mod role;
 pub mod schema;
 pub mod trigger;

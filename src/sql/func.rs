@@ -27,6 +27,7 @@
 //! | `func/json.rs` | JSON: to_json[b], json[b]_build_*, json[b]_typeof, extract_path, jsonb_pretty, jsonb_strip_nulls |
 //! | `func/jsonb_set.rs` | jsonb_set and jsonb_insert |
 //! | `func/inet.rs` | inet and cidr: host, masklen, network, broadcast, set_masklen, ... |
+//! | `func/range.rs` | ranges: the constructors, lower/upper, isempty, lower_inc ..., range_merge (bound by the planner, `plan/range.rs`) |
 //! | `func/misc.rs` | to_regtype, num_nulls/num_nonnulls, gen_random_uuid, format_type, text(x), pg_is_in_recovery |
 //! | `func/tests.rs` | unit tests through [`lookup`] |
 //!
@@ -49,6 +50,7 @@
 
 pub mod enums;
 pub mod extension;
+pub mod range;
 pub mod session_fn;
 pub mod system;
 

@@ -74,6 +74,7 @@ mod nodes;
 pub mod partial;
 pub use partial::conjunct_texts;
 mod operator;
+mod range;
 mod scope;
 mod select;
 mod target;

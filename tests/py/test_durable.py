@@ -773,4 +773,66 @@ def test_a_rewrite_of_an_indexed_table_survives_a_crash(server, tg_dedicated):
     p.start()
     c = p.info.connect_raw()
     assert [c.simple(q) for q in checks] == before
+
+
+RANGE_SETUP = [
+    "CREATE SCHEMA rng",
+    "CREATE TYPE rng.floatrange AS RANGE (subtype = float8, subtype_diff = float8mi)",
+    "CREATE TYPE textrange AS RANGE (subtype = text)",
+    "CREATE TYPE dropped_range AS RANGE (subtype = int4)",
+    "DROP TYPE dropped_range",
+    "BEGIN",
+    "CREATE TYPE rolled_back_range AS RANGE (subtype = int8)",
+    "ROLLBACK",
+    "CREATE TABLE rng.items (id int PRIMARY KEY, f rng.floatrange, t textrange, "
+    "i int4range UNIQUE, d daterange, n numrange, fs rng.floatrange[])",
+    "INSERT INTO rng.items VALUES (1, '[1.5,2.5)', '[a,m)', '(1,5]', '[2024-01-01,2024-02-01]', "
+    "'(,3.5]', '{\"[1,2]\",empty}')",
+    "INSERT INTO rng.items (id, f, i) VALUES (2, rng.floatrange(3, 4, '()'), int4range(10, NULL))",
+    "INSERT INTO rng.items (id, i) VALUES (3, 'empty')",
+]
+
+RANGE_CHECKS = [
+    "SELECT * FROM rng.items ORDER BY id",
+    "SELECT id FROM rng.items WHERE f @> 3.5::float8 OR i @> 3 ORDER BY id",
+    "SELECT t.typname, t.typtype, r.rngsubtype::regtype FROM pg_range r "
+    "JOIN pg_type t ON t.oid = r.rngtypid ORDER BY 1",
+    "SELECT attname, atttypid::regtype FROM pg_attribute WHERE attrelid = 'rng.items'::regclass "
+    "AND attnum > 0 ORDER BY attnum",
+]
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_restart_keeps_range_types(server, tg_dedicated, how):
+    """Range types made by CREATE TYPE ... AS RANGE, and range values of built-in and user
+    range types in a table (with a unique index on one), are kept by a clean restart and by log
+    replay after a crash."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    for q in RANGE_SETUP:
+        c.simple(q)
+    before = [(q, c.simple(q)) for q in RANGE_CHECKS]
+    c.close()
+    assert len(before[0][1]) == 3, before[0]
+    assert len(before[2][1]) == 8, before[2]
+    if how == "clean":
+        p.restart()
+    else:
+        kill9(p)
+        p.start()
+    c = p.info.connect_raw()
+    after = [(q, c.simple(q)) for q in RANGE_CHECKS]
+    assert before == after
+    for q, state in [
+        ("INSERT INTO rng.items (id, i) VALUES (4, '[2,6)')", "23505"),
+        ("SELECT '[1,2)'::dropped_range", "42704"),
+        ("SELECT '[1,2)'::rolled_back_range", "42704"),
+        ("SELECT '[2,1)'::rng.floatrange", "22000"),
+        ("DROP TYPE textrange", "2BP01"),
+    ]:
+        with pytest.raises(pgwire.ServerError) as e:
+            c.simple(q)
+        assert e.value.fields["C"] == state, q
+    assert c.simple("SELECT rng.floatrange(1, 2) + '[2,3]'") == [("[1,3]",)]
     c.close()

@@ -1095,6 +1095,7 @@ pub fn type_rows() -> Vec<Vec<Value>> {
     TYPES
         .iter()
         .chain(super::types_extra::TYPES)
+        .chain(super::types_range::TYPES)
         .map(|t| {
             let mut row = vec![
                 Value::Oid(t.oid),
@@ -1300,6 +1301,7 @@ pub fn proc_name(oid: u32) -> Option<&'static str> {
     PROCS
         .iter()
         .chain(super::types_extra::PROCS)
+        .chain(super::types_range::PROCS)
         .find(|p| p.0 == oid)
         .map(|p| p.1)
         .or_else(|| super::operators::func_name(oid))
@@ -1311,6 +1313,7 @@ pub fn proc_oid(name: &str) -> Option<u32> {
     PROCS
         .iter()
         .chain(super::types_extra::PROCS)
+        .chain(super::types_range::PROCS)
         .find(|p| p.1 == n)
         .map(|p| p.0)
         .or_else(|| super::operators::func_oid(n))
@@ -1321,6 +1324,7 @@ pub fn align_and_storage(oid: u32) -> Option<(char, char)> {
     TYPES
         .iter()
         .chain(super::types_extra::TYPES)
+        .chain(super::types_range::TYPES)
         .find(|t| t.oid == oid)
         .map(|t| (t.align as char, t.storage as char))
 }
@@ -1330,5 +1334,6 @@ pub fn type_exists(oid: u32) -> bool {
     TYPES
         .iter()
         .chain(super::types_extra::TYPES)
+        .chain(super::types_range::TYPES)
         .any(|t| t.oid == oid)
 }

@@ -257,6 +257,7 @@ fn create(cx: &mut dyn SessionCtx, names: &[String], defs: &[protobuf::ColumnDef
         labels: Vec::new(),
         domain: None,
         composite: Some(CompositeDef { relid, attrs }),
+        range: None,
     };
     user_type::write(cx, oid, def, false, "CREATE TYPE")
 }

@@ -395,6 +395,7 @@ fn create(
             checks,
         }),
         composite: None,
+        range: None,
     };
     user_type::write(cx, oid, def, false, "CREATE DOMAIN")
 }

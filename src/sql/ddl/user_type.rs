@@ -57,6 +57,8 @@ pub enum TypeDdl {
     /// CREATE TYPE ... AS (...), ALTER TYPE's attribute forms and SET SCHEMA
     /// (`ddl::composite`).
     Composite(Box<super::composite::CompositeDdl>),
+    /// CREATE TYPE ... AS RANGE (`ddl::range_type`).
+    Range(Box<super::range_type::CreateRange>),
     /// A TYPE statement written with DOMAIN (DROP DOMAIN, ALTER DOMAIN RENAME / OWNER TO),
     /// under that tag.
     Tagged(Box<TypeDdl>, &'static str),
@@ -65,7 +67,7 @@ pub enum TypeDdl {
 impl TypeDdl {
     pub fn tag(&self) -> &'static str {
         match self {
-            TypeDdl::CreateEnum { .. } => "CREATE TYPE",
+            TypeDdl::CreateEnum { .. } | TypeDdl::Range(_) => "CREATE TYPE",
             TypeDdl::Domain(d) => d.tag(),
             TypeDdl::Composite(c) => match **c {
                 super::composite::CompositeDdl::Create { .. } => "CREATE TYPE",
@@ -98,6 +100,9 @@ pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
     }
     if let Some(c) = super::composite::analyze(node) {
         return Some(c);
+    }
+    if let Some(r) = super::range_type::analyze(node) {
+        return Some(Ok(r));
     }
     analyze_type(node, ObjectType::ObjectType).map(Ok)
 }
@@ -171,6 +176,7 @@ pub fn execute(d: &TypeDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         TypeDdl::Owner { name, owner } => owner_to(cx, name, owner),
         TypeDdl::Domain(d) => super::domain::execute(d, cx),
         TypeDdl::Composite(c) => super::composite::execute(c, cx),
+        TypeDdl::Range(r) => super::range_type::execute(r, cx),
         TypeDdl::Tagged(t, _) => execute(t, cx),
     }
 }
@@ -349,6 +355,7 @@ fn create_enum(cx: &mut dyn SessionCtx, names: &[String], labels: &[String]) -> 
         labels: list,
         domain: None,
         composite: None,
+        range: None,
     };
     write(cx, oid, def, false, "CREATE TYPE")
 }
@@ -502,6 +509,23 @@ pub(super) fn dependents(cx: &mut dyn SessionCtx, t: &UserType) -> PgResult<Vec<
     }
     let mut attrs: Vec<Dependent> = Vec::new();
     for d in catalog.types.visible(Some(cx.database()), &snap) {
+        // A range type over this type goes whole with CASCADE, as a domain over it does.
+        if let Some(r) = d
+            .def
+            .range
+            .as_ref()
+            .filter(|r| r.subtype == t.oid || r.subtype == t.def.array_oid)
+        {
+            out.push(Dependent {
+                what: format!("type {}", crate::sql::types::Type(d.oid).name()),
+                array: r.subtype == t.def.array_oid,
+                table: (String::new(), String::new()),
+                column: String::new(),
+                domain: Some(vec![d.def.schema.clone(), d.def.name.clone()]),
+                composite: None,
+                sort: d.oid,
+            });
+        }
         if let Some(dd) = d
             .def
             .domain

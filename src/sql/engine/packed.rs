@@ -55,6 +55,9 @@ mod tag {
     pub const TEXT_SPACES: u8 = 23;
     /// An enum value: its pg_enum row's OID (4 bytes).
     pub const ENUM: u8 = 24;
+    /// A range value: its flags byte, then its lower and upper bound values (NULL where it
+    /// has none).
+    pub const RANGE: u8 = 25;
 }
 
 /// The shortest run of trailing spaces a text value stores as a count.
@@ -199,6 +202,12 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
             }
         }
         Value::Void => out.push(tag::VOID),
+        Value::Range(r) => {
+            out.push(tag::RANGE);
+            out.push(r.flags);
+            encode_value(&r.lower, out);
+            encode_value(&r.upper, out);
+        }
     }
 }
 
@@ -357,6 +366,11 @@ impl<'a> Reader<'a> {
                     self.skip()?;
                 }
             }
+            tag::RANGE => {
+                self.u8()?;
+                self.skip()?;
+                self.skip()?;
+            }
             _ => return None,
         }
         Some(())
@@ -411,6 +425,16 @@ impl<'a> Reader<'a> {
             tag::OID => Value::Oid(u32::from_le_bytes(self.array()?)),
             tag::UUID => Value::Uuid(self.array()?),
             tag::ENUM => Value::Enum(u32::from_le_bytes(self.array()?)),
+            tag::RANGE => {
+                let flags = self.u8()?;
+                let lower = self.value()?;
+                let upper = self.value()?;
+                Value::Range(Box::new(crate::sql::types::Range {
+                    lower,
+                    upper,
+                    flags,
+                }))
+            }
             tag::INET => Value::Inet(Inet {
                 family: self.u8()?,
                 bits: self.u8()?,

@@ -161,6 +161,7 @@ fn value_bytes(v: &Value) -> usize {
             Value::Numeric(_) => size_of::<Numeric>() + 16,
             Value::Array(a) => size_of::<Array>() + a.dims.capacity() * 8 + values_bytes(&a.items),
             Value::Record(fields) => values_bytes(fields),
+            Value::Range(r) => value_bytes(&r.lower) + value_bytes(&r.upper),
             _ => 0,
         }
 }

@@ -218,6 +218,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 3501 {
         return Some(super::catalog_types::enum_rows(cx));
     }
+    if oid == 3541 {
+        return Some(super::catalog_ranges::range_rows(cx));
+    }
     if oid == 3079 {
         return Some(extension_rows(cx));
     }

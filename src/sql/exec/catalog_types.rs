@@ -27,7 +27,9 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
 }
 
 /// The user-defined types of the session's database that its snapshot sees.
-fn user_types(cx: &mut EvalCx) -> Vec<crate::sync::Arc<crate::catalog::types::UserType>> {
+pub(super) fn user_types(
+    cx: &mut EvalCx,
+) -> Vec<crate::sync::Arc<crate::catalog::types::UserType>> {
     let Ok(snap) = cx.session.catalog_snapshot() else {
         return Vec::new();
     };
@@ -61,16 +63,23 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 (len, (1..=8).contains(&len), b.category())
             }
             None if composite.is_some() => (-1, false, 'C'),
+            None if t.def.range.is_some() => (-1, false, 'R'),
             None => (4, true, 'E'),
         };
-        let (typtype, align, storage) = match (domain, composite) {
-            (Some(_), _) => ('d', 'i', 'p'),
-            (_, Some(_)) => ('c', 'd', 'x'),
+        let (typtype, align, storage) = match (domain, composite, &t.def.range) {
+            (Some(_), _, _) => ('d', 'i', 'p'),
+            (_, Some(_), _) => ('c', 'd', 'x'),
+            // A range is aligned as its subtype needs, at least as an int.
+            (_, _, Some(r)) => {
+                let wide = crate::sql::catalog::align_and_storage(r.subtype)
+                    .is_some_and(|(a, _)| a == 'd');
+                ('r', if wide { 'd' } else { 'i' }, 'x')
+            }
             _ => ('e', 'i', 'p'),
         };
         // (oid, name, typtype, category, typlen, byval, elem, typarray, align, storage,
         // procs: typsubscript, typinput, typoutput, typreceive, typsend, typanalyze)
-        let kinds = [
+        let mut kinds = vec![
             (
                 t.oid,
                 t.def.name.clone(),
@@ -87,6 +96,8 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 match typtype {
                     'd' => [0, 2597, 0, 2598, 0, 0],
                     'c' => [0, 2290, 2291, 2402, 2403, 0],
+                    // range_in, range_out, range_recv, range_send, range_typanalyze
+                    'r' => [0, 3834, 3835, 3836, 3837, 3916],
                     _ => [0, 3504, 3505, 3532, 3533, 0],
                 },
             ),
@@ -104,6 +115,40 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 [6179, 750, 751, 2400, 2401, 3816],
             ),
         ];
+        // A range type's multirange type and its array, which PostgreSQL makes with it.
+        if let Some(r) = &t.def.range {
+            let mut array_name = format!("_{}", r.multirange_name);
+            while array_name.len() > crate::catalog::types::MAX_LABEL_LEN {
+                array_name.pop();
+            }
+            kinds.push((
+                r.multirange_oid,
+                r.multirange_name.clone(),
+                'm',
+                'R',
+                -1,
+                false,
+                0,
+                r.multirange_array_oid,
+                align,
+                'x',
+                // multirange_in, _out, _recv, _send, multirange_typanalyze
+                [0, 4231, 4232, 4233, 4234, 4242],
+            ));
+            kinds.push((
+                r.multirange_array_oid,
+                array_name,
+                'b',
+                'A',
+                -1,
+                false,
+                r.multirange_oid,
+                0,
+                align,
+                'x',
+                [6179, 750, 751, 2400, 2401, 3816],
+            ));
+        }
         for (oid, name, typtype, category, len, byval, elem, arr, align, storage, procs) in kinds {
             let proc = Value::Oid;
             out.push(super::catalog_rows::build(PG_TYPE, |c| match c {

@@ -42,23 +42,33 @@ impl Eq for HKey {}
 impl Hash for HKey {
     fn hash<H: Hasher>(&self, h: &mut H) {
         for v in &self.0 {
-            match v {
-                Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
-                Value::Float4(x) => float_bits(*x as f64).hash(h),
-                Value::Float8(x) => float_bits(*x).hash(h),
-                Value::Numeric(n) => n.hash(h),
-                Value::Text(s) => s.hash(h),
-                Value::Bytea(b) => b.hash(h),
-                Value::Bool(b) => b.hash(h),
-                Value::Date(d) => d.hash(h),
-                Value::Time(t) | Value::Timestamp(t) | Value::TimestampTz(t) => t.hash(h),
-                Value::Uuid(u) => u.hash(h),
-                Value::Enum(o) => o.hash(h),
-                Value::Oid(o) => o.hash(h),
-                // Other types are not hashed by the planner's choice; equal anyway.
-                _ => 0u8.hash(h),
-            }
+            hash_value(v, h);
         }
+    }
+}
+
+fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
+    match v {
+        Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
+        Value::Float4(x) => float_bits(*x as f64).hash(h),
+        Value::Float8(x) => float_bits(*x).hash(h),
+        Value::Numeric(n) => n.hash(h),
+        Value::Text(s) => s.hash(h),
+        Value::Bytea(b) => b.hash(h),
+        Value::Bool(b) => b.hash(h),
+        Value::Date(d) => d.hash(h),
+        Value::Time(t) | Value::Timestamp(t) | Value::TimestampTz(t) => t.hash(h),
+        Value::Uuid(u) => u.hash(h),
+        Value::Enum(o) => o.hash(h),
+        Value::Oid(o) => o.hash(h),
+        // A range by its flags and bounds (its bounds are scalars: no deep recursion).
+        Value::Range(r) => {
+            r.flags.hash(h);
+            hash_value(&r.lower, h);
+            hash_value(&r.upper, h);
+        }
+        // Other types are not hashed by the planner's choice; equal anyway.
+        _ => 0u8.hash(h),
     }
 }
 

@@ -79,6 +79,7 @@ mod aggregate;
 mod bounds;
 mod catalog_depend;
 mod catalog_procs;
+mod catalog_ranges;
 mod catalog_roles;
 mod catalog_rows;
 mod catalog_stats;

@@ -221,6 +221,15 @@ fn value_type(v: &Value) -> Type {
         Value::Uuid(_) => Type::UUID,
         Value::Inet(_) => Type::INET,
         Value::Array(a) => a.elem.array().unwrap_or(Type::TEXT),
+        // A range does not carry its type: the built-in range type of its bounds' type.
+        Value::Range(r) => {
+            let bound = if r.has_lower() { &r.lower } else { &r.upper };
+            let sub = value_type(bound);
+            crate::sql::types::range::BUILTIN
+                .iter()
+                .find(|(_, s, _)| *s == sub)
+                .map_or(Type::TEXT, |(t, _, _)| *t)
+        }
         _ => Type::TEXT,
     }
 }
@@ -263,6 +272,7 @@ fn op_name(f: &ops::BinFn) -> &'static str {
                 .any(|op| std::ptr::eq(op.f as *const (), *f as *const ()))
         })
         .copied()
+        .or_else(|| ops::range_op_name(*f))
         .unwrap_or("?")
 }
 
@@ -389,10 +399,26 @@ fn expr(e: &Expr, cx: &Cx) -> String {
         Expr::UserCall(c) => format!("{}({})", c.name, list(&c.args, cx)),
         Expr::Func { f, args, .. } => match crate::sql::func::name_of(*f) {
             Some(name) => format!("{name}({})", list(args, cx)),
-            None => "(...)".into(),
+            None => match range_call_name(*f, args) {
+                Some((name, args)) => format!("{name}({})", list(args, cx)),
+                None => "(...)".into(),
+            },
         },
         _ => "(...)".into(),
     }
+}
+
+/// A range function's call as EXPLAIN shows it: its name and arguments (a constructor is
+/// named as its type, whose OID is its last argument).
+fn range_call_name(f: crate::sql::func::ScalarFn, args: &[Expr]) -> Option<(String, &[Expr])> {
+    use crate::sql::func::range;
+    if std::ptr::fn_addr_eq(f, range::f_range_ctor as crate::sql::func::ScalarFn) {
+        return match args.split_last() {
+            Some((Expr::Const(Value::Oid(t)), rest)) => Some((Type(*t).name(), rest)),
+            _ => None,
+        };
+    }
+    range::name_of(f).map(|n| (n.to_string(), args))
 }
 
 /// An index condition, the indexed column first (`5 < a` is shown as `(a > 5)`).

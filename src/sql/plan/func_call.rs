@@ -188,7 +188,10 @@ impl Planner<'_> {
             if let Some(call) = self.bind_user_call(fc, &names, scope, agg.as_deref_mut())? {
                 return Ok(call);
             }
-            return Err(undefined_function(&names.join("."), &[], fc.location));
+            // A range type's constructor named with its schema (`s.floatrange(1, 2)`).
+            if self.range_type_named(&names).is_none() {
+                return Err(undefined_function(&names.join("."), &[], fc.location));
+            }
         }
         if let Some(af) = aggregate_func(&name, fc.agg_star) {
             let (within, over) = (fc.agg_within_group, fc.over.is_some());
@@ -220,6 +223,9 @@ impl Planner<'_> {
         let mut args = Vec::new();
         for a in positional.as_ref().unwrap_or(&fc.args) {
             args.push(self.bind(a.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?);
+        }
+        if let Some(call) = self.bind_range_call(&names, &mut args, fc.location)? {
+            return Ok(call);
         }
         let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
         // Functions handled by the planner itself.

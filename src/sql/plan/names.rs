@@ -158,7 +158,7 @@ pub fn node_name(n: &N) -> &'static str {
         N::CreateSchemaStmt(_) => "CREATE SCHEMA",
         N::ViewStmt(_) => "CREATE VIEW",
         N::CreateSeqStmt(_) => "CREATE SEQUENCE",
-        N::CreateEnumStmt(_) | N::CompositeTypeStmt(_) => "CREATE TYPE",
+        N::CreateEnumStmt(_) | N::CompositeTypeStmt(_) | N::CreateRangeStmt(_) => "CREATE TYPE",
         N::GrantStmt(_) => "GRANT",
         N::CreateRoleStmt(_) => "CREATE ROLE",
         N::LockStmt(_) => "LOCK TABLE",

@@ -63,6 +63,9 @@ impl Planner<'_> {
         right: Type,
         location: i32,
     ) -> PgResult<(&'static ops::BinOp, Type, Type)> {
+        if let Some(found) = self.resolve_range_binop(name, left, right) {
+            return Ok(found);
+        }
         let cands = ops::binary_operators(name);
         // An unknown side takes the other side's type first (PostgreSQL's heuristic).
         let (l, r) = match (left == Type::UNKNOWN, right == Type::UNKNOWN) {
@@ -636,6 +639,14 @@ pub(super) fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value
 /// The result type of an operator, with a polymorphic result bound to the argument types
 /// (`int4[] || int4` is `int4[]`).
 fn poly_result(op: &ops::BinOp, left: Type, right: Type) -> Type {
+    if op.result == Type::ANYRANGE {
+        // The range operators' results are of their operands' range type.
+        return if left.base_type().is_range() {
+            left.base_type()
+        } else {
+            right.base_type()
+        };
+    }
     let concrete = |sig: Type, actual: Type| -> Option<Type> {
         match sig {
             Type::ANYARRAY if actual.is_array() => Some(actual),

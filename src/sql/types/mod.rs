@@ -23,11 +23,13 @@ pub mod lsn;
 pub mod network;
 pub mod numeric;
 pub mod ops;
+pub mod range;
 
 use std::cmp::Ordering;
 use std::fmt;
 
 pub use numeric::Numeric;
+pub use range::Range;
 
 use crate::catalog::types as enums;
 
@@ -73,6 +75,14 @@ impl Type {
     pub const ANY: Type = Type(2276);
     pub const ANYELEMENT: Type = Type(2283);
     pub const ANYARRAY: Type = Type(2277);
+    /// Any range type, in the signatures of the range operators (`plan/range.rs` binds it).
+    pub const ANYRANGE: Type = Type(3831);
+    pub const INT4RANGE: Type = Type(3904);
+    pub const NUMRANGE: Type = Type(3906);
+    pub const TSRANGE: Type = Type(3908);
+    pub const TSTZRANGE: Type = Type(3910);
+    pub const DATERANGE: Type = Type(3912);
+    pub const INT8RANGE: Type = Type(3926);
     // Types that only appear as catalog columns (their values are always NULL here).
     pub const INT2VECTOR: Type = Type(22);
     pub const XID: Type = Type(28);
@@ -117,6 +127,12 @@ impl Type {
     pub const INET_ARRAY: Type = Type(1041);
     pub const CIDR_ARRAY: Type = Type(651);
     pub const RECORD_ARRAY: Type = Type(2287);
+    pub const INT4RANGE_ARRAY: Type = Type(3905);
+    pub const NUMRANGE_ARRAY: Type = Type(3907);
+    pub const TSRANGE_ARRAY: Type = Type(3909);
+    pub const TSTZRANGE_ARRAY: Type = Type(3911);
+    pub const DATERANGE_ARRAY: Type = Type(3913);
+    pub const INT8RANGE_ARRAY: Type = Type(3927);
 
     /// (element, array) pairs of every built-in type that has an array type here.
     const ARRAYS: &'static [(Type, Type)] = &[
@@ -149,6 +165,12 @@ impl Type {
         (Type::CIDR, Type::CIDR_ARRAY),
         (Type::RECORD, Type::RECORD_ARRAY),
         (Type::ACLITEM, Type::ACLITEM_ARRAY),
+        (Type::INT4RANGE, Type::INT4RANGE_ARRAY),
+        (Type::NUMRANGE, Type::NUMRANGE_ARRAY),
+        (Type::TSRANGE, Type::TSRANGE_ARRAY),
+        (Type::TSTZRANGE, Type::TSTZRANGE_ARRAY),
+        (Type::DATERANGE, Type::DATERANGE_ARRAY),
+        (Type::INT8RANGE, Type::INT8RANGE_ARRAY),
     ];
 
     /// The element type if this is an array type.
@@ -171,14 +193,23 @@ impl Type {
 
     /// Whether this is a user-defined enum type (CREATE TYPE ... AS ENUM).
     pub fn is_enum(self) -> bool {
-        enums::type_info(self.0)
-            .is_some_and(|t| t.def.domain.is_none() && t.def.composite.is_none())
+        enums::type_info(self.0).is_some_and(|t| t.def.is_enum())
     }
 
     /// Whether this is a composite type: made by CREATE TYPE ... AS, or a table's row type
     /// the planner has looked up (`Planner::composite_fields`).
     pub fn is_composite(self) -> bool {
         enums::row_fields(self.0).is_some()
+    }
+
+    /// Whether this is a range type (built-in or CREATE TYPE ... AS RANGE).
+    pub fn is_range(self) -> bool {
+        range::subtype(self).is_some()
+    }
+
+    /// The subtype of a range type.
+    pub fn range_subtype(self) -> Option<Type> {
+        range::subtype(self)
     }
 
     /// Whether this is a domain (CREATE DOMAIN).
@@ -269,6 +300,20 @@ impl Type {
             Type::ANY => "\"any\"",
             Type::ANYELEMENT => "anyelement",
             Type::ANYARRAY => "anyarray",
+            Type::ANYRANGE => "anyrange",
+            Type::INT4RANGE => "int4range",
+            Type::NUMRANGE => "numrange",
+            Type::TSRANGE => "tsrange",
+            Type::TSTZRANGE => "tstzrange",
+            Type::DATERANGE => "daterange",
+            Type::INT8RANGE => "int8range",
+            // The multirange types pg_range names (threadgres has no multirange values).
+            Type(4451) => "int4multirange",
+            Type(4532) => "nummultirange",
+            Type(4533) => "tsmultirange",
+            Type(4534) => "tstzmultirange",
+            Type(4535) => "datemultirange",
+            Type(4536) => "int8multirange",
             Type::INT2VECTOR => "int2vector",
             Type::XID => "xid",
             Type::OIDVECTOR => "oidvector",
@@ -278,27 +323,25 @@ impl Type {
             Type::REGROLE => "regrole",
             Type::REGPROCEDURE => "regprocedure",
             _ => {
-                return match enums::type_info(self.0) {
-                    Some(t) => {
-                        // Qualified unless in public, as format_type qualifies a type not
-                        // visible on the (default) search_path.
-                        let name = crate::sql::quote::quote_ident(&t.def.name);
-                        match t.def.schema.as_str() {
-                            "public" | "pg_catalog" => name,
-                            s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
-                        }
+                // Qualified unless in public, as format_type qualifies a type not visible on
+                // the (default) search_path.
+                let qualified = |schema: &str, name: &str| {
+                    let name = crate::sql::quote::quote_ident(name);
+                    match schema {
+                        "public" | "pg_catalog" => name,
+                        s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
                     }
-                    None => match enums::row_fields(self.0) {
-                        Some(f) => {
-                            let name = crate::sql::quote::quote_ident(&f.name);
-                            match f.schema.as_str() {
-                                "public" | "pg_catalog" => name,
-                                s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
-                            }
-                        }
-                        None => format!("type {}", self.0),
-                    },
                 };
+                if let Some(t) = enums::type_info(self.0) {
+                    return qualified(&t.def.schema, &t.def.name);
+                }
+                if let Some(f) = enums::row_fields(self.0) {
+                    return qualified(&f.schema, &f.name);
+                }
+                if let Some((schema, name)) = enums::multirange_name(self.0) {
+                    return qualified(&schema, &name);
+                }
+                return format!("type {}", self.0);
             }
         }
         .to_string()
@@ -402,6 +445,12 @@ impl Type {
             "void" => Type::VOID,
             "record" => Type::RECORD,
             "uuid" => Type::UUID,
+            "int4range" => Type::INT4RANGE,
+            "numrange" => Type::NUMRANGE,
+            "tsrange" => Type::TSRANGE,
+            "tstzrange" => Type::TSTZRANGE,
+            "daterange" => Type::DATERANGE,
+            "int8range" => Type::INT8RANGE,
             _ => return None,
         })
     }
@@ -454,10 +503,16 @@ impl Type {
             Type::INTERVAL => 'T',
             Type::UNKNOWN => 'X',
             Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',
-            Type::VOID | Type::RECORD | Type::ANY | Type::ANYELEMENT | Type::ANYARRAY => 'P',
+            Type::VOID
+            | Type::RECORD
+            | Type::ANY
+            | Type::ANYELEMENT
+            | Type::ANYARRAY
+            | Type::ANYRANGE => 'P',
             t if t.is_enum() => 'E',
             t if t.is_domain() => t.base_type().category(),
             t if t.is_composite() => 'C',
+            t if t.is_range() => 'R',
             _ => 'U',
         }
     }
@@ -580,6 +635,8 @@ pub enum Value {
     /// A value of an enum type: the OID of its pg_enum row (`catalog::types` says how it
     /// prints and sorts).
     Enum(u32),
+    /// A value of a range type (`range.rs`).
+    Range(Box<Range>),
 }
 
 impl Value {

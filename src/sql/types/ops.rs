@@ -17,6 +17,7 @@
 //! - `inet.rs`: inet / cidr containment and overlap;
 //! - `array.rs`: array concatenation, containment and overlap;
 //! - `json.rs`: json / jsonb access, containment, existence, concatenation and deletion;
+//! - `range.rs`: the range operators (over `anyrange`, bound by the planner);
 //! - `cmath.rs`: the C library's math functions (`ops::cmath`), shared with the function library;
 //! - `tests.rs`: unit tests.
 
@@ -47,6 +48,7 @@ mod inet;
 mod json;
 mod lsn;
 mod order;
+mod range;
 mod tables;
 #[cfg(test)]
 mod tests;
@@ -56,6 +58,7 @@ pub use arith::{f8_cbrt, f8_pow, f8_sqrt};
 pub use array::{array_append, array_cat, array_prepend};
 use order::{as_f64, as_numeric};
 pub use order::{cmp_f64, compare_values};
+pub use range::{range_op_name, range_operators};
 pub use tables::{binary_operators, find_binary, is_equality, unary_operators};
 pub use text::{compile_regex, like, like_escape};
 

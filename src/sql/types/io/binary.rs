@@ -107,6 +107,7 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Record(fields), _) => {
             super::record::write_record_binary(fields, ty, out, write_binary_field)?
         }
+        (Value::Range(r), _) => super::write_range_binary(r, ty, out)?,
     }
     let _ = wrong_value;
     Ok(())
@@ -331,6 +332,7 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
                     .unwrap_or_default(),
             )
         }
+        t if t.is_range() => return super::read_range_binary(b, t),
         // enum_recv: the label's text.
         t if t.is_enum() => {
             r.pos = b.len();

@@ -34,6 +34,7 @@ fn variant_rank(v: &Value) -> u8 {
         Value::Record(_) => 10,
         Value::Void => 11,
         Value::Enum(_) => 12,
+        Value::Range(_) => 13,
         Value::Null => 255,
     }
 }
@@ -109,6 +110,7 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Array(x), Array(y)) => compare_arrays(x, y),
         (Record(x), Record(y)) => compare_records(x, y),
         (Void, Void) => Ordering::Equal,
+        (Range(x), Range(y)) => crate::sql::types::range::cmp(x, y),
         // Enum values by their labels' sort positions (equal labels: equal OIDs).
         (Enum(x), Enum(y)) if x == y => Ordering::Equal,
         (Enum(x), Enum(y)) => {
