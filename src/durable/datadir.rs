@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 /// another. 2: constraints carry DEFERRABLE / INITIALLY DEFERRED. 3: index definitions carry
 /// expressions, a predicate and the hash method. 4: tables carry their triggers. 5: types
 /// carry domains, columns their domain, relations a materialized view's definition. 6: types
-/// carry composite types' attributes.
-pub const FORMAT_VERSION: u32 = 6;
+/// carry composite types' attributes. 7: columns carry whether they are generated.
+pub const FORMAT_VERSION: u32 = 7;
 /// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
 /// directory without it was never initialized completely.
 pub const VERSION_FILE: &str = "THREADGRES_VERSION";
