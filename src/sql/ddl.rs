@@ -854,6 +854,20 @@ fn on_commit(action: i32) -> OnCommit {
     }
 }
 
+/// The system columns PostgreSQL's tables have besides their own (PostgreSQL 15's, oid gone).
+pub const SYSTEM_COLUMNS: [&str; 6] = ["ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"];
+
+/// A table's column may not take a system column's name (CREATE TABLE, ADD COLUMN, RENAME).
+fn check_system_column_name(name: &str) -> PgResult<()> {
+    if SYSTEM_COLUMNS.contains(&name) {
+        return Err(PgError::new(
+            code::DUPLICATE_COLUMN,
+            format!("column name \"{name}\" conflicts with a system column name"),
+        ));
+    }
+    Ok(())
+}
+
 /// PostgreSQL's SQLSTATE for a table definition it refuses.
 const INVALID_TABLE_DEFINITION: &str = "42P16";
 

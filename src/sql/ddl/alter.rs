@@ -781,6 +781,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             } else {
                 col
             };
+            super::check_system_column_name(&col.name)?;
             if live_position(&w.columns, &col.name).is_some() {
                 if *if_not_exists {
                     cx.notice(notice(
@@ -1326,12 +1327,22 @@ fn move_relation(
 
 fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) -> PgResult<()> {
     let table = r.name.name.clone();
+    // A table's (not a view's) system columns exist, and cannot take or give a name.
+    let system = r.kind.has_rows();
+    if system && super::SYSTEM_COLUMNS.contains(&old) {
+        return Err(PgError::feature_not_supported(format!(
+            "cannot rename system column \"{old}\""
+        )));
+    }
     let Some(pos) = live_position(&r.columns, old) else {
         return Err(PgError::new(
             code::UNDEFINED_COLUMN,
             format!("column \"{old}\" does not exist"),
         ));
     };
+    if system {
+        super::check_system_column_name(new)?;
+    }
     if live_position(&r.columns, new).is_some() {
         return Err(PgError::new(
             code::DUPLICATE_COLUMN,

@@ -113,6 +113,10 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
             domain,
         });
     }
+    // After the duplicates, as PostgreSQL checks them when it creates the relation.
+    for c in &columns {
+        check_system_column_name(&c.name)?;
+    }
     // Names in PostgreSQL's order (names.rs): the serial sequences, then the CHECKs, then the
     // indexes, the table itself taken by then.
     let mut names = names::Names::new(&schema);

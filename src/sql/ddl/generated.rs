@@ -25,10 +25,6 @@ use crate::sql::plan::{loc, Expr};
 
 use super::NewColumn;
 
-/// The system columns PostgreSQL's tables have besides their own, which a generation
-/// expression may not read (tableoid excepted, which stays the same for the row's life).
-pub const SYSTEM_COLUMNS: [&str; 6] = ["ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"];
-
 /// What the constraints of one column definition said so far: PostgreSQL's
 /// transformColumnDefinition refuses a second generation clause at once and a default or
 /// identity beside one at the end. It runs when the statement runs, so the error is kept
@@ -225,7 +221,8 @@ fn column_ref_error(
         ),
         Some(_) => None,
         None if name == table && fields.len() == 1 => Some(whole_row(c.location)),
-        None if SYSTEM_COLUMNS.contains(&name) && name != "tableoid" => Some(
+        // A system column other than tableoid (which stays the same for the row's life).
+        None if super::SYSTEM_COLUMNS.contains(&name) && name != "tableoid" => Some(
             PgError::new(
                 code::INVALID_COLUMN_REFERENCE,
                 format!("cannot use system column \"{name}\" in column generation expression"),
