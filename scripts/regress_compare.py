@@ -100,12 +100,14 @@ def run_psql(args, port, db, path):
         r = subprocess.run(
             base + ["-a", "-d", db, "-f", str(path)],
             env=env,
-            capture_output=True,
+            # One stream, so that each error stays with the statement that raised it.
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
             text=True,
             errors="replace",
             timeout=args.timeout,
         )
-        out = r.stdout + r.stderr
+        out = r.stdout
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         out += "\n<timed out>\n"

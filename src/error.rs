@@ -376,6 +376,7 @@ pub mod code {
     pub const DUPLICATE_TABLE: &str = "42P07";
     pub const DUPLICATE_COLUMN: &str = "42701";
     pub const INVALID_TABLE_DEFINITION: &str = "42P16";
+    pub const INVALID_COLUMN_DEFINITION: &str = "42611";
     pub const INVALID_SCHEMA_NAME: &str = "3F000";
     pub const TOO_MANY_COLUMNS: &str = "54011";
     pub const STATEMENT_TOO_COMPLEX: &str = "54001";

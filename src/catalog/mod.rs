@@ -93,6 +93,10 @@ pub struct ColumnDef {
     pub default: Option<String>,
     /// GENERATED ALWAYS / BY DEFAULT AS IDENTITY: 'a' or 'd' (pg_attribute.attidentity).
     pub identity: Option<char>,
+    /// GENERATED ALWAYS AS (expr) STORED (pg_attribute.attgenerated 's'): `default` then holds
+    /// the generation expression (PostgreSQL keeps it in pg_attrdef too), computed for every
+    /// row written rather than used when a value is missing.
+    pub generated: bool,
     /// Dropped columns keep their place (attisdropped), as PostgreSQL's do.
     pub dropped: bool,
     /// The domain (or array of a domain) the column was declared with: `type_oid` and

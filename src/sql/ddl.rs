@@ -36,6 +36,7 @@ mod create_table;
 pub mod domain;
 pub mod extension;
 pub mod function;
+pub mod generated;
 pub mod grant;
 pub mod like;
 pub mod matview;
@@ -62,6 +63,14 @@ pub struct NewColumn {
     pub not_null: bool,
     pub default: Option<String>,
     pub identity: Option<char>,
+    /// GENERATED ALWAYS AS (expr) STORED: `default` is the generation expression.
+    pub generated: bool,
+    /// The generation expression as the statement wrote it, for errors that point into the
+    /// statement (None when the column comes from elsewhere: LIKE).
+    pub written: Option<Box<pg_query::protobuf::node::Node>>,
+    /// An error PostgreSQL's transformation of the column definition raises when the statement
+    /// runs (`generated::Seen`), kept from analysis.
+    pub error: Option<PgError>,
     /// A type name the built-in types do not have, resolved against the catalog when the
     /// statement runs (a user-defined type; `ty` is unknown until then).
     pub pending_type: Option<Box<protobuf::TypeName>>,
@@ -709,11 +718,6 @@ fn key_or_check(
         }
         ConstrType::ConstrForeign => fks.push(foreign_key::spec(k, column)?),
         // Refused rather than passed over: a table without them would give other answers.
-        ConstrType::ConstrGenerated => {
-            return Err(PgError::feature_not_supported(
-                "generated columns are not supported yet",
-            ))
-        }
         ConstrType::ConstrExclusion => {
             return Err(PgError::feature_not_supported(
                 "exclusion constraints are not supported yet",
@@ -787,11 +791,17 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                     not_null: cd.is_not_null,
                     default: None,
                     identity: None,
+                    generated: false,
+                    written: None,
+                    error: None,
                 };
                 if let Some(d) = cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
                     col.default = Some(deparse_expr(d)?);
                 }
-                for k in &column_constraints(&cd.constraints)? {
+                let constraints = column_constraints(&cd.constraints)?;
+                let mut seen = generated::Seen::default();
+                for k in &constraints {
+                    seen.note(k, &cd.colname, &rv.relname);
                     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
@@ -804,9 +814,11 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
                         ConstrType::ConstrIdentity => {
                             sequence::identity_column(&mut col, k, columns.len(), &mut sequences)?
                         }
+                        ConstrType::ConstrGenerated => generated::take(&mut col, k)?,
                         _ => key_or_check(k, Some(&cd.colname), &mut keys, &mut checks, &mut fks)?,
                     }
                 }
+                col.error = seen.finish(&cd.colname, &rv.relname, constraints.last());
                 columns.push(col);
             }
             Some(N::Constraint(k)) => key_or_check(k, None, &mut keys, &mut checks, &mut fks)?,
@@ -841,6 +853,20 @@ fn on_commit(action: i32) -> OnCommit {
         x if x == A::OncommitPreserveRows as i32 => OnCommit::PreserveRows,
         _ => OnCommit::Noop,
     }
+}
+
+/// The system columns PostgreSQL's tables have besides their own (PostgreSQL 15's, oid gone).
+pub const SYSTEM_COLUMNS: [&str; 6] = ["ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"];
+
+/// A table's column may not take a system column's name (CREATE TABLE, ADD COLUMN, RENAME).
+fn check_system_column_name(name: &str) -> PgResult<()> {
+    if SYSTEM_COLUMNS.contains(&name) {
+        return Err(PgError::new(
+            code::DUPLICATE_COLUMN,
+            format!("column name \"{name}\" conflicts with a system column name"),
+        ));
+    }
+    Ok(())
 }
 
 /// PostgreSQL's SQLSTATE for a table definition it refuses.

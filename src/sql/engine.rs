@@ -775,6 +775,7 @@ mod tests {
             not_null: false,
             default: None,
             identity: None,
+            generated: false,
             dropped: false,
             domain: None,
         }

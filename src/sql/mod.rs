@@ -749,20 +749,51 @@ fn analyze_copy(
                 location: -1,
             })),
         };
-        let target_list: Vec<protobuf::Node> = if c.attlist.is_empty() {
-            vec![star()]
-        } else {
-            c.attlist
-                .iter()
-                .cloned()
-                .map(|a| protobuf::Node {
-                    node: Some(N::ColumnRef(protobuf::ColumnRef {
-                        fields: vec![a],
-                        location: -1,
-                    })),
-                })
-                .collect()
-        };
+        // PostgreSQL 15 copies no generated column out: left out of COPY t, refused by name.
+        let rel = tables.and_then(|t| t.find(&rv.schemaname, &rv.relname));
+        if let Some(r) = &rel {
+            for a in &c.attlist {
+                if let Some(N::String(name)) = a.node.as_ref() {
+                    if r.live_columns()
+                        .any(|(_, col)| col.generated && col.name == name.sval)
+                    {
+                        return Err(plan::modify::generated_in_copy(&name.sval));
+                    }
+                }
+            }
+        }
+        let plain_columns = rel
+            .as_ref()
+            .filter(|r| r.columns.iter().any(|c| c.generated));
+        let target_list: Vec<protobuf::Node> =
+            if let (true, Some(r)) = (c.attlist.is_empty(), plain_columns) {
+                r.live_columns()
+                    .filter(|(_, col)| !col.generated)
+                    .map(|(_, col)| protobuf::Node {
+                        node: Some(N::ColumnRef(protobuf::ColumnRef {
+                            fields: vec![protobuf::Node {
+                                node: Some(N::String(protobuf::String {
+                                    sval: col.name.clone(),
+                                })),
+                            }],
+                            location: -1,
+                        })),
+                    })
+                    .collect()
+            } else if c.attlist.is_empty() {
+                vec![star()]
+            } else {
+                c.attlist
+                    .iter()
+                    .cloned()
+                    .map(|a| protobuf::Node {
+                        node: Some(N::ColumnRef(protobuf::ColumnRef {
+                            fields: vec![a],
+                            location: -1,
+                        })),
+                    })
+                    .collect()
+            };
         let select = protobuf::SelectStmt {
             target_list: target_list
                 .into_iter()

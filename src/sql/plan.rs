@@ -90,7 +90,7 @@ mod regclass;
 mod regrole;
 mod search_cycle;
 pub mod sequence;
-mod table_expr;
+pub mod table_expr;
 pub mod trigger;
 mod user_func;
 mod user_srf;

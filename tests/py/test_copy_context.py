@@ -81,6 +81,16 @@ CASES = [
                         "CREATE DOMAIN ctdd int NOT NULL DEFAULT 7 CHECK (VALUE < 5)",
                         "ALTER TABLE ct ADD COLUMN e ctdd DEFAULT 1"],
      "COPY ct (a) FROM STDIN", ["1\n"]),
+    # Generated columns: computed for each copied row (a CHECK on one fails with the line),
+    # and refused by name.
+    ("generated_check", ["ALTER TABLE ct ADD COLUMN g int GENERATED ALWAYS AS (a * 10) STORED "
+                         "CHECK (g < 25)"],
+     "COPY ct (a, b) FROM STDIN", ["1\t1\n2\t2\n3\t3\n"]),
+    ("generated_named", ["ALTER TABLE ct ADD COLUMN g int GENERATED ALWAYS AS (a * 10) STORED"],
+     "COPY ct (a, g) FROM STDIN", ["1\t10\n"]),
+    ("generated_left_out", ["ALTER TABLE ct ADD COLUMN g int GENERATED ALWAYS AS (a * 10) STORED "
+                            "UNIQUE"],
+     "COPY ct FROM STDIN", ["1\t2\tx\ty\n2\t3\tx\ty\n"]),
     ("domain_varchar", ["DROP DOMAIN IF EXISTS ctv CASCADE", "CREATE DOMAIN ctv varchar(3)",
                         "ALTER TABLE ct ADD COLUMN e ctv"],
      "COPY ct (a, e) FROM STDIN", ["1\tabc\n2\tabcd\n"]),

@@ -836,3 +836,72 @@ def test_restart_keeps_range_types(server, tg_dedicated, how):
         assert e.value.fields["C"] == state, q
     assert c.simple("SELECT rng.floatrange(1, 2) + '[2,3]'") == [("[1,3]",)]
     c.close()
+
+
+GENERATED_SETUP = [
+    "CREATE TABLE gen (a int PRIMARY KEY, b int GENERATED ALWAYS AS (a * 2) STORED, "
+    "t text, u text GENERATED ALWAYS AS (upper(t)) STORED UNIQUE)",
+    "INSERT INTO gen (a, t) VALUES (1, 'x'), (2, 'y')",
+    "UPDATE gen SET a = 3, t = 'z' WHERE a = 2",
+    "CREATE TABLE gen_added (a int PRIMARY KEY, t text)",
+    "INSERT INTO gen_added VALUES (1, 'x'), (2, NULL)",
+    "ALTER TABLE gen_added ADD COLUMN c int GENERATED ALWAYS AS (a + 100) STORED",
+    "CREATE TABLE gen_plain (a int, b int GENERATED ALWAYS AS (a - 1) STORED)",
+    "INSERT INTO gen_plain (a) VALUES (5)",
+    "ALTER TABLE gen_plain ALTER COLUMN b DROP EXPRESSION",
+    "BEGIN",
+    "CREATE TABLE gen_rolled_back (a int, b int GENERATED ALWAYS AS (a) STORED)",
+    "ROLLBACK",
+]
+GENERATED_CHECKS = [
+    "SELECT * FROM gen ORDER BY a",
+    "SELECT * FROM gen_added ORDER BY a",
+    "SELECT * FROM gen_plain",
+    "SELECT attrelid::regclass::text, attname, attgenerated FROM pg_attribute "
+    "WHERE attrelid IN ('gen'::regclass, 'gen_added'::regclass, 'gen_plain'::regclass) "
+    "AND attnum > 0 ORDER BY 1, attnum",
+    "SELECT adrelid::regclass::text, adnum, pg_get_expr(adbin, adrelid) FROM pg_attrdef "
+    "WHERE adrelid IN ('gen'::regclass, 'gen_added'::regclass, 'gen_plain'::regclass) "
+    "ORDER BY 1, 2",
+    "SELECT count(*) FROM pg_class WHERE relname = 'gen_rolled_back'",
+]
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_restart_keeps_generated_columns(server, tg_dedicated, how):
+    """Generated columns (their expressions and stored values, an added one, a dropped
+    expression) are kept by a clean restart and by log replay after a crash, and are computed
+    and enforced afterwards."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    for q in GENERATED_SETUP:
+        c.simple(q)
+    before = [(q, c.simple(q)) for q in GENERATED_CHECKS]
+    c.close()
+    assert before[0][1] == [("1", "2", "x", "X"), ("3", "6", "z", "Z")], before[0]
+    assert before[1][1] == [("1", "x", "101"), ("2", None, "102")], before[1]
+    if how == "clean":
+        p.restart()
+    else:
+        kill9(p)
+        p.start()
+    c = p.info.connect_raw()
+    after = [(q, c.simple(q)) for q in GENERATED_CHECKS]
+    assert before == after
+    c.simple("INSERT INTO gen (a, t) VALUES (4, 'w')")
+    assert c.simple("SELECT b, u FROM gen WHERE a = 4") == [("8", "W")]
+    c.simple("INSERT INTO gen_added (a) VALUES (4)")
+    assert c.simple("SELECT c FROM gen_added WHERE a = 4") == [("104",)]
+    for q, state in [
+        ("INSERT INTO gen (a, b) VALUES (5, 10)", "428C9"),
+        ("UPDATE gen SET b = 1", "428C9"),
+        ("INSERT INTO gen (a, t) VALUES (6, 'X')", "23505"),
+    ]:
+        with pytest.raises(pgwire.ServerError) as e:
+            c.simple(q)
+        assert e.value.fields["C"] == state, q
+    c.simple("INSERT INTO gen_plain (a, b) VALUES (7, 70)")
+    assert c.simple("SELECT b FROM gen_plain WHERE a = 7") == [("70",)]
+    c.close()
+

@@ -91,6 +91,15 @@ GRANT USAGE ON SCHEMA app TO dump_reader;
 GRANT SELECT ON app.customers TO dump_reader;
 GRANT SELECT (id, qty) ON app.orders TO dump_reader;
 CREATE TABLE public.plain (a int, b text);
+CREATE TABLE app.lines (
+  id int PRIMARY KEY,
+  qty int NOT NULL,
+  price numeric(10,2),
+  total numeric GENERATED ALWAYS AS (qty * price) STORED,
+  code text,
+  tag text GENERATED ALWAYS AS (upper(code)) STORED UNIQUE
+);
+INSERT INTO app.lines (id, qty, price, code) VALUES (1, 2, 9.99, 'ab'), (2, 3, NULL, NULL);
 INSERT INTO app.customers (email, name, mood, score, created) VALUES
   ('a@x', 'Ann', 'happy', 3, '2024-01-02 03:04:05.123456+00'),
   ('b@x', 'Bob', 'sad', 1, '2024-06-30 23:59:59+00'),
@@ -114,6 +123,7 @@ DATA_QUERIES = {
     "app.orders": "SELECT * FROM app.orders ORDER BY id",
     "app.items": "SELECT * FROM app.items ORDER BY code, seq",
     "public.plain": "SELECT * FROM public.plain ORDER BY a NULLS FIRST, b",
+    "app.lines": "SELECT * FROM app.lines ORDER BY id",
     "app.order_counts": "SELECT * FROM app.order_counts ORDER BY customer_id",
     # The sequences' states: what the next nextval gives depends on them.
     "sequences": "SELECT last_value, is_called FROM app.counter UNION ALL "

@@ -29,6 +29,17 @@ pub(super) const INFORMATION_SCHEMA: &[Relation] = &[
         ],
     },
     Relation {
+        name: "column_column_usage",
+        oid: 13275,
+        columns: &[
+            ("table_catalog", 19),
+            ("table_schema", 19),
+            ("table_name", 19),
+            ("column_name", 19),
+            ("dependent_column", 19),
+        ],
+    },
+    Relation {
         name: "column_privileges",
         oid: 13285,
         columns: &[

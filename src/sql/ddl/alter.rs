@@ -33,6 +33,7 @@ use crate::sql::engine::{self, Rel, Row, TableData};
 use crate::sql::exec::EvalCx;
 use crate::sql::parser::deparse_expr;
 use crate::sql::plan::modify::parse_expr;
+use crate::sql::plan::table_expr::default_type_error;
 use crate::sql::plan::Expr;
 use crate::sql::plan::Planner;
 use crate::sql::types::cast::format_type_with_typmod;
@@ -82,6 +83,12 @@ pub enum Cmd {
         if_exists: bool,
         cascade: bool,
     },
+    /// ALTER COLUMN ... DROP EXPRESSION [IF EXISTS]: a generated column becomes a plain one,
+    /// keeping its values.
+    DropExpression {
+        name: String,
+        if_exists: bool,
+    },
     /// ALTER COLUMN ... ADD GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY [(options)]: the
     /// form pg_dump writes for identity columns.
     AddIdentity {
@@ -95,7 +102,7 @@ impl Cmd {
     /// PostgreSQL's pass (AlterTablePass) the subcommand runs in.
     fn pass(&self) -> u8 {
         match self {
-            Cmd::DropColumn { .. } | Cmd::DropConstraint { .. } => 0,
+            Cmd::DropColumn { .. } | Cmd::DropConstraint { .. } | Cmd::DropExpression { .. } => 0,
             Cmd::NotNull { set: false, .. } | Cmd::Default { default: None, .. } => 0,
             Cmd::AlterType { .. } => 1,
             Cmd::AddColumn { .. } => 2,
@@ -267,13 +274,20 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                     not_null: cd.is_not_null,
                     default: None,
                     identity: None,
+                    generated: false,
+                    written: None,
+                    error: None,
                 };
                 if let Some(d) = cd.raw_default.as_ref().and_then(|d| d.node.as_ref()) {
                     col.default = Some(deparse_expr(d)?);
                 }
                 let mut keys = Vec::new();
                 let mut checks = Vec::new();
-                for k in &super::column_constraints(&cd.constraints)? {
+                let constraints = super::column_constraints(&cd.constraints)?;
+                let mut seen = super::generated::Seen::default();
+                let table_name = a.relation.as_ref().map_or("", |r| r.relname.as_str());
+                for k in &constraints {
+                    seen.note(k, &cd.colname, table_name);
                     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
                         ConstrType::ConstrNotnull => col.not_null = true,
                         ConstrType::ConstrNull => col.not_null = false,
@@ -282,9 +296,10 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                                 col.default = Some(deparse_expr(e)?);
                             }
                         }
-                        ConstrType::ConstrIdentity | ConstrType::ConstrGenerated => {
+                        ConstrType::ConstrGenerated => super::generated::take(&mut col, k)?,
+                        ConstrType::ConstrIdentity => {
                             return Err(PgError::feature_not_supported(
-                                "identity and generated columns are not supported yet",
+                                "ADD COLUMN of an identity column is not supported yet",
                             ))
                         }
                         _ => key_or_check(
@@ -296,6 +311,7 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                         )?,
                     }
                 }
+                col.error = seen.finish(&cd.colname, table_name, constraints.last());
                 let name = cd.colname.clone();
                 cmds.push(Cmd::AddColumn {
                     col,
@@ -344,6 +360,10 @@ fn analyze_alter_table(a: &protobuf::AlterTableStmt) -> PgResult<Alter> {
                 name: c.name.clone(),
                 always: k.generated_when == "a",
                 spec: Box::new(super::sequence::parse_options(&k.options, true)?),
+            }),
+            (At::AtDropExpression, _) => cmds.push(Cmd::DropExpression {
+                name: c.name.clone(),
+                if_exists: c.missing_ok,
             }),
             (At::AtSetNotNull, _) => cmds.push(Cmd::NotNull {
                 name: c.name.clone(),
@@ -605,6 +625,23 @@ fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<
     } else {
         Vec::new()
     };
+    // A rewrite computes every generated column again from the new row (an added one has no
+    // value yet; the others read columns whose values may have changed).
+    let generated: Vec<(usize, Expr)> = if w.rewrite {
+        // With the catalog: an expression may name a relation (`'t'::regclass`).
+        super::function::with_planner(cx, None, |p| {
+            let mut out = Vec::new();
+            for (i, c) in w.columns.iter().enumerate() {
+                if let (true, false, Some(text)) = (c.generated, c.dropped, &c.default) {
+                    let n = parse_expr(text)?;
+                    out.push((i, p.bind_generation(&table, t.oid, &w.columns, i, &n)?));
+                }
+            }
+            Ok(out)
+        })?
+    } else {
+        Vec::new()
+    };
     let mut new_rows: Vec<Row> = Vec::new();
     if w.rewrite || !checks.is_empty() || !not_null.is_empty() {
         let snap = cx.catalog_snapshot()?;
@@ -628,6 +665,9 @@ fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<
                         Source::Expr(e) => e.eval(&old, &mut ecx)?,
                         Source::Null => Value::Null,
                     });
+                }
+                for (i, e) in &generated {
+                    vals[*i] = e.eval(&vals, &mut ecx)?;
                 }
                 vals.into_boxed_slice()
             } else {
@@ -730,6 +770,9 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
     let table = t.name.name.as_str();
     match cmd {
         Cmd::AddColumn { col, if_not_exists } => {
+            if let Some(e) = &col.error {
+                return Err(e.clone());
+            }
             let mut resolved;
             let col = if col.pending_type.is_some() {
                 resolved = col.clone();
@@ -738,6 +781,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             } else {
                 col
             };
+            super::check_system_column_name(&col.name)?;
             if live_position(&w.columns, &col.name).is_some() {
                 if *if_not_exists {
                     cx.notice(notice(
@@ -759,6 +803,8 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 ));
             }
             let source = match &col.default {
+                // Computed from the rewritten row once its other values are there.
+                Some(_) if col.generated => Source::Null,
                 Some(text) => Source::Expr(planner_run(cx, |p| {
                     let n = parse_expr(text)?;
                     let (e, from) = p.bind_over_columns(table, &[], &n)?;
@@ -782,11 +828,16 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 not_null: col.not_null,
                 default: col.default.clone(),
                 identity: col.identity,
+                generated: col.generated,
                 dropped: false,
                 domain,
             });
             w.sources.push(source);
             w.rewrite = true;
+            if col.generated {
+                let pos = w.columns.len() - 1;
+                super::generated::check(cx, table, &w.columns, pos, None)?;
+            }
         }
         Cmd::DropColumn {
             name,
@@ -806,11 +857,38 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 return Err(no_column(name, table));
             };
             super::view::column_dependents(cx, t, pos, *cascade)?;
+            // The generated columns computed from it depend on it: dropped with CASCADE.
+            let readers: Vec<String> = super::generated::readers(&w.columns, name)
+                .into_iter()
+                .filter(|c| c.name != *name)
+                .map(|c| c.name.clone())
+                .collect();
+            if !readers.is_empty() {
+                let lines: Vec<String> = readers
+                    .iter()
+                    .map(|r| format!("column {r} of table {table}"))
+                    .collect();
+                let what = format!("column {name} of table {table}");
+                super::refuse_or_cascade(cx, &what, &lines, *cascade)?;
+            }
+            for r in readers {
+                apply(
+                    cx,
+                    t,
+                    w,
+                    &Cmd::DropColumn {
+                        name: r,
+                        if_exists: true,
+                        cascade: *cascade,
+                    },
+                )?;
+            }
             let c = &mut w.columns[pos];
             c.dropped = true;
             c.not_null = false;
             c.default = None;
             c.identity = None;
+            c.generated = false;
             w.sources[pos] = Source::Null;
             // Indexes over the column go with it, and the constraints they back or that name
             // the column.
@@ -845,6 +923,22 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             let (ty, typmod) = (&resolved.0, &resolved.1);
             let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
             super::view::column_type_dependents(cx, t, pos)?;
+            if w.columns[pos].generated && using.is_some() {
+                return Err(PgError::new(
+                    code::INVALID_COLUMN_DEFINITION,
+                    "cannot specify USING when altering type of generated column",
+                )
+                .with_detail(format!("Column \"{name}\" is a generated column.")));
+            }
+            if let Some(g) = super::generated::readers(&w.columns, name).first() {
+                return Err(PgError::feature_not_supported(
+                    "cannot alter type of a column used by a generated column",
+                )
+                .with_detail(format!(
+                    "Column \"{name}\" is used by generated column \"{}\".",
+                    g.name
+                )));
+            }
             let old = &t.columns[pos];
             let target = format_type_with_typmod(*ty, -1);
             let e = planner_run(cx, |p| match using {
@@ -875,8 +969,9 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                         ))
                     }),
             })?;
-            // The default must convert to the new type too.
-            if let Some(text) = &w.columns[pos].default {
+            // The default must convert to the new type too (a generation expression is
+            // bound again, over the new row, when the rows are rewritten).
+            if let (Some(text), false) = (&w.columns[pos].default, w.columns[pos].generated) {
                 planner_run(cx, |p| {
                     let n = parse_expr(text)?;
                     let (d, from) = p.bind_over_columns(table, &[], &n)?;
@@ -898,6 +993,17 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
         }
         Cmd::Default { name, default } => {
             let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
+            if w.columns[pos].generated {
+                let e = PgError::syntax(format!(
+                    "column \"{name}\" of relation \"{table}\" is a generated column"
+                ));
+                return Err(match default {
+                    Some(_) => e,
+                    None => {
+                        e.with_hint("Use ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION instead.")
+                    }
+                });
+            }
             if let Some(text) = default {
                 let (ty, typmod) = crate::sql::plan::modify::declared_type(&w.columns[pos]);
                 planner_run(cx, |p| {
@@ -909,6 +1015,26 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 })?;
             }
             w.columns[pos].default = default.clone();
+        }
+        Cmd::DropExpression { name, if_exists } => {
+            let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
+            let c = &mut w.columns[pos];
+            if !c.generated {
+                let what = format!(
+                    "column \"{name}\" of relation \"{table}\" is not a stored generated column"
+                );
+                if *if_exists {
+                    cx.notice(notice(
+                        format!("{what}, skipping"),
+                        code::SUCCESSFUL_COMPLETION,
+                    ));
+                    return Ok(());
+                }
+                return Err(PgError::new(code::OBJECT_NOT_IN_PREREQUISITE_STATE, what));
+            }
+            // The stored values stay; the column is a plain one from now on.
+            c.generated = false;
+            c.default = None;
         }
         Cmd::AddIdentity { name, always, spec } => {
             let pos = live_position(&w.columns, name).ok_or_else(|| no_column(name, table))?;
@@ -1057,18 +1183,6 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
     Ok(())
 }
 
-fn default_type_error(column: &str, to: Type, from: Type) -> PgError {
-    PgError::new(
-        code::DATATYPE_MISMATCH,
-        format!(
-            "column \"{column}\" is of type {} but default expression is of type {}",
-            format_type_with_typmod(to, -1),
-            format_type_with_typmod(from, -1)
-        ),
-    )
-    .with_hint("You will need to rewrite or cast the expression.")
-}
-
 /// Ends the relation `schema.name` (an index that went away with its table's change).
 fn end_relation(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> PgResult<()> {
     if let Some(r) = find(cx, schema, name)? {
@@ -1213,12 +1327,22 @@ fn move_relation(
 
 fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) -> PgResult<()> {
     let table = r.name.name.clone();
+    // A table's (not a view's) system columns exist, and cannot take or give a name.
+    let system = r.kind.has_rows();
+    if system && super::SYSTEM_COLUMNS.contains(&old) {
+        return Err(PgError::feature_not_supported(format!(
+            "cannot rename system column \"{old}\""
+        )));
+    }
     let Some(pos) = live_position(&r.columns, old) else {
         return Err(PgError::new(
             code::UNDEFINED_COLUMN,
             format!("column \"{old}\" does not exist"),
         ));
     };
+    if system {
+        super::check_system_column_name(new)?;
+    }
     if live_position(&r.columns, new).is_some() {
         return Err(PgError::new(
             code::DUPLICATE_COLUMN,
@@ -1237,6 +1361,12 @@ fn rename_column(cx: &mut dyn SessionCtx, r: &Arc<Rel>, old: &str, new: &str) ->
     let (old_s, new_s) = (old.to_string(), new.to_string());
     replace_with_data(cx, r, r.data.clone(), move |n| {
         n.columns[pos].name = new_s.clone();
+        // Generation expressions, like CHECKs, are kept as text naming the column.
+        for c in n.columns.iter_mut().filter(|c| c.generated) {
+            if let Some(d) = &mut c.default {
+                *d = rename_in_expr(d, &old_s, &new_s);
+            }
+        }
         for k in n.constraints.iter_mut() {
             if let ConstraintKind::Check { expr } = &mut k.kind {
                 *expr = rename_in_expr(expr, &old_s, &new_s);

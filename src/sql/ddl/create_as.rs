@@ -244,6 +244,9 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
                 not_null: false,
                 default: None,
                 identity: None,
+                generated: false,
+                written: None,
+                error: None,
                 pending_type: None,
             }
         })
@@ -298,6 +301,7 @@ pub(super) fn insert_query(
             kind: ModifyKind::Insert,
             input: query,
             checks: Vec::new(),
+            generated: Vec::new(),
             returning: None,
             recheck: None,
             triggers: None,

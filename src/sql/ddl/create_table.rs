@@ -62,6 +62,10 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
         }
         return Err(already_exists(&ct.name));
     }
+    // What PostgreSQL's transformation of the column definitions refuses.
+    if let Some(e) = ct.columns.iter().find_map(|c| c.error.as_ref()) {
+        return Err(e.clone());
+    }
     // The keys written in the statement, before those LIKE adds.
     let own_keys = ct.keys.len();
     let expanded;
@@ -104,9 +108,14 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
             not_null: c.not_null,
             default: c.default.clone(),
             identity: c.identity,
+            generated: c.generated,
             dropped: false,
             domain,
         });
+    }
+    // After the duplicates, as PostgreSQL checks them when it creates the relation.
+    for c in &columns {
+        check_system_column_name(&c.name)?;
     }
     // Names in PostgreSQL's order (names.rs): the serial sequences, then the CHECKs, then the
     // indexes, the table itself taken by then.
@@ -234,6 +243,14 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
         .catalog
         .create(Some(table_oid), rel, &snap, &cell, cid)
         .map_err(|e| catalog_error(e, &ct.name))?;
+    // The generation expressions are checked once the table exists, as PostgreSQL cooks them
+    // after creating it (a `'t'::regclass` naming the table resolves); an error undoes the
+    // creation with the statement.
+    for (pos, c) in ct.columns.iter().enumerate() {
+        if c.generated {
+            generated::check(cx, &ct.name, &t.columns, pos, c.written.as_deref())?;
+        }
+    }
     if temp {
         cx.on_commit(table_oid, ct.on_commit);
     }

@@ -191,6 +191,20 @@ pub fn resolve(
         // checkFkeyPermissions: REFERENCES on the table, or on each referenced column.
         super::grant::check_references(cx, p, &ref_columns)?;
     }
+    // A generated referencing column cannot be set by an action (the SQL standard's rule).
+    if columns.iter().any(|&c| owner.columns[c].generated) {
+        let bad = |what: &str| {
+            PgError::syntax(format!(
+                "invalid {what} action for foreign key constraint containing generated column"
+            ))
+        };
+        if matches!(spec.on_update, 'n' | 'd' | 'c') {
+            return Err(bad("ON UPDATE"));
+        }
+        if matches!(spec.on_delete, 'n' | 'd') {
+            return Err(bad("ON DELETE"));
+        }
+    }
     if columns.len() != ref_columns.len() {
         return Err(PgError::new(
             INVALID_FOREIGN_KEY,

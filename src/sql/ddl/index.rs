@@ -208,6 +208,7 @@ fn index_columns(table: &Rel, d: &IndexDef) -> Vec<ColumnDef> {
                     not_null: false,
                     default: None,
                     identity: None,
+                    generated: false,
                     dropped: false,
                     domain: None,
                 }

@@ -6,6 +6,8 @@
 //! and what the options ask for), as PostgreSQL's transformTableLikeClause does:
 //!
 //! - DEFAULTS: the columns' default expressions;
+//! - GENERATED: the generation expressions of generated columns (without it they are copied
+//!   as plain columns);
 //! - CONSTRAINTS: the CHECK constraints, with their names;
 //! - INDEXES: the primary key, the unique constraints and the plain indexes, named afresh for
 //!   the new table after its own keys (`t_pkey`, `t_a_key`, `t_a_idx`: names.rs);
@@ -27,6 +29,7 @@ use super::{CreateTable, KeySpec, NewColumn};
 const COMMENTS: u32 = 1 << 0;
 const CONSTRAINTS: u32 = 1 << 2;
 const DEFAULTS: u32 = 1 << 3;
+const GENERATED: u32 = 1 << 4;
 const IDENTITY: u32 = 1 << 5;
 const INDEXES: u32 = 1 << 6;
 
@@ -99,11 +102,16 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                 typmod: c.typmod,
                 pending_type: None,
                 not_null: c.not_null,
-                default: c
-                    .default
-                    .clone()
-                    .filter(|_| o & DEFAULTS != 0 && c.identity.is_none()),
+                // A generated column's expression comes with INCLUDING GENERATED (the column
+                // is a plain one without), a default with INCLUDING DEFAULTS.
+                default: c.default.clone().filter(|_| match c.generated {
+                    true => o & GENERATED != 0,
+                    false => o & DEFAULTS != 0 && c.identity.is_none(),
+                }),
                 identity: None,
+                generated: c.generated && o & GENERATED != 0,
+                written: None,
+                error: None,
             });
         }
         let n = cols.len();

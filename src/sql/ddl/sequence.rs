@@ -517,6 +517,7 @@ fn sequence_columns() -> Vec<ColumnDef> {
         not_null: true,
         default: None,
         identity: None,
+        generated: false,
         dropped: false,
         domain: None,
     })

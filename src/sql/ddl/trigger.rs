@@ -281,6 +281,49 @@ fn reads(n: &N, which: &str) -> Option<i32> {
     })
 }
 
+/// A BEFORE trigger's WHEN may not read NEW's generated columns (computed after it runs),
+/// by name or through the whole row.
+fn new_generated(n: &N, columns: &[crate::catalog::ColumnDef]) -> PgResult<()> {
+    let err = |at: i32, detail: String| {
+        PgError::new(
+            code::INVALID_OBJECT_DEFINITION,
+            "BEFORE trigger's WHEN condition cannot reference NEW generated columns",
+        )
+        .with_detail(detail)
+        .at(crate::sql::plan::loc(at))
+    };
+    for (x, _, _, _) in n.nodes() {
+        let pg_query::NodeRef::ColumnRef(cr) = x else {
+            continue;
+        };
+        if !matches!(cr.fields.first().and_then(|f| f.node.as_ref()), Some(N::String(s)) if s.sval == "new")
+        {
+            continue;
+        }
+        match cr.fields.get(1).and_then(|f| f.node.as_ref()) {
+            Some(N::String(s))
+                if columns
+                    .iter()
+                    .any(|c| c.generated && !c.dropped && c.name == s.sval) =>
+            {
+                return Err(err(
+                    cr.location,
+                    format!("Column \"{}\" is a generated column.", s.sval),
+                ));
+            }
+            Some(N::AStar(_)) if columns.iter().any(|c| c.generated && !c.dropped) => {
+                return Err(err(
+                    cr.location,
+                    "A whole-row reference is used and the table contains generated columns."
+                        .to_string(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn has_sublink(n: &N) -> Option<i32> {
     n.nodes().into_iter().find_map(|(x, _, _, _)| match x {
         pg_query::NodeRef::SubLink(s) => Some(s.location),
@@ -413,6 +456,9 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
                         "DELETE trigger's WHEN condition cannot reference NEW values",
                     ));
                 }
+            }
+            if c.timing & triggers::BEFORE as i32 != 0 {
+                new_generated(w, &t.columns)?;
             }
             let text = deparse_expr(w)?;
             super::function::with_planner(cx, None, |p| p.bind_when_node(&t.columns, w))?;

@@ -304,6 +304,7 @@ pub fn create_view(
             not_null: false,
             default: None,
             identity: None,
+            generated: false,
             dropped: false,
             domain: None,
         });

@@ -369,7 +369,10 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             builtin::align_and_storage(col.type_oid)
                                 .map_or(if ty.typlen() > 0 { 'p' } else { 'x' }, |a| a.1),
                         ),
-                        "attcompression" | "attgenerated" => char_value('\0'),
+                        "attcompression" => char_value('\0'),
+                        "attgenerated" => {
+                            char_value(if col.generated && !index { 's' } else { '\0' })
+                        }
                         "attnotnull" => Value::Bool(col.not_null && !index),
                         "atthasdef" => Value::Bool(has_default(col) && !index),
                         "atthasmissing" => Value::Bool(false),
@@ -683,10 +686,12 @@ fn description_rows(oid: u32, cx: &mut EvalCx) -> Vec<Row> {
 /// Whether a column has a default in pg_attrdef: PostgreSQL stores none for `DEFAULT NULL`.
 /// Whether pg_attribute shows a default for the column (an identity column's nextval is
 /// internal, not a default; `DEFAULT NULL` is none).
+/// A generation expression is always there, NULL or not.
 pub(super) fn has_default(col: &crate::catalog::ColumnDef) -> bool {
-    col.identity.is_none()
-        && col
-            .default
-            .as_deref()
-            .is_some_and(|d| !crate::sql::ruleutils::is_null_default(d))
+    (col.generated && col.default.is_some())
+        || col.identity.is_none()
+            && col
+                .default
+                .as_deref()
+                .is_some_and(|d| !crate::sql::ruleutils::is_null_default(d))
 }

@@ -167,6 +167,7 @@ impl DirectLoad {
             && rel.data.view.is_none()
             && rel.indexes.is_empty()
             && t.checks.is_empty()
+            && t.generated.is_empty()
             && t.domains.is_empty()
             && t.triggers.is_none()
             && !rel

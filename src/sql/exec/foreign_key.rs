@@ -960,7 +960,8 @@ fn action_plan(fk: &Incoming, action: char, update: bool, cx: &mut EvalCx) -> Pg
         typmod: -1,
         origin: None,
     });
-    let (defaults, checks) = defaults_and_checks(child, cx.session.fmt())?;
+    let rules = defaults_and_checks(child, cx.session.fmt())?;
+    let defaults = &rules.defaults;
     let scan = Plan {
         columns: columns.clone(),
         node: match leading_index_for(child, &fk.child_columns) {
@@ -1015,7 +1016,8 @@ fn action_plan(fk: &Incoming, action: char, update: bool, cx: &mut EvalCx) -> Pg
             rel: child.clone(),
             kind,
             input,
-            checks,
+            checks: rules.checks,
+            generated: rules.generated,
             returning: None,
             recheck: Some(pred),
             triggers: None,

@@ -223,7 +223,7 @@ fn check_bound(e: &Expr) -> PgResult<()> {
 
 /// Calls `f` on `n` and every expression node below it (the kinds an index expression is made
 /// of; a subquery is not entered: `f` sees the SubLink).
-fn walk(n: &N, f: &mut dyn FnMut(&N)) {
+pub(crate) fn walk(n: &N, f: &mut dyn FnMut(&N)) {
     use pg_query::protobuf::Node;
     f(n);
     let mut go = |c: &Node| {

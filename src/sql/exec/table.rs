@@ -464,8 +464,24 @@ fn events_of(m: &Modify) -> &'static [i16] {
     }
 }
 
-/// The columns a statement sets.
+/// The columns a statement sets, with the generated columns computed from them (an UPDATE OF
+/// trigger on a generated column fires when a column it reads is set, as the standard says).
 fn set_of(m: &Modify) -> Vec<usize> {
+    let mut set = given_set(m);
+    if set.is_empty() {
+        return set;
+    }
+    for (g, e) in &m.generated {
+        let reads_set = e.any(&mut |x| matches!(x, Expr::Column(c) if set.contains(c)));
+        if reads_set && !set.contains(g) {
+            set.push(*g);
+        }
+    }
+    set
+}
+
+/// The columns a statement's SET list names.
+fn given_set(m: &Modify) -> Vec<usize> {
     match &m.kind {
         ModifyKind::Update { sets } => sets.iter().map(|(c, _)| *c).collect(),
         ModifyKind::Upsert(oc) => match &oc.action {
@@ -596,8 +612,12 @@ pub(crate) fn unique_violation(rel: &Rel, index: u32, key: &Key, cx: &EvalCx) ->
         .with_constraint(name)
 }
 
-/// NOT NULL and CHECK constraints of a new row.
-pub(super) fn check_row(m: &Modify, row: &[Value], cx: &mut EvalCx) -> PgResult<()> {
+/// Completes a new row (after its BEFORE triggers): computes its generated columns from its
+/// other values, then checks its NOT NULL and CHECK constraints.
+pub(super) fn complete_row(m: &Modify, row: &mut [Value], cx: &mut EvalCx) -> PgResult<()> {
+    for (i, e) in &m.generated {
+        row[*i] = e.eval(row, cx)?;
+    }
     for (i, c) in m.rel.columns.iter().enumerate() {
         if c.not_null && !c.dropped && row[i].is_null() {
             return Err(null_violation(&m.rel, i, row, cx));
@@ -735,8 +755,8 @@ impl ModifyOp {
                             Before::Skip => return Ok(None),
                             Before::NotLocked(r) => r.map(|c| (c, None)),
                             Before::Go(new) => {
-                                let new = new.expect("an update has a new row");
-                                check_row(m, &new, cx)?;
+                                let mut new = new.expect("an update has a new row");
+                                complete_row(m, &mut new, cx)?;
                                 let r = engine::update(
                                     &m.rel,
                                     id,
@@ -929,7 +949,8 @@ impl Operator for ModifyOp {
                         }
                         None => row,
                     };
-                    check_row(m, &row, cx)?;
+                    let mut row = row;
+                    complete_row(m, &mut row, cx)?;
                     Pending::Insert(row)
                 }
                 _ => {

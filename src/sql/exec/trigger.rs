@@ -142,6 +142,15 @@ impl Firing {
     ) -> PgResult<Option<Row>> {
         let mut new = new;
         for p in t.at(Timing::Before, true, event) {
+            // Generated columns are computed after the BEFORE triggers: each one sees them
+            // NULL in NEW, whatever the one before set (PostgreSQL's PL/pgSQL does the same).
+            if let Some(n) = new.as_mut() {
+                for (i, c) in rel.columns.iter().enumerate() {
+                    if c.generated {
+                        n[i] = Value::Null;
+                    }
+                }
+            }
             if !columns_match(p, event, set) || !when_holds(p, rel, old, new.as_deref(), cx)? {
                 continue;
             }

@@ -23,7 +23,7 @@ use crate::storage::RowId;
 use crate::txn::Isolation;
 use crate::txn::Snapshot;
 
-use super::table::{check_row, serialization_failure, unique_violation, Access};
+use super::table::{complete_row, serialization_failure, unique_violation, Access};
 use super::Row;
 
 /// How many times one proposed row is looked at again after the rows it met changed between
@@ -183,7 +183,7 @@ pub(super) fn upsert(
                 None => return Ok(Upserted::Skipped),
             }
         }
-        check_row(m, &new, cx)?;
+        complete_row(m, &mut new, cx)?;
         match engine::update(rel, id, &existing, new.clone().into_boxed_slice(), &w) {
             Ok(Changed::Done(_)) => return Ok(Upserted::Written(Some(existing), new)),
             Ok(_) => continue,

@@ -166,6 +166,9 @@ pub struct Modify {
     pub input: Plan,
     /// CHECK constraints: name and predicate over the new row (table columns).
     pub checks: Vec<(String, Expr)>,
+    /// The generated columns (position, expression over the new row), computed for each new
+    /// row after its BEFORE triggers, before its constraints are checked.
+    pub generated: Vec<(usize, Expr)>,
     /// RETURNING, over the new row (old row for DELETE) followed by the rest of the input.
     pub returning: Option<Vec<Expr>>,
     /// UPDATE / DELETE over the target alone: its WHERE, re-checked against the newest version
@@ -185,6 +188,7 @@ pub struct CopyFrom {
     /// Defaults of the table's columns (for those the data does not give).
     pub defaults: Vec<Option<Expr>>,
     pub checks: Vec<(String, Expr)>,
+    pub generated: Vec<(usize, Expr)>,
     /// The table's row-level INSERT triggers (each batch's INSERT fires them).
     pub triggers: Option<Arc<super::trigger::Triggers>>,
     /// The copied columns of a domain with constraints, and those constraints.
@@ -236,6 +240,7 @@ impl CopyFrom {
                 kind: ModifyKind::Insert,
                 input,
                 checks: self.checks.clone(),
+                generated: self.generated.clone(),
                 returning: None,
                 recheck: None,
                 triggers: self.triggers.clone(),
@@ -462,6 +467,28 @@ impl Planner<'_> {
         Ok(out)
     }
 
+    /// The generated columns' expressions bound over the table's columns (a row of the table),
+    /// converted to each column's type.
+    fn bind_generated(&mut self, rel: &Rel) -> PgResult<Vec<(usize, Expr)>> {
+        let mut out = Vec::new();
+        for (i, c) in rel.columns.iter().enumerate() {
+            let (true, false, Some(text)) = (c.generated, c.dropped, &c.default) else {
+                continue;
+            };
+            let n = parse_expr(text)?;
+            // Like a constraint's, the expression's reads need no privilege.
+            if let Some(cx) = &self.tables {
+                cx.perms.suspend(true);
+            }
+            let bound = self.bind_generation(&rel.name.name, rel.oid, &rel.columns, i, &n);
+            if let Some(cx) = &self.tables {
+                cx.perms.suspend(false);
+            }
+            out.push((i, bound?));
+        }
+        Ok(out)
+    }
+
     fn bind_returning(
         &mut self,
         r: Option<&protobuf::ReturningClause>,
@@ -561,6 +588,8 @@ impl Planner<'_> {
         let mut defaults = Vec::with_capacity(tcols.len());
         for (i, c) in rel.columns.iter().enumerate() {
             defaults.push(match (&c.default, c.dropped) {
+                // A generated column's value is computed once the row is complete.
+                _ if c.generated => None,
                 (Some(text), false) => {
                     let n = parse_expr(text)?;
                     let (e, t) = self.bind(&n, &empty, None)?;
@@ -591,13 +620,20 @@ impl Planner<'_> {
         let (rel, _) = self.target_table(Some(rv))?;
         let mut columns = Vec::new();
         if attlist.is_empty() {
-            columns.extend(rel.live_columns().map(|(i, _)| i));
+            columns.extend(
+                rel.live_columns()
+                    .filter(|(_, c)| !c.generated)
+                    .map(|(i, _)| i),
+            );
         } else {
             for a in attlist {
                 let Some(N::String(name)) = a.node.as_ref() else {
                     continue;
                 };
                 let pos = target_column(&rel, &name.sval, None)?;
+                if rel.columns[pos].generated {
+                    return Err(generated_in_copy(&name.sval));
+                }
                 if columns.contains(&pos) {
                     return Err(PgError::new(
                         code::DUPLICATE_COLUMN,
@@ -623,6 +659,7 @@ impl Planner<'_> {
             &rel.name.name,
         );
         let checks = self.bind_checks(&rel, &scope)?;
+        let generated = self.bind_generated(&rel)?;
         // Statement-level triggers would fire once per batch: only the row-level ones.
         let triggers = self.statement_triggers(&rel, crate::catalog::triggers::INSERT, true)?;
         let mut domains = Vec::new();
@@ -643,6 +680,7 @@ impl Planner<'_> {
             columns,
             defaults,
             checks,
+            generated,
             triggers,
             domains,
         })
@@ -856,7 +894,10 @@ impl Planner<'_> {
                 cx.mark(Some((rel.oid, *t as i16 + 1)), ColUse::Insert);
             }
         }
-        let input = super::sequence::apply_identity(&rel, &targets, s, input, &defaults)?;
+        // Only the columns the source gives values to (a shorter SELECT leaves the rest to
+        // their defaults, generated columns included).
+        let given_targets = &targets[..given.min(targets.len())];
+        let input = super::sequence::apply_identity(&rel, given_targets, s, input, &defaults)?;
         // The target's name in ON CONFLICT and RETURNING: its alias if it has one.
         let relname = s
             .relation
@@ -878,6 +919,7 @@ impl Planner<'_> {
             None => (ModifyKind::Insert, None),
         };
         let checks = self.bind_checks(&rel, &scope)?;
+        let generated = self.bind_generated(&rel)?;
         let events = match &kind {
             ModifyKind::Upsert(oc)
                 if matches!(oc.action, on_conflict::ConflictAction::Update { .. }) =>
@@ -905,6 +947,7 @@ impl Planner<'_> {
                 kind,
                 input,
                 checks,
+                generated,
                 returning,
                 recheck: None,
                 triggers,
@@ -971,6 +1014,7 @@ impl Planner<'_> {
         }
         let sets = self.bind_sets(&rel, &s.target_list, &scope)?;
         let checks = self.bind_checks(&rel, &scope)?;
+        let generated = self.bind_generated(&rel)?;
         let triggers = self.statement_triggers(&rel, crate::catalog::triggers::UPDATE, false)?;
         let (returning, columns) = self.bind_returning(s.returning_clause.as_ref(), &scope)?;
         Ok(Plan {
@@ -980,6 +1024,7 @@ impl Planner<'_> {
                 kind: ModifyKind::Update { sets },
                 input,
                 checks,
+                generated,
                 returning,
                 recheck,
                 triggers,
@@ -1058,6 +1103,8 @@ impl Planner<'_> {
             }
             let e = if matches!(val, N::SetToDefault(_)) {
                 match &rel.columns[col].default {
+                    // Computed from the new row once the other assignments are made.
+                    Some(_) if rel.columns[col].generated => Expr::Const(Value::Null),
                     Some(text) => {
                         let n = parse_expr(text)?;
                         let (e, t) = self.bind(&n, &Scope::default(), None)?;
@@ -1110,6 +1157,7 @@ impl Planner<'_> {
                 kind: ModifyKind::Delete,
                 input,
                 checks: Vec::new(),
+                generated: Vec::new(),
                 returning,
                 recheck,
                 triggers,
@@ -1239,13 +1287,19 @@ impl Planner<'_> {
     }
 }
 
-/// A table's column defaults and CHECK predicates, bound outside any statement: for the
+/// What a table's rows need besides their values, bound outside any statement: for the
 /// statements foreign-key actions make at run time (`exec::foreign_key`).
-#[allow(clippy::type_complexity)]
+pub(crate) struct RowRules {
+    pub defaults: Vec<Option<Expr>>,
+    pub checks: Vec<(String, Expr)>,
+    pub generated: Vec<(usize, Expr)>,
+}
+
+/// A table's column defaults, CHECK predicates and generated columns ([`RowRules`]).
 pub(crate) fn defaults_and_checks(
     rel: &Rel,
     fmt: &crate::sql::types::FormatCtx,
-) -> PgResult<(Vec<Option<Expr>>, Vec<(String, Expr)>)> {
+) -> PgResult<RowRules> {
     let mut params = Vec::new();
     let mut p = Planner::new(&mut params, fmt);
     let defaults = p.bind_defaults(rel)?;
@@ -1257,5 +1311,19 @@ pub(crate) fn defaults_and_checks(
         &rel.name.name,
     );
     let checks = p.bind_checks(rel, &scope)?;
-    Ok((defaults, checks))
+    let generated = p.bind_generated(rel)?;
+    Ok(RowRules {
+        defaults,
+        checks,
+        generated,
+    })
+}
+
+/// COPY naming a generated column (PostgreSQL 15's CopyGetAttnums), either way.
+pub(crate) fn generated_in_copy(name: &str) -> PgError {
+    PgError::new(
+        code::INVALID_COLUMN_REFERENCE,
+        format!("column \"{name}\" is a generated column"),
+    )
+    .with_detail("Generated columns cannot be used in COPY.")
 }

@@ -74,12 +74,9 @@ pub fn apply_identity(
     };
     for (k, &col) in targets.iter().enumerate() {
         let c = &rel.columns[col];
-        let Some(kind) = c.identity else {
-            continue;
-        };
-        if kind == 'a' && !system && !user {
-            // Every row must say DEFAULT there (a SELECT never does).
-            let all_default = values.is_some_and(|rows| {
+        // Every row must say DEFAULT there (a SELECT never does).
+        let all_default = || {
+            values.is_some_and(|rows| {
                 rows.iter().all(|r| match r.node.as_ref() {
                     Some(N::List(l)) => l
                         .items
@@ -87,18 +84,32 @@ pub fn apply_identity(
                         .is_none_or(|i| matches!(i.node, Some(N::SetToDefault(_)))),
                     _ => true,
                 })
-            }) || s.select_stmt.is_none();
-            if !all_default {
-                return Err(PgError::new(
-                    code::GENERATED_ALWAYS,
-                    format!(
-                        "cannot insert a non-DEFAULT value into column \"{}\"",
-                        c.name
-                    ),
-                )
-                .with_detail(generated_always(&c.name))
-                .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
-            }
+            }) || s.select_stmt.is_none()
+        };
+        // A generated column takes nothing but DEFAULT, whatever OVERRIDING says.
+        if c.generated && !all_default() {
+            return Err(PgError::new(
+                code::GENERATED_ALWAYS,
+                format!(
+                    "cannot insert a non-DEFAULT value into column \"{}\"",
+                    c.name
+                ),
+            )
+            .with_detail(generated_column(&c.name)));
+        }
+        let Some(kind) = c.identity else {
+            continue;
+        };
+        if kind == 'a' && !system && !user && !all_default() {
+            return Err(PgError::new(
+                code::GENERATED_ALWAYS,
+                format!(
+                    "cannot insert a non-DEFAULT value into column \"{}\"",
+                    c.name
+                ),
+            )
+            .with_detail(generated_always(&c.name))
+            .with_hint("Use OVERRIDING SYSTEM VALUE to override."));
         }
         if user {
             let Some(d) = defaults.get(col).cloned().flatten() else {
@@ -114,9 +125,21 @@ pub fn apply_identity(
     Ok(input)
 }
 
-/// UPDATE ... SET of a GENERATED ALWAYS identity column to anything but DEFAULT: 428C9.
+fn generated_column(name: &str) -> String {
+    format!("Column \"{name}\" is a generated column.")
+}
+
+/// UPDATE ... SET of a GENERATED ALWAYS identity column, or of a generated column, to
+/// anything but DEFAULT: 428C9.
 pub fn check_identity_update(rel: &Rel, col: usize) -> PgResult<()> {
     let c = &rel.columns[col];
+    if c.generated {
+        return Err(PgError::new(
+            code::GENERATED_ALWAYS,
+            format!("column \"{}\" can only be updated to DEFAULT", c.name),
+        )
+        .with_detail(generated_column(&c.name)));
+    }
     if c.identity == Some('a') {
         return Err(PgError::new(
             code::GENERATED_ALWAYS,

@@ -8,6 +8,7 @@
 use pg_query::protobuf::node::Node as N;
 
 use super::modify::TableCx;
+use super::scope::TableCol;
 use super::{CoercionContext, Column, Expr, Plan, Planner, Scope, ScopeCol};
 use crate::catalog::ColumnDef;
 use crate::error::{code, PgError, PgResult};
@@ -49,6 +50,37 @@ impl Planner<'_> {
     ) -> PgResult<(Expr, Type)> {
         let scope = scope_of(rel, columns);
         self.bind(n, &scope, None)
+    }
+
+    /// The generation expression `n` of column `pos` (GENERATED ALWAYS AS (expr) STORED) over
+    /// a row of table `rel` (OID `oid`) with `columns`, converted to the column's type as an
+    /// assignment converts. Aggregate and window calls are refused in PostgreSQL's words for
+    /// the clause; `tableoid` is the table's OID (0 while CREATE TABLE checks the expression,
+    /// when only whether it binds matters).
+    pub fn bind_generation(
+        &mut self,
+        rel: &str,
+        oid: u32,
+        columns: &[ColumnDef],
+        pos: usize,
+        n: &N,
+    ) -> PgResult<Expr> {
+        let mut scope = scope_of(rel, columns);
+        for (i, c) in scope.cols.iter_mut().enumerate() {
+            c.table = Some(TableCol {
+                rel: rel.to_string(),
+                oid,
+                pos: i,
+                in_pk: false,
+            });
+        }
+        let saved = self.state.clause.replace("column generation expressions");
+        let bound = self.bind(n, &scope, None);
+        self.state.clause = saved;
+        let (e, from) = bound?;
+        let (to, typmod) = super::modify::declared_type(&columns[pos]);
+        self.assign_to(e, from, to, typmod)?
+            .ok_or_else(|| default_type_error(&columns[pos].name, to, from))
     }
 
     /// A CHECK expression over a row of `columns`, as a boolean.
@@ -146,4 +178,19 @@ impl Planner<'_> {
             },
         })
     }
+}
+
+/// PostgreSQL's error for a default or generation expression whose type no assignment cast
+/// takes to the column's.
+pub fn default_type_error(column: &str, to: Type, from: Type) -> PgError {
+    use crate::sql::types::cast::format_type_with_typmod;
+    PgError::new(
+        code::DATATYPE_MISMATCH,
+        format!(
+            "column \"{column}\" is of type {} but default expression is of type {}",
+            format_type_with_typmod(to, -1),
+            format_type_with_typmod(from, -1)
+        ),
+    )
+    .with_hint("You will need to rewrite or cast the expression.")
 }

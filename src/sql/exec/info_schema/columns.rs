@@ -6,8 +6,8 @@
 //! `data_type` is format_type's spelling for a built-in type, `ARRAY` for an array and
 //! `USER-DEFINED` for an enum, with the pg_type name in `udt_name`; lengths, precisions and
 //! scales are read out of the type modifier as PostgreSQL's `_pg_*` helper functions do.
-//! threadgres has no domains, collations other than the default, or generated columns, so
-//! those columns are always NULL / NEVER.
+//! A generated column shows its expression as `generation_expression` (and no
+//! `column_default`); column_column_usage lists the columns each one reads.
 
 use crate::catalog::{acl, RelKind};
 use crate::sql::exec::EvalCx;
@@ -21,6 +21,48 @@ use super::{cardinal, catalog_text, text, with_viewer, yes_no, Scope};
 
 /// information_schema.columns' OID in a fresh PostgreSQL 15 cluster.
 pub(super) const COLUMNS: u32 = 13295;
+/// information_schema.column_column_usage's.
+pub(super) const COLUMN_COLUMN_USAGE: u32 = 13275;
+
+/// column_column_usage: (table, column read, generated column reading it) for the tables the
+/// user's roles own, as PostgreSQL lists pg_depend's column-to-column dependencies.
+pub(super) fn column_column_usage(cx: &mut EvalCx) -> Vec<Row> {
+    let scope = Scope::new(cx);
+    let Some(shown) = with_viewer(cx, |v| {
+        scope
+            .rels
+            .iter()
+            .filter(|r| r.kind == RelKind::Table && v.owns(r.owner))
+            .cloned()
+            .collect::<Vec<_>>()
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in &shown {
+        for (_, g) in r.live_columns().filter(|(_, c)| c.generated) {
+            for (_, c) in r.live_columns().filter(|(_, c)| !c.generated) {
+                let reads = g.default.as_deref().is_some_and(|t| {
+                    crate::sql::parser::identifiers(t)
+                        .iter()
+                        .any(|(_, _, n)| *n == c.name)
+                });
+                if !reads {
+                    continue;
+                }
+                out.push(build(COLUMN_COLUMN_USAGE, |k| match k {
+                    "table_catalog" => text(&scope.db),
+                    "table_schema" => text(&r.name.schema),
+                    "table_name" => text(&r.name.name),
+                    "column_name" => text(&c.name),
+                    "dependent_column" => text(&g.name),
+                    _ => Value::Null,
+                }));
+            }
+        }
+    }
+    out
+}
 
 /// How the views name a type: `data_type`, and the schema and name of its pg_type row
 /// (`udt_schema`, `udt_name`).
@@ -187,13 +229,18 @@ pub(super) fn columns(cx: &mut EvalCx) -> Vec<Row> {
         for i in cols {
             let col = &r.columns[i];
             let attnum = i + 1;
-            let default = match col.default.as_deref().filter(|_| has_default(col)) {
+            let expr = match col.default.as_deref().filter(|_| has_default(col)) {
                 Some(d) => catalog_text(
                     cx,
                     CatalogFn::GetExpr,
                     &[Value::Text(default_node(attnum, d)), Value::Oid(r.oid)],
                 ),
                 None => Value::Null,
+            };
+            // A generated column's expression is its generation_expression, not a default.
+            let (default, generation) = match col.generated {
+                true => (Value::Null, expr),
+                false => (expr, Value::Null),
             };
             let seq = identity.get(&(r.oid, attnum));
             let (oid, typmod) = (col.type_oid, col.typmod);
@@ -230,7 +277,8 @@ pub(super) fn columns(cx: &mut EvalCx) -> Vec<Row> {
                 "identity_maximum" => seq.map_or(Value::Null, |s| int8_text(s.max)),
                 "identity_minimum" => seq.map_or(Value::Null, |s| int8_text(s.min)),
                 "identity_cycle" => yes_no(seq.is_some_and(|s| s.cycle)),
-                "is_generated" => text("NEVER"),
+                "is_generated" => text(if col.generated { "ALWAYS" } else { "NEVER" }),
+                "generation_expression" => generation.clone(),
                 "is_updatable" => yes_no(r.kind == RelKind::Table),
                 _ => Value::Null,
             }));

@@ -44,6 +44,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         tables::VIEWS => tables::views(cx),
         tables::SCHEMATA => tables::schemata(cx),
         columns::COLUMNS => columns::columns(cx),
+        columns::COLUMN_COLUMN_USAGE => columns::column_column_usage(cx),
         constraints::TABLE_CONSTRAINTS => constraints::table_constraints(cx),
         constraints::KEY_COLUMN_USAGE => constraints::key_column_usage(cx),
         constraints::REFERENTIAL_CONSTRAINTS => constraints::referential_constraints(cx),
