@@ -3,8 +3,9 @@
 A database using what threadgres supports (schemas, roles, grants, enums, domains, sequences
 with their state, serial and identity columns, defaults, NOT NULL, CHECK, PK / UNIQUE / FK with
 DEFERRABLE, expression / partial / unique indexes, views, materialized views, SQL and PL/pgSQL
-functions, a trigger, comments, and values of many types) is made on threadgres, dumped (plain
-and custom format), and restored into a fresh database on PostgreSQL 15 and on threadgres:
+functions, a trigger, generated columns, comments, and values of many types) is made on
+threadgres, dumped (plain and custom format), and restored into a fresh database on PostgreSQL
+15 and on threadgres:
 
 * restored into PostgreSQL 15, its schema (pg_dump --schema-only, comments dropped) equals that
   of the same objects made on PostgreSQL 15 directly, so the dump says what the source said;
@@ -15,8 +16,7 @@ The same objects made on PostgreSQL 15 and dumped restore into threadgres with t
 threadgres gives them directly and the same rows. pg_dumpall's output names the roles and the
 database and restores the database on PostgreSQL 15.
 
-Not in the objects yet, because threadgres does not support them: generated columns, COMMENT ON
-FUNCTION, index INCLUDE columns.
+Not in the objects yet, because threadgres does not keep them: index INCLUDE columns.
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ CREATE TRIGGER orders_touch BEFORE INSERT ON app.orders
   FOR EACH ROW EXECUTE FUNCTION app.touch();
 COMMENT ON TABLE app.customers IS 'people who buy';
 COMMENT ON COLUMN app.customers.email IS 'where to write';
+COMMENT ON FUNCTION app.add(int, int) IS 'sums two';
 GRANT USAGE ON SCHEMA app TO dump_reader;
 GRANT SELECT ON app.customers TO dump_reader;
 GRANT SELECT (id, qty) ON app.orders TO dump_reader;
