@@ -187,39 +187,65 @@ fn build_reading<'e>(
         Node::Filter { input, pred } => (&**input, Some(pred)),
         _ => (plan, None),
     };
-    if let Node::SeqScan { rel, rowid } = &scan.node {
-        let width = rel.columns.len() + usize::from(*rowid);
-        // A filter fused into the scan tests the version before it is decoded for the rows
-        // that leave: those need only what is read above.
-        let fused = pred.is_some_and(|p| env.instr.is_none() && table::filter_in_scan(p));
-        let want = table::columns_read(exprs.into_iter().chain(pred.filter(|_| !fused)), width)
-            .filter(|want| want.iter().any(|w| !w));
-        if fused {
-            return Box::new(table::FilteredSeqScan::new(want));
+    let op: Box<dyn Operator> = match &scan.node {
+        Node::SeqScan { rel, rowid } => {
+            let width = rel.columns.len() + usize::from(*rowid);
+            // A filter fused into the scan tests the version before it is decoded for the
+            // rows that leave: those need only what is read above.
+            let fused = pred.is_some_and(|p| fuses_filter(p, env));
+            let want = table::columns_read(exprs.into_iter().chain(pred.filter(|_| !fused)), width)
+                .filter(|want| want.iter().any(|w| !w));
+            if fused {
+                return Box::new(table::FilteredSeqScan::new(want));
+            }
+            Box::new(table::SeqScan::new(want))
         }
-        let op = counted(Box::new(table::SeqScan::new(want)), scan, env);
-        return match pred {
-            Some(_) => counted(Box::new(project::Filter::new(op)), plan, env),
-            None => op,
-        };
-    }
-    // An index range's own conditions are checked on the rows too.
-    let (rel, rowid, index, conds, later): (_, _, _, &[Expr], &[Expr]) = match &scan.node {
         Node::IndexScan {
             rel, rowid, index, ..
-        } => (rel, *rowid, *index, &[], &[]),
+        } => {
+            let want = index_scan_reads(exprs, pred, rel, *rowid, *index, &[], &[]);
+            Box::new(table::IndexScan::new(want))
+        }
         Node::IndexRange { rel, rowid, path } => {
-            (rel, *rowid, path.index, &path.conds, &path.later)
+            // An index range's own conditions are checked on the rows too.
+            let want = index_scan_reads(
+                exprs,
+                pred,
+                rel,
+                *rowid,
+                path.index,
+                &path.conds,
+                &path.later,
+            );
+            Box::new(index_range::IndexRange::new(want))
         }
         _ => return build(plan, env),
     };
+    let op = counted(op, scan, env);
+    match pred {
+        Some(_) => counted(Box::new(project::Filter::new(op)), plan, env),
+        None => op,
+    }
+}
+
+/// The columns an index scan decodes for `build_reading` (None: all): what is read above, the
+/// filter's and the scan's own conditions, and the index's columns (the stale-entry check
+/// compares them).
+fn index_scan_reads<'e>(
+    exprs: impl IntoIterator<Item = &'e Expr>,
+    pred: Option<&'e Expr>,
+    rel: &crate::sql::engine::Rel,
+    rowid: bool,
+    index: usize,
+    conds: &'e [Expr],
+    later: &'e [Expr],
+) -> Option<Vec<bool>> {
     let width = rel.columns.len() + usize::from(rowid);
-    let want = table::columns_read(
+    table::columns_read(
         exprs.into_iter().chain(pred).chain(conds).chain(later),
         width,
     )
     .map(|mut want| {
-        // The stale-entry check compares the index's columns.
         for &c in &rel.indexes[index].columns {
             if let Some(w) = want.get_mut(c) {
                 *w = true;
@@ -227,16 +253,13 @@ fn build_reading<'e>(
         }
         want
     })
-    .filter(|want| want.iter().any(|w| !w));
-    let op: Box<dyn Operator> = match &scan.node {
-        Node::IndexScan { .. } => Box::new(table::IndexScan::new(want)),
-        _ => Box::new(index_range::IndexRange::new(want)),
-    };
-    let op = counted(op, scan, env);
-    match pred {
-        Some(_) => counted(Box::new(project::Filter::new(op)), plan, env),
-        None => op,
-    }
+    .filter(|want| want.iter().any(|w| !w))
+}
+
+/// Whether a Filter over a sequential scan runs fused into it (`table::FilteredSeqScan`): not
+/// under EXPLAIN ANALYZE, which counts the two nodes apart.
+fn fuses_filter(pred: &Expr, env: &Env) -> bool {
+    env.instr.is_none() && table::filter_in_scan(pred)
 }
 
 /// Under EXPLAIN ANALYZE, the measurements of `plan`'s node, for an operator that reports
@@ -277,9 +300,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
             exprs,
         )),
         Node::Filter { input, pred }
-            if env.instr.is_none()
-                && matches!(input.node, Node::SeqScan { .. })
-                && table::filter_in_scan(pred) =>
+            if matches!(input.node, Node::SeqScan { .. }) && fuses_filter(pred, env) =>
         {
             Box::new(table::FilteredSeqScan::default())
         }

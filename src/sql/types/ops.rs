@@ -40,6 +40,19 @@ pub struct UnOp {
     pub f: UnFn,
 }
 
+/// One row of an operator table (`tables.rs`, `range.rs`): left and right operand types,
+/// result type, function. Defined before the submodules so that each of them sees it.
+macro_rules! b {
+    ($l:ident, $r:ident, $res:ident, $f:expr) => {
+        BinOp {
+            left: Type::$l,
+            right: Type::$r,
+            result: Type::$res,
+            f: $f,
+        }
+    };
+}
+
 mod arith;
 mod array;
 pub mod cmath;

@@ -61,40 +61,29 @@ fn minus(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
     range::minus(range_of(a)?, range_of(b)?).map(boxed)
 }
 
-macro_rules! r {
-    ($l:ident, $r:ident, $res:ident, $f:expr) => {
-        BinOp {
-            left: Type::$l,
-            right: Type::$r,
-            result: Type::$res,
-            f: $f,
-        }
-    };
-}
-
-static EQ_OPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, cmp::<EQ>)];
-static NE_OPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, cmp::<NE>)];
-static LT_OPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, cmp::<LT>)];
-static LE_OPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, cmp::<LE>)];
-static GT_OPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, cmp::<GT>)];
-static GE_OPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, cmp::<GE>)];
+static EQ_OPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, cmp::<EQ>)];
+static NE_OPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, cmp::<NE>)];
+static LT_OPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, cmp::<LT>)];
+static LE_OPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, cmp::<LE>)];
+static GT_OPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, cmp::<GT>)];
+static GE_OPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, cmp::<GE>)];
 static CONTAINS: &[BinOp] = &[
-    r!(ANYRANGE, ANYRANGE, BOOL, contains),
-    r!(ANYRANGE, ANYELEMENT, BOOL, contains_elem),
+    b!(ANYRANGE, ANYRANGE, BOOL, contains),
+    b!(ANYRANGE, ANYELEMENT, BOOL, contains_elem),
 ];
 static CONTAINED: &[BinOp] = &[
-    r!(ANYRANGE, ANYRANGE, BOOL, contained),
-    r!(ANYELEMENT, ANYRANGE, BOOL, elem_contained),
+    b!(ANYRANGE, ANYRANGE, BOOL, contained),
+    b!(ANYELEMENT, ANYRANGE, BOOL, elem_contained),
 ];
-static OVERLAPS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, overlaps)];
-static BEFORE: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, before)];
-static AFTER: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, after)];
-static OVERLEFT: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, overleft)];
-static OVERRIGHT: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, overright)];
-static ADJACENT: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, BOOL, adjacent)];
-static UNION: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, ANYRANGE, union)];
-static INTERSECT: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, ANYRANGE, intersect)];
-static MINUS: &[BinOp] = &[r!(ANYRANGE, ANYRANGE, ANYRANGE, minus)];
+static OVERLAPS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, overlaps)];
+static BEFORE: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, before)];
+static AFTER: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, after)];
+static OVERLEFT: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, overleft)];
+static OVERRIGHT: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, overright)];
+static ADJACENT: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, BOOL, adjacent)];
+static UNION: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, ANYRANGE, union)];
+static INTERSECT: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, ANYRANGE, intersect)];
+static MINUS: &[BinOp] = &[b!(ANYRANGE, ANYRANGE, ANYRANGE, minus)];
 
 /// The range operators named `name` (empty when there are none).
 pub fn range_operators(name: &str) -> &'static [BinOp] {

@@ -32,17 +32,6 @@ use crate::sql::types::Type;
 // Operator tables
 // ---------------------------------------------------------------------------------------------
 
-macro_rules! b {
-    ($l:ident, $r:ident, $res:ident, $f:expr) => {
-        BinOp {
-            left: Type::$l,
-            right: Type::$r,
-            result: Type::$res,
-            f: $f,
-        }
-    };
-}
-
 macro_rules! u {
     ($a:ident, $res:ident, $f:expr) => {
         UnOp {
