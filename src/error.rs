@@ -306,6 +306,7 @@ pub mod code {
     pub const ASSERT_FAILURE: &str = "P0004";
     pub const SUCCESSFUL_COMPLETION: &str = "00000";
     pub const WARNING: &str = "01000";
+    pub const INVALID_TRANSACTION_TERMINATION: &str = "2D000";
     pub const NO_ACTIVE_SQL_TRANSACTION: &str = "25P01";
     pub const ACTIVE_SQL_TRANSACTION: &str = "25001";
     pub const IN_FAILED_SQL_TRANSACTION: &str = "25P02";

@@ -231,6 +231,14 @@ struct Core {
     advisory: advisory::AdvisoryHeld,
     /// Compiled PL/pgSQL functions and their plans (`sql::pl`).
     pl_cache: sql::pl::PlCache,
+    /// The FOR loops over queries of the running PL/pgSQL calls (`sql::pl::Spi::pl_loops`).
+    pl_loops: Vec<sql::pl::ForLoop>,
+    /// The procedure or DO block about to be called may end transactions
+    /// (`SessionCtx::set_nonatomic`).
+    pl_nonatomic: bool,
+    /// The statement running is one of several in a simple Query (PostgreSQL's implicit
+    /// transaction block: a CALL there may not end transactions).
+    pub(super) multi_statement: bool,
 }
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
@@ -410,6 +418,9 @@ impl Core {
 }
 
 impl SessionCtx for Core {
+    fn set_nonatomic(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.pl_nonatomic, on)
+    }
     fn call_procedural(
         &mut self,
         f: &Arc<crate::catalog::functions::Function>,

@@ -2,6 +2,7 @@
 //! planned with, their locks and privileges, sub-transactions for exception blocks, and the
 //! session's cache of compiled functions.
 
+use super::txn::TxState;
 use super::Core;
 use crate::error::PgResult;
 use crate::sql;
@@ -49,5 +50,38 @@ impl Spi for Core {
 
     fn as_ctx(&mut self) -> &mut dyn SessionCtx {
         self
+    }
+
+    /// The commit waits for its flush in place (under `block_in_place`, as CHECKPOINT does):
+    /// the procedure's next statement must not run before its transaction's predecessor is
+    /// durable and visible, and the call is a synchronous frame of the executor. The next
+    /// transaction starts at once, with the current time as its start (now()), as
+    /// PostgreSQL's does inside a procedure.
+    fn end_transaction(&mut self, commit: bool, chain: bool) -> PgResult<()> {
+        let chained = self.txn.as_ref().map(|t| sql::TxOptions {
+            isolation: Some(t.isolation),
+            read_only: Some(t.read_only),
+            deferrable: Some(t.deferrable),
+        });
+        if commit {
+            self.commit()?;
+        } else {
+            self.abort();
+        }
+        self.ensure_transaction(&sql::Statement::NoOp(""));
+        self.tx = TxState::Implicit;
+        self.txn_mut().start = super::now_ts();
+        if let (true, Some(opts)) = (chain, chained) {
+            self.apply_tx_options(&opts)?;
+        }
+        Ok(())
+    }
+
+    fn in_subtransaction(&self) -> bool {
+        self.txn.as_ref().is_some_and(|t| t.in_savepoint())
+    }
+
+    fn pl_loops(&mut self) -> &mut Vec<sql::pl::ForLoop> {
+        &mut self.pl_loops
     }
 }

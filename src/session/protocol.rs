@@ -367,6 +367,7 @@ impl Session {
             // pg_stat_activity shows the whole query string, as PostgreSQL does.
             self.core.begin_statement(&parsed.text);
             self.checks_before_complete = i + 1 == count;
+            self.core.multi_statement = count > 1;
             let r = match (&raw.constant, &parsed.literals) {
                 (Some(c), None) => {
                     let stmt = crate::sql::Statement::Channel(c.clone());
@@ -374,6 +375,7 @@ impl Session {
                 }
                 _ => self.run_simple(&parsed, i),
             };
+            self.core.multi_statement = false;
             if r.is_ok() {
                 if let Some(running) = self.running.as_mut() {
                     running.then = Then::Simple { parsed, index: i };

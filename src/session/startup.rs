@@ -301,6 +301,9 @@ impl Session {
             client_checked: std::cell::Cell::new(std::time::Instant::now()),
             advisory: Default::default(),
             pl_cache: Default::default(),
+            pl_loops: Vec::new(),
+            pl_nonatomic: false,
+            multi_statement: false,
         };
         let mut s = Session {
             core,

@@ -101,6 +101,11 @@ pub(super) struct Txn {
 const SAFE_SNAPSHOT_POLL: std::time::Duration = std::time::Duration::from_millis(5);
 
 impl Txn {
+    /// Whether a savepoint or sub-transaction level is open.
+    pub(super) fn in_savepoint(&self) -> bool {
+        !self.savepoints.is_empty()
+    }
+
     /// Keeps `csn` as the command's (or the transaction's) snapshot and returns it. A
     /// transaction that followed a commit not yet durable sees it (`txn` invariant 8): every
     /// CSN up to that one reads as committing or committed.

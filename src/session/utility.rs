@@ -484,9 +484,19 @@ impl Session {
                 return Err(PgError::internal("COPY TO reached the utility path"));
             }
             Statement::NoOp(_) => {}
-            Statement::Do(code) => sql::pl::run_do(&mut self.core, code)?,
+            Statement::Do(code) => {
+                let nonatomic = self.core.may_end_transactions();
+                let prev = self.core.set_nonatomic(nonatomic);
+                let r = sql::pl::run_do(&mut self.core, code);
+                self.core.set_nonatomic(prev);
+                r?
+            }
             Statement::Call(plan) => {
-                let rows = self.core.run_query(plan, &[])?;
+                let nonatomic = self.core.may_end_transactions();
+                let prev = self.core.set_nonatomic(nonatomic);
+                let rows = self.core.run_query(plan, &[]);
+                self.core.set_nonatomic(prev);
+                let rows = rows?;
                 // A procedure's OUT parameters come back as a row.
                 if sql::plan::call_returns_row(plan) {
                     let formats = std::mem::take(&mut self.utility_formats);
@@ -552,6 +562,13 @@ impl Session {
 }
 
 impl Core {
+    /// Whether a CALL or DO run now may COMMIT and ROLLBACK (PostgreSQL's non-atomic
+    /// context): outside a transaction block, and not one of several statements of a simple
+    /// Query (which form an implicit block).
+    fn may_end_transactions(&self) -> bool {
+        self.tx == TxState::Implicit && !self.multi_statement
+    }
+
     pub(super) fn set(&mut self, name: &str, value: Option<&str>, local: bool) -> PgResult<String> {
         let lname = name.to_ascii_lowercase();
         if let Some(r) = self.set_identity(&lname, value, local) {

@@ -154,6 +154,13 @@ pub trait SessionCtx {
     /// Starts the next command of the transaction (between the statements of a SQL function
     /// that writes): the writes so far become visible to what follows.
     fn next_command(&mut self) {}
+    /// Sets whether the procedure or DO block about to be called may end transactions
+    /// (PostgreSQL's non-atomic context: a top-level CALL or DO outside a transaction block, or
+    /// a CALL from such a procedure); returns the previous value. Everything else (functions,
+    /// triggers, SQL-language bodies) runs with it off.
+    fn set_nonatomic(&mut self, _on: bool) -> bool {
+        false
+    }
     /// Runs a PL/pgSQL function with its arguments (`sql::pl`, through the session, which
     /// plans its statements).
     fn call_procedural(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 
 import pytest
@@ -905,3 +906,35 @@ def test_restart_keeps_generated_columns(server, tg_dedicated, how):
     assert c.simple("SELECT b FROM gen_plain WHERE a = 7") == [("70",)]
     c.close()
 
+
+
+@TG
+def test_commits_inside_a_procedure_survive_a_crash(server, tg_dedicated):
+    """COMMIT in a procedure is a durable commit: after a kill -9 in the middle of the CALL,
+    what the procedure committed is there and what it wrote after its last COMMIT is not."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    c.simple("CREATE TABLE pc (a int PRIMARY KEY)")
+    c.simple("CREATE PROCEDURE pc_batches() LANGUAGE plpgsql AS $$ BEGIN "
+             "FOR i IN 1..3 LOOP INSERT INTO pc VALUES (i); COMMIT; END LOOP; "
+             "INSERT INTO pc VALUES (99); PERFORM pg_sleep(60); END $$")
+    caller = p.info.connect_raw()
+
+    def call():
+        try:
+            caller.simple("CALL pc_batches()")
+        except Exception:  # the server is killed under it
+            pass
+
+    t = threading.Thread(target=call, daemon=True)
+    t.start()
+    deadline = time.monotonic() + 20
+    while c.simple("SELECT count(*) FROM pc") != [("3",)]:
+        assert time.monotonic() < deadline, "the procedure's commits never became visible"
+        time.sleep(0.05)
+    c.close()
+    kill9(p)
+    t.join(10)
+    p.start()
+    c = p.info.connect_raw()
+    assert c.simple("SELECT a FROM pc ORDER BY a") == [("1",), ("2",), ("3",)]

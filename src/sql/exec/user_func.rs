@@ -21,6 +21,19 @@ pub(super) fn call(call: &UserCall, args: &[Value], cx: &mut EvalCx) -> PgResult
         // PL/pgSQL plans and runs its statements through the session (`sql::pl`).
         UserBody::PlPgSql(f) => return cx.session.call_procedural(f, args),
     };
+    // A SQL-language body runs atomically: a procedure it CALLs may not end transactions.
+    let inherited = cx.session.set_nonatomic(false);
+    let r = run_sql_body(call, body, args, cx);
+    cx.session.set_nonatomic(inherited);
+    r
+}
+
+fn run_sql_body(
+    call: &UserCall,
+    body: &crate::sql::plan::SqlBody,
+    args: &[Value],
+    cx: &mut EvalCx,
+) -> PgResult<Value> {
     let mut inner = EvalCx {
         params: args,
         outer: Vec::new(),

@@ -199,6 +199,11 @@ pub enum StmtKind {
     Perform(Site),
     /// CALL (or DO): a statement whose INOUT arguments are assigned back.
     Call(Site),
+    /// COMMIT or ROLLBACK [AND CHAIN] in a procedure or DO block (`run.rs`).
+    EndTransaction {
+        commit: bool,
+        chain: bool,
+    },
     Dynamic {
         query: Site,
         into: Option<Target>,
@@ -278,6 +283,8 @@ impl StmtKind {
             StmtKind::Sql { .. } => "SQL statement",
             StmtKind::Perform(_) => "PERFORM",
             StmtKind::Call(_) => "CALL",
+            StmtKind::EndTransaction { commit: true, .. } => "COMMIT",
+            StmtKind::EndTransaction { .. } => "ROLLBACK",
             StmtKind::Dynamic { .. } => "EXECUTE",
             StmtKind::GetDiag { .. } => "GET DIAGNOSTICS",
             StmtKind::Open { .. } => "OPEN",
@@ -988,9 +995,14 @@ impl Compiler<'_> {
                 },
             },
             "PLpgSQL_stmt_call" => StmtKind::Call(self.expr(v.get("expr"))?),
-            "PLpgSQL_stmt_commit" | "PLpgSQL_stmt_rollback" => {
-                return Err(unsupported("transaction control"))
-            }
+            "PLpgSQL_stmt_commit" => StmtKind::EndTransaction {
+                commit: true,
+                chain: flag(v, "chain"),
+            },
+            "PLpgSQL_stmt_rollback" => StmtKind::EndTransaction {
+                commit: false,
+                chain: flag(v, "chain"),
+            },
             "PLpgSQL_stmt_open" => {
                 let dynamic = match v.get("dynquery") {
                     Some(q) => Some((self.expr(Some(q))?, self.expr_list(v.get("params"))?)),

@@ -26,6 +26,8 @@ struct Portal {
     snap: Option<crate::txn::Snapshot>,
     rows: Option<Vec<Vec<Value>>>,
     pos: usize,
+    /// A FOR loop over the cursor is running: a transaction end in the procedure keeps it.
+    pinned: bool,
 }
 
 /// The cursors a call opened, by portal name.
@@ -47,6 +49,15 @@ impl Frame<'_> {
     /// Closes the cursors the call opened.
     pub(super) fn end_cursors(&mut self) {
         self.cursors.open.clear();
+    }
+
+    /// At a COMMIT or ROLLBACK in the procedure: closes the call's cursors, as PostgreSQL
+    /// does, except those a FOR loop is reading (already read, so the transaction their
+    /// snapshot belongs to may end).
+    pub(super) fn end_transaction_cursors(&mut self) {
+        self.cursors
+            .open
+            .retain(|_, p| p.pinned && p.rows.is_some());
     }
 
     /// The portal name cursor variable `curvar` holds (None: NULL).
@@ -135,6 +146,7 @@ impl Frame<'_> {
                 snap,
                 rows: None,
                 pos: 0,
+                pinned: false,
             },
         );
         Ok(name)
@@ -291,6 +303,9 @@ impl Frame<'_> {
             return Err(PgError::internal("FOR over a cursor without a record"));
         }
         let name = self.open_cursor(curvar, None, None, args)?;
+        if let Some(p) = self.cursors.open.get_mut(&name) {
+            p.pinned = true;
+        }
         let target = Target::Rec(rec);
         let mut found = false;
         let result = loop {

@@ -38,6 +38,19 @@
 //! 4. A plan is used only with the catalog epoch, the variable types and the search_path it
 //!    was planned for.
 //!
+//! # Transaction control
+//!
+//! A procedure or DO block may COMMIT and ROLLBACK when PostgreSQL's would: called by a
+//! top-level CALL or DO outside a transaction block (and not one of several statements of a
+//! simple Query), or by a CALL of such a procedure, and not from inside an exception block.
+//! The permission travels as a flag of the session (`SessionCtx::set_nonatomic`), set only
+//! while a CALL or DO dispatches and cleared by every body that starts (a frame keeps its
+//! own copy), so a function, trigger or SQL-language body never sees it. Before the
+//! transaction ends, the running FOR loops over queries (kept by the session,
+//! [`Spi::pl_loops`], so that a COMMIT in a nested procedure reaches its callers' loops) read
+//! their remaining rows with their own snapshots, as PostgreSQL turns them into holdable
+//! cursors; the call's other cursors close.
+//!
 //! # Bounds
 //!
 //! A body has at most [`compile::MAX_DATUMS`] variables. A session keeps at most
@@ -64,7 +77,7 @@ use crate::sql::context::SessionCtx;
 use crate::sql::plan::modify::TableCx;
 use crate::sql::types::{Type, Value};
 
-pub use run::Needs;
+pub use run::{ForLoop, Needs};
 
 /// pg_type's OID of `trigger`, the result type of a trigger function.
 const TRIGGER: u32 = 2279;
@@ -90,6 +103,15 @@ pub trait Spi: SessionCtx {
         -> Option<crate::txn::Snapshot>;
     /// The session's cache of compiled functions.
     fn pl_cache(&mut self) -> &mut PlCache;
+    /// COMMIT or ROLLBACK [AND CHAIN] in a procedure: ends the transaction (a commit waits
+    /// for its flush in place) and starts the next, with the same characteristics when
+    /// chained. Refused while a sub-transaction (an exception block) is open.
+    fn end_transaction(&mut self, commit: bool, chain: bool) -> PgResult<()>;
+    /// Whether a sub-transaction is open (an exception block's).
+    fn in_subtransaction(&self) -> bool;
+    /// The FOR loops over queries running in the session's calls, innermost last (`run.rs`
+    /// reads their rows to the end before a transaction ends under them).
+    fn pl_loops(&mut self) -> &mut Vec<run::ForLoop>;
     fn as_ctx(&mut self) -> &mut dyn SessionCtx;
 }
 
@@ -121,8 +143,17 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
             "set-valued function called in context that cannot accept a set",
         ));
     }
+    // PostgreSQL runs a SECURITY DEFINER procedure, or one with SET clauses, atomically.
+    let may_end = def.kind == 'p' && !def.security_definer && def.config.is_empty();
     with_compiled(spi, f, run::State::compile_function, |spi, c| {
-        run::execute(spi, &mut c.state, args, Type(def.returns), &c.context)
+        run::execute(
+            spi,
+            &mut c.state,
+            args,
+            Type(def.returns),
+            &c.context,
+            may_end,
+        )
     })
 }
 
@@ -208,6 +239,7 @@ pub fn run_do(spi: &mut dyn Spi, code: &str) -> PgResult<()> {
         &[],
         Type::VOID,
         "PL/pgSQL function inline_code_block",
+        true,
     )
     .map(|_| ())
 }

@@ -233,6 +233,9 @@ pub(super) struct Frame<'a> {
     pub(super) set: Option<super::sets::SetResult>,
     /// The cursors the call opened, by portal name (closed when the call ends unless returned).
     pub(super) cursors: super::cursor::Cursors,
+    /// COMMIT and ROLLBACK are allowed (a procedure or DO block in a non-atomic context, see
+    /// `SessionCtx::set_nonatomic`); its CALLs pass that on.
+    pub(super) nonatomic: bool,
 }
 
 impl<'a> Frame<'a> {
@@ -250,23 +253,79 @@ impl<'a> Frame<'a> {
             trigger_result: None,
             set: None,
             cursors: Default::default(),
+            nonatomic: false,
         }
     }
 }
 
+/// A FOR loop over a query: reading as it goes, or, after a transaction ended under it, its
+/// remaining rows (within [`exec::WORK_MEM`]).
+pub enum ForLoop {
+    Reading {
+        ex: Box<exec::Executor<Arc<Plan>>>,
+        params: Vec<Value>,
+        snap: crate::txn::Snapshot,
+    },
+    Read(std::collections::VecDeque<Vec<Value>>),
+}
+
+impl ForLoop {
+    fn next(&mut self, spi: &mut dyn Spi) -> PgResult<Option<Vec<Value>>> {
+        match self {
+            ForLoop::Read(rows) => Ok(rows.pop_front()),
+            ForLoop::Reading { ex, params, snap } => {
+                let prev = spi.swap_snapshot(Some(*snap));
+                let row = ex.next_row(&mut EvalCx {
+                    params,
+                    outer: Vec::new(),
+                    session: spi.as_ctx(),
+                });
+                spi.swap_snapshot(prev);
+                row
+            }
+        }
+    }
+
+    /// Reads the rest of the rows now, while the loop's snapshot is still the transaction's.
+    fn read_rest(&mut self, spi: &mut dyn Spi) -> PgResult<()> {
+        if matches!(self, ForLoop::Read(_)) {
+            return Ok(());
+        }
+        let mut rows = std::collections::VecDeque::new();
+        let mut held = exec::Held::default();
+        while let Some(row) = self.next(spi)? {
+            held.add(
+                exec::row_bytes(&row),
+                exec::WORK_MEM,
+                "A PL/pgSQL FOR loop's rows",
+            )?;
+            rows.push_back(row);
+        }
+        *self = ForLoop::Read(rows);
+        Ok(())
+    }
+}
+
 /// Runs a compiled body with `args`; the result is cast to `returns` (void: NULL).
+/// `may_end_transactions`: a procedure or DO block, which may COMMIT and ROLLBACK if its
+/// caller allows it (`SessionCtx::set_nonatomic`).
 pub fn execute(
     spi: &mut dyn Spi,
     state: &mut State,
     args: &[Value],
     returns: Type,
     context: &str,
+    may_end_transactions: bool,
 ) -> PgResult<Value> {
     // The function's statements read with their own snapshots, not the caller's cursor's.
     let outer_snap = spi.swap_snapshot(None);
+    // What the body calls is atomic unless the body passes its own permission on (CALL).
+    let inherited = spi.set_nonatomic(false);
     let mut frame = Frame::new(spi, state, context);
+    frame.nonatomic = may_end_transactions && inherited;
     let result = frame.run(args, returns);
     frame.end_cursors();
+    frame.spi.set_nonatomic(inherited);
     frame.spi.swap_snapshot(outer_snap);
     result
 }
@@ -280,10 +339,12 @@ pub fn execute_set(
     context: &str,
 ) -> PgResult<Vec<Vec<Value>>> {
     let outer_snap = spi.swap_snapshot(None);
+    let inherited = spi.set_nonatomic(false);
     let mut frame = Frame::new(spi, state, context);
     frame.set = Some(super::sets::SetResult::new(cols));
     let result = frame.run(args, Type::VOID);
     frame.end_cursors();
+    frame.spi.set_nonatomic(inherited);
     frame.spi.swap_snapshot(outer_snap);
     result?;
     Ok(frame.set.take().map(|s| s.rows).unwrap_or_default())
@@ -668,7 +729,14 @@ impl Frame<'_> {
                 Ok(Flow::Next)
             }
             StmtKind::Call(stmt) => {
-                self.sql(stmt, None, false)?;
+                let prev = self.spi.set_nonatomic(self.nonatomic);
+                let r = self.sql(stmt, None, false);
+                self.spi.set_nonatomic(prev);
+                r?;
+                Ok(Flow::Next)
+            }
+            StmtKind::EndTransaction { commit, chain } => {
+                self.end_transaction(*commit, *chain)?;
                 Ok(Flow::Next)
             }
             StmtKind::Sql { stmt, into, strict } => {
@@ -839,27 +907,36 @@ impl Frame<'_> {
         }
         self.spi.next_command();
         let snap = self.spi.snapshot()?;
-        let mut ex = exec::open(plan.clone());
+        // The loop's reader is kept by the session while the body runs, so that a COMMIT
+        // in the body (or in a procedure it calls) can read the rest first.
+        let depth = self.spi.pl_loops().len();
+        self.spi.pl_loops().push(ForLoop::Reading {
+            ex: Box::new(exec::open(plan.clone())),
+            params,
+            snap,
+        });
+        let flow = self.for_query_rows(label, target, &plan, body);
+        self.spi.pl_loops().truncate(depth);
+        flow
+    }
+
+    fn for_query_rows(
+        &mut self,
+        label: &Option<String>,
+        target: &Target,
+        plan: &Plan,
+        body: &[Stmt],
+    ) -> PgResult<Flow> {
         let mut found = false;
         let mut count = 0u64;
         let flow = loop {
-            let prev = self.spi.swap_snapshot(Some(snap));
-            let row = {
-                let mut cx = EvalCx {
-                    params: &params,
-                    outer: Vec::new(),
-                    session: self.spi.as_ctx(),
-                };
-                ex.next_row(&mut cx)
-            };
-            self.spi.swap_snapshot(prev);
-            let Some(row) = row? else {
+            let Some(row) = self.loop_row()? else {
                 break Flow::Next;
             };
             self.spi.check_interrupts()?;
             found = true;
             count += 1;
-            self.assign_row(target, &plan, row)?;
+            self.assign_row(target, plan, row)?;
             let flow = self.stmts(body)?;
             if let Some(f) = self.after_iteration(label, flow) {
                 break f;
@@ -868,6 +945,40 @@ impl Frame<'_> {
         self.row_count = count;
         self.set_found(found);
         Ok(flow)
+    }
+
+    /// The next row of the innermost FOR loop over a query.
+    fn loop_row(&mut self) -> PgResult<Option<Vec<Value>>> {
+        let mut l = self.spi.pl_loops().pop().expect("a FOR loop is running");
+        let row = l.next(self.spi);
+        self.spi.pl_loops().push(l);
+        row
+    }
+
+    /// COMMIT or ROLLBACK [AND CHAIN] in a procedure: allowed only in a non-atomic call and
+    /// outside exception blocks, as in PostgreSQL. The running FOR loops over queries read
+    /// their remaining rows first, with their own snapshots (which belong to the ending
+    /// transaction), as PostgreSQL makes them holdable; other cursors close.
+    fn end_transaction(&mut self, commit: bool, chain: bool) -> PgResult<()> {
+        if !self.nonatomic {
+            return Err(PgError::new(
+                code::INVALID_TRANSACTION_TERMINATION,
+                "invalid transaction termination",
+            ));
+        }
+        if self.spi.in_subtransaction() {
+            let what = if commit { "commit" } else { "roll back" };
+            return Err(PgError::new(
+                code::INVALID_TRANSACTION_TERMINATION,
+                format!("cannot {what} while a subtransaction is active"),
+            ));
+        }
+        let mut loops = std::mem::take(self.spi.pl_loops());
+        let read = loops.iter_mut().try_for_each(|l| l.read_rest(self.spi));
+        *self.spi.pl_loops() = loops;
+        read?;
+        self.end_transaction_cursors();
+        self.spi.end_transaction(commit, chain)
     }
 
     fn for_each(

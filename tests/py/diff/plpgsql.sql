@@ -177,3 +177,76 @@ SELECT pl_trg();
 DROP PROCEDURE pl_p(int), pl_ins(int);
 DROP FUNCTION pl_f(int), pl_trg();
 DROP TABLE pl_c;
+
+-- name: plpgsql_transaction_control
+-- COMMIT and ROLLBACK in procedures and DO blocks (PostgreSQL's non-atomic CALL and DO): each
+-- ends the transaction and the next starts at once; nested CALLs pass the permission on.
+DROP TABLE IF EXISTS pltc_t;
+DROP PROCEDURE IF EXISTS pltc_p(), pltc_outer();
+CREATE TABLE pltc_t (a int);
+CREATE PROCEDURE pltc_p() LANGUAGE plpgsql AS $$ BEGIN FOR i IN 0..9 LOOP INSERT INTO pltc_t VALUES (i); IF i % 2 = 0 THEN COMMIT; ELSE ROLLBACK; END IF; END LOOP; END $$;
+CALL pltc_p();
+SELECT a FROM pltc_t ORDER BY a;
+DO $$ BEGIN INSERT INTO pltc_t VALUES (100); COMMIT; INSERT INTO pltc_t VALUES (101); ROLLBACK; INSERT INTO pltc_t VALUES (102); END $$;
+SELECT a FROM pltc_t WHERE a >= 100 ORDER BY a;
+CREATE PROCEDURE pltc_outer() LANGUAGE plpgsql AS $$ BEGIN DELETE FROM pltc_t; CALL pltc_p(); ROLLBACK; END $$;
+CALL pltc_outer();
+SELECT count(*), sum(a) FROM pltc_t;
+DROP PROCEDURE pltc_p(), pltc_outer();
+DROP TABLE pltc_t;
+
+-- name: plpgsql_transaction_control_loops_and_cursors
+-- @errors
+-- A FOR loop over a query goes on across COMMIT and ROLLBACK with the rows of its first
+-- snapshot; an explicit cursor closes at COMMIT; INOUT parameters come back.
+DROP TABLE IF EXISTS pltc_src, pltc_log;
+DROP PROCEDURE IF EXISTS pltc_batches(), pltc_inout(int);
+CREATE TABLE pltc_src (a int);
+CREATE TABLE pltc_log (a int);
+INSERT INTO pltc_src SELECT g FROM generate_series(1, 20) g;
+CREATE PROCEDURE pltc_batches() LANGUAGE plpgsql AS $$ DECLARE r record; BEGIN FOR r IN SELECT a FROM pltc_src ORDER BY a LOOP INSERT INTO pltc_log VALUES (r.a * 10); IF r.a = 3 THEN DELETE FROM pltc_src; END IF; IF r.a % 5 = 0 THEN COMMIT; END IF; IF r.a = 17 THEN ROLLBACK; END IF; END LOOP; END $$;
+CALL pltc_batches();
+SELECT count(*), sum(a) FROM pltc_log;
+SELECT count(*) FROM pltc_src;
+CREATE PROCEDURE pltc_inout(INOUT x int) LANGUAGE plpgsql AS $$ BEGIN x := x + 1; COMMIT; x := x * 10; END $$;
+CALL pltc_inout(1);
+INSERT INTO pltc_src VALUES (1), (2);
+DO $$ DECLARE c CURSOR FOR SELECT a FROM pltc_src ORDER BY a; v int; BEGIN OPEN c; FETCH c INTO v; COMMIT; FETCH c INTO v; RAISE NOTICE 'v=%', v; END $$;
+DO $$ DECLARE c CURSOR FOR SELECT a FROM pltc_src ORDER BY a; BEGIN FOR r IN c LOOP RAISE NOTICE 'r=%', r.a; COMMIT; END LOOP; END $$;
+DROP PROCEDURE pltc_batches(), pltc_inout(int);
+DROP TABLE pltc_src, pltc_log;
+
+-- name: plpgsql_transaction_control_errors
+-- @errors
+-- Where PostgreSQL refuses to end a transaction: inside BEGIN ... COMMIT, in a function, in a
+-- block with an exception handler, in a SECURITY DEFINER procedure or one with SET, in one
+-- of several statements of a Query; a deferred constraint that fails at the COMMIT.
+DROP TABLE IF EXISTS pltc_e, pltc_pk, pltc_fk;
+DROP PROCEDURE IF EXISTS pltc_c(), pltc_sub(), pltc_subr(), pltc_def(), pltc_set(), pltc_fkp();
+DROP FUNCTION IF EXISTS pltc_f();
+CREATE TABLE pltc_e (a int);
+CREATE PROCEDURE pltc_c() LANGUAGE plpgsql AS $$ BEGIN INSERT INTO pltc_e VALUES (1); COMMIT; END $$;
+BEGIN;
+CALL pltc_c();
+ROLLBACK;
+CREATE FUNCTION pltc_f() RETURNS int LANGUAGE plpgsql AS $$ BEGIN COMMIT; RETURN 1; END $$;
+SELECT pltc_f();
+CREATE PROCEDURE pltc_sub() LANGUAGE plpgsql AS $$ BEGIN INSERT INTO pltc_e VALUES (2); BEGIN COMMIT; EXCEPTION WHEN division_by_zero THEN NULL; END; END $$;
+CALL pltc_sub();
+CREATE PROCEDURE pltc_subr() LANGUAGE plpgsql AS $$ BEGIN BEGIN ROLLBACK; EXCEPTION WHEN others THEN RAISE NOTICE 'caught: %', sqlerrm; END; END $$;
+CALL pltc_subr();
+CREATE PROCEDURE pltc_def() LANGUAGE plpgsql SECURITY DEFINER AS $$ BEGIN COMMIT; END $$;
+CALL pltc_def();
+CREATE PROCEDURE pltc_set() LANGUAGE plpgsql SET work_mem = '4MB' AS $$ BEGIN COMMIT; END $$;
+CALL pltc_set();
+SELECT 1; CALL pltc_c();
+DO $$ BEGIN PERFORM pltc_f(); END $$;
+CREATE TABLE pltc_pk (id int PRIMARY KEY);
+CREATE TABLE pltc_fk (id int REFERENCES pltc_pk DEFERRABLE INITIALLY DEFERRED);
+CREATE PROCEDURE pltc_fkp() LANGUAGE plpgsql AS $$ BEGIN INSERT INTO pltc_e VALUES (3); COMMIT; INSERT INTO pltc_fk VALUES (7); COMMIT; RAISE NOTICE 'not reached'; END $$;
+CALL pltc_fkp();
+SELECT a FROM pltc_e ORDER BY a;
+SELECT count(*) FROM pltc_fk;
+DROP PROCEDURE pltc_c(), pltc_sub(), pltc_subr(), pltc_def(), pltc_set(), pltc_fkp();
+DROP FUNCTION pltc_f();
+DROP TABLE pltc_e, pltc_fk, pltc_pk;
