@@ -83,6 +83,16 @@ pub struct PgErrorData {
     /// The schema, table, column, data type and constraint an error is about (fields s, t, c,
     /// d, n), boxed: most errors have none, and errors travel in every `PgResult`.
     pub objects: Option<Box<ErrorObjects>>,
+    /// The statement a PL/pgSQL body ran when the error's position refers to it rather than
+    /// to the client's statement (fields p and q: psql's `QUERY:` line and its caret).
+    pub internal: Option<Box<InternalQuery>>,
+}
+
+/// An internal query and the 1-based character position in it (see [`PgErrorData::internal`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InternalQuery {
+    pub position: u32,
+    pub query: String,
 }
 
 /// The database objects an error names (PostgreSQL's `errtable`, `errcolumn`, ...).
@@ -129,6 +139,7 @@ impl PgError {
             position: None,
             context: None,
             objects: None,
+            internal: None,
         }))
     }
 

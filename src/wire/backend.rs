@@ -358,6 +358,12 @@ fn write_error(out: &mut BytesMut, e: &PgError, enc: Client) -> Result<(), PgErr
         out.put_u8(b'P');
         put_cstr(out, &p.to_string());
     }
+    if let Some(i) = &e.internal {
+        out.put_u8(b'p');
+        put_cstr(out, &i.position.to_string());
+        out.put_u8(b'q');
+        put_cstr_in(out, &i.query, enc)?;
+    }
     if let Some(w) = &e.context {
         out.put_u8(b'W');
         put_cstr_in(out, w, enc)?;

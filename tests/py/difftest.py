@@ -103,6 +103,7 @@ def _q(b: bytes) -> str:
 class _Ctx:
     pid_labels: dict = field(default_factory=dict)  # pid -> label
     formats: tuple = ()                              # result formats of the current row set
+    error_fields: str = ERROR_FIELDS                 # the Error/Notice fields recorded
 
 
 def format_msg(m: pgwire.Msg, ctx: _Ctx, mask: Optional[Callable[[str], str]] = None) -> str:
@@ -129,7 +130,7 @@ def format_msg(m: pgwire.Msg, ctx: _Ctx, mask: Optional[Callable[[str], str]] = 
             vals.append(s)
         return f"DataRow [{', '.join(vals)}]"
     if t in "EN":
-        parts = [f"{k}={f[k]!r}" if k not in "SVC" else f"{k}={f[k]}" for k in ERROR_FIELDS if k in f]
+        parts = [f"{k}={f[k]!r}" if k not in "SVC" else f"{k}={f[k]}" for k in ctx.error_fields if k in f]
         return f"{m.name} " + " ".join(parts)
     if t == "A":
         pid, chan, payload = f
@@ -587,6 +588,7 @@ class SqlCase:
     expect_errors: bool = False
     modes: tuple = MODES
     mask: tuple = ()
+    context: bool = False                          # compare the W field (CONTEXT lines) too
 
     @property
     def id(self) -> str:
@@ -606,6 +608,7 @@ def parse_sql_file(path: Path) -> list[SqlCase]:
     Format:
         -- name: case_name          starts a case (names unique per file)
         -- @errors                  the case is expected to produce ErrorResponse(s)
+        -- @context                 compare the errors' and notices' CONTEXT (field W) too
         -- @modes simple,extended   protocol modes to run (default: simple,extended,binary)
         -- @raw "..."               send this Python string literal as one message, verbatim
         -- @mask timestamps,pids,version   mask such values in DataRows (text modes only:
@@ -637,6 +640,8 @@ def parse_sql_file(path: Path) -> list[SqlCase]:
             key, arg = d.group(1), d.group(2).strip()
             if key == "errors":
                 cur.expect_errors = True
+            elif key == "context":
+                cur.context = True
             elif key == "modes":
                 modes = tuple(x.strip() for x in arg.split(",") if x.strip())
                 bad = set(modes) - set(MODES)
@@ -674,6 +679,8 @@ def parse_sql_file(path: Path) -> list[SqlCase]:
 def sql_case_scenario(case: SqlCase, mode: str) -> Callable[[Scenario], None]:
     def fn(sc: Scenario) -> None:
         s = sc.session("s1")
+        if case.context:
+            s.ctx.error_fields += "W"
         mask = case.mask or None
         for msg in case.messages:
             if mode == "simple":

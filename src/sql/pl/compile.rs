@@ -40,6 +40,8 @@ pub enum Datum {
         constant: bool,
         not_null: bool,
         default: Option<Site>,
+        /// The line of its declaration (an error in its default names it).
+        line: u32,
     },
     /// A record variable: its fields are those of the last row assigned to it.
     Rec { name: String },
@@ -66,6 +68,9 @@ pub struct Site {
     pub id: usize,
     pub text: String,
     pub scope: Arc<Scope>,
+    /// An assignment's right-hand side: the whole `target := expr` text and the character
+    /// at which `text` starts in it (errors name the assignment, as PostgreSQL's do).
+    pub assignment: Option<(String, usize)>,
 }
 
 /// Names in scope, outermost first: (datum, qualifying labels). Aliases add a name for an
@@ -496,6 +501,7 @@ impl Compiler<'_> {
                 constant: flag(v, "isconst"),
                 not_null: flag(v, "notnull"),
                 default: None,
+                line: int(v, "lineno") as u32,
             });
         }
         if let Some(r) = obj(j, "PLpgSQL_rec") {
@@ -531,6 +537,7 @@ impl Compiler<'_> {
             id,
             text,
             scope: Arc::new(self.scope.clone()),
+            assignment: None,
         }
     }
 
@@ -795,7 +802,10 @@ impl Compiler<'_> {
                 if before != 1 && !(field && before == 3) {
                     return Err(unsupported("assignment to an element"));
                 }
-                let expr = self.site(text[at..].trim().to_string());
+                let rhs = text[at..].trim_start();
+                let mut expr = self.site(rhs.trim_end().to_string());
+                let start = text[..text.len() - rhs.len()].chars().count();
+                expr.assignment = Some((text.clone(), start));
                 if !matches!(
                     self.datums.get(target),
                     Some(Datum::Var { .. } | Datum::RecField { .. })

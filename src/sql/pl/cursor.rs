@@ -101,7 +101,10 @@ impl Frame<'_> {
         }
         let (plan, params) = match (query, dynamic) {
             (Some(q), _) => self.prepare(q, false)?,
-            (None, Some((q, using))) => self.prepare_query(q, Some(using))?,
+            (None, Some((q, using))) => {
+                let (plan, params, _) = self.prepare_query(q, Some(using))?;
+                (plan, params)
+            }
             (None, None) => {
                 let Some(decl) = self.state.body.cursors.get(&curvar).cloned() else {
                     return Err(PgError::internal("OPEN of a cursor without a query"));

@@ -72,10 +72,10 @@ pub(super) struct Record {
 
 /// What EXECUTE's text turned out to be.
 pub(super) enum Dynamic {
-    /// A query or data change, planned, with its USING values.
-    Query(Arc<Plan>, Vec<Value>),
-    /// A utility statement, run without parameters.
-    Utility(Box<N>),
+    /// A query or data change, planned, with its USING values and its text.
+    Query(Arc<Plan>, Vec<Value>, String),
+    /// A utility statement, run without parameters, and its text.
+    Utility(Box<N>, String),
 }
 
 /// How a statement ended.
@@ -517,9 +517,24 @@ impl Frame<'_> {
         self.block_body(b)
     }
 
+    /// Gives the block's variables their defaults; an error names the declaration's line.
     pub(super) fn init_decls(&mut self, b: &Block) -> PgResult<()> {
         for &d in &b.decls {
-            self.init_decl(d)?;
+            if let Err(mut e) = self.init_decl(d) {
+                e.position = None;
+                if !self.placed {
+                    self.placed = true;
+                    let line = match &self.state.body.datums[d] {
+                        Datum::Var { line, .. } if *line > 0 => *line,
+                        _ => b.line,
+                    };
+                    e = e.with_context(format!(
+                        "{} line {line} during statement block local variable initialization",
+                        self.context
+                    ));
+                }
+                return Err(e);
+            }
         }
         Ok(())
     }
@@ -898,7 +913,7 @@ impl Frame<'_> {
         dynamic: Option<&[Site]>,
         body: &[Stmt],
     ) -> PgResult<Flow> {
-        let (plan, params) = self.prepare_query(query, dynamic)?;
+        let (plan, params, text) = self.prepare_query(query, dynamic)?;
         if !crate::sql::plan::returns_rows(&plan) {
             return Err(PgError::new(
                 code::SYNTAX_ERROR,
@@ -915,7 +930,7 @@ impl Frame<'_> {
             params,
             snap,
         });
-        let flow = self.for_query_rows(label, target, &plan, body);
+        let flow = self.for_query_rows(label, target, &plan, &text, body);
         self.spi.pl_loops().truncate(depth);
         flow
     }
@@ -925,12 +940,14 @@ impl Frame<'_> {
         label: &Option<String>,
         target: &Target,
         plan: &Plan,
+        text: &str,
         body: &[Stmt],
     ) -> PgResult<Flow> {
         let mut found = false;
         let mut count = 0u64;
         let flow = loop {
-            let Some(row) = self.loop_row()? else {
+            let row = (self.loop_row()).map_err(|e| query_error(e, "SQL statement", text, 0))?;
+            let Some(row) = row else {
                 break Flow::Next;
             };
             self.spi.check_interrupts()?;
@@ -1091,7 +1108,9 @@ impl Frame<'_> {
         if let Some(c) = &self.state.plans[site.id] {
             if c.epoch == epoch && c.types == types && c.path == path {
                 let (plan, needs) = (c.plan.clone(), c.needs.clone());
-                self.spi.acquire(&needs)?;
+                self.spi
+                    .acquire(&needs)
+                    .map_err(|e| in_query(e, site, expr))?;
                 return Ok((plan, values));
             }
         }
@@ -1100,7 +1119,7 @@ impl Frame<'_> {
         } else {
             site.text.clone()
         };
-        let tree = crate::sql::parser::parse_tree(&text)?;
+        let tree = crate::sql::parser::parse_tree(&text).map_err(|e| in_query(e, site, expr))?;
         let node = match tree.stmts.as_slice() {
             [one] => one.stmt.as_ref().and_then(|s| s.node.clone()),
             _ => None,
@@ -1115,10 +1134,7 @@ impl Frame<'_> {
         let (fp, _, _) = self.slots(site, true)?;
         let (plan, needs) = self
             .plan_node(&node, &mut types, Some(fp))
-            .map_err(|mut e| {
-                e.position = None;
-                e
-            })?;
+            .map_err(|e| in_query(e, site, expr))?;
         let plan = Arc::new(plan);
         if expr && plan.columns.len() != 1 {
             return Err(PgError::new(
@@ -1126,7 +1142,9 @@ impl Frame<'_> {
                 format!("query \"{}\" returned {} columns", text, plan.columns.len()),
             ));
         }
-        self.spi.acquire(&needs)?;
+        self.spi
+            .acquire(&needs)
+            .map_err(|e| in_query(e, site, expr))?;
         self.state.plans[site.id] = Some(Cached {
             plan: plan.clone(),
             needs,
@@ -1160,7 +1178,7 @@ impl Frame<'_> {
     /// Runs a site's query: its rows and the rows it wrote.
     pub(super) fn run_site(&mut self, site: &Site) -> PgResult<(Vec<Vec<Value>>, u64)> {
         let (plan, params) = self.prepare(site, false)?;
-        self.run_plan(&plan, &params)
+        (self.run_plan(&plan, &params)).map_err(|e| in_query(e, site, false))
     }
 
     /// Evaluates an expression site: its value and type (NULL without a row).
@@ -1176,12 +1194,23 @@ impl Frame<'_> {
         // PostgreSQL's PL/pgSQL evaluates its "simple expressions".
         if let crate::sql::plan::Node::Project { input, exprs } = &plan.node {
             if matches!(input.node, crate::sql::plan::Node::Result) && exprs.len() == 1 {
-                return Ok((exprs[0].eval(&[], &mut cx)?, ty));
+                let v = exprs[0].eval(&[], &mut cx).map_err(|e| {
+                    if shown_in_errors(&exprs[0]) {
+                        in_query(e, site, true)
+                    } else {
+                        e
+                    }
+                })?;
+                return Ok((v, ty));
             }
         }
         let mut ex = exec::open(&*plan);
-        let first = ex.next_row(&mut cx)?;
-        if first.is_some() && ex.next_row(&mut cx)?.is_some() {
+        let first = ex.next_row(&mut cx).map_err(|e| in_query(e, site, true))?;
+        let second = match first {
+            Some(_) => ex.next_row(&mut cx).map_err(|e| in_query(e, site, true))?,
+            None => None,
+        };
+        if first.is_some() && second.is_some() {
             return Err(PgError::new(
                 code::CARDINALITY_VIOLATION,
                 format!("query \"SELECT {}\" returned more than one row", site.text),
@@ -1343,14 +1372,14 @@ impl Frame<'_> {
                     "INTO used with a command that cannot return data",
                 ));
             }
-            let n = crate::sql::parser::parse_tree(&site.text)?
+            let n = crate::sql::parser::parse_tree(&site.text)
+                .map_err(|e| in_query(e, site, false))?
                 .stmts
                 .first()
                 .and_then(|s| s.stmt.as_ref())
                 .and_then(|s| s.node.clone())
                 .ok_or_else(|| PgError::syntax("empty statement"))?;
-            self.utility(&n)?;
-            return Ok(());
+            return self.utility(&n).map_err(|e| in_query(e, site, false));
         }
         let (plan, params) = self.prepare(site, false)?;
         let returns = crate::sql::plan::returns_rows(&plan) && kind != SiteKind::Call;
@@ -1368,7 +1397,7 @@ impl Frame<'_> {
                 "INTO used with a command that cannot return data",
             ));
         }
-        let (rows, n) = self.run_plan(&plan, &params)?;
+        let (rows, n) = (self.run_plan(&plan, &params)).map_err(|e| in_query(e, site, false))?;
         self.row_count = n;
         if kind == SiteKind::Call {
             self.set_found(n > 0);
@@ -1456,13 +1485,14 @@ impl Frame<'_> {
         &mut self,
         query: &Site,
         using: Option<&[Site]>,
-    ) -> PgResult<(Arc<Plan>, Vec<Value>)> {
+    ) -> PgResult<(Arc<Plan>, Vec<Value>, String)> {
         let Some(using) = using else {
-            return self.prepare(query, false);
+            let (plan, params) = self.prepare(query, false)?;
+            return Ok((plan, params, query.text.clone()));
         };
         match self.prepare_dynamic(query, using)? {
-            Dynamic::Query(plan, params) => Ok((plan, params)),
-            Dynamic::Utility(node) => Err(PgError::new(
+            Dynamic::Query(plan, params, text) => Ok((plan, params, text)),
+            Dynamic::Utility(node, _) => Err(PgError::new(
                 "42P11",
                 format!(
                     "cannot open {} query as cursor",
@@ -1490,7 +1520,8 @@ impl Frame<'_> {
             params.push(v);
             types.push(t);
         }
-        let tree = crate::sql::parser::parse_tree(&text)?;
+        let tree = crate::sql::parser::parse_tree(&text)
+            .map_err(|e| query_error(e, "SQL statement", &text, 0))?;
         let node = match tree.stmts.as_slice() {
             [one] => one.stmt.as_ref().and_then(|s| s.node.clone()),
             [] => None,
@@ -1506,11 +1537,13 @@ impl Frame<'_> {
             N::SelectStmt(_) | N::InsertStmt(_) | N::UpdateStmt(_) | N::DeleteStmt(_)
         ) || matches!(&node, N::SelectStmt(s) if crate::sql::ddl::create_as::is_select_into(s))
         {
-            return Ok(Dynamic::Utility(Box::new(node)));
+            return Ok(Dynamic::Utility(Box::new(node), text));
         }
-        let (plan, needs) = self.plan_node(&node, &mut types, None)?;
-        self.spi.acquire(&needs)?;
-        Ok(Dynamic::Query(Arc::new(plan), params))
+        let planned = self
+            .plan_node(&node, &mut types, None)
+            .and_then(|(plan, needs)| self.spi.acquire(&needs).map(|_| plan));
+        let plan = planned.map_err(|e| query_error(e, "SQL statement", &text, 0))?;
+        Ok(Dynamic::Query(Arc::new(plan), params, text))
     }
 
     fn dynamic(
@@ -1520,9 +1553,9 @@ impl Frame<'_> {
         strict: bool,
         using: &[Site],
     ) -> PgResult<()> {
-        let (plan, params) = match self.prepare_dynamic(query, using)? {
-            Dynamic::Query(plan, params) => (plan, params),
-            Dynamic::Utility(node) => {
+        let (plan, params, text) = match self.prepare_dynamic(query, using)? {
+            Dynamic::Query(plan, params, text) => (plan, params, text),
+            Dynamic::Utility(node, text) => {
                 // A utility statement: run as the body would, without parameters.
                 if into.is_some() {
                     return Err(PgError::new(
@@ -1530,10 +1563,12 @@ impl Frame<'_> {
                         "INTO used with a command that cannot return data",
                     ));
                 }
-                return self.utility(&node);
+                return (self.utility(&node))
+                    .map_err(|e| query_error(e, "SQL statement", &text, 0));
             }
         };
-        let (rows, n) = self.run_plan(&plan, &params)?;
+        let (rows, n) = (self.run_plan(&plan, &params))
+            .map_err(|e| query_error(e, "SQL statement", &text, 0))?;
         self.row_count = n;
         if let Some(target) = into {
             if rows.is_empty() && strict {
@@ -1549,6 +1584,53 @@ impl Frame<'_> {
         }
         Ok(())
     }
+}
+
+/// An error raised while a body's SQL was planned or run, placed as PostgreSQL's SPI places
+/// it: with a position, the position moves into the statement (fields p and q: psql prints
+/// the statement as `QUERY:` with a caret); without one, a context line names the statement
+/// (`SQL statement "..."`), the expression (`SQL expression "..."`) or the assignment
+/// (`PL/pgSQL assignment "..."`). An expression was planned as `SELECT <text>`.
+pub(super) fn in_query(e: PgError, site: &Site, expr: bool) -> PgError {
+    const SELECT: i64 = "SELECT ".len() as i64;
+    match (&site.assignment, expr) {
+        (Some((whole, at)), true) => {
+            query_error(e, "PL/pgSQL assignment", whole, *at as i64 - SELECT)
+        }
+        (None, true) => query_error(e, "SQL expression", &site.text, -SELECT),
+        (_, false) => query_error(e, "SQL statement", &site.text, 0),
+    }
+}
+
+/// Whether PostgreSQL names expression `e` in an error raised while evaluating it: when `e`
+/// is not one of its "simple expressions" (a subquery runs through the executor, inside the
+/// statement's error context), or when its planner would have evaluated `e` already (only
+/// constants, operators and built-in functions: no variable, user or session function).
+fn shown_in_errors(e: &crate::sql::plan::Expr) -> bool {
+    use crate::sql::plan::Expr as E;
+    let (mut subquery, mut varies) = (false, false);
+    e.any(&mut |x| {
+        subquery |= matches!(x, E::Subquery(..));
+        varies |= matches!(
+            x,
+            E::Param(_) | E::UserCall(_) | E::Session { .. } | E::Column(_)
+        );
+        false
+    });
+    subquery || !varies
+}
+
+/// [`in_query`] for `query`, whose positions are `shift` characters after the error's.
+pub(super) fn query_error(mut e: PgError, label: &str, query: &str, shift: i64) -> PgError {
+    if let Some(p) = e.position.take() {
+        let position = (i64::from(p) + shift).max(1) as u32;
+        e.internal = Some(Box::new(crate::error::InternalQuery {
+            position,
+            query: query.to_string(),
+        }));
+        return e;
+    }
+    e.with_context(format!("{label} \"{query}\""))
 }
 
 /// PostgreSQL's error for a field of a record that holds no row yet.

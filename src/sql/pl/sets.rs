@@ -204,7 +204,7 @@ impl Frame<'_> {
         dynamic: Option<&[Site]>,
     ) -> PgResult<Flow> {
         let cols = self.set_result("RETURN QUERY")?.cols.clone();
-        let (plan, params) = self.prepare_query(query, dynamic)?;
+        let (plan, params, _) = self.prepare_query(query, dynamic)?;
         if !crate::sql::plan::returns_rows(&plan) {
             return Err(PgError::new(
                 code::SYNTAX_ERROR,

@@ -250,3 +250,39 @@ SELECT count(*) FROM pltc_fk;
 DROP PROCEDURE pltc_c(), pltc_sub(), pltc_subr(), pltc_def(), pltc_set(), pltc_fkp();
 DROP FUNCTION pltc_f();
 DROP TABLE pltc_e, pltc_fk, pltc_pk;
+
+-- name: plpgsql_error_context_lines
+-- @errors
+-- @context
+-- Where an error in a body's SQL is placed, as PostgreSQL's SPI places it: a SQL statement,
+-- an expression or an assignment named in a CONTEXT line; an error with a position moved into
+-- the statement (internal query and position: psql's QUERY line); a variable's default names
+-- its declaration's line. Expressions over variables fail outside the planner, unnamed.
+DROP TABLE IF EXISTS plctx_t;
+DROP FUNCTION IF EXISTS plctx_raise(), plctx_vars(int), plctx_sub(int), plctx_decl(int), plctx_diag();
+CREATE TABLE plctx_t (a int);
+CREATE FUNCTION plctx_raise() RETURNS int LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$;
+DO $$ BEGIN INSERT INTO plctx_t VALUES (plctx_raise()); END $$;
+DO $$ BEGIN INSERT INTO plctx_t VALUES (nosuch); END $$;
+DO $$ BEGIN INSERT INTO plctx_nosuch VALUES (1); END $$;
+DO $$ DECLARE x int; BEGIN x := 1/0; END $$;
+DO $$ DECLARE x int; BEGIN x := nosuch + 1; END $$;
+DO $$ BEGIN IF 1/0 = 1 THEN END IF; END $$;
+DO $$ DECLARE x int; BEGIN SELECT 1/0 INTO x; END $$;
+DO $$ BEGIN PERFORM 1/0; END $$;
+DO $$ BEGIN UPDATE plctx_t SET a = 1/0; INSERT INTO plctx_t VALUES ('x'); END $$;
+DO $$ DECLARE r record; BEGIN FOR r IN SELECT 1/0 LOOP END LOOP; END $$;
+DO $$ DECLARE r record; BEGIN FOR r IN EXECUTE 'SELECT 1/0' LOOP END LOOP; END $$;
+DO $$ BEGIN EXECUTE 'SELECT nosuch'; END $$;
+DO $$ BEGIN CREATE TABLE plctx_t (a int); END $$;
+DO $$ DECLARE x int := 1/0; BEGIN END $$;
+CREATE FUNCTION plctx_vars(a int) RETURNS int LANGUAGE plpgsql AS $$ DECLARE z int; BEGIN z := 10 / a; RETURN z; END $$;
+SELECT plctx_vars(0);
+CREATE FUNCTION plctx_sub(a int) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN (SELECT 10 / a); END $$;
+SELECT plctx_sub(0);
+CREATE FUNCTION plctx_decl(a int) RETURNS int LANGUAGE plpgsql AS $$ DECLARE y int := 1; z int := 10 / a; BEGIN RETURN z; END $$;
+SELECT plctx_decl(0);
+CREATE FUNCTION plctx_diag() RETURNS text LANGUAGE plpgsql AS $$ DECLARE c text; BEGIN PERFORM plctx_raise(); RETURN 'x'; EXCEPTION WHEN others THEN GET STACKED DIAGNOSTICS c = PG_EXCEPTION_CONTEXT; RETURN c; END $$;
+SELECT plctx_diag();
+DROP FUNCTION plctx_raise(), plctx_vars(int), plctx_sub(int), plctx_decl(int), plctx_diag();
+DROP TABLE plctx_t;
