@@ -77,6 +77,10 @@ impl Spi for Core {
         Ok(())
     }
 
+    fn set_transaction(&mut self, opts: &sql::TxOptions) -> PgResult<()> {
+        self.apply_tx_options(opts)
+    }
+
     fn in_subtransaction(&self) -> bool {
         self.txn.as_ref().is_some_and(|t| t.in_savepoint())
     }

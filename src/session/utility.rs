@@ -487,6 +487,8 @@ impl Session {
             Statement::Do(code) => {
                 let nonatomic = self.core.may_end_transactions();
                 let prev = self.core.set_nonatomic(nonatomic);
+                // As PostgreSQL's, a DO block runs as a query: SET TRANSACTION inside is late.
+                self.core.begin_query();
                 let r = sql::pl::run_do(&mut self.core, code);
                 self.core.set_nonatomic(prev);
                 r?

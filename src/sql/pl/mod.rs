@@ -107,6 +107,9 @@ pub trait Spi: SessionCtx {
     /// for its flush in place) and starts the next, with the same characteristics when
     /// chained. Refused while a sub-transaction (an exception block) is open.
     fn end_transaction(&mut self, commit: bool, chain: bool) -> PgResult<()>;
+    /// SET TRANSACTION in a body: the current transaction's characteristics, before its first
+    /// query (25001 after it, as PostgreSQL).
+    fn set_transaction(&mut self, opts: &crate::sql::TxOptions) -> PgResult<()>;
     /// Whether a sub-transaction is open (an exception block's).
     fn in_subtransaction(&self) -> bool;
     /// The FOR loops over queries running in the session's calls, innermost last (`run.rs`

@@ -1467,6 +1467,7 @@ impl Frame<'_> {
             } => {
                 self.spi.set_setting(&name, &v.join(", "), local)?;
             }
+            Statement::SetTransaction(opts) => self.spi.set_transaction(&opts)?,
             Statement::NoOp(_) => {}
             other => {
                 return Err(PgError::feature_not_supported(format!(

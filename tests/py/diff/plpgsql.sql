@@ -286,3 +286,21 @@ CREATE FUNCTION plctx_diag() RETURNS text LANGUAGE plpgsql AS $$ DECLARE c text;
 SELECT plctx_diag();
 DROP FUNCTION plctx_raise(), plctx_vars(int), plctx_sub(int), plctx_decl(int), plctx_diag();
 DROP TABLE plctx_t;
+
+-- name: plpgsql_set_transaction
+-- @errors
+-- SET TRANSACTION in a body: before the transaction's first query (after a COMMIT in a
+-- procedure), AND CHAIN keeps what it set; too late after a query (25001).
+DROP PROCEDURE IF EXISTS plst_p(), plst_late();
+DROP FUNCTION IF EXISTS plst_f();
+CREATE PROCEDURE plst_p() LANGUAGE plpgsql AS $$ BEGIN COMMIT; SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; RAISE NOTICE '%', current_setting('transaction_isolation'); COMMIT AND CHAIN; RAISE NOTICE '%', current_setting('transaction_isolation'); COMMIT; RAISE NOTICE '%', current_setting('transaction_isolation'); ROLLBACK; SET TRANSACTION READ ONLY; RAISE NOTICE 'ro %', current_setting('transaction_read_only'); ROLLBACK AND CHAIN; RAISE NOTICE 'ro %', current_setting('transaction_read_only'); END $$;
+CALL plst_p();
+CREATE PROCEDURE plst_late() LANGUAGE plpgsql AS $$ BEGIN SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; END $$;
+CALL plst_late();
+BEGIN;
+DO $$ BEGIN SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; END $$;
+ROLLBACK;
+CREATE FUNCTION plst_f() RETURNS text LANGUAGE plpgsql AS $$ BEGIN SET TRANSACTION READ ONLY; RETURN current_setting('transaction_read_only'); END $$;
+SELECT plst_f();
+DROP PROCEDURE plst_p(), plst_late();
+DROP FUNCTION plst_f();
