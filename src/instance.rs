@@ -97,9 +97,6 @@ pub struct Instance {
     next_db_oid: AtomicI32,
     pub sessions: scc::HashMap<i32, Arc<SessionShared>>,
     next_pid: AtomicI32,
-    /// Transaction ids handed out by txid_current() (the first normal id is 3, as in
-    /// PostgreSQL); nothing stores them yet, they only have to be unique and increasing.
-    next_xid: std::sync::atomic::AtomicU64,
     connections: AtomicUsize,
     pub notify: Hub,
     /// Commit order, snapshots and waits of transactions over tables.
@@ -137,10 +134,10 @@ impl Drop for ConnectionSlot {
 }
 
 impl Instance {
-    /// A new transaction id.
+    /// A new transaction id, from the counter the transactions' cells take theirs from (so
+    /// txid_current() answers what the rows' xmin shows).
     pub fn assign_xid(&self) -> u64 {
-        self.next_xid
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        self.txns.assign_xid()
     }
 
     pub fn new(config: Config) -> Arc<Instance> {
@@ -178,7 +175,6 @@ impl Instance {
             sessions: scc::HashMap::new(),
             // Session ids look like PostgreSQL pids and never repeat within a server's life.
             next_pid: AtomicI32::new(1000 + (std::process::id() as i32 % 1000) * 100),
-            next_xid: std::sync::atomic::AtomicU64::new(3),
             connections: AtomicUsize::new(0),
             active_sessions: Default::default(),
             shutting_down: AtomicBool::new(false),
@@ -250,9 +246,7 @@ impl Instance {
             instance
                 .next_db_oid
                 .fetch_max(r.next_db_oid, Ordering::SeqCst);
-            instance
-                .next_xid
-                .fetch_max(h.next_xid, std::sync::atomic::Ordering::SeqCst);
+            instance.txns.advance_xid(h.next_xid);
             // The stored password wins over --password (ALTER ROLE changes it for good);
             // --password still sets one where the role has none.
             if let Some(p) = instance.config.password.as_deref() {
@@ -440,7 +434,7 @@ impl Instance {
         crate::durable::Counters {
             databases: self.database_names(),
             next_db_oid: self.next_db_oid.load(Ordering::SeqCst),
-            next_xid: self.next_xid.load(std::sync::atomic::Ordering::SeqCst),
+            next_xid: self.txns.next_xid(),
         }
     }
 

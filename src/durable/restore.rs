@@ -145,7 +145,7 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
     let keep_unlogged = header.kind == Kind::Shutdown;
     // This server's commits come after every commit the image and the log know of.
     txns.advance_csn(header.csn);
-    let base = txns.begin(0);
+    let base = txns.begin_frozen();
     let mut items = Vec::new();
     let mut rels = std::collections::BTreeMap::new();
     let mut unlogged = HashSet::default();

@@ -458,6 +458,12 @@ impl SessionCtx for Core {
                 format!("cannot execute {func}() in a read-only transaction"),
             ));
         }
+        // A transaction that already has its cell (it wrote or locked) answers the cell's id:
+        // the one its rows' xmin shows.
+        if let Some(c) = &txn.cell {
+            txn.xid = Some(c.top());
+            return Ok(c.top());
+        }
         let x = instance.assign_xid();
         txn.xid = Some(x);
         Ok(x)

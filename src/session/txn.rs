@@ -75,6 +75,11 @@ pub(super) struct Txn {
     pub(super) cell: Option<Arc<TxnCell>>,
     /// The command being run (its writes are invisible to itself; the next command's are not).
     pub(super) cid: Cid,
+    /// A write was stamped with `cid`: the next command takes the next id. A command that
+    /// wrote nothing leaves it to the next one, as PostgreSQL's command counter does, so the
+    /// ids cmin and cmax show are PostgreSQL's (visibility is the same either way: no version
+    /// carries an id that was not used).
+    pub(super) cid_used: bool,
     /// The snapshot's commit sequence number: the statement's (READ COMMITTED, cleared at each
     /// command) or the transaction's (REPEATABLE READ).
     pub(super) snapshot: Option<Csn>,
@@ -212,6 +217,7 @@ impl Core {
                 xid: None,
                 cell: None,
                 cid: 0,
+                cid_used: false,
                 snapshot: None,
                 deferred: Default::default(),
                 ddl: false,
@@ -700,6 +706,7 @@ impl Core {
             self.snap_slot.clear();
         }
         txn.cid = 0;
+        txn.cid_used = false;
         if std::mem::take(&mut txn.ddl) {
             self.instance.catalog.bump();
         }
@@ -746,7 +753,9 @@ impl Core {
     /// READ COMMITTED takes a new snapshot.
     pub(super) fn next_command(&mut self) {
         let txn = self.txn_mut();
-        txn.cid += 1;
+        if std::mem::take(&mut txn.cid_used) {
+            txn.cid += 1;
+        }
         if txn.isolation < sql::Isolation::RepeatableRead {
             txn.snapshot = None;
         }
@@ -914,9 +923,10 @@ impl Core {
             ));
         }
         txn.wrote = true;
+        let xid = txn.xid;
         let mut cell = txn
             .cell
-            .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot))
+            .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot, xid))
             .clone();
         if let Some(x) = &txn.ssi {
             if cell.ssi().is_none() {
@@ -929,6 +939,7 @@ impl Core {
                 .get_or_insert_with(|| instance.txns.begin_sub(&cell))
                 .clone();
         }
+        txn.cid_used = true;
         Ok((cell, txn.cid))
     }
 
@@ -1064,9 +1075,10 @@ impl Core {
         if txn.locks.contains(&(rel, mode)) {
             return Ok(false);
         }
+        let xid = txn.xid;
         let me = txn
             .cell
-            .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot))
+            .get_or_insert_with(|| instance.txns.begin_logged(pid, &slot, xid))
             .clone();
         // Listed before it is granted, so that the transaction's end also clears a queued
         // request.

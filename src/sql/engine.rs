@@ -85,7 +85,7 @@ pub use packed::{PackedRow, RowPacker};
 pub use read::{
     fetch, fetch_packed, heap_bytes, index_bytes, index_scan, index_scan_back, is_empty,
     next_version, predicate_index, predicate_relation, predicate_root, predicate_tuple, prefetch,
-    read, read_latest, root_keys, scan, scan_owned, scan_packed, sees, versions,
+    read, read_latest, read_packed, root_keys, scan, scan_owned, scan_packed, sees, versions,
 };
 pub use store::{KeyRef, KeyTree, RowHeap};
 

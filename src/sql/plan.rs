@@ -111,7 +111,7 @@ pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
     AggCall, AggFunc, Column, DomainCoercion, Expr, Feed, Frame, FrameBound, JoinKind, ListFn,
     LockWait, Node, Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind,
-    UserBody, UserCall, WinFunc, WindowCall, WorkTable,
+    SysColumn, SysKind, UserBody, UserCall, WinFunc, WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 
@@ -201,6 +201,13 @@ struct PlanState {
     win: Option<WinCtx>,
     /// Binding the parts of a window call (where another one is an error).
     in_window: bool,
+    /// The statement names a system column (ctid, xmin, ...): its table scans carry their
+    /// rows' slots, which those columns are read from (`scope.rs`). Decided once per
+    /// statement from its parse tree, so that queries without one pay nothing.
+    sys_cols: bool,
+    /// The tables whose scans carry slots for system columns, by OID (`scope.rs` finds the
+    /// heap to read there).
+    sys_rels: Vec<std::sync::Arc<crate::sql::engine::Rel>>,
 }
 
 pub fn loc(l: i32) -> Option<u32> {
@@ -264,6 +271,9 @@ impl<'a> Planner<'a> {
         crate::stack::check()?;
         let saved_ctes = self.ctes.len();
         let top = self.state.query_depth == 0;
+        if top {
+            self.note_system_columns(s);
+        }
         self.state.query_depth += 1;
         let result = self.plan_select_in(s, top);
         self.state.query_depth -= 1;
@@ -279,6 +289,13 @@ impl<'a> Planner<'a> {
         self.state.report_row_types = top;
         let body = self.plan_select_body(s)?;
         Ok(with_modify::run_with(body, modifying))
+    }
+
+    /// Notes whether statement `n` names a system column (`PlanState::sys_cols`).
+    pub(super) fn note_system_columns(&mut self, stmt: &impl prost::Message) {
+        if !self.state.sys_cols {
+            self.state.sys_cols = scope::mentions_system_column(stmt);
+        }
     }
 
     /// The result of folding a constant expression: the value, or None when folding failed and

@@ -12,6 +12,10 @@
 //! a reader that was walking through it still reaches the live version, and it is reused only
 //! once every snapshot older than its release is gone (see `Heap::vacuum`).
 //!
+//! The system columns read a version's header (`Heap::header`): the writer's and deleter's
+//! transaction ids come from their cells; freezing drops the writer's cell but keeps its id in
+//! `cmin` (flag FROZEN), so a frozen row still shows its xmin and the header stays 48 bytes.
+//!
 //! # Invariants
 //!
 //! 1. A chain is what a reader walks from one index entry: a root, then HOT links only. A freed
@@ -22,7 +26,7 @@
 use super::lock::{self, LockMode, Lockers};
 use super::RowId;
 use crate::sync::{Arc, AtomicBool, AtomicU64, Mutex, Ordering};
-use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell};
+use crate::txn::{Cid, Csn, Snapshot, Status, TxnCell, Xid};
 
 /// No next version.
 const NONE: RowId = RowId::MAX;
@@ -39,6 +43,10 @@ const FREE: u8 = 16;
 /// `xmax` holds its row at UPDATE strength (a delete, a key-changing update, FOR UPDATE);
 /// without it, at NO KEY UPDATE strength.
 const KEY_UPDATE: u8 = 32;
+
+/// `xmin` was frozen: `cmin` holds the writer's transaction id (its low 32 bits, what the
+/// system column shows), the command id being of no use once every snapshot sees the version.
+const FROZEN: u8 = 64;
 
 /// `link`'s low bits hold `next`, its top byte the flags. A heap never has 2^56 slots (that
 /// would be far beyond any memory), so a slot number always fits.
@@ -150,6 +158,16 @@ impl<R> Slot<R> {
     fn data(&self) -> &R {
         self.data.as_ref().expect("a tuple slot holds its data")
     }
+}
+
+/// A version's header as the system columns show it: the writer's and the deleter's (or
+/// locker's) transaction ids (0: none), and their command ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub xmin: Xid,
+    pub xmax: Xid,
+    pub cmin: Cid,
+    pub cmax: Cid,
 }
 
 /// What became of a request to change (delete, update or lock) a row version.
@@ -580,6 +598,29 @@ impl<R> Heap<R> {
         }
     }
 
+    /// The header of the version in slot `id` (the system columns xmin, xmax, cmin, cmax),
+    /// None if the slot holds no version. Read as it is now, as PostgreSQL reads a tuple's
+    /// header: `xmax` is whoever last deleted, updated or locked the version (0: nobody, or
+    /// an aborted one since cleared by vacuum).
+    pub fn header(&self, id: RowId) -> Option<Header> {
+        let slot = self.slot(id)?.lock();
+        if !slot.is_tuple() {
+            return None;
+        }
+        let frozen = slot.flags() & FROZEN != 0;
+        let (xmin, cmin) = match &slot.xmin {
+            Some(x) => (x.xid(), slot.cmin),
+            None if frozen => (slot.cmin as u64, 0),
+            None => (crate::txn::FROZEN_XID, 0),
+        };
+        Some(Header {
+            xmin,
+            xmax: slot.xmax.as_ref().map_or(0, |x| x.xid()),
+            cmin,
+            cmax: if slot.xmax.is_some() { slot.cmax } else { cmin },
+        })
+    }
+
     /// The slot of the version that replaced the one in slot `id` (its update link), if any.
     pub fn next_version(&self, id: RowId) -> Option<RowId> {
         let slot = self.slot(id)?.lock();
@@ -906,7 +947,9 @@ impl<R> Heap<R> {
         let mut did = false;
         if let Some(x) = &t.xmin {
             if matches!(x.status(), Status::Committed(c) if c < horizon) {
+                t.cmin = x.xid() as Cid;
                 t.xmin = None;
+                t.set_flags(t.flags() | FROZEN);
                 did = true;
             }
         }

@@ -49,7 +49,7 @@ mod heap;
 mod index;
 mod lock;
 
-pub use heap::{Change, Heap, Probe, VacuumStats};
+pub use heap::{Change, Header, Heap, Probe, VacuumStats};
 pub use index::{Entry, Index, STRIPES};
 pub use lock::LockMode;
 

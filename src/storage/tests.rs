@@ -626,3 +626,30 @@ fn scans_from_beyond_the_entries_find_the_nearest_ones() {
     });
     assert_eq!(last, Some(9));
 }
+
+#[test]
+fn headers_show_writers_lockers_and_keep_the_writer_once_frozen() {
+    let db = Db::new();
+    let t0 = db.m.begin(1);
+    let id = db.heap.insert("v0".into(), &t0, 3);
+    let h = db.heap.header(id).unwrap();
+    assert_eq!((h.xmin, h.xmax, h.cmin, h.cmax), (t0.xid(), 0, 3, 3));
+    db.m.commit(&t0);
+    // A locker shows as xmax while it holds the row.
+    let t1 = db.m.begin(1);
+    let s = db.snap(Some(&t1), 0);
+    assert!(matches!(
+        db.heap.delete(id, Some(&s), &t1, 5, true),
+        Change::Done(_)
+    ));
+    let h = db.heap.header(id).unwrap();
+    assert_eq!((h.xmin, h.xmax, h.cmax), (t0.xid(), t1.xid(), 5));
+    db.m.commit(&t1);
+    // Vacuum freezes the version (its writer's cell is dropped, the locker's cleared): the
+    // writer's id stays.
+    let stats = db.heap.vacuum(db.m.horizon(), db.m.visible(), |_, _| {});
+    assert_eq!(stats.frozen, 1);
+    let h = db.heap.header(id).unwrap();
+    assert_eq!((h.xmin, h.xmax, h.cmin), (t0.xid(), 0, 0));
+    assert!(db.heap.header(id + 1).is_none());
+}

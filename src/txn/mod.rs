@@ -8,7 +8,9 @@
 //! commits by a *commit sequence number* (CSN) instead, and a snapshot is one number:
 //!
 //! * **Cells.** Every transaction (and every subtransaction, one per savepoint level) has a
-//!   [`TxnCell`]: its id, its top-level transaction's id and one atomic `state` word: in
+//!   [`TxnCell`]: its id (from the one counter txid_current() also draws from, so a row's
+//!   xmin is what its writer's txid_current() answered; kept across restarts by the checkpoint
+//!   image and the log), its top-level transaction's id and one atomic `state` word: in
 //!   progress, sub-committed (look at the parent), aborted, or committed with its CSN. Row
 //!   versions point at the cell of the transaction that wrote them, so finding out whether a
 //!   writer committed, and when, is one atomic load, never a lookup in a shared table.
@@ -112,8 +114,16 @@ pub use wait::WaitEnd;
 use crate::error::PgResult;
 use crate::sync::{Arc, AtomicU64, Mutex, Ordering};
 
-/// A transaction id (top-level or sub-transaction). 0 is never used.
+/// A transaction id (top-level or sub-transaction), from one counter that txid_current() and
+/// the rows' `xmin` / `xmax` share. 0, 1 and 2 are never assigned (PostgreSQL's invalid,
+/// bootstrap and frozen ids); [`FROZEN_XID`] marks rows read back at start.
 pub type Xid = u64;
+/// The writer of every row a start read back (the image's base transaction): the per-row ids
+/// of the servers before are not stored, so those rows answer PostgreSQL's FrozenTransactionId
+/// for `xmin`, the same after every restart.
+pub const FROZEN_XID: Xid = 2;
+/// The first id handed out (PostgreSQL's FirstNormalTransactionId).
+pub const FIRST_NORMAL_XID: Xid = 3;
 /// A commit sequence number.
 pub type Csn = u64;
 /// A command id: the statements of one transaction, in order.
@@ -394,7 +404,7 @@ impl TxnManager {
         let visible = Arc::new(AtomicU64::new(1));
         TxnManager {
             ssi: Arc::new(ssi::Ssi::new(visible.clone())),
-            next_xid: AtomicU64::new(1),
+            next_xid: AtomicU64::new(FIRST_NORMAL_XID),
             next_csn: AtomicU64::new(1),
             visible,
             // Slot 0's `0` would read as "CSN 0 done"; CSNs start at 1, so every slot starts
@@ -422,10 +432,16 @@ impl TxnManager {
 
     /// Starts a top-level transaction whose writes are logged, its first position published
     /// in the session's `slot` (a plain [`TxnManager::begin`] without a log).
-    pub fn begin_logged(&self, pid: i32, slot: &Arc<SnapshotSlot>) -> Arc<TxnCell> {
+    /// `xid`: the id txid_current() already gave the transaction, if it did (else a new one).
+    pub fn begin_logged(
+        &self,
+        pid: i32,
+        slot: &Arc<SnapshotSlot>,
+        xid: Option<Xid>,
+    ) -> Arc<TxnCell> {
         match self.wal.get() {
-            Some(w) => self.begin_logged_to(pid, slot, w.buffer().clone()),
-            None => self.make_cell(pid, None, None),
+            Some(w) => self.begin_logged_as(pid, slot, w.buffer().clone(), xid),
+            None => self.make_cell(pid, None, None, xid),
         }
     }
 
@@ -437,12 +453,33 @@ impl TxnManager {
         slot: &Arc<SnapshotSlot>,
         wal: std::sync::Arc<crate::wal::WalBuffer>,
     ) -> Arc<TxnCell> {
+        self.begin_logged_as(pid, slot, wal, None)
+    }
+
+    fn begin_logged_as(
+        &self,
+        pid: i32,
+        slot: &Arc<SnapshotSlot>,
+        wal: std::sync::Arc<crate::wal::WalBuffer>,
+        xid: Option<Xid>,
+    ) -> Arc<TxnCell> {
         let log = std::sync::Arc::new(log::TxnLog {
             wal,
             slot: slot.clone(),
             logged: crate::sync::AtomicBool::new(false),
         });
-        self.make_cell(pid, None, Some(log))
+        self.make_cell(pid, None, Some(log), xid)
+    }
+
+    /// A new transaction id, for a transaction that has no cell yet (txid_current()); its
+    /// cell takes it later ([`TxnManager::begin_logged`]).
+    pub fn assign_xid(&self) -> Xid {
+        self.next_xid.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// The base transaction of a start, whose rows read as frozen ([`FROZEN_XID`]).
+    pub fn begin_frozen(&self) -> Arc<TxnCell> {
+        self.make_cell(0, None, None, Some(FROZEN_XID))
     }
 
     /// The smallest first position of the transactions in progress (`log.rs` invariant 1),
@@ -468,7 +505,7 @@ impl TxnManager {
 
     fn new_cell(&self, pid: i32, parent: Option<Arc<TxnCell>>) -> Arc<TxnCell> {
         let log = parent.as_ref().and_then(|p| p.log.clone());
-        self.make_cell(pid, parent, log)
+        self.make_cell(pid, parent, log, None)
     }
 
     fn make_cell(
@@ -476,8 +513,9 @@ impl TxnManager {
         pid: i32,
         parent: Option<Arc<TxnCell>>,
         log: Option<std::sync::Arc<log::TxnLog>>,
+        xid: Option<Xid>,
     ) -> Arc<TxnCell> {
-        let xid = self.next_xid.fetch_add(1, Ordering::SeqCst);
+        let xid = xid.unwrap_or_else(|| self.assign_xid());
         Arc::new(TxnCell {
             log,
             announced: crate::sync::AtomicBool::new(false),

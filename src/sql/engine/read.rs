@@ -99,6 +99,16 @@ pub fn fetch_packed<T>(
     rel.data.heap.fetch_packed(root, snap, f)
 }
 
+/// The version in slot `slot` if `snap` sees it (a TID scan; no chain is followed).
+pub fn read_packed<T>(
+    rel: &Rel,
+    slot: RowId,
+    snap: &Snapshot,
+    f: impl FnOnce(&super::packed::PackedRow) -> T,
+) -> Option<T> {
+    rel.data.heap.read_packed(slot, snap, f)
+}
+
 /// Hints the CPU to load what fetching the chains rooted at `roots` reads (an index scan's
 /// batch, before it fetches them one by one).
 #[inline]

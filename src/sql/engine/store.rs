@@ -37,6 +37,11 @@ fn with_row<T>(p: &PackedRow, buf: &mut Vec<Value>, f: impl FnOnce(&Row) -> T) -
 }
 
 impl RowHeap {
+    /// The header of the version in slot `id` (the system columns), None if it holds none.
+    pub fn header(&self, id: RowId) -> Option<crate::storage::Header> {
+        self.0.header(id)
+    }
+
     /// The memory the row versions take: slots, headers and packed bodies.
     pub(super) fn bytes(&self) -> u64 {
         self.0.bytes(PackedRow::allocated)
@@ -98,6 +103,17 @@ impl RowHeap {
 
     /// Like [`RowHeap::fetch`], the version handed over still packed (see
     /// `read::fetch_packed`).
+    /// The version in slot `id` if `snap` sees it, no chain followed (a TID scan: a ctid
+    /// names one version).
+    pub(super) fn read_packed<T>(
+        &self,
+        id: RowId,
+        snap: &Snapshot,
+        f: impl FnOnce(&PackedRow) -> T,
+    ) -> Option<T> {
+        self.0.read(id, snap, f)
+    }
+
     pub(super) fn fetch_packed<T>(
         &self,
         root: RowId,

@@ -391,6 +391,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         _ => Value::Null,
                     }));
                 }
+                if r.kind.has_rows() {
+                    out.extend(system_attributes(r.oid));
+                }
             }
             out.extend(composite_rows);
             out
@@ -694,4 +697,39 @@ pub(super) fn has_default(col: &crate::catalog::ColumnDef) -> bool {
                 .default
                 .as_deref()
                 .is_some_and(|d| !crate::sql::ruleutils::is_null_default(d))
+}
+
+/// pg_attribute's rows of a relation's system columns (attnum -1 .. -6, as PostgreSQL lists
+/// them for every relation with rows; clients read `attnum > 0` for the user's columns).
+fn system_attributes(rel: u32) -> impl Iterator<Item = Row> {
+    const COLUMNS: [(&str, Type, char); 6] = [
+        ("ctid", Type::TID, 's'),
+        ("xmin", Type::XID, 'i'),
+        ("cmin", Type::CID, 'i'),
+        ("xmax", Type::XID, 'i'),
+        ("cmax", Type::CID, 'i'),
+        ("tableoid", Type::OID, 'i'),
+    ];
+    COLUMNS
+        .iter()
+        .zip(1i16..)
+        .map(move |(&(name, ty, align), n)| {
+            build(1249, |c| match c {
+                "attrelid" => Value::Oid(rel),
+                "attname" => Value::Text(name.to_string()),
+                "atttypid" => Value::Oid(ty.0),
+                "attstattarget" | "attndims" | "attinhcount" => Value::Int4(0),
+                "attlen" => Value::Int2(ty.typlen()),
+                "attnum" => Value::Int2(-n),
+                "attcacheoff" | "atttypmod" => Value::Int4(-1),
+                "attbyval" => Value::Bool(ty != Type::TID),
+                "attalign" => char_value(align),
+                "attstorage" => char_value('p'),
+                "attcompression" | "attgenerated" | "attidentity" => char_value('\0'),
+                "attnotnull" | "attislocal" => Value::Bool(true),
+                "atthasdef" | "atthasmissing" | "attisdropped" => Value::Bool(false),
+                "attcollation" => Value::Oid(0),
+                _ => Value::Null,
+            })
+        })
 }

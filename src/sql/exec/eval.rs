@@ -395,6 +395,7 @@ impl Expr {
                 check_domain(d, &v, cx)?;
                 v
             }
+            Expr::System(e, s) => system_column(&e.eval(row, cx)?, s),
             Expr::Subscript(arr, idx) => {
                 let a = arr.eval(row, cx)?;
                 let i = idx.eval(row, cx)?;
@@ -597,4 +598,27 @@ fn eval_subquery(
 /// Text form of a value for functions that print arbitrary arguments (concat, format).
 pub fn text_of(v: &Value, ty: Type, fmt: &FormatCtx) -> String {
     io::to_text(v, ty, fmt)
+}
+
+/// A system column of the version in the slot `slot` holds (NULL where there is no row: the
+/// NULL side of an outer join, or a slot no longer holding a version).
+fn system_column(slot: &Value, s: &crate::sql::plan::SysColumn) -> Value {
+    use crate::sql::plan::SysKind;
+    let Value::Int8(id) = slot else {
+        return Value::Null;
+    };
+    let id = *id as u64;
+    if s.kind == SysKind::Ctid {
+        return crate::sql::types::tid::of_slot(id).unwrap_or(Value::Null);
+    }
+    let Some(h) = s.rel.data.heap.header(id) else {
+        return Value::Null;
+    };
+    // PostgreSQL's xid is 32 bits: the low 32 of threadgres's 64-bit ids.
+    Value::Oid(match s.kind {
+        SysKind::Xmin => h.xmin as u32,
+        SysKind::Xmax => h.xmax as u32,
+        SysKind::Cmin => h.cmin,
+        SysKind::Cmax | SysKind::Ctid => h.cmax,
+    })
 }

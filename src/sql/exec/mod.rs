@@ -111,6 +111,7 @@ mod srf;
 mod table;
 #[cfg(test)]
 mod tests;
+mod tid_scan;
 mod trigger;
 mod upsert;
 mod user_func;
@@ -277,6 +278,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::SeqScan { .. } => Box::new(table::SeqScan::default()),
         Node::IndexScan { .. } => Box::new(table::IndexScan::default()),
         Node::IndexRange { .. } => Box::new(index_range::IndexRange::default()),
+        Node::TidScan { .. } => Box::new(tid_scan::TidScan::default()),
         Node::Modify(m) => Box::new(table::ModifyOp::new(build(&m.input, env))),
         Node::ModifyingCtes { ctes, input } => {
             Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))

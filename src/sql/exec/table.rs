@@ -701,8 +701,8 @@ impl ModifyOp {
                     }
                 }
             }
-            Pending::Insert(row) => match engine::insert(&m.rel, &row, &w) {
-                Ok(_) => {
+            Pending::Insert(mut row) => match engine::insert(&m.rel, &row, &w) {
+                Ok(id) => {
                     self.affected += 1;
                     if let Some(t) = &m.triggers {
                         self.firing
@@ -712,6 +712,8 @@ impl ModifyOp {
                         q.inserted(&m.rel, &row)?;
                     }
                     if let Some(ret) = &m.returning {
+                        // The new version's slot, for RETURNING's system columns (`plan_insert`).
+                        row.push(Value::Int8(id as i64));
                         let out = ret
                             .iter()
                             .map(|e| e.eval(&row, cx))
@@ -786,7 +788,7 @@ impl ModifyOp {
                     }
                 };
                 match result {
-                    Ok((Changed::Done(_), new)) => {
+                    Ok((Changed::Done(new_id), new)) => {
                         self.affected += 1;
                         if let Some(t) = &m.triggers {
                             let event = match new {
@@ -807,6 +809,10 @@ impl ModifyOp {
                             let mut r = input.clone();
                             if let Some(new) = new {
                                 r[..width].clone_from_slice(&new);
+                                // The new version's slot, for its system columns.
+                                if let Some(slot) = r.get_mut(width) {
+                                    *slot = Value::Int8(new_id as i64);
+                                }
                             }
                             let out = ret
                                 .iter()

@@ -302,7 +302,13 @@ impl Planner<'_> {
                 defer_exec_checks: self.defer_exec_checks,
                 call_at: None,
                 deferred: None,
-                state: PlanState::default(),
+                // The tables whose system columns the query reads, so that `GROUP BY ctid`
+                // binds to the same key.
+                state: PlanState {
+                    sys_cols: self.state.sys_cols,
+                    sys_rels: self.state.sys_rels.clone(),
+                    ..PlanState::default()
+                },
                 tables: self.tables.clone(),
                 expanding: self.expanding.clone(),
                 func_params: self.func_params.clone(),
@@ -315,8 +321,26 @@ impl Planner<'_> {
         }
         if let N::ColumnRef(cr) = n {
             let fields = names_of(&cr.fields);
-            if let Ok((Expr::Column(ci), ty)) = self.lookup_column(&ctx.input, &fields, cr.location)
-            {
+            let found = self.lookup_column(&ctx.input, &fields, cr.location);
+            // A system column not grouped by: read from the input's row, which the Aggregate
+            // node's output is not.
+            if let Ok((Expr::System(row, _), _)) = &found {
+                if let Expr::Column(ci) = **row {
+                    let rel = ctx
+                        .input
+                        .cols
+                        .get(ci)
+                        .map(|c| c.rel.clone())
+                        .unwrap_or_default();
+                    let name = fields.last().cloned().unwrap_or_default();
+                    return Err(PgError::new(
+                        code::GROUPING_ERROR,
+                        format!("column \"{rel}.{name}\" must appear in the GROUP BY clause or be used in an aggregate function"),
+                    )
+                    .at(loc(cr.location)));
+                }
+            }
+            if let Ok((Expr::Column(ci), ty)) = found {
                 if let Some(e) = ctx.dependent_column(ci) {
                     return Ok(Some((e, ty)));
                 }

@@ -536,9 +536,10 @@ fn origin(p: &Plan, c: usize) -> Option<(&Rel, usize)> {
         return origin(side, c);
     }
     match &p.node {
-        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
-            (c < rel.columns.len()).then_some((&*rel.rel, c))
-        }
+        Node::SeqScan { rel, .. }
+        | Node::IndexScan { rel, .. }
+        | Node::IndexRange { rel, .. }
+        | Node::TidScan { rel, .. } => (c < rel.columns.len()).then_some((&*rel.rel, c)),
         Node::Project { input, exprs } => match exprs.get(c)? {
             Expr::Column(i) => origin(input, *i),
             e => index_path::column_of(e).and_then(|i| origin(input, i)),
@@ -727,6 +728,18 @@ pub fn estimate(p: &Plan) -> Estimate {
                 rows,
                 t.row_width(),
                 t.pages() * SEQ_PAGE_COST + t.rows * CPU_TUPLE_COST,
+            )
+        }
+        // One random page and one tuple per tid, as PostgreSQL's cost_tidscan.
+        Node::TidScan {
+            rel, tids, array, ..
+        } => {
+            let t = Table::new(rel);
+            let n = if *array { 10.0 } else { tids.len() as f64 };
+            Estimate::leaf(
+                clamp_rows(n),
+                t.row_width(),
+                n * (RANDOM_PAGE_COST + CPU_TUPLE_COST),
             )
         }
         Node::IndexScan { rel, index, eq, .. } => {
@@ -1028,9 +1041,10 @@ pub fn estimate_limited_sort(sort_plan: &Plan, limit: &Plan) -> Estimate {
 /// over that table's columns).
 fn scanned_table(p: &Plan) -> Option<&Rel> {
     match &p.node {
-        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
-            Some(&*rel.rel)
-        }
+        Node::SeqScan { rel, .. }
+        | Node::IndexScan { rel, .. }
+        | Node::IndexRange { rel, .. }
+        | Node::TidScan { rel, .. } => Some(&*rel.rel),
         Node::Filter { input, .. } => scanned_table(input),
         _ => None,
     }

@@ -135,7 +135,10 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
         return colname(side, i, cx);
     }
     match &p.node {
-        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
+        Node::SeqScan { rel, .. }
+        | Node::IndexScan { rel, .. }
+        | Node::IndexRange { rel, .. }
+        | Node::TidScan { rel, .. } => {
             let name = rel
                 .columns
                 .get(i)
@@ -331,6 +334,8 @@ fn expr(e: &Expr, cx: &Cx) -> String {
             }
             None => "?".into(),
         },
+        // A comparison with ctid: its constant is a tid, which its value alone does not tell.
+        Expr::Bin(..) if is_ctid_cond(e) => tid_cond(e, cx),
         Expr::Bin(f, a, b) => format!("({} {} {})", expr(a, cx), op_name(f), expr(b, cx)),
         Expr::Un(_, a) => format!("(- {})", expr(a, cx)),
         Expr::And(v) => format!(
@@ -397,6 +402,15 @@ fn expr(e: &Expr, cx: &Cx) -> String {
                 .unwrap_or(0)
         ),
         Expr::UserCall(c) => format!("{}({})", c.name, list(&c.args, cx)),
+        // The row id column prints as `ctid` (qualified where columns are): the other system
+        // columns take its place.
+        Expr::System(row, s) => {
+            let id = expr(row, cx);
+            match id.strip_suffix("ctid") {
+                Some(q) => format!("{q}{}", s.kind.name()),
+                None => s.kind.name().to_string(),
+            }
+        }
         Expr::Func { f, args, .. } => match crate::sql::func::name_of(*f) {
             Some(name) => format!("{name}({})", list(args, cx)),
             None => match range_call_name(*f, args) {
@@ -419,6 +433,73 @@ fn range_call_name(f: crate::sql::func::ScalarFn, args: &[Expr]) -> Option<(Stri
         };
     }
     range::name_of(f).map(|n| (n.to_string(), args))
+}
+
+/// Whether `e` compares ctid with something else (`tid_cond` shows it).
+fn is_ctid_cond(e: &Expr) -> bool {
+    let ctid = |x: &Expr| matches!(x, Expr::System(_, s) if s.kind == super::SysKind::Ctid);
+    matches!(e, Expr::Bin(_, l, r) if ctid(l) != ctid(r))
+}
+
+/// A Tid Scan's condition: its tid constants are shown as tids (`'(0,1)'::tid`), which
+/// their values alone do not tell (a tid is held as an integer).
+fn tid_cond(c: &Expr, cx: &Cx) -> String {
+    // A constant, seen through the cast that made it a tid (or tid[]).
+    fn constant_of(e: &Expr) -> Option<&Value> {
+        match e {
+            Expr::Const(v) => Some(v),
+            Expr::Cast { expr, .. } => constant_of(expr),
+            _ => None,
+        }
+    }
+    let tid_list = |items: &[Expr]| {
+        let texts: Vec<String> = items
+            .iter()
+            .map(|i| match constant_of(i) {
+                Some(Value::Null) => "NULL".to_string(),
+                Some(v) => format!("\"{}\"", io::to_text(v, Type::TID, cx.fmt)),
+                None => "?".to_string(),
+            })
+            .collect();
+        format!("'{{{}}}'::tid[]", texts.join(","))
+    };
+    let tid = |v: &Expr| match (constant_of(v), v) {
+        (Some(a @ Value::Array(_)), _) => format!(
+            "'{}'::tid[]",
+            io::to_text(a, Type::TID_ARRAY, cx.fmt).replace('\'', "''")
+        ),
+        (Some(v), _) => format!("'{}'::tid", io::to_text(v, Type::TID, cx.fmt)),
+        // An array of constants, folded as PostgreSQL folds it.
+        (None, Expr::Array(items, _)) if items.iter().all(|i| constant_of(i).is_some()) => {
+            tid_list(items)
+        }
+        (None, other) => expr(other, cx),
+    };
+    match c {
+        Expr::Bin(f, l, r) if matches!(**l, Expr::System(..)) => {
+            format!("({} {} {})", expr(l, cx), op_name(f), tid(r))
+        }
+        Expr::Bin(f, l, r) => format!("({} {} {})", tid(l), op_name(f), expr(r, cx)),
+        Expr::ArrayCmp {
+            left, right, op, ..
+        } => format!("({} {} ANY ({}))", expr(left, cx), op_name(op), tid(right)),
+        Expr::InList { expr: x, list, .. } if list.iter().all(|i| constant_of(i).is_some()) => {
+            format!("({} = ANY ({}))", expr(x, cx), tid_list(list))
+        }
+        Expr::InList { expr: x, list, .. } => format!(
+            "({} = ANY (ARRAY[{}]))",
+            expr(x, cx),
+            list.iter().map(tid).collect::<Vec<_>>().join(", ")
+        ),
+        Expr::Or(v) => format!(
+            "({})",
+            v.iter()
+                .map(|x| tid_cond(x, cx))
+                .collect::<Vec<_>>()
+                .join(" OR ")
+        ),
+        other => expr(other, cx),
+    }
 }
 
 /// An index condition, the indexed column first (`5 < a` is shown as `(a > 5)`).
@@ -538,6 +619,7 @@ fn relations_here(p: &Plan) -> usize {
         Node::SeqScan { .. }
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
+        | Node::TidScan { .. }
         | Node::Values(_)
         | Node::Feed(_)
         | Node::Function { .. }
@@ -589,9 +671,10 @@ fn aliased(name: String, alias: Option<&str>) -> String {
 /// The alias of the table a data-changing statement's input scans (`UPDATE t AS x`).
 fn target_alias(p: &Plan) -> Option<&str> {
     match &p.node {
-        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
-            rel.alias.as_deref()
-        }
+        Node::SeqScan { rel, .. }
+        | Node::IndexScan { rel, .. }
+        | Node::IndexRange { rel, .. }
+        | Node::TidScan { rel, .. } => rel.alias.as_deref(),
         Node::Filter { input, .. } | Node::Project { input, .. } => target_alias(input),
         Node::Join { left, .. } => target_alias(left),
         _ => None,
@@ -609,6 +692,7 @@ fn node_exprs(p: &Plan) -> Vec<&Expr> {
         Node::HashJoin(j) => v.extend(&j.on),
         Node::IndexScan { eq, .. } => v.extend(eq),
         Node::IndexRange { path, .. } => v.extend(path.conds.iter().chain(&path.later)),
+        Node::TidScan { cond, .. } => v.push(cond),
         Node::Aggregate { group, aggs, .. } => {
             v.extend(group);
             for a in aggs {
@@ -769,6 +853,15 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
             d
         }
+        Node::TidScan { rel, cond, .. } => {
+            let mut d = Disp::new(format!("Tid Scan on {}", scan_label(rel, e.verbose)), p);
+            let bare = Cx {
+                qualify: e.verbose,
+                ..here.clone()
+            };
+            d.props.push(format!("TID Cond: {}", tid_cond(cond, &bare)));
+            d
+        }
         Node::IndexRange { rel, path, .. } => {
             let def = &rel.indexes[path.index];
             let mut d = Disp::new(
@@ -839,6 +932,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 Node::SeqScan { .. }
                     | Node::IndexScan { .. }
                     | Node::IndexRange { .. }
+                    | Node::TidScan { .. }
                     | Node::Values(_)
                     | Node::Function { .. }
                     | Node::Cte(..)

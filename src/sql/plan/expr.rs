@@ -58,6 +58,7 @@ pub(super) fn same_expr(a: &Expr, b: &Expr) -> bool {
         | (Expr::Coalesce(a1), Expr::Coalesce(a2))
         | (Expr::Row(a1), Expr::Row(a2)) => same_exprs(a1, a2),
         (Expr::Not(a1), Expr::Not(a2)) => same_expr(a1, a2),
+        (Expr::System(a1, s1), Expr::System(a2, s2)) => s1.kind == s2.kind && same_expr(a1, a2),
         (Expr::IsNull(a1, n1), Expr::IsNull(a2, n2)) => n1 == n2 && same_expr(a1, a2),
         (Expr::BoolTest(a1, v1, n1), Expr::BoolTest(a2, v2, n2)) => {
             v1 == v2 && n1 == n2 && same_expr(a1, a2)

@@ -546,6 +546,58 @@ fn and_of(mut rest: Vec<Expr>) -> Option<Expr> {
     }
 }
 
+/// The tids a TID scan of a table whose row id is column `rowid` can read for conjunct `e`
+/// (`ctid = x`, `ctid = ANY (array)`, `ctid IN (...)`, with `x` not depending on the row):
+/// the expressions giving them, and whether each gives an array of tids.
+fn tid_condition(e: &Expr, rowid: usize) -> Option<(Vec<Expr>, bool)> {
+    let is_ctid = |x: &Expr| {
+        matches!(x, Expr::System(c, s)
+            if s.kind == super::SysKind::Ctid && matches!(**c, Expr::Column(i) if i == rowid))
+    };
+    let outside = |x: &Expr| {
+        !x.any(&mut |y| matches!(y, Expr::Column(_) | Expr::Subquery(..) | Expr::System(..)))
+    };
+    match e {
+        Expr::Bin(f, l, r) if is_equality(f) => {
+            if is_ctid(l) && outside(r) {
+                Some((vec![(**r).clone()], false))
+            } else if is_ctid(r) && outside(l) {
+                Some((vec![(**l).clone()], false))
+            } else {
+                None
+            }
+        }
+        Expr::ArrayCmp {
+            left,
+            right,
+            op,
+            all: false,
+        } if is_equality(op) && is_ctid(left) && outside(right) => {
+            Some((vec![(**right).clone()], true))
+        }
+        Expr::InList {
+            expr,
+            list,
+            negated: false,
+            ..
+        } if is_ctid(expr) && list.iter().all(outside) => Some((list.clone(), false)),
+        // `ctid = a OR ctid = b ...`: the tids of each (all single tids, or all arrays).
+        Expr::Or(v) => {
+            let mut tids = Vec::new();
+            let mut kind = None;
+            for x in v {
+                let (t, array) = tid_condition(x, rowid)?;
+                if kind.replace(array).is_some_and(|k| k != array) {
+                    return None;
+                }
+                tids.extend(t);
+            }
+            Some((tids, kind?))
+        }
+        _ => None,
+    }
+}
+
 /// Turns `Filter(SeqScan)` into an index scan when conjuncts of the filter constrain an
 /// index's leading columns; the conjuncts the index does not cover stay as a filter. On a
 /// table that ANALYZE measured at [`MIN_ROWS_FOR_COSTS`] rows or more, the cheapest of the
@@ -571,6 +623,36 @@ fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
     let (rel, rowid) = (rel.clone(), *rowid);
     let mut parts = Vec::new();
     conjuncts(pred.clone(), &mut parts);
+    // A condition on ctid names the rows' slots: a Tid Scan reads just those, whatever else
+    // is possible (PostgreSQL's TID path costs a page per tid, below any other).
+    if rowid {
+        let found = parts.iter().enumerate().find_map(|(k, p)| {
+            tid_condition(p, rel.columns.len()).map(|(tids, array)| (k, tids, array))
+        });
+        if let Some((k, tids, array)) = found {
+            let cond = parts.remove(k);
+            let scan = Plan {
+                columns: columns.clone(),
+                node: Node::TidScan {
+                    rel,
+                    rowid,
+                    cond,
+                    tids,
+                    array,
+                },
+            };
+            return match and_of(parts) {
+                None => scan,
+                Some(pred) => Plan {
+                    columns,
+                    node: Node::Filter {
+                        input: Box::new(scan),
+                        pred,
+                    },
+                },
+            };
+        }
+    }
     let measured = m.is_some()
         && crate::sql::engine::statistics(&rel).is_some_and(|s| s.rows >= MIN_ROWS_FOR_COSTS);
     let m = m.unwrap_or_default();

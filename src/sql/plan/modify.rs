@@ -356,6 +356,14 @@ impl Planner<'_> {
             .at(loc(rv.location)));
         }
         let mut columns = table_columns(&rel);
+        // System columns are read through the row's slot: the scan carries it when the
+        // statement names one (outside FOR UPDATE, whose locked tables' scans carry it anyway
+        // and whose other tables' scans must not look locked).
+        let sys = self.state.sys_cols && (rowid || self.state.lock.is_none());
+        if sys {
+            self.note_sys_rel(&rel);
+        }
+        let rowid = rowid || sys;
         if rowid {
             columns.push(Column {
                 name: ROWID.to_string(),
@@ -378,6 +386,14 @@ impl Planner<'_> {
                 rowid,
             },
         }))
+    }
+
+    /// Keeps `rel` for its system columns (`scope.rs` reads its heap through it).
+    pub(super) fn note_sys_rel(&mut self, rel: &Arc<Rel>) {
+        if !self.state.sys_rels.iter().any(|r| Arc::ptr_eq(r, rel)) {
+            self.state.sys_rels.retain(|r| r.oid != rel.oid);
+            self.state.sys_rels.push(rel.clone());
+        }
     }
 
     /// What PostgreSQL's executor start checks of a materialized view it scans: that it is
@@ -543,6 +559,7 @@ impl Planner<'_> {
             };
             let origin = match &e {
                 Expr::Column(i) => scope.cols[*i].origin,
+                Expr::System(_, s) => Some((s.rel.oid, s.kind.attnum())),
                 _ => None,
             };
             let typmod = match &e {
@@ -688,6 +705,7 @@ impl Planner<'_> {
 
     /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
+        self.note_system_columns(s);
         let (rel, _) = self.target_table(s.relation.as_ref())?;
         let tcols = table_columns(&rel);
         let dcols = declared_columns(&rel);
@@ -929,8 +947,24 @@ impl Planner<'_> {
             _ => crate::catalog::triggers::INSERT,
         };
         let triggers = self.statement_triggers(&rel, events, false)?;
+        // RETURNING of a plain INSERT reads system columns through the new row's slot, which
+        // the writer appends to the row after the table's columns.
+        let mut rscope = scope;
+        if self.state.sys_cols && matches!(kind, ModifyKind::Insert) {
+            self.note_sys_rel(&rel);
+            rscope.cols.push(ScopeCol {
+                rel: relname.to_string(),
+                name: ROWID[1..].to_string(),
+                ty: Type::INT8,
+                typmod: -1,
+                origin: None,
+                hidden: true,
+                qualified_only: false,
+                table: None,
+            });
+        }
         let (returning, columns) = self
-            .bind_returning(s.returning_clause.as_ref(), &scope)
+            .bind_returning(s.returning_clause.as_ref(), &rscope)
             .map_err(|e| on_conflict::excluded_in_returning(e, &kind))?;
         if let Some(e) = arbiter_error {
             // PostgreSQL matches the arbiter indexes when it plans: at Bind in the extended
@@ -1004,6 +1038,7 @@ impl Planner<'_> {
 
     /// UPDATE t SET ... [FROM ...] [WHERE ...] [RETURNING ...].
     pub fn plan_update(&mut self, s: &protobuf::UpdateStmt) -> PgResult<Plan> {
+        self.note_system_columns(s);
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.from_clause,
@@ -1058,6 +1093,13 @@ impl Planner<'_> {
                 N::MultiAssignRef(m) => multi_assign_item(m)?,
                 other => other,
             };
+            if crate::sql::ddl::SYSTEM_COLUMNS.contains(&rt.name.as_str()) {
+                return Err(PgError::feature_not_supported(format!(
+                    "cannot assign to system column \"{}\"",
+                    rt.name
+                ))
+                .at(loc(rt.location)));
+            }
             let col = target_column(rel, &rt.name, loc(rt.location))?;
             if let Some(cx) = &self.tables {
                 cx.mark(Some((rel.oid, col as i16 + 1)), ColUse::Update);
@@ -1140,6 +1182,7 @@ impl Planner<'_> {
 
     /// DELETE FROM t [USING ...] [WHERE ...] [RETURNING ...].
     pub fn plan_delete(&mut self, s: &protobuf::DeleteStmt) -> PgResult<Plan> {
+        self.note_system_columns(s);
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
             &s.using_clause,

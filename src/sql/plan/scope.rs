@@ -3,13 +3,19 @@
 //! of a column reference — qualified or not, in this query or an enclosing one (an outer
 //! reference), or a whole row — with PostgreSQL's errors for ambiguous and missing columns,
 //! whose hint names the closest column names (`missing_column`, Levenshtein distance).
+//!
+//! System columns: `tableoid` is a constant per table. ctid, xmin, cmin, xmax and cmax are
+//! read from the version's slot: a statement that names one (`mentions_system_column`, once
+//! per statement) has its table scans carry their rows' slots in a hidden column, and the
+//! reference becomes `Expr::System` over that column (NULL on an outer join's NULL side). A
+//! view, subquery or function in FROM has no such column (42703, as in PostgreSQL).
 
 use pg_query::protobuf;
 
 use super::nodes::Plan;
 use super::{loc, names_of, search_cycle, Planner};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::plan::Expr;
+use crate::sql::plan::{Expr, SysColumn, SysKind};
 use crate::sql::privs;
 use crate::sql::types::Type;
 
@@ -95,7 +101,8 @@ impl GroupedOuter {
 /// The system column `tableoid` of a table or catalog named in FROM (pg_dump reads it from
 /// every catalog): the relation's OID, NULL where an outer join found no row — told by a
 /// column that is never NULL in a stored row (a primary key column, or a catalog's first
-/// column). The other system columns (ctid, xmin, ...) are not provided.
+/// column). The other system columns (ctid, xmin, ...) are read from the row's slot
+/// (`Planner::system_column`).
 fn table_oid_column(
     scope: &Scope,
     outer: &[Scope],
@@ -166,6 +173,25 @@ fn table_oid_column(
         }));
     }
     Ok(None)
+}
+
+/// Whether a scope column is the hidden row id a table scan carries (FOR UPDATE, a DML
+/// target, or system columns; see `modify::ROWID`, which a FROM scope shows with one NUL
+/// stripped).
+fn is_rowid(c: &ScopeCol) -> bool {
+    c.name.starts_with('\0') && c.name.trim_start_matches('\0') == "rowid"
+}
+
+/// Whether a statement may name a system column read from row versions (ctid, xmin, cmin,
+/// xmax, cmax): its table scans then carry their rows' slots (`PlanState::sys_cols`). Looks
+/// for the names in the statement's encoded parse tree, where every identifier is stored as
+/// its bytes: no walk over each kind of node can miss one, and a false hit (a string
+/// constant, a longer name) costs only a hidden column. Once per statement.
+pub(super) fn mentions_system_column(stmt: &impl prost::Message) -> bool {
+    const NAMES: [&[u8; 4]; 5] = [b"ctid", b"xmin", b"cmin", b"xmax", b"cmax"];
+    stmt.encode_to_vec()
+        .windows(4)
+        .any(|w| NAMES.iter().any(|n| w == *n))
 }
 
 /// Where a select-list `tableoid` comes from, as RowDescription reports it: its relation and
@@ -337,6 +363,9 @@ impl Planner<'_> {
         if let Some(e) = table_oid_column(scope, &self.outer, fields, location)? {
             return Ok((e, Type::OID));
         }
+        if let Some(r) = self.system_column(scope, fields, location)? {
+            return Ok(r);
+        }
         if let Some(row) = self.whole_row(scope, fields) {
             return Ok((row.expr(), Type::RECORD));
         }
@@ -361,6 +390,66 @@ impl Planner<'_> {
             .named(name)),
             _ => Err(self.missing_column(scope, fields).at(loc(location))),
         }
+    }
+
+    /// A system column read from row versions (ctid, xmin, cmin, xmax, cmax) of a table named
+    /// in FROM whose scan carries its rows' slots (`PlanState::sys_cols`), in this query or
+    /// an enclosing one. None where the name is no such column here (a view, a subquery: then
+    /// it does not exist, as in PostgreSQL).
+    fn system_column(
+        &self,
+        scope: &Scope,
+        fields: &[String],
+        location: i32,
+    ) -> PgResult<Option<(Expr, Type)>> {
+        let (rel, name) = match fields {
+            [name] => (None, name),
+            [rel, name] | [_, rel, name] => (Some(rel.as_str()), name),
+            _ => return Ok(None),
+        };
+        let Some(kind) = SysKind::of(name) else {
+            return Ok(None);
+        };
+        let scopes = std::iter::once(scope).chain(self.outer.iter().rev());
+        for (depth, sc) in scopes.enumerate() {
+            if sc.grouped.is_some() {
+                continue; // a grouped query's row holds no such column
+            }
+            let mut hits = sc
+                .cols
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| is_rowid(c) && rel.is_none_or(|r| r == c.rel));
+            let Some((i, c)) = hits.next() else {
+                continue;
+            };
+            if hits.next().is_some() {
+                return Err(PgError::new(
+                    code::AMBIGUOUS_COLUMN,
+                    format!("column reference \"{name}\" is ambiguous"),
+                )
+                .at(loc(location)));
+            }
+            let oid = sc
+                .cols
+                .iter()
+                .find(|o| o.rel == c.rel && o.origin.is_some())
+                .and_then(|o| o.origin)
+                .map(|(oid, _)| oid);
+            let Some(table) =
+                oid.and_then(|oid| self.state.sys_rels.iter().find(|r| r.oid == oid).cloned())
+            else {
+                continue;
+            };
+            let col = if depth == 0 {
+                Expr::Column(i)
+            } else {
+                Expr::Outer(depth, i)
+            };
+            let e = Expr::System(Box::new(col), SysColumn { kind, rel: table });
+            return Ok(Some((e, kind.ty())));
+        }
+        Ok(None)
     }
 
     /// PostgreSQL's errorMissingColumn: the error for a column found nowhere, with a hint

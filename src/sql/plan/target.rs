@@ -254,10 +254,15 @@ impl Planner<'_> {
                     .and_then(|d| self.outer.iter().rev().nth(d))
                     .and_then(|sc| sc.cols.get(*ci))
                     .and_then(|c| c.origin),
-                (Expr::Column(p), Some(ctx)) => ctx
-                    .source_column(*p)
-                    .and_then(|ci| ctx.input.cols.get(ci))
-                    .and_then(|c| c.origin),
+                // A system column grouped by is still the table's.
+                (Expr::Column(p), Some(ctx)) => match ctx.group.get(*p) {
+                    Some(Expr::System(_, s)) => Some((s.rel.oid, s.kind.attnum())),
+                    _ => ctx
+                        .source_column(*p)
+                        .and_then(|ci| ctx.input.cols.get(ci))
+                        .and_then(|c| c.origin),
+                },
+                (Expr::System(_, s), _) => Some((s.rel.oid, s.kind.attnum())),
                 _ => super::scope::table_oid_origin(node, &e),
             };
             // A column reference has its column's typmod (char(5) is 9 in RowDescription).

@@ -67,6 +67,8 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
     let c = match (from, to) {
         // The catalogs' vectors are arrays underneath (binary-coercible in PostgreSQL).
         (Type::INT2VECTOR, Type::INT2_ARRAY) | (Type::OIDVECTOR, Type::OID_ARRAY) => Implicit,
+        // A 64-bit transaction id to its low 32 bits (PostgreSQL's xid(xid8)).
+        (Type::XID8, Type::XID) => Explicit,
         // Numbers.
         (Type::INT2, Type::INT4 | Type::INT8 | Type::FLOAT4 | Type::FLOAT8 | Type::NUMERIC) => {
             Implicit

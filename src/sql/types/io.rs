@@ -65,6 +65,10 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::Int8(_) if ty == Type::PG_LSN => {
             super::lsn::format(super::lsn::of(v).unwrap_or(0), out)
         }
+        Value::Int8(_) if ty == Type::TID => super::tid::format(v, out),
+        Value::Int8(i) if ty == Type::XID8 => {
+            let _ = write!(out, "{}", *i as u64);
+        }
         Value::Int8(i) => {
             let _ = write!(out, "{i}");
         }
@@ -440,6 +444,9 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::INTERVAL => Value::Interval(dt::parse_interval(s, ctx.interval_style)?),
         Type::UUID => Value::Uuid(parse_uuid(s)?),
         Type::PG_LSN => super::lsn::value(super::lsn::parse(s)?),
+        Type::TID => super::tid::parse(s)?,
+        Type::XID | Type::CID => super::tid::parse_xid(s),
+        Type::XID8 => super::tid::parse_xid8(s),
         Type::REGTYPE => Value::Oid(parse_regtype(s)?.0),
         Type::REGNAMESPACE => regnamespace_in(s)?,
         Type::REGPROCEDURE => Value::Oid(parse_regprocedure(s)?),

@@ -24,6 +24,7 @@ pub mod network;
 pub mod numeric;
 pub mod ops;
 pub mod range;
+pub mod tid;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -86,6 +87,13 @@ impl Type {
     // Types that only appear as catalog columns (their values are always NULL here).
     pub const INT2VECTOR: Type = Type(22);
     pub const XID: Type = Type(28);
+    /// A row version's place (the ctid system column), held as `Value::Int8` (`tid.rs`).
+    pub const TID: Type = Type(27);
+    /// A command id (cmin, cmax), held as `Value::Oid`; xid is too.
+    pub const CID: Type = Type(29);
+    pub const TID_ARRAY: Type = Type(1010);
+    pub const XID_ARRAY: Type = Type(1011);
+    pub const CID_ARRAY: Type = Type(1012);
     pub const OIDVECTOR: Type = Type(30);
     pub const PG_NODE_TREE: Type = Type(194);
     pub const ACLITEM_ARRAY: Type = Type(1034);
@@ -158,6 +166,9 @@ impl Type {
         (Type::REGTYPE, Type::REGTYPE_ARRAY),
         (Type::UUID, Type::UUID_ARRAY),
         (Type::PG_LSN, Type::PG_LSN_ARRAY),
+        (Type::TID, Type::TID_ARRAY),
+        (Type::XID, Type::XID_ARRAY),
+        (Type::CID, Type::CID_ARRAY),
         (Type::JSON, Type::JSON_ARRAY),
         (Type::JSONB, Type::JSONB_ARRAY),
         (Type::TIMETZ, Type::TIMETZ_ARRAY),
@@ -316,6 +327,8 @@ impl Type {
             Type(4536) => "int8multirange",
             Type::INT2VECTOR => "int2vector",
             Type::XID => "xid",
+            Type::TID => "tid",
+            Type::CID => "cid",
             Type::OIDVECTOR => "oidvector",
             Type::PG_NODE_TREE => "pg_node_tree",
             Type::ACLITEM => "aclitem",
@@ -427,6 +440,9 @@ impl Type {
             "timetz" | "time with time zone" => Type::TIMETZ,
             "inet" => Type::INET,
             "xid8" => Type::XID8,
+            "xid" => Type::XID,
+            "tid" => Type::TID,
+            "cid" => Type::CID,
             "pg_lsn" => Type::PG_LSN,
             "cidr" => Type::CIDR,
             "timestamp" | "timestamp without time zone" => Type::TIMESTAMP,
@@ -462,6 +478,8 @@ impl Type {
             Type::INT2 => 2,
             Type::INT4 | Type::OID | Type::FLOAT4 | Type::DATE | Type::REGCLASS => 4,
             Type::REGTYPE | Type::REGPROC | Type::VOID | Type::XID | Type::REGNAMESPACE => 4,
+            Type::CID => 4,
+            Type::TID => 6,
             Type::REGPROCEDURE | Type::REGROLE => 4,
             // trigger, a pseudo-type whose typlen is 4.
             Type(2279) => 4,

@@ -93,6 +93,68 @@ pub enum Expr {
     /// over a row of one column, the value (`VALUE`), so walks over expressions do not enter
     /// them.
     Domain(Box<Expr>, std::sync::Arc<DomainCoercion>),
+    /// A system column of a table's row version (ctid, xmin, cmin, xmax, cmax): read from
+    /// the version's slot, which the inner expression gives (the scan's hidden row id).
+    System(Box<Expr>, SysColumn),
+}
+
+/// Which system column, and the table whose heap holds the versions.
+#[derive(Debug, Clone)]
+pub struct SysColumn {
+    pub kind: SysKind,
+    pub rel: std::sync::Arc<crate::sql::engine::Rel>,
+}
+
+/// The system columns read from a version (tableoid is a constant per table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SysKind {
+    Ctid,
+    Xmin,
+    Cmin,
+    Xmax,
+    Cmax,
+}
+
+impl SysKind {
+    pub fn of(name: &str) -> Option<SysKind> {
+        Some(match name {
+            "ctid" => SysKind::Ctid,
+            "xmin" => SysKind::Xmin,
+            "cmin" => SysKind::Cmin,
+            "xmax" => SysKind::Xmax,
+            "cmax" => SysKind::Cmax,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SysKind::Ctid => "ctid",
+            SysKind::Xmin => "xmin",
+            SysKind::Cmin => "cmin",
+            SysKind::Xmax => "xmax",
+            SysKind::Cmax => "cmax",
+        }
+    }
+
+    /// PostgreSQL's attribute number of the column (pg_attribute.attnum, RowDescription).
+    pub fn attnum(self) -> i16 {
+        match self {
+            SysKind::Ctid => -1,
+            SysKind::Xmin => -2,
+            SysKind::Cmin => -3,
+            SysKind::Xmax => -4,
+            SysKind::Cmax => -5,
+        }
+    }
+
+    pub fn ty(self) -> Type {
+        match self {
+            SysKind::Ctid => Type::TID,
+            SysKind::Xmin | SysKind::Xmax => Type::XID,
+            SysKind::Cmin | SysKind::Cmax => Type::CID,
+        }
+    }
 }
 
 /// The constraints of a domain, bound for one conversion to it (`plan/domain.rs`).
@@ -171,6 +233,7 @@ impl Expr {
             }
             Expr::Un(_, a)
             | Expr::Domain(a, _)
+            | Expr::System(a, _)
             | Expr::Not(a)
             | Expr::IsNull(a, _)
             | Expr::BoolTest(a, ..)
@@ -224,6 +287,7 @@ impl Expr {
             Expr::ArrayCmp { left, right, .. } => left.any(f) || right.any(f),
             Expr::Un(_, a)
             | Expr::Domain(a, _)
+            | Expr::System(a, _)
             | Expr::Not(a)
             | Expr::IsNull(a, _)
             | Expr::BoolTest(a, ..)

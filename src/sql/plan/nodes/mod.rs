@@ -10,7 +10,9 @@ use super::{aggregates, explain, index_path, join, lock_rows, modify};
 use crate::sql::types::{Type, Value};
 
 mod expr;
-pub use expr::{DomainCoercion, Expr, SqlBody, SubqueryKind, UserBody, UserCall};
+pub use expr::{
+    DomainCoercion, Expr, SqlBody, SubqueryKind, SysColumn, SysKind, UserBody, UserCall,
+};
 
 /// One output column of a plan.
 #[derive(Debug, Clone)]
@@ -370,6 +372,17 @@ pub enum Node {
         rel: ScanRel,
         rowid: bool,
         path: Box<index_path::IndexPath>,
+    },
+    /// The versions in the slots a condition on `ctid` names (PostgreSQL's Tid Scan): `cond`
+    /// is that condition over the scan's row, as written (EXPLAIN's TID Cond); `tids` give
+    /// the tids wanted, each one tid or (with `array`) an array of them, evaluated once at
+    /// the first pull. A ctid names one version: no chain is followed.
+    TidScan {
+        rel: ScanRel,
+        rowid: bool,
+        cond: Expr,
+        tids: Vec<Expr>,
+        array: bool,
     },
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),

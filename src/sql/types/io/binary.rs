@@ -43,6 +43,11 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
         (Value::Int4(i), _) => out.put_i32(*i),
         (Value::Int8(i), Type::INT4) => out.put_i32(*i as i32),
         (v @ Value::Int8(_), Type::PG_LSN) => out.put_u64(super::super::lsn::of(v).unwrap_or(0)),
+        (v @ Value::Int8(_), Type::TID) => {
+            let (block, offset) = super::super::tid::of(v).unwrap_or((0, 0));
+            out.put_u32(block);
+            out.put_u16(offset);
+        }
         (Value::Int8(i), _) => out.put_i64(*i),
         (Value::Float4(f), Type::FLOAT8) => out.put_f64(*f as f64),
         (Value::Float4(f), _) => out.put_f32(*f),
@@ -310,6 +315,12 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         Type::INT4 => Value::Int4(r.i32()?),
         Type::INT8 => Value::Int8(r.i64()?),
         Type::PG_LSN => super::super::lsn::value(r.i64()? as u64),
+        Type::TID => {
+            let block = r.u32()?;
+            let offset = r.i16()? as u16;
+            super::super::tid::value(block, offset)
+        }
+        Type::XID | Type::CID => Value::Oid(r.u32()?),
         Type::OID
         | Type::REGTYPE
         | Type::REGCLASS

@@ -181,6 +181,25 @@ pub(super) fn cmp_op<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgRes
     Ok(cmp_result::<OP>(compare_values(a, b)))
 }
 
+/// xid = int4 and xid <> int4 (PostgreSQL's xideqint4): the integer read as 32 unsigned bits.
+pub(super) fn xid_int4_cmp<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let x = |v: &Value| match v {
+        Value::Oid(o) => Ok(*o),
+        Value::Int4(i) => Ok(*i as u32),
+        other => Err(mismatch(other)),
+    };
+    Ok(cmp_result::<OP>(x(a)?.cmp(&x(b)?)))
+}
+
+/// xid8 comparisons: the ids are unsigned (held in an Int8's bits).
+pub(super) fn xid8_cmp<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let x = |v: &Value| match v {
+        Value::Int8(i) => Ok(*i as u64),
+        other => Err(mismatch(other)),
+    };
+    Ok(cmp_result::<OP>(x(a)?.cmp(&x(b)?)))
+}
+
 /// char(n) comparison: trailing spaces are insignificant.
 pub(super) fn bpchar_cmp<const OP: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
     let x = text_of(a)?.trim_end_matches(' ');

@@ -21,7 +21,7 @@ use super::json::{
     json_get, json_get_path, jsonb_concat, jsonb_contains_op, jsonb_delete, jsonb_exists,
 };
 use super::lsn::{lsn_minus_lsn, lsn_shift};
-use super::order::{bpchar_cmp, cmp_op, regtype_cmp, tstz_cross_cmp};
+use super::order::{bpchar_cmp, cmp_op, regtype_cmp, tstz_cross_cmp, xid8_cmp, xid_int4_cmp};
 use super::text::{bpchar_like_op, bytea_concat, like_op, regex_op, starts_with_op, text_concat};
 use super::{
     BinFn, BinOp, UnOp, ADD, AND, DIV, EQ, GE, GT, LE, LT, MOD, MUL, NE, OR, SHL, SHR, SUB, XOR,
@@ -235,6 +235,8 @@ macro_rules! cmp_table {
             b!(REGTYPE, REGTYPE, BOOL, regtype_cmp::<{ $op }>),
             b!(UUID, UUID, BOOL, cmp_op::<{ $op }>),
             b!(PG_LSN, PG_LSN, BOOL, cmp_op::<{ $op }>),
+            b!(TID, TID, BOOL, cmp_op::<{ $op }>),
+            b!(XID8, XID8, BOOL, xid8_cmp::<{ $op }>),
             b!(JSONB, JSONB, BOOL, cmp_op::<{ $op }>),
             b!(ANYARRAY, ANYARRAY, BOOL, cmp_op::<{ $op }>),
             b!(RECORD, RECORD, BOOL, cmp_op::<{ $op }>),
@@ -243,8 +245,23 @@ macro_rules! cmp_table {
     };
 }
 
-cmp_table!(CMP_EQ, EQ, [b!(XID, XID, BOOL, cmp_op::<{ EQ }>)]);
-cmp_table!(CMP_NE, NE, [b!(XID, XID, BOOL, cmp_op::<{ NE }>)]);
+cmp_table!(
+    CMP_EQ,
+    EQ,
+    [
+        b!(XID, XID, BOOL, cmp_op::<{ EQ }>),
+        b!(XID, INT4, BOOL, xid_int4_cmp::<{ EQ }>),
+        b!(CID, CID, BOOL, cmp_op::<{ EQ }>)
+    ]
+);
+cmp_table!(
+    CMP_NE,
+    NE,
+    [
+        b!(XID, XID, BOOL, cmp_op::<{ NE }>),
+        b!(XID, INT4, BOOL, xid_int4_cmp::<{ NE }>)
+    ]
+);
 cmp_table!(CMP_LT, LT);
 cmp_table!(CMP_LE, LE);
 cmp_table!(CMP_GT, GT);
