@@ -127,6 +127,7 @@ pub(super) fn reads_as_fetched(plan: &Plan) -> bool {
         | Node::SeqScan { .. }
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
+        | Node::BitmapHeapScan { .. }
         | Node::Values(_)
         | Node::Function { .. }
         | Node::Virtual(_) => true,

@@ -294,7 +294,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relacl" => acl_value(r.acl.as_ref()),
                         "relam" => Value::Oid(match r.kind {
                             RelKind::Table | RelKind::MatView => 2,
-                            RelKind::Index => 403,
+                            // pg_am: hash 405, gin 2742, btree 403.
+                            RelKind::Index => match r.indexes.first() {
+                                Some(d) if d.hash => 405,
+                                Some(d) if d.gin.is_some() => 2742,
+                                _ => 403,
+                            },
                             _ => 0,
                         }),
                         "relpages" | "relallvisible" => Value::Int4(0),

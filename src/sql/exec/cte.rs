@@ -115,6 +115,8 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         | Node::SeqScan { .. }
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
+        | Node::BitmapHeapScan { .. }
+        | Node::BitmapIndexScan { .. }
         | Node::Values(_)
         | Node::Feed(_)
         | Node::Function { .. }

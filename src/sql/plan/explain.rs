@@ -135,7 +135,10 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
         return colname(side, i, cx);
     }
     match &p.node {
-        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
+        Node::SeqScan { rel, .. }
+        | Node::IndexScan { rel, .. }
+        | Node::IndexRange { rel, .. }
+        | Node::BitmapHeapScan { rel, .. } => {
             let name = rel
                 .columns
                 .get(i)
@@ -254,6 +257,21 @@ fn constant(v: &Value, fmt: &FormatCtx) -> String {
     }
 }
 
+/// An operand of binary operator `f` (its `left` one or its right one): a text constant
+/// where the operator takes jsonb there is jsonb (stored as text, it would print as text).
+fn operand(e: &Expr, f: &ops::BinFn, left: bool, cx: &Cx) -> String {
+    if let Expr::Const(Value::Text(t)) = e {
+        let jsonb = ops::binary_operators(op_name(f)).iter().any(|op| {
+            std::ptr::eq(op.f as *const (), *f as *const ())
+                && (if left { op.left } else { op.right }) == Type::JSONB
+        });
+        if jsonb {
+            return format!("'{}'::jsonb", t.replace('\'', "''"));
+        }
+    }
+    expr(e, cx)
+}
+
 /// The name of binary operator `f`.
 fn op_name(f: &ops::BinFn) -> &'static str {
     if std::ptr::eq(*f as *const (), super::ops_eq_any as *const ()) {
@@ -331,7 +349,12 @@ fn expr(e: &Expr, cx: &Cx) -> String {
             }
             None => "?".into(),
         },
-        Expr::Bin(f, a, b) => format!("({} {} {})", expr(a, cx), op_name(f), expr(b, cx)),
+        Expr::Bin(f, a, b) => format!(
+            "({} {} {})",
+            operand(a, f, true, cx),
+            op_name(f),
+            operand(b, f, false, cx)
+        ),
         Expr::Un(_, a) => format!("(- {})", expr(a, cx)),
         Expr::And(v) => format!(
             "({})",
@@ -538,6 +561,7 @@ fn relations_here(p: &Plan) -> usize {
         Node::SeqScan { .. }
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
+        | Node::BitmapHeapScan { .. }
         | Node::Values(_)
         | Node::Feed(_)
         | Node::Function { .. }
@@ -589,9 +613,10 @@ fn aliased(name: String, alias: Option<&str>) -> String {
 /// The alias of the table a data-changing statement's input scans (`UPDATE t AS x`).
 fn target_alias(p: &Plan) -> Option<&str> {
     match &p.node {
-        Node::SeqScan { rel, .. } | Node::IndexScan { rel, .. } | Node::IndexRange { rel, .. } => {
-            rel.alias.as_deref()
-        }
+        Node::SeqScan { rel, .. }
+        | Node::IndexScan { rel, .. }
+        | Node::IndexRange { rel, .. }
+        | Node::BitmapHeapScan { rel, .. } => rel.alias.as_deref(),
         Node::Filter { input, .. } | Node::Project { input, .. } => target_alias(input),
         Node::Join { left, .. } => target_alias(left),
         _ => None,
@@ -609,6 +634,7 @@ fn node_exprs(p: &Plan) -> Vec<&Expr> {
         Node::HashJoin(j) => v.extend(&j.on),
         Node::IndexScan { eq, .. } => v.extend(eq),
         Node::IndexRange { path, .. } => v.extend(path.conds.iter().chain(&path.later)),
+        Node::BitmapHeapScan { recheck, .. } => v.extend(recheck),
         Node::Aggregate { group, aggs, .. } => {
             v.extend(group);
             for a in aggs {
@@ -635,6 +661,7 @@ fn node_inputs(p: &Plan) -> Vec<&Plan> {
         Node::SetOp { left, right, .. } => vec![left, right],
         Node::RecursiveUnion { init, step, .. } => vec![init, step],
         Node::Modify(m) => vec![&m.input],
+        Node::BitmapHeapScan { bitmap, .. } => vec![bitmap],
         Node::ModifyingCtes { ctes, input } => {
             let mut v: Vec<&Plan> = vec![input];
             v.extend(ctes.iter().map(|c| &**c));
@@ -797,6 +824,41 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
             d
         }
+        Node::BitmapHeapScan {
+            rel,
+            bitmap,
+            recheck,
+            ..
+        } => {
+            let mut d = Disp::new(
+                format!("Bitmap Heap Scan on {}", scan_label(rel, e.verbose)),
+                p,
+            );
+            let bare = Cx {
+                qualify: e.verbose,
+                ..here.clone()
+            };
+            let conds: Vec<String> = recheck.iter().map(|c| expr(c, &bare)).collect();
+            d.props.push(format!("Recheck Cond: {}", quals(&conds)));
+            // The index scan's conditions are shown over this scan's row.
+            d.children = vec![build(bitmap, &here, e)];
+            d
+        }
+        Node::BitmapIndexScan { rel, index, conds } => {
+            let def = &rel.indexes[*index];
+            let mut d = Disp::new(
+                format!("Bitmap Index Scan on {}", quote_ident(&def.name)),
+                p,
+            );
+            // The conditions name the table's columns: shown as over the heap scan's row.
+            let bare = Cx {
+                qualify: e.verbose,
+                ..cx.clone()
+            };
+            let conds: Vec<String> = conds.iter().map(|c| index_cond(c, &bare)).collect();
+            d.props.push(format!("Index Cond: {}", quals(&conds)));
+            d
+        }
         Node::Project { input, .. } => match input.node {
             Node::Result => Disp::new("Result", p),
             _ => {
@@ -839,6 +901,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 Node::SeqScan { .. }
                     | Node::IndexScan { .. }
                     | Node::IndexRange { .. }
+                    | Node::BitmapHeapScan { .. }
                     | Node::Values(_)
                     | Node::Function { .. }
                     | Node::Cte(..)
