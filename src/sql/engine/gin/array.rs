@@ -39,7 +39,7 @@ impl GinOpclass for ArrayOps {
         "array_ops"
     }
     fn oid(&self) -> Oid {
-        2745
+        10064
     }
     fn family(&self) -> Oid {
         2745

@@ -107,7 +107,7 @@ impl GinOpclass for JsonbOps {
         "jsonb_ops"
     }
     fn oid(&self) -> Oid {
-        4036
+        10090
     }
     fn family(&self) -> Oid {
         4036
@@ -228,7 +228,7 @@ impl GinOpclass for JsonbPathOps {
         "jsonb_path_ops"
     }
     fn oid(&self) -> Oid {
-        4037
+        10091
     }
     fn family(&self) -> Oid {
         4037
