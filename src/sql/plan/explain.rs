@@ -261,10 +261,13 @@ fn constant(v: &Value, fmt: &FormatCtx) -> String {
 /// where the operator takes jsonb there is jsonb (stored as text, it would print as text).
 fn operand(e: &Expr, f: &ops::BinFn, left: bool, cx: &Cx) -> String {
     if let Expr::Const(Value::Text(t)) = e {
-        let jsonb = ops::binary_operators(op_name(f)).iter().any(|op| {
-            std::ptr::eq(op.f as *const (), *f as *const ())
-                && (if left { op.left } else { op.right }) == Type::JSONB
-        });
+        // Only a function of jsonb's own: the generic comparisons serve every type.
+        let mut sides = ops::binary_operators(op_name(f))
+            .iter()
+            .filter(|op| std::ptr::eq(op.f as *const (), *f as *const ()))
+            .map(|op| if left { op.left } else { op.right })
+            .peekable();
+        let jsonb = sides.peek().is_some() && sides.all(|t| t == Type::JSONB);
         if jsonb {
             return format!("'{}'::jsonb", t.replace('\'', "''"));
         }
