@@ -223,37 +223,66 @@ pub fn bitmap(rel: &Rel, index: Oid, m: &Match) -> Option<Vec<crate::storage::Ro
         Match::All(k) => (k, true),
         Match::Any(k) => (k, false),
     };
-    let mut lists: Vec<Vec<crate::storage::RowId>> = Vec::with_capacity(keys.len());
-    let mut total = 0usize;
+    if all {
+        // The rarest key's rows (PostgreSQL's "rare && frequent"): the keys are counted with a
+        // cap that grows eightfold until one stays under it, so a key every row has (`"id"`
+        // in `{"id": 7}`) is never read whole; keys under the cap narrow the list further,
+        // the others are left to the recheck.
+        let mut cap = 64usize;
+        loop {
+            let counts: Vec<usize> = keys.iter().map(|k| count(&tree, k, cap)).collect();
+            let min = counts.iter().copied().min().unwrap_or(0);
+            if min < cap || cap >= MAX_BITMAP {
+                if min >= MAX_BITMAP {
+                    return None;
+                }
+                let mut acc: Option<Vec<crate::storage::RowId>> = None;
+                let mut order: Vec<usize> = (0..keys.len()).filter(|&i| counts[i] < cap).collect();
+                order.sort_by_key(|&i| counts[i]);
+                for i in order {
+                    let rows = tree.rows_of(&keys[i]);
+                    acc = Some(match acc {
+                        None => rows,
+                        Some(mut a) => {
+                            a.retain(|r| rows.binary_search(r).is_ok());
+                            a
+                        }
+                    });
+                    if acc.as_ref().is_some_and(Vec::is_empty) {
+                        break;
+                    }
+                }
+                return Some(acc.unwrap_or_default());
+            }
+            cap = cap.saturating_mul(8).min(MAX_BITMAP);
+        }
+    }
+    let mut acc = Vec::new();
     for k in keys {
-        let rows = tree.rows_of(k);
-        total += rows.len();
-        if total > MAX_BITMAP {
+        if count(&tree, k, MAX_BITMAP - acc.len()) >= MAX_BITMAP - acc.len() {
             return None;
         }
-        if all && rows.is_empty() {
-            return Some(Vec::new());
-        }
-        lists.push(rows);
+        acc.extend(tree.rows_of(k));
     }
-    if all {
-        // Intersect from the shortest list: the result is never longer than it.
-        lists.sort_by_key(Vec::len);
-        let mut it = lists.into_iter();
-        let mut acc = it.next().unwrap_or_default();
-        for l in it {
-            acc.retain(|r| l.binary_search(r).is_ok());
-            if acc.is_empty() {
-                break;
-            }
-        }
-        Some(acc)
-    } else {
-        let mut acc: Vec<_> = lists.into_iter().flatten().collect();
-        acc.sort_unstable();
-        acc.dedup();
-        Some(acc)
-    }
+    acc.sort_unstable();
+    acc.dedup();
+    Some(acc)
+}
+
+/// The entries of `key` in `tree`, counted up to `cap`.
+fn count(tree: &super::KeyTree, key: &Key, cap: usize) -> usize {
+    let mut n = 0usize;
+    tree.scan(
+        std::ops::Bound::Included(key),
+        std::ops::Bound::Included(key),
+        None,
+        cap,
+        |_, _| {
+            n += 1;
+            true
+        },
+    );
+    n
 }
 
 /// About how many rows of GIN index `index` of `rel` `m` selects, for the planner: the
@@ -262,25 +291,21 @@ pub fn bitmap(rel: &Rel, index: Oid, m: &Match) -> Option<Vec<crate::storage::Ro
 /// so planning reads at most `cap` entries per key.
 pub fn estimate_rows(rel: &Rel, index: Oid, m: &Match, cap: usize) -> Option<f64> {
     let tree = rel.data.tree(index);
-    let count = |k: &Key| {
-        let mut n = 0usize;
-        tree.scan(
-            std::ops::Bound::Included(k),
-            std::ops::Bound::Included(k),
-            None,
-            cap,
-            |_, _| {
-                n += 1;
-                true
-            },
-        );
-        n as f64
-    };
     match m {
         Match::Everything => None,
         Match::Nothing => Some(0.0),
-        Match::All(keys) => Some(keys.iter().map(count).fold(f64::MAX, f64::min)),
-        Match::Any(keys) => Some(keys.iter().map(count).sum()),
+        Match::All(keys) => {
+            // The rarest key, found with a cap that grows as in `bitmap`.
+            let mut c = 64usize.min(cap.max(1));
+            loop {
+                let min = keys.iter().map(|k| count(&tree, k, c)).min().unwrap_or(0);
+                if min < c || c >= cap {
+                    return Some(min as f64);
+                }
+                c = c.saturating_mul(8).min(cap);
+            }
+        }
+        Match::Any(keys) => Some(keys.iter().map(|k| count(&tree, k, cap) as f64).sum()),
     }
 }
 
