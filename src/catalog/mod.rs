@@ -191,6 +191,10 @@ pub struct IndexDef {
     pub exprs: Option<Box<IndexExprs>>,
     /// USING hash (equality only) rather than btree.
     pub hash: bool,
+    /// USING gin: the operator class of its one column, by name (`jsonb_ops`,
+    /// `jsonb_path_ops`, `array_ops`; what it does is `sql::engine::gin`'s). An inverted index:
+    /// each row has an entry per key its value holds, not one for the column.
+    pub gin: Option<String>,
 }
 
 /// What an expression or partial index is made of, as SQL text over the table's columns
@@ -213,11 +217,11 @@ pub enum IndexItem {
 }
 
 impl IndexDef {
-    /// Whether the key is the columns themselves, on every row (no expression, no predicate):
-    /// the only kind the planner's column paths, foreign keys and ON CONFLICT's column lists
+    /// Whether the key is the columns themselves, on every row (no expression, no predicate,
+    /// not an inverted index): the only kind the planner's column paths, foreign keys and ON CONFLICT's column lists
     /// use.
     pub fn plain(&self) -> bool {
-        self.exprs.is_none()
+        self.exprs.is_none() && self.gin.is_none()
     }
 
     /// The number of key items.

@@ -408,6 +408,7 @@ impl Core {
             methods: sql::plan::cost::Methods {
                 seqscan: self.settings.get_str("enable_seqscan") != Some("off"),
                 indexscan: self.settings.get_str("enable_indexscan") != Some("off"),
+                bitmapscan: self.settings.get_str("enable_bitmapscan") != Some("off"),
             },
         }
     }

@@ -128,6 +128,7 @@ pub(super) fn reads_as_fetched(plan: &Plan) -> bool {
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
         | Node::TidScan { .. }
+        | Node::BitmapHeapScan { .. }
         | Node::Values(_)
         | Node::Function { .. }
         | Node::Virtual(_) => true,

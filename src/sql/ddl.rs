@@ -127,6 +127,9 @@ pub struct KeySpec {
     pub exprs: Option<Box<IndexExprSpec>>,
     /// USING hash.
     pub hash: bool,
+    /// USING gin, with its column's operator class (the default one resolved at CREATE
+    /// INDEX: `gin::default_opclass`).
+    pub gin: Option<String>,
 }
 
 /// The items and predicate of CREATE INDEX over expressions or with WHERE.
@@ -338,6 +341,7 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
         location: c.location,
         exprs: None,
         hash: false,
+        gin: None,
     }
 }
 
@@ -474,9 +478,11 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 }
                 None => None,
             };
-            let hash = match i.access_method.as_str() {
-                "" | "btree" => false,
-                "hash" => true,
+            let (hash, gin) = match i.access_method.as_str() {
+                "" | "btree" => (false, None),
+                "hash" => (true, None),
+                // The operator class named for the (one) column; "" for the default.
+                "gin" => (false, Some(gin_opclass(&i.index_params)?)),
                 m => {
                     return Err(PgError::feature_not_supported(format!(
                         "access method \"{m}\" is not supported"
@@ -514,6 +520,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     location: -1,
                     exprs,
                     hash,
+                    gin,
                 },
                 if_not_exists: i.if_not_exists,
             })
@@ -591,6 +598,59 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
         }
         _ => return None,
     })
+}
+
+/// A GIN index's spec with its operator class resolved against the column's type (the
+/// default class when it names none), with PostgreSQL's errors; other specs as they are.
+fn gin_key(t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
+    let Some(named) = &key.gin else {
+        return Ok(key.clone());
+    };
+    if key.unique {
+        return Err(PgError::feature_not_supported(
+            "access method \"gin\" does not support unique indexes",
+        ));
+    }
+    if key.exprs.is_some() {
+        return Err(PgError::feature_not_supported(
+            "gin indexes over expressions or with a predicate are not supported yet",
+        ));
+    }
+    let [col] = key.columns.as_slice() else {
+        return Err(PgError::feature_not_supported(
+            "multicolumn gin indexes are not supported yet",
+        ));
+    };
+    let c = t
+        .columns
+        .iter()
+        .find(|c| !c.dropped && &c.name == col)
+        .ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!("column \"{col}\" does not exist"),
+            )
+        })?;
+    let ty = crate::sql::types::Type(c.type_oid);
+    let ty_name = crate::sql::types::cast::format_type_with_typmod(ty, -1);
+    let class = if named.is_empty() {
+        engine::gin::default_class(ty, &ty_name)?
+    } else {
+        engine::gin::named_class(named, ty, &ty_name)?
+    };
+    Ok(KeySpec {
+        gin: Some(class.name().to_string()),
+        ..key.clone()
+    })
+}
+
+/// The operator class a GIN index's first item names (its last name part: pg_catalog's
+/// classes are the only ones), or "" when it names none.
+fn gin_opclass(params: &[protobuf::Node]) -> PgResult<String> {
+    let Some(N::IndexElem(e)) = params.first().and_then(|p| p.node.as_ref()) else {
+        return Ok(String::new());
+    };
+    Ok(names_of(&e.opclass).pop().unwrap_or_default())
 }
 
 /// The (schema, name) pairs a DROP TABLE / INDEX / VIEW names.
@@ -1206,6 +1266,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     ));
                 }
             }
+            let key = &gin_key(&t, key)?;
             // DefineIndex: the index goes into the table's schema, which needs CREATE.
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             if let Some(n) = &key.name {

@@ -17,7 +17,8 @@
 //!
 //! The files of `engine/`: `read.rs` (the reads), `store.rs` (the heap and index trees as SQL
 //! sees them: rows decoded to values, keys as [`Key`]s), `packed.rs` (the packed row format), `ikey.rs` (the compact
-//! index key), `conflict.rs` (INSERT ... ON CONFLICT's check).
+//! index key), `conflict.rs` (INSERT ... ON CONFLICT's check), `gin.rs` (GIN indexes: a row's
+//! several keys, and the operator classes that make them).
 //!
 //! # Invariants
 //!
@@ -70,6 +71,7 @@ use super::types::{self, Value};
 
 pub mod analyze;
 mod conflict;
+pub mod gin;
 mod ikey;
 mod image;
 mod index_keys;
@@ -413,7 +415,7 @@ fn check_unique<'r>(
 ) -> Result<(), WriteError> {
     for &(i, ref tree) in trees {
         let def = &rel.indexes[i];
-        if !def.unique {
+        if !def.unique || def.gin.is_some() {
             continue;
         }
         let Some(key) = key_of(rel, def, row).map_err(WriteError::Log)? else {
@@ -458,21 +460,57 @@ fn probe_key(rel: &Rel, def: &catalog::IndexDef, root: RowId, me: &TxnCell, key:
     }
 }
 
-/// The stored keys of `row` for each of `trees` (None: not in that partial index).
+/// A row's entries in one index: one key (None: not in that partial index), or a GIN
+/// index's keys (`gin::keys_of`).
+enum Entries {
+    One(Option<IKey>),
+    Many(Vec<IKey>),
+}
+
+impl Entries {
+    fn is_empty(&self) -> bool {
+        match self {
+            Entries::One(k) => k.is_none(),
+            Entries::Many(v) => v.is_empty(),
+        }
+    }
+
+    /// Adds the entries for row `id` to `tree`.
+    fn enter(self, tree: &KeyTree, id: RowId) {
+        match self {
+            Entries::One(Some(k)) => tree.insert_ikey(k, id),
+            Entries::One(None) => {}
+            Entries::Many(keys) => {
+                for k in keys {
+                    tree.insert_ikey(k, id);
+                }
+            }
+        }
+    }
+}
+
+/// The stored keys of `row` for each of `trees`.
 fn ikeys_of(
     rel: &Rel,
     trees: &[(usize, Arc<KeyTree>)],
     row: &[Value],
-) -> Result<Vec<Option<IKey>>, WriteError> {
+) -> Result<Vec<Entries>, WriteError> {
     trees
         .iter()
         .map(|(i, _)| {
             let def = &rel.indexes[*i];
+            if def.gin.is_some() {
+                return Ok(Entries::Many(
+                    gin::keys_of(def, row).map_err(WriteError::Log)?,
+                ));
+            }
             match def.exprs {
-                None => Ok(Some(IKey::of_columns(row, &def.columns))),
-                Some(_) => Ok(key_of(rel, def, row)
-                    .map_err(WriteError::Log)?
-                    .map(IKey::from_key)),
+                None => Ok(Entries::One(Some(IKey::of_columns(row, &def.columns)))),
+                Some(_) => Ok(Entries::One(
+                    key_of(rel, def, row)
+                        .map_err(WriteError::Log)?
+                        .map(IKey::from_key),
+                )),
             }
         })
         .collect()
@@ -497,9 +535,7 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
     let id = rel.data.heap.0.insert(packed, w.cell, w.cid);
     let entered = entered_indexes(rel, &trees, &keys, w.cell);
     for ((_, tree), key) in trees.iter().zip(keys) {
-        if let Some(key) = key {
-            tree.insert_ikey(key, id);
-        }
+        key.enter(tree, id);
     }
     drop(guards);
     if let Some(r) = rec {
@@ -514,7 +550,7 @@ pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteEr
 fn entered_indexes(
     rel: &Rel,
     trees: &[(usize, Arc<KeyTree>)],
-    keys: &[Option<IKey>],
+    keys: &[Entries],
     cell: &TxnCell,
 ) -> Vec<Oid> {
     if cell.ssi().is_none() {
@@ -523,7 +559,7 @@ fn entered_indexes(
     trees
         .iter()
         .zip(keys)
-        .filter(|(_, k)| k.is_some())
+        .filter(|(_, k)| !k.is_empty())
         .map(|((i, _), _)| rel.indexes[*i].oid)
         .collect()
 }
@@ -661,9 +697,7 @@ pub fn update(
         Ok(n) => {
             let entered = entered_indexes(rel, &trees, &keys, w.cell);
             for ((_, tree), key) in trees.iter().zip(keys) {
-                if let Some(key) = key {
-                    tree.insert_ikey(key, n);
-                }
+                key.enter(tree, n);
             }
             drop(guards);
             if let Some(r) = rec {
@@ -750,7 +784,12 @@ pub fn vacuum(
     rel.data.heap.0.vacuum(horizon, now, |row, root| {
         for (i, tree) in &trees {
             let def = &rel.indexes[*i];
-            if def.exprs.is_none() {
+            if def.gin.is_some() {
+                // The keys the insert entered (invariant 2 of `gin`).
+                for k in gin::keys_of(def, &row.decode()).unwrap_or_default() {
+                    tree.remove_ikey(&k, root);
+                }
+            } else if def.exprs.is_none() {
                 tree.remove_ikey(&IKey::of(&row.columns(&def.columns)), root);
             } else if let Ok(Some(key)) = key_of(rel, def, &row.decode()) {
                 // The expression gave this key when the entry was made (it is immutable); a
@@ -807,6 +846,7 @@ mod tests {
                             primary: true,
                             exprs: None,
                             hash: false,
+                            gin: None,
                         },
                         IndexDef {
                             oid: 2,
@@ -816,6 +856,7 @@ mod tests {
                             primary: false,
                             exprs: None,
                             hash: false,
+                            gin: None,
                         },
                     ],
                     constraints: vec![],

@@ -124,6 +124,10 @@ pub const GUCS: &[Guc] = &[
     g("enable_tidscan", "on", Bool, User, false, "Enables the planner's use of TID scan plans."),
     g("extra_float_digits", "1", Int(None), User, false, "Sets the number of digits displayed for floating-point values."),
     g("fsync", "on", Bool, Sighup, false, "Forces synchronization of updates to disk."),
+    // GIN indexes here have no pending list and read every posting list whole (engine/gin.rs):
+    // both are accepted and shown, and change nothing.
+    g("gin_fuzzy_search_limit", "0", Int(None), User, false, "Sets the maximum allowed result for exact search by GIN."),
+    g("gin_pending_list_limit", "4MB", Str, User, false, "Sets the maximum size of the pending list for GIN index."),
     g("hba_file", "", Str, Postmaster, false, "Sets the server's \"hba\" configuration file."),
     g("idle_in_transaction_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when in a transaction."),
     g("idle_session_timeout", "0", Int(Some("ms")), User, false, "Sets the maximum allowed idle time between queries, when not in a transaction."),

@@ -83,6 +83,7 @@ mod whole_row;
 mod window;
 pub use aggregates::{Regr, Spread};
 pub mod explain;
+pub mod gin_path;
 pub mod index_path;
 pub mod join;
 pub mod lock_rows;

@@ -64,6 +64,7 @@ pub(super) fn index_defs(
             primary: k.primary,
             exprs,
             hash: k.hash,
+            gin: k.gin.clone(),
         });
     }
     // PostgreSQL makes the primary key's index first, then the others in order: that is the

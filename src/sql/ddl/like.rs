@@ -136,7 +136,7 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                 });
                 if !i.plain() || i.hash {
                     return Err(PgError::feature_not_supported(
-                        "CREATE TABLE ... LIKE INCLUDING INDEXES of an expression, partial or hash index is not supported yet",
+                        "CREATE TABLE ... LIKE INCLUDING INDEXES of an expression, partial, hash or gin index is not supported yet",
                     ));
                 }
                 if i.unique && !backed {
@@ -156,6 +156,7 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                     location: -1,
                     exprs: None,
                     hash: false,
+                    gin: None,
                 });
             }
         }

@@ -57,11 +57,29 @@ impl TableData {
         columns: &[ColumnDef],
         def: &IndexDef,
     ) -> PgResult<Vec<(IKey, RowId)>> {
-        if def.exprs.is_none() {
+        if def.exprs.is_none() && def.gin.is_none() {
             return Ok(self.heap.root_ikeys(&def.columns));
         }
         let mut out = Vec::new();
         let mut failed = None;
+        if def.gin.is_some() {
+            // An entry per key of each row (`gin`).
+            self.heap
+                .for_each_root_row(|root, row| match super::gin::keys_of(def, row) {
+                    Ok(keys) => {
+                        out.extend(keys.into_iter().map(|k| (k, root)));
+                        true
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        false
+                    }
+                });
+            return match failed {
+                Some(e) => Err(e),
+                None => Ok(out),
+            };
+        }
         self.heap
             .for_each_root_row(|root, row| match self.key_in(columns, def, row) {
                 Ok(Some(k)) => {

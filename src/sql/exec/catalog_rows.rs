@@ -294,7 +294,12 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relacl" => acl_value(r.acl.as_ref()),
                         "relam" => Value::Oid(match r.kind {
                             RelKind::Table | RelKind::MatView => 2,
-                            RelKind::Index => 403,
+                            // pg_am: hash 405, gin 2742, btree 403.
+                            RelKind::Index => match r.indexes.first() {
+                                Some(d) if d.hash => 405,
+                                Some(d) if d.gin.is_some() => 2742,
+                                _ => 403,
+                            },
                             _ => 0,
                         }),
                         "relpages" | "relallvisible" => Value::Int4(0),
@@ -651,6 +656,26 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         super::pg_locks::OID => super::pg_locks::rows(cx),
         // pg_stat_ssl
         12249 => crate::sql::func::system::ssl::stat_ssl_rows(cx.session.instance()),
+        // pg_opclass, pg_opfamily: the GIN operator classes (`engine::gin`), each its own
+        // family as in PostgreSQL.
+        2616 | 2753 => crate::sql::engine::gin::classes()
+            .into_iter()
+            .map(|k| {
+                build(oid, |c| match c {
+                    "oid" => Value::Oid(if oid == 2616 { k.oid() } else { k.family() }),
+                    "opcmethod" | "opfmethod" => Value::Oid(2742),
+                    "opcname" => Value::Text(k.name().into()),
+                    "opfname" => Value::Text(k.family_name().into()),
+                    "opcnamespace" | "opfnamespace" => Value::Oid(11), // pg_catalog
+                    "opcowner" | "opfowner" => Value::Oid(builtin::fixed::BOOTSTRAP_SUPERUSER),
+                    "opcfamily" => Value::Oid(k.family()),
+                    "opcintype" => Value::Oid(k.input_type().0),
+                    "opcdefault" => Value::Bool(k.is_default()),
+                    "opckeytype" => Value::Oid(k.key_type().0),
+                    _ => Value::Null,
+                })
+            })
+            .collect(),
         _ => return builtin::fixed::rows(oid),
     })
 }

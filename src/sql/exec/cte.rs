@@ -116,6 +116,8 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
         | Node::TidScan { .. }
+        | Node::BitmapHeapScan { .. }
+        | Node::BitmapIndexScan { .. }
         | Node::Values(_)
         | Node::Feed(_)
         | Node::Function { .. }

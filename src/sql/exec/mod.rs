@@ -76,6 +76,7 @@ macro_rules! opened_from {
 }
 
 mod aggregate;
+mod bitmap;
 mod bounds;
 mod catalog_depend;
 mod catalog_procs;
@@ -207,6 +208,18 @@ fn build_reading<'e>(
             let want = index_scan_reads(exprs, pred, rel, *rowid, *index, &[], &[]);
             Box::new(table::IndexScan::new(want))
         }
+        Node::BitmapHeapScan {
+            rel,
+            rowid,
+            bitmap,
+            recheck,
+        } => {
+            // The recheck reads its columns of each row too.
+            let width = rel.columns.len() + usize::from(*rowid);
+            let want = table::columns_read(exprs.into_iter().chain(pred).chain(recheck), width)
+                .filter(|want| want.iter().any(|w| !w));
+            Box::new(bitmap::BitmapHeapScan::new(build(bitmap, env), want))
+        }
         Node::IndexRange { rel, rowid, path } => {
             // An index range's own conditions are checked on the rows too.
             let want = index_scan_reads(
@@ -279,6 +292,10 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::IndexScan { .. } => Box::new(table::IndexScan::default()),
         Node::IndexRange { .. } => Box::new(index_range::IndexRange::default()),
         Node::TidScan { .. } => Box::new(tid_scan::TidScan::default()),
+        Node::BitmapHeapScan { bitmap, .. } => {
+            Box::new(bitmap::BitmapHeapScan::new(build(bitmap, env), None))
+        }
+        Node::BitmapIndexScan { .. } => Box::new(bitmap::BitmapIndexScan::default()),
         Node::Modify(m) => Box::new(table::ModifyOp::new(build(&m.input, env))),
         Node::ModifyingCtes { ctes, input } => {
             Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))

@@ -427,6 +427,7 @@ fn selectivity(t: Option<&Table>, e: &Expr) -> f64 {
                 (one * items as f64).min(1.0)
             }
         }
+        Expr::Bin(f, l, r) if containment_default(f).is_some() => containment_sel(t, f, l, r),
         Expr::Bin(..) => match (t, comparison(e)) {
             (Some(t), Some((c, op, v))) => match op {
                 Op::Eq => eq_sel(t, c, &v),
@@ -447,6 +448,53 @@ fn selectivity(t: Option<&Table>, e: &Expr) -> f64 {
             None => 0.5,
         },
         _ => DEFAULT_INEQ_SEL,
+    }
+}
+
+/// PostgreSQL's default share of rows for the containment and existence operators of jsonb
+/// (`@>`, `<@`, `?`, `?|`, `?&`: matchingsel's 0.010) and arrays (`@>`, `<@`, `&&`:
+/// arraycontsel's 0.005); None for any other operator.
+fn containment_default(f: &ops::BinFn) -> Option<f64> {
+    ["@>", "<@", "&&", "?", "?|", "?&"].iter().find_map(|name| {
+        let op = ops::binary_operators(name)
+            .iter()
+            .find(|op| op.f as usize == *f as usize)?;
+        match op.left {
+            Type::JSONB => Some(0.010),
+            Type::ANYARRAY => Some(0.005),
+            _ => None,
+        }
+    })
+}
+
+/// The share of rows `col op value` passes for a containment or existence operator: with a
+/// GIN index on the column that serves it and a constant operand, the entries of the query's
+/// keys in the index (`gin::estimate_rows`, counting at most a quarter of the table per key);
+/// else PostgreSQL's default.
+fn containment_sel(t: Option<&Table>, f: &ops::BinFn, l: &Expr, r: &Expr) -> f64 {
+    let default = containment_default(f).unwrap_or(DEFAULT_UNK_SEL);
+    let (Some(t), Expr::Const(v)) = (t, r) else {
+        return default;
+    };
+    if v.is_null() {
+        return 0.0;
+    }
+    let e = Expr::Bin(*f, Box::new(l.clone()), Box::new(r.clone()));
+    let Some((ix, op)) = super::gin_path::served(t.rel, &e) else {
+        return default;
+    };
+    let def = &t.rel.indexes[ix];
+    let Some(class) = engine::gin::class_of(def) else {
+        return default;
+    };
+    let Ok(m) = class.extract_query(op, v) else {
+        return default;
+    };
+    let rows = t.rows.max(1.0);
+    let cap = (rows / 4.0).max(1000.0) as usize;
+    match engine::gin::estimate_rows(t.rel, def.oid, &m, cap) {
+        Some(n) => (n / rows).clamp(0.0, 1.0),
+        None => 1.0,
     }
 }
 
@@ -539,7 +587,8 @@ fn origin(p: &Plan, c: usize) -> Option<(&Rel, usize)> {
         Node::SeqScan { rel, .. }
         | Node::IndexScan { rel, .. }
         | Node::IndexRange { rel, .. }
-        | Node::TidScan { rel, .. } => (c < rel.columns.len()).then_some((&*rel.rel, c)),
+        | Node::TidScan { rel, .. }
+        | Node::BitmapHeapScan { rel, .. } => (c < rel.columns.len()).then_some((&*rel.rel, c)),
         Node::Project { input, exprs } => match exprs.get(c)? {
             Expr::Column(i) => origin(input, *i),
             e => index_path::column_of(e).and_then(|i| origin(input, i)),
@@ -696,6 +745,46 @@ fn or_cost(t: &Table, index: usize, ranges: f64, sel: f64, quals: f64) -> Estima
     }
 }
 
+/// A GIN index scan's cost (ginCostEstimate simplified): each search key descends the entry
+/// tree, then the posting entries of the rows selected are read, a random page per page of
+/// them (8 bytes an entry), all before the first row comes (a bitmap is built whole).
+fn gin_index_cost(t: &Table, sel: f64, searches: f64) -> Estimate {
+    let entries = (sel * t.rows).max(1.0);
+    let descent = searches.max(1.0)
+        * ((t.rows.max(2.0).log2()).ceil() * CPU_OPERATOR_COST + 50.0 * CPU_OPERATOR_COST);
+    let pages = (entries * 8.0 / PAGE).ceil().max(1.0);
+    let total = descent + pages * RANDOM_PAGE_COST + entries * CPU_INDEX_TUPLE_COST;
+    Estimate {
+        rows: clamp_rows(entries),
+        width: 0.0,
+        startup: total,
+        total,
+    }
+}
+
+/// A bitmap heap scan's cost (cost_bitmap_heap_scan simplified, as [`or_cost`]): the bitmap
+/// first, then the pages its rows touch (Mackert and Lohman), each between a random and a
+/// sequential read as the share of the table read grows, and each row's recheck.
+fn bitmap_heap_cost(t: &Table, bitmap: f64, sel: f64, quals: f64) -> Estimate {
+    let entries = (sel * t.rows).max(1.0);
+    let heap_pages = t.pages();
+    let fetched = (2.0 * heap_pages * entries / (2.0 * heap_pages + entries))
+        .min(heap_pages)
+        .ceil();
+    let per_page = if fetched >= 2.0 {
+        RANDOM_PAGE_COST - (RANDOM_PAGE_COST - SEQ_PAGE_COST) * (fetched / heap_pages).sqrt()
+    } else {
+        RANDOM_PAGE_COST
+    };
+    let rows = clamp_rows(entries);
+    Estimate {
+        rows,
+        width: t.row_width(),
+        startup: bitmap,
+        total: bitmap + fetched * per_page + entries * (CPU_TUPLE_COST + quals * CPU_OPERATOR_COST),
+    }
+}
+
 /// The planner's method switches (PostgreSQL's enable_seqscan, enable_indexscan): a method
 /// switched off is still used where nothing else can do the work, its cost raised by
 /// [`DISABLE_COST`] as PostgreSQL raises it.
@@ -703,6 +792,8 @@ fn or_cost(t: &Table, index: usize, ranges: f64, sel: f64, quals: f64) -> Estima
 pub struct Methods {
     pub seqscan: bool,
     pub indexscan: bool,
+    /// enable_bitmapscan (the GIN paths' bitmap heap scans).
+    pub bitmapscan: bool,
 }
 
 impl Default for Methods {
@@ -710,6 +801,7 @@ impl Default for Methods {
         Methods {
             seqscan: true,
             indexscan: true,
+            bitmapscan: true,
         }
     }
 }
@@ -772,6 +864,22 @@ pub fn estimate(p: &Plan) -> Estimate {
             } else {
                 or_cost(&t, path.index, path.spans.len() as f64, sel, quals)
             }
+        }
+        Node::BitmapIndexScan { rel, conds, .. } => {
+            let t = Table::new(rel);
+            let sel = and_selectivity(Some(&t), conds.iter());
+            gin_index_cost(&t, sel, conds.len() as f64)
+        }
+        Node::BitmapHeapScan {
+            rel,
+            bitmap,
+            recheck,
+            ..
+        } => {
+            let t = Table::new(rel);
+            let sel = and_selectivity(Some(&t), recheck.iter());
+            let quals: f64 = recheck.iter().map(operators).sum();
+            bitmap_heap_cost(&t, estimate(bitmap).total, sel, quals)
         }
         Node::Filter { input, pred } => {
             let below = estimate(input);
@@ -1044,7 +1152,8 @@ fn scanned_table(p: &Plan) -> Option<&Rel> {
         Node::SeqScan { rel, .. }
         | Node::IndexScan { rel, .. }
         | Node::IndexRange { rel, .. }
-        | Node::TidScan { rel, .. } => Some(&*rel.rel),
+        | Node::TidScan { rel, .. }
+        | Node::BitmapHeapScan { rel, .. } => Some(&*rel.rel),
         Node::Filter { input, .. } => scanned_table(input),
         _ => None,
     }

@@ -138,7 +138,8 @@ fn colname(p: &Plan, i: usize, cx: &Cx) -> String {
         Node::SeqScan { rel, .. }
         | Node::IndexScan { rel, .. }
         | Node::IndexRange { rel, .. }
-        | Node::TidScan { rel, .. } => {
+        | Node::TidScan { rel, .. }
+        | Node::BitmapHeapScan { rel, .. } => {
             let name = rel
                 .columns
                 .get(i)
@@ -257,6 +258,24 @@ fn constant(v: &Value, fmt: &FormatCtx) -> String {
     }
 }
 
+/// An operand of binary operator `f` (its `left` one or its right one): a text constant
+/// where the operator takes jsonb there is jsonb (stored as text, it would print as text).
+fn operand(e: &Expr, f: &ops::BinFn, left: bool, cx: &Cx) -> String {
+    if let Expr::Const(Value::Text(t)) = e {
+        // Only a function of jsonb's own: the generic comparisons serve every type.
+        let mut sides = ops::binary_operators(op_name(f))
+            .iter()
+            .filter(|op| std::ptr::eq(op.f as *const (), *f as *const ()))
+            .map(|op| if left { op.left } else { op.right })
+            .peekable();
+        let jsonb = sides.peek().is_some() && sides.all(|t| t == Type::JSONB);
+        if jsonb {
+            return format!("'{}'::jsonb", t.replace('\'', "''"));
+        }
+    }
+    expr(e, cx)
+}
+
 /// The name of binary operator `f`.
 fn op_name(f: &ops::BinFn) -> &'static str {
     if std::ptr::eq(*f as *const (), super::ops_eq_any as *const ()) {
@@ -336,7 +355,12 @@ fn expr(e: &Expr, cx: &Cx) -> String {
         },
         // A comparison with ctid: its constant is a tid, which its value alone does not tell.
         Expr::Bin(..) if is_ctid_cond(e) => tid_cond(e, cx),
-        Expr::Bin(f, a, b) => format!("({} {} {})", expr(a, cx), op_name(f), expr(b, cx)),
+        Expr::Bin(f, a, b) => format!(
+            "({} {} {})",
+            operand(a, f, true, cx),
+            op_name(f),
+            operand(b, f, false, cx)
+        ),
         Expr::Un(_, a) => format!("(- {})", expr(a, cx)),
         Expr::And(v) => format!(
             "({})",
@@ -620,6 +644,7 @@ fn relations_here(p: &Plan) -> usize {
         | Node::IndexScan { .. }
         | Node::IndexRange { .. }
         | Node::TidScan { .. }
+        | Node::BitmapHeapScan { .. }
         | Node::Values(_)
         | Node::Feed(_)
         | Node::Function { .. }
@@ -674,7 +699,8 @@ fn target_alias(p: &Plan) -> Option<&str> {
         Node::SeqScan { rel, .. }
         | Node::IndexScan { rel, .. }
         | Node::IndexRange { rel, .. }
-        | Node::TidScan { rel, .. } => rel.alias.as_deref(),
+        | Node::TidScan { rel, .. }
+        | Node::BitmapHeapScan { rel, .. } => rel.alias.as_deref(),
         Node::Filter { input, .. } | Node::Project { input, .. } => target_alias(input),
         Node::Join { left, .. } => target_alias(left),
         _ => None,
@@ -693,6 +719,7 @@ fn node_exprs(p: &Plan) -> Vec<&Expr> {
         Node::IndexScan { eq, .. } => v.extend(eq),
         Node::IndexRange { path, .. } => v.extend(path.conds.iter().chain(&path.later)),
         Node::TidScan { cond, .. } => v.push(cond),
+        Node::BitmapHeapScan { recheck, .. } => v.extend(recheck),
         Node::Aggregate { group, aggs, .. } => {
             v.extend(group);
             for a in aggs {
@@ -719,6 +746,7 @@ fn node_inputs(p: &Plan) -> Vec<&Plan> {
         Node::SetOp { left, right, .. } => vec![left, right],
         Node::RecursiveUnion { init, step, .. } => vec![init, step],
         Node::Modify(m) => vec![&m.input],
+        Node::BitmapHeapScan { bitmap, .. } => vec![bitmap],
         Node::ModifyingCtes { ctes, input } => {
             let mut v: Vec<&Plan> = vec![input];
             v.extend(ctes.iter().map(|c| &**c));
@@ -890,6 +918,41 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             d.heap_fetches = e.analyze && scan_kind(p, cx) == "Index Only Scan";
             d
         }
+        Node::BitmapHeapScan {
+            rel,
+            bitmap,
+            recheck,
+            ..
+        } => {
+            let mut d = Disp::new(
+                format!("Bitmap Heap Scan on {}", scan_label(rel, e.verbose)),
+                p,
+            );
+            let bare = Cx {
+                qualify: e.verbose,
+                ..here.clone()
+            };
+            let conds: Vec<String> = recheck.iter().map(|c| expr(c, &bare)).collect();
+            d.props.push(format!("Recheck Cond: {}", quals(&conds)));
+            // The index scan's conditions are shown over this scan's row.
+            d.children = vec![build(bitmap, &here, e)];
+            d
+        }
+        Node::BitmapIndexScan { rel, index, conds } => {
+            let def = &rel.indexes[*index];
+            let mut d = Disp::new(
+                format!("Bitmap Index Scan on {}", quote_ident(&def.name)),
+                p,
+            );
+            // The conditions name the table's columns: shown as over the heap scan's row.
+            let bare = Cx {
+                qualify: e.verbose,
+                ..cx.clone()
+            };
+            let conds: Vec<String> = conds.iter().map(|c| index_cond(c, &bare)).collect();
+            d.props.push(format!("Index Cond: {}", quals(&conds)));
+            d
+        }
         Node::Project { input, .. } => match input.node {
             Node::Result => Disp::new("Result", p),
             _ => {
@@ -933,6 +996,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                     | Node::IndexScan { .. }
                     | Node::IndexRange { .. }
                     | Node::TidScan { .. }
+                    | Node::BitmapHeapScan { .. }
                     | Node::Values(_)
                     | Node::Function { .. }
                     | Node::Cte(..)

@@ -610,6 +610,7 @@ pub(super) fn choose(plan: Plan, m: Methods) -> Plan {
 
 /// `choose`; by the paths' shape alone, without method switches, when `m` is None.
 fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
+    let gin = m.is_some();
     let Plan { node, columns } = plan;
     let Node::Filter { input, pred } = node else {
         return Plan { node, columns };
@@ -705,6 +706,36 @@ fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
         } + off(m.indexscan);
         if cost < best_cost {
             (best, best_cost) = (candidate, cost);
+        }
+    }
+    // GIN indexes (`gin_path`): always chosen by cost, as PostgreSQL chooses its bitmap
+    // scans, even where the other paths follow rules; only against the sequential scan.
+    if gin
+        && matches!(&best.node, Node::Filter { input, .. } if matches!(input.node, Node::SeqScan { .. }))
+    {
+        let seq_cost = super::cost::estimate(&best).total + off(m.seqscan);
+        let mut best_cost = seq_cost;
+        for (scan, used) in super::gin_path::candidates(&rel, rowid, &parts, &best.columns) {
+            let rest: Vec<Expr> = parts
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !used.contains(k))
+                .map(|(_, p)| p.clone())
+                .collect();
+            let candidate = match and_of(rest) {
+                None => scan,
+                Some(pred) => Plan {
+                    columns: best.columns.clone(),
+                    node: Node::Filter {
+                        input: Box::new(scan),
+                        pred,
+                    },
+                },
+            };
+            let cost = super::cost::estimate(&candidate).total + off(m.bitmapscan);
+            if cost < best_cost {
+                (best, best_cost) = (candidate, cost);
+            }
         }
     }
     best

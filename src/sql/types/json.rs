@@ -547,19 +547,27 @@ pub fn get_path<'n>(n: &'n Node, path: &[Value]) -> Option<&'n Node> {
     Some(cur)
 }
 
-/// jsonb containment (`@>`).
+/// jsonb containment (`@>`). A top-level array contains a scalar it has as an element (the
+/// one exception PostgreSQL makes to matching structure: `'{"a": [3]}' @> '{"a": 3}'` is false).
 pub fn contains(a: &Json, b: &Json) -> bool {
     match (a, b) {
-        (Json::Object(fa), Json::Object(fb)) => fb
-            .iter()
-            .all(|(k, vb)| fa.iter().any(|(ka, va)| ka == k && contains(&va.v, &vb.v))),
+        (Json::Array(ia), s) if !matches!(s, Json::Object(_) | Json::Array(_)) => {
+            ia.iter().any(|va| contains_within(&va.v, s))
+        }
+        _ => contains_within(a, b),
+    }
+}
+
+/// Containment below the top level: objects in objects, arrays in arrays, equal scalars.
+fn contains_within(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Object(fa), Json::Object(fb)) => fb.iter().all(|(k, vb)| {
+            fa.iter()
+                .any(|(ka, va)| ka == k && contains_within(&va.v, &vb.v))
+        }),
         (Json::Array(ia), Json::Array(ib)) => ib
             .iter()
-            .all(|vb| ia.iter().any(|va| contains(&va.v, &vb.v))),
-        // A top-level array contains a scalar it has as an element.
-        (Json::Array(ia), s) if !matches!(s, Json::Object(_) | Json::Array(_)) => {
-            ia.iter().any(|va| contains(&va.v, s))
-        }
+            .all(|vb| ia.iter().any(|va| contains_within(&va.v, &vb.v))),
         (Json::Number(x), Json::Number(y)) => match (Numeric::parse(x), Numeric::parse(y)) {
             (Ok(p), Ok(q)) => p == q,
             _ => x == y,

@@ -133,7 +133,17 @@ pub fn index_columns(def: &IndexDef, table: &Rel, pretty: bool) -> Vec<String> {
             .map_or_else(String::new, |c| quote_ident(&c.name))
     };
     match def.exprs.as_deref() {
-        None => def.columns.iter().map(|&c| name(c)).collect(),
+        None => def
+            .columns
+            .iter()
+            .map(|&c| {
+                // A GIN index's class is named where it is not the column type's default.
+                match crate::sql::engine::gin::class_of(def) {
+                    Some(class) if !class.is_default() => format!("{} {}", name(c), class.name()),
+                    _ => name(c),
+                }
+            })
+            .collect(),
         Some(x) => {
             let cols = column_info(table);
             x.items
@@ -164,7 +174,13 @@ fn index_definition_in(idx: &Rel, def: &IndexDef, table: &Rel, pretty: bool) -> 
         } else {
             qualified(table)
         },
-        if def.hash { "hash" } else { "btree" },
+        if def.hash {
+            "hash"
+        } else if def.gin.is_some() {
+            "gin"
+        } else {
+            "btree"
+        },
         index_columns(def, table, pretty).join(", ")
     );
     if let Some(p) = def.exprs.as_ref().and_then(|x| x.predicate.as_deref()) {

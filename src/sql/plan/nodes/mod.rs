@@ -384,6 +384,23 @@ pub enum Node {
         tids: Vec<Expr>,
         array: bool,
     },
+    /// The rows whose chain roots `bitmap` (a `BitmapIndexScan`) yields, read in slot order,
+    /// each version the snapshot sees checked against `recheck` (GIN indexes are lossy:
+    /// `plan/gin_path.rs`).
+    BitmapHeapScan {
+        rel: ScanRel,
+        rowid: bool,
+        bitmap: Box<Plan>,
+        recheck: Vec<Expr>,
+    },
+    /// The chain roots GIN index `index` (of `rel.indexes`) gives for `conds`, each `column
+    /// op operand` with an operand that reads no column: one row (the root, int8) per root,
+    /// read whole before the heap scan above starts.
+    BitmapIndexScan {
+        rel: ScanRel,
+        index: usize,
+        conds: Vec<Expr>,
+    },
     /// INSERT / UPDATE / DELETE: writes what its input produces; yields the RETURNING rows.
     Modify(Box<modify::Modify>),
     /// A top-level WITH with data-modifying statements: the rows of `input`, with each of
