@@ -515,6 +515,9 @@ pub fn array_of(oid: Oid) -> Option<Oid> {
     if oid < super::FIRST_USER_OID {
         return None;
     }
+    if let Some(range) = registry().multiranges.read_sync(&oid, |_, r| *r) {
+        return current(range).and_then(|t| t.def.range.as_ref().map(|r| r.multirange_array_oid));
+    }
     match current(oid) {
         Some(t) => Some(t.def.array_oid),
         None => registry().row_types.contains_sync(&oid).then(|| oid - 1),
@@ -549,8 +552,22 @@ pub fn range_subtype(oid: Oid) -> Option<Oid> {
     type_info(oid).and_then(|t| t.def.range.as_ref().map(|r| r.subtype))
 }
 
+/// The range type of user multirange type `oid` (None for any other type).
+pub fn multirange_range(oid: Oid) -> Option<Oid> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    let range = registry().multiranges.read_sync(&oid, |_, r| *r)?;
+    current(range).and_then(|t| t.def.range.as_ref().map(|_| range))
+}
+
+/// The multirange type of user range type `oid` (None for any other type).
+pub fn range_multirange(oid: Oid) -> Option<Oid> {
+    type_info(oid).and_then(|t| t.def.range.as_ref().map(|r| r.multirange_oid))
+}
+
 /// The (schema, name) of multirange type `oid`, which CREATE TYPE ... AS RANGE made with its
-/// range type (threadgres has no multirange values: only catalogs name these types).
+/// range type.
 pub fn multirange_name(oid: Oid) -> Option<(String, String)> {
     if oid < super::FIRST_USER_OID {
         return None;

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 /// carry domains, columns their domain, relations a materialized view's definition. 6: types
 /// carry composite types' attributes. 7: types carry range types (their subtype), rows range
 /// values. 8: columns carry whether they are generated. 9: indexes carry their GIN operator
-/// class.
-pub const FORMAT_VERSION: u32 = 9;
+/// class. 10: rows carry multirange values.
+pub const FORMAT_VERSION: u32 = 10;
 /// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
 /// directory without it was never initialized completely.
 pub const VERSION_FILE: &str = "THREADGRES_VERSION";

@@ -28,6 +28,7 @@
 //! | `func/jsonb_set.rs` | jsonb_set and jsonb_insert |
 //! | `func/inet.rs` | inet and cidr: host, masklen, network, broadcast, set_masklen, ... |
 //! | `func/range.rs` | ranges: the constructors, lower/upper, isempty, lower_inc ..., range_merge (bound by the planner, `plan/range.rs`) |
+//! | `func/multirange.rs` | multiranges: the constructors, multirange(range), lower/upper ... over the span, range_merge |
 //! | `func/misc.rs` | to_regtype, num_nulls/num_nonnulls, gen_random_uuid, format_type, text(x), pg_is_in_recovery |
 //! | `func/tests.rs` | unit tests through [`lookup`] |
 //!
@@ -50,6 +51,7 @@
 
 pub mod enums;
 pub mod extension;
+pub mod multirange;
 pub mod range;
 pub mod session_fn;
 pub mod system;

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use crate::sql::types::ops::{binary_operators, unary_operators};
+use crate::sql::types::ops::{binary_operators, range_operators, unary_operators};
 use crate::sql::types::{Type, Value};
 
 /// pg_operator's OID.
@@ -77,8 +77,11 @@ fn implemented(o: &Operator) -> bool {
     }
     let (l, r) = (own_type(o.left), own_type(o.right));
     match o.kind {
+        // The range and multirange operators are in their own table (anyrange,
+        // anymultirange and anyelement signatures, as PostgreSQL's rows name them).
         'b' => binary_operators(&o.name)
             .iter()
+            .chain(range_operators(&o.name))
             .any(|b| b.left == l && b.right == r),
         'l' => unary_operators(&o.name).iter().any(|u| u.arg == r),
         _ => false,

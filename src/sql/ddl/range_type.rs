@@ -108,7 +108,15 @@ pub fn execute(c: &CreateRange, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 subtype = Some(t);
             }
             "subtype_diff" => diff = names.last().cloned(),
-            "multirange_type_name" => multi = names.last().cloned(),
+            "multirange_type_name" => {
+                // A built-in type's name (`int` is pg_catalog.int4) is taken.
+                if let [s, n] = names.as_slice() {
+                    if s == "pg_catalog" && crate::sql::types::Type::from_name(n).is_some() {
+                        return Err(user_type::already_exists(n));
+                    }
+                }
+                multi = names.last().cloned()
+            }
             "canonical" => canonical = true,
             "collation" => collation = true,
             _ => {}

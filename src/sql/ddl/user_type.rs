@@ -280,6 +280,24 @@ pub(super) fn name_taken(cx: &mut dyn SessionCtx, schema: &str, name: &str) -> P
     {
         return Ok(true);
     }
+    // The multirange type of a range type has its own name.
+    let multirange = |t: &std::sync::Arc<crate::catalog::types::UserType>| {
+        t.def.schema == schema
+            && t.def
+                .range
+                .as_ref()
+                .is_some_and(|r| r.multirange_name == name)
+    };
+    if cx
+        .instance()
+        .catalog
+        .types
+        .visible(Some(cx.database()), &snap)
+        .iter()
+        .any(multirange)
+    {
+        return Ok(true);
+    }
     Ok(super::find(cx, schema, name)?.is_some())
 }
 

@@ -58,6 +58,9 @@ mod tag {
     /// A range value: its flags byte, then its lower and upper bound values (NULL where it
     /// has none).
     pub const RANGE: u8 = 25;
+    /// A multirange value: the number of ranges, then each as [`RANGE`]'s body (flags byte,
+    /// lower and upper bound values).
+    pub const MULTIRANGE: u8 = 26;
 }
 
 /// The shortest run of trailing spaces a text value stores as a count.
@@ -207,6 +210,15 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
             out.push(r.flags);
             encode_value(&r.lower, out);
             encode_value(&r.upper, out);
+        }
+        Value::Multirange(m) => {
+            out.push(tag::MULTIRANGE);
+            put_varint(out, m.ranges.len() as u64);
+            for r in &m.ranges {
+                out.push(r.flags);
+                encode_value(&r.lower, out);
+                encode_value(&r.upper, out);
+            }
         }
     }
 }
@@ -434,6 +446,22 @@ impl<'a> Reader<'a> {
                     upper,
                     flags,
                 }))
+            }
+            tag::MULTIRANGE => {
+                let n = self.len()?;
+                // Each range takes at least three bytes: a bad count allocates no more.
+                let mut ranges = Vec::with_capacity(n.min(self.b.len() / 3));
+                for _ in 0..n {
+                    let flags = self.u8()?;
+                    let lower = self.value()?;
+                    let upper = self.value()?;
+                    ranges.push(crate::sql::types::Range {
+                        lower,
+                        upper,
+                        flags,
+                    });
+                }
+                Value::Multirange(Box::new(crate::sql::types::Multirange { ranges }))
             }
             tag::INET => Value::Inet(Inet {
                 family: self.u8()?,

@@ -162,6 +162,15 @@ fn value_bytes(v: &Value) -> usize {
             Value::Array(a) => size_of::<Array>() + a.dims.capacity() * 8 + values_bytes(&a.items),
             Value::Record(fields) => values_bytes(fields),
             Value::Range(r) => value_bytes(&r.lower) + value_bytes(&r.upper),
+            Value::Multirange(m) => m
+                .ranges
+                .iter()
+                .map(|r| {
+                    size_of::<crate::sql::types::Range>()
+                        + value_bytes(&r.lower)
+                        + value_bytes(&r.upper)
+                })
+                .sum(),
             _ => 0,
         }
 }

@@ -67,6 +67,14 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
             hash_value(&r.lower, h);
             hash_value(&r.upper, h);
         }
+        Value::Multirange(m) => {
+            m.ranges.len().hash(h);
+            for r in &m.ranges {
+                r.flags.hash(h);
+                hash_value(&r.lower, h);
+                hash_value(&r.upper, h);
+            }
+        }
         // Other types are not hashed by the planner's choice; equal anyway.
         _ => 0u8.hash(h),
     }

@@ -173,6 +173,13 @@ impl Series {
             }
             Srf::Unnest => match vals.into_iter().next() {
                 Some(Value::Array(a)) => Series::Items(a.items.into_iter()),
+                Some(Value::Multirange(m)) => Series::Items(
+                    m.ranges
+                        .into_iter()
+                        .map(|r| Value::Range(Box::new(r)))
+                        .collect::<Vec<_>>()
+                        .into_iter(),
+                ),
                 _ => Series::empty(),
             },
             Srf::GenerateSubscripts => match (&vals[0], vals[1].as_i64()) {

@@ -9,7 +9,9 @@
 //! * corr / covar_pop / covar_samp / regr_*: two float8 arguments (Y, X), float8 (regr_count
 //!   int8);
 //! * the ordered-set aggregates percentile_cont / percentile_disc (a fraction or an array of
-//!   fractions) and mode(), with WITHIN GROUP (ORDER BY ...).
+//!   fractions) and mode(), with WITHIN GROUP (ORDER BY ...);
+//! * range_agg (a range or multirange, giving the multirange) and range_intersect_agg (a
+//!   range or multirange, giving its own type).
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::Type;
@@ -74,6 +76,8 @@ pub(super) fn aggregate_func(name: &str) -> Option<AggFunc> {
         "percentile_cont" => F::PercentileCont(false),
         "percentile_disc" => F::PercentileDisc(false),
         "mode" => F::Mode,
+        "range_agg" => F::RangeAgg,
+        "range_intersect_agg" => F::RangeIntersectAgg,
         _ => return None,
     })
 }
@@ -119,6 +123,8 @@ impl AggFunc {
             F::PercentileCont(_) => "percentile_cont",
             F::PercentileDisc(_) => "percentile_disc",
             F::Mode => "mode",
+            F::RangeAgg => "range_agg",
+            F::RangeIntersectAgg => "range_intersect_agg",
             _ => "?",
         }
     }
@@ -320,6 +326,17 @@ pub(super) fn signature(
                 order: Some(key),
                 arg_type: key,
             }
+        }
+        F::RangeAgg | F::RangeIntersectAgg => {
+            let t = first.base_type();
+            if types.len() != 1 || !(t.is_range() || t.is_multirange()) {
+                return Err(undefined());
+            }
+            let result = match af {
+                F::RangeAgg => t.range_multirange().unwrap_or(t),
+                _ => t,
+            };
+            sig(af, result, vec![None], t)
         }
         _ => return Ok(None),
     }))

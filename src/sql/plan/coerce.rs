@@ -333,6 +333,9 @@ impl Planner<'_> {
         if let Some(t) = tables.find_type(schema, name) {
             return Some(Type(t.oid));
         }
+        if let Some(t) = tables.find_multirange_type(schema, name) {
+            return Some(t);
+        }
         // A table's row type has the table's name.
         if let Some(t) = self.table_row_type_named(schema, name) {
             return Some(t);

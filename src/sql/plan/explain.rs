@@ -234,6 +234,13 @@ fn value_type(v: &Value) -> Type {
                 .find(|(_, s, _)| *s == sub)
                 .map_or(Type::TEXT, |(t, _, _)| *t)
         }
+        // The same for a multirange, by its first range (the empty one: int4multirange).
+        Value::Multirange(m) => match m.ranges.first() {
+            Some(r) => value_type(&Value::Range(Box::new(r.clone())))
+                .range_multirange()
+                .unwrap_or(Type::TEXT),
+            None => Type::INT4MULTIRANGE,
+        },
         _ => Type::TEXT,
     }
 }
@@ -449,14 +456,21 @@ fn expr(e: &Expr, cx: &Cx) -> String {
 /// A range function's call as EXPLAIN shows it: its name and arguments (a constructor is
 /// named as its type, whose OID is its last argument).
 fn range_call_name(f: crate::sql::func::ScalarFn, args: &[Expr]) -> Option<(String, &[Expr])> {
-    use crate::sql::func::range;
-    if std::ptr::fn_addr_eq(f, range::f_range_ctor as crate::sql::func::ScalarFn) {
+    use crate::sql::func::{multirange, range};
+    let ctors = [
+        range::f_range_ctor as crate::sql::func::ScalarFn,
+        multirange::f_multirange_ctor,
+        multirange::f_multirange_ctor_array,
+    ];
+    if ctors.iter().any(|c| std::ptr::fn_addr_eq(f, *c)) {
         return match args.split_last() {
             Some((Expr::Const(Value::Oid(t)), rest)) => Some((Type(*t).name(), rest)),
             _ => None,
         };
     }
-    range::name_of(f).map(|n| (n.to_string(), args))
+    range::name_of(f)
+        .or_else(|| multirange::name_of(f))
+        .map(|n| (n.to_string(), args))
 }
 
 /// Whether `e` compares ctid with something else (`tid_cond` shows it).

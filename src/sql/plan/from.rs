@@ -688,9 +688,11 @@ impl Planner<'_> {
                 }
             }
             "unnest" => {
-                // int2vector and oidvector too, as PostgreSQL's unnest(anyarray) takes them.
+                // int2vector and oidvector too, as PostgreSQL's unnest(anyarray) takes them;
+                // unnest(anymultirange) gives the ranges.
                 let elem = types[0]
                     .subscript_elem()
+                    .or_else(|| types[0].base_type().multirange_range())
                     .ok_or_else(|| undefined_function(&name, &types, fc.location))?;
                 SrfCall {
                     srf: Srf::Unnest,

@@ -188,8 +188,11 @@ impl Planner<'_> {
             if let Some(call) = self.bind_user_call(fc, &names, scope, agg.as_deref_mut())? {
                 return Ok(call);
             }
-            // A range type's constructor named with its schema (`s.floatrange(1, 2)`).
-            if self.range_type_named(&names).is_none() {
+            // A range or multirange type's constructor named with its schema
+            // (`s.floatrange(1, 2)`, `s.floatmultirange()`).
+            if self.range_type_named(&names).is_none()
+                && self.multirange_type_named(&names).is_none()
+            {
                 return Err(undefined_function(&names.join("."), &[], fc.location));
             }
         }
@@ -224,7 +227,9 @@ impl Planner<'_> {
         for a in positional.as_ref().unwrap_or(&fc.args) {
             args.push(self.bind(a.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?);
         }
-        if let Some(call) = self.bind_range_call(&names, &mut args, fc.location)? {
+        if let Some(call) =
+            self.bind_range_call(&names, &mut args, fc.func_variadic, fc.location)?
+        {
             return Ok(call);
         }
         let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();

@@ -89,6 +89,24 @@ impl TableCx<'_> {
         found
     }
 
+    /// The multirange type named `name` (in `schema`, or on the search path) that a CREATE
+    /// TYPE ... AS RANGE made with its range type.
+    pub fn find_multirange_type(&self, schema: &str, name: &str) -> Option<Type> {
+        let all = self.catalog.types.visible(Some(self.database), &self.snap);
+        let in_schema = |s: &str| {
+            all.iter().find_map(|t| {
+                let r = t.def.range.as_ref()?;
+                (t.def.schema == s && r.multirange_name == name).then_some(Type(r.multirange_oid))
+            })
+        };
+        self.used.set(true);
+        if schema.is_empty() {
+            engine::search_schemas(&self.search_path).find_map(in_schema)
+        } else {
+            in_schema(schema)
+        }
+    }
+
     /// Whether schema `name` exists for this statement.
     pub fn schema_exists(&self, name: &str) -> bool {
         engine::schema_exists(self.catalog, &self.snap, self.database, name)

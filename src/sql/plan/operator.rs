@@ -639,6 +639,13 @@ pub(super) fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value
 /// The result type of an operator, with a polymorphic result bound to the argument types
 /// (`int4[] || int4` is `int4[]`).
 fn poly_result(op: &ops::BinOp, left: Type, right: Type) -> Type {
+    if op.result == Type::ANYMULTIRANGE {
+        return if left.base_type().is_multirange() {
+            left.base_type()
+        } else {
+            right.base_type()
+        };
+    }
     if op.result == Type::ANYRANGE {
         // The range operators' results are of their operands' range type.
         return if left.base_type().is_range() {

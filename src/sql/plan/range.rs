@@ -34,11 +34,34 @@ impl Planner<'_> {
     ) -> Option<(&'static ops::BinOp, Type, Type)> {
         let (left, right) = (left.base_type(), right.base_type());
         let (lr, rr) = (left.is_range(), right.is_range());
+        let cands = ops::range_operators(name);
+        let find = |l: Type, r: Type| cands.iter().find(|o| o.left == l && o.right == r);
+        let (lm, rm) = (left.is_multirange(), right.is_multirange());
+        if lm || rm {
+            let m = Type::ANYMULTIRANGE;
+            let range_of = |t: Type| t.multirange_range();
+            return match (lm, rm) {
+                (true, true) if left == right => find(m, m).map(|o| (o, left, right)),
+                (true, false) if right == Type::UNKNOWN => find(m, m).map(|o| (o, left, left)),
+                (false, true) if left == Type::UNKNOWN => find(m, m).map(|o| (o, right, right)),
+                (true, false) if range_of(left) == Some(right) => {
+                    find(m, Type::ANYRANGE).map(|o| (o, left, right))
+                }
+                (false, true) if range_of(right) == Some(left) => {
+                    find(Type::ANYRANGE, m).map(|o| (o, left, right))
+                }
+                (true, false) if range_of(left).and_then(subtype_of) == Some(right) => {
+                    find(m, Type::ANYELEMENT).map(|o| (o, left, right))
+                }
+                (false, true) if range_of(right).and_then(subtype_of) == Some(left) => {
+                    find(Type::ANYELEMENT, m).map(|o| (o, left, right))
+                }
+                _ => None,
+            };
+        }
         if !lr && !rr {
             return None;
         }
-        let cands = ops::range_operators(name);
-        let find = |l: Type, r: Type| cands.iter().find(|o| o.left == l && o.right == r);
         let both = find(Type::ANYRANGE, Type::ANYRANGE);
         match (lr, rr) {
             (true, true) if left == right => both.map(|o| (o, left, right)),
@@ -60,10 +83,14 @@ impl Planner<'_> {
         &mut self,
         names: &[String],
         args: &mut Vec<(Expr, Type)>,
+        variadic: bool,
         location: i32,
     ) -> PgResult<Option<(Expr, Type)>> {
         let name = names.last().map_or("", String::as_str);
         let types: Vec<Type> = args.iter().map(|(_, t)| t.base_type()).collect();
+        if let Some(call) = self.bind_multirange_call(names, &types, args, variadic, location)? {
+            return Ok(Some(call));
+        }
         if let (Some((f, gives_subtype)), [t]) = (func::range::accessor(name), types.as_slice()) {
             let Some(sub) = t.range_subtype() else {
                 return Ok(None);
@@ -132,6 +159,102 @@ impl Planner<'_> {
         )))
     }
 
+    /// A call of a multirange function or constructor (see `bind_range_call`).
+    fn bind_multirange_call(
+        &mut self,
+        names: &[String],
+        types: &[Type],
+        args: &mut Vec<(Expr, Type)>,
+        variadic: bool,
+        location: i32,
+    ) -> PgResult<Option<(Expr, Type)>> {
+        use func::multirange as m;
+        let name = names.last().map_or("", String::as_str);
+        let one_multirange = match types {
+            [t] => t.multirange_range().map(|r| (*t, r)),
+            _ => None,
+        };
+        let take = |args: &mut Vec<(Expr, Type)>| -> Vec<Expr> {
+            std::mem::take(args).into_iter().map(|(e, _)| e).collect()
+        };
+        if let Some((_, rty)) = one_multirange {
+            if let Some((f, gives_subtype)) = m::accessor(name) {
+                let ret = if gives_subtype {
+                    subtype_of(rty).unwrap_or(Type::UNKNOWN)
+                } else {
+                    Type::BOOL
+                };
+                let call = self.range_call(f, take(args), true)?;
+                return Ok(Some((call, ret)));
+            }
+            if name == "range_merge" {
+                let call = self.range_call(m::f_range_merge, take(args), true)?;
+                return Ok(Some((call, rty)));
+            }
+        }
+        if let (&[t], "multirange") = (types, name) {
+            let Some(mty) = t.range_multirange() else {
+                return Ok(None);
+            };
+            let mut a = take(args);
+            a.push(Expr::Const(Value::Oid(mty.0)));
+            return Ok(Some((self.range_call(m::f_multirange_ctor, a, true)?, mty)));
+        }
+        let Some(mty) = self.multirange_type_named(names) else {
+            return Ok(None);
+        };
+        let rty = mty.multirange_range().unwrap_or(Type::UNKNOWN);
+        // `int4multirange(VARIADIC a)`: the ranges in an array.
+        if variadic {
+            let arr = rty.array().unwrap_or(Type::UNKNOWN);
+            let [t] = types else {
+                return Err(undefined_function(name, types, location));
+            };
+            if *t != arr && *t != Type::UNKNOWN {
+                return Err(undefined_function(name, types, location));
+            }
+            let mut out = Vec::new();
+            for (e, t) in std::mem::take(args) {
+                out.push(self.coerce(e, t, arr, -1, CoercionContext::Implicit, location)?);
+            }
+            out.push(Expr::Const(Value::Oid(mty.0)));
+            let call = self.range_call(m::f_multirange_ctor_array, out, true)?;
+            return Ok(Some((call, mty)));
+        }
+        let fits = types.iter().all(|t| {
+            *t == rty || *t == Type::UNKNOWN || cast::can_coerce(*t, rty, CoercionContext::Implicit)
+        });
+        if !fits {
+            return Err(undefined_function(name, types, location));
+        }
+        let mut out = Vec::new();
+        for (e, t) in std::mem::take(args) {
+            out.push(self.coerce(e, t, rty, -1, CoercionContext::Implicit, location)?);
+        }
+        // One argument: the strict constructor (NULL gives NULL); more: a NULL member is an
+        // error, as for PostgreSQL's variadic one.
+        let strict = out.len() == 1;
+        out.push(Expr::Const(Value::Oid(mty.0)));
+        Ok(Some((
+            self.range_call(m::f_multirange_ctor, out, strict)?,
+            mty,
+        )))
+    }
+
+    /// The multirange type a constructor call `names(...)` makes (as `range_type_named`).
+    pub(super) fn multirange_type_named(&self, names: &[String]) -> Option<Type> {
+        let (schema, name) = match names {
+            [n] => ("", n.as_str()),
+            [.., s, n] if s != "pg_catalog" => (s.as_str(), n.as_str()),
+            [.., n] => return Type::from_name(n).filter(|t| t.is_multirange()),
+            [] => return None,
+        };
+        if let Some(t) = Type::from_name(name) {
+            return t.is_multirange().then_some(t);
+        }
+        self.tables.as_ref()?.find_multirange_type(schema, name)
+    }
+
     /// The range type a constructor call `names(...)` makes: a built-in range type's name or
     /// a range type CREATE TYPE made (found on the search path, or in the schema named).
     pub(super) fn range_type_named(&self, names: &[String]) -> Option<Type> {
@@ -191,6 +314,39 @@ fn operator_of(name: &str) -> Option<&'static str> {
         "range_union" => "+",
         "range_intersect" => "*",
         "range_minus" => "-",
+        "multirange_eq" => "=",
+        "multirange_ne" => "<>",
+        "multirange_lt" => "<",
+        "multirange_le" => "<=",
+        "multirange_gt" => ">",
+        "multirange_ge" => ">=",
+        "multirange_contains_elem"
+        | "multirange_contains_range"
+        | "multirange_contains_multirange"
+        | "range_contains_multirange" => "@>",
+        "elem_contained_by_multirange"
+        | "range_contained_by_multirange"
+        | "multirange_contained_by_range"
+        | "multirange_contained_by_multirange" => "<@",
+        "range_overlaps_multirange"
+        | "multirange_overlaps_range"
+        | "multirange_overlaps_multirange" => "&&",
+        "range_before_multirange" | "multirange_before_range" | "multirange_before_multirange" => {
+            "<<"
+        }
+        "range_after_multirange" | "multirange_after_range" | "multirange_after_multirange" => ">>",
+        "range_overleft_multirange"
+        | "multirange_overleft_range"
+        | "multirange_overleft_multirange" => "&<",
+        "range_overright_multirange"
+        | "multirange_overright_range"
+        | "multirange_overright_multirange" => "&>",
+        "range_adjacent_multirange"
+        | "multirange_adjacent_range"
+        | "multirange_adjacent_multirange" => "-|-",
+        "multirange_union" => "+",
+        "multirange_intersect" => "*",
+        "multirange_minus" => "-",
         _ => return None,
     })
 }

@@ -118,6 +118,8 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
             Explicit
         }
         (Type::JSONB, Type::FLOAT4 | Type::FLOAT8) => Explicit,
+        // A range to its multirange type (PostgreSQL's cast through multirange(range)).
+        (f, t) if f.range_multirange() == Some(t) => Explicit,
         // I/O conversion casts: anything to a string type by assignment, from a string
         // type explicitly.
         (_, t) if is_string(t) && t != Type::CHAR && from != Type::VOID => Assignment,
@@ -328,6 +330,12 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
     }
     if to == Type::RECORD && from.is_composite() {
         return Ok(v);
+    }
+    if let Value::Range(r) = &v {
+        if to.is_multirange() {
+            let m = super::multirange::make(vec![(**r).clone()])?;
+            return Ok(Value::Multirange(Box::new(m)));
+        }
     }
     // Arrays: element by element.
     if let Some(te) = to.elem() {

@@ -26,6 +26,7 @@ pub const MAX_DIMS: usize = 6;
 mod array;
 mod binary;
 mod float;
+mod multirange;
 mod range;
 mod record;
 mod reg;
@@ -35,6 +36,9 @@ mod tests;
 pub use array::{parse_array, write_array};
 pub use binary::{from_binary, write_binary};
 pub use float::{parse_float4, parse_float8, write_float4, write_float8};
+pub use multirange::{
+    parse_multirange, read_multirange_binary, write_multirange, write_multirange_binary,
+};
 pub use range::{parse_range, read_range_binary, write_range, write_range_binary};
 pub use record::{parse_record, write_record};
 use reg::{parse_regprocedure, regnamespace_in, regproc_in, regrole_in, write_oid};
@@ -101,6 +105,7 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::Record(fields) => write_record(fields, ty, ctx, out),
         Value::Enum(o) => write_enum(*o, out),
         Value::Range(r) => write_range(r, ty, ctx, out),
+        Value::Multirange(m) => write_multirange(m, ty, ctx, out),
     }
 }
 
@@ -167,6 +172,7 @@ pub fn value_type(v: &Value) -> Type {
         Value::Void => Type::VOID,
         Value::Enum(o) => crate::catalog::types::label(*o).map_or(Type::UNKNOWN, |l| Type(l.0)),
         Value::Range(_) => Type::ANYRANGE,
+        Value::Multirange(_) => Type::ANYMULTIRANGE,
     }
 }
 
@@ -465,6 +471,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         t if t.is_enum() => return enum_in(s, t),
         t if t.is_composite() => return parse_record(s, t, ctx),
         t if t.is_range() => return parse_range(s, t, ctx),
+        t if t.is_multirange() => return parse_multirange(s, t, ctx),
         _ => Value::Text(s.to_string()),
     })
 }

@@ -20,6 +20,7 @@ pub mod format;
 pub mod io;
 pub mod json;
 pub mod lsn;
+pub mod multirange;
 pub mod network;
 pub mod numeric;
 pub mod ops;
@@ -29,6 +30,7 @@ pub mod tid;
 use std::cmp::Ordering;
 use std::fmt;
 
+pub use multirange::Multirange;
 pub use numeric::Numeric;
 pub use range::Range;
 
@@ -84,6 +86,14 @@ impl Type {
     pub const TSTZRANGE: Type = Type(3910);
     pub const DATERANGE: Type = Type(3912);
     pub const INT8RANGE: Type = Type(3926);
+    /// Any multirange type (`plan/range.rs` binds it with anyrange).
+    pub const ANYMULTIRANGE: Type = Type(4537);
+    pub const INT4MULTIRANGE: Type = Type(4451);
+    pub const NUMMULTIRANGE: Type = Type(4532);
+    pub const TSMULTIRANGE: Type = Type(4533);
+    pub const TSTZMULTIRANGE: Type = Type(4534);
+    pub const DATEMULTIRANGE: Type = Type(4535);
+    pub const INT8MULTIRANGE: Type = Type(4536);
     // Types that only appear as catalog columns (their values are always NULL here).
     pub const INT2VECTOR: Type = Type(22);
     pub const XID: Type = Type(28);
@@ -141,6 +151,12 @@ impl Type {
     pub const TSTZRANGE_ARRAY: Type = Type(3911);
     pub const DATERANGE_ARRAY: Type = Type(3913);
     pub const INT8RANGE_ARRAY: Type = Type(3927);
+    pub const INT4MULTIRANGE_ARRAY: Type = Type(6150);
+    pub const NUMMULTIRANGE_ARRAY: Type = Type(6151);
+    pub const TSMULTIRANGE_ARRAY: Type = Type(6152);
+    pub const TSTZMULTIRANGE_ARRAY: Type = Type(6153);
+    pub const DATEMULTIRANGE_ARRAY: Type = Type(6155);
+    pub const INT8MULTIRANGE_ARRAY: Type = Type(6157);
 
     /// (element, array) pairs of every built-in type that has an array type here.
     const ARRAYS: &'static [(Type, Type)] = &[
@@ -182,6 +198,12 @@ impl Type {
         (Type::TSTZRANGE, Type::TSTZRANGE_ARRAY),
         (Type::DATERANGE, Type::DATERANGE_ARRAY),
         (Type::INT8RANGE, Type::INT8RANGE_ARRAY),
+        (Type::INT4MULTIRANGE, Type::INT4MULTIRANGE_ARRAY),
+        (Type::NUMMULTIRANGE, Type::NUMMULTIRANGE_ARRAY),
+        (Type::TSMULTIRANGE, Type::TSMULTIRANGE_ARRAY),
+        (Type::TSTZMULTIRANGE, Type::TSTZMULTIRANGE_ARRAY),
+        (Type::DATEMULTIRANGE, Type::DATEMULTIRANGE_ARRAY),
+        (Type::INT8MULTIRANGE, Type::INT8MULTIRANGE_ARRAY),
     ];
 
     /// The element type if this is an array type.
@@ -221,6 +243,21 @@ impl Type {
     /// The subtype of a range type.
     pub fn range_subtype(self) -> Option<Type> {
         range::subtype(self)
+    }
+
+    /// Whether this is a multirange type (built-in or made with a CREATE TYPE ... AS RANGE).
+    pub fn is_multirange(self) -> bool {
+        multirange::range_type(self).is_some()
+    }
+
+    /// The range type of a multirange type.
+    pub fn multirange_range(self) -> Option<Type> {
+        multirange::range_type(self)
+    }
+
+    /// The multirange type of a range type.
+    pub fn range_multirange(self) -> Option<Type> {
+        multirange::of_range(self)
     }
 
     /// Whether this is a domain (CREATE DOMAIN).
@@ -312,19 +349,19 @@ impl Type {
             Type::ANYELEMENT => "anyelement",
             Type::ANYARRAY => "anyarray",
             Type::ANYRANGE => "anyrange",
+            Type::ANYMULTIRANGE => "anymultirange",
             Type::INT4RANGE => "int4range",
             Type::NUMRANGE => "numrange",
             Type::TSRANGE => "tsrange",
             Type::TSTZRANGE => "tstzrange",
             Type::DATERANGE => "daterange",
             Type::INT8RANGE => "int8range",
-            // The multirange types pg_range names (threadgres has no multirange values).
-            Type(4451) => "int4multirange",
-            Type(4532) => "nummultirange",
-            Type(4533) => "tsmultirange",
-            Type(4534) => "tstzmultirange",
-            Type(4535) => "datemultirange",
-            Type(4536) => "int8multirange",
+            Type::INT4MULTIRANGE => "int4multirange",
+            Type::NUMMULTIRANGE => "nummultirange",
+            Type::TSMULTIRANGE => "tsmultirange",
+            Type::TSTZMULTIRANGE => "tstzmultirange",
+            Type::DATEMULTIRANGE => "datemultirange",
+            Type::INT8MULTIRANGE => "int8multirange",
             Type::INT2VECTOR => "int2vector",
             Type::XID => "xid",
             Type::TID => "tid",
@@ -467,6 +504,12 @@ impl Type {
             "tstzrange" => Type::TSTZRANGE,
             "daterange" => Type::DATERANGE,
             "int8range" => Type::INT8RANGE,
+            "int4multirange" => Type::INT4MULTIRANGE,
+            "nummultirange" => Type::NUMMULTIRANGE,
+            "tsmultirange" => Type::TSMULTIRANGE,
+            "tstzmultirange" => Type::TSTZMULTIRANGE,
+            "datemultirange" => Type::DATEMULTIRANGE,
+            "int8multirange" => Type::INT8MULTIRANGE,
             _ => return None,
         })
     }
@@ -526,11 +569,12 @@ impl Type {
             | Type::ANY
             | Type::ANYELEMENT
             | Type::ANYARRAY
-            | Type::ANYRANGE => 'P',
+            | Type::ANYRANGE
+            | Type::ANYMULTIRANGE => 'P',
             t if t.is_enum() => 'E',
             t if t.is_domain() => t.base_type().category(),
             t if t.is_composite() => 'C',
-            t if t.is_range() => 'R',
+            t if t.is_range() || t.is_multirange() => 'R',
             _ => 'U',
         }
     }
@@ -655,6 +699,8 @@ pub enum Value {
     Enum(u32),
     /// A value of a range type (`range.rs`).
     Range(Box<Range>),
+    /// A value of a multirange type (`multirange.rs`).
+    Multirange(Box<Multirange>),
 }
 
 impl Value {

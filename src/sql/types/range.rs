@@ -395,7 +395,7 @@ pub fn overright(a: &Range, b: &Range) -> bool {
 /// Whether an upper bound and a lower bound touch with nothing between them. Without a
 /// canonical function (continuous subtypes) points lie between any two distinct values; the
 /// discrete built-in types are canonical (`[)`), so their touching bounds are equal values.
-fn bounds_adjacent(upper: &Bound, lower: &Bound) -> bool {
+pub fn bounds_adjacent(upper: &Bound, lower: &Bound) -> bool {
     cmp_bound_values(upper, lower) == Ordering::Equal && upper.inc != lower.inc
 }
 

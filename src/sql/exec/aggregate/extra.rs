@@ -26,6 +26,11 @@ pub(crate) enum State {
     Regr([f64; 6]),
     /// The non-null WITHIN GROUP values and the last fraction seen.
     Sorted(Vec<Value>, Option<Value>),
+    /// range_agg: the ranges seen (a multirange's each; its empty one as an empty range) and
+    /// whether any non-null value came.
+    Ranges(Vec<types::Range>, bool),
+    /// range_intersect_agg: the intersection so far (None before the first non-null value).
+    Intersect(Option<Value>),
     /// An aggregate with ORDER BY (`json_agg(x ORDER BY y)`): each row's ORDER BY values and
     /// arguments, fed to the aggregate's own state in that order at the end.
     Buffered(Vec<(Vec<Value>, Vec<Value>)>),
@@ -42,6 +47,7 @@ pub(crate) fn collects(a: &AggCall) -> bool {
                 | AggFunc::PercentileCont(_)
                 | AggFunc::PercentileDisc(_)
                 | AggFunc::Mode
+                | AggFunc::RangeAgg
         )
 }
 
@@ -65,6 +71,8 @@ fn plain_initial(a: &AggCall) -> Option<State> {
         AggFunc::PercentileCont(_) | AggFunc::PercentileDisc(_) | AggFunc::Mode => {
             State::Sorted(Vec::new(), None)
         }
+        AggFunc::RangeAgg => State::Ranges(Vec::new(), false),
+        AggFunc::RangeIntersectAgg => State::Intersect(None),
         _ => return None,
     })
 }
@@ -202,6 +210,36 @@ pub(crate) fn update(
             regr_accum(t, as_f64(&y), as_f64(&x))?;
         }
         State::Buffered(rows) => rows.push((order, args)),
+        State::Ranges(rs, seen) => match v {
+            Value::Range(r) => {
+                rs.push(*r);
+                *seen = true;
+            }
+            Value::Multirange(m) => {
+                rs.extend(m.ranges);
+                *seen = true;
+            }
+            _ => {}
+        },
+        State::Intersect(acc) => {
+            if v.is_null() {
+                return Ok(());
+            }
+            *acc = Some(match acc.take() {
+                None => v,
+                Some(Value::Range(x)) => match &v {
+                    Value::Range(y) => Value::Range(Box::new(types::range::intersect(&x, y)?)),
+                    _ => return Err(PgError::internal("range_intersect_agg over mixed values")),
+                },
+                Some(Value::Multirange(x)) => match &v {
+                    Value::Multirange(y) => Value::Multirange(Box::new(
+                        types::multirange::intersect(&x.ranges, &y.ranges)?,
+                    )),
+                    _ => return Err(PgError::internal("range_intersect_agg over mixed values")),
+                },
+                Some(other) => other,
+            });
+        }
         State::Sorted(vals, frac) => {
             *frac = Some(v);
             if let Some(k) = order.into_iter().next() {
@@ -323,6 +361,9 @@ pub(crate) fn finish(st: State, a: &AggCall, fmt: &FormatCtx) -> PgResult<Value>
                 _ => var,
             })
         }
+        State::Ranges(_, false) => Value::Null,
+        State::Ranges(rs, true) => Value::Multirange(Box::new(types::multirange::make(rs)?)),
+        State::Intersect(acc) => acc.unwrap_or(Value::Null),
         State::Bits(None) => Value::Null,
         State::Bits(Some(x)) => match a.result {
             Type::INT2 => Value::Int2(x as i16),

@@ -226,6 +226,10 @@ pub enum AggFunc {
     PercentileCont(bool),
     PercentileDisc(bool),
     Mode,
+    /// range_agg over ranges or multiranges: their union as a multirange.
+    RangeAgg,
+    /// range_intersect_agg over ranges or multiranges: their intersection.
+    RangeIntersectAgg,
     /// A column used ungrouped because it depends on the grouped primary key (plan/agg.rs):
     /// its value, the same in every row of the group. Never written by users.
     Dependent,

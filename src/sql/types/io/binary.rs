@@ -113,6 +113,7 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
             super::record::write_record_binary(fields, ty, out, write_binary_field)?
         }
         (Value::Range(r), _) => super::write_range_binary(r, ty, out)?,
+        (Value::Multirange(m), _) => super::write_multirange_binary(m, ty, out)?,
     }
     let _ = wrong_value;
     Ok(())
@@ -344,6 +345,7 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
             )
         }
         t if t.is_range() => return super::read_range_binary(b, t),
+        t if t.is_multirange() => return super::read_multirange_binary(b, t),
         // enum_recv: the label's text.
         t if t.is_enum() => {
             r.pos = b.len();

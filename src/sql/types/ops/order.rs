@@ -35,6 +35,7 @@ fn variant_rank(v: &Value) -> u8 {
         Value::Void => 11,
         Value::Enum(_) => 12,
         Value::Range(_) => 13,
+        Value::Multirange(_) => 14,
         Value::Null => 255,
     }
 }
@@ -111,6 +112,7 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Record(x), Record(y)) => compare_records(x, y),
         (Void, Void) => Ordering::Equal,
         (Range(x), Range(y)) => crate::sql::types::range::cmp(x, y),
+        (Multirange(x), Multirange(y)) => crate::sql::types::multirange::cmp(x, y),
         // Enum values by their labels' sort positions (equal labels: equal OIDs).
         (Enum(x), Enum(y)) if x == y => Ordering::Equal,
         (Enum(x), Enum(y)) => {
