@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 /// expressions, a predicate and the hash method. 4: tables carry their triggers. 5: types
 /// carry domains, columns their domain, relations a materialized view's definition. 6: types
 /// carry composite types' attributes. 7: types carry range types (their subtype), rows range
-/// values. 8: columns carry whether they are generated.
-pub const FORMAT_VERSION: u32 = 8;
+/// values. 8: columns carry whether they are generated. 9: types carry an extension's base
+/// type (hstore), extensions the types they made.
+pub const FORMAT_VERSION: u32 = 9;
 /// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
 /// directory without it was never initialized completely.
 pub const VERSION_FILE: &str = "THREADGRES_VERSION";

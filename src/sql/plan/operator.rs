@@ -66,6 +66,9 @@ impl Planner<'_> {
         if let Some(found) = self.resolve_range_binop(name, left, right) {
             return Ok(found);
         }
+        if let Some(found) = self.extension_binop(name, left, right) {
+            return Ok(found);
+        }
         let cands = ops::binary_operators(name);
         // An unknown side takes the other side's type first (PostgreSQL's heuristic).
         let (l, r) = match (left == Type::UNKNOWN, right == Type::UNKNOWN) {
@@ -217,6 +220,40 @@ impl Planner<'_> {
             "No operator matches the given name and argument types. You might need to add explicit type casts.",
         )
         .at(loc(location)))
+    }
+
+    /// An operator an installed extension makes: PostgreSQL finds them in pg_operator once
+    /// CREATE EXTENSION has made them. hstore's where the left operand is an hstore (its
+    /// type exists only while the extension does); pg_trgm's over text where both sides are
+    /// of the string category (or unknown), so that `int % int` stays the modulo.
+    fn extension_binop(
+        &self,
+        name: &str,
+        left: Type,
+        right: Type,
+    ) -> Option<(&'static ops::BinOp, Type, Type)> {
+        use crate::sql::func::extension::hstore::{self, Right};
+        if left.base_type().is_hstore() {
+            let (op, r) = hstore::operator(name, right)?;
+            let rt = match r {
+                Right::Text => Type::TEXT,
+                Right::TextArray => Type::TEXT_ARRAY,
+                Right::Hstore => left.base_type(),
+            };
+            return Some((op, left.base_type(), rt));
+        }
+        let op = crate::sql::func::extension::pg_trgm::operator(name)?;
+        let stringy = |t: Type| t == Type::UNKNOWN || t.base_type().category() == 'S';
+        if !(stringy(left) && stringy(right)) {
+            return None;
+        }
+        let t = self.tables.as_ref()?;
+        // A later CREATE / DROP EXTENSION changes what the statement means.
+        t.used.set(true);
+        t.catalog
+            .extensions
+            .get(t.database, "pg_trgm", &t.snap)
+            .map(|_| (op, op.left, op.right))
     }
 
     /// Two composite types compared: PostgreSQL's record_cmp needs the same number of fields
@@ -639,6 +676,10 @@ pub(super) fn ops_eq_any(a: &Value, b: &Value, _f: &FormatCtx) -> PgResult<Value
 /// The result type of an operator, with a polymorphic result bound to the argument types
 /// (`int4[] || int4` is `int4[]`).
 fn poly_result(op: &ops::BinOp, left: Type, right: Type) -> Type {
+    if op.result == crate::sql::func::extension::SELF_TYPE {
+        // An extension's operator whose result is its own type (hstore's `||`, `-`).
+        return left.base_type();
+    }
     if op.result == Type::ANYRANGE {
         // The range operators' results are of their operands' range type.
         return if left.base_type().is_range() {
