@@ -256,6 +256,46 @@ impl Planner<'_> {
             .map(|_| (op, op.left, op.right))
     }
 
+    /// A prefix operator an installed extension makes (hstore's `%%` and `%#`): over an
+    /// hstore, or over an unknown literal read as the installed extension's hstore type.
+    fn extension_unop(
+        &mut self,
+        name: &str,
+        arg: (Expr, Type),
+        location: i32,
+    ) -> PgResult<Option<(Expr, Type)>> {
+        let Some(op) = crate::sql::func::extension::hstore::prefix_operator(name) else {
+            return Ok(None);
+        };
+        let ty = if arg.1.base_type().is_hstore() {
+            arg.1.base_type()
+        } else if arg.1 == Type::UNKNOWN {
+            let Some(t) = self.tables.as_ref() else {
+                return Ok(None);
+            };
+            t.used.set(true);
+            match t.catalog.extensions.get(t.database, "hstore", &t.snap) {
+                Some(e) => match e.def.types.first() {
+                    Some(&oid) => Type(oid),
+                    None => return Ok(None),
+                },
+                None => return Ok(None),
+            }
+        } else {
+            return Ok(None);
+        };
+        let e = self.coerce(arg.0, arg.1, ty, -1, CoercionContext::Implicit, location)?;
+        if let Expr::Const(v) = &e {
+            if v.is_null() {
+                return Ok(Some((Expr::Const(Value::Null), op.result)));
+            }
+            if let Some(v) = self.fold((op.f)(v, self.fmt))? {
+                return Ok(Some((Expr::Const(v), op.result)));
+            }
+        }
+        Ok(Some((Expr::Un(op.f, Box::new(e)), op.result)))
+    }
+
     /// Two composite types compared: PostgreSQL's record_cmp needs the same number of fields
     /// and the same field types.
     /// (Err: the message of the error the comparison raises.)
@@ -357,6 +397,9 @@ impl Planner<'_> {
         let r = self.bind(rnode.expect("right operand"), scope, agg.as_deref_mut())?;
         let Some(ln) = lnode else {
             // Prefix operator.
+            if let Some(found) = self.extension_unop(name, r.clone(), a.location)? {
+                return Ok(found);
+            }
             let cands = ops::unary_operators(name);
             let t = if r.1 == Type::UNKNOWN {
                 cands.first().map(|c| c.arg).unwrap_or(Type::TEXT)

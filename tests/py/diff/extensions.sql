@@ -214,6 +214,8 @@ SELECT exist('a=>1', 'a'), defined('a=>NULL', 'a'), defined('a=>1', 'a'), delete
 SELECT hstore_to_json('a=>1, b=>NULL, "q\"x"=>"\\"'), hstore_to_jsonb('b=>1, a=>NULL, aaa=>x'), ('a=>1'::hstore)::json, ('a=>1, b=>"t"'::hstore)::jsonb, ('a=>1'::hstore)::text;
 SELECT hstore_to_json_loose('"a key" =>1, b => t, c => null, d=> 12345, e => 012345, f=> 1.234, g=> 2.345e+4, h=>-0.5e-3, i=>1., j=>"-", k=>"true"'), hstore_to_jsonb_loose('a=>1, b=>f, c=>0');
 SELECT json_agg(q) FROM (VALUES (1, 'a=>1, b=>NULL'::hstore)) q(i, h);
+SELECT to_json('k=>v'::hstore), to_jsonb('b=>1, a=>2'::hstore), to_json(NULL::hstore);
+SELECT %% 'aa=>1, cq=>l, b=>g, fg=>NULL', %# 'a=>1'::hstore, %# ''::hstore, %% NULL::hstore;
 SELECT 'a=>1'::hstore = 'a=>1', 'a=>1, b=>2'::hstore = 'b=>2, a=>1', 'a=>1'::hstore <> 'a=>2', 'a=>1'::hstore #<# 'a=>2', 'a=>1'::hstore #># ''::hstore, 'a=>1'::hstore #<=# 'a=>1', hstore_cmp('a=>1', 'b=>1'), hstore_eq('a=>1', 'a=>1'), 'ab=>1'::hstore #># 'b=>12';
 CREATE TABLE hs_t (id int, h hstore);
 INSERT INTO hs_t VALUES (1, 'a=>1, b=>2'), (2, 'b=>2, a=>1'), (3, 'a=>NULL'), (4, NULL), (5, ''), (6, 'x=>"long value", y=>z');

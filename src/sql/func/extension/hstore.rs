@@ -8,8 +8,7 @@
 //! text back.
 //!
 //! Not built: the set-returning functions (skeys, svals, each), hstore(record),
-//! populate_record and `#=`, the prefix operators `%%` and `%#` (hstore_to_array and
-//! hstore_to_matrix are), the deprecated `@` and `~`, hashing functions and GiST / GIN
+//! populate_record and `#=`, the deprecated `@` and `~`, hashing functions and GiST / GIN
 //! operator classes. A call of a function not built is "function
 //! does not exist" (42883).
 //!
@@ -25,7 +24,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::func::args::{arr, txt};
 use crate::sql::func::ScalarFn;
 use crate::sql::types::hstore::{self as hs, Pairs};
-use crate::sql::types::ops::BinOp;
+use crate::sql::types::ops::{BinOp, UnOp};
 use crate::sql::types::{Array, FormatCtx, Type, Value};
 
 const H: (&str, Type) = ("", SELF_TYPE);
@@ -479,6 +478,31 @@ pub fn operator(name: &str, right: Type) -> Option<(&'static BinOp, Right)> {
         return want(Right::TextArray);
     }
     None
+}
+
+/// hstore's prefix operators: `%%` (hstore_to_array) and `%#` (hstore_to_matrix).
+static PREFIX: &[(&str, UnOp)] = &[
+    (
+        "%%",
+        UnOp {
+            arg: SELF_TYPE,
+            result: Type::TEXT_ARRAY,
+            f: |v, f| to_array(std::slice::from_ref(v), f),
+        },
+    ),
+    (
+        "%#",
+        UnOp {
+            arg: SELF_TYPE,
+            result: Type::TEXT_ARRAY,
+            f: |v, f| to_matrix(std::slice::from_ref(v), f),
+        },
+    ),
+];
+
+/// hstore's prefix operator `name`, for the planner to bind over an hstore.
+pub fn prefix_operator(name: &str) -> Option<&'static UnOp> {
+    PREFIX.iter().find(|(n, _)| *n == name).map(|(_, o)| o)
 }
 
 /// The name of one of hstore's operators, by its function (EXPLAIN's output).
