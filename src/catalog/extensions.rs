@@ -50,6 +50,8 @@ pub struct ExtensionDef {
     pub relocatable: bool,
     /// The OIDs of the functions it made.
     pub members: Vec<Oid>,
+    /// The OIDs of the types it made (hstore), which DROP EXTENSION ends with it.
+    pub types: Vec<Oid>,
 }
 
 /// One version of an installed extension.

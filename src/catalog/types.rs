@@ -80,6 +80,9 @@ pub struct TypeDef {
     /// A range type (CREATE TYPE ... AS RANGE, typtype 'r'): its pg_range row; None for the
     /// other kinds.
     pub range: Option<RangeDef>,
+    /// A base type an extension makes (typtype 'b', hstore): the name of its built-in
+    /// implementation (`sql::types::Type::builtin`); None for the other kinds.
+    pub builtin: Option<String>,
 }
 
 /// What a range type is over: pg_range's rngsubtype, rngmultitypid, rngsubdiff, and its
@@ -166,7 +169,10 @@ pub const MAX_DOMAIN_DEPTH: usize = 64;
 impl TypeDef {
     /// Whether this is an enum (none of the other kinds).
     pub fn is_enum(&self) -> bool {
-        self.domain.is_none() && self.composite.is_none() && self.range.is_none()
+        self.domain.is_none()
+            && self.composite.is_none()
+            && self.range.is_none()
+            && self.builtin.is_none()
     }
 
     /// The array type's name: `_name`, cut to 63 bytes as PostgreSQL's makeArrayTypeName

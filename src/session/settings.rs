@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::error::{code, PgError, PgResult};
+use crate::sql::func::extension::pg_trgm;
 use crate::sql::types::io::parse_bool;
 use crate::sql::types::{
     datetime, DateOrder, DateOutput, DateStyle, FormatCtx, IntervalStyle, TimeZone,
@@ -143,6 +144,35 @@ fn format_ms(ms: i64) -> String {
     format!("{ms}ms")
 }
 
+/// Which of pg_trgm's settings `name` is (an index into `FormatCtx::trgm`). They are known
+/// whether or not the extension is installed: PostgreSQL knows them once its library is
+/// loaded, which CREATE EXTENSION does, and keeps a SET of them made before as a placeholder.
+fn trgm_setting(name: &str) -> Option<usize> {
+    pg_trgm::SETTINGS
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(name))
+}
+
+/// A value of one of pg_trgm's settings: a real number from 0 to 1.
+fn parse_trgm(name: &str, value: &str) -> PgResult<f64> {
+    let v: f64 = value
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| !v.is_nan())
+        .ok_or_else(|| invalid_value(name, value))?;
+    if !(0.0..=1.0).contains(&v) {
+        return Err(PgError::new(
+            code::INVALID_PARAMETER_VALUE,
+            format!(
+                "{} is outside the valid range for parameter \"{name}\" (0 .. 1)",
+                pg_trgm::format_g(v)
+            ),
+        ));
+    }
+    Ok(v)
+}
+
 fn invalid_value(name: &str, value: &str) -> PgError {
     PgError::new(
         code::INVALID_PARAMETER_VALUE,
@@ -206,6 +236,10 @@ impl Settings {
     /// Normalizes and validates `value` for `name`; returns (canonical name, stored value).
     fn canonicalize(&self, name: &str, value: &str) -> PgResult<(String, String)> {
         let Some(g) = find(name) else {
+            if let Some(i) = trgm_setting(name) {
+                parse_trgm(pg_trgm::SETTINGS[i], value)?;
+                return Ok((pg_trgm::SETTINGS[i].to_string(), value.trim().to_string()));
+            }
             if name.contains('.') {
                 return Ok((name.to_ascii_lowercase(), value.to_string()));
             }
@@ -354,6 +388,10 @@ impl Settings {
                     _ => IntervalStyle::Postgres,
                 }
             }
+            n if trgm_setting(n).is_some() => {
+                let i = trgm_setting(n).unwrap_or(0);
+                self.fmt.trgm[i] = value.trim().parse().unwrap_or(pg_trgm::DEFAULTS[i]);
+            }
             "statement_timeout" => self.statement_timeout_ms = value.parse().unwrap_or(0),
             "client_connection_check_interval" => self.client_check_ms = value.parse().unwrap_or(0),
             "max_stack_depth" => {
@@ -447,6 +485,9 @@ impl Settings {
                 Ok((g.name.to_string(), g.report))
             }
             None if name.contains('.') => {
+                if let Some(i) = trgm_setting(name) {
+                    self.fmt.trgm[i] = pg_trgm::DEFAULTS[i];
+                }
                 let lower = name.to_ascii_lowercase();
                 if self.values.contains_key(&lower) {
                     Arc::make_mut(&mut self.values).remove(&lower);
@@ -504,6 +545,9 @@ impl Settings {
             return Ok(self.identity("role").map_or("none", |r| r.2).to_string());
         }
         let Some(g) = find(name) else {
+            if let Some(i) = trgm_setting(name) {
+                return Ok(pg_trgm::format_g(self.fmt.trgm[i]));
+            }
             let lower = name.to_ascii_lowercase();
             if let Some(v) = self.values.get(&lower) {
                 return Ok(v.clone());

@@ -41,3 +41,49 @@ def test_a_column_default_calls_an_extension_function(server):
         ("200", "200", "t")]
     c.simple("DROP TABLE ext_items")
     c.simple('DROP EXTENSION "uuid-ossp"')
+
+
+TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_hstore_columns_survive_a_restart(server, tg_dedicated, how):
+    """The hstore type CREATE EXTENSION made (its OID given then), a table's hstore column
+    and its committed values are all there after a clean restart and after kill -9; the
+    extension still knows its type, so DROP EXTENSION is refused while the column uses it."""
+    import signal
+
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    c.simple("CREATE EXTENSION hstore")
+    c.simple("CREATE TABLE ext_kv (id int PRIMARY KEY, h hstore)")
+    c.simple("INSERT INTO ext_kv VALUES (1, 'b=>2, a=>1'), (2, 'k=>NULL'), (3, NULL), (4, '')")
+    c.simple("UPDATE ext_kv SET h = h || 'c=>\"x y\"' WHERE id = 1")
+    queries = [
+        "SELECT id, h, h -> 'a', h ? 'k' FROM ext_kv ORDER BY id",
+        "SELECT t.oid, t.typname, t.typarray FROM pg_type t WHERE typname IN ('hstore', '_hstore') "
+        "ORDER BY 2",
+        "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
+        "WHERE attrelid = 'ext_kv'::regclass AND attname = 'h'",
+        "SELECT extname, extversion FROM pg_extension WHERE extname = 'hstore'",
+    ]
+    before = [c.simple(q) for q in queries]
+    c.close()
+    assert before[0][0] == ("1", '"a"=>"1", "b"=>"2", "c"=>"x y"', "1", "f")
+    if how == "clean":
+        p.restart()
+    else:
+        p.proc.send_signal(signal.SIGKILL)
+        p.proc.wait(10)
+        p.start()
+    c = p.info.connect_raw()
+    assert [c.simple(q) for q in queries] == before
+    c.simple("INSERT INTO ext_kv VALUES (5, 'z=>26')")
+    assert c.simple("SELECT h FROM ext_kv WHERE h @> 'z=>26'") == [('"z"=>"26"',)]
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("DROP EXTENSION hstore")
+    assert e.value.fields["C"] == "2BP01"
+    c.simple("DROP TABLE ext_kv")
+    c.simple("DROP EXTENSION hstore")
+    assert c.simple("SELECT count(*) FROM pg_type WHERE typname = 'hstore'") == [("0",)]

@@ -465,3 +465,29 @@ def test_regclass_in_binary_is_the_relation_oid(pg, server):
                 "predefined": int.from_bytes(predefined, "big"),
             }
     differential(pg, server, observe)
+
+
+def test_hstore_adapter(pg, server):
+    """psycopg's hstore adapter finds the type CREATE EXTENSION made (TypeInfo by name) and
+    round-trips dicts in text and binary, NULL values and escapes included."""
+    from psycopg.types import TypeInfo
+    from psycopg.types.hstore import register_hstore
+
+    def observe(s):
+        with _connect(s, autocommit=True) as conn:
+            conn.execute("DROP TABLE IF EXISTS py_hstore")
+            conn.execute("DROP EXTENSION IF EXISTS hstore")
+            conn.execute("CREATE EXTENSION hstore")
+            info = TypeInfo.fetch(conn, "hstore")
+            register_hstore(info, conn)
+            conn.execute("CREATE TABLE py_hstore (id int, h hstore)")
+            sent = {"a": "1", "b": None, "é": 'x"y\\z', "": ""}
+            conn.execute("INSERT INTO py_hstore VALUES (1, %s), (2, %s)", (sent, {}))
+            text = conn.execute("SELECT h, h -> 'a' FROM py_hstore ORDER BY id").fetchall()
+            binary = conn.execute("SELECT h FROM py_hstore ORDER BY id", binary=True).fetchall()
+            param = conn.execute("SELECT %b::hstore ? 'k'", ({"k": None},)).fetchone()
+            assert text[0][0] == sent
+            conn.execute("DROP TABLE py_hstore")
+            conn.execute("DROP EXTENSION hstore")
+            return info.name, text, binary, param
+    differential(pg, server, observe)

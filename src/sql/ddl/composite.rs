@@ -258,6 +258,7 @@ fn create(cx: &mut dyn SessionCtx, names: &[String], defs: &[protobuf::ColumnDef
         domain: None,
         composite: Some(CompositeDef { relid, attrs }),
         range: None,
+        builtin: None,
     };
     user_type::write(cx, oid, def, false, "CREATE TYPE")
 }

@@ -396,6 +396,7 @@ fn create(
         }),
         composite: None,
         range: None,
+        builtin: None,
     };
     user_type::write(cx, oid, def, false, "CREATE DOMAIN")
 }

@@ -22,10 +22,12 @@ use pg_query::protobuf::{node::Node as N, ObjectType};
 use super::notice;
 use crate::catalog::extensions::{Extension, ExtensionDef};
 use crate::catalog::functions::{FuncArg, FunctionDef};
+use crate::catalog::types::TypeDef;
 use crate::catalog::CatalogError;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
-use crate::sql::func::extension::{self, ExtSpec};
+use crate::sql::func::extension::{self, ExtSpec, SELF_ARRAY, SELF_TYPE};
+use crate::sql::types::Type;
 use crate::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -217,6 +219,42 @@ fn create(
     let snap = cx.catalog_snapshot()?;
     let owner = cx.role_oid();
     let database = cx.database().to_string();
+    // Its types first: its functions' signatures name them.
+    let mut types = Vec::with_capacity(spec.types.len());
+    let mut made = (SELF_TYPE, SELF_ARRAY);
+    for t in spec.types {
+        if super::user_type::name_taken(cx, &schema, t.name)? {
+            return Err(super::user_type::already_exists(t.name));
+        }
+        let catalog = &cx.instance().catalog;
+        let new_oid = || {
+            catalog.new_oid().map_err(|_| {
+                PgError::new(code::PROGRAM_LIMIT_EXCEEDED, "object identifiers exhausted")
+            })
+        };
+        let (oid, array_oid) = (new_oid()?, new_oid()?);
+        let def = TypeDef {
+            database: database.clone(),
+            schema: schema.clone(),
+            name: t.name.to_string(),
+            owner,
+            array_oid,
+            labels: Vec::new(),
+            domain: None,
+            composite: None,
+            range: None,
+            builtin: Some(t.builtin.to_string()),
+        };
+        catalog
+            .types
+            .create(oid, def, false, &snap, &cell, cid)
+            .map_err(|e| match e {
+                CatalogError::Exists(_) => super::user_type::already_exists(t.name),
+                _ => busy(),
+            })?;
+        types.push(oid);
+        made = (Type(oid), Type(array_oid));
+    }
     let catalog = &cx.instance().catalog;
     let new_oid = || {
         catalog
@@ -226,7 +264,7 @@ fn create(
     let mut members = Vec::with_capacity(spec.functions.len());
     for f in spec.functions {
         let oid = new_oid()?;
-        let def = function_def(spec, f, &database, &schema, owner);
+        let def = function_def(spec, f, &database, &schema, owner, made);
         catalog
             .functions
             .create(oid, def, false, &snap, &cell, cid)
@@ -250,6 +288,7 @@ fn create(
         version: spec.version.to_string(),
         relocatable: spec.relocatable,
         members,
+        types,
     };
     catalog
         .extensions
@@ -272,8 +311,15 @@ fn function_def(
     database: &str,
     schema: &str,
     owner: u32,
+    made: (Type, Type),
 ) -> FunctionDef {
     debug_assert!(extension::internal(f.symbol).is_some(), "{}", spec.name);
+    // The extension's own type stands in its signatures as SELF_TYPE / SELF_ARRAY.
+    let real = |t: Type| match t {
+        SELF_TYPE => made.0,
+        SELF_ARRAY => made.1,
+        t => t,
+    };
     FunctionDef {
         database: database.to_string(),
         schema: schema.to_string(),
@@ -284,12 +330,12 @@ fn function_def(
             .iter()
             .map(|(name, ty)| FuncArg {
                 name: name.to_string(),
-                type_oid: ty.0,
+                type_oid: real(*ty).0,
                 mode: 'i',
                 default: None,
             })
             .collect(),
-        returns: f.returns.0,
+        returns: real(f.returns).0,
         returns_set: false,
         // As PostgreSQL shows them (C functions of a shared library); the body is the symbol.
         language: "c".to_string(),
@@ -313,9 +359,39 @@ fn drop_one(cx: &mut dyn SessionCtx, e: &Extension) -> PgResult<()> {
     if !super::grant::owns(cx, e.def.owner)? {
         return Err(crate::sql::privs::not_owner("extension", &e.def.name));
     }
+    // A column of one of its types keeps it (CASCADE, which would drop the columns, is not
+    // done here).
+    let mut lines = Vec::new();
+    {
+        let snap = cx.catalog_snapshot()?;
+        let owned: Vec<_> = e
+            .def
+            .types
+            .iter()
+            .filter_map(|&oid| cx.instance().catalog.types.by_oid(oid, &snap))
+            .collect();
+        for t in owned {
+            let shown = Type(t.oid).name();
+            for d in super::user_type::dependents(cx, &t)? {
+                lines.push(format!("{} depends on type {shown}", d.what()));
+            }
+        }
+    }
+    if !lines.is_empty() {
+        return Err(super::dependents_exist(
+            &format!("extension {}", e.def.name),
+            &lines,
+        ));
+    }
     let (cell, cid) = cx.writer("DROP EXTENSION")?;
     let snap = cx.catalog_snapshot()?;
     let catalog = &cx.instance().catalog;
+    for &oid in &e.def.types {
+        catalog
+            .types
+            .end(oid, &snap, &cell, cid)
+            .map_err(|_| busy())?;
+    }
     for &oid in &e.def.members {
         // A member dropped some other way (its schema's DROP ... CASCADE) is simply gone.
         catalog
@@ -332,6 +408,30 @@ fn drop_one(cx: &mut dyn SessionCtx, e: &Extension) -> PgResult<()> {
     }
     catalog.bump();
     Ok(())
+}
+
+/// The extension of the session's database that made type `oid` (hstore), if any.
+pub fn type_member_of(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Option<Arc<Extension>>> {
+    let snap = cx.catalog_snapshot()?;
+    Ok(cx
+        .instance()
+        .catalog
+        .extensions
+        .visible(Some(cx.database()), &snap)
+        .into_iter()
+        .find(|e| e.def.types.contains(&oid)))
+}
+
+/// DROP TYPE of a type an extension made: refused, as PostgreSQL refuses it.
+pub fn refuse_type_drop(ext: &Extension, shown: &str) -> PgError {
+    PgError::new(
+        code::DEPENDENT_OBJECTS_STILL_EXIST,
+        format!(
+            "cannot drop type {shown} because extension {} requires it",
+            ext.def.name
+        ),
+    )
+    .with_hint(format!("You can drop extension {} instead.", ext.def.name))
 }
 
 /// DROP FUNCTION of an extension's member: refused, as PostgreSQL refuses it.

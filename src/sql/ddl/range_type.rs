@@ -178,6 +178,7 @@ pub fn execute(c: &CreateRange, cx: &mut dyn SessionCtx) -> PgResult<()> {
             multirange_name,
             subtype_diff: diff,
         }),
+        builtin: None,
     };
     user_type::write(cx, oid, def, false, "CREATE TYPE")
 }

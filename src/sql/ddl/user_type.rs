@@ -374,6 +374,7 @@ fn create_enum(cx: &mut dyn SessionCtx, names: &[String], labels: &[String]) -> 
         domain: None,
         composite: None,
         range: None,
+        builtin: None,
     };
     write(cx, oid, def, false, "CREATE TYPE")
 }
@@ -408,6 +409,9 @@ fn drop_inner(
     let shown = crate::sql::types::Type(t.oid).name();
     if !super::grant::owns(cx, t.def.owner)? {
         return Err(crate::sql::privs::not_owner("type", &shown));
+    }
+    if let Some(ext) = super::extension::type_member_of(cx, t.oid)? {
+        return Err(super::extension::refuse_type_drop(&ext, &shown));
     }
     let deps = dependents(cx, &t)?;
     if !deps.is_empty() {
@@ -491,6 +495,11 @@ pub(super) struct Dependent {
 }
 
 impl Dependent {
+    /// The column as a dependency listing names it: `column c of table t`.
+    pub fn what(&self) -> &str {
+        &self.what
+    }
+
     /// The column as ALTER TYPE's refusal names it: `column "t.c"`.
     pub fn used_as(&self) -> String {
         match &self.composite {

@@ -41,8 +41,8 @@ pub(super) fn user_types(
         .visible(Some(&db), &snap)
 }
 
-/// pg_type's rows of enums (typtype 'e', category 'E'), domains ('d') and composite types
-/// ('c'), and their array types.
+/// pg_type's rows of enums (typtype 'e', category 'E'), domains ('d'), composite types
+/// ('c'), range types ('r') and extensions' base types ('b'), and their array types.
 fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
     let types = user_types(cx);
     if types.is_empty() {
@@ -64,9 +64,12 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
             }
             None if composite.is_some() => (-1, false, 'C'),
             None if t.def.range.is_some() => (-1, false, 'R'),
+            // An extension's base type (hstore): variable length, user-defined category.
+            None if t.def.builtin.is_some() => (-1, false, 'U'),
             None => (4, true, 'E'),
         };
         let (typtype, align, storage) = match (domain, composite, &t.def.range) {
+            _ if t.def.builtin.is_some() => ('b', 'i', 'x'),
             (Some(_), _, _) => ('d', 'i', 'p'),
             (_, Some(_), _) => ('c', 'd', 'x'),
             // A range is aligned as its subtype needs, at least as an int.
@@ -98,6 +101,8 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                     'c' => [0, 2290, 2291, 2402, 2403, 0],
                     // range_in, range_out, range_recv, range_send, range_typanalyze
                     'r' => [0, 3834, 3835, 3836, 3837, 3916],
+                    // Its C functions are not catalog functions here.
+                    'b' => [0; 6],
                     _ => [0, 3504, 3505, 3532, 3533, 0],
                 },
             ),

@@ -302,6 +302,8 @@ fn op_name(f: &ops::BinFn) -> &'static str {
         })
         .copied()
         .or_else(|| ops::range_op_name(*f))
+        .or_else(|| crate::sql::func::extension::pg_trgm::operator_name(*f))
+        .or_else(|| crate::sql::func::extension::hstore::operator_name(*f))
         .unwrap_or("?")
 }
 

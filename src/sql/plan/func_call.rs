@@ -232,6 +232,15 @@ impl Planner<'_> {
         {
             return Ok(call);
         }
+        // to_json of an hstore goes through hstore's cast to json, as PostgreSQL's to_json
+        // uses a type's cast to json where it has one.
+        if let ("to_json" | "to_jsonb", [a]) = (name.as_str(), &mut args[..]) {
+            if a.1.base_type().is_hstore() {
+                let e = std::mem::replace(&mut a.0, Expr::Const(Value::Null));
+                a.0 = self.coerce(e, a.1, Type::JSON, -1, CoercionContext::Explicit, -1)?;
+                a.1 = Type::JSON;
+            }
+        }
         let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
         // Functions handled by the planner itself.
         match (name.as_str(), args.len()) {

@@ -66,6 +66,9 @@ impl Planner<'_> {
         if let Some(found) = self.resolve_range_binop(name, left, right) {
             return Ok(found);
         }
+        if let Some(found) = self.extension_binop(name, left, right) {
+            return Ok(found);
+        }
         let cands = ops::binary_operators(name);
         // An unknown side takes the other side's type first (PostgreSQL's heuristic).
         let (l, r) = match (left == Type::UNKNOWN, right == Type::UNKNOWN) {
@@ -219,6 +222,80 @@ impl Planner<'_> {
         .at(loc(location)))
     }
 
+    /// An operator an installed extension makes: PostgreSQL finds them in pg_operator once
+    /// CREATE EXTENSION has made them. hstore's where the left operand is an hstore (its
+    /// type exists only while the extension does); pg_trgm's over text where both sides are
+    /// of the string category (or unknown), so that `int % int` stays the modulo.
+    fn extension_binop(
+        &self,
+        name: &str,
+        left: Type,
+        right: Type,
+    ) -> Option<(&'static ops::BinOp, Type, Type)> {
+        use crate::sql::func::extension::hstore::{self, Right};
+        if left.base_type().is_hstore() {
+            let (op, r) = hstore::operator(name, right)?;
+            let rt = match r {
+                Right::Text => Type::TEXT,
+                Right::TextArray => Type::TEXT_ARRAY,
+                Right::Hstore => left.base_type(),
+            };
+            return Some((op, left.base_type(), rt));
+        }
+        let op = crate::sql::func::extension::pg_trgm::operator(name)?;
+        let stringy = |t: Type| t == Type::UNKNOWN || t.base_type().category() == 'S';
+        if !(stringy(left) && stringy(right)) {
+            return None;
+        }
+        let t = self.tables.as_ref()?;
+        // A later CREATE / DROP EXTENSION changes what the statement means.
+        t.used.set(true);
+        t.catalog
+            .extensions
+            .get(t.database, "pg_trgm", &t.snap)
+            .map(|_| (op, op.left, op.right))
+    }
+
+    /// A prefix operator an installed extension makes (hstore's `%%` and `%#`): over an
+    /// hstore, or over an unknown literal read as the installed extension's hstore type.
+    fn extension_unop(
+        &mut self,
+        name: &str,
+        arg: (Expr, Type),
+        location: i32,
+    ) -> PgResult<Option<(Expr, Type)>> {
+        let Some(op) = crate::sql::func::extension::hstore::prefix_operator(name) else {
+            return Ok(None);
+        };
+        let ty = if arg.1.base_type().is_hstore() {
+            arg.1.base_type()
+        } else if arg.1 == Type::UNKNOWN {
+            let Some(t) = self.tables.as_ref() else {
+                return Ok(None);
+            };
+            t.used.set(true);
+            match t.catalog.extensions.get(t.database, "hstore", &t.snap) {
+                Some(e) => match e.def.types.first() {
+                    Some(&oid) => Type(oid),
+                    None => return Ok(None),
+                },
+                None => return Ok(None),
+            }
+        } else {
+            return Ok(None);
+        };
+        let e = self.coerce(arg.0, arg.1, ty, -1, CoercionContext::Implicit, location)?;
+        if let Expr::Const(v) = &e {
+            if v.is_null() {
+                return Ok(Some((Expr::Const(Value::Null), op.result)));
+            }
+            if let Some(v) = self.fold((op.f)(v, self.fmt))? {
+                return Ok(Some((Expr::Const(v), op.result)));
+            }
+        }
+        Ok(Some((Expr::Un(op.f, Box::new(e)), op.result)))
+    }
+
     /// Two composite types compared: PostgreSQL's record_cmp needs the same number of fields
     /// and the same field types.
     /// (Err: the message of the error the comparison raises.)
@@ -320,6 +397,9 @@ impl Planner<'_> {
         let r = self.bind(rnode.expect("right operand"), scope, agg.as_deref_mut())?;
         let Some(ln) = lnode else {
             // Prefix operator.
+            if let Some(found) = self.extension_unop(name, r.clone(), a.location)? {
+                return Ok(found);
+            }
             let cands = ops::unary_operators(name);
             let t = if r.1 == Type::UNKNOWN {
                 cands.first().map(|c| c.arg).unwrap_or(Type::TEXT)
@@ -645,6 +725,10 @@ fn poly_result(op: &ops::BinOp, left: Type, right: Type) -> Type {
         } else {
             right.base_type()
         };
+    }
+    if op.result == crate::sql::func::extension::SELF_TYPE {
+        // An extension's operator whose result is its own type (hstore's `||`, `-`).
+        return left.base_type();
     }
     if op.result == Type::ANYRANGE {
         // The range operators' results are of their operands' range type.

@@ -84,6 +84,39 @@ fn config_search_path(def: &FunctionDef) -> Option<&str> {
 }
 
 impl Planner<'_> {
+    /// pg_trgm's set_limit(real): set_config of pg_trgm.similarity_threshold to the value as
+    /// float4 prints it, read back as float4, as pg_trgm sets and returns it.
+    fn set_limit(&mut self, arg: Expr) -> PgResult<Expr> {
+        use crate::sql::func::extension::pg_trgm::SETTINGS;
+        use crate::sql::func::session_fn::SessionFn;
+        use crate::sql::types::Value;
+        let value = self.coerce(
+            arg,
+            Type::FLOAT4,
+            Type::TEXT,
+            -1,
+            CoercionContext::Explicit,
+            -1,
+        )?;
+        let set = Expr::Session {
+            f: SessionFn::SetConfig,
+            args: vec![
+                Expr::Const(Value::Text(SETTINGS[0].to_string())),
+                value,
+                Expr::Const(Value::Bool(false)),
+            ],
+            arg_types: vec![Type::TEXT, Type::TEXT, Type::BOOL],
+        };
+        self.coerce(
+            set,
+            Type::TEXT,
+            Type::FLOAT4,
+            -1,
+            CoercionContext::Explicit,
+            -1,
+        )
+    }
+
     /// The user functions `names` may call (see the module comment), or none when no user
     /// function exists.
     pub(super) fn user_functions(&self, names: &[String]) -> Vec<Arc<Function>> {
@@ -248,6 +281,9 @@ impl Planner<'_> {
             args.push(self.coerce(e, t, want, -1, CoercionContext::Implicit, fc.location)?);
         }
         let ret = Type(f.def.returns);
+        if f.def.body == "set_limit" && f.def.language == "c" && args.len() == 1 {
+            return Ok(Some((self.set_limit(args.remove(0))?, ret)));
+        }
         if matches!(f.def.language.as_str(), "internal" | "c") {
             // An extension's function: its body is a symbol of `func::extension`.
             let func = crate::sql::func::extension::internal(&f.def.body).ok_or_else(|| {

@@ -64,6 +64,14 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
     if let (Some(fe), Some(te)) = (from.elem(), to.elem()) {
         return cast_context(fe, te);
     }
+    // hstore's casts to json and jsonb (its CREATE CAST ... WITH FUNCTION hstore_to_json).
+    if matches!(to, Type::JSON | Type::JSONB) && from.is_hstore() {
+        return Some(Explicit);
+    }
+    // ... and from text[] (WITH FUNCTION hstore(text[])).
+    if from == Type::TEXT_ARRAY && to.is_hstore() {
+        return Some(Explicit);
+    }
     let c = match (from, to) {
         // The catalogs' vectors are arrays underneath (binary-coercible in PostgreSQL).
         (Type::INT2VECTOR, Type::INT2_ARRAY) | (Type::OIDVECTOR, Type::OID_ARRAY) => Implicit,
@@ -325,6 +333,18 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
         ),
         (_, v) => v,
     };
+    if let (true, Value::Text(s)) = (matches!(to, Type::JSON | Type::JSONB), &v) {
+        if from.is_hstore() {
+            return Ok(Value::Text(super::hstore::cast_to_json(
+                s,
+                to == Type::JSONB,
+            )?));
+        }
+    }
+    if let (true, Value::Array(a)) = (from == Type::TEXT_ARRAY && to.is_hstore(), &v) {
+        let p = super::hstore::from_text_array(a)?;
+        return Ok(Value::Text(super::hstore::to_text(&p)));
+    }
     if let (true, Value::Record(fields)) = (from == Type::RECORD && to.is_composite(), &v) {
         return record_to_composite(fields, to, ctx);
     }

@@ -469,6 +469,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
             ))
         }
         t if t.is_enum() => return enum_in(s, t),
+        t if t.is_hstore() => Value::Text(super::hstore::hstore_in(s)?),
         t if t.is_composite() => return parse_record(s, t, ctx),
         t if t.is_range() => return parse_range(s, t, ctx),
         t if t.is_multirange() => return parse_multirange(s, t, ctx),

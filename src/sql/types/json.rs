@@ -606,6 +606,11 @@ pub fn value_to_json(v: &Value, ty: Type, ctx: &FormatCtx, jsonb: bool, out: &mu
                 out.push_str(&s);
             }
         }
+        // An hstore through its cast to json (to_json and the aggregates use a type's cast).
+        Value::Text(s) if ty.is_hstore() => match super::hstore::cast_to_json(s, jsonb) {
+            Ok(j) => out.push_str(&j),
+            Err(_) => write_string(s, out),
+        },
         Value::Text(s) if ty == Type::JSON || ty == Type::JSONB => {
             if jsonb {
                 match jsonb_in(s) {

@@ -17,6 +17,7 @@
 pub mod cast;
 pub mod datetime;
 pub mod format;
+pub mod hstore;
 pub mod io;
 pub mod json;
 pub mod lsn;
@@ -227,6 +228,25 @@ impl Type {
     /// Whether this is a user-defined enum type (CREATE TYPE ... AS ENUM).
     pub fn is_enum(self) -> bool {
         enums::type_info(self.0).is_some_and(|t| t.def.is_enum())
+    }
+
+    /// Whether this is the hstore extension's type (its OID is made by CREATE EXTENSION;
+    /// values are held in normal text form, `hstore.rs`).
+    pub fn is_hstore(self) -> bool {
+        self.builtin() == Some("hstore")
+    }
+
+    /// The built-in implementation of an extension's base type this is (`hstore`), if any.
+    pub fn builtin(self) -> Option<&'static str> {
+        if self.0 < crate::catalog::FIRST_USER_OID {
+            return None;
+        }
+        // The registry answers for the array type's OID too.
+        let t = enums::type_info(self.0).filter(|t| t.oid == self.0)?;
+        match t.def.builtin.as_deref() {
+            Some("hstore") => Some("hstore"),
+            _ => None,
+        }
     }
 
     /// Whether this is a composite type: made by CREATE TYPE ... AS, or a table's row type
@@ -743,7 +763,15 @@ pub struct FormatCtx {
     pub time_zone: TimeZone,
     pub extra_float_digits: i32,
     pub interval_style: IntervalStyle,
+    /// pg_trgm's similarity_threshold, word_similarity_threshold and
+    /// strict_word_similarity_threshold, which its operators compare against
+    /// (`func::extension::pg_trgm`).
+    pub trgm: [f64; 3],
 }
+
+/// The defaults of [`FormatCtx::trgm`]: PostgreSQL's float constants (0.3f ...) widened to
+/// double, as pg_trgm's variables hold them before any SET.
+pub const TRGM_DEFAULTS: [f64; 3] = [0.3f32 as f64, 0.6f32 as f64, 0.5f32 as f64];
 
 impl Default for FormatCtx {
     fn default() -> Self {
@@ -752,6 +780,7 @@ impl Default for FormatCtx {
             time_zone: TimeZone::Utc,
             extra_float_digits: 1,
             interval_style: IntervalStyle::Postgres,
+            trgm: TRGM_DEFAULTS,
         }
     }
 }

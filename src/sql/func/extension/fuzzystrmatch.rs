@@ -32,6 +32,7 @@ pub(super) const SPEC: ExtSpec = ExtSpec {
     version: "1.1",
     comment: "determine similarities and distance between strings",
     relocatable: true,
+    types: &[],
     functions: &[
         f("levenshtein", &[T, T], Type::INT4, "levenshtein"),
         f(

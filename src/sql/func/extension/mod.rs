@@ -15,6 +15,8 @@
 //! | uuid-ossp | `uuid_ossp.rs` | uuid_generate_v1 / v1mc / v3 / v4 / v5, uuid_nil, uuid_ns_* |
 //! | pgcrypto | `pgcrypto.rs` | digest, hmac, crypt, gen_salt, gen_random_bytes, gen_random_uuid |
 //! | fuzzystrmatch | `fuzzystrmatch.rs` | levenshtein, soundex, text_soundex, difference |
+//! | hstore | `hstore.rs` | the hstore type (made at CREATE EXTENSION), its operators (`->`, `?`, `@>`, `||`, `-` ...) and functions (akeys, slice, hstore_to_json ...) |
+//! | pg_trgm | `pg_trgm.rs` | show_trgm, similarity, word_similarity, strict_word_similarity, their operators (`%`, `<->` ...), set_limit / show_limit |
 //!
 //! pgcrypto's PGP functions (pgp_sym_encrypt ...), raw encrypt / decrypt and armor are not
 //! built: its CREATE EXTENSION makes only the functions above, so a call of the others is
@@ -26,6 +28,8 @@
 //! bytes, bcrypt's cost at 31 as PostgreSQL's pgcrypto does).
 
 mod fuzzystrmatch;
+pub mod hstore;
+pub mod pg_trgm;
 mod pgcrypto;
 mod uuid_ossp;
 
@@ -66,6 +70,20 @@ impl ExtFunc {
     }
 }
 
+/// A base type an extension's script makes (PostgreSQL: CREATE TYPE over C I/O functions):
+/// CREATE EXTENSION gives it and its array type OIDs, and its values are read and written by
+/// the built-in implementation `builtin` names (`sql::types::Type::builtin`).
+pub struct ExtType {
+    pub name: &'static str,
+    pub builtin: &'static str,
+}
+
+/// Stand-ins, in an extension's function signatures, for the type its CREATE EXTENSION makes
+/// and that type's array (OIDs 1 and 2 are no type's); `ddl/extension.rs` puts the OIDs it
+/// gave them in their place.
+pub const SELF_TYPE: Type = Type(1);
+pub const SELF_ARRAY: Type = Type(2);
+
 /// An extension CREATE EXTENSION can install.
 pub struct ExtSpec {
     pub name: &'static str,
@@ -73,6 +91,8 @@ pub struct ExtSpec {
     /// Its control file's comment (pg_available_extensions.comment; `\dx`'s Description).
     pub comment: &'static str,
     pub relocatable: bool,
+    /// The type it makes, if any (made before its functions, which may use it).
+    pub types: &'static [ExtType],
     pub functions: &'static [ExtFunc],
 }
 
@@ -84,13 +104,16 @@ pub const PLPGSQL: ExtSpec = ExtSpec {
     version: "1.0",
     comment: "PL/pgSQL procedural language",
     relocatable: false,
+    types: &[],
     functions: &[],
 };
 
 /// The extensions that can be installed, by name.
 pub const EXTENSIONS: &[ExtSpec] = &[
     fuzzystrmatch::SPEC,
+    hstore::SPEC,
     pgcrypto::SPEC,
+    pg_trgm::SPEC,
     PLPGSQL,
     uuid_ossp::SPEC,
 ];
@@ -106,4 +129,6 @@ pub fn internal(symbol: &str) -> Option<ScalarFn> {
     pgcrypto::symbol(symbol)
         .or_else(|| uuid_ossp::symbol(symbol))
         .or_else(|| fuzzystrmatch::symbol(symbol))
+        .or_else(|| pg_trgm::symbol(symbol))
+        .or_else(|| hstore::symbol(symbol))
 }

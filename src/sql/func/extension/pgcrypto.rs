@@ -22,6 +22,7 @@ pub(super) const SPEC: ExtSpec = ExtSpec {
     version: "1.3",
     comment: "cryptographic functions",
     relocatable: true,
+    types: &[],
     functions: &[
         ExtFunc::new("digest", &[T, T], Type::BYTEA, "pg_digest", 'i', true),
         ExtFunc::new("digest", &[B, T], Type::BYTEA, "pg_digest", 'i', true),

@@ -27,6 +27,7 @@ pub(super) const SPEC: ExtSpec = ExtSpec {
     version: "1.1",
     comment: "generate universally unique identifiers (UUIDs)",
     relocatable: true,
+    types: &[],
     functions: &[
         f("uuid_nil", &[], 'i'),
         f("uuid_ns_dns", &[], 'i'),

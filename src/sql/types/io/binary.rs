@@ -64,6 +64,22 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
             out.put_u8(1);
             out.put_slice(s.as_bytes());
         }
+        // hstore_send: the pair count, then each key and value with its length (-1: NULL).
+        (Value::Text(s), t) if t.is_hstore() => {
+            let pairs = crate::sql::types::hstore::pairs_of(s)?;
+            out.put_i32(pairs.len() as i32);
+            for (k, v) in &pairs {
+                out.put_i32(k.len() as i32);
+                out.put_slice(k.as_bytes());
+                match v {
+                    Some(v) => {
+                        out.put_i32(v.len() as i32);
+                        out.put_slice(v.as_bytes());
+                    }
+                    None => out.put_i32(-1),
+                }
+            }
+        }
         (Value::Text(s), _) => out.put_slice(s.as_bytes()),
         (Value::Bytea(b), _) => out.put_slice(b),
         (Value::Date(d), _) => out.put_i32(*d),
@@ -300,6 +316,45 @@ fn utf8(b: &[u8]) -> PgResult<String> {
     }
 }
 
+/// hstore_recv: the pair count, then each key and value with its length (-1: a NULL value; a
+/// NULL key is refused). The count is checked against the bytes left before anything is
+/// allocated for it.
+fn read_hstore_binary(r: &mut Reader) -> PgResult<Value> {
+    use crate::sql::types::hstore;
+    let n = r.i32()?;
+    if n < 0 || n as usize > r.left() / 8 {
+        return Err(PgError::new(
+            code::PROGRAM_LIMIT_EXCEEDED,
+            format!(
+                "number of pairs ({n}) exceeds the maximum allowed ({})",
+                0x3FFF_FFFF / 32
+            ),
+        ));
+    }
+    let mut pairs = Vec::with_capacity(n as usize);
+    for _ in 0..n {
+        let len = r.i32()?;
+        if len < 0 {
+            return Err(PgError::new(
+                code::NULL_VALUE_NOT_ALLOWED,
+                "null value not allowed for hstore key",
+            ));
+        }
+        let key = utf8(r.take(len as usize)?)?;
+        hstore::check_len(&key, true)?;
+        let len = r.i32()?;
+        let val = if len < 0 {
+            None
+        } else {
+            let v = utf8(r.take(len as usize)?)?;
+            hstore::check_len(&v, false)?;
+            Some(v)
+        };
+        pairs.push((key, val));
+    }
+    Ok(Value::Text(hstore::to_text(&hstore::normalize(pairs))))
+}
+
 /// Decodes PostgreSQL's binary (receive) format of type `ty`.
 pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
     crate::stack::check()?;
@@ -346,6 +401,7 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         }
         t if t.is_range() => return super::read_range_binary(b, t),
         t if t.is_multirange() => return super::read_multirange_binary(b, t),
+        t if t.is_hstore() => read_hstore_binary(&mut r)?,
         // enum_recv: the label's text.
         t if t.is_enum() => {
             r.pos = b.len();
