@@ -63,6 +63,10 @@ use parking_lot::Mutex;
 
 use crate::txn::{Cid, Snapshot, TxnCell, Xid};
 
+/// The system columns PostgreSQL's tables have besides their own (PostgreSQL 15's, oid gone),
+/// in attnum order: the name at index i has attnum -(i + 1).
+pub const SYSTEM_COLUMNS: [&str; 6] = ["ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"];
+
 pub mod acl;
 pub mod comments;
 pub mod extensions;

@@ -915,8 +915,7 @@ fn on_commit(action: i32) -> OnCommit {
     }
 }
 
-/// The system columns PostgreSQL's tables have besides their own (PostgreSQL 15's, oid gone).
-pub const SYSTEM_COLUMNS: [&str; 6] = ["ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"];
+pub use crate::catalog::SYSTEM_COLUMNS;
 
 /// A table's column may not take a system column's name (CREATE TABLE, ADD COLUMN, RENAME).
 fn check_system_column_name(name: &str) -> PgResult<()> {

@@ -20,7 +20,7 @@ use pg_query::protobuf::{self, node::Node as N, GrantTargetType, ObjectType};
 use super::role::Spec;
 use super::{find_locked, replace, Ddl};
 use crate::catalog::acl::{self, Acl, AclItem, ObjKind};
-use crate::catalog::{Oid, RelKind};
+use crate::catalog::{Oid, RelKind, SYSTEM_COLUMNS};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::Rel;
@@ -30,8 +30,6 @@ pub use crate::sql::privs::{check_any, check_any_as};
 use crate::txn::lock::LockMode;
 
 const INVALID_GRANT_OPERATION: &str = "0LP01";
-/// PostgreSQL's system columns, by attribute number from -6 to -1.
-const SYSTEM_COLUMNS: [&str; 6] = ["tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"];
 const WARNING_PRIVILEGE_NOT_GRANTED: &str = "01007";
 const WARNING_PRIVILEGE_NOT_REVOKED: &str = "01006";
 
@@ -1005,7 +1003,7 @@ fn grant_relation(
                 || acl::mask(&table, grantor, owner, whole, false, &hp) != 0
         };
         let colname = if pos < 0 {
-            SYSTEM_COLUMNS[(pos + SYSTEM_COLUMNS.len() as i64) as usize].to_string()
+            SYSTEM_COLUMNS[(-pos - 1) as usize].to_string()
         } else {
             rel.columns[pos as usize].name.clone()
         };

@@ -79,7 +79,17 @@ impl Expr {
         Ok(match self {
             Expr::Const(v) => v.clone(),
             Expr::Param(i) => cx.params.get(*i).cloned().unwrap_or(Value::Null),
-            Expr::Column(i) => row[*i].clone(),
+            // A plan that reads past its input's row is a planner bug: an error for this
+            // statement, not a panic that ends the session.
+            Expr::Column(i) => match row.get(*i) {
+                Some(v) => v.clone(),
+                None => {
+                    return Err(PgError::internal(format!(
+                        "column {i} read from a row of {} columns",
+                        row.len()
+                    )))
+                }
+            },
             Expr::Outer(level, i) => {
                 let n = cx.outer.len();
                 match n.checked_sub(*level).and_then(|l| cx.outer.get(l)?.get(*i)) {

@@ -1111,7 +1111,7 @@ impl Planner<'_> {
                 N::MultiAssignRef(m) => multi_assign_item(m)?,
                 other => other,
             };
-            if crate::sql::ddl::SYSTEM_COLUMNS.contains(&rt.name.as_str()) {
+            if crate::catalog::SYSTEM_COLUMNS.contains(&rt.name.as_str()) {
                 return Err(PgError::feature_not_supported(format!(
                     "cannot assign to system column \"{}\"",
                     rt.name
