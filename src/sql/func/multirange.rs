@@ -110,15 +110,7 @@ pub fn name_of(f: super::ScalarFn) -> Option<&'static str> {
     if std::ptr::fn_addr_eq(f, f_range_merge as super::ScalarFn) {
         return Some("range_merge");
     }
-    [
-        "lower",
-        "upper",
-        "isempty",
-        "lower_inc",
-        "upper_inc",
-        "lower_inf",
-        "upper_inf",
-    ]
-    .into_iter()
-    .find(|n| accessor(n).is_some_and(|(g, _)| std::ptr::fn_addr_eq(f, g)))
+    super::range::ACCESSORS
+        .into_iter()
+        .find(|n| accessor(n).is_some_and(|(g, _)| std::ptr::fn_addr_eq(f, g)))
 }

@@ -114,6 +114,18 @@ pub fn f_range_ctor(args: &[Value], _: &FormatCtx) -> PgResult<Value> {
     Ok(Value::Range(Box::new(r)))
 }
 
+/// The functions of a range's bounds and emptiness that [`accessor`] knows (multiranges have
+/// the same, over their span).
+pub const ACCESSORS: [&str; 7] = [
+    "lower",
+    "upper",
+    "isempty",
+    "lower_inc",
+    "upper_inc",
+    "lower_inf",
+    "upper_inf",
+];
+
 /// The accessor functions by name: (function, result is the subtype (else boolean)).
 pub fn accessor(name: &str) -> Option<(super::ScalarFn, bool)> {
     Some(match name {
@@ -134,15 +146,7 @@ pub fn name_of(f: super::ScalarFn) -> Option<&'static str> {
     if std::ptr::fn_addr_eq(f, f_range_merge as super::ScalarFn) {
         return Some("range_merge");
     }
-    [
-        "lower",
-        "upper",
-        "isempty",
-        "lower_inc",
-        "upper_inc",
-        "lower_inf",
-        "upper_inf",
-    ]
-    .into_iter()
-    .find(|n| accessor(n).is_some_and(|(g, _)| std::ptr::fn_addr_eq(f, g)))
+    ACCESSORS
+        .into_iter()
+        .find(|n| accessor(n).is_some_and(|(g, _)| std::ptr::fn_addr_eq(f, g)))
 }
