@@ -63,6 +63,7 @@
 pub mod compile;
 mod conditions;
 mod cursor;
+mod loops;
 mod raise;
 mod run;
 mod sets;
@@ -77,7 +78,8 @@ use crate::sql::context::SessionCtx;
 use crate::sql::plan::modify::TableCx;
 use crate::sql::types::{Type, Value};
 
-pub use run::{ForLoop, Needs};
+pub use loops::ForLoop;
+pub use run::Needs;
 
 /// pg_type's OID of `trigger`, the result type of a trigger function.
 const TRIGGER: u32 = 2279;
@@ -114,7 +116,7 @@ pub trait Spi: SessionCtx {
     fn in_subtransaction(&self) -> bool;
     /// The FOR loops over queries running in the session's calls, innermost last (`run.rs`
     /// reads their rows to the end before a transaction ends under them).
-    fn pl_loops(&mut self) -> &mut Vec<run::ForLoop>;
+    fn pl_loops(&mut self) -> &mut Vec<loops::ForLoop>;
     fn as_ctx(&mut self) -> &mut dyn SessionCtx;
 }
 
