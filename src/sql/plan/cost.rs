@@ -728,6 +728,20 @@ fn or_cost(t: &Table, index: usize, ranges: f64, sel: f64, quals: f64) -> Estima
         + entries * CPU_INDEX_TUPLE_COST
         + ranges * one.startup;
     let heap_pages = t.pages();
+    let heap_io = heap_fetch_cost(heap_pages, entries);
+    let rows = clamp_rows(entries);
+    Estimate {
+        rows,
+        width: t.row_width(),
+        startup: index_io,
+        total: index_io + heap_io + rows * (CPU_TUPLE_COST + quals * CPU_OPERATOR_COST),
+    }
+}
+
+/// Reading `entries` rows spread over a table of `heap_pages` pages: the pages they touch
+/// (Mackert and Lohman), each between a random and a sequential read as the share of the
+/// table read grows.
+fn heap_fetch_cost(heap_pages: f64, entries: f64) -> f64 {
     let fetched = (2.0 * heap_pages * entries / (2.0 * heap_pages + entries))
         .min(heap_pages)
         .ceil();
@@ -736,13 +750,7 @@ fn or_cost(t: &Table, index: usize, ranges: f64, sel: f64, quals: f64) -> Estima
     } else {
         RANDOM_PAGE_COST
     };
-    let rows = clamp_rows(entries);
-    Estimate {
-        rows,
-        width: t.row_width(),
-        startup: index_io,
-        total: index_io + fetched * per_page + rows * (CPU_TUPLE_COST + quals * CPU_OPERATOR_COST),
-    }
+    fetched * per_page
 }
 
 /// A GIN index scan's cost (ginCostEstimate simplified): each search key descends the entry
@@ -768,20 +776,13 @@ fn gin_index_cost(t: &Table, sel: f64, searches: f64) -> Estimate {
 fn bitmap_heap_cost(t: &Table, bitmap: f64, sel: f64, quals: f64) -> Estimate {
     let entries = (sel * t.rows).max(1.0);
     let heap_pages = t.pages();
-    let fetched = (2.0 * heap_pages * entries / (2.0 * heap_pages + entries))
-        .min(heap_pages)
-        .ceil();
-    let per_page = if fetched >= 2.0 {
-        RANDOM_PAGE_COST - (RANDOM_PAGE_COST - SEQ_PAGE_COST) * (fetched / heap_pages).sqrt()
-    } else {
-        RANDOM_PAGE_COST
-    };
+    let heap_io = heap_fetch_cost(heap_pages, entries);
     let rows = clamp_rows(entries);
     Estimate {
         rows,
         width: t.row_width(),
         startup: bitmap,
-        total: bitmap + fetched * per_page + entries * (CPU_TUPLE_COST + quals * CPU_OPERATOR_COST),
+        total: bitmap + heap_io + entries * (CPU_TUPLE_COST + quals * CPU_OPERATOR_COST),
     }
 }
 

@@ -683,22 +683,7 @@ fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
             columns: best.columns.clone(),
             node: scan_node(&rel, rowid, path),
         };
-        let rest: Vec<Expr> = parts
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !used.contains(k))
-            .map(|(_, p)| p.clone())
-            .collect();
-        let candidate = match and_of(rest) {
-            None => scan,
-            Some(pred) => Plan {
-                columns: best.columns.clone(),
-                node: Node::Filter {
-                    input: Box::new(scan),
-                    pred,
-                },
-            },
-        };
+        let candidate = filtered(scan, &parts, &used, &best.columns);
         let cost = if measured {
             super::cost::estimate(&candidate).total
         } else {
@@ -716,22 +701,7 @@ fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
         let seq_cost = super::cost::estimate(&best).total + off(m.seqscan);
         let mut best_cost = seq_cost;
         for (scan, used) in super::gin_path::candidates(&rel, rowid, &parts, &best.columns) {
-            let rest: Vec<Expr> = parts
-                .iter()
-                .enumerate()
-                .filter(|(k, _)| !used.contains(k))
-                .map(|(_, p)| p.clone())
-                .collect();
-            let candidate = match and_of(rest) {
-                None => scan,
-                Some(pred) => Plan {
-                    columns: best.columns.clone(),
-                    node: Node::Filter {
-                        input: Box::new(scan),
-                        pred,
-                    },
-                },
-            };
+            let candidate = filtered(scan, &parts, &used, &best.columns);
             let cost = super::cost::estimate(&candidate).total + off(m.bitmapscan);
             if cost < best_cost {
                 (best, best_cost) = (candidate, cost);
@@ -739,6 +709,24 @@ fn choose_with(plan: Plan, m: Option<Methods>) -> Plan {
         }
     }
     best
+}
+
+/// `scan` under a Filter of the conjuncts of `parts` it does not serve (`used`: those it does).
+fn filtered(scan: Plan, parts: &[Expr], used: &[usize], columns: &[super::Column]) -> Plan {
+    let rest: Vec<Expr> = (parts.iter().enumerate())
+        .filter(|(k, _)| !used.contains(k))
+        .map(|(_, p)| p.clone())
+        .collect();
+    match and_of(rest) {
+        None => scan,
+        Some(pred) => Plan {
+            columns: columns.to_vec(),
+            node: Node::Filter {
+                input: Box::new(scan),
+                pred,
+            },
+        },
+    }
 }
 
 /// The scan node of `path`: the plain `IndexScan` when every key column it fixes is fixed by

@@ -98,21 +98,7 @@ pub fn parse(s: &str) -> PgResult<Value> {
 /// A decimal integer as C's strtol reads one: leading white space, a sign, digits (none: 0,
 /// ending where it began). Returns the value and where the number ended; None past 2^64.
 fn c_integer(b: &[u8]) -> Option<(i128, usize)> {
-    let mut i = 0;
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let neg = match b.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let (neg, mut i) = c_sign(b);
     let start = i;
     let mut v: i128 = 0;
     while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit()) {
@@ -126,6 +112,20 @@ fn c_integer(b: &[u8]) -> Option<(i128, usize)> {
         return Some((0, 0));
     }
     Some((if neg { -v } else { v }, i))
+}
+
+/// Where a C number (strtol, strtoul) starts: past leading white space (C's isspace) and an
+/// optional sign; whether the sign was `-`.
+fn c_sign(b: &[u8]) -> (bool, usize) {
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'-') => (true, i + 1),
+        Some(b'+') => (false, i + 1),
+        _ => (false, i),
+    }
 }
 
 /// xid and cid input: PostgreSQL 15's xidin and cidin read the text with strtoul and check
@@ -143,21 +143,7 @@ pub fn parse_xid8(s: &str) -> Value {
 /// C's strtoul with base 0 on a 64-bit machine, errors ignored as PostgreSQL 15's xidin does.
 fn strtoul(s: &str) -> u64 {
     let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() && b[i].is_ascii_whitespace() {
-        i += 1;
-    }
-    let neg = match b.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let (neg, i) = c_sign(b);
     // strtoul with base 0: 0x... is hexadecimal, 0... octal.
     let (radix, digits) = match (b.get(i), b.get(i + 1)) {
         (Some(b'0'), Some(b'x' | b'X')) if b.get(i + 2).is_some_and(u8::is_ascii_hexdigit) => {
