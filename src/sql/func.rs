@@ -74,6 +74,7 @@ mod tests;
 /// The planner's path to [`crate::sql::quote::quote_ident`].
 pub use crate::sql::quote::quote_ident;
 pub use datetime::{extract_field, zone_for_at_time_zone};
+pub use json::f_json_build_typed;
 pub use math::random_double;
 pub use regexp::similar_to_regex;
 pub use session_fn::SessionFn;

@@ -27,6 +27,53 @@ pub(super) fn f_to_json<const JB: bool, const T: u32>(
 }
 
 pub(super) fn f_json_build_object<const JB: bool>(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+    build_object::<JB>(a, None, ctx)
+}
+
+pub(super) fn f_json_build_array<const JB: bool>(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+    build_array::<JB>(a, None, ctx)
+}
+
+/// json[b]_build_object / json[b]_build_array as the planner binds them when an argument's
+/// type is not told by its value (json and jsonb are text values, a whole row is a record
+/// already converted to JSON): the last argument is the arguments' type OIDs.
+pub fn f_json_build_typed<const JB: bool, const OBJECT: bool>(
+    a: &[Value],
+    ctx: &FormatCtx,
+) -> PgResult<Value> {
+    let Some((Value::Array(types), args)) = a.split_last() else {
+        return Err(PgError::internal(
+            "json build call without its argument types",
+        ));
+    };
+    let types: Vec<Type> = types
+        .items
+        .iter()
+        .map(|t| match t {
+            Value::Oid(o) => Type(*o),
+            _ => Type::UNKNOWN,
+        })
+        .collect();
+    if OBJECT {
+        build_object::<JB>(args, Some(&types), ctx)
+    } else {
+        build_array::<JB>(args, Some(&types), ctx)
+    }
+}
+
+/// The type a value is converted by: the planner's where it told it, else the value's own.
+fn arg_type(v: &Value, types: Option<&[Type]>, i: usize) -> Type {
+    match types.and_then(|t| t.get(i)) {
+        Some(&t) if t != Type::UNKNOWN => t,
+        _ => io::value_type(v),
+    }
+}
+
+fn build_object<const JB: bool>(
+    a: &[Value],
+    types: Option<&[Type]>,
+    ctx: &FormatCtx,
+) -> PgResult<Value> {
     if !a.len().is_multiple_of(2) {
         return Err(
             invalid_param("argument list must have even number of elements").with_hint(if JB {
@@ -45,12 +92,29 @@ pub(super) fn f_json_build_object<const JB: bool>(a: &[Value], ctx: &FormatCtx) 
             )
             .with_hint("Object keys should be text."));
         }
+        let kt = arg_type(&pair[0], types, i * 2);
+        if kt == Type::JSON
+            || kt == Type::JSONB
+            || kt == Type::RECORD
+            || kt.is_array()
+            || kt.is_composite()
+        {
+            return Err(invalid_param(
+                "key value must be scalar, not array, composite, or json",
+            ));
+        }
         if i > 0 {
             s.push_str(", ");
         }
         json::write_string(&any_to_text(&pair[0], ctx), &mut s);
         s.push_str(" : ");
-        json::value_to_json(&pair[1], io::value_type(&pair[1]), ctx, JB, &mut s);
+        json::value_to_json(
+            &pair[1],
+            arg_type(&pair[1], types, i * 2 + 1),
+            ctx,
+            JB,
+            &mut s,
+        );
     }
     s.push('}');
     if JB {
@@ -59,13 +123,17 @@ pub(super) fn f_json_build_object<const JB: bool>(a: &[Value], ctx: &FormatCtx) 
     Ok(text(s))
 }
 
-pub(super) fn f_json_build_array<const JB: bool>(a: &[Value], ctx: &FormatCtx) -> PgResult<Value> {
+fn build_array<const JB: bool>(
+    a: &[Value],
+    types: Option<&[Type]>,
+    ctx: &FormatCtx,
+) -> PgResult<Value> {
     let mut s = String::from("[");
     for (i, v) in a.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
-        json::value_to_json(v, io::value_type(v), ctx, JB, &mut s);
+        json::value_to_json(v, arg_type(v, types, i), ctx, JB, &mut s);
     }
     s.push(']');
     if JB {

@@ -118,6 +118,7 @@ pub(super) static FUNCS: &[FuncSig] = &[
     sig!("ascii", [TEXT], INT4, f_ascii),
     sig!("to_hex", [INT4], TEXT, f_to_hex),
     sig!("to_hex", [INT8], TEXT, f_to_hex),
+    sig!("pg_size_bytes", [TEXT], INT8, f_pg_size_bytes),
     sig!("quote_ident", [TEXT], TEXT, f_quote_ident),
     sig!("quote_literal", [TEXT], TEXT, f_quote_literal),
     sig!("quote_literal", [ANYELEMENT], TEXT, f_quote_literal),

@@ -70,6 +70,36 @@ impl AggCtx {
         Some(Expr::Column(self.group.len() + i))
     }
 
+    /// A whole row of the input (`SELECT t, count(*) FROM t GROUP BY t.id`) read after the
+    /// Aggregate node: each column a GROUP BY key or functionally dependent on one, else
+    /// PostgreSQL's error naming `rel.*`. Rows of enclosing queries are left as they are.
+    pub(super) fn grouped_row(
+        &mut self,
+        items: &[Expr],
+        rel: &str,
+        location: i32,
+    ) -> PgResult<Vec<Expr>> {
+        let mut out = Vec::with_capacity(items.len());
+        for e in items {
+            let Expr::Column(ci) = e else {
+                out.push(e.clone());
+                continue;
+            };
+            let key = self.group.iter().position(|g| same_expr(g, e));
+            match key.map(Expr::Column).or_else(|| self.dependent_column(*ci)) {
+                Some(g) => out.push(g),
+                None => {
+                    return Err(PgError::new(
+                        code::GROUPING_ERROR,
+                        format!("column \"{rel}.*\" must appear in the GROUP BY clause or be used in an aggregate function"),
+                    )
+                    .at(loc(location)))
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The hidden aggregate that already reads input column `ci` through its dependency.
     fn dependent_at(&self, ci: usize) -> Option<usize> {
         let arg = Expr::Column(ci);
@@ -339,6 +369,10 @@ impl Planner<'_> {
                     )
                     .at(loc(cr.location)));
                 }
+            }
+            if let (Ok((Expr::Row(items), ty)), [rel]) = (&found, &fields[..]) {
+                let items = ctx.grouped_row(items, rel, cr.location)?;
+                return Ok(Some((Expr::Row(items), *ty)));
             }
             if let Ok((Expr::Column(ci), ty)) = found {
                 if let Some(e) = ctx.dependent_column(ci) {

@@ -45,7 +45,7 @@ impl Planner<'_> {
     }
 
     /// Table `rel`'s columns as the fields of its row type `ty`, noted for value functions.
-    fn note_table_row_type(
+    pub(super) fn note_table_row_type(
         &self,
         rel: &crate::sql::engine::Rel,
         ty: Type,

@@ -217,15 +217,43 @@ impl Planner<'_> {
             return Ok(call);
         }
         if let ("row_to_json" | "to_json" | "to_jsonb", [arg]) = (name.as_str(), &fc.args[..]) {
-            if let Some(row) = self.whole_row_arg(scope, arg)? {
+            if let Some(mut row) = self.whole_row_arg(scope, arg)? {
+                if let Some(ctx) = agg.as_deref_mut() {
+                    let (rel, at) = whole_row_name(arg);
+                    row.items = ctx.grouped_row(&row.items, &rel, at)?;
+                }
                 let jb = name == "to_jsonb";
                 return Ok((row.json(jb), if jb { Type::JSONB } else { Type::JSON }));
+            }
+        }
+        // json[b]_build_*: whole-row arguments become JSON objects with their column names.
+        let json_build = json_build_fn(&name).filter(|_| !fc.func_variadic);
+        let mut rows = Vec::new();
+        if json_build.is_some() {
+            for a in &fc.args {
+                let mut row = self.whole_row_arg(scope, a)?;
+                if let (Some(row), Some(ctx)) = (row.as_mut(), agg.as_deref_mut()) {
+                    let (rel, at) = whole_row_name(a);
+                    row.items = ctx.grouped_row(&row.items, &rel, at)?;
+                }
+                rows.push(row);
             }
         }
         let positional = positional_args(&name, &fc.args, fc.location)?;
         let mut args = Vec::new();
         for a in positional.as_ref().unwrap_or(&fc.args) {
             args.push(self.bind(a.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?);
+        }
+        if let Some(f) = json_build {
+            // Untyped literals and parameters are text, as the "any" signature resolves them.
+            for (e, t) in args.iter_mut() {
+                if *t == Type::UNKNOWN {
+                    let v = std::mem::replace(e, Expr::Const(Value::Null));
+                    *e = self.coerce(v, *t, Type::TEXT, -1, CoercionContext::Implicit, -1)?;
+                    *t = Type::TEXT;
+                }
+            }
+            return Ok(json_build_call(f, args, rows));
         }
         if let Some(call) =
             self.bind_range_call(&names, &mut args, fc.func_variadic, fc.location)?
@@ -443,4 +471,67 @@ fn positional_args(
     Ok(Some(
         out.into_iter().map(|n| n.unwrap_or_else(zero)).collect(),
     ))
+}
+
+/// The typed form of json_build_object / json_build_array (json, jsonb) by name, and its
+/// result type.
+fn json_build_fn(name: &str) -> Option<(func::ScalarFn, Type)> {
+    Some(match name {
+        "json_build_object" => (func::f_json_build_typed::<false, true>, Type::JSON),
+        "jsonb_build_object" => (func::f_json_build_typed::<true, true>, Type::JSONB),
+        "json_build_array" => (func::f_json_build_typed::<false, false>, Type::JSON),
+        "jsonb_build_array" => (func::f_json_build_typed::<true, false>, Type::JSONB),
+        _ => return None,
+    })
+}
+
+/// A json[b]_build_* call with its arguments' types, which the values alone do not tell
+/// (json and jsonb are text values; a whole row is converted to a JSON object first). Never
+/// folded over constants: PostgreSQL's are stable and meet their errors when they run.
+fn json_build_call(
+    (f, result): (func::ScalarFn, Type),
+    args: Vec<(Expr, Type)>,
+    rows: Vec<Option<super::whole_row::WholeRow>>,
+) -> (Expr, Type) {
+    let types = type_oids(&args, &rows);
+    let mut exprs = Vec::with_capacity(args.len() + 1);
+    for ((e, _), row) in args.into_iter().zip(rows) {
+        exprs.push(match row {
+            Some(row) => row.json(result == Type::JSONB),
+            None => e,
+        });
+    }
+    exprs.push(types);
+    (
+        Expr::Func {
+            f,
+            args: exprs,
+            strict: false,
+        },
+        result,
+    )
+}
+
+/// The arguments' types as the constant OID array the typed json build functions take last
+/// (a whole row's as json).
+fn type_oids(args: &[(Expr, Type)], rows: &[Option<super::whole_row::WholeRow>]) -> Expr {
+    let oid = |i: usize, t: Type| match rows.get(i) {
+        Some(Some(_)) => Value::Oid(Type::JSON.0),
+        _ => Value::Oid(t.0),
+    };
+    Expr::Const(Value::Array(Box::new(crate::sql::types::Array::one_dim(
+        Type::OID,
+        args.iter()
+            .enumerate()
+            .map(|(i, (_, t))| oid(i, *t))
+            .collect(),
+    ))))
+}
+
+/// The FROM item name of a whole-row argument (a one-name column reference) and where it is.
+fn whole_row_name(arg: &protobuf::Node) -> (String, i32) {
+    match &arg.node {
+        Some(N::ColumnRef(cr)) => (names_of(&cr.fields).pop().unwrap_or_default(), cr.location),
+        _ => (String::new(), -1),
+    }
 }

@@ -216,7 +216,7 @@ impl Planner<'_> {
             // (its origin is the table, column 0, as PostgreSQL reports a whole-row Var).
             let mut whole_row_origin = None;
             let t = match (&e, &node.node) {
-                (Expr::Row(_), Some(N::ColumnRef(cr))) if report_row_types && agg_ctx.is_none() => {
+                (Expr::Row(_), Some(N::ColumnRef(cr))) if report_row_types => {
                     let fields = names_of(&cr.fields);
                     match self.table_row_type(scope, &fields) {
                         Some(rt) => {

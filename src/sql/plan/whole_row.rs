@@ -153,7 +153,10 @@ impl Planner<'_> {
         if table.live_columns().count() != scope.cols.iter().filter(|c| &c.rel == rel).count() {
             return None;
         }
-        tables.catalog.row_type(relid).map(Type)
+        let ty = Type(tables.catalog.row_type(relid)?);
+        // Noted so that the row's binary output sends its fields' declared types.
+        self.note_table_row_type(&table, ty);
+        Some(ty)
     }
 
     /// A function argument that is a whole-row reference (not a column of that name).

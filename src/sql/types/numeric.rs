@@ -736,8 +736,8 @@ impl Numeric {
             if i == start {
                 return Err(bad());
             }
-            if exp > 1000 {
-                return Err(bad());
+            if exp >= (i32::MAX / 2) as i64 {
+                return Err(overflow_error());
             }
             if eneg {
                 exp = -exp;
@@ -745,6 +745,14 @@ impl Numeric {
         }
         if i != b.len() {
             return Err(bad());
+        }
+        // Past the limits before building a power of ten that large (PostgreSQL reads
+        // `1e100000` but not `1e1000000` nor `1e-1000000`).
+        let significant = digits.trim_start_matches('0').len() as i64;
+        if (frac - exp).max(0) > MAX_DSCALE
+            || (significant > 0 && significant - frac + exp > MAX_INT_DIGITS)
+        {
+            return Err(overflow_error());
         }
         let mut m: BigInt = digits.parse().map_err(|_| bad())?;
         if neg {

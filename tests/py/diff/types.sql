@@ -123,3 +123,40 @@ SELECT '2400'::time, '2400'::timetz;
 SELECT '2442'::timetz;
 SELECT '2442'::time;
 SELECT '240001'::time;
+
+-- name: json_build_with_json_values_and_rows
+-- @errors
+-- json and jsonb values go into json[b]_build_object / _array as JSON, not as strings; a
+-- whole row as an object with its column names; in a grouped query only a grouped row.
+DROP TABLE IF EXISTS jbv;
+CREATE TABLE jbv (a int PRIMARY KEY, b jsonb, c json, d text);
+INSERT INTO jbv VALUES (1, '{"x": [1]}', '[2]', 'q'), (2, 'null', '{"y" : 3}', NULL);
+SELECT jsonb_build_object('k', jsonb_build_array(1, 2)), json_build_object('k', json_build_array(1, 2));
+SELECT jsonb_build_array(jsonb_build_object('a', 1), '{"z":1}'::json, NULL, 'x', 2.5);
+SELECT json_build_object('r', jbv), jsonb_build_object('r', jbv, 'b', b), json_build_array(jbv, c) FROM jbv ORDER BY a;
+SELECT json_build_object('k', b, 'c', c), jsonb_build_array(b, c, d) FROM jbv ORDER BY a;
+SELECT row_to_json(jbv), count(*) FROM jbv GROUP BY a ORDER BY a;
+SELECT jbv, count(*) FROM jbv GROUP BY a ORDER BY a;
+SELECT jsonb_build_object('a', b), count(*) FROM jbv GROUP BY b ORDER BY 1;
+SELECT row_to_json(jbv), count(*) FROM jbv;
+SELECT json_build_object('r', jbv), count(*) FROM jbv;
+SELECT jbv, count(*) FROM jbv GROUP BY d;
+SELECT json_build_object(b, 1) FROM jbv;
+SELECT jsonb_build_object(ARRAY[1], 1);
+SELECT json_build_object('a', 1, 'b');
+DROP TABLE jbv;
+
+-- name: size_pretty_and_size_bytes
+-- @errors
+SELECT s, pg_size_pretty(s), pg_size_pretty(-1 * s) FROM (VALUES (10::bigint), (1000000000000), (1000000000000000), (10485247), (11258449312612352)) v(s);
+SELECT s, pg_size_pretty(s), pg_size_pretty(-1 * s) FROM (VALUES (10.5::numeric), (1000000000000.5), (1e30), (-1e40)) v(s);
+SELECT s, pg_size_bytes(s) FROM (VALUES ('1'), ('123bYteS'), (' 1.5 gB '), ('-10e-1 MB'), ('1e6 mb'), ('-.1kb'), ('-0. gb'), ('1 e')) v(s);
+SELECT pg_size_bytes('1 AB A    ');
+SELECT pg_size_bytes('1 byte');
+SELECT pg_size_bytes('');
+SELECT pg_size_bytes('kb');
+SELECT pg_size_bytes('.+912');
+SELECT pg_size_bytes('9223372036854775807.9');
+SELECT pg_size_bytes('1e1000000000000000000');
+SELECT '1e100000'::numeric > 0, '1e1000000'::numeric;
+SELECT '1e-1000000'::numeric;

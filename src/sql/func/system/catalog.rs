@@ -319,7 +319,8 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
 }
 
 /// pg_size_pretty: bytes below 10 kB, then kB, MB, GB, TB, PB, each rounded half away from
-/// zero from one more bit of precision, as PostgreSQL 15 does.
+/// zero from one more bit of precision, as PostgreSQL 15 does. Divisions truncate toward
+/// zero (not shifts) so that a negative size prints as its positive counterpart.
 pub fn size_pretty(size: i128) -> String {
     const LIMIT: i128 = 10 * 1024;
     const LIMIT2: i128 = LIMIT * 2 - 1;
@@ -328,14 +329,45 @@ pub fn size_pretty(size: i128) -> String {
     }
     let half_rounded = |x: i128| (x + if x < 0 { -1 } else { 1 }) / 2;
     // One extra bit kept for rounding.
-    let mut size = size >> 9;
+    let mut size = size / (1 << 9);
     for unit in ["kB", "MB", "GB", "TB"] {
         if size.abs() < LIMIT2 {
             return format!("{} {unit}", half_rounded(size));
         }
-        size >>= 10;
+        size /= 1 << 10;
     }
     format!("{} PB", half_rounded(size))
+}
+
+/// pg_size_pretty(numeric): below 10 kB the value as it is (`10.5 bytes`); past that the
+/// integer steps of [`size_pretty`], in numeric arithmetic where the value is too large for
+/// them.
+fn size_pretty_numeric(n: &Numeric) -> PgResult<String> {
+    if !n.is_finite() {
+        return Ok(format!("{n} bytes"));
+    }
+    if n.abs() < Numeric::from_i64(10 * 1024) {
+        return Ok(format!("{n} bytes"));
+    }
+    if let Ok(i) = n
+        .trunc(0)
+        .to_int_checked("numeric", i128::MIN / 2, i128::MAX / 2)
+    {
+        return Ok(size_pretty(i));
+    }
+    let int = |i: i64| Numeric::from_i64(i);
+    let half_rounded = |x: &Numeric| -> PgResult<Numeric> {
+        let one = int(if x.is_negative() { -1 } else { 1 });
+        x.add(&one)?.div_trunc(&int(2))
+    };
+    let mut size = n.div_trunc(&int(1 << 9))?;
+    for unit in ["kB", "MB", "GB", "TB"] {
+        if size.abs() < int(20 * 1024 - 1) {
+            return Ok(format!("{} {unit}", half_rounded(&size)?));
+        }
+        size = size.div_trunc(&int(1 << 10))?;
+    }
+    Ok(format!("{} PB", half_rounded(&size)?))
 }
 
 pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Value> {
@@ -468,10 +500,7 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         RelationSize(what) => relation_size(s, what, args)?,
         DatabaseSize => database_size(s, args.first())?,
         SizePretty => match args.first() {
-            Some(Value::Numeric(n)) => {
-                let n: &Numeric = n;
-                Value::Text(size_pretty(n.to_f64() as i128))
-            }
+            Some(Value::Numeric(n)) => Value::Text(size_pretty_numeric(n)?),
             Some(v) => match v.as_i64() {
                 Some(i) => Value::Text(size_pretty(i as i128)),
                 None => Value::Null,
