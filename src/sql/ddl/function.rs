@@ -838,7 +838,17 @@ fn check_plpgsql(c: &protobuf::CreateFunctionStmt, def: &FunctionDef) -> PgResul
             dollar_quoted(&trigger_body(&def.body)?)
         )
     } else {
-        N::CreateFunctionStmt(Box::new(c.clone()))
+        // A VARIADIC parameter as a plain one: the grammar's check of its type does not
+        // know array types by name (`int[]`), and the body sees the array either way.
+        let mut c = c.clone();
+        for p in &mut c.parameters {
+            if let Some(N::FunctionParameter(fp)) = p.node.as_mut() {
+                if fp.mode == protobuf::FunctionParameterMode::FuncParamVariadic as i32 {
+                    fp.mode = protobuf::FunctionParameterMode::FuncParamIn as i32;
+                }
+            }
+        }
+        N::CreateFunctionStmt(Box::new(c))
             .deparse(Default::default())
             .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?
     };

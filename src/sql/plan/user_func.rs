@@ -11,6 +11,11 @@
 //! (`exec/user_func.rs`). A function met again while its own body is being planned
 //! (recursion) is refused: planning at the call would not end.
 //!
+//! A polymorphic function (`polymorphic.rs`) is instantiated for each call: the actual types
+//! its arguments give the polymorphic parameters and result replace them in a copy of its
+//! definition ([`Function::instance`]), with which the body is planned or compiled. A VARIADIC
+//! parameter gathers the trailing arguments into an array unless the call says VARIADIC.
+//!
 //! Candidates are the functions of the name in the schemas of search_path (the first schema
 //! that has a signature wins it) or in the named schema. A call that fits a built-in
 //! function exactly, or fits no user function, is left to the built-ins (pg_catalog comes

@@ -133,3 +133,22 @@ SELECT p.proname, p.prorettype::regtype, p.proargtypes[0]::regtype AS arg1, pg_g
 CREATE OR REPLACE FUNCTION pf_e(y anyenum) RETURNS anyenum LANGUAGE sql AS 'SELECT y';
 DROP FUNCTION pf_e(anyenum), pf_shape(anyelement, anyarray);
 DROP TYPE pf_mood;
+
+-- name: pf_pseudo_columns
+-- @errors
+DROP TABLE IF EXISTS pf_t;
+DROP TYPE IF EXISTS pf_ct;
+CREATE TABLE pf_t (a anyelement);
+CREATE TABLE pf_t (a anycompatiblearray);
+CREATE TYPE pf_ct AS (a anynonarray);
+CREATE TABLE pf_t (a int);
+ALTER TABLE pf_t ADD COLUMN b anyenum;
+SELECT 1::anyelement AS x, pg_typeof(2.5::anycompatible), 'anynonarray'::regtype, 'anycompatiblemultirange'::regtype::oid;
+DROP TABLE pf_t;
+
+-- name: pf_plpgsql_variadic
+DROP FUNCTION IF EXISTS pf_pv(VARIADIC anyarray), pf_pvi(text, VARIADIC int[]);
+CREATE FUNCTION pf_pv(VARIADIC anyarray) RETURNS int LANGUAGE plpgsql AS $$ BEGIN RETURN array_length($1, 1); END $$;
+CREATE FUNCTION pf_pvi(s text, VARIADIC v int[]) RETURNS text LANGUAGE plpgsql AS $$ BEGIN RETURN s || array_to_string(v, s); END $$;
+SELECT pf_pv(1, 2, 3), pf_pv('a'::text), pf_pv(VARIADIC ARRAY[1, 2]), pf_pvi('-', 1, 2), pf_pvi('+', VARIADIC ARRAY[7, 8, 9]);
+DROP FUNCTION pf_pv(VARIADIC anyarray), pf_pvi(text, VARIADIC int[]);
