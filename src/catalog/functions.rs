@@ -124,6 +124,9 @@ pub struct Function {
     created: Option<Arc<TxnCell>>,
     created_cid: Cid,
     ended: Mutex<Option<(Arc<TxnCell>, Cid)>>,
+    /// For a polymorphic function's instance (its types resolved for one call): the
+    /// function as declared.
+    pub generic: Option<Arc<Function>>,
 }
 
 impl std::fmt::Debug for Function {
@@ -137,6 +140,24 @@ impl std::fmt::Debug for Function {
 }
 
 impl Function {
+    /// Polymorphic function `f` with the actual types of one call in `def` (not in the
+    /// catalog: the body is planned or compiled with them).
+    pub fn instance(f: &Arc<Function>, def: FunctionDef) -> Function {
+        Function {
+            oid: f.oid,
+            def,
+            created: f.created.clone(),
+            created_cid: f.created_cid,
+            ended: Mutex::new(None),
+            generic: Some(f.clone()),
+        }
+    }
+
+    /// The function as declared (itself unless it is an instance of a polymorphic one).
+    pub fn declared(&self) -> &Function {
+        self.generic.as_deref().unwrap_or(self)
+    }
+
     pub fn visible(&self, snap: &Snapshot) -> bool {
         version_visible(snap, self.created.as_deref(), self.created_cid, &self.ended)
     }
@@ -254,6 +275,7 @@ impl Functions {
             created: Some(cell.clone()),
             created_cid: cid,
             ended: Mutex::new(None),
+            generic: None,
         }));
         Ok(())
     }
@@ -300,6 +322,7 @@ impl Functions {
             created: Some(cell.clone()),
             created_cid: 0,
             ended: Mutex::new(None),
+            generic: None,
         }));
     }
 

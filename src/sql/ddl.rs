@@ -104,6 +104,17 @@ pub(super) fn stored_type(
     }
 }
 
+/// A column may not have a polymorphic pseudo-type (nor "any").
+pub(super) fn check_not_pseudo(name: &str, ty: Type) -> PgResult<()> {
+    if ty.is_polymorphic() || ty == Type::ANY {
+        return Err(PgError::new(
+            code::INVALID_TABLE_DEFINITION,
+            format!("column \"{name}\" has pseudo-type {}", ty.name()),
+        ));
+    }
+    Ok(())
+}
+
 /// Resolves a column type kept by [`column_type`] against the catalog the session sees.
 pub(super) fn resolve_pending_type(col: &mut NewColumn, cx: &mut dyn SessionCtx) -> PgResult<()> {
     if let Some(tn) = col.pending_type.take() {

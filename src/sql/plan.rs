@@ -87,6 +87,7 @@ pub mod gin_path;
 pub mod index_path;
 pub mod join;
 pub mod lock_rows;
+pub mod polymorphic;
 mod regclass;
 mod regrole;
 mod search_cycle;

@@ -782,6 +782,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                 col
             };
             super::check_system_column_name(&col.name)?;
+            super::check_not_pseudo(&col.name, col.ty)?;
             if live_position(&w.columns, &col.name).is_some() {
                 if *if_not_exists {
                     cx.notice(notice(

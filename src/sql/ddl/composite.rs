@@ -164,7 +164,8 @@ fn attribute(
             | crate::sql::types::Type::ANYELEMENT
             | crate::sql::types::Type::ANYARRAY
             | crate::sql::types::Type::VOID
-    ) {
+    ) || ty.is_polymorphic()
+    {
         return Err(PgError::new(
             code::INVALID_TABLE_DEFINITION,
             format!("column \"{}\" has pseudo-type {}", cd.colname, ty.name()),

@@ -86,6 +86,9 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
     } else {
         ct
     };
+    for col in &ct.columns {
+        super::check_not_pseudo(&col.name, col.ty)?;
+    }
     if ct.columns.len() > MAX_COLUMNS {
         return Err(PgError::new(
             code::TOO_MANY_COLUMNS,

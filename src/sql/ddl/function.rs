@@ -479,15 +479,25 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             ));
         }
         let (ty, _) = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?;
-        if matches!(ty, Type::ANY | Type::ANYELEMENT | Type::ANYARRAY) || ty.0 == TRIGGER {
+        if ty == Type::ANY || ty.0 == TRIGGER {
             return Err(PgError::feature_not_supported(format!(
                 "parameters of type {} are not supported yet",
                 ty.name()
             )));
         }
         if mode == 'v' {
-            return Err(PgError::feature_not_supported(
-                "VARIADIC parameters are not supported yet",
+            // "any" takes arguments of any types, which calls do not bind yet.
+            if ty == Type::ANY {
+                return Err(PgError::feature_not_supported(
+                    "VARIADIC \"any\" parameters are not supported yet",
+                ));
+            }
+            if !ty.is_array() && !matches!(ty, Type::ANYARRAY | Type::ANYCOMPATIBLEARRAY) {
+                return Err(bad_definition("VARIADIC parameter must be an array"));
+            }
+        } else if matches!(mode, 'i' | 'b') && args.iter().any(|a: &FuncArg| a.mode == 'v') {
+            return Err(bad_definition(
+                "VARIADIC parameter must be the last input parameter",
             ));
         }
         if ty == Type::VOID && mode != 'o' {
@@ -495,7 +505,12 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                 "SQL functions cannot have arguments of type void",
             ));
         }
-        if !fp.name.is_empty() && args.iter().any(|a: &FuncArg| a.name == fp.name) {
+        let clash = |a: &FuncArg| {
+            a.name == fp.name
+                && !(matches!(mode, 'i' | 'v') && matches!(a.mode, 'o' | 't')
+                    || matches!(mode, 'o' | 't') && matches!(a.mode, 'i' | 'v'))
+        };
+        if !fp.name.is_empty() && args.iter().any(clash) {
             return Err(bad_definition(format!(
                 "parameter name \"{}\" used more than once",
                 fp.name
@@ -568,6 +583,19 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             ));
         }
     }
+    // A polymorphic result (or OUT parameter) needs an input to take its type from.
+    let inputs: Vec<Type> = args
+        .iter()
+        .filter(|a| a.is_input())
+        .map(|a| Type(a.type_oid))
+        .collect();
+    let results = std::iter::once(returns).chain(outs.iter().map(|a| Type(a.type_oid)));
+    for r in results {
+        if let Some(detail) = crate::sql::plan::polymorphic::unresolvable_result(r, &inputs) {
+            return Err(bad_definition("cannot determine result data type").with_detail(detail));
+        }
+    }
+    let polymorphic = inputs.iter().any(|t| t.is_polymorphic());
     if returns.0 == TRIGGER && language == "sql" {
         return Err(bad_definition("SQL functions cannot return type trigger"));
     }
@@ -620,6 +648,44 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                         .with_detail(format!("\"{name}\" is a {}.", kind_name(f.def.kind))),
                 );
             }
+            let defaults = |d: &FunctionDef| d.args.iter().filter(|a| a.default.is_some()).count();
+            if defaults(&def) < defaults(&f.def) {
+                let types: Vec<String> = f
+                    .def
+                    .input_types()
+                    .into_iter()
+                    .map(|t| Type(t).name())
+                    .collect();
+                return Err(bad_definition(
+                    "cannot remove parameter defaults from existing function",
+                )
+                .with_hint(format!(
+                    "Use DROP {} {name}({}) first.",
+                    kind_word.to_uppercase(),
+                    types.join(",")
+                )));
+            }
+            // An input parameter keeps its name (named calls may use it).
+            let old_inputs = f.def.args.iter().filter(|a| a.is_input());
+            for (o, n) in old_inputs.zip(def.args.iter().filter(|a| a.is_input())) {
+                if !o.name.is_empty() && o.name != n.name {
+                    let types: Vec<String> = f
+                        .def
+                        .input_types()
+                        .into_iter()
+                        .map(|t| Type(t).name())
+                        .collect();
+                    return Err(bad_definition(format!(
+                        "cannot change name of input parameter \"{}\"",
+                        o.name
+                    ))
+                    .with_hint(format!(
+                        "Use DROP {} {name}({}) first.",
+                        kind_word.to_uppercase(),
+                        types.join(",")
+                    )));
+                }
+            }
             if f.def.returns != def.returns || f.def.returns_set != def.returns_set {
                 return Err(
                     bad_definition("cannot change return type of existing function").with_hint(
@@ -637,7 +703,10 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             PgError::new(code::PROGRAM_LIMIT_EXCEEDED, "object identifiers exhausted")
         })?,
     };
-    if check && language == "sql" {
+    if check && language == "sql" && polymorphic {
+        // Its types are known at a call only: the body is parsed, as PostgreSQL does.
+        crate::sql::parser::parse_tree(&def.body)?;
+    } else if check && language == "sql" {
         let path = def
             .config
             .iter()
@@ -769,7 +838,17 @@ fn check_plpgsql(c: &protobuf::CreateFunctionStmt, def: &FunctionDef) -> PgResul
             dollar_quoted(&trigger_body(&def.body)?)
         )
     } else {
-        N::CreateFunctionStmt(Box::new(c.clone()))
+        // A VARIADIC parameter as a plain one: the grammar's check of its type does not
+        // know array types by name (`int[]`), and the body sees the array either way.
+        let mut c = c.clone();
+        for p in &mut c.parameters {
+            if let Some(N::FunctionParameter(fp)) = p.node.as_mut() {
+                if fp.mode == protobuf::FunctionParameterMode::FuncParamVariadic as i32 {
+                    fp.mode = protobuf::FunctionParameterMode::FuncParamIn as i32;
+                }
+            }
+        }
+        N::CreateFunctionStmt(Box::new(c))
             .deparse(Default::default())
             .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?
     };

@@ -55,7 +55,14 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
             }),
             "procost" => Value::Float4(d.cost),
             "prorows" => Value::Float4(d.rows),
-            "provariadic" => Value::Oid(0),
+            // The type of each argument a VARIADIC parameter gathers.
+            "provariadic" => Value::Oid(d.args.iter().find(|a| a.mode == 'v').map_or(0, |a| {
+                match Type(a.type_oid) {
+                    Type::ANYARRAY => Type::ANYELEMENT.0,
+                    Type::ANYCOMPATIBLEARRAY => Type::ANYCOMPATIBLE.0,
+                    t => t.elem().map_or(0, |e| e.0),
+                }
+            })),
             "prosupport" => Value::Oid(0),
             "prokind" => Value::Text(d.kind.to_string()),
             "prosecdef" => Value::Bool(d.security_definer),

@@ -128,10 +128,11 @@ pub struct Compiled {
     context: String,
 }
 
-/// The compiled functions of one session, by OID.
+/// The compiled functions of one session, by OID and input types (a polymorphic function is
+/// compiled once per set of actual argument types, as PostgreSQL caches it).
 #[derive(Default)]
 pub struct PlCache {
-    functions: HashMap<u32, Compiled>,
+    functions: HashMap<(u32, Vec<u32>), Compiled>,
 }
 
 /// Runs PL/pgSQL function `f` with `args` (its input parameters, coerced to their types).
@@ -204,20 +205,25 @@ fn with_compiled<T>(
     body: impl FnOnce(&mut dyn Spi, &mut Compiled) -> PgResult<T>,
 ) -> PgResult<T> {
     let def = &f.def;
-    let cached = spi
-        .pl_cache()
-        .functions
-        .remove(&f.oid)
-        .filter(|c| Arc::ptr_eq(&c.function, f));
+    let key = (f.oid, def.input_types());
+    // The same catalog version of the function (an instance: of the same declaration).
+    let same = |c: &Compiled| match (&c.function.generic, &f.generic) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b) && c.function.def == f.def,
+        _ => Arc::ptr_eq(&c.function, f),
+    };
+    let cached = spi.pl_cache().functions.remove(&key).filter(same);
     let mut compiled = match cached {
         Some(c) => c,
         None => Compiled {
             function: f.clone(),
             state: compile(def)?,
+            // PostgreSQL names the function with its declared types.
             context: format!(
                 "PL/pgSQL function {}({})",
                 def.name,
-                def.args
+                f.declared()
+                    .def
+                    .args
                     .iter()
                     .filter(|a| a.is_input())
                     .map(|a| crate::sql::types::cast::format_type_with_typmod(Type(a.type_oid), -1))
@@ -231,7 +237,7 @@ fn with_compiled<T>(
     if cache.functions.len() >= MAX_CACHED_FUNCTIONS {
         cache.functions.clear();
     }
-    cache.functions.insert(f.oid, compiled);
+    cache.functions.insert(key, compiled);
     result
 }
 

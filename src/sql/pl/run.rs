@@ -114,7 +114,8 @@ impl State {
                 let mode = match a.mode {
                     'o' | 't' => "OUT ",
                     'b' => "INOUT ",
-                    'v' => "VARIADIC ",
+                    // A VARIADIC parameter is its array inside the body; the grammar's
+                    // check of it would not know the (resolved) array type.
                     _ => "",
                 };
                 if a.name.is_empty() {

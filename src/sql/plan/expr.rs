@@ -321,6 +321,10 @@ impl Planner<'_> {
         }
         // '...'::interval etc: a literal is read directly as the target type.
         let (e, from) = self.bind(arg, scope, agg)?;
+        // A cast of a typed value to a polymorphic type leaves it as it is.
+        if to.is_polymorphic() && from != Type::UNKNOWN {
+            return Ok((e, from));
+        }
         // Errors reading a literal point at the literal, others at the cast.
         let at = match arg {
             N::AConst(c) => c.location,

@@ -11,6 +11,11 @@
 //! (`exec/user_func.rs`). A function met again while its own body is being planned
 //! (recursion) is refused: planning at the call would not end.
 //!
+//! A polymorphic function (`polymorphic.rs`) is instantiated for each call: the actual types
+//! its arguments give the polymorphic parameters and result replace them in a copy of its
+//! definition ([`Function::instance`]), with which the body is planned or compiled. A VARIADIC
+//! parameter gathers the trailing arguments into an array unless the call says VARIADIC.
+//!
 //! Candidates are the functions of the name in the schemas of search_path (the first schema
 //! that has a signature wins it) or in the named schema. A call that fits a built-in
 //! function exactly, or fits no user function, is left to the built-ins (pg_catalog comes
@@ -23,7 +28,7 @@ use pg_query::protobuf::{self, node::Node as N};
 use super::agg::AggCtx;
 use super::modify::TableCx;
 use super::scope::Scope;
-use super::{loc, Column, Expr, Node, Plan, Planner, SqlBody, UserBody, UserCall};
+use super::{loc, polymorphic, Column, Expr, Node, Plan, Planner, SqlBody, UserBody, UserCall};
 use crate::catalog::functions::{FuncArg, Function, FunctionDef};
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::cast::{self, CoercionContext};
@@ -199,26 +204,39 @@ impl Planner<'_> {
         let pos_types: Vec<Type> = positional.iter().map(|(_, t)| *t).collect();
         let named_types: Vec<(&str, Type)> =
             named.iter().map(|(n, _, t)| (n.as_str(), *t)).collect();
-        let mut best: Option<(Arc<Function>, Vec<Slot>, i32)> = None;
-        let mut tie = false;
+        let mut fitting: Vec<(Arc<Function>, Fit)> = Vec::new();
         for f in cands {
-            if let Some((slots, score)) = fits(&f.def.args, &pos_types, &named_types) {
-                match &best {
-                    Some((_, _, s)) if *s > score => {}
-                    Some((_, _, s)) if *s == score => tie = true,
-                    _ => {
-                        tie = false;
-                        best = Some((f, slots, score));
-                    }
-                }
+            if let Some(fit) = fits(&f.def, &pos_types, &named_types, fc.func_variadic) {
+                fitting.push((f, fit));
             }
         }
+        let top = fitting.iter().map(|(_, fit)| fit.score).max();
+        let mut tie = fitting
+            .iter()
+            .filter(|(_, fit)| Some(fit.score) == top)
+            .count()
+            > 1;
+        // Candidates whose parameters take the positional arguments as the same types are
+        // ambiguous when one fills parameters with defaults (PostgreSQL's FuncnameGetCandidates).
+        let positional_key =
+            |fit: &Fit| fit.declared[..pos_types.len().min(fit.declared.len())].to_vec();
+        let best_at = fitting.iter().position(|(_, fit)| Some(fit.score) == top);
+        if let (Some(b), true) = (best_at, named.is_empty()) {
+            let key = positional_key(&fitting[b].1);
+            tie |= fitting.iter().enumerate().any(|(i, (_, fit))| {
+                i != b
+                    && positional_key(fit) == key
+                    && (fit.slots.contains(&Slot::Default)
+                        || fitting[b].1.slots.contains(&Slot::Default))
+            });
+        }
+        let best = best_at.map(|b| fitting.swap_remove(b));
         let all_types: Vec<Type> = pos_types
             .iter()
             .copied()
             .chain(named_types.iter().map(|(_, t)| *t))
             .collect();
-        let Some((f, slots, score)) = best else {
+        let Some((f, fit)) = best else {
             if names.len() > 1 || !named.is_empty() {
                 // PostgreSQL names a named argument's type `name => type`.
                 let shown: Vec<String> = pos_types
@@ -241,7 +259,8 @@ impl Planner<'_> {
             }
             return Ok(None);
         };
-        let exact = score == 10 * slots.len() as i32;
+        let written = fit.slots.iter().filter(|s| **s != Slot::Default).count();
+        let exact = fit.score == 10 * written as i32 && fit.gathered == 0;
         if names.len() == 1 && named.is_empty() && !exact && self.builtin_fits(&name, &pos_types) {
             return Ok(None);
         }
@@ -267,18 +286,44 @@ impl Planner<'_> {
         }
         let mut pos = positional.into_iter();
         let mut named: Vec<Option<(String, Expr, Type)>> = named.into_iter().map(Some).collect();
-        let mut args = Vec::with_capacity(slots.len());
-        for (slot, param) in slots.iter().zip(f.def.args.iter().filter(|a| a.is_input())) {
-            let want = Type(param.type_oid);
-            let (e, t) = match slot {
+        let mut bound = Vec::with_capacity(fit.slots.len());
+        let inputs: Vec<&FuncArg> = f.def.args.iter().filter(|a| a.is_input()).collect();
+        for (i, slot) in fit.slots.iter().enumerate() {
+            bound.push(match slot {
                 Slot::Positional => pos.next().expect("a positional argument per slot"),
                 Slot::Named(i) => {
                     let (_, e, t) = named[*i].take().expect("each named argument once");
                     (e, t)
                 }
-                Slot::Default => self.bind_default(param, &f)?,
+                Slot::Default => self.bind_default(inputs[i.min(inputs.len() - 1)], &f)?,
+            });
+        }
+        // A polymorphic function's actual types come from the arguments: its instance for
+        // this call has them in place of the declared ones.
+        let (resolved, f) = if is_polymorphic(&f.def) {
+            let actual: Vec<Type> = bound.iter().map(|(_, t)| *t).collect();
+            let (r, def) = instantiate(&f.def, &fit.declared, &actual)?;
+            (r, Arc::new(Function::instance(&f, def)))
+        } else {
+            (polymorphic::Resolved::default(), f)
+        };
+        let mut args = Vec::with_capacity(bound.len());
+        for (((e, t), declared), slot) in bound.into_iter().zip(&fit.declared).zip(&fit.slots) {
+            let want = resolved.concrete(*declared).unwrap_or(*declared);
+            // A default converts as CREATE FUNCTION checked it would.
+            let context = if *slot == Slot::Default {
+                CoercionContext::Assignment
+            } else {
+                CoercionContext::Implicit
             };
-            args.push(self.coerce(e, t, want, -1, CoercionContext::Implicit, fc.location)?);
+            args.push(self.coerce(e, t, want, -1, context, fc.location)?);
+        }
+        if fit.gathered > 0 {
+            // The gathered arguments become the VARIADIC parameter's array.
+            let elem = fit.declared.last().copied().unwrap_or(Type::TEXT);
+            let elem = resolved.concrete(elem).unwrap_or(elem).base_type();
+            let tail = args.split_off(args.len() - fit.gathered);
+            args.push(Expr::Array(tail, elem));
         }
         let ret = Type(f.def.returns);
         if f.def.body == "set_limit" && f.def.language == "c" && args.len() == 1 {
@@ -373,7 +418,8 @@ impl Planner<'_> {
     /// parameter's type.
     pub fn bind_default_for(&mut self, n: &N, ty: Type) -> PgResult<()> {
         let (e, t) = self.bind(n, &Scope::default(), None)?;
-        self.coerce(e, t, ty, -1, CoercionContext::Implicit, -1)
+        // PostgreSQL converts a default as it assigns a value (coerce_to_specific_type).
+        self.coerce(e, t, ty, -1, CoercionContext::Assignment, -1)
             .map(|_| ())
             .map_err(|err| {
                 if !matches!(err.code, code::DATATYPE_MISMATCH | code::CANNOT_COERCE) {
@@ -583,7 +629,7 @@ impl Planner<'_> {
 }
 
 /// Where a declared input parameter's value comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Slot {
     Positional,
     /// The named argument at this index.
@@ -591,17 +637,66 @@ enum Slot {
     Default,
 }
 
-/// How well a call fits the parameters `args` (all modes): each input parameter's source and a
-/// score (10 per exact type, less for casts), or None.
-fn fits(args: &[FuncArg], positional: &[Type], named: &[(&str, Type)]) -> Option<(Vec<Slot>, i32)> {
-    let inputs: Vec<&FuncArg> = args.iter().filter(|a| a.is_input()).collect();
-    if positional.len() > inputs.len() {
+/// How a call fits a function.
+struct Fit {
+    /// Each argument's source, in the order of the parameters (the arguments a VARIADIC
+    /// parameter gathers last, each a slot).
+    slots: Vec<Slot>,
+    /// 10 per exact type, less for casts.
+    score: i32,
+    /// Each slot's declared type (the element type for the gathered arguments).
+    declared: Vec<Type>,
+    /// How many trailing arguments the VARIADIC parameter gathers into its array.
+    gathered: usize,
+}
+
+/// The type each argument gathered by a VARIADIC parameter of type `t` is declared with.
+fn variadic_elem(t: Type) -> Type {
+    match t {
+        Type::ANYARRAY => Type::ANYELEMENT,
+        Type::ANYCOMPATIBLEARRAY => Type::ANYCOMPATIBLE,
+        t => t.elem().unwrap_or(t),
+    }
+}
+
+/// How well a call fits function `def` (None: not at all). Without the VARIADIC keyword
+/// (`variadic_kw`) a VARIADIC parameter gathers the trailing positional arguments, at least
+/// one, as PostgreSQL expands a variadic candidate.
+fn fits(
+    def: &FunctionDef,
+    positional: &[Type],
+    named: &[(&str, Type)],
+    variadic_kw: bool,
+) -> Option<Fit> {
+    let inputs: Vec<&FuncArg> = def.args.iter().filter(|a| a.is_input()).collect();
+    let is_variadic = inputs.last().is_some_and(|a| a.mode == 'v');
+    if variadic_kw && (!is_variadic || positional.len() != inputs.len()) {
         return None;
     }
-    let mut slots = Vec::with_capacity(inputs.len());
+    // Fewer arguments leave the VARIADIC parameter to its default.
+    let gathered = if is_variadic && !variadic_kw && positional.len() >= inputs.len() {
+        if !named.is_empty() {
+            return None;
+        }
+        positional.len() + 1 - inputs.len()
+    } else {
+        0
+    };
+    if gathered == 0 && positional.len() > inputs.len() {
+        return None;
+    }
+    // The parameters as the call sees them: the VARIADIC one once per gathered argument.
+    let mut params: Vec<(&FuncArg, Type)> = inputs.iter().map(|a| (*a, Type(a.type_oid))).collect();
+    if gathered > 0 {
+        let (last, t) = params.pop()?;
+        params.extend(std::iter::repeat_n((last, variadic_elem(t)), gathered));
+    }
+    // The polymorphic parameters and their arguments' types, which must agree.
+    let mut poly: (Vec<Type>, Vec<Type>) = (Vec::new(), Vec::new());
+    let mut slots = Vec::with_capacity(params.len());
     let mut score = 0;
     let mut used = 0;
-    for (i, p) in inputs.iter().enumerate() {
+    for (i, (p, declared)) in params.iter().enumerate() {
         let (slot, t) = if i < positional.len() {
             (Slot::Positional, Some(positional[i]))
         } else if let Some(j) = named.iter().position(|(n, _)| *n == p.name) {
@@ -612,8 +707,16 @@ fn fits(args: &[FuncArg], positional: &[Type], named: &[(&str, Type)]) -> Option
         } else {
             return None;
         };
-        if let Some(t) = t {
-            let want = Type(p.type_oid).base_type();
+        let declared = *declared;
+        if let (Some(t), true) = (t, declared.is_polymorphic()) {
+            // No exact match (PostgreSQL counts none for a polymorphic parameter).
+            if !polymorphic::shape_fits(declared, t) {
+                return None;
+            }
+            poly.0.push(declared);
+            poly.1.push(t);
+        } else if let Some(t) = t {
+            let want = declared.base_type();
             if t == want {
                 score += 10;
             } else if t == Type::UNKNOWN {
@@ -627,16 +730,52 @@ fn fits(args: &[FuncArg], positional: &[Type], named: &[(&str, Type)]) -> Option
             } else {
                 return None;
             }
-        } else {
-            // A default counts as an exact match of nothing the caller wrote.
-            score += 10;
         }
+        // A default scores nothing: the candidates are compared on what the caller wrote.
         slots.push(slot);
     }
     if used != named.len() {
         return None;
     }
-    Some((slots, score))
+    if !poly.0.is_empty() {
+        polymorphic::resolve(&poly.0, &poly.1, Type(def.returns), false).ok()?;
+    }
+    Some(Fit {
+        slots,
+        score,
+        declared: params.iter().map(|(_, t)| *t).collect(),
+        gathered,
+    })
+}
+
+/// Whether a function's signature has a polymorphic type.
+fn is_polymorphic(def: &FunctionDef) -> bool {
+    Type(def.returns).is_polymorphic() || def.args.iter().any(|a| Type(a.type_oid).is_polymorphic())
+}
+
+/// What a call with arguments of types `actual` (for parameters declared `declared`, as
+/// [`Fit::declared`]) resolves the polymorphic types of `def` to (PostgreSQL's errors where
+/// it cannot), and `def` with them in place of the polymorphic types.
+fn instantiate(
+    def: &FunctionDef,
+    declared: &[Type],
+    actual: &[Type],
+) -> PgResult<(polymorphic::Resolved, FunctionDef)> {
+    let r = polymorphic::resolve(declared, actual, Type(def.returns), true)?;
+    let concrete = |t: Type| {
+        r.concrete(t).ok_or_else(|| {
+            PgError::new(
+                code::DATATYPE_MISMATCH,
+                format!("could not determine polymorphic type {}", t.name()),
+            )
+        })
+    };
+    let mut out = def.clone();
+    for a in &mut out.args {
+        a.type_oid = concrete(Type(a.type_oid))?.0;
+    }
+    out.returns = concrete(Type(def.returns))?.0;
+    Ok((r, out))
 }
 
 /// CALL p(args) as the query `SELECT p(args)` that runs it, and the call's location (for

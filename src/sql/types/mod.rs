@@ -95,6 +95,14 @@ impl Type {
     pub const TSTZMULTIRANGE: Type = Type(4534);
     pub const DATEMULTIRANGE: Type = Type(4535);
     pub const INT8MULTIRANGE: Type = Type(4536);
+    // The other polymorphic pseudo-types (user functions' signatures, `plan/polymorphic.rs`).
+    pub const ANYNONARRAY: Type = Type(2776);
+    pub const ANYENUM: Type = Type(3500);
+    pub const ANYCOMPATIBLE: Type = Type(5077);
+    pub const ANYCOMPATIBLEARRAY: Type = Type(5078);
+    pub const ANYCOMPATIBLENONARRAY: Type = Type(5079);
+    pub const ANYCOMPATIBLERANGE: Type = Type(5080);
+    pub const ANYCOMPATIBLEMULTIRANGE: Type = Type(4538);
     // Types that only appear as catalog columns (their values are always NULL here).
     pub const INT2VECTOR: Type = Type(22);
     pub const XID: Type = Type(28);
@@ -322,6 +330,24 @@ impl Type {
         }
     }
 
+    /// Whether this is one of the polymorphic pseudo-types (PostgreSQL's IsPolymorphicType).
+    pub fn is_polymorphic(self) -> bool {
+        matches!(
+            self,
+            Type::ANYELEMENT
+                | Type::ANYARRAY
+                | Type::ANYNONARRAY
+                | Type::ANYENUM
+                | Type::ANYRANGE
+                | Type::ANYMULTIRANGE
+                | Type::ANYCOMPATIBLE
+                | Type::ANYCOMPATIBLEARRAY
+                | Type::ANYCOMPATIBLENONARRAY
+                | Type::ANYCOMPATIBLERANGE
+                | Type::ANYCOMPATIBLEMULTIRANGE
+        )
+    }
+
     pub fn is_array(self) -> bool {
         self.elem().is_some()
     }
@@ -370,6 +396,13 @@ impl Type {
             Type::ANYARRAY => "anyarray",
             Type::ANYRANGE => "anyrange",
             Type::ANYMULTIRANGE => "anymultirange",
+            Type::ANYNONARRAY => "anynonarray",
+            Type::ANYENUM => "anyenum",
+            Type::ANYCOMPATIBLE => "anycompatible",
+            Type::ANYCOMPATIBLEARRAY => "anycompatiblearray",
+            Type::ANYCOMPATIBLENONARRAY => "anycompatiblenonarray",
+            Type::ANYCOMPATIBLERANGE => "anycompatiblerange",
+            Type::ANYCOMPATIBLEMULTIRANGE => "anycompatiblemultirange",
             Type::INT4RANGE => "int4range",
             Type::NUMRANGE => "numrange",
             Type::TSRANGE => "tsrange",
@@ -530,6 +563,18 @@ impl Type {
             "tstzmultirange" => Type::TSTZMULTIRANGE,
             "datemultirange" => Type::DATEMULTIRANGE,
             "int8multirange" => Type::INT8MULTIRANGE,
+            "any" => Type::ANY,
+            "anyelement" => Type::ANYELEMENT,
+            "anyarray" => Type::ANYARRAY,
+            "anyrange" => Type::ANYRANGE,
+            "anymultirange" => Type::ANYMULTIRANGE,
+            "anynonarray" => Type::ANYNONARRAY,
+            "anyenum" => Type::ANYENUM,
+            "anycompatible" => Type::ANYCOMPATIBLE,
+            "anycompatiblearray" => Type::ANYCOMPATIBLEARRAY,
+            "anycompatiblenonarray" => Type::ANYCOMPATIBLENONARRAY,
+            "anycompatiblerange" => Type::ANYCOMPATIBLERANGE,
+            "anycompatiblemultirange" => Type::ANYCOMPATIBLEMULTIRANGE,
             _ => return None,
         })
     }
@@ -591,6 +636,7 @@ impl Type {
             | Type::ANYARRAY
             | Type::ANYRANGE
             | Type::ANYMULTIRANGE => 'P',
+            t if t.is_polymorphic() => 'P',
             t if t.is_enum() => 'E',
             t if t.is_domain() => t.base_type().category(),
             t if t.is_composite() => 'C',
