@@ -757,14 +757,14 @@ fn attach(n: N, src: &Source, qual: Option<protobuf::Node>) -> PgResult<protobuf
             parse_node(&text)?
         }
         N::UpdateStmt(mut u) => {
-            u.from_clause.extend(items());
+            u.from_clause = items().chain(lateral(u.from_clause)).collect();
             if let Some(q) = qual {
                 u.where_clause = and(u.where_clause.take(), q);
             }
             N::UpdateStmt(u)
         }
         N::DeleteStmt(mut d) => {
-            d.using_clause.extend(items());
+            d.using_clause = items().chain(lateral(d.using_clause)).collect();
             if let Some(q) = qual {
                 d.where_clause = and(d.where_clause.take(), q);
             }
@@ -799,6 +799,19 @@ fn attach(n: N, src: &Source, qual: Option<protobuf::Node>) -> PgResult<protobuf
     }))
 }
 
+/// A command's own FROM items, after NEW and OLD: subqueries and functions made LATERAL, so
+/// that they may read NEW and OLD as PostgreSQL's rule actions may anywhere.
+fn lateral(items: Vec<protobuf::Node>) -> impl Iterator<Item = protobuf::Node> {
+    items.into_iter().map(|mut n| {
+        match n.node.as_mut() {
+            Some(N::RangeSubselect(r)) => r.lateral = true,
+            Some(N::RangeFunction(f)) => f.lateral = true,
+            _ => {}
+        }
+        n
+    })
+}
+
 /// A query of a rule's command joined with NEW / OLD: their items added to its FROM list
 /// (after a wrapping where it is a set operation or a VALUES list).
 fn join_select(
@@ -828,7 +841,7 @@ fn join_select(
         w
     };
     let mut from: Vec<protobuf::Node> = src.items.clone();
-    from.append(&mut s.from_clause);
+    from.extend(lateral(std::mem::take(&mut s.from_clause)));
     s.from_clause = from;
     if let Some(q) = qual {
         s.where_clause = and(s.where_clause.take(), q);

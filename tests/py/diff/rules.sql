@@ -180,3 +180,17 @@ SELECT * FROM rp_log ORDER BY id;
 DEALLOCATE rp_ins;
 DEALLOCATE rp_upd;
 DROP TABLE rp_t, rp_log;
+
+-- name: rules_subquery_reads_old
+-- A subquery in a rule command's FROM list reads NEW and OLD (PostgreSQL's rule actions may
+-- refer to them anywhere).
+DROP TABLE IF EXISTS rq_t, rq_log CASCADE;
+CREATE TABLE rq_t (a int, b text);
+CREATE TABLE rq_log (a int, c int);
+CREATE RULE rq_ins AS ON INSERT TO rq_t DO ALSO INSERT INTO rq_log SELECT * FROM (SELECT a + 10, 0 FROM rq_t WHERE a = new.a) tt;
+CREATE RULE rq_upd AS ON UPDATE TO rq_t DO ALSO UPDATE rq_log l SET c = tt.a * 10 FROM (SELECT a FROM rq_t WHERE a = old.a) tt WHERE l.a = tt.a + 10;
+INSERT INTO rq_t VALUES (1, 'a'), (2, 'b');
+UPDATE rq_t SET b = upper(b) WHERE a < 2;
+SELECT * FROM rq_t ORDER BY a;
+SELECT * FROM rq_log ORDER BY a;
+DROP TABLE rq_t, rq_log;
