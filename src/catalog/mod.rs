@@ -74,6 +74,7 @@ pub mod functions;
 mod namespace;
 pub mod password;
 pub mod roles;
+pub mod rules;
 pub mod sequence;
 pub mod triggers;
 pub mod types;
@@ -292,6 +293,8 @@ pub struct Relation<D> {
     pub constraints: Vec<ConstraintDef>,
     /// Triggers, in name order (the order they fire in).
     pub triggers: Vec<triggers::TriggerDef>,
+    /// Rules, in name order (the order they apply in).
+    pub rules: Vec<rules::RuleDef>,
     /// The owning role (pg_class.relowner).
     pub owner: Oid,
     /// pg_class.relacl: None until the first GRANT / REVOKE (the owner's defaults).
@@ -367,6 +370,7 @@ pub struct NewRelation<D> {
     pub indexes: Vec<IndexDef>,
     pub constraints: Vec<ConstraintDef>,
     pub triggers: Vec<triggers::TriggerDef>,
+    pub rules: Vec<rules::RuleDef>,
     pub owner: Oid,
     /// As [`Relation::acl`] and [`Relation::column_acls`].
     pub acl: Option<acl::Acl>,
@@ -584,6 +588,7 @@ impl<D> Catalog<D> {
             indexes: rel.indexes,
             constraints: rel.constraints,
             triggers: rel.triggers,
+            rules: rel.rules,
             owner: rel.owner,
             acl: rel.acl,
             column_acls: rel.column_acls,
@@ -719,6 +724,7 @@ mod tests {
             acl: None,
             column_acls: vec![],
             triggers: vec![],
+            rules: vec![],
             table: None,
             matview: None,
             data: Arc::new(()),

@@ -341,6 +341,7 @@ fn relation_image(catalog: &SqlCatalog, rel: &Rel, fresh_sequences: bool) -> Rel
         acl: rel.acl.clone(),
         column_acls: rel.column_acls.clone(),
         triggers: rel.triggers.clone(),
+        rules: rel.rules.clone(),
         table: rel.table,
         row_type: catalog.row_type(rel.oid),
         storage: rel.data.storage_of(rel.oid),

@@ -92,6 +92,7 @@ pub struct RelationImage {
     pub acl: Option<Acl>,
     pub column_acls: Vec<(usize, Acl)>,
     pub triggers: Vec<crate::catalog::triggers::TriggerDef>,
+    pub rules: Vec<crate::catalog::rules::RuleDef>,
     pub table: Option<Oid>,
     /// pg_class.reltype of a table or view.
     pub row_type: Option<Oid>,

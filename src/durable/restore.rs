@@ -465,6 +465,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     acl: img.acl,
                     column_acls: img.column_acls,
                     triggers: img.triggers,
+                    rules: img.rules,
                     table: img.table,
                     matview: img.matview,
                     data: d,

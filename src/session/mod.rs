@@ -243,16 +243,16 @@ struct Core {
 
 /// The command tag of a query that returned `n` rows (or wrote `affected`).
 fn query_tag(plan: &sql::plan::Plan, n: usize, affected: Option<u64>) -> String {
-    match &plan.node {
-        sql::plan::Node::Modify(m) => {
-            let k = affected.unwrap_or(0);
-            match m.verb() {
-                "INSERT" => format!("INSERT 0 {k}"),
-                v => format!("{v} {k}"),
-            }
-        }
-        sql::plan::Node::Explain(_) => "EXPLAIN".to_string(),
-        _ => format!("SELECT {n}"),
+    let verb = match &plan.node {
+        sql::plan::Node::Modify(m) => m.verb(),
+        sql::plan::Node::Rules(r) => r.verb,
+        sql::plan::Node::Explain(_) => return "EXPLAIN".to_string(),
+        _ => return format!("SELECT {n}"),
+    };
+    let k = affected.unwrap_or(0);
+    match verb {
+        "INSERT" => format!("INSERT 0 {k}"),
+        v => format!("{v} {k}"),
     }
 }
 

@@ -42,6 +42,7 @@ pub mod like;
 pub mod matview;
 pub mod range_type;
 pub mod role;
+pub mod rule;
 pub mod schema;
 pub mod trigger;
 mod truncate;
@@ -262,6 +263,8 @@ pub enum Ddl {
     /// CREATE / DROP / ALTER TRIGGER, ALTER TABLE ... ENABLE / DISABLE TRIGGER
     /// (`ddl::trigger`).
     Trigger(trigger::TriggerDdl),
+    /// CREATE / DROP / ALTER RULE (`ddl::rule`).
+    Rule(rule::RuleDdl),
     /// CREATE / ALTER / DROP TYPE (`ddl::user_type`).
     Type(user_type::TypeDdl),
     /// CREATE / DROP EXTENSION (`ddl::extension`).
@@ -295,6 +298,7 @@ impl Ddl {
             Ddl::Comment(_) => "COMMENT",
             Ddl::Function(f) => f.tag(),
             Ddl::Trigger(t) => t.tag(),
+            Ddl::Rule(r) => r.tag(),
             Ddl::Type(t) => t.tag(),
             Ddl::Extension(e) => e.tag(),
             Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
@@ -379,6 +383,9 @@ pub(super) fn index_column_name(n: &N) -> Option<String> {
 /// Decides what a DDL parse tree is; None for statements this module does not handle.
 pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
     // Before alter.rs, which takes every other ALTER TABLE.
+    if let Some(r) = rule::analyze(node) {
+        return Some(r.map(Ddl::Rule));
+    }
     if let Some(t) = trigger::analyze(node) {
         return Some(t.map(Ddl::Trigger));
     }
@@ -1141,6 +1148,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Comment(c) => comment::execute(c, cx)?,
         Ddl::Function(f) => function::execute(f, cx)?,
         Ddl::Trigger(t) => trigger::execute(t, cx)?,
+        Ddl::Rule(r) => rule::execute(r, cx)?,
         Ddl::Type(t) => user_type::execute(t, cx)?,
         Ddl::Extension(e) => extension::execute(e, cx)?,
         Ddl::Grant(g) => grant::execute(g, cx)?,
@@ -1475,6 +1483,7 @@ fn replace_with_data(
         acl: t.acl.clone(),
         column_acls: t.column_acls.clone(),
         triggers: t.triggers.clone(),
+        rules: t.rules.clone(),
         table: t.table,
         matview: t.matview.clone(),
         data,

@@ -864,6 +864,7 @@ mod tests {
                     acl: None,
                     column_acls: vec![],
                     triggers: vec![],
+                    rules: vec![],
                     table: None,
                     matview: None,
                     data: Arc::new(TableData::new()),

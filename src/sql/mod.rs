@@ -183,7 +183,7 @@ pub use plan::returns_rows;
 pub fn runs_before_output(p: &Plan) -> bool {
     matches!(
         p.node,
-        plan::Node::Modify(_) | plan::Node::ModifyingCtes { .. }
+        plan::Node::Modify(_) | plan::Node::ModifyingCtes { .. } | plan::Node::Rules(_)
     )
 }
 
@@ -192,6 +192,7 @@ pub fn tag_of(s: &Statement) -> &'static str {
     match s {
         Statement::Query(p) => match &p.node {
             plan::Node::Modify(m) => m.verb(),
+            plan::Node::Rules(r) => r.verb,
             plan::Node::Explain(_) => "EXPLAIN",
             _ => "SELECT",
         },

@@ -44,6 +44,7 @@
 //!   (`regclass`, `regrole`), table functions (`table_expr`, `acl_fn`).
 
 pub mod modify;
+pub mod rules;
 mod with_modify;
 pub use with_modify::has_modifying_ctes;
 
@@ -106,6 +107,7 @@ pub use coerce::common_type;
 pub fn returns_rows(p: &Plan) -> bool {
     match &p.node {
         Node::Modify(m) => m.returning.is_some(),
+        Node::Rules(_) => !p.columns.is_empty(),
         _ => true,
     }
 }
@@ -162,6 +164,10 @@ pub struct Planner<'a> {
     expanding: Vec<u32>,
     /// The parameters of the SQL function whose body is being planned (`user_func.rs`).
     func_params: Option<std::sync::Arc<user_func::FuncParams>>,
+    /// The (relation, event) pairs whose rules are being applied (`rules.rs`).
+    rule_events: Vec<(u32, crate::catalog::rules::Event)>,
+    /// The original statement of a rewrite, planned without its relation's rules again.
+    rules_skip: Option<(u32, crate::catalog::rules::Event)>,
 }
 
 /// Planning state beyond scopes.
@@ -238,6 +244,8 @@ impl<'a> Planner<'a> {
             tables: None,
             expanding: Vec::new(),
             func_params: None,
+            rule_events: Vec::new(),
+            rules_skip: None,
         }
     }
 

@@ -67,6 +67,37 @@ def trigger_notifications_are_delivered_at_commit(sc):
 
 
 @scenario
+def rule_notifications_are_delivered_at_commit(sc):
+    """NOTIFY as a rule's action (issue 32) behaves as a statement's NOTIFY: once per
+    statement, delivered at commit, de-duplicated with the transaction's own NOTIFYs, dropped
+    by ROLLBACK; a DO INSTEAD NOTIFY rule replaces the statement."""
+    s1, s2 = sc.session("s1"), sc.session("s2")
+    s2.q("DROP TABLE IF EXISTS nru_t CASCADE")
+    s2.q("CREATE TABLE nru_t (id int, v text)")
+    s2.q("CREATE RULE nru_upd AS ON UPDATE TO nru_t DO ALSO NOTIFY nru_changed")
+    s2.q("CREATE RULE nru_del AS ON DELETE TO nru_t DO INSTEAD NOTIFY nru_changed, 'deleted'")
+    s2.q("INSERT INTO nru_t VALUES (1, 'a'), (2, 'b')")
+    s1.q("LISTEN nru_changed")
+    s2.q("UPDATE nru_t SET v = 'c'")
+    s1.wait_notify(1)
+    s2.q("BEGIN")
+    s2.q("UPDATE nru_t SET v = 'd' WHERE id = 1")
+    s2.q("NOTIFY nru_changed")
+    s2.q("UPDATE nru_t SET v = 'e' WHERE id = 99")
+    s2.q("DELETE FROM nru_t")
+    barrier(s1, "nothing before commit")
+    s2.q("COMMIT")
+    s1.wait_notify(2)
+    s2.q("BEGIN")
+    s2.q("UPDATE nru_t SET v = 'f'")
+    s2.q("ROLLBACK")
+    barrier(s1, "nothing from rollback")
+    s2.q("SELECT count(*) FROM nru_t")
+    s2.q("DROP TABLE nru_t")
+    barrier(s1)
+
+
+@scenario
 def idle_listener_gets_notification(sc):
     s1, s2 = sc.session("s1"), sc.session("s2")
     s1.q("LISTEN ch")

@@ -811,6 +811,16 @@ pub(super) const RELATIONS: &[Relation] = &[
     },
     // The views over user relations that psql users and drivers read (exec/catalog_views.rs).
     Relation {
+        name: "pg_rules",
+        oid: 12023,
+        columns: &[
+            ("schemaname", 19),
+            ("tablename", 19),
+            ("rulename", 19),
+            ("definition", 25),
+        ],
+    },
+    Relation {
         name: "pg_views",
         oid: 12028,
         columns: &[

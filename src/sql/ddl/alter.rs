@@ -1311,6 +1311,7 @@ fn move_relation(
         acl: r.acl.clone(),
         column_acls: r.column_acls.clone(),
         triggers: r.triggers.clone(),
+        rules: r.rules.clone(),
         table: r.table,
         matview: r.matview.clone(),
         data: r.data.clone(),

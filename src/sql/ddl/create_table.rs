@@ -237,6 +237,7 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
         acl: None,
         column_acls: vec![],
         triggers: vec![],
+        rules: vec![],
         table: None,
         matview: ct.matview.clone(),
         data: Arc::new(TableData::new()),

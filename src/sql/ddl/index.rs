@@ -242,6 +242,7 @@ pub(super) fn create_index_relations(
             acl: None,
             column_acls: vec![],
             triggers: vec![],
+            rules: vec![],
             table: Some(table.oid),
             matview: None,
             data: table.data.clone(),

@@ -545,6 +545,7 @@ fn create_relation(
         acl: None,
         column_acls: vec![],
         triggers: vec![],
+        rules: vec![],
         table: None,
         matview: None,
         data: Arc::new(TableData::of_sequence(seq)),

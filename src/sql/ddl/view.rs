@@ -347,6 +347,7 @@ pub fn create_view(
         acl: None,
         column_acls: vec![],
         triggers: vec![],
+        rules: vec![],
         table: None,
         matview: None,
         data,

@@ -310,8 +310,11 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relhastriggers" => {
                             Value::Bool(fk_tables.contains(&r.oid) || !r.triggers.is_empty())
                         }
+                        // A view has its _RETURN rule.
+                        "relhasrules" => {
+                            Value::Bool(!r.rules.is_empty() || r.kind == RelKind::View)
+                        }
                         "relisshared"
-                        | "relhasrules"
                         | "relhassubclass"
                         | "relrowsecurity"
                         | "relforcerowsecurity"
@@ -460,6 +463,27 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 })
             })
             .collect(),
+        // pg_rewrite: the rules made by CREATE RULE (views' _RETURN rules are not rows
+        // here). The trees are PostgreSQL's internal format: the text is shown instead.
+        2618 => {
+            let mut out = Vec::new();
+            for r in rels().iter() {
+                for rule in &r.rules {
+                    out.push(build(2618, |c| match c {
+                        "oid" => Value::Oid(rule.oid),
+                        "rulename" => Value::Text(rule.name.clone()),
+                        "ev_class" => Value::Oid(r.oid),
+                        "ev_type" => char_value(rule.event.code()),
+                        "ev_enabled" => char_value(rule.enabled),
+                        "is_instead" => Value::Bool(rule.instead),
+                        "ev_qual" => Value::Text(rule.qual.clone().unwrap_or_else(|| "<>".into())),
+                        "ev_action" => Value::Text(format!("({})", rule.actions.join("; "))),
+                        _ => Value::Null,
+                    }));
+                }
+            }
+            out
+        }
         // pg_trigger: the triggers made by CREATE TRIGGER (those of foreign keys are not
         // rows here).
         2620 => {

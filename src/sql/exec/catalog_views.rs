@@ -18,10 +18,14 @@ const PG_VIEWS: u32 = 12028;
 const PG_TABLES: u32 = 12033;
 const PG_INDEXES: u32 = 12043;
 const PG_MATVIEWS: u32 = 12038;
+const PG_RULES: u32 = 12023;
 
 /// Rows of view `oid`; None for the catalogs this file does not build.
 pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
-    if !matches!(oid, PG_VIEWS | PG_TABLES | PG_INDEXES | PG_MATVIEWS) {
+    if !matches!(
+        oid,
+        PG_VIEWS | PG_TABLES | PG_INDEXES | PG_MATVIEWS | PG_RULES
+    ) {
         return None;
     }
     let rels = visible_relations(cx);
@@ -36,6 +40,24 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         )
     };
     Some(match oid {
+        PG_RULES => {
+            let quote = crate::sql::quote::quote_ident;
+            let mut out = Vec::new();
+            for r in &rels {
+                let table = format!("{}.{}", quote(&r.name.schema), quote(&r.name.name));
+                for rule in &r.rules {
+                    let def = crate::sql::ruleutils::rule::ruledef(rule, &table, false);
+                    out.push(build(PG_RULES, |c| match c {
+                        "schemaname" => Value::Text(r.name.schema.clone()),
+                        "tablename" => Value::Text(r.name.name.clone()),
+                        "rulename" => Value::Text(rule.name.clone()),
+                        "definition" => Value::Text(def.clone()),
+                        _ => Value::Null,
+                    }));
+                }
+            }
+            out
+        }
         PG_TABLES => {
             // As pg_class.relhastriggers: a foreign key's triggers sit on both of its tables.
             let fk_tables: std::collections::HashSet<u32> = rels
@@ -57,7 +79,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "tableowner" => owner(r.owner),
                         "hasindexes" => Value::Bool(!r.indexes.is_empty()),
                         "hastriggers" => Value::Bool(fk_tables.contains(&r.oid)),
-                        "hasrules" | "rowsecurity" => Value::Bool(false),
+                        "hasrules" => Value::Bool(!r.rules.is_empty()),
+                        "rowsecurity" => Value::Bool(false),
                         _ => Value::Null,
                     })
                 })

@@ -144,6 +144,8 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
             count_reads(&j.right, counts);
         }
         Node::Modify(m) => count_reads(&m.input, counts),
+        // Each step is a statement of its own, with its own CTEs.
+        Node::Rules(_) => {}
         Node::ModifyingCtes { ctes, input } => {
             for c in ctes {
                 count_reads(c, counts);

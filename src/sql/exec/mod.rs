@@ -105,6 +105,7 @@ mod lock_rows;
 mod modify_cte;
 mod pg_locks;
 mod project;
+mod rules;
 mod scan;
 mod setop;
 mod sort;
@@ -300,6 +301,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::ModifyingCtes { ctes, input } => {
             Box::new(modify_cte::ModifyingCtes::new(ctes, input, env))
         }
+        Node::Rules(_) => Box::new(rules::Rules::default()),
         Node::Values(_) => Box::new(scan::Values::default()),
         Node::Feed(_) => Box::new(scan::Feed::default()),
         Node::Function { .. } => Box::new(srf::Function::default()),

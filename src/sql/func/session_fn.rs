@@ -321,6 +321,8 @@ pub enum CatalogFn {
     StatisticsObjIsVisible,
     /// pg_get_triggerdef: there are no triggers in pg_trigger, so no OID names one (NULL).
     TriggerDef,
+    /// pg_get_ruledef of a rule made by CREATE RULE (NULL for other OIDs).
+    RuleDef,
     /// An explicit cast of an OID to regclass (`conrelid::regclass`), planned as a call of
     /// this: a user relation's regclass is held by name (see `types::cast`), which only the
     /// catalog snapshot knows.
@@ -383,6 +385,8 @@ pub fn catalog_lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [
         ("pg_tablespace_size", 1) => (DatabaseSize, &[OID]),
         ("pg_get_triggerdef", 1) => (TriggerDef, &[OID]),
         ("pg_get_triggerdef", 2) => (TriggerDef, &[OID, Type::BOOL]),
+        ("pg_get_ruledef", 1) => (RuleDef, &[OID]),
+        ("pg_get_ruledef", 2) => (RuleDef, &[OID, Type::BOOL]),
         ("pg_get_viewdef", 1) => (ViewDef, &[OID]),
         ("pg_get_viewdef", 2) => (ViewDef, &[OID, Type::BOOL]),
         ("pg_my_temp_schema", 0) => (MyTempSchema, &[]),
@@ -411,6 +415,7 @@ pub fn catalog_result_type(f: CatalogFn) -> Type {
         | FunctionSqlBody
         | TablespaceLocation
         | TriggerDef
+        | RuleDef
         | ViewDef => Type::TEXT,
         DatabaseEncoding => Type::NAME,
         RelationSize(_) | DatabaseSize => Type::INT8,

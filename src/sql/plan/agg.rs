@@ -342,6 +342,8 @@ impl Planner<'_> {
                 tables: self.tables.clone(),
                 expanding: self.expanding.clone(),
                 func_params: self.func_params.clone(),
+                rule_events: self.rule_events.clone(),
+                rules_skip: None,
             };
             if let Ok((e, t)) = probe.bind(n, &ctx.input, None) {
                 if let Some(p) = ctx.group.iter().position(|g| same_expr(g, &e)) {

@@ -867,6 +867,8 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
     let here = cx.with(p);
     match &p.node {
         Node::Result => Disp::new("Result", p),
+        // EXPLAIN shows the original statement's plan (no rules applied).
+        Node::Rules(_) => Disp::new("Rules", p),
         Node::SeqScan { rel, .. } => {
             Disp::new(format!("Seq Scan on {}", scan_label(rel, e.verbose)), p)
         }

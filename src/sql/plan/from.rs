@@ -224,7 +224,12 @@ impl Planner<'_> {
         if let Some(l) = self.state.lock.as_mut() {
             l.subquery(&name);
         }
-        self.scope_for(plan, &name, rs.alias.as_ref())
+        let (plan, mut scope) = self.scope_for(plan, &name, rs.alias.as_ref())?;
+        // A rule's NEW and OLD are read by name only, as in PostgreSQL (`rules.rs`).
+        if !self.rule_events.is_empty() && matches!(name.as_str(), "old" | "new" | "*rule*") {
+            scope.cols.iter_mut().for_each(|c| c.qualified_only = true);
+        }
+        Ok((plan, scope))
     }
 
     /// An explicit JOIN: its ON condition, or the equalities of USING / NATURAL.

@@ -99,6 +99,9 @@ impl Planner<'_> {
             Some(w) => self.plan_with(w, top)?,
             None => Vec::new(),
         };
+        if let Some(p) = self.plan_rules(node)? {
+            return Ok(run_with(p, modifying));
+        }
         let plan = match node {
             N::InsertStmt(s) => self.plan_insert(s)?,
             N::UpdateStmt(s) => self.plan_update(s)?,

@@ -470,6 +470,13 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             }
             None => Value::Null,
         },
+        RuleDef => match oid_arg(args.first()) {
+            Some(oid) => {
+                let pretty = matches!(args.get(1), Some(Value::Bool(true)));
+                text(get_ruledef(s, oid, pretty))
+            }
+            None => Value::Null,
+        },
         RegclassOfOid => regclass_of_oid(s, args),
         OidOfRegclass => oid_of_regclass(s, args)?,
         RegroleOfOid => regrole_of_oid(s, args),
@@ -559,6 +566,22 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
                 .is_some_and(|r| r.kind == RelKind::Table),
         ),
     })
+}
+
+/// pg_get_ruledef of rule `oid` (None: no such rule).
+fn get_ruledef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<String> {
+    let rels = all_relations(s);
+    let (rel, r) = rels
+        .iter()
+        .find_map(|x| x.rules.iter().find(|r| r.oid == oid).map(|r| (x, r)))?;
+    let path = s.search_path();
+    let quote = crate::sql::quote::quote_ident;
+    let table = if pretty && path.iter().any(|p| *p == rel.name.schema) {
+        quote(&rel.name.name)
+    } else {
+        format!("{}.{}", quote(&rel.name.schema), quote(&rel.name.name))
+    };
+    Some(crate::sql::ruleutils::rule::ruledef(r, &table, pretty))
 }
 
 /// pg_get_triggerdef of trigger `oid` (None: no such trigger).

@@ -414,6 +414,9 @@ pub enum Node {
         ctes: Vec<std::sync::Arc<Plan>>,
         input: Box<Plan>,
     },
+    /// An INSERT / UPDATE / DELETE rewritten by rules: its statements, run in order
+    /// (`plan/rules.rs`, `exec/rules.rs`).
+    Rules(Box<super::rules::RuleSeq>),
     /// SELECT ... FOR UPDATE / SHARE: locks the rows of the tables in `spec` that each input
     /// row was made from (plan/lock_rows.rs), above the sort and below LIMIT.
     LockRows {
