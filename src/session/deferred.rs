@@ -1,4 +1,5 @@
-//! The deferred constraint checks of a transaction: SET CONSTRAINTS (which DEFERRABLE
+//! The deferred constraint checks of a transaction (foreign keys, and DEFERRABLE unique and
+//! primary keys): SET CONSTRAINTS (which DEFERRABLE
 //! constraints wait for the commit now), the events kept until then, and running them at
 //! COMMIT or at SET CONSTRAINTS ... IMMEDIATE (`sql::exec::deferred` runs the checks).
 //!
@@ -54,6 +55,11 @@ impl Deferred {
     /// savepoints' marks must then go to 0: what is kept afterwards is all newer than them).
     fn push(&mut self, e: DeferredEvent) -> bool {
         if self.full.contains(&e.constraint) {
+            return false;
+        }
+        // A unique key's whole check (its statement kept too many keys): one entry.
+        if e.key.is_empty() {
+            self.full.push(e.constraint);
             return false;
         }
         self.bytes += crate::sql::exec::deferred::event_bytes(&e);

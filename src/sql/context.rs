@@ -7,9 +7,10 @@
 use crate::error::{PgError, PgResult};
 use crate::sql::types::{FormatCtx, Value};
 
-/// One deferred foreign-key check (`sql::exec::deferred` runs them): `table` is the table
-/// written, `referenced` tells a NO ACTION check of a referenced key (the written table is the
-/// referenced one) from a referencing row's check.
+/// One deferred constraint check (`sql::exec::deferred` runs them): `table` is the table
+/// written. For a foreign key, `referenced` tells a NO ACTION check of a referenced key (the
+/// written table is the referenced one) from a referencing row's check; for a unique or
+/// primary key, `key` is the key to check again (empty: every key of its index).
 #[derive(Debug, Clone)]
 pub struct DeferredEvent {
     pub table: u32,

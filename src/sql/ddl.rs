@@ -130,6 +130,9 @@ pub struct KeySpec {
     /// USING gin, with its column's operator class (the default one resolved at CREATE
     /// INDEX: `gin::default_opclass`).
     pub gin: Option<String>,
+    /// A PRIMARY KEY or UNIQUE constraint's DEFERRABLE and INITIALLY DEFERRED.
+    pub deferrable: bool,
+    pub deferred: bool,
 }
 
 /// The items and predicate of CREATE INDEX over expressions or with WHERE.
@@ -317,17 +320,6 @@ fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
     (rv.schemaname.clone(), rv.relname.clone())
 }
 
-/// A DEFERRABLE unique or primary key would be checked at commit: not done yet, so refused
-/// rather than checked at once.
-fn refuse_deferrable_key(c: &protobuf::Constraint) -> PgResult<()> {
-    if c.deferrable || c.initdeferred {
-        return Err(PgError::feature_not_supported(
-            "DEFERRABLE unique and primary key constraints are not supported yet",
-        ));
-    }
-    Ok(())
-}
-
 fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec {
     let columns = match column {
         Some(col) => vec![col.to_string()],
@@ -342,6 +334,8 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
         exprs: None,
         hash: false,
         gin: None,
+        deferrable: c.deferrable,
+        deferred: c.initdeferred,
     }
 }
 
@@ -521,6 +515,8 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     exprs,
                     hash,
                     gin,
+                    deferrable: false,
+                    deferred: false,
                 },
                 if_not_exists: i.if_not_exists,
             })
@@ -583,9 +579,6 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     }
                     _ => return None,
                 };
-                if let Err(e) = refuse_deferrable_key(constraint) {
-                    return Some(Err(e));
-                }
                 keys.push(key_of_constraint(constraint, None));
             }
             match keys.as_slice() {
@@ -764,7 +757,6 @@ fn key_or_check(
 ) -> PgResult<()> {
     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
         ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
-            refuse_deferrable_key(k)?;
             keys.push(key_of_constraint(k, column))
         }
         ConstrType::ConstrCheck => {
