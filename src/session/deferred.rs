@@ -92,6 +92,14 @@ impl Core {
             .map_or(initially, |t| t.deferred.is_deferred(constraint, initially))
     }
 
+    /// Whether events of table `table` are kept (those checked whole past the bound are not
+    /// counted: their table is no longer known here).
+    pub(super) fn deferred_pending(&self, table: u32) -> bool {
+        self.txn
+            .as_ref()
+            .is_some_and(|t| t.deferred.events.iter().flatten().any(|e| e.table == table))
+    }
+
     pub(super) fn keep_deferred(&mut self, e: DeferredEvent) -> PgResult<()> {
         let txn = self.txn_mut();
         if txn.deferred.push(e) {

@@ -145,7 +145,13 @@ pub trait SessionCtx {
         let _ = (constraint, initially);
         false
     }
-    /// Keeps a deferred foreign-key check until the commit (or SET CONSTRAINTS ... IMMEDIATE).
+    /// Whether deferred checks of table `table` are kept for the commit (PostgreSQL's pending
+    /// trigger events, which DDL on the table refuses to pass over).
+    fn deferred_pending_on(&self, table: u32) -> bool {
+        let _ = table;
+        false
+    }
+    /// Keeps a deferred constraint check until the commit (or SET CONSTRAINTS ... IMMEDIATE).
     fn queue_deferred(&mut self, event: DeferredEvent) -> PgResult<()> {
         let _ = event;
         Err(PgError::feature_not_supported(

@@ -320,6 +320,21 @@ fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
     (rv.schemaname.clone(), rv.relname.clone())
 }
 
+/// PostgreSQL's CheckTableNotInUse: DDL `what` (DROP TABLE, TRUNCATE, ALTER TABLE, CREATE
+/// INDEX) refuses a table whose deferred checks this transaction still keeps (55006).
+pub(super) fn check_not_pending(cx: &dyn SessionCtx, t: &Rel, what: &str) -> PgResult<()> {
+    if cx.deferred_pending_on(t.oid) {
+        return Err(PgError::new(
+            code::OBJECT_IN_USE,
+            format!(
+                "cannot {what} \"{}\" because it has pending trigger events",
+                t.name.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec {
     let columns = match column {
         Some(col) => vec![col.to_string()],
@@ -1160,6 +1175,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             }
             view::drop_dependents(cx, &found, *cascade)?;
             foreign_key::before_drop(cx, &found, *cascade)?;
+            for r in &found {
+                check_not_pending(cx, r, "DROP TABLE")?;
+            }
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -1257,6 +1275,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     ));
                 }
             }
+            check_not_pending(cx, &t, "CREATE INDEX")?;
             let key = &gin_key(&t, key)?;
             // DefineIndex: the index goes into the table's schema, which needs CREATE.
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
@@ -1278,12 +1297,14 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             grant::check_owner(cx, &t)?;
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
+            check_not_pending(cx, &t, "ALTER TABLE")?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
         Ddl::AddForeignKey { table, fk } => {
             // PostgreSQL's ShareRowExclusiveLock: writers wait, readers go on.
             let t = table_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)?;
             grant::check_owner(cx, &t)?;
+            check_not_pending(cx, &t, "ALTER TABLE")?;
             foreign_key::add(cx, &t, fk)?;
         }
         Ddl::Lock {

@@ -929,6 +929,14 @@ mod tests {
 
     /// A table (id int PRIMARY KEY, v int) with an index on v.
     fn setup(m: &TxnManager, cat: &SqlCatalog) -> Arc<Rel> {
+        setup_with(m, cat, vec![])
+    }
+
+    fn setup_with(
+        m: &TxnManager,
+        cat: &SqlCatalog,
+        constraints: Vec<crate::catalog::ConstraintDef>,
+    ) -> Arc<Rel> {
         let slot = m.register();
         let t = m.begin(1);
         let snap = m.snapshot(&slot, t.top(), 0);
@@ -966,7 +974,7 @@ mod tests {
                             gin: None,
                         },
                     ],
-                    constraints: vec![],
+                    constraints,
                     owner: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
                     acl: None,
                     column_acls: vec![],
@@ -987,6 +995,89 @@ mod tests {
 
     fn row(id: i32, v: i32) -> Row {
         vec![Value::Int4(id), Value::Int4(v)].into_boxed_slice()
+    }
+
+    #[test]
+    fn deferrable_keys_are_entered_twice_and_rechecked() {
+        let m = TxnManager::new(4);
+        let cat = SqlCatalog::new();
+        let pk = crate::catalog::ConstraintDef {
+            oid: 3,
+            name: "t_pkey".into(),
+            kind: crate::catalog::ConstraintKind::PrimaryKey { index: 1 },
+            deferrable: true,
+            deferred: false,
+        };
+        let rel = setup_with(&m, &cat, vec![pk]);
+        let slot = m.register();
+        let t = m.begin(1);
+        let s = m.snapshot(&slot, t.top(), 0);
+        let w = Writer {
+            cell: &t,
+            cid: 0,
+            snap: &s,
+            latest: false,
+        };
+        let mut defer = Vec::new();
+        let a = insert(&rel, &row(1, 10), &w, Some(&mut defer)).unwrap();
+        assert!(defer.is_empty(), "a free key needs no recheck");
+        // Without a place for rechecks the key is checked at once, as for any unique key.
+        assert!(matches!(
+            insert(&rel, &row(1, 20), &w, None),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        let b = insert(&rel, &row(1, 20), &w, Some(&mut defer)).unwrap();
+        assert_eq!(defer.len(), 1);
+        let key = defer[0].key.clone();
+        assert_eq!(rel.data.tree(1).rows_of(&key).len(), 2);
+        assert!(matches!(
+            recheck_unique(&rel, 1, &key, &t),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        assert!(matches!(
+            recheck_unique_whole(&rel, 1, &t),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        // Moving the first row to another key (a later command) settles it.
+        let s1 = m.snapshot(&slot, t.top(), 1);
+        let w = Writer {
+            cell: &t,
+            cid: 1,
+            snap: &s1,
+            latest: false,
+        };
+        let moved = update(&rel, a, &row(1, 10), row(2, 10), &w, Some(&mut defer)).unwrap();
+        assert!(matches!(moved, Changed::Done(_)));
+        assert_eq!(defer.len(), 1);
+        recheck_unique(&rel, 1, &key, &t).unwrap();
+        recheck_unique_whole(&rel, 1, &t).unwrap();
+        // Another transaction's recheck of the key waits for this one.
+        let t2 = m.begin(2);
+        let s2 = m.snapshot(&slot, t2.top(), 0);
+        let w2 = Writer {
+            cell: &t2,
+            cid: 0,
+            snap: &s2,
+            latest: false,
+        };
+        let mut defer2 = Vec::new();
+        insert(&rel, &row(1, 30), &w2, Some(&mut defer2)).unwrap();
+        assert_eq!(
+            defer2.len(),
+            1,
+            "a key written in progress is rechecked, not waited for"
+        );
+        assert!(matches!(
+            recheck_unique(&rel, 1, &key, &t2),
+            Err(WriteError::Wait(_))
+        ));
+        m.commit(&t);
+        assert!(matches!(
+            recheck_unique(&rel, 1, &key, &t2),
+            Err(WriteError::Unique { .. })
+        ));
+        m.abort(&t2, &[]);
+        let _ = b;
     }
 
     #[test]
