@@ -350,6 +350,17 @@ pub(crate) fn version_dead(
 }
 
 impl<D> Relation<D> {
+    /// The DEFERRABLE PRIMARY KEY or UNIQUE constraint that index `index` backs, if any: its
+    /// unique check may wait for the end of the statement or the commit (pg_index.indimmediate
+    /// is false).
+    pub fn deferrable_key(&self, index: Oid) -> Option<&ConstraintDef> {
+        self.constraints.iter().find(|c| {
+            c.deferrable
+                && matches!(c.kind, ConstraintKind::PrimaryKey { index: i }
+                    | ConstraintKind::Unique { index: i } if i == index)
+        })
+    }
+
     /// Whether this version is the one `snap` sees.
     pub fn visible(&self, snap: &Snapshot) -> bool {
         version_visible(snap, self.created.as_deref(), self.created_cid, &self.ended)

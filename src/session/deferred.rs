@@ -1,4 +1,5 @@
-//! The deferred constraint checks of a transaction: SET CONSTRAINTS (which DEFERRABLE
+//! The deferred constraint checks of a transaction (foreign keys, and DEFERRABLE unique and
+//! primary keys): SET CONSTRAINTS (which DEFERRABLE
 //! constraints wait for the commit now), the events kept until then, and running them at
 //! COMMIT or at SET CONSTRAINTS ... IMMEDIATE (`sql::exec::deferred` runs the checks).
 //!
@@ -56,6 +57,11 @@ impl Deferred {
         if self.full.contains(&e.constraint) {
             return false;
         }
+        // A unique key's whole check (its statement kept too many keys): one entry.
+        if e.key.is_empty() {
+            self.full.push(e.constraint);
+            return false;
+        }
         self.bytes += crate::sql::exec::deferred::event_bytes(&e);
         self.events.push(Some(e));
         if self.bytes <= DEFERRED_MEM {
@@ -84,6 +90,14 @@ impl Core {
         self.txn
             .as_ref()
             .map_or(initially, |t| t.deferred.is_deferred(constraint, initially))
+    }
+
+    /// Whether events of table `table` are kept (those checked whole past the bound are not
+    /// counted: their table is no longer known here).
+    pub(super) fn deferred_pending(&self, table: u32) -> bool {
+        self.txn
+            .as_ref()
+            .is_some_and(|t| t.deferred.events.iter().flatten().any(|e| e.table == table))
     }
 
     pub(super) fn keep_deferred(&mut self, e: DeferredEvent) -> PgResult<()> {

@@ -647,6 +647,9 @@ impl SessionCtx for Core {
     fn queue_deferred(&mut self, event: crate::sql::exec::deferred::DeferredEvent) -> PgResult<()> {
         self.keep_deferred(event)
     }
+    fn deferred_pending_on(&self, table: u32) -> bool {
+        self.deferred_pending(table)
+    }
     fn wait_for(&mut self, cell: &Arc<crate::txn::TxnCell>) -> PgResult<()> {
         // A statement stopped at an advisory lock by a caller that cannot stop (`run_plan`)
         // waits here, as the advisory lock (wait event and all).

@@ -142,6 +142,9 @@ pub struct KeySpec {
     /// USING gin, with its column's operator class (the default one resolved at CREATE
     /// INDEX: `gin::default_opclass`).
     pub gin: Option<String>,
+    /// A PRIMARY KEY or UNIQUE constraint's DEFERRABLE and INITIALLY DEFERRED.
+    pub deferrable: bool,
+    pub deferred: bool,
 }
 
 /// The items and predicate of CREATE INDEX over expressions or with WHERE.
@@ -332,12 +335,16 @@ fn rel_name(rv: &protobuf::RangeVar) -> (String, String) {
     (rv.schemaname.clone(), rv.relname.clone())
 }
 
-/// A DEFERRABLE unique or primary key would be checked at commit: not done yet, so refused
-/// rather than checked at once.
-fn refuse_deferrable_key(c: &protobuf::Constraint) -> PgResult<()> {
-    if c.deferrable || c.initdeferred {
-        return Err(PgError::feature_not_supported(
-            "DEFERRABLE unique and primary key constraints are not supported yet",
+/// PostgreSQL's CheckTableNotInUse: DDL `what` (DROP TABLE, TRUNCATE, ALTER TABLE, CREATE
+/// INDEX) refuses a table whose deferred checks this transaction still keeps (55006).
+pub(super) fn check_not_pending(cx: &dyn SessionCtx, t: &Rel, what: &str) -> PgResult<()> {
+    if cx.deferred_pending_on(t.oid) {
+        return Err(PgError::new(
+            code::OBJECT_IN_USE,
+            format!(
+                "cannot {what} \"{}\" because it has pending trigger events",
+                t.name.name
+            ),
         ));
     }
     Ok(())
@@ -357,6 +364,8 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
         exprs: None,
         hash: false,
         gin: None,
+        deferrable: c.deferrable,
+        deferred: c.initdeferred,
     }
 }
 
@@ -539,6 +548,8 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     exprs,
                     hash,
                     gin,
+                    deferrable: false,
+                    deferred: false,
                 },
                 if_not_exists: i.if_not_exists,
             })
@@ -601,9 +612,6 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     }
                     _ => return None,
                 };
-                if let Err(e) = refuse_deferrable_key(constraint) {
-                    return Some(Err(e));
-                }
                 keys.push(key_of_constraint(constraint, None));
             }
             match keys.as_slice() {
@@ -782,7 +790,6 @@ fn key_or_check(
 ) -> PgResult<()> {
     match ConstrType::try_from(k.contype).unwrap_or(ConstrType::Undefined) {
         ConstrType::ConstrPrimary | ConstrType::ConstrUnique => {
-            refuse_deferrable_key(k)?;
             keys.push(key_of_constraint(k, column))
         }
         ConstrType::ConstrCheck => {
@@ -1187,6 +1194,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             }
             view::drop_dependents(cx, &found, *cascade)?;
             foreign_key::before_drop(cx, &found, *cascade)?;
+            for r in &found {
+                check_not_pending(cx, r, "DROP TABLE")?;
+            }
             let (cell, cid) = cx.writer("DROP TABLE")?;
             for r in found {
                 let catalog = &cx.instance().catalog;
@@ -1284,6 +1294,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     ));
                 }
             }
+            check_not_pending(cx, &t, "CREATE INDEX")?;
             let key = &gin_key(&t, key)?;
             // DefineIndex: the index goes into the table's schema, which needs CREATE.
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
@@ -1305,12 +1316,14 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             let t = table_for_alter(cx, &table.0, &table.1)?;
             grant::check_owner(cx, &t)?;
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
+            check_not_pending(cx, &t, "ALTER TABLE")?;
             add_indexes(cx, &t, std::slice::from_ref(key), true)?;
         }
         Ddl::AddForeignKey { table, fk } => {
             // PostgreSQL's ShareRowExclusiveLock: writers wait, readers go on.
             let t = table_locked(cx, &table.0, &table.1, LockMode::ShareRowExclusive)?;
             grant::check_owner(cx, &t)?;
+            check_not_pending(cx, &t, "ALTER TABLE")?;
             foreign_key::add(cx, &t, fk)?;
         }
         Ddl::Lock {

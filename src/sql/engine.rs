@@ -402,9 +402,20 @@ impl Writer<'_> {
     }
 }
 
+/// A key a write entered into the index of a DEFERRABLE unique or primary key while another
+/// entry held it, or might (PostgreSQL's UNIQUE_CHECK_PARTIAL): both entries stay, and the key
+/// is checked again ([`recheck_unique`]) at the end of the statement or at the commit.
+#[derive(Debug, Clone)]
+pub struct Recheck {
+    pub index: Oid,
+    pub key: Key,
+}
+
 /// Checks the unique indexes whose key changes, holding their key locks in index order (the
 /// same order for every writer of the table, so two writers never wait on each other's locks).
-/// Returns the keys' locks, to be held until the new entries are in.
+/// Returns the keys' locks, to be held until the new entries are in. With `defer`, a key
+/// already held in the index of a DEFERRABLE constraint is no error: it goes to `defer`,
+/// without waiting for a writer in progress (the recheck waits).
 fn check_unique<'r>(
     rel: &'r Rel,
     trees: &'r [(usize, Arc<KeyTree>)],
@@ -412,6 +423,7 @@ fn check_unique<'r>(
     old: Option<&[Value]>,
     w: &Writer<'_>,
     guards: &mut Vec<MutexGuard<'r, ()>>,
+    mut defer: Option<&mut Vec<Recheck>>,
 ) -> Result<(), WriteError> {
     for &(i, ref tree) in trees {
         let def = &rel.indexes[i];
@@ -430,20 +442,107 @@ fn check_unique<'r>(
             }
         }
         guards.push(tree.lock_key(&key));
+        let deferrable = defer.is_some() && rel.deferrable_key(def.oid).is_some();
         for root in tree.rows_of(&key) {
-            match probe_key(rel, def, root, w.cell, &key) {
-                Probe::Dead => {}
-                Probe::Live(_) => {
+            let found = match probe_key(rel, def, root, w.cell, &key) {
+                Probe::Dead => continue,
+                Probe::Live(_) if !deferrable => {
                     return Err(WriteError::Unique {
                         index: def.oid,
                         key,
                     })
                 }
-                Probe::Wait(c) => return Err(WriteError::Wait(c)),
+                Probe::Wait(c) if !deferrable => return Err(WriteError::Wait(c)),
+                _ => Recheck {
+                    index: def.oid,
+                    key,
+                },
+            };
+            if let Some(d) = defer.as_deref_mut() {
+                d.push(found);
             }
+            break;
         }
     }
     Ok(())
+}
+
+/// The recheck of a key of a DEFERRABLE unique index (PostgreSQL's unique_key_recheck):
+/// fails when more than one version holding it is live, waits for a writer in progress. A key
+/// whose other holders are gone by now (deleted, updated to another key, rolled back) passes.
+pub fn recheck_unique(rel: &Rel, index: Oid, key: &Key, me: &TxnCell) -> Result<(), WriteError> {
+    let Some(def) = rel.indexes.iter().find(|d| d.oid == index) else {
+        return Ok(()); // dropped since
+    };
+    if key.has_null() {
+        return Ok(());
+    }
+    let tree = rel.data.tree(index);
+    let _guard = tree.lock_key(key);
+    let mut live: Vec<RowId> = Vec::new();
+    for root in tree.rows_of(key) {
+        match probe_key(rel, def, root, me, key) {
+            Probe::Dead => {}
+            // Two entries of one chain (its key changed away and back) reach one version.
+            Probe::Live(id) if live.contains(&id) => {}
+            Probe::Live(id) => live.push(id),
+            Probe::Wait(c) => return Err(WriteError::Wait(c)),
+        }
+        if live.len() > 1 {
+            return Err(WriteError::Unique {
+                index,
+                key: key.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Entries a whole-index recheck visits per tree call.
+const RECHECK_CHUNK: usize = 1024;
+
+/// The whole recheck of DEFERRABLE unique index `index`, when too many keys were entered to
+/// keep each: every key with more than one entry is rechecked, in key order (the first
+/// duplicate found is the one reported).
+pub fn recheck_unique_whole(rel: &Rel, index: Oid, me: &TxnCell) -> Result<(), WriteError> {
+    if !rel.indexes.iter().any(|d| d.oid == index) {
+        return Ok(());
+    }
+    let tree = rel.data.tree(index);
+    let mut after = None;
+    let mut prev: Option<Key> = None;
+    loop {
+        let mut repeated: Vec<Key> = Vec::new();
+        after = tree.scan(
+            std::ops::Bound::Unbounded,
+            std::ops::Bound::Unbounded,
+            after.as_ref(),
+            RECHECK_CHUNK,
+            |k, _| {
+                let same = prev.as_ref().is_some_and(|p| {
+                    p.0.len() == k.0.len()
+                        && p.0
+                            .iter()
+                            .zip(k.0)
+                            .all(|(a, b)| cmp_value(a, b) == Ordering::Equal)
+                });
+                if same {
+                    if repeated.last() != prev.as_ref() {
+                        repeated.extend(prev.clone());
+                    }
+                } else {
+                    prev = Some(Key(k.0.to_vec().into_boxed_slice()));
+                }
+                true
+            },
+        );
+        for key in &repeated {
+            recheck_unique(rel, index, key, me)?;
+        }
+        if after.is_none() {
+            return Ok(());
+        }
+    }
 }
 
 /// For a unique check: whether the chain rooted at `root` holds a version whose key in `def`
@@ -524,11 +623,17 @@ fn trees_of(rel: &Rel) -> Vec<(usize, Arc<KeyTree>)> {
         .collect()
 }
 
-/// INSERT of one row (already checked against NOT NULL and CHECK constraints).
-pub fn insert(rel: &Rel, row: &[Value], w: &Writer<'_>) -> Result<RowId, WriteError> {
+/// INSERT of one row (already checked against NOT NULL and CHECK constraints). `defer`: where
+/// the keys of DEFERRABLE unique indexes to check later go (None: checked now).
+pub fn insert(
+    rel: &Rel,
+    row: &[Value],
+    w: &Writer<'_>,
+    defer: Option<&mut Vec<Recheck>>,
+) -> Result<RowId, WriteError> {
     let trees = trees_of(rel);
     let mut guards = Vec::new();
-    check_unique(rel, &trees, row, None, w, &mut guards)?;
+    check_unique(rel, &trees, row, None, w, &mut guards, defer)?;
     let keys = ikeys_of(rel, &trees, row)?;
     let packed = PackedRow::encode(row);
     let rec = log::Pending::insert(rel, w.cell, packed.body());
@@ -639,13 +744,15 @@ fn changed(c: Change) -> Result<Changed, WriteError> {
     }
 }
 
-/// UPDATE of the version at `id` (whose values are `old`) to `new`.
+/// UPDATE of the version at `id` (whose values are `old`) to `new`; `defer` as for
+/// [`insert`].
 pub fn update(
     rel: &Rel,
     id: RowId,
     old: &[Value],
     new: Row,
     w: &Writer<'_>,
+    defer: Option<&mut Vec<Recheck>>,
 ) -> Result<Changed, WriteError> {
     let changes = |d: &catalog::IndexDef| {
         d.columns
@@ -684,7 +791,7 @@ pub fn update(
     }
     let trees = trees_of(rel);
     let mut guards = Vec::new();
-    check_unique(rel, &trees, &new, Some(old), w, &mut guards)?;
+    check_unique(rel, &trees, &new, Some(old), w, &mut guards, defer)?;
     let keys = ikeys_of(rel, &trees, &new)?;
     let new = PackedRow::encode(&new);
     let rec = log::Pending::update(rel, w.cell, new.body());
@@ -822,6 +929,14 @@ mod tests {
 
     /// A table (id int PRIMARY KEY, v int) with an index on v.
     fn setup(m: &TxnManager, cat: &SqlCatalog) -> Arc<Rel> {
+        setup_with(m, cat, vec![])
+    }
+
+    fn setup_with(
+        m: &TxnManager,
+        cat: &SqlCatalog,
+        constraints: Vec<crate::catalog::ConstraintDef>,
+    ) -> Arc<Rel> {
         let slot = m.register();
         let t = m.begin(1);
         let snap = m.snapshot(&slot, t.top(), 0);
@@ -859,7 +974,7 @@ mod tests {
                             gin: None,
                         },
                     ],
-                    constraints: vec![],
+                    constraints,
                     owner: crate::catalog::roles::BOOTSTRAP_SUPERUSER,
                     acl: None,
                     column_acls: vec![],
@@ -884,6 +999,89 @@ mod tests {
     }
 
     #[test]
+    fn deferrable_keys_are_entered_twice_and_rechecked() {
+        let m = TxnManager::new(4);
+        let cat = SqlCatalog::new();
+        let pk = crate::catalog::ConstraintDef {
+            oid: 3,
+            name: "t_pkey".into(),
+            kind: crate::catalog::ConstraintKind::PrimaryKey { index: 1 },
+            deferrable: true,
+            deferred: false,
+        };
+        let rel = setup_with(&m, &cat, vec![pk]);
+        let slot = m.register();
+        let t = m.begin(1);
+        let s = m.snapshot(&slot, t.top(), 0);
+        let w = Writer {
+            cell: &t,
+            cid: 0,
+            snap: &s,
+            latest: false,
+        };
+        let mut defer = Vec::new();
+        let a = insert(&rel, &row(1, 10), &w, Some(&mut defer)).unwrap();
+        assert!(defer.is_empty(), "a free key needs no recheck");
+        // Without a place for rechecks the key is checked at once, as for any unique key.
+        assert!(matches!(
+            insert(&rel, &row(1, 20), &w, None),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        let b = insert(&rel, &row(1, 20), &w, Some(&mut defer)).unwrap();
+        assert_eq!(defer.len(), 1);
+        let key = defer[0].key.clone();
+        assert_eq!(rel.data.tree(1).rows_of(&key).len(), 2);
+        assert!(matches!(
+            recheck_unique(&rel, 1, &key, &t),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        assert!(matches!(
+            recheck_unique_whole(&rel, 1, &t),
+            Err(WriteError::Unique { index: 1, .. })
+        ));
+        // Moving the first row to another key (a later command) settles it.
+        let s1 = m.snapshot(&slot, t.top(), 1);
+        let w = Writer {
+            cell: &t,
+            cid: 1,
+            snap: &s1,
+            latest: false,
+        };
+        let moved = update(&rel, a, &row(1, 10), row(2, 10), &w, Some(&mut defer)).unwrap();
+        assert!(matches!(moved, Changed::Done(_)));
+        assert_eq!(defer.len(), 1);
+        recheck_unique(&rel, 1, &key, &t).unwrap();
+        recheck_unique_whole(&rel, 1, &t).unwrap();
+        // Another transaction's recheck of the key waits for this one.
+        let t2 = m.begin(2);
+        let s2 = m.snapshot(&slot, t2.top(), 0);
+        let w2 = Writer {
+            cell: &t2,
+            cid: 0,
+            snap: &s2,
+            latest: false,
+        };
+        let mut defer2 = Vec::new();
+        insert(&rel, &row(1, 30), &w2, Some(&mut defer2)).unwrap();
+        assert_eq!(
+            defer2.len(),
+            1,
+            "a key written in progress is rechecked, not waited for"
+        );
+        assert!(matches!(
+            recheck_unique(&rel, 1, &key, &t2),
+            Err(WriteError::Wait(_))
+        ));
+        m.commit(&t);
+        assert!(matches!(
+            recheck_unique(&rel, 1, &key, &t2),
+            Err(WriteError::Unique { .. })
+        ));
+        m.abort(&t2, &[]);
+        let _ = b;
+    }
+
+    #[test]
     fn unique_keys_wait_for_an_inserter_and_then_conflict() {
         let m = TxnManager::new(4);
         let cat = SqlCatalog::new();
@@ -897,7 +1095,7 @@ mod tests {
             snap: &s1,
             latest: false,
         };
-        insert(&rel, &row(1, 10), &w1).unwrap();
+        insert(&rel, &row(1, 10), &w1, None).unwrap();
         let t2 = m.begin(2);
         let s2 = m.snapshot(&slot, t2.top(), 0);
         let w2 = Writer {
@@ -907,15 +1105,15 @@ mod tests {
             latest: false,
         };
         assert!(matches!(
-            insert(&rel, &row(1, 20), &w2),
+            insert(&rel, &row(1, 20), &w2, None),
             Err(WriteError::Wait(_))
         ));
         m.commit(&t1);
         assert!(matches!(
-            insert(&rel, &row(1, 20), &w2),
+            insert(&rel, &row(1, 20), &w2, None),
             Err(WriteError::Unique { index: 1, .. })
         ));
-        insert(&rel, &row(2, 20), &w2).unwrap();
+        insert(&rel, &row(2, 20), &w2, None).unwrap();
         m.abort(&t2, &[]);
         // The aborted row's key is free again.
         let t3 = m.begin(3);
@@ -929,6 +1127,7 @@ mod tests {
                 snap: &s3,
                 latest: false,
             },
+            None,
         )
         .unwrap();
         m.commit(&t3);
@@ -951,6 +1150,7 @@ mod tests {
                 snap: &s,
                 latest: false,
             },
+            None,
         )
         .unwrap();
         m.commit(&t);
@@ -966,7 +1166,8 @@ mod tests {
             snap: &s,
             latest: false,
         };
-        let Changed::Done(id2) = update(&rel, id, &row(1, 10), row(1, 11), &w).unwrap() else {
+        let Changed::Done(id2) = update(&rel, id, &row(1, 10), row(1, 11), &w, None).unwrap()
+        else {
             panic!()
         };
         m.commit(&t);
@@ -980,7 +1181,7 @@ mod tests {
             snap: &s,
             latest: false,
         };
-        update(&rel, id2, &row(1, 11), row(1, 11), &w).unwrap();
+        update(&rel, id2, &row(1, 11), row(1, 11), &w, None).unwrap();
         m.commit(&t);
         assert_eq!((pk.len(), by_v.len()), (2, 2));
         slot.clear();

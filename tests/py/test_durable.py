@@ -107,6 +107,10 @@ SETUP = [
     "CREATE TYPE rolled_back_enum AS ENUM ('z')",
     "ROLLBACK",
     "CREATE DATABASE other",
+    "CREATE TABLE deferred_keys (i int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED, "
+    "j int UNIQUE DEFERRABLE, k int UNIQUE)",
+    "INSERT INTO deferred_keys VALUES (1, 1, 1), (2, 2, 2)",
+    "UPDATE deferred_keys SET i = 3 - i, j = j + 1",
 ]
 
 # What must read the same after a restart.
@@ -164,6 +168,11 @@ CHECKS = [
     "ON t.oid = e.enumtypid ORDER BY 1, 3",
     "SELECT typname, typtype, typcategory FROM pg_type WHERE typname IN ('mood', '_mood', "
     "'dropped_enum', 'rolled_back_enum', 'renamed_enum', 'renamed_enum0') ORDER BY 1",
+    "SELECT conname, condeferrable, condeferred, pg_get_constraintdef(oid) FROM pg_constraint "
+    "WHERE conrelid = 'deferred_keys'::regclass ORDER BY 1",
+    "SELECT c.relname, i.indimmediate FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+    "WHERE i.indrelid = 'deferred_keys'::regclass ORDER BY 1",
+    "SELECT * FROM deferred_keys ORDER BY i",
 ]
 
 
@@ -229,6 +238,14 @@ def test_restart_keeps_every_kind_of_object(server, tg_dedicated, how):
     c.simple("INSERT INTO app.moods VALUES (4, 'ecstatic', '{ecstatic}')")
     assert c.simple("SELECT count(DISTINCT oid) = count(*) FROM pg_enum")[0] == ("t",)
     assert c.simple("SELECT id FROM app.moods ORDER BY m DESC LIMIT 2") == [("4",), ("1",)]
+    # DEFERRABLE keys are still checked late: at the end of the statement, at the commit.
+    c.simple("UPDATE deferred_keys SET j = 5 - j")
+    c.simple("BEGIN")
+    c.simple("INSERT INTO deferred_keys VALUES (1, 7, 7)")
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("COMMIT")
+    assert e.value.fields.get("C") == "23505"
+    assert e.value.fields.get("D") == "Key (i)=(1) already exists."
     with pytest.raises(pgwire.ServerError) as e:
         c.simple("SELECT 'x'::dropped_enum")
     assert e.value.fields["C"] == "42704"

@@ -1268,3 +1268,56 @@ def fk_deferred_sees_a_later_commit(r):
 @pytest.mark.parametrize("name", _FK_NAMES)
 def test_isolation_locks_fk(pg, server, name):
     test_isolation(pg, server, name)
+
+
+# DEFERRABLE unique keys (issue 31): a writer of a key another transaction holds uncommitted
+# does not wait at the insert; the recheck at the end of its statement (or at its commit, when
+# the constraint is deferred) waits for that transaction, then fails if it committed.
+DU_CHILD = "i int UNIQUE DEFERRABLE, t text"
+_DU_NAMES: list[str] = []
+
+
+def du_scenario(fn):
+    _DU_NAMES.append(fn.__name__)
+    return scenario(fn)
+
+
+@du_scenario
+def deferrable_unique_recheck_waits_for_a_commit(r):
+    _child(r, DU_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 'a')")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 'b')")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY t")
+    _drop_child(r)
+
+
+@du_scenario
+def deferrable_unique_recheck_waits_for_a_rollback(r):
+    _child(r, DU_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 'a')")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 'b'), (2, 'c')")
+    r.sql("s1", "ROLLBACK")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY t")
+    _drop_child(r)
+
+
+@du_scenario
+def deferrable_unique_deferred_recheck_waits_at_commit(r):
+    _child(r, DU_CHILD)
+    r.sql("s1", "BEGIN")
+    r.sql("s2", "BEGIN")
+    r.sql("s2", "SET CONSTRAINTS ALL DEFERRED")
+    r.sql("s1", "INSERT INTO {t}_c VALUES (1, 'a')")
+    r.sql("s2", "INSERT INTO {t}_c VALUES (1, 'b')")
+    r.sql("s2", "COMMIT")
+    r.sql("s1", "COMMIT")
+    r.sql("s3", "SELECT * FROM {t}_c ORDER BY t")
+    _drop_child(r)
+
+
+@pytest.mark.parametrize("name", _DU_NAMES)
+def test_isolation_deferrable_unique(pg, server, name):
+    test_isolation(pg, server, name)

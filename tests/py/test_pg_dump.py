@@ -1,8 +1,8 @@
 """pg_dump, pg_restore and pg_dumpall (PostgreSQL 15's) against threadgres: round trips.
 
 A database using what threadgres supports (schemas, roles, grants, enums, domains, sequences
-with their state, serial and identity columns, defaults, NOT NULL, CHECK, PK / UNIQUE / FK with
-DEFERRABLE, expression / partial / unique indexes, views, materialized views, SQL and PL/pgSQL
+with their state, serial and identity columns, defaults, NOT NULL, CHECK, PK / UNIQUE / FK (each also
+DEFERRABLE), expression / partial / unique indexes, views, materialized views, SQL and PL/pgSQL
 functions, a trigger, generated columns, comments, and values of many types) is made on
 threadgres, dumped (plain and custom format), and restored into a fresh database on PostgreSQL
 15 and on threadgres:
@@ -115,6 +115,13 @@ INSERT INTO app.items (code, payload, at, t, iv, u, f, r, b, n, ts) VALUES
   ('k', NULL, 'infinity', NULL, '-1 mons', NULL, 'NaN', '-Infinity', false, '::1', '-infinity'),
   (E'\u00e9\u4e2d', '\x', NULL, '00:00', '0', NULL, -0.0, 3.4e38, NULL, NULL, NULL);
 INSERT INTO public.plain VALUES (1, NULL), (NULL, ''), (3, E'\\N'), (4, E'\r\x01');
+CREATE TABLE app.slots (
+  pos int PRIMARY KEY DEFERRABLE INITIALLY DEFERRED,
+  label text CONSTRAINT slots_label UNIQUE DEFERRABLE,
+  kind int UNIQUE
+);
+INSERT INTO app.slots VALUES (1, 'a', 1), (2, 'b', 2), (3, NULL, 3);
+UPDATE app.slots SET pos = pos + 1;
 REFRESH MATERIALIZED VIEW app.order_counts;
 """
 
@@ -125,6 +132,7 @@ DATA_QUERIES = {
     "app.items": "SELECT * FROM app.items ORDER BY code, seq",
     "public.plain": "SELECT * FROM public.plain ORDER BY a NULLS FIRST, b",
     "app.lines": "SELECT * FROM app.lines ORDER BY id",
+    "app.slots": "SELECT * FROM app.slots ORDER BY pos",
     "app.order_counts": "SELECT * FROM app.order_counts ORDER BY customer_id",
     # The sequences' states: what the next nextval gives depends on them.
     "sequences": "SELECT last_value, is_called FROM app.counter UNION ALL "

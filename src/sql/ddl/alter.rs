@@ -433,6 +433,7 @@ pub fn execute(a: &Alter, cx: &mut dyn SessionCtx) -> PgResult<()> {
                     format!("\"{}\" is not a table", t.name.name),
                 ));
             }
+            super::check_not_pending(cx, &t, "ALTER TABLE")?;
             alter_table(cx, &t, cmds)
         }
         Alter::Rename {

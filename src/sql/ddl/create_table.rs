@@ -17,9 +17,12 @@ fn merge_duplicate_keys(own: &[KeySpec], like: &[KeySpec]) -> Vec<KeySpec> {
             continue;
         }
         // A second primary key stays, for index_defs to refuse.
+        // Keys differing in their timing are two constraints (PostgreSQL compares it too).
         let prior = match k.primary {
             true => None,
-            false => kept.iter_mut().find(|(_, p)| p.columns == k.columns),
+            false => kept.iter_mut().find(|(_, p)| {
+                p.columns == k.columns && (p.deferrable, p.deferred) == (k.deferrable, k.deferred)
+            }),
         };
         match prior {
             Some((_, p)) => {
@@ -174,8 +177,8 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
     }
     let mut constraints = Vec::new();
     // A plain index (LIKE ... INCLUDING INDEXES) backs no constraint.
-    for d in indexes.iter().filter(|d| d.unique) {
-        constraints.push(index::key_constraint(cx, d)?);
+    for (d, k) in indexes.iter().zip(&keys).filter(|(d, _)| d.unique) {
+        constraints.push(index::key_constraint(cx, d, k)?);
     }
     for ((_, expr, _), name) in ct.checks.iter().zip(check_names) {
         constraints.push(ConstraintDef {
@@ -217,6 +220,7 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
             name: &ct.name,
             columns: &columns,
             indexes: &indexes,
+            constraints: &constraints,
         };
         let (def, _) = foreign_key::resolve(cx, &owner, fk, &mut taken)?;
         constraints.push(def);

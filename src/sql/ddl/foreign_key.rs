@@ -95,6 +95,7 @@ pub struct Owner<'a> {
     pub name: &'a str,
     pub columns: &'a [ColumnDef],
     pub indexes: &'a [IndexDef],
+    pub constraints: &'a [ConstraintDef],
 }
 
 /// Whether values of the two types compare with an equality operator (PostgreSQL looks one
@@ -157,13 +158,34 @@ pub fn resolve(
             }
         }
     };
-    let (p_oid, p_columns, p_indexes) = match &parent {
-        Some(p) if Some(p.oid) != owner.oid => (p.oid, &p.columns[..], &p.indexes[..]),
-        _ => (owner.oid.unwrap_or(0), owner.columns, owner.indexes),
+    let (p_oid, p_columns, p_indexes, p_constraints) = match &parent {
+        Some(p) if Some(p.oid) != owner.oid => {
+            (p.oid, &p.columns[..], &p.indexes[..], &p.constraints[..])
+        }
+        _ => (
+            owner.oid.unwrap_or(0),
+            owner.columns,
+            owner.indexes,
+            owner.constraints,
+        ),
+    };
+    // The SQL standard refuses a DEFERRABLE key as the referenced one (pg_index.indimmediate).
+    let deferrable = |i: &IndexDef| {
+        p_constraints.iter().any(|c| {
+            c.deferrable
+                && matches!(c.kind, ConstraintKind::PrimaryKey { index }
+                    | ConstraintKind::Unique { index } if index == i.oid)
+        })
     };
     let columns = column_positions(owner.columns, &spec.columns)?;
     let ref_columns = if spec.ref_columns.is_empty() {
         match p_indexes.iter().find(|i| i.primary) {
+            Some(pk) if deferrable(pk) => {
+                return Err(PgError::new(
+                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    format!("cannot use a deferrable primary key for referenced table \"{name}\""),
+                ))
+            }
             Some(pk) => pk.columns.clone(),
             None => {
                 return Err(PgError::new(
@@ -174,10 +196,18 @@ pub fn resolve(
         }
     } else {
         let cols = column_positions(p_columns, &spec.ref_columns)?;
-        let exact = p_indexes.iter().any(|d| {
+        let matching = |d: &&IndexDef| {
             d.unique && d.columns.len() == cols.len() && d.columns.iter().all(|c| cols.contains(c))
-        });
-        if !exact {
+        };
+        if !p_indexes.iter().filter(matching).any(|d| !deferrable(d)) {
+            if p_indexes.iter().any(|d| matching(&d)) {
+                return Err(PgError::new(
+                    code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+                    format!(
+                        "cannot use a deferrable unique constraint for referenced table \"{name}\""
+                    ),
+                ));
+            }
             return Err(PgError::new(
                 INVALID_FOREIGN_KEY,
                 format!(
@@ -282,6 +312,7 @@ pub fn add(cx: &mut dyn SessionCtx, table: &Arc<Rel>, spec: &FkSpec) -> PgResult
         name: &table.name.name,
         columns: &table.columns,
         indexes: &table.indexes,
+        constraints: &table.constraints,
     };
     let (def, parent) = resolve(cx, &owner, spec, &mut taken)?;
     if !spec.not_valid {

@@ -328,9 +328,9 @@ pub(super) fn add_indexes(
         build_index(cx, t, d)?;
     }
     let mut constraints = Vec::new();
-    for d in &defs {
+    for (d, k) in defs.iter().zip(keys) {
         if d.primary || as_constraint {
-            constraints.push(key_constraint(cx, d)?);
+            constraints.push(key_constraint(cx, d, k)?);
         }
     }
     let defs2 = defs.clone();
@@ -348,8 +348,13 @@ pub(super) fn add_indexes(
     create_index_relations(cx, &new, &defs)
 }
 
-/// The PRIMARY KEY or UNIQUE constraint that unique index `d` backs, with a new OID.
-pub(super) fn key_constraint(cx: &mut dyn SessionCtx, d: &IndexDef) -> PgResult<ConstraintDef> {
+/// The PRIMARY KEY or UNIQUE constraint that unique index `d` backs (made from `k`), with a
+/// new OID.
+pub(super) fn key_constraint(
+    cx: &mut dyn SessionCtx,
+    d: &IndexDef,
+    k: &KeySpec,
+) -> PgResult<ConstraintDef> {
     Ok(ConstraintDef {
         oid: cx
             .instance()
@@ -362,7 +367,7 @@ pub(super) fn key_constraint(cx: &mut dyn SessionCtx, d: &IndexDef) -> PgResult<
         } else {
             ConstraintKind::Unique { index: d.oid }
         },
-        deferrable: false,
-        deferred: false,
+        deferrable: k.deferrable,
+        deferred: k.deferred,
     })
 }

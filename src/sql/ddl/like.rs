@@ -134,6 +134,8 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                     matches!(c.kind, ConstraintKind::PrimaryKey { index }
                         | ConstraintKind::Unique { index } if index == i.oid)
                 });
+                // The copy keeps the constraint's timing, as PostgreSQL's cloned index does.
+                let timing = src.deferrable_key(i.oid);
                 if !i.plain() || i.hash {
                     return Err(PgError::feature_not_supported(
                         "CREATE TABLE ... LIKE INCLUDING INDEXES of an expression, partial, hash or gin index is not supported yet",
@@ -157,6 +159,8 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                     exprs: None,
                     hash: false,
                     gin: None,
+                    deferrable: timing.is_some(),
+                    deferred: timing.is_some_and(|c| c.deferred),
                 });
             }
         }

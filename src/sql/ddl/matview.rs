@@ -435,7 +435,7 @@ fn refresh_concurrently(cx: &mut dyn SessionCtx, mv: &Arc<Rel>, query: &Plan) ->
             }
             e.0 -= 1;
         }
-        if let Err(e) = engine::insert(mv, row, &w) {
+        if let Err(e) = engine::insert(mv, row, &w, None) {
             return Err(fail(e, cx));
         }
     }

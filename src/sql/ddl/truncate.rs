@@ -23,6 +23,7 @@ pub(super) fn execute(
         match find_locked(cx, schema, name, LockMode::AccessExclusive)? {
             Some(r) if r.kind == RelKind::Table => {
                 grant::check_any(cx, &r, crate::catalog::acl::TRUNCATE)?;
+                super::check_not_pending(cx, &r, "TRUNCATE")?;
                 tables.push(r)
             }
             Some(_) => {

@@ -407,62 +407,73 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
             out
         }
         // pg_index
-        2610 => rels()
-            .iter()
-            .filter(|r| r.kind == RelKind::Index)
-            .map(|r| {
-                let def = &r.indexes[0];
-                build(2610, |c| match c {
-                    "indexrelid" => Value::Oid(r.oid),
-                    "indrelid" => Value::Oid(r.table.unwrap_or(0)),
-                    "indnatts" | "indnkeyatts" => Value::Int2(def.width() as i16),
-                    "indisunique" => Value::Bool(def.unique),
-                    "indisprimary" => Value::Bool(def.primary),
-                    "indnullsnotdistinct"
-                    | "indisexclusion"
-                    | "indisclustered"
-                    | "indcheckxmin"
-                    | "indisreplident" => Value::Bool(false),
-                    "indimmediate" | "indisvalid" | "indisready" | "indislive" => Value::Bool(true),
-                    // 0 for an expression item, as PostgreSQL's indkey has.
-                    "indkey" => match def.exprs.as_deref() {
-                        None => int2vector(def.columns.iter().map(|&c| c as i16 + 1)),
-                        Some(x) => int2vector(x.items.iter().map(|it| match it {
-                            crate::catalog::IndexItem::Column(c) => *c as i16 + 1,
-                            crate::catalog::IndexItem::Expr(_) => 0,
-                        })),
-                    },
-                    "indoption" => int2vector((0..def.width()).map(|_| 0)),
-                    // PostgreSQL keeps node trees here; the texts stand for them (NULL for a
-                    // plain index, as there), and pg_get_expr prints the predicate.
-                    "indexprs" => match def.exprs.as_deref() {
-                        Some(x)
-                            if x.items
-                                .iter()
-                                .any(|i| matches!(i, crate::catalog::IndexItem::Expr(_))) =>
-                        {
-                            Value::Text(format!(
-                                "({})",
-                                x.items
+        2610 => {
+            let rels = rels();
+            rels.iter()
+                .filter(|r| r.kind == RelKind::Index)
+                .map(|r| {
+                    let def = &r.indexes[0];
+                    // A DEFERRABLE key's index checks uniqueness later than the insertion.
+                    let immediate = rels
+                        .iter()
+                        .find(|t| Some(t.oid) == r.table)
+                        .is_none_or(|t| t.deferrable_key(def.oid).is_none());
+                    build(2610, |c| match c {
+                        "indexrelid" => Value::Oid(r.oid),
+                        "indrelid" => Value::Oid(r.table.unwrap_or(0)),
+                        "indnatts" | "indnkeyatts" => Value::Int2(def.width() as i16),
+                        "indisunique" => Value::Bool(def.unique),
+                        "indisprimary" => Value::Bool(def.primary),
+                        "indnullsnotdistinct"
+                        | "indisexclusion"
+                        | "indisclustered"
+                        | "indcheckxmin"
+                        | "indisreplident" => Value::Bool(false),
+                        "indimmediate" => Value::Bool(immediate),
+                        "indisvalid" | "indisready" | "indislive" => Value::Bool(true),
+                        // 0 for an expression item, as PostgreSQL's indkey has.
+                        "indkey" => match def.exprs.as_deref() {
+                            None => int2vector(def.columns.iter().map(|&c| c as i16 + 1)),
+                            Some(x) => int2vector(x.items.iter().map(|it| match it {
+                                crate::catalog::IndexItem::Column(c) => *c as i16 + 1,
+                                crate::catalog::IndexItem::Expr(_) => 0,
+                            })),
+                        },
+                        "indoption" => int2vector((0..def.width()).map(|_| 0)),
+                        // PostgreSQL keeps node trees here; the texts stand for them (NULL for a
+                        // plain index, as there), and pg_get_expr prints the predicate.
+                        "indexprs" => match def.exprs.as_deref() {
+                            Some(x)
+                                if x.items
                                     .iter()
-                                    .filter_map(|i| match i {
-                                        crate::catalog::IndexItem::Expr(t) => Some(check_node(t)),
-                                        crate::catalog::IndexItem::Column(_) => None,
-                                    })
-                                    .collect::<Vec<_>>()
-                                    .join(" ")
-                            ))
+                                    .any(|i| matches!(i, crate::catalog::IndexItem::Expr(_))) =>
+                            {
+                                Value::Text(format!(
+                                    "({})",
+                                    x.items
+                                        .iter()
+                                        .filter_map(|i| match i {
+                                            crate::catalog::IndexItem::Expr(t) =>
+                                                Some(check_node(t)),
+                                            crate::catalog::IndexItem::Column(_) => None,
+                                        })
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                ))
+                            }
+                            _ => Value::Null,
+                        },
+                        "indpred" => {
+                            match def.exprs.as_ref().and_then(|x| x.predicate.as_deref()) {
+                                Some(p) => Value::Text(check_node(p)),
+                                None => Value::Null,
+                            }
                         }
                         _ => Value::Null,
-                    },
-                    "indpred" => match def.exprs.as_ref().and_then(|x| x.predicate.as_deref()) {
-                        Some(p) => Value::Text(check_node(p)),
-                        None => Value::Null,
-                    },
-                    _ => Value::Null,
+                    })
                 })
-            })
-            .collect(),
+                .collect()
+        }
         // pg_rewrite: the rules made by CREATE RULE (views' _RETURN rules are not rows
         // here). The trees are PostgreSQL's internal format: the text is shown instead.
         2618 => {

@@ -12,10 +12,15 @@
 //! The session bounds what it keeps (`session::deferred`): past [`super::WORK_MEM`] bytes of
 //! keys, the constraints of the events kept are re-checked whole at commit instead, by a scan
 //! of the referencing table as ALTER TABLE ... ADD FOREIGN KEY checks it.
+//!
+//! A DEFERRABLE unique or primary key's event is the recheck of a key its index held twice
+//! (`exec::unique_recheck`); one without a key, or the constraint checked whole, rechecks
+//! every key of the index held more than once. Errors are those of the immediate check
+//! (23505).
 
 use std::sync::Arc;
 
-use crate::catalog::{ConstraintKind, RelKind};
+use crate::catalog::{ConstraintDef, ConstraintKind, RelKind};
 use crate::error::PgResult;
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{Key, Rel};
@@ -28,6 +33,37 @@ pub use crate::sql::context::DeferredEvent;
 /// An event's share of the session's bound.
 pub fn event_bytes(e: &DeferredEvent) -> usize {
     super::row_bytes(&e.key) + std::mem::size_of::<DeferredEvent>()
+}
+
+/// The index of a unique or primary key constraint.
+fn key_index(c: &ConstraintDef) -> Option<u32> {
+    match c.kind {
+        ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => Some(index),
+        _ => None,
+    }
+}
+
+/// Rechecks `key` of unique index `index` of `rel` (None: every key held more than once),
+/// waiting for writers in progress.
+fn recheck(cx: &mut dyn SessionCtx, rel: &Rel, index: u32, key: Option<&Key>) -> PgResult<()> {
+    let (cell, _) = cx.writer("COMMIT")?;
+    loop {
+        cx.check_interrupts()?;
+        let r = match key {
+            Some(k) => crate::sql::engine::recheck_unique(rel, index, k, &cell),
+            None => crate::sql::engine::recheck_unique_whole(rel, index, &cell),
+        };
+        let ecx = EvalCx {
+            params: &[],
+            outer: Vec::new(),
+            session: &mut *cx,
+        };
+        match super::unique_recheck::outcome(r, rel, &ecx)? {
+            None => return Ok(()),
+            Some(Step::Wait(c)) => cx.wait_for(&c)?,
+            Some(_) => {}
+        }
+    }
 }
 
 /// A table whose deferred events run, and its queue.
@@ -61,6 +97,10 @@ pub fn fire(cx: &mut dyn SessionCtx, mut events: Vec<DeferredEvent>, full: &[u32
         let Some((child, def)) = found else {
             continue;
         };
+        if let Some(index) = key_index(&def) {
+            recheck(cx, &child, index, None)?;
+            continue;
+        }
         let oid = child.oid;
         let ConstraintKind::ForeignKey { ref_table, .. } = &def.kind else {
             continue;
@@ -125,6 +165,12 @@ pub fn fire(cx: &mut dyn SessionCtx, mut events: Vec<DeferredEvent>, full: &[u32
         let Some((rel, queue)) = &mut tables[at].1 else {
             continue;
         };
+        let unique = rel.constraints.iter().find(|c| c.oid == e.constraint);
+        if let Some(index) = unique.and_then(key_index) {
+            let key = (!e.key.is_empty()).then_some(Key(e.key));
+            recheck(cx, rel, index, key.as_ref())?;
+            continue;
+        }
         if !queue.push_deferred(e.referenced, e.constraint, e.key)? {
             continue;
         }

@@ -567,6 +567,9 @@ impl SessionCtx for AtSnapshot<'_> {
     fn queue_deferred(&mut self, event: super::deferred::DeferredEvent) -> PgResult<()> {
         self.inner.queue_deferred(event)
     }
+    fn deferred_pending_on(&self, table: u32) -> bool {
+        self.inner.deferred_pending_on(table)
+    }
 }
 
 /// A nested action running: its plan's executor, its parameters (old key, then new key) and

@@ -115,6 +115,7 @@ mod table;
 mod tests;
 mod tid_scan;
 mod trigger;
+mod unique_recheck;
 mod upsert;
 mod user_func;
 mod window;

@@ -443,6 +443,8 @@ pub(super) struct ModifyOp {
     fk: Option<super::foreign_key::Queue>,
     /// The foreign-key events have all run.
     fk_done: bool,
+    /// Keys of DEFERRABLE unique indexes to check again once the rows are written.
+    rechecks: super::unique_recheck::Rechecks,
     /// The statement's triggers: what has fired, the AFTER ROW events waiting.
     firing: Firing,
     /// The columns an UPDATE sets (for UPDATE OF triggers), known at the first pull.
@@ -505,6 +507,7 @@ impl ModifyOp {
             affected: 0,
             fk: None,
             fk_done: false,
+            rechecks: Default::default(),
             firing: Firing::default(),
             set: None,
         }
@@ -669,7 +672,9 @@ impl ModifyOp {
                 let ModifyKind::Upsert(oc) = &m.kind else {
                     unreachable!("matched above")
                 };
-                match super::upsert::upsert(m, oc, &row, access, cx)? {
+                let upserted = super::upsert::upsert(m, oc, &row, access, cx, self.rechecks.sink());
+                self.rechecks.settle();
+                match upserted? {
                     Upserted::Written(old, new) => {
                         self.affected += 1;
                         if let Some(t) = &m.triggers {
@@ -701,36 +706,40 @@ impl ModifyOp {
                     }
                 }
             }
-            Pending::Insert(mut row) => match engine::insert(&m.rel, &row, &w) {
-                Ok(id) => {
-                    self.affected += 1;
-                    if let Some(t) = &m.triggers {
-                        self.firing
-                            .after_row(t, triggers::INSERT, None, Some(&row))?;
+            Pending::Insert(mut row) => {
+                let r = engine::insert(&m.rel, &row, &w, Some(self.rechecks.sink()));
+                self.rechecks.settle();
+                match r {
+                    Ok(id) => {
+                        self.affected += 1;
+                        if let Some(t) = &m.triggers {
+                            self.firing
+                                .after_row(t, triggers::INSERT, None, Some(&row))?;
+                        }
+                        if let Some(q) = self.fk_queue(m, cx)? {
+                            q.inserted(&m.rel, &row)?;
+                        }
+                        if let Some(ret) = &m.returning {
+                            // The new version's slot, for RETURNING's system columns (`plan_insert`).
+                            row.push(Value::Int8(id as i64));
+                            let out = ret
+                                .iter()
+                                .map(|e| e.eval(&row, cx))
+                                .collect::<PgResult<_>>()?;
+                            self.out.push_back(out);
+                        }
+                        Ok(None)
                     }
-                    if let Some(q) = self.fk_queue(m, cx)? {
-                        q.inserted(&m.rel, &row)?;
+                    Err(WriteError::Unique { index, key }) => {
+                        Err(unique_violation(&m.rel, index, &key, cx))
                     }
-                    if let Some(ret) = &m.returning {
-                        // The new version's slot, for RETURNING's system columns (`plan_insert`).
-                        row.push(Value::Int8(id as i64));
-                        let out = ret
-                            .iter()
-                            .map(|e| e.eval(&row, cx))
-                            .collect::<PgResult<_>>()?;
-                        self.out.push_back(out);
+                    Err(WriteError::Wait(c)) => {
+                        self.pending = Some(Pending::Insert(row));
+                        Ok(Some(Step::Wait(c)))
                     }
-                    Ok(None)
+                    Err(WriteError::Log(e)) => Err(e),
                 }
-                Err(WriteError::Unique { index, key }) => {
-                    Err(unique_violation(&m.rel, index, &key, cx))
-                }
-                Err(WriteError::Wait(c)) => {
-                    self.pending = Some(Pending::Insert(row));
-                    Ok(Some(Step::Wait(c)))
-                }
-                Err(WriteError::Log(e)) => Err(e),
-            },
+            }
             Pending::Change(id, input, newer) => {
                 let old = &input[..width];
                 let set = self.set.as_deref().unwrap_or_default();
@@ -765,7 +774,9 @@ impl ModifyOp {
                                     old,
                                     new.clone().into_boxed_slice(),
                                     &w,
+                                    Some(self.rechecks.sink()),
                                 );
+                                self.rechecks.settle();
                                 r.map(|c| (c, Some(new)))
                             }
                         }
@@ -894,10 +905,15 @@ impl Operator for ModifyOp {
         let after = m
             .triggers
             .as_deref()
-            .is_some_and(|t| super::trigger::has_after(t, events_of(m)));
+            .is_some_and(|t| super::trigger::has_after(t, events_of(m)))
+            || m.rel
+                .indexes
+                .iter()
+                .any(|d| m.rel.deferrable_key(d.oid).is_some());
         loop {
             // With foreign keys or AFTER triggers, RETURNING rows wait for the end of the
             // statement, as PostgreSQL runs such a statement to its end before it sends a row.
+            // So do a DEFERRABLE unique key's rechecks (`after` counts them).
             let hold = !self.fk_done && (after || self.fk.as_ref().is_some_and(|q| !q.is_empty()));
             if !hold {
                 if let Some(r) = self.out.pop_front() {
@@ -911,7 +927,13 @@ impl Operator for ModifyOp {
                 continue;
             }
             if self.done {
-                // The statement's rows are written: its foreign-key checks and actions.
+                // The statement's rows are written: the rechecks of its DEFERRABLE unique
+                // keys, its foreign-key checks and actions.
+                if let Some(a) = self.access.as_ref() {
+                    if let Some(step) = self.rechecks.run(&m.rel, &a.cell, cx)? {
+                        return Ok(step);
+                    }
+                }
                 if let (Some(q), Some(a)) = (self.fk.as_mut(), self.access.as_ref()) {
                     if let Some(step) = q.run(&m.rel, &a.cell, a.cid, cx)? {
                         return Ok(step);

@@ -90,15 +90,30 @@ pub(super) fn upsert(
     row: &[Value],
     access: &Access,
     cx: &mut EvalCx,
+    defer: &mut Vec<engine::Recheck>,
 ) -> PgResult<Upserted> {
     let rel = &m.rel;
     let width = rel.columns.len();
+    // An arbiter must decide at once whether the key is taken (ExecCheckIndexConstraints).
+    if let Some(d) = oc
+        .arbiters
+        .iter()
+        .map(|&i| &rel.indexes[i])
+        .find(|d| rel.deferrable_key(d.oid).is_some())
+    {
+        return Err(PgError::new(
+            code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+            "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters",
+        )
+        .with_table(&rel.name.schema, &rel.name.name)
+        .with_constraint(&d.name));
+    }
     let rr = cx.session.isolation() >= Isolation::RepeatableRead;
     for _ in 0..MAX_RETRIES {
         let id = match engine::find_conflict(rel, &oc.arbiters, row, &access.cell) {
             Conflict::Wait(c) => return Ok(Upserted::Wait(c)),
             Conflict::None => {
-                match engine::insert(rel, row, &access.writer(false)) {
+                match engine::insert(rel, row, &access.writer(false), Some(&mut *defer)) {
                     Ok(_) => return Ok(Upserted::Written(None, row.to_vec())),
                     Err(WriteError::Unique { index, .. })
                         if oc.arbiters.iter().any(|&i| rel.indexes[i].oid == index) =>
@@ -184,7 +199,14 @@ pub(super) fn upsert(
             }
         }
         complete_row(m, &mut new, cx)?;
-        match engine::update(rel, id, &existing, new.clone().into_boxed_slice(), &w) {
+        match engine::update(
+            rel,
+            id,
+            &existing,
+            new.clone().into_boxed_slice(),
+            &w,
+            Some(&mut *defer),
+        ) {
             Ok(Changed::Done(_)) => return Ok(Upserted::Written(Some(existing), new)),
             Ok(_) => continue,
             Err(WriteError::Unique { index, key }) => {

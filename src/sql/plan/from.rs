@@ -155,7 +155,9 @@ impl Planner<'_> {
                         rel.rel
                             .indexes
                             .iter()
-                            .find(|i| i.primary)
+                            // A DEFERRABLE key may hold a key twice for a while: no
+                            // functional dependency (PostgreSQL's check_functional_grouping).
+                            .find(|i| i.primary && rel.rel.deferrable_key(i.oid).is_none())
                             .map(|i| i.columns.clone())
                             .unwrap_or_default(),
                     )),
