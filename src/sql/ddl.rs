@@ -509,7 +509,7 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 "" | "btree" => (false, None),
                 "hash" => (true, None),
                 // The operator class named for the (one) column; "" for the default.
-                "gin" => (false, Some(gin_opclass(&i.index_params)?)),
+                "gin" => (false, Some(index::gin_opclass(&i.index_params)?)),
                 m => {
                     return Err(PgError::feature_not_supported(format!(
                         "access method \"{m}\" is not supported"
@@ -624,59 +624,6 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
         }
         _ => return None,
     })
-}
-
-/// A GIN index's spec with its operator class resolved against the column's type (the
-/// default class when it names none), with PostgreSQL's errors; other specs as they are.
-fn gin_key(t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
-    let Some(named) = &key.gin else {
-        return Ok(key.clone());
-    };
-    if key.unique {
-        return Err(PgError::feature_not_supported(
-            "access method \"gin\" does not support unique indexes",
-        ));
-    }
-    if key.exprs.is_some() {
-        return Err(PgError::feature_not_supported(
-            "gin indexes over expressions or with a predicate are not supported yet",
-        ));
-    }
-    let [col] = key.columns.as_slice() else {
-        return Err(PgError::feature_not_supported(
-            "multicolumn gin indexes are not supported yet",
-        ));
-    };
-    let c = t
-        .columns
-        .iter()
-        .find(|c| !c.dropped && &c.name == col)
-        .ok_or_else(|| {
-            PgError::new(
-                code::UNDEFINED_COLUMN,
-                format!("column \"{col}\" does not exist"),
-            )
-        })?;
-    let ty = crate::sql::types::Type(c.type_oid);
-    let ty_name = crate::sql::types::cast::format_type_with_typmod(ty, -1);
-    let class = if named.is_empty() {
-        engine::gin::default_class(ty, &ty_name)?
-    } else {
-        engine::gin::named_class(named, ty, &ty_name)?
-    };
-    Ok(KeySpec {
-        gin: Some(class.name().to_string()),
-        ..key.clone()
-    })
-}
-
-/// The operator class a GIN index's first item names (its last name part: pg_catalog's
-/// classes are the only ones), or "" when it names none.
-fn gin_opclass(params: &[protobuf::Node]) -> PgResult<String> {
-    let Some(N::IndexElem(e)) = params.first().and_then(|p| p.node.as_ref()) else {
-        return Ok(String::new());
-    };
-    Ok(names_of(&e.opclass).pop().unwrap_or_default())
 }
 
 /// The (schema, name) pairs a DROP TABLE / INDEX / VIEW names.
@@ -1295,7 +1242,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
             }
             check_not_pending(cx, &t, "CREATE INDEX")?;
-            let key = &gin_key(&t, key)?;
+            let key = &index::gin_key(&t, key)?;
             // DefineIndex: the index goes into the table's schema, which needs CREATE.
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             if let Some(n) = &key.name {

@@ -1,8 +1,11 @@
 //! Indexes of tables: definitions made from key specs (names chosen, columns resolved), the
 //! index relations pg_class lists, building a tree over the rows a table holds, and adding
-//! indexes to a table as a new version (CREATE INDEX, ALTER TABLE ADD PRIMARY KEY / UNIQUE).
+//! indexes to a table as a new version (CREATE INDEX, ALTER TABLE ADD PRIMARY KEY / UNIQUE);
+//! a GIN index's operator class.
 
 use std::sync::Arc;
+
+use pg_query::protobuf::{self, node::Node as N};
 
 use super::{catalog_error, names, replace, IndexExprSpec, KeyItemSpec, KeySpec};
 use crate::catalog::{
@@ -13,6 +16,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::context::SessionCtx;
 use crate::sql::engine::{self, KeyTree, Rel};
 use crate::sql::exec::index_keys;
+use crate::sql::parser::names_of;
 use crate::sql::plan::Expr;
 
 /// Turns key specs into index definitions (names chosen, columns resolved). `as_constraint`:
@@ -370,4 +374,57 @@ pub(super) fn key_constraint(
         deferrable: k.deferrable,
         deferred: k.deferred,
     })
+}
+
+/// A GIN index's spec with its operator class resolved against the column's type (the
+/// default class when it names none), with PostgreSQL's errors; other specs as they are.
+pub(super) fn gin_key(t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
+    let Some(named) = &key.gin else {
+        return Ok(key.clone());
+    };
+    if key.unique {
+        return Err(PgError::feature_not_supported(
+            "access method \"gin\" does not support unique indexes",
+        ));
+    }
+    if key.exprs.is_some() {
+        return Err(PgError::feature_not_supported(
+            "gin indexes over expressions or with a predicate are not supported yet",
+        ));
+    }
+    let [col] = key.columns.as_slice() else {
+        return Err(PgError::feature_not_supported(
+            "multicolumn gin indexes are not supported yet",
+        ));
+    };
+    let c = t
+        .columns
+        .iter()
+        .find(|c| !c.dropped && &c.name == col)
+        .ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!("column \"{col}\" does not exist"),
+            )
+        })?;
+    let ty = crate::sql::types::Type(c.type_oid);
+    let ty_name = crate::sql::types::cast::format_type_with_typmod(ty, -1);
+    let class = if named.is_empty() {
+        engine::gin::default_class(ty, &ty_name)?
+    } else {
+        engine::gin::named_class(named, ty, &ty_name)?
+    };
+    Ok(KeySpec {
+        gin: Some(class.name().to_string()),
+        ..key.clone()
+    })
+}
+
+/// The operator class a GIN index's first item names (its last name part: pg_catalog's
+/// classes are the only ones), or "" when it names none.
+pub(super) fn gin_opclass(params: &[protobuf::Node]) -> PgResult<String> {
+    let Some(N::IndexElem(e)) = params.first().and_then(|p| p.node.as_ref()) else {
+        return Ok(String::new());
+    };
+    Ok(names_of(&e.opclass).pop().unwrap_or_default())
 }
