@@ -72,9 +72,11 @@ pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgRes
             "finalfunc" => finalfunc = name_arg(arg),
             "finalfunc_extra" => final_extra = true,
             "basetype" => basetype = Some(arg.cloned()),
-            "parallel" | "finalfunc_modify" | "combinefunc" | "serialfunc" | "deserialfunc"
-            | "sspace" | "msfunc" | "minvfunc" | "mstype" | "msspace" | "mfinalfunc"
-            | "mfinalfunc_extra" | "minitcond" | "sortop" | "hypothetical" => {
+            // Planner hints, with no effect on the results here.
+            "parallel" | "sspace" => {}
+            "finalfunc_modify" | "combinefunc" | "serialfunc" | "deserialfunc" | "msfunc"
+            | "minvfunc" | "mstype" | "msspace" | "mfinalfunc" | "mfinalfunc_extra"
+            | "minitcond" | "sortop" | "hypothetical" => {
                 return Err(PgError::feature_not_supported(format!(
                     "aggregate attribute \"{}\" is not supported yet",
                     de.defname
@@ -162,6 +164,9 @@ pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgRes
             "aggregate transition data type cannot be {}",
             stype.name()
         )));
+    }
+    if let Some(detail) = crate::sql::plan::polymorphic::unresolvable_result(stype, &inputs) {
+        return Err(bad_definition("cannot determine transition data type").with_detail(detail));
     }
     let spec = AggSpec {
         sfunc,

@@ -79,3 +79,15 @@ DROP AGGREGATE IF EXISTS ua_e(int4);
 CREATE FUNCTION ua_f(int4, int4) RETURNS int4 LANGUAGE sql AS 'SELECT $1 + $2';
 DROP AGGREGATE ua_f(int4, int4);
 DROP FUNCTION ua_f(int4, int4);
+
+-- name: ua_catalog
+DROP AGGREGATE IF EXISTS ua_p(int8);
+CREATE AGGREGATE ua_p(int8) (sfunc = int8pl, stype = int8, initcond = '0', parallel = safe);
+SELECT proname, prokind, prosrc, prorettype::regtype, proargtypes[0]::regtype, pronargs FROM pg_proc WHERE proname = 'ua_p';
+SELECT ua_p(x) FROM generate_series(1, 10) x;
+DROP AGGREGATE ua_p(int8);
+
+-- name: ua_transition_type_errors
+-- @errors
+CREATE AGGREGATE ua_bad(int4) (sfunc = ua_nosuch, stype = anyarray);
+CREATE AGGREGATE ua_bad(int4) (sfunc = int4pl, stype = void);
