@@ -344,3 +344,29 @@ impl Functions {
         });
     }
 }
+
+/// What CREATE AGGREGATE says of an aggregate (pg_aggregate's row). A user aggregate is a
+/// function of kind 'a' whose `body` holds this, as JSON, so that it is checkpointed and
+/// restored with the functions without a new image format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AggSpec {
+    /// The transition function's (qualified) name; it takes the state, then the arguments.
+    pub sfunc: Vec<String>,
+    /// The state's type (pg_aggregate.aggtranstype).
+    pub stype: Oid,
+    /// The initial state as text (None: NULL).
+    pub initcond: Option<String>,
+    pub finalfunc: Option<Vec<String>>,
+    /// FINALFUNC_EXTRA: the final function also takes one NULL per argument.
+    pub final_extra: bool,
+}
+
+impl FunctionDef {
+    /// The aggregate this function is (None unless prokind is 'a').
+    pub fn aggregate(&self) -> Option<AggSpec> {
+        if self.kind != 'a' {
+            return None;
+        }
+        serde_json::from_str(&self.body).ok()
+    }
+}

@@ -29,6 +29,7 @@ use crate::txn::lock::LockMode;
 
 pub mod sequence;
 
+mod aggregate;
 pub mod alter;
 pub mod comment;
 pub mod composite;

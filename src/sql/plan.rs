@@ -95,6 +95,7 @@ mod search_cycle;
 pub mod sequence;
 pub mod table_expr;
 pub mod trigger;
+mod user_agg;
 mod user_func;
 mod user_srf;
 pub use user_func::{type_list, FuncParams};
@@ -115,7 +116,7 @@ pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
     AggCall, AggFunc, Column, DomainCoercion, Expr, Feed, Frame, FrameBound, JoinKind, ListFn,
     LockWait, Node, Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind,
-    SysColumn, SysKind, UserBody, UserCall, WinFunc, WindowCall, WorkTable,
+    SysColumn, SysKind, UserAgg, UserBody, UserCall, WinFunc, WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 

@@ -34,6 +34,8 @@ pub enum FunctionDdl {
         /// CASCADE: the triggers that call a dropped function go too.
         cascade: bool,
     },
+    /// CREATE AGGREGATE (`ddl/aggregate.rs`).
+    CreateAggregate(Box<protobuf::DefineStmt>),
     /// ALTER FUNCTION / PROCEDURE / ROUTINE ... OWNER TO (pg_dump writes one per function).
     Owner {
         what: &'static str,
@@ -47,6 +49,10 @@ impl FunctionDdl {
         match self {
             FunctionDdl::Create(c) if c.is_procedure => "CREATE PROCEDURE",
             FunctionDdl::Create(_) => "CREATE FUNCTION",
+            FunctionDdl::CreateAggregate(_) => "CREATE AGGREGATE",
+            FunctionDdl::Drop {
+                what: "AGGREGATE", ..
+            } => "DROP AGGREGATE",
             FunctionDdl::Drop {
                 what: "PROCEDURE", ..
             } => "DROP PROCEDURE",
@@ -72,10 +78,14 @@ pub fn analyze(node: &N) -> Option<PgResult<FunctionDdl>> {
         x if x == O::ObjectFunction as i32 => Some("FUNCTION"),
         x if x == O::ObjectProcedure as i32 => Some("PROCEDURE"),
         x if x == O::ObjectRoutine as i32 => Some("ROUTINE"),
+        x if x == O::ObjectAggregate as i32 => Some("AGGREGATE"),
         _ => None,
     };
     match node {
         N::CreateFunctionStmt(c) => Some(Ok(FunctionDdl::Create(c.clone()))),
+        N::DefineStmt(d) if d.kind == O::ObjectAggregate as i32 => {
+            Some(Ok(FunctionDdl::CreateAggregate(Box::new(d.clone()))))
+        }
         N::AlterOwnerStmt(o) => {
             let what = routine_word(o.object_type)?;
             let Some(N::ObjectWithArgs(item)) = o.object.as_ref()?.node.as_ref() else {
@@ -114,6 +124,7 @@ pub fn analyze(node: &N) -> Option<PgResult<FunctionDdl>> {
 pub fn execute(d: &FunctionDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
     match d {
         FunctionDdl::Create(c) => create(c, cx),
+        FunctionDdl::CreateAggregate(d) => super::aggregate::create(d, cx),
         FunctionDdl::Drop {
             what,
             items,
@@ -166,7 +177,7 @@ fn change_owner(
     Ok(())
 }
 
-fn split_name(nodes: &[protobuf::Node]) -> PgResult<(String, String)> {
+pub(super) fn split_name(nodes: &[protobuf::Node]) -> PgResult<(String, String)> {
     let names = names_of(nodes);
     match names.as_slice() {
         [n] => Ok((String::new(), n.clone())),
@@ -221,7 +232,7 @@ fn kind_name(kind: char) -> &'static str {
     }
 }
 
-fn bad_definition(msg: impl Into<String>) -> PgError {
+pub(super) fn bad_definition(msg: impl Into<String>) -> PgError {
     PgError::new(code::INVALID_FUNCTION_DEFINITION, msg)
 }
 
@@ -926,6 +937,7 @@ fn find_routine(
     let word = match what {
         "PROCEDURE" => "procedure",
         "ROUTINE" => "routine",
+        "AGGREGATE" => "aggregate",
         _ => "function",
     };
     let types: Option<Vec<Type>> = if item.args_unspecified {
@@ -1033,6 +1045,22 @@ fn find_routine(
                 crate::sql::plan::type_list(&f.def.args)
             ),
         ));
+    }
+    if what == "AGGREGATE" && f.def.kind != 'a' {
+        return Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!(
+                "function {name}({}) is not an aggregate",
+                crate::sql::plan::type_list(&f.def.args)
+            ),
+        ));
+    }
+    if what != "AGGREGATE" && f.def.kind == 'a' {
+        return Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!("\"{name}\" is an aggregate function"),
+        )
+        .with_hint("Use DROP AGGREGATE to drop aggregate functions."));
     }
     if what == "FUNCTION" && f.def.kind == 'p' {
         return Err(PgError::new(

@@ -14,6 +14,7 @@ use super::keys::Key;
 use super::{Budget, Operator, Row, Step};
 
 mod extra;
+mod user;
 
 /// Running state of one aggregate in one group.
 #[derive(Clone)]
@@ -25,9 +26,14 @@ pub(super) enum Acc {
     Collect(Vec<(Vec<Value>, Value, Option<String>)>),
     /// The aggregates of `extra.rs`.
     Extra(Box<extra::State>),
+    /// A user aggregate (`user.rs`).
+    User(Box<user::UserState>),
 }
 
 pub(super) fn initial(a: &AggCall) -> Acc {
+    if a.func == AggFunc::User {
+        return Acc::User(Box::default());
+    }
     if let Some(s) = extra::initial(a) {
         return Acc::Extra(Box::new(s));
     }
@@ -77,6 +83,7 @@ pub(super) fn update(
     let v = args.next().unwrap_or(Value::Null);
     match acc {
         Acc::Extra(_) => {}
+        Acc::User(_) => return Err(PgError::internal("a user aggregate outside Aggregate")),
         Acc::Count(n) => {
             if a.func == AggFunc::CountStar || !v.is_null() {
                 *n += 1;
@@ -152,6 +159,7 @@ pub(super) fn update(
 pub(super) fn finish(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<Value> {
     Ok(match acc {
         Acc::Extra(s) => extra::finish(*s, a, fmt)?,
+        Acc::User(_) => return Err(PgError::internal("a user aggregate outside Aggregate")),
         Acc::Count(n) => Value::Int8(n),
         Acc::Sum(None, _) => Value::Null,
         Acc::Sum(Some(s), n) => {
@@ -302,14 +310,21 @@ impl Aggregate {
             for k in &a.order {
                 order.push(k.expr.eval(r, cx)?);
             }
-            if matches!(a.func, AggFunc::ArrayAgg | AggFunc::StringAgg) || extra::collects(a) {
+            let buffered = a.func == AggFunc::User && !a.order.is_empty();
+            if matches!(a.func, AggFunc::ArrayAgg | AggFunc::StringAgg)
+                || extra::collects(a)
+                || buffered
+            {
                 self.held.add(
                     values_bytes(&args) + values_bytes(&order) + 64,
                     b.work_mem,
                     "HashAggregate",
                 )?;
             }
-            update(&mut self.groups[gi].1[ai], a, args, order, cx.session.fmt())?;
+            match &mut self.groups[gi].1[ai] {
+                Acc::User(s) => user::update(s, a, args, order, cx)?,
+                acc => update(acc, a, args, order, cx.session.fmt())?,
+            }
         }
         Ok(())
     }
@@ -351,7 +366,10 @@ impl Operator for Aggregate {
         let (keys, accs, _) = out.next().expect("not empty");
         let mut row = keys;
         for (acc, a) in accs.into_iter().zip(aggs) {
-            row.push(finish(acc, a, cx.session.fmt())?);
+            row.push(match acc {
+                Acc::User(s) => user::finish(*s, a, cx)?,
+                acc => finish(acc, a, cx.session.fmt())?,
+            });
         }
         Ok(Step::Row(row))
     }

@@ -96,6 +96,9 @@ pub(super) fn rows(cx: &mut EvalCx) -> Vec<Row> {
             }
             "prosrc" => Value::Text(if d.sql_body {
                 String::new()
+            } else if d.kind == 'a' {
+                // PostgreSQL's placeholder for an aggregate's pg_proc row.
+                "aggregate_dummy".to_string()
             } else {
                 d.body.clone()
             }),

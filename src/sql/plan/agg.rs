@@ -118,6 +118,7 @@ impl AggCtx {
             distinct: false,
             filter: None,
             order: Vec::new(),
+            user: None,
         });
     }
 
@@ -319,7 +320,7 @@ impl Planner<'_> {
         n: &N,
         ctx: &mut AggCtx,
     ) -> PgResult<Option<(Expr, Type)>> {
-        if !ctx.group.is_empty() && !matches!(n, N::AConst(_)) && !contains_aggregate_node(n) {
+        if !ctx.group.is_empty() && !matches!(n, N::AConst(_)) && !self.contains_any_aggregate(n) {
             let mut probe = Planner {
                 params: self.params,
                 fmt: self.fmt,
@@ -434,6 +435,7 @@ impl Planner<'_> {
         fc: &protobuf::FuncCall,
         name: &str,
         agg: Option<&mut AggCtx>,
+        user_cands: &[std::sync::Arc<crate::catalog::functions::Function>],
     ) -> PgResult<(Expr, Type)> {
         let Some(ctx) = agg else {
             let clause = self.state.clause.unwrap_or("this context");
@@ -447,7 +449,7 @@ impl Planner<'_> {
         let mut args = Vec::new();
         for a in &fc.args {
             let an = a.node.as_ref().expect("arg");
-            if contains_aggregate_node(an) {
+            if self.contains_any_aggregate(an) {
                 return Err(PgError::new(
                     code::GROUPING_ERROR,
                     "aggregate function calls cannot be nested",
@@ -496,7 +498,14 @@ impl Planner<'_> {
             &[]
         };
         let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
-        let sig = agg_types(af, &types, keys, name, fc.location)?;
+        let mut user = None;
+        let sig = if af == AggFunc::User {
+            let (u, sig) = self.bind_user_aggregate(user_cands, &types, name, fc.location)?;
+            user = Some(std::sync::Arc::new(u));
+            sig
+        } else {
+            agg_types(af, &types, keys, name, fc.location)?
+        };
         let (af, result, targets) = (sig.func, sig.result, sig.args);
         let (key_target, arg_type) = (sig.order, sig.arg_type);
         let bound = self.coerce_agg_args(args, &targets, fc.location)?;
@@ -504,7 +513,8 @@ impl Planner<'_> {
         // ORDER BY the values still come in ascending order (string_agg(DISTINCT x, ',')).
         let order_matters = matches!(
             af,
-            AggFunc::ArrayAgg
+            AggFunc::User
+                | AggFunc::ArrayAgg
                 | AggFunc::StringAgg
                 | AggFunc::JsonAgg(..)
                 | AggFunc::JsonObjectAgg(..)
@@ -537,6 +547,7 @@ impl Planner<'_> {
             distinct: fc.agg_distinct,
             filter,
             order,
+            user,
         };
         let idx = ctx.group.len() + ctx.aggs.len();
         ctx.aggs.push(call);
@@ -685,19 +696,26 @@ pub(super) fn aggregate_func(name: &str, star: bool) -> Option<AggFunc> {
     })
 }
 
-pub(super) fn contains_aggregate(n: &protobuf::Node) -> bool {
-    n.node.as_ref().is_some_and(contains_aggregate_node)
+impl Planner<'_> {
+    /// Whether an expression contains an aggregate call at this query level, user
+    /// aggregates (CREATE AGGREGATE) included.
+    pub(super) fn contains_any_aggregate(&self, n: &N) -> bool {
+        has_aggregate(n, &|names| !self.user_routines(names, true).is_empty())
+    }
 }
 
 /// Whether an expression contains an aggregate call at this query level (not inside a
-/// subquery).
-fn contains_aggregate_node(n: &N) -> bool {
-    let any = |v: &[protobuf::Node]| v.iter().any(contains_aggregate);
-    let opt = |o: &Option<Box<protobuf::Node>>| o.as_ref().is_some_and(|b| contains_aggregate(b));
+/// subquery): a built-in one or one that `user` says is a user aggregate.
+fn has_aggregate(n: &N, user: &dyn Fn(&[String]) -> bool) -> bool {
+    let walk = |b: &protobuf::Node| b.node.as_ref().is_some_and(|n| has_aggregate(n, user));
+    let any = |v: &[protobuf::Node]| v.iter().any(walk);
+    let opt = |o: &Option<Box<protobuf::Node>>| o.as_ref().is_some_and(|b| walk(b));
     match n {
         N::FuncCall(fc) => {
-            let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
-            (fc.over.is_none() && aggregate_func(&name, fc.agg_star).is_some()) || any(&fc.args)
+            let names = names_of(&fc.funcname);
+            let name = names.last().cloned().unwrap_or_default();
+            (fc.over.is_none() && (aggregate_func(&name, fc.agg_star).is_some() || user(&names)))
+                || any(&fc.args)
         }
         N::ResTarget(rt) => opt(&rt.val),
         N::SortBy(sb) => opt(&sb.node),

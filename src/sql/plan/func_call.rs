@@ -14,7 +14,7 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::func::session_fn;
 use crate::sql::func::SessionFn;
 use crate::sql::func::{self, FuncSig};
-use crate::sql::plan::Expr;
+use crate::sql::plan::{AggFunc, Expr};
 use crate::sql::types::cast::{self, CoercionContext};
 use crate::sql::types::{Type, Value};
 
@@ -184,6 +184,12 @@ impl Planner<'_> {
     ) -> PgResult<(Expr, Type)> {
         let names = names_of(&fc.funcname);
         let name = names.last().cloned().unwrap_or_default();
+        if fc.over.is_none() {
+            let user_aggs = self.user_routines(&names, true);
+            if !user_aggs.is_empty() {
+                return self.bind_aggregate(AggFunc::User, fc, &name, agg, &user_aggs);
+            }
+        }
         if names.len() > 1 && names[0] != "pg_catalog" && names[0] != "information_schema" {
             if let Some(call) = self.bind_user_call(fc, &names, scope, agg.as_deref_mut())? {
                 return Ok(call);
@@ -204,7 +210,7 @@ impl Planner<'_> {
             return self.bind_window(fc, over, &name, scope, agg);
         }
         if let Some(af) = aggregate_func(&name, fc.agg_star) {
-            return self.bind_aggregate(af, fc, &name, agg);
+            return self.bind_aggregate(af, fc, &name, agg, &[]);
         }
         if fc.agg_distinct || fc.agg_star || !fc.agg_order.is_empty() {
             return Err(PgError::new(

@@ -7,7 +7,7 @@
 
 use pg_query::protobuf::{self, node::Node as N};
 
-use super::agg::{contains_aggregate, plan_aggregate};
+use super::agg::plan_aggregate;
 use super::clause::sort_key;
 use super::coerce::common_type;
 use super::nodes::{Column, Node, Plan, SetOpKind};
@@ -333,8 +333,16 @@ impl Planner<'_> {
         // Aggregation?
         let has_aggs = !s.group_clause.is_empty()
             || s.having_clause.is_some()
-            || targets.list.iter().any(|(_, n, _)| contains_aggregate(n))
-            || s.sort_clause.iter().any(contains_aggregate);
+            || targets.list.iter().any(|(_, n, _)| {
+                n.node
+                    .as_ref()
+                    .is_some_and(|n| self.contains_any_aggregate(n))
+            })
+            || s.sort_clause.iter().any(|n| {
+                n.node
+                    .as_ref()
+                    .is_some_and(|n| self.contains_any_aggregate(n))
+            });
         if let Some(pending) = &lock {
             pending.check(&lock_rows::Shape {
                 distinct: !s.distinct_clause.is_empty(),

@@ -125,6 +125,12 @@ impl Planner<'_> {
     /// The user functions `names` may call (see the module comment), or none when no user
     /// function exists.
     pub(super) fn user_functions(&self, names: &[String]) -> Vec<Arc<Function>> {
+        self.user_routines(names, false)
+    }
+
+    /// The user functions (`aggregates` false) or user aggregates of a name, the first of
+    /// each signature along the search path.
+    pub(super) fn user_routines(&self, names: &[String], aggregates: bool) -> Vec<Arc<Function>> {
         let Some(t) = self.tables.as_ref() else {
             return Vec::new();
         };
@@ -145,6 +151,9 @@ impl Planner<'_> {
         let mut out: Vec<Arc<Function>> = Vec::new();
         for s in schemas {
             for f in t.catalog.functions.named(t.database, s, name, &t.snap) {
+                if (f.def.kind == 'a') != aggregates {
+                    continue;
+                }
                 let inputs = f.def.input_types();
                 if !out.iter().any(|o| o.def.input_types() == inputs) {
                     out.push(f);

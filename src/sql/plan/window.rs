@@ -262,6 +262,7 @@ impl Planner<'_> {
                 distinct: false,
                 filter,
                 order: Vec::new(),
+                user: None,
             }),
             args: Vec::new(),
             partition,

@@ -233,6 +233,24 @@ pub enum AggFunc {
     /// A column used ungrouped because it depends on the grouped primary key (plan/agg.rs):
     /// its value, the same in every row of the group. Never written by users.
     Dependent,
+    /// An aggregate made by CREATE AGGREGATE: `AggCall::user` says what it runs.
+    User,
+}
+
+/// A user aggregate's calls, bound for one call site (plan/user_agg.rs).
+#[derive(Debug, Clone)]
+pub struct UserAgg {
+    pub name: String,
+    /// The transition function's call over a row of the state, then the arguments.
+    pub trans: Expr,
+    /// Whether the transition function is strict: NULL inputs are skipped, and the first
+    /// non-null input becomes a NULL initial state.
+    pub strict: bool,
+    /// The initial state (INITCOND converted to the state's type); None: NULL.
+    pub init: Option<Expr>,
+    /// The final function's call over a row of the state (then one NULL per argument).
+    pub fin: Option<Expr>,
+    pub fin_strict: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -244,6 +262,8 @@ pub struct AggCall {
     pub distinct: bool,
     pub filter: Option<Expr>,
     pub order: Vec<SortKey>,
+    /// Set for `AggFunc::User`.
+    pub user: Option<std::sync::Arc<UserAgg>>,
 }
 
 /// Functions that only exist as window functions.
