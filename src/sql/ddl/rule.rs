@@ -358,22 +358,7 @@ fn create(r: &protobuf::RuleStmt, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 "rules with WHERE conditions can only have SELECT, INSERT, UPDATE, or DELETE actions",
             ));
         }
-        let has_returning = match n {
-            N::InsertStmt(s) => s
-                .returning_clause
-                .as_ref()
-                .is_some_and(|r| !r.exprs.is_empty()),
-            N::UpdateStmt(s) => s
-                .returning_clause
-                .as_ref()
-                .is_some_and(|r| !r.exprs.is_empty()),
-            N::DeleteStmt(s) => s
-                .returning_clause
-                .as_ref()
-                .is_some_and(|r| !r.exprs.is_empty()),
-            _ => false,
-        };
-        if has_returning {
+        if crate::sql::plan::rules::has_returning(n) {
             returning += 1;
             if returning > 1 {
                 return Err(PgError::new(

@@ -430,7 +430,8 @@ impl Planner<'_> {
     }
 }
 
-fn has_returning(n: &N) -> bool {
+/// Whether a rule action (or statement) has a RETURNING list.
+pub fn has_returning(n: &N) -> bool {
     match n {
         N::InsertStmt(s) => s
             .returning_clause
