@@ -659,42 +659,36 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                         .with_detail(format!("\"{name}\" is a {}.", kind_name(f.def.kind))),
                 );
             }
-            let defaults = |d: &FunctionDef| d.args.iter().filter(|a| a.default.is_some()).count();
-            if defaults(&def) < defaults(&f.def) {
+            // The hint of the two refusals below: the existing signature, comma-separated.
+            let drop_first = || {
                 let types: Vec<String> = f
                     .def
                     .input_types()
                     .into_iter()
                     .map(|t| Type(t).name())
                     .collect();
-                return Err(bad_definition(
-                    "cannot remove parameter defaults from existing function",
-                )
-                .with_hint(format!(
+                format!(
                     "Use DROP {} {name}({}) first.",
                     kind_word.to_uppercase(),
                     types.join(",")
-                )));
+                )
+            };
+            let defaults = |d: &FunctionDef| d.args.iter().filter(|a| a.default.is_some()).count();
+            if defaults(&def) < defaults(&f.def) {
+                return Err(bad_definition(
+                    "cannot remove parameter defaults from existing function",
+                )
+                .with_hint(drop_first()));
             }
             // An input parameter keeps its name (named calls may use it).
             let old_inputs = f.def.args.iter().filter(|a| a.is_input());
             for (o, n) in old_inputs.zip(def.args.iter().filter(|a| a.is_input())) {
                 if !o.name.is_empty() && o.name != n.name {
-                    let types: Vec<String> = f
-                        .def
-                        .input_types()
-                        .into_iter()
-                        .map(|t| Type(t).name())
-                        .collect();
                     return Err(bad_definition(format!(
                         "cannot change name of input parameter \"{}\"",
                         o.name
                     ))
-                    .with_hint(format!(
-                        "Use DROP {} {name}({}) first.",
-                        kind_word.to_uppercase(),
-                        types.join(",")
-                    )));
+                    .with_hint(drop_first()));
                 }
             }
             if f.def.returns != def.returns || f.def.returns_set != def.returns_set {
