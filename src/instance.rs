@@ -296,6 +296,12 @@ impl Instance {
             .spawn(move || {
                 let mut last = weak.upgrade().map(|i| i.txns.visible());
                 let mut due = std::time::Instant::now() + every;
+                // After a failed image (a full disk, an I/O error), the next try waits: 1 s,
+                // doubling to checkpoint_timeout, so that a disk that stays full is not filled
+                // and emptied four times a second (PostgreSQL's checkpointer also sleeps after
+                // an error).
+                let mut backoff = std::time::Duration::ZERO;
+                let mut not_before = std::time::Instant::now();
                 loop {
                     // Short naps, so that shutdown is noticed within a quarter second.
                     std::thread::sleep(std::time::Duration::from_millis(250).min(every));
@@ -309,6 +315,9 @@ impl Instance {
                     // Half of max_wal_size written since the last image's redo point starts
                     // one (PostgreSQL starts one when max_wal_size would be passed before the
                     // next could finish; half leaves the next as much room).
+                    if std::time::Instant::now() < not_before {
+                        continue;
+                    }
                     let kind = if written >= instance.config.wal.max_wal_size / 2 {
                         crate::durable::Kind::Wal
                     } else if std::time::Instant::now() >= due {
@@ -322,8 +331,17 @@ impl Instance {
                         continue;
                     }
                     match instance.checkpoint(kind) {
-                        Ok(_) => last = Some(now),
-                        Err(e) => tracing::error!("checkpoint failed: {}", e.message),
+                        Ok(_) => {
+                            last = Some(now);
+                            backoff = std::time::Duration::ZERO;
+                        }
+                        Err(e) => {
+                            tracing::error!("checkpoint failed: {}", e.message);
+                            backoff = (backoff * 2)
+                                .max(std::time::Duration::from_secs(1))
+                                .min(every.max(std::time::Duration::from_secs(1)));
+                            not_before = std::time::Instant::now() + backoff;
+                        }
                     }
                 }
             });
