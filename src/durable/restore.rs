@@ -262,7 +262,7 @@ pub fn replay(
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
     let mut max_xid = 0;
     let mut max_csn = 0;
-    while let Some(r) = reader.next_record().map_err(err)? {
+    while let Some(r) = reader.next_ref().map_err(err)? {
         max_xid = max_xid.max(r.xid);
         if r.kind != xlog::KIND {
             continue;
@@ -297,9 +297,10 @@ pub fn replay(
     // sub-transactions), as writes of the restoring transaction, which committed with the image:
     // replay leaves only the newest versions.
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
+    reader.checked_up_to(end);
     let (mut records, mut commits) = (0u64, 0u64);
     while reader.position() < end {
-        let Some(r) = reader.next_record().map_err(err)? else {
+        let Some(r) = reader.next_ref().map_err(err)? else {
             break;
         };
         records += 1;

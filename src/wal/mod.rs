@@ -172,7 +172,7 @@ pub use insert::{
     block_on, Appended, FlushWait, Reservation, Sink, WalBuffer, WalStats, INSERT_SLOTS,
 };
 pub use lsn::Lsn;
-pub use reader::WalReader;
+pub use reader::{RecordRef, WalReader};
 pub use record::Record;
 pub use segment::{file_name, Faults};
 

@@ -15,6 +15,49 @@ use crate::error::{PgError, PgResult};
 
 const DATA_CORRUPTED: &str = "XX001";
 
+/// A record read back in place: its payload borrows the reader's copy of the segment (or, for
+/// a record that spans segments, the reader's scratch buffer) until the next read.
+#[derive(Clone, Copy, Debug)]
+pub struct RecordRef<'a> {
+    pub lsn: u64,
+    /// Where the next record starts.
+    pub end: u64,
+    pub xid: u64,
+    pub kind: u8,
+    pub info: u8,
+    pub payload: &'a [u8],
+}
+
+impl RecordRef<'_> {
+    pub fn to_owned(&self) -> Record {
+        Record {
+            lsn: self.lsn,
+            end: self.end,
+            xid: self.xid,
+            kind: self.kind,
+            info: self.info,
+            payload: self.payload.to_vec(),
+        }
+    }
+}
+
+/// Where a located record's payload lies.
+#[derive(Clone, Copy)]
+enum Payload {
+    /// In the cached segment, at this offset.
+    Segment(usize),
+    /// Copied into `scratch` (the record spans segments).
+    Scratch,
+}
+
+/// A record found and checked, before its payload is borrowed.
+#[derive(Clone, Copy)]
+struct Located {
+    hd: record::Header,
+    lsn: u64,
+    payload: Payload,
+}
+
 /// Reads records in order from the segment files of a directory.
 pub struct WalReader {
     segs: Segments,
@@ -22,8 +65,14 @@ pub struct WalReader {
     /// Damage is only mid-log when a valid record lies at least this far past it: one write
     /// batch of the writer (at most a segment, since wal_buffers is at most a segment).
     window: u64,
-    /// The segment last read, whole.
+    /// The segment last read, whole; its buffer is reused for the next one (a fresh 16 MB
+    /// allocation per segment would fault every page in again).
     cache: Option<(u64, Vec<u8>)>,
+    /// The payload of a record that spans two segments (at most MAX_RECORD_LEN).
+    scratch: Vec<u8>,
+    /// Records that end at or before this position were checked by an earlier scan of the
+    /// same log (recovery's first pass): their CRC is not computed again.
+    checked_to: u64,
 }
 
 impl WalReader {
@@ -36,7 +85,15 @@ impl WalReader {
             pos: from.0,
             window: wal_segment_size,
             cache: None,
+            scratch: Vec::new(),
+            checked_to: 0,
         })
+    }
+
+    /// Trusts the CRCs of the records before `end`: an earlier reader of this log checked
+    /// them and nothing has written it since (recovery's second pass).
+    pub fn checked_up_to(&mut self, end: Lsn) {
+        self.checked_to = end.0;
     }
 
     /// Where the next record would start; after `next` returned `None`, the end of the log.
@@ -47,10 +104,15 @@ impl WalReader {
     /// The next record (void records included), `None` at the end of the log, or an error
     /// naming the position of damage in the middle of the log.
     pub fn next_record(&mut self) -> PgResult<Option<Record>> {
-        match self.record_at(self.pos)? {
-            Ok(r) => {
-                self.pos = r.end;
-                Ok(Some(r))
+        Ok(self.next_ref()?.map(|r| r.to_owned()))
+    }
+
+    /// [`WalReader::next_record`] without copying the payload.
+    pub fn next_ref(&mut self) -> PgResult<Option<RecordRef<'_>>> {
+        match self.locate(self.pos)? {
+            Ok(loc) => {
+                self.pos = record::align(loc.lsn + loc.hd.total_len as u64);
+                Ok(Some(self.view(loc)))
             }
             Err(why) => match self.find_valid(self.pos + self.window)? {
                 None => Ok(None),
@@ -66,27 +128,58 @@ impl WalReader {
         }
     }
 
-    /// The whole segment `segno`, or `None` when it has no file.
-    fn segment(&mut self, segno: u64) -> PgResult<Option<&[u8]>> {
-        if self.cache.as_ref().map(|c| c.0) != Some(segno) {
-            let path = self.segs.path(segno);
-            let mut f = match File::open(&path) {
-                Ok(f) => f,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-                Err(e) => {
-                    return Err(crate::error::io_error(
-                        &e,
-                        format!("could not open file \"{}\"", path.display()),
-                    ))
-                }
-            };
-            let mut v = Vec::with_capacity(self.segs.seg_size as usize);
-            f.read_to_end(&mut v).map_err(|e| {
-                crate::error::io_error(&e, format!("could not read file \"{}\"", path.display()))
-            })?;
-            self.cache = Some((segno, v));
+    fn view(&self, loc: Located) -> RecordRef<'_> {
+        let len = loc.hd.total_len - HEADER_LEN;
+        let payload = match loc.payload {
+            Payload::Segment(off) => {
+                let data = self.cache.as_ref().map_or(&[][..], |c| c.1.as_slice());
+                &data[off..off + len]
+            }
+            Payload::Scratch => &self.scratch[..len],
+        };
+        RecordRef {
+            lsn: loc.lsn,
+            end: record::align(loc.lsn + loc.hd.total_len as u64),
+            xid: loc.hd.xid,
+            kind: loc.hd.kind,
+            info: loc.hd.info,
+            payload,
         }
-        Ok(self.cache.as_ref().map(|c| c.1.as_slice()))
+    }
+
+    /// Makes segment `segno` the cached one; false when it has no file.
+    fn load(&mut self, segno: u64) -> PgResult<bool> {
+        if self.cache.as_ref().map(|c| c.0) == Some(segno) {
+            return Ok(true);
+        }
+        let path = self.segs.path(segno);
+        let mut f = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => {
+                return Err(crate::error::io_error(
+                    &e,
+                    format!("could not open file \"{}\"", path.display()),
+                ))
+            }
+        };
+        let mut v = match self.cache.take() {
+            Some((_, mut v)) => {
+                v.clear();
+                v
+            }
+            None => Vec::with_capacity(self.segs.seg_size as usize),
+        };
+        f.read_to_end(&mut v).map_err(|e| {
+            crate::error::io_error(&e, format!("could not read file \"{}\"", path.display()))
+        })?;
+        self.cache = Some((segno, v));
+        Ok(true)
+    }
+
+    /// The cached segment's bytes.
+    fn cached(&self) -> &[u8] {
+        self.cache.as_ref().map_or(&[][..], |c| c.1.as_slice())
     }
 
     /// Reads `out.len()` bytes at `pos`; false when part of them lies in no file.
@@ -95,9 +188,10 @@ impl WalReader {
         let mut done = 0;
         while done < out.len() {
             let (segno, off) = (pos / seg, (pos % seg) as usize);
-            let Some(data) = self.segment(segno)? else {
+            if !self.load(segno)? {
                 return Ok(false);
-            };
+            }
+            let data = self.cached();
             if off >= data.len() {
                 return Ok(false);
             }
@@ -109,8 +203,11 @@ impl WalReader {
         Ok(true)
     }
 
-    /// The record at `pos`, or why there is none.
-    fn record_at(&mut self, pos: u64) -> PgResult<Result<Record, &'static str>> {
+    /// Finds and checks the record at `pos`, or says why there is none. A record inside one
+    /// segment (nearly all) is checked where it lies; one that spans segments is copied to
+    /// `scratch` first.
+    fn locate(&mut self, pos: u64) -> PgResult<Result<Located, &'static str>> {
+        let seg = self.segs.seg_size;
         let mut h = [0u8; HEADER_LEN];
         if !self.read(pos, &mut h)? {
             return Ok(Err("missing WAL file"));
@@ -122,21 +219,36 @@ impl WalReader {
                 "invalid record header"
             }));
         };
-        let mut payload = vec![0u8; hd.total_len - HEADER_LEN];
-        if !self.read(pos + HEADER_LEN as u64, &mut payload)? {
-            return Ok(Err("record cut short by a missing WAL file"));
-        }
-        if record::crc_of(&h, &payload) != hd.crc {
+        let at = pos + HEADER_LEN as u64;
+        let len = hd.total_len - HEADER_LEN;
+        let off = (at % seg) as usize;
+        // The header was just read, so `at`'s segment is cached unless the header ended
+        // exactly at a segment's end.
+        let in_place = self.cache.as_ref().map(|c| c.0) == Some(at / seg)
+            && off + len <= self.cached().len();
+        let payload = if in_place {
+            Payload::Segment(off)
+        } else {
+            let mut buf = std::mem::take(&mut self.scratch);
+            buf.clear();
+            buf.resize(len, 0);
+            let whole = self.read(at, &mut buf)?;
+            self.scratch = buf;
+            if !whole {
+                return Ok(Err("record cut short by a missing WAL file"));
+            }
+            Payload::Scratch
+        };
+        let loc = Located {
+            hd,
+            lsn: pos,
+            payload,
+        };
+        let end = record::align(pos + hd.total_len as u64);
+        if end > self.checked_to && record::crc_of(&h, self.view(loc).payload) != hd.crc {
             return Ok(Err("incorrect data checksum"));
         }
-        Ok(Ok(Record {
-            lsn: pos,
-            end: record::align(pos + hd.total_len as u64),
-            xid: hd.xid,
-            kind: hd.kind,
-            info: hd.info,
-            payload,
-        }))
+        Ok(Ok(loc))
     }
 
     /// The first position at or after `from` where a valid record of this log starts, looking
@@ -150,13 +262,12 @@ impl WalReader {
             while pos < (segno + 1) * seg {
                 // Cheap filter first: the own-position field must name this position.
                 let off = (pos % seg) as usize;
-                let hit = match self.segment(segno)? {
-                    Some(d) if off + 16 <= d.len() => {
-                        u64::from_le_bytes(d[off + 8..off + 16].try_into().unwrap()) == pos
-                    }
-                    _ => false,
+                let hit = self.load(segno)? && {
+                    let d = self.cached();
+                    off + 16 <= d.len()
+                        && u64::from_le_bytes(d[off + 8..off + 16].try_into().unwrap()) == pos
                 };
-                if hit && self.record_at(pos)?.is_ok() {
+                if hit && self.locate(pos)?.is_ok() {
                     return Ok(Some(pos));
                 }
                 pos += record::ALIGN;

@@ -133,7 +133,69 @@ pub fn decode(info: u8, p: &[u8]) -> Option<RowRecord<'_>> {
 }
 
 /// Per storage: the slot a row had in the server that logged it → its slot here.
-pub type SlotMap = rustc_hash::FxHashMap<u64, RowId>;
+///
+/// Logged slots are dense (a heap hands out slots from 0 and vacuum reuses them), so the map is
+/// a vector indexed by slot: replay does one of these per record, and a hash map's inserts and
+/// rehashes were a quarter of recovery's time. A slot far past the vector (more than doubling
+/// it, beyond the first million) goes to a hash map instead, so that a damaged or unusual log
+/// cannot make the vector huge: the vector never exceeds twice the slots it maps plus a
+/// million entries.
+pub struct SlotMap {
+    dense: Vec<RowId>,
+    sparse: rustc_hash::FxHashMap<u64, RowId>,
+    /// The smallest slot in `sparse` (u64::MAX when empty): once the vector reaches it, the
+    /// entries it covers move over (each entry moves at most once).
+    sparse_min: u64,
+}
+
+impl Default for SlotMap {
+    fn default() -> SlotMap {
+        SlotMap {
+            dense: Vec::new(),
+            sparse: Default::default(),
+            sparse_min: u64::MAX,
+        }
+    }
+}
+
+impl SlotMap {
+    /// Marks an unmapped entry of `dense` (no heap has 2^64 slots).
+    const NONE: RowId = RowId::MAX;
+    /// Slots below this always go to the vector.
+    const DENSE_FLOOR: u64 = 1 << 20;
+
+    pub fn get(&self, slot: u64) -> Option<RowId> {
+        match self.dense.get(slot as usize) {
+            Some(&id) if id != Self::NONE => Some(id),
+            Some(_) => None,
+            None => self.sparse.get(&slot).copied(),
+        }
+    }
+
+    pub fn insert(&mut self, slot: u64, id: RowId) {
+        let n = self.dense.len() as u64;
+        if slot < n {
+            self.dense[slot as usize] = id;
+        } else if slot < Self::DENSE_FLOOR.max(2 * n) && id != Self::NONE {
+            self.dense.resize(slot as usize + 1, Self::NONE);
+            if slot >= self.sparse_min {
+                let covered: Vec<(u64, RowId)> = (self.sparse.iter())
+                    .filter(|(&s, _)| s <= slot)
+                    .map(|(&s, &i)| (s, i))
+                    .collect();
+                for (s, i) in covered {
+                    self.sparse.remove(&s);
+                    self.dense[s as usize] = i;
+                }
+                self.sparse_min = self.sparse.keys().copied().min().unwrap_or(u64::MAX);
+            }
+            self.dense[slot as usize] = id;
+        } else {
+            self.sparse.insert(slot, id);
+            self.sparse_min = self.sparse_min.min(slot);
+        }
+    }
+}
 
 impl TableData {
     /// Applies a row record of a committed transaction during recovery, as a write of `cell`
@@ -150,8 +212,7 @@ impl TableData {
         let heap = &self.heap.0;
         let here = |slots: &SlotMap, s: u64| {
             slots
-                .get(&s)
-                .copied()
+                .get(s)
                 .ok_or_else(|| format!("no row at logged slot {s}"))
         };
         match *rec {
@@ -174,5 +235,32 @@ impl TableData {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::SlotMap;
+
+    #[test]
+    fn slot_map_keeps_dense_and_far_slots_and_moves_them_when_covered() {
+        let mut m = SlotMap::default();
+        for s in 0..1000 {
+            m.insert(s, s + 7);
+        }
+        let far = 5 << 20;
+        m.insert(far, 1);
+        m.insert(far + 3, 2);
+        assert!(m.dense.len() < 2 << 20, "a far slot does not grow the vector");
+        assert_eq!((m.get(5), m.get(far), m.get(far + 3), m.get(far + 1)), (Some(12), Some(1), Some(2), None));
+        // Growing the vector slot by slot up to the far ones moves them over.
+        for s in 1000..=far + 1 {
+            m.insert(s, s);
+        }
+        assert!(m.sparse.len() == 1 && m.get(far) == Some(far) && m.get(far + 3) == Some(2));
+        m.insert(far + 2, 9);
+        m.insert(far + 3, 4);
+        assert!(m.sparse.is_empty() && m.sparse_min == u64::MAX);
+        assert_eq!((m.get(far + 2), m.get(far + 3), m.get(u64::MAX)), (Some(9), Some(4), None));
     }
 }
