@@ -72,6 +72,7 @@ pub mod comments;
 pub mod extensions;
 pub mod functions;
 mod namespace;
+pub mod partition;
 pub mod password;
 pub mod roles;
 pub mod rules;
@@ -305,6 +306,8 @@ pub struct Relation<D> {
     pub table: Option<Oid>,
     /// For a materialized view: its definition and whether it is populated.
     pub matview: Option<Box<MatView>>,
+    /// A partitioned table's key, a partition's parent and bound (`partition.rs`).
+    pub partition: Option<Box<partition::Partitioning>>,
     pub data: Arc<D>,
     created: Option<Arc<TxnCell>>,
     created_cid: Cid,
@@ -366,6 +369,25 @@ impl<D> Relation<D> {
         version_visible(snap, self.created.as_deref(), self.created_cid, &self.ended)
     }
 
+    /// The partition key of a partitioned table (pg_class.relkind 'p').
+    pub fn partition_key(&self) -> Option<&partition::PartitionKey> {
+        self.partition.as_ref()?.key.as_ref()
+    }
+
+    /// The parent and bound of a partition (pg_class.relispartition).
+    pub fn partition_of(&self) -> Option<&partition::PartitionOf> {
+        self.partition.as_ref()?.of.as_ref()
+    }
+
+    /// pg_class.relkind: a partitioned table is a table with a key.
+    pub fn relkind(&self) -> char {
+        if self.partition_key().is_some() {
+            'p'
+        } else {
+            self.kind.code()
+        }
+    }
+
     /// The columns that are not dropped, with their positions.
     pub fn live_columns(&self) -> impl Iterator<Item = (usize, &ColumnDef)> {
         self.columns.iter().enumerate().filter(|(_, c)| !c.dropped)
@@ -388,6 +410,7 @@ pub struct NewRelation<D> {
     pub column_acls: Vec<(usize, acl::Acl)>,
     pub table: Option<Oid>,
     pub matview: Option<Box<MatView>>,
+    pub partition: Option<Box<partition::Partitioning>>,
     pub data: Arc<D>,
 }
 
@@ -605,6 +628,7 @@ impl<D> Catalog<D> {
             column_acls: rel.column_acls,
             table: rel.table,
             matview: rel.matview,
+            partition: rel.partition,
             data: rel.data,
             created: Some(cell.clone()),
             created_cid: cid,
@@ -738,6 +762,7 @@ mod tests {
             rules: vec![],
             table: None,
             matview: None,
+            partition: None,
             data: Arc::new(()),
         }
     }

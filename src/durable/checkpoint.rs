@@ -360,5 +360,6 @@ fn relation_image(catalog: &SqlCatalog, rel: &Rel, fresh_sequences: bool) -> Rel
             },
         }),
         matview: rel.matview.clone(),
+        partition: rel.partition.clone(),
     }
 }

@@ -102,6 +102,8 @@ pub struct RelationImage {
     pub sequence: Option<SequenceImage>,
     /// A materialized view's definition and populated flag (its rows are a table's).
     pub matview: Option<Box<crate::catalog::MatView>>,
+    /// A partitioned table's key, a partition's parent and bound.
+    pub partition: Option<Box<crate::catalog::partition::Partitioning>>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

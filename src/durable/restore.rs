@@ -469,6 +469,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     rules: img.rules,
                     table: img.table,
                     matview: img.matview,
+                    partition: img.partition,
                     data: d,
                 };
                 catalog

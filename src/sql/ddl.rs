@@ -41,6 +41,7 @@ pub mod generated;
 pub mod grant;
 pub mod like;
 pub mod matview;
+pub mod partition;
 pub mod range_type;
 pub mod role;
 pub mod rule;
@@ -197,6 +198,10 @@ pub struct CreateTable {
     /// CREATE MATERIALIZED VIEW (through create_as.rs): the relation is one, with this
     /// definition.
     pub matview: Option<Box<crate::catalog::MatView>>,
+    /// PARTITION BY (`partition.rs`).
+    pub partition_by: Option<partition::Spec>,
+    /// PARTITION OF parent FOR VALUES ...
+    pub partition_of: Option<Box<partition::Of>>,
 }
 
 pub use crate::sql::context::OnCommit;
@@ -766,12 +771,20 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         .relation
         .as_ref()
         .ok_or_else(|| PgError::syntax("CREATE TABLE without a name"))?;
-    if c.partspec.is_some() || c.partbound.is_some() {
-        return Err(PgError::feature_not_supported(
-            "partitioned tables are not supported yet",
-        ));
-    }
-    if !c.inh_relations.is_empty() {
+    let partition_by = match &c.partspec {
+        Some(ps) => Some(partition::analyze_spec(ps)?),
+        None => None,
+    };
+    let partition_of = match (
+        &c.partbound,
+        c.inh_relations.first().and_then(|n| n.node.as_ref()),
+    ) {
+        (Some(b), Some(N::RangeVar(parent))) => {
+            Some(Box::new(partition::analyze_of(parent, b, &c.table_elts)?))
+        }
+        _ => None,
+    };
+    if !c.inh_relations.is_empty() && partition_of.is_none() {
         return Err(PgError::feature_not_supported(
             "table inheritance is not supported",
         ));
@@ -797,6 +810,8 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
     let mut likes = Vec::new();
     for elt in &c.table_elts {
         match elt.node.as_ref() {
+            // A partition's column options (`a WITH OPTIONS NOT NULL`): read by analyze_of.
+            Some(N::ColumnDef(cd)) if partition_of.is_some() && cd.type_name.is_none() => {}
             Some(N::ColumnDef(cd)) => {
                 let tn = cd
                     .type_name
@@ -874,6 +889,8 @@ fn analyze_create(c: &protobuf::CreateStmt) -> PgResult<Ddl> {
         likes,
         comments: Vec::new(),
         matview: None,
+        partition_by,
+        partition_of,
     }))
 }
 
@@ -1139,6 +1156,21 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                         ))
                     }
                 }
+            }
+            // A partitioned table's partitions go with it, as PostgreSQL drops them.
+            let mut i = 0;
+            while i < found.len() {
+                if found[i].partition_key().is_some() {
+                    let snap = cx.catalog_snapshot()?;
+                    let kids =
+                        crate::sql::partition::children(&cx.instance().catalog, &snap, &found[i]);
+                    for c in kids {
+                        if !found.iter().any(|f| f.oid == c.oid) {
+                            found.push(c);
+                        }
+                    }
+                }
+                i += 1;
             }
             view::drop_dependents(cx, &found, *cascade)?;
             foreign_key::before_drop(cx, &found, *cascade)?;
@@ -1447,6 +1479,7 @@ fn replace_with_data(
         rules: t.rules.clone(),
         table: t.table,
         matview: t.matview.clone(),
+        partition: t.partition.clone(),
         data,
     };
     f(&mut n);

@@ -982,6 +982,7 @@ mod tests {
                     rules: vec![],
                     table: None,
                     matview: None,
+                    partition: None,
                     data: Arc::new(TableData::new()),
                 },
                 &snap,

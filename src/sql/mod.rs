@@ -19,6 +19,8 @@ pub mod exec;
 pub mod func;
 pub mod guc;
 pub mod parser;
+pub mod partition;
+pub mod partition_hash;
 pub mod pl;
 pub mod plan;
 pub mod privs;

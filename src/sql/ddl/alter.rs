@@ -1315,6 +1315,7 @@ fn move_relation(
         rules: r.rules.clone(),
         table: r.table,
         matview: r.matview.clone(),
+        partition: r.partition.clone(),
         data: r.data.clone(),
     };
     let catalog = &cx.instance().catalog;

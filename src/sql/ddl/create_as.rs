@@ -273,6 +273,8 @@ pub fn execute(c: &CreateTableAs, cx: &mut dyn SessionCtx) -> PgResult<Cow<'stat
             on_commit: c.on_commit,
             likes: Vec::new(),
             comments: Vec::new(),
+            partition_by: None,
+            partition_of: None,
             matview,
         },
         cx,

@@ -69,6 +69,56 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
     if let Some(e) = ct.columns.iter().find_map(|c| c.error.as_ref()) {
         return Err(e.clone());
     }
+    // A partition takes its columns, CHECKs and keys from its parent (partition.rs).
+    let prepared_of;
+    let mut place = None;
+    let ct = match &ct.partition_of {
+        Some(of) => {
+            let (c, parent, pof, default) = partition::prepare_of(cx, ct, of)?;
+            prepared_of = c;
+            place = Some((parent, pof, default));
+            &prepared_of
+        }
+        None => ct,
+    };
+    let inherited_keys: Vec<KeySpec> = match &place {
+        Some((parent, _, _)) => parent
+            .indexes
+            .iter()
+            .filter(|d| d.plain() && !d.hash)
+            .map(|d| {
+                let k = parent.deferrable_key(d.oid);
+                KeySpec {
+                    name: None,
+                    columns: d
+                        .columns
+                        .iter()
+                        .map(|&c| parent.columns[c].name.clone())
+                        .collect(),
+                    primary: d.primary,
+                    unique: d.unique,
+                    location: -1,
+                    exprs: None,
+                    hash: false,
+                    gin: None,
+                    deferrable: k.is_some(),
+                    deferred: k.is_some_and(|k| k.deferred),
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let with_keys;
+    let ct = if inherited_keys.is_empty() {
+        ct
+    } else {
+        let mut c = ct.clone();
+        let mut keys = inherited_keys;
+        keys.extend(c.keys.drain(..));
+        c.keys = keys;
+        with_keys = c;
+        &with_keys
+    };
     // The keys written in the statement, before those LIKE adds.
     let own_keys = ct.keys.len();
     let expanded;
@@ -122,6 +172,13 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
     // After the duplicates, as PostgreSQL checks them when it creates the relation.
     for c in &columns {
         check_system_column_name(&c.name)?;
+    }
+    let key = match &ct.partition_by {
+        Some(spec) => Some(partition::resolve_key(spec, &columns)?),
+        None => None,
+    };
+    if let Some(key) = &key {
+        partition::check_unique_keys(&ct.name, key, &columns, &ct.keys)?;
     }
     // Names in PostgreSQL's order (names.rs): the serial sequences, then the CHECKs, then the
     // indexes, the table itself taken by then.
@@ -244,8 +301,17 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
         rules: vec![],
         table: None,
         matview: ct.matview.clone(),
+        partition: (key.is_some() || place.is_some()).then(|| {
+            Box::new(crate::catalog::partition::Partitioning {
+                key: key.clone(),
+                of: place.as_ref().map(|p| p.1.clone()),
+            })
+        }),
         data: Arc::new(TableData::new()),
     };
+    if let Some((parent, _, Some((default, bound)))) = &place {
+        partition::check_default_rows(cx, parent, default, bound)?;
+    }
     let t = cx
         .instance()
         .catalog

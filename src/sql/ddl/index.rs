@@ -249,6 +249,7 @@ pub(super) fn create_index_relations(
             rules: vec![],
             table: Some(table.oid),
             matview: None,
+            partition: None,
             data: table.data.clone(),
         };
         cx.instance()

@@ -548,6 +548,7 @@ fn create_relation(
         rules: vec![],
         table: None,
         matview: None,
+        partition: None,
         data: Arc::new(TableData::of_sequence(seq)),
     };
     cx.instance()

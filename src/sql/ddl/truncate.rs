@@ -40,6 +40,21 @@ pub(super) fn execute(
             }
         }
     }
+    // A partitioned table's partitions are truncated with it (all levels).
+    let mut i = 0;
+    while i < tables.len() {
+        if tables[i].partition_key().is_some() {
+            let snap = cx.catalog_snapshot()?;
+            let kids = crate::sql::partition::children(&cx.instance().catalog, &snap, &tables[i]);
+            for c in kids {
+                if !tables.iter().any(|t| t.oid == c.oid) {
+                    super::check_not_pending(cx, &c, "TRUNCATE")?;
+                    tables.push(c);
+                }
+            }
+        }
+        i += 1;
+    }
     if cascade {
         let named = tables.len();
         foreign_key::cascade_truncate(cx, &mut tables)?;

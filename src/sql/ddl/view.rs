@@ -350,6 +350,7 @@ pub fn create_view(
         rules: vec![],
         table: None,
         matview: None,
+        partition: None,
         data,
     };
     cx.instance()

@@ -37,6 +37,13 @@ fn int2vector(items: impl Iterator<Item = i16>) -> Value {
     )))
 }
 
+fn oidvector(items: impl Iterator<Item = u32>) -> Value {
+    Value::Array(Box::new(Array::vector(
+        Type::OID,
+        items.map(Value::Oid).collect(),
+    )))
+}
+
 pub(super) fn visible_relations(cx: &mut EvalCx) -> Vec<Arc<Rel>> {
     let Ok(snap) = cx.session.catalog_snapshot() else {
         return Vec::new();
@@ -275,11 +282,17 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                 .flatten()
                 .collect();
             let catalog = &cx.session.instance().catalog;
+            let parents: std::collections::HashSet<u32> = rels
+                .iter()
+                .filter_map(|r| r.partition_of().map(|p| p.parent))
+                .collect();
             rels.iter()
                 .map(|r| {
+                    let partitioned = r.partition_key().is_some();
                     build(1259, |c| match c {
                         "oid" => Value::Oid(r.oid),
                         "relfilenode" => Value::Oid(match r.kind {
+                            _ if partitioned => 0,
                             RelKind::View => 0,
                             RelKind::Index => r.oid,
                             _ => r.data.storage_of(r.oid),
@@ -293,6 +306,7 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relowner" => Value::Oid(r.owner),
                         "relacl" => acl_value(r.acl.as_ref()),
                         "relam" => Value::Oid(match r.kind {
+                            _ if partitioned => 0,
                             RelKind::Table | RelKind::MatView => 2,
                             // pg_am: hash 405, gin 2742, btree 403.
                             RelKind::Index => match r.indexes.first() {
@@ -314,16 +328,22 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "relhasrules" => {
                             Value::Bool(!r.rules.is_empty() || r.kind == RelKind::View)
                         }
-                        "relisshared"
-                        | "relhassubclass"
-                        | "relrowsecurity"
-                        | "relforcerowsecurity"
-                        | "relispartition" => Value::Bool(false),
+                        "relhassubclass" => Value::Bool(parents.contains(&r.oid)),
+                        "relispartition" => Value::Bool(r.partition_of().is_some()),
+                        "relpartbound" => match r.partition_of() {
+                            Some(p) => Value::Text(
+                                crate::sql::func::system::catalog::partbound_node(&p.shown),
+                            ),
+                            None => Value::Null,
+                        },
+                        "relisshared" | "relrowsecurity" | "relforcerowsecurity" => {
+                            Value::Bool(false)
+                        }
                         "relispopulated" => {
                             Value::Bool(r.matview.as_ref().is_none_or(|m| m.populated))
                         }
                         "relpersistence" => char_value(r.persistence.code()),
-                        "relkind" => char_value(r.kind.code()),
+                        "relkind" => char_value(r.relkind()),
                         "relnatts" => Value::Int2(r.columns.len() as i16),
                         "relchecks" => Value::Int2(
                             r.constraints
@@ -471,6 +491,69 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         }
                         _ => Value::Null,
                     })
+                })
+                .collect()
+        }
+        // pg_inherits: each partition under its parent.
+        2611 => rels()
+            .iter()
+            .filter_map(|r| {
+                let p = r.partition_of()?;
+                Some(build(2611, |c| match c {
+                    "inhrelid" => Value::Oid(r.oid),
+                    "inhparent" => Value::Oid(p.parent),
+                    "inhseqno" => Value::Int4(1),
+                    "inhdetachpending" => Value::Bool(false),
+                    _ => Value::Null,
+                }))
+            })
+            .collect(),
+        // pg_partitioned_table
+        3350 => {
+            let rels = rels();
+            rels.iter()
+                .filter_map(|r| {
+                    let key = r.partition_key()?;
+                    let default = rels
+                        .iter()
+                        .find(|c| {
+                            c.partition_of().is_some_and(|p| {
+                                p.parent == r.oid
+                                    && p.bound == crate::catalog::partition::BoundSpec::Default
+                            })
+                        })
+                        .map_or(0, |c| c.oid);
+                    let exprs: Vec<String> = key
+                        .items
+                        .iter()
+                        .filter_map(|i| match i {
+                            crate::catalog::IndexItem::Expr(t) => Some(check_node(t)),
+                            crate::catalog::IndexItem::Column(_) => None,
+                        })
+                        .collect();
+                    Some(build(3350, |c| match c {
+                        "partrelid" => Value::Oid(r.oid),
+                        "partstrat" => char_value(key.strategy.code()),
+                        "partnatts" => Value::Int2(key.items.len() as i16),
+                        "partdefid" => Value::Oid(default),
+                        "partattrs" => int2vector(key.items.iter().map(|it| match it {
+                            crate::catalog::IndexItem::Column(c) => *c as i16 + 1,
+                            crate::catalog::IndexItem::Expr(_) => 0,
+                        })),
+                        "partclass" => oidvector(
+                            key.types
+                                .iter()
+                                .map(|t| crate::sql::partition::opclass_of(t.0, key.strategy)),
+                        ),
+                        "partcollation" => oidvector(key.types.iter().map(|t| match Type(t.0) {
+                            Type::TEXT | Type::VARCHAR | Type::BPCHAR => 100,
+                            _ => 0,
+                        })),
+                        "partexprs" if !exprs.is_empty() => {
+                            Value::Text(format!("({})", exprs.join(" ")))
+                        }
+                        _ => Value::Null,
+                    }))
                 })
                 .collect()
         }

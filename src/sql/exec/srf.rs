@@ -194,7 +194,30 @@ impl Series {
                 }
                 _ => Series::empty(),
             },
-            Srf::PartitionAncestors | Srf::User => Series::empty(),
+            Srf::PartitionAncestors => {
+                // The relation itself, then its ancestors, nearest first; nothing for a
+                // table that is neither a partition nor partitioned.
+                let oid = match vals.first() {
+                    Some(Value::Oid(o)) => Some(*o),
+                    Some(v) => v.as_i64().map(|o| o as u32),
+                    None => None,
+                };
+                let rel = match oid {
+                    Some(o) => crate::sql::context::database_relation(cx.session, o)?,
+                    None => None,
+                };
+                let mut items = Vec::new();
+                if let Some(r) =
+                    rel.filter(|r| r.partition_of().is_some() || r.partition_key().is_some())
+                {
+                    items.push(Value::Oid(r.oid));
+                    for a in crate::sql::ddl::partition::ancestors(cx.session, &r)? {
+                        items.push(Value::Oid(a.oid));
+                    }
+                }
+                Series::Items(items.into_iter())
+            }
+            Srf::User => Series::empty(),
             Srf::AclExplode => {
                 let rows = crate::sql::func::system::privs::explode(cx.session, &vals[0])?;
                 Series::Rows(rows.into_iter())

@@ -449,6 +449,8 @@ pub(super) struct ModifyOp {
     firing: Firing,
     /// The columns an UPDATE sets (for UPDATE OF triggers), known at the first pull.
     set: Option<Vec<usize>>,
+    /// Where rows written to a partitioned table go (made at the first such row).
+    router: Option<super::partition_route::Router>,
 }
 
 /// The trigger events of a statement (tgtype bits).
@@ -510,6 +512,7 @@ impl ModifyOp {
             rechecks: Default::default(),
             firing: Firing::default(),
             set: None,
+            router: None,
         }
     }
 
@@ -668,6 +671,13 @@ impl ModifyOp {
         let access = Access::get(&mut self.access, cx, m.verb())?;
         let w = access.writer(latest);
         match p {
+            Pending::Insert(_)
+                if matches!(m.kind, ModifyKind::Upsert(_)) && m.rel.partition_key().is_some() =>
+            {
+                Err(PgError::feature_not_supported(
+                    "INSERT ... ON CONFLICT on a partitioned table is not supported yet",
+                ))
+            }
             Pending::Insert(row) if matches!(m.kind, ModifyKind::Upsert(_)) => {
                 let ModifyKind::Upsert(oc) = &m.kind else {
                     unreachable!("matched above")
@@ -707,7 +717,21 @@ impl ModifyOp {
                 }
             }
             Pending::Insert(mut row) => {
-                let r = engine::insert(&m.rel, &row, &w, Some(self.rechecks.sink()));
+                // A partitioned table's row goes to its leaf; a row written straight to a
+                // partition must belong there.
+                let target = if m.rel.partition_key().is_some() {
+                    self.router
+                        .get_or_insert_with(Default::default)
+                        .route(&m.rel, &row, cx)?
+                } else {
+                    if m.rel.partition_of().is_some() {
+                        super::partition_route::check_partition(&m.rel, &row, cx, |cx| {
+                            show_row(&m.rel, &row, cx)
+                        })?;
+                    }
+                    m.rel.clone()
+                };
+                let r = engine::insert(&target, &row, &w, Some(self.rechecks.sink()));
                 self.rechecks.settle();
                 match r {
                     Ok(id) => {
@@ -731,7 +755,7 @@ impl ModifyOp {
                         Ok(None)
                     }
                     Err(WriteError::Unique { index, key }) => {
-                        Err(unique_violation(&m.rel, index, &key, cx))
+                        Err(unique_violation(&target, index, &key, cx))
                     }
                     Err(WriteError::Wait(c)) => {
                         self.pending = Some(Pending::Insert(row));

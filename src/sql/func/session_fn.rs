@@ -341,6 +341,10 @@ pub enum CatalogFn {
     MyTempSchema,
     /// pg_is_other_temp_schema(oid): another session's temporary schema.
     IsOtherTempSchema,
+    /// pg_get_partkeydef(oid): a partitioned table's PARTITION BY clause.
+    PartKeyDef,
+    /// pg_get_partition_constraintdef(oid): what a partition's bound implies of its rows.
+    PartitionConstraintDef,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -392,6 +396,8 @@ pub fn catalog_lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [
         ("pg_my_temp_schema", 0) => (MyTempSchema, &[]),
         ("to_regrole", 1) => (ToRegrole, &[T]),
         ("pg_is_other_temp_schema", 1) => (IsOtherTempSchema, &[OID]),
+        ("pg_get_partkeydef", 1) => (PartKeyDef, &[OID]),
+        ("pg_get_partition_constraintdef", 1) => (PartitionConstraintDef, &[OID]),
         _ => return None,
     })
 }
@@ -424,6 +430,7 @@ pub fn catalog_result_type(f: CatalogFn) -> Type {
         AclDefault => Type::ACLITEM_ARRAY,
         MyTempSchema => Type::OID,
         IsOtherTempSchema => Type::BOOL,
+        PartKeyDef | PartitionConstraintDef => Type::TEXT,
         OidOfRegclass | OidOfRegrole => Type::OID,
         RegroleOfOid | ToRegrole => Type::REGROLE,
     }

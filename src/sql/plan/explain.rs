@@ -746,7 +746,30 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             right,
         } => {
             let mut append = Disp::new("Append", p);
-            append.children = vec![build(left, cx, e), build(right, cx, e)];
+            // Nested UNION ALLs (a partitioned table's leaves) are one Append, as
+            // PostgreSQL flattens them.
+            fn inputs<'p>(q: &'p Plan, out: &mut Vec<&'p Plan>) {
+                match &q.node {
+                    Node::SetOp {
+                        op: SetOpKind::Union,
+                        all: true,
+                        left,
+                        right,
+                    } => {
+                        inputs(left, out);
+                        inputs(right, out);
+                    }
+                    _ => out.push(q),
+                }
+            }
+            let mut flat = Vec::new();
+            if (*op, *all) == (SetOpKind::Union, true) {
+                inputs(left, &mut flat);
+                inputs(right, &mut flat);
+            } else {
+                flat = vec![&**left, &**right];
+            }
+            append.children = flat.into_iter().map(|q| build(q, cx, e)).collect();
             match (op, all) {
                 (SetOpKind::Union, true) => append,
                 (SetOpKind::Union, false) => {

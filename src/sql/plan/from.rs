@@ -527,6 +527,10 @@ impl Planner<'_> {
                 srf: Srf::List(ListFn::ArrayElements { .. }),
                 ..
             } if rf.alias.is_none() => "value".to_string(),
+            Node::Function {
+                srf: Srf::PartitionAncestors,
+                ..
+            } if rf.alias.is_none() => "relid".to_string(),
             _ => alias_name.clone(),
         };
         let mut columns = match &node {

@@ -605,6 +605,16 @@ fn tid_condition(e: &Expr, rowid: usize) -> Option<(Vec<Expr>, bool)> {
 /// units), as PostgreSQL chooses; otherwise the best-shaped path (`best_path`), whose index is
 /// quick on a small table whatever it holds.
 pub(super) fn choose(plan: Plan, m: Methods) -> Plan {
+    // A filter over a partitioned table's Append goes into its leaves (partitions.rs).
+    let plan = match super::partitions::push_down(plan, m) {
+        Ok(p) => return p,
+        Err(p) => p,
+    };
+    choose_with(plan, Some(m))
+}
+
+/// `choose` for one leaf of a partitioned table's Append (the filter already pushed down).
+pub(super) fn choose_leaf(plan: Plan, m: Methods) -> Plan {
     choose_with(plan, Some(m))
 }
 

@@ -373,6 +373,31 @@ impl Planner<'_> {
             )
             .at(loc(rv.location)));
         }
+        // A partitioned table read is an Append of its leaves; as a write target (rowid) it
+        // stays itself (INSERT routes its rows; UPDATE / DELETE are refused below).
+        if rel.partition_key().is_some() && !rowid {
+            if self.state.sys_cols {
+                return Err(PgError::feature_not_supported(format!(
+                    "changing, locking or reading system columns of partitioned table \"{}\" is not supported yet",
+                    rv.relname
+                ))
+                .at(loc(rv.location)));
+            }
+            let mut leaves = Vec::new();
+            let Some(tables) = self.tables.as_ref() else {
+                return Ok(None);
+            };
+            super::partitions::leaves(tables, &rel, 0, &mut leaves)?;
+            let refname = rv
+                .alias
+                .as_ref()
+                .map_or(rv.relname.as_str(), |a| a.aliasname.as_str());
+            return Ok(Some(super::partitions::append_plan(
+                table_columns(&rel),
+                leaves,
+                refname,
+            )));
+        }
         let mut columns = table_columns(&rel);
         // System columns are read through the row's slot: the scan carries it when the
         // statement names one (outside FOR UPDATE, whose locked tables' scans carry it anyway
@@ -1016,6 +1041,12 @@ impl Planner<'_> {
         where_clause: Option<&N>,
     ) -> PgResult<(Arc<Rel>, Plan, Scope, Option<Expr>)> {
         let (rel, scan) = self.target_table(rv)?;
+        if rel.partition_key().is_some() {
+            return Err(PgError::feature_not_supported(format!(
+                "UPDATE and DELETE of partitioned table \"{}\" are not supported yet",
+                rel.name.name
+            )));
+        }
         let relname = rv
             .and_then(|r| r.alias.as_ref())
             .map(|a| a.aliasname.clone())

@@ -49,6 +49,11 @@ pub fn default_node(attnum: usize, text: &str) -> String {
     format!("{{DEFAULT :attnum {attnum} :expr {text}}}")
 }
 
+/// What pg_class.relpartbound holds for a partition: its bound as pg_get_expr prints it.
+pub fn partbound_node(shown: &str) -> String {
+    format!("{{PARTITIONBOUND :expr {shown}}}")
+}
+
 /// What pg_constraint.conbin holds for a CHECK constraint.
 pub fn check_node(text: &str) -> String {
     format!("{{CHECK :expr {text}}}")
@@ -62,6 +67,9 @@ pub fn domain_default_node(text: &str) -> String {
 /// pg_get_expr: prints a node made by [`default_node`], [`check_node`] or
 /// [`domain_default_node`] (whose relation is pg_type).
 fn get_expr(s: &mut dyn SessionCtx, node: &str, relid: u32, pretty: bool) -> Option<String> {
+    if let Some(t) = node.strip_prefix("{PARTITIONBOUND :expr ") {
+        return t.strip_suffix('}').map(str::to_string);
+    }
     if relid == 1247 {
         let text = node.strip_prefix("{DOMAINDEFAULT :expr ")?;
         return text.strip_suffix('}').map(str::to_string);
@@ -463,6 +471,17 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             _ => Value::Null,
         },
         StatisticsObjDefColumns => Value::Null,
+        PartKeyDef => match oid_arg(args.first()).and_then(|o| relation(s, o)) {
+            Some(rel) => text(crate::sql::ddl::partition::keydef(&rel)),
+            None => Value::Null,
+        },
+        PartitionConstraintDef => match oid_arg(args.first()).and_then(|o| relation(s, o)) {
+            Some(rel) => {
+                let parent = rel.partition_of().and_then(|p| relation(s, p.parent));
+                text(parent.and_then(|p| crate::sql::ddl::partition::constraintdef(&rel, &p)))
+            }
+            None => Value::Null,
+        },
         TriggerDef => match oid_arg(args.first()) {
             Some(oid) => {
                 let pretty = matches!(args.get(1), Some(Value::Bool(true)));

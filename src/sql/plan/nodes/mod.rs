@@ -54,8 +54,7 @@ pub enum Srf {
     Unnest,
     ListeningChannels,
     GenerateSubscripts,
-    /// pg_partition_ancestors(regclass): no rows, as for any relation that is not in a
-    /// partition tree (threadgres has no partitioning).
+    /// pg_partition_ancestors(regclass): the relation and the partitioned tables above it.
     PartitionAncestors,
     /// A scalar function used in FROM: one row.
     Scalar,
