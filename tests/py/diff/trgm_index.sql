@@ -4,6 +4,7 @@
 -- errors. Tables are named trgm_...
 
 -- name: trgm_gin_index
+-- @errors
 DROP TABLE IF EXISTS trgm_t;
 DROP EXTENSION IF EXISTS pg_trgm;
 CREATE TABLE trgm_t (id int, t text);
