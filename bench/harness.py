@@ -31,6 +31,7 @@ import gin
 import lockwake
 import sysbench
 import tpcc
+import trgm
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(BENCH_DIR)
@@ -87,6 +88,7 @@ MODES = {
         sb_tables=4, sb_table_size=100000, sb_threads=[1, 4, 16, 64], sb_T=30,
         lw_rounds=500,
         gin_rows=1_000_000, gin_T=20, gin_clients=[1, 8],
+        trgm_rows=1_000_000, trgm_T=20, trgm_clients=[1, 8],
     ),
     "quick": dict(
         reps=1,
@@ -107,6 +109,7 @@ MODES = {
         sb_tables=4, sb_table_size=10000, sb_threads=[1, 4, 16, 64], sb_T=10,
         lw_rounds=200,
         gin_rows=1_000_000, gin_T=10, gin_clients=[1, 8],
+        trgm_rows=1_000_000, trgm_T=10, trgm_clients=[1, 8],
     ),
     "smoke": dict(
         reps=1,
@@ -127,6 +130,7 @@ MODES = {
         sb_tables=1, sb_table_size=1000, sb_threads=[4], sb_T=2,
         lw_rounds=20,
         gin_rows=10_000, gin_T=2, gin_clients=[1],
+        trgm_rows=10_000, trgm_T=2, trgm_clients=[1],
     ),
 }
 
@@ -149,6 +153,8 @@ BENCHES = [
     (14, "lock-wake", "A row lock's waiter runs again after the COMMIT, alone and beside "
                       "other work (issue 30)", True),
     (15, "gin", "GIN jsonb containment at 1 M rows (issue 31)", True),
+    (16, "trgm", "Trigram search through gin_trgm_ops and a partial-index lookup at 1 M rows "
+                 "(issue 31)", True),
 ]
 # Other names of a benchmark for --only: 9 and the spec's names of benchmarks 8 and 9.
 BENCH_ALIASES = {"9": "tables", "select-only": "tables", "tpcb": "tables"}
@@ -197,12 +203,14 @@ METRICS["tpcc"] = tpcc.METRICS
 METRICS["sysbench"] = sysbench.METRICS
 METRICS["lock-wake"] = lockwake.METRICS
 METRICS["gin"] = gin.METRICS
+METRICS["trgm"] = trgm.METRICS
 TABLE_METRICS = {"pgbench": ["tps"],
                  "tpcc": ["tpmC", "tpm_total"] + [f"{t.lower()}_p95_ms" for t in tpcc.TYPES]
                  + ["errors", "load_s", "check_s", "check_passed"],
                  "sysbench": sysbench.TABLE_METRICS,
                  "lock-wake": lockwake.TABLE_METRICS,
-                 "gin": gin.TABLE_METRICS}
+                 "gin": gin.TABLE_METRICS,
+                 "trgm": trgm.TABLE_METRICS}
 LAT_BUCKETS = ["0-0.01", "0.01-0.1", "0.1-1", "1-10", "10-100", ">100"]
 
 
@@ -1740,6 +1748,7 @@ BENCH_NOTES = {
     "sysbench": sysbench.NOTES,
     "lock-wake": lockwake.NOTES,
     "gin": gin.NOTES,
+    "trgm": trgm.NOTES,
     "trigger-notify": "`pgbench -n -f <script> -M prepared -c C` over `trgn_events`, made "
                       "afresh before each point: `trigger` inserts one row, whose AFTER INSERT "
                       "trigger (PL/pgSQL) sends `pg_notify('trgn', row_to_json(NEW)::text)`; "
@@ -2288,6 +2297,8 @@ def main():
             "lock-wake": lambda: lockwake.points(cfg, Point, run_client),
             "gin": lambda: gin.Gin(cfg, PG_BIN, Point, Outcome, run_cmd, run_pgbench,
                                    log).points(),
+            "trgm": lambda: trgm.Trgm(cfg, PG_BIN, Point, Outcome, run_cmd, run_pgbench,
+                                      log).points(),
         }
         plan = []
         for _, name, _, implemented in BENCHES:

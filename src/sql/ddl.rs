@@ -1275,7 +1275,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 }
             }
             check_not_pending(cx, &t, "CREATE INDEX")?;
-            let key = &index::gin_key(&t, key)?;
+            let key = &index::gin_key(cx, &t, key)?;
             // DefineIndex: the index goes into the table's schema, which needs CREATE.
             grant::check_schema(cx, &t.name.schema, crate::catalog::acl::CREATE)?;
             if let Some(n) = &key.name {

@@ -379,7 +379,7 @@ pub(super) fn key_constraint(
 
 /// A GIN index's spec with its operator class resolved against the column's type (the
 /// default class when it names none), with PostgreSQL's errors; other specs as they are.
-pub(super) fn gin_key(t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
+pub(super) fn gin_key(cx: &mut dyn SessionCtx, t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
     let Some(named) = &key.gin else {
         return Ok(key.clone());
     };
@@ -415,6 +415,17 @@ pub(super) fn gin_key(t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
     } else {
         engine::gin::named_class(named, ty, &ty_name)?
     };
+    // An extension's class exists in the databases that installed the extension.
+    if let Some(ext) = class.extension() {
+        let snap = cx.catalog_snapshot()?;
+        let catalog = &cx.instance().catalog;
+        if catalog.extensions.get(cx.database(), ext, &snap).is_none() {
+            return Err(PgError::new(
+                code::UNDEFINED_OBJECT,
+                format!("operator class \"{named}\" does not exist for access method \"gin\""),
+            ));
+        }
+    }
     Ok(KeySpec {
         gin: Some(class.name().to_string()),
         ..key.clone()

@@ -13,8 +13,12 @@
 //! class is a [`GinOpclass`] (extract the keys of a value; extract the keys of a query operand
 //! with how they combine; name the operators it serves), looked up by name in a registry that
 //! holds the built-in classes (`gin/jsonb.rs`: jsonb_ops and jsonb_path_ops; `gin/array.rs`:
-//! array_ops) and any an extension registers ([`register`]: pg_trgm's gin_trgm_ops is meant to
-//! be one). The index is always lossy, as PostgreSQL's jsonb classes are: the executor rechecks
+//! array_ops) and any an extension registers ([`register`]: pg_trgm's gin_trgm_ops,
+//! `sql/func/extension/trgm_gin.rs`, registered at start, usable where pg_trgm is installed).
+//! A query's keys combine as all of them, any of them, or at least a number of them
+//! (`Match::AtLeast`, trigram similarity: the candidates are the rows of the rarest keys that
+//! any qualifying row must have one of, counted in the other keys' lists where those are not
+//! much longer). The index is always lossy, as PostgreSQL's jsonb classes are: the executor rechecks
 //! the query's condition on every row it fetches, so a class may map several values to one key
 //! (jsonb keys are 64-bit hashes) and need not decide containment itself.
 //!
@@ -45,7 +49,7 @@ use parking_lot::RwLock;
 use super::{IKey, Key, Rel};
 use crate::catalog::{IndexDef, Oid};
 use crate::error::{code, PgError, PgResult};
-use crate::sql::types::{Type, Value};
+use crate::sql::types::{FormatCtx, Type, Value};
 
 mod array;
 mod jsonb;
@@ -65,6 +69,10 @@ pub enum Match {
     Everything,
     /// No row.
     Nothing,
+    /// The rows that have at least this many of the keys (pg_trgm's similarity operators:
+    /// a row similar enough to the query shares a given share of its trigrams). The count is
+    /// at least 1 and at most the number of keys.
+    AtLeast(usize, Vec<Key>),
 }
 
 /// An operator class of the GIN access method.
@@ -93,6 +101,20 @@ pub trait GinOpclass: Send + Sync {
     fn extract_value(&self, value: &Value, out: &mut Vec<Key>) -> PgResult<()>;
     /// The keys of query operand `query` (never NULL) for operator `op`, and how they combine.
     fn extract_query(&self, op: &str, query: &Value) -> PgResult<Match>;
+    /// The same, for a session whose settings are `fmt` (pg_trgm's operators compare against
+    /// its similarity thresholds); what the planner and executor call.
+    fn extract_query_in(&self, op: &str, query: &Value, _fmt: &FormatCtx) -> PgResult<Match> {
+        self.extract_query(op, query)
+    }
+    /// The extension whose CREATE EXTENSION makes it available in a database (None: built in).
+    fn extension(&self) -> Option<&'static str> {
+        None
+    }
+    /// The operator function `f` is, when it is an extension's operator this class serves
+    /// (pg_trgm's `%`, which `types::ops` does not list), with its name.
+    fn extension_operator(&self, _f: &crate::sql::types::ops::BinFn) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Operator classes an extension added (`register`), after the built-in ones.
@@ -100,21 +122,28 @@ static EXTRA: OnceLock<RwLock<Vec<&'static dyn GinOpclass>>> = OnceLock::new();
 
 /// Adds an operator class (an extension's; a name already known is ignored).
 pub fn register(class: &'static dyn GinOpclass) {
+    let builtin = classes_builtin();
     let extra = EXTRA.get_or_init(RwLock::default);
+    // Looked up under the write lock itself (`find` would take the read lock: a deadlock).
     let mut v = extra.write();
-    if find(class.name()).is_none() {
+    let known = |c: &&'static dyn GinOpclass| c.name() == class.name();
+    if !builtin.iter().any(known) && !v.iter().any(known) {
         v.push(class);
     }
 }
 
 /// Every operator class: the built-in ones, then the registered ones.
 pub fn classes() -> Vec<&'static dyn GinOpclass> {
-    let mut v: Vec<&'static dyn GinOpclass> =
-        vec![&jsonb::JSONB_OPS, &jsonb::JSONB_PATH_OPS, &array::ARRAY_OPS];
+    let mut v = classes_builtin();
     if let Some(extra) = EXTRA.get() {
         v.extend(extra.read().iter().copied());
     }
     v
+}
+
+/// The built-in operator classes.
+fn classes_builtin() -> Vec<&'static dyn GinOpclass> {
+    vec![&jsonb::JSONB_OPS, &jsonb::JSONB_PATH_OPS, &array::ARRAY_OPS]
 }
 
 /// The operator class named `name`.
@@ -193,6 +222,12 @@ pub fn served_operator(
     col: Type,
 ) -> Option<&'static str> {
     use crate::sql::types::ops;
+    if !class.accepts(col) {
+        return None;
+    }
+    if let Some(name) = class.extension_operator(f) {
+        return Some(name);
+    }
     class.operators().iter().find_map(|&(name, right)| {
         let found = ops::binary_operators(name).iter().any(|op| {
             op.f as usize == *f as usize
@@ -222,6 +257,7 @@ pub fn bitmap(rel: &Rel, index: Oid, m: &Match) -> Option<Vec<crate::storage::Ro
         Match::Nothing => return Some(Vec::new()),
         Match::All(k) => (k, true),
         Match::Any(k) => (k, false),
+        Match::AtLeast(n, k) => return at_least(&tree, *n, k),
     };
     if all {
         // The rarest key's rows (PostgreSQL's "rare && frequent"): the keys are counted with a
@@ -269,6 +305,90 @@ pub fn bitmap(rel: &Rel, index: Oid, m: &Match) -> Option<Vec<crate::storage::Ro
     Some(acc)
 }
 
+/// The rows of `tree` that have at least `n` of `keys` (`Match::AtLeast`); None past
+/// [`MAX_BITMAP`] entries.
+///
+/// A row with `n` of the `k` keys has one of any `k - n + 1` of them, so the rows of the
+/// `k - n + 1` rarest keys are the candidates; each candidate is then counted in the posting
+/// lists of the other keys that are not much longer than the candidates (a key that most rows
+/// have is left to the recheck, which is what PostgreSQL's "rare && frequent" does too).
+fn at_least(tree: &super::KeyTree, n: usize, keys: &[Key]) -> Option<Vec<crate::storage::RowId>> {
+    let k = keys.len();
+    if n == 0 || k == 0 {
+        return None;
+    }
+    let n = n.min(k);
+    let rare = k - n + 1;
+    // Counted with a cap that grows eightfold until `rare` keys stay under it, so that a key
+    // most rows have is not read whole to be counted (a count at the cap is "at least").
+    let (counts, cap) = rare_counts(tree, keys, rare, MAX_BITMAP);
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by_key(|&i| counts[i]);
+    let base: usize = order[..rare].iter().map(|&i| counts[i]).sum();
+    if base >= MAX_BITMAP || counts[order[rare - 1]] >= cap {
+        return None;
+    }
+    // Each candidate with the number of keys it was found under.
+    let mut hits: Vec<(crate::storage::RowId, u32)> = Vec::with_capacity(base);
+    for &i in &order[..rare] {
+        hits.extend(tree.rows_of(&keys[i]).into_iter().map(|r| (r, 1)));
+    }
+    hits.sort_unstable_by_key(|h| h.0);
+    hits.dedup_by(|b, a| {
+        if a.0 == b.0 {
+            a.1 += b.1;
+            true
+        } else {
+            false
+        }
+    });
+    // The other keys, counted where reading them costs at most a few times the candidates.
+    let mut checked = rare;
+    for &i in &order[rare..] {
+        if counts[i] >= cap || counts[i] > hits.len().saturating_mul(8).max(1024) {
+            break;
+        }
+        checked += 1;
+        for r in tree.rows_of(&keys[i]) {
+            if let Ok(p) = hits.binary_search_by_key(&r, |h| h.0) {
+                hits[p].1 += 1;
+            }
+        }
+    }
+    // A row needs `n` hits among the keys counted, less those it may have among the others.
+    let need = n.saturating_sub(k - checked).max(1) as u32;
+    Some(
+        hits.into_iter()
+            .filter(|h| h.1 >= need)
+            .map(|h| h.0)
+            .collect(),
+    )
+}
+
+/// The entries of each of `keys`, counted with a cap that grows eightfold (up to `limit`)
+/// until `rare` of them stay under it, so that a key most rows have is not read whole; a
+/// count at the cap returned means "at least". Only the keys that reached a cap are counted
+/// again with the next one.
+fn rare_counts(
+    tree: &super::KeyTree,
+    keys: &[Key],
+    rare: usize,
+    limit: usize,
+) -> (Vec<usize>, usize) {
+    let mut cap = 64usize.min(limit.max(1));
+    let mut counts: Vec<usize> = keys.iter().map(|key| count(tree, key, cap)).collect();
+    while counts.iter().filter(|&&c| c < cap).count() < rare && cap < limit {
+        let next = cap.saturating_mul(8).min(limit);
+        for (c, key) in counts.iter_mut().zip(keys) {
+            if *c >= cap {
+                *c = count(tree, key, next);
+            }
+        }
+        cap = next;
+    }
+    (counts, cap)
+}
+
 /// The entries of `key` in `tree`, counted up to `cap`.
 fn count(tree: &super::KeyTree, key: &Key, cap: usize) -> usize {
     let mut n = 0usize;
@@ -306,6 +426,13 @@ pub fn estimate_rows(rel: &Rel, index: Oid, m: &Match, cap: usize) -> Option<f64
             }
         }
         Match::Any(keys) => Some(keys.iter().map(|k| count(&tree, k, cap) as f64).sum()),
+        // Such a row has one of any `k - n + 1` of the keys: the rarest ones bound them.
+        Match::AtLeast(n, keys) => {
+            let rare = keys.len() + 1 - (*n).clamp(1, keys.len().max(1));
+            let (mut counts, _) = rare_counts(&tree, keys, rare, cap);
+            counts.sort_unstable();
+            Some(counts.iter().take(rare).map(|&c| c as f64).sum())
+        }
     }
 }
 

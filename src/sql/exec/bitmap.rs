@@ -58,7 +58,7 @@ fn roots_of(
         let m = if operand.is_null() {
             gin::Match::Nothing // the operators are strict
         } else {
-            class.extract_query(op, &operand)?
+            class.extract_query_in(op, &operand, cx.session.fmt())?
         };
         let Some(rows) = gin::bitmap(rel, def.oid, &m) else {
             continue; // every row: the other conditions decide

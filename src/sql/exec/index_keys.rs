@@ -27,6 +27,8 @@ use crate::sync::Arc;
 /// data directory, statements before they run).
 pub fn register() {
     engine::register_compiler(compile);
+    // Extensions' GIN operator classes, which indexes of every database may name.
+    crate::sql::func::extension::trgm_gin::register();
 }
 
 /// An index's items and predicate, bound.

@@ -427,7 +427,9 @@ fn selectivity(t: Option<&Table>, e: &Expr) -> f64 {
                 (one * items as f64).min(1.0)
             }
         }
-        Expr::Bin(f, l, r) if containment_default(f).is_some() => containment_sel(t, f, l, r),
+        Expr::Bin(f, l, r) if containment_default(f).is_some() || gin_served(t, e) => {
+            containment_sel(t, f, l, r)
+        }
         Expr::Bin(..) => match (t, comparison(e)) {
             (Some(t), Some((c, op, v))) => match op {
                 Op::Eq => eq_sel(t, c, &v),
@@ -467,6 +469,12 @@ fn containment_default(f: &ops::BinFn) -> Option<f64> {
     })
 }
 
+/// Whether a GIN index of the table serves `e` (pg_trgm's `%` and LIKE through
+/// gin_trgm_ops): its selectivity is then counted in the index as for containment.
+fn gin_served(t: Option<&Table>, e: &Expr) -> bool {
+    t.is_some_and(|t| super::gin_path::served(t.rel, e).is_some())
+}
+
 /// The share of rows `col op value` passes for a containment or existence operator: with a
 /// GIN index on the column that serves it and a constant operand, the entries of the query's
 /// keys in the index (`gin::estimate_rows`, counting at most a quarter of the table per key);
@@ -487,7 +495,8 @@ fn containment_sel(t: Option<&Table>, f: &ops::BinFn, l: &Expr, r: &Expr) -> f64
     let Some(class) = engine::gin::class_of(def) else {
         return default;
     };
-    let Ok(m) = class.extract_query(op, v) else {
+    // The session's thresholds do not reach the estimate: pg_trgm's defaults stand in.
+    let Ok(m) = class.extract_query_in(op, v, &crate::sql::types::FormatCtx::default()) else {
         return default;
     };
     let rows = t.rows.max(1.0);

@@ -16,7 +16,7 @@
 //! | pgcrypto | `pgcrypto.rs` | digest, hmac, crypt, gen_salt, gen_random_bytes, gen_random_uuid |
 //! | fuzzystrmatch | `fuzzystrmatch.rs` | levenshtein, soundex, text_soundex, difference |
 //! | hstore | `hstore.rs` | the hstore type (made at CREATE EXTENSION), its operators (`->`, `?`, `@>`, `||`, `-` ...) and functions (akeys, slice, hstore_to_json ...) |
-//! | pg_trgm | `pg_trgm.rs` | show_trgm, similarity, word_similarity, strict_word_similarity, their operators (`%`, `<->` ...), set_limit / show_limit |
+//! | pg_trgm | `pg_trgm.rs`, `trgm_gin.rs` | show_trgm, similarity, word_similarity, strict_word_similarity, their operators (`%`, `<->` ...), set_limit / show_limit; the GIN operator class gin_trgm_ops |
 //!
 //! pgcrypto's PGP functions (pgp_sym_encrypt ...), raw encrypt / decrypt and armor are not
 //! built: its CREATE EXTENSION makes only the functions above, so a call of the others is
@@ -31,6 +31,7 @@ mod fuzzystrmatch;
 pub mod hstore;
 pub mod pg_trgm;
 mod pgcrypto;
+pub mod trgm_gin;
 mod uuid_ossp;
 
 use super::ScalarFn;

@@ -306,12 +306,12 @@ fn compact(bytes: &[u8]) -> Trigram {
     [le[0], le[1], le[2]]
 }
 
-fn is_word_char(c: char) -> bool {
+pub(super) fn is_word_char(c: char) -> bool {
     c.is_alphanumeric()
 }
 
 /// One character lowered, one for one as towlower does it.
-fn lower(c: char) -> char {
+pub(super) fn lower(c: char) -> char {
     if c.is_ascii() {
         return c.to_ascii_lowercase();
     }
@@ -373,6 +373,17 @@ fn sort_unique(mut t: Vec<Trigram>) -> Vec<Trigram> {
 /// The set of trigrams of `s`, sorted in pg_trgm's order without repeats (generate_trgm).
 pub fn trigrams(s: &str) -> Vec<Trigram> {
     sort_unique(trigrams_with_bounds(s).0)
+}
+
+/// The trigrams of runs of (lowered) word characters that may sit inside longer words: each
+/// run unpadded, sorted in pg_trgm's order without repeats (gin_trgm_ops's regular
+/// expressions).
+pub(super) fn run_trigrams(runs: &[Vec<char>]) -> Vec<Trigram> {
+    let mut out = Vec::new();
+    for r in runs {
+        word_trigrams(r, &mut out);
+    }
+    sort_unique(out)
 }
 
 /// The trigrams every string matching LIKE pattern `p` (backslash escapes) has: those of its
