@@ -281,7 +281,7 @@ pub fn replay(
                 aborted.insert(r.xid);
             }
             xlog::info::COMMIT if r.xid != 0 => {
-                let c = CommitRecord::decode(&r.payload)
+                let c = CommitRecord::decode(r.payload)
                     .ok_or_else(|| format!("malformed commit record at {}", Lsn(r.lsn)))?;
                 max_csn = max_csn.max(c.csn);
                 if c.csn >= rec.header.csn {
@@ -310,7 +310,7 @@ pub fn replay(
                 if !applies(r.xid, &parents, &apply, &aborted) {
                     continue;
                 }
-                let row = rowlog::decode(r.info, &r.payload)
+                let row = rowlog::decode(r.info, r.payload)
                     .ok_or_else(|| format!("malformed row record at {at}"))?;
                 let storage = row.storage();
                 let data = rec
@@ -322,7 +322,7 @@ pub fn replay(
             }
             crate::catalog::sequence::LOG_KIND => {
                 let (storage, last_value, is_called) =
-                    crate::catalog::sequence::decode_log(&r.payload)
+                    crate::catalog::sequence::decode_log(r.payload)
                         .ok_or_else(|| format!("malformed sequence record at {at}"))?;
                 rec.sequences.insert(
                     storage,
@@ -334,7 +334,7 @@ pub fn replay(
                 );
             }
             xlog::KIND if r.info == xlog::info::COMMIT => {
-                let c = CommitRecord::decode(&r.payload)
+                let c = CommitRecord::decode(r.payload)
                     .ok_or_else(|| format!("malformed commit record at {at}"))?;
                 let applied = if r.xid == 0 {
                     r.lsn >= rec.header.catalog_lsn

@@ -218,6 +218,9 @@ struct PlanState {
     /// The tables whose scans carry slots for system columns, by OID (`scope.rs` finds the
     /// heap to read there).
     sys_rels: Vec<std::sync::Arc<crate::sql::engine::Rel>>,
+    /// The event (tgtype bit) of the INSERT / UPDATE / DELETE whose target is being planned:
+    /// a view with an INSTEAD OF trigger for it is then a target (`plan/modify.rs`).
+    target_event: i16,
 }
 
 pub fn loc(l: i32) -> Option<u32> {

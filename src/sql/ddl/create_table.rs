@@ -114,7 +114,7 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
     } else {
         let mut c = ct.clone();
         let mut keys = inherited_keys;
-        keys.extend(c.keys.drain(..));
+        keys.append(&mut c.keys);
         c.keys = keys;
         with_keys = c;
         &with_keys

@@ -234,9 +234,9 @@ pub fn resolve_key(spec: &Spec, columns: &[ColumnDef]) -> PgResult<PartitionKey>
                 };
                 let c = &columns[pos];
                 if c.generated {
-                    return Err(invalid_def(format!(
-                        "cannot use generated column in partition key"
-                    ))
+                    return Err(invalid_def(
+                        "cannot use generated column in partition key".to_string(),
+                    )
                     .with_detail(format!("Column \"{name}\" is a generated column."))
                     .at(crate::sql::plan::loc(*loc)));
                 }
@@ -640,18 +640,17 @@ pub struct Prepared {
     pub default: Option<(Arc<Rel>, Bound)>,
 }
 
+/// What [`prepare_of`] returns: the statement as it is to run, the parent, the partition's
+/// place, and the default partition whose rows the new bound must not take.
+pub type PreparedOf = (CreateTable, Arc<Rel>, PartitionOf, Option<(Arc<Rel>, Bound)>);
+
 /// Fills in a partition's columns and CHECK constraints from its parent (`ct` is the
 /// statement), and resolves and checks its bound; returns the statement as it is to run.
 pub fn prepare_of(
     cx: &mut dyn SessionCtx,
     ct: &CreateTable,
     of: &Of,
-) -> PgResult<(
-    CreateTable,
-    Arc<Rel>,
-    PartitionOf,
-    Option<(Arc<Rel>, Bound)>,
-)> {
+) -> PgResult<PreparedOf> {
     let parent = find(cx, &of.schema, &of.parent)?.ok_or_else(|| {
         PgError::new(
             code::UNDEFINED_TABLE,

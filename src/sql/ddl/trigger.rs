@@ -7,8 +7,10 @@
 //! CREATE checks what PostgreSQL's CreateTrigger checks, with its errors: the table kind
 //! against the timing, the function (it must return trigger), the UPDATE OF columns, and the
 //! WHEN condition, which is bound over OLD and NEW as the statements that fire it will bind
-//! it. Constraint triggers, INSTEAD OF triggers (views) and transition tables are not
-//! supported yet and are refused (0A000).
+//! it. A view may have INSTEAD OF ... FOR EACH ROW triggers (which make it a target of INSERT,
+//! UPDATE and DELETE: `plan/trigger.rs`, `exec/trigger.rs`) and statement-level BEFORE /
+//! AFTER ones. Constraint triggers and transition tables are not supported yet and are
+//! refused (0A000).
 
 use pg_query::protobuf::{self, node::Node as N};
 
@@ -355,16 +357,13 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
                     .with_detail("Views cannot have row-level BEFORE or AFTER triggers."),
             )
         }
-        RelKind::View if instead && !c.row => {
-            return Err(PgError::feature_not_supported(
-                "INSTEAD OF triggers must be FOR EACH ROW",
-            ))
+        RelKind::View if c.events as i16 & triggers::TRUNCATE != 0 => {
+            return Err(
+                PgError::new(code::WRONG_OBJECT_TYPE, format!("\"{name}\" is a view"))
+                    .with_detail("Views cannot have TRUNCATE triggers."),
+            )
         }
-        RelKind::View => {
-            return Err(PgError::feature_not_supported(
-                "triggers on views are not supported yet",
-            ))
-        }
+        RelKind::View => {}
         _ => {
             return Err(PgError::new(
                 code::WRONG_OBJECT_TYPE,
@@ -383,17 +382,30 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
             "TRUNCATE FOR EACH ROW triggers are not supported",
         ));
     }
+    if instead {
+        if !c.row {
+            return Err(PgError::feature_not_supported(
+                "INSTEAD OF triggers must be FOR EACH ROW",
+            ));
+        }
+        if c.when_clause.is_some() {
+            return Err(PgError::feature_not_supported(
+                "INSTEAD OF triggers cannot have WHEN conditions",
+            ));
+        }
+        if !c.columns.is_empty() {
+            return Err(PgError::feature_not_supported(
+                "INSTEAD OF triggers cannot have column lists",
+            ));
+        }
+    }
     if c.isconstraint {
         return Err(PgError::feature_not_supported(
             "constraint triggers are not supported yet",
         ));
     }
     if !c.transition_rels.is_empty() {
-        if events.count_ones() > 1 {
-            return Err(PgError::feature_not_supported(
-                "transition tables cannot be specified for triggers with more than one event",
-            ));
-        }
+        transition_checks(c, &t, events)?;
         return Err(PgError::feature_not_supported(
             "transition tables are not supported yet",
         ));
@@ -541,7 +553,12 @@ pub(super) fn drop_function_triggers(
     let mut lines = Vec::new();
     for r in &users {
         for t in r.triggers.iter().filter(|t| t.function == function) {
-            lines.push(format!("trigger {} on table {}", t.name, r.name.name));
+            let kind = if r.kind == RelKind::View {
+                "view"
+            } else {
+                "table"
+            };
+            lines.push(format!("trigger {} on {kind} {}", t.name, r.name.name));
         }
     }
     super::refuse_or_cascade(cx, &format!("function {shown}"), &lines, cascade)?;
@@ -584,6 +601,75 @@ pub(super) fn fire_truncate(
         };
         cx.next_command();
         cx.call_trigger(&f, &call)?;
+    }
+    Ok(())
+}
+
+/// PostgreSQL's checks of a REFERENCING clause, in its order.
+fn transition_checks(c: &protobuf::CreateTrigStmt, t: &Rel, events: i16) -> PgResult<()> {
+    let bad = |msg: &str| PgError::new(code::INVALID_OBJECT_DEFINITION, msg.to_string());
+    let (mut new_name, mut old_name): (Option<&str>, Option<&str>) = (None, None);
+    for n in &c.transition_rels {
+        let Some(N::TriggerTransition(tt)) = n.node.as_ref() else {
+            continue;
+        };
+        if !tt.is_table {
+            return Err(PgError::feature_not_supported(
+                "ROW variable naming in the REFERENCING clause is not supported",
+            )
+            .with_hint("Use OLD TABLE or NEW TABLE for naming transition tables."));
+        }
+        if t.kind == RelKind::View {
+            return Err(PgError::new(
+                code::WRONG_OBJECT_TYPE,
+                format!("\"{}\" is a view", t.name.name),
+            )
+            .with_detail("Triggers on views cannot have transition tables."));
+        }
+        if c.timing as i16 & (triggers::BEFORE | triggers::INSTEAD) != 0 {
+            return Err(bad(
+                "transition table name can only be specified for an AFTER trigger",
+            ));
+        }
+        if events & triggers::TRUNCATE != 0 {
+            return Err(PgError::feature_not_supported(
+                "TRUNCATE triggers with transition tables are not supported",
+            ));
+        }
+        if (events & (triggers::INSERT | triggers::UPDATE | triggers::DELETE)).count_ones() != 1 {
+            return Err(PgError::feature_not_supported(
+                "transition tables cannot be specified for triggers with more than one event",
+            ));
+        }
+        if !c.columns.is_empty() {
+            return Err(PgError::feature_not_supported(
+                "transition tables cannot be specified for triggers with column lists",
+            ));
+        }
+        if tt.is_new {
+            if events & (triggers::INSERT | triggers::UPDATE) == 0 {
+                return Err(bad(
+                    "NEW TABLE can only be specified for an INSERT or UPDATE trigger",
+                ));
+            }
+            if new_name.is_some() {
+                return Err(bad("NEW TABLE cannot be specified multiple times"));
+            }
+            new_name = Some(&tt.name);
+        } else {
+            if events & (triggers::DELETE | triggers::UPDATE) == 0 {
+                return Err(bad(
+                    "OLD TABLE can only be specified for a DELETE or UPDATE trigger",
+                ));
+            }
+            if old_name.is_some() {
+                return Err(bad("OLD TABLE cannot be specified multiple times"));
+            }
+            old_name = Some(&tt.name);
+        }
+    }
+    if new_name.is_some() && new_name == old_name {
+        return Err(bad("OLD TABLE name and NEW TABLE name cannot be the same"));
     }
     Ok(())
 }

@@ -582,7 +582,10 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
         // rows here).
         2620 => {
             let mut out = Vec::new();
-            for r in rels().iter().filter(|r| r.kind == RelKind::Table) {
+            for r in rels()
+                .iter()
+                .filter(|r| matches!(r.kind, RelKind::Table | RelKind::View))
+            {
                 for t in &r.triggers {
                     let args: Vec<u8> = t
                         .args

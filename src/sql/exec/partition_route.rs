@@ -26,16 +26,18 @@ fn level<'r>(
     rel: &Rel,
     cx: &mut EvalCx,
 ) -> PgResult<&'r (Descriptor, Vec<Expr>)> {
-    if !levels.contains_key(&rel.oid) {
-        let key = rel
-            .partition_key()
-            .ok_or_else(|| PgError::internal("routing through a table that is not partitioned"))?;
-        let snap = cx.session.catalog_snapshot()?;
-        let desc = Descriptor::of(&cx.session.instance().catalog, &snap, rel)?;
-        let exprs = part::key_exprs(key, &rel.columns)?;
-        levels.insert(rel.oid, (desc, exprs));
+    match levels.entry(rel.oid) {
+        std::collections::hash_map::Entry::Occupied(e) => Ok(e.into_mut()),
+        std::collections::hash_map::Entry::Vacant(v) => {
+            let key = rel.partition_key().ok_or_else(|| {
+                PgError::internal("routing through a table that is not partitioned")
+            })?;
+            let snap = cx.session.catalog_snapshot()?;
+            let desc = Descriptor::of(&cx.session.instance().catalog, &snap, rel)?;
+            let exprs = part::key_exprs(key, &rel.columns)?;
+            Ok(v.insert((desc, exprs)))
+        }
     }
-    Ok(levels.get(&rel.oid).expect("inserted above"))
 }
 
 impl Router {

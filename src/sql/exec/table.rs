@@ -977,11 +977,27 @@ impl Operator for ModifyOp {
                 Step::Row(r) => r,
                 Step::Done => {
                     self.done = true;
-                    count_changes(m, self.affected);
+                    if m.rel.kind != crate::catalog::RelKind::View {
+                        count_changes(m, self.affected);
+                    }
                     continue;
                 }
                 other => return Ok(other),
             };
+            if m.rel.kind == crate::catalog::RelKind::View {
+                // INSTEAD OF triggers do the write; the row counts when they return one.
+                if let Some(r) = super::trigger::instead_row(m, row, cx)? {
+                    self.affected += 1;
+                    if let Some(ret) = &m.returning {
+                        let out = ret
+                            .iter()
+                            .map(|e| e.eval(&r, cx))
+                            .collect::<PgResult<_>>()?;
+                        self.out.push_back(out);
+                    }
+                }
+                continue;
+            }
             let p = match m.kind {
                 ModifyKind::Insert | ModifyKind::Upsert(_) => {
                     let row = match &m.triggers {

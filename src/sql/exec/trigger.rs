@@ -7,6 +7,10 @@
 //!                       order of their rows, AFTER STATEMENT
 //! ```
 //!
+//! A view is a target only through its INSTEAD OF ROW triggers (`instead_row`): each input
+//! row goes to them instead of being written, between the view's BEFORE and AFTER STATEMENT
+//! triggers, and counts (and is RETURNING's) when they return a row.
+//!
 //! Each trigger function runs through the session (`SessionCtx::call_trigger`) as a command
 //! of its own, so what it writes is visible to the triggers after it and to the statements
 //! after this one, not to the scan that feeds this statement.
@@ -277,4 +281,64 @@ pub(super) fn has_after(t: &Triggers, events: &[i16]) -> bool {
     events
         .iter()
         .any(|&e| t.any(Timing::After, true, e) || t.any(Timing::After, false, e))
+}
+
+/// One input row of an INSERT / UPDATE / DELETE whose target is a view with INSTEAD OF
+/// triggers (PostgreSQL's ExecIR*Triggers): the view's triggers for the event run in name
+/// order, each given what the one before returned as NEW; one returning NULL skips the row.
+/// The row RETURNING reads (the returned NEW, or the view's OLD row for DELETE, then the rest
+/// of the input), or None when the row was skipped (it does not count).
+pub(super) fn instead_row(
+    m: &crate::sql::plan::modify::Modify,
+    row: Row,
+    cx: &mut EvalCx,
+) -> PgResult<Option<Row>> {
+    use crate::catalog::triggers::{DELETE, INSERT, UPDATE};
+    use crate::sql::plan::modify::ModifyKind;
+    let width = m.rel.columns.len();
+    let (event, old, mut new) = match &m.kind {
+        ModifyKind::Insert => (INSERT, None, Some(row[..width.min(row.len())].to_vec())),
+        ModifyKind::Update { sets } => {
+            let old = row[..width].to_vec();
+            let mut new = old.clone();
+            for (c, e) in sets {
+                new[*c] = e.eval(&row, cx)?;
+            }
+            (UPDATE, Some(old), Some(new))
+        }
+        ModifyKind::Delete => (DELETE, Some(row[..width].to_vec()), None),
+        ModifyKind::Upsert(_) => {
+            return Err(PgError::feature_not_supported(
+                "ON CONFLICT is not supported on a view",
+            ))
+        }
+    };
+    let Some(t) = &m.triggers else {
+        return Err(PgError::internal(
+            "a view target without its INSTEAD OF trigger",
+        ));
+    };
+    for p in t.at(Timing::InsteadOf, true, event) {
+        if !p.def.fires() {
+            continue;
+        }
+        match call(p, &m.rel, event, old.as_deref(), new.as_deref(), cx)? {
+            None => return Ok(None),
+            Some(r) if new.is_some() => new = Some(r),
+            Some(_) => {}
+        }
+    }
+    let mut out = match new.or(old) {
+        Some(r) => r,
+        None => return Ok(None),
+    };
+    out.truncate(width);
+    out.resize(width, Value::Null);
+    match row.get(width..) {
+        Some(rest) if !rest.is_empty() => out.extend_from_slice(rest),
+        // INSERT's RETURNING may read system columns through a slot after the row: a view's
+        // row has none.
+        _ => out.push(Value::Null),
+    }
+    Ok(Some(out))
 }

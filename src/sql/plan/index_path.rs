@@ -608,7 +608,7 @@ pub(super) fn choose(plan: Plan, m: Methods) -> Plan {
     // A filter over a partitioned table's Append goes into its leaves (partitions.rs).
     let plan = match super::partitions::push_down(plan, m) {
         Ok(p) => return p,
-        Err(p) => p,
+        Err(p) => *p,
     };
     choose_with(plan, Some(m))
 }

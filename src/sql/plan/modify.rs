@@ -355,6 +355,10 @@ impl Planner<'_> {
             return Ok(Some(super::sequence::scan_plan(&rel)));
         }
         if rel.kind == RelKind::View {
+            let event = std::mem::take(&mut self.state.target_event);
+            if rowid && super::trigger::has_instead(&rel, event) {
+                return self.view_target(&rel).map(Some);
+            }
             if rowid {
                 return Err(PgError::feature_not_supported(format!(
                     "changing or locking rows of view \"{}\" is not supported yet",
@@ -470,14 +474,20 @@ impl Planner<'_> {
         Ok(())
     }
 
-    fn target_table(&mut self, rv: Option<&protobuf::RangeVar>) -> PgResult<(Arc<Rel>, Plan)> {
+    /// The target of an INSERT / UPDATE / DELETE of `event` (a tgtype bit): a table, or a view
+    /// with an INSTEAD OF trigger for the event.
+    fn target_table(
+        &mut self,
+        rv: Option<&protobuf::RangeVar>,
+        event: i16,
+    ) -> PgResult<(Arc<Rel>, Plan)> {
         let rv = rv.ok_or_else(|| PgError::syntax("missing target table"))?;
         // PostgreSQL's CheckValidResultRel, at executor start.
-        if let Some(rel) = self
+        let found = self
             .tables
             .as_ref()
-            .and_then(|cx| cx.find(&rv.schemaname, &rv.relname))
-        {
+            .and_then(|cx| cx.find(&rv.schemaname, &rv.relname));
+        if let Some(rel) = &found {
             if rel.kind == RelKind::MatView {
                 let err = PgError::new(
                     code::WRONG_OBJECT_TYPE,
@@ -489,15 +499,20 @@ impl Planner<'_> {
                 self.deferred.get_or_insert(err);
             }
         }
-        match self.plan_table_ref(rv, true)? {
+        self.state.target_event = event;
+        let planned = self.plan_table_ref(rv, true);
+        self.state.target_event = 0;
+        match planned? {
             Some(p) => {
-                let Node::SeqScan { rel, .. } = &p.node else {
-                    unreachable!()
+                let rel = match &p.node {
+                    Node::SeqScan { rel, .. } => rel.rel.clone(),
+                    // A view with an INSTEAD OF trigger (`view_target`).
+                    _ => found.ok_or_else(|| PgError::internal("a target that is no table"))?,
                 };
                 if let Some(cx) = &self.tables {
                     cx.note_lock(rel.oid, LockMode::RowExclusive);
                 }
-                Ok((rel.rel.clone(), p))
+                Ok((rel, p))
             }
             None => Err(undefined_table(rv)),
         }
@@ -677,7 +692,7 @@ impl Planner<'_> {
         rv: &protobuf::RangeVar,
         attlist: &[protobuf::Node],
     ) -> PgResult<CopyFrom> {
-        let (rel, _) = self.target_table(Some(rv))?;
+        let (rel, _) = self.target_table(Some(rv), 0)?;
         let mut columns = Vec::new();
         if attlist.is_empty() {
             columns.extend(
@@ -749,7 +764,7 @@ impl Planner<'_> {
     /// INSERT INTO t [(cols)] VALUES ... | SELECT ... [RETURNING ...].
     pub fn plan_insert(&mut self, s: &protobuf::InsertStmt) -> PgResult<Plan> {
         self.note_system_columns(s);
-        let (rel, _) = self.target_table(s.relation.as_ref())?;
+        let (rel, _) = self.target_table(s.relation.as_ref(), crate::catalog::triggers::INSERT)?;
         let tcols = table_columns(&rel);
         let dcols = declared_columns(&rel);
         // Target columns: the named ones, or all in order.
@@ -1037,10 +1052,11 @@ impl Planner<'_> {
     fn plan_target_rows(
         &mut self,
         rv: Option<&protobuf::RangeVar>,
+        event: i16,
         others: &[protobuf::Node],
         where_clause: Option<&N>,
     ) -> PgResult<(Arc<Rel>, Plan, Scope, Option<Expr>)> {
-        let (rel, scan) = self.target_table(rv)?;
+        let (rel, scan) = self.target_table(rv, event)?;
         if rel.partition_key().is_some() {
             return Err(PgError::feature_not_supported(format!(
                 "UPDATE and DELETE of partitioned table \"{}\" are not supported yet",
@@ -1090,6 +1106,7 @@ impl Planner<'_> {
         self.note_system_columns(s);
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
+            crate::catalog::triggers::UPDATE,
             &s.from_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;
@@ -1234,6 +1251,7 @@ impl Planner<'_> {
         self.note_system_columns(s);
         let (rel, input, scope, recheck) = self.plan_target_rows(
             s.relation.as_ref(),
+            crate::catalog::triggers::DELETE,
             &s.using_clause,
             s.where_clause.as_ref().and_then(|w| w.node.as_ref()),
         )?;

@@ -317,17 +317,18 @@ fn may_hold(rel: &Rel, conds: &[(usize, Cond)]) -> bool {
 }
 
 /// `Filter(Append of partition scans)`: the filter pushed into each leaf that may hold a
-/// row it allows, each then given its access path; Err(plan) unchanged for other plans.
-pub(super) fn push_down(plan: Plan, m: Methods) -> Result<Plan, Plan> {
+/// row it allows, each then given its access path; Err(plan) unchanged for other plans (boxed:
+/// a plan is large).
+pub(super) fn push_down(plan: Plan, m: Methods) -> Result<Plan, Box<Plan>> {
     let Plan { node, columns } = plan;
     let Node::Filter { input, pred } = node else {
-        return Err(Plan { node, columns });
+        return Err(Box::new(Plan { node, columns }));
     };
     if !is_partition_append(&input) {
-        return Err(Plan {
+        return Err(Box::new(Plan {
             node: Node::Filter { input, pred },
             columns,
-        });
+        }));
     }
     let mut scans = Vec::new();
     let _ = partition_scans(*input, &mut scans);

@@ -120,3 +120,39 @@ impl Planner<'_> {
         self.coerce_bool(e, t, "WHEN", n)
     }
 }
+
+/// Whether view `rel` has an INSTEAD OF trigger for `event` (a tgtype event bit): INSERT,
+/// UPDATE or DELETE on it then runs the trigger for each row instead of writing (disabled
+/// ones count, as in PostgreSQL, whose rewriter looks at the trigger list, not its state).
+pub fn has_instead(rel: &Rel, event: i16) -> bool {
+    event != 0
+        && rel
+            .triggers
+            .iter()
+            .any(|t| t.timing() == Timing::InsteadOf && t.on(event))
+}
+
+impl Planner<'_> {
+    /// The rows of a view that is the target of UPDATE / DELETE through INSTEAD OF triggers:
+    /// the view's query, with a NULL slot column after the view's columns where a table's
+    /// scan has its rows' slots (the executor hands the view's row to the trigger as OLD).
+    pub(super) fn view_target(&mut self, rel: &Rel) -> PgResult<super::Plan> {
+        let plan = self.plan_view(rel)?;
+        let mut columns = plan.columns.clone();
+        let mut exprs: Vec<Expr> = (0..columns.len()).map(Expr::Column).collect();
+        columns.push(super::nodes::Column {
+            name: super::modify::ROWID.to_string(),
+            ty: crate::sql::types::Type::INT8,
+            typmod: -1,
+            origin: None,
+        });
+        exprs.push(Expr::Const(crate::sql::types::Value::Null));
+        Ok(super::Plan {
+            columns,
+            node: super::Node::Project {
+                input: Box::new(plan),
+                exprs,
+            },
+        })
+    }
+}
