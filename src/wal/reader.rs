@@ -224,8 +224,8 @@ impl WalReader {
         let off = (at % seg) as usize;
         // The header was just read, so `at`'s segment is cached unless the header ended
         // exactly at a segment's end.
-        let in_place = self.cache.as_ref().map(|c| c.0) == Some(at / seg)
-            && off + len <= self.cached().len();
+        let in_place =
+            self.cache.as_ref().map(|c| c.0) == Some(at / seg) && off + len <= self.cached().len();
         let payload = if in_place {
             Payload::Segment(off)
         } else {

@@ -642,15 +642,16 @@ pub struct Prepared {
 
 /// What [`prepare_of`] returns: the statement as it is to run, the parent, the partition's
 /// place, and the default partition whose rows the new bound must not take.
-pub type PreparedOf = (CreateTable, Arc<Rel>, PartitionOf, Option<(Arc<Rel>, Bound)>);
+pub type PreparedOf = (
+    CreateTable,
+    Arc<Rel>,
+    PartitionOf,
+    Option<(Arc<Rel>, Bound)>,
+);
 
 /// Fills in a partition's columns and CHECK constraints from its parent (`ct` is the
 /// statement), and resolves and checks its bound; returns the statement as it is to run.
-pub fn prepare_of(
-    cx: &mut dyn SessionCtx,
-    ct: &CreateTable,
-    of: &Of,
-) -> PgResult<PreparedOf> {
+pub fn prepare_of(cx: &mut dyn SessionCtx, ct: &CreateTable, of: &Of) -> PgResult<PreparedOf> {
     let parent = find(cx, &of.schema, &of.parent)?.ok_or_else(|| {
         PgError::new(
             code::UNDEFINED_TABLE,

@@ -251,8 +251,14 @@ mod tests {
         let far = 5 << 20;
         m.insert(far, 1);
         m.insert(far + 3, 2);
-        assert!(m.dense.len() < 2 << 20, "a far slot does not grow the vector");
-        assert_eq!((m.get(5), m.get(far), m.get(far + 3), m.get(far + 1)), (Some(12), Some(1), Some(2), None));
+        assert!(
+            m.dense.len() < 2 << 20,
+            "a far slot does not grow the vector"
+        );
+        assert_eq!(
+            (m.get(5), m.get(far), m.get(far + 3), m.get(far + 1)),
+            (Some(12), Some(1), Some(2), None)
+        );
         // Growing the vector slot by slot up to the far ones moves them over.
         for s in 1000..=far + 1 {
             m.insert(s, s);
@@ -261,6 +267,9 @@ mod tests {
         m.insert(far + 2, 9);
         m.insert(far + 3, 4);
         assert!(m.sparse.is_empty() && m.sparse_min == u64::MAX);
-        assert_eq!((m.get(far + 2), m.get(far + 3), m.get(u64::MAX)), (Some(9), Some(4), None));
+        assert_eq!(
+            (m.get(far + 2), m.get(far + 3), m.get(u64::MAX)),
+            (Some(9), Some(4), None)
+        );
     }
 }
