@@ -45,6 +45,11 @@ INDEX_SQL = "CREATE INDEX gin_docs_doc ON gin_docs USING gin (doc); ANALYZE gin_
 
 
 class Gin:
+    # What ensure() loads (a subclass for another target names its own).
+    LOAD_SQL = LOAD_SQL
+    INDEX_SQL = INDEX_SQL
+    LOADING = "{rows} jsonb documents"
+
     def __init__(self, cfg, pg_bin, point_cls, outcome_cls, run_cmd, run_pgbench, log):
         self.cfg = cfg
         self.pg_bin = pg_bin
@@ -75,9 +80,9 @@ class Gin:
         timings of its load, or raises."""
         if self.ready.get(srv.name) == (self.key(srv), rows):
             return self.loads[srv.name]
-        self.log(f"   loading {rows} jsonb documents into {srv.name}")
-        load_s = self.psql(srv, LOAD_SQL.format(rows=rows), timeout=1800)
-        index_s = self.psql(srv, INDEX_SQL, timeout=1800)
+        self.log(f"   loading {self.LOADING.format(rows=rows)} into {srv.name}")
+        load_s = self.psql(srv, self.LOAD_SQL.format(rows=rows), timeout=1800)
+        index_s = self.psql(srv, self.INDEX_SQL, timeout=1800)
         self.ready[srv.name] = (self.key(srv), rows)
         self.loads[srv.name] = {"load_s": load_s, "index_s": index_s}
         return self.loads[srv.name]

@@ -23,7 +23,8 @@ at 1 and 8 clients, simple protocol.
 
 import os
 import tempfile
-import time
+
+import gin
 
 # Metrics shown in the report: key -> (label, unit, higher_is_better)
 METRICS = {
@@ -68,43 +69,15 @@ INDEX_SQL = ("CREATE INDEX trgm_docs_t ON trgm_docs USING gin (t gin_trgm_ops); 
              "ANALYZE trgm_docs; ANALYZE trgm_orders")
 
 
-class Trgm:
+class Trgm(gin.Gin):
+    """The gin target's loading and psql helpers, with this target's tables and scripts."""
+    LOAD_SQL = LOAD_SQL
+    INDEX_SQL = INDEX_SQL
+    LOADING = "2 x {rows} rows"
+
     def __init__(self, cfg, pg_bin, point_cls, outcome_cls, run_cmd, run_pgbench, log):
-        self.cfg = cfg
-        self.pg_bin = pg_bin
-        self.Point = point_cls
-        self.Outcome = outcome_cls
-        self.run_cmd = run_cmd
-        self.run_pgbench = run_pgbench
-        self.log = log
-        # server name -> (process key, rows) of the tables it holds, and the timings of its load
-        self.ready = {}
-        self.loads = {}
+        super().__init__(cfg, pg_bin, point_cls, outcome_cls, run_cmd, run_pgbench, log)
         self.scripts = {}
-
-    def key(self, srv):
-        return srv.proc.pid if getattr(srv, "proc", None) is not None else srv.port
-
-    def psql(self, srv, sql, timeout):
-        cmd = [f"{self.pg_bin}/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
-               "-p", str(srv.port), "-U", "postgres", "-d", "postgres", "-c", sql]
-        t0 = time.time()
-        r = self.run_cmd(cmd, timeout=timeout)
-        if r.returncode != 0:
-            raise RuntimeError(r.stderr.strip() or f"psql exit {r.returncode}")
-        return time.time() - t0
-
-    def ensure(self, srv, rows):
-        """Loads the tables and builds the indexes unless the server holds them; returns the
-        timings of its load, or raises."""
-        if self.ready.get(srv.name) == (self.key(srv), rows):
-            return self.loads[srv.name]
-        self.log(f"   loading 2 x {rows} rows into {srv.name}")
-        load_s = self.psql(srv, LOAD_SQL.format(rows=rows), timeout=1800)
-        index_s = self.psql(srv, INDEX_SQL, timeout=1800)
-        self.ready[srv.name] = (self.key(srv), rows)
-        self.loads[srv.name] = {"load_s": load_s, "index_s": index_s}
-        return self.loads[srv.name]
 
     def script_path(self, kind, rows):
         if kind not in self.scripts:

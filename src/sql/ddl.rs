@@ -1157,21 +1157,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                     }
                 }
             }
-            // A partitioned table's partitions go with it, as PostgreSQL drops them.
-            let mut i = 0;
-            while i < found.len() {
-                if found[i].partition_key().is_some() {
-                    let snap = cx.catalog_snapshot()?;
-                    let kids =
-                        crate::sql::partition::children(&cx.instance().catalog, &snap, &found[i]);
-                    for c in kids {
-                        if !found.iter().any(|f| f.oid == c.oid) {
-                            found.push(c);
-                        }
-                    }
-                }
-                i += 1;
-            }
+            partition::add_partitions(cx, &mut found)?;
             view::drop_dependents(cx, &found, *cascade)?;
             foreign_key::before_drop(cx, &found, *cascade)?;
             for r in &found {

@@ -207,7 +207,7 @@ fn invalid_obj(msg: impl Into<String>) -> PgError {
 /// The key of a table made with PARTITION BY, over its `columns`.
 pub fn resolve_key(spec: &Spec, columns: &[ColumnDef]) -> PgResult<PartitionKey> {
     if spec.strategy == Strategy::List && spec.items.len() > 1 {
-        return Err(invalid_def(
+        return Err(invalid_obj(
             "cannot use \"list\" partition strategy with more than one column",
         ));
     }
@@ -948,3 +948,22 @@ pub fn constraintdef(rel: &Rel, parent: &Rel) -> Option<String> {
 }
 
 use crate::sql::partition::bound_values;
+
+/// Adds to `found` (tables being dropped) the partitions of each partitioned table in it, at
+/// every level, as PostgreSQL drops them with their parent.
+pub fn add_partitions(cx: &mut dyn SessionCtx, found: &mut Vec<Arc<Rel>>) -> PgResult<()> {
+    let mut i = 0;
+    while i < found.len() {
+        if found[i].partition_key().is_some() {
+            let snap = cx.catalog_snapshot()?;
+            let kids = crate::sql::partition::children(&cx.instance().catalog, &snap, &found[i]);
+            for c in kids {
+                if !found.iter().any(|f| f.oid == c.oid) {
+                    found.push(c);
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}

@@ -56,6 +56,7 @@ CREATE TABLE pt_k (a int, b int, PRIMARY KEY (b)) PARTITION BY RANGE (a);
 CREATE TABLE pt_k (a int, b int, UNIQUE (a, b)) PARTITION BY RANGE (a);
 SELECT pg_get_partkeydef('pt_k'::regclass);
 DROP TABLE pt_k;
+CREATE TABLE pt_k2 (a int, b int) PARTITION BY LIST (a, b);
 
 -- name: pt_list
 -- @errors
