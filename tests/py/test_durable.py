@@ -25,6 +25,16 @@ def kill9(p: servers.ThreadgresProcess) -> None:
     p.proc.wait(10)
 
 
+def restart_by(p, how):
+    """Restarts `p` cleanly ("clean": it reads back its shutdown image) or by kill -9 and a
+    start (anything else: it replays the log onto its last checkpoint)."""
+    if how == "clean":
+        p.restart()
+    else:
+        kill9(p)
+        p.start()
+
+
 # Every kind of object a restart must keep, made as a user would.
 SETUP = [
     "CREATE SCHEMA app",
@@ -202,11 +212,7 @@ def test_restart_keeps_every_kind_of_object(server, tg_dedicated, how):
         c.simple(q)
     c.close()
     before = snapshot_of(p.info)
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     after = snapshot_of(p.info)
     for (q, a), (_, b) in zip(before, after):
         if how == "kill9" and q in AFTER_CRASH:
@@ -747,11 +753,7 @@ def test_restart_keeps_domains(server, tg_dedicated, how):
     before = [(q, c.simple(q)) for q in DOMAIN_CHECKS]
     c.close()
     assert len(before[1][1]) == 3, before[1]
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     after = [(q, c.simple(q)) for q in DOMAIN_CHECKS]
     assert before == after
@@ -840,11 +842,7 @@ def test_restart_keeps_range_types(server, tg_dedicated, how):
     c.close()
     assert len(before[0][1]) == 3, before[0]
     assert len(before[2][1]) == 8, before[2]
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     after = [(q, c.simple(q)) for q in RANGE_CHECKS]
     assert before == after
@@ -901,11 +899,7 @@ def test_restart_keeps_multirange_values(server, tg_dedicated, how):
     c.close()
     assert len(before[0][1]) == 2, before[0]
     assert before[1][1] == [("1",), ("2",)], before[1]
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     after = [(q, c.simple(q)) for q in MULTIRANGE_CHECKS]
     assert before == after
@@ -959,11 +953,7 @@ def test_restart_keeps_generated_columns(server, tg_dedicated, how):
     c.close()
     assert before[0][1] == [("1", "2", "x", "X"), ("3", "6", "z", "Z")], before[0]
     assert before[1][1] == [("1", "x", "101"), ("2", None, "102")], before[1]
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     after = [(q, c.simple(q)) for q in GENERATED_CHECKS]
     assert before == after
@@ -1059,11 +1049,7 @@ def test_restart_keeps_gin_indexes(server, tg_dedicated, how):
     c.close()
     # ids 1-20 less the four the DELETE took (g % 5 = 3), and the one inserted after
     assert by_scan[1][1] == [("17",)] and by_scan[5][1] == [("99",), ("5000",)], by_scan
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     c.simple("SET enable_seqscan = off")
     by_index = [(q, c.simple(q)) for q in GIN_CHECKS]
@@ -1115,11 +1101,7 @@ def test_restart_keeps_trgm_index(server, tg_dedicated, how):
     by_scan = [(q, c.simple(q)) for q in TRGM_CHECKS]
     c.close()
     assert by_scan[1][1] == [(str(i),) for i in [1, 2, 3, 4, 5, 5000]], by_scan
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     c.simple("SET enable_seqscan = off")
     by_index = [(q, c.simple(q)) for q in TRGM_CHECKS]

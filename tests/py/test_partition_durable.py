@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-import servers
-from test_durable import kill9
+from test_durable import restart_by
 
 TG = pytest.mark.parametrize("server", ["threadgres"], indirect=True)
 
@@ -45,11 +44,7 @@ def test_partitioned_tables_survive_a_restart(server, tg_dedicated, how):
         c.simple(q)
     before = [c.simple(q) for q in CHECKS]
     c.close()
-    if how == "clean":
-        p.restart()
-    else:
-        kill9(p)
-        p.start()
+    restart_by(p, how)
     c = p.info.connect_raw()
     after = [c.simple(q) for q in CHECKS]
     assert after == before
