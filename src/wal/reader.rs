@@ -131,10 +131,7 @@ impl WalReader {
     fn view(&self, loc: Located) -> RecordRef<'_> {
         let len = loc.hd.total_len - HEADER_LEN;
         let payload = match loc.payload {
-            Payload::Segment(off) => {
-                let data = self.cache.as_ref().map_or(&[][..], |c| c.1.as_slice());
-                &data[off..off + len]
-            }
+            Payload::Segment(off) => &self.cached()[off..off + len],
             Payload::Scratch => &self.scratch[..len],
         };
         RecordRef {
