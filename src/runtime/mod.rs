@@ -9,7 +9,7 @@
 //! (`shard_weight.rs`). Beside the sessions, one thread vacuums the tables and the catalog
 //! (`autovacuum.rs`).
 //!
-//! Layers (docs/architecture.md, tests/layering.rs): the files are two layers, not one. The
+//! Layers (docs/architecture.md, tests/integration/layering.rs): the files are two layers, not one. The
 //! shards and their helpers (`shards`, `client_affinity`, `idle_spin`, `shard_weight`) sit
 //! just above the foundation, so the instance and the sessions may use them; `server` and
 //! `autovacuum` start sessions and vacuum tables, so they sit on top of everything.

@@ -255,24 +255,23 @@ pub fn holds(b: &Bound, key: &[Value], types_: &[(u32, i32)]) -> bool {
     }
 }
 
-/// The key of `row` (a row of the partitioned table) under `key`: its columns' values, its
-/// expressions evaluated.
-pub fn key_of(
-    key: &PartitionKey,
-    exprs: &[crate::sql::plan::Expr],
-    row: &[Value],
-    cx: &mut crate::sql::exec::EvalCx,
-) -> PgResult<Vec<Value>> {
-    let mut out = Vec::with_capacity(key.items.len());
-    let mut e = exprs.iter();
-    for item in &key.items {
-        out.push(match item {
-            IndexItem::Column(c) => row.get(*c).cloned().unwrap_or(Value::Null),
-            IndexItem::Expr(_) => match e.next() {
-                Some(x) => x.eval(row, cx)?,
-                None => Value::Null,
-            },
-        });
+/// The partitioned tables above `rel`, nearest first (at most [`MAX_DEPTH`]).
+pub fn ancestors(
+    cx: &mut dyn crate::sql::context::SessionCtx,
+    rel: &Rel,
+) -> PgResult<Vec<Arc<Rel>>> {
+    let rels = crate::sql::context::database_relations(cx)?;
+    let mut out: Vec<Arc<Rel>> = Vec::new();
+    let mut cur = rel.partition_of().map(|p| p.parent);
+    while let Some(oid) = cur {
+        if out.len() > MAX_DEPTH {
+            break;
+        }
+        let Some(r) = rels.iter().find(|r| r.oid == oid) else {
+            break;
+        };
+        cur = r.partition_of().map(|p| p.parent);
+        out.push(r.clone());
     }
     Ok(out)
 }

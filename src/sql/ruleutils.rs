@@ -18,6 +18,7 @@ use crate::sql::func;
 use crate::sql::quote::simple_quote_literal;
 
 pub mod function;
+pub mod partition;
 pub mod rule;
 pub mod trigger;
 pub mod viewdef;

@@ -289,24 +289,6 @@ pub fn resolve_key(spec: &Spec, columns: &[ColumnDef]) -> PgResult<PartitionKey>
     })
 }
 
-/// The name of key item `i` as errors and pg_get_partkeydef print it.
-pub fn key_names(key: &PartitionKey, columns: &[ColumnDef]) -> Vec<String> {
-    let cols: Vec<crate::sql::ruleutils::ColInfo<'_>> = columns
-        .iter()
-        .filter(|c| !c.dropped)
-        .map(|c| (c.name.as_str(), Type(c.type_oid), c.typmod))
-        .collect();
-    key.items
-        .iter()
-        .map(|it| match it {
-            IndexItem::Column(c) => {
-                crate::sql::quote::quote_ident(columns.get(*c).map_or("", |c| c.name.as_str()))
-            }
-            IndexItem::Expr(t) => crate::sql::ruleutils::index_expr_in(t, &cols, false),
-        })
-        .collect()
-}
-
 /// A bound value: the expression evaluated and converted to the key item's type.
 fn bound_value(
     cx: &mut dyn SessionCtx,
@@ -350,7 +332,7 @@ fn resolve_bound(
     parent: &Rel,
     key: &PartitionKey,
 ) -> PgResult<(BoundSpec, Bound)> {
-    let names = key_names(key, &parent.columns);
+    let names = crate::sql::ruleutils::partition::key_names(key, &parent.columns);
     let at = |e: PgError| e.at(crate::sql::plan::loc(of.bound_location));
     if matches!(of.bound, RawBound::Default) {
         if key.strategy == Strategy::Hash {
@@ -693,7 +675,7 @@ pub fn prepare_of(cx: &mut dyn SessionCtx, ct: &CreateTable, of: &Of) -> PgResul
             "partitions of a table with dropped columns are not supported yet",
         ));
     }
-    let depth = ancestors(cx, &parent)?.len() + 1;
+    let depth = part::ancestors(cx, &parent)?.len() + 1;
     if depth >= part::MAX_DEPTH {
         return Err(PgError::new(
             code::PROGRAM_LIMIT_EXCEEDED,
@@ -783,24 +765,6 @@ pub fn prepare_of(cx: &mut dyn SessionCtx, ct: &CreateTable, of: &Of) -> PgResul
     ))
 }
 
-/// The partitioned tables above `rel`, nearest first (at most [`part::MAX_DEPTH`]).
-pub fn ancestors(cx: &mut dyn SessionCtx, rel: &Rel) -> PgResult<Vec<Arc<Rel>>> {
-    let rels = crate::sql::context::database_relations(cx)?;
-    let mut out: Vec<Arc<Rel>> = Vec::new();
-    let mut cur = rel.partition_of().map(|p| p.parent);
-    while let Some(oid) = cur {
-        if out.len() > part::MAX_DEPTH {
-            break;
-        }
-        let Some(r) = rels.iter().find(|r| r.oid == oid) else {
-            break;
-        };
-        cur = r.partition_of().map(|p| p.parent);
-        out.push(r.clone());
-    }
-    Ok(out)
-}
-
 /// Checks that no row of the default partition `default` belongs in the new partition's
 /// `bound` (PostgreSQL scans it the same way).
 pub fn check_default_rows(
@@ -825,7 +789,7 @@ pub fn check_default_rows(
             outer: Vec::new(),
             session: cx,
         };
-        let k = part::key_of(key, &exprs, &row, &mut ecx)?;
+        let k = crate::sql::exec::partition_route::key_of(key, &exprs, &row, &mut ecx)?;
         if part::holds(bound, &k, &key.types) {
             return Err(PgError::new(
                 code::CHECK_VIOLATION,
@@ -840,16 +804,6 @@ pub fn check_default_rows(
 }
 
 pub use crate::sql::partition::key_exprs;
-
-/// pg_get_partkeydef: `RANGE (a, b)`.
-pub fn keydef(rel: &Rel) -> Option<String> {
-    let key = rel.partition_key()?;
-    Some(format!(
-        "{} ({})",
-        key.strategy.name(),
-        key_names(key, &rel.columns).join(", ")
-    ))
-}
 
 /// A PRIMARY KEY or UNIQUE constraint of a partitioned table must hold every key column
 /// (each partition checks uniqueness only among its own rows).
@@ -887,67 +841,6 @@ pub fn check_unique_keys(
     }
     Ok(())
 }
-
-/// A bound constant as a partition constraint prints it: with its type named where the
-/// literal alone would read as another type.
-fn labeled(v: &Value, ty: Type, fmt: &crate::sql::types::FormatCtx) -> String {
-    let shown = part::show_value(v, ty, fmt);
-    let bare = (ty == Type::INT4 && !shown.starts_with('\''))
-        || ty == Type::BOOL
-        || (ty == Type::NUMERIC && !shown.starts_with('\''));
-    if bare {
-        shown
-    } else {
-        format!("{shown}::{}", ty.name())
-    }
-}
-
-/// pg_get_partition_constraintdef for a partition of a one-item key bounded by a list or a
-/// range: what the bound implies of each row (None for the other cases).
-pub fn constraintdef(rel: &Rel, parent: &Rel) -> Option<String> {
-    let key = parent.partition_key()?;
-    let of = rel.partition_of()?;
-    if key.items.len() != 1 || parent.partition_of().is_some() {
-        return None;
-    }
-    let name = key_names(key, &parent.columns).remove(0);
-    let ty = Type(key.types[0].0);
-    let fmt = crate::sql::types::FormatCtx::default();
-    match bound_values(key, &of.bound).ok()? {
-        Bound::Range { from, to } => {
-            let mut parts = vec![format!("({name} IS NOT NULL)")];
-            if let Some(Datum::Val(v)) = from.first() {
-                parts.push(format!("({name} >= {})", labeled(v, ty, &fmt)));
-            }
-            if let Some(Datum::Val(v)) = to.first() {
-                parts.push(format!("({name} < {})", labeled(v, ty, &fmt)));
-            }
-            Some(format!("({})", parts.join(" AND ")))
-        }
-        Bound::List(vals) => {
-            let has_null = vals.iter().any(Value::is_null);
-            let vals: Vec<String> = vals
-                .iter()
-                .filter(|v| !v.is_null())
-                .map(|v| labeled(v, ty, &fmt))
-                .collect();
-            let test = match vals.len() {
-                0 => None,
-                1 => Some(format!("({name} = {})", vals[0])),
-                _ => Some(format!("({name} = ANY (ARRAY[{}]))", vals.join(", "))),
-            };
-            Some(match (has_null, test) {
-                (false, Some(t)) => format!("(({name} IS NOT NULL) AND {t})"),
-                (true, Some(t)) => format!("(({name} IS NULL) OR {t})"),
-                (true, None) => format!("({name} IS NULL)"),
-                (false, None) => return None,
-            })
-        }
-        _ => None,
-    }
-}
-
-use crate::sql::partition::bound_values;
 
 /// Adds to `found` (tables being dropped) the partitions of each partitioned table in it, at
 /// every level, as PostgreSQL drops them with their parent.

@@ -103,7 +103,7 @@ mod keys;
 mod limit;
 mod lock_rows;
 mod modify_cte;
-mod partition_route;
+pub mod partition_route;
 mod pg_locks;
 mod project;
 mod rules;

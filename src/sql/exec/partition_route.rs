@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::EvalCx;
+use crate::catalog::partition::PartitionKey;
+use crate::catalog::IndexItem;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::engine::Rel;
 use crate::sql::partition::{self as part, Descriptor};
@@ -54,9 +56,9 @@ impl Router {
                 PgError::internal("routing through a table that is not partitioned")
             })?;
             let (desc, exprs) = level(&mut self.levels, &rel, cx)?;
-            let k = part::key_of(&key, exprs, row, cx)?;
+            let k = key_of(&key, exprs, row, cx)?;
             let Some(i) = desc.find(&k) else {
-                let names = crate::sql::ddl::partition::key_names(&key, &rel.columns);
+                let names = crate::sql::ruleutils::partition::key_names(&key, &rel.columns);
                 let detail = part::key_detail(&names, &k, &key.types, cx.session.fmt());
                 return Err(part::no_partition(&rel, detail));
             };
@@ -89,7 +91,7 @@ pub(super) fn check_partition(
         };
         let bound = part::bound_values(&of.key, &of.bound)?;
         let exprs = part::key_exprs(&of.key, &me.columns)?;
-        let k = part::key_of(&of.key, &exprs, row, cx)?;
+        let k = key_of(&of.key, &exprs, row, cx)?;
         let fits = match bound {
             part::Bound::Default => {
                 // The default partition takes what no sibling does.
@@ -124,4 +126,26 @@ pub(super) fn check_partition(
         }
     }
     Ok(())
+}
+
+/// The key of `row` (a row of the partitioned table) under `key`: its columns' values, its
+/// expressions evaluated.
+pub fn key_of(
+    key: &PartitionKey,
+    exprs: &[crate::sql::plan::Expr],
+    row: &[Value],
+    cx: &mut super::EvalCx,
+) -> PgResult<Vec<Value>> {
+    let mut out = Vec::with_capacity(key.items.len());
+    let mut e = exprs.iter();
+    for item in &key.items {
+        out.push(match item {
+            IndexItem::Column(c) => row.get(*c).cloned().unwrap_or(Value::Null),
+            IndexItem::Expr(_) => match e.next() {
+                Some(x) => x.eval(row, cx)?,
+                None => Value::Null,
+            },
+        });
+    }
+    Ok(out)
 }

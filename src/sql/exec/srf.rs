@@ -211,7 +211,7 @@ impl Series {
                     rel.filter(|r| r.partition_of().is_some() || r.partition_key().is_some())
                 {
                     items.push(Value::Oid(r.oid));
-                    for a in crate::sql::ddl::partition::ancestors(cx.session, &r)? {
+                    for a in crate::sql::partition::ancestors(cx.session, &r)? {
                         items.push(Value::Oid(a.oid));
                     }
                 }

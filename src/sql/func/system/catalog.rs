@@ -472,13 +472,13 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
         },
         StatisticsObjDefColumns => Value::Null,
         PartKeyDef => match oid_arg(args.first()).and_then(|o| relation(s, o)) {
-            Some(rel) => text(crate::sql::ddl::partition::keydef(&rel)),
+            Some(rel) => text(crate::sql::ruleutils::partition::keydef(&rel)),
             None => Value::Null,
         },
         PartitionConstraintDef => match oid_arg(args.first()).and_then(|o| relation(s, o)) {
             Some(rel) => {
                 let parent = rel.partition_of().and_then(|p| relation(s, p.parent));
-                text(parent.and_then(|p| crate::sql::ddl::partition::constraintdef(&rel, &p)))
+                text(parent.and_then(|p| crate::sql::ruleutils::partition::constraintdef(&rel, &p)))
             }
             None => Value::Null,
         },

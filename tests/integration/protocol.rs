@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 
 use common::{connect, login, message, read_msg, startup_packet, until_ready};
 use threadgres::config::Config;
