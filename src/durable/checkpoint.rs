@@ -305,6 +305,14 @@ pub fn write(
                 })
                 .map_err(io)?;
             }
+            if let Some(found) = crate::sql::engine::statistics(rel) {
+                let stats = found.encode();
+                if rel.persistence == Persistence::Permanent
+                    && stats.len() <= crate::sql::engine::analyze::MAX_ENCODED
+                {
+                    w.put(&Item::Statistics { storage, stats }).map_err(io)?;
+                }
+            }
         }
         w.put(&Item::End { relations, rows }).map_err(io)?;
         let bytes = w.bytes;

@@ -174,6 +174,12 @@ pub enum Item {
         oid: Oid,
         def: ExtensionDef,
     },
+    /// What the last ANALYZE of the table storage numbered `storage` found, encoded as its
+    /// log record carries it (`sql::engine::analyze::TableStatistics::encode`).
+    Statistics {
+        storage: Oid,
+        stats: Vec<u8>,
+    },
 }
 
 /// Writes frames to a file, counting bytes.

@@ -107,6 +107,9 @@ pub struct Recovery {
     slots: HashMap<Oid, SlotMap>,
     /// Sequence counters from the log, by storage number.
     sequences: HashMap<Oid, SeqState>,
+    /// Tables' statistics (encoded), by storage number: the image's, replaced by newer ones
+    /// from the log.
+    statistics: HashMap<Oid, Vec<u8>>,
     relations: u64,
     rows: u64,
     bytes: u64,
@@ -151,6 +154,7 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
     let mut unlogged = HashSet::default();
     let mut storages: HashMap<Oid, Arc<TableData>> = HashMap::default();
     let mut slots: HashMap<Oid, SlotMap> = HashMap::default();
+    let mut statistics: HashMap<Oid, Vec<u8>> = HashMap::default();
     let (mut relations, mut rows) = (0u64, 0u64);
     loop {
         match r.next_item()? {
@@ -191,6 +195,9 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
                 }
                 break;
             }
+            Item::Statistics { storage, stats } => {
+                statistics.insert(storage, stats);
+            }
             Item::Relation(img) => {
                 relations += 1;
                 if img.persistence == Persistence::Unlogged {
@@ -214,6 +221,7 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
         storages,
         slots,
         sequences: HashMap::default(),
+        statistics,
         relations,
         rows,
         bytes: r.offset,
@@ -333,6 +341,15 @@ pub fn replay(
                     },
                 );
             }
+            crate::sql::engine::analyze::LOG_KIND => {
+                let storage = r
+                    .payload
+                    .get(..4)
+                    .and_then(|b| b.try_into().ok())
+                    .map(u32::from_le_bytes)
+                    .ok_or_else(|| format!("malformed statistics record at {at}"))?;
+                rec.statistics.insert(storage, r.payload[4..].to_vec());
+            }
             xlog::KIND if r.info == xlog::info::COMMIT => {
                 let c = CommitRecord::decode(r.payload)
                     .ok_or_else(|| format!("malformed commit record at {at}"))?;
@@ -374,6 +391,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
         catalog: image,
         mut storages,
         sequences,
+        statistics,
         relations,
         rows,
         bytes,
@@ -445,6 +463,9 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                 {
                     d.set_storage(img.storage);
                 }
+                if matches!(img.kind, RelKind::Table | RelKind::MatView) {
+                    restore_statistics(&img, &d, &statistics);
+                }
                 if img.kind.has_rows() && !img.indexes.is_empty() {
                     indexes.push((d.clone(), img.columns.clone(), img.indexes.clone()));
                 }
@@ -497,7 +518,7 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
                     .set(key, &text, &snap, &cell, 0)
                     .map_err(|e| failed(format!("comment: {e:?}")))?;
             }
-            Item::Header(_) | Item::Rows { .. } | Item::End { .. } => {
+            Item::Header(_) | Item::Rows { .. } | Item::End { .. } | Item::Statistics { .. } => {
                 return Err(failed("an image item out of place in the catalog".into()))
             }
         }
@@ -526,6 +547,23 @@ pub fn install(rec: Recovery, catalog: &SqlCatalog, txns: &TxnManager) -> Result
         indexes: built,
         index_seconds,
     })
+}
+
+/// Gives a table the statistics its storage had; statistics that do not read back (or do not
+/// fit the table's columns) are dropped with a warning: the table is analyzed again later.
+fn restore_statistics(img: &RelationImage, data: &TableData, stats: &HashMap<Oid, Vec<u8>>) {
+    let Some(bytes) = stats.get(&img.storage) else {
+        return;
+    };
+    match crate::sql::engine::analyze::TableStatistics::decode(bytes) {
+        Some(found) if found.columns.len() <= img.columns.len() => {
+            *data.analyzed.write() = Some(Arc::new(found));
+        }
+        _ => tracing::warn!(
+            table = %img.name.name,
+            "statistics in the checkpoint image or the log do not read back; dropped"
+        ),
+    }
 }
 
 /// The data a relation version gets: a table's heap (by storage number, empty if none was

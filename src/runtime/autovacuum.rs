@@ -105,7 +105,7 @@ pub fn round(instance: &Instance) -> usize {
         if !rel.kind.has_rows() {
             continue;
         }
-        maybe_analyze(&rel, &snap);
+        maybe_analyze(&rel, &snap, txns.wal().map(|w| &**w));
         let changes = rel.data.changes.load(Ordering::Relaxed);
         let versions = engine::versions(&rel);
         if changes <= THRESHOLD + versions * SCALE_PERCENT / 100 {
@@ -139,7 +139,7 @@ pub fn round(instance: &Instance) -> usize {
 /// (50 plus 10 % of the rows it counted then, or of its row versions if never analyzed; a
 /// table without statistics counts all its rows), and its last automatic analyze is a minute
 /// old.
-fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
+fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot, wal: Option<&crate::wal::Wal>) {
     let stats = engine::statistics(rel);
     let mut changed = rel.data.mod_since_analyze.load(Ordering::Relaxed);
     if stats.is_none() {
@@ -159,8 +159,10 @@ fn maybe_analyze(rel: &engine::Rel, snap: &Snapshot) {
     if last != 0 && crate::sql::types::datetime::now_timestamptz() - last < ANALYZE_SPACING_US {
         return;
     }
-    let found = engine::analyze_table(rel, snap, true);
-    tracing::debug!(table = %rel.name.name, rows = found.rows, "autoanalyze");
+    match engine::analyze_table(rel, snap, true, wal) {
+        Ok(found) => tracing::debug!(table = %rel.name.name, rows = found.rows, "autoanalyze"),
+        Err(e) => tracing::warn!(table = %rel.name.name, "autoanalyze: {}", e.message),
+    }
 }
 
 /// Hands memory the allocator keeps after frees back to the system, so the resident size (what

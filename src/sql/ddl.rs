@@ -1377,8 +1377,9 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
             }
             if *analyze {
                 let snap = cx.snapshot()?;
+                let wal = cx.instance().txns.wal().cloned();
                 for r in rels.iter().filter(|r| r.kind.has_rows()) {
-                    engine::analyze_table(r, &snap, false);
+                    engine::analyze_table(r, &snap, false, wal.as_deref())?;
                 }
             }
         }

@@ -269,8 +269,8 @@ pub struct TableData {
     /// background vacuum analyzes a table when it passes PostgreSQL's threshold).
     pub mod_since_analyze: std::sync::atomic::AtomicU64,
     /// What the last ANALYZE found (`analyze.rs`): the planner's row estimates, pg_stats and
-    /// pg_class.reltuples. None until the table is analyzed. Kept in memory only: after a
-    /// restart the background vacuum analyzes a table again once it changes.
+    /// pg_class.reltuples. None until the table is analyzed. Logged by each ANALYZE and kept
+    /// in checkpoint images (`analyze::LOG_KIND`), so a restart keeps it.
     pub analyzed: RwLock<Option<Arc<analyze::TableStatistics>>>,
     /// The storage's number (PostgreSQL's relfilenode), an OID: 0 while it is the first
     /// storage of its relation, numbered as the relation; a TRUNCATE or a rewrite makes a new
@@ -850,15 +850,32 @@ pub fn lock(rel: &Rel, id: RowId, w: &Writer<'_>, mode: LockMode) -> Result<Chan
     )
 }
 
-/// Reclaims dead versions of a table and their index entries (VACUUM, and the background
-/// reclaimer). `horizon` and `now` come from the transaction manager.
-/// Analyzes `rel` through `snap` and keeps what it found for the planner and pg_stats;
-/// `auto`: the background vacuum's (its counters in pg_stat_user_tables).
-pub fn analyze_table(rel: &Rel, snap: &Snapshot, auto: bool) -> Arc<analyze::TableStatistics> {
+/// Analyzes `rel` through `snap` and keeps what it found for the planner and pg_stats, and
+/// in the log when `wal` is given and the table is permanent (`analyze::LOG_KIND`); `auto`:
+/// the background vacuum's (its counters in pg_stat_user_tables). Fails only when the log
+/// refuses the record (then the statistics are kept in memory all the same).
+pub fn analyze_table(
+    rel: &Rel,
+    snap: &Snapshot,
+    auto: bool,
+    wal: Option<&crate::wal::Wal>,
+) -> crate::error::PgResult<Arc<analyze::TableStatistics>> {
     use std::sync::atomic::Ordering::Relaxed;
     let before = rel.data.mod_since_analyze.load(Relaxed);
     let found = Arc::new(analyze::analyze(rel, snap));
     *rel.data.analyzed.write() = Some(found.clone());
+    let logged = match wal {
+        Some(wal) if rel.persistence == catalog::Persistence::Permanent => {
+            let mut p = rel.data.storage_of(rel.oid).to_le_bytes().to_vec();
+            p.extend_from_slice(&found.encode());
+            if p.len() <= 4 + analyze::MAX_ENCODED {
+                wal.insert_blocking(analyze::LOG_KIND, 0, 0, &p).map(|_| ())
+            } else {
+                Ok(())
+            }
+        }
+        _ => Ok(()),
+    };
     // Changes counted while it ran carry to the next one; a manual ANALYZE and the
     // background one may both have read the same count, so the subtraction stops at zero.
     let _ = rel
@@ -874,7 +891,7 @@ pub fn analyze_table(rel: &Rel, snap: &Snapshot, auto: bool) -> Arc<analyze::Tab
         s.analyzes.fetch_add(1, Relaxed);
         s.last_analyze.store(now, Relaxed);
     }
-    found
+    logged.map(|()| found)
 }
 
 /// What the last ANALYZE of `rel` found, if it was analyzed.
@@ -882,6 +899,8 @@ pub fn statistics(rel: &Rel) -> Option<Arc<analyze::TableStatistics>> {
     rel.data.analyzed.read().clone()
 }
 
+/// Reclaims dead versions of a table and their index entries (VACUUM, and the background
+/// reclaimer). `horizon` and `now` come from the transaction manager.
 pub fn vacuum(
     rel: &Rel,
     horizon: crate::txn::Csn,

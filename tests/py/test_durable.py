@@ -1115,3 +1115,46 @@ def test_restart_keeps_trgm_index(server, tg_dedicated, how):
     c.simple("INSERT INTO tw VALUES (7000, 'zebra')")
     assert c.simple("SELECT count(*) FROM tw WHERE t LIKE '%zebra%'") == [("7",)]
     c.close()
+
+
+STATS_QUERY = (
+    "SELECT tablename, attname, null_frac, avg_width, n_distinct, most_common_vals::text, "
+    "most_common_freqs::text, histogram_bounds::text, correlation FROM pg_stats "
+    "WHERE schemaname = 'public' ORDER BY 1, 2"
+)
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9", "checkpoint_kill9"])
+def test_restart_keeps_statistics(server, tg_dedicated, how):
+    """What ANALYZE found (pg_stats, pg_class.reltuples, the planner's estimates) is kept by a
+    clean restart, by log replay after a crash, and by a checkpoint image; the newest ANALYZE
+    of a table is the one kept."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    c.simple("CREATE TABLE st (id int, k text, v numeric)")
+    c.simple(
+        "INSERT INTO st SELECT g, 'k' || (g % 12), CASE WHEN g % 5 = 0 THEN NULL ELSE g / 7.0 END "
+        "FROM generate_series(1, 2000) g"
+    )
+    c.simple("ANALYZE st")
+    c.simple("CREATE TABLE st2 (a int)")
+    c.simple("INSERT INTO st2 SELECT generate_series(1, 10)")
+    c.simple("ANALYZE st2")
+    if how == "checkpoint_kill9":
+        c.simple("CHECKPOINT")
+    # A second ANALYZE after more rows: the one a restart must keep.
+    c.simple("INSERT INTO st2 SELECT generate_series(11, 300)")
+    c.simple("ANALYZE st2")
+    stats = c.simple(STATS_QUERY)
+    tuples = c.simple("SELECT relname, reltuples FROM pg_class WHERE relname IN ('st', 'st2') ORDER BY 1")
+    plan = c.simple("EXPLAIN SELECT * FROM st WHERE k = 'k3'")
+    c.close()
+    assert tuples == [("st", "2000"), ("st2", "300")], tuples
+    assert len(stats) == 4 and any(r[5] for r in stats), stats
+    restart_by(p, "clean" if how == "clean" else "kill9")
+    c = p.info.connect_raw()
+    assert c.simple(STATS_QUERY) == stats
+    assert c.simple("SELECT relname, reltuples FROM pg_class WHERE relname IN ('st', 'st2') ORDER BY 1") == tuples
+    assert c.simple("EXPLAIN SELECT * FROM st WHERE k = 'k3'") == plan
+    c.close()

@@ -348,3 +348,147 @@ fn mcv_count(
     }
     num
 }
+
+/// The resource manager of statistics records in the write-ahead log: `[storage u32]` and
+/// [`TableStatistics::encode`]'s bytes, written by each ANALYZE of a permanent table, not
+/// transactional (the newest wins at replay, as PostgreSQL's pg_statistic rows are simply
+/// replaced), and kept in checkpoint images, so that a restart does not leave the planner
+/// without statistics until the background vacuum analyzes again.
+pub const LOG_KIND: u8 = crate::wal::record::kind::FIRST_USER + 3;
+
+/// The largest encoded statistics kept for one table (its values are at most 201 per column,
+/// but a value may be wide): bigger ones are not logged, and after a restart the table has
+/// none until it is analyzed again.
+pub const MAX_ENCODED: usize = 16 << 20;
+
+/// Reads the little-endian fields of an encoded [`TableStatistics`].
+struct Fields<'a>(&'a [u8]);
+
+impl<'a> Fields<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = (self.0.get(..n)?, self.0.get(n..)?);
+        self.0 = rest;
+        Some(head)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn f64(&mut self) -> Option<f64> {
+        Some(f64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+impl TableStatistics {
+    /// The statistics as bytes: `[rows f64][columns u32]`, then per column a 0 (none) or a 1
+    /// and `[null_frac f64][avg_width i32][n_distinct f64][has correlation u8][correlation
+    /// f64][mcv count u32][histogram count u32][frequencies f64 × mcv count][values length
+    /// u32][values]`, the values (common ones, then the histogram's) packed as a row is.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&self.rows.to_le_bytes());
+        out.extend_from_slice(&(self.columns.len() as u32).to_le_bytes());
+        let mut values = Vec::new();
+        for c in &self.columns {
+            let Some(c) = c else {
+                out.push(0);
+                continue;
+            };
+            out.push(1);
+            out.extend_from_slice(&c.null_frac.to_le_bytes());
+            out.extend_from_slice(&c.avg_width.to_le_bytes());
+            out.extend_from_slice(&c.n_distinct.to_le_bytes());
+            out.push(c.correlation.is_some() as u8);
+            out.extend_from_slice(&c.correlation.unwrap_or(0.0).to_le_bytes());
+            out.extend_from_slice(&(c.mcv.len() as u32).to_le_bytes());
+            out.extend_from_slice(&(c.histogram.len() as u32).to_le_bytes());
+            for (_, f) in &c.mcv {
+                out.extend_from_slice(&f.to_le_bytes());
+            }
+            values.clear();
+            for v in c.mcv.iter().map(|(v, _)| v).chain(&c.histogram) {
+                super::packed::encode_value(v, &mut values);
+            }
+            out.extend_from_slice(&(values.len() as u32).to_le_bytes());
+            out.extend_from_slice(&values);
+        }
+        out
+    }
+
+    /// Reads what [`TableStatistics::encode`] wrote; None for bytes it did not write.
+    pub fn decode(bytes: &[u8]) -> Option<TableStatistics> {
+        let mut f = Fields(bytes);
+        let rows = f.f64()?;
+        let n = f.u32()? as usize;
+        // Every column takes at least a byte: a damaged count cannot allocate much.
+        let mut columns = Vec::with_capacity(n.min(bytes.len()));
+        for _ in 0..n {
+            if f.u8()? == 0 {
+                columns.push(None);
+                continue;
+            }
+            let null_frac = f.f64()?;
+            let avg_width = i32::from_le_bytes(f.take(4)?.try_into().ok()?);
+            let n_distinct = f.f64()?;
+            let has_corr = f.u8()? != 0;
+            let corr = f.f64()?;
+            let (nmcv, nhist) = (f.u32()? as usize, f.u32()? as usize);
+            let freqs = (0..nmcv).map(|_| f.f64()).collect::<Option<Vec<f64>>>()?;
+            let len = f.u32()? as usize;
+            let mut values = super::packed::PackedRow::from_body(f.take(len)?).decode();
+            if values.len() != nmcv + nhist {
+                return None;
+            }
+            let histogram = values.split_off(nmcv);
+            columns.push(Some(ColumnStats {
+                null_frac,
+                avg_width,
+                n_distinct,
+                mcv: values.into_iter().zip(freqs).collect(),
+                histogram,
+                correlation: has_corr.then_some(corr),
+            }));
+        }
+        f.0.is_empty().then_some(TableStatistics { rows, columns })
+    }
+}
+
+#[cfg(all(test, not(feature = "shuttle")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics_read_back_as_written() {
+        let values: Vec<Value> = (0..500)
+            .map(|i| match i % 7 {
+                0 => Value::Null,
+                1 | 2 => Value::Text("common".into()),
+                _ => Value::Text(format!("v{i}")),
+            })
+            .collect();
+        let refs: Vec<&Value> = values.iter().collect();
+        let stats = TableStatistics {
+            rows: 500.0,
+            columns: vec![
+                Some(column_stats(&refs, Type::TEXT, 500.0)),
+                None,
+                Some(column_stats(
+                    &[&Value::Int4(1), &Value::Int4(2)],
+                    Type::INT4,
+                    2.0,
+                )),
+            ],
+        };
+        assert!(!stats.columns[0].as_ref().unwrap().mcv.is_empty());
+        assert!(!stats.columns[0].as_ref().unwrap().histogram.is_empty());
+        let bytes = stats.encode();
+        assert_eq!(TableStatistics::decode(&bytes), Some(stats));
+        // Cut short or with bytes left over: refused, not misread.
+        assert_eq!(TableStatistics::decode(&bytes[..bytes.len() - 1]), None);
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(TableStatistics::decode(&longer), None);
+    }
+}
