@@ -161,6 +161,10 @@ impl PgError {
         PgError::new(code, message).with_severity(Severity::Debug(level))
     }
 
+    pub fn info(code: &'static str, message: impl Into<String>) -> Self {
+        PgError::new(code, message).with_severity(Severity::Info)
+    }
+
     pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
         PgError::new(code, message).with_severity(Severity::Warning)
     }

@@ -422,6 +422,9 @@ impl SessionCtx for Core {
     fn set_nonatomic(&mut self, on: bool) -> bool {
         std::mem::replace(&mut self.pl_nonatomic, on)
     }
+    fn in_transaction_block(&self) -> bool {
+        matches!(self.tx, txn::TxState::Block | txn::TxState::Failed)
+    }
     fn call_procedural(
         &mut self,
         f: &Arc<crate::catalog::functions::Function>,

@@ -419,12 +419,14 @@ impl Session {
                 None => self.portals.clear(),
             },
             Statement::Ddl(d) => {
-                if let sql::ddl::Ddl::Vacuum { vacuum: true, .. } = **d {
-                    if matches!(self.core.tx, TxState::Block | TxState::Failed) {
-                        return Err(PgError::new(
-                            code::ACTIVE_SQL_TRANSACTION,
-                            "VACUUM cannot run inside a transaction block",
-                        ));
+                if let sql::ddl::Ddl::Maintenance(m) = &**d {
+                    if let Some(what) = m.outside_blocks_only() {
+                        if matches!(self.core.tx, TxState::Block | TxState::Failed) {
+                            return Err(PgError::new(
+                                code::ACTIVE_SQL_TRANSACTION,
+                                format!("{what} cannot run inside a transaction block"),
+                            ));
+                        }
                     }
                 }
                 if let sql::ddl::Ddl::Lock { .. } = **d {

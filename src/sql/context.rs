@@ -168,6 +168,11 @@ pub trait SessionCtx {
     fn set_nonatomic(&mut self, _on: bool) -> bool {
         false
     }
+    /// Whether the statement runs inside BEGIN ... COMMIT (PostgreSQL's
+    /// PreventInTransactionBlock refuses some statements there).
+    fn in_transaction_block(&self) -> bool {
+        false
+    }
     /// Runs a PL/pgSQL function with its arguments (`sql::pl`, through the session, which
     /// plans its statements).
     fn call_procedural(

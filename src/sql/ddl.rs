@@ -40,6 +40,7 @@ pub mod function;
 pub mod generated;
 pub mod grant;
 pub mod like;
+pub mod maintenance;
 pub mod matview;
 pub mod partition;
 pub mod range_type;
@@ -259,12 +260,8 @@ pub enum Ddl {
         mode: LockMode,
         nowait: bool,
     },
-    /// VACUUM (`vacuum`) and / or ANALYZE (`analyze`) of the named tables, or of every table.
-    Vacuum {
-        tables: Vec<(String, String)>,
-        vacuum: bool,
-        analyze: bool,
-    },
+    /// VACUUM, ANALYZE and REINDEX (`ddl::maintenance`).
+    Maintenance(maintenance::Maintenance),
     /// CREATE / ALTER / DROP SEQUENCE, TRUNCATE ... RESTART IDENTITY (`ddl::sequence`).
     Sequence(Box<sequence::SeqDdl>),
     /// CREATE / DROP FUNCTION and PROCEDURE (`ddl::function`).
@@ -310,8 +307,7 @@ impl Ddl {
             Ddl::Rule(r) => r.tag(),
             Ddl::Type(t) => t.tag(),
             Ddl::Extension(e) => e.tag(),
-            Ddl::Vacuum { vacuum: true, .. } => "VACUUM",
-            Ddl::Vacuum { vacuum: false, .. } => "ANALYZE",
+            Ddl::Maintenance(m) => m.tag(),
             Ddl::Lock { .. } => "LOCK TABLE",
             Ddl::Sequence(s) => s.tag(),
         }
@@ -560,21 +556,8 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 if_not_exists: i.if_not_exists,
             })
         })(),
-        N::VacuumStmt(v) => Ok(Ddl::Vacuum {
-            tables: v
-                .rels
-                .iter()
-                .filter_map(|r| match r.node.as_ref()? {
-                    N::VacuumRelation(vr) => vr.relation.as_ref().map(rel_name),
-                    _ => None,
-                })
-                .collect(),
-            vacuum: v.is_vacuumcmd,
-            analyze: !v.is_vacuumcmd
-                || v.options.iter().any(
-                    |o| matches!(o.node.as_ref(), Some(N::DefElem(d)) if d.defname == "analyze"),
-                ),
-        }),
+        N::VacuumStmt(v) => Ok(Ddl::Maintenance(maintenance::parse_vacuum(v))),
+        N::ReindexStmt(r) => maintenance::parse_reindex(r).map(Ddl::Maintenance),
         N::TruncateStmt(t) => {
             let d = Ddl::Truncate(
                 t.relations
@@ -1328,61 +1311,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
         Ddl::Schema(s) => schema::execute(s, cx)?,
         Ddl::View(v) => view::execute(v, cx)?,
         Ddl::MatView(m) => matview::execute(m, cx)?,
-        Ddl::Vacuum {
-            tables,
-            vacuum,
-            analyze,
-        } => {
-            let mut rels = Vec::new();
-            if tables.is_empty() {
-                let snap = cx.catalog_snapshot()?;
-                let db = cx.database().to_string();
-                rels.extend(
-                    cx.instance()
-                        .catalog
-                        .visible(&snap)
-                        .into_iter()
-                        .filter(|r| r.kind.has_rows() && r.name.database == db),
-                );
-            }
-            for (schema, name) in tables {
-                match find(cx, schema, name)? {
-                    Some(r) => rels.push(r),
-                    None => {
-                        return Err(PgError::new(
-                            code::UNDEFINED_TABLE,
-                            format!("relation \"{name}\" does not exist"),
-                        ))
-                    }
-                }
-            }
-            if *vacuum {
-                let txns = &cx.instance().txns;
-                let (horizon, now) = (txns.horizon(), txns.visible());
-                for r in rels.iter().filter(|r| r.kind.has_rows()) {
-                    // As PostgreSQL's VACUUM resets the table's counts of changes: the
-                    // background vacuum has nothing left to do for them (after a bulk load
-                    // it would otherwise scan the table again, beside the next statement).
-                    r.data
-                        .changes
-                        .store(0, std::sync::atomic::Ordering::Relaxed);
-                    engine::vacuum(r, horizon, now);
-                    let s = &r.data.stats;
-                    s.vacuums.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    s.last_vacuum.store(
-                        crate::sql::types::datetime::now_timestamptz(),
-                        std::sync::atomic::Ordering::Relaxed,
-                    );
-                }
-            }
-            if *analyze {
-                let snap = cx.snapshot()?;
-                let wal = cx.instance().txns.wal().cloned();
-                for r in rels.iter().filter(|r| r.kind.has_rows()) {
-                    engine::analyze_table(r, &snap, false, wal.as_deref())?;
-                }
-            }
-        }
+        Ddl::Maintenance(m) => maintenance::execute(m, cx)?,
     }
     Ok(ddl.tag())
 }

@@ -263,6 +263,29 @@ pub(super) fn create_index_relations(
 /// Builds a new index over the rows a table holds now; fails with 23505 if a unique index
 /// would hold a key twice among live rows.
 pub(super) fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
+    match new_tree(cx, table, def) {
+        Ok(tree) => {
+            table.data.install_tree(def.oid, tree);
+            Ok(())
+        }
+        Err(e) => {
+            table.data.drop_tree(def.oid);
+            Err(e)
+        }
+    }
+}
+
+/// REINDEX: builds index `def` of `table` anew and puts it in place of its tree; on failure
+/// (a duplicate key of a unique index) the old tree stays, as PostgreSQL keeps the old index.
+pub(super) fn rebuild_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<()> {
+    let tree = new_tree(cx, table, def)?;
+    table.data.install_tree(def.oid, tree);
+    Ok(())
+}
+
+/// The tree of index `def` over the rows `table` holds now (23505 for a duplicate key of a
+/// unique index among live rows).
+fn new_tree(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) -> PgResult<KeyTree> {
     let snap = cx.catalog_snapshot()?;
     let mut entries = engine::root_keys(table, def)?;
     // In key order: the tree fills from left to right, and duplicates are neighbours.
@@ -286,11 +309,7 @@ pub(super) fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) 
             i += same;
         }
     }
-    if dup.is_none() {
-        table.data.install_tree(def.oid, KeyTree::build(entries));
-    }
     if let Some(key) = dup {
-        table.data.drop_tree(def.oid);
         return Err(PgError::new(
             code::UNIQUE_VIOLATION,
             format!("could not create unique index \"{}\"", def.name),
@@ -302,7 +321,7 @@ pub(super) fn build_index(cx: &mut dyn SessionCtx, table: &Rel, def: &IndexDef) 
         .with_table(&table.name.schema, &table.name.name)
         .with_constraint(&def.name));
     }
-    Ok(())
+    Ok(KeyTree::build(entries))
 }
 
 /// Adds indexes to a table as a new version, building them. `as_constraint`: ALTER TABLE ADD
