@@ -857,9 +857,39 @@ fn check_plpgsql(c: &protobuf::CreateFunctionStmt, def: &FunctionDef) -> PgResul
             .deparse(Default::default())
             .map_err(|e| PgError::internal(format!("cannot deparse the function: {e}")))?
     };
+    // As the compiler reads them (`rowtype_decls`): the header has no %ROWTYPE left.
+    let (text, _) = rowtype_decls(&text);
     pg_query::parse_plpgsql(&text)
         .map(|_| ())
         .map_err(|e| plpgsql_grammar_error(&e.to_string()))
+}
+
+/// The `%ROWTYPE` declarations of `body`: PL/pgSQL's grammar, without a catalog, takes
+/// `r t%ROWTYPE` for a scalar, and then `r.f` does not parse. Each such type is rewritten to
+/// `record`, padded with spaces to its length so that every position and line stays; the
+/// (variable, row type) pairs come back in the order written, and the variable gets the row
+/// type's fields, all NULL, when its block starts (PostgreSQL's row variable).
+pub fn rowtype_decls(body: &str) -> (String, Vec<(String, String)>) {
+    static DECL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?i)\b([a-z_][a-z0-9_$]*|"[^"]+")(\s+(?:constant\s+)?)((?:"[^"]+"|[a-z_][a-z0-9_$]*)(?:\.(?:"[^"]+"|[a-z_][a-z0-9_$]*))?\s*%\s*rowtype)\b"#,
+        )
+        .expect("a valid pattern")
+    });
+    let mut found = Vec::new();
+    let out = DECL.replace_all(body, |c: &regex::Captures<'_>| {
+        let ty = &c[3];
+        let name = c[1].trim_matches('"');
+        let name = if c[1].starts_with('"') {
+            name.to_string()
+        } else {
+            name.to_lowercase()
+        };
+        let typname = ty[..ty.to_lowercase().rfind('%').unwrap_or(ty.len())].trim_end();
+        found.push((name, typname.to_string()));
+        format!("{}{}{:<width$}", &c[1], &c[2], "record", width = ty.len())
+    });
+    (out.into_owned(), found)
 }
 
 fn drop_one(

@@ -315,6 +315,8 @@ pub struct Body {
     pub sites: usize,
     /// The bound cursors' declarations, by their variables' datums.
     pub cursors: std::collections::HashMap<usize, CursorDecl>,
+    /// `%ROWTYPE` variables (record datums) and the row type each was declared with.
+    pub rowtypes: std::collections::HashMap<usize, String>,
 }
 
 /// A declaration of a DECLARE section, read from the tokens.
@@ -1098,6 +1100,14 @@ fn written(action: &J) -> bool {
 /// Compiles `wrapped` (a CREATE FUNCTION or DO statement whose body is `body`, already passed
 /// through [`parenthesize_returns`]); `label` qualifies the parameters (the function's name).
 pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgResult<Body> {
+    let (rewritten, rowtype_vars) = crate::sql::ddl::function::rowtype_decls(body);
+    let wrapped_rewritten;
+    let (wrapped, body) = if rowtype_vars.is_empty() {
+        (wrapped, body)
+    } else {
+        wrapped_rewritten = wrapped.replacen(body, &rewritten, 1);
+        (wrapped_rewritten.as_str(), rewritten.as_str())
+    };
     let tree = pg_query::parse_plpgsql(wrapped)
         .map_err(|e| crate::sql::ddl::function::plpgsql_grammar_error(&e.to_string()))?;
     let f = tree
@@ -1169,6 +1179,17 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         .and_then(|a| a.get("PLpgSQL_stmt_block"))
         .ok_or_else(|| malformed("body"))?;
     let block = c.block(action, written(action))?;
+    // The %ROWTYPE variables, matched in declaration order with the record datums.
+    let mut rowtypes = std::collections::HashMap::new();
+    let mut pending = rowtype_vars.into_iter().peekable();
+    for (dno, d) in c.datums.iter().enumerate() {
+        if let (Datum::Rec { name }, Some((want, _))) = (d, pending.peek()) {
+            if name == want {
+                let (_, ty) = pending.next().expect("peeked");
+                rowtypes.insert(dno, ty);
+            }
+        }
+    }
     Ok(Body {
         datums: c.datums,
         n_params,
@@ -1176,5 +1197,6 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         block: Arc::new(block),
         sites: c.sites,
         cursors: c.cursors,
+        rowtypes,
     })
 }

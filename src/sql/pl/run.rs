@@ -392,10 +392,6 @@ impl Frame<'_> {
                     })?;
                 self.var_type(e)?
             }
-        } else if typname.to_lowercase().ends_with("%rowtype") {
-            return Err(PgError::feature_not_supported(
-                "%ROWTYPE variables in PL/pgSQL are not supported yet",
-            ));
         } else {
             let plan = self.plan_text(&format!("SELECT NULL::{typname}"))?;
             (plan.columns[0].ty, plan.columns[0].typmod)
@@ -561,10 +557,38 @@ impl Frame<'_> {
                 }
                 self.values[d] = v;
             }
-            Datum::Rec { .. } => self.records[d] = None,
+            Datum::Rec { .. } => {
+                self.records[d] = match self.state.body.rowtypes.get(&d).cloned() {
+                    Some(t) => Some(self.null_row_of(&t)?),
+                    None => None,
+                }
+            }
             _ => {}
         }
         Ok(())
+    }
+
+    /// A `%ROWTYPE` variable's value when its block starts: the row type's fields, all NULL.
+    fn null_row_of(&mut self, typname: &str) -> PgResult<Record> {
+        let plan = match self.plan_text(&format!("SELECT * FROM {typname} LIMIT 0")) {
+            Ok(p) => p,
+            // A composite type that is not a table's.
+            Err(_) => self
+                .plan_text(&format!("SELECT (NULL::{typname}).*"))
+                .map_err(|_| {
+                    PgError::new(
+                        code::UNDEFINED_TABLE,
+                        format!("relation \"{typname}\" does not exist"),
+                    )
+                })?,
+        };
+        Ok(Record {
+            names: plan.columns.iter().map(|c| c.name.clone()).collect(),
+            types: plan.columns.iter().map(|c| c.ty).collect(),
+            typmods: plan.columns.iter().map(|c| c.typmod).collect(),
+            values: vec![Value::Null; plan.columns.len()],
+            null: false,
+        })
     }
 
     fn stmt(&mut self, s: &Stmt) -> PgResult<Flow> {
