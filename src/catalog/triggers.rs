@@ -65,6 +65,12 @@ pub struct TriggerDef {
     pub when: Option<String>,
     /// The arguments written after the function's name (pg_trigger.tgargs), as strings.
     pub args: Vec<String>,
+    /// REFERENCING OLD TABLE AS: the name the function reads the changed rows' old versions
+    /// under (pg_trigger.tgoldtable; AFTER UPDATE / DELETE triggers of tables only).
+    pub old_table: Option<String>,
+    /// REFERENCING NEW TABLE AS: the name of the new versions (pg_trigger.tgnewtable; AFTER
+    /// INSERT / UPDATE).
+    pub new_table: Option<String>,
 }
 
 impl TriggerDef {
@@ -85,6 +91,11 @@ impl TriggerDef {
     /// Whether it fires for an event (one of INSERT, UPDATE, DELETE, TRUNCATE).
     pub fn on(&self, event: i16) -> bool {
         self.tgtype & event != 0
+    }
+
+    /// Whether it reads transition tables (REFERENCING OLD / NEW TABLE).
+    pub fn has_transitions(&self) -> bool {
+        self.old_table.is_some() || self.new_table.is_some()
     }
 
     /// Whether it fires in a session (session_replication_role = origin, the only role

@@ -214,6 +214,9 @@ struct Core {
     tables_used: std::cell::Cell<bool>,
     /// While an open cursor or portal is read: its snapshot (`statement_snapshot` answers it).
     portal_snap: Option<crate::txn::Snapshot>,
+    /// While a trigger function runs: its transition tables (`SessionCtx::transitions`), set
+    /// and restored around each PL/pgSQL call (`Spi::swap_transitions`).
+    transitions: Vec<sql::context::TransitionTable>,
     /// The relation locks the statement being analyzed needs (`TableCx::locks`).
     plan_locks: std::cell::RefCell<Vec<(u32, crate::txn::lock::LockMode)>>,
     /// The privileges the statement being analyzed needs (`sql::privs`).
@@ -405,6 +408,7 @@ impl Core {
             role: self.current_role_oid(),
             perms: &self.plan_perms,
             check_as: None,
+            transitions: &self.transitions,
             methods: sql::plan::cost::Methods {
                 seqscan: self.settings.get_str("enable_seqscan") != Some("off"),
                 indexscan: self.settings.get_str("enable_indexscan") != Some("off"),
@@ -449,6 +453,9 @@ impl SessionCtx for Core {
     }
     fn sequences(&mut self) -> Option<&mut sql::sequence::SessionSequences> {
         Some(&mut self.sequences)
+    }
+    fn transitions(&self) -> &[sql::context::TransitionTable] {
+        &self.transitions
     }
     fn current_xid(&mut self, func: &str) -> PgResult<u64> {
         let instance = self.instance.clone();

@@ -44,6 +44,13 @@ impl Spi for Core {
         std::mem::replace(&mut self.portal_snap, snap)
     }
 
+    fn swap_transitions(
+        &mut self,
+        env: Vec<sql::context::TransitionTable>,
+    ) -> Vec<sql::context::TransitionTable> {
+        std::mem::replace(&mut self.transitions, env)
+    }
+
     fn pl_cache(&mut self) -> &mut PlCache {
         &mut self.pl_cache
     }

@@ -131,7 +131,8 @@ pub(super) fn reads_as_fetched(plan: &Plan) -> bool {
         | Node::BitmapHeapScan { .. }
         | Node::Values(_)
         | Node::Function { .. }
-        | Node::Virtual(_) => true,
+        | Node::Virtual(_)
+        | Node::Transition(_) => true,
         Node::ProjectSet { input, .. }
         | Node::Project { input, .. }
         | Node::Filter { input, .. }

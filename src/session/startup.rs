@@ -295,6 +295,7 @@ impl Session {
             plan_locks: Default::default(),
             plan_perms: Default::default(),
             portal_snap: None,
+            transitions: Vec::new(),
             sequences: Default::default(),
             temp: Default::default(),
             client_fd: std::os::fd::AsRawFd::as_raw_fd(stream.tcp()),

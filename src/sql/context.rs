@@ -29,6 +29,21 @@ pub struct TriggerCall<'a> {
     pub old: Option<&'a [Value]>,
     /// The row after it (INSERT, UPDATE), full width.
     pub new: Option<&'a [Value]>,
+    /// The trigger's transition tables (REFERENCING OLD / NEW TABLE), which its function's
+    /// statements read by name.
+    pub transitions: &'a [TransitionTable],
+}
+
+/// A transition table of a firing trigger (PostgreSQL's ephemeral named relation): the rows
+/// its statement changed (old or new versions, full width), read under `name` by the
+/// statements of the trigger function while it runs. Shared, not copied, by every trigger of
+/// the statement that reads it.
+#[derive(Debug, Clone)]
+pub struct TransitionTable {
+    pub name: String,
+    /// The table the rows are of (their columns).
+    pub table: std::sync::Arc<crate::sql::engine::Rel>,
+    pub rows: std::sync::Arc<Vec<Vec<Value>>>,
 }
 
 /// CREATE TEMP TABLE ... ON COMMIT (session/temp.rs runs the actions).
@@ -210,6 +225,12 @@ pub trait SessionCtx {
             "trigger function {}() cannot be called here",
             f.def.name
         )))
+    }
+    /// The transition tables the running trigger function reads (none outside one, and none
+    /// in the functions it calls, as in PostgreSQL, whose are registered with the trigger
+    /// function's SPI connection only).
+    fn transitions(&self) -> &[TransitionTable] {
+        &[]
     }
     /// Waits until the transaction of `cell` ends (a row or key it holds is needed); fails on a
     /// deadlock (40P01), cancel or timeout.

@@ -80,3 +80,18 @@ def test_psql_variables_and_gexec(pg, server):
     script = ("\\set n 3\nSELECT :n + 1 AS v \\gset\n\\echo :v\n"
               "SELECT 'SELECT ' || x || ' AS gen' FROM generate_series(1, 2) x \\gexec\n")
     differential(pg, server, lambda s: _psql(s, "-f", "-", input=script))
+
+
+def test_psql_describe_shows_transition_tables(pg, server):
+    """psql's \\d lists a trigger with its REFERENCING clause (pg_get_triggerdef)."""
+    differential(pg, server, lambda s: _psql(
+        s, "-q",
+        "-c", "DROP TABLE IF EXISTS psql_tt",
+        "-c", "CREATE OR REPLACE FUNCTION psql_tt_f() RETURNS trigger LANGUAGE plpgsql AS "
+              "$$ BEGIN RETURN NULL; END $$",
+        "-c", "CREATE TABLE psql_tt (a int PRIMARY KEY, b text)",
+        "-c", "CREATE TRIGGER psql_tt_u AFTER UPDATE ON psql_tt REFERENCING OLD TABLE AS o "
+              "NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION psql_tt_f()",
+        "-c", "\\d psql_tt",
+        "-c", "DROP TABLE psql_tt",
+        "-c", "DROP FUNCTION psql_tt_f()"), "psql \\d output")

@@ -1,13 +1,17 @@
 """Triggers where the differential scripts cannot reach, on PostgreSQL 15 and threadgres alike
 (issue 32): COPY FROM fires row triggers (its direct load steps aside), and a BEFORE UPDATE
 trigger whose row another transaction holds runs once, after the wait, on the row as that
-transaction left it."""
+transaction left it. threadgres only: a trigger with transition tables is kept by a restart
+(clean and kill -9), and a statement's transition tables are bounded (54000)."""
 
 from __future__ import annotations
 
 import time
 
+import pytest
+
 import pgwire
+from test_durable import TG, restart_by
 
 
 def setup(c, table: str) -> None:
@@ -73,3 +77,64 @@ def test_before_update_trigger_runs_once_after_a_lock_wait(server):
     teardown(a, "trg_wait")
     a.close()
     b.close()
+
+
+TRANSITION_SETUP = [
+    "CREATE TABLE tr_t (a int PRIMARY KEY, b text)",
+    "CREATE TABLE tr_log (n bigint, s text)",
+    "CREATE FUNCTION tr_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO tr_log "
+    "SELECT count(*), string_agg(o.b || '>' || n.b, ',' ORDER BY n.a) FROM old_rows o "
+    "JOIN \"New Rows\" n USING (a); RETURN NULL; END $$",
+    "CREATE TRIGGER tr_u AFTER UPDATE ON tr_t REFERENCING OLD TABLE AS old_rows "
+    "NEW TABLE AS \"New Rows\" FOR EACH STATEMENT EXECUTE FUNCTION tr_f()",
+    "INSERT INTO tr_t VALUES (1, 'a'), (2, 'b')",
+]
+TRANSITION_CHECKS = [
+    "SELECT tgname, tgoldtable, tgnewtable, pg_get_triggerdef(oid) FROM pg_trigger "
+    "WHERE tgrelid = 'tr_t'::regclass",
+]
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_restart_keeps_transition_table_triggers(server, tg_dedicated, how):
+    """CREATE TRIGGER ... REFERENCING is kept by a clean restart and by log replay after a
+    crash, and the trigger reads its transition tables afterwards."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    for q in TRANSITION_SETUP:
+        c.simple(q)
+    before = [c.simple(q) for q in TRANSITION_CHECKS]
+    c.close()
+    assert before[0][0][1:3] == ("old_rows", "New Rows"), before
+    restart_by(p, how)
+    c = p.info.connect_raw()
+    assert [c.simple(q) for q in TRANSITION_CHECKS] == before
+    c.simple("UPDATE tr_t SET b = upper(b)")
+    assert c.simple("SELECT n, s FROM tr_log") == [("2", "a>A,b>B")]
+    c.close()
+
+
+@TG
+def test_transition_tables_are_bounded(server):
+    """A statement whose transition tables would pass the executor's per-operator memory bound
+    (256 MB estimated) fails with 54000 instead of growing (PostgreSQL spills them to disk);
+    the session goes on, and a smaller statement still fires the trigger."""
+    c = server.connect_raw()
+    c.simple("DROP TABLE IF EXISTS tr_big")
+    c.simple("CREATE TABLE tr_big (a int, b text)")
+    c.simple("CREATE OR REPLACE FUNCTION tr_big_f() RETURNS trigger LANGUAGE plpgsql AS "
+             "$$ BEGIN RAISE NOTICE 'rows %', (SELECT count(*) FROM nt); RETURN NULL; END $$")
+    c.simple("CREATE TRIGGER tr_big_t AFTER INSERT ON tr_big REFERENCING NEW TABLE AS nt "
+             "FOR EACH STATEMENT EXECUTE FUNCTION tr_big_f()")
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("INSERT INTO tr_big SELECT g, repeat('x', 1000000) "
+                 "FROM generate_series(1, 300) g")
+    assert e.value.fields["C"] == "54000", e.value.fields
+    assert e.value.fields["M"].startswith("Transition table storage exceeds"), e.value.fields
+    assert c.simple("SELECT count(*) FROM tr_big") == [("0",)]
+    c.simple("INSERT INTO tr_big SELECT g, 'y' FROM generate_series(1, 3) g")
+    assert c.simple("SELECT count(*) FROM tr_big") == [("3",)]
+    c.simple("DROP TABLE tr_big")
+    c.simple("DROP FUNCTION tr_big_f()")
+    c.close()

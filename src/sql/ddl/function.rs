@@ -216,6 +216,7 @@ pub(super) fn with_planner<T>(
         perms: &perms,
         check_as: None,
         methods: Default::default(),
+        transitions: &[],
     };
     let mut params = Vec::new();
     let mut planner = Planner::new(&mut params, &fmt);

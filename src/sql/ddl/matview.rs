@@ -294,6 +294,7 @@ fn defining_query(cx: &mut dyn SessionCtx, mv: &Rel, def: &ViewDef) -> PgResult<
             perms: &perms,
             check_as: None,
             methods: Default::default(),
+            transitions: &[],
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);

@@ -9,8 +9,9 @@
 //! WHEN condition, which is bound over OLD and NEW as the statements that fire it will bind
 //! it. A view may have INSTEAD OF ... FOR EACH ROW triggers (which make it a target of INSERT,
 //! UPDATE and DELETE: `plan/trigger.rs`, `exec/trigger.rs`) and statement-level BEFORE /
-//! AFTER ones. Constraint triggers and transition tables are not supported yet and are
-//! refused (0A000).
+//! AFTER ones. An AFTER trigger of a table may name transition tables (REFERENCING OLD /
+//! NEW TABLE AS, kept in `TriggerDef`; `exec/trigger.rs` collects their rows). Constraint
+//! triggers are not supported yet and are refused (0A000).
 
 use pg_query::protobuf::{self, node::Node as N};
 
@@ -350,6 +351,14 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
                     .with_detail("Tables cannot have INSTEAD OF triggers."),
             )
         }
+        RelKind::Table if c.row && !c.transition_rels.is_empty() && t.partition_key().is_some() => {
+            return Err(PgError::feature_not_supported(format!(
+                "\"{name}\" is a partitioned table"
+            ))
+            .with_detail(
+                "ROW triggers with transition tables are not supported on partitioned tables.",
+            ))
+        }
         RelKind::Table => {}
         RelKind::View if !instead && c.row => {
             return Err(
@@ -404,12 +413,7 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
             "constraint triggers are not supported yet",
         ));
     }
-    if !c.transition_rels.is_empty() {
-        transition_checks(c, &t, events)?;
-        return Err(PgError::feature_not_supported(
-            "transition tables are not supported yet",
-        ));
-    }
+    let (old_table, new_table) = transition_checks(c, &t, events)?;
     // UPDATE OF's columns.
     let mut columns = Vec::new();
     for col in names_of(&c.columns) {
@@ -521,6 +525,8 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
         columns,
         when,
         args,
+        old_table,
+        new_table,
     };
     write(cx, &t, |list| match existing {
         Some(i) => list[i] = def,
@@ -598,6 +604,7 @@ pub(super) fn fire_truncate(
             event: triggers::TRUNCATE,
             old: None,
             new: None,
+            transitions: &[],
         };
         cx.next_command();
         cx.call_trigger(&f, &call)?;
@@ -605,8 +612,13 @@ pub(super) fn fire_truncate(
     Ok(())
 }
 
-/// PostgreSQL's checks of a REFERENCING clause, in its order.
-fn transition_checks(c: &protobuf::CreateTrigStmt, t: &Rel, events: i16) -> PgResult<()> {
+/// PostgreSQL's checks of a REFERENCING clause, in its order: the OLD TABLE and NEW TABLE
+/// names it gives.
+fn transition_checks(
+    c: &protobuf::CreateTrigStmt,
+    t: &Rel,
+    events: i16,
+) -> PgResult<(Option<String>, Option<String>)> {
     let bad = |msg: &str| PgError::new(code::INVALID_OBJECT_DEFINITION, msg.to_string());
     let (mut new_name, mut old_name): (Option<&str>, Option<&str>) = (None, None);
     for n in &c.transition_rels {
@@ -625,6 +637,13 @@ fn transition_checks(c: &protobuf::CreateTrigStmt, t: &Rel, events: i16) -> PgRe
                 format!("\"{}\" is a view", t.name.name),
             )
             .with_detail("Triggers on views cannot have transition tables."));
+        }
+        // A partition's row trigger would need its rows in the parent's shape (PostgreSQL
+        // refuses it too); there are no inheritance children here.
+        if c.row && t.partition_of().is_some() {
+            return Err(PgError::feature_not_supported(
+                "ROW triggers with transition tables are not supported on partitions",
+            ));
         }
         if c.timing as i16 & (triggers::BEFORE | triggers::INSTEAD) != 0 {
             return Err(bad(
@@ -671,7 +690,7 @@ fn transition_checks(c: &protobuf::CreateTrigStmt, t: &Rel, events: i16) -> PgRe
     if new_name.is_some() && new_name == old_name {
         return Err(bad("OLD TABLE name and NEW TABLE name cannot be the same"));
     }
-    Ok(())
+    Ok((old_name.map(str::to_string), new_name.map(str::to_string)))
 }
 
 fn kind_word(k: RelKind) -> &'static str {

@@ -263,6 +263,7 @@ pub fn create_view(
             perms: &perms,
             check_as: None,
             methods: Default::default(),
+            transitions: &[],
         };
         let mut params = Vec::new();
         let mut planner = Planner::new(&mut params, &fmt);

@@ -613,6 +613,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         ))),
                         "tgargs" => Value::Bytea(args.clone()),
                         "tgqual" => t.when.clone().map_or(Value::Null, Value::Text),
+                        "tgoldtable" => t.old_table.clone().map_or(Value::Null, Value::Text),
+                        "tgnewtable" => t.new_table.clone().map_or(Value::Null, Value::Text),
                         _ => Value::Null,
                     }));
                 }

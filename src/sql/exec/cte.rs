@@ -122,6 +122,7 @@ fn count_reads<'p>(plan: &'p Plan, counts: &mut Vec<(usize, u32, &'p Arc<Plan>)>
         | Node::Feed(_)
         | Node::Function { .. }
         | Node::Virtual(_)
+        | Node::Transition(_)
         | Node::WorkTable(_) => {}
         Node::Join {
             left,

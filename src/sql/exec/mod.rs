@@ -308,6 +308,7 @@ fn build_op(plan: &Plan, env: &Env) -> Box<dyn Operator> {
         Node::Feed(_) => Box::new(scan::Feed::default()),
         Node::Function { .. } => Box::new(srf::Function::default()),
         Node::Virtual(_) => Box::new(scan::Virtual::default()),
+        Node::Transition(_) => Box::new(scan::Transition::default()),
         Node::ProjectSet { input, .. } => Box::new(srf::ProjectSet::new(build(input, env))),
         Node::Cte(_, cte) => cte::open_reader(cte, env),
         Node::RecursiveUnion { init, .. } => {

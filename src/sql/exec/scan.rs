@@ -1,7 +1,7 @@
-//! Leaves that read rows from outside the tree: the one row of SELECT without FROM, VALUES, and
-//! the virtual tables computed from the instance's state.
+//! Leaves that read rows from outside the tree: the one row of SELECT without FROM, VALUES,
+//! the virtual tables computed from the instance's state, and a trigger's transition tables.
 
-use crate::error::PgResult;
+use crate::error::{code, PgError, PgResult};
 use crate::sql::catalog;
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::{Node, Plan, VirtualTable};
@@ -110,6 +110,43 @@ impl Operator for Virtual {
         }
         let rows = self.rows.as_mut().expect("set above");
         Ok(emit(rows, b))
+    }
+}
+
+/// A transition table read by a trigger function's statement: the rows the session holds under
+/// its name, shared (each row is copied as it leaves).
+#[derive(Default)]
+pub(super) struct Transition {
+    rows: Option<std::sync::Arc<Vec<Row>>>,
+    at: usize,
+}
+
+impl Operator for Transition {
+    fn next(&mut self, plan: &Plan, cx: &mut EvalCx, b: &mut Budget) -> PgResult<Step> {
+        let Node::Transition(name) = &plan.node else {
+            unreachable!("Transition opened from another node")
+        };
+        if self.rows.is_none() {
+            // A plan is kept only for the transition tables it was made with (`pl/run.rs`):
+            // one missing here is a statement run where its trigger's tables are gone.
+            let found = cx.session.transitions().iter().find(|t| t.name == *name);
+            let Some(t) = found else {
+                return Err(PgError::new(
+                    code::UNDEFINED_TABLE,
+                    format!("relation \"{name}\" does not exist"),
+                ));
+            };
+            self.rows = Some(t.rows.clone());
+        }
+        let rows = self.rows.as_ref().expect("set above");
+        let Some(r) = rows.get(self.at) else {
+            return Ok(Step::Done);
+        };
+        if b.tick() {
+            return Ok(Step::Yield);
+        }
+        self.at += 1;
+        Ok(Step::Row(r.clone()))
     }
 }
 

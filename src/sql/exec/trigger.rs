@@ -19,24 +19,40 @@
 //! first, as PostgreSQL's GetTupleForTrigger does), so a wait for another transaction never
 //! makes it run twice for one row.
 //!
+//! # Transition tables
+//!
+//! When an AFTER trigger of the statement's table names transition tables (REFERENCING OLD /
+//! NEW TABLE), every row the statement writes for that event is kept, whatever the triggers'
+//! WHEN conditions (PostgreSQL's transition capture): the old versions for UPDATE and DELETE,
+//! the new ones for INSERT and UPDATE, only those some trigger reads. INSERT ... ON CONFLICT
+//! DO UPDATE keeps its inserted rows for the INSERT triggers and its updated ones for the
+//! UPDATE triggers. At the statement's end the kept rows are frozen (shared, never copied)
+//! and each trigger that names them gets them under its names, its row-level firings
+//! included (each sees the whole statement's rows, as in PostgreSQL, whose row triggers with
+//! transition tables fire after the last row is written). A statement that changed no row
+//! still fires its statement triggers, with empty tables.
+//!
 //! # Bounds
 //!
 //! The AFTER ROW events of one statement hold their rows until the statement's end: at most
 //! [`MAX_AFTER_EVENTS`], past which the statement fails with 54000; their memory also counts
-//! against the server's bound through the writer's `check_memory`.
+//! against the server's bound through the writer's `check_memory`. The transition tables of a
+//! statement hold at most [`WORK_MEM`] bytes (estimated) in all; past that the statement fails
+//! with 54000 (PostgreSQL's tuplestore spills to disk past work_mem; there is no disk here).
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use crate::catalog::triggers::Timing;
 use crate::error::{code, PgError, PgResult};
-use crate::sql::context::TriggerCall;
+use crate::sql::context::{TransitionTable, TriggerCall};
 use crate::sql::engine::{self, Changed, Rel, WriteError, Writer};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::trigger::{Planned, Triggers};
 use crate::sql::types::Value;
 use crate::storage::{LockMode, RowId};
 
-use super::Row;
+use super::{row_bytes, Held, Row, WORK_MEM};
 
 /// The most AFTER ROW events one statement queues.
 pub const MAX_AFTER_EVENTS: usize = 16 << 20;
@@ -58,6 +74,17 @@ pub(super) enum Before {
     NotLocked(Result<Changed, WriteError>),
 }
 
+/// A frozen side of an event's rows, shared by the transition tables that read it.
+type Rows = Arc<Vec<Row>>;
+
+/// The rows one event of the statement wrote, for its triggers' transition tables: None
+/// where no trigger reads that side.
+struct Capture {
+    event: i16,
+    old: Option<Vec<Row>>,
+    new: Option<Vec<Row>>,
+}
+
 /// The trigger state of one writing statement.
 #[derive(Default)]
 pub(super) struct Firing {
@@ -66,6 +93,12 @@ pub(super) struct Firing {
     after: VecDeque<AfterEvent>,
     /// AFTER STATEMENT triggers have fired.
     finished: bool,
+    /// Per event met so far, the rows kept for transition tables.
+    captured: Vec<Capture>,
+    /// Their bytes, against [`WORK_MEM`].
+    held: Held,
+    /// At the statement's end: each trigger's transition tables, by trigger OID.
+    frozen: Vec<(u32, Vec<TransitionTable>)>,
 }
 
 /// Whether a trigger's WHEN condition holds for these rows (no condition: it does).
@@ -103,6 +136,7 @@ fn call(
     event: i16,
     old: Option<&[Value]>,
     new: Option<&[Value]>,
+    transitions: &[TransitionTable],
     cx: &mut EvalCx,
 ) -> PgResult<Option<Row>> {
     let call = TriggerCall {
@@ -111,6 +145,7 @@ fn call(
         event,
         old,
         new,
+        transitions,
     };
     cx.session.call_trigger(&p.function, &call)
 }
@@ -129,7 +164,7 @@ impl Firing {
             return Ok(());
         }
         self.started = true;
-        statement_level(t, rel, Timing::Before, events, set, cx)
+        self.statement_level(t, rel, Timing::Before, events, set, cx)
     }
 
     /// Fires the BEFORE ROW triggers of `event`: the row to write (each trigger gets what
@@ -158,7 +193,7 @@ impl Firing {
             if !columns_match(p, event, set) || !when_holds(p, rel, old, new.as_deref(), cx)? {
                 continue;
             }
-            match call(p, rel, event, old, new.as_deref(), cx)? {
+            match call(p, rel, event, old, new.as_deref(), &[], cx)? {
                 None => return Ok(None),
                 Some(r) if new.is_some() => new = Some(r),
                 Some(_) => {}
@@ -203,7 +238,8 @@ impl Firing {
         )
     }
 
-    /// Queues a written row's AFTER ROW event, when some trigger takes it.
+    /// Queues a written row's AFTER ROW event, when some trigger takes it, and keeps its
+    /// versions for the transition tables that read them.
     pub(super) fn after_row(
         &mut self,
         t: &Triggers,
@@ -211,6 +247,7 @@ impl Firing {
         old: Option<&[Value]>,
         new: Option<&[Value]>,
     ) -> PgResult<()> {
+        self.capture(t, event, old, new)?;
         if !t.any(Timing::After, true, event) {
             return Ok(());
         }
@@ -230,21 +267,104 @@ impl Firing {
         Ok(())
     }
 
+    /// Keeps a written row's versions for the transition tables of `event` (the first row of
+    /// an event finds out which sides its triggers read).
+    fn capture(
+        &mut self,
+        t: &Triggers,
+        event: i16,
+        old: Option<&[Value]>,
+        new: Option<&[Value]>,
+    ) -> PgResult<()> {
+        let i = match self.captured.iter().position(|c| c.event == event) {
+            Some(i) => i,
+            None => {
+                let reading = || t.items.iter().filter(move |p| p.def.on(event));
+                self.captured.push(Capture {
+                    event,
+                    old: reading().any(|p| p.def.old_table.is_some()).then(Vec::new),
+                    new: reading().any(|p| p.def.new_table.is_some()).then(Vec::new),
+                });
+                self.captured.len() - 1
+            }
+        };
+        let c = &mut self.captured[i];
+        for (kept, row) in [(&mut c.old, old), (&mut c.new, new)] {
+            if let (Some(kept), Some(row)) = (kept, row) {
+                self.held
+                    .add(row_bytes(row), WORK_MEM, "Transition table storage")?;
+                kept.push(row.to_vec());
+            }
+        }
+        Ok(())
+    }
+
+    /// Freezes the kept rows into each transition-table trigger's tables (once, at the
+    /// statement's end: later writes of the statement, if any, are not seen).
+    fn freeze(&mut self, t: &Triggers, rel: &Arc<Rel>, events: &[i16]) {
+        if !self.frozen.is_empty() || !t.items.iter().any(|p| p.def.has_transitions()) {
+            return;
+        }
+        // Per event: its old rows, its new rows.
+        let mut shared: Vec<(i16, Rows, Rows)> = Vec::new();
+        for &e in events {
+            let c = self.captured.iter_mut().find(|c| c.event == e);
+            let (old, new) = match c {
+                Some(c) => (c.old.take(), c.new.take()),
+                None => (None, None),
+            };
+            // A statement that wrote no row of this event still hands its triggers tables,
+            // empty ones.
+            shared.push((
+                e,
+                Arc::new(old.unwrap_or_default()),
+                Arc::new(new.unwrap_or_default()),
+            ));
+        }
+        for p in t.items.iter().filter(|p| p.def.has_transitions()) {
+            let Some((_, old, new)) = shared.iter().find(|(e, _, _)| p.def.on(*e)) else {
+                continue;
+            };
+            let mut tables = Vec::new();
+            for (name, rows) in [(&p.def.old_table, old), (&p.def.new_table, new)] {
+                if let Some(name) = name {
+                    tables.push(TransitionTable {
+                        name: name.clone(),
+                        table: rel.clone(),
+                        rows: rows.clone(),
+                    });
+                }
+            }
+            self.frozen.push((p.def.oid, tables));
+        }
+        self.captured.clear();
+        self.held = Held::default();
+    }
+
+    /// The transition tables `p` reads (none when it names none).
+    fn tables_of(&self, p: &Planned) -> &[TransitionTable] {
+        self.frozen
+            .iter()
+            .find(|(oid, _)| *oid == p.def.oid)
+            .map_or(&[], |(_, t)| t.as_slice())
+    }
+
     /// At the statement's end: the queued AFTER ROW events, then the AFTER STATEMENT
     /// triggers of `events`.
     pub(super) fn finish(
         &mut self,
         t: &Triggers,
-        rel: &Rel,
+        rel: &Arc<Rel>,
         events: &[i16],
         set: &[usize],
         cx: &mut EvalCx,
     ) -> PgResult<()> {
+        self.freeze(t, rel, events);
         while let Some(ev) = self.after.pop_front() {
             let (old, new) = (ev.old.as_deref(), ev.new.as_deref());
             for p in t.at(Timing::After, true, ev.event) {
                 if columns_match(p, ev.event, set) && when_holds(p, rel, old, new, cx)? {
-                    call(p, rel, ev.event, old, new, cx)?;
+                    call(p, rel, ev.event, old, new, self.tables_of(p), cx)?;
                 }
             }
         }
@@ -252,27 +372,31 @@ impl Firing {
             return Ok(());
         }
         self.finished = true;
-        statement_level(t, rel, Timing::After, events, set, cx)
+        // PostgreSQL fires them in the reverse order of the BEFORE ones: INSERT ... ON
+        // CONFLICT DO UPDATE's UPDATE triggers before its INSERT ones.
+        let reversed: Vec<i16> = events.iter().rev().copied().collect();
+        self.statement_level(t, rel, Timing::After, &reversed, set, cx)
     }
-}
 
-/// Fires the statement-level triggers of `timing` for `events`.
-fn statement_level(
-    t: &Triggers,
-    rel: &Rel,
-    timing: Timing,
-    events: &[i16],
-    set: &[usize],
-    cx: &mut EvalCx,
-) -> PgResult<()> {
-    for &e in events {
-        for p in t.at(timing, false, e) {
-            if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
-                call(p, rel, e, None, None, cx)?;
+    /// Fires the statement-level triggers of `timing` for `events`.
+    fn statement_level(
+        &self,
+        t: &Triggers,
+        rel: &Rel,
+        timing: Timing,
+        events: &[i16],
+        set: &[usize],
+        cx: &mut EvalCx,
+    ) -> PgResult<()> {
+        for &e in events {
+            for p in t.at(timing, false, e) {
+                if columns_match(p, e, set) && when_holds(p, rel, None, None, cx)? {
+                    call(p, rel, e, None, None, self.tables_of(p), cx)?;
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Whether a statement over `t` for `events` fires any AFTER trigger (its RETURNING rows are
@@ -322,7 +446,7 @@ pub(super) fn instead_row(
         if !p.def.fires() {
             continue;
         }
-        match call(p, &m.rel, event, old.as_deref(), new.as_deref(), cx)? {
+        match call(p, &m.rel, event, old.as_deref(), new.as_deref(), &[], cx)? {
             None => return Ok(None),
             Some(r) if new.is_some() => new = Some(r),
             Some(_) => {}

@@ -103,6 +103,12 @@ pub trait Spi: SessionCtx {
     /// Sets the snapshot statements read with (a FOR loop's query), returning the previous one.
     fn swap_snapshot(&mut self, snap: Option<crate::txn::Snapshot>)
         -> Option<crate::txn::Snapshot>;
+    /// Sets the transition tables the statements of the function about to run read (a
+    /// trigger function's; none for any other), returning the caller's.
+    fn swap_transitions(
+        &mut self,
+        env: Vec<crate::sql::context::TransitionTable>,
+    ) -> Vec<crate::sql::context::TransitionTable>;
     /// The session's cache of compiled functions.
     fn pl_cache(&mut self) -> &mut PlCache;
     /// COMMIT or ROLLBACK [AND CHAIN] in a procedure: ends the transaction (a commit waits
@@ -151,16 +157,22 @@ pub fn call(spi: &mut dyn Spi, f: &Arc<Function>, args: &[Value]) -> PgResult<Va
     }
     // PostgreSQL runs a SECURITY DEFINER procedure, or one with SET clauses, atomically.
     let may_end = def.kind == 'p' && !def.security_definer && def.config.is_empty();
-    with_compiled(spi, f, run::State::compile_function, |spi, c| {
-        run::execute(
-            spi,
-            &mut c.state,
-            args,
-            Type(def.returns),
-            &c.context,
-            may_end,
-        )
-    })
+    with_compiled(
+        spi,
+        f,
+        run::State::compile_function,
+        Vec::new(),
+        |spi, c| {
+            run::execute(
+                spi,
+                &mut c.state,
+                args,
+                Type(def.returns),
+                &c.context,
+                may_end,
+            )
+        },
+    )
 }
 
 /// Runs set-returning PL/pgSQL function `f` with `args`: its rows (RETURN NEXT, RETURN
@@ -172,9 +184,13 @@ pub fn call_set(
     cols: &[Type],
 ) -> PgResult<Vec<Vec<Value>>> {
     crate::stack::check()?;
-    with_compiled(spi, f, run::State::compile_function, |spi, c| {
-        run::execute_set(spi, &mut c.state, args, cols, &c.context)
-    })
+    with_compiled(
+        spi,
+        f,
+        run::State::compile_function,
+        Vec::new(),
+        |spi, c| run::execute_set(spi, &mut c.state, args, cols, &c.context),
+    )
 }
 
 /// Runs trigger function `f` for one firing (`SessionCtx::call_trigger`).
@@ -190,7 +206,8 @@ pub fn call_trigger(
             format!("function {} is not a PL/pgSQL trigger function", f.def.name),
         ));
     }
-    with_compiled(spi, f, run::State::compile_trigger, |spi, c| {
+    let env = call.transitions.to_vec();
+    with_compiled(spi, f, run::State::compile_trigger, env, |spi, c| {
         trigger::execute_trigger(spi, &mut c.state, call, &c.context)
     })
 }
@@ -202,6 +219,7 @@ fn with_compiled<T>(
     spi: &mut dyn Spi,
     f: &Arc<Function>,
     compile: fn(&crate::catalog::functions::FunctionDef) -> PgResult<run::State>,
+    env: Vec<crate::sql::context::TransitionTable>,
     body: impl FnOnce(&mut dyn Spi, &mut Compiled) -> PgResult<T>,
 ) -> PgResult<T> {
     let def = &f.def;
@@ -232,7 +250,11 @@ fn with_compiled<T>(
             ),
         },
     };
+    // The body's statements read the transition tables its call was given, and only those
+    // (a function called from a trigger function sees none).
+    let outer = spi.swap_transitions(env);
     let result = body(spi, &mut compiled);
+    spi.swap_transitions(outer);
     let cache = spi.pl_cache();
     if cache.functions.len() >= MAX_CACHED_FUNCTIONS {
         cache.functions.clear();

@@ -33,6 +33,17 @@ struct Cached {
     types: Vec<Type>,
     /// The search_path setting its names were resolved with.
     path: Option<String>,
+    /// The transition tables in scope (names and tables) when it was planned: a function
+    /// shared by triggers of several tables reads other rows under the same name.
+    env: Vec<(String, u32)>,
+}
+
+/// What the transition tables in scope are, for a cached plan's key.
+fn transition_key(spi: &dyn Spi) -> Vec<(String, u32)> {
+    spi.transitions()
+        .iter()
+        .map(|t| (t.name.clone(), t.table.oid))
+        .collect()
 }
 
 /// A body with the types of its variables and the plans of its sites, kept between calls.
@@ -991,8 +1002,9 @@ impl Frame<'_> {
         let (_, mut types, values) = self.slots(site, false)?;
         let epoch = self.spi.instance().catalog.epoch();
         let path = self.spi.get_setting("search_path", true)?;
+        let env = transition_key(&*self.spi);
         if let Some(c) = &self.state.plans[site.id] {
-            if c.epoch == epoch && c.types == types && c.path == path {
+            if c.epoch == epoch && c.types == types && c.path == path && c.env == env {
                 let (plan, needs) = (c.plan.clone(), c.needs.clone());
                 self.spi
                     .acquire(&needs)
@@ -1037,6 +1049,7 @@ impl Frame<'_> {
             epoch,
             types: planned_types,
             path,
+            env,
         });
         Ok((plan, values))
     }

@@ -207,6 +207,7 @@ fn relations_here(p: &Plan) -> usize {
         | Node::Feed(_)
         | Node::Function { .. }
         | Node::Virtual(_)
+        | Node::Transition(_)
         | Node::Cte(..)
         | Node::WorkTable(_) => 1,
         Node::Join { left, right, .. } => relations(left) + relations(right),
@@ -562,6 +563,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                     | Node::Cte(..)
                     | Node::WorkTable(_)
                     | Node::Virtual(_)
+                    | Node::Transition(_)
             );
             let stacked = filters.len() > 1;
             let conds: Vec<String> = filters
@@ -609,6 +611,8 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
             Disp::new(label, p)
         }
         Node::Virtual(_) => Disp::new("Seq Scan on (system view)", p),
+        // PostgreSQL 15 names no relation on this line.
+        Node::Transition(_) => Disp::new("Named Tuplestore Scan", p),
         Node::Cte(i, _) => Disp::new(format!("CTE Scan on cte_{}", i + 1), p),
         Node::WorkTable(_) => Disp::new("WorkTable Scan", p),
         Node::RecursiveUnion { init, step, .. } => {

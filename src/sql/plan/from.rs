@@ -146,6 +146,12 @@ impl Planner<'_> {
                 return self.scope_for(plan, &relname, alias);
             }
         }
+        if let Some(plan) = self.transition_ref(rv) {
+            if let Some(l) = self.state.lock.as_mut() {
+                l.other(&relname, "a named tuplestore");
+            }
+            return self.scope_for(plan, &relname, alias);
+        }
         let Some(vt) = virtual_table(&rv.schemaname, &rv.relname) else {
             let rowid = self.state.lock.as_mut().is_some_and(|l| l.table(&relname));
             if let Some(plan) = self.plan_table_ref(rv, rowid)? {
@@ -195,6 +201,29 @@ impl Planner<'_> {
             node: Node::Virtual(vt),
         };
         self.scope_for(plan, &relname, alias)
+    }
+
+    /// A transition table of the running trigger function named by an unqualified name (they
+    /// come after WITH queries and before tables, as PostgreSQL's ephemeral named relations):
+    /// the table's columns, from no table (a client sees no origin for them).
+    fn transition_ref(&mut self, rv: &protobuf::RangeVar) -> Option<Plan> {
+        if !rv.schemaname.is_empty() {
+            return None;
+        }
+        let t = self
+            .tables
+            .as_ref()?
+            .transitions
+            .iter()
+            .find(|t| t.name == rv.relname)?;
+        let columns = modify::table_columns(&t.table)
+            .into_iter()
+            .map(|c| Column { origin: None, ..c })
+            .collect();
+        Some(Plan {
+            columns,
+            node: Node::Transition(rv.relname.clone()),
+        })
     }
 
     /// A subquery in FROM, LATERAL or not.

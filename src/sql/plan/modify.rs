@@ -48,6 +48,9 @@ pub struct TableCx<'a> {
     pub check_as: Option<u32>,
     /// The session's enable_seqscan / enable_indexscan.
     pub methods: super::cost::Methods,
+    /// The transition tables of the trigger function whose statement this is, found by name
+    /// before tables (`from.rs`); none elsewhere, views and SQL functions included.
+    pub transitions: &'a [crate::sql::context::TransitionTable],
 }
 
 impl TableCx<'_> {
@@ -482,6 +485,18 @@ impl Planner<'_> {
         event: i16,
     ) -> PgResult<(Arc<Rel>, Plan)> {
         let rv = rv.ok_or_else(|| PgError::syntax("missing target table"))?;
+        // A transition table hides a table of its name, and is read-only.
+        let transition = rv.schemaname.is_empty()
+            && self
+                .tables
+                .as_ref()
+                .is_some_and(|t| t.transitions.iter().any(|t| t.name == rv.relname));
+        if transition {
+            return Err(PgError::feature_not_supported(format!(
+                "relation \"{}\" cannot be the target of a modifying statement",
+                rv.relname
+            )));
+        }
         // PostgreSQL's CheckValidResultRel, at executor start.
         let found = self
             .tables
@@ -737,6 +752,19 @@ impl Planner<'_> {
         let generated = self.bind_generated(&rel)?;
         // Statement-level triggers would fire once per batch: only the row-level ones.
         let triggers = self.statement_triggers(&rel, crate::catalog::triggers::INSERT, true)?;
+        // So would transition tables hold one batch's rows (and statement triggers not
+        // fire at all): refused rather than wrong.
+        let insert = crate::catalog::triggers::INSERT;
+        if rel
+            .triggers
+            .iter()
+            .any(|d| d.fires() && d.on(insert) && d.has_transitions())
+        {
+            return Err(PgError::feature_not_supported(format!(
+                "COPY FROM into table \"{}\", whose triggers have transition tables, is not supported yet",
+                rel.name.name
+            )));
+        }
         let mut domains = Vec::new();
         for &c in &columns {
             let Some(d) = rel.columns[c].domain.map(Type) else {

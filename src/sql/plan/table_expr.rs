@@ -143,6 +143,7 @@ impl Planner<'_> {
             search_path: std::borrow::Cow::Borrowed(&def.search_path),
             // The view's tables are read with its owner's privileges.
             check_as: Some(view.owner),
+            transitions: &[],
             ..t.clone()
         });
         let plan = inner.plan_query(&node)?;

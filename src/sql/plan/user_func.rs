@@ -489,6 +489,9 @@ impl Planner<'_> {
                     Some(p) => std::borrow::Cow::Owned(p.to_string()),
                     None => t.search_path.clone(),
                 },
+                // A SQL function's body sees no transition tables (PostgreSQL's SPI
+                // registers them for the trigger function only).
+                transitions: &[],
                 ..t.clone()
             });
             // Positions in the body's text mean nothing in the calling statement's.

@@ -42,6 +42,15 @@ pub fn triggerdef(
     s.push_str(&events.join(" OR "));
     s.push_str(" ON ");
     s.push_str(table);
+    if t.has_transitions() {
+        s.push_str(" REFERENCING");
+        if let Some(n) = &t.old_table {
+            s.push_str(&format!(" OLD TABLE AS {}", quote_ident(n)));
+        }
+        if let Some(n) = &t.new_table {
+            s.push_str(&format!(" NEW TABLE AS {}", quote_ident(n)));
+        }
+    }
     s.push_str(if t.row() {
         " FOR EACH ROW"
     } else {

@@ -267,6 +267,12 @@ pub(super) fn triggers(cx: &mut EvalCx) -> Vec<Row> {
                     "action_condition" if *owner => when.as_deref().map_or(Value::Null, text),
                     "action_statement" => text(&statement),
                     "action_orientation" => text(if row == 1 { "ROW" } else { "STATEMENT" }),
+                    "action_reference_old_table" => {
+                        t.old_table.as_deref().map_or(Value::Null, text)
+                    }
+                    "action_reference_new_table" => {
+                        t.new_table.as_deref().map_or(Value::Null, text)
+                    }
                     "action_timing" => text(match timing {
                         2 => "BEFORE",
                         64 => "INSTEAD OF",

@@ -454,6 +454,10 @@ pub enum Node {
         ordinality: bool,
     },
     Virtual(VirtualTable),
+    /// A transition table of the trigger whose function runs the statement (REFERENCING OLD /
+    /// NEW TABLE AS this name), found by name in the session when the scan starts
+    /// (PostgreSQL's Named Tuplestore Scan).
+    Transition(String),
     /// Set-returning functions in the select list: each input row yields as many rows as the
     /// longest function result, the input columns repeated, shorter results padded with NULL.
     ProjectSet {
