@@ -42,6 +42,7 @@ pub mod grant;
 pub mod like;
 pub mod matview;
 pub mod partition;
+pub mod partition_attach;
 pub mod range_type;
 pub mod role;
 pub mod rule;
