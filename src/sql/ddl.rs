@@ -43,6 +43,7 @@ pub mod like;
 pub mod maintenance;
 pub mod matview;
 pub mod partition;
+pub mod partition_attach;
 pub mod range_type;
 pub mod role;
 pub mod rule;

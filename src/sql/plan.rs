@@ -73,7 +73,7 @@ mod grouping_sets;
 pub(crate) mod names;
 mod nodes;
 pub mod partial;
-mod partitions;
+pub(crate) mod partitions;
 pub use partial::conjunct_texts;
 mod operator;
 mod range;
@@ -218,6 +218,9 @@ struct PlanState {
     /// The tables whose scans carry slots for system columns, by OID (`scope.rs` finds the
     /// heap to read there).
     sys_rels: Vec<std::sync::Arc<crate::sql::engine::Rel>>,
+    /// The statement names `tableoid`: a partitioned table's scan then carries each row's
+    /// leaf (`partitions::LEAF`), which its tableoid is.
+    tableoid: bool,
     /// The event (tgtype bit) of the INSERT / UPDATE / DELETE whose target is being planned:
     /// a view with an INSTEAD OF trigger for it is then a target (`plan/modify.rs`).
     target_event: i16,
@@ -310,6 +313,9 @@ impl<'a> Planner<'a> {
     pub(super) fn note_system_columns(&mut self, stmt: &impl prost::Message) {
         if !self.state.sys_cols {
             self.state.sys_cols = scope::mentions_system_column(stmt);
+        }
+        if !self.state.tableoid {
+            self.state.tableoid = scope::mentions_tableoid(stmt);
         }
     }
 

@@ -148,12 +148,14 @@ pub enum Alter {
         if_exists: bool,
         tag: &'static str,
     },
+    /// ATTACH / DETACH PARTITION (partition_attach.rs).
+    Partition(super::partition_attach::Attach),
 }
 
 impl Alter {
     pub fn tag(&self) -> &'static str {
         match self {
-            Alter::Table { .. } => "ALTER TABLE",
+            Alter::Table { .. } | Alter::Partition(_) => "ALTER TABLE",
             Alter::Rename { tag, .. } | Alter::SetSchema { tag, .. } => tag,
         }
     }
@@ -194,6 +196,9 @@ pub fn analyze(node: &N) -> Option<PgResult<Alter>> {
             });
             if has_fk {
                 return None;
+            }
+            if let Some(p) = super::partition_attach::analyze(a) {
+                return Some(p.map(Alter::Partition));
             }
             Some(analyze_alter_table(a))
         }
@@ -465,6 +470,7 @@ pub fn execute(a: &Alter, cx: &mut dyn SessionCtx) -> PgResult<()> {
             check_matview(&r, tag)?;
             set_schema(cx, &r, schema)
         }
+        Alter::Partition(p) => super::partition_attach::execute(cx, p),
     }
 }
 
@@ -483,7 +489,7 @@ fn check_matview(r: &Rel, tag: &str) -> PgResult<()> {
 /// The relation an ALTER names, locked ACCESS EXCLUSIVE (as PostgreSQL locks for the forms
 /// here: no one else reads or writes it until the ALTER's transaction ends); None (after a
 /// NOTICE) when it is missing and IF EXISTS.
-fn relation(
+pub(super) fn relation(
     cx: &mut dyn SessionCtx,
     (schema, name): &(String, String),
     if_exists: bool,
@@ -571,7 +577,7 @@ fn planner_run<T>(
     })
 }
 
-fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<()> {
+pub(super) fn alter_table(cx: &mut dyn SessionCtx, t: &Arc<Rel>, cmds: &[Cmd]) -> PgResult<()> {
     let table = t.name.name.clone();
     let mut w = Work {
         columns: t.columns.clone(),

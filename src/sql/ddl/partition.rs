@@ -326,7 +326,7 @@ fn bound_value(
 
 /// The bound of a new partition of `parent` as catalog text and as values, checked against
 /// the key (PostgreSQL's transformPartitionBound).
-fn resolve_bound(
+pub(super) fn resolve_bound(
     cx: &mut dyn SessionCtx,
     of: &Of,
     parent: &Rel,
@@ -464,7 +464,7 @@ fn resolve_bound(
 }
 
 /// Refuses a bound that overlaps a sibling's (PostgreSQL's check_new_partition_bound).
-fn check_overlap(
+pub(super) fn check_overlap(
     cx: &dyn SessionCtx,
     name: &str,
     of: &Of,
@@ -797,7 +797,8 @@ pub fn check_default_rows(
                     "updated partition constraint for default partition \"{}\" would be violated by some row",
                     default.name.name
                 ),
-            ));
+            )
+            .with_table(&default.name.schema, &default.name.name));
         }
     }
     Ok(())

@@ -4,6 +4,10 @@
 //! (PostgreSQL's partition constraint). One [`Router`] serves one statement: each level's
 //! partitions are read from the catalog the first time a row reaches it and kept (at most
 //! one descriptor per partitioned table of the tree, bounded by the tree).
+//!
+//! Also here: what UPDATE / DELETE of a partitioned table need (the leaf a target row came
+//! from, PostgreSQL's row movement when an updated row leaves its partition), the leaf's
+//! arbiter indexes of INSERT ... ON CONFLICT, and the rows of pg_partition_tree.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -146,6 +150,184 @@ pub fn key_of(
                 None => Value::Null,
             },
         });
+    }
+    Ok(out)
+}
+
+/// The leaves a partitioned UPDATE / DELETE target's input reads, by OID (its rows carry
+/// their leaf's OID after their slot: `plan::partitions::LEAF`).
+pub(super) fn target_leaves(input: &crate::sql::plan::Plan) -> HashMap<u32, Arc<Rel>> {
+    crate::sql::plan::partitions::target_leaves(input)
+        .into_iter()
+        .map(|s| (s.rel.oid, s.rel.clone()))
+        .collect()
+}
+
+/// The leaf a target row of a partitioned table came from.
+pub(super) fn leaf_of(
+    leaves: &HashMap<u32, Arc<Rel>>,
+    row: &[Value],
+    width: usize,
+) -> PgResult<Arc<Rel>> {
+    match row.get(width + 1) {
+        Some(Value::Oid(o)) => leaves
+            .get(o)
+            .cloned()
+            .ok_or_else(|| PgError::internal("target row from an unknown partition")),
+        _ => Err(PgError::internal("target row without its partition")),
+    }
+}
+
+/// Whether an updated row still belongs in `leaf`, the partition it was read from. An UPDATE
+/// of a partitioned table moves a row that does not (`move_row`); an UPDATE naming the
+/// partition itself fails with PostgreSQL's 23514 instead.
+pub(super) fn still_fits(
+    m: &crate::sql::plan::modify::Modify,
+    leaf: &Rel,
+    new: &[Value],
+    cx: &mut EvalCx,
+    shown: impl Fn(&mut EvalCx) -> String,
+) -> PgResult<bool> {
+    // The statement's own table's bound (when it is a partition) first: a row leaving it
+    // fails, as PostgreSQL's does, whether or not the table is partitioned itself.
+    if m.rel.partition_of().is_some() {
+        check_partition(&m.rel, new, cx, &shown)?;
+    }
+    if m.rel.partition_key().is_some() {
+        return match check_partition(leaf, new, cx, shown) {
+            Ok(()) => Ok(true),
+            Err(e) if e.code == code::CHECK_VIOLATION => Ok(false),
+            Err(e) => Err(e),
+        };
+    }
+    Ok(true)
+}
+
+/// PostgreSQL's cross-partition UPDATE: the row's partition for its new key found first (no
+/// partition: 23514, nothing written), then the old version deleted from `leaf` and the new
+/// row inserted into that partition. The delete's outcome when it did not happen (a
+/// concurrent change: re-checked as any update's is), else the new version's slot and its
+/// partition's OID.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn move_row(
+    m: &crate::sql::plan::modify::Modify,
+    router: &mut Router,
+    leaf: &Rel,
+    id: crate::storage::RowId,
+    new: &[Value],
+    w: &crate::sql::engine::Writer<'_>,
+    defer: &mut Vec<crate::sql::engine::Recheck>,
+    cx: &mut EvalCx,
+) -> PgResult<(
+    Result<crate::sql::engine::Changed, crate::sql::engine::WriteError>,
+    Option<u32>,
+)> {
+    use crate::sql::engine::{self, Changed, WriteError};
+    let target = router.route(&m.rel, new, cx)?;
+    match engine::delete(leaf, id, w, false) {
+        Ok(Changed::Done(_)) => {}
+        other => return Ok((other, None)),
+    }
+    match engine::insert(&target, new, w, Some(defer)) {
+        Ok(nid) => Ok((Ok(Changed::Done(nid)), Some(target.oid))),
+        Err(WriteError::Unique { index, key }) => {
+            Err(super::table::unique_violation(&target, index, &key, cx))
+        }
+        // The old version is gone: waiting and trying again would lose the row.
+        Err(WriteError::Wait(_)) => Err(super::table::serialization_failure()),
+        Err(WriteError::Log(e)) => Err(e),
+    }
+}
+
+/// Whether leaf index `l` is the partition's copy of the partitioned table's index `p`: the
+/// same key and kind (a partition's columns are its parent's, in the same places).
+pub fn same_index(p: &crate::catalog::IndexDef, l: &crate::catalog::IndexDef) -> bool {
+    p.columns == l.columns
+        && p.unique == l.unique
+        && p.exprs == l.exprs
+        && p.hash == l.hash
+        && p.gin == l.gin
+}
+
+/// The arbiter indexes of an INSERT ... ON CONFLICT into partitioned `root` as positions in
+/// `leaf`'s indexes, where its row was routed: each the leaf's copy of the root's arbiter.
+pub(super) fn leaf_arbiters(root: &Rel, leaf: &Rel, arbiters: &[usize]) -> PgResult<Vec<usize>> {
+    arbiters
+        .iter()
+        .map(|&i| {
+            let p = &root.indexes[i];
+            leaf.indexes
+                .iter()
+                .position(|l| same_index(p, l))
+                .ok_or_else(|| {
+                    PgError::new(
+                        code::INVALID_COLUMN_REFERENCE,
+                        "there is no unique or exclusion constraint matching the ON CONFLICT specification",
+                    )
+                })
+        })
+        .collect()
+}
+
+/// ON CONFLICT DO UPDATE of a partitioned table may not move the row to another partition
+/// (PostgreSQL's error).
+pub(super) fn upsert_stays(leaf: &Rel, new: &[Value], cx: &mut EvalCx) -> PgResult<()> {
+    match check_partition(leaf, new, cx, |_| String::new()) {
+        Err(e) if e.code == code::CHECK_VIOLATION => Err(PgError::feature_not_supported(
+            "invalid ON UPDATE specification",
+        )
+        .with_detail(
+            "The result tuple would appear in a different partition than the original tuple.",
+        )),
+        other => other,
+    }
+}
+
+/// The rows of pg_partition_tree(`oid`): the relation (level 0, its own parent), then the
+/// partitions below it level by level, each level's in OID order (PostgreSQL's
+/// find_all_inheritors). Nothing for a relation in no partition tree. Bounded by the tree
+/// (at most `MAX_PARTITIONS` per table, `MAX_DEPTH` levels).
+pub(super) fn tree_rows(
+    s: &mut dyn crate::sql::context::SessionCtx,
+    oid: Option<u32>,
+) -> PgResult<Vec<Vec<Value>>> {
+    let Some(oid) = oid else {
+        return Ok(Vec::new());
+    };
+    let rels = crate::sql::context::database_relations(s)?;
+    let Some(top) = rels.iter().find(|r| r.oid == oid) else {
+        return Ok(Vec::new());
+    };
+    if top.partition_of().is_none() && top.partition_key().is_none() {
+        return Ok(Vec::new());
+    }
+    let show = |s: &mut dyn crate::sql::context::SessionCtx, o: u32| {
+        crate::sql::func::system::catalog::regclass_of_oid(s, &[Value::Oid(o)])
+    };
+    let mut row = |r: &Rel, level: i32| {
+        vec![
+            show(s, r.oid),
+            r.partition_of().map_or(Value::Null, |p| show(s, p.parent)),
+            Value::Bool(r.partition_key().is_none()),
+            Value::Int4(level),
+        ]
+    };
+    let mut out = vec![row(top, 0)];
+    let mut level: Vec<&Arc<Rel>> = vec![top];
+    for depth in 1..=part::MAX_DEPTH as i32 {
+        let mut next: Vec<&Arc<Rel>> = rels
+            .iter()
+            .filter(|r| {
+                r.partition_of()
+                    .is_some_and(|p| level.iter().any(|l| l.oid == p.parent))
+            })
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        next.sort_by_key(|r| r.oid);
+        out.extend(next.iter().map(|r| row(r, depth)));
+        level = next;
     }
     Ok(out)
 }

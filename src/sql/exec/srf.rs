@@ -197,11 +197,7 @@ impl Series {
             Srf::PartitionAncestors => {
                 // The relation itself, then its ancestors, nearest first; nothing for a
                 // table that is neither a partition nor partitioned.
-                let oid = match vals.first() {
-                    Some(Value::Oid(o)) => Some(*o),
-                    Some(v) => v.as_i64().map(|o| o as u32),
-                    None => None,
-                };
+                let oid = regclass_arg(cx, &vals)?;
                 let rel = match oid {
                     Some(o) => crate::sql::context::database_relation(cx.session, o)?,
                     None => None,
@@ -210,14 +206,24 @@ impl Series {
                 if let Some(r) =
                     rel.filter(|r| r.partition_of().is_some() || r.partition_key().is_some())
                 {
-                    items.push(Value::Oid(r.oid));
+                    let show = |cx: &mut EvalCx, o| {
+                        crate::sql::func::system::catalog::regclass_of_oid(
+                            cx.session,
+                            &[Value::Oid(o)],
+                        )
+                    };
+                    items.push(show(cx, r.oid));
                     for a in crate::sql::partition::ancestors(cx.session, &r)? {
-                        items.push(Value::Oid(a.oid));
+                        items.push(show(cx, a.oid));
                     }
                 }
                 Series::Items(items.into_iter())
             }
             Srf::User => Series::empty(),
+            Srf::PartitionTree => {
+                let oid = regclass_arg(cx, &vals)?;
+                Series::Rows(super::partition_route::tree_rows(cx.session, oid)?.into_iter())
+            }
             Srf::AclExplode => {
                 let rows = crate::sql::func::system::privs::explode(cx.session, &vals[0])?;
                 Series::Rows(rows.into_iter())
@@ -444,4 +450,14 @@ impl Operator for ProjectSet {
             }
         }
     }
+}
+
+/// The OID of a function's regclass argument (a user relation's regclass is held by name).
+fn regclass_arg(cx: &mut EvalCx, vals: &[Value]) -> PgResult<Option<u32>> {
+    let v =
+        crate::sql::func::system::catalog::oid_of_regclass(cx.session, &vals[..vals.len().min(1)])?;
+    Ok(match v {
+        Value::Oid(o) => Some(o),
+        v => v.as_i64().map(|o| o as u32),
+    })
 }

@@ -451,6 +451,8 @@ pub(super) struct ModifyOp {
     set: Option<Vec<usize>>,
     /// Where rows written to a partitioned table go (made at the first such row).
     router: Option<super::partition_route::Router>,
+    /// A partitioned UPDATE / DELETE target's leaves, by OID (its rows name theirs).
+    leaves: Option<std::collections::HashMap<u32, std::sync::Arc<Rel>>>,
 }
 
 /// The trigger events of a statement (tgtype bits).
@@ -513,6 +515,7 @@ impl ModifyOp {
             firing: Firing::default(),
             set: None,
             router: None,
+            leaves: None,
         }
     }
 
@@ -671,18 +674,32 @@ impl ModifyOp {
         let access = Access::get(&mut self.access, cx, m.verb())?;
         let w = access.writer(latest);
         match p {
-            Pending::Insert(_)
-                if matches!(m.kind, ModifyKind::Upsert(_)) && m.rel.partition_key().is_some() =>
-            {
-                Err(PgError::feature_not_supported(
-                    "INSERT ... ON CONFLICT on a partitioned table is not supported yet",
-                ))
-            }
             Pending::Insert(row) if matches!(m.kind, ModifyKind::Upsert(_)) => {
                 let ModifyKind::Upsert(oc) = &m.kind else {
                     unreachable!("matched above")
                 };
-                let upserted = super::upsert::upsert(m, oc, &row, access, cx, self.rechecks.sink());
+                // A partitioned table's row goes to its leaf, whose own unique indexes
+                // decide the conflict (those matching the table's arbiters).
+                let (target, arbiters) = if m.rel.partition_key().is_some() {
+                    let leaf = self
+                        .router
+                        .get_or_insert_with(Default::default)
+                        .route(&m.rel, &row, cx)?;
+                    let arbiters =
+                        super::partition_route::leaf_arbiters(&m.rel, &leaf, &oc.arbiters)?;
+                    (leaf, arbiters)
+                } else {
+                    (m.rel.clone(), oc.arbiters.clone())
+                };
+                let upserted = super::upsert::upsert(
+                    m,
+                    (&target, &arbiters),
+                    oc,
+                    &row,
+                    access,
+                    cx,
+                    self.rechecks.sink(),
+                );
                 self.rechecks.settle();
                 match upserted? {
                     Upserted::Written(old, new) => {
@@ -701,6 +718,12 @@ impl ModifyOp {
                             q.inserted(&m.rel, r)?;
                         }
                         if let Some(ret) = &m.returning {
+                            let mut new = new;
+                            if m.rel.partition_key().is_some() {
+                                // No slot; the leaf, for RETURNING's tableoid (`plan_insert`).
+                                new.push(Value::Null);
+                                new.push(Value::Oid(target.oid));
+                            }
                             let out = ret
                                 .iter()
                                 .map(|e| e.eval(&new, cx))
@@ -744,8 +767,12 @@ impl ModifyOp {
                             q.inserted(&m.rel, &row)?;
                         }
                         if let Some(ret) = &m.returning {
-                            // The new version's slot, for RETURNING's system columns (`plan_insert`).
+                            // The new version's slot, for RETURNING's system columns, and
+                            // a partitioned table's leaf, for its tableoid (`plan_insert`).
                             row.push(Value::Int8(id as i64));
+                            if m.rel.partition_key().is_some() {
+                                row.push(Value::Oid(target.oid));
+                            }
                             let out = ret
                                 .iter()
                                 .map(|e| e.eval(&row, cx))
@@ -766,6 +793,16 @@ impl ModifyOp {
             }
             Pending::Change(id, input, newer) => {
                 let old = &input[..width];
+                // A partitioned table's row is changed in its leaf, whose OID follows its slot.
+                let leaf = if m.rel.partition_key().is_some() {
+                    let map = self
+                        .leaves
+                        .get_or_insert_with(|| super::partition_route::target_leaves(&m.input));
+                    super::partition_route::leaf_of(map, &input, width)?
+                } else {
+                    m.rel.clone()
+                };
+                let mut moved_to = None;
                 let set = self.set.as_deref().unwrap_or_default();
                 let result = match &m.kind {
                     ModifyKind::Update { sets } => {
@@ -777,7 +814,7 @@ impl ModifyOp {
                         let event = triggers::UPDATE;
                         match Firing::before_locked(
                             t,
-                            &m.rel,
+                            &leaf,
                             id,
                             &w,
                             mode,
@@ -792,16 +829,38 @@ impl ModifyOp {
                             Before::Go(new) => {
                                 let mut new = new.expect("an update has a new row");
                                 complete_row(m, &mut new, cx)?;
-                                let r = engine::update(
-                                    &m.rel,
-                                    id,
-                                    old,
-                                    new.clone().into_boxed_slice(),
-                                    &w,
-                                    Some(self.rechecks.sink()),
-                                );
-                                self.rechecks.settle();
-                                r.map(|c| (c, Some(new)))
+                                // A row whose key leaves its partition: moved to the one that
+                                // takes it (PostgreSQL's row movement), or refused.
+                                if !super::partition_route::still_fits(m, &leaf, &new, cx, |cx| {
+                                    show_row(&m.rel, &new, cx)
+                                })? {
+                                    let router = self.router.get_or_insert_with(Default::default);
+                                    let r = super::partition_route::move_row(
+                                        m,
+                                        router,
+                                        &leaf,
+                                        id,
+                                        &new,
+                                        &w,
+                                        self.rechecks.sink(),
+                                        cx,
+                                    );
+                                    self.rechecks.settle();
+                                    let (r, to) = r?;
+                                    moved_to = to;
+                                    r.map(|c| (c, Some(new)))
+                                } else {
+                                    let r = engine::update(
+                                        &leaf,
+                                        id,
+                                        old,
+                                        new.clone().into_boxed_slice(),
+                                        &w,
+                                        Some(self.rechecks.sink()),
+                                    );
+                                    self.rechecks.settle();
+                                    r.map(|c| (c, Some(new)))
+                                }
                             }
                         }
                     }
@@ -809,12 +868,12 @@ impl ModifyOp {
                         let (t, mode) = (m.triggers.as_deref(), LockMode::Update);
                         let event = triggers::DELETE;
                         match Firing::before_locked(
-                            t, &m.rel, id, &w, mode, event, set, old, None, cx,
+                            t, &leaf, id, &w, mode, event, set, old, None, cx,
                         )? {
                             Before::Skip => return Ok(None),
                             Before::NotLocked(r) => r.map(|c| (c, None)),
                             Before::Go(_) => {
-                                engine::delete(&m.rel, id, &w, false).map(|c| (c, None))
+                                engine::delete(&leaf, id, &w, false).map(|c| (c, None))
                             }
                         }
                     }
@@ -848,6 +907,9 @@ impl ModifyOp {
                                 if let Some(slot) = r.get_mut(width) {
                                     *slot = Value::Int8(new_id as i64);
                                 }
+                                if let (Some(to), Some(v)) = (moved_to, r.get_mut(width + 1)) {
+                                    *v = Value::Oid(to);
+                                }
                             }
                             let out = ret
                                 .iter()
@@ -870,7 +932,7 @@ impl ModifyOp {
                             return Err(serialization_failure());
                         }
                         // READ COMMITTED: the newest version, if it still qualifies.
-                        let Some(latest) = engine::read_latest(&m.rel, next, |d| d.to_vec()) else {
+                        let Some(latest) = engine::read_latest(&leaf, next, |d| d.to_vec()) else {
                             return Ok(None);
                         };
                         let mut again = input.clone();
@@ -884,7 +946,7 @@ impl ModifyOp {
                         self.write(m, Pending::Change(next, again, true), cx)
                     }
                     Err(WriteError::Unique { index, key }) => {
-                        Err(unique_violation(&m.rel, index, &key, cx))
+                        Err(unique_violation(&leaf, index, &key, cx))
                     }
                     Err(WriteError::Wait(c)) => {
                         self.pending = Some(Pending::Change(id, input, newer));

@@ -14,7 +14,7 @@
 //! see is a serialization failure (40001), as is one updated or deleted concurrently.
 
 use crate::error::{code, PgError, PgResult};
-use crate::sql::engine::{self, Changed, Conflict, WriteError};
+use crate::sql::engine::{self, Changed, Conflict, Rel, WriteError};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::modify::on_conflict::{ConflictAction, OnConflict};
 use crate::sql::plan::modify::Modify;
@@ -54,21 +54,21 @@ fn cannot_affect_twice() -> PgError {
 
 /// Whether the version at `id` was written by this very command (visible to the command after
 /// it, not to this one).
-fn written_by_this_command(m: &Modify, id: RowId, snap: &Snapshot) -> bool {
+fn written_by_this_command(rel: &Rel, id: RowId, snap: &Snapshot) -> bool {
     let next = Snapshot {
         csn: 0, // no other transaction's commit: only our own writes
         top: snap.top,
         cid: snap.cid + 1,
     };
     snap.top != 0
-        && engine::read(&m.rel, id, &next, |_| ()).is_some()
-        && engine::read(&m.rel, id, snap, |_| ()).is_none()
+        && engine::read(rel, id, &next, |_| ()).is_some()
+        && engine::read(rel, id, snap, |_| ()).is_none()
 }
 
 /// Under REPEATABLE READ, a conflicting row must be visible to the transaction's snapshot
 /// (PostgreSQL's ExecCheckTupleVisible); rows of this transaction always are for this purpose.
 fn check_visible(
-    m: &Modify,
+    rel: &Rel,
     id: RowId,
     access: &Access,
     own: bool,
@@ -76,7 +76,7 @@ fn check_visible(
 ) -> PgResult<()> {
     if cx.session.isolation() >= Isolation::RepeatableRead
         && !own
-        && engine::read(&m.rel, id, &access.snap, |_| ()).is_none()
+        && engine::read(rel, id, &access.snap, |_| ()).is_none()
     {
         return Err(serialization_failure());
     }
@@ -84,19 +84,21 @@ fn check_visible(
 }
 
 /// Inserts `row` (already checked against NOT NULL and CHECK) or takes the conflict action.
+/// `target` is where: the statement's table, or for a partitioned one the leaf its row was
+/// routed to, with the arbiters (positions in its indexes) that match the table's.
 pub(super) fn upsert(
     m: &Modify,
+    target: (&Rel, &[usize]),
     oc: &OnConflict,
     row: &[Value],
     access: &Access,
     cx: &mut EvalCx,
     defer: &mut Vec<engine::Recheck>,
 ) -> PgResult<Upserted> {
-    let rel = &m.rel;
+    let (rel, arbiters) = target;
     let width = rel.columns.len();
     // An arbiter must decide at once whether the key is taken (ExecCheckIndexConstraints).
-    if let Some(d) = oc
-        .arbiters
+    if let Some(d) = arbiters
         .iter()
         .map(|&i| &rel.indexes[i])
         .find(|d| rel.deferrable_key(d.oid).is_some())
@@ -110,13 +112,13 @@ pub(super) fn upsert(
     }
     let rr = cx.session.isolation() >= Isolation::RepeatableRead;
     for _ in 0..MAX_RETRIES {
-        let id = match engine::find_conflict(rel, &oc.arbiters, row, &access.cell) {
+        let id = match engine::find_conflict(rel, arbiters, row, &access.cell) {
             Conflict::Wait(c) => return Ok(Upserted::Wait(c)),
             Conflict::None => {
                 match engine::insert(rel, row, &access.writer(false), Some(&mut *defer)) {
                     Ok(_) => return Ok(Upserted::Written(None, row.to_vec())),
                     Err(WriteError::Unique { index, .. })
-                        if oc.arbiters.iter().any(|&i| rel.indexes[i].oid == index) =>
+                        if arbiters.iter().any(|&i| rel.indexes[i].oid == index) =>
                     {
                         continue; // committed just now: look again
                     }
@@ -129,10 +131,10 @@ pub(super) fn upsert(
             }
             Conflict::Row(id) => id,
         };
-        let own = written_by_this_command(m, id, &access.snap);
+        let own = written_by_this_command(rel, id, &access.snap);
         let (sets, pred) = match &oc.action {
             ConflictAction::Nothing => {
-                check_visible(m, id, access, own, cx)?;
+                check_visible(rel, id, access, own, cx)?;
                 return Ok(Upserted::Skipped);
             }
             ConflictAction::Update { sets, pred } => (sets, pred),
@@ -164,7 +166,7 @@ pub(super) fn upsert(
                 return Err(PgError::internal("unique check while locking"))
             }
         }
-        check_visible(m, id, access, false, cx)?;
+        check_visible(rel, id, access, false, cx)?;
         let Some(existing) = engine::read_latest(rel, id, |d| d.to_vec()) else {
             continue;
         };
@@ -199,6 +201,9 @@ pub(super) fn upsert(
             }
         }
         complete_row(m, &mut new, cx)?;
+        if m.rel.partition_key().is_some() {
+            super::partition_route::upsert_stays(rel, &new, cx)?;
+        }
         match engine::update(
             rel,
             id,

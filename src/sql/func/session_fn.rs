@@ -345,6 +345,8 @@ pub enum CatalogFn {
     PartKeyDef,
     /// pg_get_partition_constraintdef(oid): what a partition's bound implies of its rows.
     PartitionConstraintDef,
+    /// pg_partition_root(regclass): the top of the partition tree a relation is in.
+    PartitionRoot,
 }
 
 /// Catalog functions by SQL name and argument count: (function, argument types).
@@ -398,6 +400,7 @@ pub fn catalog_lookup(name: &str, nargs: usize) -> Option<(CatalogFn, &'static [
         ("pg_is_other_temp_schema", 1) => (IsOtherTempSchema, &[OID]),
         ("pg_get_partkeydef", 1) => (PartKeyDef, &[OID]),
         ("pg_get_partition_constraintdef", 1) => (PartitionConstraintDef, &[OID]),
+        ("pg_partition_root", 1) => (PartitionRoot, &[Type::REGCLASS]),
         _ => return None,
     })
 }
@@ -426,7 +429,7 @@ pub fn catalog_result_type(f: CatalogFn) -> Type {
         DatabaseEncoding => Type::NAME,
         RelationSize(_) | DatabaseSize => Type::INT8,
         FunctionIsVisible | HasRole | RelationIsPublishable | StatisticsObjIsVisible => Type::BOOL,
-        RegclassOfOid => Type::REGCLASS,
+        RegclassOfOid | PartitionRoot => Type::REGCLASS,
         AclDefault => Type::ACLITEM_ARRAY,
         MyTempSchema => Type::OID,
         IsOtherTempSchema => Type::BOOL,

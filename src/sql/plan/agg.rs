@@ -338,6 +338,7 @@ impl Planner<'_> {
                 state: PlanState {
                     sys_cols: self.state.sys_cols,
                     sys_rels: self.state.sys_rels.clone(),
+                    tableoid: self.state.tableoid,
                     ..PlanState::default()
                 },
                 tables: self.tables.clone(),

@@ -600,6 +600,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 super::Srf::GenerateSubscripts => "generate_subscripts",
                 super::Srf::PartitionAncestors => "pg_partition_ancestors",
                 super::Srf::AclExplode => "aclexplode",
+                super::Srf::PartitionTree => "pg_partition_tree",
                 super::Srf::Scalar | super::Srf::User => alias,
                 super::Srf::List(f) => f.name(),
             };
@@ -631,8 +632,30 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 "UPDATE" => "Update",
                 _ => "Delete",
             };
-            let target = aliased(scan_name(&m.rel, e.verbose), target_alias(&m.input));
+            let leaves = match verb {
+                "Insert" => Vec::new(),
+                _ if m.rel.partition_key().is_some() => super::partitions::target_leaves(&m.input),
+                _ => Vec::new(),
+            };
+            // A partitioned target's alias is its leaves' (`x_1`, `x_2`: x).
+            let leaf_alias = leaves.first().map(|r| {
+                let shown = r.ref_name();
+                shown.rsplit_once('_').map_or(shown, |(b, _)| b)
+            });
+            let alias = match leaf_alias {
+                Some(a) => (a != m.rel.name.name).then_some(a),
+                None if m.rel.partition_key().is_some() && verb != "Insert" => None,
+                None => target_alias(&m.input),
+            };
+            let target = aliased(scan_name(&m.rel, e.verbose), alias);
             let mut d = Disp::new(format!("{verb} on {target}"), p);
+            // A partitioned target lists the leaves it writes, as PostgreSQL's ModifyTable.
+            {
+                for r in leaves {
+                    d.props
+                        .push(format!("{verb} on {}", scan_label(r, e.verbose)));
+                }
+            }
             d.children = vec![build(&m.input, cx, e)];
             d
         }

@@ -507,6 +507,9 @@ impl Planner<'_> {
         if let Some(planned) = self.plan_aclexplode(fc, rf)? {
             return Ok(planned);
         }
+        if let Some(planned) = self.plan_partition_tree(fc, rf)? {
+            return Ok(planned);
+        }
         let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
         let alias_name = rf
             .alias

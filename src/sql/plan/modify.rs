@@ -164,6 +164,9 @@ impl TableCx<'_> {
 /// identifier.
 pub const ROWID: &str = "\u{0}\u{0}rowid";
 
+/// The trigger event of an INSERT target (`PlanState::target_event`).
+const INSERT_EVENT: i16 = crate::catalog::triggers::INSERT;
+
 /// What a data-changing statement does with each input row.
 #[derive(Debug, Clone)]
 pub enum ModifyKind {
@@ -380,21 +383,32 @@ impl Planner<'_> {
             )
             .at(loc(rv.location)));
         }
-        // A partitioned table read is an Append of its leaves; as a write target (rowid) it
-        // stays itself (INSERT routes its rows; UPDATE / DELETE are refused below).
-        if rel.partition_key().is_some() && !rowid {
-            if self.state.sys_cols {
+        // A partitioned table is an Append of its leaves. Its rows carry their slots and
+        // leaves' OIDs as an UPDATE / DELETE target, under FOR UPDATE, and where the statement
+        // names a system column; an INSERT target is the table itself (its rows are routed).
+        if rel.partition_key().is_some() && !(rowid && self.state.target_event == INSERT_EVENT) {
+            if rowid && self.state.target_event == 0 && self.state.lock.is_some() {
                 return Err(PgError::feature_not_supported(format!(
-                    "changing, locking or reading system columns of partitioned table \"{}\" is not supported yet",
+                    "locking rows of partitioned table \"{}\" is not supported yet",
                     rv.relname
                 ))
                 .at(loc(rv.location)));
+            }
+            let sys = self.state.sys_cols || self.state.tableoid;
+            let slots = rowid || sys;
+            if sys {
+                self.note_sys_rel(&rel);
             }
             let mut leaves = Vec::new();
             let Some(tables) = self.tables.as_ref() else {
                 return Ok(None);
             };
             super::partitions::leaves(tables, &rel, 0, &mut leaves)?;
+            if rowid {
+                for l in &leaves {
+                    tables.note_lock(l.oid, LockMode::RowExclusive);
+                }
+            }
             let refname = rv
                 .alias
                 .as_ref()
@@ -403,6 +417,8 @@ impl Planner<'_> {
                 table_columns(&rel),
                 leaves,
                 refname,
+                slots,
+                rowid,
             )));
         }
         let mut columns = table_columns(&rel);
@@ -1036,18 +1052,29 @@ impl Planner<'_> {
         // RETURNING of a plain INSERT reads system columns through the new row's slot, which
         // the writer appends to the row after the table's columns.
         let mut rscope = scope;
-        if self.state.sys_cols && matches!(kind, ModifyKind::Insert) {
+        let hidden = |name: &str, ty: Type| ScopeCol {
+            rel: relname.to_string(),
+            name: name.to_string(),
+            ty,
+            typmod: -1,
+            origin: None,
+            hidden: true,
+            qualified_only: false,
+            table: None,
+        };
+        let partitioned = rel.partition_key().is_some();
+        if self.state.sys_cols && (partitioned || matches!(kind, ModifyKind::Insert)) {
             self.note_sys_rel(&rel);
-            rscope.cols.push(ScopeCol {
-                rel: relname.to_string(),
-                name: ROWID[1..].to_string(),
-                ty: Type::INT8,
-                typmod: -1,
-                origin: None,
-                hidden: true,
-                qualified_only: false,
-                table: None,
-            });
+        }
+        // A partitioned table's new row is followed by its leaf's OID, for its tableoid (the
+        // writer adds it, with the slot, NULL where ON CONFLICT wrote the row).
+        if partitioned {
+            rscope.cols.push(hidden(&ROWID[1..], Type::INT8));
+            rscope
+                .cols
+                .push(hidden(super::partitions::LEAF_SCOPE, Type::OID));
+        } else if self.state.sys_cols && matches!(kind, ModifyKind::Insert) {
+            rscope.cols.push(hidden(&ROWID[1..], Type::INT8));
         }
         let (returning, columns) = self
             .bind_returning(s.returning_clause.as_ref(), &rscope)
@@ -1085,12 +1112,6 @@ impl Planner<'_> {
         where_clause: Option<&N>,
     ) -> PgResult<(Arc<Rel>, Plan, Scope, Option<Expr>)> {
         let (rel, scan) = self.target_table(rv, event)?;
-        if rel.partition_key().is_some() {
-            return Err(PgError::feature_not_supported(format!(
-                "UPDATE and DELETE of partitioned table \"{}\" are not supported yet",
-                rel.name.name
-            )));
-        }
         let relname = rv
             .and_then(|r| r.alias.as_ref())
             .map(|a| a.aliasname.clone())
@@ -1125,6 +1146,9 @@ impl Planner<'_> {
                 recheck = Some(pred.clone());
             }
             plan = self.filtered_scan(plan, pred);
+        }
+        if rel.partition_key().is_some() {
+            super::partitions::number_targets(&mut plan, &relname);
         }
         Ok((rel, plan, scope, recheck))
     }

@@ -122,6 +122,20 @@ fn table_oid_column(
         if sc.grouped.is_some() {
             continue; // a grouped query's row holds no such column
         }
+        // A partitioned table's rows carry their leaf's OID.
+        let mut leaf = sc.cols.iter().enumerate().filter(|(_, c)| {
+            c.name == super::partitions::LEAF_SCOPE && rel.is_none_or(|r| r == c.rel)
+        });
+        if let (Some((i, c)), None) = (leaf.next(), leaf.next()) {
+            let alone = rel.is_some() || sc.cols.iter().all(|o| o.hidden || o.rel == c.rel);
+            if alone {
+                return Ok(Some(if depth == 0 {
+                    Expr::Column(i)
+                } else {
+                    Expr::Outer(depth, i)
+                }));
+            }
+        }
         let mut found: Option<(u32, Option<usize>, &str)> = None;
         for (i, c) in sc.cols.iter().enumerate() {
             // (A JOIN ... USING's merged columns belong to no table.)
@@ -192,6 +206,12 @@ pub(super) fn mentions_system_column(stmt: &impl prost::Message) -> bool {
     stmt.encode_to_vec()
         .windows(4)
         .any(|w| NAMES.iter().any(|n| w == *n))
+}
+
+/// Whether a statement may name `tableoid` (as [`mentions_system_column`] looks): a
+/// partitioned table's scan then carries its rows' leaves (`partitions::LEAF`).
+pub(super) fn mentions_tableoid(stmt: &impl prost::Message) -> bool {
+    stmt.encode_to_vec().windows(8).any(|w| w == b"tableoid")
 }
 
 /// Where a select-list `tableoid` comes from, as RowDescription reports it: its relation and
@@ -446,6 +466,17 @@ impl Planner<'_> {
             } else {
                 Expr::Outer(depth, i)
             };
+            if table.partition_key().is_some() && kind != SysKind::Ctid {
+                // A partitioned table's row is read in its leaf's heap: the leaf's OID follows
+                // the slot (`partitions::LEAF`).
+                let leaf = match &col {
+                    Expr::Outer(d, i) => Expr::Outer(*d, i + 1),
+                    Expr::Column(i) => Expr::Column(i + 1),
+                    other => other.clone(),
+                };
+                let e = self.leaf_system_column(&table, kind, col, leaf)?;
+                return Ok(Some((e, kind.ty())));
+            }
             let e = Expr::System(Box::new(col), SysColumn { kind, rel: table });
             return Ok(Some((e, kind.ty())));
         }

@@ -482,6 +482,17 @@ pub fn call(f: CatalogFn, args: &[Value], s: &mut dyn SessionCtx) -> PgResult<Va
             }
             None => Value::Null,
         },
+        PartitionRoot => {
+            match oid_arg(Some(&oid_of_regclass(s, args)?)).and_then(|o| relation(s, o)) {
+                // NULL for a relation in no partition tree, as PostgreSQL's.
+                Some(rel) if rel.partition_of().is_some() || rel.partition_key().is_some() => {
+                    let above = crate::sql::partition::ancestors(s, &rel)?;
+                    let root = above.last().map_or(rel.oid, |a| a.oid);
+                    regclass_of_oid(s, &[Value::Oid(root)])
+                }
+                _ => Value::Null,
+            }
+        }
         TriggerDef => match oid_arg(args.first()) {
             Some(oid) => {
                 let pretty = matches!(args.get(1), Some(Value::Bool(true)));
@@ -699,7 +710,7 @@ pub fn type_is_visible(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
 /// The regclass value of an OID: a user relation's name as regclassout prints it (quoted where
 /// needed, qualified where search_path would not find it); any other OID stays an OID (the
 /// built-in catalogs print their names from it, unknown ones their number).
-fn regclass_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
+pub(crate) fn regclass_of_oid(s: &mut dyn SessionCtx, args: &[Value]) -> Value {
     let Some(oid) = oid_arg(args.first()) else {
         return Value::Null;
     };

@@ -56,6 +56,9 @@ pub enum Srf {
     GenerateSubscripts,
     /// pg_partition_ancestors(regclass): the relation and the partitioned tables above it.
     PartitionAncestors,
+    /// pg_partition_tree(regclass): the relation and every partition below it, with each
+    /// one's parent, whether it is a leaf, and its level (four columns).
+    PartitionTree,
     /// A scalar function used in FROM: one row.
     Scalar,
     /// aclexplode(aclitem[]) in FROM: four columns per row (`plan/acl_fn.rs`).
