@@ -227,15 +227,9 @@ fn vacuum_analyze(
 
 /// The tables of the current database that hold rows.
 fn database_tables(cx: &mut dyn SessionCtx) -> PgResult<Vec<Arc<Rel>>> {
-    let snap = cx.catalog_snapshot()?;
-    let db = cx.database().to_string();
-    Ok(cx
-        .instance()
-        .catalog
-        .visible(&snap)
-        .into_iter()
-        .filter(|r| r.kind.has_rows() && r.name.database == db)
-        .collect())
+    let mut rels = crate::sql::context::database_relations(cx)?;
+    rels.retain(|r| r.kind.has_rows());
+    Ok(rels)
 }
 
 fn undefined(name: &str) -> PgError {

@@ -767,6 +767,36 @@ pub fn prepare_of(cx: &mut dyn SessionCtx, ct: &CreateTable, of: &Of) -> PgResul
 
 /// Checks that no row of the default partition `default` belongs in the new partition's
 /// `bound` (PostgreSQL scans it the same way).
+/// Whether some row of `table` that the statement sees has a partition key (under `key`) for
+/// which `pred` holds. Rows are read one at a time and the scan stops at the first such row:
+/// no copy of the table is held.
+pub fn any_row_key(
+    cx: &mut dyn SessionCtx,
+    table: &Rel,
+    key: &PartitionKey,
+    exprs: &[crate::sql::plan::Expr],
+    mut pred: impl FnMut(&[Value]) -> bool,
+) -> PgResult<bool> {
+    let snap = cx.catalog_snapshot()?;
+    let (mut found, mut failed) = (false, None);
+    engine::scan(table, 0, usize::MAX, &snap, |_, row| {
+        let mut ecx = crate::sql::exec::EvalCx {
+            params: &[],
+            outer: Vec::new(),
+            session: &mut *cx,
+        };
+        match crate::sql::exec::partition_route::key_of(key, exprs, row, &mut ecx) {
+            Ok(k) => found = pred(&k),
+            Err(e) => failed = Some(e),
+        }
+        !found && failed.is_none()
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(found),
+    }
+}
+
 pub fn check_default_rows(
     cx: &mut dyn SessionCtx,
     parent: &Rel,
@@ -777,29 +807,16 @@ pub fn check_default_rows(
         return Ok(());
     };
     let exprs = key_exprs(key, &parent.columns)?;
-    let snap = cx.catalog_snapshot()?;
-    let mut rows = Vec::new();
-    engine::scan(default, 0, usize::MAX, &snap, |_, r| {
-        rows.push(r.clone());
-        true
-    });
-    for row in rows {
-        let mut ecx = crate::sql::exec::EvalCx {
-            params: &[],
-            outer: Vec::new(),
-            session: cx,
-        };
-        let k = crate::sql::exec::partition_route::key_of(key, &exprs, &row, &mut ecx)?;
-        if part::holds(bound, &k, &key.types) {
-            return Err(PgError::new(
-                code::CHECK_VIOLATION,
-                format!(
-                    "updated partition constraint for default partition \"{}\" would be violated by some row",
-                    default.name.name
-                ),
-            )
-            .with_table(&default.name.schema, &default.name.name));
-        }
+    let in_bound = |k: &[Value]| part::holds(bound, k, &key.types);
+    if any_row_key(cx, default, key, &exprs, in_bound)? {
+        return Err(PgError::new(
+            code::CHECK_VIOLATION,
+            format!(
+                "updated partition constraint for default partition \"{}\" would be violated by some row",
+                default.name.name
+            ),
+        )
+        .with_table(&default.name.schema, &default.name.name));
     }
     Ok(())
 }

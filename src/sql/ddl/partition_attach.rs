@@ -364,35 +364,22 @@ fn check_rows(
         tables = next;
     }
     for leaf in leaves {
-        let mut rows = Vec::new();
-        engine::scan(&leaf, 0, usize::MAX, &snap, |_, r| {
-            rows.push(r.clone());
-            true
-        });
-        for row in rows {
-            let mut ecx = crate::sql::exec::EvalCx {
-                params: &[],
-                outer: Vec::new(),
-                session: cx,
-            };
-            let k = crate::sql::exec::partition_route::key_of(key, &exprs, &row, &mut ecx)?;
-            let fits = match bound {
-                Bound::Default => !desc
-                    .parts
-                    .iter()
-                    .any(|(_, b)| part::holds(b, &k, &key.types)),
-                b => part::holds(b, &k, &key.types),
-            };
-            if !fits {
-                return Err(PgError::new(
-                    code::CHECK_VIOLATION,
-                    format!(
-                        "partition constraint of relation \"{}\" is violated by some row",
-                        leaf.name.name
-                    ),
-                )
-                .with_table(&leaf.name.schema, &leaf.name.name));
-            }
+        let violates = |k: &[crate::sql::types::Value]| match bound {
+            Bound::Default => desc
+                .parts
+                .iter()
+                .any(|(_, b)| part::holds(b, k, &key.types)),
+            b => !part::holds(b, k, &key.types),
+        };
+        if super::partition::any_row_key(cx, &leaf, key, &exprs, violates)? {
+            return Err(PgError::new(
+                code::CHECK_VIOLATION,
+                format!(
+                    "partition constraint of relation \"{}\" is violated by some row",
+                    leaf.name.name
+                ),
+            )
+            .with_table(&leaf.name.schema, &leaf.name.name));
         }
     }
     Ok(())
