@@ -130,6 +130,39 @@ pub fn children(catalog: &SqlCatalog, snap: &Snapshot, parent: &Rel) -> Vec<Arc<
         .collect()
 }
 
+/// The leaf tables under `rel` at every level, level by level (at most [`MAX_DEPTH`] levels
+/// down: a damaged catalog cannot loop); `rel` itself when it is not partitioned.
+pub fn leaves(catalog: &SqlCatalog, snap: &Snapshot, rel: &Arc<Rel>) -> Vec<Arc<Rel>> {
+    let mut level = vec![rel.clone()];
+    let mut out = Vec::new();
+    for _ in 0..=MAX_DEPTH {
+        let mut next = Vec::new();
+        for t in level {
+            if t.partition_key().is_some() {
+                next.extend(children(catalog, snap, &t));
+            } else {
+                out.push(t);
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    out
+}
+
+/// 54000 when a partition would sit `depth` levels below its root ([`MAX_DEPTH`] at most).
+pub fn check_depth(depth: usize) -> PgResult<()> {
+    if depth >= MAX_DEPTH {
+        return Err(PgError::new(
+            code::PROGRAM_LIMIT_EXCEEDED,
+            format!("partitions may nest at most {MAX_DEPTH} levels deep"),
+        ));
+    }
+    Ok(())
+}
+
 /// Compares two range bound tuples (MINVALUE below and MAXVALUE above every value); also the
 /// index of the first datum that differs (for error positions).
 pub fn cmp_bounds(a: &[Datum], b: &[Datum]) -> (Ordering, usize) {

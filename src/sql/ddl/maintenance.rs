@@ -473,25 +473,10 @@ fn refuse_in_block(cx: &dyn SessionCtx, what: &str, kind: &str, rel: &Rel) -> Pg
     )))
 }
 
-/// The leaf partitions under partitioned table `t`, at every level.
-fn leaves_of(cx: &mut dyn SessionCtx, t: &Rel) -> PgResult<Vec<Arc<Rel>>> {
+/// The leaf partitions under partitioned table `t`, at every level, in OID order.
+fn leaves_of(cx: &mut dyn SessionCtx, t: &Arc<Rel>) -> PgResult<Vec<Arc<Rel>>> {
     let snap = cx.catalog_snapshot()?;
-    let catalog = &cx.instance().catalog;
-    let mut out = Vec::new();
-    let mut todo = crate::sql::partition::children(catalog, &snap, t);
-    let mut seen = 0usize;
-    while let Some(c) = todo.pop() {
-        // Bounded like every walk of a partition tree (a damaged catalog cannot loop).
-        seen += 1;
-        if seen > 1_000_000 {
-            break;
-        }
-        if c.partition_key().is_some() {
-            todo.extend(crate::sql::partition::children(catalog, &snap, &c));
-        } else {
-            out.push(c);
-        }
-    }
+    let mut out = crate::sql::partition::leaves(&cx.instance().catalog, &snap, t);
     out.sort_by_key(|r| r.oid);
     Ok(out)
 }

@@ -676,15 +676,7 @@ pub fn prepare_of(cx: &mut dyn SessionCtx, ct: &CreateTable, of: &Of) -> PgResul
         ));
     }
     let depth = part::ancestors(cx, &parent)?.len() + 1;
-    if depth >= part::MAX_DEPTH {
-        return Err(PgError::new(
-            code::PROGRAM_LIMIT_EXCEEDED,
-            format!(
-                "partitions may nest at most {} levels deep",
-                part::MAX_DEPTH
-            ),
-        ));
-    }
+    part::check_depth(depth)?;
     let snap = cx.catalog_snapshot()?;
     let desc = Descriptor::of(&cx.instance().catalog, &snap, &parent)?;
     if desc.parts.len() >= part::MAX_PARTITIONS {

@@ -243,15 +243,7 @@ fn attach(cx: &mut dyn SessionCtx, parent: &Arc<Rel>, child: &Arc<Rel>, of: &Of)
         ));
     }
     let depth = part::ancestors(cx, parent)?.len() + 1 + subtree_depth(cx, child)?;
-    if depth >= part::MAX_DEPTH {
-        return Err(PgError::new(
-            code::PROGRAM_LIMIT_EXCEEDED,
-            format!(
-                "partitions may nest at most {} levels deep",
-                part::MAX_DEPTH
-            ),
-        ));
-    }
+    part::check_depth(depth)?;
     check_rows(cx, parent, child, &key, &bound, &desc)?;
     let default = desc
         .parts
@@ -347,23 +339,7 @@ fn check_rows(
 ) -> PgResult<()> {
     let exprs = part::key_exprs(key, &parent.columns)?;
     let snap = cx.catalog_snapshot()?;
-    let mut tables = vec![child.clone()];
-    let mut leaves = Vec::new();
-    for _ in 0..=part::MAX_DEPTH {
-        let mut next = Vec::new();
-        for t in tables {
-            if t.partition_key().is_some() {
-                next.extend(part::children(&cx.instance().catalog, &snap, &t));
-            } else {
-                leaves.push(t);
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        tables = next;
-    }
-    for leaf in leaves {
+    for leaf in part::leaves(&cx.instance().catalog, &snap, child) {
         let violates = |k: &[crate::sql::types::Value]| match bound {
             Bound::Default => desc
                 .parts
