@@ -39,6 +39,8 @@ pub struct Written {
     pub seconds: f64,
     /// The image's redo point (where replay starts; WAL before it can go).
     pub redo: u64,
+    /// The image's header (pg_control_checkpoint reports it).
+    pub header: Header,
 }
 
 /// Where the log stood when an image's snapshot was taken (`Header`'s fields of the same
@@ -250,7 +252,7 @@ pub fn write(
             io_error(&e, format!("could not write to file \"{}\"", tmp.display()))
         };
         let mut w = ImageWriter::new(file).map_err(io)?;
-        w.put(&Item::Header(Header {
+        let header = Header {
             kind,
             written_at: now_timestamptz(),
             next_oid: catalog.peek_next_oid(),
@@ -259,8 +261,8 @@ pub fn write(
             redo: cut.redo,
             csn: snap.csn,
             catalog_lsn: cut.catalog_lsn,
-        }))
-        .map_err(io)?;
+        };
+        w.put(&Item::Header(header)).map_err(io)?;
         let (items, tables) = catalog_items(catalog, &snap, &counters.databases, true);
         let mut relations = 0u64;
         for item in &items {
@@ -326,6 +328,7 @@ pub fn write(
             bytes,
             seconds: started.elapsed().as_secs_f64(),
             redo: cut.redo,
+            header,
         })
     })();
     if result.is_err() {

@@ -36,6 +36,9 @@ pub struct DataDir {
     lock: Option<File>,
     /// Whether this start initialized the directory.
     pub fresh: bool,
+    /// The directory's unique identifier (pg_control_system's system_identifier): made when
+    /// the directory is initialized, kept in the version file's second line.
+    pub system_identifier: u64,
 }
 
 impl DataDir {
@@ -81,9 +84,20 @@ impl DataDir {
             .and_then(|()| lock.sync_all())
             .map_err(|e| format!("could not write lock file \"{}\": {e}", lock_path.display()))?;
         let version_path = path.join(VERSION_FILE);
+        let mut system_identifier = new_system_identifier();
         let fresh = match std::fs::read_to_string(&version_path) {
             Ok(v) => {
-                let found = v.trim();
+                let mut lines = v.lines();
+                let found = lines.next().unwrap_or("").trim();
+                // A directory initialized before the identifier was kept gets one from its
+                // version file's time, which stays the same from start to start.
+                system_identifier = match lines.next().and_then(|l| l.trim().parse().ok()) {
+                    Some(id) => id,
+                    None => std::fs::metadata(&version_path)
+                        .and_then(|m| m.modified())
+                        .map(system_identifier_at)
+                        .unwrap_or(system_identifier),
+                };
                 if found != FORMAT_VERSION.to_string() {
                     return Err(format!(
                         "database files are incompatible with server\nDETAIL:  The data \
@@ -105,6 +119,7 @@ impl DataDir {
             path: path.to_path_buf(),
             lock: Some(lock),
             fresh,
+            system_identifier,
         })
     }
 
@@ -117,7 +132,7 @@ impl DataDir {
         write_atomically(
             &self.path,
             VERSION_FILE,
-            format!("{FORMAT_VERSION}\n").as_bytes(),
+            format!("{FORMAT_VERSION}\n{}\n", self.system_identifier).as_bytes(),
         )?;
         self.fresh = false;
         Ok(())
@@ -130,6 +145,19 @@ impl DataDir {
             drop(f);
         }
     }
+}
+
+/// An identifier made as initdb makes one: the time in seconds in the high 32 bits, the
+/// microseconds and the low bits of the process id below, so that two directories made
+/// apart in time or by two processes differ.
+fn new_system_identifier() -> u64 {
+    let id = system_identifier_at(std::time::SystemTime::now());
+    id | (std::process::id() as u64 & 0xFFF)
+}
+
+fn system_identifier_at(t: std::time::SystemTime) -> u64 {
+    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    (d.as_secs() << 32) | ((d.subsec_micros() as u64) << 12)
 }
 
 /// Writes `name` in `dir` so that a crash leaves either the old file or the new one whole:

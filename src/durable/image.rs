@@ -44,7 +44,7 @@ pub enum Kind {
     Wal,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Header {
     pub kind: Kind,
     /// When it was written: microseconds since 2000-01-01 UTC.

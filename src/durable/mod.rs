@@ -96,6 +96,17 @@ pub struct Durable {
     wal: Arc<Wal>,
     /// The redo point of the last image written (the checkpointer measures WAL from it).
     last_redo: std::sync::atomic::AtomicU64,
+    /// The header of the last image written or read back (pg_control_checkpoint).
+    last_image: Mutex<Option<image::Header>>,
+}
+
+/// What pg_control_system and pg_control_checkpoint report (PostgreSQL's control file).
+#[derive(Debug, Clone, Copy)]
+pub struct Control {
+    pub system_identifier: u64,
+    /// The last checkpoint image's header (None before the first is written).
+    pub last_image: Option<image::Header>,
+    pub wal_segment_size: u64,
 }
 
 impl Durable {
@@ -124,6 +135,7 @@ impl Durable {
                 opts.max_wal_size = opts.max_wal_size.max(2 * len);
             }
         }
+        let mut last_image = None;
         let (restored, resume) = if dir.fresh {
             // A directory initialized halfway (no image yet) may hold a log of that attempt.
             let _ = std::fs::remove_dir_all(&opts.dir);
@@ -135,6 +147,7 @@ impl Durable {
                     path.display()
                 ));
             };
+            last_image = Some(*rec.header());
             restore::replay(&mut rec, &opts.dir, opts.wal_segment_size, txns)?;
             let r = restore::install(rec, catalog, txns)?;
             txns.advance_xid(r.replayed.max_xid + 1);
@@ -153,6 +166,7 @@ impl Durable {
                 checkpointing: Mutex::new(()),
                 schema_commits: Mutex::new(()),
                 last_redo: std::sync::atomic::AtomicU64::new(wal.insert_lsn().0),
+                last_image: Mutex::new(last_image),
                 wal,
             },
             restored,
@@ -167,6 +181,15 @@ impl Durable {
 
     pub fn wal(&self) -> &Arc<Wal> {
         &self.wal
+    }
+
+    /// The control data: the directory's identifier and the last checkpoint image's header.
+    pub fn control(&self) -> Control {
+        Control {
+            system_identifier: self.dir.lock().system_identifier,
+            last_image: *self.last_image.lock(),
+            wal_segment_size: self.wal.options().wal_segment_size,
+        }
     }
 
     /// How much log was written since the last image's redo point.
@@ -208,6 +231,7 @@ impl Durable {
         }
         self.last_redo
             .store(w.redo, std::sync::atomic::Ordering::SeqCst);
+        *self.last_image.lock() = Some(w.header);
         self.wal.remove_before(Lsn(w.redo))?;
         Ok(w)
     }

@@ -1158,3 +1158,47 @@ def test_restart_keeps_statistics(server, tg_dedicated, how):
     assert c.simple("SELECT relname, reltuples FROM pg_class WHERE relname IN ('st', 'st2') ORDER BY 1") == tuples
     assert c.simple("EXPLAIN SELECT * FROM st WHERE k = 'k3'") == plan
     c.close()
+
+
+CONTROL_QUERY = (
+    "SELECT s.system_identifier, s.pg_control_last_modified, c.checkpoint_lsn, c.redo_lsn, "
+    "c.redo_wal_file, c.next_oid, c.checkpoint_time, c.next_xid "
+    "FROM pg_control_system() s, pg_control_checkpoint() c"
+)
+
+
+@TG
+def test_control_functions_follow_checkpoints(server, tg_dedicated):
+    """pg_control_system's identifier is made once and kept by every restart; the checkpoint
+    pg_control_checkpoint reports is the last image: CHECKPOINT moves it past the log written
+    before, a clean restart keeps the shutdown image's, a crash's recovery writes a new one."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    first = c.simple(CONTROL_QUERY)[0]
+    c.simple("CREATE TABLE ctl (a int)")
+    c.simple("INSERT INTO ctl SELECT generate_series(1, 1000)")
+    before = c.simple("SELECT pg_current_wal_insert_lsn()")[0][0]
+    time.sleep(1.1)  # checkpoint_time has whole seconds
+    c.simple("CHECKPOINT")
+    after = c.simple(CONTROL_QUERY)[0]
+    assert after[0] == first[0]
+    assert c.simple(
+        f"SELECT '{after[3]}'::pg_lsn >= '{before}'::pg_lsn, '{after[2]}'::pg_lsn >= '{after[3]}'::pg_lsn, "
+        f"'{after[4]}' = pg_walfile_name('{after[3]}'::pg_lsn + 1), "
+        f"'{after[6]}'::timestamptz > '{first[6]}'::timestamptz, {after[5]} > {first[5]}"
+    ) == [("t", "t", "t", "t", "t")]
+    c.close()
+    restart_by(p, "clean")
+    c = p.info.connect_raw()
+    shut = c.simple(CONTROL_QUERY)[0]
+    assert shut[0] == first[0]
+    assert c.simple(f"SELECT '{shut[2]}'::pg_lsn >= '{after[2]}'::pg_lsn") == [("t",)]
+    c.simple("INSERT INTO ctl VALUES (1)")
+    c.close()
+    restart_by(p, "kill9")
+    c = p.info.connect_raw()
+    rec = c.simple(CONTROL_QUERY)[0]
+    assert rec[0] == first[0]
+    assert c.simple(f"SELECT '{rec[3]}'::pg_lsn > '{shut[3]}'::pg_lsn") == [("t",)]
+    assert c.simple("SELECT count(*) FROM ctl") == [("1001",)]
+    c.close()

@@ -224,6 +224,9 @@ impl Series {
                 let oid = regclass_arg(cx, &vals)?;
                 Series::Rows(super::partition_route::tree_rows(cx.session, oid)?.into_iter())
             }
+            Srf::Control(f) => Series::Rows(
+                vec![crate::sql::func::system::control::row(f, cx.session)?].into_iter(),
+            ),
             Srf::AclExplode => {
                 let rows = crate::sql::func::system::privs::explode(cx.session, &vals[0])?;
                 Series::Rows(rows.into_iter())

@@ -473,6 +473,94 @@ impl PrivFn {
     }
 }
 
+/// pg_control_system / _checkpoint / _init / _recovery: one row of the control data, in FROM
+/// (`func/system/control.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ControlFn {
+    System,
+    Checkpoint,
+    Init,
+    Recovery,
+}
+
+impl ControlFn {
+    pub fn of(name: &str) -> Option<ControlFn> {
+        Some(match name {
+            "pg_control_system" => ControlFn::System,
+            "pg_control_checkpoint" => ControlFn::Checkpoint,
+            "pg_control_init" => ControlFn::Init,
+            "pg_control_recovery" => ControlFn::Recovery,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ControlFn::System => "pg_control_system",
+            ControlFn::Checkpoint => "pg_control_checkpoint",
+            ControlFn::Init => "pg_control_init",
+            ControlFn::Recovery => "pg_control_recovery",
+        }
+    }
+
+    /// The OUT parameters, as PostgreSQL 15 declares them.
+    pub fn columns(self) -> &'static [(&'static str, Type)] {
+        const L: Type = Type::PG_LSN;
+        const I: Type = Type::INT4;
+        const X: Type = Type::XID;
+        const O: Type = Type::OID;
+        const B: Type = Type::BOOL;
+        match self {
+            ControlFn::System => &[
+                ("pg_control_version", I),
+                ("catalog_version_no", I),
+                ("system_identifier", Type::INT8),
+                ("pg_control_last_modified", Type::TIMESTAMPTZ),
+            ],
+            ControlFn::Checkpoint => &[
+                ("checkpoint_lsn", L),
+                ("redo_lsn", L),
+                ("redo_wal_file", Type::TEXT),
+                ("timeline_id", I),
+                ("prev_timeline_id", I),
+                ("full_page_writes", B),
+                ("next_xid", Type::TEXT),
+                ("next_oid", O),
+                ("next_multixact_id", X),
+                ("next_multi_offset", X),
+                ("oldest_xid", X),
+                ("oldest_xid_dbid", O),
+                ("oldest_active_xid", X),
+                ("oldest_multi_xid", X),
+                ("oldest_multi_dbid", O),
+                ("oldest_commit_ts_xid", X),
+                ("newest_commit_ts_xid", X),
+                ("checkpoint_time", Type::TIMESTAMPTZ),
+            ],
+            ControlFn::Init => &[
+                ("max_data_alignment", I),
+                ("database_block_size", I),
+                ("blocks_per_segment", I),
+                ("wal_block_size", I),
+                ("bytes_per_wal_segment", I),
+                ("max_identifier_length", I),
+                ("max_index_columns", I),
+                ("max_toast_chunk_size", I),
+                ("large_object_chunk_size", I),
+                ("float8_pass_by_value", B),
+                ("data_page_checksum_version", I),
+            ],
+            ControlFn::Recovery => &[
+                ("min_recovery_end_lsn", L),
+                ("min_recovery_end_timeline", I),
+                ("backup_start_lsn", L),
+                ("backup_end_lsn", L),
+                ("end_of_backup_record_required", B),
+            ],
+        }
+    }
+}
+
 /// The sslinfo functions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SslFn {

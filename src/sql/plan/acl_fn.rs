@@ -1,6 +1,7 @@
-//! aclexplode(aclitem[]) in FROM: one row per privilege of each item, with the columns
-//! grantor, grantee, privilege_type and is_grantable (PostgreSQL's record result; the rows are
-//! made by `sql::func::privs::explode`).
+//! System functions of record result with fixed columns, in FROM: aclexplode(aclitem[]), one
+//! row per privilege of each item, with the columns grantor, grantee, privilege_type and
+//! is_grantable (the rows are made by `sql::func::privs::explode`); pg_control_system() and
+//! its kin, one row of the control data (`sql::func::system::control`).
 
 use pg_query::protobuf::{self};
 
@@ -46,6 +47,61 @@ impl Planner<'_> {
                 srf: Srf::AclExplode,
                 args: vec![e],
                 arg_types: vec![t],
+                scalar: None,
+                ordinality: rf.ordinality,
+            },
+            columns,
+        };
+        let alias = rf
+            .alias
+            .as_ref()
+            .map_or_else(|| name.clone(), |a| a.aliasname.clone());
+        self.scope_for(plan, &alias, rf.alias.as_ref()).map(Some)
+    }
+}
+
+impl super::Planner<'_> {
+    /// `pg_control_system()` and its kin in FROM: one row, their OUT parameters as columns;
+    /// None for another function. Arguments are refused as PostgreSQL refuses them (no such
+    /// function).
+    pub(super) fn plan_control_fn(
+        &mut self,
+        fc: &protobuf::FuncCall,
+        rf: &protobuf::RangeFunction,
+    ) -> PgResult<Option<(Plan, Scope)>> {
+        let names = super::names_of(&fc.funcname);
+        let name = names.last().cloned().unwrap_or_default();
+        let schema_ok = names.len() == 1 || names[0] == "pg_catalog";
+        let Some(f) = crate::sql::func::session_fn::ControlFn::of(&name).filter(|_| schema_ok)
+        else {
+            return Ok(None);
+        };
+        if !fc.args.is_empty() {
+            return Ok(None);
+        }
+        let mut columns: Vec<Column> = f
+            .columns()
+            .iter()
+            .map(|&(name, ty)| Column {
+                name: name.to_string(),
+                ty,
+                typmod: -1,
+                origin: None,
+            })
+            .collect();
+        if rf.ordinality {
+            columns.push(Column {
+                name: "ordinality".into(),
+                ty: Type::INT8,
+                typmod: -1,
+                origin: None,
+            });
+        }
+        let plan = Plan {
+            node: Node::Function {
+                srf: Srf::Control(f),
+                args: Vec::new(),
+                arg_types: Vec::new(),
                 scalar: None,
                 ordinality: rf.ordinality,
             },

@@ -601,6 +601,7 @@ fn build_node<'p>(p: &'p Plan, cx: &Cx<'p>, e: &Explain) -> Disp<'p> {
                 super::Srf::PartitionAncestors => "pg_partition_ancestors",
                 super::Srf::AclExplode => "aclexplode",
                 super::Srf::PartitionTree => "pg_partition_tree",
+                super::Srf::Control(f) => f.name(),
                 super::Srf::Scalar | super::Srf::User => alias,
                 super::Srf::List(f) => f.name(),
             };

@@ -510,6 +510,9 @@ impl Planner<'_> {
         if let Some(planned) = self.plan_partition_tree(fc, rf)? {
             return Ok(planned);
         }
+        if let Some(planned) = self.plan_control_fn(fc, rf)? {
+            return Ok(planned);
+        }
         let name = names_of(&fc.funcname).last().cloned().unwrap_or_default();
         let alias_name = rf
             .alias

@@ -4,6 +4,7 @@
 
 pub mod catalog;
 pub mod comments;
+pub mod control;
 pub mod privs;
 pub mod ssl;
 

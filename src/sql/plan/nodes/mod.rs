@@ -59,6 +59,8 @@ pub enum Srf {
     /// pg_partition_tree(regclass): the relation and every partition below it, with each
     /// one's parent, whether it is a leaf, and its level (four columns).
     PartitionTree,
+    /// pg_control_system() and its kin: one row of the control data (`func/system/control.rs`).
+    Control(crate::sql::func::session_fn::ControlFn),
     /// A scalar function used in FROM: one row.
     Scalar,
     /// aclexplode(aclitem[]) in FROM: four columns per row (`plan/acl_fn.rs`).
