@@ -64,6 +64,7 @@ pub mod checkpoint;
 pub mod datadir;
 pub mod image;
 pub mod restore;
+pub mod scan;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -5,8 +5,9 @@
 //!    by one base transaction that commits at once; each row's slot in the server that wrote
 //!    the image is remembered ([`SlotMap`]), because the log names rows by those slots. The
 //!    catalog items are kept aside as the newest catalog.
-//! 2. **The log** ([`replay`]), in two passes from the redo point. The first finds the end of
-//!    the log and which transactions to apply: those whose commit record holds a CSN at or
+//! 2. **The log** ([`replay`]), in two passes from the redo point, run at once ([`super::scan`]:
+//!    the first reads ahead on its own thread). The first finds the end of the log and which
+//!    transactions to apply: those whose commit record holds a CSN at or
 //!    above the image's snapshot (those below are in the image already: claim R2 of
 //!    `docs/wal-commit-path.md`), the sub-transactions' parents and the aborted
 //!    (sub)transactions. The second applies, in log order, the records of the applied
@@ -230,30 +231,11 @@ pub fn load_image(dir: &Path, txns: &TxnManager) -> Result<Option<Recovery>, Str
     }))
 }
 
-/// Whether the records of `xid` are applied: its top-level transaction is, and neither it nor
-/// a sub-transaction between them aborted (ROLLBACK TO, an error, or a sub-commit into a
-/// sub-transaction that then aborted).
-fn applies(
-    xid: Xid,
-    parents: &HashMap<Xid, Xid>,
-    apply: &HashSet<Xid>,
-    aborted: &HashSet<Xid>,
-) -> bool {
-    let mut x = xid;
-    // The chain is at most the nesting depth of savepoints; a damaged map cannot loop forever.
-    for _ in 0..parents.len() + 1 {
-        if aborted.contains(&x) {
-            return false;
-        }
-        match parents.get(&x) {
-            Some(&p) => x = p,
-            None => return apply.contains(&x),
-        }
-    }
-    false
-}
-
-/// Replays the log in `wal_dir` (segments of `seg` bytes) from the image's redo point.
+/// Replays the log in `wal_dir` (segments of `seg` bytes) from the image's redo point: the
+/// scan ([`super::scan`]) reads ahead on its own thread while this one applies, in log order,
+/// the records of committed transactions (not of their aborted sub-transactions), as writes of
+/// the restoring transaction, which committed with the image: replay leaves only the newest
+/// versions.
 pub fn replay(
     rec: &mut Recovery,
     wal_dir: &Path,
@@ -262,60 +244,68 @@ pub fn replay(
 ) -> Result<(), String> {
     let started = Instant::now();
     let from = Lsn(rec.header.redo.max(seg));
+    let image_csn = rec.header.csn;
+    let (tx, rx) = std::sync::mpsc::sync_channel(super::scan::SCAN_AHEAD);
+    let mut fates = super::scan::Fates::new(rx, from);
+    let (records, commits, end) = std::thread::scope(|s| {
+        let scanner = std::thread::Builder::new()
+            .name("wal scan".into())
+            .spawn_scoped(s, || super::scan::scan(wal_dir, seg, from, image_csn, tx))
+            .map_err(|e| format!("could not start the log scan: {e}"))?;
+        let applied = apply(rec, wal_dir, seg, from, &mut fates);
+        // An error here leaves the scan blocked on a full channel: dropping the receiver ends it.
+        drop(fates);
+        let _ = scanner.join();
+        applied
+    })?;
+    txns.advance_csn(end.max_csn + 1);
+    rec.replayed = Replayed {
+        end: end.end,
+        records,
+        bytes: end.end.saturating_sub(from.0),
+        commits,
+        seconds: started.elapsed().as_secs_f64(),
+        max_xid: end.max_xid,
+    };
+    Ok(())
+}
+
+/// The applying pass: (records read, transactions applied, the scan's totals).
+fn apply(
+    rec: &mut Recovery,
+    wal_dir: &Path,
+    seg: u64,
+    from: Lsn,
+    fates: &mut super::scan::Fates,
+) -> Result<(u64, u64, super::scan::ScanEnd), String> {
     let err = |e: crate::error::PgError| e.message.clone();
-    // Pass 1: the end of the log, the transactions to apply, the sub-transactions' parents.
-    let mut parents: HashMap<Xid, Xid> = HashMap::default();
-    let mut apply: HashSet<Xid> = HashSet::default();
-    let mut aborted: HashSet<Xid> = HashSet::default();
     let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
-    let mut max_xid = 0;
-    let mut max_csn = 0;
-    while let Some(r) = reader.next_ref().map_err(err)? {
-        max_xid = max_xid.max(r.xid);
-        if r.kind != xlog::KIND {
-            continue;
-        }
-        match r.info {
-            xlog::info::ASSIGN => {
-                let p = r
-                    .payload
-                    .get(..8)
-                    .and_then(|b| b.try_into().ok())
-                    .map(u64::from_le_bytes)
-                    .ok_or_else(|| format!("malformed assignment at {}", Lsn(r.lsn)))?;
-                parents.insert(r.xid, p);
-            }
-            xlog::info::ABORT => {
-                aborted.insert(r.xid);
-            }
-            xlog::info::COMMIT if r.xid != 0 => {
-                let c = CommitRecord::decode(r.payload)
-                    .ok_or_else(|| format!("malformed commit record at {}", Lsn(r.lsn)))?;
-                max_csn = max_csn.max(c.csn);
-                if c.csn >= rec.header.csn {
-                    apply.insert(r.xid);
-                }
-            }
-            _ => {}
-        }
-    }
-    let end = reader.position();
-    txns.advance_csn(max_csn + 1);
-    // Pass 2: apply, in log order, the records of committed transactions (not of their aborted
-    // sub-transactions), as writes of the restoring transaction, which committed with the image:
-    // replay leaves only the newest versions.
-    let mut reader = WalReader::open(wal_dir, seg, from).map_err(err)?;
-    reader.checked_up_to(end);
     let (mut records, mut commits) = (0u64, 0u64);
-    while reader.position() < end {
+    loop {
+        // Read only what the scan has passed (scan invariant 1): its CRCs are checked, and
+        // the torn end of the log is never reached.
+        while reader.position().0 >= fates.upto {
+            if !fates.receive()? {
+                break;
+            }
+        }
+        if let Some(e) = fates.end {
+            if reader.position().0 >= e.end {
+                return Ok((records, commits, e));
+            }
+        }
+        reader.checked_up_to(Lsn(fates.upto));
         let Some(r) = reader.next_ref().map_err(err)? else {
-            break;
+            return Err(format!(
+                "the log ends at {} before its scanned end",
+                reader.position()
+            ));
         };
         records += 1;
         let at = Lsn(r.lsn);
         match r.kind {
             rowlog::KIND => {
-                if !applies(r.xid, &parents, &apply, &aborted) {
+                if !fates.applies(r.xid)? {
                     continue;
                 }
                 let row = rowlog::decode(r.info, r.payload)
@@ -351,12 +341,10 @@ pub fn replay(
                 rec.statistics.insert(storage, r.payload[4..].to_vec());
             }
             xlog::KIND if r.info == xlog::info::COMMIT => {
-                let c = CommitRecord::decode(r.payload)
-                    .ok_or_else(|| format!("malformed commit record at {at}"))?;
                 let applied = if r.xid == 0 {
                     r.lsn >= rec.header.catalog_lsn
                 } else {
-                    apply.contains(&r.xid)
+                    fates.commit_applies(r.xid)
                 };
                 if !applied {
                     continue;
@@ -364,6 +352,8 @@ pub fn replay(
                 if r.xid != 0 {
                     commits += 1;
                 }
+                let c = CommitRecord::decode(r.payload)
+                    .ok_or_else(|| format!("malformed commit record at {at}"))?;
                 if let Some(bytes) = c.catalog {
                     let image: CatalogImage = postcard::from_bytes(&bytes)
                         .map_err(|e| format!("malformed catalog at {at}: {e}"))?;
@@ -373,15 +363,6 @@ pub fn replay(
             _ => {}
         }
     }
-    rec.replayed = Replayed {
-        end: end.0,
-        records,
-        bytes: end.0.saturating_sub(from.0),
-        commits,
-        seconds: started.elapsed().as_secs_f64(),
-        max_xid,
-    };
-    Ok(())
 }
 
 /// Puts the newest catalog in place over the heaps read back; the tables' indexes are built.
