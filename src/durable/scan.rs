@@ -217,3 +217,74 @@ impl Fates {
         self.applied.contains(&xid)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch(
+        upto: u64,
+        parents: &[(Xid, Xid)],
+        aborted: &[Xid],
+        commits: &[(Xid, bool)],
+    ) -> Message {
+        Ok(Batch {
+            upto,
+            parents: parents.to_vec(),
+            aborted: aborted.to_vec(),
+            commits: commits.to_vec(),
+            end: None,
+        })
+    }
+
+    #[test]
+    fn fates_wait_for_the_batch_that_decides_them() {
+        let (tx, rx) = std::sync::mpsc::sync_channel(SCAN_AHEAD);
+        let mut f = Fates::new(rx, Lsn(0));
+        // 11 is a sub-transaction of 10; 12 of 11 rolled back; 20 is in the image already;
+        // 30 never ends.
+        tx.send(batch(100, &[(11, 10), (12, 11)], &[12], &[(20, false)]))
+            .unwrap();
+        tx.send(batch(200, &[], &[], &[])).unwrap();
+        tx.send(batch(300, &[], &[], &[(10, true)])).unwrap();
+        tx.send(Ok(Batch {
+            upto: 400,
+            end: Some(ScanEnd {
+                end: 400,
+                max_xid: 30,
+                max_csn: 9,
+            }),
+            ..Batch::default()
+        }))
+        .unwrap();
+        assert!(f.receive().unwrap());
+        assert_eq!(f.upto, 100);
+        assert_eq!(
+            f.applies(12).unwrap(),
+            false,
+            "an aborted level is decided at once"
+        );
+        assert_eq!(f.upto, 100);
+        assert_eq!(f.applies(20).unwrap(), false);
+        // 11's top-level commit is two batches on: the call takes them in.
+        assert!(f.applies(11).unwrap());
+        assert_eq!(f.upto, 300);
+        assert!(f.commit_applies(10) && !f.commit_applies(20));
+        // 30 has no fate in the whole log: it never committed.
+        assert!(!f.applies(30).unwrap());
+        assert_eq!(f.end.map(|e| e.end), Some(400));
+        assert!(!f.receive().unwrap());
+    }
+
+    #[test]
+    fn a_scan_error_reaches_the_applying_pass() {
+        let (tx, rx) = std::sync::mpsc::sync_channel(SCAN_AHEAD);
+        let mut f = Fates::new(rx, Lsn(0));
+        tx.send(Err("damaged".into())).unwrap();
+        assert_eq!(f.applies(5).unwrap_err(), "damaged");
+        drop(tx);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Message>(1);
+        drop(tx);
+        assert!(Fates::new(rx, Lsn(0)).receive().is_err());
+    }
+}
