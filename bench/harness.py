@@ -612,6 +612,18 @@ TRGN_SETUP = (
 )
 
 
+def writers_table_setup(port, rows):
+    """Makes benchmark 6's table (one row per writer session) if it is missing; the error
+    text, or None."""
+    sql = ("CREATE TABLE IF NOT EXISTS writers_rows (id int PRIMARY KEY, n bigint NOT NULL); "
+           f"INSERT INTO writers_rows SELECT g, 0 FROM generate_series(0, {rows - 1}) g "
+           "ON CONFLICT (id) DO NOTHING;")
+    cmd = [f"{PG_BIN}/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+           str(port), "-U", "postgres", "-d", "postgres", "-c", sql]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    return r.stderr.strip() or f"psql exit {r.returncode}" if r.returncode != 0 else None
+
+
 def trigger_notify_setup(port):
     """Makes the trigger-notify table afresh (the trigger is dropped with it); the error text,
     or None."""
@@ -932,22 +944,38 @@ class Suite:
         return pts
 
     def points_writers(self):
+        """Benchmark 6 in three series per client count: NOTIFY alone (`writers`), an UPDATE of
+        the session's own row with the NOTIFY (`update+notify`, issue 29's workload) and the
+        same UPDATE without it (`update`, its baseline in the same run)."""
         c = self.cfg
         pts = []
-        for n in c["writers_C"]:
-            def run(srv, n=n):
-                out = run_client(["writers", "--clients", str(n), "--duration-s", str(c["dur"]),
-                                  "--warmup-s", str(c["warm"]), "--synchronous-commit", "on"],
-                                 srv.port, timeout=c["dur"] + c["warm"] + 120)
-                err = out.detail.get("synchronous_commit_error")
-                if err:
-                    self.notes.append(f"Benchmark 6: {LABEL[srv.name]} rejected "
-                                      f"`SET synchronous_commit = on` ({err}); its sessions ran "
-                                      "with the server's default.")
-                return out
-            pts.append(Point("writers", f"C={n}", dict(clients=n, duration_s=c["dur"],
-                                                       synchronous_commit="on"),
-                             run, x=n, series="writers"))
+        update = "UPDATE writers_rows SET n = n + 1 WHERE id = {i}"
+        series = (("writers", None, False), ("update+notify", update, False),
+                  ("update", update, True))
+        for name, extra, without in series:
+            for n in c["writers_C"]:
+                def run(srv, n=n, extra=extra, without=without):
+                    if extra:
+                        err = writers_table_setup(srv.port, max(c["writers_C"]))
+                        if err:
+                            raise RuntimeError(f"writers_rows setup failed: {err}")
+                    args = ["writers", "--clients", str(n), "--duration-s", str(c["dur"]),
+                            "--warmup-s", str(c["warm"]), "--synchronous-commit", "on"]
+                    if extra:
+                        args += ["--extra-sql", extra]
+                    if without:
+                        args.append("--without-notify")
+                    out = run_client(args, srv.port, timeout=c["dur"] + c["warm"] + 120)
+                    err = out.detail.get("synchronous_commit_error")
+                    if err:
+                        self.notes.append(f"Benchmark 6: {LABEL[srv.name]} rejected "
+                                          f"`SET synchronous_commit = on` ({err}); its sessions "
+                                          "ran with the server's default.")
+                    return out
+                pid = f"C={n}" if name == "writers" else f"{name} C={n}"
+                pts.append(Point("writers", pid, dict(clients=n, duration_s=c["dur"],
+                                                      synchronous_commit="on", series=name),
+                                 run, x=n, series=name))
         return pts
 
     def points_idle(self):
@@ -1530,6 +1558,30 @@ def verdict(value, threshold, higher):
     return "✗ not met"
 
 
+def writers_targets(agg):
+    """Issue 29's targets for benchmark 6 at each client count measured: UPDATE + NOTIFY
+    at ≥ 90 % of threadgres's own UPDATE alone, and ≥ 5× PostgreSQL's UPDATE + NOTIFY."""
+    def med(pid, srv):
+        v = agg.get(("writers", pid), {}).get(srv, {}).get("tps")
+        return statistics.median(v) if v else None
+
+    counts = sorted({int(pid.rsplit("=", 1)[1]) for (b, pid) in agg
+                     if b == "writers" and pid.startswith("update+notify C=")})
+    rows = []
+    for n in counts:
+        tn, tu = med(f"update+notify C={n}", TG), med(f"update C={n}", TG)
+        pn, pu = med(f"update+notify C={n}", PG), med(f"update C={n}", PG)
+        v = tn / tu if tn is not None and tu else None
+        rows.append((f"{n} clients: UPDATE + NOTIFY ≥ 90 % of the same without NOTIFY "
+                     "(own rate)", f"{fmt_num(tn)} / {fmt_num(tu)}",
+                     f"{fmt_num(pn)} / {fmt_num(pu)}",
+                     "n/a" if v is None else f"{v * 100:.1f} %", verdict(v, 0.9, True)))
+        v = tn / pn if tn is not None and pn else None
+        rows.append((f"{n} clients: UPDATE + NOTIFY ≥ 5× PostgreSQL", fmt_num(tn), fmt_num(pn),
+                     "n/a" if v is None else f"{v:.2f}×", verdict(v, 5.0, True)))
+    return rows
+
+
 def tables_targets(agg):
     """Rows of the tables group's targets (issue 19), judged on medians."""
     def med(pid, srv, metric):
@@ -1702,6 +1754,14 @@ def write_report(runs, meta, run_dir, plots):
                         v = vals.get(f"hist_{b}_pct")
                         cells.append(f"{statistics.median(v):.1f}%" if v else "n/a")
                     L.append(f"| {key[1]} | {LABEL[srv]} | " + " | ".join(cells) + " |")
+        if name == "writers" and writers_targets(agg):
+            L.append("")
+            L.append("Targets (issue 29), judged on the medians above:")
+            L.append("")
+            L.append(f"| target | {LABEL[TG]} | {LABEL[PG]} | ratio | met? |")
+            L.append("|---|---:|---:|---:|---|")
+            for row in writers_targets(agg):
+                L.append("| " + " | ".join(row) + " |")
         if name == "tables":
             L.append("")
             L.append("Targets (issue 19), judged on the medians above (ratio threadgres ÷ "
@@ -1781,13 +1841,20 @@ BENCH_NOTES = {
                "(`std::thread::sleep`, rounded up by the OS) between sends. Every listener "
                "listens on all C channels, so each notification is expected L times; rates "
                "count deliveries.",
-    "writers": "`tgbench writers --clients C --synchronous-commit on`: each session runs "
+    "writers": "`tgbench writers --clients C --synchronous-commit on`, three series: "
+               "`writers`, each session runs "
                "`BEGIN` / `NOTIFY writers, '<i>'` / `COMMIT` (three simple-protocol "
                "statements) in a loop; one extra session listens. In PostgreSQL a transaction "
                "that only NOTIFYs writes no WAL before its commit record, so it does not wait "
                "for a WAL flush even with synchronous commit on; its NOTIFY commits are "
                "serialized by the notify queue lock. Neither does threadgres's: it has logged "
-               "nothing, so its commit appends no record and waits for no flush.",
+               "nothing, so its commit appends no record and waits for no flush. "
+               "`update+notify` (issue 29's workload): the same with "
+               "`UPDATE writers_rows SET n = n + 1 WHERE id = <i>` (each session its own row of "
+               "a 64-row table with a primary key) after the NOTIFY, so every commit is "
+               "flushed; `update`: the same UPDATE without the NOTIFY, the baseline. PostgreSQL "
+               "holds a lock from its NOTIFY's pre-commit step to the end of the commit, flush "
+               "included, so its notifying commits are flushed one at a time.",
     "idle": "`tgbench idle --connections K`: opens K sessions (64 attempts in flight), "
             "which authenticate and stay idle; threadgres is restarted before each of these "
             "points, so that memory freed by earlier points does not hide the cost. "
@@ -2021,13 +2088,15 @@ def make_plots(runs, run_dir, notes):
             fig.suptitle("Notification latency distribution")
             plots["latency"] = save(fig, "bench5_latency_histogram")
 
-        # 6: writers TPS vs clients
+        # 6: writers TPS vs clients, one line per server and series
         fig, ax = plt.subplots(figsize=(6, 4))
+        styles = {"writers": "o-", "update+notify": "s-", "update": "^--"}
         for srv in SERVERS:
-            pts = numeric_x(series_points("writers", "writers", "tps", srv))
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=colors[srv],
-                        label=LABEL[srv])
+            for series, style in styles.items():
+                pts = numeric_x(series_points("writers", series, "tps", srv))
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style,
+                            color=colors[srv], label=f"{LABEL[srv]}: {series}")
         if ax.has_data():
             ax.set_xscale("log", base=2)
             log_ticks(ax, sorted({float(x) for (b, _), (s, x) in meta.items()
@@ -2036,7 +2105,7 @@ def make_plots(runs, run_dir, notes):
             ax.set_ylabel("TPS")
             ax.set_title("Notifying writers (synchronous_commit = on)")
             ax.grid(True, alpha=0.3)
-            ax.legend()
+            ax.legend(fontsize=7)
             plots["writers"] = save(fig, "bench6_writers_tps")
         else:
             plt.close(fig)

@@ -2,7 +2,9 @@
 //!
 //! C sessions each run transactions `BEGIN; NOTIFY <channel>, '<i>'; [extra SQL;] COMMIT;`
 //! (separate simple-protocol statements) for the duration, after setting
-//! `synchronous_commit` for their session. Reports committed transactions per second.
+//! `synchronous_commit` for their session. Reports committed transactions per second. The
+//! extra statement may name its session's number as `{i}` (e.g. each session updates a row of
+//! its own); `--without-notify` leaves the NOTIFY out, the same run's baseline.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,9 +35,13 @@ pub struct Args {
     /// Value for `SET synchronous_commit` in every writer session; empty: leave it alone.
     #[arg(long, default_value = "on")]
     pub synchronous_commit: String,
-    /// An extra statement run inside every transaction (e.g. a row update once tables exist).
+    /// An extra statement run inside every transaction (e.g. a row update once tables exist);
+    /// `{i}` in it becomes the session's number (0 .. C-1).
     #[arg(long)]
     pub extra_sql: Option<String>,
+    /// Leave the NOTIFY out of the transactions (the baseline of the same workload).
+    #[arg(long)]
+    pub without_notify: bool,
     #[arg(long, default_value_t = 32)]
     pub connect_concurrency: usize,
     /// Safety bound on transactions per client.
@@ -112,12 +118,14 @@ pub async fn run(a: Args) -> Res<Value> {
     let setup_s = conn::secs(setup_start.elapsed());
 
     let barrier = Arc::new(Barrier::new(a.clients));
-    let extra = Arc::new(a.extra_sql.clone());
     let mut tasks = Vec::new();
     for (i, s) in writers.into_iter().enumerate() {
         let barrier = barrier.clone();
-        let extra = extra.clone();
-        let notify = format!("NOTIFY {}, '{i}'", channel_of(i));
+        let extra = a
+            .extra_sql
+            .as_ref()
+            .map(|x| x.replace("{i}", &i.to_string()));
+        let notify = (!a.without_notify).then(|| format!("NOTIFY {}, '{i}'", channel_of(i)));
         let (warmup, duration, max_tx) = (a.warmup_s, a.duration_s, a.max_transactions);
         tasks.push(tokio::spawn(async move {
             barrier.wait().await;
@@ -138,7 +146,9 @@ pub async fn run(a: Args) -> Res<Value> {
                 }
                 let c = &r.session.client;
                 c.simple_query("BEGIN").await?;
-                c.simple_query(&notify).await?;
+                if let Some(n) = notify.as_ref() {
+                    c.simple_query(n).await?;
+                }
                 if let Some(x) = extra.as_ref() {
                     c.simple_query(x).await?;
                 }
@@ -202,6 +212,7 @@ pub async fn run(a: Args) -> Res<Value> {
         "synchronous_commit_accepted": sync_accepted,
         "synchronous_commit_error": sync_error,
         "extra_sql": a.extra_sql,
+        "notify": !a.without_notify,
         "transactions": counted,
         "measured_s": window,
         "tps": if window > 0.0 { counted as f64 / window } else { 0.0 },
