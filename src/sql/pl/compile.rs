@@ -317,6 +317,10 @@ pub struct Body {
     pub cursors: std::collections::HashMap<usize, CursorDecl>,
     /// `%ROWTYPE` variables (record datums) and the row type each was declared with.
     pub rowtypes: std::collections::HashMap<usize, String>,
+    /// Record variables declared with a composite type's name, by datum number: they start as
+    /// that type's row of NULLs as the %ROWTYPE ones do (a name that is no row type leaves
+    /// the variable an unassigned record).
+    pub composites: std::collections::HashMap<usize, String>,
 }
 
 /// A declaration of a DECLARE section, read from the tokens.
@@ -810,7 +814,7 @@ impl Compiler<'_> {
                 expr.assignment = Some((text.clone(), start));
                 if !matches!(
                     self.datums.get(target),
-                    Some(Datum::Var { .. } | Datum::RecField { .. })
+                    Some(Datum::Var { .. } | Datum::RecField { .. } | Datum::Rec { .. })
                 ) {
                     return Err(unsupported("assignment to a whole record or an element"));
                 }
@@ -1097,6 +1101,28 @@ fn written(action: &J) -> bool {
     !added
 }
 
+/// The type a record variable `name` is declared with in `body`'s DECLARE sections, when it
+/// names a type rather than `record` (a table's or composite type's row). None for `record`,
+/// and for a variable not declared so (a FOR loop's, a parameter).
+fn declared_composite(body: &str, name: &str) -> Option<String> {
+    const IDENT: &str = r#"(?:"[^"]+"|[a-z_][a-z0-9_$]*)"#;
+    let quoted = format!("\"{}\"", regex::escape(name));
+    let var = if name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        format!("(?:{}|{quoted})", regex::escape(name))
+    } else {
+        quoted
+    };
+    let re = regex::Regex::new(&format!(
+        r#"(?i)(?:^|[;\s])\s*{var}\s+(?:constant\s+)?({IDENT}(?:\.{IDENT})?)\s*(?:;|:=|=|\bdefault\b|\bnot\b)"#
+    ))
+    .ok()?;
+    let ty = re.captures(body)?.get(1)?.as_str().to_string();
+    (!ty.eq_ignore_ascii_case("record")).then_some(ty)
+}
+
 /// Compiles `wrapped` (a CREATE FUNCTION or DO statement whose body is `body`, already passed
 /// through [`parenthesize_returns`]); `label` qualifies the parameters (the function's name).
 pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgResult<Body> {
@@ -1179,7 +1205,10 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         .and_then(|a| a.get("PLpgSQL_stmt_block"))
         .ok_or_else(|| malformed("body"))?;
     let block = c.block(action, written(action))?;
-    // The %ROWTYPE variables, matched in declaration order with the record datums.
+    // The %ROWTYPE variables, matched in declaration order with the record datums; then the
+    // variables declared with a composite type's name (`r my_table;`), which the parser
+    // makes records too: both start as a row of NULLs of that type, not as an unassigned
+    // record.
     let mut rowtypes = std::collections::HashMap::new();
     let mut pending = rowtype_vars.into_iter().peekable();
     for (dno, d) in c.datums.iter().enumerate() {
@@ -1187,6 +1216,16 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
             if name == want {
                 let (_, ty) = pending.next().expect("peeked");
                 rowtypes.insert(dno, ty);
+            }
+        }
+    }
+    let mut composites = std::collections::HashMap::new();
+    for (dno, d) in c.datums.iter().enumerate() {
+        if let Datum::Rec { name } = d {
+            if !rowtypes.contains_key(&dno) {
+                if let Some(ty) = declared_composite(body, name) {
+                    composites.insert(dno, ty);
+                }
             }
         }
     }
@@ -1198,5 +1237,6 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         sites: c.sites,
         cursors: c.cursors,
         rowtypes,
+        composites,
     })
 }

@@ -571,7 +571,10 @@ impl Frame<'_> {
             Datum::Rec { .. } => {
                 self.records[d] = match self.state.body.rowtypes.get(&d).cloned() {
                     Some(t) => Some(self.null_row_of(&t)?),
-                    None => None,
+                    None => match self.state.body.composites.get(&d).cloned() {
+                        Some(t) => self.null_row_of(&t).ok(),
+                        None => None,
+                    },
                 }
             }
             _ => {}
@@ -1202,9 +1205,43 @@ impl Frame<'_> {
                 }
                 Ok(())
             }
-            _ => Err(PgError::feature_not_supported(
-                "assignment to this kind of PL/pgSQL variable is not supported yet",
-            )),
+            Datum::Rec { name } => {
+                // A whole row into a record of known structure (a composite type's or
+                // %ROWTYPE's), field by field in order; NULL makes the fields NULL.
+                let Some(shape) = self.records[target].clone().filter(|_| {
+                    self.state.body.rowtypes.contains_key(&target)
+                        || self.state.body.composites.contains_key(&target)
+                }) else {
+                    return Err(PgError::feature_not_supported(
+                        "assignment of a whole row to a variable of type record is not supported yet",
+                    ));
+                };
+                let values =
+                    match v {
+                        Value::Record(r) => r,
+                        Value::Null => vec![Value::Null; shape.names.len()],
+                        _ => return Err(PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            format!(
+                                "cannot assign non-composite value to a record variable \"{name}\""
+                            ),
+                        )),
+                    };
+                if values.len() != shape.names.len() {
+                    return Err(PgError::new(
+                        code::DATATYPE_MISMATCH,
+                        "returned record type does not match expected record type",
+                    ));
+                }
+                let mut row = shape;
+                for (i, v) in values.into_iter().enumerate() {
+                    let t = crate::sql::types::io::value_type(&v);
+                    row.values[i] = self.coerce(v, t, row.types[i], row.typmods[i])?;
+                }
+                row.null = false;
+                self.records[target] = Some(row);
+                Ok(())
+            }
         }
     }
 

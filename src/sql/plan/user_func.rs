@@ -517,6 +517,11 @@ impl Planner<'_> {
                         "Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.",
                     ))
                 }
+                N::CallStmt(c) => {
+                    // A procedure may write: later statements see what it did.
+                    writes.push(true);
+                    inner.plan_call(c).map_err(in_body)?
+                }
                 other => {
                     return Err(PgError::feature_not_supported(format!(
                         "{} in a SQL function is not supported yet",
@@ -563,6 +568,71 @@ impl Planner<'_> {
                     writes,
                     returns_void,
                 }));
+            }
+            // A composite result from the final statement's columns, one per field (unless
+            // it returns one column of the type itself), each assigned to its field's type.
+            if let Some(fields) = self.composite_fields(ret) {
+                if !(last.columns.len() == 1 && last.columns[0].ty == ret) {
+                    if last.columns.len() != fields.len() {
+                        return Err(mismatch(format!(
+                            "Final statement returns too {} columns.",
+                            if last.columns.len() > fields.len() {
+                                "many"
+                            } else {
+                                "few"
+                            }
+                        )));
+                    }
+                    let mut exprs = Vec::with_capacity(fields.len());
+                    for (i, ((_, want, typmod), col)) in
+                        fields.iter().zip(&last.columns).enumerate()
+                    {
+                        let want = want.base_type();
+                        let e = if col.ty == want && (*typmod < 0 || col.typmod == *typmod) {
+                            Some(Expr::Column(i))
+                        } else if col.ty == Type::UNKNOWN
+                            || cast::can_coerce(col.ty, want, CoercionContext::Assignment)
+                        {
+                            self.coerce(
+                                Expr::Column(i),
+                                col.ty,
+                                want,
+                                *typmod,
+                                CoercionContext::Assignment,
+                                -1,
+                            )
+                            .ok()
+                        } else {
+                            None
+                        };
+                        let Some(e) = e else {
+                            return Err(mismatch(format!(
+                                "Final statement returns {} instead of {} at column {}.",
+                                col.ty.name(),
+                                want.name(),
+                                i + 1
+                            )));
+                        };
+                        exprs.push(e);
+                    }
+                    stmts.push(Plan {
+                        columns: vec![Column {
+                            name: def.name.clone(),
+                            ty: ret,
+                            typmod: -1,
+                            origin: None,
+                        }],
+                        node: Node::Project {
+                            input: Box::new(last),
+                            exprs: vec![Expr::Row(exprs)],
+                        },
+                    });
+                    return Ok(Arc::new(SqlBody {
+                        stmts,
+                        writes,
+                        returns_void,
+                    }));
+                }
             }
             if last.columns.len() != 1 {
                 return Err(mismatch(

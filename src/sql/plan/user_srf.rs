@@ -142,12 +142,23 @@ impl Planner<'_> {
                     coldef_at,
                 ));
             }
-            // A single OUT parameter names the column.
-            let name = match c.outs.as_slice() {
-                [(n, _)] if !n.is_empty() => n.clone(),
-                _ => alias_name.to_string(),
-            };
-            vec![column(name, ty, -1)]
+            match self.composite_fields(ty) {
+                // A table's or composite type's row: a column per field, as PostgreSQL
+                // expands it (the executor spreads each record; a one-field type stays one
+                // column of the type).
+                Some(fields) if fields.len() > 1 => fields
+                    .into_iter()
+                    .map(|(name, t, typmod)| column(name, t.base_type(), typmod))
+                    .collect(),
+                _ => {
+                    // A single OUT parameter names the column.
+                    let name = match c.outs.as_slice() {
+                        [(n, _)] if !n.is_empty() => n.clone(),
+                        _ => alias_name.to_string(),
+                    };
+                    vec![column(name, ty, -1)]
+                }
+            }
         };
         let types: Vec<Type> = columns.iter().map(|c| c.ty).collect();
         let ordinality = rf.ordinality;

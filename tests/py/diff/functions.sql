@@ -125,3 +125,30 @@ SELECT fn_p(1);
 DROP FUNCTION fn_p(int);
 DROP ROUTINE fn_p(int);
 SELECT count(*) FROM pg_proc WHERE proname = 'fn_p';
+
+-- name: fn_sql_composite_result_and_call
+-- A SQL function returning a table's or composite type's row from the final statement's
+-- columns (one per field, assigned to the fields' types), its errors, and CALL in a body.
+-- @errors
+DROP TABLE IF EXISTS fn_cr CASCADE;
+CREATE TABLE fn_cr (a int, b text);
+CREATE FUNCTION fn_cr_rows(i int) RETURNS SETOF fn_cr LANGUAGE sql AS $$ SELECT i, 'z'::text UNION ALL SELECT i + 1, 'w' $$;
+SELECT * FROM fn_cr_rows(1);
+CREATE FUNCTION fn_cr_one(i int) RETURNS fn_cr LANGUAGE sql AS $$ SELECT i * 2, 'v' || i $$;
+SELECT fn_cr_one(3), (fn_cr_one(4)).b;
+SELECT * FROM fn_cr_one(5);
+CREATE TYPE fn_cr_t AS (n numeric(5,1), s varchar(3));
+CREATE FUNCTION fn_cr_typed() RETURNS fn_cr_t LANGUAGE sql AS $$ SELECT 1.26, 'abc' $$;
+SELECT fn_cr_typed();
+CREATE FUNCTION fn_cr_many() RETURNS fn_cr LANGUAGE sql AS $$ SELECT 1, 'a', 2 $$;
+CREATE FUNCTION fn_cr_few() RETURNS fn_cr LANGUAGE sql AS $$ SELECT 1 $$;
+CREATE FUNCTION fn_cr_wrong() RETURNS fn_cr LANGUAGE sql AS $$ SELECT 'x'::text, 'y'::text $$;
+CREATE PROCEDURE fn_cr_p(v int) LANGUAGE sql AS $$ INSERT INTO fn_cr VALUES (v, 'from procedure') $$;
+CREATE FUNCTION fn_cr_calls(v int) RETURNS bigint LANGUAGE sql AS $$ CALL fn_cr_p(v); SELECT count(*) FROM fn_cr $$;
+SELECT fn_cr_calls(7);
+SELECT * FROM fn_cr ORDER BY a;
+CREATE FUNCTION fn_cr_ends_in_call() RETURNS int LANGUAGE sql AS $$ CALL fn_cr_p(1) $$;
+DROP FUNCTION fn_cr_rows(int), fn_cr_one(int), fn_cr_typed(), fn_cr_calls(int);
+DROP PROCEDURE fn_cr_p(int);
+DROP TYPE fn_cr_t;
+DROP TABLE fn_cr;

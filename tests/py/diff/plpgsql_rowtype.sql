@@ -30,3 +30,20 @@ CREATE FUNCTION rt_bad_field() RETURNS int LANGUAGE plpgsql AS $$ DECLARE r rt_e
 SELECT rt_bad_field();
 DROP FUNCTION rt_bad_field();
 DROP TABLE rt_e;
+
+-- name: rowtype_declared_by_type_name
+-- A variable declared with a table's or composite type's name (no %ROWTYPE) starts as that
+-- type's row of NULLs too; `record` stays unassigned until assigned.
+-- @errors
+CREATE TABLE rt_n (a int, b text);
+CREATE TYPE rt_np AS (x int, y numeric(6,2));
+CREATE FUNCTION rt_n_make(i int) RETURNS rt_n LANGUAGE plpgsql AS $$ DECLARE r rt_n; BEGIN r.a := i; r.b := 'x' || i; RETURN r; END $$;
+SELECT * FROM rt_n_make(3);
+SELECT rt_n_make(4), (rt_n_make(5)).b;
+CREATE FUNCTION rt_np_make() RETURNS text LANGUAGE plpgsql AS $$ DECLARE p public.rt_np; q rt_np; BEGIN q := ROW(1, 2.5); p.y := 1.239; RETURN p::text || ' ' || q::text || ' ' || (p.x IS NULL)::text; END $$;
+SELECT rt_np_make();
+CREATE FUNCTION rt_rec_unassigned() RETURNS int LANGUAGE plpgsql AS $$ DECLARE r record; BEGIN r.a := 1; RETURN 1; END $$;
+SELECT rt_rec_unassigned();
+DROP FUNCTION rt_n_make(int), rt_np_make(), rt_rec_unassigned();
+DROP TYPE rt_np;
+DROP TABLE rt_n;
