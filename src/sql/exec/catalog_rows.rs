@@ -222,6 +222,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
         return Some(super::catalog_procs::rows(cx));
     }
+    if oid == builtin::aggregates::AGGREGATE_OID {
+        return Some(super::catalog_procs::aggregate_rows(cx));
+    }
     if oid == 3501 {
         return Some(super::catalog_types::enum_rows(cx));
     }
