@@ -269,6 +269,7 @@ impl Functions {
             *old.ended.lock() = Some((cell.clone(), cid));
         }
         self.made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        name_for_output(oid, &def);
         versions.get_mut().push(Arc::new(Function {
             oid,
             def,
@@ -316,6 +317,7 @@ impl Functions {
         let entry = self.map.entry_sync(key_of(&def));
         let mut versions = entry.or_default();
         self.made.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        name_for_output(oid, &def);
         versions.get_mut().push(Arc::new(Function {
             oid,
             def,
@@ -345,6 +347,30 @@ impl Functions {
     }
 }
 
+/// The names regproc output prints for the OIDs of user functions: (schema, name) as last
+/// created or renamed. Value output has no catalog snapshot at hand (as for user types,
+/// `types::type_info`), so the newest name made is printed, whatever its transaction's fate;
+/// OIDs are never reused, so a name is never another function's. One entry per function
+/// OID ever made, dropped with nothing (a few dozen bytes each).
+fn output_names() -> &'static scc::HashMap<Oid, (String, String)> {
+    static NAMES: std::sync::OnceLock<scc::HashMap<Oid, (String, String)>> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(scc::HashMap::default)
+}
+
+fn name_for_output(oid: Oid, def: &FunctionDef) {
+    let v = (def.schema.clone(), def.name.clone());
+    output_names().upsert_sync(oid, v);
+}
+
+/// Schema and name of user function `oid` for regproc output (see `output_names`).
+pub fn output_name(oid: Oid) -> Option<(String, String)> {
+    if oid < super::FIRST_USER_OID {
+        return None;
+    }
+    output_names().read_sync(&oid, |_, v| v.clone())
+}
+
 /// What CREATE AGGREGATE says of an aggregate (pg_aggregate's row). A user aggregate is a
 /// function of kind 'a' whose `body` holds this, as JSON, so that it is checkpointed and
 /// restored with the functions without a new image format.
@@ -359,6 +385,35 @@ pub struct AggSpec {
     pub finalfunc: Option<Vec<String>>,
     /// FINALFUNC_EXTRA: the final function also takes one NULL per argument.
     pub final_extra: bool,
+    /// FINALFUNC_MODIFY: 'r' READ_ONLY (None: the default), 's' SHAREABLE, 'w' READ_WRITE
+    /// (pg_aggregate.aggfinalmodify; the final function gets a copy of the state here anyway).
+    #[serde(default)]
+    pub final_modify: Option<char>,
+    /// COMBINEFUNC, SERIALFUNC, DESERIALFUNC: for partial aggregation, which never happens
+    /// here; kept for pg_aggregate.
+    #[serde(default)]
+    pub combinefunc: Option<Vec<String>>,
+    #[serde(default)]
+    pub serialfunc: Option<Vec<String>>,
+    #[serde(default)]
+    pub deserialfunc: Option<Vec<String>>,
+    /// Moving-aggregate support (MSTYPE ...), checked as PostgreSQL checks it and kept for
+    /// pg_aggregate. Never called: a window frame whose start moves is computed afresh.
+    #[serde(default)]
+    pub moving: Option<Box<MovingSpec>>,
+}
+
+/// An aggregate's moving-aggregate support functions (pg_aggregate.aggm*). The fields added
+/// since the first aggregates were kept default to None, so older definitions still read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovingSpec {
+    pub msfunc: Vec<String>,
+    pub minvfunc: Vec<String>,
+    pub mstype: Oid,
+    pub mfinalfunc: Option<Vec<String>>,
+    pub mfinal_extra: bool,
+    pub mfinal_modify: Option<char>,
+    pub minitcond: Option<String>,
 }
 
 impl FunctionDef {

@@ -8,6 +8,10 @@
 //! the catalog shows it as it is: when it fires (BEFORE, AFTER, INSTEAD OF), for which events
 //! (INSERT, UPDATE, DELETE, TRUNCATE) and at which level (each row or the statement).
 //!
+//! A constraint trigger (CREATE CONSTRAINT TRIGGER) is an AFTER ROW trigger with a
+//! [`TriggerConstraint`]: SET CONSTRAINTS names it, and when deferred its events wait for the
+//! commit.
+//!
 //! Bounds: a table has at most [`MAX_TRIGGERS`] triggers; a trigger at most [`MAX_ARGS`]
 //! arguments (CREATE TRIGGER refuses more, 54000).
 
@@ -71,6 +75,24 @@ pub struct TriggerDef {
     /// REFERENCING NEW TABLE AS: the name of the new versions (pg_trigger.tgnewtable; AFTER
     /// INSERT / UPDATE).
     pub new_table: Option<String>,
+    /// CREATE CONSTRAINT TRIGGER: its constraint (None for an ordinary trigger).
+    pub constraint: Option<TriggerConstraint>,
+}
+
+/// What makes a trigger a constraint trigger: the pg_constraint row (contype 't', named as the
+/// trigger) that pg_trigger.tgconstraint points to, and when it fires. It is always AFTER ...
+/// FOR EACH ROW; a deferred one fires at commit or at SET CONSTRAINTS ... IMMEDIATE, as the
+/// deferred checks of foreign keys do (the session keeps both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriggerConstraint {
+    /// pg_constraint.oid (pg_trigger.tgconstraint).
+    pub oid: Oid,
+    /// DEFERRABLE (pg_trigger.tgdeferrable, pg_constraint.condeferrable).
+    pub deferrable: bool,
+    /// INITIALLY DEFERRED (tginitdeferred, condeferred).
+    pub initially_deferred: bool,
+    /// FROM: the table it is said to reference (pg_trigger.tgconstrrelid; 0 for none).
+    pub from_table: Oid,
 }
 
 impl TriggerDef {

@@ -1,5 +1,5 @@
-//! The deferred constraint checks of a transaction (foreign keys, and DEFERRABLE unique and
-//! primary keys): SET CONSTRAINTS (which DEFERRABLE
+//! The deferred constraint checks of a transaction (foreign keys, DEFERRABLE unique and
+//! primary keys, and deferred constraint triggers' events): SET CONSTRAINTS (which DEFERRABLE
 //! constraints wait for the commit now), the events kept until then, and running them at
 //! COMMIT or at SET CONSTRAINTS ... IMMEDIATE (`sql::exec::deferred` runs the checks).
 //!
@@ -12,7 +12,8 @@
 //! kept is checked whole at commit instead (a scan of its referencing table, as ALTER TABLE ...
 //! ADD FOREIGN KEY validates, which reports a missing referenced row even for what was a
 //! NO ACTION event), the events are dropped, and later events of those constraints are not
-//! kept: memory then grows with the number of constraints only. PostgreSQL spills its event
+//! kept: memory then grows with the number of constraints only. Constraint triggers' events
+//! cannot be replaced so: past the bound with those alone, the transaction fails (54000). PostgreSQL spills its event
 //! queue to disk instead; the outcome differs only for rows that a NOT VALID constraint let in.
 
 use crate::error::{code, PgError, PgResult};
@@ -53,27 +54,54 @@ impl Deferred {
 
     /// Keeps `e`; true when the bound was passed and the events became whole checks (the
     /// savepoints' marks must then go to 0: what is kept afterwards is all newer than them).
-    fn push(&mut self, e: DeferredEvent) -> bool {
-        if self.full.contains(&e.constraint) {
-            return false;
-        }
-        // A unique key's whole check (its statement kept too many keys): one entry.
-        if e.key.is_empty() {
-            self.full.push(e.constraint);
-            return false;
+    fn push(&mut self, e: DeferredEvent) -> PgResult<bool> {
+        if e.trigger.is_none() {
+            if self.full.contains(&e.constraint) {
+                return Ok(false);
+            }
+            // A unique key's whole check (its statement kept too many keys): one entry.
+            if e.key.is_empty() {
+                self.full.push(e.constraint);
+                return Ok(false);
+            }
         }
         self.bytes += crate::sql::exec::deferred::event_bytes(&e);
         self.events.push(Some(e));
         if self.bytes <= DEFERRED_MEM {
-            return false;
+            return Ok(false);
         }
-        for e in self.events.drain(..).flatten() {
-            if !self.full.contains(&e.constraint) {
-                self.full.push(e.constraint);
+        if !self.events.iter().flatten().any(|e| e.trigger.is_some()) {
+            for e in self.events.drain(..).flatten() {
+                if !self.full.contains(&e.constraint) {
+                    self.full.push(e.constraint);
+                }
+            }
+            self.bytes = 0;
+            return Ok(true);
+        }
+        // A constraint trigger's event cannot become a whole check: the key checks do, in
+        // place (the positions, hence the savepoints' marks, stay), and the triggers' events
+        // must fit the bound alone.
+        for slot in self.events.iter_mut() {
+            if slot.as_ref().is_some_and(|e| e.trigger.is_none()) {
+                if let Some(e) = slot.take() {
+                    self.bytes -= crate::sql::exec::deferred::event_bytes(&e);
+                    if !self.full.contains(&e.constraint) {
+                        self.full.push(e.constraint);
+                    }
+                }
             }
         }
-        self.bytes = 0;
-        true
+        if self.bytes > DEFERRED_MEM {
+            return Err(PgError::new(
+                code::PROGRAM_LIMIT_EXCEEDED,
+                format!(
+                    "too many deferred trigger events in one transaction (at most {} MB)",
+                    DEFERRED_MEM >> 20
+                ),
+            ));
+        }
+        Ok(false)
     }
 
     /// ROLLBACK TO a savepoint that saw `len` events and `timing`.
@@ -102,42 +130,49 @@ impl Core {
 
     pub(super) fn keep_deferred(&mut self, e: DeferredEvent) -> PgResult<()> {
         let txn = self.txn_mut();
-        if txn.deferred.push(e) {
+        if txn.deferred.push(e)? {
             txn.forget_deferred_marks();
         }
         Ok(())
     }
 
     /// Runs the deferred checks kept, of the constraints in `only` (None: all); what ran
-    /// without an error is dropped.
+    /// without an error is dropped. A deferred trigger may queue more events of its own (its
+    /// writes): they run in turn, until none is left, as PostgreSQL's loop over its event
+    /// list does (a trigger that queues itself forever is stopped by statement_timeout or a
+    /// cancel, as there).
     pub(super) fn fire_deferred(&mut self, only: Option<&[u32]>) -> PgResult<()> {
-        let Some(txn) = self.txn.as_ref() else {
-            return Ok(());
-        };
-        let d = &txn.deferred;
-        let picked = |c: u32| only.is_none_or(|o| o.contains(&c));
-        let events: Vec<DeferredEvent> = d
-            .events
-            .iter()
-            .flatten()
-            .filter(|e| picked(e.constraint))
-            .cloned()
-            .collect();
-        let full: Vec<u32> = d.full.iter().copied().filter(|&c| picked(c)).collect();
-        if events.is_empty() && full.is_empty() {
-            return Ok(());
-        }
-        deferred::fire(self, events, &full)?;
-        let d = &mut self.txn.as_mut().expect("transaction").deferred;
-        for slot in d.events.iter_mut() {
-            if slot.as_ref().is_some_and(|e| picked(e.constraint)) {
-                if let Some(e) = slot.take() {
-                    d.bytes -= crate::sql::exec::deferred::event_bytes(&e);
+        loop {
+            let Some(txn) = self.txn.as_ref() else {
+                return Ok(());
+            };
+            let d = &txn.deferred;
+            let picked = |c: u32| only.is_none_or(|o| o.contains(&c));
+            // The events queued while these run come after this position.
+            let upto = d.events.len();
+            let events: Vec<DeferredEvent> = d
+                .events
+                .iter()
+                .flatten()
+                .filter(|e| picked(e.constraint))
+                .cloned()
+                .collect();
+            let full: Vec<u32> = d.full.iter().copied().filter(|&c| picked(c)).collect();
+            if events.is_empty() && full.is_empty() {
+                return Ok(());
+            }
+            deferred::fire(self, events, &full)?;
+            let d = &mut self.txn.as_mut().expect("transaction").deferred;
+            let upto = upto.min(d.events.len());
+            for slot in d.events[..upto].iter_mut() {
+                if slot.as_ref().is_some_and(|e| picked(e.constraint)) {
+                    if let Some(e) = slot.take() {
+                        d.bytes -= crate::sql::exec::deferred::event_bytes(&e);
+                    }
                 }
             }
+            d.full.retain(|c| !full.contains(c));
         }
-        d.full.retain(|&c| !picked(c));
-        Ok(())
     }
 
     /// SET CONSTRAINTS { ALL | name [, ...] } { DEFERRED | IMMEDIATE }: `names` None for ALL.
@@ -210,10 +245,23 @@ impl Core {
                     format!("schema \"{schema}\" does not exist"),
                 ));
             };
-            let mut found = Vec::new();
+            // (OID, DEFERRABLE) of each constraint of the name: tables' constraints and
+            // constraint triggers' (one mechanism for both, as in PostgreSQL).
+            let mut found: Vec<(u32, bool)> = Vec::new();
             for s in schemas {
                 for r in rels.iter().filter(|r| r.name.schema == s) {
-                    found.extend(r.constraints.iter().filter(|c| &c.name == name));
+                    found.extend(
+                        r.constraints
+                            .iter()
+                            .filter(|c| &c.name == name)
+                            .map(|c| (c.oid, c.deferrable)),
+                    );
+                    found.extend(
+                        r.triggers
+                            .iter()
+                            .filter(|t| &t.name == name)
+                            .filter_map(|t| t.constraint.map(|k| (k.oid, k.deferrable))),
+                    );
                 }
                 if !found.is_empty() {
                     break;
@@ -225,16 +273,16 @@ impl Core {
                     format!("constraint \"{name}\" does not exist"),
                 ));
             }
-            for c in found {
+            for (oid, deferrable) in found {
                 // IMMEDIATE is what a constraint that is not DEFERRABLE is anyway.
-                if !c.deferrable && defer {
+                if !deferrable && defer {
                     return Err(PgError::new(
                         code::WRONG_OBJECT_TYPE,
                         format!("constraint \"{name}\" is not deferrable"),
                     ));
                 }
-                if !out.contains(&c.oid) {
-                    out.push(c.oid);
+                if !out.contains(&oid) {
+                    out.push(oid);
                 }
             }
         }
@@ -253,26 +301,27 @@ mod tests {
             constraint,
             referenced: false,
             key: vec![Value::Text("x".repeat(bytes))].into_boxed_slice(),
+            trigger: None,
         }
     }
 
     #[test]
     fn past_the_bound_events_become_whole_checks() {
         let mut d = Deferred::default();
-        assert!(!d.push(event(7, 10)));
+        assert!(!d.push(event(7, 10)).unwrap());
         let big = DEFERRED_MEM / 4;
         let mut spilled = false;
         for _ in 0..5 {
-            spilled |= d.push(event(8, big));
+            spilled |= d.push(event(8, big)).unwrap();
         }
         assert!(spilled);
         assert!(d.events.is_empty());
         assert_eq!(d.bytes, 0);
         assert_eq!(d.full, vec![7, 8]);
         // A constraint checked whole keeps no events; another one does.
-        assert!(!d.push(event(7, 10)));
+        assert!(!d.push(event(7, 10)).unwrap());
         assert!(d.events.is_empty());
-        assert!(!d.push(event(9, 10)));
+        assert!(!d.push(event(9, 10)).unwrap());
         assert_eq!(d.events.len(), 1);
         // ROLLBACK TO a savepoint made before the spill (its mark went to 0) drops what came
         // after it and keeps the whole checks.

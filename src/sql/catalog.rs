@@ -10,6 +10,7 @@
 //! One file per group: `relations.rs` the relation definitions (columns), `types.rs` pg_type's
 //! rows and the I/O functions they name.
 
+pub mod aggregates;
 pub mod fixed;
 mod info_schema;
 pub mod operators;

@@ -10,13 +10,29 @@ use crate::sql::types::{FormatCtx, Value};
 /// One deferred constraint check (`sql::exec::deferred` runs them): `table` is the table
 /// written. For a foreign key, `referenced` tells a NO ACTION check of a referenced key (the
 /// written table is the referenced one) from a referencing row's check; for a unique or
-/// primary key, `key` is the key to check again (empty: every key of its index).
+/// primary key, `key` is the key to check again (empty: every key of its index); for a
+/// constraint trigger, `trigger` is the firing (and `key` is empty).
 #[derive(Debug, Clone)]
 pub struct DeferredEvent {
     pub table: u32,
     pub constraint: u32,
     pub referenced: bool,
     pub key: Box<[Value]>,
+    pub trigger: Option<std::sync::Arc<DeferredTrigger>>,
+}
+
+/// A deferred constraint trigger's event (PostgreSQL's after-trigger event kept past the
+/// statement): the trigger, its table and its function as the statement that queued it saw
+/// them, which event, and the rows.
+#[derive(Debug)]
+pub struct DeferredTrigger {
+    pub def: crate::catalog::triggers::TriggerDef,
+    pub table: std::sync::Arc<crate::sql::engine::Rel>,
+    pub function: std::sync::Arc<crate::catalog::functions::Function>,
+    /// One of the tgtype event bits (INSERT, UPDATE, DELETE).
+    pub event: i16,
+    pub old: Option<Box<[Value]>>,
+    pub new: Option<Box<[Value]>>,
 }
 
 /// One firing of a trigger (PostgreSQL's TriggerData): what the trigger function is told.

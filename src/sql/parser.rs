@@ -161,8 +161,16 @@ pub fn parse_tree(text: &str) -> PgResult<protobuf::ParseResult> {
                 } else {
                     code::SYNTAX_ERROR
                 };
+                // The grammar's refusals that PostgreSQL reports with their own code and
+                // without a position.
+                let unplaced = message == "CREATE OR REPLACE CONSTRAINT TRIGGER is not supported";
+                let code = if unplaced {
+                    code::FEATURE_NOT_SUPPORTED
+                } else {
+                    code
+                };
                 let mut err = PgError::new(code, message);
-                if e.cursorpos > 0 {
+                if e.cursorpos > 0 && !unplaced {
                     err.position = Some(e.cursorpos as u32);
                 }
                 Err(err)

@@ -1,8 +1,9 @@
 """Triggers where the differential scripts cannot reach, on PostgreSQL 15 and threadgres alike
 (issue 32): COPY FROM fires row triggers (its direct load steps aside), and a BEFORE UPDATE
 trigger whose row another transaction holds runs once, after the wait, on the row as that
-transaction left it. threadgres only: a trigger with transition tables is kept by a restart
-(clean and kill -9), and a statement's transition tables are bounded (54000)."""
+transaction left it. threadgres only: a trigger with transition tables, and a constraint
+trigger, are kept by a restart (clean and kill -9), and a statement's transition tables are
+bounded (54000)."""
 
 from __future__ import annotations
 
@@ -112,6 +113,57 @@ def test_restart_keeps_transition_table_triggers(server, tg_dedicated, how):
     assert [c.simple(q) for q in TRANSITION_CHECKS] == before
     c.simple("UPDATE tr_t SET b = upper(b)")
     assert c.simple("SELECT n, s FROM tr_log") == [("2", "a>A,b>B")]
+    c.close()
+
+
+CONSTRAINT_SETUP = [
+    "CREATE TABLE ct_keep (a int)",
+    "CREATE TABLE ct_keep_from (a int)",
+    "CREATE TABLE ct_keep_log (what text)",
+    "CREATE FUNCTION ct_keep_f() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO "
+    "ct_keep_log VALUES (TG_NAME || ' ' || NEW.a); RETURN NULL; END $$",
+    "CREATE CONSTRAINT TRIGGER ct_keep_d AFTER INSERT ON ct_keep FROM ct_keep_from "
+    "DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ct_keep_f()",
+    "CREATE CONSTRAINT TRIGGER ct_keep_i AFTER INSERT ON ct_keep FOR EACH ROW "
+    "EXECUTE FUNCTION ct_keep_f()",
+    "CREATE FUNCTION ct_keep_minus(int, int) RETURNS int LANGUAGE sql STRICT "
+    "AS 'select $1 - $2'",
+    "CREATE AGGREGATE ct_keep_sum(int) (sfunc = int4pl, stype = int, mstype = int, "
+    "msfunc = int4pl, minvfunc = ct_keep_minus, finalfunc_modify = shareable)",
+]
+CONSTRAINT_CHECKS = [
+    "SELECT tgname, tgconstrrelid::regclass::text, tgdeferrable, tginitdeferred, "
+    "pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = 'ct_keep'::regclass ORDER BY 1",
+    "SELECT conname, contype, condeferrable, condeferred FROM pg_constraint "
+    "WHERE conrelid = 'ct_keep'::regclass ORDER BY 1",
+    "SELECT aggfnoid::text, aggtransfn::text, aggmtransfn::text, aggminvtransfn::text, "
+    "aggfinalmodify FROM pg_aggregate WHERE aggfnoid = 'ct_keep_sum'::regproc",
+]
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_restart_keeps_constraint_triggers(server, tg_dedicated, how):
+    """CREATE CONSTRAINT TRIGGER (its constraint, deferral and FROM table) and a user
+    aggregate's moving-aggregate clauses are kept by a clean restart and by log replay after
+    a crash; afterwards the deferred trigger still waits for the commit."""
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    for q in CONSTRAINT_SETUP:
+        c.simple(q)
+    before = [c.simple(q) for q in CONSTRAINT_CHECKS]
+    c.close()
+    assert before[0][0][1:4] == ("ct_keep_from", "t", "t"), before
+    assert before[2] == [("ct_keep_sum", "int4pl", "int4pl", "ct_keep_minus", "s")], before
+    restart_by(p, how)
+    c = p.info.connect_raw()
+    assert [c.simple(q) for q in CONSTRAINT_CHECKS] == before
+    c.simple("BEGIN")
+    c.simple("INSERT INTO ct_keep VALUES (1)")
+    assert c.simple("SELECT what FROM ct_keep_log") == [("ct_keep_i 1",)]
+    c.simple("COMMIT")
+    assert c.simple("SELECT what FROM ct_keep_log") == [("ct_keep_i 1",), ("ct_keep_d 1",)]
+    assert c.simple("SELECT ct_keep_sum(a) OVER () FROM ct_keep") == [("1",)]
     c.close()
 
 

@@ -180,6 +180,8 @@ pub fn rows(oid: u32) -> Option<Vec<Vec<Value>>> {
             .collect(),
         // pg_proc
         1255 => super::procs::rows(),
+        // pg_aggregate
+        2600 => super::aggregates::rows(),
         // pg_operator
         2617 => super::operators::rows(),
         // pg_auth_members: pg_monitor's memberships, as initdb grants them

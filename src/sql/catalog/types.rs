@@ -1305,6 +1305,7 @@ pub fn proc_name(oid: u32) -> Option<&'static str> {
         .find(|p| p.0 == oid)
         .map(|p| p.1)
         .or_else(|| super::operators::func_name(oid))
+        .or_else(|| super::aggregates::support_name(oid))
 }
 
 /// regproc input by name: the names regproc output prints (`proc_name`) read back.
@@ -1317,6 +1318,7 @@ pub fn proc_oid(name: &str) -> Option<u32> {
         .find(|p| p.1 == n)
         .map(|p| p.0)
         .or_else(|| super::operators::func_oid(n))
+        .or_else(|| super::aggregates::support_oid(n))
 }
 
 /// pg_type's typalign and typstorage of a built-in type, as pg_attribute repeats them.

@@ -1,6 +1,10 @@
 //! CREATE [OR REPLACE] AGGREGATE, in both syntaxes (`name (types) (...)` and the old
 //! `name (BASETYPE = t, ...)`). The aggregate is kept as a function of kind 'a' whose body
-//! is its `AggSpec`; DROP AGGREGATE is `function.rs`'s drop.
+//! is its `AggSpec`; DROP AGGREGATE is `function.rs`'s drop. The clauses for partial
+//! aggregation (COMBINEFUNC, SERIALFUNC, DESERIALFUNC) and moving aggregation (MSTYPE,
+//! MSFUNC, MINVFUNC, ...) are checked as PostgreSQL checks them and kept for pg_aggregate;
+//! they are never called (there is no partial aggregation, and a window frame whose start
+//! moves is computed afresh, as PostgreSQL does for an aggregate without them).
 
 use pg_query::protobuf::{self, node::Node as N};
 
@@ -51,43 +55,182 @@ fn type_arg(cx: &mut dyn SessionCtx, arg: Option<&N>, what: &str) -> PgResult<Ty
     }
 }
 
-pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgResult<()> {
-    let (schema, name) = split_name(&d.defnames)?;
-    let schema = creation_schema(cx, &schema, -1)?;
-    let mut sfunc = None;
-    let mut stype = None;
-    let mut initcond = None;
-    let mut finalfunc = None;
-    let mut final_extra = false;
-    let mut basetype = None;
+/// FINALFUNC_MODIFY / MFINALFUNC_MODIFY's value as pg_aggregate's letter (PostgreSQL's
+/// extractModify).
+fn modify_arg(name: &str, arg: Option<&N>) -> PgResult<char> {
+    match text_arg(arg).as_deref() {
+        Some("read_only") => Ok('r'),
+        Some("shareable") => Ok('s'),
+        Some("read_write") => Ok('w'),
+        _ => Err(PgError::syntax(format!(
+            "parameter \"{name}\" must be READ_ONLY, SHAREABLE, or READ_WRITE"
+        ))),
+    }
+}
+
+/// The definition's clauses (PostgreSQL's DefineAggregate), names compared as written: a
+/// quoted `"Sfunc"` is not `sfunc`.
+#[derive(Default)]
+struct Clauses {
+    sfunc: Option<Vec<String>>,
+    stype: Option<Type>,
+    initcond: Option<String>,
+    finalfunc: Option<Vec<String>>,
+    final_extra: bool,
+    final_modify: Option<char>,
+    combinefunc: Option<Vec<String>>,
+    serialfunc: Option<Vec<String>>,
+    deserialfunc: Option<Vec<String>>,
+    msfunc: Option<Vec<String>>,
+    minvfunc: Option<Vec<String>>,
+    mstype: Option<Type>,
+    mfinalfunc: Option<Vec<String>>,
+    mfinal_extra: bool,
+    mfinal_modify: Option<char>,
+    minitcond: Option<String>,
+    msspace: bool,
+    parallel: Option<String>,
+    basetype: Option<Option<N>>,
+}
+
+fn clauses(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgResult<Clauses> {
+    let mut c = Clauses::default();
     for item in &d.definition {
         let Some(N::DefElem(de)) = item.node.as_ref() else {
             continue;
         };
         let arg = de.arg.as_ref().and_then(|a| a.node.as_ref());
-        match de.defname.to_lowercase().as_str() {
-            "sfunc" | "sfunc1" => sfunc = name_arg(arg),
-            "stype" | "stype1" => stype = Some(type_arg(cx, arg, "stype")?),
-            "initcond" | "initcond1" => initcond = text_arg(arg),
-            "finalfunc" => finalfunc = name_arg(arg),
-            "finalfunc_extra" => final_extra = true,
-            "basetype" => basetype = Some(arg.cloned()),
-            // Planner hints, with no effect on the results here.
-            "parallel" | "sspace" => {}
-            "finalfunc_modify" | "combinefunc" | "serialfunc" | "deserialfunc" | "msfunc"
-            | "minvfunc" | "mstype" | "msspace" | "mfinalfunc" | "mfinalfunc_extra"
-            | "minitcond" | "sortop" | "hypothetical" => {
+        // A flag without a value is true, as defGetBoolean reads it.
+        let flag = || !matches!(text_arg(arg).as_deref(), Some("false" | "off" | "0" | "no"));
+        match de.defname.as_str() {
+            "sfunc" | "sfunc1" => c.sfunc = name_arg(arg),
+            "stype" | "stype1" => c.stype = Some(type_arg(cx, arg, "stype")?),
+            "initcond" | "initcond1" => c.initcond = text_arg(arg),
+            "finalfunc" => c.finalfunc = name_arg(arg),
+            "finalfunc_extra" => c.final_extra = flag(),
+            "finalfunc_modify" => c.final_modify = Some(modify_arg(&de.defname, arg)?),
+            "combinefunc" => c.combinefunc = name_arg(arg),
+            "serialfunc" => c.serialfunc = name_arg(arg),
+            "deserialfunc" => c.deserialfunc = name_arg(arg),
+            "msfunc" => c.msfunc = name_arg(arg),
+            "minvfunc" => c.minvfunc = name_arg(arg),
+            "mstype" => c.mstype = Some(type_arg(cx, arg, "mstype")?),
+            "mfinalfunc" => c.mfinalfunc = name_arg(arg),
+            "mfinalfunc_extra" => c.mfinal_extra = flag(),
+            "mfinalfunc_modify" => c.mfinal_modify = Some(modify_arg(&de.defname, arg)?),
+            "minitcond" => c.minitcond = text_arg(arg),
+            "msspace" => c.msspace = text_arg(arg).is_some_and(|v| v != "0"),
+            "parallel" => c.parallel = text_arg(arg),
+            "basetype" => c.basetype = Some(arg.cloned()),
+            // A planner hint, with no effect on the results here.
+            "sspace" => {}
+            "sortop" | "hypothetical" => {
                 return Err(PgError::feature_not_supported(format!(
                     "aggregate attribute \"{}\" is not supported yet",
                     de.defname
                 )))
             }
             other => cx.notice(PgError::warning(
-                code::WARNING,
+                code::SYNTAX_ERROR,
                 format!("aggregate attribute \"{other}\" not recognized"),
             )),
         }
     }
+    Ok(c)
+}
+
+/// The moving-aggregate clauses: all or none, as PostgreSQL requires.
+fn check_moving(c: &Clauses) -> PgResult<()> {
+    if c.mstype.is_some() {
+        if c.msfunc.is_none() {
+            return Err(bad_definition(
+                "aggregate msfunc must be specified when mstype is specified",
+            ));
+        }
+        if c.minvfunc.is_none() {
+            return Err(bad_definition(
+                "aggregate minvfunc must be specified when mstype is specified",
+            ));
+        }
+        return Ok(());
+    }
+    let given = [
+        (c.msfunc.is_some(), "msfunc"),
+        (c.minvfunc.is_some(), "minvfunc"),
+        (c.mfinalfunc.is_some(), "mfinalfunc"),
+        (c.msspace, "msspace"),
+        (c.minitcond.is_some(), "minitcond"),
+    ];
+    match given.iter().find(|(g, _)| *g) {
+        Some((_, what)) => Err(bad_definition(format!(
+            "aggregate {what} must not be specified without mstype"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The moving-aggregate support's checks (PostgreSQL's AggregateCreate): the forward and
+/// inverse functions take the moving state and the arguments and return the moving state,
+/// and are both strict or both not.
+fn check_moving_functions(
+    cx: &mut dyn SessionCtx,
+    m: &crate::catalog::functions::MovingSpec,
+    inputs: &[Type],
+) -> PgResult<()> {
+    let spec_of = |sfunc: &[String], finalfunc: Option<Vec<String>>| AggSpec {
+        sfunc: sfunc.to_vec(),
+        stype: m.mstype,
+        initcond: m.minitcond.clone(),
+        finalfunc,
+        final_extra: m.mfinal_extra,
+        final_modify: None,
+        combinefunc: None,
+        serialfunc: None,
+        deserialfunc: None,
+        moving: None,
+    };
+    let forward = spec_of(&m.msfunc, m.mfinalfunc.clone());
+    let (_, strict) = with_planner(cx, None, |pl| pl.check_aggregate(&forward, inputs))?;
+    let inverse = spec_of(&m.minvfunc, None);
+    let (_, inv_strict) = with_planner(cx, None, |pl| pl.check_aggregate(&inverse, inputs))
+        .map_err(|mut e| {
+            if let Some(rest) = e.message.strip_prefix("return type of transition function") {
+                e.message = format!("return type of inverse transition function{rest}");
+            }
+            e
+        })?;
+    if strict != inv_strict {
+        return Err(bad_definition(
+            "strictness of aggregate's forward and inverse transition functions must match",
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgResult<()> {
+    let (schema, name) = split_name(&d.defnames)?;
+    let schema = creation_schema(cx, &schema, -1)?;
+    let c = clauses(d, cx)?;
+    // PostgreSQL's order: the required clauses, then the argument types.
+    let Some(stype) = c.stype else {
+        return Err(bad_definition("aggregate stype must be specified"));
+    };
+    let Some(sfunc) = c.sfunc.clone() else {
+        return Err(bad_definition("aggregate sfunc must be specified"));
+    };
+    check_moving(&c)?;
+    // Serialization functions go with the internal state type, which there is none of here.
+    if c.serialfunc.is_some() && c.deserialfunc.is_some() {
+        return Err(bad_definition(
+            "serialization functions may be specified only when the aggregate transition data type is internal",
+        ));
+    }
+    if c.serialfunc.is_some() || c.deserialfunc.is_some() {
+        return Err(bad_definition(
+            "must specify both or neither of serialization and deserialization functions",
+        ));
+    }
+    let basetype = c.basetype.clone();
     // The argument types: the new syntax's list, or the old syntax's BASETYPE.
     let mut args: Vec<FuncArg> = Vec::new();
     if d.oldstyle {
@@ -152,12 +295,6 @@ pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgRes
             ));
         }
     }
-    let Some(sfunc) = sfunc else {
-        return Err(bad_definition("aggregate sfunc must be specified"));
-    };
-    let Some(stype) = stype else {
-        return Err(bad_definition("aggregate stype must be specified"));
-    };
     let inputs: Vec<Type> = args.iter().map(|a| Type(a.type_oid)).collect();
     if stype.category() == 'P' && !stype.is_polymorphic() {
         return Err(bad_definition(format!(
@@ -168,14 +305,43 @@ pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgRes
     if let Some(detail) = crate::sql::plan::polymorphic::unresolvable_result(stype, &inputs) {
         return Err(bad_definition("cannot determine transition data type").with_detail(detail));
     }
+    let parallel = match c.parallel.as_deref() {
+        None | Some("unsafe") => 'u',
+        Some("safe") => 's',
+        Some("restricted") => 'r',
+        Some(_) => {
+            return Err(PgError::syntax(
+                "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE",
+            ))
+        }
+    };
+    let moving = c.mstype.map(|mstype| {
+        Box::new(crate::catalog::functions::MovingSpec {
+            msfunc: c.msfunc.clone().unwrap_or_default(),
+            minvfunc: c.minvfunc.clone().unwrap_or_default(),
+            mstype: mstype.0,
+            mfinalfunc: c.mfinalfunc.clone(),
+            mfinal_extra: c.mfinal_extra,
+            mfinal_modify: c.mfinal_modify,
+            minitcond: c.minitcond.clone(),
+        })
+    });
     let spec = AggSpec {
         sfunc,
         stype: stype.0,
-        initcond,
-        finalfunc,
-        final_extra,
+        initcond: c.initcond.clone(),
+        finalfunc: c.finalfunc.clone(),
+        final_extra: c.final_extra,
+        final_modify: c.final_modify,
+        combinefunc: c.combinefunc.clone(),
+        serialfunc: c.serialfunc.clone(),
+        deserialfunc: c.deserialfunc.clone(),
+        moving,
     };
     let (returns, strict) = with_planner(cx, None, |pl| pl.check_aggregate(&spec, &inputs))?;
+    if let Some(m) = &spec.moving {
+        check_moving_functions(cx, m, &inputs)?;
+    }
     if strict
         && spec.initcond.is_none()
         && inputs
@@ -211,7 +377,7 @@ pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgRes
         strict: false,
         security_definer: false,
         leakproof: false,
-        parallel: 'u',
+        parallel,
         cost: 1.0,
         rows: 0.0,
         config: Vec::new(),
@@ -243,7 +409,14 @@ pub(super) fn create(d: &protobuf::DefineStmt, cx: &mut dyn SessionCtx) -> PgRes
             if f.def.kind != 'a' {
                 return Err(
                     PgError::new(code::WRONG_OBJECT_TYPE, "cannot change routine kind")
-                        .with_detail(format!("\"{name}\" is an ordinary function.")),
+                        .with_detail(format!(
+                            "\"{name}\" is {}.",
+                            match f.def.kind {
+                                'p' => "a procedure",
+                                'w' => "a window function",
+                                _ => "a function",
+                            }
+                        )),
                 );
             }
             if f.def.returns != def.returns {

@@ -1167,6 +1167,17 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             cascade: _,
         } => {
             let Some(i) = w.constraints.iter().position(|c| &c.name == name) else {
+                // A constraint trigger's constraint goes only with its trigger.
+                if t.triggers
+                    .iter()
+                    .any(|x| x.constraint.is_some() && &x.name == name)
+                {
+                    return Err(PgError::new(
+                        code::DEPENDENT_OBJECTS_STILL_EXIST,
+                        format!("cannot drop constraint {name} on table {table} because trigger {name} on table {table} requires it"),
+                    )
+                    .with_hint(format!("You can drop trigger {name} on table {table} instead.")));
+                }
                 if *if_exists {
                     cx.notice(notice(
                         format!(

@@ -10,8 +10,10 @@
 //! it. A view may have INSTEAD OF ... FOR EACH ROW triggers (which make it a target of INSERT,
 //! UPDATE and DELETE: `plan/trigger.rs`, `exec/trigger.rs`) and statement-level BEFORE /
 //! AFTER ones. An AFTER trigger of a table may name transition tables (REFERENCING OLD /
-//! NEW TABLE AS, kept in `TriggerDef`; `exec/trigger.rs` collects their rows). Constraint
-//! triggers are not supported yet and are refused (0A000).
+//! NEW TABLE AS, kept in `TriggerDef`; `exec/trigger.rs` collects their rows). A constraint
+//! trigger (CREATE CONSTRAINT TRIGGER) gets a constraint OID and its deferral
+//! (`triggers::TriggerConstraint`); the grammar already limits it to AFTER ... FOR EACH ROW
+//! without OR REPLACE, and OR REPLACE of an ordinary trigger may not replace one.
 
 use pg_query::protobuf::{self, node::Node as N};
 
@@ -408,11 +410,23 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
             ));
         }
     }
-    if c.isconstraint {
-        return Err(PgError::feature_not_supported(
-            "constraint triggers are not supported yet",
-        ));
-    }
+    // A constraint trigger's FROM table (the grammar allows only AFTER ... FOR EACH ROW, and
+    // no OR REPLACE, for CREATE CONSTRAINT TRIGGER).
+    let from_table = match c.constrrel.as_ref() {
+        Some(rv) if c.isconstraint => {
+            let (schema, rname) = rel_name(Some(rv));
+            match find_locked(cx, &schema, &rname, LockMode::AccessShare)? {
+                Some(r) => r.oid,
+                None => {
+                    return Err(PgError::new(
+                        code::UNDEFINED_TABLE,
+                        format!("relation \"{rname}\" does not exist"),
+                    ))
+                }
+            }
+        }
+        _ => 0,
+    };
     let (old_table, new_table) = transition_checks(c, &t, events)?;
     // UPDATE OF's columns.
     let mut columns = Vec::new();
@@ -502,6 +516,16 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
     if existing.is_some() && !c.replace {
         return Err(exists(&c.trigname, name));
     }
+    // OR REPLACE may not replace a constraint trigger (its constraint and pending events).
+    if existing.is_some_and(|i| t.triggers[i].constraint.is_some()) {
+        return Err(PgError::new(
+            code::DUPLICATE_OBJECT,
+            format!(
+                "trigger \"{}\" for relation \"{name}\" is a constraint trigger",
+                c.trigname
+            ),
+        ));
+    }
     if existing.is_none() && t.triggers.len() >= MAX_TRIGGERS {
         return Err(PgError::new(
             code::PROGRAM_LIMIT_EXCEEDED,
@@ -516,6 +540,20 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
             .new_oid()
             .map_err(|e| catalog_error(e, name))?,
     };
+    let constraint = if c.isconstraint {
+        Some(triggers::TriggerConstraint {
+            oid: cx
+                .instance()
+                .catalog
+                .new_oid()
+                .map_err(|e| catalog_error(e, name))?,
+            deferrable: c.deferrable,
+            initially_deferred: c.initdeferred,
+            from_table,
+        })
+    } else {
+        None
+    };
     let def = TriggerDef {
         oid,
         name: c.trigname.clone(),
@@ -527,6 +565,7 @@ fn create(c: &protobuf::CreateTrigStmt, cx: &mut dyn SessionCtx) -> PgResult<()>
         args,
         old_table,
         new_table,
+        constraint,
     };
     write(cx, &t, |list| match existing {
         Some(i) => list[i] = def,

@@ -69,7 +69,30 @@ fn add_values(a: &Value, b: &Value, fmt: &types::FormatCtx) -> PgResult<Value> {
     })
 }
 
+/// Adds one input row (its arguments and ORDER BY keys) to an aggregate's state: the one
+/// entry for the Aggregate and Window nodes, whatever the aggregate.
 pub(super) fn update(
+    acc: &mut Acc,
+    a: &AggCall,
+    args: Vec<Value>,
+    order: Vec<Value>,
+    cx: &mut EvalCx,
+) -> PgResult<()> {
+    match acc {
+        Acc::User(s) => user::update(s, a, args, order, cx),
+        acc => update_builtin(acc, a, args, order, cx.session.fmt()),
+    }
+}
+
+/// An aggregate's value from its state (the Aggregate and Window nodes' one entry).
+pub(super) fn finish(acc: Acc, a: &AggCall, cx: &mut EvalCx) -> PgResult<Value> {
+    match acc {
+        Acc::User(s) => user::finish(*s, a, cx),
+        acc => finish_builtin(acc, a, cx.session.fmt()),
+    }
+}
+
+fn update_builtin(
     acc: &mut Acc,
     a: &AggCall,
     args: Vec<Value>,
@@ -83,7 +106,7 @@ pub(super) fn update(
     let v = args.next().unwrap_or(Value::Null);
     match acc {
         Acc::Extra(_) => {}
-        Acc::User(_) => return Err(PgError::internal("a user aggregate outside Aggregate")),
+        Acc::User(_) => return Err(PgError::internal("a user aggregate's state")),
         Acc::Count(n) => {
             if a.func == AggFunc::CountStar || !v.is_null() {
                 *n += 1;
@@ -156,10 +179,10 @@ pub(super) fn update(
     Ok(())
 }
 
-pub(super) fn finish(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<Value> {
+fn finish_builtin(acc: Acc, a: &AggCall, fmt: &types::FormatCtx) -> PgResult<Value> {
     Ok(match acc {
         Acc::Extra(s) => extra::finish(*s, a, fmt)?,
-        Acc::User(_) => return Err(PgError::internal("a user aggregate outside Aggregate")),
+        Acc::User(_) => return Err(PgError::internal("a user aggregate's state")),
         Acc::Count(n) => Value::Int8(n),
         Acc::Sum(None, _) => Value::Null,
         Acc::Sum(Some(s), n) => {
@@ -321,10 +344,7 @@ impl Aggregate {
                     "HashAggregate",
                 )?;
             }
-            match &mut self.groups[gi].1[ai] {
-                Acc::User(s) => user::update(s, a, args, order, cx)?,
-                acc => update(acc, a, args, order, cx.session.fmt())?,
-            }
+            update(&mut self.groups[gi].1[ai], a, args, order, cx)?;
         }
         Ok(())
     }
@@ -366,10 +386,7 @@ impl Operator for Aggregate {
         let (keys, accs, _) = out.next().expect("not empty");
         let mut row = keys;
         for (acc, a) in accs.into_iter().zip(aggs) {
-            row.push(match acc {
-                Acc::User(s) => user::finish(*s, a, cx)?,
-                acc => finish(acc, a, cx.session.fmt())?,
-            });
+            row.push(finish(acc, a, cx)?);
         }
         Ok(Step::Row(row))
     }

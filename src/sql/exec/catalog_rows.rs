@@ -222,6 +222,9 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
     if oid == 1255 {
         return Some(super::catalog_procs::rows(cx));
     }
+    if oid == builtin::aggregates::AGGREGATE_OID {
+        return Some(super::catalog_procs::aggregate_rows(cx));
+    }
     if oid == 3501 {
         return Some(super::catalog_types::enum_rows(cx));
     }
@@ -595,14 +598,18 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     out.push(build(2620, |c| match c {
                         "oid" => Value::Oid(t.oid),
                         "tgrelid" => Value::Oid(r.oid),
-                        "tgparentid" | "tgconstrrelid" | "tgconstrindid" | "tgconstraint" => {
-                            Value::Oid(0)
+                        "tgconstraint" => Value::Oid(t.constraint.map_or(0, |k| k.oid)),
+                        "tgconstrrelid" => Value::Oid(t.constraint.map_or(0, |k| k.from_table)),
+                        "tgdeferrable" => Value::Bool(t.constraint.is_some_and(|k| k.deferrable)),
+                        "tginitdeferred" => {
+                            Value::Bool(t.constraint.is_some_and(|k| k.initially_deferred))
                         }
+                        "tgparentid" | "tgconstrindid" => Value::Oid(0),
                         "tgname" => Value::Text(t.name.clone()),
                         "tgfoid" => Value::Oid(t.function),
                         "tgtype" => Value::Int2(t.tgtype),
                         "tgenabled" => char_value(t.enabled),
-                        "tgisinternal" | "tgdeferrable" | "tginitdeferred" => Value::Bool(false),
+                        "tgisinternal" => Value::Bool(false),
                         "tgnargs" => Value::Int2(t.args.len() as i16),
                         "tgattr" => Value::Array(Box::new(Array::vector(
                             Type::INT2,
@@ -690,6 +697,23 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                             Type::INT2,
                             cols.iter().map(|&c| Value::Int2(c)).collect(),
                         ))),
+                        _ => Value::Null,
+                    }));
+                }
+                // Constraint triggers' constraints (contype 't', named as their triggers).
+                for (t, k) in r.triggers.iter().filter_map(|t| Some((t, t.constraint?))) {
+                    out.push(build(2606, |c| match c {
+                        "oid" => Value::Oid(k.oid),
+                        "conname" => Value::Text(t.name.clone()),
+                        "connamespace" => Value::Oid(nsp(&r.name.schema)),
+                        "contype" => char_value('t'),
+                        "condeferrable" => Value::Bool(k.deferrable),
+                        "condeferred" => Value::Bool(k.initially_deferred),
+                        "convalidated" | "conislocal" | "connoinherit" => Value::Bool(true),
+                        "conrelid" => Value::Oid(r.oid),
+                        "contypid" | "conindid" | "conparentid" | "confrelid" => Value::Oid(0),
+                        "confupdtype" | "confdeltype" | "confmatchtype" => char_value(' '),
+                        "coninhcount" => Value::Int4(0),
                         _ => Value::Null,
                     }));
                 }

@@ -1,6 +1,8 @@
 //! Deferred foreign-key checks: the events of DEFERRABLE constraints whose checks wait for the
 //! commit (`foreign_key::Queue` hands them to the session, which keeps them per transaction),
-//! and how they run at COMMIT or SET CONSTRAINTS ... IMMEDIATE.
+//! and how they run at COMMIT or SET CONSTRAINTS ... IMMEDIATE. Deferred constraint triggers'
+//! events (`exec::trigger` queues them) are kept and run the same way: each calls its
+//! trigger's function with the rows, before the key checks.
 //!
 //! An event keeps the key, not the row: when it runs, a referencing key is looked up in the
 //! referenced table first; if it is missing, the check fails only while a row with that key is
@@ -28,11 +30,35 @@ use crate::sql::engine::{Key, Rel};
 use super::foreign_key::{Keys, Queue};
 use super::{EvalCx, Step};
 
-pub use crate::sql::context::DeferredEvent;
+use crate::sql::context::TriggerCall;
+pub use crate::sql::context::{DeferredEvent, DeferredTrigger};
 
 /// An event's share of the session's bound.
 pub fn event_bytes(e: &DeferredEvent) -> usize {
-    super::row_bytes(&e.key) + std::mem::size_of::<DeferredEvent>()
+    let rows = e.trigger.as_ref().map_or(0, |t| {
+        std::mem::size_of::<DeferredTrigger>()
+            + t.old.as_deref().map_or(0, super::row_bytes)
+            + t.new.as_deref().map_or(0, super::row_bytes)
+    });
+    super::row_bytes(&e.key) + std::mem::size_of::<DeferredEvent>() + rows
+}
+
+/// Fires a deferred constraint trigger's event (its function's result is ignored, as an
+/// AFTER trigger's is).
+fn fire_trigger(cx: &mut dyn SessionCtx, t: &DeferredTrigger) -> PgResult<()> {
+    // A command of its own: it sees every write made before it (PostgreSQL increments the
+    // command counter and takes a new snapshot before firing deferred triggers).
+    cx.next_command();
+    let call = TriggerCall {
+        def: &t.def,
+        table: &t.table,
+        event: t.event,
+        old: t.old.as_deref(),
+        new: t.new.as_deref(),
+        transitions: &[],
+    };
+    cx.call_trigger(&t.function, &call)?;
+    Ok(())
 }
 
 /// The index of a unique or primary key constraint.
@@ -81,7 +107,14 @@ fn table(cx: &mut dyn SessionCtx, oid: u32) -> PgResult<Option<Arc<Rel>>> {
 
 /// Runs deferred checks: the constraints `full` over their whole referencing tables, then
 /// `events` (those of a constraint or table dropped since have nothing to check).
-pub fn fire(cx: &mut dyn SessionCtx, mut events: Vec<DeferredEvent>, full: &[u32]) -> PgResult<()> {
+pub fn fire(cx: &mut dyn SessionCtx, events: Vec<DeferredEvent>, full: &[u32]) -> PgResult<()> {
+    // Constraint triggers first, in the order their events were queued.
+    let (triggers, mut events): (Vec<_>, Vec<_>) =
+        events.into_iter().partition(|e| e.trigger.is_some());
+    for t in triggers.iter().filter_map(|e| e.trigger.as_deref()) {
+        cx.check_interrupts()?;
+        fire_trigger(cx, t)?;
+    }
     for &constraint in full {
         cx.check_interrupts()?;
         let snap = cx.catalog_snapshot()?;

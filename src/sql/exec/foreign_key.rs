@@ -682,6 +682,7 @@ impl Queue {
             constraint,
             referenced,
             key: key.clone(),
+            trigger: None,
         })
     }
 

@@ -7,6 +7,11 @@
 //!                       order of their rows, AFTER STATEMENT
 //! ```
 //!
+//! A constraint trigger (CREATE CONSTRAINT TRIGGER) is an AFTER ROW trigger: when it is
+//! deferrable and its constraint deferred now (INITIALLY DEFERRED, or SET CONSTRAINTS), its
+//! event goes to the session with its rows instead of firing (`defer`), and fires at commit
+//! or SET CONSTRAINTS ... IMMEDIATE with the deferred key checks (`exec::deferred`).
+//!
 //! A view is a target only through its INSTEAD OF ROW triggers (`instead_row`): each input
 //! row goes to them instead of being written, between the view's BEFORE and AFTER STATEMENT
 //! triggers, and counts (and is RETURNING's) when they return a row.
@@ -45,7 +50,7 @@ use std::sync::Arc;
 
 use crate::catalog::triggers::Timing;
 use crate::error::{code, PgError, PgResult};
-use crate::sql::context::{TransitionTable, TriggerCall};
+use crate::sql::context::{DeferredEvent, DeferredTrigger, TransitionTable, TriggerCall};
 use crate::sql::engine::{self, Changed, Rel, WriteError, Writer};
 use crate::sql::exec::EvalCx;
 use crate::sql::plan::trigger::{Planned, Triggers};
@@ -363,7 +368,10 @@ impl Firing {
         while let Some(ev) = self.after.pop_front() {
             let (old, new) = (ev.old.as_deref(), ev.new.as_deref());
             for p in t.at(Timing::After, true, ev.event) {
-                if columns_match(p, ev.event, set) && when_holds(p, rel, old, new, cx)? {
+                if !columns_match(p, ev.event, set) || !when_holds(p, rel, old, new, cx)? {
+                    continue;
+                }
+                if !defer(p, rel, &ev, cx)? {
                     call(p, rel, ev.event, old, new, self.tables_of(p), cx)?;
                 }
             }
@@ -397,6 +405,34 @@ impl Firing {
         }
         Ok(())
     }
+}
+
+/// A deferrable constraint trigger whose constraint is deferred now (INITIALLY DEFERRED or
+/// SET CONSTRAINTS): its event is handed to the session, which fires it at commit or SET
+/// CONSTRAINTS ... IMMEDIATE (`exec::deferred`); true when it was.
+fn defer(p: &Planned, rel: &Arc<Rel>, ev: &AfterEvent, cx: &mut EvalCx) -> PgResult<bool> {
+    let Some(k) = p.def.constraint.filter(|k| k.deferrable) else {
+        return Ok(false);
+    };
+    if !cx.session.constraint_deferred(k.oid, k.initially_deferred) {
+        return Ok(false);
+    }
+    let trigger = DeferredTrigger {
+        def: p.def.clone(),
+        table: rel.clone(),
+        function: p.function.clone(),
+        event: ev.event,
+        old: ev.old.clone().map(Vec::into_boxed_slice),
+        new: ev.new.clone().map(Vec::into_boxed_slice),
+    };
+    cx.session.queue_deferred(DeferredEvent {
+        table: rel.oid,
+        constraint: k.oid,
+        referenced: false,
+        key: Box::new([]),
+        trigger: Some(Arc::new(trigger)),
+    })?;
+    Ok(true)
 }
 
 /// Whether a statement over `t` for `events` fires any AFTER trigger (its RETURNING rows are

@@ -93,6 +93,7 @@ impl Rechecks {
                     constraint: c.oid,
                     referenced: false,
                     key: r.key.0.clone(),
+                    trigger: None,
                 })?;
             } else if let Some(step) =
                 outcome(engine::recheck_unique(rel, r.index, &r.key, cell), rel, cx)?
@@ -109,6 +110,7 @@ impl Rechecks {
                         constraint: c.oid,
                         referenced: false,
                         key: Box::new([]),
+                        trigger: None,
                     })?;
                 } else if let Some(step) =
                     outcome(engine::recheck_unique_whole(rel, index, cell), rel, cx)?

@@ -223,7 +223,6 @@ fn window_partition(
         };
         (s.max(0), e.min(last))
     };
-    let fmt = cx.session.fmt().clone();
     match &call.func {
         Ok(f) => {
             for j in 0..len {
@@ -332,7 +331,7 @@ fn window_partition(
                 for e in &a.args {
                     args.push(e.eval(r, cx)?);
                 }
-                update(acc, a, args, Vec::new(), &fmt)
+                update(acc, a, args, Vec::new(), cx)
             };
             if matches!(call.frame.start, FrameBound::UnboundedPreceding) {
                 let mut acc = initial(a);
@@ -343,7 +342,7 @@ fn window_partition(
                         fed += 1;
                         feed(&mut acc, fed as usize, cx)?;
                     }
-                    out[part[j]] = finish(acc.clone(), a, &fmt)?;
+                    out[part[j]] = finish(acc.clone(), a, cx)?;
                 }
             } else {
                 for j in 0..len {
@@ -354,7 +353,7 @@ fn window_partition(
                         feed(&mut acc, k as usize, cx)?;
                         k += 1;
                     }
-                    out[part[j]] = finish(acc, a, &fmt)?;
+                    out[part[j]] = finish(acc, a, cx)?;
                 }
             }
         }

@@ -136,6 +136,11 @@ impl Planner<'_> {
                             return Ok(e);
                         }
                     }
+                    if to == Type::REGPROC {
+                        if let Some(e) = self.regproc_literal(&s, at)? {
+                            return Ok(e);
+                        }
+                    }
                     if to == Type::REGROLE {
                         if let Some(e) = self.regrole_literal(&s, at)? {
                             return Ok(e);

@@ -4,7 +4,8 @@
 //! statement's catalog view. A user relation's regclass value is held by name (see
 //! `types::cast`): the literal becomes that name as regclassout prints it (qualified only
 //! where search_path would not find it), which the sequence functions look up as before, and
-//! a cast of it to oid is folded to the relation's OID here.
+//! a cast of it to oid is folded to the relation's OID here. `'f'::regproc` of a user
+//! function is its OID (`regproc_literal`).
 
 use super::{loc, Expr, Planner};
 use crate::error::{code, PgError, PgResult};
@@ -82,6 +83,31 @@ impl Planner<'_> {
         Ok(self
             .regclass_rel(text, -1)?
             .map(|rel| Expr::Const(Value::Oid(rel.oid))))
+    }
+}
+
+impl Planner<'_> {
+    /// `'name'::regproc` of a user function: its OID (regproc output prints its name), None
+    /// where no user function has the name (the built-ins are read as before), 42725 where
+    /// several do.
+    pub(super) fn regproc_literal(&self, text: &str, at: i32) -> PgResult<Option<Expr>> {
+        if self.tables.is_none() || text == "-" || text.trim().parse::<u32>().is_ok() {
+            return Ok(None);
+        }
+        let Ok(names) = crate::sql::quote::parse_qualified(text.trim()) else {
+            return Ok(None);
+        };
+        let mut found = self.user_routines(&names, false);
+        found.extend(self.user_routines(&names, true));
+        match found.as_slice() {
+            [] => Ok(None),
+            [f] => Ok(Some(Expr::Const(Value::Oid(f.oid)))),
+            _ => Err(PgError::new(
+                code::AMBIGUOUS_FUNCTION,
+                format!("more than one function named \"{}\"", text.trim()),
+            )
+            .at(loc(at))),
+        }
     }
 }
 

@@ -169,24 +169,14 @@ impl Planner<'_> {
             let an = a.node.as_ref().expect("arg");
             args.push(self.bind(an, scope, agg.as_deref_mut())?);
         }
-        let mut partition = Vec::new();
-        for p in partition_nodes {
-            let pn = p.node.as_ref().expect("partition");
-            partition.push(self.bind(pn, scope, agg.as_deref_mut())?.0);
-        }
-        let mut order = Vec::new();
-        for o in order_nodes {
-            let Some(N::SortBy(sb)) = &o.node else {
-                continue;
-            };
-            let on = sb
-                .node
-                .as_ref()
-                .and_then(|n| n.node.as_ref())
-                .expect("order");
-            let (e, _) = self.bind(on, scope, agg.as_deref_mut())?;
-            order.push(sort_key(e, sb));
-        }
+        // A window call in PARTITION BY or ORDER BY is PostgreSQL's "not allowed in window
+        // definitions" (one in the arguments is a nested call).
+        self.state.in_window = false;
+        let saved = self.state.clause.replace("window definitions");
+        let keys = self.bind_window_keys(partition_nodes, order_nodes, scope, agg.as_deref_mut());
+        self.state.clause = saved;
+        self.state.in_window = true;
+        let (partition, order) = keys?;
         let frame = self.bind_frame(frame_def)?;
         let types: Vec<Type> = args.iter().map(|(_, t)| *t).collect();
         let wf = match (name, args.len()) {
@@ -231,19 +221,31 @@ impl Planner<'_> {
             };
             return Ok((call, ty));
         }
-        let Some(af) = aggregate_func(name, fc.agg_star) else {
-            if func::lookup(name).is_empty() && session_fn::lookup(name, types.len()).is_none() {
+        // A user aggregate (CREATE AGGREGATE) of the name runs as a built-in one does, over
+        // the frame; without moving-aggregate support each frame is computed afresh, as
+        // PostgreSQL does when a frame's start moves.
+        let names = super::names_of(&fc.funcname);
+        let user_aggs = if fc.agg_star {
+            Vec::new()
+        } else {
+            self.user_routines(&names, true)
+        };
+        let mut user = None;
+        let sig = if !user_aggs.is_empty() {
+            let (u, sig) = self.bind_user_aggregate(&user_aggs, &types, name, fc.location)?;
+            user = Some(std::sync::Arc::new(u));
+            sig
+        } else if let Some(af) = aggregate_func(name, fc.agg_star) {
+            agg_types(af, &types, &[], name, fc.location)?
+        } else {
+            if func::lookup(name).is_empty()
+                && session_fn::lookup(name, types.len()).is_none()
+                && self.user_routines(&names, false).is_empty()
+            {
                 return Err(undefined_function(name, &types, fc.location));
             }
-            return Err(PgError::new(
-                code::WRONG_OBJECT_TYPE,
-                format!(
-                    "OVER specified, but {name} is not a window function nor an aggregate function"
-                ),
-            )
-            .at(loc(fc.location)));
+            return Err(not_window_function(name, fc.location));
         };
-        let sig = agg_types(af, &types, &[], name, fc.location)?;
         let (af, result, targets, arg_type) = (sig.func, sig.result, sig.args, sig.arg_type);
         let bound = self.coerce_agg_args(args, &targets, fc.location)?;
         let filter = match fc.agg_filter.as_ref().and_then(|n| n.node.as_ref()) {
@@ -262,7 +264,7 @@ impl Planner<'_> {
                 distinct: false,
                 filter,
                 order: Vec::new(),
-                user: None,
+                user,
             }),
             args: Vec::new(),
             partition,
@@ -270,6 +272,35 @@ impl Planner<'_> {
             frame,
         };
         Ok((call, result))
+    }
+
+    /// A window's PARTITION BY and ORDER BY, bound over the rows the Window node reads.
+    fn bind_window_keys(
+        &mut self,
+        partition_nodes: &[protobuf::Node],
+        order_nodes: &[protobuf::Node],
+        scope: &Scope,
+        mut agg: Option<&mut AggCtx>,
+    ) -> PgResult<(Vec<Expr>, Vec<super::nodes::SortKey>)> {
+        let mut partition = Vec::new();
+        for p in partition_nodes {
+            let pn = p.node.as_ref().expect("partition");
+            partition.push(self.bind(pn, scope, agg.as_deref_mut())?.0);
+        }
+        let mut order = Vec::new();
+        for o in order_nodes {
+            let Some(N::SortBy(sb)) = &o.node else {
+                continue;
+            };
+            let on = sb
+                .node
+                .as_ref()
+                .and_then(|n| n.node.as_ref())
+                .expect("order");
+            let (e, _) = self.bind(on, scope, agg.as_deref_mut())?;
+            order.push(sort_key(e, sb));
+        }
+        Ok((partition, order))
     }
 
     /// The frame of a window definition (PostgreSQL's frameOptions bits).
@@ -366,3 +397,12 @@ const FRAMEOPTION_EXCLUDE_CURRENT_ROW: i32 = 0x8000;
 const FRAMEOPTION_EXCLUDE_GROUP: i32 = 0x10000;
 
 const FRAMEOPTION_EXCLUDE_TIES: i32 = 0x20000;
+
+/// OVER on a function that is neither a window function nor an aggregate.
+fn not_window_function(name: &str, location: i32) -> PgError {
+    PgError::new(
+        code::WRONG_OBJECT_TYPE,
+        format!("OVER specified, but {name} is not a window function nor an aggregate function"),
+    )
+    .at(loc(location))
+}

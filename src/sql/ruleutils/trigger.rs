@@ -4,16 +4,23 @@
 use crate::catalog::triggers::{self, TriggerDef};
 use crate::sql::quote::{quote_ident, quote_literal};
 
-/// The statement; `table` and `function` are already qualified as they should print.
+/// The statement; `table`, `function` and a constraint trigger's FROM table (`from`) are
+/// already qualified as they should print.
 pub fn triggerdef(
     t: &TriggerDef,
     table: &str,
     columns: &[String],
     function: &str,
+    from: Option<&str>,
     pretty: bool,
 ) -> String {
     let mut s = format!(
-        "CREATE TRIGGER {} {} ",
+        "CREATE {}TRIGGER {} {} ",
+        if t.constraint.is_some() {
+            "CONSTRAINT "
+        } else {
+            ""
+        },
         quote_ident(&t.name),
         t.timing().word()
     );
@@ -50,6 +57,22 @@ pub fn triggerdef(
         if let Some(n) = &t.new_table {
             s.push_str(&format!(" NEW TABLE AS {}", quote_ident(n)));
         }
+    }
+    // A constraint trigger's FROM and timing, always spelled out as ruleutils.c does.
+    if let Some(k) = &t.constraint {
+        if let Some(f) = from {
+            s.push_str(&format!(" FROM {f}"));
+        }
+        s.push_str(if k.deferrable {
+            " DEFERRABLE INITIALLY "
+        } else {
+            " NOT DEFERRABLE INITIALLY "
+        });
+        s.push_str(if k.initially_deferred {
+            "DEFERRED"
+        } else {
+            "IMMEDIATE"
+        });
     }
     s.push_str(if t.row() {
         " FOR EACH ROW"

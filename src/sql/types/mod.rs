@@ -426,23 +426,14 @@ impl Type {
             Type::REGROLE => "regrole",
             Type::REGPROCEDURE => "regprocedure",
             _ => {
-                // Qualified unless in public, as format_type qualifies a type not visible on
-                // the (default) search_path.
-                let qualified = |schema: &str, name: &str| {
-                    let name = crate::sql::quote::quote_ident(name);
-                    match schema {
-                        "public" | "pg_catalog" => name,
-                        s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
-                    }
-                };
                 if let Some(t) = enums::type_info(self.0) {
-                    return qualified(&t.def.schema, &t.def.name);
+                    return qualified_name(&t.def.schema, &t.def.name);
                 }
                 if let Some(f) = enums::row_fields(self.0) {
-                    return qualified(&f.schema, &f.name);
+                    return qualified_name(&f.schema, &f.name);
                 }
                 if let Some((schema, name)) = enums::multirange_name(self.0) {
-                    return qualified(&schema, &name);
+                    return qualified_name(&schema, &name);
                 }
                 return format!("type {}", self.0);
             }
@@ -813,6 +804,16 @@ pub struct FormatCtx {
     /// strict_word_similarity_threshold, which its operators compare against
     /// (`func::extension::pg_trgm`).
     pub trgm: [f64; 3],
+}
+
+/// A user object's name as format_type and regproc output print it: qualified unless in
+/// public (or pg_catalog), as PostgreSQL qualifies one not visible on the default search_path.
+pub fn qualified_name(schema: &str, name: &str) -> String {
+    let name = crate::sql::quote::quote_ident(name);
+    match schema {
+        "public" | "pg_catalog" => name,
+        s => format!("{}.{name}", crate::sql::quote::quote_ident(s)),
+    }
 }
 
 /// The defaults of [`FormatCtx::trgm`]: PostgreSQL's float constants (0.3f ...) widened to

@@ -255,6 +255,21 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
         }
     }
     let rels = all_relations(s);
+    // A constraint trigger's constraint: PostgreSQL prints TRIGGER and its timing.
+    if let Some(k) = rels
+        .iter()
+        .flat_map(|r| r.triggers.iter().filter_map(|t| t.constraint))
+        .find(|k| k.oid == oid)
+    {
+        let mut out = "TRIGGER".to_string();
+        if k.deferrable {
+            out.push_str(" DEFERRABLE");
+        }
+        if k.initially_deferred {
+            out.push_str(" INITIALLY DEFERRED");
+        }
+        return Some(out);
+    }
     let (rel, k) = rels
         .iter()
         .filter(|r| r.kind == RelKind::Table)
@@ -638,8 +653,25 @@ fn get_triggerdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> PgResult<Op
         None => format!("\"{}\"", t.function),
     };
     let columns: Vec<String> = rel.columns.iter().map(|c| c.name.clone()).collect();
+    // A constraint trigger's FROM table, qualified where the search path would not find it.
+    let from = t
+        .constraint
+        .and_then(|k| rels.iter().find(|r| r.oid == k.from_table))
+        .map(|r| {
+            let visible = matches!(table_is_visible(s, &[Value::Oid(r.oid)]), Value::Bool(true));
+            if visible {
+                quote(&r.name.name)
+            } else {
+                format!("{}.{}", quote(&r.name.schema), quote(&r.name.name))
+            }
+        });
     Ok(Some(crate::sql::ruleutils::trigger::triggerdef(
-        t, &table, &columns, &function, pretty,
+        t,
+        &table,
+        &columns,
+        &function,
+        from.as_deref(),
+        pretty,
     )))
 }
 

@@ -174,9 +174,13 @@ pub(super) fn write_oid(o: u32, ty: Type, out: &mut String) {
                 let _ = write!(out, "pg_catalog.{n}");
             }
             Some(n) => out.push_str(n),
-            None => {
-                let _ = write!(out, "{o}");
-            }
+            // A user function: qualified outside the default search_path, as user types are.
+            None => match crate::catalog::functions::output_name(o) {
+                Some((schema, name)) => out.push_str(&super::super::qualified_name(&schema, &name)),
+                None => {
+                    let _ = write!(out, "{o}");
+                }
+            },
         },
         _ => {
             let _ = write!(out, "{o}");
