@@ -179,6 +179,7 @@ pub(super) fn op_name(f: &ops::BinFn) -> &'static str {
         .or_else(|| ops::range_op_name(*f))
         .or_else(|| crate::sql::func::extension::pg_trgm::operator_name(*f))
         .or_else(|| crate::sql::func::extension::hstore::operator_name(*f))
+        .or_else(|| crate::sql::func::extension::citext::operator_name(*f))
         .unwrap_or("?")
 }
 
