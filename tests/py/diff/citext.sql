@@ -93,3 +93,11 @@ SELECT 'x'::citext;
 CREATE EXTENSION citext;
 DROP TABLE ci_keep;
 DROP EXTENSION citext;
+
+-- name: citext_explain
+DROP EXTENSION IF EXISTS citext CASCADE;
+CREATE EXTENSION citext;
+CREATE TABLE ci_ex (id int, name citext);
+EXPLAIN (COSTS OFF) SELECT id FROM ci_ex WHERE name LIKE 'a%' OR name ~* 'b' OR name !~~* 'c' OR name = 'X';
+DROP TABLE ci_ex;
+DROP EXTENSION citext CASCADE;

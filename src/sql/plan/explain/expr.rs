@@ -132,6 +132,9 @@ pub(super) fn constant(v: &Value, fmt: &FormatCtx) -> String {
         Value::Int4(n) if *n >= 0 => text,
         Value::Numeric(_) if !text.starts_with('-') && text != "NaN" => text,
         Value::Bool(b) => b.to_string(),
+        // A citext value is the extension's type (its OID, one per database, is not needed to
+        // name it).
+        Value::CiText(s) => format!("'{}'::citext", s.replace('\'', "''")),
         _ => format!(
             "'{}'::{}",
             text.replace('\'', "''"),
