@@ -212,6 +212,8 @@ impl Hash for Key {
                 Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
                 Value::Float4(_) | Value::Float8(_) | Value::Numeric(_) => 1u8.hash(h),
                 Value::Text(s) => s.hash(h),
+                // By its lower-case form: 'A@x' and 'a@X' are one key (one lock stripe).
+                Value::CiText(s) => crate::sql::types::citext::hash(s, h),
                 Value::Bool(b) => b.hash(h),
                 Value::Date(d) => d.hash(h),
                 Value::Timestamp(t) | Value::TimestampTz(t) => t.hash(h),

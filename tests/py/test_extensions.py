@@ -87,3 +87,46 @@ def test_hstore_columns_survive_a_restart(server, tg_dedicated, how):
     c.simple("DROP TABLE ext_kv")
     c.simple("DROP EXTENSION hstore")
     assert c.simple("SELECT count(*) FROM pg_type WHERE typname = 'hstore'") == [("0",)]
+
+
+@TG
+@pytest.mark.parametrize("how", ["clean", "kill9"])
+def test_citext_columns_survive_a_restart(server, tg_dedicated, how):
+    """A citext column, its values as written and its UNIQUE index (whose keys compare
+    case-insensitively) are all there after a clean restart and after kill -9: a value
+    differing only in case is still a duplicate (23505), and lookups still fold case."""
+    import signal
+
+    p = tg_dedicated()
+    c = p.info.connect_raw()
+    c.simple("CREATE EXTENSION citext")
+    c.simple("CREATE TABLE ext_ci (id int PRIMARY KEY, email citext UNIQUE, tags citext[])")
+    c.simple("INSERT INTO ext_ci VALUES (1, 'A@x', '{One,TWO}'), (2, 'b@Y', NULL), (3, NULL, '{}')")
+    c.simple("UPDATE ext_ci SET email = 'C@z' WHERE id = 3")
+    queries = [
+        "SELECT id, email, tags FROM ext_ci ORDER BY email",
+        "SELECT id FROM ext_ci WHERE email = 'a@X' OR 'one' = ANY (tags) ORDER BY id",
+        "SELECT t.oid, t.typname, t.typarray, t.typcategory FROM pg_type t "
+        "WHERE typname IN ('citext', '_citext') ORDER BY 2",
+    ]
+    before = [c.simple(q) for q in queries]
+    c.close()
+    assert before[0] == [("1", "A@x", "{One,TWO}"), ("2", "b@Y", None), ("3", "C@z", "{}")]
+    assert before[1] == [("1",)]
+    if how == "clean":
+        p.restart()
+    else:
+        p.proc.send_signal(signal.SIGKILL)
+        p.proc.wait(10)
+        p.start()
+    c = p.info.connect_raw()
+    assert [c.simple(q) for q in queries] == before
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("INSERT INTO ext_ci VALUES (4, 'a@X', NULL)")
+    assert e.value.fields["C"] == "23505"
+    with pytest.raises(pgwire.ServerError) as e:
+        c.simple("DROP EXTENSION citext")
+    assert e.value.fields["C"] == "2BP01"
+    c.simple("DROP TABLE ext_ci")
+    c.simple("DROP EXTENSION citext")
+    assert c.simple("SELECT count(*) FROM pg_type WHERE typname = 'citext'") == [("0",)]

@@ -12,6 +12,9 @@
 //! 22023, a function of the same signature already in the schema 42723, DROP of an extension
 //! not installed 42704.
 //!
+//! DROP EXTENSION of one whose type a column uses is 2BP01; with CASCADE the columns (and
+//! domains over the type) are dropped first, with PostgreSQL's notice.
+//!
 //! Not done: CASCADE's install of required extensions (none of these requires another),
 //! ALTER EXTENSION, and DROP EXTENSION's check for objects that use a member function (a
 //! column default calling uuid_generate_v4() is left calling a function that is gone; its
@@ -41,6 +44,7 @@ pub enum ExtensionDdl {
     Drop {
         names: Vec<String>,
         if_exists: bool,
+        cascade: bool,
     },
 }
 
@@ -97,6 +101,7 @@ pub fn analyze(node: &N) -> Option<PgResult<ExtensionDdl>> {
                     })
                     .collect(),
                 if_exists: d.missing_ok,
+                cascade: d.behavior == pg_query::protobuf::DropBehavior::DropCascade as i32,
             }
         }
         _ => return None,
@@ -117,7 +122,11 @@ pub fn execute(d: &ExtensionDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
             schema.as_deref(),
             version.as_deref(),
         ),
-        ExtensionDdl::Drop { names, if_exists } => {
+        ExtensionDdl::Drop {
+            names,
+            if_exists,
+            cascade,
+        } => {
             // Every name is checked before anything is dropped, as PostgreSQL does.
             let mut found = Vec::new();
             for n in names {
@@ -136,7 +145,7 @@ pub fn execute(d: &ExtensionDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
                 }
             }
             for e in found {
-                drop_one(cx, &e)?;
+                drop_one(cx, &e, *cascade)?;
             }
             Ok(())
         }
@@ -355,13 +364,14 @@ fn function_def(
     }
 }
 
-fn drop_one(cx: &mut dyn SessionCtx, e: &Extension) -> PgResult<()> {
+fn drop_one(cx: &mut dyn SessionCtx, e: &Extension, cascade: bool) -> PgResult<()> {
     if !super::grant::owns(cx, e.def.owner)? {
         return Err(crate::sql::privs::not_owner("extension", &e.def.name));
     }
-    // A column of one of its types keeps it (CASCADE, which would drop the columns, is not
-    // done here).
+    // A column of one of its types keeps it (2BP01), unless CASCADE drops the columns (and
+    // the domains over the types) first, as PostgreSQL's dependency walk does.
     let mut lines = Vec::new();
+    let mut deps = Vec::new();
     {
         let snap = cx.catalog_snapshot()?;
         let owned: Vec<_> = e
@@ -374,14 +384,23 @@ fn drop_one(cx: &mut dyn SessionCtx, e: &Extension) -> PgResult<()> {
             let shown = Type(t.oid).name();
             for d in super::user_type::dependents(cx, &t)? {
                 lines.push(format!("{} depends on type {shown}", d.what()));
+                deps.push(d);
             }
         }
     }
     if !lines.is_empty() {
-        return Err(super::dependents_exist(
-            &format!("extension {}", e.def.name),
-            &lines,
-        ));
+        if !cascade {
+            return Err(super::dependents_exist(
+                &format!("extension {}", e.def.name),
+                &lines,
+            ));
+        }
+        let all: Vec<String> = deps
+            .iter()
+            .map(|d| format!("drop cascades to {}", d.what()))
+            .collect();
+        cx.notice(super::cascade_notice(all.len(), &all));
+        super::user_type::drop_dependents(cx, &deps)?;
     }
     let (cell, cid) = cx.writer("DROP EXTENSION")?;
     let snap = cx.catalog_snapshot()?;

@@ -445,26 +445,7 @@ fn drop_inner(
             }
             cx.notice(super::cascade_notice(all.len(), &all));
         }
-        for d in &deps {
-            if let Some(names) = &d.domain {
-                drop_inner(cx, names, true, true, true)?;
-                continue;
-            }
-            if let Some(names) = &d.composite {
-                super::composite::drop_attribute(cx, names, &d.column)?;
-                continue;
-            }
-            let a = Alter::Table {
-                table: d.table.clone(),
-                if_exists: false,
-                cmds: vec![Cmd::DropColumn {
-                    name: d.column.clone(),
-                    if_exists: false,
-                    cascade: true,
-                }],
-            };
-            alter::execute(&a, cx)?;
-        }
+        drop_dependents(cx, &deps)?;
     }
     let (cell, cid) = cx.writer("DROP TYPE")?;
     let snap = cx.catalog_snapshot()?;
@@ -474,6 +455,32 @@ fn drop_inner(
         .end(t.oid, &snap, &cell, cid)
         .map_err(|_| busy())?;
     catalog.bump();
+    Ok(())
+}
+
+/// Drops what [`dependents`] found (DROP TYPE ... CASCADE, DROP EXTENSION ... CASCADE): the
+/// domains and range types over the type whole, the columns and composite attributes of it.
+pub(super) fn drop_dependents(cx: &mut dyn SessionCtx, deps: &[Dependent]) -> PgResult<()> {
+    for d in deps {
+        if let Some(names) = &d.domain {
+            drop_inner(cx, names, true, true, true)?;
+            continue;
+        }
+        if let Some(names) = &d.composite {
+            super::composite::drop_attribute(cx, names, &d.column)?;
+            continue;
+        }
+        let a = Alter::Table {
+            table: d.table.clone(),
+            if_exists: false,
+            cmds: vec![Cmd::DropColumn {
+                name: d.column.clone(),
+                if_exists: false,
+                cascade: true,
+            }],
+        };
+        alter::execute(&a, cx)?;
+    }
     Ok(())
 }
 

@@ -61,6 +61,8 @@ mod tag {
     /// A multirange value: the number of ranges, then each as [`RANGE`]'s body (flags byte,
     /// lower and upper bound values).
     pub const MULTIRANGE: u8 = 26;
+    /// A citext value (`types::citext`): length and bytes, as [`TEXT`].
+    pub const CITEXT: u8 = 27;
 }
 
 /// The shortest run of trailing spaces a text value stores as a count.
@@ -135,6 +137,10 @@ pub fn encode_value(v: &Value, out: &mut Vec<u8>) {
             }
         }
         Value::Text(s) => encode_text(s, 0, out),
+        Value::CiText(s) => {
+            out.push(tag::CITEXT);
+            put_bytes(out, s.as_bytes());
+        }
         Value::Bytea(b) => {
             out.push(tag::BYTEA);
             put_bytes(out, b);
@@ -352,7 +358,7 @@ impl<'a> Reader<'a> {
             return Some(());
         }
         match t {
-            tag::TEXT | tag::BYTEA => {
+            tag::TEXT | tag::BYTEA | tag::CITEXT => {
                 self.bytes()?;
             }
             tag::TEXT_SPACES => {
@@ -411,6 +417,7 @@ impl<'a> Reader<'a> {
             // Written from a String, so valid UTF-8; checked anyway (it is cheap) rather than
             // trusted with unsafe code.
             tag::TEXT => Value::Text(std::str::from_utf8(self.bytes()?).ok()?.to_owned()),
+            tag::CITEXT => Value::CiText(std::str::from_utf8(self.bytes()?).ok()?.to_owned()),
             tag::TEXT_SPACES => {
                 let head = std::str::from_utf8(self.bytes()?).ok()?;
                 let run = self.len()?;

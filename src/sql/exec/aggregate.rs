@@ -142,12 +142,16 @@ fn update_builtin(
                 None => true,
                 // The same value in every row of the group: the first is kept.
                 Some(_) if a.func == AggFunc::Dependent => false,
+                // A value equal to the best so far replaces it, as PostgreSQL's transition
+                // functions (text_smaller, numeric_larger, citext_smaller ...) return their
+                // second argument unless the first is strictly smaller (larger): min('a',
+                // 'A') over citext is the later one, max(1.0, 1.00) is 1.00.
                 Some(b) => {
                     let o = types::compare(&v, b);
                     if a.func == AggFunc::Min {
-                        o == Ordering::Less
+                        o != Ordering::Greater
                     } else {
-                        o == Ordering::Greater
+                        o != Ordering::Less
                     }
                 }
             };

@@ -64,7 +64,9 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
             }
             None if composite.is_some() => (-1, false, 'C'),
             None if t.def.range.is_some() => (-1, false, 'R'),
-            // An extension's base type (hstore): variable length, user-defined category.
+            // An extension's base type: variable length; citext is of the string category,
+            // hstore user-defined.
+            None if t.def.builtin.as_deref() == Some("citext") => (-1, false, 'S'),
             None if t.def.builtin.is_some() => (-1, false, 'U'),
             None => (4, true, 'E'),
         };
@@ -183,12 +185,17 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                     .map_or(Value::Null, |d| {
                         Value::Text(crate::sql::func::system::catalog::domain_default_node(&d))
                     }),
-                "typcollation" if oid == t.oid => {
-                    Value::Oid(if base.is_some_and(|b| b.base_type().category() == 'S') {
-                        100
-                    } else {
-                        0
-                    })
+                // Collatable: a domain over a string type, and citext (COLLATABLE = true); their
+                // array types too, as PostgreSQL gives an array its element's collation.
+                "typcollation" => {
+                    let citext = t.def.builtin.as_deref() == Some("citext");
+                    Value::Oid(
+                        if citext || base.is_some_and(|b| b.base_type().category() == 'S') {
+                            100
+                        } else {
+                            0
+                        },
+                    )
                 }
                 "typtype" => ch(typtype),
                 "typcategory" => ch(category),
@@ -203,7 +210,7 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 "typoutput" => proc(procs[2]),
                 "typreceive" => proc(procs[3]),
                 "typsend" => proc(procs[4]),
-                "typmodin" | "typmodout" | "typbasetype" | "typcollation" => Value::Oid(0),
+                "typmodin" | "typmodout" | "typbasetype" => Value::Oid(0),
                 "typanalyze" => proc(procs[5]),
                 "typalign" => ch(align),
                 "typstorage" => ch(storage),

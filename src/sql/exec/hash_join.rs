@@ -54,6 +54,7 @@ fn hash_value<H: Hasher>(v: &Value, h: &mut H) {
         Value::Float8(x) => float_bits(*x).hash(h),
         Value::Numeric(n) => n.hash(h),
         Value::Text(s) => s.hash(h),
+        Value::CiText(s) => crate::sql::types::citext::hash(s, h),
         Value::Bytea(b) => b.hash(h),
         Value::Bool(b) => b.hash(h),
         Value::Date(d) => d.hash(h),

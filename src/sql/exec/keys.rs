@@ -17,18 +17,38 @@ impl PartialEq for Key {
 impl Eq for Key {}
 impl std::hash::Hash for Key {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        // Values that compare equal across representations (1::int4 vs 1::int8, 1.0 vs 1.00)
-        // must hash equally: hash a normalized text form of numbers.
         for v in &self.0 {
-            match v {
-                Value::Null => 0u8.hash(h),
-                Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
-                Value::Float4(_) | Value::Float8(_) | Value::Numeric(_) => 1u8.hash(h),
-                Value::Text(s) => s.hash(h),
-                Value::Bool(b) => b.hash(h),
-                other => format!("{other:?}").hash(h),
+            hash_value(v, h, true);
+        }
+    }
+}
+
+/// Hashes `v` so that values that compare equal hash equally across representations
+/// (1::int4 and 1::int8, 1.0 and 1.00, citext in another case): integers by value, other
+/// numbers not at all, citext by its lower-case form. An array's items and a record's fields
+/// are hashed one level deep (`deep`), anything nested in them by its shape only.
+fn hash_value<H: std::hash::Hasher>(v: &Value, h: &mut H, deep: bool) {
+    use std::hash::Hash;
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Int2(_) | Value::Int4(_) | Value::Int8(_) => v.as_i64().hash(h),
+        Value::Float4(_) | Value::Float8(_) | Value::Numeric(_) => 1u8.hash(h),
+        Value::Text(s) => s.hash(h),
+        Value::CiText(s) => types::citext::hash(s, h),
+        Value::Bool(b) => b.hash(h),
+        Value::Array(a) => {
+            a.items.len().hash(h);
+            if deep {
+                a.items.iter().for_each(|i| hash_value(i, h, false));
             }
         }
+        Value::Record(r) => {
+            r.len().hash(h);
+            if deep {
+                r.iter().for_each(|f| hash_value(f, h, false));
+            }
+        }
+        other => format!("{other:?}").hash(h),
     }
 }
 

@@ -17,6 +17,46 @@ pub(super) fn f_length(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     }
 }
 
+/// like_escape(pattern, escape): the pattern rewritten for the default escape, backslash
+/// (PostgreSQL's do_like_escape): an empty escape doubles every backslash; another one becomes
+/// a backslash, and a literal backslash is doubled unless it is the escaped character.
+pub(super) fn f_like_escape(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    let p = txt(&a[0])?;
+    let e = txt(&a[1])?;
+    let mut chars = e.chars();
+    let esc = match (chars.next(), chars.next()) {
+        (None, _) => return Ok(text(p.replace('\\', "\\\\"))),
+        (Some(c), None) => c,
+        _ => {
+            return Err(
+                PgError::new(code::INVALID_ESCAPE_SEQUENCE, "invalid escape string")
+                    .with_hint("Escape string must be empty or one character."),
+            )
+        }
+    };
+    if esc == '\\' {
+        return Ok(text(p.to_string()));
+    }
+    let mut out = String::with_capacity(p.len() + 4);
+    let mut after_escape = false;
+    for c in p.chars() {
+        if c == esc && !after_escape {
+            out.push('\\');
+            after_escape = true;
+        } else if c == '\\' {
+            out.push('\\');
+            if !after_escape {
+                out.push('\\');
+            }
+            after_escape = false;
+        } else {
+            out.push(c);
+            after_escape = false;
+        }
+    }
+    Ok(text(out))
+}
+
 pub(super) fn f_bpchar_length(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     i4(txt(&a[0])?.trim_end_matches(' ').chars().count() as i64)
 }

@@ -52,6 +52,8 @@ const ANYEL_T: u32 = Type::ANYELEMENT.0;
 pub(super) static FUNCS: &[FuncSig] = &[
     // ----- strings -----
     sig!("length", [TEXT], INT4, f_length),
+    sig!("textlen", [TEXT], INT4, f_length),
+    sig!("like_escape", [TEXT, TEXT], TEXT, f_like_escape),
     sig!("length", [BYTEA], INT4, f_length),
     sig!("length", [BYTEA, NAME], INT4, f_length_in_encoding),
     sig!("char_length", [TEXT], INT4, f_length),

@@ -662,16 +662,30 @@ impl Planner<'_> {
             };
         let call = match name.as_str() {
             _ if ListFn::of(&name, n).is_some() => {
-                let f = ListFn::of(&name, n).expect("checked");
+                let mut f = ListFn::of(&name, n).expect("checked");
                 let (want, out) = f.signature(n);
+                let citext = |t: &Type| t.base_type().is_citext();
                 // An argument of another type: no such function (only unknown converts).
                 if types.iter().zip(&want).any(|(t, w)| {
                     *t != *w
                         && *t != Type::UNKNOWN
                         && !(*w == Type::TEXT
-                            && matches!(*t, Type::VARCHAR | Type::BPCHAR | Type::NAME))
+                            && (matches!(*t, Type::VARCHAR | Type::BPCHAR | Type::NAME)
+                                || citext(t)))
                 }) {
                     return Err(undefined_function(&name, &types, fc.location));
+                }
+                // citext's regexp_matches / regexp_split_to_table (citext, citext [, text]):
+                // the string and the pattern citext or untyped, at least one citext.
+                let first_two = &types[..types.len().min(2)];
+                if first_two.iter().any(citext)
+                    && first_two.iter().all(|t| citext(t) || *t == Type::UNKNOWN)
+                {
+                    f = match f {
+                        ListFn::RegexpSplit { .. } => ListFn::RegexpSplit { ci: true },
+                        ListFn::RegexpMatches { .. } => ListFn::RegexpMatches { ci: true },
+                        other => other,
+                    };
                 }
                 SrfCall {
                     srf: Srf::List(f),

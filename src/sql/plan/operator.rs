@@ -233,6 +233,9 @@ impl Planner<'_> {
         right: Type,
     ) -> Option<(&'static ops::BinOp, Type, Type)> {
         use crate::sql::func::extension::hstore::{self, Right};
+        if left.base_type().is_citext() || right.base_type().is_citext() {
+            return crate::sql::func::extension::citext::operator(name, left, right);
+        }
         if left.base_type().is_hstore() {
             let (op, r) = hstore::operator(name, right)?;
             let rt = match r {

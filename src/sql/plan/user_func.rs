@@ -270,6 +270,20 @@ impl Planner<'_> {
         };
         let written = fit.slots.iter().filter(|s| **s != Slot::Default).count();
         let exact = fit.score == 10 * written as i32 && fit.gathered == 0;
+        // PostgreSQL keeps the candidates with the most exact matches of typed arguments
+        // first: a built-in function can match exactly only the arguments of built-in types,
+        // so one that matches more arguments exactly (citext's regexp_match(citext, citext,
+        // text) called with three citext values) is chosen over any built-in one.
+        let builtin_typed = pos_types
+            .iter()
+            .filter(|t| **t != Type::UNKNOWN && t.0 < crate::catalog::FIRST_USER_OID)
+            .count();
+        let exact_typed = pos_types
+            .iter()
+            .zip(&fit.declared)
+            .filter(|(t, d)| **t != Type::UNKNOWN && **t == d.base_type())
+            .count();
+        let exact = exact || fit.gathered == 0 && exact_typed > builtin_typed;
         if names.len() == 1 && named.is_empty() && !exact && self.builtin_fits(&name, &pos_types) {
             return Ok(None);
         }

@@ -72,6 +72,9 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
     if from == Type::TEXT_ARRAY && to.is_hstore() {
         return Some(Explicit);
     }
+    if let Some(c) = citext_cast(from, to) {
+        return Some(c);
+    }
     let c = match (from, to) {
         // The catalogs' vectors are arrays underneath (binary-coercible in PostgreSQL).
         (Type::INT2VECTOR, Type::INT2_ARRAY) | (Type::OIDVECTOR, Type::OID_ARRAY) => Implicit,
@@ -137,6 +140,28 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
         _ => return None,
     };
     Some(c)
+}
+
+/// The casts to and from citext (`types::citext`): its script's CREATE CASTs (to text and
+/// varchar implicit, to bpchar and from text, varchar, bpchar, boolean, inet by assignment) and
+/// PostgreSQL's I/O conversion casts of a string-category type (to it by assignment, from it
+/// to anything else explicitly, to the other string types by assignment).
+fn citext_cast(from: Type, to: Type) -> Option<CoercionContext> {
+    if from.is_citext() {
+        if to == Type::VOID || to == Type::RECORD {
+            return None;
+        }
+        return Some(match to {
+            Type::TEXT | Type::VARCHAR => Implicit,
+            // "char" is not of the string category in PostgreSQL: explicit only.
+            t if is_string(t) && t != Type::CHAR => Assignment,
+            _ => Explicit,
+        });
+    }
+    if to.is_citext() && from != Type::VOID && from != Type::RECORD {
+        return Some(Assignment);
+    }
+    None
 }
 
 /// Whether a value of type `from` can be coerced to `to` in context `ctx`.
@@ -340,6 +365,21 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
                 to == Type::JSONB,
             )?));
         }
+    }
+    // citext to another type: as text (its value as written); to citext: converted to text,
+    // then held as citext.
+    if from.is_citext() {
+        let v = match v {
+            Value::CiText(s) => Value::Text(s),
+            v => v,
+        };
+        return convert(v, Type::TEXT, to, typmod, ctx);
+    }
+    if to.is_citext() {
+        return Ok(match convert(v, from, Type::TEXT, -1, ctx)? {
+            Value::Text(s) | Value::CiText(s) => Value::CiText(s),
+            other => other,
+        });
     }
     if let (true, Value::Array(a)) = (from == Type::TEXT_ARRAY && to.is_hstore(), &v) {
         let p = super::hstore::from_text_array(a)?;

@@ -81,7 +81,7 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
         Value::Numeric(n) => {
             let _ = write!(out, "{n}");
         }
-        Value::Text(s) => out.push_str(s),
+        Value::Text(s) | Value::CiText(s) => out.push_str(s),
         Value::Bytea(b) => write_bytea_hex(b, out),
         Value::Date(d) => dt::format_date(*d, ctx.date_style, out),
         Value::Time(t) => dt::format_time(*t, out),
@@ -157,6 +157,9 @@ pub fn value_type(v: &Value) -> Type {
         Value::Float8(_) => Type::FLOAT8,
         Value::Numeric(_) => Type::NUMERIC,
         Value::Text(_) => Type::TEXT,
+        // Its OID is one per database (CREATE EXTENSION): where nothing says which, its
+        // value is text (which it casts to implicitly).
+        Value::CiText(_) => Type::TEXT,
         Value::Bytea(_) => Type::BYTEA,
         Value::Date(_) => Type::DATE,
         Value::Time(_) => Type::TIME,
@@ -470,6 +473,7 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         }
         t if t.is_enum() => return enum_in(s, t),
         t if t.is_hstore() => Value::Text(super::hstore::hstore_in(s)?),
+        t if t.is_citext() => Value::CiText(s.to_string()),
         t if t.is_composite() => return parse_record(s, t, ctx),
         t if t.is_range() => return parse_range(s, t, ctx),
         t if t.is_multirange() => return parse_multirange(s, t, ctx),

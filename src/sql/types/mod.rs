@@ -11,15 +11,18 @@
 //!
 //! Submodules: `io` (text and binary input/output for every type, session-dependent formatting
 //! through [`FormatCtx`]), `cast` (coercions), `ops` (operators), `datetime`, `numeric` and
-//! `format` (to_char / to_timestamp / to_number templates), `json` (json/jsonb) and `network`
-//! (inet/cidr).
+//! `format` (to_char / to_timestamp / to_number templates), `json` (json/jsonb), `network`
+//! (inet/cidr), `citext` (the citext extension's case-insensitive values) and `lookup3`
+//! (PostgreSQL's hash of bytes).
 
 pub mod cast;
+pub mod citext;
 pub mod datetime;
 pub mod format;
 pub mod hstore;
 pub mod io;
 pub mod json;
+pub mod lookup3;
 pub mod lsn;
 pub mod multirange;
 pub mod network;
@@ -244,7 +247,14 @@ impl Type {
         self.builtin() == Some("hstore")
     }
 
-    /// The built-in implementation of an extension's base type this is (`hstore`), if any.
+    /// Whether this is the citext extension's type (its OID is made by CREATE EXTENSION;
+    /// values are `Value::CiText`, `citext.rs`).
+    pub fn is_citext(self) -> bool {
+        self.builtin() == Some("citext")
+    }
+
+    /// The built-in implementation of an extension's base type this is (`hstore`, `citext`),
+    /// if any.
     pub fn builtin(self) -> Option<&'static str> {
         if self.0 < crate::catalog::FIRST_USER_OID {
             return None;
@@ -253,6 +263,7 @@ impl Type {
         let t = enums::type_info(self.0).filter(|t| t.oid == self.0)?;
         match t.def.builtin.as_deref() {
             Some("hstore") => Some("hstore"),
+            Some("citext") => Some("citext"),
             _ => None,
         }
     }
@@ -629,6 +640,8 @@ impl Type {
             | Type::ANYMULTIRANGE => 'P',
             t if t.is_polymorphic() => 'P',
             t if t.is_enum() => 'E',
+            // citext is of the string category, as its CREATE TYPE says (CATEGORY = 'S').
+            t if t.is_citext() => 'S',
             t if t.is_domain() => t.base_type().category(),
             t if t.is_composite() => 'C',
             t if t.is_range() || t.is_multirange() => 'R',
@@ -730,6 +743,9 @@ pub enum Value {
     Numeric(Box<Numeric>),
     /// text, varchar, bpchar, name, "char", unknown, json, regtype/regclass text forms.
     Text(String),
+    /// A citext value as it was written: it compares, sorts and hashes by its lower-case
+    /// form (`citext.rs` says why the value, not the type, carries this).
+    CiText(String),
     Bytea(Vec<u8>),
     /// Days since 2000-01-01 (i32::MIN / i32::MAX are -infinity / infinity).
     Date(i32),
@@ -785,7 +801,7 @@ impl Value {
 
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::Text(s) => Some(s),
+            Value::Text(s) | Value::CiText(s) => Some(s),
             _ => None,
         }
     }

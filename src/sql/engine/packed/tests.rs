@@ -31,6 +31,7 @@ fn scalar() -> impl Strategy<Value = Value> {
         ]
         .prop_map(|n| Value::Numeric(Box::new(n))),
         ".{0,200}".prop_map(Value::Text),
+        ".{0,40}".prop_map(Value::CiText),
         // bpchar-like: a run of trailing spaces, stored as a count past SPACE_RUN_MIN.
         (".{0,12}", 0usize..100).prop_map(|(s, n)| Value::Text(s + &" ".repeat(n))),
         proptest::collection::vec(any::<u8>(), 0..300).prop_map(Value::Bytea),

@@ -26,6 +26,21 @@ fn call(name: &str, args: &[Value], fmt: &FormatCtx) -> PgResult<Value> {
 
 /// The rows of one call (the arguments are not NULL: the caller returns no rows then).
 pub(super) fn rows(f: ListFn, vals: &[Value], fmt: &FormatCtx) -> PgResult<Vec<Value>> {
+    if let ListFn::RegexpSplit { ci: true } | ListFn::RegexpMatches { ci: true } = f {
+        // citext's versions: the flags made case-insensitive unless they say `c`.
+        let flags = vals.get(2).map(text_arg).unwrap_or("");
+        let flags = if flags.contains('c') {
+            flags.to_string()
+        } else {
+            format!("{flags}i")
+        };
+        let vals = [vals[0].clone(), vals[1].clone(), Value::Text(flags)];
+        let plain = match f {
+            ListFn::RegexpSplit { .. } => ListFn::RegexpSplit { ci: false },
+            _ => ListFn::RegexpMatches { ci: false },
+        };
+        return rows(plain, &vals, fmt);
+    }
     match f {
         ListFn::ArrayElements { jsonb, text } => {
             let src = text_arg(&vals[0]);
@@ -134,11 +149,11 @@ pub(super) fn rows(f: ListFn, vals: &[Value], fmt: &FormatCtx) -> PgResult<Vec<V
                 })
                 .collect())
         }
-        ListFn::RegexpSplit => match call("regexp_split_to_array", vals, fmt)? {
+        ListFn::RegexpSplit { .. } => match call("regexp_split_to_array", vals, fmt)? {
             Value::Array(a) => Ok(a.items),
             _ => Ok(Vec::new()),
         },
-        ListFn::RegexpMatches => {
+        ListFn::RegexpMatches { .. } => {
             let flags = vals.get(2).map(text_arg).unwrap_or("");
             if !flags.contains('g') {
                 // One row, or none when nothing matches.

@@ -16,6 +16,7 @@
 //! | pgcrypto | `pgcrypto.rs` | digest, hmac, crypt, gen_salt, gen_random_bytes, gen_random_uuid |
 //! | fuzzystrmatch | `fuzzystrmatch.rs` | levenshtein, soundex, text_soundex, difference |
 //! | hstore | `hstore.rs` | the hstore type (made at CREATE EXTENSION), its operators (`->`, `?`, `@>`, `||`, `-` ...) and functions (akeys, slice, hstore_to_json ...) |
+//! | citext | `citext.rs` | the citext type (made at CREATE EXTENSION; its values are `sql::types::citext`), its comparisons, LIKE and regular-expression operators, citext_cmp / citext_hash, and its regexp_match / regexp_replace / regexp_split_to_array / strpos / replace / split_part / translate |
 //! | pg_trgm | `pg_trgm.rs`, `trgm_gin.rs` | show_trgm, similarity, word_similarity, strict_word_similarity, their operators (`%`, `<->` ...), set_limit / show_limit; the GIN operator class gin_trgm_ops |
 //!
 //! pgcrypto's PGP functions (pgp_sym_encrypt ...), raw encrypt / decrypt and armor are not
@@ -27,6 +28,7 @@
 //! The tables are static; every function bounds its own work (gen_random_bytes at 1,024
 //! bytes, bcrypt's cost at 31 as PostgreSQL's pgcrypto does).
 
+pub mod citext;
 mod fuzzystrmatch;
 pub mod hstore;
 pub mod pg_trgm;
@@ -111,6 +113,7 @@ pub const PLPGSQL: ExtSpec = ExtSpec {
 
 /// The extensions that can be installed, by name.
 pub const EXTENSIONS: &[ExtSpec] = &[
+    citext::SPEC,
     fuzzystrmatch::SPEC,
     hstore::SPEC,
     pgcrypto::SPEC,
@@ -132,4 +135,5 @@ pub fn internal(symbol: &str) -> Option<ScalarFn> {
         .or_else(|| fuzzystrmatch::symbol(symbol))
         .or_else(|| pg_trgm::symbol(symbol))
         .or_else(|| hstore::symbol(symbol))
+        .or_else(|| citext::symbol(symbol))
 }

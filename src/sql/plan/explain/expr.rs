@@ -132,6 +132,9 @@ pub(super) fn constant(v: &Value, fmt: &FormatCtx) -> String {
         Value::Int4(n) if *n >= 0 => text,
         Value::Numeric(_) if !text.starts_with('-') && text != "NaN" => text,
         Value::Bool(b) => b.to_string(),
+        // A citext value is the extension's type (its OID, one per database, is not needed to
+        // name it).
+        Value::CiText(s) => format!("'{}'::citext", s.replace('\'', "''")),
         _ => format!(
             "'{}'::{}",
             text.replace('\'', "''"),
@@ -179,6 +182,7 @@ pub(super) fn op_name(f: &ops::BinFn) -> &'static str {
         .or_else(|| ops::range_op_name(*f))
         .or_else(|| crate::sql::func::extension::pg_trgm::operator_name(*f))
         .or_else(|| crate::sql::func::extension::hstore::operator_name(*f))
+        .or_else(|| crate::sql::func::extension::citext::operator_name(*f))
         .unwrap_or("?")
 }
 

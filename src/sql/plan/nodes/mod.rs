@@ -89,8 +89,14 @@ pub enum ListFn {
         jsonb: bool,
         text: bool,
     },
-    RegexpSplit,
-    RegexpMatches,
+    /// regexp_split_to_table and regexp_matches; `ci`: citext's versions, which add the `i`
+    /// flag unless the flags say `c` (`func/extension/citext.rs`).
+    RegexpSplit {
+        ci: bool,
+    },
+    RegexpMatches {
+        ci: bool,
+    },
     /// pg_options_to_table(text[]): rows of (option_name, option_value), split at the first
     /// `=` of each `name=value` item (reloptions, fdw options).
     OptionsToTable,
@@ -122,8 +128,8 @@ impl ListFn {
                 jsonb: true,
                 text: true,
             }),
-            ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit),
-            ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches),
+            ("regexp_split_to_table", 2 | 3) => Some(ListFn::RegexpSplit { ci: false }),
+            ("regexp_matches", 2 | 3) => Some(ListFn::RegexpMatches { ci: false }),
             ("pg_options_to_table", 1) => Some(ListFn::OptionsToTable),
             _ => None,
         }
@@ -144,8 +150,8 @@ impl ListFn {
                 vec![if jsonb { Type::JSONB } else { Type::JSON }],
                 Type::RECORD,
             ),
-            ListFn::RegexpSplit => (vec![Type::TEXT; n], Type::TEXT),
-            ListFn::RegexpMatches => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
+            ListFn::RegexpSplit { .. } => (vec![Type::TEXT; n], Type::TEXT),
+            ListFn::RegexpMatches { .. } => (vec![Type::TEXT; n], Type::TEXT_ARRAY),
             ListFn::OptionsToTable => (vec![Type::TEXT_ARRAY], Type::RECORD),
         }
     }
@@ -176,8 +182,8 @@ impl ListFn {
                 (true, false) => "jsonb_each",
                 (true, true) => "jsonb_each_text",
             },
-            ListFn::RegexpSplit => "regexp_split_to_table",
-            ListFn::RegexpMatches => "regexp_matches",
+            ListFn::RegexpSplit { .. } => "regexp_split_to_table",
+            ListFn::RegexpMatches { .. } => "regexp_matches",
             ListFn::OptionsToTable => "pg_options_to_table",
         }
     }

@@ -80,7 +80,8 @@ pub fn write_binary(v: &Value, ty: Type, out: &mut BytesMut) -> PgResult<()> {
                 }
             }
         }
-        (Value::Text(s), _) => out.put_slice(s.as_bytes()),
+        // citext_send: its text, as it was written.
+        (Value::Text(s) | Value::CiText(s), _) => out.put_slice(s.as_bytes()),
         (Value::Bytea(b), _) => out.put_slice(b),
         (Value::Date(d), _) => out.put_i32(*d),
         (Value::Time(t), _) => out.put_i64(*t),
@@ -402,6 +403,11 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
         t if t.is_range() => return super::read_range_binary(b, t),
         t if t.is_multirange() => return super::read_multirange_binary(b, t),
         t if t.is_hstore() => read_hstore_binary(&mut r)?,
+        // citext_recv: the text.
+        t if t.is_citext() => {
+            r.pos = b.len();
+            Value::CiText(utf8(b)?)
+        }
         // enum_recv: the label's text.
         t if t.is_enum() => {
             r.pos = b.len();

@@ -23,7 +23,7 @@ fn variant_rank(v: &Value) -> u8 {
         Value::Int2(_) | Value::Int4(_) | Value::Int8(_) | Value::Oid(_) => 2,
         Value::Float4(_) | Value::Float8(_) => 2,
         Value::Numeric(_) => 2,
-        Value::Text(_) => 3,
+        Value::Text(_) | Value::CiText(_) => 3,
         Value::Bytea(_) => 4,
         Value::Date(_) | Value::Timestamp(_) | Value::TimestampTz(_) => 5,
         Value::Time(_) | Value::TimeTz(..) => 6,
@@ -98,6 +98,11 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Float4(x), Float4(y)) => cmp_f64(*x as f64, *y as f64),
         (Numeric(x), Numeric(y)) => x.as_ref().cmp(y.as_ref()),
         (Text(x), Text(y)) => x.as_bytes().cmp(y.as_bytes()),
+        // citext by its lower-case form; against text too (only a value of polymorphic input
+        // meets one: the planner casts citext to text where an operator mixes them).
+        (CiText(x), CiText(y) | Text(y)) | (Text(x), CiText(y)) => {
+            crate::sql::types::citext::cmp(x, y)
+        }
         (Bytea(x), Bytea(y)) => x.cmp(y),
         (Date(x), Date(y)) => x.cmp(y),
         (Time(x), Time(y)) => x.cmp(y),

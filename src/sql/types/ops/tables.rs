@@ -340,6 +340,24 @@ static RE_NOT_IMATCH: &[BinOp] = &[
     b!(TEXT, TEXT, BOOL, regex_op::<true, true>),
     b!(NAME, TEXT, BOOL, regex_op::<true, true>),
 ];
+// The pattern comparisons (text_pattern_ops, bpchar_pattern_ops): byte by byte, which is
+// what the ordinary comparisons already do under threadgres's C collation.
+static PATTERN_LT: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, cmp_op::<{ LT }>),
+    b!(BPCHAR, BPCHAR, BOOL, bpchar_cmp::<{ LT }>),
+];
+static PATTERN_LE: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, cmp_op::<{ LE }>),
+    b!(BPCHAR, BPCHAR, BOOL, bpchar_cmp::<{ LE }>),
+];
+static PATTERN_GE: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, cmp_op::<{ GE }>),
+    b!(BPCHAR, BPCHAR, BOOL, bpchar_cmp::<{ GE }>),
+];
+static PATTERN_GT: &[BinOp] = &[
+    b!(TEXT, TEXT, BOOL, cmp_op::<{ GT }>),
+    b!(BPCHAR, BPCHAR, BOOL, bpchar_cmp::<{ GT }>),
+];
 static STARTS_WITH: &[BinOp] = &[b!(TEXT, TEXT, BOOL, starts_with_op)];
 static CONTAINS: &[BinOp] = &[
     b!(JSONB, JSONB, BOOL, jsonb_contains_op::<false>),
@@ -391,6 +409,10 @@ pub fn binary_operators(name: &str) -> &'static [BinOp] {
         "~*" => RE_IMATCH,
         "!~*" => RE_NOT_IMATCH,
         "^@" => STARTS_WITH,
+        "~<~" => PATTERN_LT,
+        "~<=~" => PATTERN_LE,
+        "~>=~" => PATTERN_GE,
+        "~>~" => PATTERN_GT,
         "@>" => CONTAINS,
         "<@" => CONTAINED,
         "&&" => OVERLAP,
