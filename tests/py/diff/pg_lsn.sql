@@ -48,7 +48,7 @@ SELECT length(pg_walfile_name(pg_current_wal_lsn())), pg_wal_lsn_diff(pg_current
 SELECT * FROM pg_control_init();
 SELECT * FROM pg_control_recovery();
 SELECT pg_control_version, catalog_version_no, pg_typeof(system_identifier), system_identifier <> 0, pg_typeof(pg_control_last_modified) FROM pg_control_system();
-SELECT timeline_id, prev_timeline_id, next_multixact_id, next_multi_offset, oldest_xid_dbid, oldest_multi_xid, oldest_multi_dbid, oldest_commit_ts_xid, newest_commit_ts_xid FROM pg_control_checkpoint();
+SELECT timeline_id, prev_timeline_id, oldest_xid_dbid, oldest_multi_dbid, oldest_commit_ts_xid, newest_commit_ts_xid, pg_typeof(next_multixact_id), next_multixact_id::text::bigint > 0 FROM pg_control_checkpoint();
 SELECT pg_typeof(checkpoint_lsn), pg_typeof(redo_lsn), pg_typeof(next_xid), pg_typeof(next_oid), pg_typeof(oldest_xid), pg_typeof(checkpoint_time) FROM pg_control_checkpoint();
 SELECT redo_lsn <= checkpoint_lsn, checkpoint_lsn <= pg_current_wal_insert_lsn(), length(redo_wal_file), next_xid ~ '^[0-9]+:[0-9]+$', checkpoint_time <= now(), checkpoint_time = date_trunc('second', checkpoint_time) FROM pg_control_checkpoint();
 SELECT c.ordinality, c.timeline_id FROM pg_catalog.pg_control_checkpoint() WITH ORDINALITY AS c;
