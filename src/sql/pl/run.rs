@@ -1216,17 +1216,18 @@ impl Frame<'_> {
                         "assignment of a whole row to a variable of type record is not supported yet",
                     ));
                 };
-                let values =
-                    match v {
-                        Value::Record(r) => r,
-                        Value::Null => vec![Value::Null; shape.names.len()],
-                        _ => return Err(PgError::new(
+                let values = match v {
+                    Value::Record(r) => r,
+                    Value::Null => vec![Value::Null; shape.names.len()],
+                    _ => {
+                        return Err(PgError::new(
                             code::DATATYPE_MISMATCH,
                             format!(
                                 "cannot assign non-composite value to a record variable \"{name}\""
                             ),
-                        )),
-                    };
+                        ))
+                    }
+                };
                 if values.len() != shape.names.len() {
                     return Err(PgError::new(
                         code::DATATYPE_MISMATCH,

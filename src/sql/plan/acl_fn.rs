@@ -27,36 +27,14 @@ impl Planner<'_> {
             return Ok(None);
         };
         let (e, t) = self.bind(arg, &Scope::default(), None)?;
-        let col = |name: &str, ty: Type| Column {
-            name: name.to_string(),
-            ty,
-            typmod: -1,
-            origin: None,
-        };
-        let mut columns = vec![
-            col("grantor", Type::OID),
-            col("grantee", Type::OID),
-            col("privilege_type", Type::TEXT),
-            col("is_grantable", Type::BOOL),
+        let columns = [
+            ("grantor", Type::OID),
+            ("grantee", Type::OID),
+            ("privilege_type", Type::TEXT),
+            ("is_grantable", Type::BOOL),
         ];
-        if rf.ordinality {
-            columns.push(col("ordinality", Type::INT8));
-        }
-        let plan = Plan {
-            node: Node::Function {
-                srf: Srf::AclExplode,
-                args: vec![e],
-                arg_types: vec![t],
-                scalar: None,
-                ordinality: rf.ordinality,
-            },
-            columns,
-        };
-        let alias = rf
-            .alias
-            .as_ref()
-            .map_or_else(|| name.clone(), |a| a.aliasname.clone());
-        self.scope_for(plan, &alias, rf.alias.as_ref()).map(Some)
+        self.system_srf_item(Srf::AclExplode, vec![e], vec![t], &columns, rf, &name)
+            .map(Some)
     }
 }
 
@@ -79,29 +57,43 @@ impl super::Planner<'_> {
         if !fc.args.is_empty() {
             return Ok(None);
         }
-        let mut columns: Vec<Column> = f
-            .columns()
-            .iter()
-            .map(|&(name, ty)| Column {
-                name: name.to_string(),
-                ty,
-                typmod: -1,
-                origin: None,
-            })
-            .collect();
+        self.system_srf_item(
+            Srf::Control(f),
+            Vec::new(),
+            Vec::new(),
+            f.columns(),
+            rf,
+            &name,
+        )
+        .map(Some)
+    }
+
+    /// The FROM item of a system function whose result columns are fixed: `columns` (and
+    /// WITH ORDINALITY's), under the item's alias or the function's name.
+    pub(super) fn system_srf_item(
+        &mut self,
+        srf: Srf,
+        args: Vec<super::Expr>,
+        arg_types: Vec<Type>,
+        columns: &[(&str, Type)],
+        rf: &protobuf::RangeFunction,
+        name: &str,
+    ) -> PgResult<(Plan, Scope)> {
+        let col = |name: &str, ty: Type| Column {
+            name: name.to_string(),
+            ty,
+            typmod: -1,
+            origin: None,
+        };
+        let mut columns: Vec<Column> = columns.iter().map(|&(n, t)| col(n, t)).collect();
         if rf.ordinality {
-            columns.push(Column {
-                name: "ordinality".into(),
-                ty: Type::INT8,
-                typmod: -1,
-                origin: None,
-            });
+            columns.push(col("ordinality", Type::INT8));
         }
         let plan = Plan {
             node: Node::Function {
-                srf: Srf::Control(f),
-                args: Vec::new(),
-                arg_types: Vec::new(),
+                srf,
+                args,
+                arg_types,
                 scalar: None,
                 ordinality: rf.ordinality,
             },
@@ -110,7 +102,7 @@ impl super::Planner<'_> {
         let alias = rf
             .alias
             .as_ref()
-            .map_or_else(|| name.clone(), |a| a.aliasname.clone());
-        self.scope_for(plan, &alias, rf.alias.as_ref()).map(Some)
+            .map_or_else(|| name.to_string(), |a| a.aliasname.clone());
+        self.scope_for(plan, &alias, rf.alias.as_ref())
     }
 }

@@ -688,35 +688,20 @@ impl super::Planner<'_> {
             super::CoercionContext::Implicit,
             super::node_location(arg),
         )?;
-        let col = |name: &str, ty: types::Type| Column {
-            name: name.to_string(),
-            ty,
-            typmod: -1,
-            origin: None,
-        };
-        let mut columns = vec![
-            col("relid", types::Type::REGCLASS),
-            col("parentrelid", types::Type::REGCLASS),
-            col("isleaf", types::Type::BOOL),
-            col("level", types::Type::INT4),
+        let columns = [
+            ("relid", types::Type::REGCLASS),
+            ("parentrelid", types::Type::REGCLASS),
+            ("isleaf", types::Type::BOOL),
+            ("level", types::Type::INT4),
         ];
-        if rf.ordinality {
-            columns.push(col("ordinality", types::Type::INT8));
-        }
-        let plan = Plan {
-            node: Node::Function {
-                srf: super::Srf::PartitionTree,
-                args: vec![e],
-                arg_types: vec![types::Type::REGCLASS],
-                scalar: None,
-                ordinality: rf.ordinality,
-            },
-            columns,
-        };
-        let alias = rf
-            .alias
-            .as_ref()
-            .map_or_else(|| name.clone(), |a| a.aliasname.clone());
-        self.scope_for(plan, &alias, rf.alias.as_ref()).map(Some)
+        self.system_srf_item(
+            super::Srf::PartitionTree,
+            vec![e],
+            vec![types::Type::REGCLASS],
+            &columns,
+            rf,
+            &name,
+        )
+        .map(Some)
     }
 }
