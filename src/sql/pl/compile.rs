@@ -326,7 +326,9 @@ pub struct Body {
 /// A declaration of a DECLARE section, read from the tokens.
 #[derive(Debug, Clone)]
 enum Decl {
-    Var(String),
+    /// A variable, and the type it names when that is a plain (possibly qualified) name:
+    /// `r my_table` gives `my_table` (a record variable of a composite type).
+    Var(String, Option<String>),
     /// `name ALIAS FOR target` (`$n` or a name).
     Alias(String, String),
 }
@@ -412,6 +414,41 @@ pub fn parenthesize_returns(body: &str) -> PgResult<String> {
     Ok(out)
 }
 
+/// The type a declaration's tokens after its name give when it is a plain name (`t`,
+/// `schema.t`, after CONSTANT), followed by nothing, a default or NOT NULL; None for others
+/// (`int[]`, `numeric(5,2)`, `CURSOR FOR ...`).
+fn named_type(toks: &[&str]) -> Option<String> {
+    let toks = match toks.first() {
+        Some(c) if c.eq_ignore_ascii_case("constant") => &toks[1..],
+        _ => toks,
+    };
+    let is_name = |t: &str| {
+        let b = t.as_bytes();
+        !b.is_empty()
+            && (b[0].is_ascii_alphabetic() || b[0] == b'_' || b[0] == b'"' || b[0] >= 0x80)
+    };
+    let mut end = 0;
+    while toks.get(end).is_some_and(|t| is_name(t)) {
+        end += 1;
+        if toks.get(end) == Some(&".") {
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    let ends = match toks.get(end) {
+        None => true,
+        Some(t) => {
+            *t == ":="
+                || *t == "="
+                || ["default", "not", "collate"]
+                    .iter()
+                    .any(|k| t.eq_ignore_ascii_case(k))
+        }
+    };
+    (end > 0 && ends && toks[end - 1] != ".").then(|| toks[..end].concat())
+}
+
 /// The declarations of each block, in the order of the blocks' BEGINs.
 fn declare_sections(body: &str) -> PgResult<Vec<Vec<Decl>>> {
     let toks = tokens(body)?;
@@ -440,7 +477,7 @@ fn declare_sections(body: &str) -> PgResult<Vec<Vec<Decl>>> {
                     let target = stmt.get(3).map(|s| s.to_string()).unwrap_or_default();
                     decls.push(Decl::Alias(ident(name), target));
                 } else {
-                    decls.push(Decl::Var(ident(name)));
+                    decls.push(Decl::Var(ident(name), named_type(&stmt[1..])));
                 }
             }
             stmt.clear();
@@ -462,6 +499,8 @@ struct Compiler<'a> {
     /// Datums that are a bound cursor's arguments (declared with it, never by a DECLARE).
     cursor_args: std::collections::HashSet<usize>,
     cursors: std::collections::HashMap<usize, CursorDecl>,
+    /// Record variables declared with a composite type's name ([`Body::composites`]).
+    composites: std::collections::HashMap<usize, String>,
 }
 
 fn obj<'a>(v: &'a J, kind: &str) -> Option<&'a J> {
@@ -695,8 +734,14 @@ impl Compiler<'_> {
         let mut decls = Vec::new();
         for d in decls_named {
             match d {
-                Decl::Var(name) => {
+                Decl::Var(name, ty) => {
                     let dno = self.take(&name)?;
+                    // A record variable declared with a type's name rather than `record`.
+                    if let (Datum::Rec { .. }, Some(ty)) = (&self.datums[dno], ty) {
+                        if !ty.eq_ignore_ascii_case("record") {
+                            self.composites.insert(dno, ty);
+                        }
+                    }
                     // A default is evaluated with the names declared before it.
                     if let Some(def) = self.json_datums[dno]
                         .get("PLpgSQL_var")
@@ -1101,28 +1146,6 @@ fn written(action: &J) -> bool {
     !added
 }
 
-/// The type a record variable `name` is declared with in `body`'s DECLARE sections, when it
-/// names a type rather than `record` (a table's or composite type's row). None for `record`,
-/// and for a variable not declared so (a FOR loop's, a parameter).
-fn declared_composite(body: &str, name: &str) -> Option<String> {
-    const IDENT: &str = r#"(?:"[^"]+"|[a-z_][a-z0-9_$]*)"#;
-    let quoted = format!("\"{}\"", regex::escape(name));
-    let var = if name
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-    {
-        format!("(?:{}|{quoted})", regex::escape(name))
-    } else {
-        quoted
-    };
-    let re = regex::Regex::new(&format!(
-        r#"(?i)(?:^|[;\s])\s*{var}\s+(?:constant\s+)?({IDENT}(?:\.{IDENT})?)\s*(?:;|:=|=|\bdefault\b|\bnot\b)"#
-    ))
-    .ok()?;
-    let ty = re.captures(body)?.get(1)?.as_str().to_string();
-    (!ty.eq_ignore_ascii_case("record")).then_some(ty)
-}
-
 /// Compiles `wrapped` (a CREATE FUNCTION or DO statement whose body is `body`, already passed
 /// through [`parenthesize_returns`]); `label` qualifies the parameters (the function's name).
 pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgResult<Body> {
@@ -1161,6 +1184,7 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         scope: Scope::default(),
         cursor_args: Default::default(),
         cursors: Default::default(),
+        composites: Default::default(),
     };
     for d in &json_datums {
         let d = c.datum(d)?;
@@ -1205,10 +1229,8 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         .and_then(|a| a.get("PLpgSQL_stmt_block"))
         .ok_or_else(|| malformed("body"))?;
     let block = c.block(action, written(action))?;
-    // The %ROWTYPE variables, matched in declaration order with the record datums; then the
-    // variables declared with a composite type's name (`r my_table;`), which the parser
-    // makes records too: both start as a row of NULLs of that type, not as an unassigned
-    // record.
+    // The %ROWTYPE variables, matched in declaration order with the record datums (those
+    // declared with a composite type's name were noted by `block`).
     let mut rowtypes = std::collections::HashMap::new();
     let mut pending = rowtype_vars.into_iter().peekable();
     for (dno, d) in c.datums.iter().enumerate() {
@@ -1216,16 +1238,6 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
             if name == want {
                 let (_, ty) = pending.next().expect("peeked");
                 rowtypes.insert(dno, ty);
-            }
-        }
-    }
-    let mut composites = std::collections::HashMap::new();
-    for (dno, d) in c.datums.iter().enumerate() {
-        if let Datum::Rec { name } = d {
-            if !rowtypes.contains_key(&dno) {
-                if let Some(ty) = declared_composite(body, name) {
-                    composites.insert(dno, ty);
-                }
             }
         }
     }
@@ -1237,6 +1249,6 @@ pub fn compile(wrapped: &str, body: &str, n_params: usize, label: &str) -> PgRes
         sites: c.sites,
         cursors: c.cursors,
         rowtypes,
-        composites,
+        composites: c.composites,
     })
 }
