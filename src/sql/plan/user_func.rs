@@ -604,20 +604,8 @@ impl Planner<'_> {
                         let want = want.base_type();
                         let e = if col.ty == want && (*typmod < 0 || col.typmod == *typmod) {
                             Some(Expr::Column(i))
-                        } else if col.ty == Type::UNKNOWN
-                            || cast::can_coerce(col.ty, want, CoercionContext::Assignment)
-                        {
-                            self.coerce(
-                                Expr::Column(i),
-                                col.ty,
-                                want,
-                                *typmod,
-                                CoercionContext::Assignment,
-                                -1,
-                            )
-                            .ok()
                         } else {
-                            None
+                            self.assign_result_column(i, col.ty, want, *typmod)
                         };
                         let Some(e) = e else {
                             return Err(mismatch(format!(
@@ -657,22 +645,7 @@ impl Planner<'_> {
             let last = if from == ret {
                 last
             } else {
-                let cast = if from == Type::UNKNOWN
-                    || cast::can_coerce(from, ret, CoercionContext::Assignment)
-                {
-                    self.coerce(
-                        Expr::Column(0),
-                        from,
-                        ret,
-                        -1,
-                        CoercionContext::Assignment,
-                        -1,
-                    )
-                    .ok()
-                } else {
-                    None
-                };
-                let Some(cast) = cast else {
+                let Some(cast) = self.assign_result_column(0, from, ret, -1) else {
                     return Err(mismatch(format!("Actual return type is {}.", from.name())));
                 };
                 let mut col = last.columns[0].clone();
@@ -696,6 +669,29 @@ impl Planner<'_> {
             writes,
             returns_void,
         }))
+    }
+
+    /// Column `i` of a SQL function's final statement (of type `from`) as the result's type
+    /// `to` by an assignment cast; None where no assignment cast exists.
+    fn assign_result_column(
+        &mut self,
+        i: usize,
+        from: Type,
+        to: Type,
+        typmod: i32,
+    ) -> Option<Expr> {
+        if from != Type::UNKNOWN && !cast::can_coerce(from, to, CoercionContext::Assignment) {
+            return None;
+        }
+        self.coerce(
+            Expr::Column(i),
+            from,
+            to,
+            typmod,
+            CoercionContext::Assignment,
+            -1,
+        )
+        .ok()
     }
 
     /// CALL: the procedure's call, planned as the query that runs it (a procedure is allowed
