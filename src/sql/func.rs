@@ -62,7 +62,7 @@ mod datetime;
 mod formatting;
 mod inet;
 mod json;
-mod jsonb_set;
+pub mod jsonb_set;
 mod math;
 mod misc;
 mod regexp;

@@ -79,6 +79,7 @@ mod operator;
 mod range;
 mod scope;
 mod select;
+mod subscript;
 mod target;
 mod virtual_table;
 mod whole_row;
@@ -116,8 +117,8 @@ pub fn returns_rows(p: &Plan) -> bool {
 pub use names::{column_name_of, node_location, node_name};
 pub use nodes::{
     AggCall, AggFunc, Column, DomainCoercion, Expr, Feed, Frame, FrameBound, JoinKind, ListFn,
-    LockWait, Node, Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubqueryKind,
-    SysColumn, SysKind, UserAgg, UserBody, UserCall, WinFunc, WindowCall, WorkTable,
+    LockWait, Node, Plan, ScanRel, SetOpKind, SortKey, SqlBody, Srf, SrfCall, SubKind, SubRef,
+    SubqueryKind, SysColumn, SysKind, UserAgg, UserBody, UserCall, WinFunc, WindowCall, WorkTable,
 };
 pub use virtual_table::{virtual_columns, virtual_relation, VirtualTable};
 

@@ -406,30 +406,7 @@ impl Expr {
                 v
             }
             Expr::System(e, s) => system_column(&e.eval(row, cx)?, s),
-            Expr::Subscript(arr, idx) => {
-                let a = arr.eval(row, cx)?;
-                let i = idx.eval(row, cx)?;
-                match (a, i.as_i64()) {
-                    (Value::Array(a), Some(i)) => {
-                        let lower = a.dims.first().map(|d| d.1 as i64).unwrap_or(1);
-                        let pos = i - lower;
-                        if a.dims.len() == 1 && pos >= 0 && (pos as usize) < a.items.len() {
-                            a.items[pos as usize].clone()
-                        } else {
-                            Value::Null
-                        }
-                    }
-                    // A name's bytes from 0; those past its end are NUL ("char" '').
-                    (Value::Text(s), Some(i)) if (0..64).contains(&i) => {
-                        match s.as_bytes().get(i as usize) {
-                            Some(&b) if b.is_ascii() => Value::Text(char::from(b).to_string()),
-                            Some(&b) => Value::Text(format!("\\{b:03o}")),
-                            None => Value::Text(String::new()),
-                        }
-                    }
-                    _ => Value::Null,
-                }
-            }
+            Expr::Subscript(s) => super::subscript::eval(s, row, cx)?,
         })
     }
 }

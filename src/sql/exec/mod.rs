@@ -111,6 +111,7 @@ mod scan;
 mod setop;
 mod sort;
 mod srf;
+mod subscript;
 mod table;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,8 @@
-//! jsonb_set and jsonb_insert: a copy of a jsonb document with one value put at a path, as
-//! PostgreSQL's setPath (jsonfuncs.c) does it. The work is bounded by the size of the input
-//! document and of the path (no structure outlives the call).
+//! jsonb_set, jsonb_insert and assignment through a jsonb subscript (`SET j['a'][0] = v`): a
+//! copy of a jsonb document with one value put at a path, as PostgreSQL's setPath
+//! (jsonfuncs.c) does it. The work is bounded by the size of the input document and of the
+//! path, and by the gap a subscript asks to fill with nulls (at most
+//! [`MAX_ARRAY_ITEMS`](crate::sql::types::subscript::MAX_ARRAY_ITEMS) elements).
 
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::{json, FormatCtx, Value};
@@ -14,6 +16,10 @@ enum Op {
     Create,
     /// jsonb_insert: add before (or after) the array element; a new key only.
     Insert { after: bool },
+    /// A subscript assignment: replace or add, creating the objects and arrays of a missing
+    /// path and filling an array's gap with nulls; a scalar on the path is an error, and so is
+    /// a negative index before the array's start.
+    Assign,
 }
 
 fn invalid(msg: &str) -> PgError {
@@ -62,6 +68,8 @@ fn set_path(
                 *child = new.clone();
             } else if last && op != Op::Replace {
                 fields.push((step.clone(), new.clone()));
+            } else if op == Op::Assign {
+                fields.push((step.clone(), chain(&path[level + 1..], new)?));
             }
             Ok(())
         }
@@ -81,6 +89,26 @@ fn set_path(
                 }
             };
             let n = items.len() as i64;
+            if op == Op::Assign {
+                let idx = if idx < 0 { n + idx } else { idx };
+                if idx < 0 {
+                    return Err(invalid(&format!(
+                        "path element at position {} is out of range: {}",
+                        level + 1,
+                        idx - n
+                    )));
+                }
+                if idx < n {
+                    if last {
+                        items[idx as usize] = new.clone();
+                        return Ok(());
+                    }
+                    return set_path(&mut items[idx as usize], path, level + 1, new, op);
+                }
+                fill_nulls(items, idx)?;
+                items.push(chain(&path[level + 1..], new)?);
+                return Ok(());
+            }
             // A negative index counts from the end; one before the start means "prepend".
             let idx = if idx < 0 {
                 if -idx > n {
@@ -103,7 +131,7 @@ fn set_path(
                         items[idx as usize] = new.clone();
                     }
                 }
-                Op::Create => {
+                Op::Create | Op::Assign => {
                     if idx < 0 || n == 0 {
                         items.insert(0, new.clone());
                     } else if idx == n {
@@ -125,8 +153,71 @@ fn set_path(
             }
             Ok(())
         }
+        _ if op == Op::Assign => Err(scalar_on_path()),
         _ => Ok(()),
     }
+}
+
+fn scalar_on_path() -> PgError {
+    invalid("cannot replace existing key")
+        .with_detail("The path assumes key is a composite object, but it is a scalar value.")
+}
+
+/// Pads `items` with nulls up to index `upto` (exclusive), within the array bound.
+fn fill_nulls(items: &mut Vec<json::Node>, upto: i64) -> PgResult<()> {
+    if upto >= crate::sql::types::subscript::MAX_ARRAY_ITEMS {
+        return Err(crate::sql::types::subscript::too_large());
+    }
+    items.resize(upto as usize, node(json::Json::Null));
+    Ok(())
+}
+
+fn node(v: json::Json) -> json::Node {
+    json::Node { v, span: (0, 0) }
+}
+
+/// The value a missing `path` leads to: an array (its element at the step's index, nulls
+/// before it) for a step that reads as an integer, else an object with the step as its key.
+fn chain(path: &[Option<String>], new: &json::Node) -> PgResult<json::Node> {
+    crate::stack::check()?;
+    let Some(step) = path.first() else {
+        return Ok(new.clone());
+    };
+    let step = step.as_deref().unwrap_or("");
+    let inner = chain(&path[1..], new)?;
+    Ok(match step.trim_start().parse::<i32>() {
+        Ok(i) => {
+            let mut items = Vec::new();
+            fill_nulls(&mut items, i64::from(i.max(0)))?;
+            items.push(inner);
+            node(json::Json::Array(items))
+        }
+        Err(_) => node(json::Json::Object(vec![(step.to_string(), inner)])),
+    })
+}
+
+/// `source[path...] = new` (a jsonb subscript assignment): `source` NULL starts from an empty
+/// array when the first step is an integer subscript (`expect_array`), else an empty object;
+/// `new` NULL is the JSON null.
+pub fn assign(source: &Value, path: &[String], expect_array: bool, new: &Value) -> PgResult<Value> {
+    let mut root = match source.as_str() {
+        Some(s) => json::parse(s, true)?,
+        None if expect_array => node(json::Json::Array(Vec::new())),
+        None => node(json::Json::Object(Vec::new())),
+    };
+    if !matches!(root.v, json::Json::Object(_) | json::Json::Array(_)) {
+        return Err(scalar_on_path());
+    }
+    let new = match new.as_str() {
+        Some(s) => json::parse(s, true)?,
+        None => node(json::Json::Null),
+    };
+    let path: Vec<Option<String>> = path.iter().cloned().map(Some).collect();
+    set_path(&mut root, &path, 0, &new, Op::Assign)?;
+    let v = json::normalize(root.v)?;
+    let mut s = String::new();
+    json::write_jsonb(&v, &mut s);
+    Ok(Value::Text(s))
 }
 
 fn apply(a: &[Value], op: Op) -> PgResult<Value> {

@@ -119,12 +119,23 @@ pub struct RaiseOpt {
     pub expr: Site,
 }
 
+/// A subscript of an assignment's target: `[upper]`, or a slice `[lower:upper]` whose
+/// bounds may be omitted.
+#[derive(Debug, Clone)]
+pub struct Subscript {
+    pub lower: Option<Site>,
+    pub upper: Option<Site>,
+    pub slice: bool,
+}
+
 #[derive(Debug, Clone)]
 pub enum StmtKind {
     Block(Block),
     Assign {
         target: usize,
-        /// A variable or a record's field (`r.f`); `x[i]` is not supported yet.
+        /// A variable or a record's field (`r.f`), and the subscripts after it (`x[i][j]`,
+        /// `x[1:2]`).
+        subs: Vec<Subscript>,
         expr: Site,
     },
     If {
@@ -317,18 +328,36 @@ pub struct Body {
     pub cursors: std::collections::HashMap<usize, CursorDecl>,
     /// `%ROWTYPE` variables (record datums) and the row type each was declared with.
     pub rowtypes: std::collections::HashMap<usize, String>,
-    /// Record variables declared with a composite type's name, by datum number: they start as
-    /// that type's row of NULLs as the %ROWTYPE ones do (a name that is no row type leaves
-    /// the variable an unassigned record).
-    pub composites: std::collections::HashMap<usize, String>,
+    /// Record variables declared with a type's name, by datum number: PL/pgSQL's grammar
+    /// (which has no catalog) takes any type it does not know for a composite one. Such a
+    /// variable starts as that type's row of NULLs as the %ROWTYPE ones do; one whose type
+    /// proves not to be composite (a domain, an enum, ...) becomes the scalar variable
+    /// [`NamedDecl::as_var`] when its block starts; a name that is no type leaves it an
+    /// unassigned record.
+    pub composites: std::collections::HashMap<usize, NamedDecl>,
+}
+
+/// A record variable declared with a type's name ([`Body::composites`]).
+#[derive(Debug, Clone)]
+pub struct NamedDecl {
+    pub typname: String,
+    /// The declaration as a scalar variable (a [`Datum::Var`], its default included).
+    pub as_var: Datum,
 }
 
 /// A declaration of a DECLARE section, read from the tokens.
 #[derive(Debug, Clone)]
 enum Decl {
     /// A variable, and the type it names when that is a plain (possibly qualified) name:
-    /// `r my_table` gives `my_table` (a record variable of a composite type).
-    Var(String, Option<String>),
+    /// `r my_table` gives `my_table` (a record variable of a composite type), with the text of
+    /// its default and its CONSTANT / NOT NULL.
+    Var {
+        name: String,
+        ty: Option<String>,
+        default: Option<String>,
+        constant: bool,
+        not_null: bool,
+    },
     /// `name ALIAS FOR target` (`$n` or a name).
     Alias(String, String),
 }
@@ -454,8 +483,8 @@ fn declare_sections(body: &str) -> PgResult<Vec<Vec<Decl>>> {
     let toks = tokens(body)?;
     let mut sections = Vec::new();
     let mut current: Option<Vec<Decl>> = None;
-    let mut stmt: Vec<&str> = Vec::new();
-    for (t, _, _) in &toks {
+    let mut stmt: Vec<(&str, usize, usize)> = Vec::new();
+    for (t, start, end) in &toks {
         let lower = t.to_lowercase();
         if lower == "begin" {
             sections.push(current.take().unwrap_or_default());
@@ -472,17 +501,37 @@ fn declare_sections(body: &str) -> PgResult<Vec<Vec<Decl>>> {
         };
         if t == ";" {
             if let Some(name) = stmt.first() {
-                let alias = stmt.get(1).is_some_and(|s| s.eq_ignore_ascii_case("alias"));
+                let alias = stmt
+                    .get(1)
+                    .is_some_and(|s| s.0.eq_ignore_ascii_case("alias"));
                 if alias {
-                    let target = stmt.get(3).map(|s| s.to_string()).unwrap_or_default();
-                    decls.push(Decl::Alias(ident(name), target));
+                    let target = stmt.get(3).map(|s| s.0.to_string()).unwrap_or_default();
+                    decls.push(Decl::Alias(ident(name.0), target));
                 } else {
-                    decls.push(Decl::Var(ident(name), named_type(&stmt[1..])));
+                    let words: Vec<&str> = stmt.iter().map(|t| t.0).collect();
+                    let at = words
+                        .iter()
+                        .position(|w| *w == ":=" || *w == "=" || w.eq_ignore_ascii_case("default"));
+                    let default = at
+                        .filter(|&k| k + 1 < stmt.len())
+                        .map(|k| body[stmt[k + 1].1..stmt[stmt.len() - 1].2].to_string());
+                    let head = &words[..at.unwrap_or(words.len())];
+                    decls.push(Decl::Var {
+                        name: ident(name.0),
+                        ty: named_type(&words[1..]),
+                        default,
+                        constant: head
+                            .get(1)
+                            .is_some_and(|w| w.eq_ignore_ascii_case("constant")),
+                        not_null: head.windows(2).any(|w| {
+                            w[0].eq_ignore_ascii_case("not") && w[1].eq_ignore_ascii_case("null")
+                        }),
+                    });
                 }
             }
             stmt.clear();
         } else if !(stmt.is_empty() && t.starts_with("<<")) {
-            stmt.push(t);
+            stmt.push((t, *start, *end));
         }
     }
     Ok(sections)
@@ -499,8 +548,8 @@ struct Compiler<'a> {
     /// Datums that are a bound cursor's arguments (declared with it, never by a DECLARE).
     cursor_args: std::collections::HashSet<usize>,
     cursors: std::collections::HashMap<usize, CursorDecl>,
-    /// Record variables declared with a composite type's name ([`Body::composites`]).
-    composites: std::collections::HashMap<usize, String>,
+    /// Record variables declared with a type's name ([`Body::composites`]).
+    composites: std::collections::HashMap<usize, NamedDecl>,
 }
 
 fn obj<'a>(v: &'a J, kind: &str) -> Option<&'a J> {
@@ -584,6 +633,59 @@ impl Compiler<'_> {
             scope: Arc::new(self.scope.clone()),
             assignment: None,
         }
+    }
+
+    /// The subscripts of an assignment's target, from its tokens after the name: `[i]`,
+    /// `[i][j]`, `[a:b]` (either bound may be omitted); anything else is not supported.
+    fn subscripts(
+        &mut self,
+        text: &str,
+        toks: &[(String, usize, usize)],
+    ) -> PgResult<Vec<Subscript>> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < toks.len() {
+            if toks[i].0 != "[" {
+                return Err(unsupported("assignment to an element"));
+            }
+            let open = toks[i].2;
+            let mut depth = 0usize;
+            let mut colon = None;
+            let mut close = None;
+            for (k, t) in toks.iter().enumerate().skip(i + 1) {
+                match t.0.as_str() {
+                    "[" | "(" => depth += 1,
+                    ")" => depth = depth.saturating_sub(1),
+                    "]" if depth == 0 => {
+                        close = Some(k);
+                        break;
+                    }
+                    "]" => depth -= 1,
+                    ":" if depth == 0 && colon.is_none() => colon = Some(t.1),
+                    _ => {}
+                }
+            }
+            let close = close.ok_or_else(|| unsupported("assignment to an element"))?;
+            let end = toks[close].1;
+            let mut part = |a: usize, b: usize| {
+                let t = text[a..b].trim();
+                (!t.is_empty()).then(|| self.site(t.to_string()))
+            };
+            out.push(match colon {
+                Some(c) => Subscript {
+                    lower: part(open, c),
+                    upper: part(c + 1, end),
+                    slice: true,
+                },
+                None => Subscript {
+                    lower: None,
+                    upper: part(open, end),
+                    slice: false,
+                },
+            });
+            i = close + 1;
+        }
+        Ok(out)
     }
 
     fn expr(&mut self, v: Option<&J>) -> PgResult<Site> {
@@ -734,12 +836,37 @@ impl Compiler<'_> {
         let mut decls = Vec::new();
         for d in decls_named {
             match d {
-                Decl::Var(name, ty) => {
+                Decl::Var {
+                    name,
+                    ty,
+                    default,
+                    constant,
+                    not_null,
+                } => {
                     let dno = self.take(&name)?;
                     // A record variable declared with a type's name rather than `record`.
                     if let (Datum::Rec { .. }, Some(ty)) = (&self.datums[dno], ty) {
                         if !ty.eq_ignore_ascii_case("record") {
-                            self.composites.insert(dno, ty);
+                            let default = default.map(|d| self.site(d));
+                            let line = int(
+                                self.json_datums[dno].get("PLpgSQL_rec").unwrap_or(&J::Null),
+                                "lineno",
+                            ) as u32;
+                            let as_var = Datum::Var {
+                                name: name.clone(),
+                                typname: ty.clone(),
+                                constant,
+                                not_null,
+                                default,
+                                line,
+                            };
+                            self.composites.insert(
+                                dno,
+                                NamedDecl {
+                                    typname: ty,
+                                    as_var,
+                                },
+                            );
                         }
                     }
                     // A default is evaluated with the names declared before it.
@@ -849,10 +976,13 @@ impl Compiler<'_> {
                     .iter()
                     .take_while(|t| t.0 != ":=" && t.0 != "=")
                     .count();
-                // `x` or `rec.field` (the grammar made a field datum for the latter).
-                if before != 1 && !(field && before == 3) {
+                // `x` or `rec.field` (the grammar made a field datum for the latter), then
+                // any subscripts.
+                let name_len = if field { 3 } else { 1 };
+                if before < name_len {
                     return Err(unsupported("assignment to an element"));
                 }
+                let subs = self.subscripts(&text, &toks[name_len..before])?;
                 let rhs = text[at..].trim_start();
                 let mut expr = self.site(rhs.trim_end().to_string());
                 let start = text[..text.len() - rhs.len()].chars().count();
@@ -863,7 +993,7 @@ impl Compiler<'_> {
                 ) {
                     return Err(unsupported("assignment to a whole record or an element"));
                 }
-                StmtKind::Assign { target, expr }
+                StmtKind::Assign { target, subs, expr }
             }
             "PLpgSQL_stmt_if" => {
                 let mut arms = vec![(self.expr(v.get("cond"))?, self.stmts(v.get("then_body"))?)];

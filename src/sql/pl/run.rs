@@ -1,6 +1,7 @@
 //! The interpreter: a call's variables, its statements run in order, and the plans of its
 //! expressions and SQL statements (see the module header in `mod.rs`).
 
+mod element;
 mod statements;
 
 use std::sync::Arc;
@@ -61,6 +62,8 @@ pub struct State {
     inputs: Vec<usize>,
     /// The OUT / INOUT / TABLE parameters' datums: the row the function returns.
     pub(super) outs: Vec<usize>,
+    /// Per variable of a domain type, the plan that checks a value against the domain.
+    domain_checks: std::collections::HashMap<usize, Arc<Plan>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +115,7 @@ impl State {
             kinds: vec![None; sites],
             trigger: None,
             inputs: (0..n_params).collect(),
+            domain_checks: Default::default(),
             outs: Vec::new(),
         })
     }
@@ -165,6 +169,27 @@ impl State {
             def.args.len(),
             &def.name,
         )?)?;
+        // A parameter of an enum, domain, range or extension type is a record to PL/pgSQL's
+        // grammar (it knows no such type): a scalar variable of that type here.
+        for (i, a) in def.args.iter().enumerate() {
+            let t = Type(a.type_oid);
+            let scalar = t.is_enum()
+                || t.is_range()
+                || t.is_multirange()
+                || t.is_hstore()
+                || t.is_citext()
+                || (t.is_domain() && !t.base_type().is_composite());
+            if let (true, Some(Datum::Rec { name })) = (scalar, state.body.datums.get(i)) {
+                state.body.datums[i] = Datum::Var {
+                    name: name.clone(),
+                    typname: crate::sql::types::cast::format_type_with_typmod(t, -1),
+                    constant: false,
+                    not_null: false,
+                    default: None,
+                    line: 0,
+                };
+            }
+        }
         state.inputs = (0..def.args.len())
             .filter(|&i| def.args[i].is_input())
             .collect();
@@ -405,7 +430,12 @@ impl Frame<'_> {
             }
         } else {
             let plan = self.plan_text(&format!("SELECT NULL::{typname}"))?;
-            (plan.columns[0].ty, plan.columns[0].typmod)
+            // A domain is planned as its base type: keep the domain, whose checks an
+            // assignment applies.
+            match self.user_type_named(&typname) {
+                Some(t) if t.is_domain() => (t, plan.columns[0].typmod),
+                _ => (plan.columns[0].ty, plan.columns[0].typmod),
+            }
         };
         self.state.types[dno] = Some(t);
         Ok(t)
@@ -569,12 +599,39 @@ impl Frame<'_> {
                 self.values[d] = v;
             }
             Datum::Rec { .. } => {
-                self.records[d] = match self.state.body.rowtypes.get(&d).cloned() {
-                    Some(t) => Some(self.null_row_of(&t)?),
-                    None => match self.state.body.composites.get(&d).cloned() {
-                        Some(t) => self.null_row_of(&t).ok(),
-                        None => None,
-                    },
+                if let Some(t) = self.state.body.rowtypes.get(&d).cloned() {
+                    self.records[d] = Some(self.null_row_of(&t)?);
+                    return Ok(());
+                }
+                let Some(named) = self.state.body.composites.get(&d).cloned() else {
+                    self.records[d] = None;
+                    return Ok(());
+                };
+                match self.null_row_of(&named.typname) {
+                    Ok(row) => {
+                        self.records[d] = Some(row);
+                        if let Datum::Var {
+                            default: Some(site),
+                            ..
+                        } = &named.as_var
+                        {
+                            let (v, t) = self.eval(site)?;
+                            self.assign(d, v, t)?;
+                        }
+                    }
+                    // Not a composite type: a scalar variable of it (for good: this state
+                    // is the function's for the session).
+                    Err(_)
+                        if self
+                            .plan_text(&format!("SELECT NULL::{}", named.typname))
+                            .is_ok() =>
+                    {
+                        self.state.body.datums[d] = named.as_var;
+                        self.state.body.composites.remove(&d);
+                        self.state.types[d] = None;
+                        return self.init_decl(d);
+                    }
+                    Err(_) => self.records[d] = None,
                 }
             }
             _ => {}
@@ -608,9 +665,13 @@ impl Frame<'_> {
     fn stmt(&mut self, s: &Stmt) -> PgResult<Flow> {
         match &s.kind {
             StmtKind::Block(b) => self.block(b),
-            StmtKind::Assign { target, expr } => {
-                let (v, t) = self.eval(expr)?;
-                self.assign(*target, v, t)?;
+            StmtKind::Assign { target, subs, expr } => {
+                if subs.is_empty() {
+                    let (v, t) = self.eval(expr)?;
+                    self.assign(*target, v, t)?;
+                } else {
+                    self.assign_element(*target, subs, expr)?;
+                }
                 Ok(Flow::Next)
             }
             StmtKind::If { arms, otherwise } => {
@@ -1134,6 +1195,11 @@ impl Frame<'_> {
     }
 
     pub(super) fn coerce(&self, v: Value, from: Type, to: Type, typmod: i32) -> PgResult<Value> {
+        // A domain's value is held as its base type (its checks are the caller's).
+        let (from, (to, typmod)) = match (from.base_type(), to.base()) {
+            (f, (b, m)) if b != to => (f, (b, if typmod < 0 { m } else { typmod })),
+            (f, _) => (f, (to, typmod)),
+        };
         if v.is_null() || (from == to && typmod < 0) {
             return Ok(v);
         }
@@ -1164,6 +1230,9 @@ impl Frame<'_> {
                 }
                 let (ty, typmod) = self.var_type(target)?;
                 let v = self.coerce(v, from, ty, typmod)?;
+                if ty.is_domain() {
+                    self.check_domain(target, ty, &v)?;
+                }
                 if not_null && v.is_null() {
                     return Err(PgError::new(
                         code::NULL_VALUE_NOT_ALLOWED,

@@ -161,7 +161,7 @@ impl Planner<'_> {
     }
 
     /// Field `name` of `e` (of type `t`; `members` when the planner sees its fields).
-    fn select_field(
+    pub(super) fn select_field(
         &mut self,
         e: Expr,
         t: Type,
@@ -325,28 +325,28 @@ fn field_select(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
 }
 
 impl Planner<'_> {
-    /// The new value of a composite column when `path` (`c.x.y`) of it is assigned `value`
-    /// (INSERT INTO t (c.x) / UPDATE t SET c.x = ...): `base` with that field replaced, a NULL
-    /// `base` taken as a row of NULLs, as PostgreSQL's FieldStore does.
-    pub(super) fn assign_field_path(
+    /// The new value of a composite `base` (of type `ty`, the value of `column` or of a
+    /// field or element on its path) when its field `name`, or `rest` below it, is assigned
+    /// `value`: `base` with that field replaced, a NULL `base` taken as a row of NULLs, as
+    /// PostgreSQL's FieldStore does (`subscript.rs` walks the path).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn assign_field(
         &mut self,
         base: Expr,
-        base_ty: Type,
+        ty: Type,
         column: &str,
-        path: &[String],
+        name: &str,
+        rest: &[protobuf::Node],
         value: (Expr, Type),
+        scope: &Scope,
         location: i32,
     ) -> PgResult<Expr> {
-        crate::stack::check()?;
-        let Some((name, rest)) = path.split_first() else {
-            return Ok(value.0);
-        };
-        let Some(fields) = self.composite_fields(base_ty) else {
+        let Some(fields) = self.composite_fields(ty) else {
             return Err(PgError::new(
                 code::DATATYPE_MISMATCH,
                 format!(
                     "cannot assign to field \"{name}\" of column \"{column}\" because its type {} is not a composite type",
-                    base_ty.name()
+                    ty.name()
                 ),
             )
             .at(loc(location)));
@@ -356,46 +356,18 @@ impl Planner<'_> {
                 code::UNDEFINED_COLUMN,
                 format!(
                     "cannot assign to field \"{name}\" of column \"{column}\" because there is no such column in data type {}",
-                    base_ty.name()
+                    ty.name()
                 ),
             )
             .at(loc(location)));
         };
         let (fty, fmod) = (fields[idx].1, fields[idx].2);
-        let new = if rest.is_empty() {
-            let (e, t) = value;
-            let (base_t, _) = fty.base();
-            self.coerce(
-                e,
-                t,
-                base_t,
-                fmod,
-                crate::sql::types::cast::CoercionContext::Assignment,
-                location,
-            )
-            .map_err(|err| {
-                if err.code != code::CANNOT_COERCE && err.code != code::DATATYPE_MISMATCH {
-                    return err;
-                }
-                PgError::new(
-                    code::DATATYPE_MISMATCH,
-                    format!(
-                        "subfield \"{name}\" is of type {} but expression is of type {}",
-                        fty.name(),
-                        t.name()
-                    ),
-                )
-                .with_hint("You will need to rewrite or cast the expression.")
-                .at(loc(location))
-            })?
-        } else {
-            let inner = Expr::Func {
-                f: field_select,
-                args: vec![base.clone(), Expr::Const(Value::Int4(idx as i32))],
-                strict: true,
-            };
-            self.assign_field_path(inner, fty, column, rest, value, location)?
+        let inner = Expr::Func {
+            f: field_select,
+            args: vec![base.clone(), Expr::Const(Value::Int4(idx as i32))],
+            strict: true,
         };
+        let new = self.assign_path(inner, fty, fmod, name, rest, value, scope, location)?;
         Ok(Expr::Func {
             f: field_store,
             args: vec![

@@ -120,8 +120,19 @@ pub(super) fn same_expr(a: &Expr, b: &Expr) -> bool {
             },
         ) => std::ptr::fn_addr_eq(*o1, *o2) && x1 == x2 && same_expr(a1, a2) && same_expr(b1, b2),
         (Expr::Array(a1, t1), Expr::Array(a2, t2)) => t1 == t2 && same_exprs(a1, a2),
-        (Expr::Subscript(a1, i1), Expr::Subscript(a2, i2)) => {
-            same_expr(a1, a2) && same_expr(i1, i2)
+        (Expr::Subscript(s1), Expr::Subscript(s2)) => {
+            s1.kind == s2.kind
+                && s1.subs.len() == s2.subs.len()
+                && s1.children().count() == s2.children().count()
+                && s1
+                    .children()
+                    .zip(s2.children())
+                    .all(|(x, y)| same_expr(x, y))
+                && s1
+                    .subs
+                    .iter()
+                    .zip(&s2.subs)
+                    .all(|(a, b)| a.0.is_some() == b.0.is_some() && a.1.is_some() == b.1.is_some())
         }
         _ => false,
     }
@@ -518,39 +529,27 @@ impl Planner<'_> {
         } else {
             self.bind(arg.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?
         };
-        for i in &ind.indirection[fields..] {
-            match &i.node {
-                Some(N::AIndices(ix)) if !ix.is_slice => {
-                    let idx = ix
-                        .uidx
-                        .as_ref()
-                        .and_then(|n| n.node.as_ref())
-                        .ok_or_else(|| PgError::syntax("bad subscript"))?;
-                    let (ie, it) = self.bind(idx, scope, agg.as_deref_mut())?;
-                    let ie = self.coerce(ie, it, Type::INT4, -1, CoercionContext::Implicit, -1)?;
-                    let elem = t.subscript_elem().ok_or_else(|| {
-                        PgError::new(
-                            code::DATATYPE_MISMATCH,
-                            format!(
-                                "cannot subscript type {} because it does not support subscripting",
-                                t.name()
-                            ),
-                        )
-                    })?;
-                    e = Expr::Subscript(Box::new(e), Box::new(ie));
-                    t = elem;
-                }
-                Some(N::String(_)) => {
-                    return Err(PgError::feature_not_supported(
-                        "field selection after a subscript is not supported yet",
-                    ))
-                }
-                _ => {
-                    return Err(PgError::feature_not_supported(
-                        "array slices are not supported yet",
-                    ))
-                }
+        // Then groups of adjacent subscripts, and field selections after them.
+        let location = super::node_location(arg.node.as_ref().expect("arg"));
+        let mut rest = &ind.indirection[fields..];
+        while let Some(first) = rest.first() {
+            if let Some(N::String(name)) = &first.node {
+                (e, t, _) = self.select_field(e, t, None, &name.sval, location)?;
+                rest = &rest[1..];
+                continue;
             }
+            let subs: Vec<&protobuf::AIndices> = rest
+                .iter()
+                .map_while(|n| match &n.node {
+                    Some(N::AIndices(a)) => Some(a.as_ref()),
+                    _ => None,
+                })
+                .collect();
+            if subs.is_empty() {
+                return Err(PgError::syntax("bad indirection"));
+            }
+            rest = &rest[subs.len()..];
+            (e, t) = self.bind_subscripts(e, t, &subs, scope, agg.as_deref_mut(), location)?;
         }
         Ok((e, t))
     }

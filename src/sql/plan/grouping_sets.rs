@@ -168,12 +168,12 @@ impl Sets {
         };
         match self.set_pos {
             None => Expr::Const(Value::Int4(self.sets.first().map(mask).unwrap_or(0))),
-            Some(pos) => Expr::Subscript(
-                Box::new(Expr::Const(Value::Array(Box::new(Array::one_dim(
+            Some(pos) => Expr::element(
+                Expr::Const(Value::Array(Box::new(Array::one_dim(
                     Type::INT4,
                     self.sets.iter().map(|s| Value::Int4(mask(s))).collect(),
-                ))))),
-                Box::new(Expr::Column(pos)),
+                )))),
+                Expr::Column(pos),
             ),
         }
     }
@@ -238,10 +238,7 @@ impl Sets {
                 );
                 Expr::Case {
                     whens: vec![(
-                        Expr::Subscript(
-                            Box::new(Expr::Const(Value::Array(Box::new(member)))),
-                            Box::new(set.clone()),
-                        ),
+                        Expr::element(Expr::Const(Value::Array(Box::new(member))), set.clone()),
                         e,
                     )],
                     default: None,

@@ -813,8 +813,9 @@ impl Planner<'_> {
         let dcols = declared_columns(&rel);
         // Target columns: the named ones, or all in order.
         let mut targets: Vec<usize> = Vec::new();
-        // The field path of each target (`c.x.y`: ["x", "y"]), empty for a whole column.
-        let mut paths: Vec<(Vec<String>, i32)> = Vec::new();
+        // The path of each target below its column (`c.x[2]`: `.x`, `[2]`), empty for a whole
+        // column.
+        let mut paths: Vec<(Vec<protobuf::Node>, i32)> = Vec::new();
         if s.cols.is_empty() {
             targets.extend(rel.live_columns().map(|(i, _)| i));
         } else {
@@ -822,7 +823,7 @@ impl Planner<'_> {
                 let Some(N::ResTarget(rt)) = &c.node else {
                     continue;
                 };
-                let path = field_path(&rt.indirection, "INSERT into subscripts")?;
+                let path = rt.indirection.clone();
                 let pos = target_column(&rel, &rt.name, loc(rt.location))?;
                 let fields_too = !path.is_empty()
                     && targets
@@ -898,29 +899,21 @@ impl Planner<'_> {
                         };
                         let col = targets[k];
                         if matches!(n, N::SetToDefault(_)) {
+                            if let Some((path, at)) = paths.get(k).filter(|p| !p.0.is_empty()) {
+                                return Err(default_in_path(path, *at));
+                            }
                             continue;
                         }
                         let (e, t) = self.bind(n, &empty, None)?;
-                        if let Some((path, at)) = paths.get(k).filter(|p| !p.0.is_empty()) {
-                            // A field of a composite column: set in the row built so far
-                            // (the column's default or NULL, or an earlier field's value).
-                            let base = std::mem::replace(&mut row[col], Expr::Const(Value::Null));
-                            let base = if paths[..k]
-                                .iter()
-                                .zip(&targets)
-                                .any(|(p, t)| *t == col && !p.0.is_empty())
-                            {
-                                base
-                            } else {
-                                Expr::Const(Value::Null)
-                            };
-                            row[col] = self.assign_field_path(
-                                base,
-                                dcols[col].0,
+                        if paths.get(k).is_some_and(|p| !p.0.is_empty()) {
+                            row[col] = self.insert_path(
+                                &row[col],
+                                k,
+                                &targets,
+                                &paths,
+                                dcols[col],
                                 &rel.columns[col].name,
-                                path,
                                 (e, t),
-                                *at,
                             )?;
                             continue;
                         }
@@ -953,11 +946,6 @@ impl Planner<'_> {
                         && (sel.op == 0 || sel.op == protobuf::SetOperation::SetopNone as i32);
                     self.state.keep_unknown = simple;
                 }
-                if paths.iter().any(|p| !p.0.is_empty()) {
-                    return Err(PgError::feature_not_supported(
-                        "INSERT ... SELECT into fields of a composite column is not supported yet",
-                    ));
-                }
                 let src = self.plan_query(q);
                 self.state.keep_unknown = false;
                 let locs = std::mem::take(&mut self.state.target_locs);
@@ -986,6 +974,18 @@ impl Planner<'_> {
                         _ if c.ty == Type::UNKNOWN => (Expr::Column(k), Type::TEXT),
                         _ => (Expr::Column(k), c.ty),
                     };
+                    if paths.get(k).is_some_and(|p| !p.0.is_empty()) {
+                        exprs[col] = self.insert_path(
+                            &exprs[col],
+                            k,
+                            &targets,
+                            &paths,
+                            dcols[col],
+                            &rel.columns[col].name,
+                            (e, from),
+                        )?;
+                        continue;
+                    }
                     exprs[col] = self
                         .coerce(
                             e,
@@ -1200,7 +1200,7 @@ impl Planner<'_> {
             let Some(N::ResTarget(rt)) = &t.node else {
                 continue;
             };
-            let path = field_path(&rt.indirection, "UPDATE of subscripts")?;
+            let path = &rt.indirection;
             let val = rt
                 .val
                 .as_ref()
@@ -1239,13 +1239,18 @@ impl Planner<'_> {
                         Expr::Column(at)
                     }
                 };
+                if matches!(val, N::SetToDefault(_)) {
+                    return Err(default_in_path(path, rt.location));
+                }
                 let value = self.bind(val, scope, None)?;
-                let e = self.assign_field_path(
+                let e = self.assign_path(
                     base,
                     dcols[col].0,
+                    dcols[col].1,
                     &rel.columns[col].name,
-                    &path,
+                    path,
                     value,
+                    scope,
                     rt.location,
                 )?;
                 sets.push((col, e));
@@ -1329,15 +1334,13 @@ impl Planner<'_> {
 }
 
 /// The field names of a target's indirection (`c.x.y`); subscripts are refused (`what`).
-fn field_path(ind: &[protobuf::Node], what: &str) -> PgResult<Vec<String>> {
-    ind.iter()
-        .map(|n| match &n.node {
-            Some(N::String(s)) => Ok(s.sval.clone()),
-            _ => Err(PgError::feature_not_supported(format!(
-                "{what} is not supported yet"
-            ))),
-        })
-        .collect()
+/// PostgreSQL's error for DEFAULT assigned to part of a column.
+fn default_in_path(path: &[protobuf::Node], at: i32) -> PgError {
+    let what = match path.first().and_then(|n| n.node.as_ref()) {
+        Some(N::AIndices(_)) => "cannot set an array element to DEFAULT",
+        _ => "cannot set a subfield to DEFAULT",
+    };
+    PgError::feature_not_supported(what).at(loc(at))
 }
 
 /// INSERT's error for a column list longer than the source's rows, at the first column left over.

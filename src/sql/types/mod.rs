@@ -29,6 +29,7 @@ pub mod network;
 pub mod numeric;
 pub mod ops;
 pub mod range;
+pub mod subscript;
 pub mod tid;
 
 use std::cmp::Ordering;

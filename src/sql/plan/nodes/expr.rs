@@ -84,8 +84,8 @@ pub enum Expr {
     Array(Vec<Expr>, Type),
     Row(Vec<Expr>),
     Subquery(Box<Plan>, SubqueryKind),
-    /// array[idx] (1-based, NULL when out of range).
-    Subscript(Box<Expr>, Box<Expr>),
+    /// A subscripted value, read or (with `assign`) replaced in its container.
+    Subscript(Box<SubRef>),
     /// A call of a user-defined SQL function (`plan/user_func.rs`).
     UserCall(Box<UserCall>),
     /// A value converted to a domain (PostgreSQL's CoerceToDomain): the expression, already
@@ -96,6 +96,67 @@ pub enum Expr {
     /// A system column of a table's row version (ctid, xmin, cmin, xmax, cmax): read from
     /// the version's slot, which the inner expression gives (the scan's hidden row id).
     System(Box<Expr>, SysColumn),
+}
+
+/// A subscripted value (PostgreSQL's SubscriptingRef, `plan/subscript.rs`): an element or a
+/// slice of an array, a member of a jsonb document, a character of a name; with `assign`, the
+/// container with that part replaced by the value (`UPDATE t SET a[2] = v`).
+#[derive(Debug, Clone)]
+pub struct SubRef {
+    pub base: Expr,
+    pub kind: SubKind,
+    /// An array's element type (an empty array of it is what a NULL array is assigned into).
+    pub elem: Type,
+    /// (lower, upper) per subscript: `lower` is only set in a slice, and either bound of a
+    /// slice may be omitted (`a[:2]`, `a[2:]`); an element's subscript is its `upper`.
+    pub subs: Vec<(Option<Expr>, Option<Expr>)>,
+    pub assign: Option<Expr>,
+}
+
+/// What a subscript selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubKind {
+    Element,
+    Slice,
+    /// A jsonb path; `expect_array` when its first step is an integer (a NULL document
+    /// assigned through it starts as an empty array rather than an empty object).
+    Jsonb {
+        expect_array: bool,
+    },
+    /// The n-th byte of a name, as a "char" (from 0).
+    NameChar,
+}
+
+impl Expr {
+    /// `array[idx]`: element `idx` of a one-dimensional array.
+    pub fn element(array: Expr, idx: Expr) -> Expr {
+        Expr::Subscript(Box::new(SubRef {
+            base: array,
+            kind: SubKind::Element,
+            elem: Type::UNKNOWN,
+            subs: vec![(None, Some(idx))],
+            assign: None,
+        }))
+    }
+}
+
+impl SubRef {
+    /// The expressions inside, the container first.
+    fn children_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        std::iter::once(&mut self.base)
+            .chain(
+                self.subs
+                    .iter_mut()
+                    .flat_map(|(l, u)| l.iter_mut().chain(u.iter_mut())),
+            )
+            .chain(self.assign.iter_mut())
+    }
+
+    pub fn children(&self) -> impl Iterator<Item = &Expr> {
+        std::iter::once(&self.base)
+            .chain(self.subs.iter().flat_map(|(l, u)| l.iter().chain(u.iter())))
+            .chain(self.assign.iter())
+    }
 }
 
 /// Which system column, and the table whose heap holds the versions.
@@ -220,13 +281,11 @@ impl Expr {
     pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         match self {
             Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => {}
-            Expr::Bin(_, a, b)
-            | Expr::Distinct(_, a, b, _)
-            | Expr::NullIf(_, a, b)
-            | Expr::Subscript(a, b) => {
+            Expr::Bin(_, a, b) | Expr::Distinct(_, a, b, _) | Expr::NullIf(_, a, b) => {
                 a.walk_mut(f);
                 b.walk_mut(f);
             }
+            Expr::Subscript(s) => s.children_mut().for_each(|e| e.walk_mut(f)),
             Expr::ArrayCmp { left, right, .. } => {
                 left.walk_mut(f);
                 right.walk_mut(f);
@@ -280,10 +339,10 @@ impl Expr {
         let list = |v: &'a [Expr], f: &mut dyn FnMut(&'a Expr) -> bool| v.iter().any(|e| e.any(f));
         match self {
             Expr::Const(_) | Expr::Param(_) | Expr::Column(_) | Expr::Outer(..) => false,
-            Expr::Bin(_, a, b)
-            | Expr::Distinct(_, a, b, _)
-            | Expr::NullIf(_, a, b)
-            | Expr::Subscript(a, b) => a.any(f) || b.any(f),
+            Expr::Bin(_, a, b) | Expr::Distinct(_, a, b, _) | Expr::NullIf(_, a, b) => {
+                a.any(f) || b.any(f)
+            }
+            Expr::Subscript(s) => s.children().any(|e| e.any(f)),
             Expr::ArrayCmp { left, right, .. } => left.any(f) || right.any(f),
             Expr::Un(_, a)
             | Expr::Domain(a, _)

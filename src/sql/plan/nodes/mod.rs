@@ -11,7 +11,8 @@ use crate::sql::types::{Type, Value};
 
 mod expr;
 pub use expr::{
-    DomainCoercion, Expr, SqlBody, SubqueryKind, SysColumn, SysKind, UserBody, UserCall,
+    DomainCoercion, Expr, SqlBody, SubKind, SubRef, SubqueryKind, SysColumn, SysKind, UserBody,
+    UserCall,
 };
 
 /// One output column of a plan.
