@@ -138,6 +138,21 @@ pub(super) fn same_expr(a: &Expr, b: &Expr) -> bool {
     }
 }
 
+/// `t.*` (names, then a final star) as the reference `t` to a whole row.
+fn star_row(cr: &protobuf::ColumnRef) -> Option<protobuf::ColumnRef> {
+    let (last, names) = cr.fields.split_last()?;
+    if !matches!(last.node, Some(N::AStar(_)))
+        || names.is_empty()
+        || names.iter().any(|f| !matches!(f.node, Some(N::String(_))))
+    {
+        return None;
+    }
+    Some(protobuf::ColumnRef {
+        fields: names.to_vec(),
+        location: cr.location,
+    })
+}
+
 fn same_exprs(a: &[Expr], b: &[Expr]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_expr(x, y))
 }
@@ -162,6 +177,10 @@ impl Planner<'_> {
             N::AConst(c) => Ok(self.bind_const(c)),
             N::ColumnRef(cr) => {
                 let fields = names_of(&cr.fields);
+                if let Some(row) = star_row(cr) {
+                    // `t.*` outside a select list, ROW() or VALUES: the whole row `t`.
+                    return self.bind(&N::ColumnRef(row), scope, agg);
+                }
                 if cr
                     .fields
                     .iter()
@@ -253,9 +272,30 @@ impl Planner<'_> {
             N::RowExpr(r) => {
                 let mut items = Vec::new();
                 for a in &r.args {
-                    let (e, _) =
-                        self.bind(a.node.as_ref().expect("arg"), scope, agg.as_deref_mut())?;
-                    items.push(e);
+                    let n = a.node.as_ref().expect("arg");
+                    let star = match n {
+                        N::ColumnRef(cr) => star_row(cr).map(|r| (r, cr.location)),
+                        _ => None,
+                    };
+                    let (e, t) = match &star {
+                        Some((row, _)) => {
+                            self.bind(&N::ColumnRef(row.clone()), scope, agg.as_deref_mut())?
+                        }
+                        None => self.bind(n, scope, agg.as_deref_mut())?,
+                    };
+                    // ROW(t.*): the fields of `t`, each an item.
+                    match (star, e) {
+                        (Some(_), Expr::Row(fields)) => items.extend(fields),
+                        (Some((_, at)), e) => match self.composite_fields(t) {
+                            Some(fields) => {
+                                for (name, _, _) in fields {
+                                    items.push(self.select_field(e.clone(), t, None, &name, at)?.0);
+                                }
+                            }
+                            None => items.push(e),
+                        },
+                        (None, e) => items.push(e),
+                    }
                 }
                 Ok((Expr::Row(items), Type::RECORD))
             }

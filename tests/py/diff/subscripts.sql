@@ -111,3 +111,17 @@ DROP FUNCTION sub_fm;
 DROP TYPE sub_pair;
 DROP DOMAIN sub_dint;
 DROP TYPE sub_mood;
+
+-- name: star_as_whole_row
+CREATE TABLE sub_st (a int, b text);
+INSERT INTO sub_st VALUES (1, 'x'), (2, NULL);
+SELECT sub_st.* IS NOT NULL, row(sub_st.*), row(sub_st.*, 9), row(a, b) = row(a, b) FROM sub_st ORDER BY a;
+CREATE FUNCTION sub_stf(sub_st) RETURNS text LANGUAGE sql AS 'select $1.b';
+SELECT sub_stf(sub_st.*) FROM sub_st ORDER BY a;
+CREATE FUNCTION sub_trg() RETURNS trigger LANGUAGE plpgsql AS $$ begin raise notice 'old % new %', old.*::text, new.b; return new; end $$;
+CREATE TRIGGER sub_trg AFTER UPDATE ON sub_st FOR EACH ROW WHEN (old.* IS DISTINCT FROM new.*) EXECUTE FUNCTION sub_trg();
+UPDATE sub_st SET b = b;
+UPDATE sub_st SET b = 'w' WHERE a = 2;
+DROP FUNCTION sub_stf;
+DROP TABLE sub_st;
+DROP FUNCTION sub_trg;
