@@ -1277,13 +1277,47 @@ impl Frame<'_> {
             Datum::Rec { name } => {
                 // A whole row into a record of known structure (a composite type's or
                 // %ROWTYPE's), field by field in order; NULL makes the fields NULL.
-                let Some(shape) = self.records[target].clone().filter(|_| {
+                let known = self.records[target].clone().filter(|_| {
                     self.state.body.rowtypes.contains_key(&target)
                         || self.state.body.composites.contains_key(&target)
-                }) else {
-                    return Err(PgError::feature_not_supported(
-                        "assignment of a whole row to a variable of type record is not supported yet",
-                    ));
+                });
+                let Some(shape) = known else {
+                    // A plain `record` takes the structure of what is assigned: a composite
+                    // type's fields, or an anonymous row's f1, f2 ... of its values' types.
+                    let values = match v {
+                        Value::Record(r) => r,
+                        Value::Null => {
+                            self.records[target] = None;
+                            return Ok(());
+                        }
+                        _ => return Err(PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            format!(
+                                "cannot assign non-composite value to a record variable \"{name}\""
+                            ),
+                        )),
+                    };
+                    let typname = cast::format_type_with_typmod(from, -1);
+                    let mut row = match from {
+                        Type::RECORD => Record {
+                            names: (1..=values.len()).map(|i| format!("f{i}")).collect(),
+                            types: values.iter().map(io::value_type).collect(),
+                            typmods: vec![-1; values.len()],
+                            values: Vec::new(),
+                            null: false,
+                        },
+                        _ => self.null_row_of(&typname)?,
+                    };
+                    if row.names.len() != values.len() {
+                        return Err(PgError::new(
+                            code::DATATYPE_MISMATCH,
+                            "returned record type does not match expected record type",
+                        ));
+                    }
+                    row.values = values;
+                    row.null = false;
+                    self.records[target] = Some(row);
+                    return Ok(());
                 };
                 let values = match v {
                     Value::Record(r) => r,

@@ -125,3 +125,8 @@ UPDATE sub_st SET b = 'w' WHERE a = 2;
 DROP FUNCTION sub_stf;
 DROP TABLE sub_st;
 DROP FUNCTION sub_trg;
+
+-- name: plpgsql_record_takes_structure
+CREATE TYPE sub_rp AS (a int, b text);
+DO $$ declare r record; begin r := (2, 'q')::sub_rp; raise notice '% %', r, r.b; r := row(1, 2); raise notice '%', r; end $$;
+DROP TYPE sub_rp;
