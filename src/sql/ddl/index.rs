@@ -142,7 +142,7 @@ pub(super) fn index_defs(
 fn check_opclass(col: &ColumnDef, hash: bool) -> PgResult<()> {
     use crate::sql::types::Type;
     let ty = Type(col.type_oid).base_type();
-    if matches!(ty, Type::POINT | Type::LSEG | Type::BOX) {
+    if ty.category() == 'G' {
         let am = if hash { "hash" } else { "btree" };
         return Err(PgError::new(
             code::UNDEFINED_OBJECT,

@@ -1,11 +1,13 @@
 //! Functions over the geometric types (PostgreSQL's geo_ops.c): area, center, height, width,
-//! diagonal and bound_box of boxes, and the constructors and conversions point(x, y),
-//! point(box), point(lseg), box(point, point), box(point), lseg(point, point), lseg(box).
+//! diagonal and bound_box of boxes, area, center, radius and diameter of circles, and the
+//! constructors and conversions point(x, y), point(box | lseg | circle), box(point, point),
+//! box(point), lseg(point, point), lseg(box), circle(point, radius).
 
 use super::args::bad_arg;
 use crate::error::PgResult;
 use crate::sql::types::geo::{
-    box_of, box_value, lseg_of, lseg_value, point_of, point_value, GeoBox, Lseg, Point,
+    box_of, box_value, circle_of, circle_value, lseg_of, lseg_value, point_of, point_value, Circle,
+    GeoBox, Lseg, Point,
 };
 use crate::sql::types::{FormatCtx, Value};
 
@@ -90,5 +92,34 @@ pub(super) fn f_lseg_center(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
 pub(super) fn f_lseg(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
     Ok(lseg_value(Lseg {
         p: [pt(&a[0])?, pt(&a[1])?],
+    }))
+}
+
+fn circ(v: &Value) -> PgResult<Circle> {
+    circle_of(v).ok_or_else(|| bad_arg(v))
+}
+
+pub(super) fn f_circle_area(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Float8(circ(&a[0])?.area()))
+}
+
+/// center(circle) and point(circle).
+pub(super) fn f_circle_center(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(point_value(circ(&a[0])?.center))
+}
+
+pub(super) fn f_circle_radius(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Float8(circ(&a[0])?.radius))
+}
+
+pub(super) fn f_circle_diameter(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(Value::Float8(circ(&a[0])?.radius * 2.0))
+}
+
+/// circle(point, radius) (cr_circle).
+pub(super) fn f_circle(a: &[Value], _: &FormatCtx) -> PgResult<Value> {
+    Ok(circle_value(Circle {
+        center: pt(&a[0])?,
+        radius: f8(&a[1])?,
     }))
 }

@@ -125,7 +125,9 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
         (Type::INTERVAL, Type::TIME) => Assignment,
         // Geometry (pg_cast: box(point), point(box), point(lseg), lseg(box)).
         (Type::POINT, Type::BOX) => Assignment,
-        (Type::BOX, Type::POINT | Type::LSEG) | (Type::LSEG, Type::POINT) => Explicit,
+        (Type::BOX, Type::POINT | Type::LSEG) | (Type::LSEG | Type::CIRCLE, Type::POINT) => {
+            Explicit
+        }
         // JSON.
         (Type::JSON, Type::JSONB) | (Type::JSONB, Type::JSON) => Assignment,
         (Type::JSONB, Type::BOOL | Type::NUMERIC | Type::INT2 | Type::INT4 | Type::INT8) => {

@@ -1,4 +1,4 @@
-//! The geometric types point, lseg and box (PostgreSQL's geo_ops.c): their values, text and
+//! The geometric types point, lseg, box and circle (PostgreSQL's geo_ops.c): their values, text and
 //! binary forms, and the fuzzy comparisons PostgreSQL's geometric operators use.
 //!
 //! A value is held as `Value::Bytea` of its binary form (PostgreSQL's typsend layout: big-endian
@@ -12,7 +12,8 @@
 //! two points, optionally in one more pair of parentheses (`((1,2),(3,4))`), or the old form
 //! `(x1,y1,x2,y2)` for a box (and an lseg, which also takes `[...]`). Blanks are allowed around
 //! every number and delimiter; anything else is 22P02 `invalid input syntax for type box: "..."`.
-//! A box's corners are reordered so that the first is the upper right, as box_in does.
+//! A box's corners are reordered so that the first is the upper right, as box_in does. A
+//! circle is `<(x,y),r>` (circle_in's other forms are read too); its radius is never negative.
 
 use super::io::write_float8;
 use super::{FormatCtx, Type, Value};
@@ -47,6 +48,9 @@ pub struct Lseg {
 
 pub fn fp_eq(a: f64, b: f64) -> bool {
     a == b || (a - b).abs() <= EPSILON
+}
+pub fn fp_ne(a: f64, b: f64) -> bool {
+    a != b && (a - b).abs() > EPSILON
 }
 pub fn fp_lt(a: f64, b: f64) -> bool {
     a + EPSILON < b
@@ -449,14 +453,112 @@ pub fn parse_lseg(s: &str) -> PgResult<Value> {
     }))
 }
 
+// ---------------------------------------------------------------------------------------------
+// Circles
+// ---------------------------------------------------------------------------------------------
+
+/// A circle: its center and radius (never negative; NaN is allowed, as in PostgreSQL).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Circle {
+    pub center: Point,
+    pub radius: f64,
+}
+
+impl Circle {
+    /// circle_ar: pi r².
+    pub fn area(&self) -> f64 {
+        self.radius * self.radius * std::f64::consts::PI
+    }
+}
+
+pub fn circle_value(c: Circle) -> Value {
+    let mut b = Vec::with_capacity(24);
+    push_f64s(&mut b, &[c.center.x, c.center.y, c.radius]);
+    Value::Bytea(b)
+}
+
+pub fn circle_of(v: &Value) -> Option<Circle> {
+    let [x, y, radius] = f64s::<3>(v)?;
+    Some(Circle {
+        center: Point { x, y },
+        radius,
+    })
+}
+
+/// circle_recv: a negative radius is refused.
+pub fn circle_from_binary(bytes: &[u8]) -> PgResult<Value> {
+    let v = from_binary(bytes, 3, false)?;
+    if circle_of(&v).is_some_and(|c| c.radius < 0.0) {
+        return Err(PgError::new(
+            code::INVALID_BINARY_REPRESENTATION,
+            "invalid radius in external \"circle\" value",
+        ));
+    }
+    Ok(v)
+}
+
+/// `<(x,y),r>`.
+pub fn format_circle(v: &Value, ctx: &FormatCtx, out: &mut String) {
+    if let Some(c) = circle_of(v) {
+        out.push('<');
+        write_point(&c.center, ctx, out);
+        out.push(',');
+        write_float8(c.radius, ctx.extra_float_digits, out);
+        out.push('>');
+    }
+}
+
+/// circle_in: `<(x,y),r>`, `((x,y),r)`, `(x,y),r` or `x,y,r`, blanks anywhere between.
+pub fn parse_circle(s: &str) -> PgResult<Value> {
+    let mut d = decoder(s, "circle");
+    d.blanks();
+    let mut depth = 0;
+    if d.peek() == b'<' {
+        depth += 1;
+        d.i += 1;
+    } else if d.peek() == b'(' {
+        let mut cp = d.i + 1;
+        while d.s.get(cp).is_some_and(u8::is_ascii_whitespace) {
+            cp += 1;
+        }
+        if d.s.get(cp) == Some(&b'(') {
+            depth += 1;
+            d.i = cp;
+        }
+    }
+    let center = d.pair()?;
+    if d.peek() == b',' {
+        d.i += 1;
+    }
+    let radius = d.float()?;
+    if radius < 0.0 {
+        return Err(d.bad());
+    }
+    while depth > 0 {
+        let c = d.peek();
+        if c == b')' || (c == b'>' && depth == 1) {
+            depth -= 1;
+            d.i += 1;
+            d.blanks();
+        } else {
+            return Err(d.bad());
+        }
+    }
+    if d.i != d.s.len() {
+        return Err(d.bad());
+    }
+    Ok(circle_value(Circle { center, radius }))
+}
+
 /// The casts between geometric types (pg_cast's box(point), point(box), point(lseg),
-/// lseg(box)); None for any other pair.
+/// lseg(box), point(circle)); None for any other pair.
 pub fn cast(v: &Value, from: Type, to: Type) -> Option<Value> {
     Some(match (from, to) {
         (Type::POINT, Type::BOX) => box_value(GeoBox::of_point(point_of(v)?)),
         (Type::BOX, Type::POINT) => point_value(box_of(v)?.center()),
         (Type::BOX, Type::LSEG) => lseg_value(box_of(v)?.diagonal()),
         (Type::LSEG, Type::POINT) => point_value(lseg_of(v)?.center()),
+        (Type::CIRCLE, Type::POINT) => point_value(circle_of(v)?.center),
         _ => return None,
     })
 }
@@ -521,6 +623,33 @@ mod tests {
             "[(1,2),(3,4)]"
         );
         assert!(parse_lseg("[(1,2),(3,4))").is_err());
+    }
+
+    #[test]
+    fn circle_forms() {
+        for s in [
+            "<(5,1),3>",
+            "((1,2),100)",
+            " 1 , 3 , 5 ",
+            " ( ( 1 , 2 ) , 3 ) ",
+            " ( 100 , 200 ) , 10 ",
+            "<(3,5),NaN>",
+        ] {
+            assert!(parse_circle(s).is_ok(), "{s}");
+        }
+        assert_eq!(
+            text(&parse_circle(" 1 , 3 , 5 ").unwrap(), format_circle),
+            "<(1,3),5>"
+        );
+        for s in [
+            "<(-100,0),-100>",
+            "<(100,200),10",
+            "<(100,200),10> x",
+            "1abc,3,5",
+            "(3,(1,2),3)",
+        ] {
+            assert!(parse_circle(s).is_err(), "{s}");
+        }
     }
 
     #[test]

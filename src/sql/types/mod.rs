@@ -80,6 +80,7 @@ impl Type {
     pub const POINT: Type = Type(600);
     pub const LSEG: Type = Type(601);
     pub const BOX: Type = Type(603);
+    pub const CIRCLE: Type = Type(718);
     pub const TIMETZ: Type = Type(1266);
     pub const INET: Type = Type(869);
     pub const CIDR: Type = Type(650);
@@ -159,6 +160,7 @@ impl Type {
     pub const POINT_ARRAY: Type = Type(1017);
     pub const LSEG_ARRAY: Type = Type(1018);
     pub const BOX_ARRAY: Type = Type(1020);
+    pub const CIRCLE_ARRAY: Type = Type(719);
     pub const JSON_ARRAY: Type = Type(199);
     pub const JSONB_ARRAY: Type = Type(3807);
     pub const TIMETZ_ARRAY: Type = Type(1270);
@@ -205,6 +207,7 @@ impl Type {
         (Type::POINT, Type::POINT_ARRAY),
         (Type::LSEG, Type::LSEG_ARRAY),
         (Type::BOX, Type::BOX_ARRAY),
+        (Type::CIRCLE, Type::CIRCLE_ARRAY),
         (Type::TID, Type::TID_ARRAY),
         (Type::XID, Type::XID_ARRAY),
         (Type::CID, Type::CID_ARRAY),
@@ -405,6 +408,7 @@ impl Type {
             Type::POINT => "point",
             Type::LSEG => "lseg",
             Type::BOX => "box",
+            Type::CIRCLE => "circle",
             Type::CIDR => "cidr",
             Type::TIMESTAMP => "timestamp without time zone",
             Type::TIMESTAMPTZ => "timestamp with time zone",
@@ -553,6 +557,7 @@ impl Type {
             "point" => Type::POINT,
             "lseg" => Type::LSEG,
             "box" => Type::BOX,
+            "circle" => Type::CIRCLE,
             "cidr" => Type::CIDR,
             "timestamp" | "timestamp without time zone" => Type::TIMESTAMP,
             "timestamptz" | "timestamp with time zone" => Type::TIMESTAMPTZ,
@@ -615,6 +620,7 @@ impl Type {
             Type::XID8 | Type::PG_LSN => 8,
             Type::INTERVAL | Type::UUID | Type::POINT => 16,
             Type::BOX | Type::LSEG => 32,
+            Type::CIRCLE => 24,
             Type::TIMETZ => 12,
             Type::NAME => 64,
             Type::UNKNOWN => -2,
@@ -646,7 +652,7 @@ impl Type {
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
             Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => 'D',
             Type::INET | Type::CIDR => 'I',
-            Type::POINT | Type::LSEG | Type::BOX => 'G',
+            Type::POINT | Type::LSEG | Type::BOX | Type::CIRCLE => 'G',
             Type::INTERVAL => 'T',
             Type::UNKNOWN => 'X',
             Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',

@@ -140,3 +140,27 @@ ALTER TABLE tbl ADD PRIMARY KEY USING INDEX tbl_u1;
 ALTER TABLE tbl ADD UNIQUE USING INDEX tbl_u1;
 ALTER TABLE tbl ADD UNIQUE USING INDEX tbl_u1;
 DROP TABLE tbl;
+
+-- name: circle_type
+SET extra_float_digits = -1;
+CREATE TABLE geo_circle (f1 circle);
+INSERT INTO geo_circle VALUES ('<(5,1),3>'), ('((1,2),100)'), (' 1 , 3 , 5 '), (' ( ( 1 , 2 ) , 3 ) '), (' ( 100 , 200 ) , 10 '), ('<(3,5),0>'), ('<(3,5),NaN>');
+SELECT f1, center(f1), radius(f1), diameter(f1), area(f1), point(f1), @@ f1 FROM geo_circle;
+SELECT c1.f1 AS one, c2.f1 AS two, (c1.f1 <-> c2.f1) AS distance, c1.f1 = c2.f1 AS eq, c1.f1 <> c2.f1 AS ne,
+       c1.f1 < c2.f1 AS lt, c1.f1 ~= c2.f1 AS same, c1.f1 && c2.f1 AS ov, c1.f1 @> c2.f1 AS contains,
+       c1.f1 << c2.f1 AS l, c1.f1 &> c2.f1 AS ori, c1.f1 |>> c2.f1 AS a
+FROM geo_circle c1, geo_circle c2 ORDER BY 1::text, 2::text;
+SELECT circle(point '(1,2)', 3), '<(1,2),3>'::circle::point, '{"<(1,2),3>"}'::circle[];
+DROP TABLE geo_circle;
+RESET extra_float_digits;
+
+-- name: circle_errors
+-- @errors
+SELECT '<(-100,0),-100>'::circle;
+SELECT '<(100,200),10'::circle;
+SELECT '<(100,200),10> x'::circle;
+SELECT '1abc,3,5'::circle;
+SELECT '(3,(1,2),3)'::circle;
+CREATE TABLE geo_circle (f1 circle);
+CREATE INDEX ON geo_circle (f1);
+DROP TABLE geo_circle;

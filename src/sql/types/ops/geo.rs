@@ -1,4 +1,4 @@
-//! The operators of the geometric types point, lseg and box (PostgreSQL's geo_ops.c), over
+//! The operators of the geometric types point, lseg, box and circle (PostgreSQL's geo_ops.c), over
 //! `types::geo`'s values: box comparisons (which compare areas, as PostgreSQL's do), the
 //! position, overlap and containment tests with PostgreSQL's fuzzy comparisons, translation,
 //! scaling and rotation by a point, intersection, centers and distances.
@@ -6,8 +6,8 @@
 use super::mismatch;
 use crate::error::{code, PgError, PgResult};
 use crate::sql::types::geo::{
-    box_of, box_value, fp_eq, fp_ge, fp_gt, fp_le, fp_lt, lseg_of, point_of, point_value, GeoBox,
-    Point,
+    box_of, box_value, circle_of, fp_eq, fp_ge, fp_gt, fp_le, fp_lt, fp_ne, lseg_of, point_of,
+    point_value, Circle, GeoBox, Point,
 };
 use crate::sql::types::{FormatCtx, Value};
 
@@ -254,4 +254,51 @@ pub(super) fn box_center(a: &Value, _: &FormatCtx) -> PgResult<Value> {
 /// `@@ lseg` (lseg_center).
 pub(super) fn lseg_center(a: &Value, _: &FormatCtx) -> PgResult<Value> {
     Ok(point_value(lseg_of(a).ok_or_else(|| mismatch(a))?.center()))
+}
+
+fn circ(v: &Value) -> PgResult<Circle> {
+    circle_of(v).ok_or_else(|| mismatch(v))
+}
+
+/// The circle operators returning boolean (circle_eq ... circle_overabove), by the same codes
+/// as the box ones ([`B_EQ`] ...; [`C_NE`] for `<>`, which boxes lack).
+pub(super) const C_NE: u8 = 19;
+
+pub(super) fn circle_test<const T: u8>(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let (a, b) = (circ(a)?, circ(b)?);
+    let (ca, cb) = (a.center, b.center);
+    let (ra, rb) = (a.radius, b.radius);
+    let r = match T {
+        B_EQ => fp_eq(a.area(), b.area()),
+        C_NE => fp_ne(a.area(), b.area()),
+        B_LT => fp_lt(a.area(), b.area()),
+        B_LE => fp_le(a.area(), b.area()),
+        B_GT => fp_gt(a.area(), b.area()),
+        B_GE => fp_ge(a.area(), b.area()),
+        B_SAME => ((ra.is_nan() && rb.is_nan()) || fp_eq(ra, rb)) && ca.same(&cb),
+        B_OVERLAP => fp_le(distance(&ca, &cb), ra + rb),
+        B_CONTAIN => fp_le(distance(&ca, &cb) + rb, ra),
+        B_CONTAINED => fp_le(distance(&ca, &cb) + ra, rb),
+        B_LEFT => fp_lt(ca.x + ra, cb.x - rb),
+        B_RIGHT => fp_gt(ca.x - ra, cb.x + rb),
+        B_OVERLEFT => fp_le(ca.x + ra, cb.x + rb),
+        B_OVERRIGHT => fp_ge(ca.x - ra, cb.x - rb),
+        B_BELOW => fp_lt(ca.y + ra, cb.y - rb),
+        B_ABOVE => fp_gt(ca.y - ra, cb.y + rb),
+        B_OVERBELOW => fp_le(ca.y + ra, cb.y + rb),
+        _ => fp_ge(ca.y - ra, cb.y - rb),
+    };
+    Ok(Value::Bool(r))
+}
+
+/// `circle <-> circle` (circle_distance): between the rims, 0 when they overlap.
+pub(super) fn circle_distance(a: &Value, b: &Value, _: &FormatCtx) -> PgResult<Value> {
+    let (a, b) = (circ(a)?, circ(b)?);
+    let d = distance(&a.center, &b.center) - (a.radius + b.radius);
+    Ok(Value::Float8(if d < 0.0 { 0.0 } else { d }))
+}
+
+/// `@@ circle` (circle_center).
+pub(super) fn circle_center(a: &Value, _: &FormatCtx) -> PgResult<Value> {
+    Ok(point_value(circ(a)?.center))
 }

@@ -17,11 +17,11 @@ use super::datetime::{
     ts_minus_interval, ts_minus_ts, ts_plus_interval, tstz_minus_interval, tstz_plus_interval,
 };
 use super::geo::{
-    box_center, box_distance, box_holds_point, box_intersect, box_point_op, box_test, lseg_center,
-    point_distance, point_op, point_test, B_ABOVE, B_ABOVE_EQ, B_BELOW, B_BELOW_EQ, B_CONTAIN,
-    B_CONTAINED, B_EQ, B_GE, B_GT, B_LE, B_LEFT, B_LT, B_OVERABOVE, B_OVERBELOW, B_OVERLAP,
-    B_OVERLEFT, B_OVERRIGHT, B_RIGHT, B_SAME, P_ABOVE, P_BELOW, P_HORIZ, P_LEFT, P_NE, P_RIGHT,
-    P_SAME, P_VERT,
+    box_center, box_distance, box_holds_point, box_intersect, box_point_op, box_test,
+    circle_center, circle_distance, circle_test, lseg_center, point_distance, point_op, point_test,
+    B_ABOVE, B_ABOVE_EQ, B_BELOW, B_BELOW_EQ, B_CONTAIN, B_CONTAINED, B_EQ, B_GE, B_GT, B_LE,
+    B_LEFT, B_LT, B_OVERABOVE, B_OVERBELOW, B_OVERLAP, B_OVERLEFT, B_OVERRIGHT, B_RIGHT, B_SAME,
+    C_NE, P_ABOVE, P_BELOW, P_HORIZ, P_LEFT, P_NE, P_RIGHT, P_SAME, P_VERT,
 };
 use super::inet::{inet_overlap, inet_subnet};
 use super::json::{
@@ -197,6 +197,7 @@ static BIT_XOR: &[BinOp] = &[
 static SHIFT_L: &[BinOp] = &[
     b!(INET, INET, BOOL, inet_subnet::<false, true>),
     b!(BOX, BOX, BOOL, box_test::<B_LEFT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_LEFT>),
     b!(POINT, POINT, BOOL, point_test::<P_LEFT>),
     b!(INT2, INT4, INT2, int_arith::<SHL, 2>),
     b!(INT4, INT4, INT4, int_arith::<SHL, 4>),
@@ -206,6 +207,7 @@ static SHIFT_L: &[BinOp] = &[
 static SHIFT_R: &[BinOp] = &[
     b!(INET, INET, BOOL, inet_subnet::<true, true>),
     b!(BOX, BOX, BOOL, box_test::<B_RIGHT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_RIGHT>),
     b!(POINT, POINT, BOOL, point_test::<P_RIGHT>),
     b!(INT2, INT4, INT2, int_arith::<SHR, 2>),
     b!(INT4, INT4, INT4, int_arith::<SHR, 4>),
@@ -278,7 +280,8 @@ cmp_table!(
         b!(XID, XID, BOOL, cmp_op::<{ EQ }>),
         b!(XID, INT4, BOOL, xid_int4_cmp::<{ EQ }>),
         b!(CID, CID, BOOL, cmp_op::<{ EQ }>),
-        b!(BOX, BOX, BOOL, box_test::<B_EQ>)
+        b!(BOX, BOX, BOOL, box_test::<B_EQ>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_EQ>)
     ]
 );
 cmp_table!(
@@ -287,14 +290,43 @@ cmp_table!(
     [
         b!(XID, XID, BOOL, cmp_op::<{ NE }>),
         b!(XID, INT4, BOOL, xid_int4_cmp::<{ NE }>),
-        b!(POINT, POINT, BOOL, point_test::<P_NE>)
+        b!(POINT, POINT, BOOL, point_test::<P_NE>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<C_NE>)
     ]
 );
 // Boxes compare by their areas (box_lt ...); they have no `<>`.
-cmp_table!(CMP_LT, LT, [b!(BOX, BOX, BOOL, box_test::<B_LT>)]);
-cmp_table!(CMP_LE, LE, [b!(BOX, BOX, BOOL, box_test::<B_LE>)]);
-cmp_table!(CMP_GT, GT, [b!(BOX, BOX, BOOL, box_test::<B_GT>)]);
-cmp_table!(CMP_GE, GE, [b!(BOX, BOX, BOOL, box_test::<B_GE>)]);
+cmp_table!(
+    CMP_LT,
+    LT,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_LT>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_LT>)
+    ]
+);
+cmp_table!(
+    CMP_LE,
+    LE,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_LE>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_LE>)
+    ]
+);
+cmp_table!(
+    CMP_GT,
+    GT,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_GT>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_GT>)
+    ]
+);
+cmp_table!(
+    CMP_GE,
+    GE,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_GE>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_GE>)
+    ]
+);
 
 static JSON_GET: &[BinOp] = &[
     b!(JSONB, TEXT, JSONB, json_get::<true, false>),
@@ -395,37 +427,55 @@ static CONTAINS: &[BinOp] = &[
     b!(JSONB, JSONB, BOOL, jsonb_contains_op::<false>),
     b!(ANYARRAY, ANYARRAY, BOOL, array_contains_op),
     b!(BOX, BOX, BOOL, box_test::<B_CONTAIN>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_CONTAIN>),
     b!(BOX, POINT, BOOL, box_holds_point::<false>),
 ];
 static CONTAINED: &[BinOp] = &[
     b!(JSONB, JSONB, BOOL, jsonb_contains_op::<true>),
     b!(ANYARRAY, ANYARRAY, BOOL, array_contained_op),
     b!(BOX, BOX, BOOL, box_test::<B_CONTAINED>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_CONTAINED>),
     b!(POINT, BOX, BOOL, box_holds_point::<true>),
 ];
 static OVERLAP: &[BinOp] = &[
     b!(ANYARRAY, ANYARRAY, BOOL, array_overlap_op),
     b!(INET, INET, BOOL, inet_overlap),
     b!(BOX, BOX, BOOL, box_test::<B_OVERLAP>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERLAP>),
 ];
 
 // The other position tests of boxes and points (geo_ops.c).
 static SAME_AS: &[BinOp] = &[
     b!(BOX, BOX, BOOL, box_test::<B_SAME>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_SAME>),
     b!(POINT, POINT, BOOL, point_test::<P_SAME>),
 ];
-static OVERLEFT: &[BinOp] = &[b!(BOX, BOX, BOOL, box_test::<B_OVERLEFT>)];
-static OVERRIGHT: &[BinOp] = &[b!(BOX, BOX, BOOL, box_test::<B_OVERRIGHT>)];
+static OVERLEFT: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERLEFT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERLEFT>),
+];
+static OVERRIGHT: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERRIGHT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERRIGHT>),
+];
 static BELOW: &[BinOp] = &[
     b!(BOX, BOX, BOOL, box_test::<B_BELOW>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_BELOW>),
     b!(POINT, POINT, BOOL, point_test::<P_BELOW>),
 ];
 static ABOVE: &[BinOp] = &[
     b!(BOX, BOX, BOOL, box_test::<B_ABOVE>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_ABOVE>),
     b!(POINT, POINT, BOOL, point_test::<P_ABOVE>),
 ];
-static OVERBELOW: &[BinOp] = &[b!(BOX, BOX, BOOL, box_test::<B_OVERBELOW>)];
-static OVERABOVE: &[BinOp] = &[b!(BOX, BOX, BOOL, box_test::<B_OVERABOVE>)];
+static OVERBELOW: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERBELOW>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERBELOW>),
+];
+static OVERABOVE: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERABOVE>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERABOVE>),
+];
 static BELOW_EQ: &[BinOp] = &[
     b!(BOX, BOX, BOOL, box_test::<B_BELOW_EQ>),
     b!(POINT, POINT, BOOL, point_test::<P_BELOW>),
@@ -438,6 +488,7 @@ static INTERSECTS: &[BinOp] = &[b!(BOX, BOX, BOOL, box_test::<B_OVERLAP>)];
 static HORIZONTAL: &[BinOp] = &[b!(POINT, POINT, BOOL, point_test::<P_HORIZ>)];
 static DISTANCE: &[BinOp] = &[
     b!(BOX, BOX, FLOAT8, box_distance),
+    b!(CIRCLE, CIRCLE, FLOAT8, circle_distance),
     b!(POINT, POINT, FLOAT8, point_distance),
 ];
 static SUBNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<false, false>)];
@@ -544,7 +595,11 @@ static UNOT: &[UnOp] = &[
     u!(INT8, INT8, not_int::<8>),
 ];
 
-static UCENTER: &[UnOp] = &[u!(BOX, POINT, box_center), u!(LSEG, POINT, lseg_center)];
+static UCENTER: &[UnOp] = &[
+    u!(BOX, POINT, box_center),
+    u!(LSEG, POINT, lseg_center),
+    u!(CIRCLE, POINT, circle_center),
+];
 
 static USQRT: &[UnOp] = &[u!(FLOAT8, FLOAT8, f8_sqrt)];
 static UCBRT: &[UnOp] = &[u!(FLOAT8, FLOAT8, f8_cbrt)];
