@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates src/sql/catalog/pg_operator.tsv: PostgreSQL 15's pg_operator rows for every
 operator name threadgres implements (the names in `binary_operators` / `unary_operators` of
-src/sql/types/ops.rs), read by src/sql/catalog/operators.rs. At run time threadgres lists only
+src/sql/types/ops/tables.rs), read by src/sql/catalog/operators.rs. At run time threadgres lists only
 the rows whose signature it implements itself; the others stay unused.
 
     python3 scripts/gen_pg_operator.py                 # rewrites the file
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OPS = ROOT / "src" / "sql" / "types" / "ops.rs"
+OPS = ROOT / "src" / "sql" / "types" / "ops" / "tables.rs"
 OUT = ROOT / "src" / "sql" / "catalog" / "pg_operator.tsv"
 
 HEADER = """\

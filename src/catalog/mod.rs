@@ -201,6 +201,10 @@ pub struct IndexDef {
     /// `jsonb_path_ops`, `array_ops`; what it does is `sql::engine::gin`'s). An inverted index:
     /// each row has an entry per key its value holds, not one for the column.
     pub gin: Option<String>,
+    /// INCLUDE: columns an entry carries besides its key (pg_index's attributes after
+    /// indnkeyatts), as positions in the table's column list. They take no part in the key's
+    /// order or uniqueness, so they need no operator class.
+    pub include: Vec<usize>,
 }
 
 /// What an expression or partial index is made of, as SQL text over the table's columns
@@ -236,6 +240,11 @@ impl IndexDef {
             None => self.columns.len(),
             Some(x) => x.items.len(),
         }
+    }
+
+    /// The number of attributes (pg_index.indnatts): the key items and the INCLUDE columns.
+    pub fn natts(&self) -> usize {
+        self.width() + self.include.len()
     }
 }
 

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 /// table's key and a partition's parent and bound. 14: images and the log carry tables'
 /// statistics. 15: triggers carry their transition tables' names (REFERENCING). 16: triggers
 /// carry their constraint (CREATE CONSTRAINT TRIGGER). 17: rows carry citext values.
-pub const FORMAT_VERSION: u32 = 17;
+pub const FORMAT_VERSION: u32 = 18;
 /// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
 /// directory without it was never initialized completely.
 pub const VERSION_FILE: &str = "THREADGRES_VERSION";

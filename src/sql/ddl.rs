@@ -149,6 +149,10 @@ pub struct KeySpec {
     /// A PRIMARY KEY or UNIQUE constraint's DEFERRABLE and INITIALLY DEFERRED.
     pub deferrable: bool,
     pub deferred: bool,
+    /// INCLUDE (...): the columns carried besides the key, by name.
+    pub include: Vec<String>,
+    /// ADD ... USING INDEX: the existing unique index the constraint takes over.
+    pub using_index: Option<String>,
 }
 
 /// The items and predicate of CREATE INDEX over expressions or with WHERE.
@@ -369,6 +373,8 @@ fn key_of_constraint(c: &protobuf::Constraint, column: Option<&str>) -> KeySpec 
         gin: None,
         deferrable: c.deferrable,
         deferred: c.initdeferred,
+        include: names_of(&c.including),
+        using_index: (!c.indexname.is_empty()).then(|| c.indexname.clone()),
     }
 }
 
@@ -508,6 +514,22 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                 }
                 None => None,
             };
+            let include = i
+                .index_including_params
+                .iter()
+                .filter_map(|p| match p.node.as_ref() {
+                    Some(N::IndexElem(e)) => Some(e.name.clone()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>();
+            // Only btree (and GiST, SP-GiST, which threadgres does not have) carry INCLUDE
+            // columns (hash and gin are refused when the index is made: `index::check_include`).
+            if !include.is_empty() && i.access_method == "brin" {
+                return Err(PgError::feature_not_supported(format!(
+                    "access method \"{}\" does not support included columns",
+                    i.access_method
+                )));
+            }
             let (hash, gin) = match i.access_method.as_str() {
                 "" | "btree" => (false, None),
                 "hash" => (true, None),
@@ -553,6 +575,8 @@ pub fn analyze(node: &N) -> Option<PgResult<Ddl>> {
                     gin,
                     deferrable: false,
                     deferred: false,
+                    include,
+                    using_index: None,
                 },
                 if_not_exists: i.if_not_exists,
             })
@@ -1228,6 +1252,7 @@ pub fn execute(ddl: &Ddl, cx: &mut dyn SessionCtx) -> PgResult<&'static str> {
                 _ => table_locked(cx, &table.0, &table.1, LockMode::Share)?,
             };
             grant::check_owner(cx, &t)?;
+            index::check_include(key)?;
             if key.hash {
                 let width = key
                     .exprs

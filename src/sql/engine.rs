@@ -983,6 +983,7 @@ mod tests {
                             exprs: None,
                             hash: false,
                             gin: None,
+                            include: vec![],
                         },
                         IndexDef {
                             oid: 2,
@@ -993,6 +994,7 @@ mod tests {
                             exprs: None,
                             hash: false,
                             gin: None,
+                            include: vec![],
                         },
                     ],
                     constraints,

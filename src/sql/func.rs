@@ -26,6 +26,7 @@
 //! | `func/array.rs` | arrays: array_length/dims, array_position(s), array_append/cat/remove/replace, string_to_array, array_to_string |
 //! | `func/json.rs` | JSON: to_json[b], json[b]_build_*, json[b]_typeof, extract_path, jsonb_pretty, jsonb_strip_nulls |
 //! | `func/jsonb_set.rs` | jsonb_set and jsonb_insert |
+//! | `func/geo.rs` | geometry: area, center, width, height, diagonal, bound_box, point(...), box(...), lseg(...) |
 //! | `func/inet.rs` | inet and cidr: host, masklen, network, broadcast, set_masklen, ... |
 //! | `func/range.rs` | ranges: the constructors, lower/upper, isempty, lower_inc ..., range_merge (bound by the planner, `plan/range.rs`) |
 //! | `func/multirange.rs` | multiranges: the constructors, multirange(range), lower/upper ... over the span, range_merge |
@@ -60,6 +61,7 @@ mod args;
 mod array;
 mod datetime;
 mod formatting;
+mod geo;
 mod inet;
 mod json;
 pub mod jsonb_set;

@@ -150,6 +150,12 @@ pub enum Alter {
     },
     /// ATTACH / DETACH PARTITION (partition_attach.rs).
     Partition(super::partition_attach::Attach),
+    /// ALTER INDEX ... ALTER COLUMN n SET STATISTICS (index.rs), by column numbers.
+    IndexStatistics {
+        rel: (String, String),
+        columns: Vec<i32>,
+        if_exists: bool,
+    },
 }
 
 impl Alter {
@@ -157,6 +163,7 @@ impl Alter {
         match self {
             Alter::Table { .. } | Alter::Partition(_) => "ALTER TABLE",
             Alter::Rename { tag, .. } | Alter::SetSchema { tag, .. } => tag,
+            Alter::IndexStatistics { .. } => "ALTER INDEX",
         }
     }
 }
@@ -180,6 +187,13 @@ pub fn analyze(node: &N) -> Option<PgResult<Alter>> {
     match node {
         N::AlterTableStmt(a) => {
             let objtype = ObjectType::try_from(a.objtype).ok()?;
+            if objtype == ObjectType::ObjectIndex {
+                return Some(Ok(Alter::IndexStatistics {
+                    rel: rel_of(a.relation.as_ref()),
+                    columns: super::index::statistics_columns(a)?,
+                    if_exists: a.missing_ok,
+                }));
+            }
             if objtype != ObjectType::ObjectTable {
                 return None;
             }
@@ -471,6 +485,14 @@ pub fn execute(a: &Alter, cx: &mut dyn SessionCtx) -> PgResult<()> {
             set_schema(cx, &r, schema)
         }
         Alter::Partition(p) => super::partition_attach::execute(cx, p),
+        Alter::IndexStatistics {
+            rel,
+            columns,
+            if_exists,
+        } => match relation(cx, rel, *if_exists)? {
+            Some(r) => super::index::check_statistics_columns(&r, columns),
+            None => Ok(()),
+        },
     }
 }
 
@@ -903,7 +925,7 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             let gone: Vec<u32> = w
                 .indexes
                 .iter()
-                .filter(|d| d.columns.contains(&pos))
+                .filter(|d| d.columns.contains(&pos) || d.include.contains(&pos))
                 .map(|d| d.oid)
                 .collect();
             w.indexes.retain(|d| !gone.contains(&d.oid));
@@ -1141,6 +1163,11 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
             if column.as_ref().is_some_and(|c| w.skipped.contains(c)) {
                 return Ok(());
             }
+            if let Some(index) = &key.using_index {
+                let (cols, idx, cons) = (&mut w.columns, &mut w.indexes, &mut w.constraints);
+                w.check_not_null |= super::index::adopt(cx, table, key, index, cols, idx, cons)?;
+                return Ok(());
+            }
             if let Some(n) = &key.name {
                 if w.constraints.iter().any(|c| &c.name == n) {
                     return Err(constraint_exists(n, table));
@@ -1154,8 +1181,12 @@ fn apply(cx: &mut dyn SessionCtx, t: &Rel, w: &mut Work, cmd: &Cmd) -> PgResult<
                     true => super::names::IndexKind::Primary,
                     false => super::names::IndexKind::Unique,
                 };
-                let cols: Vec<Option<&str>> =
-                    key.columns.iter().map(|c| Some(c.as_str())).collect();
+                let cols: Vec<Option<&str>> = key
+                    .columns
+                    .iter()
+                    .chain(&key.include)
+                    .map(|c| Some(c.as_str()))
+                    .collect();
                 let name = names_so_far(t, w).index(cx, table, &cols, kind)?;
                 key.name = Some(name);
             }
@@ -1224,11 +1255,7 @@ fn refresh_index_relations(cx: &mut dyn SessionCtx, table: &Rel) -> PgResult<()>
         if ir.kind != RelKind::Index {
             continue;
         }
-        let columns: Vec<ColumnDef> = d
-            .columns
-            .iter()
-            .map(|&c| table.columns[c].clone())
-            .collect();
+        let columns = super::index::index_columns(table, d);
         let def = d.clone();
         replace_with_data(cx, &ir, table.data.clone(), move |n| {
             n.columns = columns;

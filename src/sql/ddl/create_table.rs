@@ -103,6 +103,12 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
                     gin: None,
                     deferrable: k.is_some(),
                     deferred: k.is_some_and(|k| k.deferred),
+                    include: d
+                        .include
+                        .iter()
+                        .map(|&c| parent.columns[c].name.clone())
+                        .collect(),
+                    using_index: None,
                 }
             })
             .collect(),

@@ -43,19 +43,33 @@ pub(super) fn index_defs(
             )
             .at(at.then(|| k.location as u32 + 1)));
         }
-        let mut cols = Vec::new();
-        for name in &k.columns {
-            let pos = columns
+        let position = |name: &String| {
+            columns
                 .iter()
                 .position(|c| !c.dropped && &c.name == name)
                 .ok_or_else(|| {
+                    // CREATE INDEX words it as indexcmds.c does, a constraint as
+                    // parse_utilcmd.c does.
+                    let what = if as_constraint { " named in key" } else { "" };
                     PgError::new(
                         code::UNDEFINED_COLUMN,
-                        format!("column \"{name}\" named in key does not exist"),
+                        format!("column \"{name}\"{what} does not exist"),
                     )
-                })?;
+                })
+        };
+        let mut cols = Vec::new();
+        for name in &k.columns {
+            let pos = position(name)?;
+            if k.gin.is_none() {
+                check_opclass(&columns[pos], k.hash)?;
+            }
             cols.push(pos);
         }
+        let include = k
+            .include
+            .iter()
+            .map(position)
+            .collect::<PgResult<Vec<_>>>()?;
         let exprs = match &k.exprs {
             Some(x) => Some(Box::new(index_exprs(columns, x, &mut cols)?)),
             None => None,
@@ -69,6 +83,7 @@ pub(super) fn index_defs(
             exprs,
             hash: k.hash,
             gin: k.gin.clone(),
+            include,
         });
     }
     // PostgreSQL makes the primary key's index first, then the others in order: that is the
@@ -94,7 +109,8 @@ pub(super) fn index_defs(
                 } else {
                     names::IndexKind::Plain
                 };
-                let cols: Vec<Option<&str>> = match &k.exprs {
+                // The INCLUDE columns are named too, after the key's (ChooseIndexColumnNames).
+                let mut cols: Vec<Option<&str>> = match &k.exprs {
                     None => k.columns.iter().map(|c| Some(c.as_str())).collect(),
                     Some(x) => x
                         .items
@@ -105,6 +121,7 @@ pub(super) fn index_defs(
                         })
                         .collect(),
                 };
+                cols.extend(k.include.iter().map(|c| Some(c.as_str())));
                 out[i].name = names.index(cx, table, &cols, kind)?;
             }
         }
@@ -117,6 +134,28 @@ pub(super) fn index_defs(
             .map_err(|e| catalog_error(e, &d.name))?;
     }
     Ok(out)
+}
+
+/// A key column must have a default operator class of the index's access method: the
+/// geometric types have none for btree or hash, as in PostgreSQL (an INCLUDE column needs
+/// none).
+fn check_opclass(col: &ColumnDef, hash: bool) -> PgResult<()> {
+    use crate::sql::types::Type;
+    let ty = Type(col.type_oid).base_type();
+    if ty.category() == 'G' {
+        let am = if hash { "hash" } else { "btree" };
+        return Err(PgError::new(
+            code::UNDEFINED_OBJECT,
+            format!(
+                "data type {} has no default operator class for access method \"{am}\"",
+                ty.name()
+            ),
+        )
+        .with_hint(
+            "You must specify an operator class for the index or define a default operator class for the data type.",
+        ));
+    }
+    Ok(())
 }
 
 /// The items and predicate of an expression or partial index, checked by binding them over
@@ -178,33 +217,48 @@ fn index_exprs(
 
 /// The columns of index `d`'s relation (pg_attribute of the index): a key column as the
 /// table's, an expression as PostgreSQL names it (`lower`, `expr`, made distinct) with its type.
-fn index_columns(table: &Rel, d: &IndexDef) -> Vec<ColumnDef> {
-    let Some(x) = d.exprs.as_deref() else {
-        return d
-            .columns
+pub(super) fn index_columns(table: &Rel, d: &IndexDef) -> Vec<ColumnDef> {
+    // Each attribute with the name PostgreSQL's ChooseIndexColumnNames starts from: a column's
+    // own, an expression's figured name (None: `expr`); the INCLUDE columns come last.
+    let items: Vec<(Option<usize>, Option<String>, Option<&str>)> = match d.exprs.as_deref() {
+        None => d.columns.iter().map(|&c| (Some(c), None, None)).collect(),
+        Some(x) => x
+            .items
             .iter()
-            .map(|&c| table.columns[c].clone())
-            .collect();
+            .map(|it| match it {
+                IndexItem::Column(c) => (Some(*c), None, None),
+                IndexItem::Expr(t) => (
+                    None,
+                    crate::sql::plan::modify::parse_expr(t)
+                        .ok()
+                        .and_then(|n| super::index_column_name(&n)),
+                    Some(t.as_str()),
+                ),
+            })
+            .collect(),
     };
-    let figured: Vec<Option<String>> = x
-        .items
+    let items: Vec<_> = items
+        .into_iter()
+        .chain(d.include.iter().map(|&c| (Some(c), None, None)))
+        .collect();
+    let figured: Vec<Option<&str>> = items
         .iter()
-        .map(|it| match it {
-            IndexItem::Column(c) => Some(table.columns[*c].name.clone()),
-            IndexItem::Expr(t) => crate::sql::plan::modify::parse_expr(t)
-                .ok()
-                .and_then(|n| super::index_column_name(&n)),
+        .map(|(c, f, _)| match c {
+            Some(c) => Some(table.columns[*c].name.as_str()),
+            None => f.as_deref(),
         })
         .collect();
-    let names =
-        names::index_column_names(&figured.iter().map(Option::as_deref).collect::<Vec<_>>());
-    x.items
+    let names = names::index_column_names(&figured);
+    items
         .iter()
         .zip(names)
-        .map(|(it, name)| match it {
-            IndexItem::Column(c) => table.columns[*c].clone(),
-            IndexItem::Expr(t) => {
-                let ty = index_keys::bind(&table.columns, t, "index expression")
+        .map(|((c, _, expr), name)| match (c, expr) {
+            (Some(c), _) => ColumnDef {
+                name,
+                ..table.columns[*c].clone()
+            },
+            (None, t) => {
+                let ty = index_keys::bind(&table.columns, t.unwrap_or(""), "index expression")
                     .map_or(crate::sql::types::Type::TEXT, |(_, ty)| ty);
                 ColumnDef {
                     name,
@@ -396,6 +450,18 @@ pub(super) fn key_constraint(
     })
 }
 
+/// Only btree carries INCLUDE columns here (PostgreSQL's GiST and SP-GiST do too): CREATE INDEX
+/// checks this before anything else of the index, as DefineIndex does.
+pub(super) fn check_include(key: &KeySpec) -> PgResult<()> {
+    if !key.include.is_empty() && (key.hash || key.gin.is_some()) {
+        return Err(PgError::feature_not_supported(format!(
+            "access method \"{}\" does not support included columns",
+            if key.hash { "hash" } else { "gin" }
+        )));
+    }
+    Ok(())
+}
+
 /// A GIN index's spec with its operator class resolved against the column's type (the
 /// default class when it names none), with PostgreSQL's errors; other specs as they are.
 pub(super) fn gin_key(cx: &mut dyn SessionCtx, t: &Rel, key: &KeySpec) -> PgResult<KeySpec> {
@@ -458,4 +524,128 @@ pub(super) fn gin_opclass(params: &[protobuf::Node]) -> PgResult<String> {
         return Ok(String::new());
     };
     Ok(names_of(&e.opclass).pop().unwrap_or_default())
+}
+
+/// The column numbers of ALTER INDEX ... ALTER COLUMN n SET STATISTICS k when that is every
+/// command of the statement; None for any other ALTER INDEX.
+pub(super) fn statistics_columns(a: &protobuf::AlterTableStmt) -> Option<Vec<i32>> {
+    a.cmds
+        .iter()
+        .map(|c| match c.node.as_ref() {
+            Some(N::AlterTableCmd(c))
+                if c.subtype == protobuf::AlterTableType::AtSetStatistics as i32 && c.num > 0 =>
+            {
+                Some(c.num)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// PostgreSQL takes a statistics target on an index's expression items only, with these
+/// errors for the others; threadgres gathers statistics of tables, so an accepted target
+/// changes nothing.
+pub(super) fn check_statistics_columns(idx: &Rel, columns: &[i32]) -> PgResult<()> {
+    let (Some(def), RelKind::Index) = (idx.indexes.first(), idx.kind) else {
+        return Err(PgError::feature_not_supported(
+            "ALTER INDEX of a relation that is not an index is not supported yet",
+        ));
+    };
+    let rel = &idx.name.name;
+    for &n in columns {
+        let i = n as usize - 1;
+        let Some(col) = idx.columns.get(i).filter(|_| i < def.natts()) else {
+            return Err(PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!("column number {n} of relation \"{rel}\" does not exist"),
+            ));
+        };
+        let name = &col.name;
+        if i >= def.width() {
+            return Err(PgError::feature_not_supported(format!(
+                "cannot alter statistics on included column \"{name}\" of index \"{rel}\""
+            )));
+        }
+        let expr = def.exprs.as_deref().and_then(|x| x.items.get(i));
+        if !matches!(expr, Some(IndexItem::Expr(_))) {
+            return Err(PgError::feature_not_supported(format!(
+                "cannot alter statistics on non-expression column \"{name}\" of index \"{rel}\""
+            ))
+            .with_hint("Alter statistics on table column instead."));
+        }
+    }
+    Ok(())
+}
+
+/// ALTER TABLE ... ADD [CONSTRAINT name] UNIQUE | PRIMARY KEY USING INDEX index: the table's
+/// unique index becomes the constraint's (a primary key's columns NOT NULL, checked against
+/// the rows by the caller when this returns true), with PostgreSQL's errors.
+pub(super) fn adopt(
+    cx: &mut dyn SessionCtx,
+    table: &str,
+    key: &KeySpec,
+    index: &str,
+    columns: &mut [ColumnDef],
+    indexes: &mut [IndexDef],
+    constraints: &mut Vec<ConstraintDef>,
+) -> PgResult<bool> {
+    // The errors point at the constraint, as PostgreSQL's do.
+    let at = (key.location >= 0).then(|| key.location as u32 + 1);
+    let Some(d) = indexes.iter_mut().find(|d| d.name == index) else {
+        return Err(PgError::new(
+            code::UNDEFINED_OBJECT,
+            format!("index \"{index}\" does not exist"),
+        )
+        .at(at));
+    };
+    let backed = |k: &ConstraintDef| {
+        matches!(k.kind, ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index }
+            if index == d.oid)
+    };
+    if constraints.iter().any(backed) {
+        return Err(PgError::new(
+            code::OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("index \"{index}\" is already associated with a constraint"),
+        )
+        .at(at));
+    }
+    if !d.unique {
+        return Err(PgError::new(
+            code::WRONG_OBJECT_TYPE,
+            format!("\"{index}\" is not a unique index"),
+        )
+        .with_detail("Cannot create a primary key or unique constraint using such an index.")
+        .at(at));
+    }
+    if !d.plain() || d.hash {
+        return Err(PgError::feature_not_supported(format!(
+            "ADD CONSTRAINT ... USING INDEX of index \"{index}\" is not supported yet"
+        )));
+    }
+    if key.name.as_deref().is_some_and(|n| n != index) {
+        return Err(PgError::feature_not_supported(
+            "ADD CONSTRAINT ... USING INDEX that renames the index is not supported yet",
+        ));
+    }
+    if key.primary
+        && constraints
+            .iter()
+            .any(|k| matches!(k.kind, ConstraintKind::PrimaryKey { .. }))
+    {
+        return Err(PgError::new(
+            code::INVALID_TABLE_DEFINITION,
+            format!("multiple primary keys for table \"{table}\" are not allowed"),
+        ));
+    }
+    d.primary = key.primary;
+    let mut stricter = false;
+    if key.primary {
+        for &c in &d.columns {
+            stricter |= !columns[c].not_null;
+            columns[c].not_null = true;
+        }
+    }
+    let d = d.clone();
+    constraints.push(key_constraint(cx, &d, key)?);
+    Ok(stricter)
 }

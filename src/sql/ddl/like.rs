@@ -161,6 +161,12 @@ pub fn expand(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResult<CreateTable
                     gin: None,
                     deferrable: timing.is_some(),
                     deferred: timing.is_some_and(|c| c.deferred),
+                    include: i
+                        .include
+                        .iter()
+                        .filter_map(|&c| src.columns.get(c).map(|c| c.name.clone()))
+                        .collect(),
+                    using_index: None,
                 });
             }
         }

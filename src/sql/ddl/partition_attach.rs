@@ -280,6 +280,12 @@ fn attach(cx: &mut dyn SessionCtx, parent: &Arc<Rel>, child: &Arc<Rel>, of: &Of)
                 gin: None,
                 deferrable: parent.deferrable_key(d.oid).is_some(),
                 deferred: parent.deferrable_key(d.oid).is_some_and(|k| k.deferred),
+                include: d
+                    .include
+                    .iter()
+                    .map(|&c| parent.columns[c].name.clone())
+                    .collect(),
+                using_index: None,
             },
             column: None,
         })

@@ -454,6 +454,7 @@ mod tests {
             exprs: None,
             hash: false,
             gin: Some(class.into()),
+            include: vec![],
         }
     }
 

@@ -444,7 +444,8 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                     build(2610, |c| match c {
                         "indexrelid" => Value::Oid(r.oid),
                         "indrelid" => Value::Oid(r.table.unwrap_or(0)),
-                        "indnatts" | "indnkeyatts" => Value::Int2(def.width() as i16),
+                        "indnatts" => Value::Int2(def.natts() as i16),
+                        "indnkeyatts" => Value::Int2(def.width() as i16),
                         "indisunique" => Value::Bool(def.unique),
                         "indisprimary" => Value::Bool(def.primary),
                         "indnullsnotdistinct"
@@ -455,14 +456,38 @@ pub(super) fn rows(oid: u32, cx: &mut EvalCx) -> Option<Vec<Row>> {
                         "indimmediate" => Value::Bool(immediate),
                         "indisvalid" | "indisready" | "indislive" => Value::Bool(true),
                         // 0 for an expression item, as PostgreSQL's indkey has.
-                        "indkey" => match def.exprs.as_deref() {
-                            None => int2vector(def.columns.iter().map(|&c| c as i16 + 1)),
-                            Some(x) => int2vector(x.items.iter().map(|it| match it {
-                                crate::catalog::IndexItem::Column(c) => *c as i16 + 1,
-                                crate::catalog::IndexItem::Expr(_) => 0,
-                            })),
-                        },
+                        // The INCLUDE columns follow the key's.
+                        "indkey" => {
+                            let include = def.include.iter().map(|&c| c as i16 + 1);
+                            match def.exprs.as_deref() {
+                                None => int2vector(
+                                    def.columns.iter().map(|&c| c as i16 + 1).chain(include),
+                                ),
+                                Some(x) => int2vector(
+                                    x.items
+                                        .iter()
+                                        .map(|it| match it {
+                                            crate::catalog::IndexItem::Column(c) => *c as i16 + 1,
+                                            crate::catalog::IndexItem::Expr(_) => 0,
+                                        })
+                                        .chain(include),
+                                ),
+                            }
+                        }
                         "indoption" => int2vector((0..def.width()).map(|_| 0)),
+                        // The key items' default operator classes (0 where none is listed,
+                        // as for GIN's); INCLUDE columns have none.
+                        "indclass" => {
+                            let strategy = if def.hash {
+                                crate::catalog::partition::Strategy::Hash
+                            } else {
+                                crate::catalog::partition::Strategy::Range
+                            };
+                            oidvector(r.columns.iter().take(def.width()).map(|c| match def.gin {
+                                Some(_) => 0,
+                                None => crate::sql::partition::opclass_of(c.type_oid, strategy),
+                            }))
+                        }
                         // PostgreSQL keeps node trees here; the texts stand for them (NULL for a
                         // plain index, as there), and pg_get_expr prints the predicate.
                         "indexprs" => match def.exprs.as_deref() {

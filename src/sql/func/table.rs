@@ -4,7 +4,8 @@
 //! names.
 
 use super::{
-    array::*, datetime::*, formatting::*, inet::*, json::*, math::*, misc::*, regexp::*, string::*,
+    array::*, datetime::*, formatting::*, geo::*, inet::*, json::*, math::*, misc::*, regexp::*,
+    string::*,
 };
 use super::{jsonb_set, FuncSig};
 use crate::sql::types::Type;
@@ -163,6 +164,26 @@ pub(super) static FUNCS: &[FuncSig] = &[
     sig!("convert_from", [BYTEA, NAME], TEXT, f_convert_from),
     sig!("convert_to", [TEXT, NAME], BYTEA, f_convert_to),
     sig!("convert", [BYTEA, NAME, NAME], BYTEA, f_convert),
+    // ----- geometry -----
+    sig!("area", [BOX], FLOAT8, f_box_area),
+    sig!("width", [BOX], FLOAT8, f_box_width),
+    sig!("height", [BOX], FLOAT8, f_box_height),
+    sig!("center", [BOX], POINT, f_box_center),
+    sig!("diagonal", [BOX], LSEG, f_box_diagonal),
+    sig!("bound_box", [BOX, BOX], BOX, f_bound_box),
+    sig!("box", [POINT, POINT], BOX, f_points_box),
+    sig!("box", [POINT], BOX, f_point_box),
+    sig!("point", [FLOAT8, FLOAT8], POINT, f_point),
+    sig!("point", [BOX], POINT, f_box_center),
+    sig!("point", [LSEG], POINT, f_lseg_center),
+    sig!("lseg", [POINT, POINT], LSEG, f_lseg),
+    sig!("lseg", [BOX], LSEG, f_box_diagonal),
+    sig!("area", [CIRCLE], FLOAT8, f_circle_area),
+    sig!("center", [CIRCLE], POINT, f_circle_center),
+    sig!("point", [CIRCLE], POINT, f_circle_center),
+    sig!("radius", [CIRCLE], FLOAT8, f_circle_radius),
+    sig!("diameter", [CIRCLE], FLOAT8, f_circle_diameter),
+    sig!("circle", [POINT, FLOAT8], CIRCLE, f_circle),
     sig!("text", [INET], TEXT, f_inet_text),
     sig!("text", [ANYELEMENT], TEXT, f_bool_cast_text),
     sig!("pg_is_in_recovery", [], BOOL, f_false),

@@ -137,6 +137,19 @@ impl Planner<'_> {
                     }
                 }
             };
+            // The geometric types have no btree operator class: nothing orders them.
+            let ty = columns[idx].ty.base_type();
+            if ty.category() == 'G' && sb.use_op.is_empty() {
+                return Err(PgError::new(
+                    code::UNDEFINED_FUNCTION,
+                    format!(
+                        "could not identify an ordering operator for type {}",
+                        ty.name()
+                    ),
+                )
+                .with_hint("Use an explicit ordering operator or modify the query.")
+                .at(loc(super::names::node_location(n))));
+            }
             sort_keys.push(sort_key(Expr::Column(idx), sb));
         }
         Ok(sort_keys)

@@ -387,6 +387,18 @@ impl Planner<'_> {
                 ret,
             ));
         }
+        if let Some(ty) = literal_cast_target(&names, &args) {
+            // An input error points at the literal, as PostgreSQL's does.
+            let at = positional
+                .as_ref()
+                .unwrap_or(&fc.args)
+                .first()
+                .and_then(|a| a.node.as_ref())
+                .map_or(fc.location, super::names::node_location);
+            let (e, t) = args.pop().expect("one argument");
+            let e = self.coerce(e, t, ty, -1, CoercionContext::Explicit, at)?;
+            return Ok((e, ty));
+        }
         let (sig, want, ret) = self
             .resolve_function(&name, &types, fc.location)
             .map_err(|e| {
@@ -425,6 +437,25 @@ impl Planner<'_> {
             ret,
         ))
     }
+}
+
+/// The type a call `typename('literal')` casts to: PostgreSQL's func_get_detail makes a
+/// one-argument call named after a type, of an untyped literal, a cast (no function takes
+/// `unknown` exactly, so this comes before any other candidate). Pseudo-types are not cast to.
+fn literal_cast_target(names: &[String], args: &[(Expr, Type)]) -> Option<Type> {
+    let [(Expr::Const(_), Type::UNKNOWN)] = args else {
+        return None;
+    };
+    let name = match names {
+        [n] => n,
+        [s, n] if s == "pg_catalog" => n,
+        _ => return None,
+    };
+    // Only a type's own name (pg_type.typname): `int('1')` is not a cast in PostgreSQL.
+    let ty = Type::from_name(name).filter(|t| t.typname() == *name)?;
+    let pseudo =
+        ty.is_polymorphic() || matches!(ty, Type::ANY | Type::VOID | Type::RECORD | Type::UNKNOWN);
+    (!pseudo).then_some(ty)
 }
 
 /// Arguments in positional order for a call with named arguments (`make_interval(days =>

@@ -123,6 +123,11 @@ pub fn cast_context(from: Type, to: Type) -> Option<CoercionContext> {
         (Type::CIDR, Type::INET) => Implicit,
         (Type::INET, Type::CIDR) => Assignment,
         (Type::INTERVAL, Type::TIME) => Assignment,
+        // Geometry (pg_cast: box(point), point(box), point(lseg), lseg(box)).
+        (Type::POINT, Type::BOX) => Assignment,
+        (Type::BOX, Type::POINT | Type::LSEG) | (Type::LSEG | Type::CIRCLE, Type::POINT) => {
+            Explicit
+        }
         // JSON.
         (Type::JSON, Type::JSONB) | (Type::JSONB, Type::JSON) => Assignment,
         (Type::JSONB, Type::BOOL | Type::NUMERIC | Type::INT2 | Type::INT4 | Type::INT8) => {
@@ -365,6 +370,9 @@ fn convert(v: Value, from: Type, to: Type, typmod: i32, ctx: &FormatCtx) -> PgRe
                 to == Type::JSONB,
             )?));
         }
+    }
+    if let Some(r) = super::geo::cast(&v, from, to) {
+        return Ok(r);
     }
     // citext to another type: as text (its value as written); to citext: converted to text,
     // then held as citext.

@@ -82,6 +82,10 @@ pub fn write_text(v: &Value, ty: Type, ctx: &FormatCtx, out: &mut String) {
             let _ = write!(out, "{n}");
         }
         Value::Text(s) | Value::CiText(s) => out.push_str(s),
+        Value::Bytea(_) if ty == Type::POINT => super::geo::format_point(v, ctx, out),
+        Value::Bytea(_) if ty == Type::BOX => super::geo::format_box(v, ctx, out),
+        Value::Bytea(_) if ty == Type::LSEG => super::geo::format_lseg(v, ctx, out),
+        Value::Bytea(_) if ty == Type::CIRCLE => super::geo::format_circle(v, ctx, out),
         Value::Bytea(b) => write_bytea_hex(b, out),
         Value::Date(d) => dt::format_date(*d, ctx.date_style, out),
         Value::Time(t) => dt::format_time(*t, out),
@@ -453,6 +457,10 @@ fn from_text_inner(s: &str, ty: Type, typmod: i32, ctx: &FormatCtx) -> PgResult<
         Type::INTERVAL => Value::Interval(dt::parse_interval(s, ctx.interval_style)?),
         Type::UUID => Value::Uuid(parse_uuid(s)?),
         Type::PG_LSN => super::lsn::value(super::lsn::parse(s)?),
+        Type::POINT => super::geo::parse_point(s)?,
+        Type::BOX => super::geo::parse_box(s)?,
+        Type::LSEG => super::geo::parse_lseg(s)?,
+        Type::CIRCLE => super::geo::parse_circle(s)?,
         Type::TID => super::tid::parse(s)?,
         Type::XID | Type::CID => super::tid::parse_xid(s),
         Type::XID8 => super::tid::parse_xid8(s),

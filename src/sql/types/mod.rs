@@ -19,6 +19,7 @@ pub mod cast;
 pub mod citext;
 pub mod datetime;
 pub mod format;
+pub mod geo;
 pub mod hstore;
 pub mod io;
 pub mod json;
@@ -76,6 +77,11 @@ impl Type {
     /// 64-bit transaction id (pg_current_xact_id()); held as Value::Int8.
     pub const XID8: Type = Type(5069);
     pub const PG_LSN: Type = Type(3220);
+    /// The geometric types (`geo.rs`), held as `Value::Bytea` of their binary form.
+    pub const POINT: Type = Type(600);
+    pub const LSEG: Type = Type(601);
+    pub const BOX: Type = Type(603);
+    pub const CIRCLE: Type = Type(718);
     pub const TIMETZ: Type = Type(1266);
     pub const INET: Type = Type(869);
     pub const CIDR: Type = Type(650);
@@ -152,6 +158,10 @@ impl Type {
     pub const REGTYPE_ARRAY: Type = Type(2211);
     pub const UUID_ARRAY: Type = Type(2951);
     pub const PG_LSN_ARRAY: Type = Type(3221);
+    pub const POINT_ARRAY: Type = Type(1017);
+    pub const LSEG_ARRAY: Type = Type(1018);
+    pub const BOX_ARRAY: Type = Type(1020);
+    pub const CIRCLE_ARRAY: Type = Type(719);
     pub const JSON_ARRAY: Type = Type(199);
     pub const JSONB_ARRAY: Type = Type(3807);
     pub const TIMETZ_ARRAY: Type = Type(1270);
@@ -195,6 +205,10 @@ impl Type {
         (Type::REGTYPE, Type::REGTYPE_ARRAY),
         (Type::UUID, Type::UUID_ARRAY),
         (Type::PG_LSN, Type::PG_LSN_ARRAY),
+        (Type::POINT, Type::POINT_ARRAY),
+        (Type::LSEG, Type::LSEG_ARRAY),
+        (Type::BOX, Type::BOX_ARRAY),
+        (Type::CIRCLE, Type::CIRCLE_ARRAY),
         (Type::TID, Type::TID_ARRAY),
         (Type::XID, Type::XID_ARRAY),
         (Type::CID, Type::CID_ARRAY),
@@ -392,6 +406,10 @@ impl Type {
             Type::INET => "inet",
             Type::XID8 => "xid8",
             Type::PG_LSN => "pg_lsn",
+            Type::POINT => "point",
+            Type::LSEG => "lseg",
+            Type::BOX => "box",
+            Type::CIRCLE => "circle",
             Type::CIDR => "cidr",
             Type::TIMESTAMP => "timestamp without time zone",
             Type::TIMESTAMPTZ => "timestamp with time zone",
@@ -537,6 +555,10 @@ impl Type {
             "tid" => Type::TID,
             "cid" => Type::CID,
             "pg_lsn" => Type::PG_LSN,
+            "point" => Type::POINT,
+            "lseg" => Type::LSEG,
+            "box" => Type::BOX,
+            "circle" => Type::CIRCLE,
             "cidr" => Type::CIDR,
             "timestamp" | "timestamp without time zone" => Type::TIMESTAMP,
             "timestamptz" | "timestamp with time zone" => Type::TIMESTAMPTZ,
@@ -597,7 +619,9 @@ impl Type {
             Type::ACLITEM => 12,
             Type::INT8 | Type::FLOAT8 | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME => 8,
             Type::XID8 | Type::PG_LSN => 8,
-            Type::INTERVAL | Type::UUID => 16,
+            Type::INTERVAL | Type::UUID | Type::POINT => 16,
+            Type::BOX | Type::LSEG => 32,
+            Type::CIRCLE => 24,
             Type::TIMETZ => 12,
             Type::NAME => 64,
             Type::UNKNOWN => -2,
@@ -629,6 +653,7 @@ impl Type {
             Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::CHAR => 'S',
             Type::DATE | Type::TIMESTAMP | Type::TIMESTAMPTZ | Type::TIME | Type::TIMETZ => 'D',
             Type::INET | Type::CIDR => 'I',
+            Type::POINT | Type::LSEG | Type::BOX | Type::CIRCLE => 'G',
             Type::INTERVAL => 'T',
             Type::UNKNOWN => 'X',
             Type::BYTEA | Type::UUID | Type::JSON | Type::JSONB => 'U',

@@ -15,6 +15,7 @@
 //! - `text.rs`: `||`, LIKE / ILIKE, regular expressions, `^@`;
 //! - `datetime.rs`: date, time and timestamp arithmetic operators;
 //! - `inet.rs`: inet / cidr containment and overlap;
+//! - `geo.rs`: the operators of point, lseg and box;
 //! - `array.rs`: array concatenation, containment and overlap;
 //! - `json.rs`: json / jsonb access, containment, existence, concatenation and deletion;
 //! - `range.rs`: the range operators (over `anyrange`, bound by the planner);
@@ -57,6 +58,7 @@ mod arith;
 mod array;
 pub mod cmath;
 mod datetime;
+mod geo;
 mod inet;
 mod json;
 mod lsn;
@@ -69,6 +71,7 @@ mod text;
 
 pub use arith::{f8_cbrt, f8_pow, f8_sqrt};
 pub use array::{array_append, array_cat, array_prepend};
+pub use geo::hypot;
 use order::{as_f64, as_numeric};
 pub use order::{cmp_f64, compare_values};
 pub use range::{range_op_name, range_operators};

@@ -118,8 +118,11 @@ fn get_indexdef(s: &mut dyn SessionCtx, oid: u32, column: i64, pretty: bool) -> 
     let table = relation(s, idx.table?)?;
     if column > 0 {
         let i = usize::try_from(column - 1).ok()?;
+        // The INCLUDE columns are numbered after the key's.
+        let name = |c: usize| Some(quote_ident(&table.columns.get(c)?.name));
         return match def.exprs.as_deref() {
-            None => Some(quote_ident(&table.columns.get(*def.columns.get(i)?)?.name)),
+            None => name(*def.columns.iter().chain(&def.include).nth(i)?),
+            Some(x) if i >= x.items.len() => name(*def.include.get(i - x.items.len())?),
             Some(x) => match x.items.get(i)? {
                 IndexItem::Column(c) => Some(quote_ident(&table.columns.get(*c)?.name)),
                 IndexItem::Expr(t) => {
@@ -191,6 +194,9 @@ fn index_definition_in(idx: &Rel, def: &IndexDef, table: &Rel, pretty: bool) -> 
         },
         index_columns(def, table, pretty).join(", ")
     );
+    if !def.include.is_empty() {
+        out.push_str(&format!(" INCLUDE ({})", column_list(table, &def.include)));
+    }
     if let Some(p) = def.exprs.as_ref().and_then(|x| x.predicate.as_deref()) {
         let cols = column_info(table);
         out.push_str(" WHERE ");
@@ -277,7 +283,7 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
     let mut out = match &k.kind {
         ConstraintKind::PrimaryKey { index } | ConstraintKind::Unique { index } => {
             let def = rel.indexes.iter().find(|d| d.oid == *index)?;
-            format!(
+            let mut out = format!(
                 "{} ({})",
                 if matches!(k.kind, ConstraintKind::PrimaryKey { .. }) {
                     "PRIMARY KEY"
@@ -285,7 +291,11 @@ fn get_constraintdef(s: &mut dyn SessionCtx, oid: u32, pretty: bool) -> Option<S
                     "UNIQUE"
                 },
                 column_list(rel, &def.columns)
-            )
+            );
+            if !def.include.is_empty() {
+                out.push_str(&format!(" INCLUDE ({})", column_list(rel, &def.include)));
+            }
+            out
         }
         ConstraintKind::Check { expr } => {
             let cols = column_info(rel);

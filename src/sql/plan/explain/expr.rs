@@ -144,18 +144,24 @@ pub(super) fn constant(v: &Value, fmt: &FormatCtx) -> String {
 }
 
 /// An operand of binary operator `f` (its `left` one or its right one): a text constant
-/// where the operator takes jsonb there is jsonb (stored as text, it would print as text).
+/// where the operator takes jsonb there is jsonb (stored as text, it would print as text), and
+/// a bytes constant where it takes a geometric type is of that type (`types::geo`).
 pub(super) fn operand(e: &Expr, f: &ops::BinFn, left: bool, cx: &Cx) -> String {
-    if let Expr::Const(Value::Text(t)) = e {
-        // Only a function of jsonb's own: the generic comparisons serve every type.
+    if let Expr::Const(v @ (Value::Text(_) | Value::Bytea(_))) = e {
+        // Only a function of the type's own: the generic comparisons serve every type.
         let mut sides = ops::binary_operators(op_name(f))
             .iter()
             .filter(|op| std::ptr::eq(op.f as *const (), *f as *const ()))
-            .map(|op| if left { op.left } else { op.right })
-            .peekable();
-        let jsonb = sides.peek().is_some() && sides.all(|t| t == Type::JSONB);
-        if jsonb {
-            return format!("'{}'::jsonb", t.replace('\'', "''"));
+            .map(|op| if left { op.left } else { op.right });
+        let first = sides.next();
+        let own = match (v, first) {
+            (Value::Text(_), Some(Type::JSONB)) => first,
+            (Value::Bytea(_), Some(t)) if t.category() == 'G' => first,
+            _ => None,
+        };
+        if let Some(t) = own.filter(|&t| sides.all(|s| s == t)) {
+            let text = io::to_text(v, t, cx.fmt);
+            return format!("'{}'::{}", text.replace('\'', "''"), t.name());
         }
     }
     expr(e, cx)
@@ -169,7 +175,8 @@ pub(super) fn op_name(f: &ops::BinFn) -> &'static str {
     const NAMES: &[&str] = &[
         "=", "<>", "<", "<=", ">", ">=", "+", "-", "*", "/", "%", "^", "||", "~~", "!~~", "~~*",
         "!~~*", "~", "!~", "~*", "!~*", "&", "|", "#", "<<", ">>", "@>", "<@", "&&", "->", "->>",
-        "#>", "#>>", "?", "?|", "?&",
+        "#>", "#>>", "?", "?|", "?&", "~=", "&<", "&>", "<<|", "|>>", "&<|", "|&>", "<^", ">^",
+        "?-", "?#", "<->",
     ];
     NAMES
         .iter()

@@ -13,16 +13,27 @@ use crate::error::{code, PgError, PgResult};
 use crate::sql::types::{Array, FormatCtx, Type, Value};
 use std::fmt::Write;
 
-/// Whether an array element's text must be double-quoted in array output.
-fn array_elem_needs_quotes(s: &str) -> bool {
+/// Whether an array element's text must be double-quoted in array output (`delim`: the
+/// element type's delimiter).
+fn array_elem_needs_quotes(s: &str, delim: u8) -> bool {
     s.is_empty()
         || s.eq_ignore_ascii_case("null")
         || s.bytes().any(|c| {
-            matches!(
-                c,
-                b'"' | b'\\' | b'{' | b'}' | b',' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c
-            )
+            c == delim
+                || matches!(
+                    c,
+                    b'"' | b'\\' | b'{' | b'}' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c
+                )
         })
+}
+
+/// pg_type.typdelim of an element type: `;` for box, whose text has commas, `,` for the rest.
+fn delimiter(elem: Type) -> u8 {
+    if elem == Type::BOX {
+        b';'
+    } else {
+        b','
+    }
 }
 
 fn push_quoted(s: &str, out: &mut String) {
@@ -56,9 +67,10 @@ pub fn write_array(a: &Array, ctx: &FormatCtx, out: &mut String) {
 fn write_array_dim(a: &Array, dim: usize, idx: &mut usize, ctx: &FormatCtx, out: &mut String) {
     out.push('{');
     let len = a.dims[dim].0.max(0) as usize;
+    let delim = delimiter(a.elem);
     for i in 0..len {
         if i > 0 {
-            out.push(',');
+            out.push(delim as char);
         }
         if dim + 1 < a.dims.len() {
             write_array_dim(a, dim + 1, idx, ctx, out);
@@ -69,7 +81,7 @@ fn write_array_dim(a: &Array, dim: usize, idx: &mut usize, ctx: &FormatCtx, out:
                 out.push_str("NULL");
             } else {
                 let s = to_text(v, a.elem, ctx);
-                if array_elem_needs_quotes(&s) {
+                if array_elem_needs_quotes(&s, delim) {
                     push_quoted(&s, out);
                 } else {
                     out.push_str(&s);
@@ -150,6 +162,8 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
         // lengths per depth (None until first seen)
         lens: Vec<Option<i32>>,
         max_depth: Option<usize>,
+        /// The element type's delimiter.
+        delim: char,
     }
     impl P<'_> {
         fn ws(&mut self) {
@@ -197,7 +211,7 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
                     }
                     self.level(depth + 1)?;
                 } else {
-                    if ch == '}' || ch == ',' {
+                    if ch == '}' || ch == self.delim {
                         return Err(malformed_array(
                             self.s,
                             &format!("Unexpected \"{ch}\" character."),
@@ -225,7 +239,7 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
                     return Err(malformed_array(self.s, "Unexpected end of input."));
                 }
                 match self.c[self.i] {
-                    ',' => {
+                    c if c == self.delim => {
                         self.i += 1;
                     }
                     '}' => {
@@ -305,7 +319,7 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
                         self.i += 1;
                         last_significant = buf.len();
                     }
-                    ',' | '}' => break,
+                    c if c == self.delim || c == '}' => break,
                     '{' => return Err(malformed_array(self.s, "Unexpected \"{\" character.")),
                     c if c.is_whitespace() => {
                         buf.push(c);
@@ -343,6 +357,7 @@ pub fn parse_array(s: &str, elem: Type, typmod: i32, ctx: &FormatCtx) -> PgResul
         items: Vec::new(),
         lens: Vec::new(),
         max_depth: None,
+        delim: delimiter(elem) as char,
     };
     p.level(0)?;
     p.ws();

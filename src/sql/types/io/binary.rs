@@ -488,6 +488,10 @@ pub fn from_binary(b: &[u8], ty: Type) -> PgResult<Value> {
             })
         }
         Type::UUID => Value::Uuid(r.take(16)?.try_into().unwrap()),
+        Type::POINT => crate::sql::types::geo::from_binary(r.take(16)?, 2, false)?,
+        Type::LSEG => crate::sql::types::geo::from_binary(r.take(32)?, 4, false)?,
+        Type::BOX => crate::sql::types::geo::from_binary(r.take(32)?, 4, true)?,
+        Type::CIRCLE => crate::sql::types::geo::circle_from_binary(r.take(24)?)?,
         Type::VOID => Value::Void,
         t if t == Type::RECORD || t.is_composite() => {
             let n = r.i32()?;

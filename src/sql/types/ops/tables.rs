@@ -16,6 +16,13 @@ use super::datetime::{
     date_plus_time, time_minus_interval, time_minus_time, time_plus_interval, timetz_interval,
     ts_minus_interval, ts_minus_ts, ts_plus_interval, tstz_minus_interval, tstz_plus_interval,
 };
+use super::geo::{
+    box_center, box_distance, box_holds_point, box_intersect, box_point_op, box_test,
+    circle_center, circle_distance, circle_test, lseg_center, point_distance, point_op, point_test,
+    B_ABOVE, B_ABOVE_EQ, B_BELOW, B_BELOW_EQ, B_CONTAIN, B_CONTAINED, B_EQ, B_GE, B_GT, B_LE,
+    B_LEFT, B_LT, B_OVERABOVE, B_OVERBELOW, B_OVERLAP, B_OVERLEFT, B_OVERRIGHT, B_RIGHT, B_SAME,
+    C_NE, P_ABOVE, P_BELOW, P_HORIZ, P_LEFT, P_NE, P_RIGHT, P_SAME, P_VERT,
+};
 use super::inet::{inet_overlap, inet_subnet};
 use super::json::{
     json_get, json_get_path, jsonb_concat, jsonb_contains_op, jsonb_delete, jsonb_exists,
@@ -70,13 +77,19 @@ arith_table!(
     MUL,
     [
         b!(INTERVAL, FLOAT8, INTERVAL, interval_arith::<MUL>),
-        b!(FLOAT8, INTERVAL, INTERVAL, interval_arith::<MUL>)
+        b!(FLOAT8, INTERVAL, INTERVAL, interval_arith::<MUL>),
+        b!(POINT, POINT, POINT, point_op::<MUL>),
+        b!(BOX, POINT, BOX, box_point_op::<MUL>)
     ]
 );
 arith_table!(
     SLASH,
     DIV,
-    [b!(INTERVAL, FLOAT8, INTERVAL, interval_arith::<DIV>)]
+    [
+        b!(INTERVAL, FLOAT8, INTERVAL, interval_arith::<DIV>),
+        b!(POINT, POINT, POINT, point_op::<DIV>),
+        b!(BOX, POINT, BOX, box_point_op::<DIV>)
+    ]
 );
 
 static PLUS: &[BinOp] = &[
@@ -111,6 +124,8 @@ static PLUS: &[BinOp] = &[
     b!(INTERVAL, INTERVAL, INTERVAL, interval_arith::<ADD>),
     b!(PG_LSN, NUMERIC, PG_LSN, lsn_shift::<ADD>),
     b!(NUMERIC, PG_LSN, PG_LSN, lsn_shift::<ADD>),
+    b!(POINT, POINT, POINT, point_op::<ADD>),
+    b!(BOX, POINT, BOX, box_point_op::<ADD>),
 ];
 
 static MINUS: &[BinOp] = &[
@@ -144,6 +159,8 @@ static MINUS: &[BinOp] = &[
     b!(JSONB, TEXT, JSONB, jsonb_delete),
     b!(JSONB, INT4, JSONB, jsonb_delete),
     b!(JSONB, TEXT_ARRAY, JSONB, jsonb_delete),
+    b!(POINT, POINT, POINT, point_op::<SUB>),
+    b!(BOX, POINT, BOX, box_point_op::<SUB>),
 ];
 
 static PERCENT: &[BinOp] = &[
@@ -170,10 +187,18 @@ macro_rules! bit_table {
 
 bit_table!(BIT_AND, AND);
 bit_table!(BIT_OR, OR);
-bit_table!(BIT_XOR, XOR);
+static BIT_XOR: &[BinOp] = &[
+    b!(INT2, INT2, INT2, int_arith::<XOR, 2>),
+    b!(INT4, INT4, INT4, int_arith::<XOR, 4>),
+    b!(INT8, INT8, INT8, int_arith::<XOR, 8>),
+    b!(BOX, BOX, BOX, box_intersect),
+];
 
 static SHIFT_L: &[BinOp] = &[
     b!(INET, INET, BOOL, inet_subnet::<false, true>),
+    b!(BOX, BOX, BOOL, box_test::<B_LEFT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_LEFT>),
+    b!(POINT, POINT, BOOL, point_test::<P_LEFT>),
     b!(INT2, INT4, INT2, int_arith::<SHL, 2>),
     b!(INT4, INT4, INT4, int_arith::<SHL, 4>),
     b!(INT8, INT4, INT8, int_arith::<SHL, 8>),
@@ -181,6 +206,9 @@ static SHIFT_L: &[BinOp] = &[
 
 static SHIFT_R: &[BinOp] = &[
     b!(INET, INET, BOOL, inet_subnet::<true, true>),
+    b!(BOX, BOX, BOOL, box_test::<B_RIGHT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_RIGHT>),
+    b!(POINT, POINT, BOOL, point_test::<P_RIGHT>),
     b!(INT2, INT4, INT2, int_arith::<SHR, 2>),
     b!(INT4, INT4, INT4, int_arith::<SHR, 4>),
     b!(INT8, INT4, INT8, int_arith::<SHR, 8>),
@@ -251,7 +279,9 @@ cmp_table!(
     [
         b!(XID, XID, BOOL, cmp_op::<{ EQ }>),
         b!(XID, INT4, BOOL, xid_int4_cmp::<{ EQ }>),
-        b!(CID, CID, BOOL, cmp_op::<{ EQ }>)
+        b!(CID, CID, BOOL, cmp_op::<{ EQ }>),
+        b!(BOX, BOX, BOOL, box_test::<B_EQ>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_EQ>)
     ]
 );
 cmp_table!(
@@ -259,13 +289,44 @@ cmp_table!(
     NE,
     [
         b!(XID, XID, BOOL, cmp_op::<{ NE }>),
-        b!(XID, INT4, BOOL, xid_int4_cmp::<{ NE }>)
+        b!(XID, INT4, BOOL, xid_int4_cmp::<{ NE }>),
+        b!(POINT, POINT, BOOL, point_test::<P_NE>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<C_NE>)
     ]
 );
-cmp_table!(CMP_LT, LT);
-cmp_table!(CMP_LE, LE);
-cmp_table!(CMP_GT, GT);
-cmp_table!(CMP_GE, GE);
+// Boxes compare by their areas (box_lt ...); they have no `<>`.
+cmp_table!(
+    CMP_LT,
+    LT,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_LT>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_LT>)
+    ]
+);
+cmp_table!(
+    CMP_LE,
+    LE,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_LE>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_LE>)
+    ]
+);
+cmp_table!(
+    CMP_GT,
+    GT,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_GT>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_GT>)
+    ]
+);
+cmp_table!(
+    CMP_GE,
+    GE,
+    [
+        b!(BOX, BOX, BOOL, box_test::<B_GE>),
+        b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_GE>)
+    ]
+);
 
 static JSON_GET: &[BinOp] = &[
     b!(JSONB, TEXT, JSONB, json_get::<true, false>),
@@ -288,7 +349,10 @@ static JSON_PATH_TEXT: &[BinOp] = &[
     b!(JSON, TEXT_ARRAY, TEXT, json_get_path::<false, true>),
 ];
 static JSONB_EXISTS: &[BinOp] = &[b!(JSONB, TEXT, BOOL, jsonb_exists::<0>)];
-static JSONB_EXISTS_ANY: &[BinOp] = &[b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<1>)];
+static JSONB_EXISTS_ANY: &[BinOp] = &[
+    b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<1>),
+    b!(POINT, POINT, BOOL, point_test::<P_VERT>),
+];
 static JSONB_EXISTS_ALL: &[BinOp] = &[b!(JSONB, TEXT_ARRAY, BOOL, jsonb_exists::<2>)];
 
 static CONCAT: &[BinOp] = &[
@@ -362,14 +426,70 @@ static STARTS_WITH: &[BinOp] = &[b!(TEXT, TEXT, BOOL, starts_with_op)];
 static CONTAINS: &[BinOp] = &[
     b!(JSONB, JSONB, BOOL, jsonb_contains_op::<false>),
     b!(ANYARRAY, ANYARRAY, BOOL, array_contains_op),
+    b!(BOX, BOX, BOOL, box_test::<B_CONTAIN>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_CONTAIN>),
+    b!(BOX, POINT, BOOL, box_holds_point::<false>),
 ];
 static CONTAINED: &[BinOp] = &[
     b!(JSONB, JSONB, BOOL, jsonb_contains_op::<true>),
     b!(ANYARRAY, ANYARRAY, BOOL, array_contained_op),
+    b!(BOX, BOX, BOOL, box_test::<B_CONTAINED>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_CONTAINED>),
+    b!(POINT, BOX, BOOL, box_holds_point::<true>),
 ];
 static OVERLAP: &[BinOp] = &[
     b!(ANYARRAY, ANYARRAY, BOOL, array_overlap_op),
     b!(INET, INET, BOOL, inet_overlap),
+    b!(BOX, BOX, BOOL, box_test::<B_OVERLAP>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERLAP>),
+];
+
+// The other position tests of boxes and points (geo_ops.c).
+static SAME_AS: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_SAME>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_SAME>),
+    b!(POINT, POINT, BOOL, point_test::<P_SAME>),
+];
+static OVERLEFT: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERLEFT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERLEFT>),
+];
+static OVERRIGHT: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERRIGHT>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERRIGHT>),
+];
+static BELOW: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_BELOW>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_BELOW>),
+    b!(POINT, POINT, BOOL, point_test::<P_BELOW>),
+];
+static ABOVE: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_ABOVE>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_ABOVE>),
+    b!(POINT, POINT, BOOL, point_test::<P_ABOVE>),
+];
+static OVERBELOW: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERBELOW>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERBELOW>),
+];
+static OVERABOVE: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_OVERABOVE>),
+    b!(CIRCLE, CIRCLE, BOOL, circle_test::<B_OVERABOVE>),
+];
+static BELOW_EQ: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_BELOW_EQ>),
+    b!(POINT, POINT, BOOL, point_test::<P_BELOW>),
+];
+static ABOVE_EQ: &[BinOp] = &[
+    b!(BOX, BOX, BOOL, box_test::<B_ABOVE_EQ>),
+    b!(POINT, POINT, BOOL, point_test::<P_ABOVE>),
+];
+static INTERSECTS: &[BinOp] = &[b!(BOX, BOX, BOOL, box_test::<B_OVERLAP>)];
+static HORIZONTAL: &[BinOp] = &[b!(POINT, POINT, BOOL, point_test::<P_HORIZ>)];
+static DISTANCE: &[BinOp] = &[
+    b!(BOX, BOX, FLOAT8, box_distance),
+    b!(CIRCLE, CIRCLE, FLOAT8, circle_distance),
+    b!(POINT, POINT, FLOAT8, point_distance),
 ];
 static SUBNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<false, false>)];
 static SUPERNET_EQ: &[BinOp] = &[b!(INET, INET, BOOL, inet_subnet::<true, false>)];
@@ -425,6 +545,18 @@ pub fn binary_operators(name: &str) -> &'static [BinOp] {
         "?" => JSONB_EXISTS,
         "?|" => JSONB_EXISTS_ANY,
         "?&" => JSONB_EXISTS_ALL,
+        "~=" => SAME_AS,
+        "&<" => OVERLEFT,
+        "&>" => OVERRIGHT,
+        "<<|" => BELOW,
+        "|>>" => ABOVE,
+        "&<|" => OVERBELOW,
+        "|&>" => OVERABOVE,
+        "<^" => BELOW_EQ,
+        ">^" => ABOVE_EQ,
+        "?-" => HORIZONTAL,
+        "?#" => INTERSECTS,
+        "<->" => DISTANCE,
         _ => &[],
     }
 }
@@ -463,6 +595,12 @@ static UNOT: &[UnOp] = &[
     u!(INT8, INT8, not_int::<8>),
 ];
 
+static UCENTER: &[UnOp] = &[
+    u!(BOX, POINT, box_center),
+    u!(LSEG, POINT, lseg_center),
+    u!(CIRCLE, POINT, circle_center),
+];
+
 static USQRT: &[UnOp] = &[u!(FLOAT8, FLOAT8, f8_sqrt)];
 static UCBRT: &[UnOp] = &[u!(FLOAT8, FLOAT8, f8_cbrt)];
 
@@ -475,6 +613,7 @@ pub fn unary_operators(name: &str) -> &'static [UnOp] {
         "~" => UNOT,
         "|/" => USQRT,
         "||/" => UCBRT,
+        "@@" => UCENTER,
         _ => &[],
     }
 }
