@@ -40,6 +40,7 @@ pub(super) fn eval(s: &SubRef, row: &[Value], cx: &mut EvalCx) -> PgResult<Value
     match s.kind {
         SubKind::Element | SubKind::Slice => array(s, base, row, cx),
         SubKind::Jsonb { expect_array } => jsonb(s, base, expect_array, row, cx),
+        SubKind::Fixed => fixed(s, base, row, cx),
         SubKind::NameChar => {
             let i = bound(&s.subs[0].1, row, cx)?;
             Ok(match (base, i) {
@@ -143,4 +144,63 @@ fn jsonb(
         }
         None => Value::Null,
     })
+}
+
+/// An element of a fixed-length array (a point's float8 coordinates, a box's or lseg's
+/// points, in their binary layout), or the value with one replaced. As in PostgreSQL, an
+/// assignment with a NULL value or into a NULL container leaves it as it was.
+fn fixed(s: &SubRef, base: Value, row: &[Value], cx: &mut EvalCx) -> PgResult<Value> {
+    let mut idx = Vec::with_capacity(s.subs.len());
+    for (_, u) in &s.subs {
+        match bound(u, row, cx)? {
+            Ok(i) => idx.push(i.unwrap_or(0)),
+            Err(()) if s.assign.is_some() => return Err(null_in_assignment("array")),
+            Err(()) => return Ok(Value::Null),
+        }
+    }
+    // A float8 is 8 bytes, a point 16.
+    let size = if s.elem == crate::sql::types::Type::FLOAT8 {
+        8
+    } else {
+        16
+    };
+    let Value::Bytea(bytes) = base else {
+        return Ok(Value::Null);
+    };
+    let n = bytes.len() / size;
+    let at = match idx.as_slice() {
+        [i] if (0..n as i64).contains(&i64::from(*i)) => Some(*i as usize * size),
+        _ => None,
+    };
+    let Some(assign) = &s.assign else {
+        let Some(at) = at else {
+            return Ok(Value::Null);
+        };
+        let part = &bytes[at..at + size];
+        return Ok(if size == 8 {
+            Value::Float8(f64::from_be_bytes(part.try_into().expect("8 bytes")))
+        } else {
+            Value::Bytea(part.to_vec())
+        });
+    };
+    let new = assign.eval(row, cx)?;
+    if idx.len() != 1 {
+        return Err(PgError::new(
+            code::ARRAY_SUBSCRIPT_ERROR,
+            "wrong number of array subscripts",
+        ));
+    }
+    let Some(at) = at else {
+        return Err(PgError::new(
+            code::ARRAY_SUBSCRIPT_ERROR,
+            "array subscript out of range",
+        ));
+    };
+    let mut bytes = bytes;
+    match new {
+        Value::Float8(f) if size == 8 => bytes[at..at + 8].copy_from_slice(&f.to_be_bytes()),
+        Value::Bytea(p) if p.len() == size => bytes[at..at + size].copy_from_slice(&p),
+        _ => {}
+    }
+    Ok(Value::Bytea(bytes))
 }

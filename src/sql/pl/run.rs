@@ -1290,12 +1290,14 @@ impl Frame<'_> {
                             self.records[target] = None;
                             return Ok(());
                         }
-                        _ => return Err(PgError::new(
-                            code::DATATYPE_MISMATCH,
-                            format!(
+                        _ => {
+                            return Err(PgError::new(
+                                code::DATATYPE_MISMATCH,
+                                format!(
                                 "cannot assign non-composite value to a record variable \"{name}\""
                             ),
-                        )),
+                            ))
+                        }
                     };
                     let typname = cast::format_type_with_typmod(from, -1);
                     let mut row = match from {

@@ -152,6 +152,25 @@ impl Planner<'_> {
             out.push((lower, upper));
         }
         let name = container == Type::NAME;
+        if matches!(container, Type::POINT | Type::LSEG | Type::BOX) {
+            if slice {
+                return Err(PgError::feature_not_supported(
+                    "slices of fixed-length arrays not implemented",
+                )
+                .at(loc(location)));
+            }
+            return Ok(Bound {
+                sub: SubRef {
+                    base,
+                    kind: SubKind::Fixed,
+                    elem,
+                    subs: out,
+                    assign: None,
+                },
+                part: elem,
+                part_typmod: -1,
+            });
+        }
         let (kind, part, part_typmod) = if slice && !name {
             (SubKind::Slice, container, typmod)
         } else if name {

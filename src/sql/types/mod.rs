@@ -352,6 +352,9 @@ impl Type {
             Type::OIDVECTOR => Some(Type::OID),
             // A name is a fixed array of 64 bytes: name[0] is its first "char".
             Type::NAME => Some(Type::CHAR),
+            // Fixed-length arrays from 0: a point's coordinates, a box's or lseg's points.
+            Type::POINT => Some(Type::FLOAT8),
+            Type::LSEG | Type::BOX => Some(Type::POINT),
             t => t.elem(),
         }
     }

@@ -130,3 +130,14 @@ DROP FUNCTION sub_trg;
 CREATE TYPE sub_rp AS (a int, b text);
 DO $$ declare r record; begin r := (2, 'q')::sub_rp; raise notice '% %', r, r.b; r := row(1, 2); raise notice '%', r; end $$;
 DROP TYPE sub_rp;
+
+-- name: fixed_length_subscripts
+-- @errors
+SELECT p[0], p[1], p[2], b[0], b[1], b[1][0], l[1], p[null] FROM (VALUES (point '(1,2)', box '(3,4),(1,2)', lseg '[(1,2),(5,6)]')) v(p, b, l);
+CREATE TABLE sub_gp (p point, b box);
+INSERT INTO sub_gp VALUES ('(1,2)', '(3,4),(1,2)'), (NULL, NULL);
+UPDATE sub_gp SET p[1] = 7, b[0] = '(9,9)';
+SELECT * FROM sub_gp;
+UPDATE sub_gp SET p[2] = 1;
+UPDATE sub_gp SET p[0][0] = 1;
+DROP TABLE sub_gp;

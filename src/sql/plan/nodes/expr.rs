@@ -125,6 +125,9 @@ pub enum SubKind {
     },
     /// The n-th byte of a name, as a "char" (from 0).
     NameChar,
+    /// An element of a fixed-length array (from 0): a point's coordinate, a box's or lseg's
+    /// point.
+    Fixed,
 }
 
 impl Expr {
