@@ -263,7 +263,7 @@ struct Options {
     config: Vec<String>,
 }
 
-fn options(opts: &[protobuf::Node]) -> PgResult<Options> {
+fn options(opts: &[protobuf::Node], procedure: bool) -> PgResult<Options> {
     let mut o = Options {
         body: None,
         language: None,
@@ -294,6 +294,22 @@ fn options(opts: &[protobuf::Node]) -> PgResult<Options> {
             _ => arg.and_then(sval),
         };
         let flag = || matches!(text.as_deref(), Some("on" | "true" | "t"));
+        // What only a function has (PostgreSQL's compute_common_attribute).
+        let function_only = matches!(
+            d.defname.as_str(),
+            "volatility"
+                | "strict"
+                | "leakproof"
+                | "cost"
+                | "rows"
+                | "support"
+                | "parallel"
+                | "window"
+        );
+        if procedure && function_only {
+            return Err(bad_definition("invalid attribute in procedure definition")
+                .at((d.location >= 0).then(|| d.location as u32 + 1)));
+        }
         match d.defname.as_str() {
             "as" => {
                 let parts: Vec<String> = match arg.and_then(|a| a.node.as_ref()) {
@@ -410,7 +426,7 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
     } else {
         "function"
     };
-    let o = options(&c.options)?;
+    let o = options(&c.options, c.is_procedure)?;
     let (body, sql_body) = match (&o.body, &c.sql_body) {
         (Some(_), Some(_)) => return Err(bad_definition("duplicate function body specified")),
         (Some(b), None) => (b.clone(), false),
@@ -511,6 +527,12 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             return Err(bad_definition(
                 "VARIADIC parameter must be the last input parameter",
             ));
+        } else if c.is_procedure && mode == 'o' && args.iter().any(|a: &FuncArg| a.mode == 'v') {
+            // A CALL passes a procedure's OUT arguments: after the VARIADIC one they could
+            // not be told from it.
+            return Err(bad_definition(
+                "VARIADIC parameter must be the last parameter",
+            ));
         }
         if ty == Type::VOID && mode != 'o' {
             return Err(bad_definition(
@@ -544,6 +566,12 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                 if defaults_started && matches!(mode, 'i' | 'b') {
                     return Err(bad_definition(
                         "input parameters after one with a default value must also have defaults",
+                    ));
+                }
+                // A CALL passes a procedure's OUT arguments, which defaults would misplace.
+                if defaults_started && c.is_procedure && mode == 'o' {
+                    return Err(bad_definition(
+                        "procedure OUT parameters cannot appear after one with a default value",
                     ));
                 }
                 None
@@ -993,15 +1021,34 @@ fn find_routine(
     } else {
         vec![schema.clone()]
     };
+    // A PROCEDURE or ROUTINE whose argument list has no mode words may list a procedure's
+    // OUT arguments too (the SQL standard's form): it also names the procedure whose
+    // arguments, OUT ones included, have the types; two routines so named are ambiguous.
+    let all_args = matches!(what, "PROCEDURE" | "ROUTINE")
+        && !item.objfuncargs.is_empty()
+        && item.objfuncargs.iter().all(|a| {
+            matches!(a.node.as_ref(), Some(N::FunctionParameter(p))
+                if p.mode == protobuf::FunctionParameterMode::FuncParamDefault as i32)
+        });
     let catalog = &cx.instance().catalog;
-    let mut found = Vec::new();
+    let mut found: Vec<std::sync::Arc<crate::catalog::functions::Function>> = Vec::new();
     for s in &schemas {
         let list = catalog.functions.named(cx.database(), s, &name, &snap);
         found = match &types {
             Some(t) => {
                 let want: Vec<u32> = t.iter().map(|t| t.0).collect();
+                let with_outs = |f: &crate::catalog::functions::Function| {
+                    all_args
+                        && (what == "ROUTINE" || f.def.kind == 'p')
+                        && f.def
+                            .args
+                            .iter()
+                            .filter(|a| a.is_input() || a.mode == 'o')
+                            .map(|a| a.type_oid)
+                            .eq(want.iter().copied())
+                };
                 list.into_iter()
-                    .filter(|f| f.def.input_types() == want)
+                    .filter(|f| f.def.input_types() == want || with_outs(f))
                     .collect()
             }
             None => list,
@@ -1053,13 +1100,17 @@ fn find_routine(
         }
         [one] => one.clone(),
         _ => {
-            return Err(PgError::new(
+            let e = PgError::new(
                 code::AMBIGUOUS_FUNCTION,
                 format!("{word} name \"{name}\" is not unique"),
-            )
-            .with_hint(format!(
-                "Specify the argument list to select the {word} unambiguously."
-            )))
+            );
+            // The hint only where no argument list was given.
+            return Err(match &types {
+                Some(_) => e,
+                None => e.with_hint(format!(
+                    "Specify the argument list to select the {word} unambiguously."
+                )),
+            });
         }
     };
     if what == "PROCEDURE" && f.def.kind != 'p' {
