@@ -376,6 +376,32 @@ fn options(opts: &[protobuf::Node], procedure: bool) -> PgResult<Options> {
     Ok(o)
 }
 
+/// A function's argument or return type (`what`) that is a shell type (CREATE TYPE name;):
+/// a NOTICE, as PostgreSQL gives one for the I/O functions written before the full CREATE
+/// TYPE; a SQL function cannot take or return one.
+fn shell_type_notice(
+    cx: &mut dyn SessionCtx,
+    ty: Type,
+    what: &str,
+    language: &str,
+) -> PgResult<()> {
+    if !crate::catalog::types::type_info(ty.0).is_some_and(|t| t.oid == ty.0 && t.def.is_shell()) {
+        return Ok(());
+    }
+    if language == "sql" {
+        let verb = if what == "return" { "return" } else { "accept" };
+        return Err(bad_definition(format!(
+            "SQL function cannot {verb} shell type {}",
+            ty.name()
+        )));
+    }
+    cx.notice(notice(
+        format!("{what} type {} is only a shell", ty.name()),
+        code::WRONG_OBJECT_TYPE,
+    ));
+    Ok(())
+}
+
 /// The body of a BEGIN ATOMIC block or a RETURN clause, as the statements it runs.
 fn sql_body_text(body: &N) -> PgResult<String> {
     let deparse = |n: &N| {
@@ -461,7 +487,14 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                     "permission denied for language internal",
                 ));
             }
-            if crate::sql::func::extension::internal(body.trim()).is_none() {
+            // An extension's function, or a built-in one (a type's I/O function, which a
+            // base type of CREATE TYPE names).
+            if crate::sql::func::extension::internal(body.trim()).is_none()
+                && crate::sql::catalog::procs::named(body.trim())
+                    .next()
+                    .is_none()
+                && crate::sql::catalog::proc_oid(body.trim()).is_none()
+            {
                 return Err(PgError::new(
                     code::UNDEFINED_FUNCTION,
                     format!("there is no built-in function named \"{}\"", body.trim()),
@@ -507,6 +540,7 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             ));
         }
         let (ty, _) = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?;
+        shell_type_notice(cx, ty, "argument", &language)?;
         if ty == Type::ANY || ty.0 == TRIGGER {
             return Err(PgError::feature_not_supported(format!(
                 "parameters of type {} are not supported yet",
@@ -594,7 +628,9 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             } else if tname == "record" {
                 Type::RECORD
             } else {
-                with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0
+                let t = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0;
+                shell_type_notice(cx, t, "return", &language)?;
+                t
             };
             (t, tn.setof)
         }
