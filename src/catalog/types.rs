@@ -83,6 +83,39 @@ pub struct TypeDef {
     /// A base type an extension makes (typtype 'b', hstore): the name of its built-in
     /// implementation (`sql::types::Type::builtin`); None for the other kinds.
     pub builtin: Option<String>,
+    /// A base type made by CREATE TYPE name (INPUT = ..., OUTPUT = ...) (typtype 'b'), or a
+    /// shell type (CREATE TYPE name;) until then; None for the other kinds.
+    pub base: Option<BaseTypeDef>,
+}
+
+/// What pg_type says of a base type made by CREATE TYPE with I/O functions, or of a shell type
+/// (typtype 'p', typisdefined false: a name for the I/O functions to mention before the full
+/// CREATE TYPE). A full base type's values are those of the built-in type whose input function
+/// its input function is (LANGUAGE internal 'int4in' makes an int4): [`TypeDef::domain`] names
+/// that type and carries the DEFAULT, so the values are held, compared and printed as a
+/// domain's over it are; only pg_type (this) tells the two apart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BaseTypeDef {
+    /// A shell: nothing below is defined yet.
+    pub shell: bool,
+    /// typsubscript, typinput, typoutput, typreceive, typsend, typmodin, typmodout,
+    /// typanalyze: function OIDs (user functions or built-in ones), 0 for none.
+    pub procs: [Oid; 8],
+    /// typlen (INTERNALLENGTH; -1 VARIABLE).
+    pub len: i16,
+    pub by_value: bool,
+    /// typalign and typstorage as pg_type's letters.
+    pub align: char,
+    pub storage: char,
+    pub category: char,
+    pub preferred: bool,
+    pub delimiter: char,
+    /// typelem (ELEMENT), 0 for none.
+    pub element: Oid,
+    /// typdefault: DEFAULT as written.
+    pub default: Option<String>,
+    /// Whether values take a collation (COLLATABLE).
+    pub collatable: bool,
 }
 
 /// What a range type is over: pg_range's rngsubtype, rngmultitypid, rngsubdiff, and its
@@ -173,6 +206,12 @@ impl TypeDef {
             && self.composite.is_none()
             && self.range.is_none()
             && self.builtin.is_none()
+            && self.base.is_none()
+    }
+
+    /// Whether this is a shell type (CREATE TYPE name;).
+    pub fn is_shell(&self) -> bool {
+        self.base.as_ref().is_some_and(|b| b.shell)
     }
 
     /// The array type's name: `_name`, cut to 63 bytes as PostgreSQL's makeArrayTypeName
@@ -438,7 +477,9 @@ fn register(t: &Arc<UserType>) {
     for l in &t.def.labels {
         let _ = r.labels.insert_sync(l.oid, t.oid);
     }
-    let _ = r.arrays.insert_sync(t.def.array_oid, t.oid);
+    if t.def.array_oid != 0 {
+        let _ = r.arrays.insert_sync(t.def.array_oid, t.oid);
+    }
     if let Some(rg) = &t.def.range {
         let _ = r.multiranges.insert_sync(rg.multirange_oid, t.oid);
         let _ = r
@@ -525,7 +566,8 @@ pub fn array_of(oid: Oid) -> Option<Oid> {
         return current(range).and_then(|t| t.def.range.as_ref().map(|r| r.multirange_array_oid));
     }
     match current(oid) {
-        Some(t) => Some(t.def.array_oid),
+        // A shell type has no array type yet.
+        Some(t) => (t.def.array_oid != 0).then_some(t.def.array_oid),
         None => registry().row_types.contains_sync(&oid).then(|| oid - 1),
     }
 }

@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 /// (hstore), extensions the types they made. 12: relations carry their rules. 13: relations carry a partitioned
 /// table's key and a partition's parent and bound. 14: images and the log carry tables'
 /// statistics. 15: triggers carry their transition tables' names (REFERENCING). 16: triggers
-/// carry their constraint (CREATE CONSTRAINT TRIGGER). 17: rows carry citext values.
+/// carry their constraint (CREATE CONSTRAINT TRIGGER). 17: rows carry citext values. 18: index
+/// definitions carry INCLUDE columns, and types carry base and shell types (CREATE TYPE name
+/// [(INPUT = ...)]).
 pub const FORMAT_VERSION: u32 = 18;
 /// The file that holds [`FORMAT_VERSION`]; written last when a directory is initialized, so a
 /// directory without it was never initialized completely.

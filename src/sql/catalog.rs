@@ -24,7 +24,9 @@ mod types_range;
 use info_schema::INFORMATION_SCHEMA;
 use relations::RELATIONS;
 use relations_empty::RELATIONS_EMPTY;
-pub use types::{align_and_storage, proc_name, proc_oid, type_exists, type_oids, type_rows};
+pub use types::{
+    align_and_storage, io_proc_type, proc_name, proc_oid, type_exists, type_oids, type_rows,
+};
 pub use types_range::RANGES;
 
 /// A catalog relation (table or view) as PostgreSQL 15 defines it.

@@ -31,6 +31,7 @@ pub mod sequence;
 
 mod aggregate;
 pub mod alter;
+mod base_type;
 pub mod comment;
 pub mod composite;
 mod create_table;

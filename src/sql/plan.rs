@@ -60,6 +60,7 @@ use crate::sql::types::{FormatCtx, Type, Value};
 mod acl_fn;
 mod agg;
 mod aggregates;
+mod call;
 mod clause;
 mod coerce;
 mod composite;

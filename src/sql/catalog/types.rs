@@ -1339,3 +1339,17 @@ pub fn type_exists(oid: u32) -> bool {
         .chain(super::types_range::TYPES)
         .any(|t| t.oid == oid)
 }
+
+/// The built-in type whose input, output, receive or send function is named `proc` (`int4in`
+/// is int4's): what a base type made with that function as its I/O holds (CREATE TYPE int42
+/// (INPUT = int42_in, ...) with int42_in LANGUAGE internal AS 'int4in'). Array types are
+/// left out (array_in belongs to every one of them).
+pub fn io_proc_type(proc: &str) -> Option<u32> {
+    let oid = proc_oid(proc)?;
+    TYPES
+        .iter()
+        .chain(super::types_extra::TYPES)
+        .chain(super::types_range::TYPES)
+        .find(|t| t.typtype == b'b' && t.category != b'A' && t.procs[1..5].contains(&oid))
+        .map(|t| t.oid)
+}

@@ -260,6 +260,7 @@ fn create(cx: &mut dyn SessionCtx, names: &[String], defs: &[protobuf::ColumnDef
         composite: Some(CompositeDef { relid, attrs }),
         range: None,
         builtin: None,
+        base: None,
     };
     user_type::write(cx, oid, def, false, "CREATE TYPE")
 }

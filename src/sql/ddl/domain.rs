@@ -397,6 +397,7 @@ fn create(
         composite: None,
         range: None,
         builtin: None,
+        base: None,
     };
     user_type::write(cx, oid, def, false, "CREATE DOMAIN")
 }

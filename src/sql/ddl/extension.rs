@@ -253,6 +253,7 @@ fn create(
             composite: None,
             range: None,
             builtin: Some(t.builtin.to_string()),
+            base: None,
         };
         catalog
             .types

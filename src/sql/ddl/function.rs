@@ -263,7 +263,7 @@ struct Options {
     config: Vec<String>,
 }
 
-fn options(opts: &[protobuf::Node]) -> PgResult<Options> {
+fn options(opts: &[protobuf::Node], procedure: bool) -> PgResult<Options> {
     let mut o = Options {
         body: None,
         language: None,
@@ -294,6 +294,22 @@ fn options(opts: &[protobuf::Node]) -> PgResult<Options> {
             _ => arg.and_then(sval),
         };
         let flag = || matches!(text.as_deref(), Some("on" | "true" | "t"));
+        // What only a function has (PostgreSQL's compute_common_attribute).
+        let function_only = matches!(
+            d.defname.as_str(),
+            "volatility"
+                | "strict"
+                | "leakproof"
+                | "cost"
+                | "rows"
+                | "support"
+                | "parallel"
+                | "window"
+        );
+        if procedure && function_only {
+            return Err(bad_definition("invalid attribute in procedure definition")
+                .at((d.location >= 0).then(|| d.location as u32 + 1)));
+        }
         match d.defname.as_str() {
             "as" => {
                 let parts: Vec<String> = match arg.and_then(|a| a.node.as_ref()) {
@@ -360,6 +376,32 @@ fn options(opts: &[protobuf::Node]) -> PgResult<Options> {
     Ok(o)
 }
 
+/// A function's argument or return type (`what`) that is a shell type (CREATE TYPE name;):
+/// a NOTICE, as PostgreSQL gives one for the I/O functions written before the full CREATE
+/// TYPE; a SQL function cannot take or return one.
+fn shell_type_notice(
+    cx: &mut dyn SessionCtx,
+    ty: Type,
+    what: &str,
+    language: &str,
+) -> PgResult<()> {
+    if !crate::catalog::types::type_info(ty.0).is_some_and(|t| t.oid == ty.0 && t.def.is_shell()) {
+        return Ok(());
+    }
+    if language == "sql" {
+        let verb = if what == "return" { "return" } else { "accept" };
+        return Err(bad_definition(format!(
+            "SQL function cannot {verb} shell type {}",
+            ty.name()
+        )));
+    }
+    cx.notice(notice(
+        format!("{what} type {} is only a shell", ty.name()),
+        code::WRONG_OBJECT_TYPE,
+    ));
+    Ok(())
+}
+
 /// The body of a BEGIN ATOMIC block or a RETURN clause, as the statements it runs.
 fn sql_body_text(body: &N) -> PgResult<String> {
     let deparse = |n: &N| {
@@ -410,7 +452,7 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
     } else {
         "function"
     };
-    let o = options(&c.options)?;
+    let o = options(&c.options, c.is_procedure)?;
     let (body, sql_body) = match (&o.body, &c.sql_body) {
         (Some(_), Some(_)) => return Err(bad_definition("duplicate function body specified")),
         (Some(b), None) => (b.clone(), false),
@@ -445,7 +487,14 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                     "permission denied for language internal",
                 ));
             }
-            if crate::sql::func::extension::internal(body.trim()).is_none() {
+            // An extension's function, or a built-in one (a type's I/O function, which a
+            // base type of CREATE TYPE names).
+            if crate::sql::func::extension::internal(body.trim()).is_none()
+                && crate::sql::catalog::procs::named(body.trim())
+                    .next()
+                    .is_none()
+                && crate::sql::catalog::proc_oid(body.trim()).is_none()
+            {
                 return Err(PgError::new(
                     code::UNDEFINED_FUNCTION,
                     format!("there is no built-in function named \"{}\"", body.trim()),
@@ -491,6 +540,7 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             ));
         }
         let (ty, _) = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?;
+        shell_type_notice(cx, ty, "argument", &language)?;
         if ty == Type::ANY || ty.0 == TRIGGER {
             return Err(PgError::feature_not_supported(format!(
                 "parameters of type {} are not supported yet",
@@ -510,6 +560,12 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
         } else if matches!(mode, 'i' | 'b') && args.iter().any(|a: &FuncArg| a.mode == 'v') {
             return Err(bad_definition(
                 "VARIADIC parameter must be the last input parameter",
+            ));
+        } else if c.is_procedure && mode == 'o' && args.iter().any(|a: &FuncArg| a.mode == 'v') {
+            // A CALL passes a procedure's OUT arguments: after the VARIADIC one they could
+            // not be told from it.
+            return Err(bad_definition(
+                "VARIADIC parameter must be the last parameter",
             ));
         }
         if ty == Type::VOID && mode != 'o' {
@@ -546,6 +602,12 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
                         "input parameters after one with a default value must also have defaults",
                     ));
                 }
+                // A CALL passes a procedure's OUT arguments, which defaults would misplace.
+                if defaults_started && c.is_procedure && mode == 'o' {
+                    return Err(bad_definition(
+                        "procedure OUT parameters cannot appear after one with a default value",
+                    ));
+                }
                 None
             }
         };
@@ -566,7 +628,9 @@ fn create(c: &protobuf::CreateFunctionStmt, cx: &mut dyn SessionCtx) -> PgResult
             } else if tname == "record" {
                 Type::RECORD
             } else {
-                with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0
+                let t = with_planner(cx, None, |pl| pl.resolve_type_name(tn))?.0;
+                shell_type_notice(cx, t, "return", &language)?;
+                t
             };
             (t, tn.setof)
         }
@@ -993,15 +1057,34 @@ fn find_routine(
     } else {
         vec![schema.clone()]
     };
+    // A PROCEDURE or ROUTINE whose argument list has no mode words may list a procedure's
+    // OUT arguments too (the SQL standard's form): it also names the procedure whose
+    // arguments, OUT ones included, have the types; two routines so named are ambiguous.
+    let all_args = matches!(what, "PROCEDURE" | "ROUTINE")
+        && !item.objfuncargs.is_empty()
+        && item.objfuncargs.iter().all(|a| {
+            matches!(a.node.as_ref(), Some(N::FunctionParameter(p))
+                if p.mode == protobuf::FunctionParameterMode::FuncParamDefault as i32)
+        });
     let catalog = &cx.instance().catalog;
-    let mut found = Vec::new();
+    let mut found: Vec<std::sync::Arc<crate::catalog::functions::Function>> = Vec::new();
     for s in &schemas {
         let list = catalog.functions.named(cx.database(), s, &name, &snap);
         found = match &types {
             Some(t) => {
                 let want: Vec<u32> = t.iter().map(|t| t.0).collect();
+                let with_outs = |f: &crate::catalog::functions::Function| {
+                    all_args
+                        && (what == "ROUTINE" || f.def.kind == 'p')
+                        && f.def
+                            .args
+                            .iter()
+                            .filter(|a| a.is_input() || a.mode == 'o')
+                            .map(|a| a.type_oid)
+                            .eq(want.iter().copied())
+                };
                 list.into_iter()
-                    .filter(|f| f.def.input_types() == want)
+                    .filter(|f| f.def.input_types() == want || with_outs(f))
                     .collect()
             }
             None => list,
@@ -1053,13 +1136,17 @@ fn find_routine(
         }
         [one] => one.clone(),
         _ => {
-            return Err(PgError::new(
+            let e = PgError::new(
                 code::AMBIGUOUS_FUNCTION,
                 format!("{word} name \"{name}\" is not unique"),
-            )
-            .with_hint(format!(
-                "Specify the argument list to select the {word} unambiguously."
-            )))
+            );
+            // The hint only where no argument list was given.
+            return Err(match &types {
+                Some(_) => e,
+                None => e.with_hint(format!(
+                    "Specify the argument list to select the {word} unambiguously."
+                )),
+            });
         }
     };
     if what == "PROCEDURE" && f.def.kind != 'p' {

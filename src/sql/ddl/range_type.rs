@@ -179,6 +179,7 @@ pub fn execute(c: &CreateRange, cx: &mut dyn SessionCtx) -> PgResult<()> {
             subtype_diff: diff,
         }),
         builtin: None,
+        base: None,
     };
     user_type::write(cx, oid, def, false, "CREATE TYPE")
 }

@@ -59,6 +59,8 @@ pub enum TypeDdl {
     Composite(Box<super::composite::CompositeDdl>),
     /// CREATE TYPE ... AS RANGE (`ddl::range_type`).
     Range(Box<super::range_type::CreateRange>),
+    /// CREATE TYPE name; and CREATE TYPE name (INPUT = ..., ...) (`ddl::base_type`).
+    Base(Box<protobuf::DefineStmt>),
     /// A TYPE statement written with DOMAIN (DROP DOMAIN, ALTER DOMAIN RENAME / OWNER TO),
     /// under that tag.
     Tagged(Box<TypeDdl>, &'static str),
@@ -67,7 +69,7 @@ pub enum TypeDdl {
 impl TypeDdl {
     pub fn tag(&self) -> &'static str {
         match self {
-            TypeDdl::CreateEnum { .. } | TypeDdl::Range(_) => "CREATE TYPE",
+            TypeDdl::CreateEnum { .. } | TypeDdl::Range(_) | TypeDdl::Base(_) => "CREATE TYPE",
             TypeDdl::Domain(d) => d.tag(),
             TypeDdl::Composite(c) => match **c {
                 super::composite::CompositeDdl::Create { .. } => "CREATE TYPE",
@@ -103,6 +105,11 @@ pub fn analyze(node: &N) -> Option<PgResult<TypeDdl>> {
     }
     if let Some(r) = super::range_type::analyze(node) {
         return Some(Ok(r));
+    }
+    if let N::DefineStmt(d) = node {
+        if d.kind == ObjectType::ObjectType as i32 {
+            return Some(Ok(TypeDdl::Base(Box::new(d.clone()))));
+        }
     }
     analyze_type(node, ObjectType::ObjectType).map(Ok)
 }
@@ -177,6 +184,7 @@ pub fn execute(d: &TypeDdl, cx: &mut dyn SessionCtx) -> PgResult<()> {
         TypeDdl::Domain(d) => super::domain::execute(d, cx),
         TypeDdl::Composite(c) => super::composite::execute(c, cx),
         TypeDdl::Range(r) => super::range_type::execute(r, cx),
+        TypeDdl::Base(d) => super::base_type::execute(d, cx),
         TypeDdl::Tagged(t, _) => execute(t, cx),
     }
 }
@@ -375,6 +383,7 @@ fn create_enum(cx: &mut dyn SessionCtx, names: &[String], labels: &[String]) -> 
         composite: None,
         range: None,
         builtin: None,
+        base: None,
     };
     write(cx, oid, def, false, "CREATE TYPE")
 }

@@ -70,8 +70,16 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
             None if t.def.builtin.is_some() => (-1, false, 'U'),
             None => (4, true, 'E'),
         };
+        // A base or shell type made by CREATE TYPE: pg_type as its definition says.
+        let made = t.def.base.as_ref();
+        let (len, byval, category) = match made {
+            Some(b) => (b.len, b.by_value, b.category),
+            None => (len, byval, category),
+        };
+        let made_kind = made.map(|b| (if b.shell { 'p' } else { 'b' }, b.align, b.storage));
         let (typtype, align, storage) = match (domain, composite, &t.def.range) {
             _ if t.def.builtin.is_some() => ('b', 'i', 'x'),
+            _ if made_kind.is_some() => made_kind.unwrap_or(('b', 'i', 'p')),
             (Some(_), _, _) => ('d', 'i', 'p'),
             (_, Some(_), _) => ('c', 'd', 'x'),
             // A range is aligned as its subtype needs, at least as an int.
@@ -104,7 +112,14 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                     // range_in, range_out, range_recv, range_send, range_typanalyze
                     'r' => [0, 3834, 3835, 3836, 3837, 3916],
                     // Its C functions are not catalog functions here.
-                    'b' => [0; 6],
+                    'b' if made.is_none() => [0; 6],
+                    // shell_in, shell_out.
+                    'p' => [0, 2398, 2399, 0, 0, 0],
+                    'b' => made.map_or([0; 6], |b| {
+                        [
+                            b.procs[0], b.procs[1], b.procs[2], b.procs[3], b.procs[4], b.procs[7],
+                        ]
+                    }),
                     _ => [0, 3504, 3505, 3532, 3533, 0],
                 },
             ),
@@ -156,6 +171,8 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 [6179, 750, 751, 2400, 2401, 3816],
             ));
         }
+        // A shell type has no array type yet.
+        kinds.retain(|k| k.0 != 0);
         for (oid, name, typtype, category, len, byval, elem, arr, align, storage, procs) in kinds {
             let proc = Value::Oid;
             out.push(super::catalog_rows::build(PG_TYPE, |c| match c {
@@ -165,7 +182,40 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 "typowner" => Value::Oid(t.def.owner),
                 "typlen" => Value::Int2(len),
                 "typbyval" => Value::Bool(byval),
-                "typispreferred" => Value::Bool(false),
+                // A base type made by CREATE TYPE: its own definition, not a domain's.
+                "typispreferred" => Value::Bool(oid == t.oid && made.is_some_and(|b| b.preferred)),
+                "typdelim" if oid == t.oid && made.is_some() => {
+                    ch(made.map_or(',', |b| b.delimiter))
+                }
+                "typisdefined" => Value::Bool(!(oid == t.oid && t.def.is_shell())),
+                "typelem" if oid == t.oid && made.is_some() => {
+                    Value::Oid(made.map_or(0, |b| b.element))
+                }
+                "typmodin" if oid == t.oid && made.is_some() => {
+                    Value::Oid(made.map_or(0, |b| b.procs[5]))
+                }
+                "typmodout" if oid == t.oid && made.is_some() => {
+                    Value::Oid(made.map_or(0, |b| b.procs[6]))
+                }
+                "typdefault" | "typdefaultbin" | "typbasetype" | "typtypmod" | "typndims"
+                | "typcollation"
+                    if oid == t.oid && made.is_some() =>
+                {
+                    match c {
+                        "typdefault" => made
+                            .and_then(|b| b.default.clone())
+                            .map_or(Value::Null, Value::Text),
+                        "typdefaultbin" => Value::Null,
+                        "typtypmod" => Value::Int4(-1),
+                        "typndims" => Value::Int4(0),
+                        "typcollation" => Value::Oid(if made.is_some_and(|b| b.collatable) {
+                            100
+                        } else {
+                            0
+                        }),
+                        _ => Value::Oid(0),
+                    }
+                }
                 "typnotnull" => Value::Bool(oid == t.oid && domain.is_some_and(|d| d.not_null)),
                 "typbasetype" if oid == t.oid && domain.is_some() => {
                     Value::Oid(domain.map_or(0, |d| d.base))
@@ -199,7 +249,6 @@ fn enum_type_rows(cx: &mut EvalCx) -> Vec<Row> {
                 }
                 "typtype" => ch(typtype),
                 "typcategory" => ch(category),
-                "typisdefined" => Value::Bool(true),
                 "typdelim" => ch(','),
                 "typrelid" if oid == t.oid => Value::Oid(composite.map_or(0, |c| c.relid)),
                 "typrelid" => Value::Oid(0),

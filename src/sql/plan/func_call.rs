@@ -184,6 +184,9 @@ impl Planner<'_> {
     ) -> PgResult<(Expr, Type)> {
         let names = names_of(&fc.funcname);
         let name = names.last().cloned().unwrap_or_default();
+        if self.call_at == Some(fc.location) {
+            return self.bind_call(fc, &names, scope);
+        }
         if fc.over.is_none() {
             let user_aggs = self.user_routines(&names, true);
             if !user_aggs.is_empty() {

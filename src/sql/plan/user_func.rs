@@ -176,6 +176,8 @@ impl Planner<'_> {
         if cands.is_empty() {
             return Ok(None);
         }
+        // CALL's own call, which passes a procedure's OUT parameters too (`call.rs`).
+        let is_call = self.call_at == Some(fc.location);
         let name = names.last().cloned().unwrap_or_default();
         let mut positional: Vec<(Expr, Type)> = Vec::new();
         let mut named: Vec<(String, Expr, Type)> = Vec::new();
@@ -215,7 +217,8 @@ impl Planner<'_> {
             named.iter().map(|(n, _, t)| (n.as_str(), *t)).collect();
         let mut fitting: Vec<(Arc<Function>, Fit)> = Vec::new();
         for f in cands {
-            if let Some(fit) = fits(&f.def, &pos_types, &named_types, fc.func_variadic) {
+            let fit = fits(&f.def, &pos_types, &named_types, fc.func_variadic, is_call);
+            if let Some(fit) = fit {
                 fitting.push((f, fit));
             }
         }
@@ -246,6 +249,9 @@ impl Planner<'_> {
             .chain(named_types.iter().map(|(_, t)| *t))
             .collect();
         let Some((f, fit)) = best else {
+            if is_call {
+                return Err(self.call_unmatched(&names.join("."), &pos_types, &named_types, fc));
+            }
             if names.len() > 1 || !named.is_empty() {
                 // PostgreSQL names a named argument's type `name => type`.
                 let shown: Vec<String> = pos_types
@@ -284,33 +290,36 @@ impl Planner<'_> {
             .filter(|(t, d)| **t != Type::UNKNOWN && **t == d.base_type())
             .count();
         let exact = exact || fit.gathered == 0 && exact_typed > builtin_typed;
-        if names.len() == 1 && named.is_empty() && !exact && self.builtin_fits(&name, &pos_types) {
+        // A procedure CALL names is not given up for a built-in function.
+        let call_of_procedure = is_call && f.def.kind == 'p';
+        if names.len() == 1
+            && named.is_empty()
+            && !exact
+            && !call_of_procedure
+            && self.builtin_fits(&name, &pos_types)
+        {
             return Ok(None);
         }
         if tie {
             return Err(super::not_unique(&names.join("."), &all_types, fc.location));
         }
-        let is_call = self.call_at == Some(fc.location);
+        // PostgreSQL names the call by its arguments' types in both errors.
         if is_call && f.def.kind != 'p' {
-            return Err(PgError::new(
-                code::WRONG_OBJECT_TYPE,
-                format!("{name}({}) is not a procedure", type_list(&f.def.args)),
-            )
-            .with_hint("To call a function, use SELECT.")
-            .at(loc(fc.location)));
+            let shown = super::call::call_signature(&name, &pos_types, &named_types);
+            return Err(super::call::not_a_procedure(&shown, fc.location));
         }
         if f.def.kind == 'p' && !is_call {
-            return Err(PgError::new(
-                code::WRONG_OBJECT_TYPE,
-                format!("{name}({}) is a procedure", type_list(&f.def.args)),
-            )
-            .with_hint("To call a procedure, use CALL.")
-            .at(loc(fc.location)));
+            let shown = super::call::call_signature(&name, &pos_types, &named_types);
+            return Err(
+                PgError::new(code::WRONG_OBJECT_TYPE, format!("{shown} is a procedure"))
+                    .with_hint("To call a procedure, use CALL.")
+                    .at(loc(fc.location)),
+            );
         }
         let mut pos = positional.into_iter();
         let mut named: Vec<Option<(String, Expr, Type)>> = named.into_iter().map(Some).collect();
         let mut bound = Vec::with_capacity(fit.slots.len());
-        let inputs: Vec<&FuncArg> = f.def.args.iter().filter(|a| a.is_input()).collect();
+        let inputs = call_params(&f.def, is_call);
         for (i, slot) in fit.slots.iter().enumerate() {
             bound.push(match slot {
                 Slot::Positional => pos.next().expect("a positional argument per slot"),
@@ -321,6 +330,7 @@ impl Planner<'_> {
                 Slot::Default => self.bind_default(inputs[i.min(inputs.len() - 1)], &f)?,
             });
         }
+        let out_slots: Vec<bool> = inputs.iter().map(|a| a.mode == 'o').collect();
         // A polymorphic function's actual types come from the arguments: its instance for
         // this call has them in place of the declared ones.
         let (resolved, f) = if is_polymorphic(&f.def) {
@@ -331,7 +341,16 @@ impl Planner<'_> {
             (polymorphic::Resolved::default(), f)
         };
         let mut args = Vec::with_capacity(bound.len());
-        for (((e, t), declared), slot) in bound.into_iter().zip(&fit.declared).zip(&fit.slots) {
+        for (i, (((e, t), declared), slot)) in bound
+            .into_iter()
+            .zip(&fit.declared)
+            .zip(&fit.slots)
+            .enumerate()
+        {
+            // A procedure's OUT argument only selects the procedure: it is not passed.
+            if out_slots.get(i).copied().unwrap_or(false) {
+                continue;
+            }
             let want = resolved.concrete(*declared).unwrap_or(*declared);
             // A default converts as CREATE FUNCTION checked it would.
             let context = if *slot == Slot::Default {
@@ -411,7 +430,7 @@ impl Planner<'_> {
     }
 
     /// Whether a built-in function of `name` takes these argument types.
-    fn builtin_fits(&mut self, name: &str, types: &[Type]) -> bool {
+    pub(super) fn builtin_fits(&mut self, name: &str, types: &[Type]) -> bool {
         crate::sql::func::session_fn::lookup(name, types.len()).is_some()
             || !crate::sql::func::lookup(name).is_empty()
                 && self.resolve_function(name, types, -1).is_ok()
@@ -575,7 +594,45 @@ impl Planner<'_> {
             }
             if ret == Type::RECORD {
                 // A row of OUT parameters or of a column definition list: its columns as they
-                // are (the executor checks them against the row expected).
+                // are (the executor checks them against the row expected), but a column an
+                // assignment cast takes to its OUT parameter's type is cast, as PostgreSQL
+                // coerces the final statement to the OUT parameters' row.
+                let outs: Vec<Type> = def
+                    .args
+                    .iter()
+                    .filter(|a| a.is_output())
+                    .map(|a| Type(a.type_oid).base_type())
+                    .collect();
+                let last = if outs.len() == last.columns.len()
+                    && outs.iter().zip(&last.columns).any(|(t, c)| *t != c.ty)
+                {
+                    let cols: Vec<(Type, Type)> = outs
+                        .iter()
+                        .zip(&last.columns)
+                        .map(|(t, c)| (c.ty, *t))
+                        .collect();
+                    let mut exprs = Vec::with_capacity(cols.len());
+                    let mut columns = last.columns.clone();
+                    for (i, (from, to)) in cols.into_iter().enumerate() {
+                        match self.assign_result_column(i, from, to, -1) {
+                            Some(e) if from != to => {
+                                exprs.push(e);
+                                columns[i].ty = to;
+                                columns[i].typmod = -1;
+                            }
+                            _ => exprs.push(Expr::Column(i)),
+                        }
+                    }
+                    Plan {
+                        columns,
+                        node: Node::Project {
+                            input: Box::new(last),
+                            exprs,
+                        },
+                    }
+                } else {
+                    last
+                };
                 stmts.push(last);
                 return Ok(Arc::new(SqlBody {
                     stmts,
@@ -694,15 +751,6 @@ impl Planner<'_> {
         .ok()
     }
 
-    /// CALL: the procedure's call, planned as the query that runs it (a procedure is allowed
-    /// at the call's place only).
-    pub fn plan_call(&mut self, c: &protobuf::CallStmt) -> PgResult<Plan> {
-        let (select, at) = call_as_select(c)?;
-        self.call_at = Some(at);
-        let plan = self.plan_query(&select)?;
-        Ok(super::user_srf::call_with_outputs(plan))
-    }
-
     /// Plans with a routine's names for `$1` .. `$n` (PL/pgSQL's variables).
     pub fn set_variables(&mut self, vars: Arc<FuncParams>) {
         self.func_params = Some(vars);
@@ -759,8 +807,9 @@ fn fits(
     positional: &[Type],
     named: &[(&str, Type)],
     variadic_kw: bool,
+    with_outs: bool,
 ) -> Option<Fit> {
-    let inputs: Vec<&FuncArg> = def.args.iter().filter(|a| a.is_input()).collect();
+    let inputs = call_params(def, with_outs);
     let is_variadic = inputs.last().is_some_and(|a| a.mode == 'v');
     if variadic_kw && (!is_variadic || positional.len() != inputs.len()) {
         return None;
@@ -840,6 +889,15 @@ fn fits(
     })
 }
 
+/// The parameters a call's arguments fill: the input ones, and with `with_outs` (CALL, as
+/// PostgreSQL matches a CALL's arguments with every parameter) the OUT ones too, in order.
+fn call_params(def: &FunctionDef, with_outs: bool) -> Vec<&FuncArg> {
+    def.args
+        .iter()
+        .filter(|a| a.is_input() || (with_outs && a.mode == 'o'))
+        .collect()
+}
+
 /// Whether a function's signature has a polymorphic type.
 fn is_polymorphic(def: &FunctionDef) -> bool {
     Type(def.returns).is_polymorphic() || def.args.iter().any(|a| Type(a.type_oid).is_polymorphic())
@@ -868,28 +926,6 @@ fn instantiate(
     }
     out.returns = concrete(Type(def.returns))?.0;
     Ok((r, out))
-}
-
-/// CALL p(args) as the query `SELECT p(args)` that runs it, and the call's location (for
-/// [`Planner::call_at`]).
-fn call_as_select(c: &protobuf::CallStmt) -> PgResult<(N, i32)> {
-    let fc = c
-        .funccall
-        .as_ref()
-        .ok_or_else(|| PgError::syntax("CALL without a procedure"))?;
-    let target = protobuf::Node {
-        node: Some(N::ResTarget(Box::new(protobuf::ResTarget {
-            val: Some(Box::new(protobuf::Node {
-                node: Some(N::FuncCall(fc.clone())),
-            })),
-            ..Default::default()
-        }))),
-    };
-    let select = protobuf::SelectStmt {
-        target_list: vec![target],
-        ..Default::default()
-    };
-    Ok((N::SelectStmt(Box::new(select)), fc.location))
 }
 
 /// `int, text` as PostgreSQL lists a function's argument types in messages.

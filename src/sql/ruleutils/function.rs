@@ -6,17 +6,20 @@ use crate::catalog::functions::{FuncArg, FunctionDef};
 use crate::sql::quote::quote_ident;
 use crate::sql::types::Type;
 
-fn mode_word(a: &FuncArg) -> &'static str {
+/// The mode word before an argument; a procedure's IN arguments say IN too, as PostgreSQL
+/// marks every mode of a procedure so that the list reads the same in DROP PROCEDURE.
+fn mode_word(a: &FuncArg, procedure: bool) -> &'static str {
     match a.mode {
         'o' => "OUT ",
         'b' => "INOUT ",
         'v' => "VARIADIC ",
+        'i' if procedure => "IN ",
         _ => "",
     }
 }
 
-fn one(a: &FuncArg, defaults: bool) -> String {
-    let mut s = mode_word(a).to_string();
+fn one(a: &FuncArg, procedure: bool, defaults: bool) -> String {
+    let mut s = mode_word(a, procedure).to_string();
     if !a.name.is_empty() {
         s.push_str(&quote_ident(&a.name));
         s.push(' ');
@@ -37,7 +40,7 @@ pub fn arguments(def: &FunctionDef) -> String {
     def.args
         .iter()
         .filter(|a| a.mode != 't')
-        .map(|a| one(a, true))
+        .map(|a| one(a, def.kind == 'p', true))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -48,7 +51,7 @@ pub fn identity_arguments(def: &FunctionDef) -> String {
     def.args
         .iter()
         .filter(|a| a.is_input() || (def.kind == 'p' && a.mode == 'o'))
-        .map(|a| one(a, false))
+        .map(|a| one(a, def.kind == 'p', false))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -80,10 +83,11 @@ pub fn result(def: &FunctionDef) -> Option<String> {
     })
 }
 
-/// A dollar quote that does not occur in `body` (`$function$`, else with a suffix).
-fn dollar_quote(body: &str) -> String {
-    let mut tag = "function".to_string();
-    while body.contains(&format!("${tag}$")) {
+/// A dollar quote whose opening (`$function`, a procedure's `$procedure`, else with a
+/// suffix of x's) does not occur in `body`, as PostgreSQL chooses it.
+fn dollar_quote(body: &str, procedure: bool) -> String {
+    let mut tag = if procedure { "procedure" } else { "function" }.to_string();
+    while body.contains(&format!("${tag}")) {
         tag.push('x');
     }
     format!("${tag}$")
@@ -148,9 +152,14 @@ pub fn functiondef(def: &FunctionDef) -> String {
         }
     }
     if def.sql_body {
-        s.push_str(&format!("BEGIN ATOMIC\n {};\nEND\n", def.body));
+        // An empty block (`BEGIN ATOMIC END`) prints no statement.
+        if def.body.trim().is_empty() {
+            s.push_str("BEGIN ATOMIC\nEND\n");
+        } else {
+            s.push_str(&format!("BEGIN ATOMIC\n {};\nEND\n", def.body));
+        }
     } else {
-        let q = dollar_quote(&def.body);
+        let q = dollar_quote(&def.body, procedure);
         s.push_str(&format!("AS {q}{}{q}\n", def.body));
     }
     s

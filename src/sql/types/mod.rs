@@ -72,6 +72,10 @@ impl Type {
     pub const REGCLASS: Type = Type(2205);
     pub const REGTYPE: Type = Type(2206);
     pub const VOID: Type = Type(2278);
+    /// The pseudo-types of type I/O functions' arguments and results (CREATE FUNCTION
+    /// int42_in(cstring) ... LANGUAGE internal); no value is of them.
+    pub const CSTRING: Type = Type(2275);
+    pub const INTERNAL: Type = Type(2281);
     pub const RECORD: Type = Type(2249);
     pub const UUID: Type = Type(2950);
     /// 64-bit transaction id (pg_current_xact_id()); held as Value::Int8.
@@ -421,6 +425,8 @@ impl Type {
             Type::REGCLASS => "regclass",
             Type::REGTYPE => "regtype",
             Type::VOID => "void",
+            Type::CSTRING => "cstring",
+            Type::INTERNAL => "internal",
             Type::RECORD => "record",
             Type::UUID => "uuid",
             Type::JSONB => "jsonb",
@@ -577,6 +583,8 @@ impl Type {
             "int2vector" => Type::INT2VECTOR,
             "oidvector" => Type::OIDVECTOR,
             "void" => Type::VOID,
+            "cstring" => Type::CSTRING,
+            "internal" => Type::INTERNAL,
             "record" => Type::RECORD,
             "uuid" => Type::UUID,
             "int4range" => Type::INT4RANGE,

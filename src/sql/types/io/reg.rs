@@ -59,6 +59,9 @@ pub fn parse_regtype(s: &str) -> PgResult<Type> {
             "char" if !quoted => Type::BPCHAR,
             "character varying" => Type::VARCHAR,
             "int8" => Type::INT8,
+            // The pseudo-types of trigger functions, which psql's \df compares results with.
+            "trigger" | "pg_catalog.trigger" => Type(2279),
+            "event_trigger" | "pg_catalog.event_trigger" => Type(3838),
             // A user-defined type, by its name or schema.name (search_path is not known
             // here: any schema's type of that name).
             _ => {
