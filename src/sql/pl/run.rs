@@ -1214,6 +1214,20 @@ impl Frame<'_> {
         }
     }
 
+    /// The index of field `field` of record variable `rec` (which must be assigned).
+    pub(super) fn rec_field(&self, rec: usize, field: &str) -> PgResult<usize> {
+        let name = self.state.body.datums[rec].name();
+        let Some(r) = &self.records[rec] else {
+            return Err(not_assigned(name));
+        };
+        r.names.iter().position(|n| n == field).ok_or_else(|| {
+            PgError::new(
+                code::UNDEFINED_COLUMN,
+                format!("record \"{name}\" has no field \"{field}\""),
+            )
+        })
+    }
+
     pub(super) fn assign(&mut self, target: usize, v: Value, from: Type) -> PgResult<()> {
         match self.state.body.datums[target].clone() {
             Datum::Var {
@@ -1255,16 +1269,8 @@ impl Frame<'_> {
                 Ok(())
             }
             Datum::RecField { rec, field } => {
-                let name = self.state.body.datums[rec].name().to_string();
-                let Some(r) = &self.records[rec] else {
-                    return Err(not_assigned(&name));
-                };
-                let Some(i) = r.names.iter().position(|n| *n == field) else {
-                    return Err(PgError::new(
-                        code::UNDEFINED_COLUMN,
-                        format!("record \"{name}\" has no field \"{field}\""),
-                    ));
-                };
+                let i = self.rec_field(rec, &field)?;
+                let r = self.records[rec].as_ref().expect("checked by rec_field");
                 let v = self.coerce(v, from, r.types[i], r.typmods[i])?;
                 let r = self.records[rec].as_mut().expect("checked above");
                 r.values[i] = v;

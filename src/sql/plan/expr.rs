@@ -578,13 +578,7 @@ impl Planner<'_> {
                 rest = &rest[1..];
                 continue;
             }
-            let subs: Vec<&protobuf::AIndices> = rest
-                .iter()
-                .map_while(|n| match &n.node {
-                    Some(N::AIndices(a)) => Some(a.as_ref()),
-                    _ => None,
-                })
-                .collect();
+            let subs = super::subscript::leading_subscripts(rest);
             if subs.is_empty() {
                 return Err(PgError::syntax("bad indirection"));
             }

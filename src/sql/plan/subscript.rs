@@ -31,6 +31,17 @@ struct Bound {
     part_typmod: i32,
 }
 
+/// The group of adjacent subscripts an indirection list starts with (none if it starts with
+/// a field name).
+pub(super) fn leading_subscripts(path: &[protobuf::Node]) -> Vec<&protobuf::AIndices> {
+    path.iter()
+        .map_while(|n| match &n.node {
+            Some(N::AIndices(a)) => Some(a.as_ref()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn datatype_mismatch(msg: String, location: i32) -> PgError {
     PgError::new(code::DATATYPE_MISMATCH, msg).at(loc(location))
 }
@@ -225,13 +236,7 @@ impl Planner<'_> {
         location: i32,
     ) -> PgResult<Expr> {
         crate::stack::check()?;
-        let subs: Vec<&protobuf::AIndices> = path
-            .iter()
-            .map_while(|n| match &n.node {
-                Some(N::AIndices(a)) => Some(a.as_ref()),
-                _ => None,
-            })
-            .collect();
+        let subs = leading_subscripts(path);
         if subs.is_empty() {
             return match path.first().and_then(|n| n.node.as_ref()) {
                 None => self.assign_end(value, ty, typmod, column, false, location),

@@ -21,16 +21,8 @@ impl Frame<'_> {
     fn target_value(&mut self, target: usize) -> PgResult<(Value, Type, i32)> {
         match self.state.body.datums[target].clone() {
             Datum::RecField { rec, field } => {
-                let name = self.state.body.datums[rec].name().to_string();
-                let Some(r) = &self.records[rec] else {
-                    return Err(not_assigned(&name));
-                };
-                let Some(i) = r.names.iter().position(|n| *n == field) else {
-                    return Err(PgError::new(
-                        code::UNDEFINED_COLUMN,
-                        format!("record \"{name}\" has no field \"{field}\""),
-                    ));
-                };
+                let i = self.rec_field(rec, &field)?;
+                let r = self.records[rec].as_ref().expect("checked by rec_field");
                 Ok((r.values[i].clone(), r.types[i], r.typmods[i]))
             }
             _ => {
