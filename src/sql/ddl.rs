@@ -156,6 +156,33 @@ pub struct KeySpec {
     pub using_index: Option<String>,
 }
 
+impl KeySpec {
+    /// A partitioned table's plain key index `d` as the key a partition of it gets (made
+    /// with a new partition, or added when one is attached), unnamed.
+    pub fn of_parent(parent: &crate::sql::engine::Rel, d: &crate::catalog::IndexDef) -> KeySpec {
+        let names = |cols: &[usize]| -> Vec<String> {
+            cols.iter()
+                .map(|&c| parent.columns[c].name.clone())
+                .collect()
+        };
+        let k = parent.deferrable_key(d.oid);
+        KeySpec {
+            name: None,
+            columns: names(&d.columns),
+            primary: d.primary,
+            unique: d.unique,
+            location: -1,
+            exprs: None,
+            hash: false,
+            gin: None,
+            deferrable: k.is_some(),
+            deferred: k.is_some_and(|k| k.deferred),
+            include: names(&d.include),
+            using_index: None,
+        }
+    }
+}
+
 /// The items and predicate of CREATE INDEX over expressions or with WHERE.
 #[derive(Debug, Clone)]
 pub struct IndexExprSpec {

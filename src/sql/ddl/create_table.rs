@@ -86,31 +86,7 @@ pub(super) fn create_table(ct: &CreateTable, cx: &mut dyn SessionCtx) -> PgResul
             .indexes
             .iter()
             .filter(|d| d.plain() && !d.hash)
-            .map(|d| {
-                let k = parent.deferrable_key(d.oid);
-                KeySpec {
-                    name: None,
-                    columns: d
-                        .columns
-                        .iter()
-                        .map(|&c| parent.columns[c].name.clone())
-                        .collect(),
-                    primary: d.primary,
-                    unique: d.unique,
-                    location: -1,
-                    exprs: None,
-                    hash: false,
-                    gin: None,
-                    deferrable: k.is_some(),
-                    deferred: k.is_some_and(|k| k.deferred),
-                    include: d
-                        .include
-                        .iter()
-                        .map(|&c| parent.columns[c].name.clone())
-                        .collect(),
-                    using_index: None,
-                }
-            })
+            .map(|d| KeySpec::of_parent(parent, d))
             .collect(),
         None => Vec::new(),
     };

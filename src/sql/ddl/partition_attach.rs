@@ -266,26 +266,8 @@ fn attach(cx: &mut dyn SessionCtx, parent: &Arc<Rel>, child: &Arc<Rel>, of: &Of)
         })
         .map(|d| super::alter::Cmd::AddKey {
             key: KeySpec {
-                name: None,
-                columns: d
-                    .columns
-                    .iter()
-                    .map(|&c| parent.columns[c].name.clone())
-                    .collect(),
                 primary: d.primary && !child.indexes.iter().any(|l| l.primary),
-                unique: d.unique,
-                location: -1,
-                exprs: None,
-                hash: false,
-                gin: None,
-                deferrable: parent.deferrable_key(d.oid).is_some(),
-                deferred: parent.deferrable_key(d.oid).is_some_and(|k| k.deferred),
-                include: d
-                    .include
-                    .iter()
-                    .map(|&c| parent.columns[c].name.clone())
-                    .collect(),
-                using_index: None,
+                ..KeySpec::of_parent(parent, d)
             },
             column: None,
         })
